@@ -1,0 +1,1 @@
+"""The Telegram application: settings, wiring, state, i18n and the entry point."""

@@ -1,0 +1,1 @@
+"""aiogram routers, one per feature; each module exposes ``make_router()``."""

@@ -1,0 +1,77 @@
+"""Effective difficulty, the threshold rule and retries (RULES.md §A.3, §A.8, §A.10).
+
+S0 «Когда вы используете модификаторы, которые повышают сложность действия сверх 9, вы
+можете, вместо этого, создать пороговое значение.» Only modifier points become threshold: a
+Storyteller-set base of 10 stays 10 (AMB-A7). Without the threshold rule (Dark Ages) the
+difficulty is clamped to 10.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.errors import check_int, check_ints
+from rules.profiles import Profile, RetryPenalty
+
+MODIFIER_LIMIT = 10
+
+
+class Difficulty(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    difficulty: int
+    threshold: int
+
+
+def check_base(base: int, profile: Profile, field: str = "difficulty") -> int:
+    """A Storyteller-entered base must be inside the profile's range (S4: 4–10)."""
+    return check_int(base, field, profile.difficulty_min, profile.difficulty_max)
+
+
+def effective_difficulty(
+    base: int,
+    modifiers: Sequence[int],
+    profile: Profile,
+    *,
+    explicit_threshold: int = 0,
+    floor: int | None = None,
+    validate_base: bool = True,
+) -> Difficulty:
+    """Base plus modifiers, normalised to 2–10 with the surplus as threshold (§A.8).
+
+    ``validate_base=False`` is for system-computed bases (soak 6, Effects, Barrier), which
+    AMB-A2 exempts from the profile's Storyteller range.
+    """
+    if validate_base:
+        check_base(base, profile, "base")
+    else:
+        check_int(base, "base", 1, 13)
+    mods = check_ints(modifiers, "modifiers", -MODIFIER_LIMIT, MODIFIER_LIMIT)
+    check_int(explicit_threshold, "explicit_threshold", 0, 50)
+    low = profile.computed_difficulty_min if floor is None else check_int(floor, "floor", 2, 10)
+    total = sum(mods)
+    raw = base + total
+    if profile.threshold_rule and total > 0:
+        cap = max(9, min(base, 10))
+        if raw > cap:
+            return Difficulty(difficulty=cap, threshold=explicit_threshold + raw - cap)
+    if raw > 10:
+        return Difficulty(difficulty=10, threshold=explicit_threshold)
+    if raw < low:
+        return Difficulty(difficulty=low, threshold=explicit_threshold)
+    return Difficulty(difficulty=raw, threshold=explicit_threshold)
+
+
+def retry_difficulty(base: int, attempt: int, profile: Profile) -> Difficulty:
+    """Difficulty of the ``attempt``-th try after failures (S0 «третья повышает сложность на 2»)."""
+    check_int(attempt, "attempt", 1, 100)
+    n = attempt - 1
+    if profile.retry_penalty is RetryPenalty.NONE:
+        increase = 0
+    elif profile.retry_penalty is RetryPenalty.ESCALATING_TRIANGULAR:
+        increase = n * (n + 1) // 2
+    else:
+        increase = n
+    return effective_difficulty(base, [min(increase, MODIFIER_LIMIT)], profile)

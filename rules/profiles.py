@@ -1,0 +1,180 @@
+"""Rules profiles: the edition and house-rule switches of RULES.md §A.0.
+
+A chat picks one profile by name; the Storyteller may then flip any switch (every [P] choice
+of RULES.md that a group could decide differently is a field here, its default the proposal).
+Profiles are frozen values: a changed switch is a new profile made with ``model_copy``.
+
+Sections §B (combat), §C (magick) and §D (the d6 system) keep their switches in the nested
+``combat``, ``magick`` and ``d6`` models so the d10 core never needs to know about them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.errors import ErrorCode, RulesInputError
+
+
+class GameSystem(StrEnum):
+    D10 = "d10"
+    D6 = "d6"
+
+
+class BotchRule(StrEnum):
+    """§A.4: S0/S4 need zero successes before cancelling; S1 needs a 1 left after cancelling."""
+
+    RAW_ZERO = "raw_zero"
+    NET_NEGATIVE = "net_negative"
+
+
+class MultipleActions(StrEnum):
+    """§A.9: cumulative penalty (S0, S4) or a pool split between actions (S1)."""
+
+    CUMULATIVE = "cumulative"
+    SPLIT_POOL = "split_pool"
+
+
+class RetryPenalty(StrEnum):
+    """§A.10 and AMB-A6: how much harder each new attempt gets."""
+
+    ESCALATING = "escalating"  # base + (attempt - 1)
+    ESCALATING_TRIANGULAR = "escalating_triangular"  # base + n(n-1)/2
+    NONE = "none"
+
+
+class ExtendedBotch(StrEnum):
+    """§A.11: what a botch does to an extended roll's accumulated successes."""
+
+    LOSE_ALL = "lose_all"
+    KEEP = "keep"
+
+
+class ZeroAbility(StrEnum):
+    """§A.2 and AMB-A8: an Attribute+Ability roll with 0 in the Ability."""
+
+    ATTRIBUTE_ONLY = "attribute_only"
+    AUTO_FAILURE = "auto_failure"
+
+
+class TeamBotch(StrEnum):
+    """§A.13 and AMB-A11: whether one helper's botch ruins the team's effort."""
+
+    MEMBER_ONLY = "member_only"
+    RUINS_ALL = "ruins_all"
+
+
+class LabelSet(StrEnum):
+    """§A.5: which book's wording for difficulty and degree labels."""
+
+    S0 = "s0"
+    S1 = "s1"
+
+
+class RollContext(StrEnum):
+    """§A.6: the situation of a roll, which decides whether auto-success is allowed."""
+
+    NORMAL = "normal"
+    RESISTED = "resisted"
+    COMBAT = "combat"
+    STRESS = "stress"
+    COMBAT_MANOEUVRE = "combat_manoeuvre"
+    SOAK = "soak"
+    MAGICK = "magick"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CombatOptions(_Frozen):
+    """Switches of §B (combat and health, house sheet S4)."""
+
+
+class MagickOptions(_Frozen):
+    """Switches of §C (Mage magick, house sheet S4)."""
+
+
+class D6Options(_Frozen):
+    """Switches of §D (the d6 narrative system, S2/S3)."""
+
+
+class Profile(_Frozen):
+    """One game's rules: the columns of §A.0 plus the nested section switches."""
+
+    name: str
+    system: GameSystem = GameSystem.D10
+    difficulty_min: int = 2
+    difficulty_max: int = 10
+    default_difficulty: int = 6
+    computed_difficulty_min: int = 2
+    effect_difficulty_min: int = 3
+    botch_rule: BotchRule = BotchRule.RAW_ZERO
+    threshold_rule: bool = True
+    auto_success: bool = True
+    auto_success_forbidden: frozenset[RollContext] = frozenset(
+        {RollContext.RESISTED, RollContext.COMBAT, RollContext.STRESS, RollContext.MAGICK}
+    )
+    auto_success_costs_wp: bool = False
+    wp_auto_success: bool = True
+    wp_cancellable_by_ones: bool = False
+    # [P] AMB-A4: a roll backed by Willpower never botches, and threshold points left over
+    # after the dice successes run out eat the Willpower success.
+    wp_prevents_botch: bool = True
+    wp_eaten_by_threshold: bool = True
+    multiple_actions: MultipleActions = MultipleActions.CUMULATIVE
+    max_declared_actions: int = 10
+    retry_penalty: RetryPenalty = RetryPenalty.ESCALATING
+    extended_botch: ExtendedBotch = ExtendedBotch.LOSE_ALL
+    zero_ability: ZeroAbility = ZeroAbility.ATTRIBUTE_ONLY
+    team_botch: TeamBotch = TeamBotch.MEMBER_ONLY
+    labels: LabelSet = LabelSet.S0
+    max_traits_per_pool: int = 2
+    pool_sanity_max: int = 50
+    combat: CombatOptions = CombatOptions()
+    magick: MagickOptions = MagickOptions()
+    d6: D6Options = D6Options()
+
+
+MAGE_REVISED = Profile(name="mage-revised")
+
+HOUSE_MAGE = Profile(
+    name="mage",
+    difficulty_min=4,  # S4 «со сложностью [4-10]»
+    zero_ability=ZeroAbility.AUTO_FAILURE,  # S4 «0 в Способности - автоматически [Неудача]»
+    auto_success_forbidden=frozenset(
+        {RollContext.COMBAT_MANOEUVRE, RollContext.SOAK, RollContext.MAGICK}
+    ),
+)
+
+DARK_AGES = Profile(
+    name="dark-ages",
+    botch_rule=BotchRule.NET_NEGATIVE,
+    threshold_rule=False,
+    multiple_actions=MultipleActions.SPLIT_POOL,
+    labels=LabelSet.S1,
+    effect_difficulty_min=3,
+    auto_success_forbidden=frozenset({RollContext.COMBAT, RollContext.MAGICK}),
+)
+
+D6 = Profile(name="d6", system=GameSystem.D6)
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (HOUSE_MAGE, MAGE_REVISED, DARK_AGES, D6)}
+DEFAULT = HOUSE_MAGE.name
+
+
+def get(name: str) -> Profile:
+    """The named profile; an unknown name raises ``E_UNKNOWN_PROFILE`` naming the field."""
+    if not isinstance(name, str):
+        raise RulesInputError(ErrorCode.TYPE, "profile", f"expected str, got {type(name).__name__}")
+    try:
+        return PROFILES[name.strip().lower()]
+    except KeyError:
+        raise RulesInputError(
+            ErrorCode.UNKNOWN_PROFILE, "profile", f"{name!r}; known: {', '.join(PROFILES)}"
+        ) from None
+
+
+def names() -> list[str]:
+    return list(PROFILES)
