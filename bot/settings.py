@@ -1,0 +1,118 @@
+"""Settings of the running bot, read from the environment and a ``.env`` file (PRODUCT.md §4).
+
+Every setting is checked at start-up so that a typo stops the process with one clear line
+instead of a traceback minutes later, when the first player rolls. The token is a
+``SecretStr`` so that it never lands in a log line or a ``repr``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN_SHAPE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
+# Telegram's own rule for setWebhook's secret_token: 1-256 characters of A-Z a-z 0-9 _ -.
+WEBHOOK_SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+DEFAULT_WEBHOOK_PATH = "/webhook"
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class Settings(BaseSettings):
+    """The whole configuration; field ``x`` is read from the variable ``X``."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        env_ignore_empty=True,  # a blank line copied from .env.example means "not set"
+        extra="ignore",
+        frozen=True,
+    )
+
+    bot_token: SecretStr | None = None
+    redis_url: str | None = None
+    telegram_api_url: str = "https://api.telegram.org"
+    default_locale: Literal["ru", "en"] = "ru"
+    log_level: LogLevel = "INFO"
+    webhook_url: str | None = None
+    webhook_secret: SecretStr | None = None
+    webhook_host: str = "0.0.0.0"  # listen on every interface: the container sits behind a proxy
+    webhook_port: int = Field(default=8080, ge=1, le=65535)
+    webhook_path: str | None = None
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not TOKEN_SHAPE.match(value.get_secret_value().strip()):
+            raise ValueError("must look like 123456789:AAE... (the token @BotFather gave you)")
+        return SecretStr(value.get_secret_value().strip()) if value is not None else None
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, value: str | None) -> str | None:
+        if value is not None and urlsplit(value).scheme not in {"redis", "rediss", "unix"}:
+            raise ValueError("must start with redis://, rediss:// or unix://")
+        return value
+
+    @field_validator("telegram_api_url", "webhook_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in {"http", "https"} or not parts.netloc:
+            raise ValueError("must be an http:// or https:// URL")
+        return value.rstrip("/")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("default_locale", mode="before")
+    @classmethod
+    def _lower_locale(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not WEBHOOK_SECRET_SHAPE.match(value.get_secret_value()):
+            raise ValueError("must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @field_validator("webhook_path")
+    @classmethod
+    def _path_shape(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith("/"):
+            raise ValueError("must start with /")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        # Without the secret anyone who guesses the URL can feed the bot forged updates.
+        if self.webhook_url is not None and self.webhook_secret is None:
+            raise ValueError("WEBHOOK_SECRET is required when WEBHOOK_URL is set")
+        return self
+
+    @property
+    def listen_path(self) -> str:
+        """Where the webhook server listens: WEBHOOK_PATH, else the path of WEBHOOK_URL."""
+        if self.webhook_path is not None:
+            return self.webhook_path
+        url_path = urlsplit(self.webhook_url or "").path
+        return url_path or DEFAULT_WEBHOOK_PATH
+
+
+def describe_error(error: ValidationError) -> str:
+    """One line naming every bad variable, for stderr at start-up (no traceback)."""
+    problems = []
+    for item in error.errors():
+        name = str(item["loc"][0]).upper() if item["loc"] else "settings"
+        message = str(item["msg"]).removeprefix("Value error, ")
+        problems.append(message if name == "settings" else f"{name}: {message}")
+    return "invalid settings: " + "; ".join(problems)
