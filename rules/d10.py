@@ -100,6 +100,8 @@ def resolve(
     check_int(difficulty, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX)
     check_int(threshold, "threshold", 0, THRESHOLD_MAX)
     check_bool(willpower, "willpower")
+    if willpower and not profile.wp_auto_success:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower", "profile has no WP successes")
 
     raw = sum(1 for f in parsed if f >= difficulty)
     ones = parsed.count(1)
@@ -151,7 +153,18 @@ def roll(
     willpower: bool = False,
     threshold: int = 0,
     rng: Rng | None = None,
+    faces: Sequence[int] | None = None,
 ) -> D10Result:
-    """Roll ``pool`` dice from ``rng`` (the OS source by default) and resolve them."""
+    """Roll ``pool`` dice and resolve them.
+
+    ``faces`` are dice a player rolled at the table (§0.2: explicit faces win over ``rng``);
+    they must number exactly ``pool``, or the player has misread the pool (``E_FACES_LEN``).
+    Without them the dice come from ``rng``, the OS source by default.
+    """
     check_int(pool, "pool", 1, profile.pool_sanity_max)
-    return resolve(roll_faces(pool, 10, rng), difficulty, profile, willpower, threshold)
+    if faces is None:
+        return resolve(roll_faces(pool, 10, rng), difficulty, profile, willpower, threshold)
+    parsed = parse_faces(faces)
+    if len(parsed) != pool:
+        raise RulesInputError(ErrorCode.FACES_LEN, "faces", f"{len(parsed)} faces for {pool} dice")
+    return resolve(parsed, difficulty, profile, willpower, threshold)
