@@ -9,6 +9,7 @@ difficulty is clamped to 10.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,6 +17,34 @@ from rules.errors import check_int, check_ints
 from rules.profiles import Profile, RetryPenalty
 
 MODIFIER_LIMIT = 10
+
+
+class DifficultyLabel(StrEnum):
+    """How hard a difficulty is (§A.5); the words come from the profile's ``LabelSet``.
+
+    The codes are shared by both books because they describe the same steps; only the wording
+    differs (7 is S0 «Немного сложно» but S1 «Рискованно»). Neither book's table has 2 or 10:
+    S0 calls 2 trivial and 10 almost impossible, S1 says the same in prose.
+    """
+
+    TRIVIAL = "trivial"  # 2
+    EASY = "easy"  # 3 Легко
+    ROUTINE = "routine"  # 4 Беспроблемно (S0) / Обычно (S1)
+    STRAIGHTFORWARD = "straightforward"  # 5 Просто
+    STANDARD = "standard"  # 6 Стандарт / Стандартно
+    CHALLENGING = "challenging"  # 7 Немного сложно / Рискованно
+    DIFFICULT = "difficult"  # 8 Сложно / Трудно
+    EXTREMELY_DIFFICULT = "extremely_difficult"  # 9 Очень сложно / Очень трудно
+    ALMOST_IMPOSSIBLE = "almost_impossible"  # 10
+
+
+_LABELS = tuple(DifficultyLabel)
+
+
+def difficulty_label(difficulty: int) -> DifficultyLabel:
+    """The §A.5 label of a difficulty from 2 to 10."""
+    check_int(difficulty, "difficulty", 2, 10)
+    return _LABELS[difficulty - 2]
 
 
 class Difficulty(BaseModel):
