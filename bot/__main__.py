@@ -1,0 +1,80 @@
+"""``python -m bot``: long polling, or a webhook server when WEBHOOK_URL is set.
+
+A wrong or missing setting ends the process before anything starts, with one line on stderr
+and exit code 2, so a mistake in ``.env`` reads like a sentence and not like a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import NoReturn
+
+from aiogram import Bot
+from pydantic import ValidationError
+
+from bot.app import create_dispatcher
+from bot.i18n import LOCALES_DIR, load_i18n
+from bot.session import make_session
+from bot.settings import Settings, describe_error
+from bot.state import Store
+from bot.webhook import serve
+
+log = logging.getLogger("bot")
+
+EXIT_BAD_SETTINGS = 2
+
+
+def load_settings() -> Settings:
+    """The settings, or exit 2 with one line naming what is wrong."""
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        fail(describe_error(error))
+    if settings.bot_token is None:
+        fail("invalid settings: BOT_TOKEN is required (ask @BotFather for one)")
+    return settings
+
+
+def fail(message: str) -> NoReturn:
+    print(f"bot: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_SETTINGS)
+
+
+async def run(settings: Settings) -> None:
+    """Build everything from the settings and run until a signal asks us to stop."""
+    token = settings.bot_token.get_secret_value() if settings.bot_token else ""
+    store = Store.from_url(settings.redis_url)
+    i18n = load_i18n(LOCALES_DIR, settings.default_locale)
+    dispatcher = create_dispatcher(settings, store, i18n)
+    bot = Bot(token=token, session=make_session(settings))
+    if settings.webhook_url:
+        await serve(settings, dispatcher, bot)
+        return
+    # Polling gets every update once per getUpdates; each one runs as its own task so a slow
+    # Telegram edit in one chat never holds up another chat. The shutdown hook waits for them.
+    await dispatcher.start_polling(
+        bot,
+        handle_as_tasks=True,
+        handle_signals=True,
+        close_bot_session=True,
+        allowed_updates=dispatcher.resolve_used_update_types(),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args:
+        fail(f"unknown arguments: {' '.join(args)} (usage: python -m bot)")
+    settings = load_settings()
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    asyncio.run(run(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

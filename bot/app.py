@@ -1,0 +1,94 @@
+"""The Dispatcher factory: the one place where state, languages, middlewares and routers meet.
+
+Nothing here lives at module level: every call builds a fresh Dispatcher, so tests and
+several bots in one process never share a router or a middleware (STYLE.md, aiogram's own
+examples).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from aiogram import Bot, Dispatcher, Router
+from aiogram.exceptions import TelegramAPIError
+from aiogram.utils.i18n import I18n
+from redis.exceptions import RedisError
+
+from bot.commands import set_commands
+from bot.i18n import ChatLocaleMiddleware
+from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
+from bot.settings import Settings
+from bot.state import Store
+
+log = logging.getLogger(__name__)
+
+IN_FLIGHT_KEY = "in_flight"
+# How long a stop waits for updates already being handled (Docker's default kill is at 10 s).
+SHUTDOWN_GRACE = 8.0
+
+
+def create_dispatcher(
+    settings: Settings,
+    store: Store,
+    i18n: I18n,
+    routers: Sequence[Router] | None = None,
+) -> Dispatcher:
+    """A Dispatcher with the middleware chain of :mod:`bot.middlewares` and the features.
+
+    ``store`` and ``settings`` become workflow data for every handler; ``routers`` defaults
+    to ``handlers.make_routers()`` (tests pass their own). FSM is disabled: all state is in
+    Redis, so any replica can handle any update (PRODUCT.md §3).
+    """
+    dispatcher = Dispatcher(disable_fsm=True, store=store, settings=settings, i18n=i18n)
+    in_flight = InFlightMiddleware()
+    dispatcher.update.outer_middleware(in_flight)
+    dispatcher.update.outer_middleware(ErrorMiddleware(i18n, settings.default_locale))
+    dispatcher.update.outer_middleware(StateMiddleware())
+    dispatcher.update.outer_middleware(ChatLocaleMiddleware(i18n))
+    dispatcher[IN_FLIGHT_KEY] = in_flight
+    if routers is None:
+        from handlers import make_routers
+
+        routers = make_routers()
+    dispatcher.include_routers(*routers)
+    dispatcher.startup.register(on_startup)
+    dispatcher.shutdown.register(on_shutdown)
+    return dispatcher
+
+
+async def on_startup(bot: Bot, settings: Settings, store: Store, i18n: I18n) -> None:
+    """Check the token (getMe), publish the command menu, say in one line how we run.
+
+    A Redis that is down at start-up is only a warning: the bot answers "storage
+    unavailable" until it returns, and then recovers by itself.
+    """
+    me = await bot.me()
+    try:
+        await set_commands(bot, i18n)
+    except TelegramAPIError as error:
+        log.warning("could not set the command menu: %s", error)
+    try:
+        await store.ping()
+        storage = "redis" if settings.redis_url else "in-process storage"
+    except RedisError as error:
+        storage = f"redis (unreachable for now: {error})"
+    mode = f"webhook {settings.webhook_url}" if settings.webhook_url else "long polling"
+    log.info(
+        "bot @%s (id %d) started: %s, %s, Bot API %s",
+        me.username,
+        me.id,
+        mode,
+        storage,
+        settings.telegram_api_url,
+    )
+
+
+async def on_shutdown(dispatcher: Dispatcher, store: Store) -> None:
+    """Let updates in flight finish (their replies still need the session), then close Redis."""
+    in_flight: InFlightMiddleware = dispatcher[IN_FLIGHT_KEY]
+    left = await in_flight.drain(SHUTDOWN_GRACE)
+    if left:
+        log.warning("%d update(s) still running at shutdown were abandoned", left)
+    await store.close()
+    log.info("stopped")

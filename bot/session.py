@@ -1,0 +1,257 @@
+"""The bot's HTTP session to the Bot API: retries, throttling, and quiet edits (PRODUCT.md §5).
+
+Telegram answers 429 with ``retry_after`` when a group is flooded, 5xx when it is restarting,
+and the network sometimes drops. A request is retried only when that cannot send a message
+twice: 429 and 5xx mean Telegram did not apply it; a lost connection is retried for a send
+only if it never reached the server. 4xx answers are never retried.
+
+Sends are throttled to Telegram's published limits (about 20 messages a minute in one group,
+30 a second overall). The limiter only delays a send that would exceed a limit, so normal play
+sees no added latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable
+from typing import TYPE_CHECKING, Any
+
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.session.base import BaseSession
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramEntityTooLarge,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import GetUpdates, Response, TelegramMethod
+from aiogram.methods.base import TelegramType
+from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message
+from aiohttp import ClientConnectorError
+
+if TYPE_CHECKING:
+    from aiogram import Bot
+
+    from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+Sleep = Callable[[float], Awaitable[None]]
+Clock = Callable[[], float]
+
+GROUP_LIMIT = 20  # messages per minute in one group
+GROUP_PERIOD = 60.0
+GLOBAL_LIMIT = 30  # messages per second overall
+GLOBAL_PERIOD = 1.0
+
+# Methods that put a new message in a chat: these are throttled, and never re-sent after a
+# connection loss that may have happened after Telegram applied them.
+_MESSAGE_METHODS = frozenset({"copyMessage", "copyMessages", "forwardMessage", "forwardMessages"})
+
+
+def is_message_send(method: TelegramMethod[Any]) -> bool:
+    name = method.__api_method__
+    return (name.startswith("send") and name != "sendChatAction") or name in _MESSAGE_METHODS
+
+
+def _never_reached_server(error: TelegramNetworkError) -> bool:
+    return isinstance(error.__cause__, ClientConnectorError)
+
+
+class RetryMiddleware(BaseRequestMiddleware):
+    """Retries 429 after ``retry_after``, 5xx and network errors with backoff and jitter.
+
+    At most ``attempts`` tries and ``max_total`` seconds of waiting: a roll answered a minute
+    late is worse than an error in the log.
+    """
+
+    def __init__(
+        self,
+        *,
+        attempts: int = 4,
+        base_delay: float = 0.5,
+        max_delay: float = 4.0,
+        max_total: float = 30.0,
+        sleep: Sleep = asyncio.sleep,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
+        self.attempts = attempts
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self.max_total = max_total
+        self.sleep = sleep
+        self.jitter = jitter
+
+    def backoff(self, attempt: int) -> float:
+        """Exponential, capped, with "equal jitter" so replicas do not retry in lockstep."""
+        ceiling = min(self.max_delay, self.base_delay * 2**attempt)
+        return float(ceiling / 2 + self.jitter() * ceiling / 2)
+
+    def _delay(self, error: Exception, method: TelegramMethod[Any], attempt: int) -> float | None:
+        if isinstance(error, TelegramRetryAfter):
+            return float(error.retry_after)
+        if isinstance(error, TelegramServerError):
+            return self.backoff(attempt)
+        if isinstance(error, TelegramNetworkError) and not isinstance(
+            error, TelegramEntityTooLarge
+        ):
+            if is_message_send(method) and not _never_reached_server(error):
+                return None
+            return self.backoff(attempt)
+        return None
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        if method.__api_method__ == GetUpdates.__api_method__:
+            # The polling loop has its own backoff, and must stay responsive to shutdown.
+            return await make_request(bot, method)
+        waited = 0.0
+        attempt = 0
+        while True:
+            try:
+                return await make_request(bot, method)
+            except (TelegramRetryAfter, TelegramServerError, TelegramNetworkError) as error:
+                delay = self._delay(error, method, attempt)
+                attempt += 1
+                if delay is None or attempt >= self.attempts or waited + delay > self.max_total:
+                    raise
+                log.warning(
+                    "%s failed (%s), retry %d in %.2f s",
+                    method.__api_method__,
+                    type(error).__name__,
+                    attempt,
+                    delay,
+                )
+                waited += delay
+                await self.sleep(delay)
+
+
+class SlidingWindow:
+    """At most ``limit`` events per ``period`` seconds per key, by reserving time slots.
+
+    Each caller reserves the earliest slot that keeps every window within the limit and
+    sleeps until then; no lock is needed because reserving is synchronous. Keys that have
+    been idle for a whole period are forgotten, so memory does not grow with chats.
+    """
+
+    def __init__(self, limit: int, period: float, clock: Clock = time.monotonic) -> None:
+        self.limit = limit
+        self.period = period
+        self.clock = clock
+        self._slots: dict[Hashable, deque[float]] = {}
+        self._reservations = 0
+
+    def reserve(self, key: Hashable) -> float:
+        """Reserve a slot for ``key``; return how long to wait before using it."""
+        now = self.clock()
+        slots = self._slots.setdefault(key, deque())
+        while slots and slots[0] <= now - self.period:
+            slots.popleft()
+        slot = now if len(slots) < self.limit else max(now, slots[-self.limit] + self.period)
+        slots.append(slot)
+        self._reservations += 1
+        if self._reservations % 1024 == 0:
+            self._forget_idle(now)
+        return slot - now
+
+    def _forget_idle(self, now: float) -> None:
+        idle = [k for k, s in self._slots.items() if not s or s[-1] <= now - self.period]
+        for key in idle:
+            del self._slots[key]
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+
+def _is_group(chat_id: object) -> bool:
+    # Group and channel ids are negative; a string is a public @channel or @supergroup.
+    return isinstance(chat_id, str) or (isinstance(chat_id, int) and chat_id < 0)
+
+
+class RateLimitMiddleware(BaseRequestMiddleware):
+    """Throttles message sends: per group (20/min) and overall (30/s)."""
+
+    def __init__(self, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep) -> None:
+        self.groups = SlidingWindow(GROUP_LIMIT, GROUP_PERIOD, clock)
+        self.overall = SlidingWindow(GLOBAL_LIMIT, GLOBAL_PERIOD, clock)
+        self.sleep = sleep
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        if is_message_send(method):
+            chat_id = getattr(method, "chat_id", None)
+            if _is_group(chat_id):
+                delay = self.groups.reserve((bot.id, chat_id))
+                if delay > 0:
+                    log.info("group %s is at Telegram's limit, send delayed %.1f s", chat_id, delay)
+                    await self.sleep(delay)
+            delay = self.overall.reserve(bot.id)
+            if delay > 0:
+                await self.sleep(delay)
+        return await make_request(bot, method)
+
+
+def make_session(settings: Settings) -> AiohttpSession:
+    """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server)."""
+    session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    install_middlewares(session)
+    return session
+
+
+def install_middlewares(session: BaseSession) -> None:
+    """Retries outside the limiter, so every retried attempt is throttled too."""
+    session.middleware(RetryMiddleware())
+    session.middleware(RateLimitMiddleware())
+
+
+def is_not_modified(error: TelegramBadRequest) -> bool:
+    return "message is not modified" in error.message
+
+
+async def safe_edit(
+    message: Message | InaccessibleMessage,
+    text: str,
+    reply_markup: InlineKeyboardMarkup | None = None,
+    **kwargs: Any,
+) -> bool:
+    """Edit a message's text in place; True if it changed, False if it was already so.
+
+    A double tap or a re-rendered identical result produces the same text, and Telegram
+    rejects such an edit with 400 "message is not modified"; for the player nothing went
+    wrong, so that answer is a success, not an exception. Works for an
+    inaccessible (too old) callback message as well, through its chat and id.
+    """
+    bot = message.bot
+    if bot is None:
+        raise RuntimeError("message is not bound to a Bot")
+    try:
+        await bot.edit_message_text(
+            text=text,
+            chat_id=message.chat.id,
+            message_id=message.message_id,
+            reply_markup=reply_markup,
+            **kwargs,
+        )
+    except TelegramBadRequest as error:
+        if is_not_modified(error):
+            return False
+        raise
+    return True
