@@ -97,7 +97,34 @@ class MagickOptions(_Frozen):
 
 
 class D6Options(_Frozen):
-    """Switches of §D (the d6 narrative system, S2/S3)."""
+    """Switches of §D (the d6 narrative system, S2/S3); each default is the §F.4 proposal."""
+
+    # AMB-D1: S2 «в случае с душевными ранами … учитывается самое сильное состояние» — only
+    # the worst mental wound (including «на взводе») lowers the chance; False sums them all.
+    mental_wounds_max_only: bool = True
+    # §D.2: S2 «сценарист сразу скажет, что при отсутствии уместных сил тебе не удастся
+    # задуманное»: with True, a chance built from no power at all is IMPOSSIBLE even if
+    # help or luck lifts it above zero.
+    no_power_impossible: bool = False
+    # AMB-D2: a no-roll automatic success has no gain; where a number is needed it counts as this.
+    auto_success_gain: int = 1
+    # AMB-D3: 0 < measures < required is SHORTFALL; True makes it a FIASCO with consequences.
+    shortfall_is_fiasco: bool = False
+    # S2 «или −3, если у персонажей нет слабостей»; also AMB-D10 for heroes without weakness.
+    no_weakness_penalty: int = 3
+    # AMB-D10: S3 «персонажи второго плана — на взводе [−3]»; opponents count as supporting.
+    inactivity_wound_supporting: int = 3
+    # AMB-D4: the preparation gain may be split across several initiative dice.
+    preparation_split: bool = True
+    # AMB-D8: a slow («неспешный») defender may still protect a teammate.
+    slow_defence_of_others: bool = True
+    # AMB-D11: poison wound severity is the final gain (True) or the attacker's raw measures.
+    poison_uses_final_gain: bool = True
+    # AMB-D14: a special effort with no die showing 1–4 is allowed as a no-op, price still paid;
+    # False refuses it with E_NOT_ALLOWED.
+    special_effort_noop_allowed: bool = True
+    # AMB-D12: a contest of 3+ sides is decided by the unique top score (gain = top − second).
+    multi_side_contests: bool = True
 
 
 class Profile(_Frozen):
