@@ -1,1 +1,35 @@
-"""aiogram routers, one per feature; each module exposes ``make_router()``."""
+"""aiogram routers, one per feature; each module exposes ``make_router()``.
+
+The last router answers any button that no feature recognised (garbled or forged
+callback_data, or a button of a feature that no longer exists), so every callback query is
+answered once and nothing raises.
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.types import CallbackQuery
+
+from bot import render
+from handlers import prob, roll, settings, start
+
+
+def make_fallback_router() -> Router:
+    router = Router(name="fallback")
+    router.callback_query.register(unknown_tap)
+    return router
+
+
+async def unknown_tap(callback: CallbackQuery) -> None:
+    await callback.answer(render.invalid_button_text(), show_alert=True)
+
+
+def make_routers() -> list[Router]:
+    """Feature routers in order; the fallback must stay last."""
+    return [
+        start.make_router(),
+        settings.make_router(),
+        roll.make_router(),
+        prob.make_router(),
+        make_fallback_router(),
+    ]

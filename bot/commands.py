@@ -1,0 +1,34 @@
+"""The command menu Telegram shows when a player types ``/`` (setMyCommands).
+
+One list per language from the catalogues: the default scope without a language code is
+English (what any client not speaking Russian sees), and ``language_code="ru"`` is Russian.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot
+from aiogram.types import BotCommand
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import lazy_gettext as __
+from babel.support import LazyProxy
+
+COMMANDS: tuple[tuple[str, LazyProxy], ...] = (
+    ("r", __("Roll dice: /r 7 6")),
+    ("prob", __("Chances of a roll: /prob 7 6")),
+    ("rules", __("The game's rules (admins)")),
+    ("lang", __("Language of this chat")),
+    ("help", __("How to use the bot")),
+)
+
+# Telegram language code → our locale; None is the default scope for every other language.
+MENUS: tuple[tuple[str | None, str], ...] = ((None, "en"), ("ru", "ru"))
+
+
+def command_list(i18n: I18n, locale: str) -> list[BotCommand]:
+    with i18n.context(), i18n.use_locale(locale):
+        return [BotCommand(command=name, description=str(text)) for name, text in COMMANDS]
+
+
+async def set_commands(bot: Bot, i18n: I18n) -> None:
+    for language_code, locale in MENUS:
+        await bot.set_my_commands(command_list(i18n, locale), language_code=language_code)

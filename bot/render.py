@@ -1,0 +1,495 @@
+"""Rules results into localised HTML text and inline keyboards (PRODUCT.md §2).
+
+The rules return codes (``Outcome.BOTCH``, ``Degree.MARGINAL``); the words for them live in
+the Babel catalogues and are chosen here, in the locale that the i18n middleware put in
+context. Everything a player typed (names) is HTML-escaped, and every message is sent with
+``parse_mode=HTML``. No business logic: the handlers decide what happened, this module only
+says it. The CallbackData factories live here too, beside the keyboards that carry them, so
+that the road goes handler → render and never back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
+from html import escape
+from typing import Protocol
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n import lazy_gettext as __
+from aiogram.utils.i18n.context import get_i18n
+from babel.numbers import format_decimal
+from babel.support import LazyProxy
+
+from handlers.parsing import Problem
+from rules.d10 import D10Result, Degree, Outcome
+from rules.profiles import BotchRule, LabelSet, Profile
+
+WIZARD_POOLS = range(1, 16)  # PRODUCT.md §2: pool buttons 1–15
+BAR_WIDTH = 20
+_BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+class RollAction(StrEnum):
+    """What a button under a roll does; short codes because callback_data is ≤ 64 bytes."""
+
+    POOL = "p"
+    DIFFICULTY = "d"
+    WILLPOWER = "w"
+    ROLL = "go"
+    AUTO = "au"
+    RETRY = "re"
+
+
+class RollCallback(CallbackData, prefix="r"):
+    """A tap on a roll's flow: which flow, the version the button was drawn at, the action."""
+
+    f: str
+    v: int
+    a: RollAction
+    x: int = 0
+
+
+class LangCallback(CallbackData, prefix="lang"):
+    code: str
+
+
+class ProfileCallback(CallbackData, prefix="prof"):
+    name: str
+
+
+class D10Chances(Protocol):
+    """What ``rules.probability.d10`` returns, as far as the bot needs it."""
+
+    @property
+    def success(self) -> float: ...
+    @property
+    def failure(self) -> float: ...
+    @property
+    def botch(self) -> float: ...
+    @property
+    def successes(self) -> Mapping[int, float] | Sequence[float]: ...
+
+
+_OUTCOMES: dict[Outcome, LazyProxy] = {
+    Outcome.SUCCESS: __("Success"),
+    Outcome.FAILURE: __("Failure"),
+    Outcome.BOTCH: __("Botch"),
+    Outcome.AUTO_SUCCESS: __("Automatic success"),
+}
+
+# §A.5: the two books name the degrees differently; the English words are the same.
+_DEGREES: dict[LabelSet, dict[Degree, LazyProxy]] = {
+    LabelSet.S0: {
+        Degree.MARGINAL: __("Marginal"),
+        Degree.MODERATE: __("Moderate"),
+        Degree.COMPLETE: __("Complete"),
+        Degree.EXCEPTIONAL: __("Exceptional"),
+        Degree.PHENOMENAL: __("Phenomenal"),
+    },
+    LabelSet.S1: {
+        Degree.MARGINAL: __("Marginal (dubious)"),
+        Degree.MODERATE: __("Moderate (Dark Ages)"),
+        Degree.COMPLETE: __("Complete (Dark Ages)"),
+        Degree.EXCEPTIONAL: __("Exceptional (Dark Ages)"),
+        Degree.PHENOMENAL: __("Phenomenal (rare luck)"),
+    },
+}
+
+_DIFFICULTY_LABELS: dict[LabelSet, dict[int, LazyProxy]] = {
+    LabelSet.S0: {
+        3: __("easy"),
+        4: __("routine"),
+        5: __("straightforward"),
+        6: __("standard"),
+        7: __("challenging"),
+        8: __("difficult"),
+        9: __("extremely difficult"),
+    },
+    LabelSet.S1: {
+        3: __("easy (Dark Ages)"),
+        4: __("routine (Dark Ages)"),
+        5: __("straightforward (Dark Ages)"),
+        6: __("standard (Dark Ages)"),
+        7: __("risky"),
+        8: __("difficult (Dark Ages)"),
+        9: __("extremely difficult (Dark Ages)"),
+    },
+}
+
+LANGUAGES: dict[str, str] = {"ru": "Русский", "en": "English"}
+
+_PROFILE_NAMES: dict[str, LazyProxy] = {
+    "mage": __("Mage (house rules)"),
+    "mage-revised": __("Mage: the Ascension Revised"),
+    "dark-ages": __("Vampire: the Dark Ages"),
+    "d6": __("Narrative d6 system"),
+}
+
+
+def botch_rule_name(rule: BotchRule) -> str:
+    """§A.4: S0/S4 botch only with no success at all; S1 when 1s outnumber successes."""
+    if rule is BotchRule.RAW_ZERO:
+        return _("the Mage rule (no successes and a 1)")
+    return _("the Dark Ages rule (more 1s than successes)")
+
+
+def outcome_label(outcome: Outcome) -> str:
+    return str(_OUTCOMES[outcome])
+
+
+def degree_label(degree: Degree, labels: LabelSet) -> str:
+    return str(_DEGREES[labels][degree])
+
+
+def difficulty_label(difficulty: int, labels: LabelSet) -> str | None:
+    """§A.5: neither book names 2 or 10, so those get no label."""
+    label = _DIFFICULTY_LABELS[labels].get(difficulty)
+    return None if label is None else str(label)
+
+
+def profile_title(name: str) -> str:
+    title = _PROFILE_NAMES.get(name)
+    return escape(name) if title is None else str(title)
+
+
+def successes_text(n: int) -> str:
+    return _("{n} success", "{n} successes", n=n).format(n=n)
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage in the reader's number format (12,5 % vs 12.5%)."""
+    if 0 < p < 0.001:
+        return "<" + format_decimal(0.1, format="0.0", locale=_locale()) + "%"
+    return format_decimal(p * 100, format="0.0", locale=_locale()) + "%"
+
+
+def _locale() -> str:
+    return get_i18n().current_locale
+
+
+def faces_html(result: D10Result) -> str:
+    """Faces high→low; successes bold, 1s struck through (the rule of one cancels them)."""
+    parts = []
+    for face in sorted(result.faces, reverse=True):
+        if face >= result.difficulty:
+            parts.append(f"<b>{face}</b>")
+        elif face == 1:
+            parts.append(f"<s>{face}</s>")
+        else:
+            parts.append(str(face))
+    return " ".join(parts)
+
+
+def _conditions(
+    pool: int, difficulty: int, threshold: int, willpower: bool, profile: Profile
+) -> str:
+    line = _("{pool}d10, difficulty {difficulty}").format(pool=pool, difficulty=difficulty)
+    label = difficulty_label(difficulty, profile.labels)
+    if label is not None:
+        line += f" ({label})"
+    if threshold:
+        line += ", " + _("threshold {t}").format(t=threshold)
+    if willpower:
+        line += ", " + _("Willpower")
+    return line
+
+
+def _outcome_line(outcome: Outcome, successes: int, degree: Degree | None, labels: LabelSet) -> str:
+    line = f"<b>{outcome_label(outcome)}</b>"
+    if outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS):
+        line += ": " + successes_text(successes)
+        if degree is not None:
+            line += f" — {degree_label(degree, labels)}"
+    return line
+
+
+def roll_result_text(
+    result: D10Result, *, pool: int, roller: str, profile: Profile, attempt: int = 1
+) -> str:
+    """The message a table reads after a roll: who, what, the faces, and what it means."""
+    lines = [
+        f"🎲 {escape(roller)}: "
+        + _conditions(pool, result.difficulty, result.threshold, result.willpower, profile)
+    ]
+    if attempt > 1:
+        lines[0] += " · " + _("attempt {n}").format(n=attempt)
+    lines.append(faces_html(result))
+    outcome = _outcome_line(result.outcome, result.successes, result.degree, profile.labels)
+    if result.outcome is Outcome.BOTCH:
+        outcome += " " + _("(1s: {n})").format(n=result.botch_severity)
+    lines.append(outcome)
+    return "\n".join(lines)
+
+
+def auto_success_text(
+    *, pool: int, difficulty: int, roller: str, profile: Profile, degree: Degree
+) -> str:
+    """§A.6: no dice are rolled; the pool reaching the difficulty is worth one success."""
+    head = f"🎲 {escape(roller)}: " + _conditions(pool, difficulty, 0, False, profile)
+    return "\n".join([head, _outcome_line(Outcome.AUTO_SUCCESS, 1, degree, profile.labels)])
+
+
+def retry_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
+    """«Ещё раз»: the next attempt, harder by the rules of §A.10."""
+    data = RollCallback(f=flow_id, v=version, a=RollAction.RETRY).pack()
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="🔁 " + _("Try again"), callback_data=data)]]
+    )
+
+
+def chances_line(chances: D10Chances) -> str:
+    return _("Chance of success {success}, of a botch {botch}").format(
+        success=percent(chances.success), botch=percent(chances.botch)
+    )
+
+
+def wizard_text(
+    *,
+    pool: int | None,
+    difficulty: int,
+    willpower: bool,
+    profile: Profile,
+    chances: D10Chances | None,
+) -> str:
+    """The one wizard message, redrawn after every tap: choices so far and the odds."""
+    lines = ["🎲 <b>" + _("Roll") + "</b>"]
+    if pool is None:
+        lines.append(_("Choose the pool (number of dice)."))
+    else:
+        lines.append(_conditions(pool, difficulty, 0, willpower, profile))
+    if chances is not None:
+        lines.append(chances_line(chances))
+    return "\n".join(lines)
+
+
+def _marked(text: str, chosen: bool) -> str:
+    return f"[{text}]" if chosen else text
+
+
+def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def wizard_keyboard(
+    *,
+    flow_id: str,
+    version: int,
+    pool: int | None,
+    difficulty: int,
+    willpower: bool,
+    difficulties: Iterable[int],
+    auto_success: bool,
+) -> InlineKeyboardMarkup:
+    """Pool 1–15, difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех»."""
+
+    def button(text: str, action: RollAction, x: int = 0) -> InlineKeyboardButton:
+        data = RollCallback(f=flow_id, v=version, a=action, x=x).pack()
+        return InlineKeyboardButton(text=text, callback_data=data)
+
+    pools = [button(_marked(str(n), n == pool), RollAction.POOL, n) for n in WIZARD_POOLS]
+    diffs = [
+        button(_marked(str(d), d == difficulty), RollAction.DIFFICULTY, d) for d in difficulties
+    ]
+    wp_text = ("✅ " if willpower else "▫️ ") + _("Willpower")
+    rows = _rows(pools, 5)
+    rows += _rows(diffs, 5)
+    rows.append([button(wp_text, RollAction.WILLPOWER)])
+    if pool is not None:
+        last = [button("🎲 " + _("Roll!"), RollAction.ROLL)]
+        if auto_success:
+            last.insert(0, button("✨ " + _("Automatic success"), RollAction.AUTO))
+        rows.append(last)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _distribution(successes: Mapping[int, float] | Sequence[float]) -> list[tuple[int, float]]:
+    if isinstance(successes, Mapping):
+        return sorted((int(k), float(v)) for k, v in successes.items())
+    return [(k, float(v)) for k, v in enumerate(successes)]
+
+
+def _bar(p: float, top: float) -> str:
+    eighths = round(p / top * BAR_WIDTH * 8) if top > 0 else 0
+    full, rest = divmod(eighths, 8)
+    return ("█" * full + (_BLOCKS[rest] if rest else "")).ljust(BAR_WIDTH)
+
+
+def prob_text(
+    *,
+    pool: int,
+    difficulty: int,
+    threshold: int,
+    willpower: bool,
+    profile: Profile,
+    chances: D10Chances,
+    other_rule_botch: float,
+) -> str:
+    """/prob: the exact distribution of successes as a bar chart in a monospace block."""
+    rows = _distribution(chances.successes)
+    top = max((p for _k, p in rows), default=0.0)
+    shown: list[str] = []
+    cumulative = 0.0
+    for k, p in rows:
+        if cumulative >= 0.9995 and p < 0.0005:
+            break
+        cumulative += p
+        shown.append(f"{k:>2} {_bar(p, top)} {percent(p)}")
+    lines = [
+        "📊 " + _conditions(pool, difficulty, threshold, willpower, profile),
+        _("Successes:"),
+        "<pre>" + escape("\n".join(shown)) + "</pre>",
+        _("Success: {p}").format(p=percent(chances.success)),
+        _("Failure: {p}").format(p=percent(chances.failure)),
+        _("Botch by {rule}: {p}").format(
+            rule=botch_rule_name(profile.botch_rule), p=percent(chances.botch)
+        ),
+    ]
+    other = (
+        BotchRule.NET_NEGATIVE if profile.botch_rule is BotchRule.RAW_ZERO else BotchRule.RAW_ZERO
+    )
+    lines.append(
+        _("Botch by {rule}: {p}").format(rule=botch_rule_name(other), p=percent(other_rule_botch))
+    )
+    return "\n".join(lines)
+
+
+def _example(command: str) -> str:
+    return _(
+        "Example: /{cmd} 7 6 (7 dice, difficulty 6); /{cmd} 7 8 wp t1 (Willpower, threshold 1)"
+    ).format(cmd=command)
+
+
+def parse_problem_text(problem: Problem, token: str, profile: Profile, command: str = "r") -> str:
+    """A short answer that says what is wrong and shows a correct line (PRODUCT.md §5)."""
+    word = escape(token)
+    if problem is Problem.POOL_MISSING:
+        text = _("How many dice? Give the pool as a number from 1 to {max}.").format(
+            max=profile.pool_sanity_max
+        )
+    elif problem is Problem.THRESHOLD_SYNTAX:
+        text = _("«{word}»: write the threshold as t2 or +2 (a number from 0 to 50).").format(
+            word=word
+        )
+    elif problem is Problem.TOO_MANY_NUMBERS:
+        text = _("«{word}»: only two numbers are expected, the pool and the difficulty.").format(
+            word=word
+        )
+    elif problem is Problem.REPEATED:
+        text = _("«{word}» is given twice.").format(word=word)
+    else:
+        text = _("«{word}» is not understood: the pool and the difficulty are numbers.").format(
+            word=word
+        )
+    return text + "\n" + _example(command)
+
+
+def range_problem_text(field: str, profile: Profile, command: str = "r") -> str:
+    """A number outside the rules' range; ``field`` is the rules' name for it."""
+    if field == "pool":
+        text = _("The pool must be from 1 to {max} dice.").format(max=profile.pool_sanity_max)
+    elif field == "threshold":
+        text = _("The threshold must be from 0 to 50.")
+    elif field == "willpower":
+        text = _("Willpower does not add a success in this game.")
+    else:
+        text = _("The difficulty must be from {lo} to {hi} in this game.").format(
+            lo=profile.difficulty_min, hi=profile.difficulty_max
+        )
+    return text + "\n" + _example(command)
+
+
+def d6_unsupported_text() -> str:
+    return _("This chat plays the d6 system; d10 rolls are off. Change the game with /rules.")
+
+
+def start_text() -> str:
+    return _(
+        "Hello! I roll dice for World of Darkness games and count successes.\n"
+        "Try /r 7 6 — or just /r for buttons. /help lists everything."
+    )
+
+
+def help_text(profile: Profile) -> str:
+    return "\n".join(
+        [
+            "<b>" + _("Rolls") + "</b>",
+            _("/r 7 — 7 dice at the default difficulty ({d})").format(d=profile.default_difficulty),
+            _("/r 7 8 — 7 dice, difficulty 8"),
+            _("/r 7 8 wp — spend Willpower for one sure success"),
+            _("/r 7 8 t2 (or +2) — threshold 2: the first two successes do not count"),
+            _("/r — buttons: pool, difficulty, Willpower, the odds before rolling"),
+            _("/prob 7 6 — exact chances of every result"),
+            "",
+            "<b>" + _("Settings") + "</b>",
+            _("/lang — language of this chat"),
+            _("/rules — the game's rules (chat admins)"),
+            "",
+            _("Current game: {title}").format(title=profile_title(profile.name)),
+        ]
+    )
+
+
+def language_prompt() -> str:
+    return _("Choose the language of this chat:")
+
+
+def language_keyboard() -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=name, callback_data=LangCallback(code=code).pack())
+                for code, name in LANGUAGES.items()
+            ]
+        ]
+    )
+
+
+def language_set_text() -> str:
+    return _("This chat now speaks English.")
+
+
+def language_problem_text() -> str:
+    return _("Unknown language. Example: /lang ru or /lang en")
+
+
+def rules_text(current: str) -> str:
+    return _("Game of this chat: <b>{title}</b>. Choose another:").format(
+        title=profile_title(current)
+    )
+
+
+def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=("✅ " if name == current else "") + profile_title(name),
+                    callback_data=ProfileCallback(name=name).pack(),
+                )
+            ]
+            for name in names
+        ]
+    )
+
+
+def rules_set_text(name: str) -> str:
+    return _("Game of this chat: <b>{title}</b>.").format(title=profile_title(name))
+
+
+def admins_only_text() -> str:
+    return _("Only the chat's administrators can change the game.")
+
+
+def not_yours_text() -> str:
+    return _("This is not your roll.")
+
+
+def closed_text() -> str:
+    return _("This roll is closed.")
+
+
+def invalid_button_text() -> str:
+    return _("This button is not valid.")

@@ -1,0 +1,408 @@
+"""The simple roll: ``/r 7 6``, its wizard, «Ещё раз» and «Автоуспех» (PRODUCT.md §2).
+
+One straight road per update: parse → rules → state → render → answer or edit. Every tap is
+a :class:`~bot.render.RollCallback` naming a flow and the version its button was drawn at;
+nothing in it is trusted. The flow is loaded, its owner checked, every number re-validated
+against the chat's profile, and the change applied by the Store's compare-and-set, so a
+double tap or two players pressing at once change the state exactly once.
+
+A result message owns a ``roll`` flow only when it offers «Ещё раз» (§A.10: a new attempt
+follows a failure); pressing it closes that flow, so an old button never works twice.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any
+
+from aiogram import Router
+from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot import render
+from bot.render import RollAction, RollCallback
+from bot.session import safe_edit
+from bot.state import Flow, Store
+from handlers.parsing import ArgumentsError, parse_roll_arguments
+from rules import d10, probability
+from rules.actions import AutoStatus, auto_success
+from rules.dice import Rng
+from rules.difficulty import check_base, retry_difficulty
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import GameSystem, Profile, RollContext
+
+WIZARD = "wizard"
+RESULT = "roll"
+
+
+class WizardState(BaseModel):
+    """The wizard's choices so far; ``pool`` None until the first pool button."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pool: int | None = None
+    difficulty: int
+    willpower: bool = False
+
+
+class RollRecord(BaseModel):
+    """What «Ещё раз» needs: the original request and how many attempts were made (§A.10)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pool: int
+    base: int
+    willpower: bool = False
+    threshold: int = 0
+    attempt: int = 1
+
+
+def make_router() -> Router:
+    router = Router(name="roll")
+    router.message.register(roll_command, Command("r", "roll"))
+    router.callback_query.register(roll_tap, RollCallback.filter())
+    return router
+
+
+def roller_name(message: Message, user: User | None) -> str:
+    """An anonymous admin speaks as the chat (sender_chat); everyone else by first name."""
+    if message.sender_chat is not None and message.sender_chat.title:
+        return message.sender_chat.title
+    if user is not None:
+        return user.first_name
+    return "?"
+
+
+def auto_success_offered(pool: int, difficulty: int, profile: Profile) -> bool:
+    """§A.6 in an ordinary situation (RollContext.NORMAL); the S1 variant's Willpower price is
+    taken on trust, since the bot does not yet know the character's Willpower."""
+    if not profile.auto_success:
+        return False
+    try:
+        found = auto_success(pool, difficulty, profile, RollContext.NORMAL, wp_current=1)
+    except RulesInputError:
+        return False
+    return found.status is AutoStatus.APPLIED
+
+
+async def roll_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(render.d6_unsupported_text())
+        return
+    if not (command.args or "").strip():
+        await _open_wizard(message, store, profile)
+        return
+    try:
+        args = parse_roll_arguments(command.args)
+    except ArgumentsError as problem:
+        await message.answer(
+            render.parse_problem_text(problem.problem, problem.token, profile),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    record = RollRecord(
+        pool=args.pool,
+        base=profile.default_difficulty if args.difficulty is None else args.difficulty,
+        willpower=args.willpower,
+        threshold=args.threshold,
+    )
+    try:
+        check_base(record.base, profile)
+        result = d10.roll(
+            record.pool,
+            record.base,
+            profile,
+            willpower=record.willpower,
+            threshold=record.threshold,
+            rng=rng,
+        )
+    except RulesInputError as error:
+        await message.answer(
+            render.range_problem_text(error.field, profile), parse_mode=ParseMode.HTML
+        )
+        return
+    user = message.from_user
+    text, markup = await _store_result(
+        store,
+        message.chat.id,
+        user.id if user else 0,
+        roller_name(message, user),
+        record,
+        result,
+        profile,
+    )
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:
+    user = message.from_user
+    state = WizardState(difficulty=profile.default_difficulty)
+    flow = await store.create_flow(
+        WIZARD, message.chat.id, user.id if user else 0, state.model_dump()
+    )
+    text, markup = _wizard_view(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _wizard_view(
+    flow: Flow, state: WizardState, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup]:
+    chances = None
+    offered = False
+    if state.pool is not None:
+        chances = probability.d10(
+            pool=state.pool,
+            difficulty=state.difficulty,
+            profile=profile,
+            willpower=state.willpower,
+        )
+        offered = auto_success_offered(state.pool, state.difficulty, profile)
+    text = render.wizard_text(
+        pool=state.pool,
+        difficulty=state.difficulty,
+        willpower=state.willpower,
+        profile=profile,
+        chances=chances,
+    )
+    markup = render.wizard_keyboard(
+        flow_id=flow.id,
+        version=flow.version,
+        pool=state.pool,
+        difficulty=state.difficulty,
+        willpower=state.willpower,
+        difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
+        auto_success=offered,
+    )
+    return text, markup
+
+
+async def _store_result(
+    store: Store,
+    chat_id: int,
+    owner_id: int,
+    roller: str,
+    record: RollRecord,
+    result: d10.D10Result,
+    profile: Profile,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """Log the roll and, after a failure, open the flow behind «Ещё раз» (one round-trip)."""
+    entry: dict[str, Any] = {
+        "user_id": owner_id,
+        "name": roller,
+        "pool": record.pool,
+        "difficulty": result.difficulty,
+        "threshold": result.threshold,
+        "willpower": result.willpower,
+        "faces": list(result.faces),
+        "successes": result.successes,
+        "outcome": result.outcome.value,
+        "attempt": record.attempt,
+    }
+    text = render.roll_result_text(
+        result, pool=record.pool, roller=roller, profile=profile, attempt=record.attempt
+    )
+    if result.outcome in (d10.Outcome.FAILURE, d10.Outcome.BOTCH):
+        flow = await store.create_flow_and_log(
+            RESULT, chat_id, owner_id, record.model_dump(), entry
+        )
+        return text, render.retry_keyboard(flow.id, flow.version)
+    await store.log_roll(chat_id, entry)
+    return text, None
+
+
+async def roll_tap(
+    callback: CallbackQuery,
+    callback_data: RollCallback,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    message = callback.message
+    flow = await store.load_flow(callback_data.f)
+    if flow is None or flow.closed or not isinstance(message, Message):
+        await callback.answer(render.closed_text(), show_alert=True)
+        return
+    if flow.chat_id != message.chat.id or flow.kind not in (WIZARD, RESULT):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if flow.owner_id != callback.from_user.id:
+        await callback.answer(render.not_yours_text(), show_alert=True)
+        return
+    if flow.version != callback_data.v:
+        await callback.answer()  # a double tap: the first one already did the work
+        return
+    if profile.system is not GameSystem.D10:
+        await callback.answer(render.d6_unsupported_text(), show_alert=True)
+        return
+    try:
+        if flow.kind == WIZARD:
+            await _wizard_tap(callback, message, callback_data, flow, store, profile, rng)
+        else:
+            await _retry_tap(callback, message, callback_data, flow, store, profile, rng)
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+
+
+async def _wizard_tap(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    state = WizardState.model_validate(flow.data)
+    action = data.a
+    if action is RollAction.POOL:
+        if data.x not in render.WIZARD_POOLS or data.x > profile.pool_sanity_max:
+            raise RulesInputError(ErrorCode.RANGE, "pool", str(data.x))
+        state = state.model_copy(update={"pool": data.x})
+    elif action is RollAction.DIFFICULTY:
+        state = state.model_copy(update={"difficulty": check_base(data.x, profile)})
+    elif action is RollAction.WILLPOWER:
+        if not profile.wp_auto_success:
+            raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower")
+        state = state.model_copy(update={"willpower": not state.willpower})
+    elif action is RollAction.ROLL:
+        await _wizard_roll(callback, message, data, flow, state, store, profile, rng)
+        return
+    elif action is RollAction.AUTO:
+        await _wizard_auto(callback, message, data, flow, state, store, profile)
+        return
+    else:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
+    advanced = await store.advance_flow(flow.id, data.v, state.model_dump())
+    if advanced is None:
+        await callback.answer()
+        return
+    text, markup = _wizard_view(advanced, state, profile)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _wizard_roll(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    state: WizardState,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    if state.pool is None:
+        raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
+    record = RollRecord(
+        pool=state.pool,
+        base=check_base(state.difficulty, profile),
+        willpower=state.willpower,
+    )
+    # Rolling is pure, so the dice are cast before the flow closes: a roll the rules refuse
+    # (a profile changed mid-wizard) leaves the wizard open, and a lost race shows nothing.
+    result = d10.roll(record.pool, record.base, profile, willpower=record.willpower, rng=rng)
+    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+        await callback.answer()
+        return
+    text, markup = await _store_result(
+        store,
+        message.chat.id,
+        flow.owner_id,
+        callback.from_user.first_name,
+        record,
+        result,
+        profile,
+    )
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _wizard_auto(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    state: WizardState,
+    store: Store,
+    profile: Profile,
+) -> None:
+    """§A.6: no dice; the pool reaching the difficulty is one (marginal) success."""
+    if state.pool is None or not auto_success_offered(state.pool, state.difficulty, profile):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
+    found = auto_success(state.pool, state.difficulty, profile, RollContext.NORMAL, wp_current=1)
+    if found.degree is None:
+        raise RulesInputError(ErrorCode.STATE, "auto_success")
+    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+        await callback.answer()
+        return
+    roller = callback.from_user.first_name
+    await store.log_roll(
+        message.chat.id,
+        {
+            "user_id": flow.owner_id,
+            "name": roller,
+            "pool": state.pool,
+            "difficulty": state.difficulty,
+            "threshold": 0,
+            "willpower": False,
+            "faces": [],
+            "successes": found.successes,
+            "outcome": d10.Outcome.AUTO_SUCCESS.value,
+            "attempt": 1,
+        },
+    )
+    text = render.auto_success_text(
+        pool=state.pool,
+        difficulty=state.difficulty,
+        roller=roller,
+        profile=profile,
+        degree=found.degree,
+    )
+    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _retry_tap(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    """«Ещё раз»: §A.10's next attempt, posted as a new message; the old button goes away."""
+    if data.a is not RollAction.RETRY:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", data.a.value)
+    record = RollRecord.model_validate(flow.data)
+    attempt = record.attempt + 1
+    harder = retry_difficulty(record.base, attempt, profile)
+    threshold = record.threshold + harder.threshold
+    result = d10.roll(record.pool, harder.difficulty, profile, record.willpower, threshold, rng=rng)
+    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+        await callback.answer()
+        return
+    again = record.model_copy(update={"attempt": attempt})
+    text, markup = await _store_result(
+        store,
+        message.chat.id,
+        flow.owner_id,
+        callback.from_user.first_name,
+        again,
+        result,
+        profile,
+    )
+    # The old message may be gone or too old to edit; its flow is closed either way.
+    with suppress(TelegramBadRequest):
+        await message.edit_reply_markup(reply_markup=None)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await callback.answer()

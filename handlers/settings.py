@@ -1,0 +1,109 @@
+"""``/lang`` and ``/rules``: the chat's language and its rules profile (PRODUCT.md §2, §A.0).
+
+The game is the Storyteller's decision, so ``/rules`` is for chat administrators. An
+anonymous administrator's message arrives with ``sender_chat`` set to the group itself and
+a placeholder user, so such a message counts as an administrator's. Buttons re-check the
+presser every time: a keyboard in a group can be pressed by anyone.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.enums import ChatMemberStatus, ChatType, ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Chat, Message, User
+from aiogram.utils.i18n.context import get_i18n
+
+from bot import render
+from bot.render import LangCallback, ProfileCallback
+from bot.session import safe_edit
+from bot.state import ChatSettings, Store
+from rules import profiles
+
+_ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
+
+
+def make_router() -> Router:
+    router = Router(name="settings")
+    router.message.register(lang_command, Command("lang"))
+    router.message.register(rules_command, Command("rules"))
+    router.callback_query.register(lang_tap, LangCallback.filter())
+    router.callback_query.register(profile_tap, ProfileCallback.filter())
+    return router
+
+
+async def is_admin(bot: Bot, chat: Chat, user: User | None, sender_chat: Chat | None) -> bool:
+    """In a private chat the user owns it; in a group Telegram is asked (getChatMember)."""
+    if chat.type == ChatType.PRIVATE:
+        return True
+    if sender_chat is not None and sender_chat.id == chat.id:
+        return True
+    if user is None:
+        return False
+    member = await bot.get_chat_member(chat.id, user.id)
+    return member.status in _ADMIN_STATUSES
+
+
+async def lang_command(message: Message, command: CommandObject, store: Store) -> None:
+    code = (command.args or "").strip().casefold()
+    if not code:
+        await message.answer(render.language_prompt(), reply_markup=render.language_keyboard())
+        return
+    if code not in render.LANGUAGES:
+        await message.answer(render.language_problem_text())
+        return
+    await store.update_chat(message.chat.id, locale=code)
+    with get_i18n().use_locale(code):
+        await message.answer(render.language_set_text())
+
+
+async def lang_tap(callback: CallbackQuery, callback_data: LangCallback, store: Store) -> None:
+    message = callback.message
+    code = callback_data.code
+    if code not in render.LANGUAGES or not isinstance(message, Message):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    await store.update_chat(message.chat.id, locale=code)
+    with get_i18n().use_locale(code):
+        text = render.language_set_text()
+    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def rules_command(
+    message: Message, command: CommandObject, bot: Bot, store: Store, chat_settings: ChatSettings
+) -> None:
+    if not await is_admin(bot, message.chat, message.from_user, message.sender_chat):
+        await message.answer(render.admins_only_text())
+        return
+    name = (command.args or "").strip().casefold()
+    if name in profiles.names():
+        settings = await store.update_chat(message.chat.id, profile=name)
+        await message.answer(render.rules_set_text(settings.profile), parse_mode=ParseMode.HTML)
+        return
+    current = chat_settings.profile
+    await message.answer(
+        render.rules_text(current),
+        parse_mode=ParseMode.HTML,
+        reply_markup=render.rules_keyboard(profiles.names(), current),
+    )
+
+
+async def profile_tap(
+    callback: CallbackQuery, callback_data: ProfileCallback, bot: Bot, store: Store
+) -> None:
+    message = callback.message
+    if not isinstance(message, Message) or callback_data.name not in profiles.names():
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if not await is_admin(bot, message.chat, callback.from_user, None):
+        await callback.answer(render.admins_only_text(), show_alert=True)
+        return
+    settings = await store.update_chat(message.chat.id, profile=callback_data.name)
+    await safe_edit(
+        message,
+        render.rules_text(settings.profile),
+        render.rules_keyboard(profiles.names(), settings.profile),
+        parse_mode=ParseMode.HTML,
+    )
+    await callback.answer()

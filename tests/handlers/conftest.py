@@ -1,0 +1,206 @@
+"""A table to play at: the real Dispatcher, a Bot whose session records every API call, a
+fakeredis Store and seeded dice.
+
+``Table.say`` feeds a text message, ``Table.tap`` a button press, both through
+``Dispatcher.feed_update`` with the whole middleware chain of ``bot.app``. The session
+answers each method with a plausible object (a sent message gets the next message id), so
+handlers that edit "their" message later find it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, cast
+
+import pytest
+from aiogram import Bot, Dispatcher
+from aiogram.client.session.base import BaseSession
+from aiogram.enums import ChatMemberStatus
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    GetChatMember,
+    GetMe,
+    SendMessage,
+    TelegramMethod,
+)
+from aiogram.methods.base import TelegramType
+from aiogram.types import (
+    CallbackQuery,
+    Chat,
+    ChatMemberAdministrator,
+    ChatMemberMember,
+    InlineKeyboardMarkup,
+    Message,
+    MessageEntity,
+    Update,
+    User,
+)
+from aiogram.utils.i18n import I18n
+
+from bot.app import create_dispatcher
+from bot.i18n import LOCALES_DIR, load_i18n
+from bot.settings import Settings
+from bot.state import Store
+
+TOKEN = "123456:TEST-token-for-the-recording-session"
+GROUP = Chat(id=-1001, type="supergroup", title="Chronicle")
+
+
+class RecordingSession(BaseSession):
+    """Records every Bot API call and answers it like a quiet, cooperative Telegram."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[TelegramMethod[Any]] = []
+        self.admins: set[int] = set()
+        self.next_message_id = 1000
+
+    async def close(self) -> None:
+        return None
+
+    async def stream_content(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _message(self, chat_id: int | str, text: str, markup: Any) -> Message:
+        self.next_message_id += 1
+        return Message(
+            message_id=self.next_message_id,
+            date=datetime.now(UTC),
+            chat=Chat(id=int(chat_id), type="supergroup"),
+            text=text,
+            reply_markup=markup if isinstance(markup, InlineKeyboardMarkup) else None,
+        )
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
+    ) -> TelegramType:
+        self.calls.append(method)
+        result: Any
+        if isinstance(method, SendMessage):
+            result = self._message(method.chat_id, method.text, method.reply_markup)
+        elif isinstance(method, EditMessageText):
+            result = self._message(method.chat_id or 0, method.text, method.reply_markup)
+        elif isinstance(method, GetChatMember):
+            user = User(id=method.user_id, is_bot=False, first_name="member")
+            if method.user_id in self.admins:
+                result = ChatMemberAdministrator(
+                    status=ChatMemberStatus.ADMINISTRATOR,
+                    user=user,
+                    can_be_edited=False,
+                    is_anonymous=False,
+                    can_manage_chat=True,
+                    can_delete_messages=True,
+                    can_manage_video_chats=True,
+                    can_restrict_members=True,
+                    can_promote_members=False,
+                    can_change_info=True,
+                    can_invite_users=True,
+                    can_post_stories=False,
+                    can_edit_stories=False,
+                    can_delete_stories=False,
+                )
+            else:
+                result = ChatMemberMember(status=ChatMemberStatus.MEMBER, user=user)
+        elif isinstance(method, GetMe):
+            result = User(id=123456, is_bot=True, first_name="Dice", username="dice_bot")
+        else:  # answerCallbackQuery, editMessageReplyMarkup, setMyCommands...
+            result = True
+        return cast(TelegramType, result)
+
+    def of(self, kind: type[TelegramMethod[Any]]) -> list[Any]:
+        return [call for call in self.calls if isinstance(call, kind)]
+
+    @property
+    def sent(self) -> list[SendMessage]:
+        return self.of(SendMessage)
+
+    @property
+    def edits(self) -> list[EditMessageText]:
+        return self.of(EditMessageText)
+
+    @property
+    def answers(self) -> list[AnswerCallbackQuery]:
+        return self.of(AnswerCallbackQuery)
+
+    @property
+    def markup_edits(self) -> list[EditMessageReplyMarkup]:
+        return self.of(EditMessageReplyMarkup)
+
+
+def player(user_id: int, name: str, language: str = "ru") -> User:
+    return User(id=user_id, is_bot=False, first_name=name, language_code=language)
+
+
+@dataclass
+class Table:
+    """One group chat with the bot; ``rng`` is the seeded die every update rolls with."""
+
+    dispatcher: Dispatcher
+    bot: Bot
+    session: RecordingSession
+    store: Store
+    i18n: I18n
+    chat: Chat = GROUP
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    update_id: int = 0
+    message_id: int = 0
+
+    async def feed(self, **payload: Any) -> None:
+        self.update_id += 1
+        update = Update(update_id=self.update_id, **payload)
+        await self.dispatcher.feed_update(self.bot, update, rng=self.rng)
+
+    async def say(self, user: User, text: str, sender_chat: Chat | None = None) -> None:
+        self.message_id += 1
+        command_length = len(text.split()[0]) if text.startswith("/") and text.split() else 0
+        entities = (
+            [MessageEntity(type="bot_command", offset=0, length=command_length)]
+            if command_length
+            else None
+        )
+        message = Message(
+            message_id=self.message_id,
+            date=datetime.now(UTC),
+            chat=self.chat,
+            from_user=user,
+            sender_chat=sender_chat,
+            text=text,
+            entities=entities,
+        )
+        await self.feed(message=message)
+
+    async def tap(self, user: User, data: str, message_id: int, text: str = "…") -> None:
+        """Press a button with ``data`` under the bot's message ``message_id``."""
+        message = Message(
+            message_id=message_id,
+            date=datetime.now(UTC),
+            chat=self.chat,
+            from_user=User(id=123456, is_bot=True, first_name="Dice"),
+            text=text,
+        )
+        query = CallbackQuery(
+            id=f"cb{self.update_id + 1}",
+            from_user=user,
+            chat_instance="ci",
+            message=message,
+            data=data,
+        )
+        await self.feed(callback_query=query)
+
+
+@pytest.fixture(scope="session")
+def i18n() -> I18n:
+    return load_i18n(LOCALES_DIR, "ru")
+
+
+@pytest.fixture
+async def table(fake_store: Store, i18n: I18n) -> AsyncIterator[Table]:
+    session = RecordingSession()
+    bot = Bot(TOKEN, session=session)
+    dispatcher = create_dispatcher(Settings(_env_file=None), fake_store, i18n)  # type: ignore[call-arg]
+    yield Table(dispatcher, bot, session, fake_store, i18n)
