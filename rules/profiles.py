@@ -89,7 +89,61 @@ class _Frozen(BaseModel):
 
 
 class CombatOptions(_Frozen):
-    """Switches of §B (combat and health, house sheet S4)."""
+    """Switches of §B (combat and health, house sheet S4).
+
+    S4 lists the attack chain «Атака / Защита / Урон / Поглощение» without mechanics, so most
+    of §B is [P]; every proposal of §F.2 a group could rule differently is a field here with
+    the proposal as its default. Integer fields are validated by ``rules.combat`` and
+    ``rules.health`` when used, so one bad setting fails loudly with ``E_RANGE``.
+    """
+
+    # AMB-B1: initiative ties go to the higher Dex+Wits before a coin flip; wounds don't
+    # slow initiative.
+    initiative_tie_by_dex_wits: bool = True
+    wound_penalty_on_initiative: bool = False
+    # AMB-B2: attack difficulty 6 (S0 «Шесть Стандарт (выстрел во время перестрелки)»),
+    # defence successes subtract, extra attack successes add damage dice, damage and soak
+    # at difficulty 6 where 1s do not cancel and nothing botches.
+    attack_difficulty: int = 6
+    defence_subtracts: bool = True
+    extra_successes_add_damage: bool = True
+    damage_difficulty: int = 6
+    soak_difficulty: int = 6
+    damage_ones_cancel: bool = False
+    soak_ones_cancel: bool = False
+    stamina_soaks_lethal: bool = False
+    # AMB-B3: S4 «с тыла даёт +1 кубик…, с фланга - +2 куба» taken as written.
+    swap_rear_flank: bool = False
+    # AMB-B4: «бросок Силы Воли» for an Interruption: difficulty 6, one success; or spend 1 WP.
+    interruption_difficulty: int = 6
+    interruption_by_wp_spend: bool = True
+    # AMB-B5: desperate defence loses 1 die per earlier attack (cumulative), not a flat −N.
+    desperate_defence_cumulative: bool = True
+    # AMB-B6: aiming is uncapped in S4; a group may cap the dice.
+    aim_cap: int | None = None
+    # AMB-B8: «до 1/2 скорости бега (10 м + Ловкость*1,5)»: the bracket is the half speed.
+    free_move_bracket_is_half: bool = True
+    # AMB-B10: stunned when levels after soak > Stamina, per single attack.
+    stun_inclusive: bool = False
+    stun_per_turn: bool = False
+    # AMB-B11: stabilising roll difficulty; untreated lethal worsens from Травмы (row 3),
+    # read as "a lethal box in row 3 or lower" unless the whole track level counts.
+    stabilise_difficulty: int = 6
+    lethal_worsens_from_row: int = 3
+    lethal_worsening_by_track_level: bool = False
+    # AMB-B12: blind fire's Perception + Awareness roll (diff 8) gates the shot.
+    blind_fire_gated: bool = True
+    # AMB-B13: an automatic hit on a fully immobilized target counts as this many successes.
+    immobilized_auto_hit_successes: int = 1
+    # AMB-B14: the ambush victim gets no defence roll (soak still applies).
+    ambush_victim_defends: bool = False
+    # AMB-B16: standing up at once is Dex + Athletics at difficulty 6; the botch's bashing
+    # level is applied directly, not soaked.
+    stand_up_difficulty: int = 6
+    stand_up_botch_soakable: bool = False
+    # AMB-B17 / AMB-C5: wound penalties reduce action pools and Arete, not soak, damage,
+    # Backlash or Willpower rolls.
+    wound_penalty_on_arete: bool = True
 
 
 class MagickOptions(_Frozen):
