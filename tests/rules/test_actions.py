@@ -436,3 +436,35 @@ def test_t30_nobles_one_and_five_successes() -> None:
 
 def test_unknown_preset_is_e_unknown_key() -> None:
     _raises(ErrorCode.UNKNOWN_KEY, preset, "dance_with_the_devil")
+
+
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.text(max_size=3),
+    st.integers(-100, 100),
+    st.lists(st.one_of(st.integers(-5, 60), st.booleans(), st.floats()), max_size=12),
+)
+
+
+@FAST
+@given(junk, junk)
+def test_property_junk_input_raises_only_rules_input_error(first: Any, second: Any) -> None:
+    calls: list[tuple[Any, tuple[Any, ...], dict[str, Any]]] = [
+        (multiple_action_pools, (first, MAGE_REVISED), {}),
+        (split_pool, (first, second, DARK_AGES), {}),
+        (auto_success, (first, second, MAGE_REVISED), {}),
+        (spend_willpower, (first, second, MAGE_REVISED), {}),
+        (build_pool, ([Trait(ATTR, first)], MAGE_REVISED), {}),
+        (build_pool, ([Trait(ATTR, 3)], MAGE_REVISED), {"bonuses": first, "penalties": second}),
+        (trait_dots, (first,), {}),
+        (is_extended, (first,), {}),
+    ]
+    codes: list[object] = []
+    for fn, args, kwargs in calls:
+        try:
+            fn(*args, **kwargs)
+        except RulesInputError as error:  # anything else fails the test
+            codes.append(error.code)
+    assert all(isinstance(code, ErrorCode) for code in codes)
