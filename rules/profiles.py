@@ -147,7 +147,78 @@ class CombatOptions(_Frozen):
 
 
 class MagickOptions(_Frozen):
-    """Switches of §C (Mage magick, house sheet S4)."""
+    """Switches of §C (Mage magick, house sheet S4).
+
+    Each field is a choice the house sheet leaves open (RULES.md §F.3, AMB-C1..AMB-C17); the
+    default is the spec's proposal, so a group that reads a rule differently flips one field.
+    """
+
+    class PermanentRule(StrEnum):
+        """AMB-C9: what «x2 необходимого количества - постоянный» asks for."""
+
+        DOUBLE_REQUIRED = "double_required"  # total successes >= 2 x the magnitude needed
+        TEN_ON_DURATION = "ten_on_duration"  # 10 successes spent on duration
+
+    class BarrierAdjustment(StrEnum):
+        """AMB-C14: what a local ±1–2 Barrier shift changes."""
+
+        DIFFICULTY = "difficulty"
+        SUCCESSES = "successes"
+        BOTH = "both"
+
+    class BarrierDamagePer(StrEnum):
+        """AMB-C14: «за каждую неудачу при броске кубиков» per failed roll or per failed die."""
+
+        FAILED_ROLL = "failed_roll"
+        FAILED_DIE = "failed_die"
+
+    class HauntUnit(StrEnum):
+        """AMB-C15: the time unit of Мороки («дни заменяются на недели, месяцы и даже годы»)."""
+
+        DAYS = "days"
+        WEEKS = "weeks"
+        MONTHS = "months"
+        YEARS = "years"
+
+    # AMB-C1: the empty «естественный / есть свидетели» cells are read as merged with «нет
+    # свидетелей»; a group that wants witnesses to matter adds these to difficulty / Paradox.
+    natural_witness_difficulty_extra: int = 0
+    natural_witness_paradox_extra: int = 0
+    # §C.3 S4 «Максимальная сумма модификаторов сложности: +/- 3.»
+    modifier_cap: int = 3
+    # AMB-C2: Quintessence sits in the same table, so it counts toward the cap.
+    quintessence_counts_in_cap: bool = True
+    # §C.3 S4 «Трата Квинтэссенции - 1 к сложности за единицу, максимум 3»
+    quintessence_max_per_roll: int = 3
+    # §C.3 [P]: matching and opposed Resonance may both apply.
+    resonance_both_allowed: bool = True
+    # AMB-C5: wound penalties reduce the Arete pool.
+    wound_penalty_on_arete: bool = True
+    # AMB-C7: the magnitude is a floor on total successes, not a cost paid before allocation.
+    magnitude_is_separate_cost: bool = False
+    # AMB-C8: the mage is never charged as a target, even alongside others.
+    area_counts_mage: bool = False
+    # AMB-C9
+    permanent_duration_rule: PermanentRule = PermanentRule.DOUBLE_REQUIRED
+    # AMB-C16: the Forces «сразу 1 ур.» comes with any working, damaging Effect, even with no
+    # success spent on damage; False reads it as a bonus on top of at least one such success.
+    forces_damage_without_damage_successes: bool = True
+    # §C.8 [P]: with both a place and a contact, the better (cheaper) link decides.
+    correspondence_better_link: bool = True
+    # AMB-C11: a botched ritual adds «+1 Парадокс за каждый бросок» on top of the table.
+    botched_ritual_adds_rolls: bool = True
+    # AMB-C12: Backlash 1s do not cancel; tiers 1–4 may be soaked, tier 5 never (S4 text).
+    backlash_ones_cancel: bool = False
+    backlash_soakable_below_tier5: bool = True
+    # §C.12 S4 «бросьте (со сложностью 6)»
+    backlash_difficulty: int = 6
+    # AMB-C13: boxes on the shared Quintessence/Paradox wheel.
+    wheel_size: int = 20
+    # AMB-C14
+    barrier_adjustment: BarrierAdjustment = BarrierAdjustment.DIFFICULTY
+    barrier_damage_per: BarrierDamagePer = BarrierDamagePer.FAILED_ROLL
+    # AMB-C15
+    haunt_unit: HauntUnit = HauntUnit.DAYS
 
 
 class D6Options(_Frozen):
