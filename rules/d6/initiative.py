@@ -280,7 +280,8 @@ def act(state: Round, fighter: str, rng: Rng | None = None) -> Round:
     высокой инициативой вправе в любой момент заявить действие атаки или защиты. Чтобы
     предпринять его, придётся отложить кубик инициативы с максимальным имеющимся значением»).
     A holder cannot cut into an attack already declared; in this state machine steps never
-    overlap, so that is kept by the bot calling :func:`act` only between steps. Acting ends
+    overlap, so that is kept by the bot calling :func:`act` only between steps. «С более высокой
+    инициативой» is read as: the holder's highest die is at least the value now up. Acting ends
     holding; the fighter rejoins the order with the dice left.
     """
     i = _index(state, fighter)
@@ -290,6 +291,8 @@ def act(state: Round, fighter: str, rng: Rng | None = None) -> Round:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "fighter", "no initiative dice left")
     if fighter != up and not f.holding:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "fighter", "not this fighter's turn")
+    if f.holding and state.up is not None and f.remaining[0] < state.up.value:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "fighter", "the holder's initiative is lower")
     value = f.remaining[0]
     new = f.model_copy(
         update={

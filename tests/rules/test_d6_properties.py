@@ -341,3 +341,22 @@ def test_armour_roll_with_no_measures_is_not_a_fiasco() -> None:
 def test_auto_success_gain_for_projects() -> None:
     p = d6.project_step(d6.new_project(2), d6.auto_success(), weakness=None)
     assert p.readiness == 1
+
+
+def test_holder_cannot_cut_in_below_the_value_up() -> None:
+    """B held a 6, A holds a 3; once B rejoins with a 5 up, A's held 3 may not cut in."""
+    state = d6.start_round(
+        [d6.Combatant(id="A", alacrity=1), d6.Combatant(id="B", alacrity=2)],
+        faces={"A": [3], "B": [6, 5]},
+    )
+    state = d6.hold(state, "B")
+    state = d6.hold(state, "A")
+    assert state.up is None
+    state = d6.act(state, "B")
+    assert state.up == d6.Turn(actor="B", value=5)
+    with pytest.raises(RulesInputError) as e:
+        d6.act(state, "A")
+    assert e.value.code is ErrorCode.NOT_ALLOWED
+    state = d6.act(state, "B")
+    assert state.up is None
+    assert d6.act(state, "A").log[-1].value == 3
