@@ -15,22 +15,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot
-from aiogram.client.session.middlewares.base import (
-    BaseRequestMiddleware,
-    NextRequestMiddlewareType,
-)
 from aiogram.exceptions import TelegramAPIError
-from aiogram.methods import AnswerCallbackQuery, Response, TelegramMethod
-from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n
 from pydantic import ValidationError
 
 from bot.i18n import choose_locale
+from bot.session import tracking_answers
 from bot.state import STORAGE_ERRORS, ChatSettings, Store
 from rules import profiles
 from rules.dice import system_rng
@@ -40,27 +34,6 @@ from rules.profiles import Profile
 log = logging.getLogger(__name__)
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
-
-# The ids of callback queries answered while the current update was handled. The error
-# middleware sets a fresh set per update; the request middleware below fills it. This is how
-# "every callback query is answered exactly once" survives a handler that fails half-way.
-_answered: ContextVar[set[str] | None] = ContextVar("answered_callbacks", default=None)
-
-
-class CallbackAnswerTracker(BaseRequestMiddleware):
-    """Notes every successful answerCallbackQuery for the update being handled."""
-
-    async def __call__(
-        self,
-        make_request: NextRequestMiddlewareType[TelegramType],
-        bot: Bot,
-        method: TelegramMethod[TelegramType],
-    ) -> Response[TelegramType]:
-        result = await make_request(bot, method)
-        answered = _answered.get()
-        if answered is not None and isinstance(method, AnswerCallbackQuery):
-            answered.add(method.callback_query_id)
-        return result
 
 
 def apply_switches(profile: Profile, switches: dict[str, bool | int | str]) -> Profile:
@@ -170,17 +143,14 @@ class ErrorMiddleware(BaseMiddleware):
         self.default_locale = default_locale
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        answered: set[str] = set()
-        token = _answered.set(answered)
-        try:
-            return await handler(event, data)
-        except Exception as error:
-            if not isinstance(event, Update):
-                raise
-            await self._report(event, data, error, answered)
-            return None
-        finally:
-            _answered.reset(token)
+        with tracking_answers() as answered:
+            try:
+                return await handler(event, data)
+            except Exception as error:
+                if not isinstance(event, Update):
+                    raise
+                await self._report(event, data, error, answered)
+                return None
 
     def _locale(self, data: dict[str, Any]) -> str:
         locale = data.get("locale")

@@ -17,7 +17,9 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -34,7 +36,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import GetUpdates, Response, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, GetUpdates, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message
 from aiohttp import ClientConnectorError
@@ -209,6 +211,39 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
+# The ids of callback queries answered while the current update is handled. The error
+# middleware opens a fresh set per update; the request middleware below fills it. This is how
+# "every callback query is answered exactly once" survives a handler that fails half-way.
+_answered: ContextVar[set[str] | None] = ContextVar("answered_callbacks", default=None)
+
+
+@contextmanager
+def tracking_answers() -> Iterator[set[str]]:
+    """Collect the callback queries answered inside this block (same task, same context)."""
+    answered: set[str] = set()
+    token = _answered.set(answered)
+    try:
+        yield answered
+    finally:
+        _answered.reset(token)
+
+
+class CallbackAnswerTracker(BaseRequestMiddleware):
+    """Notes every successful answerCallbackQuery for the update being handled."""
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        result = await make_request(bot, method)
+        answered = _answered.get()
+        if answered is not None and isinstance(method, AnswerCallbackQuery):
+            answered.add(method.callback_query_id)
+        return result
+
+
 def make_session(settings: Settings) -> AiohttpSession:
     """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server)."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
@@ -218,6 +253,7 @@ def make_session(settings: Settings) -> AiohttpSession:
 
 def install_middlewares(session: BaseSession) -> None:
     """Retries outside the limiter, so every retried attempt is throttled too."""
+    session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
     session.middleware(RateLimitMiddleware())
 
