@@ -11,7 +11,6 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot import render
-from handlers import prob, roll, settings, start
 
 
 def make_fallback_router() -> Router:
@@ -25,7 +24,13 @@ async def unknown_tap(callback: CallbackQuery) -> None:
 
 
 def make_routers() -> list[Router]:
-    """Feature routers in order; the fallback must stay last."""
+    """Feature routers in order; the fallback must stay last.
+
+    The feature modules are imported here, not at the top, so that importing the pure
+    ``handlers.parsing`` (which ``bot.render`` reads problem codes from) loads no router.
+    """
+    from handlers import prob, roll, settings, start
+
     return [
         start.make_router(),
         settings.make_router(),

@@ -10,11 +10,12 @@ handlers that edit "their" message later find it.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
+import fakeredis
 import pytest
 from aiogram import Bot, Dispatcher
 from aiogram.client.session.base import BaseSession
@@ -32,8 +33,9 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import (
     CallbackQuery,
     Chat,
-    ChatMemberAdministrator,
     ChatMemberMember,
+    ChatMemberOwner,
+    InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
     MessageEntity,
@@ -45,10 +47,16 @@ from aiogram.utils.i18n import I18n
 from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.settings import Settings
-from bot.state import Store
+from bot.state import Store, flow_key
 
 TOKEN = "123456:TEST-token-for-the-recording-session"
 GROUP = Chat(id=-1001, type="supergroup", title="Chronicle")
+
+
+class Edit(NamedTuple):
+    message_id: int
+    text: str
+    reply_markup: InlineKeyboardMarkup | None
 
 
 class RecordingSession(BaseSession):
@@ -59,12 +67,21 @@ class RecordingSession(BaseSession):
         self.calls: list[TelegramMethod[Any]] = []
         self.admins: set[int] = set()
         self.next_message_id = 1000
+        self.messages: list[Message] = []
 
     async def close(self) -> None:
         return None
 
-    async def stream_content(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover
+    async def stream_content(
+        self,
+        url: str,
+        headers: dict[str, Any] | None = None,
+        timeout: int = 30,  # noqa: ASYNC109
+        chunk_size: int = 65536,
+        raise_for_status: bool = True,
+    ) -> AsyncGenerator[bytes, None]:  # pragma: no cover
         raise NotImplementedError
+        yield b""
 
     def _message(self, chat_id: int | str, text: str, markup: Any) -> Message:
         self.next_message_id += 1
@@ -77,32 +94,23 @@ class RecordingSession(BaseSession):
         )
 
     async def make_request(
-        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
+        self,
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+        timeout: int | None = None,  # noqa: ASYNC109 - BaseSession's signature
     ) -> TelegramType:
         self.calls.append(method)
         result: Any
         if isinstance(method, SendMessage):
             result = self._message(method.chat_id, method.text, method.reply_markup)
+            self.messages.append(result)
         elif isinstance(method, EditMessageText):
-            result = self._message(method.chat_id or 0, method.text, method.reply_markup)
+            result = self._message(method.chat_id or 0, method.text or "", method.reply_markup)
         elif isinstance(method, GetChatMember):
             user = User(id=method.user_id, is_bot=False, first_name="member")
             if method.user_id in self.admins:
-                result = ChatMemberAdministrator(
-                    status=ChatMemberStatus.ADMINISTRATOR,
-                    user=user,
-                    can_be_edited=False,
-                    is_anonymous=False,
-                    can_manage_chat=True,
-                    can_delete_messages=True,
-                    can_manage_video_chats=True,
-                    can_restrict_members=True,
-                    can_promote_members=False,
-                    can_change_info=True,
-                    can_invite_users=True,
-                    can_post_stories=False,
-                    can_edit_stories=False,
-                    can_delete_stories=False,
+                result = ChatMemberOwner(
+                    status=ChatMemberStatus.CREATOR, user=user, is_anonymous=False
                 )
             else:
                 result = ChatMemberMember(status=ChatMemberStatus.MEMBER, user=user)
@@ -120,8 +128,11 @@ class RecordingSession(BaseSession):
         return self.of(SendMessage)
 
     @property
-    def edits(self) -> list[EditMessageText]:
-        return self.of(EditMessageText)
+    def edits(self) -> list[Edit]:
+        return [
+            Edit(call.message_id or 0, call.text or "", call.reply_markup)
+            for call in self.of(EditMessageText)
+        ]
 
     @property
     def answers(self) -> list[AnswerCallbackQuery]:
@@ -198,9 +209,29 @@ def i18n() -> I18n:
     return load_i18n(LOCALES_DIR, "ru")
 
 
-@pytest.fixture
-async def table(fake_store: Store, i18n: I18n) -> AsyncIterator[Table]:
+def make_table(store: Store, i18n: I18n, seed: int = 7) -> Table:
     session = RecordingSession()
     bot = Bot(TOKEN, session=session)
-    dispatcher = create_dispatcher(Settings(_env_file=None), fake_store, i18n)  # type: ignore[call-arg]
-    yield Table(dispatcher, bot, session, fake_store, i18n)
+    settings = Settings(_env_file=None)
+    dispatcher = create_dispatcher(settings, store, i18n)
+    return Table(dispatcher, bot, session, store, i18n, rng=random.Random(seed))
+
+
+def fresh_store() -> Store:
+    return Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+
+
+async def flows(store: Store) -> dict[Any, Any]:
+    """Every stored flow, raw: a test compares these before and after a tap."""
+    keys = sorted(await store.redis.keys(flow_key("*")))
+    return {key: await store.redis.hgetall(key) for key in keys}
+
+
+def buttons(markup: InlineKeyboardMarkup | None) -> list[InlineKeyboardButton]:
+    assert markup is not None
+    return [button for row in markup.inline_keyboard for button in row]
+
+
+@pytest.fixture
+def table(fake_store: Store, i18n: I18n) -> Table:
+    return make_table(fake_store, i18n)
