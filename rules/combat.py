@@ -986,23 +986,32 @@ def resolve_attack(
     hits = _attack_successes(plan, attack, opts)
     blocked = defence.successes if defence is not None else 0
 
-    def miss(result: HitResult, net: int) -> AttackOutcome:
+    def no_damage(result: HitResult, net: int, effects: frozenset[Effect]) -> AttackOutcome:
         return AttackOutcome(
-            result, hits, blocked, net, 0, None, 0, None, 0, plan.damage_type,
-            target.track, (), False, frozenset(),
-        )  # fmt: skip
+            result=result,
+            attack_successes=hits,
+            defence_successes=blocked,
+            net=net,
+            damage_pool=0,
+            damage=None,
+            soak_pool=0,
+            soak=None,
+            levels=0,
+            damage_type=plan.damage_type,
+            track=target.track,
+            events=(),
+            stunned=False,
+            effects=effects,
+        )
 
     if attack is not None and attack.outcome is Outcome.BOTCH and plan.status is PlanStatus.ROLL:
-        return miss(HitResult.BOTCH, 0)
+        return no_damage(HitResult.BOTCH, 0, frozenset())
     # Without subtraction the defence is a contest the attacker must win outright.
     net = hits - blocked if opts.defence_subtracts else (hits if hits > blocked else 0)
     if net <= 0:
-        return miss(HitResult.MISS, net)
+        return no_damage(HitResult.MISS, net, frozenset())
     if plan.damage_type is None:  # «без урона»: the hit only brings its effects
-        return AttackOutcome(
-            HitResult.HIT, hits, blocked, net, 0, None, 0, None, 0, None,
-            target.track, (), False, plan.effects,
-        )  # fmt: skip
+        return no_damage(HitResult.HIT, net, plan.effects)
     dmg_pool = damage_pool(plan.damage_dice, net, opts)
     dmg = roll_damage(dmg_pool, opts, faces=damage_faces, rng=rng)
     s_pool = soak_pool(target, plan.damage_type, opts, unsoakable=unsoakable)
@@ -1095,6 +1104,7 @@ class StandUp:
     initiative_modifier: int
     action_spent: bool  # «при неудаче лежащий тратит целое действие, вставая на ноги»
     bashing: int  # «при провале ещё и получает 1 Ударный Урон»
+    soakable: bool  # AMB-B16: applied directly unless ``stand_up_botch_soakable``
 
 
 def stand_up(roll: D10Result, profile: Profile) -> StandUp:
@@ -1105,7 +1115,36 @@ def stand_up(roll: D10Result, profile: Profile) -> StandUp:
     need = check_int(opts.stand_up_difficulty, "stand_up_difficulty", 2, 10)
     if roll.difficulty < need:
         raise RulesInputError(ErrorCode.RANGE, "roll", f"rolled below {need}")
+    soakable = opts.stand_up_botch_soakable
     if roll.successes >= 1:
-        return StandUp(True, STAND_UP_INITIATIVE, False, 0)
+        return StandUp(True, STAND_UP_INITIATIVE, False, 0, soakable)
     botched = roll.outcome is Outcome.BOTCH
-    return StandUp(False, STAND_UP_INITIATIVE, True, 1 if botched else 0)
+    return StandUp(False, STAND_UP_INITIATIVE, True, 1 if botched else 0, soakable)
+
+
+def stand_up_plan(dexterity: int, athletics: int, profile: Profile) -> RollPlan:
+    """The «Ловкость + Атлетизм» roll to get up at once, at ``stand_up_difficulty`` [P]."""
+    opts = _options(profile)
+    pool = check_int(dexterity, "dexterity", 0, TRAIT_MAX)
+    pool += check_int(athletics, "athletics", 0, TRAIT_MAX)
+    diff = check_int(opts.stand_up_difficulty, "stand_up_difficulty", 2, 10)
+    if pool <= 0:
+        return RollPlan(0, diff, 0, PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY)
+    return RollPlan(pool, diff, 0)
+
+
+def ready_weapon(
+    dexterity: int, ability: int, profile: Profile, *, in_multiple_action: bool = False
+) -> RollPlan | None:
+    """S4 «Подготовка оружия - без броска, но если это входит в множественное действие -
+    Ловкость + Фехтование/Огн. Оружие»: ``None`` means no roll is needed. The caller applies
+    the §A.9 multiple-action penalty to the returned pool, as for any of the N actions."""
+    opts = _options(profile)
+    dex = check_int(dexterity, "dexterity", 0, TRAIT_MAX)
+    skill = check_int(ability, "ability", 0, TRAIT_MAX)
+    if not check_bool(in_multiple_action, "in_multiple_action"):
+        return None
+    diff = check_int(opts.attack_difficulty, "attack_difficulty", 2, 10)
+    if dex + skill <= 0:
+        return RollPlan(0, diff, 0, PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY)
+    return RollPlan(dex + skill, diff, 0)

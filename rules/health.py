@@ -25,6 +25,7 @@ from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
 from rules.profiles import CombatOptions
 
 TRACK_SIZE = 7
+DEAD_MARK = "X"  # the stored code's suffix for «Мёртв»
 
 
 class DamageType(StrEnum):
@@ -122,17 +123,18 @@ class HealthTrack:
 
     @classmethod
     def parse(cls, code: str) -> HealthTrack:
-        """The stored form: box codes top-down (``"LBB"``); ``"X"`` alone means dead."""
+        """The stored form: box codes top-down (``"LBB"``), a trailing ``"X"`` for «Мёртв»."""
         if not isinstance(code, str):
             raise RulesInputError(ErrorCode.TYPE, "track", f"expected str, got {type(code)}")
         text = code.strip().upper()
-        if text == "X":
-            return cls((), dead=True)
-        return cls(tuple(parse_damage_type(c, f"track[{i}]") for i, c in enumerate(text)))
+        dead = text.endswith(DEAD_MARK)
+        body = text[:-1] if dead else text
+        boxes = tuple(parse_damage_type(c, f"track[{i}]") for i, c in enumerate(body))
+        return cls(boxes, dead=dead)
 
     @property
     def code(self) -> str:
-        return "X" if self.dead else "".join(b.value for b in self.boxes)
+        return "".join(b.value for b in self.boxes) + (DEAD_MARK if self.dead else "")
 
     @property
     def level(self) -> HealthLevel:

@@ -45,11 +45,13 @@ from rules.combat import (
     interruption_allowed,
     manoeuvre,
     movement,
+    ready_weapon,
     resolve_attack,
     roll_damage,
     soak_pool,
     split_spray,
     stand_up,
+    stand_up_plan,
     tally,
 )
 from rules.d10 import resolve
@@ -610,6 +612,25 @@ def test_hold_and_stand_up() -> None:
     assert (down.stood, down.action_spent, down.bashing) == (False, True, 0)
     botch = stand_up(resolve([1, 3], 6, HOUSE), HOUSE)
     assert (botch.action_spent, botch.bashing) == (True, 1)
+
+
+def test_stand_up_plan_and_botch_soak_switch() -> None:
+    """«Ловкость + Атлетизм» at diff 6 (AMB-B16); the botch's bashing level is direct."""
+    plan = stand_up_plan(2, 1, HOUSE)
+    assert (plan.pool, plan.difficulty) == (3, 6)
+    assert not stand_up(resolve([1, 3], 6, HOUSE), HOUSE).soakable
+    soaky = with_options(stand_up_botch_soakable=True)
+    assert stand_up(resolve([1, 3], 6, soaky), soaky).soakable
+    with pytest.raises(RulesInputError):
+        stand_up(resolve([6], 5, HOUSE), HOUSE)
+
+
+def test_ready_weapon() -> None:
+    """«Подготовка оружия - без броска, но если это входит в множественное действие…»."""
+    assert ready_weapon(3, 2, HOUSE) is None
+    plan = ready_weapon(3, 2, HOUSE, in_multiple_action=True)
+    assert plan is not None
+    assert (plan.pool, plan.difficulty) == (5, 6)
 
 
 def test_split_spray() -> None:

@@ -360,7 +360,16 @@ def test_property_penalties_monotone(a: int, b: int, pool: int) -> None:
 
 
 def test_property_random_codes_round_trip() -> None:
+    """The bot stores ``track.code``; parsing it back gives the same track, dead or alive."""
     rng = random.Random(7)
     for _ in range(50):
         track = track_of([rng.choice("BLA") for _ in range(rng.randint(0, 7))])
         assert HealthTrack.parse(track.code) == track
+        if track.level == HealthLevel.INCAPACITATED and B not in track.boxes:
+            dead = apply_damage(track, B, 1).track
+            assert dead.code == track.code + "X"
+            assert HealthTrack.parse(dead.code) == dead
+    assert HealthTrack.parse("x").dead
+    killed = apply_damage(t("ALLLLLL"), B, 1).track
+    assert killed.code == "ALLLLLLX"
+    assert HealthTrack.parse("ALLLLLLX") == killed
