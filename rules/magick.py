@@ -29,7 +29,7 @@ from rules.d10 import D10Result, Outcome
 from rules.dice import Rng, roll_faces
 from rules.difficulty import effective_difficulty
 from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
-from rules.profiles import ExtendedBotch, MagickOptions, Profile
+from rules.profiles import ExtendedBotch, MagickOptions, Profile, RollContext
 from rules.spheres import Sphere, SphereLevel, sphere
 
 # Limits on inputs that no rule sets but that keep a typo from becoming a 10 000-die roll.
@@ -401,14 +401,17 @@ def cast(
     willpower: bool = False,
     wound_penalty: int = 0,
     ritual_rolls: int = 0,
+    auto_success: bool = False,
     faces: Sequence[int] | None = None,
     rng: Rng | None = None,
     profile: Profile | None = None,
 ) -> Casting:
     """Roll Arete for an Effect (S4 step 4) and report the Paradox of §C.10.
 
-    There is never an automatic success (AMB-C4): the roll's successes feed the allocation
-    and its outcome feeds the Paradox table, so it must be rolled. Wound penalties take dice
+    Every profile forbids automatic success on Arete (AMB-C4: the roll's successes feed the
+    allocation and its outcome the Paradox table), so ``auto_success=True`` is
+    ``E_NOT_ALLOWED`` unless a group removes ``MAGICK`` from ``auto_success_forbidden``; then
+    §A.6 applies (pool ≥ difficulty, no threshold, one success). Wound penalties take dice
     off Arete unless the profile says otherwise (AMB-C5). ``ritual_rolls`` is the number of
     rolls made so far in an extended casting, this one included; it only matters on a botch.
     """
@@ -436,6 +439,8 @@ def cast(
             outcome=None,
             paradox=0,
         )
+    if check_bool(auto_success, "auto_success"):
+        return _auto_cast(diff, pool, highest_sphere, vulgar, witnesses, prof)
     dice = _faces_or_roll(pool, faces, rng)
     result = d10.resolve(dice, diff.difficulty, prof, willpower, diff.threshold)
     paradox = paradox_gain(
@@ -449,6 +454,31 @@ def cast(
         successes=result.successes,
         outcome=result.outcome,
         paradox=paradox,
+    )
+
+
+def _auto_cast(
+    diff: EffectDifficulty,
+    pool: int,
+    highest_sphere: int,
+    vulgar: bool,
+    witnesses: bool,
+    profile: Profile,
+) -> Casting:
+    if not profile.auto_success or RollContext.MAGICK in profile.auto_success_forbidden:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success", "not on Arete (AMB-C4)")
+    if pool < diff.difficulty or diff.threshold > 0:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success", "pool below difficulty")
+    return Casting(
+        status=CastStatus.ROLLED,
+        difficulty=diff,
+        pool=pool,
+        roll=None,
+        successes=1,
+        outcome=Outcome.AUTO_SUCCESS,
+        paradox=paradox_gain(
+            highest_sphere, vulgar, witnesses, Outcome.AUTO_SUCCESS, profile=profile
+        ),
     )
 
 
@@ -908,7 +938,7 @@ def spend_quintessence(
 class BacklashEffect(StrEnum):
     """Consequences named in S4's Backlash tiers, besides the damage roll."""
 
-    MINOR_FLAW = "minor_flaw"  # возможен незначительный Парадоксовый Недостаток
+    SLIGHT_FLAW = "slight_flaw"  # «возможен незначительный Парадоксовый Недостаток»
     NONMAGICAL_DIFFICULTY = "nonmagical_difficulty"  # +1-3 ко всем немагическим действиям
     ALL_DIFFICULTY = "all_difficulty"  # +4-6 ко всем действиям
     EXTRA_DAMAGE = "extra_damage"  # ещё немного урона
@@ -1018,7 +1048,7 @@ def backlash_effects(successes: int, *, profile: Profile | None = None) -> Backl
     options: tuple[BacklashOption, ...]
     choice = Choice.ALL
     if tier == 1:
-        options = (BacklashOption(effect=BacklashEffect.MINOR_FLAW, possible=True),)
+        options = (BacklashOption(effect=BacklashEffect.SLIGHT_FLAW, possible=True),)
     elif tier == 2:
         options = (
             BacklashOption(effect=BacklashEffect.NONMAGICAL_DIFFICULTY, low=1, high=3, turns=b),

@@ -205,7 +205,8 @@ class MagickOptions(_Frozen):
     forces_damage_without_damage_successes: bool = True
     # §C.8 [P]: with both a place and a contact, the better (cheaper) link decides.
     correspondence_better_link: bool = True
-    # AMB-C11: a botched ritual adds «+1 Парадокс за каждый бросок» on top of the table.
+    # AMB-C11: a botched ritual adds «+1 Парадокс за каждый бросок» on top of the table;
+    # False reads the «=» literally: the count of rolls replaces the table value.
     botched_ritual_adds_rolls: bool = True
     # AMB-C12: Backlash 1s do not cancel; tiers 1–4 may be soaked, tier 5 never (S4 text).
     backlash_ones_cancel: bool = False

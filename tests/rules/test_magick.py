@@ -135,6 +135,20 @@ def test_g_c04_floor_of_three() -> None:
     assert (low.difficulty, low.threshold, low.wasted_quintessence) == (3, 0, 0)
 
 
+def test_g_c01_to_c04_under_mage_revised() -> None:
+    """§E.2 vectors default to MAGE_REV; its §C columns match the house sheet's."""
+    vectors: list[tuple[tuple[int, bool, bool, list[Any], int], tuple[int, int]]] = [
+        ((3, True, True, [(Modifier.NODE, -2), (Modifier.DISTRACTED, 1)], 3), (5, 0)),
+        ((4, True, True, [(Modifier.VERY_POWERFUL, 2)], 0), (9, 2)),
+        ((5, True, True, [1], 0), (10, 1)),
+        ((1, False, False, [-3], 0), (3, 0)),
+        ((3, False, True, [], 0), (6, 0)),
+    ]
+    for args, expected in vectors:
+        got = magick.effect_difficulty(*args, profile=MAGE_REVISED)
+        assert (got.difficulty, got.threshold) == expected
+
+
 def test_g_c05_damage() -> None:
     """G-C05: S4 «сразу 1 ур. (Сфера Сил) + по 2 ур. за успех» → 5 with Forces, 4 without."""
     assert magick.damage_levels(2, forces=True) == 5
@@ -286,7 +300,7 @@ def test_g_c11_backlash_roll() -> None:
         6,
     )
     assert effects.soakable
-    assert [o.effect for o in effects.options] == [BacklashEffect.MINOR_FLAW]
+    assert [o.effect for o in effects.options] == [BacklashEffect.SLIGHT_FLAW]
 
 
 def test_g_c11_backlash_switch_and_faces() -> None:
@@ -466,6 +480,21 @@ def test_cast_never_auto_succeeds() -> None:
     """AMB-C4: 8 Arete dice at difficulty 4 still roll; no successes is a failure."""
     cast = magick.cast(8, 1, False, False, faces=[2, 2, 2, 2, 3, 3, 3, 3])
     assert (cast.outcome, cast.successes, cast.paradox) == (Outcome.FAILURE, 0, 0)
+
+
+def test_cast_auto_success_is_a_profile_choice() -> None:
+    _raises(ErrorCode.NOT_ALLOWED, magick.cast, 8, 1, False, False, auto_success=True)
+    lenient = HOUSE_MAGE.model_copy(update={"auto_success_forbidden": frozenset()})
+    auto = magick.cast(8, 1, True, False, auto_success=True, profile=lenient)
+    assert (auto.outcome, auto.successes, auto.roll, auto.paradox) == (
+        Outcome.AUTO_SUCCESS,
+        1,
+        None,
+        1,
+    )
+    _raises(
+        ErrorCode.NOT_ALLOWED, magick.cast, 4, 1, True, False, auto_success=True, profile=lenient
+    )
 
 
 def test_cast_wounds_willpower_and_dice_source() -> None:
