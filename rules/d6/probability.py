@@ -12,6 +12,7 @@ required measures succeeds exactly as often as one who always pays: P(success wi
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from math import comb
 
 from rules.errors import check_bool, check_int
@@ -21,15 +22,37 @@ MEASURE = Fraction(1, 3)
 MEASURE_WITH_EFFORT = MEASURE + (1 - MEASURE) * MEASURE  # 5/9
 
 
-def _p(special_effort: bool) -> Fraction:
-    return MEASURE_WITH_EFFORT if check_bool(special_effort, "special_effort") else MEASURE
+# A die is a measure with probability hit/base, a miss with miss/base (1/3 and 5/9 above).
+_ODDS = {False: (1, 2, 3), True: (5, 4, 9)}
+
+
+@cache
+def _numerators(n: int, special_effort: bool) -> tuple[tuple[int, ...], int]:
+    """Integer numerators of P(measures = k) over the common denominator base**n."""
+    hit, miss, base = _ODDS[special_effort]
+    return tuple(comb(n, k) * hit**k * miss ** (n - k) for k in range(n + 1)), base**n
+
+
+@cache
+def _distribution(n: int, special_effort: bool) -> tuple[Fraction, ...]:
+    nums, den = _numerators(n, special_effort)
+    return tuple(Fraction(x, den) for x in nums)
+
+
+@cache
+def _tails(n: int, special_effort: bool) -> tuple[Fraction, ...]:
+    """P(measures >= k) for k = 0..n+1, summed as integers before dividing."""
+    nums, den = _numerators(n, special_effort)
+    tails = [0] * (n + 2)
+    for k in range(n, -1, -1):
+        tails[k] = tails[k + 1] + nums[k]
+    return tuple(Fraction(t, den) for t in tails)
 
 
 def measures_distribution(n: int, special_effort: bool = False) -> tuple[Fraction, ...]:
     """P(measures = k) for k = 0..n with a chance of ``n`` dice."""
     check_int(n, "n", 0, N_MAX)
-    p = _p(special_effort)
-    return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+    return _distribution(n, check_bool(special_effort, "special_effort"))
 
 
 def p_fiasco(n: int, special_effort: bool = False) -> Fraction:
@@ -39,8 +62,10 @@ def p_fiasco(n: int, special_effort: bool = False) -> Fraction:
 
 def p_success(n: int, required: int = 1, special_effort: bool = False) -> Fraction:
     """P(at least ``required`` measures); with ``special_effort`` the effort is available."""
+    check_int(n, "n", 0, N_MAX)
     check_int(required, "required", 0, N_MAX)
-    return sum(measures_distribution(n, special_effort)[required:], Fraction(0))
+    tails = _tails(n, check_bool(special_effort, "special_effort"))
+    return tails[required] if required <= n else Fraction(0)
 
 
 def p_effort_needed(n: int, required: int = 1) -> Fraction:

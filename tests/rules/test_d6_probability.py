@@ -61,6 +61,8 @@ def test_known_values() -> None:
     assert prob.p_fiasco(3) == Fraction(8, 27)
     assert prob.p_fiasco(2, special_effort=True) == Fraction(16, 81)
     assert prob.p_success(2, 2) == Fraction(1, 9)
+    assert prob.p_success(2, 3) == 0
+    assert prob.p_success(2, 0) == 1
     assert prob.p_effort_needed(1) == Fraction(2, 3)
     assert prob.measures_distribution(0) == (Fraction(1),)
 
