@@ -115,7 +115,9 @@ class EffectAspect(StrEnum):
     DURATION = "duration"  # предполагаемая длительность
 
 
-def highest_sphere(used: Mapping[Sphere | str, int], ratings: Mapping[Sphere | str, int]) -> int:
+def highest_sphere_level(
+    used: Mapping[Sphere | str, int], ratings: Mapping[Sphere | str, int]
+) -> int:
     """``L`` of §C.1: the highest Sphere level an Effect uses, which the mage must possess.
 
     S4 step 2 «Подбор необходимых Сфер нужного уровня, если они есть у мага»: using a level

@@ -453,11 +453,11 @@ def test_procedure_order() -> None:
 
 def test_highest_sphere_needs_the_rating() -> None:
     ratings = {Sphere.FORCES: 3, "matter": 2}
-    assert magick.highest_sphere({"forces": 3, Sphere.MATTER: 1}, ratings) == 3
-    _raises(ErrorCode.RANGE, magick.highest_sphere, {"forces": 4}, ratings)
-    _raises(ErrorCode.RANGE, magick.highest_sphere, {"life": 1}, ratings)
-    _raises(ErrorCode.UNKNOWN_KEY, magick.highest_sphere, {"fire": 1}, ratings)
-    _raises(ErrorCode.RANGE, magick.highest_sphere, {}, ratings)
+    assert magick.highest_sphere_level({"forces": 3, Sphere.MATTER: 1}, ratings) == 3
+    _raises(ErrorCode.RANGE, magick.highest_sphere_level, {"forces": 4}, ratings)
+    _raises(ErrorCode.RANGE, magick.highest_sphere_level, {"life": 1}, ratings)
+    _raises(ErrorCode.UNKNOWN_KEY, magick.highest_sphere_level, {"fire": 1}, ratings)
+    _raises(ErrorCode.RANGE, magick.highest_sphere_level, {}, ratings)
 
 
 def test_cast_success_and_paradox() -> None:
