@@ -1,0 +1,308 @@
+"""The Bot API session: retries against a tiny HTTP server, the send limiter, quiet edits."""
+
+from __future__ import annotations
+
+import datetime
+import socket
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError
+from aiogram.methods import EditMessageText, SendMessage
+from aiogram.types import Chat, Message
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+from telegram_fakes import TOKEN, make_bot
+
+from bot.session import (
+    GLOBAL_LIMIT,
+    GROUP_LIMIT,
+    RateLimitMiddleware,
+    RetryMiddleware,
+    SlidingWindow,
+    safe_edit,
+)
+
+OK_MESSAGE = {
+    "ok": True,
+    "result": {
+        "message_id": 10,
+        "date": 1_700_000_000,
+        "chat": {"id": -100, "type": "supergroup", "title": "T"},
+        "text": "hi",
+    },
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ScriptedApi:
+    """Answers each call with the next scripted (status, body); records arrival times."""
+
+    def __init__(self, script: list[tuple[int, dict[str, Any]]]) -> None:
+        self.script = script
+        self.arrivals: list[float] = []
+
+    async def handle(self, request: web.Request) -> web.Response:
+        self.arrivals.append(time.monotonic())
+        status, body = self.script.pop(0) if self.script else (200, OK_MESSAGE)
+        return web.json_response(body, status=status)
+
+
+@asynccontextmanager
+async def api_bot(api: ScriptedApi, retry: RetryMiddleware) -> AsyncIterator[Bot]:
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", api.handle)
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server()
+    session = AiohttpSession(api=TelegramAPIServer.from_base(str(server.make_url(""))))
+    session.middleware(retry)
+    bot = Bot(token=TOKEN, session=session)
+    try:
+        yield bot
+    finally:
+        await session.close()
+        await server.close()
+
+
+class Sleeps:
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, delay: float) -> None:
+        self.delays.append(delay)
+
+
+@pytest.fixture
+def sleeps() -> Sleeps:
+    return Sleeps()
+
+
+async def test_429_waits_retry_after_then_succeeds() -> None:
+    api = ScriptedApi(
+        [
+            (
+                429,
+                {
+                    "ok": False,
+                    "error_code": 429,
+                    "description": "Too Many Requests: retry after 1",
+                    "parameters": {"retry_after": 1},
+                },
+            )
+        ]
+    )
+    async with api_bot(api, RetryMiddleware()) as bot:
+        message = await bot.send_message(-100, "hi")
+    assert message.message_id == 10
+    assert len(api.arrivals) == 2  # applied once: the 429 attempt was not applied by Telegram
+    assert api.arrivals[1] - api.arrivals[0] >= 0.95
+
+
+async def test_5xx_backs_off_then_succeeds(sleeps: Sleeps) -> None:
+    error = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+    api = ScriptedApi([(500, error), (502, error)])
+    retry = RetryMiddleware(base_delay=0.5, max_delay=4.0, sleep=sleeps, jitter=lambda: 1.0)
+    async with api_bot(api, retry) as bot:
+        message = await bot.send_message(-100, "hi")
+    assert message.message_id == 10
+    assert len(api.arrivals) == 3
+    assert sleeps.delays == [0.5, 1.0]  # exponential: base, 2 x base (jitter at its top)
+
+
+async def test_4xx_is_never_retried(sleeps: Sleeps) -> None:
+    api = ScriptedApi(
+        [(400, {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"})]
+    )
+    async with api_bot(api, RetryMiddleware(sleep=sleeps)) as bot:
+        with pytest.raises(TelegramBadRequest):
+            await bot.send_message(-100, "hi")
+    assert len(api.arrivals) == 1
+    assert sleeps.delays == []
+
+
+async def test_retries_are_bounded(sleeps: Sleeps) -> None:
+    error = {"ok": False, "error_code": 500, "description": "Internal Server Error"}
+    api = ScriptedApi([(500, error)] * 10)
+    async with api_bot(api, RetryMiddleware(attempts=3, sleep=sleeps)) as bot:
+        with pytest.raises(Exception, match="Internal Server Error"):
+            await bot.send_message(-100, "hi")
+    assert len(api.arrivals) == 3
+    assert len(sleeps.delays) == 2
+
+
+async def test_retry_after_beyond_the_cap_is_not_waited(sleeps: Sleeps) -> None:
+    api = ScriptedApi(
+        [
+            (
+                429,
+                {
+                    "ok": False,
+                    "error_code": 429,
+                    "description": "Too Many Requests",
+                    "parameters": {"retry_after": 3600},
+                },
+            )
+        ]
+    )
+    async with api_bot(api, RetryMiddleware(max_total=30, sleep=sleeps)) as bot:
+        with pytest.raises(Exception, match="Too Many Requests"):
+            await bot.send_message(-100, "hi")
+    assert sleeps.delays == []
+
+
+async def test_connection_refused_is_retried(sleeps: Sleeps) -> None:
+    # Nothing listens on the port: the request never reached a server, so even a send is safe
+    # to repeat.
+    session = AiohttpSession(api=TelegramAPIServer.from_base(f"http://127.0.0.1:{free_port()}"))
+    session.middleware(RetryMiddleware(attempts=3, sleep=sleeps))
+    bot = Bot(token=TOKEN, session=session)
+    try:
+        with pytest.raises(TelegramNetworkError):
+            await bot.send_message(-100, "hi")
+    finally:
+        await session.close()
+    assert len(sleeps.delays) == 2
+
+
+async def test_timeout_on_send_is_not_repeated(sleeps: Sleeps) -> None:
+    """A send that timed out may have been applied: repeating it could post the roll twice."""
+    retry = RetryMiddleware(sleep=sleeps)
+    calls: list[str] = []
+
+    async def timed_out(bot: Bot, method: Any) -> Any:
+        calls.append(method.__api_method__)
+        raise TelegramNetworkError(method=method, message="Request timeout error")
+
+    bot, _ = make_bot()
+    with pytest.raises(TelegramNetworkError):
+        await retry(timed_out, bot, SendMessage(chat_id=-100, text="hi"))
+    assert calls == ["sendMessage"]
+    calls.clear()
+    # An edit is idempotent: the same text twice is harmless, so it is retried.
+    with pytest.raises(TelegramNetworkError):
+        await retry(timed_out, bot, EditMessageText(chat_id=-100, message_id=1, text="hi"))
+    assert len(calls) == retry.attempts
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_window_allows_the_limit_then_spaces_sends() -> None:
+    clock = Clock()
+    window = SlidingWindow(GROUP_LIMIT, 60.0, clock)
+    assert [window.reserve("g") for _ in range(GROUP_LIMIT)] == [0.0] * GROUP_LIMIT
+    assert window.reserve("g") == 60.0  # the 21st in a minute waits for the first to age out
+    assert window.reserve("g") == 60.0
+    assert window.reserve("other") == 0.0  # another group is not slowed down
+    clock.now += 61
+    assert window.reserve("other") == 0.0
+    clock.now += 61
+    assert window.reserve("g") == 0.0
+
+
+def test_window_never_exceeds_the_limit_in_any_period() -> None:
+    clock = Clock()
+    window = SlidingWindow(3, 10.0, clock)
+    slots = []
+    for step in range(40):
+        clock.now = 1000.0 + step * 0.7
+        slots.append(clock.now + window.reserve("g"))
+    for start in slots:
+        assert sum(start <= s < start + 10.0 for s in slots) <= 3
+
+
+def test_idle_keys_are_forgotten() -> None:
+    clock = Clock()
+    window = SlidingWindow(20, 60.0, clock)
+    for chat in range(1023):
+        window.reserve(chat)
+    clock.now += 120
+    window.reserve("new")  # the 1024th reservation sweeps idle keys
+    assert len(window) == 1
+
+
+async def test_limiter_delays_only_beyond_the_group_limit(sleeps: Sleeps) -> None:
+    clock = Clock()
+    limiter = RateLimitMiddleware(clock=clock, sleep=sleeps)
+    bot, _ = make_bot()
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    for _ in range(GROUP_LIMIT):
+        await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
+    assert sleeps.delays == []
+    await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
+    assert sleeps.delays == [60.0]
+    # Edits and private chats are not held by the group limit.
+    sleeps.delays.clear()
+    await limiter(send, bot, EditMessageText(chat_id=-100, message_id=1, text="y"))
+    await limiter(send, bot, SendMessage(chat_id=5, text="x"))
+    assert sleeps.delays == []
+
+
+async def test_limiter_overall_rate(sleeps: Sleeps) -> None:
+    clock = Clock()
+    limiter = RateLimitMiddleware(clock=clock, sleep=sleeps)
+    bot, _ = make_bot()
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    for chat in range(GLOBAL_LIMIT + 1):
+        await limiter(send, bot, SendMessage(chat_id=chat + 1, text="x"))
+    assert sleeps.delays == [1.0]
+
+
+def bound_message(bot: Bot) -> Message:
+    return Message(
+        message_id=5,
+        date=datetime.datetime.now(datetime.UTC),
+        chat=Chat(id=-100, type="supergroup"),
+        text="old",
+    ).as_(bot)
+
+
+async def test_safe_edit_treats_not_modified_as_success() -> None:
+    bot, session = make_bot()
+    method = EditMessageText(chat_id=-100, message_id=5, text="same")
+    session.fail_next(
+        "editMessageText",
+        TelegramBadRequest(
+            method=method,
+            message="Bad Request: message is not modified: specified new message content "
+            "and reply markup are exactly the same",
+        ),
+    )
+    assert await safe_edit(bound_message(bot), "same") is False
+    assert await safe_edit(bound_message(bot), "new") is True
+    [_, second] = session.calls("editMessageText")
+    assert (second.chat_id, second.message_id, second.text) == (-100, 5, "new")
+
+
+async def test_safe_edit_raises_other_bad_requests() -> None:
+    bot, session = make_bot()
+    session.fail_next(
+        "editMessageText",
+        TelegramBadRequest(
+            method=EditMessageText(text="x"), message="Bad Request: message to edit not found"
+        ),
+    )
+    with pytest.raises(TelegramBadRequest):
+        await safe_edit(bound_message(bot), "new")
