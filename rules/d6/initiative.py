@@ -62,6 +62,7 @@ class Step(_Frozen):
     value: int | None = None
     was_holder: bool = False
     responds_to: int | None = None
+    attack: bool | None = None  # ACT steps only: an attack (or manoeuvre) or another action
 
 
 class Turn(_Frozen):
@@ -273,7 +274,7 @@ def prepare(
     return _decide(state.model_copy(update={"fighters": fighters}), rng)
 
 
-def act(state: Round, fighter: str, rng: Rng | None = None) -> Round:
+def act(state: Round, fighter: str, rng: Rng | None = None, *, attack: bool = True) -> Round:
     """``fighter`` acts and sets aside their highest die (§D.7, §D.9).
 
     Allowed for the fighter who is up, and for a holder at any moment (S3 «Выжидающий с более
@@ -281,8 +282,10 @@ def act(state: Round, fighter: str, rng: Rng | None = None) -> Round:
     предпринять его, придётся отложить кубик инициативы с максимальным имеющимся значением»).
     A holder cannot cut into an attack already declared; in this state machine steps never
     overlap, so that is kept by the bot calling :func:`act` only between steps. «С более высокой
-    инициативой» is read as: the holder's highest die is at least the value now up. Acting ends
-    holding; the fighter rejoins the order with the dice left.
+    инициативой» is read as: the holder's highest die is at least the value now up; and since the
+    text names only «действие атаки или защиты», a holder cuts in with anything else
+    (``attack=False``: movement, aiming…) only once nobody is up. Acting ends holding; the fighter
+    rejoins the order with the dice left.
     """
     i = _index(state, fighter)
     f = state.fighters[i]
@@ -291,8 +294,12 @@ def act(state: Round, fighter: str, rng: Rng | None = None) -> Round:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "fighter", "no initiative dice left")
     if fighter != up and not f.holding:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "fighter", "not this fighter's turn")
-    if f.holding and state.up is not None and f.remaining[0] < state.up.value:
+    check_bool(attack, "attack")
+    cutting_in = f.holding and state.up is not None and fighter != up
+    if cutting_in and state.up is not None and f.remaining[0] < state.up.value:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "fighter", "the holder's initiative is lower")
+    if cutting_in and not attack:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "attack", "a holder cuts in only to attack")
     value = f.remaining[0]
     new = f.model_copy(
         update={
@@ -302,7 +309,7 @@ def act(state: Round, fighter: str, rng: Rng | None = None) -> Round:
             "acted": True,
         }
     )
-    step = Step(actor=fighter, kind=StepKind.ACT, value=value, was_holder=f.holding)
+    step = Step(actor=fighter, kind=StepKind.ACT, value=value, was_holder=f.holding, attack=attack)
     return _replace(state, i, new, step, rng)
 
 

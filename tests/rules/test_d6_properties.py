@@ -269,7 +269,9 @@ def test_round_tracker_flow_with_holder_cutting_in() -> None:
     with pytest.raises(RulesInputError):
         d6.hold(state, "A")  # only the fighter who is up may start holding
     state = d6.act(state, "A")  # a holder may act at any moment
-    assert state.log[-1] == d6.Step(actor="A", kind=d6.StepKind.ACT, value=6, was_holder=True)
+    assert state.log[-1] == d6.Step(
+        actor="A", kind=d6.StepKind.ACT, value=6, was_holder=True, attack=True
+    )
     state, defence = d6.defend(state, "B")
     assert (defence.die, defence.slowness) == (5, 0)
     assert state.up == d6.Turn(actor="B", value=3)
@@ -360,3 +362,20 @@ def test_holder_cannot_cut_in_below_the_value_up() -> None:
     state = d6.act(state, "B")
     assert state.up is None
     assert d6.act(state, "A").log[-1].value == 3
+
+
+def test_holder_cuts_in_only_with_an_attack_while_someone_is_up() -> None:
+    state = d6.start_round(
+        [d6.Combatant(id="A", alacrity=1), d6.Combatant(id="B", alacrity=1)],
+        faces={"A": [6], "B": [4]},
+    )
+    state = d6.hold(state, "A")
+    with pytest.raises(RulesInputError) as e:
+        d6.act(state, "A", attack=False)
+    assert e.value.code is ErrorCode.NOT_ALLOWED
+    after_b = d6.act(state, "B", attack=False)
+    assert after_b.up is None
+    moved = d6.act(after_b, "A", attack=False)  # nobody is up: any action will do
+    assert moved.log[-1] == d6.Step(
+        actor="A", kind=d6.StepKind.ACT, value=6, was_holder=True, attack=False
+    )
