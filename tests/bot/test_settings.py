@@ -16,6 +16,13 @@ ROOT = Path(__file__).resolve().parents[2]
 GOOD_TOKEN = "123456789:AAE-abc_DEF123"
 
 
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's own BOT_TOKEN or REDIS_URL must not leak into these tests."""
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+
+
 def make(**env: str) -> Settings:
     return Settings(_env_file=None, **env)  # type: ignore[arg-type]
 
@@ -114,3 +121,17 @@ def test_malformed_settings_exit_2_with_one_line(tmp_path: Path) -> None:
     assert "BOT_TOKEN" in lines[0]
     assert "DEFAULT_LOCALE" in lines[0]
     assert "oops" not in lines[0]
+
+
+def test_env_example_lists_every_setting_and_parses() -> None:
+    example = ROOT / ".env.example"
+    names = {
+        line.split("=", 1)[0]
+        for line in example.read_text().splitlines()
+        if line and not line.startswith("#")
+    }
+    assert names == {name.upper() for name in Settings.model_fields}
+    settings = Settings(_env_file=example)  # type: ignore[call-arg]
+    assert settings.bot_token is None
+    assert settings.webhook_url is None
+    assert settings.listen_path == "/webhook"
