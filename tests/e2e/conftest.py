@@ -1,0 +1,125 @@
+"""Fixtures for end-to-end tests: the fake Bot API, a private redis-server, the bot process.
+
+Everything is function-scoped and torn down even when the test fails: a process left behind
+would hold a port and CPU on a machine shared by parallel runs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fake_bot_api import FakeBotApi
+from tests.e2e.processes import BotProcess, RedisServer
+
+
+@pytest.fixture
+async def fake_api() -> AsyncIterator[FakeBotApi]:
+    async with FakeBotApi() as api:
+        yield api
+    # Answers that do not match api.json are this fake's bugs; they must not pass silently.
+    assert not api.internal_errors, api.internal_errors
+
+
+@pytest.fixture
+async def redis_factory(tmp_path: Path) -> AsyncIterator[Callable[..., RedisServer]]:
+    """Make (not yet started) Redis servers: ``redis_factory(appendonly=True)`` for AOF tests."""
+    servers: list[RedisServer] = []
+
+    def make(*, appendonly: bool = False) -> RedisServer:
+        directory = tmp_path / f"redis-{len(servers)}"
+        directory.mkdir()
+        server = RedisServer(directory, appendonly=appendonly)
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        await server.stop()
+
+
+@pytest.fixture
+async def redis_server(redis_factory: Callable[..., RedisServer]) -> RedisServer:
+    server = redis_factory()
+    await server.start()
+    return server
+
+
+class BotLauncher:
+    """Starts, stops and restarts ``python -m bot`` processes wired to the test's fakes.
+
+    ``start()`` waits until the new process polls the fake API, which is the moment it can
+    receive a test's first message. Several processes may run at once (replicas).
+    """
+
+    def __init__(self, api: FakeBotApi, redis: RedisServer, directory: Path) -> None:
+        self.api = api
+        self.redis = redis
+        self.directory = directory
+        self.processes: list[BotProcess] = []
+
+    def environment(self, **overrides: str) -> dict[str, str]:
+        env = {
+            "BOT_TOKEN": self.api.token,
+            "TELEGRAM_API_URL": self.api.base_url,
+            "REDIS_URL": self.redis.url,
+            "DEFAULT_LOCALE": "ru",
+            "LOG_LEVEL": "INFO",
+        }
+        env.update(overrides)
+        return env
+
+    async def start(
+        self,
+        *arguments: str,
+        env: dict[str, str] | None = None,
+        ready: Callable[[], bool] | None = None,
+        timeout: float = 15.0,  # noqa: ASYNC109
+    ) -> BotProcess:
+        """Start a process; by default ready means it made a getUpdates call after starting."""
+        log_path = self.directory / f"bot-{len(self.processes)}.log"
+        process = BotProcess(env or self.environment(), log_path)
+        self.processes.append(process)
+        since = time.monotonic()
+        await process.start(*arguments)
+        condition = ready or (lambda: any(c.at >= since for c in self.api.calls_to("getUpdates")))
+        await process.wait_until(condition, timeout, what="polling")
+        return process
+
+    @property
+    def current(self) -> BotProcess:
+        if not self.processes:
+            raise LookupError("no bot process was started")
+        return self.processes[-1]
+
+    async def stop(self) -> int | None:
+        return await self.current.stop()
+
+    async def restart(self) -> BotProcess:
+        """Stop the latest process gracefully and start a fresh one with the same settings."""
+        previous = self.current
+        await previous.stop()
+        return await self.start(env=previous.env)
+
+    async def stop_all(self) -> None:
+        for process in self.processes:
+            await process.stop()
+
+    def logs(self) -> str:
+        return "\n".join(p.log_tail() for p in self.processes)
+
+
+@pytest.fixture
+async def bot_process(
+    fake_api: FakeBotApi, redis_server: RedisServer, tmp_path: Path
+) -> AsyncIterator[BotLauncher]:
+    launcher = BotLauncher(fake_api, redis_server, tmp_path)
+    try:
+        yield launcher
+    finally:
+        await launcher.stop_all()
+        # Shown by pytest only when the test failed: what the bot said is the first clue.
+        print(launcher.logs())

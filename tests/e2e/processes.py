@@ -1,0 +1,266 @@
+"""Real processes for end-to-end tests: Debian's ``redis-server`` and the bot (``python -m bot``).
+
+Why real ones: PRODUCT.md §5/§6 asks for proofs that only hold against the real things — a
+Redis restart with AOF loses nothing, the bot process recovers when Redis returns, SIGTERM stops
+it cleanly. Every process here gets a free port chosen by the OS and its own temporary
+directory, so tests run in parallel and never touch a Redis they did not start. Waiting is
+async, because the fake Bot API server lives in the same event loop as the test and must keep
+answering the bot while the test waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO
+
+import redis.asyncio as aioredis
+
+from tests.e2e.fake_bot_api import free_port
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+REDIS_SERVER_ENV = "REDIS_SERVER_BIN"
+_BOT_SETTINGS = (
+    "BOT_TOKEN",
+    "TELEGRAM_API_URL",
+    "REDIS_URL",
+    "DEFAULT_LOCALE",
+    "LOG_LEVEL",
+    "WEBHOOK_URL",
+    "WEBHOOK_SECRET",
+)
+
+
+def redis_server_binary() -> str | None:
+    """Debian's redis-server, or one named by ``REDIS_SERVER_BIN``; None when absent."""
+    configured = os.environ.get(REDIS_SERVER_ENV)
+    if configured:
+        return configured
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    return "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
+class RedisServer:
+    """One ``redis-server`` on 127.0.0.1 with its data in ``directory``.
+
+    ``appendonly=True`` turns on AOF with ``appendfsync everysec`` — the production setting
+    (PRODUCT.md §3) — so a restart test exercises the same durability the product promises.
+    """
+
+    def __init__(self, directory: Path, *, appendonly: bool = False) -> None:
+        self.directory = directory
+        self.appendonly = appendonly
+        self.port = 0
+        self.process: asyncio.subprocess.Process | None = None
+        self.log_path = directory / "redis.log"
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _arguments(self) -> list[str]:
+        durability = (
+            ["--appendonly", "yes", "--appendfsync", "everysec"]
+            if self.appendonly
+            else ["--appendonly", "no"]
+        )
+        return [
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.directory),
+            "--save",
+            "",
+            *durability,
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.log_path),
+        ]
+
+    async def start(self, *, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Start on a fresh port (or the previous one, for a restart keeping the URL)."""
+        binary = redis_server_binary()
+        if binary is None:
+            raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+        keep_port = self.port != 0
+        for _attempt in range(3):
+            if not keep_port:
+                self.port = free_port()
+            self.process = await asyncio.create_subprocess_exec(
+                binary,
+                *self._arguments(),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+            )
+            if await self._wait_ready(timeout):
+                return
+            await self._terminate()
+            if keep_port:
+                break  # the port is taken by someone else now; a restart cannot move
+        raise RuntimeError(
+            f"redis-server did not start on port {self.port}:\n{_tail(self.log_path)}"
+        )
+
+    async def _wait_ready(self, timeout: float) -> bool:  # noqa: ASYNC109
+        deadline = time.monotonic() + timeout
+        client = aioredis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1)
+        try:
+            while time.monotonic() < deadline:
+                if self.process is None or self.process.returncode is not None:
+                    return False
+                with contextlib.suppress(OSError, aioredis.RedisError):
+                    if await client.ping():
+                        return True
+                await asyncio.sleep(0.02)
+            return False
+        finally:
+            await client.aclose()
+
+    async def stop(self) -> None:
+        """SHUTDOWN NOSAVE: no RDB snapshot, but the AOF (if on) is flushed, as on a clean stop."""
+        if self.process is None or self.process.returncode is not None:
+            return
+        client = aioredis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
+        with contextlib.suppress(OSError, aioredis.RedisError):
+            await client.shutdown(nosave=True)
+        await client.aclose()
+        await self._terminate()
+
+    async def kill(self) -> None:
+        """SIGKILL: a crash, for "Redis restart mid-flow loses nothing" with AOF everysec."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+
+    async def restart(self) -> None:
+        await self.stop()
+        await self.start()
+
+    async def _terminate(self) -> None:
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), 5)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+class BotProcess:
+    """The real bot, ``python -m bot``, configured only through its environment (PRODUCT.md §4).
+
+    Its stdout and stderr go to ``log_path`` so a failing test can show what the bot said.
+    """
+
+    def __init__(self, env: Mapping[str, str], log_path: Path, *, cwd: Path = REPO_ROOT) -> None:
+        self.env = dict(env)
+        self.log_path = log_path
+        self.cwd = cwd
+        self.process: asyncio.subprocess.Process | None = None
+        self._log: IO[bytes] | None = None
+        self.started_at = 0.0
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    def log_tail(self, lines: int = 60) -> str:
+        if self._log is not None:
+            self._log.flush()
+        return _tail(self.log_path, lines)
+
+    def _environment(self) -> dict[str, str]:
+        # The bot must see only what the test gives it, not the developer's own settings.
+        inherited = {k: v for k, v in os.environ.items() if k not in _BOT_SETTINGS}
+        python_path = os.pathsep.join(
+            p for p in (str(self.cwd), inherited.get("PYTHONPATH", "")) if p
+        )
+        return {**inherited, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path, **self.env}
+
+    async def start(self, *arguments: str) -> None:
+        if self.running:
+            raise RuntimeError("the bot is already running")
+        self._log = self.log_path.open("ab")
+        self._log.write(f"\n===== python -m bot {' '.join(arguments)} =====\n".encode())
+        self._log.flush()
+        self.started_at = time.monotonic()
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            *arguments,
+            cwd=self.cwd,
+            env=self._environment(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=self._log,
+        )
+
+    async def wait_until(
+        self,
+        ready: Callable[[], bool],
+        timeout: float = 15.0,  # noqa: ASYNC109 - expiry raises with the bot's log
+        what: str = "ready",
+    ) -> None:
+        """Poll ``ready`` until true; if the bot dies or time runs out, fail with its log."""
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if not self.running:
+                code = None if self.process is None else self.process.returncode
+                raise AssertionError(f"the bot exited ({code}) before {what}:\n{self.log_tail()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"the bot was not {what} within {timeout} s:\n{self.log_tail()}"
+                )
+            await asyncio.sleep(0.02)
+
+    async def stop(self, timeout: float = 10.0) -> int | None:  # noqa: ASYNC109
+        """SIGTERM and wait (a graceful shutdown is part of what is tested); SIGKILL if stuck."""
+        process = self.process
+        if process is None:
+            return None
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(process.wait(), timeout)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+        self._close_log()
+        return process.returncode
+
+    async def kill(self) -> None:
+        """SIGKILL: a crash, for "state lives in Redis, a new process carries on"."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+        self._close_log()
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
