@@ -227,8 +227,8 @@ async def flows(store: Store) -> dict[Any, Any]:
     return {key: await store.redis.hgetall(key) for key in keys}
 
 
-def buttons(markup: InlineKeyboardMarkup | None) -> list[InlineKeyboardButton]:
-    assert markup is not None
+def buttons(markup: object) -> list[InlineKeyboardButton]:
+    assert isinstance(markup, InlineKeyboardMarkup)
     return [button for row in markup.inline_keyboard for button in row]
 
 

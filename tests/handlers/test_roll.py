@@ -22,7 +22,7 @@ def faces_of(text: str) -> list[int]:
 
 
 def action_data(markup: object, action: RollAction, x: int | None = None) -> str:
-    for button in buttons(markup):  # type: ignore[arg-type]
+    for button in buttons(markup):
         data = button.callback_data or ""
         parsed = RollCallback.unpack(data)
         if parsed.a is action and (x is None or parsed.x == x):

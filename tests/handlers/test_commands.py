@@ -1,0 +1,23 @@
+"""setMyCommands: English for everyone, Russian for Russian clients."""
+
+from __future__ import annotations
+
+from aiogram import Bot
+from aiogram.methods import SetMyCommands
+from aiogram.utils.i18n import I18n
+
+from bot.commands import set_commands
+from tests.handlers.conftest import TOKEN, RecordingSession
+
+
+async def test_command_menus_per_language(i18n: I18n) -> None:
+    session = RecordingSession()
+    await set_commands(Bot(TOKEN, session=session), i18n)
+    default, russian = session.of(SetMyCommands)
+    assert default.language_code is None
+    assert russian.language_code == "ru"
+    assert [c.command for c in default.commands] == ["r", "prob", "rules", "lang", "help"]
+    assert [c.command for c in russian.commands] == [c.command for c in default.commands]
+    assert default.commands[0].description == "Roll dice: /r 7 6"
+    assert russian.commands[0].description == "Бросок кубиков: /r 7 6"
+    assert all(1 <= len(c.description) <= 256 for c in default.commands + russian.commands)

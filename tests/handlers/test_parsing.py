@@ -1,0 +1,67 @@
+"""The ``/r`` grammar (handlers.parsing): syntax only, ranges are the rules' business."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from handlers.parsing import ArgumentsError, Problem, RollArguments, parse_roll_arguments
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("7", RollArguments(pool=7)),
+        ("7 8", RollArguments(pool=7, difficulty=8)),
+        ("7 8 wp", RollArguments(pool=7, difficulty=8, willpower=True)),
+        ("7 8 СВ", RollArguments(pool=7, difficulty=8, willpower=True)),
+        ("7 8 +2", RollArguments(pool=7, difficulty=8, threshold=2)),
+        ("7 8 пор2", RollArguments(pool=7, difficulty=8, threshold=2)),
+        ("7 8 wp t1", RollArguments(pool=7, difficulty=8, willpower=True, threshold=1)),
+        ("wp 7 T1 8", RollArguments(pool=7, difficulty=8, willpower=True, threshold=1)),
+        ("0 1", RollArguments(pool=0, difficulty=1)),  # syntax fine; the rules refuse it
+    ],
+)
+def test_reads_a_roll(text: str, expected: RollArguments) -> None:
+    assert parse_roll_arguments(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "token"),
+    [
+        ("", Problem.POOL_MISSING, ""),
+        (None, Problem.POOL_MISSING, ""),
+        ("wp", Problem.POOL_MISSING, ""),
+        ("abc", Problem.NOT_A_NUMBER, "abc"),
+        ("7 -1", Problem.NOT_A_NUMBER, "-1"),
+        ("7.5", Problem.NOT_A_NUMBER, "7.5"),
+        ("٧", Problem.NOT_A_NUMBER, "٧"),  # an Arabic-Indic 7 is not a pool
+        ("1234567", Problem.NOT_A_NUMBER, "1234567"),
+        ("7 6 t-1", Problem.THRESHOLD_SYNTAX, "t-1"),
+        ("7 6 t=2", Problem.THRESHOLD_SYNTAX, "t=2"),
+        ("7 6 5", Problem.TOO_MANY_NUMBERS, "5"),
+        ("7 wp св", Problem.REPEATED, "св"),
+        ("7 t1 +2", Problem.REPEATED, "+2"),
+    ],
+)
+def test_says_what_is_wrong(text: str | None, problem: Problem, token: str) -> None:
+    with pytest.raises(ArgumentsError) as caught:
+        parse_roll_arguments(text)
+    assert caught.value.problem is problem
+    assert caught.value.token == token
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_parses_or_names_a_problem(text: str) -> None:
+    problem: Problem | None = None
+    try:
+        parsed = parse_roll_arguments(text)
+    except ArgumentsError as error:
+        problem = error.problem
+    if problem is None:
+        assert 0 <= parsed.pool <= 999_999
+        assert parsed.threshold >= 0
+    else:
+        assert problem in Problem

@@ -1,0 +1,104 @@
+"""``/start``, ``/help``, ``/lang`` and ``/rules`` through the Dispatcher."""
+
+from __future__ import annotations
+
+from aiogram.methods import GetChatMember
+from aiogram.types import Chat
+
+from bot.render import LangCallback, ProfileCallback
+from tests.handlers.conftest import GROUP, Table, buttons, player
+
+ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
+EMMA = player(3, "Emma", "en")
+
+
+async def test_help_is_short_with_examples_in_the_players_language(table: Table) -> None:
+    await table.say(ANNA, "/help")
+    await table.say(EMMA, "/help")
+    ru, en = (s.text for s in table.session.sent)
+    assert "/r 7 8 св — потратить Силу Воли" in ru
+    assert "/r 7 8 пор2" in ru
+    assert "Текущая игра: Маг (домашние правила)" in ru
+    assert "/r 7 8 wp — spend Willpower" in en
+    assert "Current game: Mage (house rules)" in en
+    assert len(ru.splitlines()) <= 15
+
+
+async def test_start_greets_and_shows_help(table: Table) -> None:
+    await table.say(EMMA, "/start")
+    text = table.session.sent[0].text
+    assert text.startswith("Hello!")
+    assert "/prob 7 6" in text
+
+
+async def test_lang_with_argument_switches_the_chat(table: Table) -> None:
+    await table.say(ANNA, "/lang en")
+    assert table.session.sent[-1].text == "This chat now speaks English."
+    assert (await table.store.load_chat(GROUP.id)).locale == "en"
+    await table.say(ANNA, "/help")
+    assert "Current game" in table.session.sent[-1].text  # a Russian client, an English chat
+    await table.say(ANNA, "/lang ru")
+    assert table.session.sent[-1].text == "Теперь этот чат говорит по-русски."
+
+
+async def test_lang_buttons(table: Table) -> None:
+    await table.say(EMMA, "/lang")
+    markup = table.session.sent[-1].reply_markup
+    codes = [LangCallback.unpack(b.callback_data or "").code for b in buttons(markup)]
+    assert codes == ["ru", "en"]
+    await table.tap(EMMA, LangCallback(code="ru").pack(), table.session.messages[-1].message_id)
+    assert table.session.edits[-1].text == "Теперь этот чат говорит по-русски."
+    assert (await table.store.load_chat(GROUP.id)).locale == "ru"
+
+
+async def test_lang_unknown_code_gets_a_hint(table: Table) -> None:
+    await table.say(ANNA, "/lang de")
+    assert "Пример: /lang ru" in table.session.sent[-1].text
+    assert (await table.store.load_chat(GROUP.id)).locale is None
+
+
+async def test_rules_refuses_non_admins(table: Table) -> None:
+    await table.say(BORIS, "/rules dark-ages")
+    assert table.session.sent[-1].text == "Менять игру могут только администраторы чата."
+    assert table.session.of(GetChatMember)[-1].user_id == BORIS.id
+    assert (await table.store.load_chat(GROUP.id)).profile == "mage"
+
+
+async def test_rules_buttons_for_an_admin(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/rules")
+    sent = table.session.sent[-1]
+    assert "Игра этого чата: <b>Маг (домашние правила)</b>" in sent.text
+    names = [ProfileCallback.unpack(b.callback_data or "").name for b in buttons(sent.reply_markup)]
+    assert names == ["mage", "mage-revised", "dark-ages", "d6"]
+    message_id = table.session.messages[-1].message_id
+
+    await table.tap(BORIS, ProfileCallback(name="dark-ages").pack(), message_id)
+    assert table.session.answers[-1].text == "Менять игру могут только администраторы чата."
+    assert (await table.store.load_chat(GROUP.id)).profile == "mage"
+
+    await table.tap(ANNA, ProfileCallback(name="dark-ages").pack(), message_id)
+    assert (await table.store.load_chat(GROUP.id)).profile == "dark-ages"
+    edit = table.session.edits[-1]
+    assert "Вампир: Тёмные века" in edit.text
+    assert any(b.text.startswith("✅ Вампир") for b in buttons(edit.reply_markup))
+
+    await table.tap(ANNA, ProfileCallback(name="vampire").pack(), message_id)
+    assert table.session.answers[-1].show_alert is True
+    assert (await table.store.load_chat(GROUP.id)).profile == "dark-ages"
+
+
+async def test_anonymous_admin_is_an_admin(table: Table) -> None:
+    anonymous = player(1087968824, "Group", "ru")
+    await table.say(anonymous, "/rules mage-revised", sender_chat=GROUP)
+    assert (await table.store.load_chat(GROUP.id)).profile == "mage-revised"
+    assert table.session.of(GetChatMember) == []
+
+
+async def test_in_a_private_chat_the_user_decides(table: Table) -> None:
+    table.chat = Chat(id=BORIS.id, type="private", first_name="Boris")
+    await table.say(BORIS, "/rules d6")
+    assert (await table.store.load_chat(BORIS.id)).profile == "d6"
+    await table.say(BORIS, "/r 7 6")
+    assert "системе d6" in table.session.sent[-1].text
