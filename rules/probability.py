@@ -2,8 +2,9 @@
 
 Why exact and not simulated: a Storyteller choosing between «сложность 6» and «сложность 7»
 wants the real chance, and the texts' own figures are sometimes wrong (T-22's «в 75 случаях
-из 100» ignores the rule of one; the true chance is 65%). Every number here is a ratio of
-integers over ``10**pool`` faces, turned into a float only at the end.
+из 100» ignores the rule of one; the true chance is 65%). The law of one roll is a ratio of
+integers over ``10**pool`` faces, turned into a float only at the end (identical to icepool's
+exact fractions, see bench/probability.py).
 
 How: a die is a 1 (one face), a success (``11 - difficulty`` faces) or neither, so the joint
 law of (raw successes, ones) over ``n`` dice is trinomial. Everything :func:`rules.d10.resolve`
@@ -19,7 +20,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from math import comb
 
 from rules.d10 import DIFFICULTY_MAX, DIFFICULTY_MIN, THRESHOLD_MAX, Outcome
 from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
@@ -102,11 +102,7 @@ def d10(
     A pool of 0 is allowed (``resolve`` of no faces): with Willpower it is one success, else
     a plain failure, since a botch needs a 1 on the table (§A.4).
     """
-    _check_d10_profile(profile)
-    check_int(pool, "pool", 0, profile.pool_sanity_max)
-    check_int(difficulty, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX)
-    check_int(threshold, "threshold", 0, THRESHOLD_MAX)
-    check_bool(willpower, "willpower")
+    _check_roll(pool, difficulty, profile, willpower, threshold)
     counts = _roll_counts(pool, difficulty, threshold, willpower, _switches(profile))
     den = counts.denominator
     return D10Odds(
@@ -140,13 +136,9 @@ def extended(
     «достижение результата может сильно усложниться»). ``willpower`` means Willpower is
     spent on every roll, which §A.7 allows once per turn.
     """
-    _check_d10_profile(profile)
-    check_int(pool, "pool", 0, profile.pool_sanity_max)
-    check_int(difficulty, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX)
+    _check_roll(pool, difficulty, profile, willpower, threshold)
     check_int(target, "target", 1, EXTENDED_TARGET_MAX)
     check_int(max_rolls, "max_rolls", 1, EXTENDED_ROLLS_MAX)
-    check_int(threshold, "threshold", 0, THRESHOLD_MAX)
-    check_bool(willpower, "willpower")
     check_bool(botch_ends, "botch_ends")
     roll = _roll_counts(pool, difficulty, threshold, willpower, _switches(profile))
     lose_all = profile.extended_botch is ExtendedBotch.LOSE_ALL
@@ -168,11 +160,20 @@ def cache_clear() -> None:
     _roll_counts.cache_clear()
 
 
-def _check_d10_profile(profile: Profile) -> None:
+def _check_roll(
+    pool: int, difficulty: int, profile: Profile, willpower: bool, threshold: int
+) -> None:
+    """What ``d10.roll`` accepts, plus pool 0; a d6 profile has no d10 odds."""
     if not isinstance(profile, Profile):
         raise RulesInputError(ErrorCode.TYPE, "profile", f"expected Profile, got {profile!r}")
     if profile.system is not GameSystem.D10:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "profile", f"{profile.name} is not d10")
+    check_int(pool, "pool", 0, profile.pool_sanity_max)
+    check_int(difficulty, "difficulty", DIFFICULTY_MIN, DIFFICULTY_MAX)
+    check_int(threshold, "threshold", 0, THRESHOLD_MAX)
+    check_bool(willpower, "willpower")
+    if willpower and not profile.wp_auto_success:  # as ``resolve`` (§A.7)
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower", "profile has no WP successes")
 
 
 def _switches(profile: Profile) -> _Switches:
@@ -197,10 +198,13 @@ def _joint(pool: int, difficulty: int) -> tuple[tuple[int, ...], ...]:
     misses = difficulty - 2
     rows = []
     for raw in range(pool + 1):
-        with_raw = comb(pool, raw) * hits**raw
+        with_raw = math.comb(pool, raw) * hits**raw
         left = pool - raw
         rows.append(
-            tuple(with_raw * comb(left, ones) * misses ** (left - ones) for ones in range(left + 1))
+            tuple(
+                with_raw * math.comb(left, ones) * misses ** (left - ones)
+                for ones in range(left + 1)
+            )
         )
     return tuple(rows)
 

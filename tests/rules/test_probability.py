@@ -608,6 +608,11 @@ def test_invalid_input_raises_rules_input_error(field: str, value: object) -> No
         ({"willpower": 1}, "willpower", ErrorCode.TYPE),
         ({"profile": profiles.get("d6")}, "profile", ErrorCode.NOT_ALLOWED),
         ({"profile": "mage"}, "profile", ErrorCode.TYPE),
+        (
+            {"profile": MAGE.model_copy(update={"wp_auto_success": False}), "willpower": True},
+            "willpower",
+            ErrorCode.NOT_ALLOWED,
+        ),
     ],
 )
 def test_invalid_d10_arguments(kwargs: dict[str, Any], field: str, code: ErrorCode) -> None:
