@@ -562,7 +562,6 @@ def _status_for(
     pool: int,
     track: HealthTrack | None,
     conditions: frozenset[Condition],
-    opts: CombatOptions,
 ) -> tuple[int, PlanStatus, PlanReason | None]:
     """Wounds (§B.9), stun (§B.11) and an empty pool (§A.2) for an action roll."""
     if Condition.STUNNED in conditions:
@@ -571,7 +570,7 @@ def _status_for(
         if pool <= 0:
             return 0, PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY
         return pool, PlanStatus.ROLL, None
-    result = penalised_pool(track, max(0, pool), opts, PoolKind.ACTION)
+    result = penalised_pool(track, max(0, pool), kind=PoolKind.ACTION)
     if result.status is PoolStatus.OK:
         return result.dice, PlanStatus.ROLL, None
     assert result.reason is not None
@@ -644,7 +643,7 @@ def attack_plan(
     if dice > profile.pool_sanity_max:
         raise RulesInputError(ErrorCode.RANGE, "pool", f"more than {profile.pool_sanity_max}")
 
-    pool, status, reason = _status_for(dice, track, mine, opts)
+    pool, status, reason = _status_for(dice, track, mine)
     if status is PlanStatus.ROLL:
         if spec.code is Manoeuvre.BLIND_FIRE and opts.blind_fire_gated:
             if not isinstance(blind_check, D10Result):
@@ -767,7 +766,7 @@ def defence_plan(
         dice -= attacks_before if opts.desperate_defence_cumulative else attacks_before + 1
     mods = [own_difficulty(mine, used)]
     difficulty, threshold = _combat_difficulty(base_difficulty, mods, profile, opts)
-    pool, status, reason = _status_for(dice, track, mine, opts)
+    pool, status, reason = _status_for(dice, track, mine)
     return RollPlan(pool, difficulty, threshold, status, reason)
 
 

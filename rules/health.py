@@ -22,7 +22,7 @@ from typing import Any
 
 from rules.d10 import D10Result, Outcome
 from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
-from rules.profiles import CombatOptions
+from rules.profiles import CombatOptions, MagickOptions
 
 TRACK_SIZE = 7
 DEAD_MARK = "X"  # the stored code's suffix for «Мёртв»
@@ -275,17 +275,21 @@ class PenalisedPool:
 _ACTS = frozenset({PoolKind.ACTION, PoolKind.ARETE, PoolKind.WILLPOWER})
 
 
-def penalty_applies(kind: PoolKind, options: CombatOptions) -> bool:
-    """AMB-B17: action pools always, Arete by ``wound_penalty_on_arete`` (AMB-C5), no others."""
+def penalty_applies(kind: PoolKind, magick: MagickOptions) -> bool:
+    """AMB-B17: action pools always, Arete by ``wound_penalty_on_arete`` (AMB-C5), no others.
+
+    The Arete switch is the magick one because ``rules.magick.cast`` applies the same
+    penalty itself; one switch keeps the two from disagreeing.
+    """
     if kind is PoolKind.ACTION:
         return True
-    return kind is PoolKind.ARETE and options.wound_penalty_on_arete
+    return kind is PoolKind.ARETE and magick.wound_penalty_on_arete
 
 
 def penalised_pool(
     track: HealthTrack,
     base_pool: int,
-    options: CombatOptions | None = None,
+    magick: MagickOptions | None = None,
     kind: PoolKind = PoolKind.ACTION,
 ) -> PenalisedPool:
     """The pool a wounded character actually rolls (§B.9 with §A.2's «не может предпринять»).
@@ -293,7 +297,7 @@ def penalised_pool(
     Без Сознания forbids acting (actions, Arete, a Willpower roll) but soak, damage and
     Backlash rolls are not the character's actions, so they are never blocked by it.
     """
-    opts = options if options is not None else CombatOptions()
+    opts = magick if magick is not None else MagickOptions()
     check_int(base_pool, "base_pool", 0, 100)
     if not isinstance(kind, PoolKind):
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "kind", repr(kind))

@@ -29,6 +29,7 @@ from rules.d10 import D10Result, Outcome
 from rules.dice import Rng, roll_faces
 from rules.difficulty import effective_difficulty
 from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
+from rules.health import DamageType
 from rules.profiles import ExtendedBotch, MagickOptions, Profile, RollContext
 from rules.spheres import Sphere, SphereLevel, sphere
 
@@ -78,14 +79,6 @@ def _faces_or_roll(pool: int, faces: Sequence[int] | None, rng: Rng | None) -> t
     if len(parsed) != pool:
         raise RulesInputError(ErrorCode.FACES_LEN, "faces", f"{len(parsed)} faces for {pool} dice")
     return parsed
-
-
-class DamageType(StrEnum):
-    """Health-track box types of §B.10, as magick and Backlash deal them."""
-
-    BASHING = "bashing"  # Ударный
-    LETHAL = "lethal"  # Летальный
-    AGGRAVATED = "aggravated"  # Тяжёлый
 
 
 # ---------------------------------------------------------------------------------------------

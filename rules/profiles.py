@@ -141,9 +141,8 @@ class CombatOptions(_Frozen):
     # level is applied directly, not soaked.
     stand_up_difficulty: int = 6
     stand_up_botch_soakable: bool = False
-    # AMB-B17 / AMB-C5: wound penalties reduce action pools and Arete, not soak, damage,
-    # Backlash or Willpower rolls.
-    wound_penalty_on_arete: bool = True
+    # AMB-B17: wound penalties reduce action pools, not soak, damage, Backlash or Willpower
+    # rolls; whether they reduce Arete is ``MagickOptions.wound_penalty_on_arete`` (AMB-C5).
 
 
 class MagickOptions(_Frozen):
@@ -192,7 +191,8 @@ class MagickOptions(_Frozen):
     quintessence_max_per_roll: int = 3
     # §C.3 [P]: matching and opposed Resonance may both apply.
     resonance_both_allowed: bool = True
-    # AMB-C5: wound penalties reduce the Arete pool.
+    # AMB-C5: wound penalties reduce the Arete pool (read by ``rules.magick.cast`` and by
+    # ``rules.health.penalised_pool`` for ``PoolKind.ARETE``).
     wound_penalty_on_arete: bool = True
     # AMB-C7: the magnitude is a floor on total successes, not a cost paid before allocation.
     magnitude_is_separate_cost: bool = False

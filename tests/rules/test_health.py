@@ -39,7 +39,7 @@ from rules.health import (
     worsen_untreated,
     wound_penalty,
 )
-from rules.profiles import CombatOptions
+from rules.profiles import CombatOptions, MagickOptions
 
 B, L, A = DamageType.BASHING, DamageType.LETHAL, DamageType.AGGRAVATED
 HOUSE = profiles.get("mage")
@@ -163,7 +163,7 @@ def test_penalty_applies_to_actions_and_arete_but_not_soak() -> None:
     hurt = t("LLLL")  # Раны, −2
     assert penalised_pool(hurt, 5).dice == 3
     assert penalised_pool(hurt, 5, kind=PoolKind.ARETE).dice == 3
-    no_arete = CombatOptions(wound_penalty_on_arete=False)
+    no_arete = MagickOptions(wound_penalty_on_arete=False)
     assert penalised_pool(hurt, 5, no_arete, PoolKind.ARETE).dice == 5
     for kind in (PoolKind.SOAK, PoolKind.DAMAGE, PoolKind.BACKLASH, PoolKind.WILLPOWER):
         assert penalised_pool(hurt, 5, kind=kind).dice == 5

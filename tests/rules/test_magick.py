@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from rules import magick, spheres
 from rules.d10 import Outcome
 from rules.errors import ErrorCode, RulesInputError
+from rules.health import DamageType
 from rules.magick import (
     BacklashEffect,
     BarrierPlace,
     CastStatus,
     Choice,
     Contact,
-    DamageType,
     Duration,
     Magnitude,
     Modifier,
