@@ -64,6 +64,12 @@ async def on_startup(bot: Bot, settings: Settings, store: Store, i18n: I18n) -> 
     unavailable" until it returns, and then recovers by itself.
     """
     me = await bot.me()
+    if not settings.webhook_url:
+        # A webhook left over from an earlier deployment would make getUpdates fail with 409.
+        try:
+            await bot.delete_webhook(drop_pending_updates=False)
+        except TelegramAPIError as error:
+            log.warning("could not remove an old webhook: %s", error)
     try:
         await set_commands(bot, i18n)
     except TelegramAPIError as error:
