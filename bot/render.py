@@ -24,6 +24,7 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy
 
 from handlers.parsing import Problem
+from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import D10Result, Degree, Outcome
 from rules.profiles import BotchRule, LabelSet, Profile
 
@@ -402,7 +403,39 @@ def range_problem_text(field: str, profile: Profile, command: str = "r") -> str:
 
 
 def d6_unsupported_text() -> str:
-    return _("This chat plays the d6 system; d10 rolls are off. Change the game with /rules.")
+    return _("This chat plays the d6 system: roll with /r 4 (a chance of 4 dice).")
+
+
+def d6_hint_text() -> str:
+    return _(
+        "The d6 system: /r 4 rolls a chance of 4 dice (1 to 100); /r 4 2 needs 2 measures "
+        "of success. Fives and sixes are measures."
+    )
+
+
+_D6_OUTCOMES: dict[D6Outcome, LazyProxy] = {
+    D6Outcome.SUCCESS: __("Success"),
+    D6Outcome.SHORTFALL: __("Not enough"),
+    D6Outcome.FIASCO: __("Fiasco"),
+    D6Outcome.AUTO_SUCCESS: __("Automatic success"),
+    D6Outcome.NO_MEASURES: __("No measures"),
+}
+
+
+def d6_result_text(result: D6Result, *, roller: str) -> str:
+    """§D.3: fives and sixes in bold are the measures (меры успеха); none at all is фиаско."""
+    head = f"🎲 {escape(roller)}: " + _("chance {n}d6").format(n=len(result.faces))
+    if result.required > 1:
+        head += ", " + _("measures needed: {n}").format(n=result.required)
+    faces = " ".join(
+        f"<b>{f}</b>" if f >= MEASURE_FACE else str(f) for f in sorted(result.faces, reverse=True)
+    )
+    outcome = f"<b>{_D6_OUTCOMES[result.outcome]}</b>"
+    if result.measures:
+        outcome += ": " + _(
+            "{n} measure of success", "{n} measures of success", n=result.measures
+        ).format(n=result.measures)
+    return "\n".join([head, faces, outcome])
 
 
 def start_text() -> str:

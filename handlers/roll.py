@@ -26,9 +26,10 @@ from bot import render
 from bot.render import RollAction, RollCallback
 from bot.session import safe_edit
 from bot.state import Flow, Store
-from handlers.parsing import ArgumentsError, parse_roll_arguments
+from handlers.parsing import ArgumentsError, Problem, parse_roll_arguments
 from rules import d10, probability
 from rules.actions import AutoStatus, auto_success
+from rules.d6.roll import roll as d6_roll
 from rules.dice import Rng
 from rules.difficulty import check_base, retry_difficulty
 from rules.errors import ErrorCode, RulesInputError
@@ -95,8 +96,8 @@ async def roll_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    if profile.system is not GameSystem.D10:
-        await message.answer(render.d6_unsupported_text())
+    if profile.system is GameSystem.D6:
+        await _roll_d6(message, command.args, store, rng)
         return
     if not (command.args or "").strip():
         await _open_wizard(message, store, profile)
@@ -141,6 +142,36 @@ async def roll_command(
         profile,
     )
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _roll_d6(message: Message, text: str | None, store: Store, rng: Rng | None) -> None:
+    """§D.3: the chance (шанс) in d6, each 5 or 6 a measure of success; the second number is
+    how many measures the scenarist requires (S2: «обычно достаточно 1 меры успеха»)."""
+    try:
+        args = parse_roll_arguments(text)
+        if args.willpower or args.threshold:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, "wp" if args.willpower else "t")
+        required = 1 if args.difficulty is None else args.difficulty
+        result = d6_roll(args.pool, required=required, rng=rng)
+    except (ArgumentsError, RulesInputError):
+        await message.answer(render.d6_hint_text(), parse_mode=ParseMode.HTML)
+        return
+    user = message.from_user
+    roller = roller_name(message, user)
+    await store.log_roll(
+        message.chat.id,
+        {
+            "user_id": user.id if user else 0,
+            "name": roller,
+            "system": "d6",
+            "chance": args.pool,
+            "required": required,
+            "faces": list(result.faces),
+            "measures": result.measures,
+            "outcome": result.outcome.value,
+        },
+    )
+    await message.answer(render.d6_result_text(result, roller=roller), parse_mode=ParseMode.HTML)
 
 
 async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:

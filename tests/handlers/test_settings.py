@@ -100,5 +100,5 @@ async def test_in_a_private_chat_the_user_decides(table: Table) -> None:
     table.chat = Chat(id=BORIS.id, type="private", first_name="Boris")
     await table.say(BORIS, "/rules d6")
     assert (await table.store.load_chat(BORIS.id)).profile == "d6"
-    await table.say(BORIS, "/r 7 6")
+    await table.say(BORIS, "/prob 7 6")
     assert "системе d6" in table.session.sent[-1].text
