@@ -21,6 +21,7 @@ from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Chat, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot.i18n import choose_locale
@@ -160,15 +161,15 @@ class ErrorMiddleware(BaseMiddleware):
         return choose_locale(data.get("chat_settings"), user, self.default_locale)
 
     def _text(self, error: Exception, locale: str) -> str:
-        gettext = self.i18n.gettext
-        if isinstance(error, STORAGE_ERRORS):
-            return gettext(
-                "The dice table's memory is unavailable right now. Please try again in a minute.",
-                locale=locale,
-            )
-        if isinstance(error, RulesInputError):
-            return gettext("That input is not valid. Send /help to see examples.", locale=locale)
-        return gettext("Something went wrong on our side. Please try again.", locale=locale)
+        with self.i18n.context(), self.i18n.use_locale(locale):
+            if isinstance(error, STORAGE_ERRORS):
+                return _(
+                    "The dice table's memory is unavailable right now. "
+                    "Please try again in a minute."
+                )
+            if isinstance(error, RulesInputError):
+                return _("That input is not valid. Send /help to see examples.")
+            return _("Something went wrong on our side. Please try again.")
 
     async def _report(
         self, update: Update, data: dict[str, Any], error: Exception, answered: set[str]
