@@ -20,7 +20,6 @@ from aiogram.methods import AnswerCallbackQuery, SendMessage
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
-from telegram_fakes import GROUP, TOKEN, make_bot, tap_update, text_update, user
 
 from bot.app import create_dispatcher
 from bot.i18n import compile_catalogues, load_i18n
@@ -29,6 +28,7 @@ from bot.state import ChatSettings, Store
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import BotchRule, Profile
+from tests.bot.telegram_fakes import GROUP, TOKEN, make_bot, tap_update, text_update, user
 
 STORAGE_EN = "The dice table's memory is unavailable right now. Please try again in a minute."
 STORAGE_RU = "Память игрового стола сейчас недоступна. Попробуйте через минуту."

@@ -16,11 +16,11 @@ from aiogram.methods import GetUpdates, SetMyCommands, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import Message
 from aiogram.utils.i18n import I18n
-from telegram_fakes import TOKEN, RecordingSession, text_update
 
 from bot.app import create_dispatcher
 from bot.settings import Settings
 from bot.state import Store
+from tests.bot.telegram_fakes import TOKEN, RecordingSession, text_update
 
 
 class PollingSession(RecordingSession):

@@ -18,7 +18,6 @@ from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import Chat, Message
 from aiohttp import web
 from aiohttp.test_utils import TestServer
-from telegram_fakes import TOKEN, make_bot
 
 from bot.session import (
     GLOBAL_LIMIT,
@@ -28,6 +27,7 @@ from bot.session import (
     SlidingWindow,
     safe_edit,
 )
+from tests.bot.telegram_fakes import TOKEN, make_bot
 
 OK_MESSAGE = {
     "ok": True,

@@ -11,12 +11,12 @@ from aiogram.methods import SetWebhook
 from aiogram.types import Message
 from aiogram.utils.i18n import I18n
 from aiohttp.test_utils import TestClient, TestServer
-from telegram_fakes import TOKEN, make_bot, text_update
 
 from bot.app import create_dispatcher
 from bot.settings import Settings
 from bot.state import Store
 from bot.webhook import build_app
+from tests.bot.telegram_fakes import TOKEN, make_bot, text_update
 
 SECRET = "s3cret-Token_1"
 
