@@ -292,7 +292,9 @@ def wizard_keyboard(
 
     pools = [button(_marked(str(n), n == pool), RollAction.POOL, n) for n in WIZARD_POOLS]
     diffs = [
-        button(_marked(str(d), d == difficulty), RollAction.DIFFICULTY, d) for d in difficulties
+        # The target marks the difficulty row apart from the pool numbers above it.
+        button(_marked(f"🎯{d}", d == difficulty), RollAction.DIFFICULTY, d)
+        for d in difficulties
     ]
     wp_text = ("✅ " if willpower else "▫️ ") + _("Willpower")
     rows = _rows(pools, 5)

@@ -146,8 +146,8 @@ async def test_wizard_taps_edit_one_message_and_show_the_odds(table: Table) -> N
     assert f"Шанс успеха {success}%, провала {botch}%" in edit.text
     labels = [b.text for b in buttons(edit.reply_markup)]
     assert "[7]" in labels
-    assert "[6]" in labels  # the default difficulty is preselected
-    assert labels[15:22] == ["4", "5", "[6]", "7", "8", "9", "10"]  # S4: 4–10
+    assert "[🎯6]" in labels  # the default difficulty is preselected
+    assert labels[15:22] == ["🎯4", "🎯5", "[🎯6]", "🎯7", "🎯8", "🎯9", "🎯10"]  # S4: 4–10
 
     await table.tap(ANNA, action_data(edit.reply_markup, RollAction.DIFFICULTY, 8), wizard_id)
     edit = table.session.edits[-1]
