@@ -35,6 +35,9 @@ _BOT_SETTINGS = (
     "LOG_LEVEL",
     "WEBHOOK_URL",
     "WEBHOOK_SECRET",
+    "WEBHOOK_HOST",
+    "WEBHOOK_PORT",
+    "WEBHOOK_PATH",
 )
 
 
@@ -137,14 +140,19 @@ class RedisServer:
             await client.aclose()
 
     async def stop(self) -> None:
-        """SHUTDOWN NOSAVE: no RDB snapshot, but the AOF (if on) is flushed, as on a clean stop."""
+        """SHUTDOWN NOSAVE: no RDB snapshot, but the AOF (if on) is flushed, as on a clean stop.
+
+        Sent over a raw connection: a client library would treat the closed connection as a
+        failure and retry with backoff, which only slows every test's teardown.
+        """
         if self.process is None or self.process.returncode is not None:
             return
-        client = aioredis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
-        with contextlib.suppress(OSError, aioredis.RedisError):
-            await client.shutdown(nosave=True)
-        await client.aclose()
-        await self._terminate()
+        with contextlib.suppress(OSError):
+            _reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            writer.write(b"SHUTDOWN NOSAVE\r\n")
+            await writer.drain()
+            writer.close()
+        await self._terminate(grace=5.0)
 
     async def kill(self) -> None:
         """SIGKILL: a crash, for "Redis restart mid-flow loses nothing" with AOF everysec."""
@@ -156,9 +164,14 @@ class RedisServer:
         await self.stop()
         await self.start()
 
-    async def _terminate(self) -> None:
+    async def _terminate(self, grace: float = 0.0) -> None:
+        """Wait ``grace`` seconds for the process to exit by itself, then SIGTERM, then SIGKILL."""
         process = self.process
-        if process is None or process.returncode is not None:
+        if process is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), grace)
+        if process.returncode is not None:
             return
         with contextlib.suppress(ProcessLookupError):
             process.terminate()
@@ -172,13 +185,15 @@ class RedisServer:
 class BotProcess:
     """The real bot, ``python -m bot``, configured only through its environment (PRODUCT.md §4).
 
-    Its stdout and stderr go to ``log_path`` so a failing test can show what the bot said.
+    It runs in ``log_path``'s directory, not the checkout, so a developer's ``.env`` there
+    cannot add settings the test did not choose. Its stdout and stderr go to ``log_path`` so a
+    failing test can show what the bot said.
     """
 
-    def __init__(self, env: Mapping[str, str], log_path: Path, *, cwd: Path = REPO_ROOT) -> None:
+    def __init__(self, env: Mapping[str, str], log_path: Path) -> None:
         self.env = dict(env)
         self.log_path = log_path
-        self.cwd = cwd
+        self.cwd = log_path.parent
         self.process: asyncio.subprocess.Process | None = None
         self._log: IO[bytes] | None = None
         self.started_at = 0.0
@@ -196,7 +211,7 @@ class BotProcess:
         # The bot must see only what the test gives it, not the developer's own settings.
         inherited = {k: v for k, v in os.environ.items() if k not in _BOT_SETTINGS}
         python_path = os.pathsep.join(
-            p for p in (str(self.cwd), inherited.get("PYTHONPATH", "")) if p
+            p for p in (str(REPO_ROOT), inherited.get("PYTHONPATH", "")) if p
         )
         return {**inherited, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path, **self.env}
 
