@@ -21,11 +21,13 @@ keyboard) is in-memory; tests drive it with :meth:`FakeBotApi.send_text` and
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import copy
 import functools
 import itertools
 import json
+import math
 import os
 import re
 import socket
@@ -797,6 +799,8 @@ class FakeBotApi:
         self._allowed_updates: list[str] = []
         self._poll_generation = 0
         self._faults: list[_Fault] = []
+        self._flood_limits: tuple[int, int] | None = None
+        self._sends: collections.deque[tuple[float, Any]] = collections.deque()
         self._user_ids = itertools.count(1_000_001)
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(7_000_000_001)
@@ -887,8 +891,10 @@ class FakeBotApi:
                 raise ApiError(404, "Not Found: method not found")
             delay = self._take_fault(spec.name)
             call.params = self.schema.validate_call(spec, raw, form=form)
+            self._check_flood(spec.name, call.params)
             result = await self._apply(spec, call.params)
             call.applied = True
+            self._count_send(spec.name, call.params)
             body: JsonDict = {"ok": True, "result": result}
             status = 200
         except ApiError as error:
@@ -921,7 +927,7 @@ class FakeBotApi:
                 raise bad_request("can't parse JSON request body") from None
             if isinstance(body, dict):
                 params.update(body)
-            return params, not body
+            return params, False
         if request.can_read_body and content_type.startswith("multipart/"):
             reader = await request.multipart()
             async for part in reader:
@@ -959,6 +965,35 @@ class FakeBotApi:
         """Apply the next calls but answer them only after ``seconds``: a client timeout then
         retrying the call is how real bots send a message twice."""
         self._faults.append(_Fault(method, count, 200, 0, delay=seconds))
+
+    def enforce_flood_limits(self, *, per_group_per_minute: int = 20, per_second: int = 30) -> None:
+        """Answer 429 like Telegram once the bot sends faster than its limits (PRODUCT.md §5:
+        about 20 messages a minute in one group, 30 a second overall). Off by default, so
+        only tests of the bot's throttling pay for it."""
+        self._flood_limits = (per_group_per_minute, per_second)
+
+    @staticmethod
+    def _is_send(method: str) -> bool:
+        return method.startswith("send") and method != "sendChatAction"
+
+    def _count_send(self, method: str, params: JsonDict) -> None:
+        if self._is_send(method):
+            self._sends.append((time.monotonic(), params.get("chat_id")))
+
+    def _check_flood(self, method: str, params: JsonDict) -> None:
+        if self._flood_limits is None or not self._is_send(method):
+            return
+        per_group, per_second = self._flood_limits
+        now = time.monotonic()
+        while self._sends and now - self._sends[0][0] >= 60:
+            self._sends.popleft()
+        if sum(1 for at, _ in self._sends if now - at < 1) >= per_second:
+            raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+        chat_id = params.get("chat_id")
+        in_group = [at for at, sent_to in self._sends if sent_to == chat_id]
+        if isinstance(chat_id, int) and chat_id < 0 and len(in_group) >= per_group:
+            wait = max(1, math.ceil(60 - (now - in_group[0])))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 
     def _take_fault(self, method: str) -> float:
         for fault in self._faults:

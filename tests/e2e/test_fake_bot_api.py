@@ -571,6 +571,17 @@ async def test_server_errors_for_any_method(
     assert got == 200
 
 
+async def test_flood_limits_are_opt_in(fake_api: FakeBotApi, bot: Bot, group: FakeChat) -> None:
+    fake_api.enforce_flood_limits(per_group_per_minute=3)
+    for n in range(3):
+        await bot.send_message(group.id, f"бросок {n}")
+    with pytest.raises(TelegramRetryAfter) as raised:
+        await bot.send_message(group.id, "бросок 3")
+    assert 55 <= raised.value.retry_after <= 60
+    await bot.edit_message_text("бросок 0, правка", chat_id=group.id, message_id=1)  # not a send
+    assert len(group.messages) == 3
+
+
 async def test_duplicates_are_detected_and_calls_are_seen_per_chat(
     fake_api: FakeBotApi, bot: Bot, group: FakeChat, player: FakeUser
 ) -> None:
