@@ -1309,25 +1309,36 @@ class FakeBotApi:
         self,
         urls: Sequence[str] | None = None,
         *,
+        concurrency: int = 1,
         timeout: float = 5.0,  # noqa: ASYNC109 - per delivery, like Telegram's webhook timeout
     ) -> int:
         """Deliver every queued update, round-robin over ``urls`` (default: the set webhook).
 
-        Updates answered with 2xx leave the queue; others stay for the next push, as Telegram
-        keeps retrying. Returns how many were delivered.
+        ``concurrency`` > 1 sends several at once, as Telegram does up to max_connections —
+        how replicas behind one URL see updates of one chat arrive out of order. Updates not
+        answered with 2xx (or timed out, or refused) stay queued, as Telegram keeps retrying.
+        Returns how many were delivered.
         """
         targets = list(urls or [self.webhook.get("url", "")])
-        delivered = 0
         pending, self._updates = self._updates, []
-        for index, update in enumerate(pending):
-            status = await asyncio.wait_for(
-                self.post_update(update, url=targets[index % len(targets)]), timeout
-            )
-            if 200 <= status < 300:
-                delivered += 1
-            else:
+        gate = asyncio.Semaphore(concurrency)
+
+        async def deliver(index: int, update: JsonDict) -> bool:
+            async with gate:
+                try:
+                    status = await asyncio.wait_for(
+                        self.post_update(update, url=targets[index % len(targets)]), timeout
+                    )
+                except (TimeoutError, aiohttp.ClientError):
+                    status = 0
+            if not 200 <= status < 300:
                 self._updates.append(update)
-        return delivered
+                return False
+            return True
+
+        results = await asyncio.gather(*(deliver(i, u) for i, u in enumerate(pending)))
+        self._updates.sort(key=lambda u: int(u["update_id"]))
+        return sum(results)
 
     async def _apply_webhook_reply(self, body: bytes) -> None:
         try:

@@ -33,6 +33,7 @@ from tests.e2e.fake_bot_api import (
     FakeBotApi,
     FakeChat,
     FakeUser,
+    free_port,
     parse_html,
     parse_markdown_v2,
 )
@@ -662,3 +663,14 @@ async def test_webhook_delivery_with_secret_and_reply(
         assert [secret for secret, _ in received[1:]] == ["wrong", None]
     finally:
         await runner.cleanup()
+
+
+async def test_undelivered_updates_stay_queued(
+    fake_api: FakeBotApi, http: aiohttp.ClientSession, group: FakeChat, player: FakeUser
+) -> None:
+    fake_api.send_text(group, player, "/r 7 6")
+    fake_api.send_text(group, player, "/r 5 6")
+    closed_port_url = f"http://127.0.0.1:{free_port()}/hook"  # freed again: nobody listens
+    assert await fake_api.push_updates_to_webhook([closed_port_url], concurrency=2) == 0
+    _, body = await call(http, fake_api, "getUpdates", json={})
+    assert [u["message"]["text"] for u in body["result"]] == ["/r 7 6", "/r 5 6"]
