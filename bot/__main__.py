@@ -7,6 +7,7 @@ and exit code 2, so a mistake in ``.env`` reads like a sentence and not like a t
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import sys
 from typing import NoReturn
@@ -63,10 +64,23 @@ async def run(settings: Settings) -> None:
     )
 
 
+def run_playground() -> int:
+    """``python -m bot playground`` (PRODUCT.md §4) lives in its own module, ``bot.playground``."""
+    try:
+        playground = importlib.import_module("bot.playground")
+    except ModuleNotFoundError as error:
+        if error.name != "bot.playground":
+            raise
+        fail("the playground is not part of this build")
+    return int(playground.main())
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["playground"]:
+        return run_playground()
     if args:
-        fail(f"unknown arguments: {' '.join(args)} (usage: python -m bot)")
+        fail(f"unknown arguments: {' '.join(args)} (usage: python -m bot [playground])")
     settings = load_settings()
     logging.basicConfig(
         level=settings.log_level,

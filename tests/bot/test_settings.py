@@ -135,3 +135,19 @@ def test_env_example_lists_every_setting_and_parses() -> None:
     assert settings.bot_token is None
     assert settings.webhook_url is None
     assert settings.listen_path == "/webhook"
+
+
+def test_unknown_argument_exits_2(tmp_path: Path) -> None:
+    clean = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--frobnicate"],
+        env={**clean, "PYTHONPATH": str(ROOT), "BOT_TOKEN": GOOD_TOKEN},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "bot: unknown arguments: --frobnicate (usage: python -m bot [playground])"
+    ]
