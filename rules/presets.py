@@ -2,8 +2,8 @@
 
 S1 «Ниже приведены примеры бросков на действия, чаще всего выполняемые в процессе игры»: each
 entry is an Attribute + Ability pair and a difficulty, some with what a number of successes
-buys. Traits, situations and notes are codes; their Russian and English names live in
-``locales/``.
+buys. Traits (the sheet's codes, :mod:`rules.sheet`), situations and notes are codes; their
+Russian and English names live in ``bot/traits.py`` and ``locales/``.
 """
 
 from __future__ import annotations
@@ -12,48 +12,23 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.errors import ErrorCode, RulesInputError, check_int
+from rules.sheet import DARK_AGES_ABILITIES, Ability, Attribute
+
+__all__ = [
+    "DARK_AGES_ABILITY_COUNT",
+    "PRESETS",
+    "Ability",
+    "Attribute",
+    "Note",
+    "NoteCode",
+    "Preset",
+    "Situation",
+    "note_for",
+    "preset",
+]
 
 
-class Attribute(StrEnum):
-    """The nine Attributes; S1 «Каждый из Атрибутов можно совместить с любой из Способностей,
-    что в результате дает нам 270 вариантов» is nine of them times thirty Abilities."""
-
-    STRENGTH = "strength"  # Сила
-    DEXTERITY = "dexterity"  # Ловкость
-    STAMINA = "stamina"  # Выносливость
-    CHARISMA = "charisma"  # Обаяние
-    MANIPULATION = "manipulation"  # Манипулирование
-    APPEARANCE = "appearance"  # Внешность
-    PERCEPTION = "perception"  # Восприятие
-    INTELLIGENCE = "intelligence"  # Интеллект
-    WITS = "wits"  # Сообразительность
-
-
-DARK_AGES_ABILITY_COUNT = 30  # the V:DA character sheet; S1's 270 = 9 × 30
-
-
-class Ability(StrEnum):
-    """The Abilities the S1 examples use (the rest of the sheet is the bot's concern)."""
-
-    ACADEMICS = "academics"  # Академические знания
-    ACTING = "acting"  # Актерство
-    ALERTNESS = "alertness"  # Бдительность
-    ANIMAL_KEN = "animal_ken"  # Знание животных
-    ATHLETICS = "athletics"  # Атлетизм
-    DODGE = "dodge"  # Уворот
-    ETIQUETTE = "etiquette"  # Этикет
-    HERBALISM = "herbalism"  # Травничество
-    INTIMIDATION = "intimidation"  # Запугивание
-    INVESTIGATION = "investigation"  # Расследование
-    LARCENY = "larceny"  # Воровство
-    LAW = "law"  # Правоведение
-    LEADERSHIP = "leadership"  # Лидерство
-    LINGUISTICS = "linguistics"  # Лингвистика
-    MUSIC = "music"  # Музыка
-    OCCULT = "occult"  # Оккультизм
-    POLITICS = "politics"  # Политика
-    RIDE = "ride"  # Верховая езда
-    STEALTH = "stealth"  # Маскировка
+DARK_AGES_ABILITY_COUNT = len(DARK_AGES_ABILITIES)  # the V:DA sheet; S1's 270 = 9 × 30
 
 
 class Situation(StrEnum):
