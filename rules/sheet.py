@@ -321,8 +321,9 @@ QUINTESSENCE_MAX = 100  # the wheel of the chat's profile is the real limit (§C
 POWER_NAME_MAX = 40
 POWERS_MAX = 30
 WOUNDS_MAX = 30
-# Separators of the bot's text formats (pools "a+b", blocks "a 1, b 2", "x 5/7", "a: 1").
-_POWER_NAME_FORBIDDEN = frozenset(",;:/+\n\r\t")
+# Separators of the bot's text formats (pools "a+b", blocks "a 1, b 2", "x 5/7", "a: 1",
+# "a = 1", "a — 1"), so that every sheet can be written out as text and read back.
+_POWER_NAME_FORBIDDEN = frozenset(",;:/+=—–\n\r\t")
 
 
 def trait_range(code: TraitCode, *, supernatural: bool = False) -> tuple[int, int]:
