@@ -25,7 +25,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
@@ -188,13 +188,14 @@ class TraitNameError(ValueError):
 
 MIN_PREFIX = 2
 MAX_CANDIDATES = 6
+NAME_MAX = 64  # longer text is no trait name; spares the fuzzy match a 4096-character message
 
 
 @dataclass(frozen=True)
 class _Index:
     exact: Mapping[str, TraitCode]
     spellings: tuple[tuple[tuple[str, ...], TraitCode], ...]  # (words of a spelling, code)
-    order: Mapping[TraitCode, int] = field(default_factory=dict)
+    order: Mapping[TraitCode, int]  # sheet order, for listing candidates
 
 
 def _spellings(code: TraitCode) -> tuple[str, ...]:
@@ -203,7 +204,7 @@ def _spellings(code: TraitCode) -> tuple[str, ...]:
 
 
 def _build_index(system: SheetSystem) -> _Index:
-    codes = [c for c in catalogue(system)]
+    codes = list(catalogue(system))
     exact: dict[str, TraitCode] = {}
     spellings: list[tuple[tuple[str, ...], TraitCode]] = []
     for code in codes:
@@ -228,8 +229,9 @@ def _prefix_fits(typed: list[str], words: tuple[str, ...]) -> bool:
 def resolve(text: str, system: SheetSystem) -> TraitCode:
     """The trait a player means by ``text`` on a sheet of ``system``; see the module doc.
 
-    Raises :class:`TraitNameError` (``EMPTY``, ``UNKNOWN`` with near spellings, or
-    ``AMBIGUOUS`` with every trait the prefix fits, in sheet order).
+    Raises :class:`TraitNameError`: ``EMPTY``; ``AMBIGUOUS`` with every trait the prefix
+    fits, in sheet order; ``NOT_ON_SHEET`` with the trait when it is another game's (Arete on
+    a Dark Ages sheet); else ``UNKNOWN`` with near spellings, if any.
     """
     if not isinstance(text, str):
         raise TraitNameError(NameProblem.EMPTY, "")
@@ -237,6 +239,8 @@ def resolve(text: str, system: SheetSystem) -> TraitCode:
     key = normalise(text)
     if not key:
         raise TraitNameError(NameProblem.EMPTY, text)
+    if len(key) > NAME_MAX:
+        raise TraitNameError(NameProblem.UNKNOWN, text)
     if key in index.exact:
         return index.exact[key]
     typed = key.split()
@@ -271,12 +275,22 @@ def _near(key: str, index: _Index) -> list[TraitCode]:
     return codes[:MAX_CANDIDATES]
 
 
+class PowerNameError(TraitNameError):
+    """Like :class:`TraitNameError` for a d6 sheet's own power names."""
+
+    def __init__(self, problem: NameProblem, text: str, power_candidates: tuple[str, ...]):
+        super().__init__(problem, text)
+        self.power_candidates = power_candidates
+
+
 def resolve_power(text: str, powers: Iterable[str]) -> str:
     """The d6 power of the sheet (its name as written there) that ``text`` means, by the same
     exact-then-unambiguous-prefix rule as :func:`resolve`. Candidates are power names, so the
     error's ``candidates`` stay empty and ``power_candidates`` carries them."""
     names = list(powers)
     key = normalise(text) if isinstance(text, str) else ""
+    if len(key) > NAME_MAX:
+        raise PowerNameError(NameProblem.UNKNOWN, text, ())
     if not key:
         raise PowerNameError(NameProblem.EMPTY, text if isinstance(text, str) else "", ())
     by_key = {normalise(n): n for n in names}
@@ -290,14 +304,6 @@ def resolve_power(text: str, powers: Iterable[str]) -> str:
         raise PowerNameError(NameProblem.AMBIGUOUS, text, tuple(found))
     near = difflib.get_close_matches(key, list(by_key), n=MAX_CANDIDATES, cutoff=0.6)
     raise PowerNameError(NameProblem.UNKNOWN, text, tuple(by_key[k] for k in near))
-
-
-class PowerNameError(TraitNameError):
-    """Like :class:`TraitNameError` for a d6 sheet's own power names."""
-
-    def __init__(self, problem: NameProblem, text: str, power_candidates: tuple[str, ...]):
-        super().__init__(problem, text)
-        self.power_candidates = power_candidates
 
 
 def parse_pool_expression(
@@ -530,7 +536,11 @@ def _single(entry: BlockEntry) -> None:
 
 def export_sheet(sheet: Sheet, lang: Lang) -> str:
     """The sheet as the block :func:`apply_block` reads back, one trait per line in sheet
-    order: ``Ловкость 3``, ``Сила Воли 5/7`` (current/permanent, or one number when full)."""
+    order: ``Ловкость 3``, ``Сила Воли 5/7`` (current/permanent, or one number when full).
+
+    Only what a player types is written: the health track and d6 wounds come from play, and
+    the Storyteller's ``supernatural`` flag stays on the sheet the block is applied to.
+    """
     lines: list[str] = []
     for code in catalogue(sheet.system):
         value = sheet.rating(code)

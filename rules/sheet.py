@@ -780,13 +780,16 @@ def _pool_trait(sheet: Sheet, code: TraitCode) -> tuple[TraitKind, int | None]:
     if isinstance(code, Ability):
         return TraitKind.ABILITY, sheet.traits.get(code.value)
     if code is Stat.WILLPOWER:
+        # A Willpower roll rolls the permanent rating, not the points left (S0, §A.7).
         return TraitKind.ADVANTAGE, sheet.willpower
     if code is Stat.ARETE:
         return TraitKind.ADVANTAGE, sheet.arete
     if code is Stat.HUMANITY:
         return TraitKind.ADVANTAGE, sheet.humanity
-    # Spheres are never rolled (magick rolls Arete, §C.5); Quintessence and Paradox are spent
-    # and gained, not rolled as a pool.
+    # Spheres are never rolled (magick rolls Arete, §C.5) and Quintessence is only spent. S0
+    # does roll Paradox alone («за исключением Силы Воли, Арете и Парадокса, вы никогда не
+    # будете использовать в броске только одну Черту»), but that roll is the Backlash of
+    # rules.magick.backlash, which takes the points itself and may exceed ten dice.
     raise RulesInputError(ErrorCode.NOT_ALLOWED, "codes", f"{code.value} is not rolled")
 
 

@@ -566,3 +566,36 @@ def test_set_trait_raises_only_rules_errors(system: SheetSystem, code: Any, valu
 def test_from_json_raises_only_rules_errors(data: str) -> None:
     with contextlib.suppress(RulesInputError):
         from_json(data)
+
+
+@FAST
+@given(
+    codes=st.lists(st.sampled_from(_CODES), max_size=3),
+    bonus=st.integers(-2, 60),
+    dex=st.integers(0, 5),
+)
+def test_pool_from_traits_raises_only_rules_errors(codes: list[Any], bonus: int, dex: int) -> None:
+    sheet = mage(dexterity=dex, brawl=2, forces=1)
+    try:
+        pool = pool_from_traits(sheet, codes, bonuses=[bonus])
+    except RulesInputError as exc:
+        error: ErrorCode | None = exc.code
+    else:
+        error = None
+        assert pool.dice >= 0
+        assert (pool.dice > 0) == pool.rollable
+    assert error in {
+        None,
+        ErrorCode.TYPE,
+        ErrorCode.RANGE,
+        ErrorCode.UNKNOWN_KEY,
+        ErrorCode.NOT_ALLOWED,
+        ErrorCode.TOO_MANY_TRAITS,
+    }
+
+
+def test_paradox_and_quintessence_are_not_pools() -> None:
+    sheet = set_wheel(new_sheet(SheetSystem.MAGE), quintessence=3, paradox=3)
+    for code in (Stat.PARADOX, Stat.QUINTESSENCE):
+        with raises(ErrorCode.NOT_ALLOWED):
+            pool_from_traits(sheet, [code])
