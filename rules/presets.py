@@ -139,6 +139,8 @@ def preset(situation: Situation | str) -> Preset:
 def note_for(entry: Preset, successes: int) -> NoteCode | None:
     """The best note the successes reach: S1's thresholds are minimums, so 3 successes on the
     nobles still only win their support without troops (the five-success note is not reached)."""
+    if not isinstance(entry, Preset):
+        raise RulesInputError(ErrorCode.TYPE, "entry", "expected Preset")
     check_int(successes, "successes", 0)
     reached = [n for n in entry.notes if successes >= n.successes]
     return max(reached, key=lambda n: n.successes).code if reached else None

@@ -447,6 +447,7 @@ def _check_sheet(sheet: object) -> Sheet:
 
 def validate(sheet: Sheet) -> Sheet:
     """Check every invariant of a sheet; the one place that says what a valid sheet is."""
+    sheet = _check_sheet(sheet)
     system = _system(sheet.system)
     check_bool(sheet.supernatural, "supernatural")
     d10 = system is not SheetSystem.D6
