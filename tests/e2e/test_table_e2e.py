@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -176,8 +177,8 @@ class Table:
         return await self.api.wait_for_message(self.chat, after=typed)
 
     def button(self, message: ChatMessage, action: RollAction, x: int = 0) -> str:
-        """The callback_data of a roll button by meaning: labels repeat (pool 2–10 and
-        difficulty 2–10 are both digits), the action and value do not."""
+        """The callback_data of a roll button by meaning (action and value), not by its label:
+        labels are decoration that may change or repeat (pool 8 and difficulty 8)."""
         for button in message.buttons:
             data = button.get("callback_data")
             if data is None or not data.startswith(RollCallback.__prefix__ + ":"):
@@ -434,7 +435,8 @@ async def test_each_player_reads_their_own_language(table: Table) -> None:
     await table.tap(table.vera, ru_wizard, RollAction.POOL, 3)
     assert chances_ru(3, DEFAULT_DIFFICULTY, False) in ru_wizard.text
     # The Russian odds use a decimal comma, the English a point.
-    assert "," in chances_ru(3, DEFAULT_DIFFICULTY, False).split("Шанс успеха ")[1]
+    assert re.search(r"Шанс успеха \d+,\d%, провала (<)?\d+,\d%", ru_wizard.text)
+    assert re.search(r"Chance of success \d+\.\d%, of a botch (<)?\d+\.\d%", en_wizard.text)
     await table.settle()
     assert len(applied(api, "sendMessage", chat)) == 6
 
