@@ -17,6 +17,11 @@ COMMANDS: tuple[tuple[str, LazyProxy], ...] = (
     ("prob", __("Chances of a roll: /prob 7 6")),
     ("rules", __("The game's rules (admins)")),
     ("lang", __("Language of this chat")),
+    ("st", __("The Storyteller's role")),
+    ("h", __("Hidden roll (Storyteller): /h 7 6")),
+    ("reveal", __("Reveal a hidden roll")),
+    ("log", __("Recent rolls")),
+    ("stats", __("Dice statistics and fairness")),
     ("help", __("How to use the bot")),
 )
 

@@ -11,6 +11,16 @@ Keys (all under ``sdb:``):
 - ``sdb:flow:{flow_id}`` — a hash: kind, chat_id, owner_id, version, closed, data (JSON);
 - ``sdb:upd:{bot_id}:{update_id}`` — a marker that an update was already taken, with a TTL;
 - ``sdb:log:{chat_id}`` — a capped list of recent rolls, newest first.
+- ``sdb:st:{user_id}`` — a hash of the campaigns a Storyteller runs: chat id → chat title
+  (kept in step with ``ChatSettings.storyteller_id`` by :meth:`Store.set_storyteller`);
+- ``sdb:stpick:{user_id}`` — the campaign the Storyteller's private ``/h`` rolls for;
+- ``sdb:hseq:{chat_id}`` — the counter of the chat's hidden rolls (their ``seq``);
+- ``sdb:hidden:{chat_id}`` — a hash of the chat's hidden rolls: ``{seq}`` the record
+  (:class:`HiddenRecord` JSON, nonce included), ``{seq}:r`` set once it is revealed.
+- ``sdb:sheet:{chat_id}`` — a hash of the chat's character sheets: ``u:{user_id}:{system}``
+  a player's sheet (``rules.sheet.to_json``; one per game system, so a ``/rules`` switch neither
+  loses nor mixes a sheet), ``p:{user_id}`` the player's shown name and @username (JSON, for
+  ``/sheet @user``), ``npc:{system}:{name}`` a Storyteller's NPC sheet.
 """
 
 from __future__ import annotations
@@ -18,7 +28,8 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -28,6 +39,10 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from rules.errors import RulesInputError
+from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
+from rules.sheet import from_json as sheet_from_json
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +78,9 @@ class ChatSettings(BaseModel):
     profile: str = "mage"
     locale: str | None = None
     switches: dict[str, bool | int | str] = Field(default_factory=dict)
+    # Issue 4 item 6: who runs the game here (Рассказчик); None until an admin claims it.
+    storyteller_id: int | None = None
+    storyteller_name: str | None = None
 
 
 class Flow(BaseModel):
@@ -180,6 +198,134 @@ def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:
     except ValidationError:
         log.warning("damaged chat settings ignored: %r", raw[:200])
         return ChatSettings()
+
+
+class SheetOwner(BaseModel):
+    """Who a player's sheet belongs to, as the chat shows them (their name when it was saved)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    user_id: int
+    name: str
+    username: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSheet:
+    owner: SheetOwner
+    sheet: Sheet
+
+
+def sheet_key(chat_id: int) -> str:
+    return f"{PREFIX}:sheet:{chat_id}"
+
+
+def _player_field(user_id: int, system: SheetSystem) -> str:
+    return f"u:{user_id}:{SheetSystem(system).value}"
+
+
+def _owner_field(user_id: int) -> str:
+    return f"p:{user_id}"
+
+
+def _npc_field(system: SheetSystem, name: str) -> str:
+    return f"npc:{SheetSystem(system).value}:{' '.join(name.split()).casefold()}"
+
+
+def _parse_sheet(raw: str | bytes | None) -> Sheet | None:
+    """A stored sheet, or None; a damaged one is logged and treated as absent, never fatal."""
+    if raw is None:
+        return None
+    try:
+        return sheet_from_json(raw)
+    except RulesInputError as error:
+        log.warning("damaged sheet ignored: %s", error)
+        return None
+
+
+def _parse_owner(raw: str | bytes | None, user_id: int) -> SheetOwner:
+    if raw is not None:
+        try:
+            return SheetOwner.model_validate_json(raw)
+        except ValidationError:
+            log.warning("damaged sheet owner ignored: %r", raw[:200])
+    return SheetOwner(user_id=user_id, name=str(user_id))
+
+
+# --- The Storyteller and hidden rolls (issue 4 items 6 and 7) ------------------------------
+
+
+def campaigns_key(user_id: int) -> str:
+    return f"{PREFIX}:st:{user_id}"
+
+
+def campaign_pick_key(user_id: int) -> str:
+    return f"{PREFIX}:stpick:{user_id}"
+
+
+def hidden_seq_key(chat_id: int) -> str:
+    return f"{PREFIX}:hseq:{chat_id}"
+
+
+def hidden_key(chat_id: int) -> str:
+    return f"{PREFIX}:hidden:{chat_id}"
+
+
+class HiddenRecord(BaseModel):
+    """A hidden roll as kept until (and after) ``/reveal``: the commitment's opening and the
+    result exactly as it was resolved, so a later profile switch cannot change what it meant.
+
+    ``payload`` is the canonical ``sdb-hidden-v1`` line (``bot.commitment``) and ``nonce`` its
+    secret; ``result`` is the ``rules.d10.D10Result`` as JSON. ``revealed`` is read from the
+    ``{seq}:r`` field, never stored in the JSON.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    seq: int
+    chat_id: int
+    owner_id: int
+    name: str
+    profile: str
+    pool: int
+    payload: str
+    nonce: str
+    commitment: str
+    result: dict[str, Any]
+    revealed: bool = False
+
+
+def _hidden_from(raw: str | bytes | None, revealed: object) -> HiddenRecord | None:
+    if raw is None:
+        return None
+    try:
+        record = HiddenRecord.model_validate_json(raw)
+    except ValidationError:
+        log.warning("damaged hidden roll ignored: %r", raw[:200])
+        return None
+    return record.model_copy(update={"revealed": revealed is not None})
+
+
+def _hidden_records(fields: Mapping[Any, Any]) -> dict[int, HiddenRecord]:
+    records: dict[int, HiddenRecord] = {}
+    for field, raw in fields.items():
+        name = str(field)
+        if not name.isdigit():
+            continue
+        record = _hidden_from(raw, fields.get(f"{name}:r"))
+        if record is not None:
+            records[int(name)] = record
+    return records
+
+
+# KEYS[1] the chat's hidden rolls; ARGV[1] seq. -1: no such roll; 0: already revealed; 1: now.
+# HSETNX makes the reveal happen once, whoever of two taps or two /reveal gets there first.
+_REVEAL_HIDDEN = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  return -1
+end
+return redis.call('HSETNX', KEYS[1], ARGV[1] .. ':r', '1')
+"""
 
 
 class Store:
@@ -330,3 +476,173 @@ class Store:
         """The newest ``limit`` log entries, newest first (for ``/log``)."""
         raw = await self.redis.lrange(log_key(chat_id), 0, max(0, limit - 1))
         return [json.loads(item) for item in raw]
+
+    # --- The Storyteller and hidden rolls (issue 4 items 6 and 7) --------------------------
+    # The role is a field of the chat's settings changed by compare-and-set under WATCH, in
+    # the same transaction as the Storytellers' campaign lists, so a list never disagrees
+    # with the chats. A hidden roll is stored only once its result reached the Storyteller.
+
+    async def set_storyteller(
+        self, chat_id: int, *, expected: int | None, new_id: int, name: str, title: str
+    ) -> ChatSettings | None:
+        """Make ``new_id`` the chat's Storyteller if the role is still ``expected``'s.
+
+        None when someone else changed the role first (two admins claiming at once: one
+        wins, the other's button goes stale). The old Storyteller loses the campaign from
+        their list and the new one gains it, with the chat's ``title`` for their buttons.
+        """
+        key = chat_key(chat_id)
+        result: list[ChatSettings | None] = [None]
+
+        async def apply(pipe: Pipeline) -> None:
+            current = parse_chat_settings(await pipe.get(key))
+            result[:] = [None]
+            if current.storyteller_id != expected:
+                return
+            updated = current.model_copy(
+                update={"storyteller_id": new_id, "storyteller_name": name}
+            )
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            pipe.set(key, updated.model_dump_json())
+            if current.storyteller_id is not None and current.storyteller_id != new_id:
+                pipe.hdel(campaigns_key(current.storyteller_id), str(chat_id))
+            pipe.hset(campaigns_key(new_id), str(chat_id), title)
+            result[:] = [updated]
+
+        await self.redis.transaction(apply, key)
+        return result[0]
+
+    async def campaigns(self, user_id: int) -> tuple[int | None, dict[int, str]]:
+        """The Storyteller's chosen campaign (or None) and every campaign they run: id → title."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(campaign_pick_key(user_id))
+            pipe.hgetall(campaigns_key(user_id))
+            chosen, titles = await pipe.execute()
+        runs = {int(k): str(v) for k, v in titles.items() if str(k).lstrip("-").isdigit()}
+        picked = int(chosen) if chosen is not None and chosen.lstrip("-").isdigit() else None
+        return picked, runs
+
+    async def choose_campaign(self, user_id: int, chat_id: int) -> None:
+        await self.redis.set(campaign_pick_key(user_id), str(chat_id))
+
+    async def next_hidden_seq(self, chat_id: int) -> int:
+        """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
+        return int(await self.redis.incr(hidden_seq_key(chat_id)))
+
+    async def save_hidden(self, record: HiddenRecord, entry: dict[str, Any]) -> None:
+        """The hidden roll and its log line (which must carry no result) in one round-trip."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(
+                hidden_key(record.chat_id),
+                str(record.seq),
+                record.model_dump_json(exclude={"revealed"}),
+            )
+            self._queue_log(pipe, record.chat_id, entry)
+            await pipe.execute()
+
+    async def load_hidden(self, chat_id: int, seq: int) -> HiddenRecord | None:
+        raw, revealed = await self.redis.hmget(hidden_key(chat_id), [str(seq), f"{seq}:r"])
+        return _hidden_from(raw, revealed)
+
+    async def hidden_rolls(self, chat_id: int) -> dict[int, HiddenRecord]:
+        """Every hidden roll of the chat by ``seq``, revealed or not."""
+        return _hidden_records(await self.redis.hgetall(hidden_key(chat_id)))
+
+    async def reveal_hidden(self, chat_id: int, seq: int) -> bool | None:
+        """Mark the roll revealed: True if this call did it, False if it already was, None if
+        there is no such roll."""
+        script = self.redis.register_script(_REVEAL_HIDDEN)
+        found = int(await script(keys=[hidden_key(chat_id)], args=[seq]))
+        return None if found < 0 else bool(found)
+
+    async def history(
+        self, chat_id: int, limit: int = LOG_CAP
+    ) -> tuple[list[dict[str, Any]], dict[int, HiddenRecord]]:
+        """The newest ``limit`` log entries and the chat's hidden rolls, in one round-trip
+        (``/log`` and ``/stats`` show a hidden roll's result only once it is revealed)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.lrange(log_key(chat_id), 0, max(0, limit - 1))
+            pipe.hgetall(hidden_key(chat_id))
+            raw_log, fields = await pipe.execute()
+        return [json.loads(item) for item in raw_log], _hidden_records(fields)
+
+    # --- Character sheets (issue 4 item 1; PRODUCT.md "Character sheet") -------------------
+    # Every change is a read-modify-write of one hash field under WATCH: the pure change runs
+    # in Python (rules.sheet), and a concurrent write to the chat's sheets makes the
+    # transaction retry on fresh data, so two edits never overwrite each other.
+
+    async def load_sheet(self, chat_id: int, user_id: int, system: SheetSystem) -> Sheet | None:
+        """The player's sheet for the chat's game system; None if there is none (or only a
+        damaged one, which the next change replaces)."""
+        raw = await self.redis.hget(sheet_key(chat_id), _player_field(user_id, system))
+        return _parse_sheet(raw)
+
+    async def update_sheet(
+        self,
+        chat_id: int,
+        user_id: int,
+        system: SheetSystem,
+        change: Callable[[Sheet], Sheet],
+        *,
+        owner: SheetOwner | None = None,
+    ) -> Sheet:
+        """Apply ``change`` to the player's sheet (a new empty one if there is none) and save
+        it atomically, with the player's name when ``owner`` is given; the saved sheet.
+
+        Whatever ``change`` raises (a ``RulesInputError`` for a refused value) propagates and
+        nothing is written.
+        """
+        field = _player_field(user_id, system)
+        extra = {} if owner is None else {_owner_field(user_id): owner.model_dump_json()}
+        return await self._update_sheet_field(chat_id, field, system, change, extra)
+
+    async def list_sheets(self, chat_id: int, system: SheetSystem) -> list[PlayerSheet]:
+        """Every player's sheet of ``system`` in the chat, in one round-trip (for the
+        Storyteller's ``/sheet @user`` and overview)."""
+        fields = await self.redis.hgetall(sheet_key(chat_id))
+        found: list[PlayerSheet] = []
+        for field, raw in fields.items():
+            kind, _, rest = str(field).partition(":")
+            user, _, of_system = rest.partition(":")
+            if kind != "u" or of_system != system.value or not user.lstrip("-").isdigit():
+                continue
+            sheet = _parse_sheet(raw)
+            if sheet is None:
+                continue
+            owner = _parse_owner(fields.get(_owner_field(int(user))), int(user))
+            found.append(PlayerSheet(owner, sheet))
+        found.sort(key=lambda p: p.owner.name.casefold())
+        return found
+
+    async def load_npc(self, chat_id: int, system: SheetSystem, name: str) -> Sheet | None:
+        raw = await self.redis.hget(sheet_key(chat_id), _npc_field(system, name))
+        return _parse_sheet(raw)
+
+    async def update_npc(
+        self, chat_id: int, system: SheetSystem, name: str, change: Callable[[Sheet], Sheet]
+    ) -> Sheet:
+        """Like :meth:`update_sheet` for the Storyteller's NPC called ``name`` (any case)."""
+        field = _npc_field(system, name)
+        return await self._update_sheet_field(chat_id, field, system, change, {})
+
+    async def _update_sheet_field(
+        self,
+        chat_id: int,
+        field: str,
+        system: SheetSystem,
+        change: Callable[[Sheet], Sheet],
+        extra: dict[str, str],
+    ) -> Sheet:
+        key = sheet_key(chat_id)
+        result: list[Sheet] = []
+
+        async def apply(pipe: Pipeline) -> None:
+            current = _parse_sheet(await pipe.hget(key, field)) or new_sheet(system)
+            updated = change(current)
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            values: dict[Any, Any] = {field: to_json(updated), **extra}
+            pipe.hset(key, mapping=values)
+            result[:] = [updated]
+
+        await self.redis.transaction(apply, key)
+        return result[0]

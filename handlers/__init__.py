@@ -29,12 +29,17 @@ def make_routers() -> list[Router]:
     The feature modules are imported here, not at the top, so that importing the pure
     ``handlers.parsing`` (which ``bot.render`` reads problem codes from) loads no router.
     """
-    from handlers import prob, roll, settings, start
+    from handlers import hidden, history, prob, roll, settings, start, storyteller
+    from handlers import sheet as sheets
 
     return [
+        hidden.make_router(),
         start.make_router(),
         settings.make_router(),
         roll.make_router(),
         prob.make_router(),
+        sheets.make_router(),
+        storyteller.make_router(),
+        history.make_router(),
         make_fallback_router(),
     ]

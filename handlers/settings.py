@@ -1,9 +1,12 @@
 """``/lang`` and ``/rules``: the chat's language and its rules profile (PRODUCT.md §2, §A.0).
 
-The game is the Storyteller's decision, so ``/rules`` is for chat administrators. An
-anonymous administrator's message arrives with ``sender_chat`` set to the group itself and
-a placeholder user, so such a message counts as an administrator's. Buttons re-check the
-presser every time: a keyboard in a group can be pressed by anyone.
+The game is the Storyteller's decision, so ``/rules`` is for chat administrators until
+someone claims the Storyteller's role with ``/st``, and from then on for the Storyteller alone
+(``handlers.storyteller.game_access``). An anonymous administrator's message arrives with
+``sender_chat`` set to the group itself and a placeholder user: before there is a
+Storyteller it counts as an administrator's; after, it may only open the keyboard, whose
+taps carry the real user. Buttons re-check the presser every time: a keyboard in a group can
+be pressed by anyone.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from bot import render
 from bot.render import LangCallback, ProfileCallback
 from bot.session import safe_edit
 from bot.state import ChatSettings, Store
+from handlers.storyteller import GameAccess, game_access, game_refusal_text
 from rules import profiles
 
 _ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
@@ -73,11 +77,15 @@ async def lang_tap(callback: CallbackQuery, callback_data: LangCallback, store: 
 async def rules_command(
     message: Message, command: CommandObject, bot: Bot, store: Store, chat_settings: ChatSettings
 ) -> None:
-    if not await is_admin(bot, message.chat, message.from_user, message.sender_chat):
-        await message.answer(render.admins_only_text())
+    # Issue 4 item 6: chat admins until a Storyteller exists, then the Storyteller alone.
+    access = await game_access(
+        bot, message.chat, chat_settings, message.from_user, message.sender_chat
+    )
+    if access is GameAccess.DENIED:
+        await message.answer(game_refusal_text(chat_settings))
         return
     name = (command.args or "").strip().casefold()
-    if name in profiles.names():
+    if name in profiles.names() and access is GameAccess.ALLOWED:
         settings = await store.update_chat(message.chat.id, profile=name)
         await message.answer(render.rules_set_text(settings.profile), parse_mode=ParseMode.HTML)
         return
@@ -90,14 +98,19 @@ async def rules_command(
 
 
 async def profile_tap(
-    callback: CallbackQuery, callback_data: ProfileCallback, bot: Bot, store: Store
+    callback: CallbackQuery,
+    callback_data: ProfileCallback,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
 ) -> None:
     message = callback.message
     if not isinstance(message, Message) or callback_data.name not in profiles.names():
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
-    if not await is_admin(bot, message.chat, callback.from_user, None):
-        await callback.answer(render.admins_only_text(), show_alert=True)
+    access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
+    if access is not GameAccess.ALLOWED:
+        await callback.answer(game_refusal_text(chat_settings), show_alert=True)
         return
     settings = await store.update_chat(message.chat.id, profile=callback_data.name)
     await safe_edit(

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from aiogram import Router
 from aiogram.enums import ParseMode
-from aiogram.filters import Command, CommandStart
+from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from bot import render
+from bot import render, sheet_view
 from rules.profiles import Profile
 
 
@@ -21,11 +21,20 @@ def make_router() -> Router:
     return router
 
 
+def full_help(profile: Profile) -> str:
+    """The rolls' help, then one line per feature of the table (details: ``/help sheet``)."""
+    return "\n".join([render.help_text(profile), sheet_view.help_line()])
+
+
 async def start_command(message: Message, profile: Profile) -> None:
     await message.answer(
-        render.start_text() + "\n\n" + render.help_text(profile), parse_mode=ParseMode.HTML
+        render.start_text() + "\n\n" + full_help(profile), parse_mode=ParseMode.HTML
     )
 
 
-async def help_command(message: Message, profile: Profile) -> None:
-    await message.answer(render.help_text(profile), parse_mode=ParseMode.HTML)
+async def help_command(message: Message, command: CommandObject, profile: Profile) -> None:
+    topic = (command.args or "").strip().casefold()
+    if topic == "sheet":
+        await message.answer(sheet_view.help_section(), parse_mode=ParseMode.HTML)
+        return
+    await message.answer(full_help(profile), parse_mode=ParseMode.HTML)

@@ -16,7 +16,18 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
     default, russian = session.of(SetMyCommands)
     assert default.language_code is None
     assert russian.language_code == "ru"
-    assert [c.command for c in default.commands] == ["r", "prob", "rules", "lang", "help"]
+    assert [c.command for c in default.commands] == [
+        "r",
+        "prob",
+        "rules",
+        "lang",
+        "st",
+        "h",
+        "reveal",
+        "log",
+        "stats",
+        "help",
+    ]
     assert [c.command for c in russian.commands] == [c.command for c in default.commands]
     assert default.commands[0].description == "Roll dice: /r 7 6"
     assert russian.commands[0].description == "Бросок кубиков: /r 7 6"

@@ -1,0 +1,502 @@
+"""Character sheets into localised HTML: the view, the export, the editor's keyboards
+(PRODUCT.md "Character sheet"; issue 4 item 1).
+
+Trait names come from :mod:`bot.traits` in the reader's language (Russian names follow the
+seeds: S4 for Mage, S1 for Dark Ages); the words around them from the Babel catalogues. Only
+what is on the sheet is listed, so a new player sees a short sheet and a hint, not forty
+empty lines. Pure presentation: the handlers decide, this module says it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from html import escape
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n import lazy_gettext as __
+from babel.support import LazyProxy
+
+from bot import render
+from bot.traits import (
+    BlockEntry,
+    BlockError,
+    BlockProblem,
+    Lang,
+    NameProblem,
+    TraitNameError,
+    display_name,
+    export_sheet,
+)
+from rules.d6.chance import DifficultyKind
+from rules.errors import ErrorCode
+from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
+from rules.sheet import (
+    Ability,
+    Attribute,
+    D6Field,
+    Sheet,
+    SheetSystem,
+    Stat,
+    TraitCode,
+    catalogue,
+    trait_range,
+)
+from rules.spheres import Sphere
+
+# The marker every sheet message starts with: a reply to such a message with lines of traits
+# sets them (the handler recognises its own messages by it).
+SHEET_MARK = "📜"
+# Value buttons shown at most; larger ratings (Quintessence 15) are typed: /set квинт 15.
+VALUE_BUTTONS_MAX = 10
+TRACK_BOXES = 7
+
+_PHYSICAL = (Attribute.STRENGTH, Attribute.DEXTERITY, Attribute.STAMINA)
+_SOCIAL = (Attribute.CHARISMA, Attribute.MANIPULATION, Attribute.APPEARANCE)
+_MENTAL = (Attribute.PERCEPTION, Attribute.INTELLIGENCE, Attribute.WITS)
+_BOX = {DamageType.BASHING: "/", DamageType.LETHAL: "X", DamageType.AGGRAVATED: "✱"}
+
+_LEVELS: dict[HealthLevel, LazyProxy] = {
+    HealthLevel.HEALTHY: __("Healthy"),
+    HealthLevel.BRUISED: __("Bruised"),
+    HealthLevel.HURT: __("Hurt"),
+    HealthLevel.INJURED: __("Injured"),
+    HealthLevel.WOUNDED: __("Wounded"),
+    HealthLevel.MAULED: __("Mauled"),
+    HealthLevel.CRIPPLED: __("Crippled"),
+    HealthLevel.INCAPACITATED: __("Incapacitated"),
+    HealthLevel.DEAD: __("Dead"),
+}
+
+
+def lang_of(locale: str) -> Lang:
+    return "en" if locale == "en" else "ru"
+
+
+def trait_name(code: TraitCode, lang: Lang, system: SheetSystem) -> str:
+    return escape(display_name(code, lang, system))
+
+
+def _rated(codes: Iterable[TraitCode], sheet: Sheet, lang: Lang) -> str:
+    parts = []
+    for code in codes:
+        value = sheet.rating(code)
+        if value is not None:
+            parts.append(f"{trait_name(code, lang, sheet.system)} {value}")
+    return " · ".join(parts)
+
+
+def health_line(track: HealthTrack) -> str:
+    """§B.9: the level reached, its dice penalty, and the seven boxes (/ bashing, X lethal,
+    ✱ aggravated, as S4 marks them)."""
+    row = wound_penalty(track)
+    boxes = [_BOX[b] for b in track.boxes] + ["·"] * (TRACK_BOXES - len(track.boxes))
+    level = str(_LEVELS[row.level])
+    if not row.can_act:
+        state = level + " — " + _("cannot act")
+    elif row.penalty:
+        state = f"{level} ({row.penalty:+d})".replace("-", "−")
+    else:
+        state = level
+    return "<b>" + _("Health") + f"</b>: {state} [{' '.join(boxes)}]"
+
+
+def _wound_word(kind: DifficultyKind) -> str:
+    if kind is DifficultyKind.PHYSICAL_WOUND:
+        return _("physical wound")
+    return _("mental wound")
+
+
+def sheet_text(sheet: Sheet, owner: str, lang: Lang) -> str:
+    """The sheet as a player reads it at the table; Willpower as current/permanent (§A.7)."""
+    head = f"{SHEET_MARK} <b>{escape(owner)}</b> — " + _("character sheet, {game}").format(
+        game=render.profile_title(sheet.system.value)
+    )
+    lines = [head]
+    if sheet.system is SheetSystem.D6:
+        lines.extend(_d6_lines(sheet, lang))
+    else:
+        lines.extend(_d10_lines(sheet, lang))
+    if len(lines) == 1:
+        lines.append(_("The sheet is empty. Set traits: /set dexterity 3 brawl 2"))
+    return "\n".join(lines)
+
+
+def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
+    lines: list[str] = []
+    groups = (
+        (_("Physical"), _PHYSICAL),
+        (_("Social"), _SOCIAL),
+        (_("Mental"), _MENTAL),
+    )
+    attributes = [(title, _rated(codes, sheet, lang)) for title, codes in groups]
+    if any(text for _title, text in attributes):
+        lines.append("<b>" + _("Attributes") + "</b>")
+        lines.extend(f"{title}: {text}" for title, text in attributes if text)
+    abilities = _rated([c for c in catalogue(sheet.system) if isinstance(c, Ability)], sheet, lang)
+    if abilities:
+        lines.append("<b>" + _("Abilities") + f"</b>: {abilities}")
+    if sheet.willpower is not None:
+        lines.append(
+            f"<b>{trait_name(Stat.WILLPOWER, lang, sheet.system)}</b>: "
+            + _("{current} of {permanent}").format(
+                current=sheet.willpower_current, permanent=sheet.willpower
+            )
+        )
+    for stat in (Stat.ARETE, Stat.HUMANITY):
+        value = sheet.rating(stat) if stat in catalogue(sheet.system) else None
+        if value is not None:
+            lines.append(f"<b>{trait_name(stat, lang, sheet.system)}</b>: {value}")
+    spheres = _rated([c for c in catalogue(sheet.system) if isinstance(c, Sphere)], sheet, lang)
+    if spheres:
+        lines.append("<b>" + _("Spheres") + f"</b>: {spheres}")
+    if sheet.system is SheetSystem.MAGE and (sheet.quintessence or sheet.paradox):
+        lines.append(
+            f"<b>{trait_name(Stat.QUINTESSENCE, lang, sheet.system)}</b>: {sheet.quintessence}"
+            f" · <b>{trait_name(Stat.PARADOX, lang, sheet.system)}</b>: {sheet.paradox}"
+        )
+    if sheet.health != HealthTrack():
+        lines.append(health_line(sheet.health))
+    return lines
+
+
+def _d6_lines(sheet: Sheet, lang: Lang) -> list[str]:
+    lines: list[str] = []
+    if sheet.powers:
+        powers = " · ".join(f"{escape(p.name)} {p.level}" for p in sheet.powers)
+        lines.append("<b>" + _("Powers") + f"</b>: {powers}")
+    if sheet.weakness is not None:
+        lines.append(f"<b>{trait_name(D6Field.WEAKNESS, lang, sheet.system)}</b>: {sheet.weakness}")
+    if sheet.luck:
+        lines.append(f"<b>{trait_name(D6Field.LUCK, lang, sheet.system)}</b>: {sheet.luck}")
+    if sheet.wounds:
+        wounds = ", ".join(f"{_wound_word(w.kind)} −{w.magnitude}" for w in sheet.wounds)
+        lines.append("<b>" + _("Wounds") + f"</b>: {wounds}")
+    return lines
+
+
+def no_sheet_text(owner: str) -> str:
+    return _("{name} has no character sheet in this chat yet.").format(name=escape(owner)) + (
+        "\n" + set_example()
+    )
+
+
+def set_example() -> str:
+    return _(
+        "Example: /set dexterity 3 brawl 2 willpower 5/7 — or /set alone for buttons; "
+        "several lines at once: /sheet set, then one trait per line."
+    )
+
+
+def export_text(sheet: Sheet, owner: str, lang: Lang) -> str:
+    """The sheet as the lines ``/set`` and a reply read back (bot.traits.export_sheet), in a
+    block Telegram copies with one tap."""
+    block = export_sheet(sheet, lang)
+    head = f"{SHEET_MARK} <b>{escape(owner)}</b> — " + _(
+        "export: copy, edit, and send back as a reply to this message"
+    )
+    if not block:
+        return head + "\n" + _("The sheet is empty. Set traits: /set dexterity 3 brawl 2")
+    return head + f"\n<pre>{escape(block)}</pre>"
+
+
+def paste_prompt_text(lang: Lang, system: SheetSystem) -> str:
+    """What ``/sheet set`` without lines answers: the format, by example, in the reader's
+    language (the names are those the parser reads back)."""
+    examples = _paste_examples(lang, system)
+    return (
+        f"{SHEET_MARK} "
+        + _("Reply to this message with your traits, one per line or separated by commas:")
+        + f"\n<pre>{escape(examples)}</pre>"
+    )
+
+
+def _paste_examples(lang: Lang, system: SheetSystem) -> str:
+    if system is SheetSystem.D6:
+        return "\n".join(
+            [
+                _("Fire 2"),
+                f"{display_name(D6Field.WEAKNESS, lang, system)} 2",
+                f"{display_name(D6Field.LUCK, lang, system)} 1",
+            ]
+        )
+    return "\n".join(
+        [
+            f"{display_name(Attribute.DEXTERITY, lang, system)} 3",
+            f"{display_name(Ability.BRAWL, lang, system)} 2",
+            f"{display_name(Stat.WILLPOWER, lang, system)} 5/7",
+        ]
+    )
+
+
+def saved_text(sheet: Sheet, owner: str, lang: Lang, entries: Sequence[BlockEntry]) -> str:
+    """What was written, with the values now on the sheet (a d6 power by its own name)."""
+    parts: list[str] = []
+    for entry in entries:
+        if entry.code is not None:
+            parts.append(_rating_text(sheet, entry.code, lang))
+        elif entry.power is not None:
+            power = sheet.power(entry.power)
+            parts.append(f"{escape(entry.power)} {power.level if power else 0}")
+    return "✅ " + _("{name}'s sheet: {changes}").format(
+        name=escape(owner), changes=" · ".join(parts)
+    )
+
+
+def _rating_text(sheet: Sheet, code: TraitCode, lang: Lang) -> str:
+    name = trait_name(code, lang, sheet.system)
+    if code is Stat.WILLPOWER:
+        return f"{name} {sheet.willpower_current}/{sheet.willpower}"
+    value = sheet.rating(code)
+    return f"{name} {'—' if value is None else value}"
+
+
+def candidates_text(codes: Sequence[TraitCode], lang: Lang, system: SheetSystem) -> str:
+    return ", ".join(trait_name(c, lang, system) for c in codes)
+
+
+def name_problem_text(error: TraitNameError, lang: Lang, system: SheetSystem) -> str:
+    """An unknown or ambiguous trait name, with the traits the player may have meant."""
+    word = escape(error.text.strip())
+    if error.problem is NameProblem.AMBIGUOUS:
+        return _("«{word}» could be: {names}. Type more letters.").format(
+            word=word, names=candidates_text(error.candidates, lang, system)
+        )
+    if error.problem is NameProblem.NOT_ON_SHEET:
+        return _("This game's sheet has no {names}.").format(
+            names=candidates_text(error.candidates, lang, system)
+        )
+    if error.candidates:
+        return _("«{word}» is not a trait. Did you mean: {names}?").format(
+            word=word, names=candidates_text(error.candidates, lang, system)
+        )
+    if not word:
+        return _("A trait name is missing.")
+    return _("«{word}» is not a trait of this game.").format(word=word)
+
+
+_REJECTIONS: dict[ErrorCode, LazyProxy] = {
+    ErrorCode.RANGE: __("the value is out of range"),
+    ErrorCode.NOT_ALLOWED: __("not on this game's sheet"),
+    ErrorCode.QUINT_LIMIT: __("Quintessence and Paradox do not fit the wheel"),
+}
+
+
+def block_error_text(error: BlockError, lang: Lang, system: SheetSystem) -> str:
+    """One refused line of a paste or of ``/set``, with the candidates or the reason."""
+    word = escape(error.text)
+    if error.problem in (BlockProblem.UNKNOWN_NAME, BlockProblem.AMBIGUOUS_NAME):
+        names = candidates_text(error.candidates, lang, system)
+        if error.problem is BlockProblem.AMBIGUOUS_NAME:
+            return _("«{word}»: which one — {names}?").format(word=word, names=names)
+        if names:
+            return _("«{word}»: unknown trait; did you mean {names}?").format(
+                word=word, names=names
+            )
+        return _("«{word}»: unknown trait.").format(word=word)
+    if error.problem is BlockProblem.NOT_ON_SHEET:
+        return _("«{word}»: this game's sheet has no {names}.").format(
+            word=word, names=candidates_text(error.candidates, lang, system)
+        )
+    if error.problem is BlockProblem.MISSING_VALUE:
+        return _("«{word}»: the value is missing.").format(word=word)
+    if error.problem is BlockProblem.BAD_NUMBER:
+        return _("«{word}»: the value must be a number.").format(word=word)
+    reason = _REJECTIONS.get(error.error or ErrorCode.RANGE, _REJECTIONS[ErrorCode.RANGE])
+    return f"«{word}»: {reason}"
+
+
+def block_errors_text(errors: Sequence[BlockError], lang: Lang, system: SheetSystem) -> str:
+    lines = [_("Nothing was changed:")]
+    lines.extend("• " + block_error_text(e, lang, system) for e in errors)
+    lines.append(set_example())
+    return "\n".join(lines)
+
+
+def empty_set_text() -> str:
+    return _("No traits found in that text.") + "\n" + set_example()
+
+
+def help_line() -> str:
+    """One line in /help (it must stay one screen); ``/help sheet`` has the details."""
+    return "📜 " + _("/set dexterity 3, /sheet, /ask perc+alert 8 — character sheets: /help sheet")
+
+
+def help_section() -> str:
+    """``/help sheet``: sheets and roll requests."""
+    return "\n".join(
+        [
+            "<b>" + _("Character sheet") + "</b>",
+            _("/set dexterity 3 brawl 2 — set traits (any case, short prefixes: /set dex 3)"),
+            _("/set willpower 5/7 — Willpower: current/permanent"),
+            _("/set — buttons: category, trait, value"),
+            _("/sheet — your sheet; /sheet export — as text to copy"),
+            _("/sheet set — paste many lines: reply to the bot's sheet message with them"),
+            _("/ask perc+alert 8 — the Storyteller asks everyone for a roll from their sheets"),
+        ]
+    )
+
+
+def not_storyteller_text() -> str:
+    return _("Only the Storyteller can see other players' sheets.")
+
+
+def unknown_player_text(who: str) -> str:
+    return _("{who} has no sheet in this chat. Reply to their message with /sheet.").format(
+        who=escape(who)
+    )
+
+
+def not_your_sheet_text() -> str:
+    return _("This is not your sheet: open your own with /set.")
+
+
+def sheet_usage_text() -> str:
+    return _(
+        "/sheet — your sheet; /sheet export — as text to copy; /sheet set — paste many "
+        "traits; the Storyteller: /sheet @name or /sheet as a reply."
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The editor: category → trait → value, in one message
+
+
+class SheetAction(StrEnum):
+    CATEGORY = "c"
+    TRAIT = "t"
+    VALUE = "x"
+    BACK = "b"
+    DONE = "d"
+
+
+class Category(StrEnum):
+    ATTRIBUTES = "at"
+    ABILITIES = "ab"
+    SPHERES = "sp"
+    ADVANTAGES = "ad"  # Willpower, Arete, Humanity, Quintessence, Paradox
+    D6 = "d6"  # weakness, luck dice (powers are named by the player: typed)
+
+
+class SheetCallback(CallbackData, prefix="sh"):
+    """A tap in the sheet editor: flow id, version drawn at, action, and its argument."""
+
+    f: str
+    v: int
+    a: SheetAction
+    k: str = ""
+    x: int = 0
+
+
+_CATEGORY_TITLES: dict[Category, LazyProxy] = {
+    Category.ATTRIBUTES: __("Attributes"),
+    Category.ABILITIES: __("Abilities"),
+    Category.SPHERES: __("Spheres"),
+    Category.ADVANTAGES: __("Willpower and more"),
+    Category.D6: __("Weakness and luck"),
+}
+
+
+def category_of(code: TraitCode) -> Category:
+    if isinstance(code, Attribute):
+        return Category.ATTRIBUTES
+    if isinstance(code, Ability):
+        return Category.ABILITIES
+    if isinstance(code, Sphere):
+        return Category.SPHERES
+    if isinstance(code, D6Field):
+        return Category.D6
+    return Category.ADVANTAGES
+
+
+def categories(system: SheetSystem) -> list[Category]:
+    found: list[Category] = []
+    for code in catalogue(system):
+        category = category_of(code)
+        if category not in found:
+            found.append(category)
+    return found
+
+
+def traits_in(category: Category, system: SheetSystem) -> list[TraitCode]:
+    return [c for c in catalogue(system) if category_of(c) is category]
+
+
+def value_choices(code: TraitCode, sheet: Sheet) -> range:
+    low, high = trait_range(code, supernatural=sheet.supernatural)
+    return range(low, min(high, VALUE_BUTTONS_MAX) + 1)
+
+
+def _button(
+    text: str, flow_id: str, version: int, action: SheetAction, k: str = "", x: int = 0
+) -> InlineKeyboardButton:
+    data = SheetCallback(f=flow_id, v=version, a=action, k=k, x=x).pack()
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def editor_text(
+    sheet: Sheet, owner: str, lang: Lang, category: Category | None, trait: TraitCode | None
+) -> str:
+    """The sheet as it is now, then what to choose next."""
+    if trait is not None:
+        current = sheet.rating(trait)
+        prompt = _("{name}: choose the value (now {value}).").format(
+            name=trait_name(trait, lang, sheet.system), value="—" if current is None else current
+        )
+    elif category is not None:
+        prompt = _("{category}: choose a trait.").format(category=_CATEGORY_TITLES[category])
+    else:
+        prompt = _("Choose what to change.")
+    return sheet_text(sheet, owner, lang) + "\n\n✏️ " + prompt
+
+
+def editor_keyboard(
+    flow_id: str,
+    version: int,
+    sheet: Sheet,
+    lang: Lang,
+    category: Category | None,
+    trait: TraitCode | None,
+) -> InlineKeyboardMarkup:
+    rows: list[list[InlineKeyboardButton]]
+    if trait is not None:
+        current = sheet.rating(trait)
+        values = [
+            _button(
+                render_marked(str(n), n == current), flow_id, version, SheetAction.VALUE, trait, n
+            )
+            for n in value_choices(trait, sheet)
+        ]
+        rows = _rows(values, 6)
+        rows.append([_button("⬅️ " + _("Back"), flow_id, version, SheetAction.BACK)])
+    elif category is not None:
+        names = [
+            _button(
+                display_name(c, lang, sheet.system), flow_id, version, SheetAction.TRAIT, c.value
+            )
+            for c in traits_in(category, sheet.system)
+        ]
+        rows = _rows(names, 3)
+        rows.append([_button("⬅️ " + _("Back"), flow_id, version, SheetAction.BACK)])
+    else:
+        tabs = [
+            _button(str(_CATEGORY_TITLES[c]), flow_id, version, SheetAction.CATEGORY, c.value)
+            for c in categories(sheet.system)
+        ]
+        rows = _rows(tabs, 2)
+    rows.append([_button("✅ " + _("Done"), flow_id, version, SheetAction.DONE)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def render_marked(text: str, chosen: bool) -> str:
+    return f"• {text} •" if chosen else text
+
+
+def editor_closed_text(sheet: Sheet, owner: str, lang: Lang) -> str:
+    return sheet_text(sheet, owner, lang)

@@ -1,0 +1,338 @@
+"""Character sheets: ``/set``, ``/sheet``, a pasted block, and the editor (issue 4 item 1).
+
+Ways in, from quickest to most discoverable:
+
+- ``/set ловкость 3``, several pairs on one line (``/set ловк 3 драка 2``), Willpower as
+  current/permanent (``/set сила воли 5/7``), or many lines after ``/set`` or ``/sheet set``;
+- a reply to any of the bot's sheet messages (they start with 📜: the view, the export, the
+  ``/sheet set`` prompt) with lines of traits sets them on the replier's OWN sheet, so a player
+  can copy an export, edit it and send it back;
+- ``/set`` alone opens an editor in one message: category → trait → value buttons.
+
+Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update
+and is all-or-nothing: one unknown, ambiguous or out-of-range entry and nothing is written; the
+answer lists each problem with the candidates. ``/sheet`` shows the sheet; the Storyteller (a
+chat administrator until the Storyteller role lands) may see another player's by ``/sheet
+@name`` or by replying ``/sheet`` to their message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot import render, sheet_view
+from bot.session import safe_edit
+from bot.sheet_view import Category, SheetAction, SheetCallback
+from bot.state import Flow, SheetOwner, Store
+from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
+from handlers.settings import is_admin
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import Profile
+from rules.sheet import (
+    Sheet,
+    SheetSystem,
+    TraitCode,
+    new_sheet,
+    set_trait,
+    system_of,
+    trait_code,
+)
+
+EDITOR = "sheet"
+
+# A value ends a pair when a name follows it: «ловк 3 драка 2» is two lines for the block
+# reader, «ловкость 3 4» stays one (and is refused as a bad number).
+_PAIR_END = re.compile(
+    r"((?:^|\s)(?:[0-9]{1,6}(?:\s*/\s*[0-9]{1,6})?|[●•]+[○◦]*))[ \t]+(?=[^\s0-9/,;])"
+)
+
+
+class EditorState(BaseModel):
+    """Where the editor is: a category chosen, then a trait; the sheet itself is in the Store."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    system: SheetSystem
+    name: str
+    category: Category | None = None
+    trait: str | None = None
+
+
+class _Refused(Exception):
+    """Aborts the Store's transaction: the block had problems, nothing may be written."""
+
+    def __init__(self, result: BlockResult) -> None:
+        super().__init__("block refused")
+        self.result = result
+
+
+def make_router() -> Router:
+    router = Router(name="sheet")
+    router.message.register(set_command, Command("set"))
+    router.message.register(sheet_command, Command("sheet"))
+    router.message.register(paste_reply, replies_to_a_sheet)
+    router.callback_query.register(editor_tap, SheetCallback.filter())
+    return router
+
+
+def owner_of(user: User) -> SheetOwner:
+    return SheetOwner(user_id=user.id, name=user.first_name, username=user.username)
+
+
+def pairs_to_lines(text: str) -> str:
+    """``ловк 3 драка 2`` → two lines; lines and comma-separated items pass unchanged."""
+    return "\n".join(_PAIR_END.sub(r"\1\n", line) for line in text.splitlines())
+
+
+def replies_to_a_sheet(message: Message, bot: Bot) -> bool:
+    """A plain text reply to one of the bot's 📜 messages (privacy mode still delivers it)."""
+    reply = message.reply_to_message
+    if message.text is None or message.text.startswith("/") or reply is None:
+        return False
+    author = reply.from_user
+    return (
+        author is not None
+        and author.id == bot.id
+        and (reply.text or "").startswith(sheet_view.SHEET_MARK)
+    )
+
+
+async def set_command(
+    message: Message, command: CommandObject, store: Store, profile: Profile, locale: str
+) -> None:
+    user = message.from_user
+    if user is None:
+        return
+    if (command.args or "").strip():
+        await apply_text(message, user, command.args or "", store, profile, locale)
+        return
+    await _open_editor(message, user, store, profile, locale)
+
+
+async def paste_reply(message: Message, store: Store, profile: Profile, locale: str) -> None:
+    if message.from_user is None:
+        return
+    await apply_text(message, message.from_user, message.text or "", store, profile, locale)
+
+
+async def apply_text(
+    message: Message, user: User, text: str, store: Store, profile: Profile, locale: str
+) -> None:
+    """Set every ``name value`` in ``text`` on the user's sheet, or nothing at all."""
+    system = system_of(profile)
+    lang = sheet_view.lang_of(locale)
+    block = pairs_to_lines(text)
+    parsed = parse_block(block, system)
+    if not parsed.entries and not parsed.errors:
+        await message.answer(sheet_view.empty_set_text(), parse_mode=ParseMode.HTML)
+        return
+    applied: list[BlockEntry] = []
+
+    def change(sheet: Sheet) -> Sheet:
+        result = apply_block(sheet, block, profile)
+        if result.errors:
+            raise _Refused(result)
+        applied[:] = result.applied
+        return result.sheet
+
+    owner = owner_of(user)
+    try:
+        sheet = await store.update_sheet(message.chat.id, user.id, system, change, owner=owner)
+    except _Refused as refused:
+        text = sheet_view.block_errors_text(refused.result.errors, lang, system)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    await message.answer(
+        sheet_view.saved_text(sheet, owner.name, lang, applied), parse_mode=ParseMode.HTML
+    )
+
+
+async def sheet_command(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    locale: str,
+) -> None:
+    user = message.from_user
+    if user is None:
+        return
+    system = system_of(profile)
+    lang = sheet_view.lang_of(locale)
+    words = (command.args or "").split(maxsplit=1)
+    sub = words[0].casefold() if words else ""
+    rest = words[1] if len(words) > 1 else ""
+    if sub == "set":
+        if rest.strip():
+            await apply_text(message, user, rest, store, profile, locale)
+        else:
+            prompt = sheet_view.paste_prompt_text(lang, system)
+            await message.answer(prompt, parse_mode=ParseMode.HTML)
+        return
+    export = sub == "export"
+    mention = rest if export else (command.args or "").strip()
+    if sub and not export and not sub.startswith("@"):
+        await message.answer(sheet_view.sheet_usage_text(), parse_mode=ParseMode.HTML)
+        return
+    target = await _target(message, mention, store, system)
+    if target is None:
+        await message.answer(
+            sheet_view.unknown_player_text(mention.split()[0]), parse_mode=ParseMode.HTML
+        )
+        return
+    if target.user_id != user.id and not await is_admin(
+        bot, message.chat, user, message.sender_chat
+    ):
+        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        return
+    sheet = await store.load_sheet(message.chat.id, target.user_id, system)
+    if sheet is None:
+        await message.answer(sheet_view.no_sheet_text(target.name), parse_mode=ParseMode.HTML)
+        return
+    text = (
+        sheet_view.export_text(sheet, target.name, lang)
+        if export
+        else sheet_view.sheet_text(sheet, target.name, lang)
+    )
+    await message.answer(text, parse_mode=ParseMode.HTML)
+
+
+async def _target(
+    message: Message, mention: str, store: Store, system: SheetSystem
+) -> SheetOwner | None:
+    """Whose sheet: an @name among the chat's players, the author of the replied message, or
+    the sender. None for an @name nobody here has a sheet under."""
+    user = message.from_user
+    word = mention.split()[0] if mention.split() else ""
+    if word.startswith("@"):
+        wanted = word[1:].casefold()
+        for found in await store.list_sheets(message.chat.id, system):
+            if (found.owner.username or "").casefold() == wanted:
+                return found.owner
+        return None
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return owner_of(reply.from_user)
+    assert user is not None  # the commands return early without a sender
+    return owner_of(user)
+
+
+# ---------------------------------------------------------------------------------------------
+# The editor
+
+
+async def _open_editor(
+    message: Message, user: User, store: Store, profile: Profile, locale: str
+) -> None:
+    system = system_of(profile)
+    state = EditorState(system=system, name=user.first_name)
+    sheet = await store.load_sheet(message.chat.id, user.id, system) or new_sheet(system)
+    flow = await store.create_flow(EDITOR, message.chat.id, user.id, state.model_dump(mode="json"))
+    text, markup = _editor_view(flow, state, sheet, locale)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _editor_view(
+    flow: Flow, state: EditorState, sheet: Sheet, locale: str
+) -> tuple[str, InlineKeyboardMarkup]:
+    lang = sheet_view.lang_of(locale)
+    trait = trait_code(state.trait, state.system) if state.trait else None
+    text = sheet_view.editor_text(sheet, state.name, lang, state.category, trait)
+    markup = sheet_view.editor_keyboard(flow.id, flow.version, sheet, lang, state.category, trait)
+    return text, markup
+
+
+async def editor_tap(
+    callback: CallbackQuery,
+    callback_data: SheetCallback,
+    store: Store,
+    profile: Profile,
+    locale: str,
+) -> None:
+    message = callback.message
+    flow = await store.load_flow(callback_data.f)
+    if flow is None or flow.closed or not isinstance(message, Message):
+        await callback.answer(render.closed_text(), show_alert=True)
+        return
+    if flow.chat_id != message.chat.id or flow.kind != EDITOR:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if flow.owner_id != callback.from_user.id:
+        await callback.answer(sheet_view.not_your_sheet_text(), show_alert=True)
+        return
+    if flow.version != callback_data.v:
+        await callback.answer()  # a double tap: the first one already did the work
+        return
+    try:
+        state = EditorState.model_validate(flow.data)
+        if state.system is not system_of(profile):
+            raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
+        await _editor_step(callback, message, callback_data, flow, state, store, profile, locale)
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+
+
+async def _editor_step(
+    callback: CallbackQuery,
+    message: Message,
+    data: SheetCallback,
+    flow: Flow,
+    state: EditorState,
+    store: Store,
+    profile: Profile,
+    locale: str,
+) -> None:
+    owner = flow.owner_id
+    sheet = await store.load_sheet(flow.chat_id, owner, state.system) or new_sheet(state.system)
+    close = False
+    setting: tuple[TraitCode, int] | None = None
+    action = data.a
+    if action is SheetAction.CATEGORY:
+        category = Category(data.k)
+        if category not in sheet_view.categories(state.system):
+            raise RulesInputError(ErrorCode.NOT_ALLOWED, "category", data.k)
+        state = state.model_copy(update={"category": category, "trait": None})
+    elif action is SheetAction.TRAIT:
+        code = trait_code(data.k, state.system)
+        if state.category is None or sheet_view.category_of(code) is not state.category:
+            raise RulesInputError(ErrorCode.STATE, "trait", data.k)
+        state = state.model_copy(update={"trait": code.value})
+    elif action is SheetAction.VALUE:
+        if state.trait is None or data.k != state.trait:
+            raise RulesInputError(ErrorCode.STATE, "value", data.k)
+        code = trait_code(state.trait, state.system)
+        if data.x not in sheet_view.value_choices(code, sheet):
+            raise RulesInputError(ErrorCode.RANGE, "value", str(data.x))
+        setting = (code, data.x)
+        sheet = set_trait(sheet, code, data.x, profile)  # refused here, before any write
+        state = state.model_copy(update={"trait": None})
+    elif action is SheetAction.BACK:
+        if state.trait is not None:
+            state = state.model_copy(update={"trait": None})
+        else:
+            state = state.model_copy(update={"category": None})
+    else:
+        close = True
+    advanced = await store.advance_flow(flow.id, data.v, state.model_dump(mode="json"), close=close)
+    if advanced is None:
+        await callback.answer()
+        return
+    if setting is not None:
+        code, value = setting
+        sheet = await store.update_sheet(
+            flow.chat_id, owner, state.system, lambda s: set_trait(s, code, value, profile)
+        )
+    if close:
+        text = sheet_view.sheet_text(sheet, state.name, sheet_view.lang_of(locale))
+        await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    else:
+        text, markup = _editor_view(advanced, state, sheet, locale)
+        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()

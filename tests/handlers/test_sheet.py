@@ -1,0 +1,409 @@
+"""Character sheets through the Dispatcher: /set, /sheet, a pasted reply, export, the editor."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+from aiogram import Bot, Router
+from aiogram.types import Message, MessageEntity, User
+from aiogram.utils.i18n import I18n
+
+import handlers
+from bot.app import create_dispatcher
+from bot.settings import Settings
+from bot.sheet_view import SheetAction, SheetCallback
+from bot.state import Store, flow_key, sheet_key
+from rules import sheet as sheets
+from rules.health import DamageType, track_of
+from rules.sheet import Ability, Attribute, SheetSystem, Stat
+from tests.handlers.conftest import TOKEN, RecordingSession, Table, buttons, player
+
+ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
+EMMA = player(3, "Emma", "en")
+MAGE = SheetSystem.MAGE
+
+
+def table_routers() -> list[Router]:
+    """The routers a sheet needs, ahead of the fallback: these tests stay about sheets while
+    other features are being built in the same tree (the E2E tests run every router)."""
+    from handlers import roll, settings, sheet, start
+
+    return [
+        start.make_router(),
+        settings.make_router(),
+        roll.make_router(),
+        sheet.make_router(),
+        handlers.make_fallback_router(),
+    ]
+
+
+@pytest.fixture
+def table(fake_store: Store, i18n: I18n) -> Table:
+    session = RecordingSession()
+    bot = Bot(TOKEN, session=session)
+    dispatcher = create_dispatcher(Settings(_env_file=None), fake_store, i18n, table_routers())
+    return Table(dispatcher, bot, session, fake_store, i18n, rng=random.Random(7))
+
+
+async def say_reply(table: Table, user: User, text: str, to: Message) -> None:
+    """A message from ``user`` replying to ``to`` (Table.say has no replies)."""
+    table.message_id += 1
+    first = text.split()[0] if text.startswith("/") and text.split() else ""
+    entities = [MessageEntity(type="bot_command", offset=0, length=len(first))] if first else None
+    message = Message(
+        message_id=table.message_id,
+        date=datetime.now(UTC),
+        chat=table.chat,
+        from_user=user,
+        text=text,
+        entities=entities,
+        reply_to_message=to,
+    )
+    await table.feed(message=message)
+
+
+def bot_message(table: Table, text: str) -> Message:
+    """What a reply carries: the bot's message with its text (Telegram includes it)."""
+    sent = table.session.messages[-1]
+    return Message(
+        message_id=sent.message_id,
+        date=datetime.now(UTC),
+        chat=table.chat,
+        from_user=User(id=123456, is_bot=True, first_name="Dice"),
+        text=text,
+    )
+
+
+def player_message(table: Table, user: User) -> Message:
+    return Message(message_id=1, date=datetime.now(UTC), chat=table.chat, from_user=user, text="hi")
+
+
+async def stored(table: Table, user: User, system: SheetSystem = MAGE) -> sheets.Sheet | None:
+    return await table.store.load_sheet(table.chat.id, user.id, system)
+
+
+async def test_set_one_trait_by_its_russian_name(table: Table) -> None:
+    await table.say(ANNA, "/set ловкость 3")
+    assert table.session.sent[-1].text == "✅ Лист Anna: Ловкость 3"
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Attribute.DEXTERITY) == 3
+
+
+async def test_several_pairs_on_one_line_with_prefixes_and_willpower(table: Table) -> None:
+    await table.say(ANNA, "/set ловк 3 драка 2 сила воли 5/7")
+    assert table.session.sent[-1].text == "✅ Лист Anna: Ловкость 3 · Драка 2 · Сила Воли 5/7"
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Ability.BRAWL) == 2
+    assert (sheet.willpower_current, sheet.willpower) == (5, 7)
+
+
+async def test_many_lines_after_set(table: Table) -> None:
+    await table.say(ANNA, "/set\nВосприятие 4\nБдительность: 2\nАрете 3, Силы 2")
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Attribute.PERCEPTION) == 4
+    assert sheet.rating(Ability.ALERTNESS) == 2
+    assert sheet.arete == 3
+    assert sheet.spheres == {"forces": 2}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("/set сил 3", "«сил 3»: что именно — Сила, Сила Воли, Силы?"),
+        ("/set ловкасть 3", "«ловкасть 3»: нет такой черты; может быть, Ловкость?"),
+        ("/set ловкость 9", "«ловкость 9»: значение вне допустимых пределов"),
+        ("/set ловкость", "«ловкость»: не указано значение."),
+        ("/set ловкость три", "«ловкость три»: значение должно быть числом."),
+        (
+            "/set ловкость 3 человечность 5",
+            "«человечность 5»: в листе этой игры нет черты Человечность.",
+        ),
+    ],
+)
+async def test_bad_entries_change_nothing_and_say_what(table: Table, text: str, says: str) -> None:
+    await table.say(ANNA, "/set сила 2")
+    before = await table.store.redis.hgetall(sheet_key(table.chat.id))
+    await table.say(ANNA, text)
+    answer = table.session.sent[-1].text
+    assert answer.startswith("Ничего не изменено:")
+    assert says in answer
+    assert "Пример: /set ловкость 3 драка 2" in answer
+    assert await table.store.redis.hgetall(sheet_key(table.chat.id)) == before
+
+
+async def test_one_bad_entry_among_good_ones_writes_nothing(table: Table) -> None:
+    await table.say(ANNA, "/set ловкость 3 драка 9")
+    assert await stored(table, ANNA) is None
+
+
+async def test_english_names_and_english_answers(table: Table) -> None:
+    await table.say(EMMA, "/set dex 3 brawl 2 wp 4")
+    assert table.session.sent[-1].text == "✅ Emma's sheet: Dexterity 3 · Brawl 2 · Willpower 4/4"
+    await table.say(EMMA, "/sheet")
+    text = table.session.sent[-1].text
+    assert "📜 <b>Emma</b> — character sheet" in text
+    assert "Physical: Dexterity 3" in text
+    assert "<b>Abilities</b>: Brawl 2" in text
+    assert "<b>Willpower</b>: 4 of 4" in text
+
+
+async def test_sheet_view_lists_groups_willpower_and_health(table: Table) -> None:
+    await table.say(ANNA, "/set сила 2 обаяние 3 интеллект 4 драка 1 св 3/6 арете 2 силы 1")
+    await table.store.update_sheet(
+        table.chat.id,
+        ANNA.id,
+        MAGE,
+        lambda s: sheets.set_health(s, track_of([DamageType.LETHAL, DamageType.BASHING])),
+    )
+    await table.say(ANNA, "/sheet")
+    lines = table.session.sent[-1].text.splitlines()
+    assert lines[0].startswith("📜 <b>Anna</b> — лист персонажа")
+    assert "Физические: Сила 2" in lines
+    assert "Социальные: Обаяние 3" in lines
+    assert "Ментальные: Интеллект 4" in lines
+    assert "<b>Сила Воли</b>: 3 из 6" in lines
+    assert "<b>Арете</b>: 2" in lines
+    assert "<b>Сферы</b>: Силы 1" in lines
+    # Two boxes filled: Ушибы, −1 die (S4's table, §B.9); lethal X above bashing /.
+    assert "<b>Здоровье</b>: Ушибы (−1) [X / · · · · ·]" in lines
+
+
+async def test_no_sheet_yet_gets_a_hint(table: Table) -> None:
+    await table.say(ANNA, "/sheet")
+    text = table.session.sent[-1].text
+    assert "Anna: в этом чате пока нет листа персонажа." in text
+    assert "/set ловкость 3" in text
+
+
+async def test_export_and_reply_round_trip(table: Table) -> None:
+    await table.say(ANNA, "/set ловкость 3 драка 2 сила воли 5/7")
+    await table.say(ANNA, "/sheet export")
+    exported = table.session.sent[-1].text
+    assert "<pre>Ловкость 3\nДрака 2\nСила Воли 5/7</pre>" in exported
+    # The player copies the block, raises Dexterity, and replies to the export with it.
+    await say_reply(table, ANNA, "Ловкость 4\nДрака 2\nСила Воли 5/7", bot_message(table, exported))
+    assert table.session.sent[-1].text == "✅ Лист Anna: Ловкость 4 · Драка 2 · Сила Воли 5/7"
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Attribute.DEXTERITY) == 4
+
+
+async def test_sheet_set_prompts_and_a_reply_to_the_prompt_sets(table: Table) -> None:
+    await table.say(BORIS, "/sheet set")
+    prompt = table.session.sent[-1].text
+    assert prompt.startswith("📜 Ответьте на это сообщение списком черт")
+    await say_reply(table, BORIS, "Восприятие 3, Бдительность 2", bot_message(table, prompt))
+    sheet = await stored(table, BORIS)
+    assert sheet is not None
+    assert sheet.rating(Attribute.PERCEPTION) == 3
+    assert sheet.rating(Ability.ALERTNESS) == 2
+
+
+async def test_a_reply_to_another_bot_message_is_not_a_paste(table: Table) -> None:
+    await table.say(ANNA, "/r 5 6")
+    roll = table.session.sent[-1].text
+    await say_reply(table, ANNA, "Ловкость 4", bot_message(table, roll))
+    assert await stored(table, ANNA) is None
+    assert len(table.session.sent) == 1
+
+
+async def test_sheet_set_with_lines_in_the_same_message(table: Table) -> None:
+    await table.say(ANNA, "/sheet set\nЛовкость 2\nУклонение 1")
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Ability.DODGE) == 1
+
+
+async def test_storyteller_sees_a_players_sheet_others_do_not(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    boris = BORIS.model_copy(update={"username": "boris_v"})
+    await table.say(boris, "/set ловкость 2")
+    await table.say(EMMA, "/sheet @boris_v")
+    assert table.session.sent[-1].text == "Only the Storyteller can see other players' sheets."
+    await table.say(ANNA, "/sheet @Boris_V")
+    assert table.session.sent[-1].text.startswith("📜 <b>Boris</b> — лист персонажа")
+    assert "Ловкость 2" in table.session.sent[-1].text
+    await say_reply(table, ANNA, "/sheet", player_message(table, boris))
+    assert "Ловкость 2" in table.session.sent[-1].text
+    await table.say(ANNA, "/sheet @nobody")
+    assert "@nobody: в этом чате нет листа." in table.session.sent[-1].text
+
+
+async def test_unknown_subcommand_gets_usage(table: Table) -> None:
+    await table.say(ANNA, "/sheet frobnicate")
+    assert table.session.sent[-1].text.startswith("/sheet — ваш лист")
+
+
+async def test_each_game_system_has_its_own_sheet(table: Table) -> None:
+    await table.say(ANNA, "/set ловкость 3")
+    await table.store.update_chat(table.chat.id, profile="dark-ages")
+    await table.say(ANNA, "/set человечность 7 уворот 2")
+    assert table.session.sent[-1].text == "✅ Лист Anna: Человечность 7 · Уворот 2"
+    dark = await stored(table, ANNA, SheetSystem.DARK_AGES)
+    mage = await stored(table, ANNA, MAGE)
+    assert dark is not None
+    assert dark.humanity == 7
+    assert dark.rating(Attribute.DEXTERITY) is None
+    assert mage is not None
+    assert mage.rating(Attribute.DEXTERITY) == 3
+
+
+async def test_d6_sheet_takes_named_powers(table: Table) -> None:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    await table.say(ANNA, "/set\nОгонь 2\nСлабость 3\nКубики удачи 1")
+    sheet = await stored(table, ANNA, SheetSystem.D6)
+    assert sheet is not None
+    assert sheet.weakness == 3
+    assert sheet.luck == 1
+    assert [(p.name, p.level) for p in sheet.powers] == [("Огонь", 2)]
+    await table.say(ANNA, "/sheet")
+    assert "<b>Силы</b>: Огонь 2" in table.session.sent[-1].text
+
+
+# ---------------------------------------------------------------------------------------------
+# The editor
+
+
+def tap_data(
+    markup: object, action: SheetAction, k: str | None = None, x: int | None = None
+) -> str:
+    for button in buttons(markup):
+        data = button.callback_data or ""
+        parsed = SheetCallback.unpack(data)
+        if parsed.a is action and (k is None or parsed.k == k) and (x is None or parsed.x == x):
+            return data
+    raise AssertionError(f"no {action} {k} {x} button")
+
+
+async def test_editor_category_trait_value_in_one_message(table: Table) -> None:
+    await table.say(ANNA, "/set")
+    opened = table.session.sent[-1]
+    assert "Выберите, что изменить." in opened.text
+    titles = [b.text for b in buttons(opened.reply_markup)]
+    assert titles == ["Атрибуты", "Способности", "Сила Воли и прочее", "Сферы", "✅ Готово"]
+    message_id = table.session.messages[-1].message_id
+
+    await table.tap(ANNA, tap_data(opened.reply_markup, SheetAction.CATEGORY, "at"), message_id)
+    edit = table.session.edits[-1]
+    assert edit.message_id == message_id
+    assert "Атрибуты: выберите черту." in edit.text
+    assert "Ловкость" in [b.text for b in buttons(edit.reply_markup)]
+
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.TRAIT, "dexterity"), message_id)
+    edit = table.session.edits[-1]
+    assert "Ловкость: выберите значение (сейчас —)." in edit.text
+    values = [SheetCallback.unpack(b.callback_data or "").x for b in buttons(edit.reply_markup)]
+    assert values[:6] == [0, 1, 2, 3, 4, 5]
+
+    await table.tap(
+        ANNA, tap_data(edit.reply_markup, SheetAction.VALUE, "dexterity", 4), message_id
+    )
+    edit = table.session.edits[-1]
+    assert "Физические: Ловкость 4" in edit.text
+    assert "Атрибуты: выберите черту." in edit.text
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Attribute.DEXTERITY) == 4
+
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.DONE), message_id)
+    final = table.session.edits[-1]
+    assert final.reply_markup is None
+    assert "Ловкость 4" in final.text
+    assert len(table.session.sent) == 1  # everything happened in the one message
+
+
+async def test_editor_willpower_buttons_go_to_ten(table: Table) -> None:
+    await table.say(ANNA, "/set")
+    opened = table.session.sent[-1]
+    mid = table.session.messages[-1].message_id
+    await table.tap(ANNA, tap_data(opened.reply_markup, SheetAction.CATEGORY, "ad"), mid)
+    edit = table.session.edits[-1]
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.TRAIT, Stat.WILLPOWER), mid)
+    edit = table.session.edits[-1]
+    values = [SheetCallback.unpack(b.callback_data or "").x for b in buttons(edit.reply_markup)]
+    assert values[:10] == list(range(1, 11))
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.VALUE, "willpower", 6), mid)
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert (sheet.willpower, sheet.willpower_current) == (6, 6)
+
+
+async def test_editor_refuses_another_player_and_stale_or_forged_taps(table: Table) -> None:
+    await table.say(ANNA, "/set")
+    opened = table.session.sent[-1]
+    mid = table.session.messages[-1].message_id
+    to_attributes = tap_data(opened.reply_markup, SheetAction.CATEGORY, "at")
+    await table.tap(BORIS, to_attributes, mid)
+    assert table.session.answers[-1].text == "Это не ваш лист: откройте свой командой /set."
+    assert table.session.edits == []
+
+    await table.tap(ANNA, to_attributes, mid)
+    await table.tap(ANNA, to_attributes, mid)  # the same button again: already applied
+    assert len(table.session.edits) == 1
+    flow_id = SheetCallback.unpack(to_attributes).f
+    raw = await table.store.redis.hgetall(flow_key(flow_id))
+    assert raw["version"] == "1"
+
+    # A value for a trait that was never chosen, and a value out of the buttons' range.
+    forged = SheetCallback(f=flow_id, v=1, a=SheetAction.VALUE, k="dexterity", x=3).pack()
+    await table.tap(ANNA, forged, mid)
+    assert table.session.answers[-1].text == "Эта кнопка недействительна."
+    await table.tap(
+        ANNA, SheetCallback(f=flow_id, v=1, a=SheetAction.TRAIT, k="dexterity").pack(), mid
+    )
+    too_high = SheetCallback(f=flow_id, v=2, a=SheetAction.VALUE, k="dexterity", x=9).pack()
+    await table.tap(ANNA, too_high, mid)
+    assert table.session.answers[-1].text == "Эта кнопка недействительна."
+    assert await stored(table, ANNA) is None
+
+
+async def test_editor_closed_is_closed(table: Table) -> None:
+    await table.say(ANNA, "/set")
+    opened = table.session.sent[-1]
+    mid = table.session.messages[-1].message_id
+    await table.tap(ANNA, tap_data(opened.reply_markup, SheetAction.DONE), mid)
+    flow_id = SheetCallback.unpack(tap_data(opened.reply_markup, SheetAction.DONE)).f
+    await table.tap(ANNA, SheetCallback(f=flow_id, v=1, a=SheetAction.CATEGORY, k="at").pack(), mid)
+    assert table.session.answers[-1].text == "Этот бросок закрыт."
+
+
+async def test_concurrent_updates_keep_both_changes(table: Table) -> None:
+    """Two changes to one chat's sheets at once: WATCH retries, neither is lost."""
+    import asyncio
+
+    await asyncio.gather(
+        table.store.update_sheet(
+            table.chat.id, ANNA.id, MAGE, lambda s: sheets.set_trait(s, Attribute.STRENGTH, 2)
+        ),
+        table.store.update_sheet(
+            table.chat.id, ANNA.id, MAGE, lambda s: sheets.set_trait(s, Attribute.WITS, 3)
+        ),
+        table.store.update_sheet(
+            table.chat.id, BORIS.id, MAGE, lambda s: sheets.set_trait(s, Attribute.WITS, 1)
+        ),
+    )
+    anna = await stored(table, ANNA)
+    assert anna is not None
+    assert anna.traits == {"strength": 2, "wits": 3}
+    listed = await table.store.list_sheets(table.chat.id, MAGE)
+    assert [(p.owner.user_id, p.sheet.traits) for p in listed] == [
+        (ANNA.id, {"strength": 2, "wits": 3}),
+        (BORIS.id, {"wits": 1}),
+    ]
+
+
+async def test_help_has_one_line_and_help_sheet_the_details(table: Table) -> None:
+    await table.say(ANNA, "/help")
+    assert "📜 /set ловкость 3, /sheet, /ask восп+бдит 8 — листы персонажей: /help sheet" in (
+        table.session.sent[-1].text
+    )
+    await table.say(ANNA, "/help sheet")
+    details = table.session.sent[-1].text
+    assert details.startswith("<b>Лист персонажа</b>")
+    assert "/set сила воли 5/7 — Сила Воли: текущая/постоянная" in details
