@@ -42,6 +42,7 @@ class RollAction(StrEnum):
     ROLL = "go"
     AUTO = "au"
     RETRY = "re"
+    EXTEND = "ex"  # «Продлить»: x=0 shows the targets, x=N turns the roll into an extended one
 
 
 class RollCallback(CallbackData, prefix="r"):
@@ -184,9 +185,10 @@ def faces_html(result: D10Result) -> str:
     return " ".join(parts)
 
 
-def _conditions(
+def conditions(
     pool: int, difficulty: int, threshold: int, willpower: bool, profile: Profile
 ) -> str:
+    """«7к10, сложность 6 (стандарт), Сила Воли»: what was rolled, in one line."""
     line = _("{pool}d10, difficulty {difficulty}").format(pool=pool, difficulty=difficulty)
     label = difficulty_label(difficulty, profile.labels)
     if label is not None:
@@ -213,7 +215,7 @@ def roll_result_text(
     """The message a table reads after a roll: who, what, the faces, and what it means."""
     lines = [
         f"🎲 {escape(roller)}: "
-        + _conditions(pool, result.difficulty, result.threshold, result.willpower, profile)
+        + conditions(pool, result.difficulty, result.threshold, result.willpower, profile)
     ]
     if attempt > 1:
         lines[0] += " · " + _("attempt {n}").format(n=attempt)
@@ -229,7 +231,7 @@ def auto_success_text(
     *, pool: int, difficulty: int, roller: str, profile: Profile, degree: Degree
 ) -> str:
     """§A.6: no dice are rolled; the pool reaching the difficulty is worth one success."""
-    head = f"🎲 {escape(roller)}: " + _conditions(pool, difficulty, 0, False, profile)
+    head = f"🎲 {escape(roller)}: " + conditions(pool, difficulty, 0, False, profile)
     return "\n".join([head, _outcome_line(Outcome.AUTO_SUCCESS, 1, degree, profile.labels)])
 
 
@@ -239,6 +241,17 @@ def retry_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text="🔁 " + _("Try again"), callback_data=data)]]
     )
+
+
+def result_keyboard(flow_id: str, version: int, *, retry: bool) -> InlineKeyboardMarkup:
+    """Under a d10 result: «Ещё раз» after a failure (§A.10), «Продлить» always (§A.11)."""
+    row = []
+    if retry:
+        data = RollCallback(f=flow_id, v=version, a=RollAction.RETRY).pack()
+        row.append(InlineKeyboardButton(text="🔁 " + _("Try again"), callback_data=data))
+    extend = RollCallback(f=flow_id, v=version, a=RollAction.EXTEND).pack()
+    row.append(InlineKeyboardButton(text="⏳ " + _("Extend"), callback_data=extend))
+    return InlineKeyboardMarkup(inline_keyboard=[row])
 
 
 def chances_line(chances: D10Chances) -> str:
@@ -260,7 +273,7 @@ def wizard_text(
     if pool is None:
         lines.append(_("Choose the pool (number of dice)."))
     else:
-        lines.append(_conditions(pool, difficulty, 0, willpower, profile))
+        lines.append(conditions(pool, difficulty, 0, willpower, profile))
     if chances is not None:
         lines.append(chances_line(chances))
     return "\n".join(lines)
@@ -341,7 +354,7 @@ def prob_text(
         cumulative += p
         shown.append(f"{k:>2} {_bar(p, top)} {percent(p)}")
     lines = [
-        "📊 " + _conditions(pool, difficulty, threshold, willpower, profile),
+        "📊 " + conditions(pool, difficulty, threshold, willpower, profile),
         _("Successes:"),
         "<pre>" + escape("\n".join(shown)) + "</pre>",
         _("Success: {p}").format(p=percent(chances.success)),
@@ -367,6 +380,11 @@ def _example(command: str) -> str:
 
 def parse_problem_text(problem: Problem, token: str, profile: Profile, command: str = "r") -> str:
     """A short answer that says what is wrong and shows a correct line (PRODUCT.md §5)."""
+    return problem_sentence(problem, token, profile) + "\n" + _example(command)
+
+
+def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
+    """What is wrong with a typed line, without the example (each command adds its own)."""
     word = escape(token)
     if problem is Problem.POOL_MISSING:
         text = _("How many dice? Give the pool as a number from 1 to {max}.").format(
@@ -386,11 +404,16 @@ def parse_problem_text(problem: Problem, token: str, profile: Profile, command: 
         text = _("«{word}» is not understood: the pool and the difficulty are numbers.").format(
             word=word
         )
-    return text + "\n" + _example(command)
+    return text
 
 
 def range_problem_text(field: str, profile: Profile, command: str = "r") -> str:
     """A number outside the rules' range; ``field`` is the rules' name for it."""
+    return range_sentence(field, profile) + "\n" + _example(command)
+
+
+def range_sentence(field: str, profile: Profile) -> str:
+    """A number outside the rules' range, without the example."""
     if field == "pool":
         text = _("The pool must be from 1 to {max} dice.").format(max=profile.pool_sanity_max)
     elif field == "threshold":
@@ -401,7 +424,7 @@ def range_problem_text(field: str, profile: Profile, command: str = "r") -> str:
         text = _("The difficulty must be from {lo} to {hi} in this game.").format(
             lo=profile.difficulty_min, hi=profile.difficulty_max
         )
-    return text + "\n" + _example(command)
+    return text
 
 
 def d6_unsupported_text() -> str:
@@ -457,6 +480,10 @@ def help_text(profile: Profile) -> str:
             _("/r 7 8 t2 (or +2) — threshold 2: the first two successes do not count"),
             _("/r — buttons: pool, difficulty, Willpower, the odds before rolling"),
             _("/prob 7 6 — exact chances of every result"),
+            _(
+                "/ext 7 6 10 extended · /vs 6 7 opposed · /team 7 6 teamwork · "
+                "/multi 6 7 7 several actions"
+            ),
             "",
             "<b>" + _("Settings") + "</b>",
             _("/lang — language of this chat"),

@@ -646,3 +646,58 @@ class Store:
 
         await self.redis.transaction(apply, key)
         return result[0]
+
+    # --- Table rolls (extended, opposed, teamwork, multiple actions; issue 4 items 2–5) -----
+    # A tap on these flows both advances the flow and writes the roll's log line; one Lua
+    # script does both, so a lost compare-and-set logs nothing and a won one cannot lose its
+    # line: one round-trip, and /stats never counts dice that no message shows.
+
+    async def advance_flow_and_log(
+        self,
+        flow: Flow,
+        expected_version: int,
+        data: dict[str, Any],
+        entries: list[dict[str, Any]],
+        *,
+        close: bool = False,
+    ) -> Flow | None:
+        """Compare-and-set like :meth:`advance_flow`, plus ``entries`` pushed to the flow's
+        chat log (oldest first) only when the set succeeds; None if stale, closed or expired."""
+        script = self.redis.register_script(_ADVANCE_FLOW_AND_LOG)
+        reply = await script(
+            keys=[flow_key(flow.id), log_key(flow.chat_id)],
+            args=[
+                expected_version,
+                _dump(data),
+                "1" if close else "0",
+                LOG_CAP,
+                *(_dump(entry) for entry in entries),
+            ],
+        )
+        if not reply:
+            return None
+        return _flow_from_hash(flow.id, _pairs(reply))
+
+
+# KEYS[1] flow, KEYS[2] its chat's log; ARGV: expected version, new data JSON, close
+# ('1'/'0'), log cap, then the log entries.
+_ADVANCE_FLOW_AND_LOG = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then
+  return false
+end
+if tonumber(version) ~= tonumber(ARGV[1]) then
+  return false
+end
+if redis.call('HGET', KEYS[1], 'closed') == '1' then
+  return false
+end
+redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'data', ARGV[2], 'closed', ARGV[3])
+if #ARGV > 4 then
+  for i = 5, #ARGV do
+    redis.call('LPUSH', KEYS[2], ARGV[i])
+  end
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[4]) - 1)
+end
+return redis.call('HGETALL', KEYS[1])
+"""

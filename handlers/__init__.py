@@ -30,6 +30,7 @@ def make_routers() -> list[Router]:
     ``handlers.parsing`` (which ``bot.render`` reads problem codes from) loads no router.
     """
     from handlers import hidden, history, prob, roll, settings, start, storyteller
+    from handlers import extended, multi, opposed, teamwork
     from handlers import sheet as sheets
 
     return [
@@ -38,6 +39,10 @@ def make_routers() -> list[Router]:
         settings.make_router(),
         roll.make_router(),
         prob.make_router(),
+        extended.make_router(),
+        opposed.make_router(),
+        teamwork.make_router(),
+        multi.make_router(),
         sheets.make_router(),
         storyteller.make_router(),
         history.make_router(),

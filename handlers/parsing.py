@@ -89,3 +89,178 @@ def parse_roll_arguments(text: str | None) -> RollArguments:
         willpower=willpower,
         threshold=threshold or 0,
     )
+
+
+# --- Table rolls: /ext, /vs, /team, /multi (issue 4 items 2–5) ---------------------------
+# The same forgiving shape as /r: numbers in a fixed order, a few keywords in any order. A
+# keyword that takes a number accepts it glued («до5») or as the next word («до 5»).
+
+_RACE_WORDS = frozenset({"до", "to"})
+_TARGET_WORDS = frozenset({"цель", "target", "до", "to"})
+_NPC_WORDS = frozenset({"нпс", "npc", "нпц"})
+_KEYWORD_NUMBER = re.compile(r"([^\W\d_]+)([0-9]{1,6})")
+_ACTION = re.compile(r"([0-9]{1,6})/([0-9]{1,6})", re.ASCII)
+
+
+class ExtendedArguments(BaseModel):
+    """``/ext 7 6 10 [5]``: pool, difficulty, target successes and an optional roll limit."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pool: int
+    difficulty: int
+    target: int
+    max_rolls: int | None = None
+
+
+class OpposedArguments(BaseModel):
+    """``/vs 6 7 [до 5] [нпс] [@name]``: the challenger's pool and difficulty; ``race_to`` makes
+    it an extended opposed roll; ``npc`` marks the Storyteller's side as a non-player."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pool: int
+    difficulty: int | None = None
+    race_to: int | None = None
+    npc: bool = False
+    mention: str | None = None
+
+
+class TeamArguments(BaseModel):
+    """``/team 7 [6] [цель 5]``: the leader's pool and difficulty and the team's target."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pool: int
+    difficulty: int | None = None
+    target: int | None = None
+
+
+class MultiArguments(BaseModel):
+    """``/multi 6 7 7`` or ``/multi 6/7 7/8``: each declared action's pool, optionally with
+    its own difficulty, in the declared order (for a split pool: the pool, then the parts)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    actions: tuple[tuple[int, int | None], ...]
+
+
+def _words(text: str | None) -> list[str]:
+    """Split glued keyword-numbers («до5» → «до», «5») so each parser sees one shape."""
+    out: list[str] = []
+    for token in (text or "").split():
+        match = _KEYWORD_NUMBER.fullmatch(token)
+        if match is not None:
+            out.extend([match.group(1), match.group(2)])
+        else:
+            out.append(token)
+    return out
+
+
+def _keyword_value(words: list[str], index: int) -> int:
+    """The number after the keyword at ``index``; the keyword alone is a syntax problem."""
+    if index + 1 >= len(words) or not _NUMBER.fullmatch(words[index + 1]):
+        raise ArgumentsError(Problem.NOT_A_NUMBER, words[index])
+    return int(words[index + 1])
+
+
+def parse_extended_arguments(text: str | None) -> ExtendedArguments:
+    numbers: list[int] = []
+    for word in _words(text):
+        if not _NUMBER.fullmatch(word):
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+        if len(numbers) == 4:
+            raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+        numbers.append(int(word))
+    if len(numbers) < 3:
+        raise ArgumentsError(Problem.POOL_MISSING)
+    return ExtendedArguments(
+        pool=numbers[0],
+        difficulty=numbers[1],
+        target=numbers[2],
+        max_rolls=numbers[3] if len(numbers) == 4 else None,
+    )
+
+
+def parse_opposed_arguments(text: str | None) -> OpposedArguments:
+    words = _words(text)
+    numbers: list[int] = []
+    race_to: int | None = None
+    npc = False
+    mention: str | None = None
+    i = 0
+    while i < len(words):
+        word = words[i]
+        folded = word.casefold()
+        if _NUMBER.fullmatch(word):
+            if len(numbers) == 2:
+                raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+            numbers.append(int(word))
+        elif folded in _RACE_WORDS:
+            if race_to is not None:
+                raise ArgumentsError(Problem.REPEATED, word)
+            race_to = _keyword_value(words, i)
+            i += 1
+        elif folded in _NPC_WORDS:
+            if npc:
+                raise ArgumentsError(Problem.REPEATED, word)
+            npc = True
+        elif word.startswith("@") and len(word) > 1 and mention is None:
+            mention = word[1:]
+        else:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+        i += 1
+    if not numbers:
+        raise ArgumentsError(Problem.POOL_MISSING)
+    return OpposedArguments(
+        pool=numbers[0],
+        difficulty=numbers[1] if len(numbers) > 1 else None,
+        race_to=race_to,
+        npc=npc,
+        mention=mention,
+    )
+
+
+def parse_team_arguments(text: str | None) -> TeamArguments:
+    words = _words(text)
+    numbers: list[int] = []
+    target: int | None = None
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if _NUMBER.fullmatch(word):
+            if len(numbers) == 2:
+                raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+            numbers.append(int(word))
+        elif word.casefold() in _TARGET_WORDS:
+            if target is not None:
+                raise ArgumentsError(Problem.REPEATED, word)
+            target = _keyword_value(words, i)
+            i += 1
+        else:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+        i += 1
+    if not numbers:
+        raise ArgumentsError(Problem.POOL_MISSING)
+    return TeamArguments(
+        pool=numbers[0], difficulty=numbers[1] if len(numbers) > 1 else None, target=target
+    )
+
+
+MAX_ACTIONS_TYPED = 10
+
+
+def parse_multi_arguments(text: str | None) -> MultiArguments:
+    actions: list[tuple[int, int | None]] = []
+    for word in (text or "").split():
+        if len(actions) == MAX_ACTIONS_TYPED:
+            raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+        if _NUMBER.fullmatch(word):
+            actions.append((int(word), None))
+        elif (match := _ACTION.fullmatch(word)) is not None:
+            actions.append((int(match.group(1)), int(match.group(2))))
+        else:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+    if not actions:
+        raise ArgumentsError(Problem.POOL_MISSING)
+    return MultiArguments(actions=tuple(actions))

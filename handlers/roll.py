@@ -6,8 +6,10 @@ nothing in it is trusted. The flow is loaded, its owner checked, every number re
 against the chat's profile, and the change applied by the Store's compare-and-set, so a
 double tap or two players pressing at once change the state exactly once.
 
-A result message owns a ``roll`` flow only when it offers «Ещё раз» (§A.10: a new attempt
-follows a failure); pressing it closes that flow, so an old button never works twice.
+A d10 result message owns a ``roll`` flow for the buttons under it: «Ещё раз» after a failure
+(§A.10: a new attempt follows a failure) and «Продлить», which turns the roll into the first
+roll of an extended action (§A.11, :mod:`handlers.extended`). Either closes the flow, so an
+old button never works twice.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bot import render
+from bot import render, table_render
 from bot.render import RollAction, RollCallback
 from bot.session import safe_edit
 from bot.state import Flow, Store
@@ -59,6 +61,7 @@ class RollRecord(BaseModel):
     willpower: bool = False
     threshold: int = 0
     attempt: int = 1
+    result: d10.D10Result | None = None  # what «Продлить» counts as the first roll
 
 
 def make_router() -> Router:
@@ -241,13 +244,15 @@ async def _store_result(
     text = render.roll_result_text(
         result, pool=record.pool, roller=roller, profile=profile, attempt=record.attempt
     )
-    if result.outcome in (d10.Outcome.FAILURE, d10.Outcome.BOTCH):
-        flow = await store.create_flow_and_log(
-            RESULT, chat_id, owner_id, record.model_dump(), entry
-        )
-        return text, render.retry_keyboard(flow.id, flow.version)
-    await store.log_roll(chat_id, entry)
-    return text, None
+    kept = record.model_copy(update={"result": result})
+    flow = await store.create_flow_and_log(
+        RESULT, chat_id, owner_id, kept.model_dump(mode="json"), entry
+    )
+    return text, render.result_keyboard(flow.id, flow.version, retry=_failed(result))
+
+
+def _failed(result: d10.D10Result) -> bool:
+    return result.outcome in (d10.Outcome.FAILURE, d10.Outcome.BOTCH)
 
 
 async def roll_tap(
@@ -277,6 +282,8 @@ async def roll_tap(
     try:
         if flow.kind == WIZARD:
             await _wizard_tap(callback, message, callback_data, flow, store, profile, rng)
+        elif callback_data.a is RollAction.EXTEND:
+            await _extend_tap(callback, message, callback_data, flow, store, profile)
         else:
             await _retry_tap(callback, message, callback_data, flow, store, profile, rng)
     except (RulesInputError, ValidationError):
@@ -415,6 +422,8 @@ async def _retry_tap(
     if data.a is not RollAction.RETRY:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", data.a.value)
     record = RollRecord.model_validate(flow.data)
+    if record.result is not None and not _failed(record.result):
+        raise RulesInputError(ErrorCode.STATE, "action", "a success is not retried")
     attempt = record.attempt + 1
     harder = retry_difficulty(record.base, attempt, profile)
     threshold = record.threshold + harder.threshold
@@ -436,4 +445,51 @@ async def _retry_tap(
     with suppress(TelegramBadRequest):
         await message.edit_reply_markup(reply_markup=None)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await callback.answer()
+
+
+async def _extend_tap(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    store: Store,
+    profile: Profile,
+) -> None:
+    """«Продлить»: the first tap asks for the target, the second starts the extended action
+    with this roll as its first (§A.11), in the same message."""
+    from handlers import extended  # the extended module builds on this one
+
+    record = RollRecord.model_validate(flow.data)
+    if record.result is None:
+        raise RulesInputError(ErrorCode.STATE, "result", "no roll to extend")
+    if data.x == 0:
+        with suppress(TelegramBadRequest):
+            await message.edit_reply_markup(
+                reply_markup=table_render.extend_targets_keyboard(flow.id, flow.version)
+            )
+        await callback.answer(table_render.extend_prompt_text())
+        return
+    state = extended.begin(
+        callback.from_user.first_name,
+        record.pool,
+        record.base,
+        data.x,
+        None,
+        record.result,
+        profile,
+    )
+    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+        await callback.answer()
+        return
+    ext_flow = await store.create_flow(
+        extended.KIND,
+        flow.chat_id,
+        flow.owner_id,
+        state.model_dump(mode="json"),
+    )
+    if extended.finished(state):
+        await store.advance_flow(ext_flow.id, ext_flow.version, ext_flow.data, close=True)
+    text, markup = extended.view(ext_flow, state, profile)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()

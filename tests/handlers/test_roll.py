@@ -263,10 +263,12 @@ async def fail_once(table: Table) -> tuple[str, int]:
     for _attempt in range(50):
         await table.say(ANNA, "/r 1 10")
         sent = table.session.sent[-1]
-        if sent.reply_markup is not None:
+        actions = {RollCallback.unpack(b.callback_data or "").a for b in buttons(sent.reply_markup)}
+        if RollAction.RETRY in actions:
             data = action_data(sent.reply_markup, RollAction.RETRY)
             return data, table.session.messages[-1].message_id
         assert "<b>Успех</b>" in sent.text  # only a success offers no retry
+        assert actions == {RollAction.EXTEND}  # but it can still be extended (§A.11)
     raise AssertionError("no failure in 50 rolls")
 
 

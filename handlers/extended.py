@@ -1,0 +1,221 @@
+"""Extended rolls (длительное действие, RULES.md §A.11): ``/ext 7 6 10 [5]`` and «Продлить».
+
+S1 «Действие, которое требует 2 и более успешных баллов, считается длительным»: the same pool
+is rolled turn after turn and the successes add up toward a target, maybe against a limit of
+rolls (S0's spirit summoned before the Nephandus arrives). The progress lives in a flow, so
+it survives across turns, messages and bot restarts; only the roller rolls on. A botch
+follows the profile (``extended_botch``) through :func:`rules.actions.extended_step`, and
+whether the work goes on after it is the Storyteller's call, so the button stays («Начать
+сначала»); a finished or timed-out action closes its flow.
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot import render, table_render
+from bot.session import safe_edit
+from bot.state import Flow, Store
+from bot.table_render import ExtAction, ExtCallback
+from handlers.parsing import ArgumentsError, parse_extended_arguments
+from handlers.roll import roller_name
+from handlers.tabletop import check_difficulty, check_pool, log_entry, open_tap
+from rules import d10
+from rules.actions import ExtendedState, ExtendedStatus, extended_step, start_extended
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+
+KIND = "ext"
+_FINAL = (ExtendedStatus.COMPLETE, ExtendedStatus.OUT_OF_TIME)
+
+
+class ExtendedFlow(BaseModel):
+    """The flow's data: the request, the rules' progress and the latest rolls to show."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    roller: str
+    pool: int
+    difficulty: int
+    target: int
+    max_rolls: int | None = None
+    accumulated: int = 0
+    rolls_made: int = 0
+    status: ExtendedStatus = ExtendedStatus.IN_PROGRESS
+    excess: int = 0
+    history: tuple[d10.D10Result, ...] = ()
+
+    def rules_state(self) -> ExtendedState:
+        return ExtendedState(
+            target=self.target,
+            max_rolls=self.max_rolls,
+            accumulated=self.accumulated,
+            rolls_made=self.rolls_made,
+            status=self.status,
+            excess=self.excess,
+        )
+
+    def after(self, result: d10.D10Result, profile: Profile) -> ExtendedFlow:
+        """One more roll counted by the rules; the shown history keeps the latest rolls."""
+        state = extended_step(self.rules_state(), result, profile)
+        history = (*self.history, result)[-table_render.HISTORY_SHOWN :]
+        return self.model_copy(
+            update={
+                "accumulated": state.accumulated,
+                "rolls_made": state.rolls_made,
+                "status": state.status,
+                "excess": state.excess,
+                "history": history,
+            }
+        )
+
+
+def make_router() -> Router:
+    router = Router(name="extended")
+    router.message.register(ext_command, Command("ext", "extended"))
+    router.callback_query.register(ext_tap, ExtCallback.filter())
+    return router
+
+
+def view(
+    flow: Flow, state: ExtendedFlow, profile: Profile, *, stopped: bool = False
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    text = table_render.extended_text(
+        roller=state.roller,
+        pool=state.pool,
+        difficulty=state.difficulty,
+        target=state.target,
+        max_rolls=state.max_rolls,
+        accumulated=state.accumulated,
+        rolls_made=state.rolls_made,
+        status=state.status,
+        history=state.history,
+        profile=profile,
+        stopped=stopped,
+    )
+    if stopped or state.status in _FINAL:
+        return text, None
+    markup = table_render.extended_keyboard(
+        flow.id,
+        flow.version,
+        next_roll=state.rolls_made + 1,
+        botched=state.status is ExtendedStatus.BOTCHED,
+    )
+    return text, markup
+
+
+def finished(state: ExtendedFlow) -> bool:
+    """Complete or out of rolls: nothing left to press (a botch may still start over)."""
+    return state.status in _FINAL
+
+
+def begin(
+    roller: str,
+    pool: int,
+    difficulty: int,
+    target: int,
+    max_rolls: int | None,
+    first: d10.D10Result,
+    profile: Profile,
+) -> ExtendedFlow:
+    """A new extended action whose first roll is ``first`` (typed /ext, or a /r «Продлить»)."""
+    start = start_extended(target, max_rolls)
+    state = ExtendedFlow(
+        roller=roller, pool=pool, difficulty=difficulty, target=start.target, max_rolls=max_rolls
+    )
+    return state.after(first, profile)
+
+
+async def ext_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(table_render.wrong_system_text())
+        return
+    try:
+        args = parse_extended_arguments(command.args)
+    except ArgumentsError as problem:
+        await message.answer(
+            table_render.problem_text(problem.problem, problem.token, profile, "ext"),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    user = message.from_user
+    roller = roller_name(message, user)
+    try:
+        pool = check_pool(args.pool, profile)
+        difficulty = check_difficulty(args.difficulty, profile)
+        start_extended(args.target, args.max_rolls)
+        first = d10.roll(pool, difficulty, profile, rng=rng)
+        state = begin(roller, pool, difficulty, args.target, args.max_rolls, first, profile)
+    except RulesInputError as error:
+        await message.answer(
+            table_render.range_text(error.field, profile, "ext"), parse_mode=ParseMode.HTML
+        )
+        return
+    owner = user.id if user else 0
+    entry = log_entry(owner, roller, pool, first, KIND)
+    flow = await store.create_flow_and_log(
+        KIND, message.chat.id, owner, state.model_dump(mode="json"), entry
+    )
+    if finished(state):
+        # Done on the first roll: nothing to press, and the flow need not wait for a tap.
+        await store.advance_flow(flow.id, flow.version, flow.data, close=True)
+    text, markup = view(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def ext_tap(
+    callback: CallbackQuery,
+    callback_data: ExtCallback,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    if opened is None:
+        return
+    flow, message = opened
+    if flow.owner_id != callback.from_user.id:
+        await callback.answer(render.not_yours_text(), show_alert=True)
+        return
+    if profile.system is not GameSystem.D10:
+        await callback.answer(table_render.wrong_system_text(), show_alert=True)
+        return
+    try:
+        state = ExtendedFlow.model_validate(flow.data)
+        if callback_data.a is ExtAction.STOP:
+            advanced = await store.advance_flow(flow.id, flow.version, flow.data, close=True)
+            if advanced is not None:
+                text, markup = view(advanced, state, profile, stopped=True)
+                await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+            await callback.answer()
+            return
+        result = d10.roll(state.pool, state.difficulty, profile, rng=rng)
+        after = state.after(result, profile)
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    entry = log_entry(flow.owner_id, state.roller, state.pool, result, KIND)
+    advanced = await store.advance_flow_and_log(
+        flow,
+        flow.version,
+        after.model_dump(mode="json"),
+        [entry],
+        close=after.status in _FINAL,
+    )
+    if advanced is None:
+        await callback.answer()
+        return
+    text, markup = view(advanced, after, profile)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()

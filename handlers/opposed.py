@@ -1,0 +1,385 @@
+"""Opposed rolls (противостояние, RULES.md §A.12, §A.14): ``/vs 6 7`` against another player.
+
+S0 «…ваш персонаж получает только те успехи, которые превышают успехи соперника»: the
+challenger rolls at once; the challenged player (named by replying to their message or by
+@mention) chooses their own pool and difficulty on the buttons of the same message and
+rolls; :func:`rules.contests.contest_step` says who won and by how many net successes. With
+``до 5`` it is the extended opposed roll of S0/S1 (first to 5, each round's surplus counts),
+and every round both sides press their own button. ``нпс`` puts the Storyteller's NPC on a
+side: with an opponent named it is the Storyteller's own side, without one it is the
+opponent, whose button only the Storyteller may press.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from aiogram import Bot, Router
+from aiogram.enums import MessageEntityType, ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
+from aiogram.utils.i18n import gettext as _
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot import render, table_render
+from bot.session import safe_edit
+from bot.state import ChatSettings, Flow, Store
+from bot.table_render import VsAction, VsCallback
+from handlers.parsing import ArgumentsError, parse_opposed_arguments
+from handlers.roll import roller_name
+from handlers.tabletop import check_difficulty, check_pool, is_storyteller, log_entry, open_tap
+from rules import d10
+from rules.contests import (
+    ContestKind,
+    ContestState,
+    Side,
+    contest_step,
+    start_contest,
+    start_extended_opposed,
+)
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import GameSystem, Profile
+
+KIND = "vs"
+
+
+class Party(BaseModel):
+    """One side. ``user_id`` None: known only by @username until they press, or the NPC side
+    that any Storyteller may play."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    user_id: int | None = None
+    username: str | None = None
+    name: str
+    storyteller: bool = False
+    pool: int | None = None
+    difficulty: int
+
+
+class OpposedFlow(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    a: Party
+    b: Party
+    race_to: int | None = None
+    roll_a: d10.D10Result | None = None
+    roll_b: d10.D10Result | None = None
+    rounds: tuple[tuple[int, int, int, int], ...] = ()
+    total_a: int = 0
+    total_b: int = 0
+    finished: bool = False
+    winner: Side | None = None
+    net: int = 0
+    cancelled: bool = False
+
+    @property
+    def choosing(self) -> bool:
+        """The challenged side still picks its pool (only before its first roll)."""
+        return not self.rounds and self.roll_b is None
+
+    def contest(self) -> ContestState:
+        base = (
+            start_contest(ContestKind.SINGLE_ROLL)
+            if self.race_to is None
+            else start_extended_opposed(self.race_to)
+        )
+        return replace(
+            base, total_a=self.total_a, total_b=self.total_b, rolls_made=len(self.rounds)
+        )
+
+    def settled(self) -> OpposedFlow:
+        """Both sides rolled this round: the rules' verdict, and a new round if none yet."""
+        if self.roll_a is None or self.roll_b is None:
+            return self
+        state = contest_step(self.contest(), self.roll_a, self.roll_b)
+        update: dict[str, object] = {
+            "total_a": state.total_a,
+            "total_b": state.total_b,
+            "finished": state.finished,
+            "winner": state.winner,
+            "net": state.net,
+        }
+        if self.race_to is not None:
+            round_ = (self.roll_a.successes, self.roll_b.successes, state.total_a, state.total_b)
+            update["rounds"] = (*self.rounds, round_)
+            if not state.finished:
+                update["roll_a"] = None
+                update["roll_b"] = None
+        return self.model_copy(update=update)
+
+
+def make_router() -> Router:
+    router = Router(name="opposed")
+    router.message.register(vs_command, Command("vs", "oppose"))
+    router.callback_query.register(vs_tap, VsCallback.filter())
+    return router
+
+
+def npc_name() -> str:
+    return _("NPC")
+
+
+def _terms(party: Party, profile: Profile) -> str | None:
+    if party.pool is None:
+        return None
+    return render.conditions(party.pool, party.difficulty, 0, False, profile)
+
+
+def view(
+    flow: Flow, state: OpposedFlow, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    winner = None
+    if state.winner is Side.A:
+        winner = state.a.name
+    elif state.winner is Side.B:
+        winner = state.b.name
+    text = table_render.opposed_text(
+        name_a=state.a.name,
+        name_b=state.b.name,
+        race_to=state.race_to,
+        terms_a=_terms(state.a, profile) or "",
+        terms_b=None if state.choosing else _terms(state.b, profile),
+        roll_a=state.roll_a,
+        roll_b=state.roll_b,
+        rounds=state.rounds,
+        winner=winner,
+        finished=state.finished,
+        net=state.net,
+        cancelled=state.cancelled,
+    )
+    if state.finished or state.cancelled:
+        return text, None
+    if state.choosing:
+        return text, table_render.opposed_choice_keyboard(
+            flow.id,
+            flow.version,
+            pool=state.b.pool,
+            difficulty=state.b.difficulty,
+            difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
+            name_b=state.b.name,
+        )
+    return text, table_render.opposed_round_keyboard(
+        flow.id,
+        flow.version,
+        name_a=state.a.name if state.roll_a is None else None,
+        name_b=state.b.name if state.roll_b is None else None,
+    )
+
+
+def _opponent(message: Message, mention: str | None) -> tuple[User | None, str | None]:
+    """The challenged player: the author of the replied-to message, a text mention (a user
+    without a username), or an @username (known by id only once they press)."""
+    for entity in message.entities or ():
+        if entity.type == MessageEntityType.TEXT_MENTION and entity.user is not None:
+            return entity.user, None
+    replied = message.reply_to_message
+    author = replied.from_user if replied is not None else None
+    if mention is None and author is not None and not author.is_bot:
+        return author, None
+    return None, mention
+
+
+def _without_text_mentions(message: Message, args: str | None) -> str | None:
+    text = message.text or ""
+    for entity in message.entities or ():
+        if entity.type == MessageEntityType.TEXT_MENTION and args:
+            args = args.replace(entity.extract_from(text), " ", 1)
+    return args
+
+
+async def vs_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(table_render.wrong_system_text())
+        return
+    try:
+        args = parse_opposed_arguments(_without_text_mentions(message, command.args))
+    except ArgumentsError as problem:
+        await message.answer(
+            table_render.problem_text(problem.problem, problem.token, profile, "vs"),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    user = message.from_user
+    challenger_id = user.id if user else 0
+    opponent, username = _opponent(message, args.mention)
+    if opponent is not None and opponent.id == challenger_id and message.sender_chat is None:
+        opponent = None
+    named = opponent is not None or username is not None
+    if not named and not args.npc:
+        await message.answer(
+            table_render.opponent_missing_text() + "\n" + table_render.usage_text("vs"),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    if named and args.npc and not await is_storyteller(bot, message.chat, user, chat_settings):
+        await message.answer(table_render.storyteller_only_text())
+        return
+    try:
+        pool = check_pool(args.pool, profile)
+        difficulty = check_difficulty(args.difficulty, profile)
+        state = _challenge(message, args.race_to, args.npc, opponent, username, pool, difficulty)
+        state.contest()  # the rules check the race target here
+        first = d10.roll(pool, difficulty, profile, rng=rng)
+    except RulesInputError as error:
+        await message.answer(
+            table_render.range_text(error.field, profile, "vs"), parse_mode=ParseMode.HTML
+        )
+        return
+    state = state.model_copy(update={"roll_a": first})
+    entry = log_entry(challenger_id, state.a.name, pool, first, KIND)
+    flow = await store.create_flow_and_log(
+        KIND, message.chat.id, challenger_id, state.model_dump(mode="json"), entry
+    )
+    text, markup = view(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _challenge(
+    message: Message,
+    race_to: int | None,
+    npc: bool,
+    opponent: User | None,
+    username: str | None,
+    pool: int,
+    difficulty: int,
+) -> OpposedFlow:
+    user = message.from_user
+    named = opponent is not None or username is not None
+    a = Party(
+        user_id=user.id if user else 0,
+        name=npc_name() if npc and named else roller_name(message, user),
+        storyteller=npc and named,
+        pool=pool,
+        difficulty=difficulty,
+    )
+    if opponent is not None:
+        b = Party(user_id=opponent.id, name=opponent.first_name, difficulty=difficulty)
+    elif username is not None:
+        b = Party(username=username, name="@" + username, difficulty=difficulty)
+    else:
+        b = Party(name=npc_name(), storyteller=True, difficulty=difficulty)
+    return OpposedFlow(a=a, b=b, race_to=race_to)
+
+
+async def _may_play_b(
+    callback: CallbackQuery, message: Message, party: Party, bot: Bot, chat_settings: ChatSettings
+) -> bool:
+    user = callback.from_user
+    if party.user_id is not None:
+        return party.user_id == user.id
+    if party.username is not None:
+        return (user.username or "").casefold() == party.username.casefold()
+    return await is_storyteller(bot, message.chat, user, chat_settings)
+
+
+async def vs_tap(
+    callback: CallbackQuery,
+    callback_data: VsCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    if opened is None:
+        return
+    flow, message = opened
+    if profile.system is not GameSystem.D10:
+        await callback.answer(table_render.wrong_system_text(), show_alert=True)
+        return
+    try:
+        state = OpposedFlow.model_validate(flow.data)
+    except ValidationError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    action = callback_data.a
+    is_a = state.a.user_id == callback.from_user.id
+    if action is VsAction.ROLL_A:
+        allowed = is_a
+    else:  # getChatMember is asked only when the Storyteller side's rights matter
+        allowed = (is_a and action is VsAction.CANCEL) or await _may_play_b(
+            callback, message, state.b, bot, chat_settings
+        )
+    if not allowed:
+        await callback.answer(table_render.not_your_side_text(), show_alert=True)
+        return
+    entries: list[dict[str, Any]] = []
+    try:
+        if action is VsAction.CANCEL:
+            after = state.model_copy(update={"cancelled": True})
+        elif action in (VsAction.POOL, VsAction.DIFFICULTY):
+            after = _choose(state, action, callback_data.x, profile)
+        else:
+            after, entry = _roll(state, action, callback.from_user, profile, rng)
+            entries.append(entry)
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    except _AlreadyRolled:
+        await callback.answer(table_render.already_rolled_text(), show_alert=True)
+        return
+    close = after.finished or after.cancelled
+    advanced = await store.advance_flow_and_log(
+        flow, flow.version, after.model_dump(mode="json"), entries, close=close
+    )
+    if advanced is None:
+        await callback.answer()
+        return
+    text, markup = view(advanced, after, profile)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+class _AlreadyRolled(Exception):
+    """A side pressed its roll button twice in one round."""
+
+
+def _choose(state: OpposedFlow, action: VsAction, x: int, profile: Profile) -> OpposedFlow:
+    if not state.choosing:
+        raise RulesInputError(ErrorCode.STATE, "b", "the pool is already rolled")
+    if action is VsAction.POOL:
+        if x not in table_render.TABLE_POOLS:
+            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+        b = state.b.model_copy(update={"pool": check_pool(x, profile)})
+    else:
+        b = state.b.model_copy(update={"difficulty": check_difficulty(x, profile)})
+    return state.model_copy(update={"b": b})
+
+
+def _roll(
+    state: OpposedFlow, action: VsAction, user: User, profile: Profile, rng: Rng | None
+) -> tuple[OpposedFlow, dict[str, Any]]:
+    if action is VsAction.ROLL_A:
+        if state.roll_a is not None:
+            raise _AlreadyRolled
+        party = state.a
+    elif action is VsAction.ROLL_B:
+        if state.roll_b is not None:
+            raise _AlreadyRolled
+        party = state.b
+    else:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
+    if party.pool is None:
+        raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
+    result = d10.roll(party.pool, party.difficulty, profile, rng=rng)
+    if action is VsAction.ROLL_A:
+        after = state.model_copy(update={"roll_a": result})
+    else:
+        b = party
+        if b.user_id is None and not b.storyteller:
+            b = b.model_copy(update={"user_id": user.id})  # the @username has shown up
+        after = state.model_copy(update={"roll_b": result, "b": b})
+    roller_id = user.id
+    return after.settled(), log_entry(roller_id, party.name, party.pool, result, KIND)
