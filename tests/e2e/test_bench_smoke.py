@@ -1,0 +1,68 @@
+"""``bench/e2e.py`` with a handful of requests, so the benchmark cannot rot unnoticed.
+
+It starts the same real processes as the benchmark (the echo bot, our bot with the send
+limiter lifted, redis-server) and checks what the script promises: every request
+answered exactly once, the Redis accounting present and sane for ``/r 7 6``, and exit 0.
+The numbers themselves are not asserted against targets here: a few requests on a shared
+machine measure noise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.processes import REPO_ROOT, redis_server_binary
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(redis_server_binary() is None, reason="redis-server is not installed"),
+]
+
+SCRIPT = REPO_ROOT / "bench" / "e2e.py"
+
+
+async def test_benchmark_runs_and_accounts_for_every_request(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(SCRIPT),
+        "--requests=12",
+        "--warmup=4",
+        "--concurrency=3",
+        "--rounds=1",
+        "--shipped-requests=0",  # ``python -m bot`` itself is what the other E2E tests start
+        "--sample=2",
+        f"--json={out}",
+        cwd=REPO_ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    text = output.decode(errors="replace")
+    assert process.returncode == 0, text
+
+    summary = json.loads(out.read_text())
+    runs = {run["name"]: run for run in summary["runs"]}
+    assert set(runs) == {"echo (minimal aiogram)", "ours /r 7 6, limits lifted"}
+    for run in runs.values():
+        assert run["replies"] == run["requests"], run
+        assert (run["lost"], run["malformed"], run["unexpected"]) == (0, 0, 0), run
+        assert run["throughput"] > 0
+        assert 0 < run["p50_ms"] <= run["p99_ms"]
+    assert summary["failures"] == []
+    assert summary["throughput_ratio"] > 0
+
+    redis = summary["redis"]
+    assert redis["rolls"] == 12
+    # Whatever the store does, a roll must at least mark its update as taken and log itself.
+    assert redis["commands_per_roll"] >= 2
+    assert redis["round_trips_per_roll"] >= 1
+    assert redis["sample_rolls"] == 2
+    assert redis["one_roll"], redis
+    for line in ("throughput ours/echo", "round-trips per roll", "p99 ms"):
+        assert line in text
