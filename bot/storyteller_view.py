@@ -241,6 +241,7 @@ def campaign_chosen_text(title: str) -> str:
 def reveal_text(record: HiddenRecord, result: D10Result, profile: Profile) -> str:
     """The published roll and exactly what to paste into ``sha256sum`` to check it."""
     line = commitment.reveal_line(record.payload, record.nonce)
+    shell = commitment.shell_command(record.payload, record.nonce)
     return "\n".join(
         [
             "📢 " + _("Hidden roll #{seq} revealed:").format(seq=record.seq),
@@ -248,9 +249,8 @@ def reveal_text(record: HiddenRecord, result: D10Result, profile: Profile) -> st
             _("Check: the SHA-256 of this line must equal the commitment {commitment}").format(
                 commitment=f"<code>{record.commitment}</code>"
             ),
-            f"<code>{escape(line)}</code>",
-            _("In a terminal:")
-            + f" <code>{escape(commitment.shell_command(record.payload, record.nonce))}</code>",
+            f"<code>{escape(line, quote=False)}</code>",
+            _("In a terminal:") + f" <code>{escape(shell, quote=False)}</code>",
         ]
     )
 
