@@ -29,8 +29,20 @@ def make_routers() -> list[Router]:
     The feature modules are imported here, not at the top, so that importing the pure
     ``handlers.parsing`` (which ``bot.render`` reads problem codes from) loads no router.
     """
-    from handlers import hidden, history, prob, roll, settings, start, storyteller
-    from handlers import extended, multi, opposed, teamwork
+    from handlers import (
+        extended,
+        hidden,
+        history,
+        multi,
+        opposed,
+        prob,
+        requests,
+        roll,
+        settings,
+        start,
+        storyteller,
+        teamwork,
+    )
     from handlers import sheet as sheets
 
     return [
@@ -44,6 +56,7 @@ def make_routers() -> list[Router]:
         teamwork.make_router(),
         multi.make_router(),
         sheets.make_router(),
+        requests.make_router(),
         storyteller.make_router(),
         history.make_router(),
         make_fallback_router(),

@@ -11,9 +11,9 @@ Ways in, from quickest to most discoverable:
 
 Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update
 and is all-or-nothing: one unknown, ambiguous or out-of-range entry and nothing is written; the
-answer lists each problem with the candidates. ``/sheet`` shows the sheet; the Storyteller (a
-chat administrator until the Storyteller role lands) may see another player's by ``/sheet
-@name`` or by replying ``/sheet`` to their message.
+answer lists each problem with the candidates. ``/sheet`` shows the sheet; the Storyteller (or,
+while the chat has none, a chat administrator: :func:`handlers.storyteller.game_access`) may
+see another player's by ``/sheet @name`` or by replying ``/sheet`` to their message.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot import render, sheet_view
 from bot.session import safe_edit
 from bot.sheet_view import Category, SheetAction, SheetCallback
-from bot.state import Flow, SheetOwner, Store
+from bot.state import ChatSettings, Flow, SheetOwner, Store
 from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
-from handlers.settings import is_admin
+from handlers.storyteller import GameAccess, game_access
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
 from rules.sheet import (
@@ -159,6 +159,7 @@ async def sheet_command(
     bot: Bot,
     store: Store,
     profile: Profile,
+    chat_settings: ChatSettings,
     locale: str,
 ) -> None:
     user = message.from_user
@@ -187,8 +188,9 @@ async def sheet_command(
             sheet_view.unknown_player_text(mention.split()[0]), parse_mode=ParseMode.HTML
         )
         return
-    if target.user_id != user.id and not await is_admin(
-        bot, message.chat, user, message.sender_chat
+    if target.user_id != user.id and (
+        await game_access(bot, message.chat, chat_settings, user, message.sender_chat)
+        is not GameAccess.ALLOWED
     ):
         await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
         return
