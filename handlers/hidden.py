@@ -52,9 +52,8 @@ def make_router() -> Router:
     router = Router(name="hidden")
     router.message.register(
         ready_for_hidden,
-        CommandStart(deep_link=True),
+        CommandStart(deep_link=True, magic=F.args == view.START_PAYLOAD),
         F.chat.type == ChatType.PRIVATE,
-        F.text.func(lambda text: text.split(maxsplit=1)[1:] == [view.START_PAYLOAD]),
     )
     router.message.register(hidden_command, Command("h", "hidden"))
     router.message.register(reveal_command, Command("reveal"))
@@ -267,22 +266,30 @@ async def reveal_command(
     if record is None:
         await message.answer(view.no_hidden_roll_text(int(text) if text else None))
         return
-    problem = await _publish(bot, store, record, profile)
+    # A number names the roll on purpose: a revealed one is posted again (nothing new is
+    # disclosed), which also recovers a reveal whose message Telegram failed to deliver.
+    problem = await _publish(bot, store, record, profile, again=bool(text))
     if problem is not None:
         await message.answer(problem)
     elif message.chat.id != chat_id:
         await message.answer(view.reveal_done_text())
 
 
-async def _publish(bot: Bot, store: Store, record: HiddenRecord, profile: Profile) -> str | None:
-    """Mark the roll revealed (once, atomically) and post it in its group; or why not."""
+async def _publish(
+    bot: Bot, store: Store, record: HiddenRecord, profile: Profile, *, again: bool = False
+) -> str | None:
+    """Mark the roll revealed (once, atomically) and post it in its group; or why not.
+
+    The mark comes first so two taps cannot both post; ``again`` re-posts a roll that is
+    already revealed.
+    """
     result = view.record_result(record)
     if result is None:
         return render.invalid_button_text()
     done = await store.reveal_hidden(record.chat_id, record.seq)
     if done is None:
         return view.no_hidden_roll_text(record.seq)
-    if not done:
+    if not done and not again:
         return view.already_revealed_text(record.seq)
     await bot.send_message(
         record.chat_id,

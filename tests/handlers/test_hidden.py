@@ -7,11 +7,13 @@ an outcome word, the pool or the difficulty.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import re
 from typing import Any
 
+import fakeredis
 import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramForbiddenError
@@ -24,6 +26,8 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, User
 from aiogram.utils.i18n import I18n
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot import commitment
 from bot.app import create_dispatcher
@@ -37,6 +41,7 @@ from tests.handlers.conftest import (
     RecordingSession,
     Table,
     buttons,
+    flows,
     player,
 )
 
@@ -213,8 +218,8 @@ async def test_reveal_publishes_a_line_that_hashes_to_the_commitment(table: Tabl
 
     await table.say(ANNA, "/reveal")
     assert table.session.sent[-1].text == "Нераскрытых тайных бросков нет."
-    await table.say(ANNA, "/reveal 1")
-    assert table.session.sent[-1].text == "Тайный бросок №1 уже раскрыт."
+    await table.say(ANNA, "/reveal 1")  # by number: posted again, nothing new disclosed
+    assert table.session.sent[-1].text == revealed.text
     await table.say(ANNA, "/reveal 9")
     assert table.session.sent[-1].text == "Тайного броска №9 нет."
     await table.say(ANNA, "/reveal x")
@@ -367,3 +372,105 @@ async def test_forged_reveal_buttons_reveal_nothing(table: Table) -> None:
     await table.tap(BORIS, RevealCallback(c=GROUP.id, s=1).pack(), 1)
     assert not (await table.store.load_hidden(GROUP.id, 1)).revealed  # type: ignore[union-attr]
     assert_nothing_leaked(table, [])
+
+
+# --- Property tests (PRODUCT.md §5; issue 4 item 10): any line, any tap --------------------
+
+APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
+FAST = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+commands = st.sampled_from(["/h", "/hidden", "/reveal", "/st", "/log", "/stats"])
+words = st.sampled_from(["7", "6", "0", "11", "wp", "св", "t1", "x", "99999999999", "-3", "№1"])
+arguments = st.one_of(st.text(max_size=20), st.lists(words, max_size=4).map(" ".join))
+ids = st.one_of(st.integers(-2000, 2000).map(str), st.just(str(GROUP.id)), st.text(max_size=12))
+shaped_taps = st.builds(
+    lambda prefix, a, b: f"{prefix}:{a}:{b}" if b is not None else f"{prefix}:{a}",
+    st.sampled_from(["st", "hr", "hc"]),
+    ids,
+    st.one_of(st.none(), st.integers(-3, 5).map(str), st.text(max_size=4)),
+)
+
+
+def new_table(i18n: I18n) -> Table:
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    session = PrivacySession()
+    bot = Bot(TOKEN, session=session)
+    dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n)
+    return Table(dispatcher, bot, session, store, i18n, rng=random.Random(5))
+
+
+def no_apology(table: Table) -> None:
+    for sent in table.session.sent:
+        assert not sent.text.startswith(APOLOGIES), sent.text
+    for answer in table.session.answers:
+        assert not (answer.text or "").startswith(APOLOGIES), answer.text
+
+
+def group_texts(table: Table) -> list[str]:
+    return [s for call in group_calls(table) for s in visible_strings(call)]
+
+
+@FAST
+@given(commands, arguments, st.booleans(), st.booleans())
+def test_any_line_from_anyone_is_answered_and_never_leaks(
+    i18n: I18n, command: str, text: str, from_storyteller: bool, in_private: bool
+) -> None:
+    async def scenario() -> None:
+        table = new_table(i18n)
+        await make_storyteller(table)
+        before = await table.store.load_chat(GROUP.id)
+        user = ANNA if from_storyteller else BORIS
+        if in_private:  # writing to the bot is what opens a private chat
+            session(table).open_private.add(user.id)
+            table.chat = Chat(id=user.id, type="private", first_name=user.first_name)
+        await table.say(user, f"{command} {text}")
+        no_apology(table)
+        assert await table.store.load_chat(GROUP.id) == before
+        hidden = await table.store.hidden_rolls(GROUP.id)
+        if not from_storyteller:
+            assert hidden == {}
+        results = [
+            s.text
+            for s in table.session.sent
+            if s.chat_id == ANNA.id and s.text.startswith("🤫 Тайный бросок")
+        ]
+        for shown in group_texts(table):
+            for word in OUTCOME_WORDS:
+                assert word not in shown, shown
+            for result in results:
+                faces_line = result.splitlines()[2]
+                assert faces_line not in shown, (faces_line, shown)
+        for record in hidden.values():
+            assert not record.revealed
+            assert any(GROUP_TEXT.fullmatch(t) for t in group_texts(table))
+
+    asyncio.run(scenario())
+
+
+@FAST
+@given(st.one_of(st.text(max_size=64), shaped_taps), st.booleans())
+def test_any_tap_is_answered_once_and_changes_nothing_it_may_not(
+    i18n: I18n, data: str, by_storyteller: bool
+) -> None:
+    async def scenario() -> None:
+        table = new_table(i18n)
+        await make_storyteller(table)
+        await table.say(ANNA, "/h 3 6")
+        settings_before = await table.store.load_chat(GROUP.id)
+        hidden_before = await table.store.hidden_rolls(GROUP.id)
+        flows_before = await flows(table.store)
+        answers = len(table.session.answers)
+        await table.tap(ANNA if by_storyteller else BORIS, data, 7)
+        no_apology(table)
+        assert len(table.session.answers) == answers + 1
+        assert await table.store.load_chat(GROUP.id) == settings_before
+        assert await flows(table.store) == flows_before
+        hidden = await table.store.hidden_rolls(GROUP.id)
+        reveal = RevealCallback(c=GROUP.id, s=1).pack()
+        if by_storyteller and data == reveal:
+            assert hidden[1].revealed
+        else:
+            assert hidden == hidden_before
+
+    asyncio.run(scenario())
