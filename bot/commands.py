@@ -15,6 +15,9 @@ from babel.support import LazyProxy
 COMMANDS: tuple[tuple[str, LazyProxy], ...] = (
     ("r", __("Roll dice: /r 7 6")),
     ("prob", __("Chances of a roll: /prob 7 6")),
+    ("set", __("Set your sheet's traits: /set dexterity 3")),
+    ("sheet", __("Your character sheet")),
+    ("ask", __("Ask the table for a roll (Storyteller): /ask perc+alert 8")),
     ("rules", __("The game's rules (admins)")),
     ("lang", __("Language of this chat")),
     ("st", __("The Storyteller's role")),
