@@ -153,3 +153,16 @@ def test_verdicts_in_words(i18n: I18n) -> None:
             "The dice look fair: a fair die spreads its faces like this quite often (p = 1.000)."
         )
         assert re.search(r"p = 0\.0\d\d", view.verdict_sentence(odd))
+
+
+async def test_english_log_and_stats(table: Table) -> None:
+    await table.say(EMMA, "/r 4 6")
+    await table.say(EMMA, "/log")
+    assert table.session.sent[-1].text.startswith(
+        "📜 <b>Recent rolls</b>\nEmma: 4d10, difficulty 6"
+    )
+    await table.say(EMMA, "/stats")
+    text = table.session.sent[-1].text
+    assert text.startswith("📊 <b>Statistics of the last 1 roll</b>\nEmma: 1 roll, on average ")
+    assert "<b>Are the dice fair?</b>\nd10: 4 dice, average " in text
+    assert "the check needs at least 50 dice of this kind." in text
