@@ -297,8 +297,9 @@ async def _editor_step(
     setting: tuple[TraitCode, int] | None = None
     action = data.a
     if action is SheetAction.CATEGORY:
-        category = Category(data.k)
-        if category not in sheet_view.categories(state.system):
+        offered = {c.value: c for c in sheet_view.categories(state.system)}
+        category = offered.get(data.k)
+        if category is None:
             raise RulesInputError(ErrorCode.NOT_ALLOWED, "category", data.k)
         state = state.model_copy(update={"category": category, "trait": None})
     elif action is SheetAction.TRAIT:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
+import fakeredis
 import pytest
 from aiogram import Bot, Router
+from aiogram.types import User
 from aiogram.utils.i18n import I18n
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import handlers
 from bot.app import create_dispatcher
@@ -234,7 +239,6 @@ async def test_forged_request_data_changes_nothing(table: Table) -> None:
 
 async def test_simultaneous_taps_all_land_once(table: Table) -> None:
     """Players tapping at the same moment: each compare-and-set loser re-reads and retries."""
-    import asyncio
     import json
 
     players = [player(100 + i, f"P{i}") for i in range(5)]
@@ -247,3 +251,96 @@ async def test_simultaneous_taps_all_land_once(table: Table) -> None:
     assert sorted(a["name"] for a in answers) == [p.first_name for p in players]
     assert raw["version"] == str(len(players))
     assert await table.store.redis.llen(log_key(table.chat.id)) == len(players)
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties (issue 4 item 10)
+
+APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
+FAST = settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+ask_words = st.sampled_from(
+    [
+        "восп",
+        "бдит",
+        "+",
+        "восп+бдит",
+        "сил",
+        "силы",
+        "воля",
+        "арете",
+        "8",
+        "0",
+        "11",
+        "3",
+        "драка+ловк+сила",
+        "dex+brawl",
+        "++",
+        "св",
+    ]
+)
+ask_text = st.one_of(st.text(max_size=30), st.lists(ask_words, max_size=5).map(" ".join))
+
+
+def new_table(i18n: I18n) -> Table:
+    session = RecordingSession()
+    session.admins.add(ST.id)
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, table_routers())
+    return Table(dispatcher, Bot(TOKEN, session=session), session, store, i18n)
+
+
+@FAST
+@given(ask_text)
+def test_any_ask_text_opens_one_request_or_explains(i18n: I18n, text: str) -> None:
+    async def scenario() -> None:
+        table = new_table(i18n)
+        await table.say(ST, "/ask " + text)
+        [sent] = table.session.sent
+        assert not sent.text.startswith(APOLOGIES), sent.text
+        opened = await table.store.redis.keys(flow_key("*"))
+        if sent.text.startswith("📣"):
+            assert len(opened) == 1
+            assert sent.reply_markup is not None
+        else:
+            assert opened == []
+            assert sent.reply_markup is None
+
+    asyncio.run(scenario())
+
+
+request_taps = st.builds(
+    lambda f, a: f"rq:{f}:{a}",
+    st.one_of(st.just("{flow}"), st.text(max_size=13)),
+    st.one_of(st.sampled_from(["go", "end"]), st.text(max_size=4)),
+)
+
+
+@FAST
+@given(st.one_of(request_taps, st.text(max_size=64)), st.sampled_from([ST, BORIS, VERA]))
+def test_any_request_tap_is_answered_once(i18n: I18n, data: str, who: User) -> None:
+    async def scenario() -> None:
+        table = new_table(i18n)
+        await table.say(BORIS, "/set восприятие 3 бдительность 2")
+        mid, roll, _text = await ask(table)
+        flow_id = RequestCallback.unpack(roll).f
+        await table.tap(who, data.replace("{flow}", flow_id), mid)
+        assert len(table.session.answers) == 1
+        assert not (table.session.answers[0].text or "").startswith(APOLOGIES)
+        raw = await table.store.redis.hgetall(flow_key(flow_id))
+        logged = await table.store.redis.llen(log_key(table.chat.id))
+        if raw["version"] == "0":
+            assert logged == 0
+            return
+        # Only Boris's roll or the Storyteller's close can have changed the request.
+        parsed = RequestCallback.unpack(data.replace("{flow}", flow_id))
+        assert parsed.f == flow_id
+        if parsed.a is RequestAction.ROLL:
+            assert who is BORIS
+            assert logged == 1
+        else:
+            assert who is ST
+            assert raw["closed"] == "1"
+
+    asyncio.run(scenario())

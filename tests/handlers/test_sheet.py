@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime
 
+import fakeredis
 import pytest
 from aiogram import Bot, Router
 from aiogram.types import Message, MessageEntity, User
 from aiogram.utils.i18n import I18n
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import handlers
 from bot.app import create_dispatcher
@@ -375,8 +379,6 @@ async def test_editor_closed_is_closed(table: Table) -> None:
 
 async def test_concurrent_updates_keep_both_changes(table: Table) -> None:
     """Two changes to one chat's sheets at once: WATCH retries, neither is lost."""
-    import asyncio
-
     await asyncio.gather(
         table.store.update_sheet(
             table.chat.id, ANNA.id, MAGE, lambda s: sheets.set_trait(s, Attribute.STRENGTH, 2)
@@ -407,3 +409,108 @@ async def test_help_has_one_line_and_help_sheet_the_details(table: Table) -> Non
     details = table.session.sent[-1].text
     assert details.startswith("<b>Лист персонажа</b>")
     assert "/set сила воли 5/7 — Сила Воли: текущая/постоянная" in details
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties (issue 4 item 10): no text and no tap breaks anything or half-changes a sheet
+
+APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
+FAST = settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+sheet_words = st.sampled_from(
+    [
+        "ловк",
+        "ловкость",
+        "сила",
+        "сил",
+        "воли",
+        "св",
+        "драка",
+        "арете",
+        "силы",
+        "dex",
+        "wp",
+        "3",
+        "0",
+        "9",
+        "5/7",
+        "7/5",
+        "●●●",
+        ",",
+        ";",
+        "\n",
+        ":",
+        "квинт",
+        "парадокс",
+        "12",
+        "-1",
+    ]
+)
+sheet_text = st.one_of(st.text(max_size=40), st.lists(sheet_words, max_size=7).map(" ".join))
+
+
+def new_table(i18n: I18n) -> Table:
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    session = RecordingSession()
+    bot = Bot(TOKEN, session=session)
+    dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, table_routers())
+    return Table(dispatcher, bot, session, store, i18n, rng=random.Random(3))
+
+
+@FAST
+@given(sheet_text)
+def test_any_set_text_writes_all_or_nothing(i18n: I18n, text: str) -> None:
+    async def scenario() -> None:
+        table = new_table(i18n)
+        await table.say(ANNA, "/set сила 2")
+        before = await table.store.redis.hgetall(sheet_key(table.chat.id))
+        await table.say(ANNA, "/set " + text)
+        answer = table.session.sent[-1].text
+        assert not answer.startswith(APOLOGIES), answer
+        after = await table.store.redis.hgetall(sheet_key(table.chat.id))
+        if answer.startswith("✅"):
+            sheet = await stored(table, ANNA)
+            assert sheet is not None
+            assert sheet == sheets.validate(sheet)
+        elif text.strip():
+            assert after == before
+            assert "/set ловкость 3" in answer  # a hint with a correct example
+
+    asyncio.run(scenario())
+
+
+shaped_taps = st.builds(
+    lambda v, a, k, x: f"sh:{{flow}}:{v}:{a}:{k}:{x}",
+    st.sampled_from(["0", "1", "x", "-1"]),
+    st.one_of(st.sampled_from([a.value for a in SheetAction]), st.text(max_size=2)),
+    st.one_of(
+        st.sampled_from(["at", "ab", "sp", "ad", "d6", "dexterity", "willpower", ""]),
+        st.text(max_size=12),
+    ),
+    st.one_of(st.integers(-3, 12).map(str), st.text(max_size=3)),
+)
+
+
+@FAST
+@given(st.one_of(shaped_taps, st.text(max_size=64)), st.booleans())
+def test_any_editor_tap_is_answered_once_and_never_half_applies(
+    i18n: I18n, data: str, owner: bool
+) -> None:
+    async def scenario() -> None:
+        table = new_table(i18n)
+        await table.say(ANNA, "/set")
+        mid = table.session.messages[-1].message_id
+        [key] = await table.store.redis.keys(flow_key("*"))
+        flow_id = str(key).split(":")[-1]
+        await table.tap(ANNA if owner else BORIS, data.replace("{flow}", flow_id), mid)
+        assert len(table.session.answers) == 1
+        assert not (table.session.answers[0].text or "").startswith(APOLOGIES)
+        # From the first screen no tap can set a value: the sheet stays unwritten.
+        assert await table.store.redis.hgetall(sheet_key(table.chat.id)) == {}
+        raw = await table.store.redis.hgetall(key)
+        if raw["version"] != "0":
+            assert owner
+            assert SheetCallback.unpack(data.replace("{flow}", flow_id)).v == 0
+
+    asyncio.run(scenario())
