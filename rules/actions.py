@@ -14,7 +14,14 @@ from enum import StrEnum
 
 from rules.d10 import D10Result, Degree, Outcome
 from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, check_ints
-from rules.profiles import ExtendedBotch, MultipleActions, Profile, RollContext, ZeroAbility
+from rules.profiles import (
+    ExtendedBotch,
+    MultipleActions,
+    Profile,
+    RollContext,
+    ZeroAbility,
+    check_profile,
+)
 
 TRAIT_MAX = 10
 MORTAL_TRAIT_MAX = 5
@@ -110,6 +117,7 @@ def build_pool(
     without a roll in the house profile unless the Storyteller overrides it (AMB-A8); the
     other profiles roll the Attribute alone, which is what the sum gives anyway.
     """
+    check_profile(profile)
     if isinstance(traits, (str, bytes)) or not isinstance(traits, Sequence):
         raise RulesInputError(ErrorCode.TYPE, "traits", "expected a sequence of Trait")
     check_bool(allow_supernatural, "allow_supernatural")
@@ -168,6 +176,7 @@ def auto_success(
     makes it cost one Willpower point, so with ``auto_success_costs_wp`` a character with no
     Willpower left cannot take it.
     """
+    check_profile(profile)
     check_int(pool, "pool", 0, profile.pool_sanity_max)
     check_int(difficulty, "difficulty", 2, 10)
     if not isinstance(context, RollContext):
@@ -193,6 +202,7 @@ def spend_willpower(wp_current: int, spent_this_turn: bool, profile: Profile) ->
     S0 «Вы можете сделать это только один раз за ход.» The success itself is applied by
     :func:`rules.d10.resolve` with ``willpower=True``; this only checks the player may pay.
     """
+    check_profile(profile)
     check_int(wp_current, "wp_current", 0, WILLPOWER_MAX)
     check_bool(spent_this_turn, "spent_this_turn")
     if not profile.wp_auto_success:
@@ -218,6 +228,7 @@ def multiple_action_pools(
     ``time_magick_extra_actions`` entries are extra actions bought with Time Effects: S0 lets
     them be taken «без штрафов» and they do not count toward N.
     """
+    check_profile(profile)
     if profile.multiple_actions is not MultipleActions.CUMULATIVE:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "multiple_actions", "profile splits pools")
     pools = check_ints(base_pools, "base_pools", 0, profile.pool_sanity_max)
@@ -242,6 +253,7 @@ def split_pool(pool: int, parts: Sequence[int], profile: Profile) -> tuple[int, 
     и можно разделить между несколькими действиями»: every action needs at least one die and
     the parts cannot add up to more than the pool.
     """
+    check_profile(profile)
     if profile.multiple_actions is not MultipleActions.SPLIT_POOL:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "multiple_actions", "profile is cumulative")
     check_int(pool, "pool", 0, profile.pool_sanity_max)
@@ -303,6 +315,7 @@ def extended_step(state: ExtendedState, roll: D10Result, profile: Profile) -> Ex
     is the Storyteller's call, so a ``BOTCHED`` state may be stepped again from zero; a
     finished or timed-out one may not (``E_STATE``).
     """
+    check_profile(profile)
     _check_extended(state)
     if not isinstance(roll, D10Result):
         raise RulesInputError(ErrorCode.TYPE, "roll", "expected a D10Result")

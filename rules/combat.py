@@ -17,10 +17,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rules.d10 import D10Result, Outcome, parse_faces
+from rules.d10 import D10Result, Outcome, faces_or_roll, parse_faces
 from rules.dice import Rng, roll_faces
 from rules.difficulty import effective_difficulty
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
+from rules.errors import (
+    ErrorCode,
+    RulesInputError,
+    check_bool,
+    check_int,
+    check_mapping,
+    check_sequence,
+    check_type,
+    parse_enum,
+)
 from rules.health import (
     DamageEvent,
     DamageType,
@@ -33,7 +42,7 @@ from rules.health import (
     penalised_pool,
     wound_penalty,
 )
-from rules.profiles import CombatOptions, Profile, ZeroAbility
+from rules.profiles import CombatOptions, Profile, ZeroAbility, check_profile, combat_options
 
 TRAIT_MAX = 10
 WEAPON_DAMAGE_MAX = 10
@@ -43,22 +52,8 @@ BLIND_FIRE_CHECK_DIFFICULTY = 8  # S4 «Восприятие+Осведомлё�
 BURST_ROUNDS = 3  # S4 «тратится 3 патрона»
 
 
-def _enum(enum_type: type[Any], value: Any, field_name: str) -> Any:
-    """An enum member from itself or its code; an unknown code is ``E_UNKNOWN_KEY``."""
-    if isinstance(value, enum_type):
-        return value
-    if isinstance(value, str):
-        try:
-            return enum_type(value.strip().lower())
-        except ValueError:
-            pass
-    raise RulesInputError(ErrorCode.UNKNOWN_KEY, field_name, repr(value))
-
-
 def _options(profile: Profile) -> CombatOptions:
-    if not isinstance(profile, Profile):
-        raise RulesInputError(ErrorCode.TYPE, "profile", "expected Profile")
-    return profile.combat
+    return check_profile(profile).combat
 
 
 # ----- §B.1 Initiative and §B.2 turn phases -----
@@ -86,7 +81,7 @@ def initiative(
     ``modifier`` carries −2 for «сразу подняться» (§B.8). Wounds do not slow initiative
     unless ``wound_penalty_on_initiative`` (AMB-B1).
     """
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     dex = check_int(dexterity, "dexterity", 0, TRAIT_MAX)
     wit = check_int(wits, "wits", 0, TRAIT_MAX)
     check_int(modifier, "modifier", -20, 20)
@@ -111,7 +106,7 @@ def initiative_order(
     rng: Rng | None = None,
 ) -> tuple[str, ...]:
     """Phase III order, highest first; ties by Dex+Wits, then a coin flip (AMB-B1)."""
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     if isinstance(combatants, (str, bytes)) or not isinstance(combatants, Sequence):
         raise RulesInputError(ErrorCode.TYPE, "combatants", "expected a sequence of Combatant")
     keys = [c.key for c in combatants if isinstance(c, Combatant)]
@@ -130,7 +125,15 @@ def initiative_order(
 
 def declaration_order(order: Sequence[str]) -> tuple[str, ...]:
     """Phase II declares «по порядку возрастания инициативы»: the reverse of resolution."""
-    return tuple(reversed(order))
+    return tuple(reversed(_actors(order)))
+
+
+def _actors(order: Any) -> tuple[str, ...]:
+    actors = check_sequence(order, "order")
+    for i, actor in enumerate(actors):
+        if not isinstance(actor, str):
+            raise RulesInputError(ErrorCode.TYPE, f"order[{i}]", "expected an actor id")
+    return actors
 
 
 @dataclass(frozen=True)
@@ -149,9 +152,10 @@ def build_turn_schedule(order: Sequence[str], actions: Mapping[str, int]) -> tup
     action index. An actor missing from ``actions`` declared one action; 0 means none
     (for example a stunned character).
     """
+    order = _actors(order)
     if len(set(order)) != len(order):
         raise RulesInputError(ErrorCode.STATE, "order", "duplicate actor")
-    for actor in actions:
+    for actor in check_mapping(actions, "actions"):
         if actor not in order:
             raise RulesInputError(ErrorCode.UNKNOWN_KEY, "actions", repr(actor))
     counts = {a: check_int(actions.get(a, 1), f"actions[{a}]", 0, 10) for a in order}
@@ -167,7 +171,9 @@ def delay_action(schedule: Sequence[Slot], slot: int, before: int) -> tuple[Slot
     A delay only moves an action later within the same pass, so the delayer still acts
     «прежде персонажей с меньшей инициативой» who have not yet acted.
     """
-    steps = list(schedule)
+    steps = list(check_sequence(schedule, "schedule"))
+    for i, step in enumerate(steps):
+        check_type(step, Slot, f"schedule[{i}]")
     check_int(slot, "slot", 0, len(steps) - 1)
     check_int(before, "before", slot + 1, len(steps))
     if before < len(steps) and steps[before].action != steps[slot].action:
@@ -355,7 +361,7 @@ MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
 
 def manoeuvre(code: Manoeuvre | str) -> ManoeuvreSpec:
     """The table row of an attacking manoeuvre; an unknown code is ``E_UNKNOWN_KEY``."""
-    spec: ManoeuvreSpec = MANOEUVRES[_enum(Manoeuvre, code, "manoeuvre")]
+    spec: ManoeuvreSpec = MANOEUVRES[parse_enum(Manoeuvre, code, "manoeuvre")]
     return spec
 
 
@@ -391,16 +397,16 @@ _OWN_COVER = {Cover.NONE: 0, Cover.PARTIAL: 0, Cover.FULL: 1}
 
 def approach_dice(approach: Approach | str, options: CombatOptions | None = None) -> int:
     """S4 «Атака с тыла даёт +1 кубик к атаке, с фланга - +2 куба» (as written, AMB-B3)."""
-    opts = options if options is not None else CombatOptions()
-    side = _enum(Approach, approach, "approach")
+    opts = combat_options(options)
+    side = parse_enum(Approach, approach, "approach")
     rear, flank = (2, 1) if opts.swap_rear_flank else (1, 2)
     return {Approach.FRONT: 0, Approach.REAR: rear, Approach.FLANK: flank}[side]
 
 
 def cover_difficulty(target_cover: Cover | str, own_cover: Cover | str) -> int:
     """S4 «Штрафы к сложности стрельбы, даваемые укрытиями (своим и чужим) - складываются.»"""
-    target = _enum(Cover, target_cover, "target_cover")
-    own = _enum(Cover, own_cover, "own_cover")
+    target = parse_enum(Cover, target_cover, "target_cover")
+    own = parse_enum(Cover, own_cover, "own_cover")
     return _TARGET_COVER[target] + _OWN_COVER[own]
 
 
@@ -417,7 +423,7 @@ def free_move_metres(dexterity: int, options: CombatOptions | None = None) -> in
     Whole metres, rounded down: the −1 die is counted per whole metre, so 14.5 m of free
     movement lets a character move 14 whole metres.
     """
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     dex = check_int(dexterity, "dexterity", 0, TRAIT_MAX)
     twice = 20 + 3 * dex  # twice the bracket, to stay in integers
     return twice // 2 if opts.free_move_bracket_is_half else twice // 4
@@ -432,7 +438,7 @@ def movement(dexterity: int, metres: int, options: CombatOptions | None = None) 
 
 def aim_bonus(turns: int, firearms: int, options: CombatOptions | None = None) -> int:
     """S4 «Иметь Огн. Оружие > 0, +1 кубик к последующей атаке за каждый ход Прицеливания»."""
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     check_int(turns, "aim_turns", 0, 100)
     check_int(firearms, "firearms", 0, TRAIT_MAX)
     if turns and firearms == 0:
@@ -444,6 +450,7 @@ def aim_bonus(turns: int, firearms: int, options: CombatOptions | None = None) -
 
 def attack_dice_against(conditions: frozenset[Condition]) -> int:
     """§B.8 dice bonuses for attacking a target: blinded +2, partly immobilized +2, prone +1."""
+    conditions = _conditions(conditions, "conditions")
     bonus = 0
     if Condition.BLINDED in conditions:
         bonus += 2
@@ -460,6 +467,9 @@ def own_difficulty(conditions: frozenset[Condition], ability: Trait | None) -> i
     Blinded: «+2 сложности ко всем действиям». Prone: «+2 к сложности бросков с Дракой и
     Фехтованием для лежащего».
     """
+    conditions = _conditions(conditions, "conditions")
+    if ability is not None:
+        ability = parse_enum(Trait, ability, "ability")
     diff = 2 if Condition.BLINDED in conditions else 0
     if Condition.PRONE in conditions and ability in (Trait.BRAWL, Trait.MELEE):
         diff += 2
@@ -469,7 +479,7 @@ def own_difficulty(conditions: frozenset[Condition], ability: Trait | None) -> i
 def _conditions(value: Any, field_name: str) -> frozenset[Condition]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (set, frozenset, tuple, list)):
         raise RulesInputError(ErrorCode.TYPE, field_name, "expected a set of Condition")
-    return frozenset(_enum(Condition, c, field_name) for c in value)
+    return frozenset(parse_enum(Condition, c, field_name) for c in value)
 
 
 @dataclass(frozen=True)
@@ -489,7 +499,7 @@ class Situation:
     extra_difficulty: int = 0
 
     def __post_init__(self) -> None:
-        _enum(Approach, self.approach, "approach")
+        parse_enum(Approach, self.approach, "approach")
         check_bool(self.off_hand, "off_hand")
         check_int(self.body_part, "body_part", 0, 3)
         cover_difficulty(self.target_cover, self.own_cover)
@@ -616,7 +626,7 @@ def attack_plan(
     check_int(strength, "strength", 0, TRAIT_MAX)
     check_int(dice_penalty, "dice_penalty", 0, 50)
     check_bool(gm_override, "gm_override")
-    used = spec.abilities[0] if ability_used is None else _enum(Trait, ability_used, "ability")
+    used = spec.abilities[0] if ability_used is None else parse_enum(Trait, ability_used, "ability")
     if used not in spec.abilities:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "ability_used", f"{used} for {spec.code}")
     if weapon_damage is not None:
@@ -749,7 +759,7 @@ def defence_plan(
     получаемую атаку»; against the j-th attack of the turn (``attacks_before = j − 1``) the
     pool loses j − 1 dice (AMB-B5, see :func:`desperate_defence_pools`).
     """
-    kind = _enum(DefenceManoeuvre, code, "defence")
+    kind = parse_enum(DefenceManoeuvre, code, "defence")
     opts = _options(profile)
     dex = check_int(dexterity, "dexterity", 0, TRAIT_MAX)
     skill = check_int(ability, "ability", 0, TRAIT_MAX)
@@ -757,7 +767,7 @@ def defence_plan(
     check_bool(desperate, "desperate")
     check_int(dice_penalty, "dice_penalty", 0, 50)
     allowed = _DEFENCE_ABILITIES[kind]
-    used = allowed[0] if ability_used is None else _enum(Trait, ability_used, "ability")
+    used = allowed[0] if ability_used is None else parse_enum(Trait, ability_used, "ability")
     if used not in allowed:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "ability_used", f"{used} for {kind}")
     mine = _conditions(conditions, "conditions")
@@ -777,7 +787,7 @@ def desperate_defence_pools(
 
     Cumulative (default, AMB-B5): full, full − 1, full − 2, …; flat: full − attacks each.
     """
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     full = check_int(full_pool, "full_pool", 0, 50)
     n = check_int(attacks, "attacks", 0, 50)
     if opts.desperate_defence_cumulative:
@@ -841,17 +851,12 @@ def _roll_tally(
     field_name: str,
 ) -> DiceTally:
     check_int(pool, field_name, 0, 100)
-    if faces is None:
-        return tally(roll_faces(pool, 10, rng), difficulty, ones_cancel)
-    parsed = parse_faces(faces)
-    if len(parsed) != pool:
-        raise RulesInputError(ErrorCode.FACES_LEN, field_name, f"{len(parsed)} faces, pool {pool}")
-    return tally(parsed, difficulty, ones_cancel)
+    return tally(faces_or_roll(pool, faces, rng, field_name), difficulty, ones_cancel)
 
 
 def damage_pool(base_dice: int, net: int, options: CombatOptions | None = None) -> int:
     """Damage dice: the manoeuvre's base + (net − 1) extra attack successes (AMB-B2)."""
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     base = check_int(base_dice, "base_dice", 0, 50)
     hits = check_int(net, "net", 1, 50)
     return base + (hits - 1 if opts.extra_successes_add_damage else 0)
@@ -864,7 +869,7 @@ def roll_damage(
     faces: Sequence[int] | None = None,
     rng: Rng | None = None,
 ) -> DiceTally:
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     diff = check_int(opts.damage_difficulty, "damage_difficulty", 2, 10)
     return _roll_tally(pool, diff, opts.damage_ones_cancel, faces, rng, "damage_pool")
 
@@ -899,7 +904,8 @@ def soak_pool(
     Aggravated: only a target flagged ``soaks_aggravated``. Barrier-crossing damage and
     Backlash tier 5 are ``unsoakable``.
     """
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
+    check_type(target, Target, "target")
     dtype = parse_damage_type(kind)
     if check_bool(unsoakable, "unsoakable"):
         return 0
@@ -917,7 +923,7 @@ def roll_soak(
     faces: Sequence[int] | None = None,
     rng: Rng | None = None,
 ) -> DiceTally:
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     diff = check_int(opts.soak_difficulty, "soak_difficulty", 2, 10)
     return _roll_tally(pool, diff, opts.soak_ones_cancel, faces, rng, "soak_pool")
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from rules.d10 import D10Result, Outcome
 from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
-from rules.profiles import Profile, TeamBotch
+from rules.profiles import Profile, TeamBotch, check_profile
 
 CONTEST_LIMIT = 1000
 DUEL_LEAD_TO_WIN = 5
@@ -81,6 +81,7 @@ def teamwork(
     ``target`` the team attempts a simple action, which one success completes (S0 «Любое
     действие, которое считается удачно выполненным при одном успехе… называется простым»).
     """
+    check_profile(profile)
     if isinstance(results, (str, bytes)) or not isinstance(results, Sequence) or not results:
         raise RulesInputError(ErrorCode.TYPE, "results", "expected a non-empty list of rolls")
     rolls = [_check_roll(r, f"results[{i}]") for i, r in enumerate(results)]

@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from rules.dice import Rng, roll_faces
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
-from rules.profiles import BotchRule, Profile
+from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, parse_enum
+from rules.profiles import BotchRule, Profile, check_profile
 
 DIFFICULTY_MIN = 2
 DIFFICULTY_MAX = 10
@@ -46,7 +46,7 @@ _DEGREES = (Degree.MARGINAL, Degree.MODERATE, Degree.COMPLETE, Degree.EXCEPTIONA
 
 def degree(successes: int) -> Degree | None:
     """None for no successes; 5 and more are all «Феноменальный» (S1 tops out at 5)."""
-    if successes <= 0:
+    if check_int(successes, "successes") <= 0:
         return None
     return _DEGREES[successes - 1] if successes <= 4 else Degree.PHENOMENAL
 
@@ -94,6 +94,7 @@ def resolve(
     threshold: int = 0,
 ) -> D10Result:
     """Resolve given faces at a computed difficulty (2–10) and threshold (§A.4, §A.7)."""
+    check_profile(profile)
     parsed = parse_faces(faces)
     if len(parsed) > profile.pool_sanity_max:
         raise RulesInputError(ErrorCode.RANGE, "faces", f"more than {profile.pool_sanity_max} dice")
@@ -141,6 +142,9 @@ def resolve(
 
 def is_botch(successes_after_threshold: int, ones: int, rule: BotchRule) -> bool:
     """The two botch rules of §A.4 (AMB-A1), given no net success was left."""
+    check_int(successes_after_threshold, "successes_after_threshold", 0)
+    check_int(ones, "ones", 0)
+    rule = parse_enum(BotchRule, rule, "rule")
     if rule is BotchRule.RAW_ZERO:
         return successes_after_threshold == 0 and ones >= 1
     return ones > successes_after_threshold
@@ -161,10 +165,23 @@ def roll(
     they must number exactly ``pool``, or the player has misread the pool (``E_FACES_LEN``).
     Without them the dice come from ``rng``, the OS source by default.
     """
+    check_profile(profile)
     check_int(pool, "pool", 1, profile.pool_sanity_max)
+    return resolve(faces_or_roll(pool, faces, rng), difficulty, profile, willpower, threshold)
+
+
+def faces_or_roll(
+    pool: int, faces: Sequence[int] | None = None, rng: Rng | None = None, field: str = "faces"
+) -> tuple[int, ...]:
+    """§0.2: dice rolled at the table (``faces``) win over ``rng`` and must number ``pool``.
+
+    A different count means the player misread the pool (``E_FACES_LEN``). Every d10 roll
+    of the package — actions, damage, soak, Arete, Backlash, Barrier — takes its dice here.
+    """
+    check_int(pool, "pool", 0, 1000)
     if faces is None:
-        return resolve(roll_faces(pool, 10, rng), difficulty, profile, willpower, threshold)
+        return tuple(roll_faces(pool, 10, rng))
     parsed = parse_faces(faces)
     if len(parsed) != pool:
-        raise RulesInputError(ErrorCode.FACES_LEN, "faces", f"{len(parsed)} faces for {pool} dice")
-    return resolve(parsed, difficulty, profile, willpower, threshold)
+        raise RulesInputError(ErrorCode.FACES_LEN, field, f"{len(parsed)} faces for {pool} dice")
+    return parsed

@@ -27,5 +27,6 @@ def system_rng() -> Rng:
 def roll_faces(count: int, sides: int, rng: Rng | None = None) -> list[int]:
     """``count`` independent faces of a ``sides``-sided die, each from 1 to ``sides``."""
     check_int(count, "count", 0, 1000)
+    check_int(sides, "sides", 2, 1_000_000)
     source = rng if rng is not None else _SYSTEM
     return [source.randint(1, sides) for _ in range(count)]

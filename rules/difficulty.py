@@ -14,7 +14,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from rules.errors import check_int, check_ints
-from rules.profiles import Profile, RetryPenalty
+from rules.profiles import Profile, RetryPenalty, check_profile
 
 MODIFIER_LIMIT = 10
 
@@ -56,6 +56,7 @@ class Difficulty(BaseModel):
 
 def check_base(base: int, profile: Profile, field: str = "difficulty") -> int:
     """A Storyteller-entered base must be inside the profile's range (S4: 4–10)."""
+    check_profile(profile)
     return check_int(base, field, profile.difficulty_min, profile.difficulty_max)
 
 
@@ -73,6 +74,7 @@ def effective_difficulty(
     ``validate_base=False`` is for system-computed bases (soak 6, Effects, Barrier), which
     AMB-A2 exempts from the profile's Storyteller range.
     """
+    check_profile(profile)
     if validate_base:
         check_base(base, profile, "base")
     else:
@@ -95,6 +97,7 @@ def effective_difficulty(
 
 def retry_difficulty(base: int, attempt: int, profile: Profile) -> Difficulty:
     """Difficulty of the ``attempt``-th try after failures (S0 «третья повышает сложность на 2»)."""
+    check_profile(profile)
     check_int(attempt, "attempt", 1, 100)
     n = attempt - 1
     if profile.retry_penalty is RetryPenalty.NONE:

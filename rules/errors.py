@@ -8,9 +8,12 @@ that no rule can make sense of raises :class:`RulesInputError`, so the bot can m
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from enum import StrEnum
-from typing import Any
+from collections.abc import Iterable, Mapping
+from enum import Enum, StrEnum
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+_E = TypeVar("_E", bound=Enum)
 
 
 class ErrorCode(StrEnum):
@@ -75,3 +78,51 @@ def check_ints(
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise RulesInputError(ErrorCode.TYPE, field, "expected a sequence of int")
     return [check_int(v, f"{field}[{i}]", lo, hi) for i, v in enumerate(values)]
+
+
+def check_type(value: Any, kind: type[_T], field: str) -> _T:
+    """Accept an instance of one of the rules' own value types (a profile, a track, a roll).
+
+    Without this a wrong object fails deep inside a rule as ``AttributeError``, which the bot
+    cannot map to a message (issue 2: one documented exception type).
+    """
+    if not isinstance(value, kind):
+        raise RulesInputError(
+            ErrorCode.TYPE, field, f"expected {kind.__name__}, got {type(value).__name__}"
+        )
+    return value
+
+
+def check_sequence(values: Any, field: str) -> tuple[Any, ...]:
+    """A finite sequence of items as a tuple; a bare string or a mapping is not one."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise RulesInputError(
+            ErrorCode.TYPE, field, f"expected a sequence, got {type(values).__name__}"
+        )
+    return tuple(values)
+
+
+def check_mapping(value: Any, field: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise RulesInputError(
+            ErrorCode.TYPE, field, f"expected a mapping, got {type(value).__name__}"
+        )
+    return value
+
+
+def parse_enum(kind: type[_E], value: Any, field: str) -> _E:
+    """A table row or option from its enum member or its code (any case, outer spaces ignored).
+
+    Codes are what buttons and stored state carry; an unknown code is ``E_UNKNOWN_KEY``
+    (§0.3 «unknown manoeuvre, location or table row») and anything that is not a string at
+    all is ``E_TYPE``.
+    """
+    if isinstance(value, kind):
+        return value
+    if not isinstance(value, str):
+        raise RulesInputError(ErrorCode.TYPE, field, f"expected str, got {type(value).__name__}")
+    wanted = value.strip().casefold()
+    for member in kind:
+        if isinstance(member.value, str) and member.value.casefold() == wanted:
+            return member
+    raise RulesInputError(ErrorCode.UNKNOWN_KEY, field, repr(value))

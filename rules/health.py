@@ -21,8 +21,15 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from rules.d10 import D10Result, Outcome
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
-from rules.profiles import CombatOptions, MagickOptions
+from rules.errors import (
+    ErrorCode,
+    RulesInputError,
+    check_bool,
+    check_int,
+    check_type,
+    parse_enum,
+)
+from rules.profiles import CombatOptions, MagickOptions, combat_options, magick_options
 
 TRACK_SIZE = 7
 DEAD_MARK = "X"  # the stored code's suffix for «Мёртв»
@@ -86,16 +93,8 @@ def _sort_key(kind: DamageType) -> int:
 
 
 def parse_damage_type(value: Any, field_name: str = "damage_type") -> DamageType:
-    """A damage type from its enum member or code; anything else is ``E_UNKNOWN_KEY``."""
-    if isinstance(value, DamageType):
-        return value
-    if isinstance(value, str):
-        try:
-            return DamageType(value.strip().upper())
-        except ValueError:
-            pass
-        raise RulesInputError(ErrorCode.UNKNOWN_KEY, field_name, repr(value))
-    raise RulesInputError(ErrorCode.TYPE, field_name, f"expected str, got {type(value).__name__}")
+    """A damage type from its enum member or its code ("B", "L", "A" in any case)."""
+    return parse_enum(DamageType, value, field_name)
 
 
 @dataclass(frozen=True)
@@ -281,9 +280,10 @@ def penalty_applies(kind: PoolKind, magick: MagickOptions) -> bool:
     The Arete switch is the magick one because ``rules.magick.cast`` applies the same
     penalty itself; one switch keeps the two from disagreeing.
     """
+    kind = parse_enum(PoolKind, kind, "kind")
     if kind is PoolKind.ACTION:
         return True
-    return kind is PoolKind.ARETE and magick.wound_penalty_on_arete
+    return kind is PoolKind.ARETE and magick_options(magick, "magick").wound_penalty_on_arete
 
 
 def penalised_pool(
@@ -297,7 +297,7 @@ def penalised_pool(
     Без Сознания forbids acting (actions, Arete, a Willpower roll) but soak, damage and
     Backlash rolls are not the character's actions, so they are never blocked by it.
     """
-    opts = magick if magick is not None else MagickOptions()
+    opts = magick_options(magick, "magick")
     check_int(base_pool, "base_pool", 0, 100)
     if not isinstance(kind, PoolKind):
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "kind", repr(kind))
@@ -319,7 +319,7 @@ def is_stunned(levels: int, stamina: int, options: CombatOptions | None = None) 
     ``levels`` is what one attack dealt after soak (AMB-B10); with ``stun_per_turn`` the caller
     passes the turn's total. ``stun_inclusive`` reads «больше» as ≥.
     """
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     check_int(levels, "levels", 0, 100)
     check_int(stamina, "stamina", 0, 10)
     return levels >= stamina if opts.stun_inclusive else levels > stamina
@@ -329,7 +329,7 @@ def stunned_in_turn(
     levels_per_attack: Sequence[int], stamina: int, options: CombatOptions | None = None
 ) -> bool:
     """Stun over a whole turn: any single attack (default) or the turn's sum (AMB-B10)."""
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     if isinstance(levels_per_attack, (str, bytes)) or not isinstance(levels_per_attack, Sequence):
         raise RulesInputError(ErrorCode.TYPE, "levels_per_attack", "expected a sequence of int")
     levels = [
@@ -446,7 +446,8 @@ def needs_stabilising(track: HealthTrack, options: CombatOptions | None = None) 
     Default reading: a lethal box sits in row 3 (Травмы) or lower. With
     ``lethal_worsening_by_track_level`` any lethal box counts once the track reaches that row.
     """
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
+    check_type(track, HealthTrack, "track")
     row = check_int(opts.lethal_worsens_from_row, "lethal_worsens_from_row", 1, TRACK_SIZE)
     if track.dead:
         return False
@@ -479,7 +480,7 @@ def care_needs(track: HealthTrack, options: CombatOptions | None = None) -> froz
 
 def stabilise_difficulty(options: CombatOptions | None = None) -> int:
     """Difficulty of S4's «Броском Интеллект + Медицина повреждения можно стабилизировать»."""
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
     return check_int(opts.stabilise_difficulty, "stabilise_difficulty", 2, 10)
 
 
@@ -499,7 +500,8 @@ def worsen_untreated(
 
     Each day without stabilisation adds one lethal level while :func:`needs_stabilising` holds.
     """
-    opts = options if options is not None else CombatOptions()
+    opts = combat_options(options)
+    check_type(track, HealthTrack, "track")
     check_int(days, "days", 0, 1000)
     current = DamageResult(track, (), 0, 0)
     events: list[DamageEvent] = []

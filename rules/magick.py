@@ -20,15 +20,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from rules import d10, profiles
-from rules.d10 import D10Result, Outcome
-from rules.dice import Rng, roll_faces
+from rules.d10 import D10Result, Outcome, faces_or_roll
+from rules.dice import Rng
 from rules.difficulty import effective_difficulty
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
+from rules.errors import (
+    ErrorCode,
+    RulesInputError,
+    check_bool,
+    check_int,
+    check_sequence,
+    parse_enum,
+)
 from rules.health import DamageType
 from rules.profiles import ExtendedBotch, MagickOptions, Profile, RollContext
 from rules.spheres import Sphere, SphereLevel, sphere
@@ -43,21 +50,6 @@ class _Value(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
-_E = TypeVar("_E", bound=StrEnum)
-
-
-def _key(kind: type[_E], value: Any, field: str) -> _E:
-    """A table row from its enum or code: unknown rows are ``E_UNKNOWN_KEY`` (§0.3)."""
-    if isinstance(value, kind):
-        return value
-    if not isinstance(value, str):
-        raise RulesInputError(ErrorCode.TYPE, field, f"expected str, got {type(value).__name__}")
-    try:
-        return kind(value.strip().lower())
-    except ValueError:
-        raise RulesInputError(ErrorCode.UNKNOWN_KEY, field, repr(value)) from None
-
-
 def _profile(profile: Profile | None) -> Profile:
     """The house Mage sheet is the default because §C is written from it."""
     if profile is None:
@@ -68,17 +60,7 @@ def _profile(profile: Profile | None) -> Profile:
 
 
 def _outcome(value: Outcome | str) -> Outcome:
-    return _key(Outcome, value, "outcome")
-
-
-def _faces_or_roll(pool: int, faces: Sequence[int] | None, rng: Rng | None) -> tuple[int, ...]:
-    """§0.2: explicit faces (dice rolled at the table) win over ``rng`` and must match the pool."""
-    if faces is None:
-        return tuple(roll_faces(pool, 10, rng))
-    parsed = d10.parse_faces(faces)
-    if len(parsed) != pool:
-        raise RulesInputError(ErrorCode.FACES_LEN, "faces", f"{len(parsed)} faces for {pool} dice")
-    return parsed
+    return parse_enum(Outcome, value, "outcome")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,11 +207,11 @@ def _one_modifier(item: Any, index: int) -> AppliedModifier:
         value = check_int(item, field, -UNKEYED_MODIFIER_LIMIT, UNKEYED_MODIFIER_LIMIT)
         return AppliedModifier(key=None, value=value)
     if isinstance(item, tuple) and len(item) == 2:
-        key = _key(Modifier, item[0], field)
+        key = parse_enum(Modifier, item[0], field)
         lo, hi = MODIFIER_RANGES[key]
         return AppliedModifier(key=key, value=check_int(item[1], field, lo, hi))
     if isinstance(item, str):
-        key = _key(Modifier, item, field)
+        key = parse_enum(Modifier, item, field)
         lo, hi = MODIFIER_RANGES[key]
         if lo != hi:
             raise RulesInputError(ErrorCode.RANGE, field, f"{key} needs a value in {lo}..{hi}")
@@ -436,7 +418,7 @@ def cast(
         )
     if check_bool(auto_success, "auto_success"):
         return _auto_cast(diff, pool, highest_sphere, vulgar, witnesses, prof)
-    dice = _faces_or_roll(pool, faces, rng)
+    dice = faces_or_roll(pool, faces, rng)
     result = d10.resolve(dice, diff.difficulty, prof, willpower, diff.threshold)
     paradox = paradox_gain(
         highest_sphere, vulgar, witnesses, result.outcome, ritual_rolls=ritual_rolls, profile=prof
@@ -518,7 +500,7 @@ def magnitude_of(successes: int) -> Magnitude | None:
 
 def check_required(magnitude: Magnitude | str, required: int) -> int:
     """The Storyteller's exact successes for an Effect must lie in its magnitude's row."""
-    kind = _key(Magnitude, magnitude, "magnitude")
+    kind = parse_enum(Magnitude, magnitude, "magnitude")
     low, high = MAGNITUDE_SUCCESSES[kind]
     return check_int(required, "required", low, MAX_SUCCESSES if high is None else high)
 
@@ -569,6 +551,8 @@ def duration_of(
     """
     opts = _profile(profile).magick
     t = check_int(successes, "duration", 0, MAX_SUCCESSES)
+    check_int(total, "total", 0, MAX_SUCCESSES)
+    check_int(required, "required", 1, MAX_SUCCESSES)
     if check_bool(permanent, "permanent"):
         if opts.permanent_duration_rule is MagickOptions.PermanentRule.DOUBLE_REQUIRED:
             if total >= 2 * required:
@@ -613,7 +597,7 @@ def default_damage_type(
 ) -> DamageType:
     """AMB-C17 defaults, which the Storyteller may override: Prime or an attack on the Pattern
     is aggravated, a purely mental attack is bashing, anything else lethal."""
-    used = {sphere(s, "spheres") for s in spheres}
+    used = {sphere(s, f"spheres[{i}]") for i, s in enumerate(check_sequence(spheres, "spheres"))}
     if Sphere.PRIME in used or check_bool(pattern_attack, "pattern_attack"):
         return DamageType.AGGRAVATED
     if used == {Sphere.MIND}:
@@ -762,9 +746,9 @@ def correspondence_required(
     opts = _profile(profile).magick
     rows = []
     if place is not None:
-        rows.append(_PLACES.index(_key(Place, place, "place")) + 1)
+        rows.append(_PLACES.index(parse_enum(Place, place, "place")) + 1)
     if contact is not None:
-        rows.append(_CONTACTS.index(_key(Contact, contact, "contact")) + 1)
+        rows.append(_CONTACTS.index(parse_enum(Contact, contact, "contact")) + 1)
     if not rows:
         raise RulesInputError(ErrorCode.RANGE, "place", "a place or a contact is needed")
     return min(rows) if opts.correspondence_better_link else max(rows)
@@ -1113,7 +1097,7 @@ def backlash(
     prof = _profile(profile)
     opts = prof.magick
     pool = check_int(paradox, "paradox", 1, MAX_PARADOX_POOL)
-    dice = _faces_or_roll(pool, faces, rng)
+    dice = faces_or_roll(pool, faces, rng)
     raw = sum(1 for f in dice if f >= opts.backlash_difficulty)
     ones = dice.count(1)
     b = max(0, raw - ones) if opts.backlash_ones_cancel else raw
@@ -1218,7 +1202,7 @@ PARADOX_FLAWS: Mapping[ParadoxFlaw, FlawSpec] = MappingProxyType(
 
 
 def paradox_flaw(flaw: ParadoxFlaw | str) -> FlawSpec:
-    return PARADOX_FLAWS[_key(ParadoxFlaw, flaw, "flaw")]
+    return PARADOX_FLAWS[parse_enum(ParadoxFlaw, flaw, "flaw")]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1243,7 +1227,7 @@ def haunt_duration(
     """
     p = check_int(paradox, "paradox", 0)
     chosen = _profile(profile).magick.haunt_unit if unit is None else unit
-    return HauntDuration(amount=p, unit=_key(MagickOptions.HauntUnit, chosen, "unit"))
+    return HauntDuration(amount=p, unit=parse_enum(MagickOptions.HauntUnit, chosen, "unit"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1295,7 +1279,7 @@ def barrier(
     default (AMB-C14), clamped to 2..10; successes never drop below 1.
     """
     opts = _profile(profile).magick
-    where = _key(BarrierPlace, place, "place")
+    where = parse_enum(BarrierPlace, place, "place")
     shift = check_int(adjustment, "adjustment", -BARRIER_ADJUSTMENT_LIMIT, BARRIER_ADJUSTMENT_LIMIT)
     row = where
     if check_bool(technocratic, "technocratic") and where is BarrierPlace.TECHNOCRACY_LAB:
@@ -1348,7 +1332,7 @@ def cross_barrier(
     size = check_int(pool, "pool", 1, prof.pool_sanity_max)
     so_far = check_int(accumulated, "accumulated", 0, MAX_SUCCESSES)
     target = barrier(place, adjustment, technocratic=technocratic, profile=prof)
-    dice = _faces_or_roll(size, faces, rng)
+    dice = faces_or_roll(size, faces, rng)
     result = d10.resolve(dice, target.difficulty, prof)
     if result.outcome is Outcome.BOTCH and prof.extended_botch is ExtendedBotch.LOSE_ALL:
         total = 0

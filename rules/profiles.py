@@ -11,10 +11,11 @@ Sections §B (combat), §C (magick) and §D (the d6 system) keep their switches 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from rules.errors import ErrorCode, RulesInputError
+from rules.errors import ErrorCode, RulesInputError, check_type
 
 
 class GameSystem(StrEnum):
@@ -331,3 +332,18 @@ def get(name: str) -> Profile:
 
 def names() -> list[str]:
     return list(PROFILES)
+
+
+def check_profile(value: Any, field: str = "profile") -> Profile:
+    """A :class:`Profile` value; a name is not accepted here (use :func:`get` first)."""
+    return check_type(value, Profile, field)
+
+
+def combat_options(value: Any, field: str = "options") -> CombatOptions:
+    """The §B switches passed in, or the proposals of RULES.md when none are."""
+    return CombatOptions() if value is None else check_type(value, CombatOptions, field)
+
+
+def magick_options(value: Any, field: str = "options") -> MagickOptions:
+    """The §C switches passed in, or the proposals of RULES.md when none are."""
+    return MagickOptions() if value is None else check_type(value, MagickOptions, field)

@@ -17,8 +17,15 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
-from rules.profiles import D6Options, Profile
+from rules.errors import (
+    ErrorCode,
+    RulesInputError,
+    check_bool,
+    check_int,
+    check_sequence,
+    parse_enum,
+)
+from rules.profiles import D6Options, Profile, check_profile
 
 POWER_MIN = 1
 POWER_MAX = 3  # S2 «Справа от названия каждой из них стоит цифра от 1 до 3.»
@@ -34,7 +41,7 @@ class _Frozen(BaseModel):
 
 def options(profile: Profile | None) -> D6Options:
     """The §D switches of ``profile``; ``None`` means the proposals of §F.4."""
-    return profile.d6 if profile is not None else D6Options()
+    return check_profile(profile).d6 if profile is not None else D6Options()
 
 
 class DifficultyKind(StrEnum):
@@ -89,6 +96,7 @@ class Advantage(_Frozen):
 
 def wound(kind: DifficultyKind, severity: int) -> Difficulty:
     """A wound of ``severity``; only the three wound kinds are wounds."""
+    kind = parse_enum(DifficultyKind, kind, "kind")
     if kind not in WOUND_KINDS:
         raise RulesInputError(ErrorCode.RANGE, "kind", f"{kind} is not a wound")
     return Difficulty(kind=kind, magnitude=check_int(severity, "severity", 1, MAGNITUDE_MAX))
@@ -139,7 +147,7 @@ def difficulty_total(difficulties: Iterable[Difficulty], profile: Profile | None
     opts = options(profile)
     total = 0
     strongest: dict[str, int] = {}
-    for i, raw in enumerate(difficulties):
+    for i, raw in enumerate(check_sequence(difficulties, "difficulties")):
         d = _check_difficulty(raw, f"difficulties[{i}]")
         group = d.family
         if group is None and opts.mental_wounds_max_only and d.kind in MENTAL_KINDS:
@@ -188,7 +196,10 @@ def chance(
         raise RulesInputError(ErrorCode.STATE, "weakness", "weakness applies but none is given")
     weak = weakness if weakness_applies and weakness is not None else 0
     diff = difficulty_total(difficulties, profile)
-    adv = sum(_advantage_value(a, f"advantages[{i}]") for i, a in enumerate(advantages))
+    adv = sum(
+        _advantage_value(a, f"advantages[{i}]")
+        for i, a in enumerate(check_sequence(advantages, "advantages"))
+    )
     if luck_available is not None:
         check_int(luck_available, "luck_available", 0, LUCK_MAX)
     check_int(luck_spent, "luck_spent", 0, LUCK_MAX if luck_available is None else luck_available)
@@ -220,7 +231,7 @@ def helpless(chances: Iterable[Chance], luck: int) -> bool:
     есть кубики, которые он вправе бросить» lifts the state.
     """
     check_int(luck, "luck", 0, LUCK_MAX)
-    items = list(chances)
+    items = check_sequence(chances, "chances")
     for i, c in enumerate(items):
         if not isinstance(c, Chance):
             raise RulesInputError(ErrorCode.TYPE, f"chances[{i}]", "expected Chance")

@@ -62,6 +62,8 @@ def resolve_attack(
     принесло желаемых плодов, или вместо него». ``None`` means no armour.
     """
     m = check_int(attack_measures, "attack_measures", 0, MAGNITUDE_MAX)
+    if attacker is not None and not isinstance(attacker, str):
+        raise RulesInputError(ErrorCode.TYPE, "attacker", "expected an id")
     given = defences if defences is not None else {}
     if not isinstance(given, Mapping):
         raise RulesInputError(ErrorCode.TYPE, "defences", "expected a mapping defender -> measures")

@@ -231,7 +231,8 @@ def start_round(
         fighters.append(Fighter(sheet=c, remaining=tuple(sorted(dice, reverse=True))))
     unknown = set(given) - ids
     if unknown:
-        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "faces", f"no combatant {sorted(unknown)}")
+        names = sorted(map(repr, unknown))
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "faces", f"no combatant {names}")
     if not fighters:
         raise RulesInputError(ErrorCode.RANGE, "combatants", "nobody takes part")
     state = Round(number=number, fighters=tuple(fighters), waiting_forbidden=waiting_forbidden)
@@ -406,6 +407,8 @@ def defend(
 
 def holders(state: Round) -> list[str]:
     """Who still holds dice and may act at any moment."""
+    if not isinstance(state, Round):
+        raise RulesInputError(ErrorCode.TYPE, "state", "expected Round")
     return [f.sheet.id for f in state.fighters if f.holding and f.remaining]
 
 

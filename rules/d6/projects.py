@@ -108,7 +108,9 @@ def new_challenge(
     if isinstance(characters, str) or not isinstance(characters, Sequence):
         raise RulesInputError(ErrorCode.TYPE, "characters", "expected a sequence of ids")
     names = list(characters)
-    if not names or len(set(names)) != len(names) or not all(isinstance(c, str) for c in names):
+    if not all(isinstance(c, str) for c in names):
+        raise RulesInputError(ErrorCode.TYPE, "characters", "expected a sequence of ids")
+    if not names or len(set(names)) != len(names):
         raise RulesInputError(ErrorCode.RANGE, "characters", "distinct ids, at least one")
     if personal_owner is not None:
         if personal_owner not in names:

@@ -120,6 +120,8 @@ def auto_success() -> D6Result:
 
 def gain_value(result: D6Result, profile: Profile | None = None) -> int:
     """The gain as a number: an automatic success counts as ``auto_success_gain`` (AMB-D2)."""
+    if not isinstance(result, D6Result):
+        raise RulesInputError(ErrorCode.TYPE, "result", "expected D6Result")
     if result.gain is None:
         return options(profile).auto_success_gain
     return result.gain
