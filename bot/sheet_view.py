@@ -49,6 +49,9 @@ from rules.spheres import Sphere
 # The marker every sheet message starts with: a reply to such a message with lines of traits
 # sets them (the handler recognises its own messages by it).
 SHEET_MARK = "📜"
+# NPC sheets are marked apart, so a reply to one never pastes into the replier's own sheet.
+NPC_MARK = "🎭"
+MESSAGE_LIMIT = 4000  # Telegram's 4096 with room for the entities
 # Value buttons shown at most; larger ratings (Quintessence 15) are typed: /set квинт 15.
 VALUE_BUTTONS_MAX = 10
 TRACK_BOXES = 7
@@ -109,9 +112,9 @@ def _wound_word(kind: DifficultyKind) -> str:
     return _("mental wound")
 
 
-def sheet_text(sheet: Sheet, owner: str, lang: Lang) -> str:
+def sheet_text(sheet: Sheet, owner: str, lang: Lang, mark: str = SHEET_MARK) -> str:
     """The sheet as a player reads it at the table; Willpower as current/permanent (§A.7)."""
-    head = f"{SHEET_MARK} <b>{escape(owner)}</b> — " + _("character sheet, {game}").format(
+    head = f"{mark} <b>{escape(owner)}</b> — " + _("character sheet, {game}").format(
         game=render.profile_title(sheet.system.value)
     )
     lines = [head]
@@ -319,6 +322,41 @@ def empty_set_text() -> str:
     return _("No traits found in that text.") + "\n" + set_example()
 
 
+def roster_text(entries: Sequence[tuple[str, Sheet]], lang: Lang, mark: str) -> str:
+    """Every sheet in one message for the Storyteller: one line each, in the export's words."""
+    if not entries:
+        return _("No sheets in this chat yet.") + "\n" + set_example()
+    lines = []
+    for name, sheet in entries:
+        traits = " · ".join(export_sheet(sheet, lang).splitlines()) or "—"
+        lines.append(f"{mark} <b>{escape(name)}</b>: {escape(traits)}")
+    text = "\n".join(lines)
+    if len(text) > MESSAGE_LIMIT:
+        text = text[: MESSAGE_LIMIT - 1].rsplit("\n", 1)[0] + "\n…"
+    return text
+
+
+def npc_usage_text() -> str:
+    return _(
+        "NPC sheets (Storyteller): /npc Guard: dexterity 3 brawl 2 — set; /npc Guard — show; "
+        "/npc — the list."
+    )
+
+
+def no_npc_text(name: str) -> str:
+    return _("There is no NPC «{name}» in this chat.").format(name=escape(name)) + (
+        "\n" + npc_usage_text()
+    )
+
+
+def npc_saved_text(sheet: Sheet, name: str, lang: Lang, entries: Sequence[BlockEntry]) -> str:
+    return NPC_MARK + " " + saved_text(sheet, name, lang, entries).removeprefix("✅ ")
+
+
+def npc_only_storyteller_text() -> str:
+    return _("Only the Storyteller keeps NPC sheets.")
+
+
 def help_line() -> str:
     """One line in /help (it must stay one screen); ``/help sheet`` has the details."""
     return "📜 " + _("/set dexterity 3, /sheet, /ask perc+alert 8 — character sheets: /help sheet")
@@ -335,6 +373,7 @@ def help_section() -> str:
             _("/sheet — your sheet; /sheet export — as text to copy"),
             _("/sheet set — paste many lines: reply to the bot's sheet message with them"),
             _("/ask perc+alert 8 — the Storyteller asks everyone for a roll from their sheets"),
+            _("/sheet all — every player's sheet; /npc Guard: dex 3 — NPC sheets (Storyteller)"),
         ]
     )
 

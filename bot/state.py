@@ -20,7 +20,8 @@ Keys (all under ``sdb:``):
 - ``sdb:sheet:{chat_id}`` — a hash of the chat's character sheets: ``u:{user_id}:{system}``
   a player's sheet (``rules.sheet.to_json``; one per game system, so a ``/rules`` switch neither
   loses nor mixes a sheet), ``p:{user_id}`` the player's shown name and @username (JSON, for
-  ``/sheet @user``), ``npc:{system}:{name}`` a Storyteller's NPC sheet.
+  ``/sheet @user``), ``npc:{system}:{name}`` a Storyteller's NPC sheet (name casefolded) and
+  ``npcname:{system}:{name}`` its name as typed.
 """
 
 from __future__ import annotations
@@ -230,6 +231,10 @@ def _owner_field(user_id: int) -> str:
 
 def _npc_field(system: SheetSystem, name: str) -> str:
     return f"npc:{SheetSystem(system).value}:{' '.join(name.split()).casefold()}"
+
+
+def _npc_name_field(system: SheetSystem, name: str) -> str:
+    return "npcname" + _npc_field(system, name)[3:]
 
 
 def _parse_sheet(raw: str | bytes | None) -> Sheet | None:
@@ -621,9 +626,27 @@ class Store:
     async def update_npc(
         self, chat_id: int, system: SheetSystem, name: str, change: Callable[[Sheet], Sheet]
     ) -> Sheet:
-        """Like :meth:`update_sheet` for the Storyteller's NPC called ``name`` (any case)."""
+        """Like :meth:`update_sheet` for the Storyteller's NPC called ``name`` (any case); the
+        name as last typed is kept for :meth:`list_npcs`."""
         field = _npc_field(system, name)
-        return await self._update_sheet_field(chat_id, field, system, change, {})
+        shown = {_npc_name_field(system, name): " ".join(name.split())}
+        return await self._update_sheet_field(chat_id, field, system, change, shown)
+
+    async def list_npcs(self, chat_id: int, system: SheetSystem) -> list[tuple[str, Sheet]]:
+        """The chat's NPC sheets of ``system`` by name, in one round-trip."""
+        fields = await self.redis.hgetall(sheet_key(chat_id))
+        prefix = _npc_field(system, "")
+        found: list[tuple[str, Sheet]] = []
+        for field, raw in fields.items():
+            if not str(field).startswith(prefix):
+                continue
+            sheet = _parse_sheet(raw)
+            if sheet is None:
+                continue
+            key = str(field)[len(prefix) :]
+            found.append((str(fields.get(_npc_name_field(system, key)) or key), sheet))
+        found.sort(key=lambda item: item[0].casefold())
+        return found
 
     async def _update_sheet_field(
         self,

@@ -19,6 +19,7 @@ see another player's by ``/sheet @name`` or by replying ``/sheet`` to their mess
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
@@ -45,6 +46,7 @@ from rules.sheet import (
 )
 
 EDITOR = "sheet"
+NPC_NAME_MAX = 40
 
 # A value ends a pair when a name follows it: «ловк 3 драка 2» is two lines for the block
 # reader, «ловкость 3 4» stays one (and is refused as a bad number).
@@ -76,6 +78,7 @@ def make_router() -> Router:
     router = Router(name="sheet")
     router.message.register(set_command, Command("set"))
     router.message.register(sheet_command, Command("sheet"))
+    router.message.register(npc_command, Command("npc"))
     router.message.register(paste_reply, replies_to_a_sheet)
     router.callback_query.register(editor_tap, SheetCallback.filter())
     return router
@@ -88,6 +91,22 @@ def owner_of(user: User) -> SheetOwner:
 def pairs_to_lines(text: str) -> str:
     """``ловк 3 драка 2`` → two lines; lines and comma-separated items pass unchanged."""
     return "\n".join(_PAIR_END.sub(r"\1\n", line) for line in text.splitlines())
+
+
+def all_or_nothing(
+    block: str, profile: Profile, applied: list[BlockEntry]
+) -> Callable[[Sheet], Sheet]:
+    """The Store's change for a block: every entry set, or :class:`_Refused` and nothing;
+    ``applied`` receives what was set (for the answer)."""
+
+    def change(sheet: Sheet) -> Sheet:
+        result = apply_block(sheet, block, profile)
+        if result.errors:
+            raise _Refused(result)
+        applied[:] = result.applied
+        return result.sheet
+
+    return change
 
 
 def replies_to_a_sheet(message: Message, bot: Bot) -> bool:
@@ -133,13 +152,7 @@ async def apply_text(
         await message.answer(sheet_view.empty_set_text(), parse_mode=ParseMode.HTML)
         return
     applied: list[BlockEntry] = []
-
-    def change(sheet: Sheet) -> Sheet:
-        result = apply_block(sheet, block, profile)
-        if result.errors:
-            raise _Refused(result)
-        applied[:] = result.applied
-        return result.sheet
+    change = all_or_nothing(block, profile, applied)
 
     owner = owner_of(user)
     try:
@@ -177,6 +190,9 @@ async def sheet_command(
             prompt = sheet_view.paste_prompt_text(lang, system)
             await message.answer(prompt, parse_mode=ParseMode.HTML)
         return
+    if sub == "all":
+        await _roster(message, bot, store, chat_settings, system, locale)
+        return
     export = sub == "export"
     mention = rest if export else (command.args or "").strip()
     if sub and not export and not sub.startswith("@"):
@@ -206,6 +222,34 @@ async def sheet_command(
     await message.answer(text, parse_mode=ParseMode.HTML)
 
 
+async def _may_run_the_game(message: Message, bot: Bot, chat_settings: ChatSettings) -> bool:
+    access = await game_access(
+        bot, message.chat, chat_settings, message.from_user, message.sender_chat
+    )
+    return access is GameAccess.ALLOWED
+
+
+async def _roster(
+    message: Message,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
+    system: SheetSystem,
+    locale: str,
+) -> None:
+    """``/sheet all``: every player's sheet and every NPC, one line each (Storyteller)."""
+    if not await _may_run_the_game(message, bot, chat_settings):
+        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        return
+    lang = sheet_view.lang_of(locale)
+    players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
+    npcs = await store.list_npcs(message.chat.id, system)
+    text = sheet_view.roster_text(players, lang, sheet_view.SHEET_MARK)
+    if npcs:
+        text += "\n" + sheet_view.roster_text(npcs, lang, sheet_view.NPC_MARK)
+    await message.answer(text, parse_mode=ParseMode.HTML)
+
+
 async def _target(
     message: Message, mention: str, store: Store, system: SheetSystem
 ) -> SheetOwner | None:
@@ -224,6 +268,70 @@ async def _target(
         return owner_of(reply.from_user)
     assert user is not None  # the commands return early without a sender
     return owner_of(user)
+
+
+# ---------------------------------------------------------------------------------------------
+# NPC sheets: /npc Страж: ловкость 3 драка 2
+
+
+def split_npc(text: str) -> tuple[str, str]:
+    """``Страж: ловкость 3`` or ``Страж`` + lines → the name and the traits' text."""
+    first_line, _, more = text.strip().partition("\n")
+    name, colon, rest = first_line.partition(":")
+    if colon:
+        return " ".join(name.split()), "\n".join(part for part in (rest, more) if part.strip())
+    return " ".join(first_line.split()), more
+
+
+async def npc_command(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    chat_settings: ChatSettings,
+    locale: str,
+) -> None:
+    """The Storyteller's NPC sheets, by name; the same all-or-nothing text as ``/set``."""
+    if not await _may_run_the_game(message, bot, chat_settings):
+        await message.answer(sheet_view.npc_only_storyteller_text(), parse_mode=ParseMode.HTML)
+        return
+    system = system_of(profile)
+    lang = sheet_view.lang_of(locale)
+    name, traits = split_npc(command.args or "")
+    if not name:
+        npcs = await store.list_npcs(message.chat.id, system)
+        text = (
+            sheet_view.roster_text(npcs, lang, sheet_view.NPC_MARK)
+            if npcs
+            else sheet_view.npc_usage_text()
+        )
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    if len(name) > NPC_NAME_MAX or name.startswith(("@", "/")):
+        await message.answer(sheet_view.npc_usage_text(), parse_mode=ParseMode.HTML)
+        return
+    if not traits.strip():
+        sheet = await store.load_npc(message.chat.id, system, name)
+        if sheet is None:
+            await message.answer(sheet_view.no_npc_text(name), parse_mode=ParseMode.HTML)
+            return
+        text = sheet_view.sheet_text(sheet, name, lang, sheet_view.NPC_MARK)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    block = pairs_to_lines(traits)
+    applied: list[BlockEntry] = []
+    change = all_or_nothing(block, profile, applied)
+
+    try:
+        sheet = await store.update_npc(message.chat.id, system, name, change)
+    except _Refused as refused:
+        text = sheet_view.block_errors_text(refused.result.errors, lang, system)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    await message.answer(
+        sheet_view.npc_saved_text(sheet, name, lang, applied), parse_mode=ParseMode.HTML
+    )
 
 
 # ---------------------------------------------------------------------------------------------

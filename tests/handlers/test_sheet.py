@@ -514,3 +514,76 @@ def test_any_editor_tap_is_answered_once_and_never_half_applies(
             assert SheetCallback.unpack(data.replace("{flow}", flow_id)).v == 0
 
     asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------------------------------------
+# The Storyteller's overview and NPC sheets
+
+
+async def test_storyteller_sees_every_sheet_in_one_message(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(BORIS, "/set ловкость 2 драка 1")
+    await table.say(EMMA, "/set wits 3 wp 2/5")
+    await table.say(ANNA, "/npc Страж: сила 4 драка 3")
+    await table.say(BORIS, "/sheet all")
+    assert table.session.sent[-1].text == "Чужие листы может смотреть только Рассказчик."
+    await table.say(ANNA, "/sheet all")
+    assert table.session.sent[-1].text.splitlines() == [
+        "📜 <b>Boris</b>: Ловкость 2 · Драка 1",
+        "📜 <b>Emma</b>: Смекалка 3 · Сила Воли 2/5",
+        "🎭 <b>Страж</b>: Сила 4 · Драка 3",
+    ]
+
+
+async def test_npc_sheets_set_show_list_and_refuse_players(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/npc Старый Страж: сила 4 драка 3 сила воли 6")
+    assert table.session.sent[-1].text == ("🎭 Лист Старый Страж: Сила 4 · Драка 3 · Сила Воли 6/6")
+    await table.say(ANNA, "/npc старый  страж\nЛовкость 2")
+    await table.say(ANNA, "/npc СТАРЫЙ СТРАЖ")
+    shown = table.session.sent[-1].text
+    assert shown.startswith("🎭 <b>СТАРЫЙ СТРАЖ</b> — лист персонажа")
+    assert "Физические: Сила 4 · Ловкость 2" in shown
+    await table.say(ANNA, "/npc")
+    assert (
+        table.session.sent[-1].text
+        == "🎭 <b>старый страж</b>: Сила 4 · Ловкость 2 · Драка 3 · Сила Воли 6"
+    )
+    await table.say(ANNA, "/npc Призрак")
+    assert "В этом чате нет персонажа Рассказчика «Призрак»." in table.session.sent[-1].text
+    await table.say(ANNA, "/npc Страж: сил 3")
+    assert "«сил 3»: что именно" in table.session.sent[-1].text
+    assert await table.store.load_npc(table.chat.id, MAGE, "Страж") is None
+    await table.say(BORIS, "/npc Страж: сила 5")
+    assert table.session.sent[-1].text == "Листы персонажей Рассказчика ведёт только Рассказчик."
+    assert await table.store.load_npc(table.chat.id, MAGE, "страж") is None
+    # The Storyteller's own sheet is untouched by the NPC's.
+    assert await stored(table, ANNA) is None
+
+
+async def test_a_reply_to_an_npc_sheet_is_not_a_paste(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/npc Страж: сила 4")
+    await table.say(ANNA, "/npc Страж")
+    await say_reply(table, ANNA, "Сила 5", bot_message(table, table.session.sent[-1].text))
+    assert await stored(table, ANNA) is None
+    npc = await table.store.load_npc(table.chat.id, MAGE, "Страж")
+    assert npc is not None
+    assert npc.rating(Attribute.STRENGTH) == 4
+
+
+async def test_d6_editor_offers_weakness_and_luck(table: Table) -> None:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    await table.say(ANNA, "/set")
+    opened = table.session.sent[-1]
+    mid = table.session.messages[-1].message_id
+    assert [b.text for b in buttons(opened.reply_markup)] == ["Слабость и удача", "✅ Готово"]
+    await table.tap(ANNA, tap_data(opened.reply_markup, SheetAction.CATEGORY, "d6"), mid)
+    edit = table.session.edits[-1]
+    assert [b.text for b in buttons(edit.reply_markup)][:2] == ["Слабость", "Кубики удачи"]
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.TRAIT, "weakness"), mid)
+    edit = table.session.edits[-1]
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.VALUE, "weakness", 2), mid)
+    sheet = await stored(table, ANNA, SheetSystem.D6)
+    assert sheet is not None
+    assert sheet.weakness == 2
