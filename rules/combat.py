@@ -587,6 +587,28 @@ def _status_for(
     return 0, PlanStatus.IMPOSSIBLE, PlanReason(result.reason.value)
 
 
+def _zero_ability(
+    plan: tuple[int, PlanStatus, PlanReason | None],
+    ability: int,
+    profile: Profile,
+    gm_override: bool,
+) -> tuple[int, PlanStatus, PlanReason | None]:
+    """S4 «0 в Способности - автоматически [Неудача], если ГМ не решит иначе» (§A.2, AMB-A8).
+
+    The house sheet says it of every Attribute + Ability check, so every §B roll built from
+    one (attack, defence, standing up, readying a weapon) goes through here.
+    """
+    override = check_bool(gm_override, "gm_override")
+    if (
+        plan[1] is PlanStatus.ROLL
+        and ability == 0
+        and profile.zero_ability is ZeroAbility.AUTO_FAILURE
+        and not override
+    ):
+        return 0, PlanStatus.AUTO_FAILURE, PlanReason.ZERO_ABILITY
+    return plan
+
+
 def attack_plan(
     code: Manoeuvre | str,
     profile: Profile,
@@ -664,13 +686,10 @@ def attack_plan(
                 pool, status, reason = 0, PlanStatus.IMPOSSIBLE, PlanReason.BLIND_CHECK_FAILED
         if status is PlanStatus.ROLL and Condition.IMMOBILIZED_FULL in theirs:
             status = PlanStatus.AUTO_HIT
-        elif (
-            status is PlanStatus.ROLL
-            and skill == 0
-            and profile.zero_ability is ZeroAbility.AUTO_FAILURE
-            and not gm_override
-        ):
-            pool, status, reason = 0, PlanStatus.AUTO_FAILURE, PlanReason.ZERO_ABILITY
+        else:
+            pool, status, reason = _zero_ability(
+                (pool, status, reason), skill, profile, gm_override
+            )
     return AttackPlan(
         manoeuvre=spec.code,
         ability=used,
@@ -752,6 +771,7 @@ def defence_plan(
     track: HealthTrack | None = None,
     dice_penalty: int = 0,
     base_difficulty: int | None = None,
+    gm_override: bool = False,
 ) -> RollPlan:
     """The defence roll of §B.3 step 2, with «Отчаянная защита» as ``desperate``.
 
@@ -776,8 +796,8 @@ def defence_plan(
         dice -= attacks_before if opts.desperate_defence_cumulative else attacks_before + 1
     mods = [own_difficulty(mine, used)]
     difficulty, threshold = _combat_difficulty(base_difficulty, mods, profile, opts)
-    pool, status, reason = _status_for(dice, track, mine)
-    return RollPlan(pool, difficulty, threshold, status, reason)
+    planned = _zero_ability(_status_for(dice, track, mine), skill, profile, gm_override)
+    return RollPlan(planned[0], difficulty, threshold, planned[1], planned[2])
 
 
 def desperate_defence_pools(
@@ -1127,19 +1147,27 @@ def stand_up(roll: D10Result, profile: Profile) -> StandUp:
     return StandUp(False, STAND_UP_INITIATIVE, True, 1 if botched else 0, soakable)
 
 
-def stand_up_plan(dexterity: int, athletics: int, profile: Profile) -> RollPlan:
+def stand_up_plan(
+    dexterity: int, athletics: int, profile: Profile, *, gm_override: bool = False
+) -> RollPlan:
     """The «Ловкость + Атлетизм» roll to get up at once, at ``stand_up_difficulty`` [P]."""
     opts = _options(profile)
-    pool = check_int(dexterity, "dexterity", 0, TRAIT_MAX)
-    pool += check_int(athletics, "athletics", 0, TRAIT_MAX)
+    skill = check_int(athletics, "athletics", 0, TRAIT_MAX)
+    pool = check_int(dexterity, "dexterity", 0, TRAIT_MAX) + skill
     diff = check_int(opts.stand_up_difficulty, "stand_up_difficulty", 2, 10)
     if pool <= 0:
         return RollPlan(0, diff, 0, PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY)
-    return RollPlan(pool, diff, 0)
+    planned = _zero_ability((pool, PlanStatus.ROLL, None), skill, profile, gm_override)
+    return RollPlan(planned[0], diff, 0, planned[1], planned[2])
 
 
 def ready_weapon(
-    dexterity: int, ability: int, profile: Profile, *, in_multiple_action: bool = False
+    dexterity: int,
+    ability: int,
+    profile: Profile,
+    *,
+    in_multiple_action: bool = False,
+    gm_override: bool = False,
 ) -> RollPlan | None:
     """S4 «Подготовка оружия - без броска, но если это входит в множественное действие -
     Ловкость + Фехтование/Огн. Оружие»: ``None`` means no roll is needed. The caller applies
@@ -1152,4 +1180,5 @@ def ready_weapon(
     diff = check_int(opts.attack_difficulty, "attack_difficulty", 2, 10)
     if dex + skill <= 0:
         return RollPlan(0, diff, 0, PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY)
-    return RollPlan(dex + skill, diff, 0)
+    planned = _zero_ability((dex + skill, PlanStatus.ROLL, None), skill, profile, gm_override)
+    return RollPlan(planned[0], diff, 0, planned[1], planned[2])

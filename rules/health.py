@@ -299,8 +299,7 @@ def penalised_pool(
     """
     opts = magick_options(magick, "magick")
     check_int(base_pool, "base_pool", 0, 100)
-    if not isinstance(kind, PoolKind):
-        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "kind", repr(kind))
+    kind = parse_enum(PoolKind, kind, "kind")
     wp = wound_penalty(track)
     if track.dead:
         return PenalisedPool(0, 0, PoolStatus.IMPOSSIBLE, ImpossibleReason.DEAD)

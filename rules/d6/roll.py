@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from rules.d6.chance import MAGNITUDE_MAX, Difficulty, DifficultyKind, _Frozen, options, wound
 from rules.dice import Rng, roll_faces
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, check_ints
+from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, check_ints, parse_enum
 from rules.profiles import Profile
 
 CHANCE_MAX = 100
@@ -165,8 +165,7 @@ def special_effort(
     """
     if not isinstance(previous, D6Result):
         raise RulesInputError(ErrorCode.TYPE, "previous", "expected D6Result")
-    if not isinstance(fuel, EffortFuel):
-        raise RulesInputError(ErrorCode.TYPE, "fuel", "expected EffortFuel")
+    fuel = parse_enum(EffortFuel, fuel, "fuel")
     check_bool(used_this_action, "used_this_action")
     if used_this_action or previous.special_effort:
         raise RulesInputError(ErrorCode.SPECIAL_EFFORT_USED, "special_effort", "once per action")
