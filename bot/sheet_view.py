@@ -284,6 +284,8 @@ _REJECTIONS: dict[ErrorCode, LazyProxy] = {
     ErrorCode.RANGE: __("the value is out of range"),
     ErrorCode.NOT_ALLOWED: __("not on this game's sheet"),
     ErrorCode.QUINT_LIMIT: __("Quintessence and Paradox do not fit the wheel"),
+    # §C.11: the wheel refuses Quintessence in the boxes Paradox holds.
+    ErrorCode.STATE: __("Quintessence and Paradox do not fit the wheel"),
 }
 
 
