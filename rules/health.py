@@ -15,9 +15,10 @@ The bot persists a track as its short code string (``"LBB"``) and applies
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from rules.d10 import D10Result, Outcome
@@ -43,11 +44,14 @@ class DamageType(StrEnum):
     AGGRAVATED = "A"  # Тяжёлый
 
 
-SEVERITY: dict[DamageType, int] = {
-    DamageType.AGGRAVATED: 3,
-    DamageType.LETHAL: 2,
-    DamageType.BASHING: 1,
-}
+# Read-only: rules/ keeps no mutable module state (§0.2).
+SEVERITY: Mapping[DamageType, int] = MappingProxyType(
+    {
+        DamageType.AGGRAVATED: 3,
+        DamageType.LETHAL: 2,
+        DamageType.BASHING: 1,
+    }
+)
 
 
 class HealthLevel(IntEnum):
