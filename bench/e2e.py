@@ -665,6 +665,12 @@ def report(results: Sequence[RunResult], options: Options) -> tuple[str, dict[st
             fixed_ratio = fixed.throughput / echo.throughput
             summary["fixed_throughput_ratio"] = fixed_ratio
             lines.append(f"throughput ours with the proposed fix/echo: {fixed_ratio:.2f}")
+            fixed_cpu = mean_cpu(results, "ours, lifted + proposed fix")
+            if echo_cpu and fixed_cpu:
+                summary["fixed_cpu_ratio"] = fixed_cpu / echo_cpu
+                lines.append(
+                    f"bot CPU per reply ours with the proposed fix/echo: {fixed_cpu / echo_cpu:.2f}"
+                )
         if shipped:
             shipped_ratio = shipped.throughput / echo.throughput
             summary["shipped_throughput_ratio"] = shipped_ratio
