@@ -42,6 +42,7 @@ from rules.sheet import (
     Stat,
     TraitCode,
     catalogue,
+    trait_code,
     trait_range,
 )
 from rules.spheres import Sphere
@@ -52,6 +53,7 @@ SHEET_MARK = "📜"
 # NPC sheets are marked apart, so a reply to one never pastes into the replier's own sheet.
 NPC_MARK = "🎭"
 MESSAGE_LIMIT = 4000  # Telegram's 4096 with room for the entities
+WP_CURRENT = "wpc"  # the editor's key for the temporary Willpower points
 # Value buttons shown at most; larger ratings (Quintessence 15) are typed: /set квинт 15.
 VALUE_BUTTONS_MAX = 10
 TRACK_BOXES = 7
@@ -465,9 +467,37 @@ def traits_in(category: Category, system: SheetSystem) -> list[TraitCode]:
     return [c for c in catalogue(system) if category_of(c) is category]
 
 
-def value_choices(code: TraitCode, sheet: Sheet) -> range:
+def editor_targets(category: Category, sheet: Sheet, lang: Lang) -> list[tuple[str, str]]:
+    """The buttons of a category as (key, label): the traits, and in Advantages the temporary
+    Willpower points (временная Сила Воли, §A.7) next to the permanent rating once it is set."""
+    targets: list[tuple[str, str]] = []
+    for code in traits_in(category, sheet.system):
+        targets.append((code.value, display_name(code, lang, sheet.system)))
+        if code is Stat.WILLPOWER and sheet.willpower is not None:
+            targets.append((WP_CURRENT, _("{name} (current)").format(name=targets[-1][1])))
+    return targets
+
+
+def target_value(key: str, sheet: Sheet) -> int | None:
+    if key == WP_CURRENT:
+        return sheet.willpower_current
+    return sheet.rating(trait_code(key, sheet.system))
+
+
+def target_choices(key: str, sheet: Sheet) -> range:
+    """The value buttons: the trait's range (at most 0–10), the current points 0–permanent."""
+    if key == WP_CURRENT:
+        return range(0, (sheet.willpower or 0) + 1)
+    code = trait_code(key, sheet.system)
     low, high = trait_range(code, supernatural=sheet.supernatural)
     return range(low, min(high, VALUE_BUTTONS_MAX) + 1)
+
+
+def target_name(key: str, sheet: Sheet, lang: Lang) -> str:
+    name = trait_name(
+        Stat.WILLPOWER if key == WP_CURRENT else trait_code(key, sheet.system), lang, sheet.system
+    )
+    return _("{name} (current)").format(name=name) if key == WP_CURRENT else name
 
 
 def _button(
@@ -482,13 +512,13 @@ def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[Inli
 
 
 def editor_text(
-    sheet: Sheet, owner: str, lang: Lang, category: Category | None, trait: TraitCode | None
+    sheet: Sheet, owner: str, lang: Lang, category: Category | None, trait: str | None
 ) -> str:
-    """The sheet as it is now, then what to choose next."""
+    """The sheet as it is now, then what to choose next; ``trait`` is an editor key."""
     if trait is not None:
-        current = sheet.rating(trait)
+        current = target_value(trait, sheet)
         prompt = _("{name}: choose the value (now {value}).").format(
-            name=trait_name(trait, lang, sheet.system), value="—" if current is None else current
+            name=target_name(trait, sheet, lang), value="—" if current is None else current
         )
     elif category is not None:
         prompt = _("{category}: choose a trait.").format(category=_CATEGORY_TITLES[category])
@@ -503,25 +533,23 @@ def editor_keyboard(
     sheet: Sheet,
     lang: Lang,
     category: Category | None,
-    trait: TraitCode | None,
+    trait: str | None,
 ) -> InlineKeyboardMarkup:
     rows: list[list[InlineKeyboardButton]]
     if trait is not None:
-        current = sheet.rating(trait)
+        current = target_value(trait, sheet)
         values = [
             _button(
                 render_marked(str(n), n == current), flow_id, version, SheetAction.VALUE, trait, n
             )
-            for n in value_choices(trait, sheet)
+            for n in target_choices(trait, sheet)
         ]
         rows = _rows(values, 6)
         rows.append([_button("⬅️ " + _("Back"), flow_id, version, SheetAction.BACK)])
     elif category is not None:
         names = [
-            _button(
-                display_name(c, lang, sheet.system), flow_id, version, SheetAction.TRAIT, c.value
-            )
-            for c in traits_in(category, sheet.system)
+            _button(label, flow_id, version, SheetAction.TRAIT, key)
+            for key, label in editor_targets(category, sheet, lang)
         ]
         rows = _rows(names, 3)
         rows.append([_button("⬅️ " + _("Back"), flow_id, version, SheetAction.BACK)])
@@ -537,7 +565,3 @@ def editor_keyboard(
 
 def render_marked(text: str, chosen: bool) -> str:
     return f"• {text} •" if chosen else text
-
-
-def editor_closed_text(sheet: Sheet, owner: str, lang: Lang) -> str:
-    return sheet_text(sheet, owner, lang)

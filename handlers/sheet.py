@@ -38,9 +38,9 @@ from rules.profiles import Profile
 from rules.sheet import (
     Sheet,
     SheetSystem,
-    TraitCode,
     new_sheet,
     set_trait,
+    set_willpower,
     system_of,
     trait_code,
 )
@@ -349,11 +349,25 @@ async def _open_editor(
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+def editor_change(key: str, value: int, profile: Profile) -> Callable[[Sheet], Sheet]:
+    """What a value button does: set a trait, or the temporary Willpower points (§A.7), which
+    are checked against the permanent rating of the sheet as it is when the change applies."""
+
+    def change(sheet: Sheet) -> Sheet:
+        if key == sheet_view.WP_CURRENT:
+            if sheet.willpower is None:
+                raise RulesInputError(ErrorCode.STATE, "willpower", "no rating")
+            return set_willpower(sheet, sheet.willpower, value)
+        return set_trait(sheet, trait_code(key, sheet.system), value, profile)
+
+    return change
+
+
 def _editor_view(
     flow: Flow, state: EditorState, sheet: Sheet, locale: str
 ) -> tuple[str, InlineKeyboardMarkup]:
     lang = sheet_view.lang_of(locale)
-    trait = trait_code(state.trait, state.system) if state.trait else None
+    trait = state.trait
     text = sheet_view.editor_text(sheet, state.name, lang, state.category, trait)
     markup = sheet_view.editor_keyboard(flow.id, flow.version, sheet, lang, state.category, trait)
     return text, markup
@@ -402,7 +416,7 @@ async def _editor_step(
     owner = flow.owner_id
     sheet = await store.load_sheet(flow.chat_id, owner, state.system) or new_sheet(state.system)
     close = False
-    setting: tuple[TraitCode, int] | None = None
+    setting: Callable[[Sheet], Sheet] | None = None
     action = data.a
     if action is SheetAction.CATEGORY:
         offered = {c.value: c for c in sheet_view.categories(state.system)}
@@ -411,18 +425,20 @@ async def _editor_step(
             raise RulesInputError(ErrorCode.NOT_ALLOWED, "category", data.k)
         state = state.model_copy(update={"category": category, "trait": None})
     elif action is SheetAction.TRAIT:
-        code = trait_code(data.k, state.system)
-        if state.category is None or sheet_view.category_of(code) is not state.category:
+        lang = sheet_view.lang_of(locale)
+        keys = (
+            [] if state.category is None else sheet_view.editor_targets(state.category, sheet, lang)
+        )
+        if data.k not in {key for key, _label in keys}:
             raise RulesInputError(ErrorCode.STATE, "trait", data.k)
-        state = state.model_copy(update={"trait": code.value})
+        state = state.model_copy(update={"trait": data.k})
     elif action is SheetAction.VALUE:
         if state.trait is None or data.k != state.trait:
             raise RulesInputError(ErrorCode.STATE, "value", data.k)
-        code = trait_code(state.trait, state.system)
-        if data.x not in sheet_view.value_choices(code, sheet):
+        if data.x not in sheet_view.target_choices(state.trait, sheet):
             raise RulesInputError(ErrorCode.RANGE, "value", str(data.x))
-        setting = (code, data.x)
-        sheet = set_trait(sheet, code, data.x, profile)  # refused here, before any write
+        setting = editor_change(state.trait, data.x, profile)
+        sheet = setting(sheet)  # refused here, before any write
         state = state.model_copy(update={"trait": None})
     elif action is SheetAction.BACK:
         if state.trait is not None:
@@ -436,10 +452,7 @@ async def _editor_step(
         await callback.answer()
         return
     if setting is not None:
-        code, value = setting
-        sheet = await store.update_sheet(
-            flow.chat_id, owner, state.system, lambda s: set_trait(s, code, value, profile)
-        )
+        sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)
     if close:
         text = sheet_view.sheet_text(sheet, state.name, sheet_view.lang_of(locale))
         await safe_edit(message, text, None, parse_mode=ParseMode.HTML)

@@ -340,6 +340,29 @@ async def test_editor_willpower_buttons_go_to_ten(table: Table) -> None:
     assert (sheet.willpower, sheet.willpower_current) == (6, 6)
 
 
+async def test_editor_sets_the_current_willpower_points(table: Table) -> None:
+    """§A.7: the temporary points beside the permanent rating, 0 up to it."""
+    await table.say(ANNA, "/set сила воли 6")
+    await table.say(ANNA, "/set")
+    opened = table.session.sent[-1]
+    mid = table.session.messages[-1].message_id
+    await table.tap(ANNA, tap_data(opened.reply_markup, SheetAction.CATEGORY, "ad"), mid)
+    edit = table.session.edits[-1]
+    labels = [b.text for b in buttons(edit.reply_markup)]
+    assert labels[:3] == ["Сила Воли", "Сила Воли (текущая)", "Арете"]
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.TRAIT, "wpc"), mid)
+    edit = table.session.edits[-1]
+    assert "Сила Воли (текущая): выберите значение (сейчас 6)." in edit.text
+    values = [SheetCallback.unpack(b.callback_data or "").x for b in buttons(edit.reply_markup)]
+    assert values[:7] == [0, 1, 2, 3, 4, 5, 6]
+    assert len(values) == 7 + 2  # then «Назад» and «Готово»
+    await table.tap(ANNA, tap_data(edit.reply_markup, SheetAction.VALUE, "wpc", 2), mid)
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert (sheet.willpower_current, sheet.willpower) == (2, 6)
+    assert "<b>Сила Воли</b>: 2 из 6" in table.session.edits[-1].text
+
+
 async def test_editor_refuses_another_player_and_stale_or_forged_taps(table: Table) -> None:
     await table.say(ANNA, "/set")
     opened = table.session.sent[-1]
