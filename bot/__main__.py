@@ -7,6 +7,7 @@ and exit code 2, so a mistake in ``.env`` reads like a sentence and not like a t
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import logging
 import sys
@@ -49,6 +50,11 @@ async def run(settings: Settings) -> None:
     store = Store.from_url(settings.redis_url)
     i18n = load_i18n(LOCALES_DIR, settings.default_locale)
     dispatcher = create_dispatcher(settings, store, i18n)
+    # Everything built so far (routers, catalogues, pydantic models) lives as long as the
+    # process; freezing it keeps full collections from walking it and pausing the bot for
+    # hundreds of milliseconds mid-roll (bench/e2e.py measured p99 pauses of 140-400 ms).
+    gc.collect()
+    gc.freeze()
     bot = Bot(token=token, session=make_session(settings))
     if settings.webhook_url:
         await serve(settings, dispatcher, bot)
