@@ -392,6 +392,10 @@ def unknown_player_text(who: str) -> str:
     )
 
 
+def anonymous_text() -> str:
+    return _("A post on behalf of the chat has no character sheet: write as yourself.")
+
+
 def not_your_sheet_text() -> str:
     return _("This is not your sheet: open your own with /set.")
 

@@ -122,10 +122,19 @@ def replies_to_a_sheet(message: Message, bot: Bot) -> bool:
     )
 
 
+async def _player(message: Message) -> User | None:
+    """The person a sheet belongs to. A post on behalf of a chat (an anonymous administrator)
+    says nothing about who wrote it, so it gets a hint instead of a sheet of its own."""
+    if message.sender_chat is not None:
+        await message.answer(sheet_view.anonymous_text(), parse_mode=ParseMode.HTML)
+        return None
+    return message.from_user
+
+
 async def set_command(
     message: Message, command: CommandObject, store: Store, profile: Profile, locale: str
 ) -> None:
-    user = message.from_user
+    user = await _player(message)
     if user is None:
         return
     if (command.args or "").strip():
@@ -135,9 +144,10 @@ async def set_command(
 
 
 async def paste_reply(message: Message, store: Store, profile: Profile, locale: str) -> None:
-    if message.from_user is None:
+    user = await _player(message)
+    if user is None:
         return
-    await apply_text(message, message.from_user, message.text or "", store, profile, locale)
+    await apply_text(message, user, message.text or "", store, profile, locale)
 
 
 async def apply_text(
@@ -175,7 +185,7 @@ async def sheet_command(
     chat_settings: ChatSettings,
     locale: str,
 ) -> None:
-    user = message.from_user
+    user = await _player(message)
     if user is None:
         return
     system = system_of(profile)

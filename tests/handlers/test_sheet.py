@@ -612,3 +612,11 @@ async def test_d6_editor_offers_weakness_and_luck(table: Table) -> None:
     sheet = await stored(table, ANNA, SheetSystem.D6)
     assert sheet is not None
     assert sheet.weakness == 2
+
+
+async def test_an_anonymous_post_gets_a_hint_and_no_sheet(table: Table) -> None:
+    await table.say(ANNA, "/set ловкость 3", sender_chat=table.chat)
+    assert table.session.sent[-1].text == (
+        "Сообщение от имени чата не может вести лист персонажа: напишите от своего имени."
+    )
+    assert await table.store.redis.hgetall(sheet_key(table.chat.id)) == {}
