@@ -15,6 +15,10 @@ from babel.support import LazyProxy
 COMMANDS: tuple[tuple[str, LazyProxy], ...] = (
     ("r", __("Roll dice: /r 7 6")),
     ("prob", __("Chances of a roll: /prob 7 6")),
+    ("ext", __("Extended roll: /ext 7 6 10")),
+    ("vs", __("Opposed roll: reply with /vs 6 7")),
+    ("team", __("Teamwork: /team 7 6")),
+    ("multi", __("Several actions: /multi 6 7 7")),
     ("set", __("Set your sheet's traits: /set dexterity 3")),
     ("sheet", __("Your character sheet")),
     ("ask", __("Ask the table for a roll (Storyteller): /ask perc+alert 8")),

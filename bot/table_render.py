@@ -376,7 +376,9 @@ def team_text(
         head += " · " + _("target {n}").format(n=target)
     lines = [head]
     for name, pool, result in members:
-        lines.append(f"{escape(name)}: {pool}d10 · " + roll_summary(result))
+        lines.append(
+            f"{escape(name)}: " + _("{n}d10").format(n=pool) + " · " + roll_summary(result)
+        )
     if pending and not closed:
         names = ", ".join(escape(n) for n in pending)
         lines.append("⏳ " + _("{names}: choose your pool below.").format(names=names))

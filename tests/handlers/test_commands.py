@@ -19,6 +19,10 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
     assert [c.command for c in default.commands] == [
         "r",
         "prob",
+        "ext",
+        "vs",
+        "team",
+        "multi",
         "set",
         "sheet",
         "ask",

@@ -294,7 +294,7 @@ async def test_teamwork_collects_separate_rolls(table: Table) -> None:
     )
     await table.tap(BORIS, pool2, message_id)
     text = last_text(table)
-    assert "Boris: 2d10 · 3 <s>1</s> → <b>Провал</b>" in text
+    assert "Boris: 2к10 · 3 <s>1</s> → <b>Провал</b>" in text
     assert "Вместе: 2 успеха" in text  # a helper's botch is his own (S0, MEMBER_ONLY)
     await table.tap(BORIS, find(last_markup(table), TeamCallback, a=TeamAction.JOIN), message_id)
     assert table.session.answers[-1].text == "Вы уже бросили за команду."

@@ -1,0 +1,231 @@
+"""Extended, opposed, team and multiple-action rolls, end to end (issue 4 items 2–5).
+
+The real ``python -m bot`` against the fake Bot API and a redis-server; several players in
+one supergroup press the buttons of one message each. What a player reads is checked
+against the rules: the faces the chat shows are resolved again with ``rules.d10`` and the
+totals the bot announces must be the rules' (§A.9, §A.11, §A.12, §A.13).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+import pytest_asyncio
+from aiogram.filters.callback_data import CallbackData
+
+from bot.table_render import (
+    ExtAction,
+    ExtCallback,
+    MultiAction,
+    MultiCallback,
+    TeamAction,
+    TeamCallback,
+    VsAction,
+    VsCallback,
+)
+from rules import contests, d10, profiles
+from tests.e2e.conftest import BotLauncher
+from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
+from tests.e2e.processes import RedisServer
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+MAGE = profiles.get("mage")
+STARTUP = 30.0
+QUIET = 0.4
+
+
+def faces_lines(text: str) -> list[list[int]]:
+    """Every roll's faces in a message as the chat shows it (HTML already rendered), in
+    order: one line each, «… → outcome»."""
+    found = []
+    for line in text.splitlines():
+        line = re.sub(r"^\S+: \d+к10 · |^\d+\. ", "", line)
+        match = re.match(r"^((?:10|[1-9])(?: (?:10|[1-9]))*) → [^\W\d]", line)
+        if match:
+            found.append([int(f) for f in match.group(1).split()])
+    return found
+
+
+def ru_successes(n: int) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} успех"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return f"{n} успеха"
+    return f"{n} успехов"
+
+
+@dataclass
+class Table:
+    api: FakeBotApi
+    launcher: BotLauncher
+    chat: FakeChat
+    anya: FakeUser
+    boris: FakeUser
+    vera: FakeUser
+
+    async def say(
+        self, user: FakeUser, text: str, reply_to: ChatMessage | None = None
+    ) -> ChatMessage:
+        typed = self.api.send_text(self.chat, user, text, reply_to=reply_to)
+        return await self.api.wait_for_message(self.chat, after=typed, timeout=10)
+
+    def data(self, message: ChatMessage, factory: type[CallbackData], **match: object) -> str:
+        for button in message.buttons:
+            raw = button.get("callback_data")
+            if raw is None or not raw.startswith(factory.__prefix__ + ":"):
+                continue
+            parsed = factory.unpack(raw)
+            if all(getattr(parsed, k) == v for k, v in match.items()):
+                return str(raw)
+        raise LookupError(f"no {match} button; the message shows {message.button_texts}")
+
+    async def tap(self, user: FakeUser, message: ChatMessage, data: str) -> str:
+        """A tap that changes the message: waits for its answer and its edit."""
+        edits = message.edits
+        query = self.api.press(self.chat, user, message, data)
+        await self.api.wait_for_callback_answer(query, timeout=10)
+        await self.api.wait_for(lambda: message.edits > edits, timeout=10)
+        return query
+
+    async def refused(self, user: FakeUser, message: ChatMessage, data: str) -> str:
+        """A tap that must change nothing: returns the alert it got."""
+        edits, text = message.edits, message.text
+        query = self.api.press(self.chat, user, message, data)
+        answer = await self.api.wait_for_callback_answer(query, timeout=10)
+        await asyncio.sleep(QUIET)
+        assert message.edits == edits
+        assert message.text == text
+        assert answer.show_alert is True
+        return answer.text or ""
+
+    async def settle(self) -> None:
+        await asyncio.sleep(QUIET)
+        queries = [q for q in self.api.callback_queries.values() if q.chat_id == self.chat.id]
+        assert all(q.answer is not None for q in queries)
+        self.api.assert_no_duplicate_sends()
+        refused = [
+            c
+            for c in self.api.calls_for_chat(self.chat)
+            if not c.ok and c.response is not None and c.status != 429
+        ]
+        assert refused == []
+        assert self.launcher.current.running, self.launcher.logs()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
+    """One bot process for the module: a fresh supergroup per test costs nothing."""
+    directory = tmp_path_factory.mktemp("table-rolls")
+    (directory / "redis").mkdir()
+    redis = RedisServer(directory / "redis")
+    async with FakeBotApi() as api:
+        await redis.start()
+        launcher = BotLauncher(api, redis, directory)
+        try:
+            await launcher.start(timeout=STARTUP)
+            yield launcher
+        finally:
+            await launcher.stop_all()
+            await redis.stop()
+    assert not api.internal_errors, api.internal_errors
+    assert not api.unanswered_callback_queries()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def table(world: BotLauncher) -> AsyncIterator[Table]:
+    api = world.api
+    master = api.add_user("Мастер", language_code="ru")
+    anya = api.add_user("Аня", language_code="ru")
+    boris = api.add_user("Борис", language_code="ru", username="boris")
+    vera = api.add_user("Вера", language_code="ru")
+    chat = api.add_group("Хроника", owner=master, members=[anya, boris, vera])
+    yield Table(api, world, chat, anya, boris, vera)
+    print(world.logs())
+
+
+async def test_extended_roll_across_taps(table: Table) -> None:
+    message = await table.say(table.anya, "/ext 4 6 6 8")
+    assert message.text.startswith("⏳ Длительное действие — Аня")
+    roll = table.data(message, ExtCallback, a=ExtAction.ROLL)
+    assert "Это не ваш бросок." in await table.refused(table.boris, message, roll)
+    while message.buttons:
+        await table.tap(table.anya, message, table.data(message, ExtCallback, a=ExtAction.ROLL))
+    # The whole record is in the one message; replay it through the rules (§A.11).
+    rolls = [d10.resolve(faces, 6, MAGE) for faces in faces_lines(message.text)]
+    assert 1 <= len(rolls) <= 8
+    total = 0
+    for result in rolls:
+        total = 0 if result.outcome is d10.Outcome.BOTCH else total + result.successes
+    if total >= 6:
+        assert "✅ Готово!" in message.text
+    else:
+        assert len(rolls) == 8
+        assert "⌛ Время вышло:" in message.text
+    assert f" {total}/6" in message.text
+    await table.settle()
+
+
+async def test_opposed_roll_by_reply(table: Table) -> None:
+    sneaking = table.api.send_text(table.chat, table.boris, "Борис крадётся мимо стражи")
+    message = await table.say(table.anya, "/vs 5 6", reply_to=sneaking)
+    assert "Противостояние: Аня — Борис" in message.text
+    pool = table.data(message, VsCallback, a=VsAction.POOL, x=4)
+    assert "Этот вызов адресован не вам." in await table.refused(table.vera, message, pool)
+    await table.tap(table.boris, message, pool)
+    await table.tap(
+        table.boris, message, table.data(message, VsCallback, a=VsAction.DIFFICULTY, x=7)
+    )
+    roll_b = table.data(message, VsCallback, a=VsAction.ROLL_B)
+    await table.tap(table.boris, message, roll_b)
+    faces_a, faces_b = faces_lines(message.text)
+    assert len(faces_a) == 5
+    assert len(faces_b) == 4
+    verdict = contests.opposed(d10.resolve(faces_a, 6, MAGE), d10.resolve(faces_b, 7, MAGE))
+    if verdict.winner is None:
+        assert "Ничья" in message.text
+    else:
+        name = "Аня" if verdict.winner is contests.Side.A else "Борис"
+        assert f"Побеждает {name}: чистых успехов: {verdict.net}" in message.text
+    assert message.buttons == []
+    await table.settle()
+
+
+async def test_teamwork_collects_each_helpers_roll(table: Table) -> None:
+    message = await table.say(table.anya, "/team 3 6 цель 4")
+    assert message.text.startswith("🤝 Работа в команде — Аня")
+    for helper, pool in ((table.boris, 2), (table.vera, 5)):
+        await table.tap(helper, message, table.data(message, TeamCallback, a=TeamAction.JOIN))
+        assert f"{helper.first_name}: выберите запас кубиков ниже." in message.text
+        await table.tap(
+            helper, message, table.data(message, TeamCallback, a=TeamAction.POOL, x=pool)
+        )
+    finish = table.data(message, TeamCallback, a=TeamAction.FINISH)
+    assert "ведущий" in await table.refused(table.boris, message, finish)
+    await table.tap(table.anya, message, finish)
+    lines = faces_lines(message.text)
+    assert [len(f) for f in lines] == [3, 2, 5]
+    results = [d10.resolve(f, 6, MAGE) for f in lines]
+    team = contests.teamwork(results, MAGE, 4)
+    assert f"Вместе: {ru_successes(team.total)}" in message.text
+    assert message.text.count("→ Провал") == sum(r.outcome is d10.Outcome.BOTCH for r in results)
+    assert ("✅ Команда достигла цели." in message.text) == team.reached
+    await table.settle()
+
+
+async def test_multiple_actions_roll_in_order(table: Table) -> None:
+    message = await table.say(table.anya, "/multi 6 7 7")
+    assert "1. 6 → 3к10" in message.text
+    assert "2. 7 → 3к10" in message.text
+    assert "3. 7 → 2к10" in message.text
+    stop = table.data(message, MultiCallback, a=MultiAction.STOP)
+    assert "Это не ваш бросок." in await table.refused(table.boris, message, stop)
+    for k in range(3):
+        await table.tap(table.anya, message, table.data(message, MultiCallback, x=k))
+    assert [len(f) for f in faces_lines(message.text)] == [3, 3, 2]
+    assert "✅ Все действия брошены." in message.text
+    await table.settle()
