@@ -6,7 +6,8 @@ Ways in, from quickest to most discoverable:
   current/permanent (``/set сила воли 5/7``), or many lines after ``/set`` or ``/sheet set``;
 - a reply to any of the bot's sheet messages (they start with 📜: the view, the export, the
   ``/sheet set`` prompt) with lines of traits sets them on the replier's OWN sheet, so a player
-  can copy an export, edit it and send it back;
+  can copy an export, edit it and send it back (a reply without a single number is table
+  talk and gets no answer);
 - ``/set`` alone opens an editor in one message: category → trait → value buttons.
 
 Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update
@@ -53,6 +54,8 @@ NPC_NAME_MAX = 40
 _PAIR_END = re.compile(
     r"((?:^|\s)(?:[0-9]{1,6}(?:\s*/\s*[0-9]{1,6})?|[●•]+[○◦]*))[ \t]+(?=[^\s0-9/,;])"
 )
+
+_RATING = re.compile(r"[0-9●•]")
 
 
 class EditorState(BaseModel):
@@ -144,6 +147,8 @@ async def set_command(
 
 
 async def paste_reply(message: Message, store: Store, profile: Profile, locale: str) -> None:
+    if not _RATING.search(message.text or ""):
+        return  # «круто!» under a sheet is table talk, not a paste: no answer at all
     user = await _player(message)
     if user is None:
         return

@@ -211,6 +211,16 @@ async def test_sheet_set_prompts_and_a_reply_to_the_prompt_sets(table: Table) ->
     assert sheet.rating(Ability.ALERTNESS) == 2
 
 
+async def test_table_talk_under_a_sheet_is_ignored(table: Table) -> None:
+    await table.say(ANNA, "/set ловкость 3")
+    await table.say(ANNA, "/sheet")
+    view = table.session.sent[-1].text
+    await say_reply(table, BORIS, "Ого, какая ловкая!", bot_message(table, view))
+    assert len(table.session.sent) == 2
+    await say_reply(table, BORIS, "Ловкость 2", bot_message(table, view))
+    assert table.session.sent[-1].text == "✅ Лист Boris: Ловкость 2"
+
+
 async def test_a_reply_to_another_bot_message_is_not_a_paste(table: Table) -> None:
     await table.say(ANNA, "/r 5 6")
     roll = table.session.sent[-1].text
