@@ -177,3 +177,32 @@ async def test_the_editor_sets_a_trait_in_one_message_in_english(
     bot_messages = [m for m in group.messages if m.sender_id == fake_api.bot.id]
     assert len(bot_messages) == 2  # the editor and the /sheet answer: edits happened in place
     assert not fake_api.unanswered_callback_queries()
+
+
+async def test_the_storyteller_keeps_npcs_and_sees_every_sheet(
+    fake_api: FakeBotApi, bot_process: BotLauncher, table: Table
+) -> None:
+    await bot_process.start()
+    claimed = await say(fake_api, table, table.rita, "/st")
+    assert "Рита" in claimed.text or "Рассказчик" in claimed.text
+
+    await say(fake_api, table, table.boris, "/set сила 2 драка 1 св 3/5")
+    npc = await say(fake_api, table, table.rita, "/npc Старый Страж: сила 4 драка 3")
+    assert npc.text == "🎭 Лист Старый Страж: Сила 4 · Драка 3"
+    refused = await say(fake_api, table, table.boris, "/npc Страж: сила 5")
+    assert refused.text == "Листы персонажей Рассказчика ведёт только Рассказчик."
+
+    roster = await say(fake_api, table, table.rita, "/sheet all")
+    assert roster.text.splitlines() == [
+        "📜 Борис: Сила 2 · Драка 1 · Сила Воли 3/5",
+        "🎭 Старый Страж: Сила 4 · Драка 3",
+    ]
+    # Once the role is claimed, a player cannot ask the table for a roll.
+    denied = await say(fake_api, table, table.boris, "/ask сила+драка 6")
+    assert denied.text == "Просить стол о броске может только Рассказчик."
+    request = await say(fake_api, table, table.rita, "/ask сила+драка 6")
+    fake_api.press(table.group, table.boris, request, request.button_texts[0])
+    await fake_api.wait_for(lambda: answer_of(request, "Борис") is not None, timeout=10)
+    line = answer_of(request, "Борис")
+    assert line is not None
+    check_answer(line, pool=3, difficulty=6)
