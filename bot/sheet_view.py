@@ -326,14 +326,23 @@ def empty_set_text() -> str:
     return _("No traits found in that text.") + "\n" + set_example()
 
 
-def roster_text(entries: Sequence[tuple[str, Sheet]], lang: Lang, mark: str) -> str:
-    """Every sheet in one message for the Storyteller: one line each, in the export's words."""
-    if not entries:
-        return _("No sheets in this chat yet.") + "\n" + set_example()
-    lines = []
-    for name, sheet in entries:
+def roster_text(
+    entries: Sequence[tuple[str, Sheet]],
+    lang: Lang,
+    mark: str,
+    npcs: Sequence[tuple[str, Sheet]] = (),
+) -> str:
+    """Every sheet in one message for the Storyteller: one line each, in the export's words,
+    the players' first and then the NPCs' (🎭); cut to one Telegram message."""
+
+    def line(mark: str, name: str, sheet: Sheet) -> str:
         traits = " · ".join(export_sheet(sheet, lang).splitlines()) or "—"
-        lines.append(f"{mark} <b>{escape(name)}</b>: {escape(traits)}")
+        return f"{mark} <b>{escape(name)}</b>: {escape(traits)}"
+
+    lines = [line(mark, name, sheet) for name, sheet in entries]
+    if not lines:
+        lines.append(_("No sheets in this chat yet.") + "\n" + set_example())
+    lines.extend(line(NPC_MARK, name, sheet) for name, sheet in npcs)
     text = "\n".join(lines)
     if len(text) > MESSAGE_LIMIT:
         text = text[: MESSAGE_LIMIT - 1].rsplit("\n", 1)[0] + "\n…"

@@ -213,7 +213,7 @@ async def sheet_command(
     if sub and not export and not sub.startswith("@"):
         await message.answer(sheet_view.sheet_usage_text(), parse_mode=ParseMode.HTML)
         return
-    target = await _target(message, mention, store, system)
+    target = await _target(message, user, mention, store, system)
     if target is None:
         await message.answer(
             sheet_view.unknown_player_text(mention.split()[0]), parse_mode=ParseMode.HTML
@@ -259,18 +259,15 @@ async def _roster(
     lang = sheet_view.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
     npcs = await store.list_npcs(message.chat.id, system)
-    text = sheet_view.roster_text(players, lang, sheet_view.SHEET_MARK)
-    if npcs:
-        text += "\n" + sheet_view.roster_text(npcs, lang, sheet_view.NPC_MARK)
+    text = sheet_view.roster_text(players, lang, sheet_view.SHEET_MARK, npcs=npcs)
     await message.answer(text, parse_mode=ParseMode.HTML)
 
 
 async def _target(
-    message: Message, mention: str, store: Store, system: SheetSystem
+    message: Message, user: User, mention: str, store: Store, system: SheetSystem
 ) -> SheetOwner | None:
     """Whose sheet: an @name among the chat's players, the author of the replied message, or
     the sender. None for an @name nobody here has a sheet under."""
-    user = message.from_user
     word = mention.split()[0] if mention.split() else ""
     if word.startswith("@"):
         wanted = word[1:].casefold()
@@ -281,7 +278,6 @@ async def _target(
     reply = message.reply_to_message
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
         return owner_of(reply.from_user)
-    assert user is not None  # the commands return early without a sender
     return owner_of(user)
 
 

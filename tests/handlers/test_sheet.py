@@ -630,3 +630,16 @@ async def test_an_anonymous_post_gets_a_hint_and_no_sheet(table: Table) -> None:
         "Сообщение от имени чата не может вести лист персонажа: напишите от своего имени."
     )
     assert await table.store.redis.hgetall(sheet_key(table.chat.id)) == {}
+
+
+async def test_a_long_roster_is_cut_to_one_message(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    block = "\n".join(f"{name} 3" for name in ("сила", "ловкость", "выносливость", "обаяние"))
+    for n in range(80):
+        await table.say(ANNA, f"/npc Стражник номер {n}\n{block}")
+    await table.say(ANNA, "/sheet all")
+    text = table.session.sent[-1].text
+    assert len(text) <= 4000
+    assert text.endswith("\n…")
+    assert text.splitlines()[0].startswith("В этом чате пока нет листов.")
+    assert all(line.startswith("🎭 <b>Стражник номер") for line in text.splitlines()[2:-1])
