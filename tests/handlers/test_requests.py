@@ -344,3 +344,14 @@ def test_any_request_tap_is_answered_once(i18n: I18n, data: str, who: User) -> N
             assert raw["closed"] == "1"
 
     asyncio.run(scenario())
+
+
+async def test_zero_ability_under_revised_rolls_the_attribute_alone(table: Table) -> None:
+    """S0 (profile mage-revised, AMB-A8): 0 in the Ability leaves the Attribute's dice."""
+    await table.store.update_chat(table.chat.id, profile="mage-revised")
+    await table.say(BORIS, "/set восприятие 3 бдительность 0")
+    mid, data, _text = await ask(table)
+    await table.tap(BORIS, data, mid)
+    line = answer_line(table.session.edits[-1].text, "Boris")
+    assert line.startswith("• Boris: 3к10: ")
+    assert len(faces_in(line)) == 3
