@@ -13,7 +13,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from rules.d10 import D10Result, Degree, Outcome
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, check_ints
+from rules.errors import (
+    ErrorCode,
+    RulesInputError,
+    check_bool,
+    check_int,
+    check_ints,
+    parse_enum,
+)
 from rules.profiles import (
     ExtendedBotch,
     MultipleActions,
@@ -179,8 +186,7 @@ def auto_success(
     check_profile(profile)
     check_int(pool, "pool", 0, profile.pool_sanity_max)
     check_int(difficulty, "difficulty", 2, 10)
-    if not isinstance(context, RollContext):
-        raise RulesInputError(ErrorCode.TYPE, "context", "expected a RollContext")
+    context = parse_enum(RollContext, context, "context")
     check_int(wp_current, "wp_current", 0, WILLPOWER_MAX)
     if not profile.auto_success:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success", "off in this profile")

@@ -138,6 +138,8 @@ def challenge_step(
     """
     if not isinstance(challenge, Challenge):
         raise RulesInputError(ErrorCode.TYPE, "challenge", "expected Challenge")
+    if not isinstance(character, str):
+        raise RulesInputError(ErrorCode.TYPE, "character", "expected an id")
     if challenge.personal_owner is not None and character != challenge.personal_owner:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "character", "a personal challenge")
     left = challenge.actions_left.get(character, 0)

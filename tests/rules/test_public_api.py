@@ -126,6 +126,8 @@ def _sample_values() -> dict[type, st.SearchStrategy[Any]]:
     from rules import combat, contests, health, sheet
     from rules.actions import ExtendedState, ExtendedStatus, start_extended
 
+    actions_mod = importlib.import_module("rules.actions")
+
     # rules.d6 re-exports functions named like its modules (roll, chance): import the modules.
     d6chance = importlib.import_module("rules.d6.chance")
     d6combat = importlib.import_module("rules.d6.combat")
@@ -186,6 +188,35 @@ def _sample_values() -> dict[type, st.SearchStrategy[Any]]:
         initiative.Round: rounds,
         sheet.Sheet: st.sampled_from(list(sheet.SheetSystem)).map(sheet.new_sheet),
         ExtendedState: st.just(start_extended(5)),
+        actions_mod.Trait: st.builds(
+            actions_mod.Trait, st.sampled_from(list(actions_mod.TraitKind)), st.integers(0, 5)
+        ),
+        combat.AttackPlan: st.sampled_from(list(combat.Manoeuvre)).map(
+            lambda m: combat.attack_plan(
+                m,
+                mage,
+                dexterity=3,
+                ability=2,
+                weapon_damage=4,
+                ammo=30,
+                blind_check=d10.resolve([9], difficulty=8, profile=mage),
+            )
+        ),
+        combat.Combatant: st.sampled_from(["A", "B"]).map(
+            lambda k: combat.Combatant(k, combat.initiative(2, 2, face=5))
+        ),
+        combat.Slot: st.builds(combat.Slot, st.sampled_from(["A", "B"]), st.integers(1, 3)),
+        d6chance.Advantage: st.integers(1, 3).map(lambda m: d6chance.Advantage(magnitude=m)),
+        d6chance.Chance: st.integers(0, 3).map(lambda p: d6chance.chance([p] if p else [])),
+        d6combat.GainShare: st.builds(
+            d6combat.GainShare,
+            target=st.sampled_from(["A", "B"]),
+            use=st.sampled_from(list(d6combat.GainUse)),
+            amount=st.integers(0, 3),
+        ),
+        projects.Challenge: st.integers(1, 5).map(
+            lambda n: projects.new_challenge(n, 2, ["A", "B"])
+        ),
         ExtendedStatus: st.sampled_from(list(ExtendedStatus)),
     }
 
