@@ -210,12 +210,25 @@ def _outcome_line(outcome: Outcome, successes: int, degree: Degree | None, label
 
 
 def roll_result_text(
-    result: D10Result, *, pool: int, roller: str, profile: Profile, attempt: int = 1
+    result: D10Result,
+    *,
+    pool: int,
+    roller: str,
+    profile: Profile,
+    attempt: int = 1,
+    source: str | None = None,
+    willpower_left: tuple[int, int] | None = None,
 ) -> str:
-    """The message a table reads after a roll: who, what, the faces, and what it means."""
+    """The message a table reads after a roll: who, what, the faces, and what it means.
+
+    ``source`` is the sheet's traits the pool came from (already escaped, «Ловкость 3 + Драка
+    2»); ``willpower_left`` the sheet's (current, permanent) Willpower after this roll spent
+    a point."""
+    head = f"🎲 {escape(roller)}: "
+    if source:
+        head += source + " → "
     lines = [
-        f"🎲 {escape(roller)}: "
-        + conditions(pool, result.difficulty, result.threshold, result.willpower, profile)
+        head + conditions(pool, result.difficulty, result.threshold, result.willpower, profile)
     ]
     if attempt > 1:
         lines[0] += " · " + _("attempt {n}").format(n=attempt)
@@ -224,6 +237,12 @@ def roll_result_text(
     if result.outcome is Outcome.BOTCH:
         outcome += " " + _("(1s: {n})").format(n=result.botch_severity)
     lines.append(outcome)
+    if willpower_left is not None:
+        lines.append(
+            _("Willpower left: {current} of {permanent}").format(
+                current=willpower_left[0], permanent=willpower_left[1]
+            )
+        )
     return "\n".join(lines)
 
 
@@ -296,8 +315,11 @@ def wizard_keyboard(
     willpower: bool,
     difficulties: Iterable[int],
     auto_success: bool,
+    willpower_offered: bool = True,
 ) -> InlineKeyboardMarkup:
-    """Pool 1–15, difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех»."""
+    """Pool 1–15, difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех».
+
+    The Willpower toggle is gone when the player's sheet has no points left (§A.7)."""
 
     def button(text: str, action: RollAction, x: int = 0) -> InlineKeyboardButton:
         data = RollCallback(f=flow_id, v=version, a=action, x=x).pack()
@@ -312,7 +334,8 @@ def wizard_keyboard(
     wp_text = ("✅ " if willpower else "▫️ ") + _("Willpower")
     rows = _rows(pools, 5)
     rows += _rows(diffs, 5)
-    rows.append([button(wp_text, RollAction.WILLPOWER)])
+    if willpower_offered:
+        rows.append([button(wp_text, RollAction.WILLPOWER)])
     if pool is not None:
         last = [button("🎲 " + _("Roll!"), RollAction.ROLL)]
         if auto_success:
@@ -376,6 +399,10 @@ def _example(command: str) -> str:
     return _(
         "Example: /{cmd} 7 6 (7 dice, difficulty 6); /{cmd} 7 8 wp t1 (Willpower, threshold 1)"
     ).format(cmd=command)
+
+
+def example_text(command: str = "r") -> str:
+    return _example(command)
 
 
 def parse_problem_text(problem: Problem, token: str, profile: Profile, command: str = "r") -> str:

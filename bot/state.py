@@ -42,7 +42,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from rules.errors import RulesInputError
-from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
+from rules.sheet import Sheet, SheetSystem, new_sheet, spend_willpower, to_json
 from rules.sheet import from_json as sheet_from_json
 
 log = logging.getLogger(__name__)
@@ -700,6 +700,44 @@ class Store:
         if not reply:
             return None
         return _flow_from_hash(flow.id, _pairs(reply))
+
+    async def create_flow_spending_willpower(
+        self,
+        kind: str,
+        chat_id: int,
+        owner_id: int,
+        system: SheetSystem,
+        data: dict[str, Any],
+        entry: dict[str, Any],
+        ttl: int = FLOW_TTL,
+    ) -> tuple[Flow, Sheet | None]:
+        """A roll that spends Willpower (§A.7): one point off the player's sheet, the result's
+        flow and its log line in one transaction, WATCHing the chat's sheets, so the point
+        never leaves the sheet without the roll nor the roll happen without the point.
+
+        A player with no sheet, or a sheet that does not track Willpower, rolls as before
+        (the sheet returned is None). With no points left, ``rules.sheet.spend_willpower``
+        raises ``E_WP_UNAVAILABLE`` and nothing is written.
+        """
+        key = sheet_key(chat_id)
+        field = _player_field(owner_id, system)
+        flow = self._new_flow(kind, chat_id, owner_id, data)
+        spent: list[Sheet | None] = [None]
+
+        async def apply(pipe: Pipeline) -> None:
+            current = _parse_sheet(await pipe.hget(key, field))
+            updated = None
+            if current is not None and current.willpower is not None:
+                updated = spend_willpower(current)
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            if updated is not None:
+                pipe.hset(key, field, to_json(updated))
+            self._queue_flow(pipe, flow, ttl)
+            self._queue_log(pipe, chat_id, entry)
+            spent[0] = updated
+
+        await self.redis.transaction(apply, key)
+        return flow, spent[0]
 
 
 # KEYS[1] flow, KEYS[2] its chat's log; ARGV: expected version, new data JSON, close

@@ -149,6 +149,49 @@ def wrong_system_text() -> str:
     return _("These rolls are for the d10 games; this chat plays the d6 system.")
 
 
+# --- pools from the character sheet (issue 4 item 1) -----------------------------------------
+
+
+def sheet_pool_label(
+    names: Sequence[str], ratings: Sequence[int], missing: Sequence[bool], wound_penalty: int
+) -> str:
+    """«Ловкость 3 + Драка 2»: where the dice came from; an unset trait shows «—» (counted
+    as 0), a wound penalty its dice (§B.9). ``names`` are already escaped."""
+    parts = [
+        f"{name} {'—' if absent else rating}"
+        for name, rating, absent in zip(names, ratings, missing, strict=True)
+    ]
+    label = " + ".join(parts)
+    if wound_penalty:
+        label += " " + _("{n} for wounds").format(n=wound_penalty)
+    return label
+
+
+def too_many_traits_text(limit: int) -> str:
+    return _("A pool is at most {n} traits: an Attribute + an Ability.").format(n=limit)
+
+
+def trait_not_rolled_text() -> str:
+    return _("These traits are not rolled as a pool (the same trait twice, or a Sphere).")
+
+
+def pool_impossible_text(label: str) -> str:
+    """S0 «Если набор кубиков уменьшается до нуля или ниже, то персонаж не может предпринять
+    это действие» — or the wounds leave the character unable to act."""
+    return _("{label}: no dice to roll, the character cannot take this action.").format(label=label)
+
+
+def pool_auto_failure_text(label: str) -> str:
+    """S4 «0 в Способности - автоматически [Неудача], если ГМ не решит иначе»."""
+    return _("{label}: with 0 in the Ability the action fails without a roll.").format(label=label)
+
+
+def no_willpower_text(permanent: int) -> str:
+    return _("No Willpower left on your sheet (0 of {n}): this roll cannot spend it.").format(
+        n=permanent
+    )
+
+
 # --- extended rolls (§A.11) -------------------------------------------------------------------
 
 

@@ -45,7 +45,12 @@ class ArgumentsError(ValueError):
 
 
 class RollArguments(BaseModel):
-    """What was typed; ``difficulty`` None means the profile's default (S1 «…равна 6»)."""
+    """What was typed; ``difficulty`` None means the profile's default (S1 «…равна 6»).
+
+    ``traits`` is a pool named by the character sheet's traits (``ловк+драка``), resolved by
+    the bot against the player's sheet; then ``pool`` is 0 and the only number typed is the
+    difficulty.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -53,17 +58,35 @@ class RollArguments(BaseModel):
     difficulty: int | None = None
     willpower: bool = False
     threshold: int = 0
+    traits: str | None = None
 
 
-def parse_roll_arguments(text: str | None) -> RollArguments:
-    """Read ``7 8 wp t1`` (any order after the numbers' own order); raise ArgumentsError."""
+# A pool by trait names: letters, with «+» between the traits and «.»/«-» inside a name
+# (``темн.иск``); no digits, so «t2», «+2» and «7» keep their meaning.
+_TRAIT_EXPRESSION = re.compile(
+    r"[^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*(?:\+[^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*)*"
+)
+# «ловкость + драка» is one pool: spaces around a «+» between two letters are dropped.
+_PLUS_BETWEEN_NAMES = re.compile(r"(?<=[^\W\d_])\s*\+\s*(?=[^\W\d_])")
+
+
+def join_trait_expressions(text: str | None) -> str:
+    return _PLUS_BETWEEN_NAMES.sub("+", text or "")
+
+
+def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> RollArguments:
+    """Read ``7 8 wp t1`` (any order after the numbers' own order); raise ArgumentsError.
+
+    With ``allow_traits`` a word names the pool by the sheet's traits (``ловк+драка 7``);
+    commands that cannot read a sheet keep calling a word «not a number»."""
     numbers: list[int] = []
     willpower = False
     threshold: int | None = None
-    for token in (text or "").split():
+    traits: str | None = None
+    for token in (join_trait_expressions(text) if allow_traits else text or "").split():
         word = token.casefold()
         if _NUMBER.fullmatch(word):
-            if len(numbers) == 2:
+            if len(numbers) == (1 if traits is not None else 2):
                 raise ArgumentsError(Problem.TOO_MANY_NUMBERS, token)
             numbers.append(int(word))
         elif word in _WILLPOWER_WORDS:
@@ -79,8 +102,24 @@ def parse_roll_arguments(text: str | None) -> RollArguments:
             threshold = value
         elif _THRESHOLD_LIKE.match(word):
             raise ArgumentsError(Problem.THRESHOLD_SYNTAX, token)
+        elif (
+            allow_traits
+            and traits is None
+            and len(numbers) <= 1
+            and _TRAIT_EXPRESSION.fullmatch(token)
+        ):
+            # «/r ловк+драка 7»: a number already typed before the names is the difficulty.
+            traits = token
         else:
             raise ArgumentsError(Problem.NOT_A_NUMBER, token)
+    if traits is not None:
+        return RollArguments(
+            pool=0,
+            difficulty=numbers[0] if numbers else None,
+            willpower=willpower,
+            threshold=threshold or 0,
+            traits=traits,
+        )
     if not numbers:
         raise ArgumentsError(Problem.POOL_MISSING)
     return RollArguments(

@@ -29,6 +29,7 @@ from bot.render import RollAction, RollCallback
 from bot.session import safe_edit
 from bot.state import Flow, Store
 from handlers.parsing import ArgumentsError, Problem, parse_roll_arguments
+from handlers.tabletop import PoolRefused, pool_from_sheet, willpower_on_sheet
 from rules import d10, probability
 from rules.actions import AutoStatus, auto_success
 from rules.d6.roll import roll as d6_roll
@@ -36,6 +37,7 @@ from rules.dice import Rng
 from rules.difficulty import check_base, retry_difficulty
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile, RollContext
+from rules.sheet import system_of
 
 WIZARD = "wizard"
 RESULT = "roll"
@@ -49,6 +51,7 @@ class WizardState(BaseModel):
     pool: int | None = None
     difficulty: int
     willpower: bool = False
+    willpower_offered: bool = True  # False once the sheet has no Willpower left (§A.7)
 
 
 class RollRecord(BaseModel):
@@ -62,6 +65,7 @@ class RollRecord(BaseModel):
     threshold: int = 0
     attempt: int = 1
     result: d10.D10Result | None = None  # what «Продлить» counts as the first roll
+    source: str | None = None  # the sheet's traits the pool came from, as shown
 
 
 def make_router() -> Router:
@@ -106,18 +110,34 @@ async def roll_command(
         await _open_wizard(message, store, profile)
         return
     try:
-        args = parse_roll_arguments(command.args)
+        args = parse_roll_arguments(command.args, allow_traits=True)
     except ArgumentsError as problem:
         await message.answer(
             render.parse_problem_text(problem.problem, problem.token, profile),
             parse_mode=ParseMode.HTML,
         )
         return
+    user = message.from_user
+    user_id = user.id if user else 0
+    roller = roller_name(message, user)
+    pool, source = args.pool, None
+    if args.traits is not None:
+        try:
+            named = await pool_from_sheet(
+                store, message.chat.id, user_id, roller, args.traits, profile
+            )
+        except PoolRefused as refused:
+            await message.answer(
+                refused.text + "\n" + render.example_text("r"), parse_mode=ParseMode.HTML
+            )
+            return
+        pool, source = named.dice, named.label
     record = RollRecord(
-        pool=args.pool,
+        pool=pool,
         base=profile.default_difficulty if args.difficulty is None else args.difficulty,
         willpower=args.willpower,
         threshold=args.threshold,
+        source=source,
     )
     try:
         check_base(record.base, profile)
@@ -129,21 +149,17 @@ async def roll_command(
             threshold=record.threshold,
             rng=rng,
         )
+        text, markup = await _store_result(
+            store, message.chat.id, user_id, roller, record, result, profile
+        )
+    except NoWillpower as refused:
+        await message.answer(refused.text, parse_mode=ParseMode.HTML)
+        return
     except RulesInputError as error:
         await message.answer(
             render.range_problem_text(error.field, profile), parse_mode=ParseMode.HTML
         )
         return
-    user = message.from_user
-    text, markup = await _store_result(
-        store,
-        message.chat.id,
-        user.id if user else 0,
-        roller_name(message, user),
-        record,
-        result,
-        profile,
-    )
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
@@ -179,7 +195,10 @@ async def _roll_d6(message: Message, text: str | None, store: Store, rng: Rng | 
 
 async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:
     user = message.from_user
-    state = WizardState(difficulty=profile.default_difficulty)
+    left = await willpower_on_sheet(store, message.chat.id, user.id if user else 0, profile)
+    state = WizardState(
+        difficulty=profile.default_difficulty, willpower_offered=left is None or left[0] > 0
+    )
     flow = await store.create_flow(
         WIZARD, message.chat.id, user.id if user else 0, state.model_dump()
     )
@@ -215,6 +234,7 @@ def _wizard_view(
         willpower=state.willpower,
         difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
         auto_success=offered,
+        willpower_offered=state.willpower_offered,
     )
     return text, markup
 
@@ -228,7 +248,11 @@ async def _store_result(
     result: d10.D10Result,
     profile: Profile,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """Log the roll and, after a failure, open the flow behind «Ещё раз» (one round-trip)."""
+    """Log the roll and open the flow behind the buttons under it (one round-trip).
+
+    A roll that spends Willpower takes the point off the player's sheet in the same
+    transaction (:meth:`Store.create_flow_spending_willpower`); with no points left it raises
+    :class:`NoWillpower` and nothing is written."""
     entry: dict[str, Any] = {
         "user_id": owner_id,
         "name": roller,
@@ -241,14 +265,42 @@ async def _store_result(
         "outcome": result.outcome.value,
         "attempt": record.attempt,
     }
-    text = render.roll_result_text(
-        result, pool=record.pool, roller=roller, profile=profile, attempt=record.attempt
-    )
     kept = record.model_copy(update={"result": result})
-    flow = await store.create_flow_and_log(
-        RESULT, chat_id, owner_id, kept.model_dump(mode="json"), entry
+    left: tuple[int, int] | None = None
+    if result.willpower and profile.system is GameSystem.D10:
+        try:
+            flow, sheet = await store.create_flow_spending_willpower(
+                RESULT, chat_id, owner_id, system_of(profile), kept.model_dump(mode="json"), entry
+            )
+        except RulesInputError as error:
+            if error.code is not ErrorCode.WP_UNAVAILABLE:
+                raise
+            known = await willpower_on_sheet(store, chat_id, owner_id, profile)
+            raise NoWillpower(table_render.no_willpower_text(known[1] if known else 0)) from None
+        if sheet is not None and sheet.willpower is not None:
+            left = (sheet.willpower_current or 0, sheet.willpower)
+    else:
+        flow = await store.create_flow_and_log(
+            RESULT, chat_id, owner_id, kept.model_dump(mode="json"), entry
+        )
+    text = render.roll_result_text(
+        result,
+        pool=record.pool,
+        roller=roller,
+        profile=profile,
+        attempt=record.attempt,
+        source=record.source,
+        willpower_left=left,
     )
     return text, render.result_keyboard(flow.id, flow.version, retry=_failed(result))
+
+
+class NoWillpower(Exception):
+    """The sheet has no Willpower left for a roll that spends it (§A.7)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 def _failed(result: d10.D10Result) -> bool:
@@ -308,7 +360,7 @@ async def _wizard_tap(
     elif action is RollAction.DIFFICULTY:
         state = state.model_copy(update={"difficulty": check_base(data.x, profile)})
     elif action is RollAction.WILLPOWER:
-        if not profile.wp_auto_success:
+        if not profile.wp_auto_success or not state.willpower_offered:
             raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower")
         state = state.model_copy(update={"willpower": not state.willpower})
     elif action is RollAction.ROLL:
@@ -348,6 +400,8 @@ async def _wizard_roll(
     # Rolling is pure, so the dice are cast before the flow closes: a roll the rules refuse
     # (a profile changed mid-wizard) leaves the wizard open, and a lost race shows nothing.
     result = d10.roll(record.pool, record.base, profile, willpower=record.willpower, rng=rng)
+    if record.willpower and not await _has_willpower(callback, store, flow, profile):
+        return
     if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
         await callback.answer()
         return
@@ -362,6 +416,18 @@ async def _wizard_roll(
     )
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
+
+
+async def _has_willpower(
+    callback: CallbackQuery, store: Store, flow: Flow, profile: Profile
+) -> bool:
+    """Checked before a button's flow closes, so an empty sheet leaves the button usable
+    without Willpower (the wizard) and nothing rolled; the roll's own transaction re-checks."""
+    left = await willpower_on_sheet(store, flow.chat_id, flow.owner_id, profile)
+    if left is not None and left[0] < 1:
+        await callback.answer(table_render.no_willpower_text(left[1]), show_alert=True)
+        return False
+    return True
 
 
 async def _wizard_auto(
@@ -428,6 +494,8 @@ async def _retry_tap(
     harder = retry_difficulty(record.base, attempt, profile)
     threshold = record.threshold + harder.threshold
     result = d10.roll(record.pool, harder.difficulty, profile, record.willpower, threshold, rng=rng)
+    if record.willpower and not await _has_willpower(callback, store, flow, profile):
+        return
     if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
         await callback.answer()
         return

@@ -8,18 +8,24 @@ tap already did its work). Who may press is each feature's own rule, so it stays
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
 from aiogram.types import CallbackQuery, Chat, Message, User
+from aiogram.utils.i18n.context import get_i18n
 
-from bot import render
+from bot import render, table_render
+from bot.sheet_view import lang_of, name_problem_text, no_sheet_text, trait_name
 from bot.state import ChatSettings, Flow, Store
+from bot.traits import TraitNameError, parse_pool_expression
 from handlers.settings import is_admin
+from rules.actions import PoolStatus
 from rules.d10 import D10Result
 from rules.difficulty import check_base
-from rules.errors import check_int
-from rules.profiles import Profile
+from rules.errors import RulesInputError, check_int
+from rules.profiles import GameSystem, Profile
+from rules.sheet import pool_from_traits, system_of
 
 
 async def open_tap(
@@ -74,3 +80,70 @@ async def is_storyteller(
     if isinstance(storyteller_id, int):
         return user is not None and user.id == storyteller_id
     return await is_admin(bot, chat, user, None)
+
+
+class PoolRefused(Exception):
+    """A pool named by traits that cannot be rolled; ``text`` says why, ready to send."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+@dataclass(frozen=True)
+class NamedPool:
+    """The dice the sheet gives and the escaped label saying where they came from."""
+
+    dice: int
+    label: str
+
+
+async def pool_from_sheet(
+    store: Store, chat_id: int, user_id: int, owner: str, expression: str, profile: Profile
+) -> NamedPool:
+    """``ловк+драка`` → the player's dice from their sheet in this chat (§A.2, wounds §B.9).
+
+    Names are resolved first (bot.traits: Russian or English, any case, unambiguous
+    prefixes), so an unknown or ambiguous name answers with the candidates even before the
+    player has a sheet; then the sheet is read; no sheet is a hint to fill it with /set.
+    """
+    system = system_of(profile)
+    lang = lang_of(get_i18n().current_locale)
+    try:
+        codes = parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
+    except TraitNameError as error:
+        raise PoolRefused(name_problem_text(error, lang, system)) from None
+    except RulesInputError:
+        raise PoolRefused(table_render.too_many_traits_text(profile.max_traits_per_pool)) from None
+    sheet = await store.load_sheet(chat_id, user_id, system)
+    if sheet is None:
+        raise PoolRefused(no_sheet_text(owner))
+    try:
+        pool = pool_from_traits(sheet, codes, profile)
+    except RulesInputError as error:
+        if error.field == "pool":
+            raise PoolRefused(render.range_sentence("pool", profile)) from None
+        raise PoolRefused(table_render.trait_not_rolled_text()) from None
+    label = table_render.sheet_pool_label(
+        [trait_name(code, lang, system) for code in pool.codes],
+        pool.ratings,
+        [code in pool.missing for code in pool.codes],
+        pool.wound_penalty,
+    )
+    if pool.status is PoolStatus.AUTO_FAILURE:
+        raise PoolRefused(table_render.pool_auto_failure_text(label))
+    if not pool.rollable:
+        raise PoolRefused(table_render.pool_impossible_text(label))
+    return NamedPool(pool.dice, label)
+
+
+async def willpower_on_sheet(
+    store: Store, chat_id: int, user_id: int, profile: Profile
+) -> tuple[int, int] | None:
+    """(current, permanent) Willpower on the player's sheet, or None when it is not tracked."""
+    if profile.system is not GameSystem.D10:
+        return None
+    sheet = await store.load_sheet(chat_id, user_id, system_of(profile))
+    if sheet is None or sheet.willpower is None:
+        return None
+    return sheet.willpower_current or 0, sheet.willpower

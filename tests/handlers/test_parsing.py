@@ -65,3 +65,43 @@ def test_any_text_parses_or_names_a_problem(text: str) -> None:
         assert parsed.threshold >= 0
     else:
         assert problem in Problem
+
+
+@pytest.mark.parametrize(
+    ("text", "traits", "difficulty", "willpower"),
+    [
+        ("ловк+драка 7", "ловк+драка", 7, False),
+        ("ловкость + драка 7 св", "ловкость+драка", 7, True),
+        ("Dex+Brawl", "Dex+Brawl", None, False),
+        ("темн.иск+сообр 8", "темн.иск+сообр", 8, False),
+        ("8 ловк", "ловк", 8, False),
+    ],
+)
+def test_a_pool_by_trait_names(
+    text: str, traits: str, difficulty: int | None, willpower: bool
+) -> None:
+    """PRODUCT.md §2: «/r ловкость+драка 8 from the sheet»; the number is the difficulty."""
+    args = parse_roll_arguments(text, allow_traits=True)
+    assert args.traits == traits
+    assert args.difficulty == difficulty
+    assert args.willpower is willpower
+    assert args.pool == 0
+
+
+def test_a_threshold_plus_is_not_a_trait_join() -> None:
+    args = parse_roll_arguments("7 6 +2", allow_traits=True)
+    assert (args.pool, args.difficulty, args.threshold, args.traits) == (7, 6, 2, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "token"),
+    [
+        ("ab1", Problem.NOT_A_NUMBER, "ab1"),
+        ("ловк драка", Problem.NOT_A_NUMBER, "драка"),  # two pools named
+        ("ловк+драка 7 8", Problem.TOO_MANY_NUMBERS, "8"),
+    ],
+)
+def test_trait_pool_problems(text: str, problem: Problem, token: str) -> None:
+    with pytest.raises(ArgumentsError) as caught:
+        parse_roll_arguments(text, allow_traits=True)
+    assert (caught.value.problem, caught.value.token) == (problem, token)

@@ -1,0 +1,121 @@
+"""Rolls by trait names from the player's sheet, and Willpower spent from it (issue 4 item 1).
+
+PRODUCT.md §2: «/r ловкость+драка 8 from the sheet»; a name may be Russian or English, any
+case, an unambiguous prefix; an unknown or ambiguous one answers with the candidates. S0
+«Вы можете потратить один пункт Силы Воли…» (§A.7): the point leaves the sheet with the roll,
+and at 0 the Willpower toggle is gone and «св» is refused.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.render import RollAction, RollCallback
+from bot.state import log_key
+from bot.traits import TraitNameError, resolve
+from rules import d10, profiles
+from rules.sheet import Ability, Attribute, Sheet, SheetSystem, set_trait, set_willpower
+from tests.handlers.conftest import Table, buttons, flows, player
+
+ANNA = player(1, "Anna")
+EMMA = player(4, "Emma", "en")
+MAGE = profiles.get("mage")
+
+
+async def give_sheet(table: Table, user_id: int, wp: tuple[int, int] | None = (3, 5)) -> None:
+    def fill(sheet: Sheet) -> Sheet:
+        sheet = set_trait(sheet, Attribute.DEXTERITY, 3)
+        sheet = set_trait(sheet, Ability.BRAWL, 2)
+        if wp is not None:
+            sheet = set_willpower(sheet, wp[1], wp[0])
+        return sheet
+
+    await table.store.update_sheet(table.chat.id, user_id, SheetSystem.MAGE, fill)
+
+
+def faces(text: str) -> list[int]:
+    return [int(x) for x in re.findall(r"\d+", text.splitlines()[1])]
+
+
+@pytest.mark.parametrize("typed", ["ловк+драка 7", "Ловкость + Драка 7", "dex+brawl 7"])
+async def test_pool_comes_from_the_sheet(table: Table, typed: str) -> None:
+    await give_sheet(table, ANNA.id)
+    await table.say(ANNA, "/r " + typed)
+    text = table.session.sent[-1].text
+    assert text.startswith("🎲 Anna: Ловкость 3 + Драка 2 → 5к10, сложность 7")
+    shown = faces(text)
+    assert len(shown) == 5
+    result = d10.resolve(shown, 7, MAGE)
+    [entry] = await table.store.recent_rolls(table.chat.id)
+    assert entry["pool"] == 5
+    assert entry["successes"] == result.successes
+
+
+async def test_english_names_and_words(table: Table) -> None:
+    await give_sheet(table, EMMA.id)
+    await table.say(EMMA, "/r Dexterity+Brawl 6")
+    assert table.session.sent[-1].text.startswith(
+        "🎲 Emma: Dexterity 3 + Brawl 2 → 5d10, difficulty 6"
+    )
+
+
+async def test_no_sheet_is_a_hint_to_fill_it(table: Table) -> None:
+    await table.say(ANNA, "/r ловк+драка 7")
+    text = table.session.sent[-1].text
+    assert "/set" in text
+    assert "/r 7 6" in text
+    assert await flows(table.store) == {}
+    assert await table.store.redis.llen(log_key(table.chat.id)) == 0
+
+
+async def test_unknown_and_ambiguous_names_answer_with_candidates(table: Table) -> None:
+    await give_sheet(table, ANNA.id)
+    prefix = "ма"
+    with pytest.raises(TraitNameError) as caught:
+        resolve(prefix, SheetSystem.MAGE)
+    assert len(caught.value.candidates) >= 2
+    await table.say(ANNA, f"/r {prefix}+драка 7")
+    text = table.session.sent[-1].text
+    assert f"«{prefix}»" in text
+    assert "Манипуляция" in text or "Манипулирование" in text
+    await table.say(ANNA, "/r ловк+драка+бдит 7")
+    assert "не больше 2 черт" in table.session.sent[-1].text
+    assert await table.store.redis.llen(log_key(table.chat.id)) == 0
+
+
+async def test_willpower_is_spent_from_the_sheet_and_refused_at_zero(table: Table) -> None:
+    await give_sheet(table, ANNA.id, wp=(1, 5))
+    await table.say(ANNA, "/r ловк+драка 7 св")
+    text = table.session.sent[-1].text
+    assert "Сила Воли" in text.splitlines()[0]
+    assert "Сила Воли: осталось 0 из 5" in text
+    sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.willpower_current == 0
+    logged = await table.store.redis.llen(log_key(table.chat.id))
+    await table.say(ANNA, "/r 5 6 св")
+    assert "не осталось Силы Воли (0 из 5)" in table.session.sent[-1].text
+    assert await table.store.redis.llen(log_key(table.chat.id)) == logged
+    await table.say(ANNA, "/r")  # the wizard has no Willpower toggle now
+    labels = [b.text for b in buttons(table.session.sent[-1].reply_markup)]
+    assert not any("Сила Воли" in label for label in labels)
+    wizard = table.session.messages[-1].message_id
+    forged = RollCallback(
+        f=RollCallback.unpack(
+            buttons(table.session.sent[-1].reply_markup)[0].callback_data or ""
+        ).f,
+        v=0,
+        a=RollAction.WILLPOWER,
+    ).pack()
+    await table.tap(ANNA, forged, wizard)
+    assert table.session.answers[-1].show_alert is True
+
+
+async def test_willpower_without_a_tracked_sheet_still_rolls(table: Table) -> None:
+    await give_sheet(table, ANNA.id, wp=None)
+    await table.say(ANNA, "/r 5 6 св")
+    text = table.session.sent[-1].text
+    assert "Сила Воли" in text.splitlines()[0]
+    assert "осталось" not in text
