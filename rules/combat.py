@@ -42,7 +42,14 @@ from rules.health import (
     penalised_pool,
     wound_penalty,
 )
-from rules.profiles import CombatOptions, Profile, ZeroAbility, check_profile, combat_options
+from rules.profiles import (
+    HOUSE_MAGE,
+    CombatOptions,
+    Profile,
+    ZeroAbility,
+    check_profile,
+    combat_options,
+)
 
 TRAIT_MAX = 10
 WEAPON_DAMAGE_MAX = 10
@@ -735,13 +742,27 @@ def _ammo(spec: ManoeuvreSpec, ammo: int | None) -> tuple[int, int | None]:
     return spent, rounds - spent
 
 
-def blind_fire_check(perception: int, awareness: int) -> RollPlan:
-    """S4 «Восприятие+Осведомлённость (сложность 8), позволяет выстрелить в темноте»."""
-    pool = check_int(perception, "perception", 0, TRAIT_MAX)
-    pool += check_int(awareness, "awareness", 0, TRAIT_MAX)
+def blind_fire_check(
+    perception: int,
+    awareness: int,
+    profile: Profile | None = None,
+    *,
+    gm_override: bool = False,
+) -> RollPlan:
+    """S4 «Восприятие+Осведомлённость (сложность 8), позволяет выстрелить в темноте».
+
+    An Attribute + Ability check like any other, so 0 in Осведомлённость is an automatic
+    failure in the house profile (the default, as §B is the house sheet's).
+    """
+    prof = HOUSE_MAGE if profile is None else check_profile(profile)
+    skill = check_int(awareness, "awareness", 0, TRAIT_MAX)
+    pool = check_int(perception, "perception", 0, TRAIT_MAX) + skill
     if pool <= 0:
-        return RollPlan(0, BLIND_FIRE_CHECK_DIFFICULTY, 0, PlanStatus.IMPOSSIBLE)
-    return RollPlan(pool, BLIND_FIRE_CHECK_DIFFICULTY, 0)
+        return RollPlan(
+            0, BLIND_FIRE_CHECK_DIFFICULTY, 0, PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY
+        )
+    planned = _zero_ability((pool, PlanStatus.ROLL, None), skill, prof, gm_override)
+    return RollPlan(planned[0], BLIND_FIRE_CHECK_DIFFICULTY, 0, planned[1], planned[2])
 
 
 # ----- §B.4 defence -----

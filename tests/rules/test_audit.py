@@ -53,3 +53,13 @@ def test_readying_a_weapon_in_a_multiple_action_with_zero_ability_fails_in_the_h
     revised = combat.ready_weapon(3, 0, REVISED, in_multiple_action=True)
     assert revised is not None
     assert revised.pool == 3
+
+
+def test_blind_fire_check_with_zero_awareness_fails_in_the_house_profile() -> None:
+    # S4 «Стрельба вслепую: Восприятие+Осведомлённость (сложность 8)».
+    plan = combat.blind_fire_check(3, 0)
+    assert plan.status is PlanStatus.AUTO_FAILURE
+    assert plan.reason is PlanReason.ZERO_ABILITY
+    assert combat.blind_fire_check(3, 0, REVISED).pool == 3
+    assert combat.blind_fire_check(3, 0, HOUSE, gm_override=True).pool == 3
+    assert combat.blind_fire_check(3, 2).pool == 5
