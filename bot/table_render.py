@@ -208,11 +208,14 @@ def extended_text(
     history: Sequence[D10Result],
     profile: Profile,
     stopped: bool = False,
+    source: str | None = None,
 ) -> str:
     """``history`` is the latest rolls (at most :data:`HISTORY_SHOWN`), ending with roll
     number ``rolls_made``."""
     head = "⏳ <b>" + _("Extended action") + f"</b> — {escape(roller)}"
-    terms = render.conditions(pool, difficulty, 0, False, profile)
+    terms = (source + " → " if source else "") + render.conditions(
+        pool, difficulty, 0, False, profile
+    )
     terms += " · " + _("target {n}").format(n=target)
     if max_rolls is not None:
         terms += " · " + _("rolls left: {n}").format(n=max(0, max_rolls - rolls_made))
@@ -406,7 +409,7 @@ def team_text(
     leader: str,
     difficulty: int,
     target: int | None,
-    members: Sequence[tuple[str, int, D10Result]],
+    members: Sequence[tuple[str, int, D10Result, str | None]],
     pending: Sequence[str],
     total: int,
     reached: bool,
@@ -418,10 +421,9 @@ def team_text(
     if target is not None:
         head += " · " + _("target {n}").format(n=target)
     lines = [head]
-    for name, pool, result in members:
-        lines.append(
-            f"{escape(name)}: " + _("{n}d10").format(n=pool) + " · " + roll_summary(result)
-        )
+    for name, pool, result, source in members:
+        head = f"{escape(name)}: " + (f"{source} → " if source else "")
+        lines.append(head + _("{n}d10").format(n=pool) + " · " + roll_summary(result))
     if pending and not closed:
         names = ", ".join(escape(n) for n in pending)
         lines.append("⏳ " + _("{names}: choose your pool below.").format(names=names))

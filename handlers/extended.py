@@ -23,7 +23,14 @@ from bot.state import Flow, Store
 from bot.table_render import ExtAction, ExtCallback
 from handlers.parsing import ArgumentsError, parse_extended_arguments
 from handlers.roll import roller_name
-from handlers.tabletop import check_difficulty, check_pool, log_entry, open_tap
+from handlers.tabletop import (
+    PoolRefused,
+    check_difficulty,
+    check_pool,
+    log_entry,
+    open_tap,
+    typed_pool,
+)
 from rules import d10
 from rules.actions import ExtendedState, ExtendedStatus, extended_step, start_extended
 from rules.dice import Rng
@@ -49,6 +56,7 @@ class ExtendedFlow(BaseModel):
     status: ExtendedStatus = ExtendedStatus.IN_PROGRESS
     excess: int = 0
     history: tuple[d10.D10Result, ...] = ()
+    source: str | None = None  # the sheet's traits the pool came from, as shown
 
     def rules_state(self) -> ExtendedState:
         return ExtendedState(
@@ -97,6 +105,7 @@ def view(
         history=state.history,
         profile=profile,
         stopped=stopped,
+        source=state.source,
     )
     if stopped or state.status in _FINAL:
         return text, None
@@ -152,11 +161,19 @@ async def ext_command(
     user = message.from_user
     roller = roller_name(message, user)
     try:
-        pool = check_pool(args.pool, profile)
+        typed, source = await typed_pool(store, message, roller, args.pool, args.traits, profile)
+    except PoolRefused as refused:
+        await message.answer(
+            refused.text + "\n" + table_render.usage_text("ext"), parse_mode=ParseMode.HTML
+        )
+        return
+    try:
+        pool = check_pool(typed, profile)
         difficulty = check_difficulty(args.difficulty, profile)
         start_extended(args.target, args.max_rolls)
         first = d10.roll(pool, difficulty, profile, rng=rng)
         state = begin(roller, pool, difficulty, args.target, args.max_rolls, first, profile)
+        state = state.model_copy(update={"source": source})
     except RulesInputError as error:
         await message.answer(
             table_render.range_text(error.field, profile, "ext"), parse_mode=ParseMode.HTML

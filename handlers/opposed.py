@@ -28,7 +28,15 @@ from bot.state import ChatSettings, Flow, Store
 from bot.table_render import VsAction, VsCallback
 from handlers.parsing import ArgumentsError, parse_opposed_arguments
 from handlers.roll import roller_name
-from handlers.tabletop import check_difficulty, check_pool, is_storyteller, log_entry, open_tap
+from handlers.tabletop import (
+    PoolRefused,
+    check_difficulty,
+    check_pool,
+    is_storyteller,
+    log_entry,
+    open_tap,
+    typed_pool,
+)
 from rules import d10
 from rules.contests import (
     ContestKind,
@@ -57,6 +65,7 @@ class Party(BaseModel):
     storyteller: bool = False
     pool: int | None = None
     difficulty: int
+    source: str | None = None  # the sheet's traits the pool came from, as shown
 
 
 class OpposedFlow(BaseModel):
@@ -125,7 +134,8 @@ def npc_name() -> str:
 def _terms(party: Party, profile: Profile) -> str | None:
     if party.pool is None:
         return None
-    return render.conditions(party.pool, party.difficulty, 0, False, profile)
+    terms = render.conditions(party.pool, party.difficulty, 0, False, profile)
+    return f"{party.source} → {terms}" if party.source else terms
 
 
 def view(
@@ -226,9 +236,19 @@ async def vs_command(
         await message.answer(table_render.storyteller_only_text())
         return
     try:
-        pool = check_pool(args.pool, profile)
+        typed, source = await typed_pool(
+            store, message, roller_name(message, user), args.pool, args.traits, profile
+        )
+    except PoolRefused as refused:
+        await message.answer(
+            refused.text + "\n" + table_render.usage_text("vs"), parse_mode=ParseMode.HTML
+        )
+        return
+    try:
+        pool = check_pool(typed, profile)
         difficulty = check_difficulty(args.difficulty, profile)
         state = _challenge(message, args.race_to, args.npc, opponent, username, pool, difficulty)
+        state = state.model_copy(update={"a": state.a.model_copy(update={"source": source})})
         state.contest()  # the rules check the race target here
         first = d10.roll(pool, difficulty, profile, rng=rng)
     except RulesInputError as error:

@@ -150,6 +150,7 @@ class ExtendedArguments(BaseModel):
     difficulty: int
     target: int
     max_rolls: int | None = None
+    traits: str | None = None  # the pool by the sheet's traits (then ``pool`` is 0)
 
 
 class OpposedArguments(BaseModel):
@@ -163,6 +164,7 @@ class OpposedArguments(BaseModel):
     race_to: int | None = None
     npc: bool = False
     mention: str | None = None
+    traits: str | None = None
 
 
 class TeamArguments(BaseModel):
@@ -173,6 +175,7 @@ class TeamArguments(BaseModel):
     pool: int
     difficulty: int | None = None
     target: int | None = None
+    traits: str | None = None
 
 
 class MultiArguments(BaseModel):
@@ -187,7 +190,7 @@ class MultiArguments(BaseModel):
 def _words(text: str | None) -> list[str]:
     """Split glued keyword-numbers («до5» → «до», «5») so each parser sees one shape."""
     out: list[str] = []
-    for token in (text or "").split():
+    for token in join_trait_expressions(text).split():
         match = _KEYWORD_NUMBER.fullmatch(token)
         if match is not None:
             out.extend([match.group(1), match.group(2)])
@@ -203,9 +206,22 @@ def _keyword_value(words: list[str], index: int) -> int:
     return int(words[index + 1])
 
 
+def _pool_traits(words: list[str]) -> tuple[str | None, list[str]]:
+    """A first word naming the pool by traits (``ловк+драка``) takes the pool's place."""
+    if words and _TRAIT_EXPRESSION.fullmatch(words[0]) and not _is_keyword(words[0]):
+        return words[0], words[1:]
+    return None, words
+
+
+def _is_keyword(word: str) -> bool:
+    folded = word.casefold()
+    return folded in _TARGET_WORDS or folded in _NPC_WORDS or folded in _WILLPOWER_WORDS
+
+
 def parse_extended_arguments(text: str | None) -> ExtendedArguments:
-    numbers: list[int] = []
-    for word in _words(text):
+    traits, words = _pool_traits(_words(text))
+    numbers: list[int] = [0] if traits is not None else []
+    for word in words:
         if not _NUMBER.fullmatch(word):
             raise ArgumentsError(Problem.NOT_A_NUMBER, word)
         if len(numbers) == 4:
@@ -218,12 +234,13 @@ def parse_extended_arguments(text: str | None) -> ExtendedArguments:
         difficulty=numbers[1],
         target=numbers[2],
         max_rolls=numbers[3] if len(numbers) == 4 else None,
+        traits=traits,
     )
 
 
 def parse_opposed_arguments(text: str | None) -> OpposedArguments:
-    words = _words(text)
-    numbers: list[int] = []
+    traits, words = _pool_traits(_words(text))
+    numbers: list[int] = [0] if traits is not None else []
     race_to: int | None = None
     npc = False
     mention: str | None = None
@@ -257,12 +274,13 @@ def parse_opposed_arguments(text: str | None) -> OpposedArguments:
         race_to=race_to,
         npc=npc,
         mention=mention,
+        traits=traits,
     )
 
 
 def parse_team_arguments(text: str | None) -> TeamArguments:
-    words = _words(text)
-    numbers: list[int] = []
+    traits, words = _pool_traits(_words(text))
+    numbers: list[int] = [0] if traits is not None else []
     target: int | None = None
     i = 0
     while i < len(words):
@@ -282,7 +300,10 @@ def parse_team_arguments(text: str | None) -> TeamArguments:
     if not numbers:
         raise ArgumentsError(Problem.POOL_MISSING)
     return TeamArguments(
-        pool=numbers[0], difficulty=numbers[1] if len(numbers) > 1 else None, target=target
+        pool=numbers[0],
+        difficulty=numbers[1] if len(numbers) > 1 else None,
+        target=target,
+        traits=traits,
     )
 
 

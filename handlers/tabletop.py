@@ -147,3 +147,17 @@ async def willpower_on_sheet(
     if sheet is None or sheet.willpower is None:
         return None
     return sheet.willpower_current or 0, sheet.willpower
+
+
+async def typed_pool(
+    store: Store, message: Message, owner: str, pool: int, traits: str | None, profile: Profile
+) -> tuple[int, str | None]:
+    """The pool a command names: the typed number, or the sheet's dice for ``traits`` with
+    the label saying where they came from; raises :class:`PoolRefused`."""
+    if traits is None:
+        return pool, None
+    user = message.from_user
+    named = await pool_from_sheet(
+        store, message.chat.id, user.id if user else 0, owner, traits, profile
+    )
+    return named.dice, named.label

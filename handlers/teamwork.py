@@ -23,7 +23,14 @@ from bot.state import Flow, Store
 from bot.table_render import TeamAction, TeamCallback
 from handlers.parsing import ArgumentsError, parse_team_arguments
 from handlers.roll import roller_name
-from handlers.tabletop import check_difficulty, check_pool, log_entry, open_tap
+from handlers.tabletop import (
+    PoolRefused,
+    check_difficulty,
+    check_pool,
+    log_entry,
+    open_tap,
+    typed_pool,
+)
 from rules import d10
 from rules.contests import CONTEST_LIMIT, teamwork
 from rules.dice import Rng
@@ -41,6 +48,7 @@ class Member(BaseModel):
     name: str
     pool: int
     result: d10.D10Result
+    source: str | None = None  # the sheet's traits the pool came from, as shown
 
 
 class TeamFlow(BaseModel):
@@ -76,7 +84,7 @@ def view(flow: Flow, state: TeamFlow, profile: Profile) -> tuple[str, InlineKeyb
         leader=state.leader,
         difficulty=state.difficulty,
         target=state.target,
-        members=[(m.name, m.pool, m.result) for m in state.members],
+        members=[(m.name, m.pool, m.result, m.source) for m in state.members],
         pending=[name for _uid, name in state.pending],
         total=result.total,
         reached=result.reached,
@@ -110,7 +118,14 @@ async def team_command(
     leader_id = user.id if user else 0
     leader = roller_name(message, user)
     try:
-        pool = check_pool(args.pool, profile)
+        typed, source = await typed_pool(store, message, leader, args.pool, args.traits, profile)
+    except PoolRefused as refused:
+        await message.answer(
+            refused.text + "\n" + table_render.usage_text("team"), parse_mode=ParseMode.HTML
+        )
+        return
+    try:
+        pool = check_pool(typed, profile)
         difficulty = check_difficulty(args.difficulty, profile)
         if args.target is not None:
             check_int(args.target, "target", 1, CONTEST_LIMIT)
@@ -124,7 +139,7 @@ async def team_command(
         leader=leader,
         difficulty=difficulty,
         target=args.target,
-        members=(Member(user_id=leader_id, name=leader, pool=pool, result=first),),
+        members=(Member(user_id=leader_id, name=leader, pool=pool, result=first, source=source),),
     )
     entry = log_entry(leader_id, leader, pool, first, KIND)
     flow = await store.create_flow_and_log(
