@@ -1146,7 +1146,9 @@ def ambush(ambusher: D10Result, victim: D10Result, profile: Profile) -> AmbushRe
 
 @dataclass(frozen=True)
 class StandUp:
-    stood: bool  # on their feet now, at −2 initiative
+    # True: up at once, keeping the action, at −2 initiative. False: still getting up — the
+    # character is on their feet only at the cost of the whole action (``action_spent``).
+    stood: bool
     initiative_modifier: int
     action_spent: bool  # «при неудаче лежащий тратит целое действие, вставая на ноги»
     bashing: int  # «при провале ещё и получает 1 Ударный Урон»

@@ -46,7 +46,7 @@ from rules.d6.chance import (
     chance,
     wound,
 )
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
+from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, check_sequence
 from rules.health import HealthTrack, ImpossibleReason, PoolKind, penalised_pool
 from rules.profiles import D6, DARK_AGES, HOUSE_MAGE, GameSystem, Profile
 from rules.spheres import Sphere, SphereLevel
@@ -955,10 +955,8 @@ def d6_chance(
     """
     sheet = _check_sheet(sheet)
     _require_d6(sheet, "powers")
-    if isinstance(powers, (str, bytes)):
-        raise RulesInputError(ErrorCode.TYPE, "powers", "expected a sequence of names")
     levels: dict[str, int] = {}
-    for i, name in enumerate(powers):
+    for i, name in enumerate(check_sequence(powers, "powers")):
         power = sheet.power(_power_name(name))
         if power is None:
             raise RulesInputError(ErrorCode.UNKNOWN_KEY, f"powers[{i}]", repr(name))
