@@ -229,3 +229,26 @@ async def test_multiple_actions_roll_in_order(table: Table) -> None:
     assert [len(f) for f in faces_lines(message.text)] == [3, 3, 2]
     assert "✅ Все действия брошены." in message.text
     await table.settle()
+
+
+async def test_rolls_from_the_sheet_spend_willpower(table: Table) -> None:
+    """Issue 4 item 1 (roll side): /set fills the sheet, /r names traits, «св» spends a
+    point off the sheet, and at 0 the roll is refused and the wizard has no toggle."""
+    await table.say(table.anya, "/set ловкость 3 драка 2 сила воли 1/5")
+    message = await table.say(table.anya, "/r ловк+драка 7 св")
+    assert message.text.startswith("🎲 Аня: Ловкость 3 + Драка 2 → 5к10, сложность 7")
+    assert "Сила Воли: осталось 0 из 5" in message.text
+    [faces] = [
+        [int(f) for f in line.split()]
+        for line in message.text.splitlines()
+        if re.fullmatch(r"(?:10|[1-9])(?: (?:10|[1-9]))*", line)
+    ]
+    result = d10.resolve(faces, 7, MAGE, willpower=True)
+    assert result.outcome is not d10.Outcome.BOTCH  # Willpower's success prevents a botch
+    refused = await table.say(table.anya, "/r 5 6 св")
+    assert "не осталось Силы Воли (0 из 5)" in refused.text
+    wizard = await table.say(table.anya, "/r")
+    assert not any("Сила Воли" in label for label in wizard.button_texts)
+    boris = await table.say(table.boris, "/r ловк+драка 7")
+    assert "нет листа персонажа" in boris.text or "/set" in boris.text
+    await table.settle()
