@@ -502,7 +502,7 @@ def help_text(profile: Profile) -> str:
         [
             "<b>" + _("Rolls") + "</b>",
             _("/r 7 — 7 dice at the default difficulty ({d})").format(d=profile.default_difficulty),
-            _("/r 7 8 — 7 dice, difficulty 8"),
+            _("/r 7 8 — 7 dice, difficulty 8; /r dex+brawl 8 — the pool from your sheet"),
             _("/r 7 8 wp — spend Willpower for one sure success"),
             _("/r 7 8 t2 (or +2) — threshold 2: the first two successes do not count"),
             _("/r — buttons: pool, difficulty, Willpower, the odds before rolling"),
