@@ -1,8 +1,10 @@
 """End to end: character sheets and roll requests with the real ``python -m bot`` process, the
 fake Bot API and a real redis-server, played by several users in a supergroup.
 
-What the players see is checked against the rules: the faces a request's answer prints are
-resolved again with ``rules.d10`` at the asked difficulty and must give the stated successes.
+A player sets traits, rolls by their names (``/r ловк+драка 6``, Willpower spent off the
+sheet), the Storyteller asks the table for a roll and two players answer from their sheets.
+What the players see is checked against the rules: the faces printed are resolved again with
+``rules.d10`` at the difficulty and must give the stated successes.
 """
 
 from __future__ import annotations
@@ -45,6 +47,21 @@ async def say(
 
 def answer_of(message: ChatMessage, name: str) -> str | None:
     return next((x for x in message.text.splitlines() if x.startswith(f"• {name}:")), None)
+
+
+def check_roll(message: ChatMessage, pool: int, difficulty: int) -> None:
+    """A /r result: one line of ``pool`` faces, and the successes they give stated (§A.4)."""
+    [faces] = [
+        [int(f) for f in line.split()]
+        for line in message.text.splitlines()
+        if re.fullmatch(r"(?:10|[1-9])(?: (?:10|[1-9]))*", line)
+    ]
+    assert len(faces) == pool
+    result = d10.resolve(faces, difficulty, MAGE)
+    if result.successes:
+        stated = re.search(r"(\d+) успех", message.text)
+        assert stated is not None, message.text
+        assert int(stated.group(1)) == result.successes
 
 
 def check_answer(line: str, pool: int, difficulty: int) -> None:
@@ -91,6 +108,16 @@ async def test_players_set_sheets_and_answer_the_storytellers_request(
     edited = exported.text.split("\n", 1)[1].replace("Ловкость 3", "Ловкость 4")
     back = await say(fake_api, table, table.boris, edited, reply_to=exported)
     assert "Ловкость 4" in back.text
+
+    # Rolls by trait names come from the sheet (/r, issue 4 item 1); Willpower spent on a
+    # roll is taken off the sheet that /sheet then shows.
+    rolled = await say(fake_api, table, table.boris, "/r ловк+драка 6")
+    assert rolled.text.startswith("🎲 Борис: Ловкость 4 + Драка 2 → 6к10, сложность 6")
+    check_roll(rolled, pool=6, difficulty=6)
+    spent = await say(fake_api, table, table.vera, "/r восп+бдит 6 св")
+    assert "Сила Воли: осталось 3 из 6" in spent.text
+    own = await say(fake_api, table, table.vera, "/sheet")
+    assert "Сила Воли: 3 из 6" in own.text
 
     # Another player may not look at Boris's sheet; the Storyteller (chat admin) may.
     peek = await say(fake_api, table, table.vera, "/sheet @boris")
