@@ -82,6 +82,20 @@ class MultiCallback(CallbackData, prefix="mu"):
     x: int = 0
 
 
+class SetupAction(StrEnum):
+    POOL = "p"
+    DIFFICULTY = "d"
+    TARGET = "t"
+    GO = "go"
+
+
+class SetupCallback(CallbackData, prefix="su"):
+    f: str
+    v: int
+    a: SetupAction
+    x: int = 0
+
+
 # --- shared pieces --------------------------------------------------------------------------
 
 
@@ -542,3 +556,65 @@ def stopped_text() -> str:
 
 def not_in_order_text() -> str:
     return _("Actions are rolled in the declared order.")
+
+
+# --- the wizard of /ext, /team and /vs typed without numbers ------------------------------
+
+
+def setup_text(
+    *,
+    feature: str,
+    roller: str,
+    pool: int | None,
+    difficulty: int,
+    target: int | None,
+    opponent: str | None,
+    profile: Profile,
+    chances: render.D10Chances | None,
+) -> str:
+    titles = {
+        "ext": "⏳ <b>" + _("Extended action") + "</b>",
+        "team": "🤝 <b>" + _("Teamwork") + "</b>",
+        "vs": "⚔️ <b>" + _("Opposed roll") + "</b>",
+    }
+    head = titles.get(feature, "") + f" — {escape(roller)}"
+    if opponent is not None:
+        head += f" — {escape(opponent)}"
+    lines = [head]
+    if pool is None:
+        lines.append(_("Choose the pool (number of dice)."))
+    else:
+        lines.append(render.conditions(pool, difficulty, 0, False, profile))
+    if feature == "ext" and target is None:
+        lines.append(extend_prompt_text())
+    elif target is not None:
+        lines.append(_("target {n}").format(n=target))
+    if chances is not None:
+        lines.append(render.chances_line(chances))
+    return "\n".join(lines)
+
+
+def setup_keyboard(
+    flow_id: str,
+    version: int,
+    *,
+    pool: int | None,
+    difficulty: int,
+    difficulties: Iterable[int],
+    targets: Sequence[int],
+    target: int | None,
+    ready: bool,
+) -> InlineKeyboardMarkup:
+    def button(text: str, action: SetupAction, x: int = 0) -> InlineKeyboardButton:
+        return _button(text, SetupCallback(f=flow_id, v=version, a=action, x=x))
+
+    pools = [button(render._marked(str(n), n == pool), SetupAction.POOL, n) for n in TABLE_POOLS]
+    diffs = [
+        button(render._marked(f"🎯{d}", d == difficulty), SetupAction.DIFFICULTY, d)
+        for d in difficulties
+    ]
+    goals = [button(render._marked(f"🏁{t}", t == target), SetupAction.TARGET, t) for t in targets]
+    rows = _rows(pools, 5) + _rows(diffs, 5) + _rows(goals, 6)
+    if ready:
+        rows.append([button("🎲 " + _("Roll!"), SetupAction.GO)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -26,7 +26,7 @@ from bot import render, table_render
 from bot.session import safe_edit
 from bot.state import ChatSettings, Flow, Store
 from bot.table_render import VsAction, VsCallback
-from handlers.parsing import ArgumentsError, parse_opposed_arguments
+from handlers.parsing import ArgumentsError, Problem, parse_opposed_arguments
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
@@ -215,6 +215,10 @@ async def vs_command(
     try:
         args = parse_opposed_arguments(_without_text_mentions(message, command.args))
     except ArgumentsError as problem:
+        if problem.problem is Problem.POOL_MISSING and await _open_setup(
+            message, command, store, profile
+        ):
+            return
         await message.answer(
             table_render.problem_text(problem.problem, problem.token, profile, "vs"),
             parse_mode=ParseMode.HTML,
@@ -263,6 +267,28 @@ async def vs_command(
     )
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _open_setup(
+    message: Message, command: CommandObject, store: Store, profile: Profile
+) -> bool:
+    """``/vs`` in reply to a player (or ``/vs @name``) without numbers: the pool wizard."""
+    words = (_without_text_mentions(message, command.args) or "").split()
+    if any(not word.startswith("@") for word in words) or len(words) > 1:
+        return False
+    opponent, username = _opponent(message, words[0][1:] if words else None)
+    user = message.from_user
+    if opponent is not None and user is not None and opponent.id == user.id:
+        opponent = None
+    if opponent is None and username is None:
+        return False
+    from handlers import setup  # the wizard builds on this module
+
+    challenge = _challenge(message, None, False, opponent, username, 1, profile.default_difficulty)
+    await setup.open_setup(
+        message, store, profile, setup.Feature.OPPOSED, challenge.a.name, challenge
+    )
+    return True
 
 
 def _challenge(

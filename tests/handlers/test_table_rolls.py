@@ -22,6 +22,8 @@ from bot.table_render import (
     ExtCallback,
     MultiAction,
     MultiCallback,
+    SetupAction,
+    SetupCallback,
     TeamAction,
     TeamCallback,
     VsAction,
@@ -408,7 +410,7 @@ async def test_dark_ages_splits_the_pool(table: Table) -> None:
         ("/vs 999 7 @bob", "Запас кубиков — от 1 до 50.", "/vs 6 7"),
         ("/vs 6 7 до @bob", "«до» — непонятно", "/vs 6 7"),
         ("/vs 6 7 до 0 @bob", "Нужное число успехов", "/vs 6 7"),
-        ("/team", "Сколько кубиков?", "/team 7 6 цель 5"),
+        ("/team цель 5", "Сколько кубиков?", "/team 7 6 цель 5"),
         ("/team 7 3", "сложность — от 4 до 10", "/team 7 6 цель 5"),
         ("/team 7 6 цель", "«цель» — непонятно", "/team 7 6 цель 5"),
         ("/multi 6", "Заявите от 2 до 10 действий", "/multi 6 7 7"),
@@ -457,3 +459,65 @@ async def test_english_table(table: Table) -> None:
     assert "1. 6 → 3d10, difficulty 6" in table.session.sent[-1].text
     await table.say(EMMA, "/team 7 6 target 5")
     assert "🤝 <b>Teamwork</b> — Emma · difficulty 6 · target 5" in table.session.sent[-1].text
+
+
+# --- the wizards: the same rolls without typing numbers -----------------------------------
+
+
+async def test_ext_without_numbers_is_a_wizard_in_one_message(table: Table) -> None:
+    await table.say(ANNA, "/ext")
+    message_id = sent_id(table)
+    assert "Выберите запас кубиков." in last_text(table)
+    labels = [b.text for b in buttons(last_markup(table))]
+    assert "🎲 Бросить!" not in labels  # nothing chosen yet
+    pool = find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=3)
+    await table.tap(BORIS, pool, message_id)
+    assert table.session.answers[-1].text == "Это не ваш бросок."
+    await table.tap(ANNA, pool, message_id)
+    assert "Сколько успехов нужно для длительного действия?" in last_text(table)
+    assert "Шанс успеха" in last_text(table)
+    await table.tap(
+        ANNA, find(last_markup(table), SetupCallback, a=SetupAction.DIFFICULTY, x=7), message_id
+    )
+    await table.tap(
+        ANNA, find(last_markup(table), SetupCallback, a=SetupAction.TARGET, x=5), message_id
+    )
+    assert "цель 5" in last_text(table)
+    await table.tap(ANNA, find(last_markup(table), SetupCallback, a=SetupAction.GO), message_id)
+    text = last_text(table)
+    assert text.startswith("⏳ <b>Длительное действие</b> — Anna")
+    assert "3к10, сложность 7 (немного сложно) · цель 5" in text
+    assert len(table.session.sent) == 1
+    [entry] = await table.store.recent_rolls(table.chat.id)
+    assert entry["kind"] == "ext"
+
+
+async def test_team_without_numbers_is_a_wizard(table: Table) -> None:
+    await table.say(ANNA, "/team")
+    message_id = sent_id(table)
+    await table.tap(
+        ANNA, find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=2), message_id
+    )
+    await table.tap(ANNA, find(last_markup(table), SetupCallback, a=SetupAction.GO), message_id)
+    text = last_text(table)
+    assert text.startswith("🤝 <b>Работа в команде</b> — Anna · сложность 6")
+    assert "Anna: 2к10 · " in text
+    assert any(b.text == "🤝 Помочь" for b in buttons(last_markup(table)))
+
+
+async def test_vs_in_reply_without_numbers_is_a_wizard(table: Table) -> None:
+    await reply_to(table, ANNA, BORIS, "/vs")
+    message_id = sent_id(table)
+    assert table.session.sent[-1].text.startswith("⚔️ <b>Противостояние</b> — Anna — Boris")
+    await table.tap(
+        ANNA, find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=4), message_id
+    )
+    await table.tap(ANNA, find(last_markup(table), SetupCallback, a=SetupAction.GO), message_id)
+    text = last_text(table)
+    assert text.startswith("⚔️ <b>Противостояние</b>: Anna — Boris")
+    assert "Anna: 4к10, сложность 6" in text
+    assert "Boris: выберите запас кубиков и сложность и бросайте." in text
+    pool = find(last_markup(table), VsCallback, a=VsAction.POOL, x=2)
+    await table.tap(BORIS, pool, message_id)
+    await table.tap(BORIS, find(last_markup(table), VsCallback, a=VsAction.ROLL_B), message_id)
+    assert "Boris: 2к10, сложность 6" in last_text(table)
