@@ -362,6 +362,12 @@ async def vs_tap(
         await callback.answer(table_render.not_your_side_text(), show_alert=True)
         return
     entries: list[dict[str, Any]] = []
+    adopt = action not in (VsAction.ROLL_A, VsAction.CANCEL)
+    if adopt and state.b.user_id is None and not state.b.storyteller:
+        # The @username has shown up: from now on the side is theirs by id, by their name.
+        who = callback.from_user
+        b = state.b.model_copy(update={"user_id": who.id, "name": who.first_name})
+        state = state.model_copy(update={"b": b})
     try:
         if action is VsAction.CANCEL:
             after = state.model_copy(update={"cancelled": True})
@@ -423,9 +429,6 @@ def _roll(
     if action is VsAction.ROLL_A:
         after = state.model_copy(update={"roll_a": result})
     else:
-        b = party
-        if b.user_id is None and not b.storyteller:
-            b = b.model_copy(update={"user_id": user.id})  # the @username has shown up
-        after = state.model_copy(update={"roll_b": result, "b": b})
+        after = state.model_copy(update={"roll_b": result})
     roller_id = user.id
     return after.settled(), log_entry(roller_id, party.name, party.pool, result, KIND)

@@ -228,6 +228,7 @@ async def test_opposed_tie_and_mention(table: Table) -> None:
     await table.tap(boris, find(last_markup(table), VsCallback, a=VsAction.POOL, x=2), message_id)
     await table.tap(boris, find(last_markup(table), VsCallback, a=VsAction.ROLL_B), message_id)
     assert "🤝 <b>Ничья</b>" in last_text(table)
+    assert "Anna — Boris" in last_text(table)  # the @name became the player who answered
 
 
 async def test_race_to_n_rounds_until_someone_gets_there(table: Table) -> None:
