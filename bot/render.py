@@ -30,6 +30,7 @@ from rules.profiles import BotchRule, LabelSet, Profile
 
 WIZARD_POOLS = range(1, 16)  # PRODUCT.md §2: pool buttons 1–15
 BAR_WIDTH = 20
+TOKEN_SHOWN = 40  # characters of a mistyped word echoed back
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
@@ -168,6 +169,11 @@ def percent(p: float) -> str:
     return format_decimal(p * 100, format="0.0", locale=_locale()) + "%"
 
 
+def percent_html(p: float) -> str:
+    """:func:`percent` for HTML text: «<0,1%» must not reach Telegram as an open tag."""
+    return escape(percent(p))
+
+
 def _locale() -> str:
     return get_i18n().current_locale
 
@@ -275,7 +281,7 @@ def result_keyboard(flow_id: str, version: int, *, retry: bool) -> InlineKeyboar
 
 def chances_line(chances: D10Chances) -> str:
     return _("Chance of success {success}, of a botch {botch}").format(
-        success=percent(chances.success), botch=percent(chances.botch)
+        success=percent_html(chances.success), botch=percent_html(chances.botch)
     )
 
 
@@ -380,17 +386,19 @@ def prob_text(
         "📊 " + conditions(pool, difficulty, threshold, willpower, profile),
         _("Successes:"),
         "<pre>" + escape("\n".join(shown)) + "</pre>",
-        _("Success: {p}").format(p=percent(chances.success)),
-        _("Failure: {p}").format(p=percent(chances.failure)),
+        _("Success: {p}").format(p=percent_html(chances.success)),
+        _("Failure: {p}").format(p=percent_html(chances.failure)),
         _("Botch by {rule}: {p}").format(
-            rule=botch_rule_name(profile.botch_rule), p=percent(chances.botch)
+            rule=botch_rule_name(profile.botch_rule), p=percent_html(chances.botch)
         ),
     ]
     other = (
         BotchRule.NET_NEGATIVE if profile.botch_rule is BotchRule.RAW_ZERO else BotchRule.RAW_ZERO
     )
     lines.append(
-        _("Botch by {rule}: {p}").format(rule=botch_rule_name(other), p=percent(other_rule_botch))
+        _("Botch by {rule}: {p}").format(
+            rule=botch_rule_name(other), p=percent_html(other_rule_botch)
+        )
     )
     return "\n".join(lines)
 
@@ -411,8 +419,11 @@ def parse_problem_text(problem: Problem, token: str, profile: Profile, command: 
 
 
 def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
-    """What is wrong with a typed line, without the example (each command adds its own)."""
-    word = escape(token)
+    """What is wrong with a typed line, without the example (each command adds its own).
+
+    The echoed word is cut short: a pasted novel must not push the answer past Telegram's
+    4096 characters."""
+    word = escape(token if len(token) <= TOKEN_SHOWN else token[: TOKEN_SHOWN - 1] + "…")
     if problem is Problem.POOL_MISSING:
         text = _("How many dice? Give the pool as a number from 1 to {max}.").format(
             max=profile.pool_sanity_max

@@ -78,6 +78,8 @@ def declare(state: MultiFlow, actions: list[tuple[int, int | None]], profile: Pr
     if profile.multiple_actions is MultipleActions.CUMULATIVE:
         if len(actions) < 2:
             raise RulesInputError(ErrorCode.RANGE, "base_pools", "one action is not multiple")
+        for pool, _d in actions:
+            check_pool(pool, profile)  # a typed pool of 0 or 999 is a typo, not an action
         pools = multiple_action_pools([p for p, _d in actions], profile)
     else:
         if state.split_of is None or len(actions) < 2:

@@ -19,6 +19,7 @@ from bot import render, table_render
 from bot.sheet_view import lang_of, name_problem_text, no_sheet_text, trait_name
 from bot.state import ChatSettings, Flow, Store
 from bot.traits import TraitNameError, parse_pool_expression
+from handlers.parsing import Problem
 from handlers.settings import is_admin
 from rules.actions import PoolStatus
 from rules.d10 import D10Result
@@ -82,6 +83,9 @@ async def is_storyteller(
     return await is_admin(bot, chat, user, None)
 
 
+EXPRESSION_MAX = 80  # two trait names and a «+»; anything longer is not a pool
+
+
 class PoolRefused(Exception):
     """A pool named by traits that cannot be rolled; ``text`` says why, ready to send."""
 
@@ -107,6 +111,8 @@ async def pool_from_sheet(
     prefixes), so an unknown or ambiguous name answers with the candidates even before the
     player has a sheet; then the sheet is read; no sheet is a hint to fill it with /set.
     """
+    if len(expression) > EXPRESSION_MAX:
+        raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
     system = system_of(profile)
     lang = lang_of(get_i18n().current_locale)
     try:

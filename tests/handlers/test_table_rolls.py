@@ -415,6 +415,8 @@ async def test_dark_ages_splits_the_pool(table: Table) -> None:
         ("/team 7 3", "сложность — от 4 до 10", "/team 7 6 цель 5"),
         ("/team 7 6 цель", "«цель» — непонятно", "/team 7 6 цель 5"),
         ("/multi 6", "Заявите от 2 до 10 действий", "/multi 6 7 7"),
+        ("/multi 0 6", "Запас кубиков — от 1 до 50.", "/multi 6 7 7"),
+        ("/multi 999 6", "Запас кубиков — от 1 до 50.", "/multi 6 7 7"),
         ("/multi 6 7/11", "сложность — от 4 до 10", "/multi 6 7 7"),
         ("/multi 6 x", "«x» — непонятно", "/multi 6 7 7"),
     ],
@@ -522,3 +524,19 @@ async def test_vs_in_reply_without_numbers_is_a_wizard(table: Table) -> None:
     await table.tap(BORIS, pool, message_id)
     await table.tap(BORIS, find(last_markup(table), VsCallback, a=VsAction.ROLL_B), message_id)
     assert "Boris: 2к10, сложность 6" in last_text(table)
+
+
+async def test_a_pasted_novel_is_not_echoed_in_full(table: Table) -> None:
+    await table.say(ANNA, "/ext 7 6 " + "я" * 3000)
+    text = table.session.sent[-1].text
+    assert len(text) < 400
+    assert "я" * 39 + "…" in text
+
+
+async def test_odds_below_a_tenth_of_a_percent_are_html_safe(table: Table) -> None:
+    """«<0,1%» as raw HTML is an unclosed tag to Telegram."""
+    await table.say(ANNA, "/ext")
+    await table.tap(
+        ANNA, find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=10), sent_id(table)
+    )
+    assert "провала &lt;0,1%" in last_text(table)
