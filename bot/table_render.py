@@ -322,7 +322,8 @@ def opposed_text(
     if race_to is not None:
         head += " · " + _("first to {n}").format(n=race_to)
     lines = [head]
-    for number, (sa, sb, ta, tb) in enumerate(rounds, start=1):
+    shown = rounds[-HISTORY_SHOWN:]  # a long race keeps its latest rounds on screen
+    for number, (sa, sb, ta, tb) in enumerate(shown, start=len(rounds) - len(shown) + 1):
         lines.append(
             _("Round {k}: {a} {sa}, {b} {sb} · total {ta}:{tb}").format(
                 k=number, a=a, sa=sa, b=b, sb=sb, ta=ta, tb=tb

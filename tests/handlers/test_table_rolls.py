@@ -540,3 +540,18 @@ async def test_odds_below_a_tenth_of_a_percent_are_html_safe(table: Table) -> No
         ANNA, find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=10), sent_id(table)
     )
     assert "провала &lt;0,1%" in last_text(table)
+
+
+async def test_a_long_race_shows_its_latest_rounds(table: Table) -> None:
+    """Race to 1000 with one die each: the message keeps the latest rounds, never 4096+."""
+    await reply_to(table, ANNA, BORIS, "/vs 1 6 до 1000")
+    message_id = sent_id(table)
+    await table.tap(BORIS, find(last_markup(table), VsCallback, a=VsAction.POOL, x=1), message_id)
+    await table.tap(BORIS, find(last_markup(table), VsCallback, a=VsAction.ROLL_B), message_id)
+    for _round in range(15):
+        await table.tap(ANNA, find(last_markup(table), VsCallback, a=VsAction.ROLL_A), message_id)
+        await table.tap(BORIS, find(last_markup(table), VsCallback, a=VsAction.ROLL_B), message_id)
+    text = last_text(table)
+    assert "Раунд 16:" in text
+    assert "Раунд 4:" not in text
+    assert "Раунд 5:" in text
