@@ -53,6 +53,10 @@ SHEET_MARK = "📜"
 # NPC sheets are marked apart, so a reply to one never pastes into the replier's own sheet.
 NPC_MARK = "🎭"
 MESSAGE_LIMIT = 4000  # Telegram's 4096 with room for the entities
+# What a refusal quotes back of the player's text, and how many refused lines it lists: a
+# 4000-character word or a 2000-line paste must still get a reply Telegram accepts.
+ECHO_MAX = 40
+ERRORS_SHOWN = 10
 WP_CURRENT = "wpc"  # the editor's key for the temporary Willpower points
 # Value buttons shown at most; larger ratings (Quintessence 15) are typed: /set квинт 15.
 VALUE_BUTTONS_MAX = 10
@@ -245,8 +249,18 @@ def saved_text(sheet: Sheet, owner: str, lang: Lang, entries: Sequence[BlockEntr
         elif entry.power is not None:
             power = sheet.power(entry.power)
             parts.append(f"{escape(entry.power)} {power.level if power else 0}")
+    # A trait written twice shows once (it shows the sheet's value), and a paste of hundreds
+    # of lines is cut to fit one message.
+    shown: list[str] = []
+    size = 0
+    for part in dict.fromkeys(parts):
+        size += len(part) + 3
+        if size > MESSAGE_LIMIT // 2:
+            shown.append("…")
+            break
+        shown.append(part)
     return "✅ " + _("{name}'s sheet: {changes}").format(
-        name=escape(owner), changes=" · ".join(parts)
+        name=escape(owner), changes=" · ".join(shown)
     )
 
 
@@ -262,9 +276,16 @@ def candidates_text(codes: Sequence[TraitCode], lang: Lang, system: SheetSystem)
     return ", ".join(trait_name(c, lang, system) for c in codes)
 
 
+def echoed(text: str) -> str:
+    """The player's words quoted in a refusal: cut to ``ECHO_MAX`` before escaping, so the
+    cut never splits an HTML entity."""
+    text = " ".join(text.split())
+    return escape(text if len(text) <= ECHO_MAX else text[: ECHO_MAX - 1] + "…")
+
+
 def name_problem_text(error: TraitNameError, lang: Lang, system: SheetSystem) -> str:
     """An unknown or ambiguous trait name, with the traits the player may have meant."""
-    word = escape(error.text.strip())
+    word = echoed(error.text)
     if error.problem is NameProblem.AMBIGUOUS:
         return _("«{word}» could be: {names}. Type more letters.").format(
             word=word, names=candidates_text(error.candidates, lang, system)
@@ -293,7 +314,7 @@ _REJECTIONS: dict[ErrorCode, LazyProxy] = {
 
 def block_error_text(error: BlockError, lang: Lang, system: SheetSystem) -> str:
     """One refused line of a paste or of ``/set``, with the candidates or the reason."""
-    word = escape(error.text)
+    word = echoed(error.text)
     if error.problem in (BlockProblem.UNKNOWN_NAME, BlockProblem.AMBIGUOUS_NAME):
         names = candidates_text(error.candidates, lang, system)
         if error.problem is BlockProblem.AMBIGUOUS_NAME:
@@ -317,7 +338,9 @@ def block_error_text(error: BlockError, lang: Lang, system: SheetSystem) -> str:
 
 def block_errors_text(errors: Sequence[BlockError], lang: Lang, system: SheetSystem) -> str:
     lines = [_("Nothing was changed:")]
-    lines.extend("• " + block_error_text(e, lang, system) for e in errors)
+    lines.extend("• " + block_error_text(e, lang, system) for e in errors[:ERRORS_SHOWN])
+    if len(errors) > ERRORS_SHOWN:
+        lines.append(f"• … (+{len(errors) - ERRORS_SHOWN})")
     lines.append(set_example())
     return "\n".join(lines)
 

@@ -1,0 +1,716 @@
+"""Every feature at once under random input (issue 4 item 10, PRODUCT.md §5).
+
+The per-feature property tests feed one handler; this module drives the real Dispatcher with
+every router of ``handlers.make_routers()`` behind the whole middleware chain, so a command or
+a button that one feature refuses cannot fall through to another feature and break there.
+
+Three claims, each checked on everything the bot tried to send:
+
+1. any text after any command the bot knows, from anyone, in the group or in private, is
+   answered without a handler failure, and every reply fits Telegram's limits (4096
+   characters after HTML parsing, well-formed HTML, 64-byte callback_data, 200-character
+   callback answers); a command whose argument is plainly out of range gets one short
+   answer in the player's language and leaves Redis as it was;
+2. any callback_data — random, or a mutation of a button the bot really drew — is answered
+   exactly once, and a tap that is refused leaves every Redis key as it was (only the
+   update-dedupe markers ``sdb:upd:*`` may appear);
+3. random interleavings of real taps by several players, with double taps and re-delivered
+   updates: a double tap and a re-delivery change nothing, a flow's version never goes back,
+   a closed flow never reopens and no tap logs more than one roll.
+
+Each example builds its own table (fakeredis, recording session) on its own event loop, so
+hypothesis can shrink freely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiogram.filters import Command
+from aiogram.filters.callback_data import CallbackData
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendMessage,
+    TelegramMethod,
+)
+from aiogram.types import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardMarkup,
+    Message,
+    MessageEntity,
+    User,
+)
+from aiogram.utils.i18n import I18n
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from bot.commands import COMMANDS
+from bot.render import LangCallback, ProfileCallback, RollCallback
+from bot.request_view import RequestCallback
+from bot.sheet_view import SheetCallback
+from bot.state import PREFIX, Store, log_key
+from bot.storyteller_view import START_PAYLOAD, CampaignCallback, RevealCallback, StCallback
+from bot.table_render import ExtCallback, MultiCallback, TeamCallback, VsCallback
+from handlers import make_routers
+from tests.e2e.fake_bot_api import (
+    MAX_CALLBACK_ANSWER_LENGTH,
+    MAX_CALLBACK_DATA_BYTES,
+    MAX_TEXT_LENGTH,
+    ApiError,
+    rendered_text,
+)
+from tests.handlers.conftest import GROUP, Table, fresh_store, make_table, player
+
+ANNA = player(1, "Anna")  # a chat administrator who claims the Storyteller's role
+BORIS = player(2, "Boris")  # a player
+VERA = player(3, "Vera", "en")  # a player with an English client
+EMMA = player(4, "Emma", "en")  # an administrator who is not the Storyteller
+ANONYMOUS = User(id=1087968824, is_bot=True, first_name="Group", username="GroupAnonymousBot")
+BOT_NAME = "dice_bot"  # what the recording session's getMe answers
+PLAYERS = (ANNA, BORIS, VERA, EMMA)
+UPDATE_MARKERS = f"{PREFIX}:upd:"
+
+APOLOGIES = (
+    "Что-то пошло не так",
+    "Не получилось разобрать",
+    "Хранилище бота",
+    "Something went wrong",
+    "That input is not valid",
+    "The dice table's memory",
+)
+CYRILLIC = re.compile("[а-яА-ЯёЁ]")
+CALLBACK_FACTORIES: tuple[type[CallbackData], ...] = (
+    RollCallback,
+    LangCallback,
+    ProfileCallback,
+    RequestCallback,
+    SheetCallback,
+    StCallback,
+    RevealCallback,
+    CampaignCallback,
+    ExtCallback,
+    VsCallback,
+    TeamCallback,
+    MultiCallback,
+)
+
+
+FUZZ = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def known_commands() -> list[str]:
+    """Every command some router answers, plus the menu's: a new feature is fuzzed at once."""
+    names = {name for name, _ in COMMANDS}
+    for router in make_routers():
+        for handler in router.message.handlers:
+            for flt in handler.filters or ():
+                if isinstance(flt.callback, Command):
+                    names.update(c for c in flt.callback.commands if isinstance(c, str))
+    return sorted(names)
+
+
+COMMAND_NAMES = known_commands()
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+def private_chat(user: User) -> Chat:
+    return Chat(id=user.id, type="private", first_name=user.first_name)
+
+
+class Who:
+    """Someone who speaks: a user, in a chat, maybe on behalf of the chat (anonymous admin)."""
+
+    def __init__(self, user: User, chat: Chat = GROUP, sender_chat: Chat | None = None) -> None:
+        self.user = user
+        self.chat = chat
+        self.sender_chat = sender_chat
+
+    def __repr__(self) -> str:
+        on_behalf = " as the group" if self.sender_chat else ""
+        return f"Who({self.user.first_name}{on_behalf} in {self.chat.type})"
+
+
+SPEAKERS = (
+    Who(ANNA),
+    Who(BORIS),
+    Who(VERA),
+    Who(EMMA),
+    Who(ANONYMOUS, sender_chat=GROUP),
+    Who(BORIS, private_chat(BORIS)),
+    Who(ANNA, private_chat(ANNA)),
+)
+
+
+@dataclass
+class Button:
+    """A button the bot drew: its data and the message it hangs under."""
+
+    data: str
+    chat_id: int
+    message_id: int
+
+
+@dataclass
+class Watch:
+    """What went wrong while the bot worked: error-middleware records."""
+
+    records: list[logging.LogRecord] = field(default_factory=list)
+
+
+class _Collect(logging.Handler):
+    def __init__(self, watch: Watch) -> None:
+        super().__init__(logging.WARNING)
+        self.watch = watch
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.watch.records.append(record)
+
+
+@contextmanager
+def watching() -> Iterator[Watch]:
+    """Records of ``bot.middlewares`` at WARNING and above: a handler failure or an unhandled
+    rules input error or a storage error, each of which means a player got an apology."""
+    watch = Watch()
+    collector = _Collect(watch)
+    logger = logging.getLogger("bot.middlewares")
+    logger.addHandler(collector)
+    try:
+        yield watch
+    finally:
+        logger.removeHandler(collector)
+
+
+async def say(
+    table: Table,
+    who: Who,
+    text: str,
+    reply_to: User | None = None,
+    update_id: int | None = None,
+) -> None:
+    table.message_id += 1
+    first = text.split()[0] if text.split() else ""
+    entities = (
+        [MessageEntity(type="bot_command", offset=0, length=len(first))]
+        if text.startswith("/") and first
+        else None
+    )
+    replied = None
+    if reply_to is not None:
+        replied = Message(
+            message_id=table.message_id,
+            date=datetime.now(UTC),
+            chat=who.chat,
+            from_user=reply_to,
+            text="my turn",
+        )
+        table.message_id += 1
+    message = Message(
+        message_id=table.message_id,
+        date=datetime.now(UTC),
+        chat=who.chat,
+        from_user=who.user,
+        sender_chat=who.sender_chat,
+        text=text,
+        entities=entities,
+        reply_to_message=replied,
+    )
+    await table.feed(message=message)
+
+
+def chat_of(chat_id: int) -> Chat:
+    if chat_id == GROUP.id:
+        return GROUP
+    return Chat(id=chat_id, type="private", first_name="p")
+
+
+async def tap(table: Table, user: User, data: str, chat_id: int, message_id: int) -> str:
+    """Press ``data`` under the bot's message; returns the callback query's id."""
+    query_id = f"cb{table.update_id + 1}"
+    message = Message(
+        message_id=message_id,
+        date=datetime.now(UTC),
+        chat=chat_of(chat_id),
+        from_user=User(id=123456, is_bot=True, first_name="Dice"),
+        text="…",
+    )
+    query = CallbackQuery(
+        id=query_id, from_user=user, chat_instance="ci", message=message, data=data
+    )
+    await table.feed(callback_query=query)
+    return query_id
+
+
+async def snapshot(store: Store) -> dict[str, Any]:
+    """Every key and its value except the update-dedupe markers."""
+    redis = store.redis
+    state: dict[str, Any] = {}
+    keys = [str(key) for key in await redis.keys("*")]  # decode_responses=True
+    for key in sorted(keys):
+        if key.startswith(UPDATE_MARKERS):
+            continue
+        kind = await redis.type(key)
+        if kind == "string":
+            state[key] = await redis.get(key)
+        elif kind == "hash":
+            state[key] = await redis.hgetall(key)
+        elif kind == "list":
+            state[key] = await redis.lrange(key, 0, -1)
+        elif kind == "set":
+            state[key] = sorted(await redis.smembers(key))
+        elif kind == "zset":
+            state[key] = await redis.zrange(key, 0, -1, withscores=True)
+        else:  # pragma: no cover - the Store uses none other
+            state[key] = kind
+    return state
+
+
+def markups(call: TelegramMethod[Any]) -> InlineKeyboardMarkup | None:
+    markup = getattr(call, "reply_markup", None)
+    return markup if isinstance(markup, InlineKeyboardMarkup) else None
+
+
+def parse_mode(call: SendMessage | EditMessageText) -> str | None:
+    """The call's own parse_mode; aiogram's ``Default`` is the Bot's, and the table's Bot has
+    none."""
+    return call.parse_mode if isinstance(call.parse_mode, str) else None
+
+
+def check_calls(calls: list[TelegramMethod[Any]], watch: Watch) -> None:
+    """Telegram's limits on every outgoing call, and no apology anywhere."""
+    assert not watch.records, [r.getMessage() for r in watch.records]
+    for call in calls:
+        if isinstance(call, SendMessage | EditMessageText):
+            text = call.text or ""
+            assert not text.startswith(APOLOGIES), text
+            try:
+                shown, _ = rendered_text(text, parse_mode(call), None)
+            except ApiError as error:  # pragma: no cover - the assertion's message
+                raise AssertionError(f"{error}: {text!r}") from None
+            assert shown.strip(), "an empty message"
+            assert len(shown) <= MAX_TEXT_LENGTH, len(shown)
+        if isinstance(call, AnswerCallbackQuery) and call.text is not None:
+            assert not call.text.startswith(APOLOGIES), call.text
+            assert len(call.text) <= MAX_CALLBACK_ANSWER_LENGTH, call.text
+        if isinstance(call, SendMessage | EditMessageText | EditMessageReplyMarkup):
+            markup = markups(call)
+            for row in markup.inline_keyboard if markup else ():
+                for button in row:
+                    assert button.text
+                    if button.callback_data is not None:
+                        size = len(button.callback_data.encode())
+                        assert 1 <= size <= MAX_CALLBACK_DATA_BYTES, button.callback_data
+
+
+def drawn_buttons(table: Table, since: int = 0) -> list[Button]:
+    """The buttons under the bot's messages as they are now (the last send or edit wins)."""
+    shown: dict[tuple[int, int], InlineKeyboardMarkup | None] = {}
+    sent = iter(table.session.messages)
+    for call in table.session.calls:
+        if isinstance(call, SendMessage):
+            message = next(sent)
+            shown[(int(call.chat_id), message.message_id)] = markups(call)
+        elif isinstance(call, EditMessageText | EditMessageReplyMarkup):
+            shown[(int(call.chat_id or 0), call.message_id or 0)] = markups(call)
+    found = []
+    for (chat_id, message_id), markup in shown.items():
+        for row in markup.inline_keyboard if markup else ():
+            for button in row:
+                if button.callback_data:
+                    found.append(Button(button.callback_data, chat_id, message_id))
+    return found
+
+
+async def open_table(i18n: I18n, seed: int = 7) -> Table:
+    """A campaign in progress: a Storyteller, two sheets, and every kind of live message."""
+    table = make_table(fresh_store(), i18n, seed)
+    table.session.admins.update({ANNA.id, EMMA.id})
+    await say(table, Who(ANNA), "/st")
+    for who in (Who(ANNA), Who(BORIS)):
+        await say(table, who, "/set ловкость 3 драка 2 восприятие 2 бдительность 1 сила воли 5")
+    return table
+
+
+async def open_everything(table: Table) -> None:
+    """One message of each interactive kind, so the buttons to mutate are real."""
+    await say(table, Who(BORIS), "/r")
+    await say(table, Who(BORIS), "/r 5 6")
+    await say(table, Who(BORIS), "/ext 6 6 10")
+    await say(table, Who(ANNA), "/vs 5 6", reply_to=BORIS)
+    await say(table, Who(BORIS), "/team 6 6")
+    await say(table, Who(VERA), "/multi 6 7 7")
+    await say(table, Who(BORIS), "/sheet")
+    await say(table, Who(ANNA), "/ask восп+бдит 8")
+    await say(table, Who(ANNA), "/h 7 6")
+    await say(table, Who(ANNA), "/lang")
+    await say(table, Who(ANNA), "/rules")
+    await say(table, Who(ANNA, private_chat(ANNA)), "/h")
+    await say(table, Who(EMMA), "/st")
+
+
+# --- 1. random text after every command --------------------------------------------------------
+
+numbers = st.sampled_from(["0", "999", "-1", str(10**30), "11", "7", "6", "3", "10", "1", "2"])
+words = st.sampled_from(
+    [
+        "wp",
+        "св",
+        "t1",
+        "+2",
+        "пор3",
+        "ловк",
+        "ловкость",
+        "ловк+драка",
+        "dex",
+        "dexterity",
+        "dex+brawl",
+        "восп+бдит",
+        "perc+alert",
+        "с",
+        "s",
+        "d",
+        "сила",
+        "xyzzy",
+        "флюгегехаймен",
+        "all",
+        "ru",
+        "en",
+        "mage",
+        "d6",
+        "dark-ages",
+        "mage-revised",
+        "@Boris",
+        "<b>",
+        "</b>",
+        "&",
+        "&amp;",
+        "<i>x</i>",
+        "<",
+        ">",
+        "\n",
+        "set",
+        "npc",
+        "Громила",
+    ]
+)
+long_text = st.builds(
+    lambda char, size: char * size, st.sampled_from("я<&x9 "), st.integers(4000, 5000)
+)
+arguments = st.one_of(
+    st.lists(st.one_of(numbers, words), max_size=6).map(" ".join),
+    st.text(max_size=40),
+    long_text,
+)
+command_forms = st.builds(
+    lambda name, suffix: f"/{name}{suffix}",
+    st.sampled_from([*COMMAND_NAMES, "start"]),
+    st.sampled_from(["", f"@{BOT_NAME}", "@other_bot"]),
+)
+command_text = st.one_of(
+    st.builds(
+        lambda c, a, sep: c + sep + a, command_forms, arguments, st.sampled_from([" ", "\n"])
+    ),
+    command_forms,
+    st.just(f"/start {START_PAYLOAD}"),
+)
+speakers = st.sampled_from(SPEAKERS)
+
+
+@settings(FUZZ, max_examples=150)
+@given(st.lists(st.tuples(speakers, command_text, st.booleans()), min_size=1, max_size=3))
+def test_any_command_with_any_arguments_is_answered_within_telegram_limits(
+    i18n: I18n, said: list[tuple[Who, str, bool]]
+) -> None:
+    async def scenario() -> None:
+        table = await open_table(i18n)
+        start = len(table.session.calls)
+        with watching() as watch:
+            for who, text, as_reply in said:
+                await say(table, who, text, reply_to=VERA if as_reply else None)
+        check_calls(table.session.calls[start:], watch)
+
+    asyncio.run(scenario())
+
+
+# Each template has one slot that no rules profile accepts; the whole command must be refused.
+BAD_POOLS = ("0", "999", "-1", str(10**30))
+BAD_DIFFICULTIES = ("11", "0", "-1", "999", str(10**30))
+BAD_TRAITS = ("xyzzy", "флюгегехаймен", "с", "s")  # unknown, and prefixes of several traits
+TEMPLATES = (
+    "/r {pool} 6",
+    "/r 5 {difficulty}",
+    "/r {trait}+драка 6",
+    "/prob {pool} 6",
+    "/prob 5 {difficulty}",
+    "/ext {pool} 6 10",
+    "/ext 5 {difficulty} 10",
+    "/ext {trait} 6 10",
+    "/team {pool} 6",
+    "/team 5 {difficulty}",
+    "/multi {rating} 6",
+    "/h {pool} 6",
+    "/h 5 {difficulty}",
+    "/set ловкость {rating}",  # 0 is a rating a trait may have
+    "/set {trait} 3",
+    "/ask {trait} 6",
+    "/ask ловк+драка {difficulty}",
+)
+
+
+@settings(FUZZ, max_examples=120)
+@given(
+    st.sampled_from(TEMPLATES),
+    st.sampled_from(BAD_POOLS),
+    st.sampled_from(BAD_DIFFICULTIES),
+    st.sampled_from(BAD_TRAITS),
+    st.sampled_from([ANNA, VERA]),
+    st.sampled_from(["", f"@{BOT_NAME}"]),
+)
+def test_out_of_range_input_gets_one_short_localised_answer_and_changes_nothing(
+    i18n: I18n, template: str, pool: str, difficulty: str, trait: str, user: User, at: str
+) -> None:
+    command, _, rest = template.partition(" ")
+    text = f"{command}{at} " + rest.format(
+        pool=pool, difficulty=difficulty, trait=trait, rating=pool if pool != "0" else "999"
+    )
+
+    async def scenario() -> None:
+        table = await open_table(i18n)
+        before = await snapshot(table.store)
+        start = len(table.session.calls)
+        with watching() as watch:
+            await say(table, Who(user), text)
+        calls = table.session.calls[start:]
+        check_calls(calls, watch)
+        replies = [c for c in calls if isinstance(c, SendMessage)]
+        assert len(replies) == 1, [c.__api_method__ for c in calls]
+        [reply] = replies
+        assert int(reply.chat_id) == GROUP.id  # nothing went to anyone's private chat
+        assert reply.reply_markup is None, reply.text
+        shown, _ = rendered_text(reply.text, parse_mode(reply), None)
+        assert len(shown) <= 600, shown
+        if not CYRILLIC.search(text):  # no Russian trait name to echo
+            assert bool(CYRILLIC.search(shown)) == (user.language_code == "ru"), shown
+        assert await snapshot(table.store) == before, text
+
+    asyncio.run(scenario())
+
+
+# --- 2. random callback_data on real messages -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """How to spoil a real button's data; applied once the table exists."""
+
+    index: int
+    op: str
+    part: int
+    payload: str
+
+
+mutations = st.builds(
+    Mutation,
+    st.integers(0, 10_000),
+    st.sampled_from(
+        ["replace", "bump", "truncate", "append", "drop", "swap-flow", "prefix", "same"]
+    ),
+    st.integers(0, 10),
+    st.one_of(
+        st.sampled_from(["0", "-1", "999", str(10**30), "", "x", "go", "end", "я", "<b>", "&"]),
+        st.text(max_size=8),
+    ),
+)
+PREFIXES = ("r", "x", "o", "tm", "mu", "sh", "rq", "st", "hr", "hc", "lang", "prof", "zz")
+
+
+def mutate(buttons: list[Button], how: Mutation) -> Button:
+    button = buttons[how.index % len(buttons)]
+    parts = button.data.split(":")
+    at = how.part % len(parts)
+    data = button.data
+    if how.op == "replace":
+        parts[at] = how.payload
+        data = ":".join(parts)
+    elif how.op == "bump" and parts[at].lstrip("-").isdigit():
+        parts[at] = str(int(parts[at]) + (1 if how.part % 2 else -1))
+        data = ":".join(parts)
+    elif how.op == "truncate":
+        data = button.data[: how.part * len(button.data) // 11]
+    elif how.op == "append":
+        data = button.data + how.payload
+    elif how.op == "drop":
+        data = ":".join(parts[:at] + parts[at + 1 :])
+    elif how.op == "swap-flow":
+        other = buttons[(how.index + how.part + 1) % len(buttons)].data.split(":")
+        if len(parts) > 1 and len(other) > 1:
+            parts[1] = other[1]
+        data = ":".join(parts)
+    elif how.op == "prefix":
+        parts[0] = PREFIXES[how.part % len(PREFIXES)]
+        data = ":".join(parts)
+    return Button(data, button.chat_id, button.message_id)
+
+
+def unpacked(data: str) -> CallbackData | None:
+    for factory in CALLBACK_FACTORIES:
+        try:
+            return factory.unpack(data)
+        except (TypeError, ValueError):
+            continue
+    return None
+
+
+def flow_versions(state: dict[str, Any]) -> dict[str, tuple[int, str]]:
+    prefix = f"{PREFIX}:flow:"
+    return {
+        key.removeprefix(prefix): (int(value["version"]), value.get("closed", "0"))
+        for key, value in state.items()
+        if key.startswith(prefix) and isinstance(value, dict)
+    }
+
+
+async def press_and_check(
+    table: Table, user: User, button: Button, watch: Watch
+) -> tuple[dict[str, Any], dict[str, Any], list[TelegramMethod[Any]]]:
+    """One tap with every per-tap invariant; returns the state before and after and the calls."""
+    before = await snapshot(table.store)
+    start = len(table.session.calls)
+    query_id = await tap(table, user, button.data, button.chat_id, button.message_id)
+    after = await snapshot(table.store)
+    calls = table.session.calls[start:]
+    check_calls(calls, watch)
+    answers = [c for c in calls if isinstance(c, AnswerCallbackQuery)]
+    assert [a.callback_query_id for a in answers] == [query_id], button.data
+    old, new = flow_versions(before), flow_versions(after)
+    for flow_id, (version, closed) in old.items():
+        assert flow_id in new, f"flow {flow_id} vanished"
+        assert new[flow_id][0] >= version, "a flow's version went back"
+        assert not (closed == "1" and new[flow_id][1] != "1"), "a closed flow reopened"
+    rolls = len(after.get(log_key(GROUP.id), [])) - len(before.get(log_key(GROUP.id), []))
+    assert rolls in (0, 1), rolls
+    event("a tap changed the state" if after != before else "a tap changed nothing")
+    if answers[0].show_alert:
+        event("refused with an alert")
+    if after != before:
+        # Only a well-formed button of some feature may change anything, it must show its
+        # effect to the players, and a refusal (an alert) never comes with a change.
+        assert not answers[0].show_alert, (button.data, answers[0].text)
+        parsed = unpacked(button.data)
+        assert parsed is not None, button.data
+        tapped = getattr(parsed, "f", None)
+        if isinstance(tapped, str) and f"{PREFIX}:flow:{tapped}" in after:
+            assert tapped in old, button.data
+            assert old[tapped][1] != "1", "a closed flow changed"
+            if hasattr(parsed, "v"):
+                assert parsed.v == old[tapped][0], "a stale version changed a flow"
+        shown = [c for c in calls if not isinstance(c, AnswerCallbackQuery)]
+        assert shown or answers[0].text, "a silent change"
+    return before, after, calls
+
+
+random_data = st.one_of(
+    st.text(max_size=64),
+    st.builds(
+        lambda prefix, rest: f"{prefix}:{rest}",
+        st.sampled_from(PREFIXES),
+        st.text(alphabet="0123456789:-abxyzgopjendwcx", max_size=30),
+    ),
+)
+OWNER = player(0, "the flow's owner")  # stands for whoever owns the button's flow
+tappers = st.sampled_from([OWNER, ANNA, BORIS, VERA, EMMA, player(9, "Stranger")])
+
+
+async def owner_of(store: Store, data: str) -> User:
+    """The player who opened the flow behind ``data``, so a spoiled tap is not refused only
+    for being someone else's."""
+    parts = data.split(":")
+    owner = await store.redis.hget(f"{PREFIX}:flow:{parts[1]}", "owner_id") if parts[1:] else None
+    return next((p for p in PLAYERS if str(p.id) == owner), ANNA)
+
+
+@settings(FUZZ, max_examples=100)
+@given(st.one_of(mutations, random_data), tappers)
+def test_any_callback_data_is_answered_once_and_a_refusal_changes_nothing(
+    i18n: I18n, spoil: Mutation | str, user: User
+) -> None:
+    async def scenario() -> None:
+        table = await open_table(i18n)
+        await open_everything(table)
+        real = drawn_buttons(table)
+        assert len(real) > 20  # every feature drew its buttons
+        if isinstance(spoil, Mutation):
+            original = real[spoil.index % len(real)]
+            button = mutate(real, spoil)
+        else:
+            original = real[len(spoil) % len(real)]
+            button = Button(spoil, original.chat_id, original.message_id)
+        tapper = await owner_of(table.store, original.data) if user is OWNER else user
+        with watching() as watch:
+            await press_and_check(table, tapper, button, watch)
+
+    asyncio.run(scenario())
+
+
+# --- 3. sequences of real taps --------------------------------------------------------------
+
+steps = st.lists(
+    st.tuples(
+        st.integers(0, 10_000),  # which button of those on screen
+        st.sampled_from([OWNER, OWNER, ANNA, BORIS, VERA, EMMA]),
+        st.sampled_from(["once", "double", "redeliver"]),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(FUZZ, max_examples=40)
+@given(steps, st.integers(0, 2**16))
+def test_interleaved_real_taps_with_double_taps_keep_every_flow_consistent(
+    i18n: I18n, plan: list[tuple[int, User, str]], seed: int
+) -> None:
+    async def scenario() -> None:
+        table = await open_table(i18n, seed)
+        await open_everything(table)
+        with watching() as watch:
+            for index, user, how in plan:
+                shown = drawn_buttons(table)
+                button = shown[index % len(shown)]
+                if user is OWNER:
+                    user = await owner_of(table.store, button.data)
+                _, after, _ = await press_and_check(table, user, button, watch)
+                if how == "double":  # the same finger again: the first tap did all the work
+                    _, again, _ = await press_and_check(table, user, button, watch)
+                    assert again == after, button.data
+                elif how == "redeliver":  # Telegram re-sends the very same update
+                    calls = len(table.session.calls)
+                    update_id = table.update_id
+                    table.update_id -= 1
+                    await tap(table, user, button.data, button.chat_id, button.message_id)
+                    assert table.update_id == update_id
+                    assert len(table.session.calls) == calls
+                    assert await snapshot(table.store) == after
+
+    asyncio.run(scenario())
+
+
+def test_the_fuzzed_commands_cover_every_feature() -> None:
+    """The command list comes from the routers, so a lost router would shrink the fuzz."""
+    expected = {"r", "prob", "ext", "vs", "team", "multi", "set", "sheet", "ask", "rules"}
+    expected |= {"lang", "st", "h", "reveal", "log", "stats", "help", "start", "npc"}
+    assert expected <= set(COMMAND_NAMES)
