@@ -25,7 +25,14 @@ from bot.state import Flow, Store
 from bot.table_render import MultiAction, MultiCallback
 from handlers.parsing import ArgumentsError, parse_multi_arguments
 from handlers.roll import roller_name
-from handlers.tabletop import check_difficulty, check_pool, log_entry, open_tap
+from handlers.tabletop import (
+    PoolRefused,
+    check_difficulty,
+    check_pool,
+    log_entry,
+    open_tap,
+    typed_pool,
+)
 from rules import d10
 from rules.actions import Pool, PoolStatus, multiple_action_pools, split_pool
 from rules.dice import Rng
@@ -139,11 +146,20 @@ async def multi_command(
         )
         return
     user = message.from_user
+    roller = roller_name(message, user)
     actions = list(args.actions)
     try:
-        state = MultiFlow(
-            roller=roller_name(message, user), default_difficulty=profile.default_difficulty
+        for k, traits in enumerate(args.traits):
+            if traits is not None:
+                dice, _label = await typed_pool(store, message, roller, 0, traits, profile)
+                actions[k] = (dice, actions[k][1])
+    except PoolRefused as refused:
+        await message.answer(
+            refused.text + "\n" + table_render.usage_text("multi"), parse_mode=ParseMode.HTML
         )
+        return
+    try:
+        state = MultiFlow(roller=roller, default_difficulty=profile.default_difficulty)
         if profile.multiple_actions is MultipleActions.SPLIT_POOL:
             (pool, difficulty), actions = actions[0], actions[1:]
             state = state.model_copy(

@@ -185,6 +185,7 @@ class MultiArguments(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     actions: tuple[tuple[int, int | None], ...]
+    traits: tuple[str | None, ...] = ()  # per action: its pool by the sheet's traits
 
 
 def _words(text: str | None) -> list[str]:
@@ -312,15 +313,22 @@ MAX_ACTIONS_TYPED = 10
 
 def parse_multi_arguments(text: str | None) -> MultiArguments:
     actions: list[tuple[int, int | None]] = []
-    for word in (text or "").split():
+    traits: list[str | None] = []
+    for word in join_trait_expressions(text).split():
         if len(actions) == MAX_ACTIONS_TYPED:
             raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+        named, _slash, difficulty = word.partition("/")
         if _NUMBER.fullmatch(word):
             actions.append((int(word), None))
         elif (match := _ACTION.fullmatch(word)) is not None:
             actions.append((int(match.group(1)), int(match.group(2))))
+        elif _TRAIT_EXPRESSION.fullmatch(named) and (not _slash or _NUMBER.fullmatch(difficulty)):
+            actions.append((0, int(difficulty) if _slash else None))
+            traits.append(named)
+            continue
         else:
             raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+        traits.append(None)
     if not actions:
         raise ArgumentsError(Problem.POOL_MISSING)
-    return MultiArguments(actions=tuple(actions))
+    return MultiArguments(actions=tuple(actions), traits=tuple(traits))

@@ -418,7 +418,8 @@ async def test_dark_ages_splits_the_pool(table: Table) -> None:
         ("/multi 0 6", "Запас кубиков — от 1 до 50.", "/multi 6 7 7"),
         ("/multi 999 6", "Запас кубиков — от 1 до 50.", "/multi 6 7 7"),
         ("/multi 6 7/11", "сложность — от 4 до 10", "/multi 6 7 7"),
-        ("/multi 6 x", "«x» — непонятно", "/multi 6 7 7"),
+        ("/multi 6 x1", "«x1» — непонятно", "/multi 6 7 7"),
+        ("/multi 6 x", "«x» — в этой игре нет такой черты", "/multi 6 7 7"),
     ],
 )
 async def test_bad_input_changes_nothing(table: Table, text: str, says: str, example: str) -> None:
