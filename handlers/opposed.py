@@ -212,6 +212,12 @@ async def vs_command(
     if profile.system is not GameSystem.D10:
         await message.answer(table_render.wrong_system_text())
         return
+    challenge_id = _challenge_in(message.reply_to_message)
+    if challenge_id is not None:
+        await _answer_by_reply(
+            message, command, challenge_id, store, profile, bot, chat_settings, rng
+        )
+        return
     try:
         args = parse_opposed_arguments(_without_text_mentions(message, command.args))
     except ArgumentsError as problem:
@@ -267,6 +273,112 @@ async def vs_command(
     )
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _challenge_in(replied: Message | None) -> str | None:
+    """The challenge a reply answers: the flow id its buttons carry (nothing is stored per
+    message; the keyboard already says which flow it drives)."""
+    if replied is None or replied.reply_markup is None:
+        return None
+    for row in replied.reply_markup.inline_keyboard:
+        for button in row:
+            data = button.callback_data or ""
+            if data.startswith(VsCallback.__prefix__ + ":"):
+                try:
+                    return VsCallback.unpack(data).f
+                except (TypeError, ValueError):
+                    return None
+    return None
+
+
+async def _answer_by_reply(
+    message: Message,
+    command: CommandObject,
+    flow_id: str,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None,
+) -> None:
+    """``/vs ловк+драка 7`` in reply to a challenge: the challenged player answers with a pool
+    from their sheet (or typed) instead of the buttons; the challenge message is redrawn."""
+    replied = message.reply_to_message
+    flow = await store.load_flow(flow_id)
+    if replied is None or flow is None or flow.closed or flow.chat_id != message.chat.id:
+        await message.answer(render.closed_text())
+        return
+    try:
+        state = OpposedFlow.model_validate(flow.data)
+        args = parse_opposed_arguments(command.args)
+    except ValidationError:
+        await message.answer(render.invalid_button_text())
+        return
+    except ArgumentsError as problem:
+        await message.answer(
+            table_render.problem_text(problem.problem, problem.token, profile, "vs"),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    user = message.from_user
+    allowed = user is not None and message.sender_chat is None
+    if allowed and user is not None:
+        if state.b.user_id is not None:
+            allowed = state.b.user_id == user.id
+        elif state.b.username is not None:
+            allowed = (user.username or "").casefold() == state.b.username.casefold()
+        else:
+            allowed = await is_storyteller(bot, message.chat, user, chat_settings)
+    if not allowed or user is None:
+        await message.answer(table_render.not_your_side_text())
+        return
+    if not state.choosing:
+        await message.answer(table_render.already_rolled_text())
+        return
+    try:
+        typed, source = await typed_pool(
+            store, message, user.first_name, args.pool, args.traits, profile
+        )
+    except PoolRefused as refused:
+        await message.answer(
+            refused.text + "\n" + table_render.usage_text("vs"), parse_mode=ParseMode.HTML
+        )
+        return
+    try:
+        pool = check_pool(typed, profile)
+        difficulty = check_difficulty(
+            args.difficulty if args.difficulty is not None else state.b.difficulty, profile
+        )
+        result = d10.roll(pool, difficulty, profile, rng=rng)
+    except RulesInputError as error:
+        await message.answer(
+            table_render.range_text(error.field, profile, "vs"), parse_mode=ParseMode.HTML
+        )
+        return
+    name = state.b.name if state.b.storyteller else user.first_name
+    b = state.b.model_copy(
+        update={
+            "user_id": None if state.b.storyteller else user.id,
+            "name": name,
+            "pool": pool,
+            "difficulty": difficulty,
+            "source": source,
+        }
+    )
+    after = state.model_copy(update={"b": b, "roll_b": result}).settled()
+    entry = log_entry(user.id, name, pool, result, KIND)
+    advanced = await store.advance_flow_and_log(
+        flow,
+        flow.version,
+        after.model_dump(mode="json"),
+        [entry],
+        close=after.finished or after.cancelled,
+    )
+    if advanced is None:
+        await message.answer(render.closed_text())
+        return
+    text, markup = view(advanced, after, profile)
+    await safe_edit(replied.as_(bot), text, markup, parse_mode=ParseMode.HTML)
 
 
 async def _open_setup(

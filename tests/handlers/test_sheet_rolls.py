@@ -9,8 +9,10 @@ and at 0 the Willpower toggle is gone and «св» is refused.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
+from aiogram.types import Message, MessageEntity, User
 
 from bot.render import RollAction, RollCallback
 from bot.state import log_key
@@ -148,3 +150,49 @@ async def test_table_rolls_without_a_sheet_hint_at_set(table: Table, command: st
     await table.say(ANNA, command)
     assert "/set" in table.session.sent[-1].text
     assert await flows(table.store) == {}
+
+
+async def reply_to_bot(table: Table, author: User, text: str, sent: Message) -> None:
+    """``author`` answers the bot's message ``sent`` (with its keyboard) by ``text``."""
+    replied = Message(
+        message_id=sent.message_id,
+        date=datetime.now(UTC),
+        chat=table.chat,
+        from_user=User(id=123456, is_bot=True, first_name="Dice"),
+        text=sent.text,
+        reply_markup=sent.reply_markup,
+    )
+    table.message_id += 1
+    message = Message(
+        message_id=table.message_id,
+        date=datetime.now(UTC),
+        chat=table.chat,
+        from_user=author,
+        text=text,
+        reply_to_message=replied,
+        entities=[MessageEntity(type="bot_command", offset=0, length=len(text.split()[0]))],
+    )
+    await table.feed(message=message)
+
+
+async def test_the_challenged_player_answers_with_a_pool_from_their_sheet(table: Table) -> None:
+    """Issue 4 item 3: «they … roll their own pool» — typed by trait names in reply."""
+    boris = player(2, "Boris")
+    await give_sheet(table, boris.id)
+    await table.say(ANNA, "/vs 4 6 @someone")
+    first = table.session.messages[-1]
+    await reply_to_bot(table, ANNA, "/vs ловк+драка 7", first)
+    assert table.session.sent[-1].text == "Этот вызов адресован не вам."
+    await table.say(ANNA, "/vs 4 6 нпс")  # a new challenge, this time to the Storyteller
+    second = table.session.messages[-1]
+    await reply_to_bot(table, boris, "/vs ловк+драка 7", second)
+    assert table.session.sent[-1].text == "Этот вызов адресован не вам."
+    table.session.admins.add(boris.id)
+    await reply_to_bot(table, boris, "/vs ловк+драка 7", second)
+    assert table.session.edits, table.session.sent[-1].text
+    text = table.session.edits[-1].text
+    assert "НПС: Ловкость 3 + Драка 2 → 5к10, сложность 7" in text
+    assert ("Побеждает" in text) or ("Ничья" in text)
+    assert table.session.edits[-1].message_id == second.message_id
+    log = await table.store.recent_rolls(table.chat.id)
+    assert [len(e["faces"]) for e in log] == [5, 4, 4]
