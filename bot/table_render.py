@@ -87,6 +87,7 @@ class SetupAction(StrEnum):
     DIFFICULTY = "d"
     TARGET = "t"
     GO = "go"
+    UNDO = "un"
 
 
 class SetupCallback(CallbackData, prefix="su"):
@@ -577,6 +578,7 @@ def setup_text(
         "ext": "⏳ <b>" + _("Extended action") + "</b>",
         "team": "🤝 <b>" + _("Teamwork") + "</b>",
         "vs": "⚔️ <b>" + _("Opposed roll") + "</b>",
+        "multi": "🔀 <b>" + _("Multiple actions") + "</b>",
     }
     head = titles.get(feature, "") + f" — {escape(roller)}"
     if opponent is not None:
@@ -618,4 +620,55 @@ def setup_keyboard(
     rows = _rows(pools, 5) + _rows(diffs, 5) + _rows(goals, 6)
     if ready:
         rows.append([button("🎲 " + _("Roll!"), SetupAction.GO)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def multi_setup_text(
+    *, roller: str, declared: Sequence[int], reduced: Sequence[Pool], difficulty: int
+) -> str:
+    """/multi without numbers: the pools declared so far and what each becomes (§A.9)."""
+    lines = ["🔀 <b>" + _("Multiple actions") + f"</b> — {escape(roller)}"]
+    lines.append(_("Tap each action's pool in order; then «Roll!»."))
+    for k, base in enumerate(declared, start=1):
+        line = f"{k}. {base}"
+        if reduced:
+            dice = reduced[k - 1].dice
+            line += " → " + (
+                _("{n}d10: impossible").format(n=dice)
+                if not reduced[k - 1].rollable
+                else _("{n}d10").format(n=dice)
+            )
+        lines.append(line)
+    lines.append(_("difficulty {d}").format(d=difficulty))
+    return "\n".join(lines)
+
+
+def multi_setup_keyboard(
+    flow_id: str,
+    version: int,
+    *,
+    difficulty: int,
+    difficulties: Iterable[int],
+    declared: int,
+    full: bool,
+    ready: bool,
+) -> InlineKeyboardMarkup:
+    def button(text: str, action: SetupAction, x: int = 0) -> InlineKeyboardButton:
+        return _button(text, SetupCallback(f=flow_id, v=version, a=action, x=x))
+
+    rows: list[list[InlineKeyboardButton]] = []
+    if not full:
+        rows += _rows([button(f"+{n}", SetupAction.POOL, n) for n in TABLE_POOLS], 5)
+    diffs = [
+        button(render._marked(f"🎯{d}", d == difficulty), SetupAction.DIFFICULTY, d)
+        for d in difficulties
+    ]
+    rows += _rows(diffs, 5)
+    last = []
+    if declared:
+        last.append(button("↩", SetupAction.UNDO))
+    if ready:
+        last.append(button("🎲 " + _("Roll!"), SetupAction.GO))
+    if last:
+        rows.append(last)
     return InlineKeyboardMarkup(inline_keyboard=rows)

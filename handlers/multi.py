@@ -137,6 +137,12 @@ async def multi_command(
     if profile.system is not GameSystem.D10:
         await message.answer(table_render.wrong_system_text())
         return
+    if not (command.args or "").strip():
+        from handlers import setup  # the wizard builds on this module
+
+        roller = roller_name(message, message.from_user)
+        await setup.open_setup(message, store, profile, setup.Feature.MULTI, roller)
+        return
     try:
         args = parse_multi_arguments(command.args)
     except ArgumentsError as problem:

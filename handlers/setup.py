@@ -20,13 +20,13 @@ from bot import render, table_render
 from bot.session import safe_edit
 from bot.state import Flow, Store
 from bot.table_render import SetupAction, SetupCallback
-from handlers import extended, opposed, teamwork
+from handlers import extended, multi, opposed, teamwork
 from handlers.tabletop import check_difficulty, log_entry, open_tap
 from rules import d10, probability
-from rules.actions import start_extended
+from rules.actions import multiple_action_pools, start_extended
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
-from rules.profiles import GameSystem, Profile
+from rules.profiles import GameSystem, MultipleActions, Profile
 
 KIND = "setup"
 
@@ -35,6 +35,7 @@ class Feature(StrEnum):
     EXTENDED = "ext"
     TEAM = "team"
     OPPOSED = "vs"
+    MULTI = "multi"
 
 
 class SetupState(BaseModel):
@@ -48,9 +49,13 @@ class SetupState(BaseModel):
     difficulty: int
     target: int | None = None
     challenge: opposed.OpposedFlow | None = None
+    pools: tuple[int, ...] = ()  # /multi, cumulative mode: each declared action's pool
+    split: bool = False  # /multi in a game that splits one pool (§A.9 SPLIT_POOL)
 
     @property
     def ready(self) -> bool:
+        if self.feature is Feature.MULTI and not self.split:
+            return len(self.pools) >= 2
         return self.pool is not None and (self.feature is not Feature.EXTENDED or bool(self.target))
 
 
@@ -65,6 +70,8 @@ def view(flow: Flow, state: SetupState, profile: Profile) -> tuple[str, InlineKe
     if state.pool is not None:
         chances = probability.d10(pool=state.pool, difficulty=state.difficulty, profile=profile)
     opponent = state.challenge.b.name if state.challenge is not None else None
+    if state.feature is Feature.MULTI and not state.split:
+        return _multi_view(flow, state, profile)
     text = table_render.setup_text(
         feature=state.feature.value,
         roller=state.roller,
@@ -81,8 +88,30 @@ def view(flow: Flow, state: SetupState, profile: Profile) -> tuple[str, InlineKe
         pool=state.pool,
         difficulty=state.difficulty,
         difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
-        targets=() if state.feature is Feature.OPPOSED else table_render.EXTEND_TARGETS,
+        targets=table_render.EXTEND_TARGETS
+        if state.feature in (Feature.EXTENDED, Feature.TEAM)
+        else (),
         target=state.target,
+        ready=state.ready,
+    )
+    return text, markup
+
+
+def _multi_view(
+    flow: Flow, state: SetupState, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup]:
+    """Declaring actions one pool at a time, each shown already reduced (§A.9)."""
+    reduced = multiple_action_pools(state.pools, profile) if len(state.pools) >= 2 else ()
+    text = table_render.multi_setup_text(
+        roller=state.roller, declared=state.pools, reduced=reduced, difficulty=state.difficulty
+    )
+    markup = table_render.multi_setup_keyboard(
+        flow.id,
+        flow.version,
+        difficulty=state.difficulty,
+        difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
+        declared=len(state.pools),
+        full=len(state.pools) >= profile.max_declared_actions,
         ready=state.ready,
     )
     return text, markup
@@ -102,6 +131,7 @@ async def open_setup(
         roller=roller,
         difficulty=profile.default_difficulty,
         challenge=challenge,
+        split=feature is Feature.MULTI and profile.multiple_actions is MultipleActions.SPLIT_POOL,
     )
     flow = await store.create_flow(
         KIND, message.chat.id, user.id if user else 0, state.model_dump(mode="json")
@@ -145,13 +175,26 @@ async def setup_tap(
 
 
 def _choose(state: SetupState, action: SetupAction, x: int, profile: Profile) -> SetupState:
+    cumulative = state.feature is Feature.MULTI and not state.split
+    if action is SetupAction.UNDO:
+        if not cumulative or not state.pools:
+            raise RulesInputError(ErrorCode.STATE, "pools", "nothing to undo")
+        return state.model_copy(update={"pools": state.pools[:-1]})
+    if action is SetupAction.POOL and cumulative:
+        if x not in table_render.TABLE_POOLS or len(state.pools) >= profile.max_declared_actions:
+            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+        return state.model_copy(update={"pools": (*state.pools, x)})
+    if action is SetupAction.POOL and state.split and not 2 <= x <= multi.SPLIT_BUTTONS_MAX:
+        raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
     if action is SetupAction.POOL:
         if x not in table_render.TABLE_POOLS or x > profile.pool_sanity_max:
             raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
         return state.model_copy(update={"pool": x})
     if action is SetupAction.DIFFICULTY:
         return state.model_copy(update={"difficulty": check_difficulty(x, profile)})
-    if state.feature is Feature.OPPOSED or x not in table_render.EXTEND_TARGETS:
+    if state.feature not in (Feature.EXTENDED, Feature.TEAM) or x not in (
+        table_render.EXTEND_TARGETS
+    ):
         raise RulesInputError(ErrorCode.RANGE, "target", str(x))
     # A second tap on the chosen target clears it (a team may work without one).
     cleared = state.target == x and state.feature is Feature.TEAM
@@ -168,6 +211,9 @@ async def _start(
     rng: Rng | None,
 ) -> None:
     """«Бросить»: the first roll, and the message becomes the feature's own flow."""
+    if state.feature is Feature.MULTI:
+        await _start_multi(callback, message, flow, state, store, profile)
+        return
     if not state.ready or state.pool is None:
         raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
     difficulty = check_difficulty(state.difficulty, profile)
@@ -213,5 +259,34 @@ async def _start(
     else:
         assert isinstance(data, opposed.OpposedFlow)
         text, markup = opposed.view(new, data, profile)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _start_multi(
+    callback: CallbackQuery,
+    message: Message,
+    flow: Flow,
+    state: SetupState,
+    store: Store,
+    profile: Profile,
+) -> None:
+    """The declared actions become /multi's message: nothing is rolled yet, each action is
+    rolled in order from there (or, in a split-pool game, the split is asked first)."""
+    if not state.ready:
+        raise RulesInputError(ErrorCode.STATE, "pools", "not declared")
+    difficulty = check_difficulty(state.difficulty, profile)
+    data = multi.MultiFlow(roller=state.roller, default_difficulty=difficulty)
+    if state.split:
+        data = data.model_copy(update={"split_of": state.pool})
+    else:
+        data = multi.declare(data, [(p, None) for p in state.pools], profile)
+    if await store.advance_flow(flow.id, flow.version, flow.data, close=True) is None:
+        await callback.answer()
+        return
+    new = await store.create_flow(
+        multi.KIND, flow.chat_id, flow.owner_id, data.model_dump(mode="json")
+    )
+    text, markup = multi.view(new, data, profile)
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()

@@ -556,3 +556,35 @@ async def test_a_long_race_shows_its_latest_rounds(table: Table) -> None:
     assert "Раунд 16:" in text
     assert "Раунд 4:" not in text
     assert "Раунд 5:" in text
+
+
+async def test_multi_without_numbers_declares_pools_by_buttons(table: Table) -> None:
+    await table.say(ANNA, "/multi")
+    message_id = sent_id(table)
+    for pool in (6, 7, 9):
+        await table.tap(
+            ANNA, find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=pool), message_id
+        )
+    await table.tap(ANNA, find(last_markup(table), SetupCallback, a=SetupAction.UNDO), message_id)
+    await table.tap(
+        ANNA, find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=7), message_id
+    )
+    text = last_text(table)
+    assert "1. 6 → 3к10" in text
+    assert "3. 7 → 2к10" in text
+    await table.tap(ANNA, find(last_markup(table), SetupCallback, a=SetupAction.GO), message_id)
+    text = last_text(table)
+    assert "1. 6 → 3к10, сложность 6" in text
+    assert buttons(last_markup(table))[0].text == "🎲 Действие 1: 3к10"
+
+
+async def test_multi_wizard_in_a_split_pool_game_asks_for_the_split(table: Table) -> None:
+    await table.store.update_chat(table.chat.id, profile="dark-ages")
+    await table.say(ANNA, "/multi")
+    message_id = sent_id(table)
+    await table.tap(
+        ANNA, find(last_markup(table), SetupCallback, a=SetupAction.POOL, x=6), message_id
+    )
+    await table.tap(ANNA, find(last_markup(table), SetupCallback, a=SetupAction.GO), message_id)
+    labels = [b.text for b in buttons(last_markup(table))]
+    assert labels[:5] == ["1+5", "2+4", "3+3", "4+2", "5+1"]
