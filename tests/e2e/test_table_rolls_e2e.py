@@ -22,6 +22,8 @@ from bot.table_render import (
     ExtCallback,
     MultiAction,
     MultiCallback,
+    SetupAction,
+    SetupCallback,
     TeamAction,
     TeamCallback,
     VsAction,
@@ -251,4 +253,25 @@ async def test_rolls_from_the_sheet_spend_willpower(table: Table) -> None:
     assert not any("Сила Воли" in label for label in wizard.button_texts)
     boris = await table.say(table.boris, "/r ловк+драка 7")
     assert "нет листа персонажа" in boris.text or "/set" in boris.text
+    await table.settle()
+
+
+async def test_wizards_and_an_answer_from_the_sheet(table: Table) -> None:
+    """/ext typed bare is a wizard in one message; a challenged player answers /vs in reply
+    with a pool from their sheet."""
+    wizard = await table.say(table.anya, "/ext")
+    for action, x in ((SetupAction.POOL, 4), (SetupAction.TARGET, 3)):
+        await table.tap(table.anya, wizard, table.data(wizard, SetupCallback, a=action, x=x))
+    await table.tap(table.anya, wizard, table.data(wizard, SetupCallback, a=SetupAction.GO))
+    assert wizard.text.startswith("⏳ Длительное действие — Аня")
+    assert "4к10, сложность 6 (стандарт) · цель 3" in wizard.text
+
+    await table.say(table.boris, "/set сообразительность 2 бдительность 3")
+    sneaking = table.api.send_text(table.chat, table.boris, "Борис крадётся")
+    challenge = await table.say(table.anya, "/vs 5 6", reply_to=sneaking)
+    typed = table.api.send_text(table.chat, table.boris, "/vs сообр+бдит 7", reply_to=challenge)
+    await table.api.wait_for(lambda: challenge.edits > 0, timeout=10)
+    assert "Борис: Смекалка 2 + Бдительность 3 → 5к10, сложность 7" in challenge.text
+    assert ("Побеждает" in challenge.text) or ("Ничья" in challenge.text)
+    assert typed.message_id > challenge.message_id
     await table.settle()
