@@ -196,3 +196,26 @@ async def test_the_challenged_player_answers_with_a_pool_from_their_sheet(table:
     assert table.session.edits[-1].message_id == second.message_id
     log = await table.store.recent_rolls(table.chat.id)
     assert [len(e["faces"]) for e in log] == [5, 4, 4]
+
+
+async def test_the_wizard_spends_willpower_off_the_sheet(table: Table) -> None:
+    await give_sheet(table, ANNA.id, wp=(2, 5))
+    await table.say(ANNA, "/r")
+    wizard = table.session.messages[-1].message_id
+
+    def data(action: RollAction, x: int = 0) -> str:
+        edits = table.session.edits
+        markup = edits[-1].reply_markup if edits else table.session.sent[-1].reply_markup
+        for button in buttons(markup):
+            parsed = RollCallback.unpack(button.callback_data or "")
+            if parsed.a is action and (x == 0 or parsed.x == x):
+                return button.callback_data or ""
+        raise AssertionError(action)
+
+    await table.tap(ANNA, data(RollAction.POOL, 5), wizard)
+    await table.tap(ANNA, data(RollAction.WILLPOWER), wizard)
+    await table.tap(ANNA, data(RollAction.ROLL), wizard)
+    assert "Сила Воли: осталось 1 из 5" in table.session.edits[-1].text
+    sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.willpower_current == 1
