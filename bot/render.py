@@ -525,7 +525,7 @@ def help_text(profile: Profile) -> str:
             "",
             "<b>" + _("Settings") + "</b>",
             _("/lang — language of this chat"),
-            _("/rules — the game's rules (chat admins)"),
+            _("/rules — the game's rules (the Storyteller; chat admins until there is one)"),
             "",
             _("Current game: {title}").format(title=profile_title(profile.name)),
         ]

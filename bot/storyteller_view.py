@@ -66,6 +66,11 @@ def decimal(value: float, pattern: str = "0.0") -> str:
 # --- /st -------------------------------------------------------------------------------------
 
 
+def help_line() -> str:
+    """One line in /help for the Storyteller's commands (the screen must stay one screen)."""
+    return "🎭 " + _("/st Storyteller · /h 7 6 secret roll · /reveal · /log · /stats")
+
+
 def storyteller_set_text(name: str) -> str:
     return "🎭 " + _("{name} is now the Storyteller of this chat.").format(name=escape(name))
 

@@ -10,7 +10,7 @@ from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from bot import render, sheet_view
+from bot import render, sheet_view, storyteller_view
 from rules.profiles import Profile
 
 
@@ -23,7 +23,9 @@ def make_router() -> Router:
 
 def full_help(profile: Profile) -> str:
     """The rolls' help, then one line per feature of the table (details: ``/help sheet``)."""
-    return "\n".join([render.help_text(profile), sheet_view.help_line()])
+    return "\n".join(
+        [render.help_text(profile), sheet_view.help_line(), storyteller_view.help_line()]
+    )
 
 
 async def start_command(message: Message, profile: Profile) -> None:
