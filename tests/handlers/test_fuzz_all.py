@@ -688,10 +688,25 @@ steps = st.lists(
     st.tuples(
         st.integers(0, 10_000),  # which button of those on screen
         st.sampled_from([OWNER, OWNER, ANNA, BORIS, VERA, EMMA]),
-        st.sampled_from(["once", "double", "redeliver"]),
+        st.sampled_from(["once", "double", "redeliver", "interrupt"]),
     ),
     min_size=1,
     max_size=12,
+)
+# What happens at the table between two taps and may pull the ground from under an open
+# message: the game or the language switched, the Storyteller's role passed on, a sheet's
+# Willpower spent to nothing, a trait dropped, a hidden roll revealed.
+INTERRUPTIONS = (
+    (ANNA, "/rules d6"),
+    (ANNA, "/rules mage-revised"),
+    (ANNA, "/rules dark-ages"),
+    (ANNA, "/rules mage"),
+    (ANNA, "/lang en"),
+    (EMMA, "/st"),
+    (ANNA, "/st"),
+    (BORIS, "/set сила воли 0"),
+    (BORIS, "/set ловкость 0 драка 0"),
+    (ANNA, "/reveal"),
 )
 
 
@@ -705,6 +720,12 @@ def test_interleaved_real_taps_with_double_taps_keep_every_flow_consistent(
         await open_everything(table)
         with watching() as watch:
             for index, user, how in plan:
+                if how == "interrupt":
+                    speaker, text = INTERRUPTIONS[index % len(INTERRUPTIONS)]
+                    start = len(table.session.calls)
+                    await say(table, Who(speaker), text)
+                    check_calls(table.session.calls[start:], watch)
+                    continue
                 shown = drawn_buttons(table)
                 button = shown[index % len(shown)]
                 if user is OWNER:
