@@ -475,6 +475,8 @@ TEMPLATES = (
     "/ext 5 {difficulty} 10",
     "/ext {trait} 6 10",
     "/team {pool} 6",
+    "/vs {pool} 6",  # said in reply to Boris: a challenge
+    "/vs 5 {difficulty}",
     "/team 5 {difficulty}",
     "/multi {pool} 6",
     "/h {pool} 6",
@@ -508,7 +510,7 @@ def test_out_of_range_input_gets_one_short_localised_answer_and_changes_nothing(
         before = await snapshot(table.store)
         start = len(table.session.calls)
         with watching() as watch:
-            await say(table, Who(user), text)
+            await say(table, Who(user), text, reply_to=BORIS if command == "/vs" else None)
         calls = table.session.calls[start:]
         check_calls(calls, watch)
         replies = [c for c in calls if isinstance(c, SendMessage)]
