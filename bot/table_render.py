@@ -505,7 +505,7 @@ def multi_text(
         if split_of is None:
             line += f"{base} → "
         if not pool.rollable:
-            line += _("{n}d10: impossible").format(n=pool.dice)
+            line += _("{n}d10: impossible").format(n=max(0, pool.dice))
         else:
             line += render.conditions(pool.dice, difficulty, 0, False, profile)
             if result is not None:
@@ -634,7 +634,7 @@ def multi_setup_text(
         if reduced:
             dice = reduced[k - 1].dice
             line += " → " + (
-                _("{n}d10: impossible").format(n=dice)
+                _("{n}d10: impossible").format(n=max(0, dice))
                 if not reduced[k - 1].rollable
                 else _("{n}d10").format(n=dice)
             )

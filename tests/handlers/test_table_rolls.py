@@ -372,7 +372,7 @@ async def test_multiple_actions_impossible_ones_are_shown_and_skipped(table: Tab
     text = table.session.sent[-1].text
     assert "1. 3 → 0к10: невозможно" in text
     assert "2. 5 → 1к10, сложность 6" in text
-    assert "3. 2 → -3к10: невозможно" in text
+    assert "3. 2 → 0к10: невозможно" in text  # no negative dice shown
     first = buttons(table.session.sent[-1].reply_markup)[0]
     assert first.text == "🎲 Действие 2: 1к10"
 
