@@ -18,7 +18,6 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import render, table_render
-from bot.session import safe_edit
 from bot.state import Flow, Store
 from bot.table_render import ExtAction, ExtCallback
 from handlers.parsing import ArgumentsError, parse_extended_arguments
@@ -28,7 +27,8 @@ from handlers.tabletop import (
     check_difficulty,
     check_pool,
     log_entry,
-    open_tap,
+    open_table_tap,
+    show_tap,
     typed_pool,
 )
 from rules import d10
@@ -204,24 +204,19 @@ async def ext_tap(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=True
+    )
     if opened is None:
         return
     flow, message = opened
-    if flow.owner_id != callback.from_user.id:
-        await callback.answer(render.not_yours_text(), show_alert=True)
-        return
-    if profile.system is not GameSystem.D10:
-        await callback.answer(table_render.wrong_system_text(), show_alert=True)
-        return
     try:
         state = ExtendedFlow.model_validate(flow.data)
         if callback_data.a is ExtAction.STOP:
             advanced = await store.advance_flow(flow.id, flow.version, flow.data, close=True)
-            if advanced is not None:
-                text, markup = view(advanced, state, profile, stopped=True)
-                await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-            await callback.answer()
+            await show_tap(
+                callback, message, advanced, lambda f: view(f, state, profile, stopped=True)
+            )
             return
         result = d10.roll(state.pool, state.difficulty, profile, rng=rng)
         after = state.after(result, profile)
@@ -236,9 +231,4 @@ async def ext_tap(
         [entry],
         close=after.status in _FINAL,
     )
-    if advanced is None:
-        await callback.answer()
-        return
-    text, markup = view(advanced, after, profile)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-    await callback.answer()
+    await show_tap(callback, message, advanced, lambda f: view(f, after, profile))

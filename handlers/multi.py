@@ -20,7 +20,6 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import render, table_render
-from bot.session import safe_edit
 from bot.state import Flow, Store
 from bot.table_render import MultiAction, MultiCallback
 from handlers.parsing import ArgumentsError, parse_multi_arguments
@@ -30,7 +29,8 @@ from handlers.tabletop import (
     check_difficulty,
     check_pool,
     log_entry,
-    open_tap,
+    open_table_tap,
+    show_tap,
     typed_pool,
 )
 from rules import d10
@@ -197,16 +197,12 @@ async def multi_tap(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=True
+    )
     if opened is None:
         return
     flow, message = opened
-    if flow.owner_id != callback.from_user.id:
-        await callback.answer(render.not_yours_text(), show_alert=True)
-        return
-    if profile.system is not GameSystem.D10:
-        await callback.answer(table_render.wrong_system_text(), show_alert=True)
-        return
     entries: list[dict[str, Any]] = []
     try:
         state = MultiFlow.model_validate(flow.data)
@@ -237,9 +233,4 @@ async def multi_tap(
     advanced = await store.advance_flow_and_log(
         flow, flow.version, after.model_dump(mode="json"), entries, close=close
     )
-    if advanced is None:
-        await callback.answer()
-        return
-    text, markup = view(advanced, after, profile)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-    await callback.answer()
+    await show_tap(callback, message, advanced, lambda f: view(f, after, profile))

@@ -34,7 +34,8 @@ from handlers.tabletop import (
     check_pool,
     is_storyteller,
     log_entry,
-    open_tap,
+    open_table_tap,
+    show_tap,
     typed_pool,
 )
 from rules import d10
@@ -450,13 +451,12 @@ async def vs_tap(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    )
     if opened is None:
         return
     flow, message = opened
-    if profile.system is not GameSystem.D10:
-        await callback.answer(table_render.wrong_system_text(), show_alert=True)
-        return
     try:
         state = OpposedFlow.model_validate(flow.data)
     except ValidationError:
@@ -498,12 +498,7 @@ async def vs_tap(
     advanced = await store.advance_flow_and_log(
         flow, flow.version, after.model_dump(mode="json"), entries, close=close
     )
-    if advanced is None:
-        await callback.answer()
-        return
-    text, markup = view(advanced, after, profile)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-    await callback.answer()
+    await show_tap(callback, message, advanced, lambda f: view(f, after, profile))
 
 
 class _AlreadyRolled(Exception):

@@ -21,12 +21,12 @@ from bot.session import safe_edit
 from bot.state import Flow, Store
 from bot.table_render import SetupAction, SetupCallback
 from handlers import extended, multi, opposed, teamwork
-from handlers.tabletop import check_difficulty, log_entry, open_tap
+from handlers.tabletop import check_difficulty, log_entry, open_table_tap, show_tap
 from rules import d10, probability
 from rules.actions import multiple_action_pools, start_extended
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
-from rules.profiles import GameSystem, MultipleActions, Profile
+from rules.profiles import MultipleActions, Profile
 
 KIND = "setup"
 
@@ -147,16 +147,12 @@ async def setup_tap(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=True
+    )
     if opened is None:
         return
     flow, message = opened
-    if flow.owner_id != callback.from_user.id:
-        await callback.answer(render.not_yours_text(), show_alert=True)
-        return
-    if profile.system is not GameSystem.D10:
-        await callback.answer(table_render.wrong_system_text(), show_alert=True)
-        return
     try:
         state = SetupState.model_validate(flow.data)
         action, x = callback_data.a, callback_data.x
@@ -168,10 +164,7 @@ async def setup_tap(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     advanced = await store.advance_flow(flow.id, flow.version, state.model_dump(mode="json"))
-    if advanced is not None:
-        text, markup = view(advanced, state, profile)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-    await callback.answer()
+    await show_tap(callback, message, advanced, lambda f: view(f, state, profile))
 
 
 def _choose(state: SetupState, action: SetupAction, x: int, profile: Profile) -> SetupState:

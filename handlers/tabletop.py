@@ -3,19 +3,25 @@
 Every button under these messages carries a flow id and the version it was drawn at, and
 nothing in it is trusted: :func:`open_tap` loads the flow, refuses a closed, foreign or
 garbled one with the same alerts as ``/r``, and answers a stale version quietly (a double
-tap already did its work). Who may press is each feature's own rule, so it stays with them.
+tap already did its work); :func:`open_table_tap` adds the refusals every table button
+shares. Who else may press is each feature's own rule, so it stays with them. After the
+compare-and-set, :func:`show_tap` redraws the message in place or, on a lost race, only
+answers the tap.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
-from aiogram.types import CallbackQuery, Chat, Message, User
+from aiogram.enums import ParseMode
+from aiogram.types import CallbackQuery, Chat, InlineKeyboardMarkup, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import render, table_render
+from bot.session import safe_edit
 from bot.sheet_view import lang_of, name_problem_text, no_sheet_text, trait_name
 from bot.state import ChatSettings, Flow, Store
 from bot.traits import TraitNameError, parse_pool_expression
@@ -45,6 +51,46 @@ async def open_tap(
         await callback.answer()
         return None
     return flow, message
+
+
+async def open_table_tap(
+    callback: CallbackQuery,
+    flow_id: str,
+    version: int,
+    store: Store,
+    kind: str,
+    profile: Profile,
+    *,
+    owner_only: bool,
+) -> tuple[Flow, Message] | None:
+    """:func:`open_tap` for the d10 table rolls: with ``owner_only`` only whoever opened the
+    flow may press (a teamwork or a challenge decides per button instead), and a chat that
+    switched to the d6 game since the message was drawn gets the same refusal as a command."""
+    opened = await open_tap(callback, flow_id, version, store, kind)
+    if opened is None:
+        return None
+    if owner_only and opened[0].owner_id != callback.from_user.id:
+        await callback.answer(render.not_yours_text(), show_alert=True)
+        return None
+    if profile.system is not GameSystem.D10:
+        await callback.answer(table_render.wrong_system_text(), show_alert=True)
+        return None
+    return opened
+
+
+View = Callable[[Flow], tuple[str, InlineKeyboardMarkup | None]]
+
+
+async def show_tap(
+    callback: CallbackQuery, message: Message, advanced: Flow | None, view: View
+) -> None:
+    """The end of a tap, after :meth:`Store.advance_flow`: the message redrawn from the new
+    version (its buttons carry that version), or, when another tap won the race (None),
+    only the quiet answer, because the winner already redrew it."""
+    if advanced is not None:
+        text, markup = view(advanced)
+        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
 
 
 def check_pool(pool: int, profile: Profile, field: str = "pool") -> int:
