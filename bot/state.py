@@ -29,9 +29,9 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -46,6 +46,7 @@ from rules.sheet import Sheet, SheetSystem, new_sheet, spend_willpower, to_json
 from rules.sheet import from_json as sheet_from_json
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 PREFIX = "sdb"
 FLOW_TTL = 86_400
@@ -109,9 +110,10 @@ end
 return {1, false}
 """
 
-# KEYS[1] flow; ARGV: expected version, new data JSON, close ('1'/'0').
-# The version check and the write happen in one script, so of two taps carrying the same
-# version exactly one can pass.
+# KEYS[1] flow, KEYS[2] its chat's log (only with entries); ARGV: expected version, new data
+# JSON, close ('1'/'0'), then optionally the log cap and the log entries. The version check
+# and the writes happen in one script, so of two taps carrying the same version exactly one
+# can pass, and a lost compare-and-set logs nothing.
 _ADVANCE_FLOW = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
@@ -124,6 +126,12 @@ if redis.call('HGET', KEYS[1], 'closed') == '1' then
   return false
 end
 redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'data', ARGV[2], 'closed', ARGV[3])
+if #ARGV > 4 then
+  for i = 5, #ARGV do
+    redis.call('LPUSH', KEYS[2], ARGV[i])
+  end
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[4]) - 1)
+end
 return redis.call('HGETALL', KEYS[1])
 """
 
@@ -342,6 +350,7 @@ class Store:
         # restarted Redis has forgotten it.
         self._take_update = redis.register_script(_TAKE_UPDATE)
         self._advance_flow = redis.register_script(_ADVANCE_FLOW)
+        self._reveal_hidden = redis.register_script(_REVEAL_HIDDEN)
 
     @classmethod
     def from_url(cls, redis_url: str | None) -> Store:
@@ -383,17 +392,21 @@ class Store:
         if unknown:
             raise TypeError(f"unknown chat settings: {', '.join(sorted(unknown))}")
         key = chat_key(chat_id)
-        result: list[ChatSettings] = []
 
-        async def apply(pipe: Pipeline) -> None:
+        async def apply(pipe: Pipeline) -> ChatSettings:
             current = parse_chat_settings(await pipe.get(key))
             updated = ChatSettings.model_validate({**current.model_dump(), **changes})
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             pipe.set(key, updated.model_dump_json())
-            result[:] = [updated]
+            return updated
 
-        await self.redis.transaction(apply, key)
-        return result[0]
+        return await self._watched(key, apply)
+
+    async def _watched(self, key: str, apply: Callable[[Pipeline], Awaitable[_T]]) -> _T:
+        """Run ``apply`` under WATCH on ``key`` and return what it returned: a concurrent write
+        to the key makes redis-py run it again on fresh data, so ``apply`` reads, decides, then
+        calls ``multi()`` before queuing its writes."""
+        return cast(_T, await self.redis.transaction(apply, key, value_from_callable=True))
 
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
         key = flow_key(flow.id)
@@ -464,10 +477,12 @@ class Store:
         self, flow_id: str, expected_version: int, data: dict[str, Any], *, close: bool = False
     ) -> Flow | None:
         """Compare-and-set: the new Flow (version + 1), or None if stale, closed or expired."""
-        reply = await self._advance_flow(
-            keys=[flow_key(flow_id)],
-            args=[expected_version, _dump(data), "1" if close else "0"],
+        return await self._run_advance(
+            flow_id, [flow_key(flow_id)], [expected_version, _dump(data), "1" if close else "0"]
         )
+
+    async def _run_advance(self, flow_id: str, keys: list[str], args: list[Any]) -> Flow | None:
+        reply = await self._advance_flow(keys=keys, args=args)
         if not reply:
             return None
         return _flow_from_hash(flow_id, _pairs(reply))
@@ -497,13 +512,11 @@ class Store:
         their list and the new one gains it, with the chat's ``title`` for their buttons.
         """
         key = chat_key(chat_id)
-        result: list[ChatSettings | None] = [None]
 
-        async def apply(pipe: Pipeline) -> None:
+        async def apply(pipe: Pipeline) -> ChatSettings | None:
             current = parse_chat_settings(await pipe.get(key))
-            result[:] = [None]
             if current.storyteller_id != expected:
-                return
+                return None
             updated = current.model_copy(
                 update={"storyteller_id": new_id, "storyteller_name": name}
             )
@@ -512,10 +525,9 @@ class Store:
             if current.storyteller_id is not None and current.storyteller_id != new_id:
                 pipe.hdel(campaigns_key(current.storyteller_id), str(chat_id))
             pipe.hset(campaigns_key(new_id), str(chat_id), title)
-            result[:] = [updated]
+            return updated
 
-        await self.redis.transaction(apply, key)
-        return result[0]
+        return await self._watched(key, apply)
 
     async def campaigns(self, user_id: int) -> tuple[int | None, dict[int, str]]:
         """The Storyteller's chosen campaign (or None) and every campaign they run: id → title."""
@@ -556,8 +568,7 @@ class Store:
     async def reveal_hidden(self, chat_id: int, seq: int) -> bool | None:
         """Mark the roll revealed: True if this call did it, False if it already was, None if
         there is no such roll."""
-        script = self.redis.register_script(_REVEAL_HIDDEN)
-        found = int(await script(keys=[hidden_key(chat_id)], args=[seq]))
+        found = int(await self._reveal_hidden(keys=[hidden_key(chat_id)], args=[seq]))
         return None if found < 0 else bool(found)
 
     async def history(
@@ -657,18 +668,16 @@ class Store:
         extra: dict[str, str],
     ) -> Sheet:
         key = sheet_key(chat_id)
-        result: list[Sheet] = []
 
-        async def apply(pipe: Pipeline) -> None:
+        async def apply(pipe: Pipeline) -> Sheet:
             current = _parse_sheet(await pipe.hget(key, field)) or new_sheet(system)
             updated = change(current)
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             values: dict[Any, Any] = {field: to_json(updated), **extra}
             pipe.hset(key, mapping=values)
-            result[:] = [updated]
+            return updated
 
-        await self.redis.transaction(apply, key)
-        return result[0]
+        return await self._watched(key, apply)
 
     # --- Table rolls (extended, opposed, teamwork, multiple actions; issue 4 items 2–5) -----
     # A tap on these flows both advances the flow and writes the roll's log line; one Lua
@@ -686,10 +695,10 @@ class Store:
     ) -> Flow | None:
         """Compare-and-set like :meth:`advance_flow`, plus ``entries`` pushed to the flow's
         chat log (oldest first) only when the set succeeds; None if stale, closed or expired."""
-        script = self.redis.register_script(_ADVANCE_FLOW_AND_LOG)
-        reply = await script(
-            keys=[flow_key(flow.id), log_key(flow.chat_id)],
-            args=[
+        return await self._run_advance(
+            flow.id,
+            [flow_key(flow.id), log_key(flow.chat_id)],
+            [
                 expected_version,
                 _dump(data),
                 "1" if close else "0",
@@ -697,9 +706,6 @@ class Store:
                 *(_dump(entry) for entry in entries),
             ],
         )
-        if not reply:
-            return None
-        return _flow_from_hash(flow.id, _pairs(reply))
 
     async def create_flow_spending_willpower(
         self,
@@ -722,9 +728,8 @@ class Store:
         key = sheet_key(chat_id)
         field = _player_field(owner_id, system)
         flow = self._new_flow(kind, chat_id, owner_id, data)
-        spent: list[Sheet | None] = [None]
 
-        async def apply(pipe: Pipeline) -> None:
+        async def apply(pipe: Pipeline) -> Sheet | None:
             current = _parse_sheet(await pipe.hget(key, field))
             updated = None
             if current is not None and current.willpower is not None:
@@ -734,31 +739,6 @@ class Store:
                 pipe.hset(key, field, to_json(updated))
             self._queue_flow(pipe, flow, ttl)
             self._queue_log(pipe, chat_id, entry)
-            spent[0] = updated
+            return updated
 
-        await self.redis.transaction(apply, key)
-        return flow, spent[0]
-
-
-# KEYS[1] flow, KEYS[2] its chat's log; ARGV: expected version, new data JSON, close
-# ('1'/'0'), log cap, then the log entries.
-_ADVANCE_FLOW_AND_LOG = """
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then
-  return false
-end
-if tonumber(version) ~= tonumber(ARGV[1]) then
-  return false
-end
-if redis.call('HGET', KEYS[1], 'closed') == '1' then
-  return false
-end
-redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'data', ARGV[2], 'closed', ARGV[3])
-if #ARGV > 4 then
-  for i = 5, #ARGV do
-    redis.call('LPUSH', KEYS[2], ARGV[i])
-  end
-  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[4]) - 1)
-end
-return redis.call('HGETALL', KEYS[1])
-"""
+        return flow, await self._watched(key, apply)
