@@ -534,62 +534,63 @@ async def benchmark(options: Options, work_dir: Path) -> tuple[list[RunResult], 
                 "DEFAULT_LOCALE": "ru",
                 "LOG_LEVEL": "INFO",
             }
+
+            async def measure(
+                name: str,
+                arguments: list[str],
+                env: dict[str, str],
+                *,
+                roll: bool,
+                requests: int,
+                redis_port: int | None = None,
+            ) -> None:
+                # Every bot is measured against the same fake server, chats and options.
+                result = await run_bot(
+                    name,
+                    arguments,
+                    env,
+                    api,
+                    slots,
+                    options,
+                    work_dir,
+                    roll=roll,
+                    requests=requests,
+                    redis_port=redis_port,
+                )
+                results.append(result)
+
             for round_number in range(options.rounds):
                 suffix = f" #{round_number + 1}" if options.rounds > 1 else ""
-                results.append(
-                    await run_bot(
-                        f"echo (minimal aiogram){suffix}",
-                        [str(ECHO_BOT)],
-                        echo_env,
-                        api,
-                        slots,
-                        options,
-                        work_dir,
-                        roll=False,
-                        requests=options.requests,
-                    )
+                await measure(
+                    f"echo (minimal aiogram){suffix}",
+                    [str(ECHO_BOT)],
+                    echo_env,
+                    roll=False,
+                    requests=options.requests,
                 )
-                results.append(
-                    await run_bot(
-                        f"ours /r 7 6, limits lifted{suffix}",
-                        ["-c", UNTHROTTLED_BOT],
-                        ours_env,
-                        api,
-                        slots,
-                        options,
-                        work_dir,
-                        roll=True,
-                        requests=options.requests,
-                        redis_port=redis.port if round_number == 0 else None,
-                    )
+                await measure(
+                    f"ours /r 7 6, limits lifted{suffix}",
+                    ["-c", UNTHROTTLED_BOT],
+                    ours_env,
+                    roll=True,
+                    requests=options.requests,
+                    redis_port=redis.port if round_number == 0 else None,
                 )
                 if options.proposed_fix:
-                    results.append(
-                        await run_bot(
-                            f"ours, lifted + proposed fix{suffix}",
-                            ["-c", PROPOSED_FIX + UNTHROTTLED_BOT],
-                            ours_env,
-                            api,
-                            slots,
-                            options,
-                            work_dir,
-                            roll=True,
-                            requests=options.requests,
-                        )
+                    await measure(
+                        f"ours, lifted + proposed fix{suffix}",
+                        ["-c", PROPOSED_FIX + UNTHROTTLED_BOT],
+                        ours_env,
+                        roll=True,
+                        requests=options.requests,
                     )
             if options.shipped_requests:
-                results.append(
-                    await run_bot(
-                        "ours /r 7 6, as shipped",
-                        ["-m", "bot"],
-                        ours_env,
-                        api,
-                        slots,
-                        options,
-                        work_dir,
-                        roll=True,
-                        requests=options.shipped_requests,
-                    )
+                await measure(
+                    "ours /r 7 6, as shipped",
+                    ["-m", "bot"],
+                    ours_env,
+                    roll=True,
+                    requests=options.shipped_requests,
                 )
         finally:
             await redis.stop()
