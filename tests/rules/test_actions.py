@@ -49,25 +49,12 @@ from rules.profiles import (
     Profile,
     RollContext,
 )
+from tests.rules.helpers import botched, hits, refused
 
 FAST = settings(max_examples=150, deadline=None)
 ATTR = TraitKind.ATTRIBUTE
 ABIL = TraitKind.ABILITY
 ADV = TraitKind.ADVANTAGE
-
-
-def _raises(code: ErrorCode, fn: Any, *args: Any, **kwargs: Any) -> None:
-    with pytest.raises(RulesInputError) as info:
-        fn(*args, **kwargs)
-    assert info.value.code is code
-
-
-def _succ(n: int, profile: Profile = MAGE_REVISED) -> d10.D10Result:
-    return d10.resolve([10] * n if n else [2], 6, profile)
-
-
-def _botch(profile: Profile = MAGE_REVISED) -> d10.D10Result:
-    return d10.resolve([1, 2], 6, profile)
 
 
 # --- pools (§A.2) --------------------------------------------------------------------------
@@ -83,15 +70,15 @@ def test_t02_colin_intelligence_3_plus_academics_4() -> None:
 
 def test_t03_ordinary_max_is_10_and_arete_willpower_go_to_10() -> None:
     assert build_pool([Trait(ATTR, 5), Trait(ABIL, 5)], MAGE_REVISED).dice == 10
-    _raises(ErrorCode.RANGE, build_pool, [Trait(ATTR, 6)], MAGE_REVISED)
+    refused(ErrorCode.RANGE, build_pool, [Trait(ATTR, 6)], MAGE_REVISED)
     assert build_pool([Trait(ADV, 10)], MAGE_REVISED).dice == 10
-    _raises(ErrorCode.RANGE, build_pool, [Trait(ADV, 11)], MAGE_REVISED)
+    refused(ErrorCode.RANGE, build_pool, [Trait(ADV, 11)], MAGE_REVISED)
 
 
 def test_supernatural_traits_above_5() -> None:
     pool = build_pool([Trait(ATTR, 7), Trait(ABIL, 3)], MAGE_REVISED, allow_supernatural=True)
     assert pool.dice == 10
-    _raises(ErrorCode.RANGE, build_pool, [Trait(ATTR, 11)], MAGE_REVISED, allow_supernatural=True)
+    refused(ErrorCode.RANGE, build_pool, [Trait(ATTR, 11)], MAGE_REVISED, allow_supernatural=True)
 
 
 def test_t20_strength_4_and_perception_1() -> None:
@@ -118,7 +105,7 @@ def test_t24_anatole_dexterity_4_plus_stealth_3_is_seven() -> None:
 
 def test_three_traits_are_too_many() -> None:
     traits = [Trait(ATTR, 3), Trait(ABIL, 2), Trait(ADV, 1)]
-    _raises(ErrorCode.TOO_MANY_TRAITS, build_pool, traits, MAGE_REVISED)
+    refused(ErrorCode.TOO_MANY_TRAITS, build_pool, traits, MAGE_REVISED)
 
 
 def test_bonus_and_penalty_dice() -> None:
@@ -135,7 +122,7 @@ def test_pool_reduced_to_zero_or_below_is_impossible_not_an_error(penalty: int) 
 
 
 def test_pool_above_sanity_max_is_e_range() -> None:
-    _raises(ErrorCode.RANGE, build_pool, [Trait(ATTR, 5)], MAGE_REVISED, bonuses=[46])
+    refused(ErrorCode.RANGE, build_pool, [Trait(ATTR, 5)], MAGE_REVISED, bonuses=[46])
 
 
 def test_g_a14_house_zero_ability_fails_without_a_roll() -> None:
@@ -171,7 +158,7 @@ def test_zero_ability_rule_needs_an_attribute_ability_pair() -> None:
 def test_build_pool_rejects_invalid_input(
     traits: Any, kwargs: dict[str, Any], code: ErrorCode
 ) -> None:
-    _raises(code, build_pool, traits, MAGE_REVISED, **kwargs)
+    refused(code, build_pool, traits, MAGE_REVISED, **kwargs)
 
 
 @pytest.mark.parametrize(
@@ -208,16 +195,16 @@ def test_g_a04_pool_5_is_not_applicable() -> None:
 
 
 def test_g_a04_house_soak_is_not_allowed() -> None:
-    _raises(ErrorCode.NOT_ALLOWED, auto_success, 6, 6, HOUSE_MAGE, RollContext.SOAK)
+    refused(ErrorCode.NOT_ALLOWED, auto_success, 6, 6, HOUSE_MAGE, RollContext.SOAK)
 
 
 def test_g_a04_mage_combat_is_not_allowed() -> None:
-    _raises(ErrorCode.NOT_ALLOWED, auto_success, 6, 6, MAGE_REVISED, RollContext.COMBAT)
+    refused(ErrorCode.NOT_ALLOWED, auto_success, 6, 6, MAGE_REVISED, RollContext.COMBAT)
 
 
 def test_g_a04_dark_ages_wp_variant_without_willpower() -> None:
     variant = DARK_AGES.model_copy(update={"auto_success_costs_wp": True})
-    _raises(ErrorCode.WP_UNAVAILABLE, auto_success, 6, 6, variant, wp_current=0)
+    refused(ErrorCode.WP_UNAVAILABLE, auto_success, 6, 6, variant, wp_current=0)
     assert auto_success(6, 6, variant, wp_current=3).wp_delta == -1
 
 
@@ -233,8 +220,8 @@ def test_auto_success_exclusions_per_book(
     profile: Profile, allowed: RollContext, forbidden: RollContext
 ) -> None:
     assert auto_success(7, 6, profile, allowed).status is AutoStatus.APPLIED
-    _raises(ErrorCode.NOT_ALLOWED, auto_success, 7, 6, profile, forbidden)
-    _raises(ErrorCode.NOT_ALLOWED, auto_success, 7, 6, profile, RollContext.MAGICK)
+    refused(ErrorCode.NOT_ALLOWED, auto_success, 7, 6, profile, forbidden)
+    refused(ErrorCode.NOT_ALLOWED, auto_success, 7, 6, profile, RollContext.MAGICK)
 
 
 # --- Willpower (§A.7) ----------------------------------------------------------------------
@@ -245,16 +232,16 @@ def test_spend_willpower_costs_one_point() -> None:
 
 
 def test_spend_willpower_needs_a_point() -> None:
-    _raises(ErrorCode.WP_UNAVAILABLE, spend_willpower, 0, False, MAGE_REVISED)
+    refused(ErrorCode.WP_UNAVAILABLE, spend_willpower, 0, False, MAGE_REVISED)
 
 
 def test_spend_willpower_once_per_turn() -> None:
-    _raises(ErrorCode.WP_ALREADY_THIS_TURN, spend_willpower, 3, True, MAGE_REVISED)
+    refused(ErrorCode.WP_ALREADY_THIS_TURN, spend_willpower, 3, True, MAGE_REVISED)
 
 
 def test_spend_willpower_rejects_bad_types() -> None:
-    _raises(ErrorCode.TYPE, spend_willpower, 3, 0, MAGE_REVISED)
-    _raises(ErrorCode.TYPE, spend_willpower, 3.0, False, MAGE_REVISED)
+    refused(ErrorCode.TYPE, spend_willpower, 3, 0, MAGE_REVISED)
+    refused(ErrorCode.TYPE, spend_willpower, 3.0, False, MAGE_REVISED)
 
 
 # --- multiple actions (§A.9) ---------------------------------------------------------------
@@ -306,18 +293,18 @@ def test_time_magick_extra_actions_carry_no_penalty() -> None:
 def test_multiple_actions_reject_invalid_input(
     pools: list[Any], kwargs: dict[str, Any], code: ErrorCode
 ) -> None:
-    _raises(code, multiple_action_pools, pools, MAGE_REVISED, **kwargs)
+    refused(code, multiple_action_pools, pools, MAGE_REVISED, **kwargs)
 
 
 def test_cumulative_and_split_are_per_profile() -> None:
-    _raises(ErrorCode.NOT_ALLOWED, multiple_action_pools, [5, 5], DARK_AGES)
-    _raises(ErrorCode.NOT_ALLOWED, split_pool, 7, [4, 3], MAGE_REVISED)
+    refused(ErrorCode.NOT_ALLOWED, multiple_action_pools, [5, 5], DARK_AGES)
+    refused(ErrorCode.NOT_ALLOWED, split_pool, 7, [4, 3], MAGE_REVISED)
 
 
 def test_g_a13_dark_ages_split_pool() -> None:
     assert split_pool(7, [4, 3], DARK_AGES) == (4, 3)
-    _raises(ErrorCode.RANGE, split_pool, 7, [4, 4], DARK_AGES)
-    _raises(ErrorCode.RANGE, split_pool, 7, [0, 7], DARK_AGES)
+    refused(ErrorCode.RANGE, split_pool, 7, [4, 4], DARK_AGES)
+    refused(ErrorCode.RANGE, split_pool, 7, [0, 7], DARK_AGES)
 
 
 @FAST
@@ -335,7 +322,7 @@ def test_property_cumulative_penalty_formula(pools: list[int]) -> None:
 
 def test_t13_yago_repair_completes_on_day_six() -> None:
     day_one = d10.resolve([1, 9, 10, 3, 5, 6, 6], 9, MAGE_REVISED)
-    rolls = [day_one, _succ(0), _succ(0), _succ(2), _succ(1), _succ(1)]
+    rolls = [day_one, hits(0), hits(0), hits(2), hits(1), hits(1)]
     state = start_extended(5)
     totals = []
     for r in rolls:
@@ -344,7 +331,7 @@ def test_t13_yago_repair_completes_on_day_six() -> None:
     assert totals == [1, 1, 1, 3, 4, 5]
     assert state.status is ExtendedStatus.COMPLETE
     assert (state.rolls_made, state.excess) == (6, 0)
-    _raises(ErrorCode.STATE, extended_step, state, _succ(1), MAGE_REVISED)
+    refused(ErrorCode.STATE, extended_step, state, hits(1), MAGE_REVISED)
 
 
 def test_t27_simple_versus_extended() -> None:
@@ -354,41 +341,41 @@ def test_t27_simple_versus_extended() -> None:
 
 def test_g_a09_botch_loses_everything() -> None:
     state = ExtendedState(target=10, accumulated=4, rolls_made=3)
-    after = extended_step(state, _botch(), MAGE_REVISED)
+    after = extended_step(state, botched(), MAGE_REVISED)
     assert (after.accumulated, after.status, after.rolls_made) == (0, ExtendedStatus.BOTCHED, 4)
     # The Storyteller may let the work start over (S1 «все начинать сначала»).
-    again = extended_step(after, _succ(2), MAGE_REVISED)
+    again = extended_step(after, hits(2), MAGE_REVISED)
     assert (again.accumulated, again.status) == (2, ExtendedStatus.IN_PROGRESS)
 
 
 def test_extended_botch_keep_variant() -> None:
     keep = MAGE_REVISED.model_copy(update={"extended_botch": ExtendedBotch.KEEP})
-    after = extended_step(ExtendedState(target=10, accumulated=4), _botch(), keep)
+    after = extended_step(ExtendedState(target=10, accumulated=4), botched(), keep)
     assert (after.accumulated, after.status) == (4, ExtendedStatus.BOTCHED)
 
 
 def test_extended_out_of_time_and_excess() -> None:
     # S0: five hourly rolls before the Nephandus arrives.
     state = start_extended(8, max_rolls=2)
-    state = extended_step(state, _succ(3), MAGE_REVISED)
-    state = extended_step(state, _succ(2), MAGE_REVISED)
+    state = extended_step(state, hits(3), MAGE_REVISED)
+    state = extended_step(state, hits(2), MAGE_REVISED)
     assert (state.status, state.accumulated) == (ExtendedStatus.OUT_OF_TIME, 5)
-    _raises(ErrorCode.STATE, extended_step, state, _succ(1), MAGE_REVISED)
-    done = extended_step(start_extended(3), _succ(5), MAGE_REVISED)
+    refused(ErrorCode.STATE, extended_step, state, hits(1), MAGE_REVISED)
+    done = extended_step(start_extended(3), hits(5), MAGE_REVISED)
     assert (done.status, done.excess) == (ExtendedStatus.COMPLETE, 2)
 
 
 def test_extended_rejects_bad_state() -> None:
-    _raises(ErrorCode.RANGE, extended_step, ExtendedState(target=0), _succ(1), MAGE_REVISED)
-    _raises(
+    refused(ErrorCode.RANGE, extended_step, ExtendedState(target=0), hits(1), MAGE_REVISED)
+    refused(
         ErrorCode.RANGE,
         extended_step,
         ExtendedState(target=5, accumulated=-1),
-        _succ(1),
+        hits(1),
         MAGE_REVISED,
     )
-    _raises(ErrorCode.TYPE, extended_step, ExtendedState(target=5), 3, MAGE_REVISED)
-    _raises(ErrorCode.RANGE, start_extended, 5, max_rolls=0)
+    refused(ErrorCode.TYPE, extended_step, ExtendedState(target=5), 3, MAGE_REVISED)
+    refused(ErrorCode.RANGE, start_extended, 5, max_rolls=0)
 
 
 # --- presets (§A.16) -----------------------------------------------------------------------
@@ -435,7 +422,7 @@ def test_t30_nobles_one_and_five_successes() -> None:
 
 
 def test_unknown_preset_is_e_unknown_key() -> None:
-    _raises(ErrorCode.UNKNOWN_KEY, preset, "dance_with_the_devil")
+    refused(ErrorCode.UNKNOWN_KEY, preset, "dance_with_the_devil")
 
 
 junk = st.one_of(

@@ -24,33 +24,20 @@ from rules.contests import (
     teamwork,
 )
 from rules.d10 import Outcome
-from rules.errors import ErrorCode, RulesInputError
-from rules.profiles import DARK_AGES, HOUSE_MAGE, MAGE_REVISED, Profile, TeamBotch
+from rules.errors import ErrorCode
+from rules.profiles import DARK_AGES, HOUSE_MAGE, MAGE_REVISED, TeamBotch
+from tests.rules.helpers import botched, hits, refused
 
 FAST = settings(max_examples=150, deadline=None)
-
-
-def _raises(code: ErrorCode, fn: Any, *args: Any, **kwargs: Any) -> None:
-    with pytest.raises(RulesInputError) as info:
-        fn(*args, **kwargs)
-    assert info.value.code is code
-
-
-def _succ(n: int, profile: Profile = MAGE_REVISED) -> d10.D10Result:
-    return d10.resolve([10] * n if n else [2], 6, profile)
-
-
-def _botch(profile: Profile = MAGE_REVISED) -> d10.D10Result:
-    return d10.resolve([1, 2], 6, profile)
 
 
 # --- opposed (§A.12) -----------------------------------------------------------------------
 
 
 def test_t14_boxing_five_against_four_nets_one_and_no_knockdown() -> None:
-    result = opposed(_succ(5), _succ(4))
+    result = opposed(hits(5), hits(4))
     assert (result.winner, result.net) == (Side.A, 1)
-    state = contest_step(start_extended_opposed(5), _succ(5), _succ(4))
+    state = contest_step(start_extended_opposed(5), hits(5), hits(4))
     assert (state.total_a, state.finished) == (1, False)  # knockdown needs 5
 
 
@@ -63,12 +50,12 @@ def test_t15_yago_against_cass_four_against_two() -> None:
 
 
 def test_g_a10_tie_has_no_winner() -> None:
-    result = opposed(_succ(3), _succ(3))
+    result = opposed(hits(3), hits(3))
     assert (result.winner, result.net) == (None, 0)
 
 
 def test_opposed_reports_each_botch_separately() -> None:
-    result = opposed(_succ(2), _botch())
+    result = opposed(hits(2), botched())
     assert (result.winner, result.net, result.b_outcome) == (Side.A, 2, Outcome.BOTCH)
 
 
@@ -76,24 +63,24 @@ def test_g_a11_extended_opposed_first_to_five() -> None:
     state = start_extended_opposed(5)
     totals = []
     for a, b in [(3, 1), (2, 4), (5, 1)]:
-        state = contest_step(state, _succ(a), _succ(b))
+        state = contest_step(state, hits(a), hits(b))
         totals.append((state.total_a, state.total_b))
     assert totals == [(2, 0), (2, 2), (6, 2)]
     assert (state.finished, state.winner) == (True, Side.A)
-    _raises(ErrorCode.STATE, contest_step, state, _succ(1), _succ(1))
+    refused(ErrorCode.STATE, contest_step, state, hits(1), hits(1))
 
 
 def test_extended_opposed_botch_resets_only_that_side() -> None:
     state = ContestState(ContestKind.RACE_TO_N, target=9, subtract=True, total_a=4, total_b=3)
-    after = contest_step(state, _botch(), _succ(1))
+    after = contest_step(state, botched(), hits(1))
     assert (after.total_a, after.total_b) == (0, 4)
 
 
 def test_race_both_reach_together_equal_totals_roll_again() -> None:
     state = ContestState(ContestKind.RACE_TO_N, target=5, subtract=False, total_a=3, total_b=3)
-    tied = contest_step(state, _succ(2), _succ(2))
+    tied = contest_step(state, hits(2), hits(2))
     assert (tied.finished, tied.winner) == (False, None)
-    higher = contest_step(state, _succ(3), _succ(2))
+    higher = contest_step(state, hits(3), hits(2))
     assert (higher.finished, higher.winner, higher.net) == (True, Side.A, 1)
 
 
@@ -112,7 +99,7 @@ def test_t16_lorraine_search_team_reaches_five_nessa_finds_the_clue() -> None:
 
 
 def test_teamwork_botch_member_only_by_default_ruins_all_as_variant() -> None:
-    rolls = [_succ(3), _botch(), _succ(2)]
+    rolls = [hits(3), botched(), hits(2)]
     assert teamwork(rolls, MAGE_REVISED, target=5).total == 5
     ruins = MAGE_REVISED.model_copy(update={"team_botch": TeamBotch.RUINS_ALL})
     team = teamwork(rolls, ruins, target=5)
@@ -120,14 +107,14 @@ def test_teamwork_botch_member_only_by_default_ruins_all_as_variant() -> None:
 
 
 def test_teamwork_nobody_scores() -> None:
-    team = teamwork([_succ(0), _succ(0)], MAGE_REVISED)
+    team = teamwork([hits(0), hits(0)], MAGE_REVISED)
     assert (team.total, team.reached, team.best_member) == (0, False, None)
 
 
 def test_teamwork_rejects_invalid_input() -> None:
-    _raises(ErrorCode.TYPE, teamwork, [], MAGE_REVISED)
-    _raises(ErrorCode.TYPE, teamwork, [3], MAGE_REVISED)
-    _raises(ErrorCode.RANGE, teamwork, [_succ(1)], MAGE_REVISED, target=0)
+    refused(ErrorCode.TYPE, teamwork, [], MAGE_REVISED)
+    refused(ErrorCode.TYPE, teamwork, [3], MAGE_REVISED)
+    refused(ErrorCode.RANGE, teamwork, [hits(1)], MAGE_REVISED, target=0)
 
 
 # --- house contests (§A.14) ----------------------------------------------------------------
@@ -135,37 +122,37 @@ def test_teamwork_rejects_invalid_input() -> None:
 
 def test_g_a12_house_race_to_five() -> None:
     state = start_contest(ContestKind.RACE_TO_N, target=5)
-    state = contest_step(state, _succ(2, HOUSE_MAGE), _succ(3, HOUSE_MAGE))
+    state = contest_step(state, hits(2, HOUSE_MAGE), hits(3, HOUSE_MAGE))
     assert (state.total_a, state.total_b, state.finished) == (2, 3, False)
-    state = contest_step(state, _succ(3, HOUSE_MAGE), _succ(1, HOUSE_MAGE))
+    state = contest_step(state, hits(3, HOUSE_MAGE), hits(1, HOUSE_MAGE))
     assert (state.total_a, state.total_b) == (5, 4)
     assert (state.finished, state.winner) == (True, Side.A)
 
 
 def test_house_single_roll_is_opposed() -> None:
-    state = contest_step(start_contest(ContestKind.SINGLE_ROLL), _succ(2), _succ(4))
+    state = contest_step(start_contest(ContestKind.SINGLE_ROLL), hits(2), hits(4))
     assert (state.finished, state.winner, state.net) == (True, Side.B, 2)
 
 
 def test_house_fixed_rolls_without_subtraction_compares_sums() -> None:
     state = start_contest(ContestKind.FIXED_ROLLS, rolls=2, subtract=False)
-    state = contest_step(state, _succ(3), _succ(1))
-    state = contest_step(state, _succ(0), _succ(3))
+    state = contest_step(state, hits(3), hits(1))
+    state = contest_step(state, hits(0), hits(3))
     assert (state.total_a, state.total_b) == (3, 4)
     assert (state.finished, state.winner, state.net) == (True, Side.B, 1)
 
 
 def test_house_fixed_rolls_with_subtraction_keeps_the_balance() -> None:
     state = start_contest(ContestKind.FIXED_ROLLS, rolls=2, subtract=True)
-    state = contest_step(state, _succ(3), _succ(1))
-    state = contest_step(state, _succ(0), _succ(3))
+    state = contest_step(state, hits(3), hits(1))
+    state = contest_step(state, hits(0), hits(3))
     assert (state.total_a, state.total_b) == (2, 3)
     assert (state.finished, state.winner, state.net) == (True, Side.B, 1)
 
 
 def test_house_fixed_rolls_draw() -> None:
     state = start_contest(ContestKind.FIXED_ROLLS, rolls=1, subtract=False)
-    state = contest_step(state, _succ(2), _succ(2))
+    state = contest_step(state, hits(2), hits(2))
     assert (state.finished, state.winner) == (True, None)
 
 
@@ -183,7 +170,7 @@ def test_house_fixed_rolls_draw() -> None:
 def test_start_contest_rejects_invalid_input(
     kind: Any, kwargs: dict[str, Any], code: ErrorCode
 ) -> None:
-    _raises(code, start_contest, kind, **kwargs)
+    refused(code, start_contest, kind, **kwargs)
 
 
 @FAST
@@ -193,7 +180,7 @@ def test_property_subtracting_contest_banks_the_running_difference(
 ) -> None:
     state = start_contest(ContestKind.FIXED_ROLLS, rolls=len(rounds), subtract=True)
     for a, b in rounds:
-        state = contest_step(state, _succ(a), _succ(b))
+        state = contest_step(state, hits(a), hits(b))
     # Without botches only one side's bank grows per roll, by the difference.
     assert state.total_a - state.total_b == sum(a - b for a, b in rounds)
     assert state.finished
@@ -222,20 +209,20 @@ def test_drinking_duel_difficulty_clamps_to_2_10() -> None:
 
 def test_t25_win_at_a_lead_of_five() -> None:
     state = DuelState()
-    state = drinking_duel_step(state, _succ(3, DARK_AGES), _succ(1, DARK_AGES))
+    state = drinking_duel_step(state, hits(3, DARK_AGES), hits(1, DARK_AGES))
     assert (state.lead, state.winner) == (2, None)
-    state = drinking_duel_step(state, _succ(3, DARK_AGES), _succ(0, DARK_AGES))
+    state = drinking_duel_step(state, hits(3, DARK_AGES), hits(0, DARK_AGES))
     assert (state.total_a, state.total_b, state.lead, state.winner) == (6, 1, 5, Side.A)
-    _raises(ErrorCode.STATE, drinking_duel_step, state, _succ(1), _succ(1))
+    refused(ErrorCode.STATE, drinking_duel_step, state, hits(1), hits(1))
 
 
 def test_t25_a_botch_wipes_that_drinkers_successes() -> None:
     state = DuelState(total_a=4, total_b=3, rolls_made=2)
-    state = drinking_duel_step(state, _succ(1, DARK_AGES), _botch(DARK_AGES))
+    state = drinking_duel_step(state, hits(1, DARK_AGES), botched(DARK_AGES))
     assert (state.total_a, state.total_b, state.winner) == (5, 0, Side.A)
 
 
 def test_drinking_duel_rejects_bad_input() -> None:
-    _raises(ErrorCode.RANGE, drinking_duel_difficulty, 0, DuelTraits(2, 3, 6))
-    _raises(ErrorCode.TYPE, drinking_duel_difficulty, 1, DuelTraits(2, 3.0, 6))  # type: ignore[arg-type]
-    _raises(ErrorCode.RANGE, drinking_duel_step, DuelState(total_a=-1), _succ(1), _succ(1))
+    refused(ErrorCode.RANGE, drinking_duel_difficulty, 0, DuelTraits(2, 3, 6))
+    refused(ErrorCode.TYPE, drinking_duel_difficulty, 1, DuelTraits(2, 3.0, 6))  # type: ignore[arg-type]
+    refused(ErrorCode.RANGE, drinking_duel_step, DuelState(total_a=-1), hits(1), hits(1))

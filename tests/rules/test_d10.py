@@ -13,16 +13,10 @@ from rules import d10
 from rules.d10 import Degree, Outcome
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import DARK_AGES, HOUSE_MAGE, MAGE_REVISED, BotchRule, Profile
+from tests.rules.helpers import refused
 
 PROFILES = (MAGE_REVISED, DARK_AGES, HOUSE_MAGE)
 FAST = settings(max_examples=150, deadline=None)
-
-
-def _raises(code: ErrorCode, fn: Any, *args: Any, **kwargs: Any) -> RulesInputError:
-    with pytest.raises(RulesInputError) as info:
-        fn(*args, **kwargs)
-    assert info.value.code is code
-    return info.value
 
 
 # --- §E.1 text vectors ---------------------------------------------------------------------
@@ -184,13 +178,13 @@ def test_g_a06_threshold_then_ones() -> None:
 
 
 def test_g_a15_faces_must_match_the_pool() -> None:
-    _raises(ErrorCode.FACES_LEN, d10.roll, 3, 6, MAGE_REVISED, faces=[1, 2])
+    refused(ErrorCode.FACES_LEN, d10.roll, 3, 6, MAGE_REVISED, faces=[1, 2])
 
 
 def test_g_a15_zero_is_ten_and_eleven_is_not_a_face() -> None:
     assert d10.parse_face(0) == 10
     assert d10.resolve([0, 5], 6, MAGE_REVISED).faces == (10, 5)
-    _raises(ErrorCode.FACE_VALUE, d10.resolve, [0, 5, 11], 6, MAGE_REVISED)
+    refused(ErrorCode.FACE_VALUE, d10.resolve, [0, 5, 11], 6, MAGE_REVISED)
 
 
 # --- other behaviour -----------------------------------------------------------------------
@@ -211,7 +205,7 @@ def test_willpower_cancellable_variant_lets_ones_take_it() -> None:
 
 def test_willpower_refused_when_the_profile_has_no_willpower_successes() -> None:
     variant = MAGE_REVISED.model_copy(update={"wp_auto_success": False})
-    _raises(ErrorCode.NOT_ALLOWED, d10.resolve, [6], 6, variant, willpower=True)
+    refused(ErrorCode.NOT_ALLOWED, d10.resolve, [6], 6, variant, willpower=True)
 
 
 @pytest.mark.parametrize(
@@ -234,18 +228,18 @@ def test_willpower_refused_when_the_profile_has_no_willpower_successes() -> None
 def test_resolve_rejects_invalid_input(kwargs: dict[str, Any], code: ErrorCode) -> None:
     args: dict[str, Any] = {"faces": [6, 1], "difficulty": 6, "profile": MAGE_REVISED}
     args.update(kwargs)
-    _raises(code, d10.resolve, **args)
+    refused(code, d10.resolve, **args)
 
 
 @pytest.mark.parametrize(
     ("pool", "code"), [(0, ErrorCode.RANGE), (-2, ErrorCode.RANGE), (51, ErrorCode.RANGE)]
 )
 def test_roll_rejects_bad_pools(pool: int, code: ErrorCode) -> None:
-    _raises(code, d10.roll, pool, 6, MAGE_REVISED)
+    refused(code, d10.roll, pool, 6, MAGE_REVISED)
 
 
 def test_roll_rejects_bool_pool() -> None:
-    _raises(ErrorCode.TYPE, d10.roll, True, 6, MAGE_REVISED)
+    refused(ErrorCode.TYPE, d10.roll, True, 6, MAGE_REVISED)
 
 
 # --- properties ----------------------------------------------------------------------------

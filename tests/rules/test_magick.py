@@ -33,15 +33,9 @@ from rules.magick import (
 )
 from rules.profiles import DARK_AGES, HOUSE_MAGE, MAGE_REVISED, MagickOptions, Profile
 from rules.spheres import Sphere
+from tests.rules.helpers import refused
 
 FAST = settings(max_examples=150, deadline=None)
-
-
-def _raises(code: ErrorCode, fn: Any, *args: Any, **kwargs: Any) -> RulesInputError:
-    with pytest.raises(RulesInputError) as info:
-        fn(*args, **kwargs)
-    assert info.value.code is code
-    return info.value
 
 
 def _house(**switches: Any) -> Profile:
@@ -74,7 +68,7 @@ def test_profile_defaults_to_house_mage_and_accepts_others() -> None:
     for profile in (None, HOUSE_MAGE, MAGE_REVISED):
         got = magick.effect_difficulty(3, True, True, [-2, 1], 3, profile=profile)
         assert got.difficulty == 5
-    _raises(ErrorCode.TYPE, magick.effect_difficulty, 3, True, True, profile="mage")
+    refused(ErrorCode.TYPE, magick.effect_difficulty, 3, True, True, profile="mage")
 
 
 # --- §E.2 Magick vectors ------------------------------------------------------------------
@@ -208,13 +202,13 @@ def test_g_c07_area() -> None:
 
 
 def test_g_c07_area_must_cover_targets() -> None:
-    err = _raises(ErrorCode.RANGE, magick.allocate, 3, 1, area=1, targets=2)
+    err = refused(ErrorCode.RANGE, magick.allocate, 3, 1, area=1, targets=2)
     assert err.field == "area"
 
 
 def test_g_c08_over_allocation() -> None:
     """G-C08: 4 successes cannot buy damage 2 + duration 2 + area 1."""
-    _raises(ErrorCode.RANGE, magick.allocate, 4, 1, damage=2, duration=2, area=1, targets=1)
+    refused(ErrorCode.RANGE, magick.allocate, 4, 1, damage=2, duration=2, area=1, targets=1)
     ok = magick.allocate(5, 1, damage=2, duration=2, area=1, targets=1)
     assert (ok.spent, ok.unspent) == (5, 0)
 
@@ -222,7 +216,7 @@ def test_g_c08_over_allocation() -> None:
 def test_g_c08_separate_magnitude_cost() -> None:
     """AMB-C7 alternative: the magnitude is paid first, only the rest is allocated."""
     paid = _house(magnitude_is_separate_cost=True)
-    _raises(ErrorCode.RANGE, magick.allocate, 4, 3, damage=2, profile=paid)
+    refused(ErrorCode.RANGE, magick.allocate, 4, 3, damage=2, profile=paid)
     assert magick.allocate(5, 3, damage=2, profile=paid).damage_levels == 4
 
 
@@ -282,10 +276,10 @@ def test_g_c10_wheel_size_switch_and_other_moves() -> None:
     gained = magick.add_quintessence(5, 10, 8)
     assert (gained.wheel.quintessence, gained.overflow) == (10, 3)
     assert magick.spend_quintessence(5, 10, 3).quintessence == 2
-    _raises(ErrorCode.QUINT_LIMIT, magick.spend_quintessence, 2, 0, 3)
-    _raises(ErrorCode.STATE, magick.wheel, 15, 10)
-    _raises(ErrorCode.RANGE, magick.wheel, 21, 0)
-    _raises(ErrorCode.RANGE, magick.add_paradox, 0, 0, -1)
+    refused(ErrorCode.QUINT_LIMIT, magick.spend_quintessence, 2, 0, 3)
+    refused(ErrorCode.STATE, magick.wheel, 15, 10)
+    refused(ErrorCode.RANGE, magick.wheel, 21, 0)
+    refused(ErrorCode.RANGE, magick.add_paradox, 0, 0, -1)
 
 
 def test_g_c11_backlash_roll() -> None:
@@ -308,9 +302,9 @@ def test_g_c11_backlash_switch_and_faces() -> None:
         7, faces=[6, 7, 2, 3, 10, 1, 5], profile=_house(backlash_ones_cancel=True)
     )
     assert (cancelling.successes, cancelling.paradox_after) == (2, 5)
-    _raises(ErrorCode.FACES_LEN, magick.backlash, 3, faces=[6, 7])
-    _raises(ErrorCode.FACE_VALUE, magick.backlash, 2, faces=[6, 11])
-    _raises(ErrorCode.RANGE, magick.backlash, 0)
+    refused(ErrorCode.FACES_LEN, magick.backlash, 3, faces=[6, 7])
+    refused(ErrorCode.FACE_VALUE, magick.backlash, 2, faces=[6, 11])
+    refused(ErrorCode.RANGE, magick.backlash, 0)
     rolled = magick.backlash(12, rng=random.Random(4))
     assert len(rolled.faces) == 12
     assert rolled.successes + rolled.paradox_after == 12
@@ -387,8 +381,8 @@ def test_g_c13_barrier_rows_and_switches() -> None:
     both = _house(barrier_adjustment=MagickOptions.BarrierAdjustment.BOTH)
     shifted = magick.barrier("countryside", -2, profile=both)
     assert (shifted.difficulty, shifted.successes) == (4, 1)
-    _raises(ErrorCode.RANGE, magick.barrier, "node", 3)
-    _raises(ErrorCode.UNKNOWN_KEY, magick.barrier, "umbra")
+    refused(ErrorCode.RANGE, magick.barrier, "node", 3)
+    refused(ErrorCode.UNKNOWN_KEY, magick.barrier, "umbra")
 
 
 def test_barrier_crossing_rolls() -> None:
@@ -414,8 +408,8 @@ def test_g_c14_correspondence() -> None:
     assert magick.correspondence_reach(2).place is Place.VERY_FAMILIAR
     both = _house(correspondence_better_link=False)
     assert magick.correspondence_required("familiar", "body_sample", profile=both) == 3
-    _raises(ErrorCode.RANGE, magick.correspondence_required)
-    _raises(ErrorCode.UNKNOWN_KEY, magick.correspondence_required, contact="hair")
+    refused(ErrorCode.RANGE, magick.correspondence_required)
+    refused(ErrorCode.UNKNOWN_KEY, magick.correspondence_required, contact="hair")
 
 
 def test_g_c15_time() -> None:
@@ -438,8 +432,8 @@ def test_g_c16_magnitude() -> None:
     assert magick.magnitude_of(1) is Magnitude.ORDINARY
     assert magick.magnitude_of(0) is None
     assert magick.check_required("mighty", 10) == 10
-    _raises(ErrorCode.RANGE, magick.check_required, Magnitude.COMPLEX, 5)
-    _raises(ErrorCode.UNKNOWN_KEY, magick.check_required, "huge", 5)
+    refused(ErrorCode.RANGE, magick.check_required, Magnitude.COMPLEX, 5)
+    refused(ErrorCode.UNKNOWN_KEY, magick.check_required, "huge", 5)
 
 
 # --- §C.1 / §C.5 casting ------------------------------------------------------------------
@@ -454,10 +448,10 @@ def test_procedure_order() -> None:
 def test_highest_sphere_needs_the_rating() -> None:
     ratings = {Sphere.FORCES: 3, "matter": 2}
     assert magick.highest_sphere_level({"forces": 3, Sphere.MATTER: 1}, ratings) == 3
-    _raises(ErrorCode.RANGE, magick.highest_sphere_level, {"forces": 4}, ratings)
-    _raises(ErrorCode.RANGE, magick.highest_sphere_level, {"life": 1}, ratings)
-    _raises(ErrorCode.UNKNOWN_KEY, magick.highest_sphere_level, {"fire": 1}, ratings)
-    _raises(ErrorCode.RANGE, magick.highest_sphere_level, {}, ratings)
+    refused(ErrorCode.RANGE, magick.highest_sphere_level, {"forces": 4}, ratings)
+    refused(ErrorCode.RANGE, magick.highest_sphere_level, {"life": 1}, ratings)
+    refused(ErrorCode.UNKNOWN_KEY, magick.highest_sphere_level, {"fire": 1}, ratings)
+    refused(ErrorCode.RANGE, magick.highest_sphere_level, {}, ratings)
 
 
 def test_cast_success_and_paradox() -> None:
@@ -483,7 +477,7 @@ def test_cast_never_auto_succeeds() -> None:
 
 
 def test_cast_auto_success_is_a_profile_choice() -> None:
-    _raises(ErrorCode.NOT_ALLOWED, magick.cast, 8, 1, False, False, auto_success=True)
+    refused(ErrorCode.NOT_ALLOWED, magick.cast, 8, 1, False, False, auto_success=True)
     lenient = HOUSE_MAGE.model_copy(update={"auto_success_forbidden": frozenset()})
     auto = magick.cast(8, 1, True, False, auto_success=True, profile=lenient)
     assert (auto.outcome, auto.successes, auto.roll, auto.paradox) == (
@@ -492,7 +486,7 @@ def test_cast_auto_success_is_a_profile_choice() -> None:
         None,
         1,
     )
-    _raises(
+    refused(
         ErrorCode.NOT_ALLOWED, magick.cast, 4, 1, True, False, auto_success=True, profile=lenient
     )
 
@@ -503,7 +497,7 @@ def test_cast_wounds_willpower_and_dice_source() -> None:
     assert magick.cast(2, 1, False, False, wound_penalty=2, faces=[5, 5], profile=tough).pool == 2
     wp = magick.cast(2, 3, True, True, willpower=True, faces=[1, 2])
     assert (wp.successes, wp.outcome) == (1, Outcome.SUCCESS)
-    _raises(ErrorCode.FACES_LEN, magick.cast, 3, 1, False, False, faces=[5, 5])
+    refused(ErrorCode.FACES_LEN, magick.cast, 3, 1, False, False, faces=[5, 5])
     rolled = magick.cast(5, 2, False, False, rng=random.Random(7))
     assert rolled.roll is not None
     assert len(rolled.roll.faces) == 5
@@ -541,19 +535,19 @@ def test_modifier_forms() -> None:
     ],
 )
 def test_modifier_errors(modifiers: Any, code: ErrorCode) -> None:
-    _raises(code, magick.effect_difficulty, 2, True, False, modifiers)
+    refused(code, magick.effect_difficulty, 2, True, False, modifiers)
 
 
 def test_resonance_rows_together_is_a_switch() -> None:
     both = ["matching_resonance", "opposed_resonance"]
     assert magick.effect_difficulty(2, True, False, both).difficulty == 6
     strict = _house(resonance_both_allowed=False)
-    _raises(ErrorCode.NOT_ALLOWED, magick.effect_difficulty, 2, True, False, both, profile=strict)
+    refused(ErrorCode.NOT_ALLOWED, magick.effect_difficulty, 2, True, False, both, profile=strict)
 
 
 def test_quintessence_limits() -> None:
-    _raises(ErrorCode.QUINT_LIMIT, magick.effect_difficulty, 2, True, False, quintessence=4)
-    _raises(
+    refused(ErrorCode.QUINT_LIMIT, magick.effect_difficulty, 2, True, False, quintessence=4)
+    refused(
         ErrorCode.QUINT_LIMIT,
         magick.effect_difficulty,
         2,
@@ -562,8 +556,8 @@ def test_quintessence_limits() -> None:
         quintessence=2,
         quintessence_available=1,
     )
-    _raises(ErrorCode.RANGE, magick.effect_difficulty, 2, True, False, quintessence=-1)
-    _raises(ErrorCode.TYPE, magick.effect_difficulty, 2, True, False, quintessence=True)
+    refused(ErrorCode.RANGE, magick.effect_difficulty, 2, True, False, quintessence=-1)
+    refused(ErrorCode.TYPE, magick.effect_difficulty, 2, True, False, quintessence=True)
 
 
 @pytest.mark.parametrize(
@@ -577,13 +571,13 @@ def test_quintessence_limits() -> None:
     ],
 )
 def test_effect_input_errors(args: tuple[Any, ...], code: ErrorCode) -> None:
-    _raises(code, magick.effect_difficulty, *args)
-    _raises(code, magick.paradox_gain, *args, "success")
+    refused(code, magick.effect_difficulty, *args)
+    refused(code, magick.paradox_gain, *args, "success")
 
 
 def test_unknown_outcome() -> None:
-    _raises(ErrorCode.UNKNOWN_KEY, magick.paradox_gain, 2, True, False, "crit")
-    _raises(ErrorCode.TYPE, magick.paradox_gain, 2, True, False, 3)
+    refused(ErrorCode.UNKNOWN_KEY, magick.paradox_gain, 2, True, False, "crit")
+    refused(ErrorCode.TYPE, magick.paradox_gain, 2, True, False, 3)
 
 
 # --- §C.13, §C.14, §C.16 --------------------------------------------------------------------
@@ -598,7 +592,7 @@ def test_paradox_flaws() -> None:
     assert magick.paradox_flaw("trivial").harmful is False
     assert magick.paradox_flaw("radical").difficulty_high is None
     assert [magick.PARADOX_FLAWS[f].tier for f in ParadoxFlaw] == [1, 2, 3, 4, 5]
-    _raises(ErrorCode.UNKNOWN_KEY, magick.paradox_flaw, "cosmic")
+    refused(ErrorCode.UNKNOWN_KEY, magick.paradox_flaw, "cosmic")
 
 
 def test_haunt_duration() -> None:
@@ -607,8 +601,8 @@ def test_haunt_duration() -> None:
     assert magick.haunt_duration(30, unit="months").unit is MagickOptions.HauntUnit.MONTHS
     weeks = _house(haunt_unit=MagickOptions.HauntUnit.WEEKS)
     assert magick.haunt_duration(3, profile=weeks).unit is MagickOptions.HauntUnit.WEEKS
-    _raises(ErrorCode.UNKNOWN_KEY, magick.haunt_duration, 3, unit="aeons")
-    _raises(ErrorCode.RANGE, magick.haunt_duration, -1)
+    refused(ErrorCode.UNKNOWN_KEY, magick.haunt_duration, 3, unit="aeons")
+    refused(ErrorCode.RANGE, magick.haunt_duration, -1)
 
 
 def test_damage_type_defaults() -> None:
@@ -628,8 +622,8 @@ def test_sphere_reference_cards() -> None:
     assert spheres.level_text(Sphere.SPIRIT, 4).ru.startswith("Воздействовать на Барьер")
     assert spheres.SPHERE_NAMES[Sphere.CORRESPONDENCE].ru == "Связи"
     assert spheres.LEVEL_NAMES[spheres.SphereLevel.DISCIPLE].ru == "Посвященный"
-    _raises(ErrorCode.UNKNOWN_KEY, spheres.level_text, "fire", 1)
-    _raises(ErrorCode.RANGE, spheres.level_text, "time", 6)
+    refused(ErrorCode.UNKNOWN_KEY, spheres.level_text, "fire", 1)
+    refused(ErrorCode.RANGE, spheres.level_text, "time", 6)
 
 
 # --- Properties ---------------------------------------------------------------------------
