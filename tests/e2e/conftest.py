@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,24 @@ async def bot_process(
         await launcher.stop_all()
         # Shown by pytest only when the test failed: what the bot said is the first clue.
         print(launcher.logs())
+
+
+@asynccontextmanager
+async def module_bot(directory: Path, startup: float) -> AsyncIterator[BotLauncher]:
+    """One fake Bot API, one redis-server and one polling bot process under ``directory``, for
+    a module-scoped fixture: starting the bot costs seconds on a shared machine, a fresh chat
+    per test costs nothing. On the way out, the fake's own bugs and any callback query the
+    bot never answered (scenario 7) fail the module."""
+    (directory / "redis").mkdir()
+    redis = RedisServer(directory / "redis")
+    async with FakeBotApi() as api:
+        await redis.start()
+        launcher = BotLauncher(api, redis, directory)
+        try:
+            await launcher.start(timeout=startup)
+            yield launcher
+        finally:
+            await launcher.stop_all()
+            await redis.stop()
+    assert not api.internal_errors, api.internal_errors
+    assert not api.unanswered_callback_queries()

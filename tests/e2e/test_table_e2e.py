@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from bot.render import RollAction, RollCallback
 from bot.state import Store
 from rules import d10, probability, profiles
-from tests.e2e.conftest import BotLauncher
+from tests.e2e.conftest import BotLauncher, module_bot
 from tests.e2e.fake_bot_api import (
     ApiCall,
     CallbackQueryRecord,
@@ -38,7 +38,6 @@ from tests.e2e.fake_bot_api import (
     FakeChat,
     FakeUser,
 )
-from tests.e2e.processes import RedisServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -213,23 +212,10 @@ class Table:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
-    """One fake Bot API, one redis-server and one bot process for the whole module: starting
-    the bot costs seconds on a shared machine, a fresh chat per test costs nothing."""
-    directory = tmp_path_factory.mktemp("table")
-    (directory / "redis").mkdir()
-    redis = RedisServer(directory / "redis")
-    async with FakeBotApi() as api:
-        await redis.start()
-        launcher = BotLauncher(api, redis, directory)
-        try:
-            await launcher.start(timeout=STARTUP)
-            yield launcher
-        finally:
-            await launcher.stop_all()
-            await redis.stop()
-    assert not api.internal_errors, api.internal_errors
-    # Scenario 7 over the whole module, beside each test's own check of its chat.
-    assert not api.unanswered_callback_queries()
+    """One bot process for the module; scenario 7 is checked over the whole module on the
+    way out, beside each test's own check of its chat."""
+    async with module_bot(tmp_path_factory.mktemp("table"), STARTUP) as launcher:
+        yield launcher
 
 
 @pytest_asyncio.fixture(loop_scope="module")

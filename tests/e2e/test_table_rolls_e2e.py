@@ -30,9 +30,8 @@ from bot.table_render import (
     VsCallback,
 )
 from rules import contests, d10, profiles
-from tests.e2e.conftest import BotLauncher
+from tests.e2e.conftest import BotLauncher, module_bot
 from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
-from tests.e2e.processes import RedisServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -122,20 +121,8 @@ class Table:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
     """One bot process for the module: a fresh supergroup per test costs nothing."""
-    directory = tmp_path_factory.mktemp("table-rolls")
-    (directory / "redis").mkdir()
-    redis = RedisServer(directory / "redis")
-    async with FakeBotApi() as api:
-        await redis.start()
-        launcher = BotLauncher(api, redis, directory)
-        try:
-            await launcher.start(timeout=STARTUP)
-            yield launcher
-        finally:
-            await launcher.stop_all()
-            await redis.stop()
-    assert not api.internal_errors, api.internal_errors
-    assert not api.unanswered_callback_queries()
+    async with module_bot(tmp_path_factory.mktemp("table-rolls"), STARTUP) as launcher:
+        yield launcher
 
 
 @pytest_asyncio.fixture(loop_scope="module")
