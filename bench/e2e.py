@@ -169,23 +169,8 @@ class CommandProcess(BotProcess):
         super().__init__(env, log_path)
         self.arguments = list(arguments)
 
-    async def start(self, *extra: str) -> None:
-        if self.running:
-            raise RuntimeError("already running")
-        self._log = self.log_path.open("ab")
-        self._log.write(f"\n===== python {' '.join(self.arguments)} =====\n".encode())
-        self._log.flush()
-        self.started_at = time.monotonic()
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            *self.arguments,
-            *extra,
-            cwd=self.cwd,
-            env=self._environment(),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=self._log,
-        )
+    def command_line(self, arguments: Sequence[str]) -> list[str]:
+        return [*self.arguments, *arguments]
 
     def cpu_seconds(self) -> float | None:
         """utime + stime of the process so far, from /proc (None where there is no /proc)."""

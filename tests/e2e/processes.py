@@ -17,7 +17,7 @@ import shutil
 import signal
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -215,18 +215,21 @@ class BotProcess:
         )
         return {**inherited, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path, **self.env}
 
+    def command_line(self, arguments: Sequence[str]) -> list[str]:
+        """What follows ``python``: the bot's module and the test's arguments."""
+        return ["-m", "bot", *arguments]
+
     async def start(self, *arguments: str) -> None:
         if self.running:
             raise RuntimeError("the bot is already running")
+        command = self.command_line(arguments)
         self._log = self.log_path.open("ab")
-        self._log.write(f"\n===== python -m bot {' '.join(arguments)} =====\n".encode())
+        self._log.write(f"\n===== python {' '.join(command)} =====\n".encode())
         self._log.flush()
         self.started_at = time.monotonic()
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "bot",
-            *arguments,
+            *command,
             cwd=self.cwd,
             env=self._environment(),
             stdin=asyncio.subprocess.DEVNULL,
