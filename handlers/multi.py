@@ -30,9 +30,9 @@ from handlers.tabletop import (
     check_pool,
     log_entry,
     open_table_tap,
-    show_tap,
     typed_pool,
 )
+from handlers.taps import show_tap
 from rules import d10
 from rules.actions import Pool, PoolStatus, multiple_action_pools, split_pool
 from rules.dice import Rng

@@ -35,9 +35,9 @@ from handlers.tabletop import (
     is_storyteller,
     log_entry,
     open_table_tap,
-    show_tap,
     typed_pool,
 )
+from handlers.taps import show_tap
 from rules import d10
 from rules.contests import (
     ContestKind,

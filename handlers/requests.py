@@ -27,6 +27,7 @@ from bot.session import safe_edit
 from bot.state import ChatSettings, Flow, Store
 from bot.traits import TraitNameError, parse_pool_expression
 from handlers.storyteller import GameAccess, game_access
+from handlers.taps import load_tap
 from rules import d10
 from rules.actions import PoolStatus
 from rules.dice import Rng
@@ -138,14 +139,10 @@ async def request_tap(
     locale: str,
     rng: Rng | None = None,
 ) -> None:
-    message = callback.message
-    flow = await store.load_flow(callback_data.f)
-    if flow is None or flow.closed or not isinstance(message, Message):
-        await callback.answer(render.closed_text(), show_alert=True)
+    loaded = await load_tap(callback, callback_data.f, store, REQUEST)
+    if loaded is None:
         return
-    if flow.chat_id != message.chat.id or flow.kind != REQUEST:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+    flow, message = loaded
     try:
         state = RequestState.model_validate(flow.data)
         codes = [trait_code(c, state.system) for c in state.codes]

@@ -30,6 +30,7 @@ from bot.session import safe_edit
 from bot.state import Flow, Store
 from handlers.parsing import ArgumentsError, Problem, parse_roll_arguments
 from handlers.tabletop import PoolRefused, pool_from_sheet, willpower_on_sheet
+from handlers.taps import load_tap, show_tap
 from rules import d10, probability
 from rules.actions import AutoStatus, auto_success
 from rules.d6.roll import roll as d6_roll
@@ -314,14 +315,10 @@ async def roll_tap(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    message = callback.message
-    flow = await store.load_flow(callback_data.f)
-    if flow is None or flow.closed or not isinstance(message, Message):
-        await callback.answer(render.closed_text(), show_alert=True)
+    loaded = await load_tap(callback, callback_data.f, store, WIZARD, RESULT)
+    if loaded is None:
         return
-    if flow.chat_id != message.chat.id or flow.kind not in (WIZARD, RESULT):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+    flow, message = loaded
     if flow.owner_id != callback.from_user.id:
         await callback.answer(render.not_yours_text(), show_alert=True)
         return
@@ -372,12 +369,7 @@ async def _wizard_tap(
     else:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
     advanced = await store.advance_flow(flow.id, data.v, state.model_dump())
-    if advanced is None:
-        await callback.answer()
-        return
-    text, markup = _wizard_view(advanced, state, profile)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-    await callback.answer()
+    await show_tap(callback, message, advanced, lambda f: _wizard_view(f, state, profile))
 
 
 async def _wizard_roll(

@@ -21,7 +21,8 @@ from bot.session import safe_edit
 from bot.state import Flow, Store
 from bot.table_render import SetupAction, SetupCallback
 from handlers import extended, multi, opposed, teamwork
-from handlers.tabletop import check_difficulty, log_entry, open_table_tap, show_tap
+from handlers.tabletop import check_difficulty, log_entry, open_table_tap
+from handlers.taps import show_tap
 from rules import d10, probability
 from rules.actions import multiple_action_pools, start_extended
 from rules.dice import Rng
@@ -155,6 +156,11 @@ async def setup_tap(
     flow, message = opened
     try:
         state = SetupState.model_validate(flow.data)
+        splits = profile.multiple_actions is MultipleActions.SPLIT_POOL
+        if state.feature is Feature.MULTI and state.split is not splits:
+            # The chat switched between a cumulative and a split-pool game (§A.9) since
+            # the wizard was drawn: its declared pools mean nothing in the new mode.
+            raise RulesInputError(ErrorCode.STATE, "split", "the chat's game changed")
         action, x = callback_data.a, callback_data.x
         if action is SetupAction.GO:
             await _start(callback, message, flow, state, store, profile, rng)

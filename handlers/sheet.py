@@ -34,6 +34,7 @@ from bot.sheet_view import Category, SheetAction, SheetCallback
 from bot.state import ChatSettings, Flow, SheetOwner, Store
 from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
 from handlers.storyteller import GameAccess, game_access
+from handlers.taps import load_tap
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
 from rules.sheet import (
@@ -391,14 +392,10 @@ async def editor_tap(
     profile: Profile,
     locale: str,
 ) -> None:
-    message = callback.message
-    flow = await store.load_flow(callback_data.f)
-    if flow is None or flow.closed or not isinstance(message, Message):
-        await callback.answer(render.closed_text(), show_alert=True)
+    loaded = await load_tap(callback, callback_data.f, store, EDITOR)
+    if loaded is None:
         return
-    if flow.chat_id != message.chat.id or flow.kind != EDITOR:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+    flow, message = loaded
     if flow.owner_id != callback.from_user.id:
         await callback.answer(sheet_view.not_your_sheet_text(), show_alert=True)
         return

@@ -37,6 +37,7 @@ from bot import storyteller_view as view
 from bot.session import safe_edit
 from bot.state import ChatSettings, Store
 from bot.storyteller_view import StCallback
+from handlers.taps import load_tap
 
 CLAIM = "st"
 ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
@@ -237,15 +238,11 @@ async def storyteller_tap(
     callback: CallbackQuery, callback_data: StCallback, bot: Bot, store: Store
 ) -> None:
     """«Я Рассказчик» / «Забрать роль»: the presser's real id, checked, becomes the role's."""
-    message = callback.message
-    flow = await store.load_flow(callback_data.f)
-    if flow is None or flow.closed or not isinstance(message, Message):
-        await callback.answer(render.closed_text(), show_alert=True)
+    loaded = await load_tap(callback, callback_data.f, store, CLAIM)
+    if loaded is None:
         return
+    flow, message = loaded
     tapper = callback.from_user
-    if flow.chat_id != message.chat.id or flow.kind != CLAIM:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
     if flow.owner_id not in (0, tapper.id):
         await callback.answer(view.not_for_you_text(), show_alert=True)
         return

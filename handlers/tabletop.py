@@ -1,56 +1,32 @@
 """What the table-roll handlers (/ext, /vs, /team, /multi) share: the tap checks and the log.
 
-Every button under these messages carries a flow id and the version it was drawn at, and
-nothing in it is trusted: :func:`open_tap` loads the flow, refuses a closed, foreign or
-garbled one with the same alerts as ``/r``, and answers a stale version quietly (a double
-tap already did its work); :func:`open_table_tap` adds the refusals every table button
-shares. Who else may press is each feature's own rule, so it stays with them. After the
-compare-and-set, :func:`show_tap` redraws the message in place or, on a lost race, only
-answers the tap.
+:func:`open_table_tap` is :func:`handlers.taps.open_tap` plus the refusals every table
+button shares (only the d10 games roll here; most buttons are the opener's own). Who else
+may press is each feature's own rule, so it stays with them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
-from aiogram.enums import ParseMode
-from aiogram.types import CallbackQuery, Chat, InlineKeyboardMarkup, Message, User
+from aiogram.types import CallbackQuery, Chat, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import render, table_render
-from bot.session import safe_edit
 from bot.sheet_view import lang_of, name_problem_text, no_sheet_text, trait_name
 from bot.state import ChatSettings, Flow, Store
 from bot.traits import TraitNameError, parse_pool_expression
 from handlers.parsing import Problem
 from handlers.settings import is_admin
+from handlers.taps import open_tap
 from rules.actions import PoolStatus
 from rules.d10 import D10Result
 from rules.difficulty import check_base
 from rules.errors import RulesInputError, check_int
 from rules.profiles import GameSystem, Profile
 from rules.sheet import pool_from_traits, system_of
-
-
-async def open_tap(
-    callback: CallbackQuery, flow_id: str, version: int, store: Store, kind: str
-) -> tuple[Flow, Message] | None:
-    """The flow behind a tap, or None once the tap has been answered with the reason."""
-    message = callback.message
-    flow = await store.load_flow(flow_id)
-    if flow is None or flow.closed or not isinstance(message, Message):
-        await callback.answer(render.closed_text(), show_alert=True)
-        return None
-    if flow.chat_id != message.chat.id or flow.kind != kind:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return None
-    if flow.version != version:
-        await callback.answer()
-        return None
-    return flow, message
 
 
 async def open_table_tap(
@@ -76,21 +52,6 @@ async def open_table_tap(
         await callback.answer(table_render.wrong_system_text(), show_alert=True)
         return None
     return opened
-
-
-View = Callable[[Flow], tuple[str, InlineKeyboardMarkup | None]]
-
-
-async def show_tap(
-    callback: CallbackQuery, message: Message, advanced: Flow | None, view: View
-) -> None:
-    """The end of a tap, after :meth:`Store.advance_flow`: the message redrawn from the new
-    version (its buttons carry that version), or, when another tap won the race (None),
-    only the quiet answer, because the winner already redrew it."""
-    if advanced is not None:
-        text, markup = view(advanced)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-    await callback.answer()
 
 
 def check_pool(pool: int, profile: Profile, field: str = "pool") -> int:

@@ -28,9 +28,9 @@ from handlers.tabletop import (
     check_pool,
     log_entry,
     open_table_tap,
-    show_tap,
     typed_pool,
 )
+from handlers.taps import show_tap
 from rules import d10
 from rules.contests import CONTEST_LIMIT, teamwork
 from rules.dice import Rng
