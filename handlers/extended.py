@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot import render, table_render
 from bot.state import Flow, Store
 from bot.table_render import ExtAction, ExtCallback
-from handlers.parsing import ArgumentsError, parse_extended_arguments
+from handlers.parsing import parse_extended_arguments
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
@@ -35,7 +35,7 @@ from rules import d10
 from rules.actions import ExtendedState, ExtendedStatus, extended_step, start_extended
 from rules.dice import Rng
 from rules.errors import RulesInputError
-from rules.profiles import GameSystem, Profile
+from rules.profiles import Profile
 
 KIND = "ext"
 _FINAL = (ExtendedStatus.COMPLETE, ExtendedStatus.OUT_OF_TIME)
@@ -147,22 +147,12 @@ async def ext_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    if profile.system is not GameSystem.D10:
-        await message.answer(table_render.wrong_system_text())
-        return
-    if not (command.args or "").strip():
-        from handlers import setup  # the wizard builds on this module
+    from handlers import setup  # the wizard builds on this module
 
-        roller = roller_name(message, message.from_user)
-        await setup.open_setup(message, store, profile, setup.Feature.EXTENDED, roller)
-        return
-    try:
-        args = parse_extended_arguments(command.args)
-    except ArgumentsError as problem:
-        await message.answer(
-            table_render.problem_text(problem.problem, problem.token, profile, "ext"),
-            parse_mode=ParseMode.HTML,
-        )
+    args = await setup.typed_or_wizard(
+        message, command, store, profile, setup.Feature.EXTENDED, parse_extended_arguments
+    )
+    if args is None:
         return
     user = message.from_user
     roller = roller_name(message, user)

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot import render, table_render
 from bot.state import Flow, Store
 from bot.table_render import MultiAction, MultiCallback
-from handlers.parsing import ArgumentsError, parse_multi_arguments
+from handlers.parsing import parse_multi_arguments
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
@@ -37,7 +37,7 @@ from rules import d10
 from rules.actions import Pool, PoolStatus, multiple_action_pools, split_pool
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
-from rules.profiles import GameSystem, MultipleActions, Profile
+from rules.profiles import MultipleActions, Profile
 
 KIND = "multi"
 SPLIT_BUTTONS_MAX = 20  # a bigger pool is split by typing: /multi 30 10 10 10
@@ -134,22 +134,12 @@ def view(flow: Flow, state: MultiFlow, profile: Profile) -> tuple[str, InlineKey
 async def multi_command(
     message: Message, command: CommandObject, store: Store, profile: Profile
 ) -> None:
-    if profile.system is not GameSystem.D10:
-        await message.answer(table_render.wrong_system_text())
-        return
-    if not (command.args or "").strip():
-        from handlers import setup  # the wizard builds on this module
+    from handlers import setup  # the wizard builds on this module
 
-        roller = roller_name(message, message.from_user)
-        await setup.open_setup(message, store, profile, setup.Feature.MULTI, roller)
-        return
-    try:
-        args = parse_multi_arguments(command.args)
-    except ArgumentsError as problem:
-        await message.answer(
-            table_render.problem_text(problem.problem, problem.token, profile, "multi"),
-            parse_mode=ParseMode.HTML,
-        )
+    args = await setup.typed_or_wizard(
+        message, command, store, profile, setup.Feature.MULTI, parse_multi_arguments
+    )
+    if args is None:
         return
     user = message.from_user
     roller = roller_name(message, user)

@@ -9,10 +9,13 @@ action, the team's effort or the challenge, exactly as if the line had been type
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
+from typing import TypeVar
 
 from aiogram import Router
 from aiogram.enums import ParseMode
+from aiogram.filters import CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -21,15 +24,18 @@ from bot.session import safe_edit
 from bot.state import Flow, Store
 from bot.table_render import SetupAction, SetupCallback
 from handlers import extended, multi, opposed, teamwork
+from handlers.parsing import ArgumentsError
+from handlers.roll import roller_name
 from handlers.tabletop import check_difficulty, log_entry, open_table_tap
 from handlers.taps import show_tap
 from rules import d10, probability
 from rules.actions import multiple_action_pools, start_extended
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
-from rules.profiles import MultipleActions, Profile
+from rules.profiles import GameSystem, MultipleActions, Profile
 
 KIND = "setup"
+Arguments = TypeVar("Arguments")
 
 
 class Feature(StrEnum):
@@ -139,6 +145,34 @@ async def open_setup(
     )
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def typed_or_wizard(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    feature: Feature,
+    parse: Callable[[str | None], Arguments],
+) -> Arguments | None:
+    """The arguments of ``/ext``, ``/team`` or ``/multi``, or None once answered: the d6
+    game has no such rolls, a bare command opens this wizard (PRODUCT.md §2), and a line
+    that does not parse is explained with the command's usage."""
+    if profile.system is not GameSystem.D10:
+        await message.answer(table_render.wrong_system_text())
+        return None
+    if not (command.args or "").strip():
+        roller = roller_name(message, message.from_user)
+        await open_setup(message, store, profile, feature, roller)
+        return None
+    try:
+        return parse(command.args)
+    except ArgumentsError as problem:
+        await message.answer(
+            table_render.problem_text(problem.problem, problem.token, profile, feature.value),
+            parse_mode=ParseMode.HTML,
+        )
+        return None
 
 
 async def setup_tap(

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot import render, table_render
 from bot.state import Flow, Store
 from bot.table_render import TeamAction, TeamCallback
-from handlers.parsing import ArgumentsError, parse_team_arguments
+from handlers.parsing import parse_team_arguments
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
@@ -35,7 +35,7 @@ from rules import d10
 from rules.contests import CONTEST_LIMIT, teamwork
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError, check_int
-from rules.profiles import GameSystem, Profile, TeamBotch
+from rules.profiles import Profile, TeamBotch
 
 KIND = "team"
 MAX_MEMBERS = 20  # a message stays well under Telegram's 4096 characters
@@ -103,22 +103,12 @@ async def team_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    if profile.system is not GameSystem.D10:
-        await message.answer(table_render.wrong_system_text())
-        return
-    if not (command.args or "").strip():
-        from handlers import setup  # the wizard builds on this module
+    from handlers import setup  # the wizard builds on this module
 
-        roller = roller_name(message, message.from_user)
-        await setup.open_setup(message, store, profile, setup.Feature.TEAM, roller)
-        return
-    try:
-        args = parse_team_arguments(command.args)
-    except ArgumentsError as problem:
-        await message.answer(
-            table_render.problem_text(problem.problem, problem.token, profile, "team"),
-            parse_mode=ParseMode.HTML,
-        )
+    args = await setup.typed_or_wizard(
+        message, command, store, profile, setup.Feature.TEAM, parse_team_arguments
+    )
+    if args is None:
         return
     user = message.from_user
     leader_id = user.id if user else 0
