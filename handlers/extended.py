@@ -11,6 +11,8 @@ whether the work goes on after it is the Storyteller's call, so the button stays
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
@@ -118,6 +120,22 @@ def view(
     return text, markup
 
 
+async def store_flow(
+    store: Store, chat_id: int, owner_id: int, state: ExtendedFlow, entry: dict[str, Any] | None
+) -> Flow:
+    """The action's flow, with its first roll's log line unless that roll was logged already
+    (a /r result turned extended); closed at once when the first roll already finished the
+    action: nothing to press, and the flow need not wait for a tap."""
+    data = state.model_dump(mode="json")
+    if entry is None:
+        flow = await store.create_flow(KIND, chat_id, owner_id, data)
+    else:
+        flow = await store.create_flow_and_log(KIND, chat_id, owner_id, data, entry)
+    if finished(state):
+        await store.advance_flow(flow.id, flow.version, flow.data, close=True)
+    return flow
+
+
 def finished(state: ExtendedFlow) -> bool:
     """Complete or out of rolls: nothing left to press (a botch may still start over)."""
     return state.status in _FINAL
@@ -177,12 +195,7 @@ async def ext_command(
         return
     owner = user.id if user else 0
     entry = log_entry(owner, roller, pool, first, KIND)
-    flow = await store.create_flow_and_log(
-        KIND, message.chat.id, owner, state.model_dump(mode="json"), entry
-    )
-    if finished(state):
-        # Done on the first roll: nothing to press, and the flow need not wait for a tap.
-        await store.advance_flow(flow.id, flow.version, flow.data, close=True)
+    flow = await store_flow(store, message.chat.id, owner, state, entry)
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 

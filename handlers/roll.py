@@ -542,14 +542,7 @@ async def _extend_tap(
     if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
         await callback.answer()
         return
-    ext_flow = await store.create_flow(
-        extended.KIND,
-        flow.chat_id,
-        flow.owner_id,
-        state.model_dump(mode="json"),
-    )
-    if extended.finished(state):
-        await store.advance_flow(ext_flow.id, ext_flow.version, ext_flow.data, close=True)
+    ext_flow = await extended.store_flow(store, flow.chat_id, flow.owner_id, state, None)
     text, markup = extended.view(ext_flow, state, profile)
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()

@@ -278,20 +278,20 @@ async def _start(
     if await store.advance_flow(flow.id, flow.version, flow.data, close=True) is None:
         await callback.answer()
         return
-    new = await store.create_flow_and_log(
-        kind, flow.chat_id, flow.owner_id, data.model_dump(mode="json"), entry
-    )
     text: str
     markup: InlineKeyboardMarkup | None
     if isinstance(data, extended.ExtendedFlow):
-        if extended.finished(data):
-            await store.advance_flow(new.id, new.version, new.data, close=True)
+        new = await extended.store_flow(store, flow.chat_id, flow.owner_id, data, entry)
         text, markup = extended.view(new, data, profile)
-    elif isinstance(data, teamwork.TeamFlow):
-        text, markup = teamwork.view(new, data, profile)
     else:
-        assert isinstance(data, opposed.OpposedFlow)
-        text, markup = opposed.view(new, data, profile)
+        new = await store.create_flow_and_log(
+            kind, flow.chat_id, flow.owner_id, data.model_dump(mode="json"), entry
+        )
+        if isinstance(data, teamwork.TeamFlow):
+            text, markup = teamwork.view(new, data, profile)
+        else:
+            assert isinstance(data, opposed.OpposedFlow)
+            text, markup = opposed.view(new, data, profile)
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
 
