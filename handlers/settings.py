@@ -3,7 +3,7 @@
 The game is the Storyteller's decision, so ``/rules`` is for chat administrators until
 someone claims the Storyteller's role with ``/st``, and from then on for the Storyteller alone
 (``handlers.storyteller.game_access``). An anonymous administrator's message arrives with
-``sender_chat`` set to the group itself and a placeholder user: before there is a
+``sender_chat`` set to the group itself and a stand-in user (GroupAnonymousBot): before there is a
 Storyteller it counts as an administrator's; after, it may only open the keyboard, whose
 taps carry the real user. Buttons re-check the presser every time: a keyboard in a group can
 be pressed by anyone.
