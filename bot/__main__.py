@@ -20,7 +20,7 @@ from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import make_session
 from bot.settings import Settings, describe_error
-from bot.state import Store
+from bot.store import Store
 from bot.webhook import serve
 
 log = logging.getLogger("bot")

@@ -19,7 +19,7 @@ from bot.commands import set_commands
 from bot.i18n import ChatLocaleMiddleware
 from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
 from bot.settings import Settings
-from bot.state import Store
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from aiogram.utils.i18n.middleware import I18nMiddleware
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.state import ChatSettings
+from bot.store import ChatSettings
 
 log = logging.getLogger(__name__)
 

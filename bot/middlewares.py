@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from bot.i18n import choose_locale
 from bot.session import tracking_answers
-from bot.state import STORAGE_ERRORS, ChatSettings, Store
+from bot.store import STORAGE_ERRORS, ChatSettings, Store
 from rules import profiles
 from rules.dice import system_rng
 from rules.errors import RulesInputError

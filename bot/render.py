@@ -23,7 +23,7 @@ from aiogram.utils.i18n.context import get_i18n
 from babel.numbers import format_decimal
 from babel.support import LazyProxy
 
-from handlers.parsing import Problem
+from bot.parsing import Problem
 from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import D10Result, Degree, Outcome
 from rules.profiles import BotchRule, LabelSet, Profile
@@ -463,6 +463,10 @@ def range_sentence(field: str, profile: Profile) -> str:
             lo=profile.difficulty_min, hi=profile.difficulty_max
         )
     return text
+
+
+def wrong_system_text() -> str:
+    return _("These rolls are for the d10 games; this chat plays the d6 system.")
 
 
 def d6_unsupported_text() -> str:

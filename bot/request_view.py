@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 from html import escape
+from typing import ClassVar
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -17,7 +18,8 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import BaseModel, ConfigDict
 
 from bot import render
-from bot.sheet_view import candidates_text, lang_of
+from bot.sheet_text import candidates_text, lang_of
+from bot.store import FlowState
 from bot.traits import display_name
 from rules.actions import PoolStatus
 from rules.d10 import D10Result
@@ -55,7 +57,8 @@ class RequestAnswer(BaseModel):
     result: D10Result | None = None
 
 
-class RequestState(BaseModel):
+class RequestState(FlowState):
+    kind: ClassVar[str] = "request"
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     system: SheetSystem

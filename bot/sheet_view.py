@@ -20,19 +20,24 @@ from aiogram.utils.i18n import lazy_gettext as __
 from babel.support import LazyProxy
 
 from bot import render
+from bot.sheet_text import (
+    candidates_text,
+    echoed,
+    health_line,
+    set_example,
+    trait_name,
+)
 from bot.traits import (
     BlockEntry,
     BlockError,
     BlockProblem,
     Lang,
-    NameProblem,
-    TraitNameError,
     display_name,
     export_sheet,
 )
 from rules.d6.chance import DifficultyKind
 from rules.errors import ErrorCode
-from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
+from rules.health import HealthTrack
 from rules.sheet import (
     Ability,
     Attribute,
@@ -53,39 +58,14 @@ SHEET_MARK = "📜"
 # NPC sheets are marked apart, so a reply to one never pastes into the replier's own sheet.
 NPC_MARK = "🎭"
 MESSAGE_LIMIT = 4000  # Telegram's 4096 with room for the entities
-# What a refusal quotes back of the player's text, and how many refused lines it lists: a
-# 4000-character word or a 2000-line paste must still get a reply Telegram accepts.
-ECHO_MAX = 40
 ERRORS_SHOWN = 10
 WP_CURRENT = "wpc"  # the editor's key for the temporary Willpower points
 # Value buttons shown at most; larger ratings (Quintessence 15) are typed: /set квинт 15.
 VALUE_BUTTONS_MAX = 10
-TRACK_BOXES = 7
 
 _PHYSICAL = (Attribute.STRENGTH, Attribute.DEXTERITY, Attribute.STAMINA)
 _SOCIAL = (Attribute.CHARISMA, Attribute.MANIPULATION, Attribute.APPEARANCE)
 _MENTAL = (Attribute.PERCEPTION, Attribute.INTELLIGENCE, Attribute.WITS)
-_BOX = {DamageType.BASHING: "/", DamageType.LETHAL: "X", DamageType.AGGRAVATED: "✱"}
-
-_LEVELS: dict[HealthLevel, LazyProxy] = {
-    HealthLevel.HEALTHY: __("Healthy"),
-    HealthLevel.BRUISED: __("Bruised"),
-    HealthLevel.HURT: __("Hurt"),
-    HealthLevel.INJURED: __("Injured"),
-    HealthLevel.WOUNDED: __("Wounded"),
-    HealthLevel.MAULED: __("Mauled"),
-    HealthLevel.CRIPPLED: __("Crippled"),
-    HealthLevel.INCAPACITATED: __("Incapacitated"),
-    HealthLevel.DEAD: __("Dead"),
-}
-
-
-def lang_of(locale: str) -> Lang:
-    return "en" if locale == "en" else "ru"
-
-
-def trait_name(code: TraitCode, lang: Lang, system: SheetSystem) -> str:
-    return escape(display_name(code, lang, system))
 
 
 def _rated(codes: Iterable[TraitCode], sheet: Sheet, lang: Lang) -> str:
@@ -95,21 +75,6 @@ def _rated(codes: Iterable[TraitCode], sheet: Sheet, lang: Lang) -> str:
         if value is not None:
             parts.append(f"{trait_name(code, lang, sheet.system)} {value}")
     return " · ".join(parts)
-
-
-def health_line(track: HealthTrack) -> str:
-    """§B.9: the level reached, its dice penalty, and the seven boxes (/ bashing, X lethal,
-    ✱ aggravated, as S4 marks them)."""
-    row = wound_penalty(track)
-    boxes = [_BOX[b] for b in track.boxes] + ["·"] * (TRACK_BOXES - len(track.boxes))
-    level = str(_LEVELS[row.level])
-    if not row.can_act:
-        state = level + " — " + _("cannot act")
-    elif row.penalty:
-        state = f"{level} ({row.penalty:+d})".replace("-", "−")
-    else:
-        state = level
-    return "<b>" + _("Health") + f"</b>: {state} [{' '.join(boxes)}]"
 
 
 def _wound_word(kind: DifficultyKind) -> str:
@@ -186,19 +151,6 @@ def _d6_lines(sheet: Sheet, lang: Lang) -> list[str]:
     return lines
 
 
-def no_sheet_text(owner: str) -> str:
-    return _("{name} has no character sheet in this chat yet.").format(name=escape(owner)) + (
-        "\n" + set_example()
-    )
-
-
-def set_example() -> str:
-    return _(
-        "Example: /set dexterity 3 brawl 2 willpower 5/7 — or /set alone for buttons; "
-        "several lines at once: /sheet set, then one trait per line."
-    )
-
-
 def export_text(sheet: Sheet, owner: str, lang: Lang) -> str:
     """The sheet as the lines ``/set`` and a reply read back (bot.traits.export_sheet), in a
     block Telegram copies with one tap."""
@@ -270,37 +222,6 @@ def _rating_text(sheet: Sheet, code: TraitCode, lang: Lang) -> str:
         return f"{name} {sheet.willpower_current}/{sheet.willpower}"
     value = sheet.rating(code)
     return f"{name} {'—' if value is None else value}"
-
-
-def candidates_text(codes: Sequence[TraitCode], lang: Lang, system: SheetSystem) -> str:
-    return ", ".join(trait_name(c, lang, system) for c in codes)
-
-
-def echoed(text: str) -> str:
-    """The player's words quoted in a refusal: cut to ``ECHO_MAX`` before escaping, so the
-    cut never splits an HTML entity."""
-    text = " ".join(text.split())
-    return escape(text if len(text) <= ECHO_MAX else text[: ECHO_MAX - 1] + "…")
-
-
-def name_problem_text(error: TraitNameError, lang: Lang, system: SheetSystem) -> str:
-    """An unknown or ambiguous trait name, with the traits the player may have meant."""
-    word = echoed(error.text)
-    if error.problem is NameProblem.AMBIGUOUS:
-        return _("«{word}» could be: {names}. Type more letters.").format(
-            word=word, names=candidates_text(error.candidates, lang, system)
-        )
-    if error.problem is NameProblem.NOT_ON_SHEET:
-        return _("This game's sheet has no {names}.").format(
-            names=candidates_text(error.candidates, lang, system)
-        )
-    if error.candidates:
-        return _("«{word}» is not a trait. Did you mean: {names}?").format(
-            word=word, names=candidates_text(error.candidates, lang, system)
-        )
-    if not word:
-        return _("A trait name is missing.")
-    return _("«{word}» is not a trait of this game.").format(word=word)
 
 
 _REJECTIONS: dict[ErrorCode, LazyProxy] = {

@@ -24,8 +24,8 @@ from babel.numbers import format_decimal
 from pydantic import ValidationError
 
 from bot import commitment, render
-from bot.state import HiddenRecord
 from bot.stats import ChatStats, Fairness, Verdict
+from bot.store import HiddenRecord, LogEntry
 from rules import profiles
 from rules.d10 import D10Result, Outcome
 from rules.errors import RulesInputError
@@ -296,9 +296,9 @@ def record_result(record: HiddenRecord) -> D10Result | None:
 # --- /log and /stats -------------------------------------------------------------------------
 
 
-def hidden_log_entry(record: HiddenRecord) -> dict[str, Any]:
+def hidden_log_entry(record: HiddenRecord) -> LogEntry:
     """What the roll log holds for a hidden roll: who and which number, never the result."""
-    return {"hidden": True, "seq": record.seq, "user_id": record.owner_id, "name": record.name}
+    return LogEntry(hidden=True, seq=record.seq, user_id=record.owner_id, name=record.name)
 
 
 def _revealed_entry(record: HiddenRecord) -> dict[str, Any] | None:

@@ -19,7 +19,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render
-from handlers.parsing import Problem
+from bot.parsing import Problem
 from rules.actions import ExtendedStatus, Pool
 from rules.d10 import D10Result, Outcome
 from rules.profiles import ExtendedBotch, Profile
@@ -158,10 +158,6 @@ def range_text(field: str, profile: Profile, command: str) -> str:
     else:
         text = render.range_sentence(field, profile)
     return text + "\n" + usage_text(command)
-
-
-def wrong_system_text() -> str:
-    return _("These rolls are for the d10 games; this chat plays the d6 system.")
 
 
 # --- pools from the character sheet (issue 4 item 1) -----------------------------------------

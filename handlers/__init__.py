@@ -27,7 +27,7 @@ def make_routers() -> list[Router]:
     """Feature routers in order; the fallback must stay last.
 
     The feature modules are imported here, not at the top, so that importing the pure
-    ``handlers.parsing`` (which ``bot.render`` reads problem codes from) loads no router.
+    ``bot.parsing`` (which ``bot.render`` reads problem codes from) loads no router.
     """
     from handlers import (
         extended,

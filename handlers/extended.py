@@ -11,18 +11,19 @@ whether the work goes on after it is the Storyteller's call, so the button stays
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ConfigDict, ValidationError
 
 from bot import render, table_render
-from bot.state import Flow, Store
+from bot.parsing import parse_extended_arguments
+from bot.store import Flow, FlowState, LogEntry, Store
 from bot.table_render import ExtAction, ExtCallback
-from handlers.parsing import parse_extended_arguments
+from bot.taps import show_tap
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
@@ -32,7 +33,6 @@ from handlers.tabletop import (
     open_table_tap,
     typed_pool,
 )
-from handlers.taps import show_tap
 from rules import d10
 from rules.actions import ExtendedState, ExtendedStatus, extended_step, start_extended
 from rules.dice import Rng
@@ -43,8 +43,10 @@ KIND = "ext"
 _FINAL = (ExtendedStatus.COMPLETE, ExtendedStatus.OUT_OF_TIME)
 
 
-class ExtendedFlow(BaseModel):
+class ExtendedFlow(FlowState):
     """The flow's data: the request, the rules' progress and the latest rolls to show."""
+
+    kind: ClassVar[str] = KIND
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -121,18 +123,15 @@ def view(
 
 
 async def store_flow(
-    store: Store, chat_id: int, owner_id: int, state: ExtendedFlow, entry: dict[str, Any] | None
+    store: Store, chat_id: int, owner_id: int, state: ExtendedFlow, entry: LogEntry | None
 ) -> Flow:
     """The action's flow, with its first roll's log line unless that roll was logged already
     (a /r result turned extended); closed at once when the first roll already finished the
     action: nothing to press, and the flow need not wait for a tap."""
-    data = state.model_dump(mode="json")
-    if entry is None:
-        flow = await store.create_flow(KIND, chat_id, owner_id, data)
-    else:
-        flow = await store.create_flow_and_log(KIND, chat_id, owner_id, data, entry)
+    entries = () if entry is None else (entry,)
+    flow = await store.create_flow(state, chat_id, owner_id, entries=entries)
     if finished(state):
-        await store.advance_flow(flow.id, flow.version, flow.data, close=True)
+        await store.close_flow(flow, flow.version)
     return flow
 
 
@@ -216,7 +215,7 @@ async def ext_tap(
     try:
         state = ExtendedFlow.model_validate(flow.data)
         if callback_data.a is ExtAction.STOP:
-            advanced = await store.advance_flow(flow.id, flow.version, flow.data, close=True)
+            advanced = await store.close_flow(flow, flow.version)
             await show_tap(
                 callback, message, advanced, lambda f: view(f, state, profile, stopped=True)
             )
@@ -227,11 +226,11 @@ async def ext_tap(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     entry = log_entry(flow.owner_id, state.roller, state.pool, result, KIND)
-    advanced = await store.advance_flow_and_log(
+    advanced = await store.advance_flow(
         flow,
         flow.version,
-        after.model_dump(mode="json"),
-        [entry],
+        after,
+        entries=[entry],
         close=after.status in _FINAL,
     )
     await show_tap(callback, message, advanced, lambda f: view(f, after, profile))

@@ -35,12 +35,12 @@ from aiogram.types import CallbackQuery, Message, User
 
 from bot import commitment, render
 from bot import storyteller_view as view
+from bot.access import is_anonymous, is_storyteller
 from bot.middlewares import chat_profile
+from bot.parsing import ArgumentsError, RollArguments, parse_roll_arguments
 from bot.session import safe_edit
-from bot.state import ChatSettings, HiddenRecord, Store
+from bot.store import ChatSettings, HiddenRecord, Store
 from bot.storyteller_view import CampaignCallback, RevealCallback
-from handlers.parsing import ArgumentsError, RollArguments, parse_roll_arguments
-from handlers.storyteller import is_anonymous, is_storyteller
 from rules import d10
 from rules.dice import Rng
 from rules.difficulty import check_base
@@ -83,7 +83,7 @@ async def hidden_command(
         await message.answer(view.anonymous_hidden_text())
         return
     user = message.from_user
-    if user is None or not await is_storyteller(chat_settings, user):
+    if user is None or not is_storyteller(chat_settings, user):
         await message.answer(view.storyteller_only_text())
         return
     with suppress(TelegramBadRequest, TelegramForbiddenError):
@@ -249,7 +249,7 @@ async def reveal_command(
     elif is_anonymous(message):
         await message.answer(view.anonymous_reveal_text())
         return
-    elif not await is_storyteller(chat_settings, user):
+    elif not is_storyteller(chat_settings, user):
         await message.answer(view.storyteller_only_text())
         return
     else:

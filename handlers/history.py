@@ -14,8 +14,8 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot import storyteller_view as view
-from bot.state import Store
 from bot.stats import chat_stats
+from bot.store import Store
 
 
 def make_router() -> Router:

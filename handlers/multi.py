@@ -11,18 +11,19 @@ actions are rolled in the declared order from the same message.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ConfigDict, ValidationError
 
 from bot import render, table_render
-from bot.state import Flow, Store
+from bot.parsing import parse_multi_arguments
+from bot.store import Flow, FlowState, LogEntry, Store
 from bot.table_render import MultiAction, MultiCallback
-from handlers.parsing import parse_multi_arguments
+from bot.taps import show_tap
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
@@ -32,7 +33,6 @@ from handlers.tabletop import (
     open_table_tap,
     typed_pool,
 )
-from handlers.taps import show_tap
 from rules import d10
 from rules.actions import Pool, PoolStatus, multiple_action_pools, split_pool
 from rules.dice import Rng
@@ -43,10 +43,12 @@ KIND = "multi"
 SPLIT_BUTTONS_MAX = 20  # a bigger pool is split by typing: /multi 30 10 10 10
 
 
-class MultiFlow(BaseModel):
+class MultiFlow(FlowState):
     """``declared`` are the typed pools (or the parts of a split pool), ``dice`` what each
     action rolls after §A.9; ``split_of`` is the split pool, waiting for its split while
     ``declared`` is empty."""
+
+    kind: ClassVar[str] = KIND
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -173,9 +175,7 @@ async def multi_command(
             table_render.range_text(error.field, profile, "multi"), parse_mode=ParseMode.HTML
         )
         return
-    flow = await store.create_flow(
-        KIND, message.chat.id, user.id if user else 0, state.model_dump(mode="json")
-    )
+    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -193,7 +193,7 @@ async def multi_tap(
     if opened is None:
         return
     flow, message = opened
-    entries: list[dict[str, Any]] = []
+    entries: list[LogEntry] = []
     try:
         state = MultiFlow.model_validate(flow.data)
         action = callback_data.a
@@ -220,7 +220,5 @@ async def multi_tap(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     close = after.stopped or (bool(after.declared) and after.next_action() is None)
-    advanced = await store.advance_flow_and_log(
-        flow, flow.version, after.model_dump(mode="json"), entries, close=close
-    )
+    advanced = await store.advance_flow(flow, flow.version, after, entries=entries, close=close)
     await show_tap(callback, message, advanced, lambda f: view(f, after, profile))

@@ -13,7 +13,7 @@ opponent, whose button only the Storyteller may press.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import ClassVar
 
 from aiogram import Bot, Router
 from aiogram.enums import MessageEntityType, ParseMode
@@ -23,21 +23,21 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import render, table_render
+from bot.access import runs_game
+from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
 from bot.session import safe_edit
-from bot.state import ChatSettings, Flow, Store
+from bot.store import ChatSettings, Flow, FlowState, LogEntry, Store
 from bot.table_render import VsAction, VsCallback
-from handlers.parsing import ArgumentsError, Problem, parse_opposed_arguments
+from bot.taps import show_tap
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
     check_difficulty,
     check_pool,
-    is_storyteller,
     log_entry,
     open_table_tap,
     typed_pool,
 )
-from handlers.taps import show_tap
 from rules import d10
 from rules.contests import (
     ContestKind,
@@ -69,7 +69,8 @@ class Party(BaseModel):
     source: str | None = None  # the sheet's traits the pool came from, as shown
 
 
-class OpposedFlow(BaseModel):
+class OpposedFlow(FlowState):
+    kind: ClassVar[str] = KIND
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     a: Party
@@ -211,7 +212,7 @@ async def vs_command(
     rng: Rng | None = None,
 ) -> None:
     if profile.system is not GameSystem.D10:
-        await message.answer(table_render.wrong_system_text())
+        await message.answer(render.wrong_system_text())
         return
     challenge_id = _challenge_in(message.reply_to_message)
     if challenge_id is not None:
@@ -243,7 +244,7 @@ async def vs_command(
             parse_mode=ParseMode.HTML,
         )
         return
-    if named and args.npc and not await is_storyteller(bot, message.chat, user, chat_settings):
+    if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
         await message.answer(table_render.storyteller_only_text())
         return
     try:
@@ -269,9 +270,7 @@ async def vs_command(
         return
     state = state.model_copy(update={"roll_a": first})
     entry = log_entry(challenger_id, state.a.name, pool, first, KIND)
-    flow = await store.create_flow_and_log(
-        KIND, message.chat.id, challenger_id, state.model_dump(mode="json"), entry
-    )
+    flow = await store.create_flow(state, message.chat.id, challenger_id, entries=[entry])
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -329,7 +328,7 @@ async def _answer_by_reply(
         elif state.b.username is not None:
             allowed = (user.username or "").casefold() == state.b.username.casefold()
         else:
-            allowed = await is_storyteller(bot, message.chat, user, chat_settings)
+            allowed = await runs_game(bot, message.chat, chat_settings, user, None)
     if not allowed or user is None:
         await message.answer(table_render.not_your_side_text())
         return
@@ -368,11 +367,11 @@ async def _answer_by_reply(
     )
     after = state.model_copy(update={"b": b, "roll_b": result}).settled()
     entry = log_entry(user.id, name, pool, result, KIND)
-    advanced = await store.advance_flow_and_log(
+    advanced = await store.advance_flow(
         flow,
         flow.version,
-        after.model_dump(mode="json"),
-        [entry],
+        after,
+        entries=[entry],
         close=after.finished or after.cancelled,
     )
     if advanced is None:
@@ -439,7 +438,7 @@ async def _may_play_b(
         return party.user_id == user.id
     if party.username is not None:
         return (user.username or "").casefold() == party.username.casefold()
-    return await is_storyteller(bot, message.chat, user, chat_settings)
+    return await runs_game(bot, message.chat, chat_settings, user, None)
 
 
 async def vs_tap(
@@ -473,7 +472,7 @@ async def vs_tap(
     if not allowed:
         await callback.answer(table_render.not_your_side_text(), show_alert=True)
         return
-    entries: list[dict[str, Any]] = []
+    entries: list[LogEntry] = []
     adopt = action not in (VsAction.ROLL_A, VsAction.CANCEL)
     if adopt and state.b.user_id is None and not state.b.storyteller:
         # The @username has shown up: from now on the side is theirs by id, by their name.
@@ -495,9 +494,7 @@ async def vs_tap(
         await callback.answer(table_render.already_rolled_text(), show_alert=True)
         return
     close = after.finished or after.cancelled
-    advanced = await store.advance_flow_and_log(
-        flow, flow.version, after.model_dump(mode="json"), entries, close=close
-    )
+    advanced = await store.advance_flow(flow, flow.version, after, entries=entries, close=close)
     await show_tap(callback, message, advanced, lambda f: view(f, after, profile))
 
 
@@ -519,7 +516,7 @@ def _choose(state: OpposedFlow, action: VsAction, x: int, profile: Profile) -> O
 
 def _roll(
     state: OpposedFlow, action: VsAction, user: User, profile: Profile, rng: Rng | None
-) -> tuple[OpposedFlow, dict[str, Any]]:
+) -> tuple[OpposedFlow, LogEntry]:
     if action is VsAction.ROLL_A:
         if state.roll_a is not None:
             raise _AlreadyRolled

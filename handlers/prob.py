@@ -14,7 +14,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import render
-from handlers.parsing import ArgumentsError, parse_roll_arguments
+from bot.parsing import ArgumentsError, parse_roll_arguments
 from rules import probability
 from rules.difficulty import check_base
 from rules.errors import RulesInputError, check_int

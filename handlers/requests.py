@@ -20,14 +20,14 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from pydantic import ValidationError
 
-from bot import render, sheet_view
+from bot import render, rolling, sheet_text
 from bot import request_view as view
+from bot.access import GameAccess, game_access
 from bot.request_view import RequestAction, RequestAnswer, RequestCallback, RequestState
 from bot.session import safe_edit
-from bot.state import ChatSettings, Flow, Store
+from bot.store import ChatSettings, Flow, LogEntry, Store
+from bot.taps import load_tap
 from bot.traits import TraitNameError, parse_pool_expression
-from handlers.storyteller import GameAccess, game_access
-from handlers.taps import load_tap
 from rules import d10
 from rules.actions import PoolStatus
 from rules.dice import Rng
@@ -90,7 +90,7 @@ async def ask_command(
     try:
         codes, difficulty = parse_request(command.args or "", profile)
     except TraitNameError as error:
-        text = sheet_view.name_problem_text(error, sheet_view.lang_of(locale), system)
+        text = sheet_text.name_problem_text(error, sheet_text.lang_of(locale), system)
         await message.answer(text + "\n" + view.ask_hint_text(), parse_mode=ParseMode.HTML)
         return
     except RulesInputError as error:
@@ -101,9 +101,7 @@ async def ask_command(
         system=system, codes=tuple(c.value for c in codes), difficulty=difficulty, asker=asker
     )
     user = message.from_user
-    flow = await store.create_flow(
-        REQUEST, message.chat.id, user.id if user else 0, state.model_dump(mode="json")
-    )
+    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     await message.answer(
         view.request_text(state, codes, locale, profile, closed=False),
         parse_mode=ParseMode.HTML,
@@ -205,9 +203,7 @@ async def _answer(
             await callback.answer(view.already_rolled_text(), show_alert=True)
             return
         updated = state.model_copy(update={"answers": (*state.answers, answer)})
-        advanced = await store.advance_flow_and_log(
-            current, current.version, updated.model_dump(mode="json"), entries
-        )
+        advanced = await store.advance_flow(current, current.version, updated, entries=entries)
         if advanced is not None:
             text = view.request_text(updated, codes, locale, profile, closed=False)
             await safe_edit(
@@ -219,20 +215,8 @@ async def _answer(
     await callback.answer(render.invalid_button_text(), show_alert=True)
 
 
-def _log_entry(answer: RequestAnswer, result: d10.D10Result) -> dict[str, object]:
-    return {
-        "user_id": answer.user_id,
-        "name": answer.name,
-        "pool": answer.dice,
-        "difficulty": result.difficulty,
-        "threshold": result.threshold,
-        "willpower": result.willpower,
-        "faces": list(result.faces),
-        "successes": result.successes,
-        "outcome": result.outcome.value,
-        "attempt": 1,
-        "kind": REQUEST,
-    }
+def _log_entry(answer: RequestAnswer, result: d10.D10Result) -> LogEntry:
+    return rolling.log_entry(answer.user_id, answer.name, answer.dice, result, REQUEST)
 
 
 async def _close(
@@ -259,7 +243,7 @@ async def _close(
         if current is None or current.closed:
             await callback.answer()  # closed by a double tap or another Storyteller's tap
             return
-        closed = await store.advance_flow(current.id, current.version, current.data, close=True)
+        closed = await store.close_flow(current, current.version)
         if closed is not None:
             state = RequestState.model_validate(closed.data)
             text = view.request_text(state, codes, locale, profile, closed=True)

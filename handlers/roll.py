@@ -15,22 +15,22 @@ old button never works twice.
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import Any
+from typing import ClassVar
 
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ConfigDict, ValidationError
 
-from bot import render, table_render
+from bot import render, rolling, table_render
+from bot.parsing import ArgumentsError, Problem, parse_roll_arguments
 from bot.render import RollAction, RollCallback
 from bot.session import safe_edit
-from bot.state import Flow, Store
-from handlers.parsing import ArgumentsError, Problem, parse_roll_arguments
-from handlers.tabletop import PoolRefused, pool_from_sheet, willpower_on_sheet
-from handlers.taps import load_tap, show_tap
+from bot.store import Flow, FlowState, LogEntry, Store
+from bot.taps import load_tap, show_tap
+from handlers.tabletop import PoolRefused, willpower_on_sheet
 from rules import d10, probability
 from rules.actions import AutoStatus, auto_success
 from rules.d6.roll import roll as d6_roll
@@ -38,14 +38,15 @@ from rules.dice import Rng
 from rules.difficulty import check_base, retry_difficulty
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile, RollContext
-from rules.sheet import system_of
 
 WIZARD = "wizard"
 RESULT = "roll"
 
 
-class WizardState(BaseModel):
+class WizardState(FlowState):
     """The wizard's choices so far; ``pool`` None until the first pool button."""
+
+    kind: ClassVar[str] = WIZARD
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -55,8 +56,10 @@ class WizardState(BaseModel):
     willpower_offered: bool = True  # False once the sheet has no Willpower left (§A.7)
 
 
-class RollRecord(BaseModel):
+class RollRecord(FlowState):
     """What «Ещё раз» needs: the original request and how many attempts were made (§A.10)."""
+
+    kind: ClassVar[str] = RESULT
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -121,18 +124,21 @@ async def roll_command(
     user = message.from_user
     user_id = user.id if user else 0
     roller = roller_name(message, user)
-    pool, source = args.pool, None
-    if args.traits is not None:
-        try:
-            named = await pool_from_sheet(
-                store, message.chat.id, user_id, roller, args.traits, profile
-            )
-        except PoolRefused as refused:
-            await message.answer(
-                refused.text + "\n" + render.example_text("r"), parse_mode=ParseMode.HTML
-            )
-            return
-        pool, source = named.dice, named.label
+    who = rolling.Roller(message.chat.id, user_id, roller)
+    try:
+        resolved = await rolling.resolve_pool(
+            store,
+            who,
+            profile,
+            dice=args.pool if args.traits is None else None,
+            traits=args.traits,
+        )
+    except PoolRefused as refused:
+        await message.answer(
+            refused.text + "\n" + render.example_text("r"), parse_mode=ParseMode.HTML
+        )
+        return
+    pool, source = resolved.dice, resolved.source
     record = RollRecord(
         pool=pool,
         base=profile.default_difficulty if args.difficulty is None else args.difficulty,
@@ -180,16 +186,16 @@ async def _roll_d6(message: Message, text: str | None, store: Store, rng: Rng | 
     roller = roller_name(message, user)
     await store.log_roll(
         message.chat.id,
-        {
-            "user_id": user.id if user else 0,
-            "name": roller,
-            "system": "d6",
-            "chance": args.pool,
-            "required": required,
-            "faces": list(result.faces),
-            "measures": result.measures,
-            "outcome": result.outcome.value,
-        },
+        LogEntry(
+            user_id=user.id if user else 0,
+            name=roller,
+            system="d6",
+            chance=args.pool,
+            required=required,
+            faces=tuple(result.faces),
+            measures=result.measures,
+            outcome=result.outcome.value,
+        ),
     )
     await message.answer(render.d6_result_text(result, roller=roller), parse_mode=ParseMode.HTML)
 
@@ -200,9 +206,7 @@ async def _open_wizard(message: Message, store: Store, profile: Profile) -> None
     state = WizardState(
         difficulty=profile.default_difficulty, willpower_offered=left is None or left[0] > 0
     )
-    flow = await store.create_flow(
-        WIZARD, message.chat.id, user.id if user else 0, state.model_dump()
-    )
+    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = _wizard_view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -252,26 +256,18 @@ async def _store_result(
     """Log the roll and open the flow behind the buttons under it (one round-trip).
 
     A roll that spends Willpower takes the point off the player's sheet in the same
-    transaction (:meth:`Store.create_flow_spending_willpower`); with no points left it raises
+    transaction (:meth:`Store.create_flow_spending`); with no points left it raises
     :class:`NoWillpower` and nothing is written."""
-    entry: dict[str, Any] = {
-        "user_id": owner_id,
-        "name": roller,
-        "pool": record.pool,
-        "difficulty": result.difficulty,
-        "threshold": result.threshold,
-        "willpower": result.willpower,
-        "faces": list(result.faces),
-        "successes": result.successes,
-        "outcome": result.outcome.value,
-        "attempt": record.attempt,
-    }
+    entry = rolling.log_entry(owner_id, roller, record.pool, result, attempt=record.attempt)
     kept = record.model_copy(update={"result": result})
     left: tuple[int, int] | None = None
     if result.willpower and profile.system is GameSystem.D10:
         try:
-            flow, sheet = await store.create_flow_spending_willpower(
-                RESULT, chat_id, owner_id, system_of(profile), kept.model_dump(mode="json"), entry
+            who = rolling.Roller(chat_id, owner_id, roller)
+            spend = rolling.spend(who, profile, willpower=True)
+            assert spend is not None
+            flow, sheet = await store.create_flow_spending(
+                kept, chat_id, owner_id, spend, entries=[entry]
             )
         except RulesInputError as error:
             if error.code is not ErrorCode.WP_UNAVAILABLE:
@@ -281,9 +277,7 @@ async def _store_result(
         if sheet is not None and sheet.willpower is not None:
             left = (sheet.willpower_current or 0, sheet.willpower)
     else:
-        flow = await store.create_flow_and_log(
-            RESULT, chat_id, owner_id, kept.model_dump(mode="json"), entry
-        )
+        flow = await store.create_flow(kept, chat_id, owner_id, entries=[entry])
     text = render.roll_result_text(
         result,
         pool=record.pool,
@@ -368,7 +362,7 @@ async def _wizard_tap(
         return
     else:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
-    advanced = await store.advance_flow(flow.id, data.v, state.model_dump())
+    advanced = await store.advance_flow(flow, data.v, state)
     await show_tap(callback, message, advanced, lambda f: _wizard_view(f, state, profile))
 
 
@@ -394,7 +388,7 @@ async def _wizard_roll(
     result = d10.roll(record.pool, record.base, profile, willpower=record.willpower, rng=rng)
     if record.willpower and not await _has_willpower(callback, store, flow, profile):
         return
-    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+    if await store.close_flow(flow, data.v) is None:
         await callback.answer()
         return
     text, markup = await _store_result(
@@ -437,24 +431,24 @@ async def _wizard_auto(
     found = auto_success(state.pool, state.difficulty, profile, RollContext.NORMAL, wp_current=1)
     if found.degree is None:
         raise RulesInputError(ErrorCode.STATE, "auto_success")
-    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+    if await store.close_flow(flow, data.v) is None:
         await callback.answer()
         return
     roller = callback.from_user.first_name
     await store.log_roll(
         message.chat.id,
-        {
-            "user_id": flow.owner_id,
-            "name": roller,
-            "pool": state.pool,
-            "difficulty": state.difficulty,
-            "threshold": 0,
-            "willpower": False,
-            "faces": [],
-            "successes": found.successes,
-            "outcome": d10.Outcome.AUTO_SUCCESS.value,
-            "attempt": 1,
-        },
+        LogEntry(
+            user_id=flow.owner_id,
+            name=roller,
+            pool=state.pool,
+            difficulty=state.difficulty,
+            threshold=0,
+            willpower=False,
+            faces=(),
+            successes=found.successes,
+            outcome=d10.Outcome.AUTO_SUCCESS.value,
+            attempt=1,
+        ),
     )
     text = render.auto_success_text(
         pool=state.pool,
@@ -488,7 +482,7 @@ async def _retry_tap(
     result = d10.roll(record.pool, harder.difficulty, profile, record.willpower, threshold, rng=rng)
     if record.willpower and not await _has_willpower(callback, store, flow, profile):
         return
-    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+    if await store.close_flow(flow, data.v) is None:
         await callback.answer()
         return
     again = record.model_copy(update={"attempt": attempt})
@@ -539,7 +533,7 @@ async def _extend_tap(
         record.result,
         profile,
     )
-    if await store.advance_flow(flow.id, data.v, flow.data, close=True) is None:
+    if await store.close_flow(flow, data.v) is None:
         await callback.answer()
         return
     ext_flow = await extended.store_flow(store, flow.chat_id, flow.owner_id, state, None)

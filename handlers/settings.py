@@ -12,19 +12,18 @@ be pressed by anyone.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatMemberStatus, ChatType, ParseMode
+from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Chat, Message, User
+from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import render
+from bot.access import GameAccess, game_access
 from bot.render import LangCallback, ProfileCallback
 from bot.session import safe_edit
-from bot.state import ChatSettings, Store
-from handlers.storyteller import GameAccess, game_access, game_refusal_text
+from bot.store import ChatSettings, Store
+from handlers.storyteller import game_refusal_text
 from rules import profiles
-
-_ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 
 
 def make_router() -> Router:
@@ -34,18 +33,6 @@ def make_router() -> Router:
     router.callback_query.register(lang_tap, LangCallback.filter())
     router.callback_query.register(profile_tap, ProfileCallback.filter())
     return router
-
-
-async def is_admin(bot: Bot, chat: Chat, user: User | None, sender_chat: Chat | None) -> bool:
-    """In a private chat the user owns it; in a group Telegram is asked (getChatMember)."""
-    if chat.type == ChatType.PRIVATE:
-        return True
-    if sender_chat is not None and sender_chat.id == chat.id:
-        return True
-    if user is None:
-        return False
-    member = await bot.get_chat_member(chat.id, user.id)
-    return member.status in _ADMIN_STATUSES
 
 
 async def lang_command(message: Message, command: CommandObject, store: Store) -> None:

@@ -11,23 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.filters import CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ConfigDict, ValidationError
 
 from bot import render, table_render
+from bot.parsing import ArgumentsError
 from bot.session import safe_edit
-from bot.state import Flow, Store
+from bot.store import Flow, FlowState, Store
 from bot.table_render import SetupAction, SetupCallback
+from bot.taps import show_tap
 from handlers import extended, multi, opposed, teamwork
-from handlers.parsing import ArgumentsError
 from handlers.roll import roller_name
 from handlers.tabletop import check_difficulty, log_entry, open_table_tap
-from handlers.taps import show_tap
 from rules import d10, probability
 from rules.actions import multiple_action_pools, start_extended
 from rules.dice import Rng
@@ -45,8 +45,10 @@ class Feature(StrEnum):
     MULTI = "multi"
 
 
-class SetupState(BaseModel):
+class SetupState(FlowState):
     """The choices so far; ``challenge`` is the /vs challenge waiting for the pool."""
+
+    kind: ClassVar[str] = KIND
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -140,9 +142,7 @@ async def open_setup(
         challenge=challenge,
         split=feature is Feature.MULTI and profile.multiple_actions is MultipleActions.SPLIT_POOL,
     )
-    flow = await store.create_flow(
-        KIND, message.chat.id, user.id if user else 0, state.model_dump(mode="json")
-    )
+    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -159,7 +159,7 @@ async def typed_or_wizard(
     game has no such rolls, a bare command opens this wizard (PRODUCT.md §2), and a line
     that does not parse is explained with the command's usage."""
     if profile.system is not GameSystem.D10:
-        await message.answer(table_render.wrong_system_text())
+        await message.answer(render.wrong_system_text())
         return None
     if not (command.args or "").strip():
         roller = roller_name(message, message.from_user)
@@ -203,7 +203,7 @@ async def setup_tap(
     except (RulesInputError, ValidationError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
-    advanced = await store.advance_flow(flow.id, flow.version, state.model_dump(mode="json"))
+    advanced = await store.advance_flow(flow, flow.version, state)
     await show_tap(callback, message, advanced, lambda f: view(f, state, profile))
 
 
@@ -252,14 +252,12 @@ async def _start(
     difficulty = check_difficulty(state.difficulty, profile)
     first = d10.roll(state.pool, difficulty, profile, rng=rng)
     entry = log_entry(flow.owner_id, state.roller, state.pool, first, state.feature.value)
-    kind: str
-    data: BaseModel
+    data: FlowState
     if state.feature is Feature.EXTENDED:
         start_extended(state.target or 0)
         data = extended.begin(
             state.roller, state.pool, difficulty, state.target or 0, None, first, profile
         )
-        kind = extended.KIND
     elif state.feature is Feature.TEAM:
         member = teamwork.Member(
             user_id=flow.owner_id, name=state.roller, pool=state.pool, result=first
@@ -267,15 +265,13 @@ async def _start(
         data = teamwork.TeamFlow(
             leader=state.roller, difficulty=difficulty, target=state.target, members=(member,)
         )
-        kind = teamwork.KIND
     else:
         if state.challenge is None:
             raise RulesInputError(ErrorCode.STATE, "challenge", "missing")
         a = state.challenge.a.model_copy(update={"pool": state.pool, "difficulty": difficulty})
         b = state.challenge.b.model_copy(update={"difficulty": difficulty})
         data = state.challenge.model_copy(update={"a": a, "b": b, "roll_a": first})
-        kind = opposed.KIND
-    if await store.advance_flow(flow.id, flow.version, flow.data, close=True) is None:
+    if await store.close_flow(flow, flow.version) is None:
         await callback.answer()
         return
     text: str
@@ -284,9 +280,7 @@ async def _start(
         new = await extended.store_flow(store, flow.chat_id, flow.owner_id, data, entry)
         text, markup = extended.view(new, data, profile)
     else:
-        new = await store.create_flow_and_log(
-            kind, flow.chat_id, flow.owner_id, data.model_dump(mode="json"), entry
-        )
+        new = await store.create_flow(data, flow.chat_id, flow.owner_id, entries=[entry])
         if isinstance(data, teamwork.TeamFlow):
             text, markup = teamwork.view(new, data, profile)
         else:
@@ -314,12 +308,10 @@ async def _start_multi(
         data = data.model_copy(update={"split_of": state.pool})
     else:
         data = multi.declare(data, [(p, None) for p in state.pools], profile)
-    if await store.advance_flow(flow.id, flow.version, flow.data, close=True) is None:
+    if await store.close_flow(flow, flow.version) is None:
         await callback.answer()
         return
-    new = await store.create_flow(
-        multi.KIND, flow.chat_id, flow.owner_id, data.model_dump(mode="json")
-    )
+    new = await store.create_flow(data, flow.chat_id, flow.owner_id)
     text, markup = multi.view(new, data, profile)
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()

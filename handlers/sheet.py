@@ -21,20 +21,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import ClassVar
 
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ConfigDict, ValidationError
 
-from bot import render, sheet_view
+from bot import render, sheet_text, sheet_view
+from bot.access import GameAccess, game_access
 from bot.session import safe_edit
 from bot.sheet_view import Category, SheetAction, SheetCallback
-from bot.state import ChatSettings, Flow, SheetOwner, Store
+from bot.store import ChatSettings, Flow, FlowState, SheetOwner, Store
+from bot.taps import load_tap
 from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
-from handlers.storyteller import GameAccess, game_access
-from handlers.taps import load_tap
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
 from rules.sheet import (
@@ -59,8 +60,10 @@ _PAIR_END = re.compile(
 _RATING = re.compile(r"[0-9●•]")
 
 
-class EditorState(BaseModel):
+class EditorState(FlowState):
     """Where the editor is: a category chosen, then a trait; the sheet itself is in the Store."""
+
+    kind: ClassVar[str] = EDITOR
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -161,7 +164,7 @@ async def apply_text(
 ) -> None:
     """Set every ``name value`` in ``text`` on the user's sheet, or nothing at all."""
     system = system_of(profile)
-    lang = sheet_view.lang_of(locale)
+    lang = sheet_text.lang_of(locale)
     block = pairs_to_lines(text)
     parsed = parse_block(block, system)
     if not parsed.entries and not parsed.errors:
@@ -195,7 +198,7 @@ async def sheet_command(
     if user is None:
         return
     system = system_of(profile)
-    lang = sheet_view.lang_of(locale)
+    lang = sheet_text.lang_of(locale)
     words = (command.args or "").split(maxsplit=1)
     sub = words[0].casefold() if words else ""
     rest = words[1] if len(words) > 1 else ""
@@ -228,7 +231,7 @@ async def sheet_command(
         return
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
-        await message.answer(sheet_view.no_sheet_text(target.name), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_text.no_sheet_text(target.name), parse_mode=ParseMode.HTML)
         return
     text = (
         sheet_view.export_text(sheet, target.name, lang)
@@ -257,7 +260,7 @@ async def _roster(
     if not await _may_run_the_game(message, bot, chat_settings):
         await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
         return
-    lang = sheet_view.lang_of(locale)
+    lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
     npcs = await store.list_npcs(message.chat.id, system)
     text = sheet_view.roster_text(players, lang, sheet_view.SHEET_MARK, npcs=npcs)
@@ -309,7 +312,7 @@ async def npc_command(
         await message.answer(sheet_view.npc_only_storyteller_text(), parse_mode=ParseMode.HTML)
         return
     system = system_of(profile)
-    lang = sheet_view.lang_of(locale)
+    lang = sheet_text.lang_of(locale)
     name, traits = split_npc(command.args or "")
     if not name:
         npcs = await store.list_npcs(message.chat.id, system)
@@ -356,7 +359,7 @@ async def _open_editor(
     system = system_of(profile)
     state = EditorState(system=system, name=user.first_name)
     sheet = await store.load_sheet(message.chat.id, user.id, system) or new_sheet(system)
-    flow = await store.create_flow(EDITOR, message.chat.id, user.id, state.model_dump(mode="json"))
+    flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = _editor_view(flow, state, sheet, locale)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -378,7 +381,7 @@ def editor_change(key: str, value: int, profile: Profile) -> Callable[[Sheet], S
 def _editor_view(
     flow: Flow, state: EditorState, sheet: Sheet, locale: str
 ) -> tuple[str, InlineKeyboardMarkup]:
-    lang = sheet_view.lang_of(locale)
+    lang = sheet_text.lang_of(locale)
     trait = state.trait
     text = sheet_view.editor_text(sheet, state.name, lang, state.category, trait)
     markup = sheet_view.editor_keyboard(flow.id, flow.version, sheet, lang, state.category, trait)
@@ -433,7 +436,7 @@ async def _editor_step(
             raise RulesInputError(ErrorCode.NOT_ALLOWED, "category", data.k)
         state = state.model_copy(update={"category": category, "trait": None})
     elif action is SheetAction.TRAIT:
-        lang = sheet_view.lang_of(locale)
+        lang = sheet_text.lang_of(locale)
         keys = (
             [] if state.category is None else sheet_view.editor_targets(state.category, sheet, lang)
         )
@@ -455,14 +458,14 @@ async def _editor_step(
             state = state.model_copy(update={"category": None})
     else:
         close = True
-    advanced = await store.advance_flow(flow.id, data.v, state.model_dump(mode="json"), close=close)
+    advanced = await store.advance_flow(flow, data.v, state, close=close)
     if advanced is None:
         await callback.answer()
         return
     if setting is not None:
         sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)
     if close:
-        text = sheet_view.sheet_text(sheet, state.name, sheet_view.lang_of(locale))
+        text = sheet_view.sheet_text(sheet, state.name, sheet_text.lang_of(locale))
         await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
     else:
         text, markup = _editor_view(advanced, state, sheet, locale)

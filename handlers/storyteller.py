@@ -18,29 +18,29 @@ user id, which is checked against getChatMember and becomes the Storyteller's id
 on the anonymous Storyteller rolls hidden dice from the private chat with the bot, where
 they are not anonymous (``handlers.hidden``).
 
-Other features ask :func:`is_storyteller` (or use :class:`StorytellerFilter`); game settings
-ask :func:`game_access`: chat admins decide until a Storyteller exists, then only they do.
+Every feature asks :mod:`bot.access` who runs the game: chat admins until a Storyteller
+exists, then only they do.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Any
+from typing import ClassVar
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatMemberStatus, ChatType, MessageEntityType, ParseMode
-from aiogram.filters import Command, Filter
+from aiogram.enums import ChatType, MessageEntityType, ParseMode
+from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Chat, Message, User
+from pydantic import StrictInt
 
 from bot import render
 from bot import storyteller_view as view
+from bot.access import is_anonymous, is_chat_admin
 from bot.session import safe_edit
-from bot.state import ChatSettings, Store
+from bot.store import ChatSettings, FlowState, FlowStateError, Store
 from bot.storyteller_view import StCallback
-from handlers.taps import load_tap
+from bot.taps import load_tap
 
 CLAIM = "st"
-ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 
 
 def make_router() -> Router:
@@ -48,70 +48,6 @@ def make_router() -> Router:
     router.message.register(storyteller_command, Command("st"))
     router.callback_query.register(storyteller_tap, StCallback.filter())
     return router
-
-
-def is_anonymous(message: Message) -> bool:
-    """An anonymous administrator's message: sent on behalf of the chat itself."""
-    return message.sender_chat is not None and message.sender_chat.id == message.chat.id
-
-
-async def is_chat_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
-    member = await bot.get_chat_member(chat_id, user_id)
-    return member.status in ADMIN_STATUSES
-
-
-async def is_storyteller(chat_settings: ChatSettings, user: User | None) -> bool:
-    """Whether ``user`` runs this chat's game; no one does until an admin sends ``/st``."""
-    return (
-        user is not None
-        and chat_settings.storyteller_id is not None
-        and user.id == chat_settings.storyteller_id
-    )
-
-
-class StorytellerFilter(Filter):
-    """Passes a message or tap only from the chat's Storyteller (never an anonymous message:
-    it cannot say who sent it)."""
-
-    async def __call__(self, event: Message | CallbackQuery, chat_settings: ChatSettings) -> bool:
-        if isinstance(event, Message) and event.sender_chat is not None:
-            return False
-        return await is_storyteller(chat_settings, event.from_user)
-
-
-class GameAccess(StrEnum):
-    """Who may change the game (``/rules``) right now."""
-
-    ALLOWED = "allowed"
-    DENIED = "denied"
-    # An anonymous admin while a Storyteller exists: the keyboard may be shown, and each
-    # tap (which carries the real user id) is checked on its own.
-    BY_TAP = "by_tap"
-
-
-async def game_access(
-    bot: Bot,
-    chat: Chat,
-    chat_settings: ChatSettings,
-    user: User | None,
-    sender_chat: Chat | None,
-) -> GameAccess:
-    """Chat administrators until a Storyteller exists, then the Storyteller alone (item 6)."""
-    if chat.type == ChatType.PRIVATE:
-        return GameAccess.ALLOWED
-    anonymous = sender_chat is not None and sender_chat.id == chat.id
-    if chat_settings.storyteller_id is None:
-        if anonymous:
-            return GameAccess.ALLOWED
-        if user is None or sender_chat is not None:
-            return GameAccess.DENIED
-        allowed = await is_chat_admin(bot, chat.id, user.id)
-        return GameAccess.ALLOWED if allowed else GameAccess.DENIED
-    if anonymous:
-        return GameAccess.BY_TAP
-    if sender_chat is None and await is_storyteller(chat_settings, user):
-        return GameAccess.ALLOWED
-    return GameAccess.DENIED
 
 
 def game_refusal_text(chat_settings: ChatSettings) -> str:
@@ -155,7 +91,7 @@ async def storyteller_command(
     current = chat_settings.storyteller_id
     current_name = chat_settings.storyteller_name or "?"
     if is_anonymous(message):
-        flow = await store.create_flow(CLAIM, chat.id, 0, {"expected": current})
+        flow = await store.create_flow(ClaimState(expected=current), chat.id, 0)
         text = (
             view.storyteller_anonymous_text()
             if current is None
@@ -190,7 +126,7 @@ async def storyteller_command(
         )
         await message.answer(text, parse_mode=ParseMode.HTML)
         return
-    flow = await store.create_flow(CLAIM, chat.id, user.id, {"expected": current})
+    flow = await store.create_flow(ClaimState(expected=current), chat.id, user.id)
     await message.answer(
         view.storyteller_takeover_text(current_name),
         parse_mode=ParseMode.HTML,
@@ -227,11 +163,13 @@ async def _pass_role(message: Message, store: Store, user: User) -> None:
     )
 
 
-def _expected(data: dict[str, Any]) -> int | None:
-    value = data.get("expected")
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
-    raise ValueError("damaged claim flow")
+class ClaimState(FlowState):
+    """A claim waiting for a tap: whose role it takes over (None when the chat has none), so
+    a claim made stale by another one changes nothing."""
+
+    kind: ClassVar[str] = CLAIM
+
+    expected: StrictInt | None = None
 
 
 async def storyteller_tap(
@@ -250,8 +188,8 @@ async def storyteller_tap(
         await callback.answer()
         return
     try:
-        expected = _expected(flow.data)
-    except ValueError:
+        expected = flow.state(ClaimState).expected
+    except FlowStateError:
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     if expected == tapper.id:
@@ -260,7 +198,7 @@ async def storyteller_tap(
     if not await is_chat_admin(bot, message.chat.id, tapper.id):
         await callback.answer(view.storyteller_admins_only_text(), show_alert=True)
         return
-    if await store.advance_flow(flow.id, flow.version, flow.data, close=True) is None:
+    if await store.close_flow(flow, flow.version) is None:
         await callback.answer()
         return
     updated = await store.set_storyteller(

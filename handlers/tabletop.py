@@ -7,26 +7,15 @@ may press is each feature's own rule, so it stays with them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from aiogram.types import CallbackQuery, Message
 
-from aiogram import Bot
-from aiogram.types import CallbackQuery, Chat, Message, User
-from aiogram.utils.i18n.context import get_i18n
-
-from bot import render, table_render
-from bot.sheet_view import lang_of, name_problem_text, no_sheet_text, trait_name
-from bot.state import ChatSettings, Flow, Store
-from bot.traits import TraitNameError, parse_pool_expression
-from handlers.parsing import Problem
-from handlers.settings import is_admin
-from handlers.taps import open_tap
-from rules.actions import PoolStatus
-from rules.d10 import D10Result
+from bot import render, rolling
+from bot.store import Flow, Store
+from bot.taps import open_tap
 from rules.difficulty import check_base
-from rules.errors import RulesInputError, check_int
+from rules.errors import check_int
 from rules.profiles import GameSystem, Profile
-from rules.sheet import pool_from_traits, system_of
+from rules.sheet import system_of
 
 
 async def open_table_tap(
@@ -49,7 +38,7 @@ async def open_table_tap(
         await callback.answer(render.not_yours_text(), show_alert=True)
         return None
     if profile.system is not GameSystem.D10:
-        await callback.answer(table_render.wrong_system_text(), show_alert=True)
+        await callback.answer(render.wrong_system_text(), show_alert=True)
         return None
     return opened
 
@@ -62,92 +51,18 @@ def check_difficulty(difficulty: int | None, profile: Profile) -> int:
     return check_base(profile.default_difficulty if difficulty is None else difficulty, profile)
 
 
-def log_entry(user_id: int, name: str, pool: int, result: D10Result, kind: str) -> dict[str, Any]:
-    """The same line a ``/r`` roll logs, plus which kind of table roll it belonged to."""
-    return {
-        "user_id": user_id,
-        "name": name,
-        "pool": pool,
-        "difficulty": result.difficulty,
-        "threshold": result.threshold,
-        "willpower": result.willpower,
-        "faces": list(result.faces),
-        "successes": result.successes,
-        "outcome": result.outcome.value,
-        "attempt": 1,
-        "kind": kind,
-    }
+log_entry = rolling.log_entry
 
 
-async def is_storyteller(
-    bot: Bot, chat: Chat, user: User | None, chat_settings: ChatSettings
-) -> bool:
-    """Who may play the NPC side: the chat's Storyteller once one has claimed the role with
-    ``/st`` (issue 4 item 6); before that a chat administrator stands in, as for ``/rules``."""
-    storyteller_id = getattr(chat_settings, "storyteller_id", None)
-    if isinstance(storyteller_id, int):
-        return user is not None and user.id == storyteller_id
-    return await is_admin(bot, chat, user, None)
-
-
-EXPRESSION_MAX = 80  # two trait names and a «+»; anything longer is not a pool
-
-
-class PoolRefused(Exception):
-    """A pool named by traits that cannot be rolled; ``text`` says why, ready to send."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-
-@dataclass(frozen=True)
-class NamedPool:
-    """The dice the sheet gives and the escaped label saying where they came from."""
-
-    dice: int
-    label: str
+PoolRefused = rolling.PoolRefused
 
 
 async def pool_from_sheet(
     store: Store, chat_id: int, user_id: int, owner: str, expression: str, profile: Profile
-) -> NamedPool:
-    """``ловк+драка`` → the player's dice from their sheet in this chat (§A.2, wounds §B.9).
-
-    Names are resolved first (bot.traits: Russian or English, any case, unambiguous
-    prefixes), so an unknown or ambiguous name answers with the candidates even before the
-    player has a sheet; then the sheet is read; no sheet is a hint to fill it with /set.
-    """
-    if len(expression) > EXPRESSION_MAX:
-        raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
-    system = system_of(profile)
-    lang = lang_of(get_i18n().current_locale)
-    try:
-        codes = parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
-    except TraitNameError as error:
-        raise PoolRefused(name_problem_text(error, lang, system)) from None
-    except RulesInputError:
-        raise PoolRefused(table_render.too_many_traits_text(profile.max_traits_per_pool)) from None
-    sheet = await store.load_sheet(chat_id, user_id, system)
-    if sheet is None:
-        raise PoolRefused(no_sheet_text(owner))
-    try:
-        pool = pool_from_traits(sheet, codes, profile)
-    except RulesInputError as error:
-        if error.field == "pool":
-            raise PoolRefused(render.range_sentence("pool", profile)) from None
-        raise PoolRefused(table_render.trait_not_rolled_text()) from None
-    label = table_render.sheet_pool_label(
-        [trait_name(code, lang, system) for code in pool.codes],
-        pool.ratings,
-        [code in pool.missing for code in pool.codes],
-        pool.wound_penalty,
-    )
-    if pool.status is PoolStatus.AUTO_FAILURE:
-        raise PoolRefused(table_render.pool_auto_failure_text(label))
-    if not pool.rollable:
-        raise PoolRefused(table_render.pool_impossible_text(label))
-    return NamedPool(pool.dice, label)
+) -> rolling.Pool:
+    """``ловк+драка`` → the player's dice from their sheet in this chat (§A.2, wounds §B.9)."""
+    roller = rolling.Roller(chat_id, user_id, owner)
+    return await rolling.resolve_pool(store, roller, profile, traits=expression)
 
 
 async def willpower_on_sheet(
@@ -157,20 +72,21 @@ async def willpower_on_sheet(
     if profile.system is not GameSystem.D10:
         return None
     sheet = await store.load_sheet(chat_id, user_id, system_of(profile))
-    if sheet is None or sheet.willpower is None:
-        return None
-    return sheet.willpower_current or 0, sheet.willpower
+    return rolling.willpower_left(sheet)
 
 
 async def typed_pool(
     store: Store, message: Message, owner: str, pool: int, traits: str | None, profile: Profile
 ) -> tuple[int, str | None]:
-    """The pool a command names: the typed number, or the sheet's dice for ``traits`` with
-    the label saying where they came from; raises :class:`PoolRefused`."""
-    if traits is None:
-        return pool, None
+    """The pool a command names, through the one road (:func:`bot.rolling.resolve_pool`):
+    the typed number or the sheet's dice for ``traits``, after wounds, with the label saying
+    where they came from; raises :class:`PoolRefused`."""
     user = message.from_user
-    named = await pool_from_sheet(
-        store, message.chat.id, user.id if user else 0, owner, traits, profile
-    )
-    return named.dice, named.label
+    roller = rolling.Roller(message.chat.id, user.id if user else 0, owner)
+    if traits is None:
+        if pool < 1:
+            return pool, None
+        resolved = await rolling.resolve_pool(store, roller, profile, dice=pool)
+    else:
+        resolved = await rolling.resolve_pool(store, roller, profile, traits=traits)
+    return resolved.dice, resolved.source

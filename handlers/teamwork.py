@@ -9,7 +9,7 @@ line and its own botch. The leader rolls first with the command; each helper pre
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 from aiogram import Router
 from aiogram.enums import ParseMode
@@ -18,9 +18,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import render, table_render
-from bot.state import Flow, Store
+from bot.parsing import parse_team_arguments
+from bot.store import Flow, FlowState, LogEntry, Store
 from bot.table_render import TeamAction, TeamCallback
-from handlers.parsing import parse_team_arguments
+from bot.taps import show_tap
 from handlers.roll import roller_name
 from handlers.tabletop import (
     PoolRefused,
@@ -30,7 +31,6 @@ from handlers.tabletop import (
     open_table_tap,
     typed_pool,
 )
-from handlers.taps import show_tap
 from rules import d10
 from rules.contests import CONTEST_LIMIT, teamwork
 from rules.dice import Rng
@@ -51,7 +51,8 @@ class Member(BaseModel):
     source: str | None = None  # the sheet's traits the pool came from, as shown
 
 
-class TeamFlow(BaseModel):
+class TeamFlow(FlowState):
+    kind: ClassVar[str] = KIND
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     leader: str
@@ -138,9 +139,7 @@ async def team_command(
         members=(Member(user_id=leader_id, name=leader, pool=pool, result=first, source=source),),
     )
     entry = log_entry(leader_id, leader, pool, first, KIND)
-    flow = await store.create_flow_and_log(
-        KIND, message.chat.id, leader_id, state.model_dump(mode="json"), entry
-    )
+    flow = await store.create_flow(state, message.chat.id, leader_id, entries=[entry])
     text, markup = view(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -165,7 +164,7 @@ async def team_tap(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     action = callback_data.a
-    entries: list[dict[str, Any]] = []
+    entries: list[LogEntry] = []
     if action is TeamAction.FINISH:
         if user.id != flow.owner_id:
             await callback.answer(table_render.team_leader_only_text(), show_alert=True)
@@ -202,7 +201,7 @@ async def team_tap(
             }
         )
         entries.append(log_entry(user.id, user.first_name, pool, result, KIND))
-    advanced = await store.advance_flow_and_log(
-        flow, flow.version, after.model_dump(mode="json"), entries, close=after.closed
+    advanced = await store.advance_flow(
+        flow, flow.version, after, entries=entries, close=after.closed
     )
     await show_tap(callback, message, advanced, lambda f: view(f, after, profile))

@@ -19,7 +19,7 @@ import pytest
 from redis import Redis as SyncRedis
 from redis.exceptions import RedisError
 
-from bot.state import Store
+from bot.store import Store
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 

@@ -24,7 +24,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.app import create_dispatcher
 from bot.i18n import compile_catalogues, load_i18n
 from bot.settings import Settings
-from bot.state import ChatSettings, Store
+from bot.store import ChatSettings, Store
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import BotchRule, Profile

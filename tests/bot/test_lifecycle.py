@@ -19,7 +19,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.app import create_dispatcher
 from bot.settings import Settings
-from bot.state import Store
+from bot.store import Store
 from tests.bot.telegram_fakes import TOKEN, RecordingSession, text_update
 
 

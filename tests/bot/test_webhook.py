@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_dispatcher
 from bot.settings import Settings
-from bot.state import Store
+from bot.store import Store
 from bot.webhook import build_app
 from tests.bot.telegram_fakes import TOKEN, make_bot, text_update
 

@@ -7,7 +7,8 @@ sent twice" (faults are injected *before* a call is applied), "every callback qu
 answered". The real bot process talks to it over HTTP exactly as it would to
 ``api.telegram.org`` (``{base}/bot{token}/{method}``, JSON or form bodies).
 
-Every call is validated against the published method list in ``shared/telegram-bot-api/api.json``
+Every call is validated against the published method list in the vendored
+``tests/e2e/telegram-bot-api/api.json``
 (unknown method → 404, unknown/missing/mistyped parameter → 400) plus the limits Telegram
 enforces that bots trip over in practice: 4096 characters of text after entity parsing,
 malformed HTML, 64-byte callback_data, 200-character callback answers, empty button labels,
@@ -44,7 +45,8 @@ from aiohttp import web
 API_JSON_ENV = "TELEGRAM_BOT_API_JSON"
 """Environment variable that overrides where api.json is read from."""
 
-DEFAULT_API_JSON = Path(__file__).resolve().parents[3] / "shared" / "telegram-bot-api" / "api.json"
+# The Bot API schema (MIT, see LICENSE beside it), vendored so a bare clone tests itself.
+DEFAULT_API_JSON = Path(__file__).resolve().parent / "telegram-bot-api" / "api.json"
 DEFAULT_TOKEN = "123456:TEST"
 GROUP_ANONYMOUS_BOT_ID = 1087968824
 """The user Telegram puts in ``from`` of messages an anonymous admin sends on behalf of a group."""

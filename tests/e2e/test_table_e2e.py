@@ -27,7 +27,7 @@ from babel.numbers import format_decimal
 from redis.asyncio import Redis
 
 from bot.render import RollAction, RollCallback
-from bot.state import Store
+from bot.store import Store
 from rules import d10, probability, profiles
 from tests.e2e.conftest import BotLauncher, module_bot
 from tests.e2e.fake_bot_api import (

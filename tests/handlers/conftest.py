@@ -47,7 +47,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.settings import Settings
-from bot.state import Store, flow_key
+from bot.store import Store, flow_key
 
 TOKEN = "123456:TEST-token-for-the-recording-session"
 GROUP = Chat(id=-1001, type="supergroup", title="Chronicle")

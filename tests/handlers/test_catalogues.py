@@ -16,14 +16,14 @@ CYRILLIC = re.compile("[А-Яа-яЁё]")
 GETTEXT_NAMES = {"_", "__", "gettext", "ngettext", "lazy_gettext"}
 # Words players TYPE (input, not output) and a language's own name: not translatable text.
 ALLOWED = {
-    ("handlers/parsing.py", "св"),
+    ("bot/parsing.py", "св"),
     # Table-roll keywords (/vs 6 7 до 5 нпс, /team 7 цель 5) are syntax, like «св».
-    ("handlers/parsing.py", "до"),
-    ("handlers/parsing.py", "цель"),
-    ("handlers/parsing.py", "нпс"),
-    ("handlers/parsing.py", "нпц"),
-    ("handlers/parsing.py", "(?:t|пор|\\+)(-?[0-9]{1,6})"),
-    ("handlers/parsing.py", "(?:t|пор|\\+)[-=]?[0-9-]"),
+    ("bot/parsing.py", "до"),
+    ("bot/parsing.py", "цель"),
+    ("bot/parsing.py", "нпс"),
+    ("bot/parsing.py", "нпц"),
+    ("bot/parsing.py", "(?:t|пор|\\+)(-?[0-9]{1,6})"),
+    ("bot/parsing.py", "(?:t|пор|\\+)[-=]?[0-9-]"),
     ("bot/render.py", "Русский"),
 }
 # The trait vocabulary is the grammar of what players type (`/r ловк+драка`, pasted sheets):

@@ -55,7 +55,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.commands import COMMANDS
-from bot.state import PREFIX, Store, log_key
+from bot.store import PREFIX, Store, log_key
 from bot.storyteller_view import START_PAYLOAD
 from handlers import make_routers
 from tests.e2e.fake_bot_api import (

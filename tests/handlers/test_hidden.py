@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from bot import commitment
 from bot.app import create_dispatcher
 from bot.settings import Settings
-from bot.state import Store, hidden_seq_key, log_key
+from bot.store import Store, hidden_seq_key, log_key
 from bot.storyteller_view import CampaignCallback, RevealCallback
 from rules import d10, profiles
 from tests.handlers.conftest import (

@@ -9,7 +9,7 @@ from aiogram.utils.i18n import I18n
 
 from bot import stats
 from bot import storyteller_view as view
-from bot.state import HiddenRecord
+from bot.store import HiddenRecord
 from tests.handlers.conftest import GROUP, Table, player
 
 ANNA = player(1, "Anna")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.render import RollCallback
-from bot.state import log_key
+from bot.store import log_key
 from tests.handlers.conftest import Table, flows, fresh_store, make_table, player
 
 ANNA = player(1, "Anna")

@@ -18,7 +18,7 @@ import handlers
 from bot.app import create_dispatcher
 from bot.request_view import RequestAction, RequestCallback
 from bot.settings import Settings
-from bot.state import Store, flow_key, log_key
+from bot.store import Store, flow_key, log_key
 from rules import d10, profiles
 from rules import sheet as sheets
 from rules.health import DamageType, track_of

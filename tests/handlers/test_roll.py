@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.render import RollAction, RollCallback
-from bot.state import flow_key, log_key
+from bot.store import flow_key, log_key
 from rules import d10, probability, profiles
 from tests.handlers.conftest import Table, buttons, flows, player
 

@@ -18,7 +18,7 @@ import handlers
 from bot.app import create_dispatcher
 from bot.settings import Settings
 from bot.sheet_view import SheetAction, SheetCallback
-from bot.state import Store, flow_key, sheet_key
+from bot.store import Store, flow_key, sheet_key
 from rules import sheet as sheets
 from rules.health import DamageType, track_of
 from rules.sheet import Ability, Attribute, SheetSystem, Stat

@@ -15,7 +15,7 @@ import pytest
 from aiogram.types import Message, MessageEntity, User
 
 from bot.render import RollAction, RollCallback
-from bot.state import log_key
+from bot.store import log_key
 from bot.traits import TraitNameError, resolve
 from rules import d10, profiles
 from rules.sheet import Ability, Attribute, Sheet, SheetSystem, set_trait, set_willpower

@@ -10,7 +10,7 @@ from aiogram.methods import GetChatMember
 from aiogram.types import Chat, Message, MessageEntity, User
 
 from bot.render import ProfileCallback
-from bot.state import ChatSettings, Store
+from bot.store import ChatSettings, Store
 from bot.storyteller_view import StCallback
 from handlers.storyteller import (
     GameAccess,

@@ -16,7 +16,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import Message, MessageEntity, User
 
 from bot.render import RollAction, RollCallback
-from bot.state import log_key
+from bot.store import log_key
 from bot.table_render import (
     ExtAction,
     ExtCallback,

@@ -5,7 +5,8 @@ in it is trusted: :func:`load_tap` loads the flow and refuses a closed, foreign 
 one with the same alerts everywhere, :func:`open_tap` also answers a stale version quietly
 (a double tap already did its work), and after the compare-and-set (``Store.advance_flow``)
 :func:`show_tap` redraws the message in place or, when another tap won, only answers. Who
-may press is each feature's own rule, so it stays with the feature.
+may press is each feature's own rule, so it stays with the feature; :func:`open_table_tap`
+adds the refusals the d10 table rolls share (the opener's own buttons, the d10 games only).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot import render
 from bot.session import safe_edit
-from bot.state import Flow, Store
+from bot.store import Flow, Store
+from rules.profiles import GameSystem, Profile
 
 
 async def load_tap(
@@ -65,3 +67,28 @@ async def show_tap(
         text, markup = view(advanced)
         await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
+
+
+async def open_table_tap(
+    callback: CallbackQuery,
+    flow_id: str,
+    version: int,
+    store: Store,
+    kind: str,
+    profile: Profile,
+    *,
+    owner_only: bool,
+) -> tuple[Flow, Message] | None:
+    """:func:`open_tap` for the d10 table rolls: with ``owner_only`` only whoever opened the
+    flow may press (a teamwork or a challenge decides per button instead), and a chat that
+    switched to the d6 game since the message was drawn gets the same refusal as a command."""
+    opened = await open_tap(callback, flow_id, version, store, kind)
+    if opened is None:
+        return None
+    if owner_only and opened[0].owner_id != callback.from_user.id:
+        await callback.answer(render.not_yours_text(), show_alert=True)
+        return None
+    if profile.system is not GameSystem.D10:
+        await callback.answer(render.wrong_system_text(), show_alert=True)
+        return None
+    return opened

@@ -1,4 +1,4 @@
-"""The ``/r`` grammar (handlers.parsing): syntax only, ranges are the rules' business."""
+"""The ``/r`` grammar (bot.parsing): syntax only, ranges are the rules' business."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handlers.parsing import ArgumentsError, Problem, RollArguments, parse_roll_arguments
+from bot.parsing import ArgumentsError, Problem, RollArguments, parse_roll_arguments
 
 
 @pytest.mark.parametrize(

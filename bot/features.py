@@ -1,0 +1,131 @@
+"""What a feature declares, and the set of them the composition root hands to the Dispatcher.
+
+A feature (``handlers/<name>/``) is one folder that never imports another (ARCHITECTURE.md).
+It says what it adds to the bot by one :class:`Feature` value: its router, its commands for
+Telegram's menu (setMyCommands), its lines in ``/help``, the table rolls it offers to the
+one-message wizard, and the hand-offs it serves to other features. ``handlers/__init__.py``
+lists the features; :class:`FeatureSet` is injected into every handler as workflow data
+(``features``), so a feature that needs another one (``/r``'s «Продлить» starts an extended
+action; the wizard's «Бросить» starts the feature it was opened for) asks the set by a typed
+key instead of importing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Generic, TypeVar, cast
+
+from aiogram import Router
+from aiogram.types import BotCommand
+from aiogram.utils.i18n import I18n
+from babel.support import LazyProxy
+
+from rules.profiles import GameSystem, Profile
+
+F = TypeVar("F")
+
+
+class HelpSection(IntEnum):
+    """Where a help line stands in ``/help``; the order of the members is the order shown."""
+
+    ROLLS = 1
+    TABLE = 2
+    SHEET = 3
+    COMBAT = 4
+    MAGICK = 5
+    STORYTELLER = 6
+    SETTINGS = 7
+
+
+@dataclass(frozen=True)
+class MenuCommand:
+    """One entry of Telegram's command menu; ``description`` is a lazy catalogue string."""
+
+    name: str
+    description: LazyProxy | str
+
+
+@dataclass(frozen=True)
+class HelpLine:
+    """One line of ``/help``: a function of the chat's profile (a default difficulty, the
+    game's own words), shown only in the game systems listed."""
+
+    section: HelpSection
+    text: Callable[[Profile], str]
+    systems: frozenset[GameSystem] = frozenset(GameSystem)
+
+
+class HandoffKey(Generic[F]):
+    """A typed name for something one feature serves and another calls: the key's type
+    parameter is the callable's type, so the caller is type-checked against the provider."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"HandoffKey({self.name!r})"
+
+
+@dataclass(frozen=True)
+class Feature:
+    """Everything a feature adds to the bot, declared in its package's ``__init__``."""
+
+    name: str
+    make_router: Callable[[], Router]
+    commands: Sequence[MenuCommand] = ()
+    help: Sequence[HelpLine] = ()
+    provides: dict[HandoffKey[Any], Any] = field(default_factory=dict)
+
+
+class FeatureSet:
+    """The bot's features in order: routers, the command menu, ``/help`` and hand-offs."""
+
+    def __init__(self, features: Iterable[Feature]) -> None:
+        self.features = tuple(features)
+        names = [feature.name for feature in self.features]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two features share a name: {names}")
+        self._handoffs: dict[str, Any] = {}
+        for feature in self.features:
+            for key, provider in feature.provides.items():
+                if key.name in self._handoffs:
+                    raise ValueError(f"two features provide {key.name!r}")
+                self._handoffs[key.name] = provider
+
+    def routers(self) -> list[Router]:
+        return [feature.make_router() for feature in self.features]
+
+    def handoff(self, key: HandoffKey[F]) -> F:
+        """The provider registered for ``key``; a missing one is a wiring error."""
+        try:
+            return cast(F, self._handoffs[key.name])
+        except KeyError:
+            raise LookupError(f"no feature provides {key.name!r}") from None
+
+    def has(self, key: HandoffKey[Any]) -> bool:
+        return key.name in self._handoffs
+
+    def menu(self, i18n: I18n, locale: str) -> list[BotCommand]:
+        with i18n.context(), i18n.use_locale(locale):
+            return [
+                BotCommand(command=command.name, description=str(command.description))
+                for feature in self.features
+                for command in feature.commands
+            ]
+
+    def help_lines(self, profile: Profile) -> dict[HelpSection, list[str]]:
+        """Each section's lines for the chat's game, sections in order, lines in the order
+        of the features and of their declarations."""
+        found: dict[HelpSection, list[str]] = {}
+        for section in HelpSection:
+            lines = [
+                line.text(profile)
+                for feature in self.features
+                for line in feature.help
+                if line.section is section and profile.system in line.systems
+            ]
+            if lines:
+                found[section] = lines
+        return found

@@ -1,0 +1,301 @@
+"""The one road every dice roll of a character takes (ARCHITECTURE.md "The road of a roll").
+
+Whatever feature rolls — ``/r``, an extended or opposed roll, teamwork, several actions, a
+roll request, a hidden roll — the same four steps happen here, so a rule about pools or
+spends is written once:
+
+1. :func:`resolve_pool`: the dice from a typed number or from trait names on the sheet
+   (``ловк+драка``, §A.2), and the character's wound penalty applied to both (§B.9: a typed
+   pool is the character's action too). Soak, damage, Backlash and Willpower rolls are not
+   actions and keep their dice (:class:`rules.health.PoolKind`). A wounded character who
+   cannot act, or a pool brought to nothing, is refused with the reason.
+2. :func:`roll_d10`: the dice, from the injected random source (``rng``, the OS by default).
+3. :func:`log_entry`: the typed line the chat's log and ``/stats`` keep.
+4. :func:`spend`: what the roll costs (Willpower, §A.7; more resources join here), handed to
+   the Store with the flow step and the log line so that all of it is one transaction: a
+   point never leaves the sheet unless the result is stored, and never twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from html import escape
+
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n.context import get_i18n
+
+from bot import render, sheet_text
+from bot.parsing import Problem
+from bot.store import LogEntry, SheetSpend, Store
+from bot.traits import TraitNameError, parse_pool_expression
+from rules import d10
+from rules.actions import PoolStatus
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError
+from rules.health import ImpossibleReason, PoolKind, penalised_pool
+from rules.profiles import GameSystem, Profile
+from rules.sheet import Sheet, SheetSystem, pool_from_traits, spend_willpower, system_of
+
+EXPRESSION_MAX = 80  # two trait names and a «+»; anything longer is not a pool
+
+
+class PoolRefused(Exception):
+    """A pool that cannot be rolled; ``text`` says why, ready to send (HTML)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+@dataclass(frozen=True)
+class Roller:
+    """Whose dice: a player (by Telegram id) or the Storyteller's NPC (by name) in a chat.
+
+    ``name`` is how the result names them (escaped by the views, never here)."""
+
+    chat_id: int
+    user_id: int
+    name: str
+    npc: str | None = None
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The dice to roll and where they came from.
+
+    ``typed`` is the number the player typed (None for a pool from the sheet); ``label`` the
+    escaped «Ловкость 3 + Драка 2» of a sheet pool; ``wound_penalty`` the §B.9 dice taken
+    (≤ 0), already out of ``dice``; ``sheet`` the character's sheet as read, if any."""
+
+    dice: int
+    typed: int | None = None
+    label: str | None = None
+    wound_penalty: int = 0
+    sheet: Sheet | None = None
+
+    @property
+    def source(self) -> str | None:
+        """What the result shows about the dice: the sheet's traits, or the wounds that
+        shrank a typed pool («6 -1 за раны → 5к10»); None for a plain typed pool."""
+        if self.label is not None:
+            return self.label
+        if self.wound_penalty and self.typed is not None:
+            return typed_label(self.typed, self.wound_penalty)
+        return None
+
+
+async def load_sheet(store: Store, roller: Roller, profile: Profile) -> Sheet | None:
+    system = system_of(profile)
+    if roller.npc is not None:
+        return await store.load_npc(roller.chat_id, system, roller.npc)
+    return await store.load_sheet(roller.chat_id, roller.user_id, system)
+
+
+async def resolve_pool(
+    store: Store,
+    roller: Roller,
+    profile: Profile,
+    *,
+    dice: int | None = None,
+    traits: str | None = None,
+    kind: PoolKind = PoolKind.ACTION,
+) -> Pool:
+    """The pool of a typed number (``dice``) or of trait names (``traits``), after wounds.
+
+    Names are resolved before the sheet is read, so an unknown or ambiguous name answers
+    with the candidates even before the player has a sheet; a pool named by traits needs a
+    sheet, a typed one does not (an unwounded stranger rolls what they typed).
+    """
+    if traits is None:
+        if dice is None:
+            raise ValueError("a pool is a number or trait names")
+        sheet = await load_sheet(store, roller, profile)
+        return typed_pool(dice, sheet, profile, kind)
+    return await _sheet_pool(store, roller, profile, traits)
+
+
+def typed_pool(dice: int, sheet: Sheet | None, profile: Profile, kind: PoolKind) -> Pool:
+    """A typed number of dice, less the wound penalty of the sheet (§B.9)."""
+    out_of_range = not 1 <= dice <= profile.pool_sanity_max
+    if (
+        out_of_range  # the roll's own range check answers it in the usual words
+        or sheet is None
+        or sheet.system is SheetSystem.D6
+        or profile.system is not GameSystem.D10
+    ):
+        return Pool(dice, typed=dice, sheet=sheet)
+    after = penalised_pool(sheet.health, dice, profile.magick, kind)
+    if after.reason is not None:
+        label = typed_label(dice, after.penalty)
+        if after.reason is ImpossibleReason.POOL_EMPTY:
+            raise PoolRefused(pool_impossible_text(label))
+        raise PoolRefused(cannot_act_text(after.reason))
+    return Pool(after.dice, typed=dice, wound_penalty=after.penalty, sheet=sheet)
+
+
+async def _sheet_pool(store: Store, roller: Roller, profile: Profile, expression: str) -> Pool:
+    if len(expression) > EXPRESSION_MAX:
+        raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
+    system = system_of(profile)
+    lang = sheet_text.lang_of(get_i18n().current_locale)
+    try:
+        codes = parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
+    except TraitNameError as error:
+        raise PoolRefused(sheet_text.name_problem_text(error, lang, system)) from None
+    except RulesInputError:
+        raise PoolRefused(too_many_traits_text(profile.max_traits_per_pool)) from None
+    sheet = await load_sheet(store, roller, profile)
+    if sheet is None:
+        raise PoolRefused(sheet_text.no_sheet_text(roller.name))
+    try:
+        pool = pool_from_traits(sheet, codes, profile)
+    except RulesInputError as error:
+        if error.field == "pool":
+            raise PoolRefused(render.range_sentence("pool", profile)) from None
+        raise PoolRefused(trait_not_rolled_text()) from None
+    label = sheet_pool_label(
+        [sheet_text.trait_name(code, lang, system) for code in pool.codes],
+        pool.ratings,
+        [code in pool.missing for code in pool.codes],
+        pool.wound_penalty,
+    )
+    if pool.status is PoolStatus.AUTO_FAILURE:
+        raise PoolRefused(pool_auto_failure_text(label))
+    if not pool.rollable:
+        if pool.reason in (ImpossibleReason.DEAD, ImpossibleReason.INCAPACITATED):
+            raise PoolRefused(cannot_act_text(pool.reason))
+        raise PoolRefused(pool_impossible_text(label))
+    return Pool(pool.dice, label=label, wound_penalty=pool.wound_penalty, sheet=sheet)
+
+
+def roll_d10(
+    pool: Pool,
+    difficulty: int,
+    profile: Profile,
+    *,
+    willpower: bool = False,
+    threshold: int = 0,
+    rng: Rng | None = None,
+) -> d10.D10Result:
+    """§A.3–A.8 for the pool; a ``RulesInputError`` names the field out of range."""
+    return d10.roll(
+        pool.dice, difficulty, profile, willpower=willpower, threshold=threshold, rng=rng
+    )
+
+
+def log_entry(
+    user_id: int,
+    name: str,
+    pool: int,
+    result: d10.D10Result,
+    kind: str | None = None,
+    *,
+    attempt: int = 1,
+) -> LogEntry:
+    """The line the chat's log keeps for one d10 roll (``/log``, ``/stats``)."""
+    return LogEntry(
+        user_id=user_id,
+        name=name,
+        pool=pool,
+        difficulty=result.difficulty,
+        threshold=result.threshold,
+        willpower=result.willpower,
+        faces=tuple(result.faces),
+        successes=result.successes,
+        outcome=result.outcome.value,
+        attempt=attempt,
+        kind=kind,
+    )
+
+
+def spend(roller: Roller, profile: Profile, *, willpower: bool = False) -> SheetSpend | None:
+    """What a roll takes off the character's sheet, for the Store to apply in the same
+    transaction as the flow step and the log line (§A.7); None when it costs nothing."""
+    if not willpower or profile.system is not GameSystem.D10:
+        return None
+    return SheetSpend(
+        user_id=roller.user_id, system=system_of(profile), change=_willpower, npc=roller.npc
+    )
+
+
+def _willpower(sheet: Sheet) -> Sheet | None:
+    """§A.7: one point; a sheet that does not track Willpower rolls as before."""
+    return None if sheet.willpower is None else spend_willpower(sheet)
+
+
+def willpower_left(sheet: Sheet | None) -> tuple[int, int] | None:
+    """(current, permanent) Willpower after a spend, or None when the sheet tracks none."""
+    if sheet is None or sheet.willpower is None:
+        return None
+    return sheet.willpower_current or 0, sheet.willpower
+
+
+def is_out_of_willpower(error: RulesInputError) -> bool:
+    return error.code is ErrorCode.WP_UNAVAILABLE
+
+
+def with_pool(pool: Pool, dice: int) -> Pool:
+    """The same pool with another number of dice (a split or a reduced multiple action)."""
+    return replace(pool, dice=dice)
+
+
+# --- The words of the road: where the dice came from and why they cannot be rolled --------
+
+
+def sheet_pool_label(
+    names: Sequence[str], ratings: Sequence[int], missing: Sequence[bool], wound_penalty: int
+) -> str:
+    """«Ловкость 3 + Драка 2»: where the dice came from; an unset trait shows «—» (counted
+    as 0), a wound penalty its dice (§B.9). ``names`` are already escaped."""
+    parts = [
+        f"{name} {'—' if absent else rating}"
+        for name, rating, absent in zip(names, ratings, missing, strict=True)
+    ]
+    label = " + ".join(parts)
+    if wound_penalty:
+        label += " " + wounds_text(wound_penalty)
+    return label
+
+
+def typed_label(dice: int, wound_penalty: int) -> str:
+    label = escape(str(dice))
+    if wound_penalty:
+        label += " " + wounds_text(wound_penalty)
+    return label
+
+
+def wounds_text(wound_penalty: int) -> str:
+    return _("{n} for wounds").format(n=wound_penalty)
+
+
+def too_many_traits_text(limit: int) -> str:
+    return _("A pool is at most {n} traits: an Attribute + an Ability.").format(n=limit)
+
+
+def trait_not_rolled_text() -> str:
+    return _("These traits are not rolled as a pool (the same trait twice, or a Sphere).")
+
+
+def pool_impossible_text(label: str) -> str:
+    """S0 «Если набор кубиков уменьшается до нуля или ниже, то персонаж не может предпринять
+    это действие» — or the wounds leave the character unable to act."""
+    return _("{label}: no dice to roll, the character cannot take this action.").format(label=label)
+
+
+def pool_auto_failure_text(label: str) -> str:
+    """S4 «0 в Способности - автоматически [Неудача], если ГМ не решит иначе»."""
+    return _("{label}: with 0 in the Ability the action fails without a roll.").format(label=label)
+
+
+def cannot_act_text(reason: ImpossibleReason) -> str:
+    """§B.9–B.11: Без Сознания and Мёртв take no actions at all."""
+    if reason is ImpossibleReason.DEAD:
+        return _("The character is dead and cannot act.")
+    return _("The character is unconscious and cannot act.")
+
+
+def no_willpower_text(permanent: int) -> str:
+    return _("No Willpower left on your sheet (0 of {n}): this roll cannot spend it.").format(
+        n=permanent
+    )

@@ -1,0 +1,110 @@
+"""The words about sheets that the core and several features share: trait names in the
+reader's language, a refused trait name with its candidates, the player who has no sheet
+yet, and the health line of §B.9 (PRODUCT.md "Character sheet").
+
+Trait names come from :mod:`bot.traits` (Russian names follow the seeds: S4 for Mage, S1
+for Dark Ages); the words around them from the Babel catalogues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n import lazy_gettext as __
+from babel.support import LazyProxy
+
+from bot.traits import Lang, NameProblem, TraitNameError, display_name
+from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
+from rules.sheet import SheetSystem, TraitCode
+
+# What a refusal quotes back of the player's text, and how many refused lines it lists: a
+# 4000-character word or a 2000-line paste must still get a reply Telegram accepts.
+ECHO_MAX = 40
+
+
+TRACK_BOXES = 7
+
+
+_BOX = {DamageType.BASHING: "/", DamageType.LETHAL: "X", DamageType.AGGRAVATED: "✱"}
+
+
+_LEVELS: dict[HealthLevel, LazyProxy] = {
+    HealthLevel.HEALTHY: __("Healthy"),
+    HealthLevel.BRUISED: __("Bruised"),
+    HealthLevel.HURT: __("Hurt"),
+    HealthLevel.INJURED: __("Injured"),
+    HealthLevel.WOUNDED: __("Wounded"),
+    HealthLevel.MAULED: __("Mauled"),
+    HealthLevel.CRIPPLED: __("Crippled"),
+    HealthLevel.INCAPACITATED: __("Incapacitated"),
+    HealthLevel.DEAD: __("Dead"),
+}
+
+
+def lang_of(locale: str) -> Lang:
+    return "en" if locale == "en" else "ru"
+
+
+def trait_name(code: TraitCode, lang: Lang, system: SheetSystem) -> str:
+    return escape(display_name(code, lang, system))
+
+
+def health_line(track: HealthTrack) -> str:
+    """§B.9: the level reached, its dice penalty, and the seven boxes (/ bashing, X lethal,
+    ✱ aggravated, as S4 marks them)."""
+    row = wound_penalty(track)
+    boxes = [_BOX[b] for b in track.boxes] + ["·"] * (TRACK_BOXES - len(track.boxes))
+    level = str(_LEVELS[row.level])
+    if not row.can_act:
+        state = level + " — " + _("cannot act")
+    elif row.penalty:
+        state = f"{level} ({row.penalty:+d})".replace("-", "−")
+    else:
+        state = level
+    return "<b>" + _("Health") + f"</b>: {state} [{' '.join(boxes)}]"
+
+
+def no_sheet_text(owner: str) -> str:
+    return _("{name} has no character sheet in this chat yet.").format(name=escape(owner)) + (
+        "\n" + set_example()
+    )
+
+
+def set_example() -> str:
+    return _(
+        "Example: /set dexterity 3 brawl 2 willpower 5/7 — or /set alone for buttons; "
+        "several lines at once: /sheet set, then one trait per line."
+    )
+
+
+def candidates_text(codes: Sequence[TraitCode], lang: Lang, system: SheetSystem) -> str:
+    return ", ".join(trait_name(c, lang, system) for c in codes)
+
+
+def echoed(text: str) -> str:
+    """The player's words quoted in a refusal: cut to ``ECHO_MAX`` before escaping, so the
+    cut never splits an HTML entity."""
+    text = " ".join(text.split())
+    return escape(text if len(text) <= ECHO_MAX else text[: ECHO_MAX - 1] + "…")
+
+
+def name_problem_text(error: TraitNameError, lang: Lang, system: SheetSystem) -> str:
+    """An unknown or ambiguous trait name, with the traits the player may have meant."""
+    word = echoed(error.text)
+    if error.problem is NameProblem.AMBIGUOUS:
+        return _("«{word}» could be: {names}. Type more letters.").format(
+            word=word, names=candidates_text(error.candidates, lang, system)
+        )
+    if error.problem is NameProblem.NOT_ON_SHEET:
+        return _("This game's sheet has no {names}.").format(
+            names=candidates_text(error.candidates, lang, system)
+        )
+    if error.candidates:
+        return _("«{word}» is not a trait. Did you mean: {names}?").format(
+            word=word, names=candidates_text(error.candidates, lang, system)
+        )
+    if not word:
+        return _("A trait name is missing.")
+    return _("«{word}» is not a trait of this game.").format(word=word)

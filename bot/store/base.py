@@ -1,0 +1,135 @@
+"""The connection, the key names and what every part of the Store shares (PRODUCT.md §3).
+
+Fail fast and heal by itself: a player must hear "storage unavailable" within a second or
+two, not hang, and a dead pooled connection is retried once on a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
+
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.client import Pipeline
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger("bot.store")
+_T = TypeVar("_T")
+
+PREFIX = "sdb"
+FLOW_TTL = 86_400
+# Telegram re-delivers an unconfirmed update for at most a day; a shorter memory is enough to
+# absorb the re-delivery after a restart or a webhook retry.
+UPDATE_TTL = 3_600
+LOG_CAP = 200
+FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
+
+CONNECT_TIMEOUT = 0.5
+COMMAND_TIMEOUT = 1.0
+POOL_SIZE = 64
+POOL_WAIT = 1.0
+HEALTH_CHECK_INTERVAL = 15
+RETRIES = 1
+
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError)
+
+
+class RedisUnavailable(RedisConnectionError):
+    """Redis could not be reached in time; the error middleware turns it into a message."""
+
+
+def chat_key(chat_id: int) -> str:
+    return f"{PREFIX}:chat:{chat_id}"
+
+
+def flow_key(flow_id: str) -> str:
+    return f"{PREFIX}:flow:{flow_id}"
+
+
+def update_key(bot_id: int, update_id: int) -> str:
+    return f"{PREFIX}:upd:{bot_id}:{update_id}"
+
+
+def log_key(chat_id: int) -> str:
+    return f"{PREFIX}:log:{chat_id}"
+
+
+def sheet_key(chat_id: int) -> str:
+    return f"{PREFIX}:sheet:{chat_id}"
+
+
+def campaigns_key(user_id: int) -> str:
+    return f"{PREFIX}:st:{user_id}"
+
+
+def campaign_pick_key(user_id: int) -> str:
+    return f"{PREFIX}:stpick:{user_id}"
+
+
+def hidden_seq_key(chat_id: int) -> str:
+    return f"{PREFIX}:hseq:{chat_id}"
+
+
+def hidden_key(chat_id: int) -> str:
+    return f"{PREFIX}:hidden:{chat_id}"
+
+
+def connect(redis_url: str | None) -> Redis:
+    """A client for ``redis_url``, or an embedded in-process Redis when there is none.
+
+    The embedded one (fakeredis with Lua) has the same semantics, so the bot behaves the same
+    without a server; it only forgets everything when the process stops.
+    """
+    if redis_url is None:
+        import fakeredis
+
+        log.warning(
+            "REDIS_URL is not set: using in-process storage, state will not survive a restart"
+        )
+        return cast(Redis, fakeredis.FakeAsyncRedis(decode_responses=True))
+    pool = BlockingConnectionPool.from_url(
+        redis_url,
+        max_connections=POOL_SIZE,
+        timeout=POOL_WAIT,
+        socket_connect_timeout=CONNECT_TIMEOUT,
+        socket_timeout=COMMAND_TIMEOUT,
+        health_check_interval=HEALTH_CHECK_INTERVAL,
+        retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), RETRIES),
+        decode_responses=True,
+    )
+    return Redis(connection_pool=pool)
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def pairs(reply: list[Any]) -> dict[Any, Any]:
+    return dict(zip(reply[0::2], reply[1::2], strict=True))
+
+
+class StoreBase:
+    """The client every part of the Store shares, and the WATCH transaction they use."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
+
+    async def _watched(
+        self, keys: str | list[str], apply: Callable[[Pipeline], Awaitable[_T]]
+    ) -> _T:
+        """Run ``apply`` under WATCH on ``keys`` and return what it returned: a concurrent
+        write to a key makes redis-py run it again on fresh data, so ``apply`` reads,
+        decides, then calls ``multi()`` before queuing its writes."""
+        watched = [keys] if isinstance(keys, str) else keys
+        return cast(_T, await self.redis.transaction(apply, *watched, value_from_callable=True))

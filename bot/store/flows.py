@@ -1,0 +1,303 @@
+"""The state behind an interactive message: a flow (PRODUCT.md §3 "Concurrency").
+
+Every button carries its flow's id and the version it was drawn at. A tap is applied by a
+compare-and-set on that version, in one Lua script together with the log lines it writes,
+so of two taps carrying the same version exactly one passes, and a lost compare-and-set logs
+nothing. A step that spends from a character's sheet (Willpower, §A.7) is one WATCH
+transaction over the flow and the sheet instead: a point never leaves the sheet without the
+step, nor the step happen without the point.
+
+Each feature's flow is a :class:`FlowState` model with a ``kind``; the models register
+themselves by kind, so a kind names exactly one model and a stored flow is read back typed.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from redis.asyncio.client import Pipeline
+
+from bot.store.base import (
+    FLOW_ID_BYTES,
+    FLOW_TTL,
+    LOG_CAP,
+    dump,
+    flow_key,
+    log_key,
+    pairs,
+    sheet_key,
+)
+from bot.store.log import LogEntry, LogStore
+from bot.store.sheets import npc_field, parse_sheet, player_field
+from rules.sheet import Sheet, SheetSystem, to_json
+
+S = TypeVar("S", bound="FlowState")
+
+# KEYS[1] flow, KEYS[2] its chat's log (only with entries); ARGV: expected version, new data
+# JSON, close ('1'/'0'), then optionally the log cap and the log entries. The version check
+# and the writes happen in one script, so of two taps carrying the same version exactly one
+# can pass, and a lost compare-and-set logs nothing.
+_ADVANCE_FLOW = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then
+  return false
+end
+if tonumber(version) ~= tonumber(ARGV[1]) then
+  return false
+end
+if redis.call('HGET', KEYS[1], 'closed') == '1' then
+  return false
+end
+redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'data', ARGV[2], 'closed', ARGV[3])
+if #ARGV > 4 then
+  for i = 5, #ARGV do
+    redis.call('LPUSH', KEYS[2], ARGV[i])
+  end
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[4]) - 1)
+end
+return redis.call('HGETALL', KEYS[1])
+"""
+
+
+class FlowStateError(ValueError):
+    """A flow read as a model it is not (another kind, or data that does not validate):
+    a forged or stale button, answered as an invalid one."""
+
+
+class FlowState(BaseModel):
+    """The base of every feature's flow model; a subclass sets ``kind`` and is registered."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: ClassVar[str] = ""
+    registry: ClassVar[dict[str, type[FlowState]]] = {}
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if not kind:
+            return
+        known = FlowState.registry.get(kind)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            raise TypeError(f"flow kind {kind!r} is both {known.__name__} and {cls.__name__}")
+        FlowState.registry[kind] = cls
+
+
+class Flow(BaseModel):
+    """An interactive message's stored state: who owns it, which version a button must carry."""
+
+    id: str
+    kind: str
+    chat_id: int
+    owner_id: int
+    version: int
+    data: dict[str, Any]
+    closed: bool = False
+
+    def state(self, model: type[S]) -> S:
+        """The data as ``model``; :class:`FlowStateError` if the flow is not of that kind."""
+        if self.kind != model.kind:
+            raise FlowStateError(f"a {self.kind!r} flow is not {model.kind!r}")
+        try:
+            return model.model_validate(self.data)
+        except ValidationError as error:
+            raise FlowStateError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class SheetSpend:
+    """What a step takes off a character's sheet, applied in the step's transaction.
+
+    ``change`` is a pure change of the sheet (``rules.sheet.spend_willpower``) that raises
+    ``RulesInputError`` when the resource is not there (then nothing is written), or returns
+    None when the sheet does not track the resource (the step goes on, nothing is spent). A
+    character with no sheet spends nothing. ``npc`` names the Storyteller's NPC; otherwise
+    the sheet is ``user_id``'s."""
+
+    user_id: int
+    system: SheetSystem
+    change: Callable[[Sheet], Sheet | None]
+    npc: str | None = None
+
+    def field(self) -> str:
+        if self.npc is not None:
+            return npc_field(self.system, self.npc)
+        return player_field(self.user_id, self.system)
+
+
+def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any]) -> Flow:
+    return Flow(
+        id=flow_id,
+        kind=fields["kind"],
+        chat_id=int(fields["chat_id"]),
+        owner_id=int(fields["owner_id"]),
+        version=int(fields["version"]),
+        data=json.loads(fields["data"]),
+        closed=fields.get("closed") == "1",
+    )
+
+
+def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(state, FlowState):
+        return state.model_dump(mode="json")
+    return dict(state)
+
+
+class FlowStore(LogStore):
+    def register_scripts(self) -> None:
+        self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
+
+    def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
+        key = flow_key(flow.id)
+        pipe.hset(
+            key,
+            mapping={
+                "kind": flow.kind,
+                "chat_id": flow.chat_id,
+                "owner_id": flow.owner_id,
+                "version": flow.version,
+                "closed": "1" if flow.closed else "0",
+                "data": dump(flow.data),
+            },
+        )
+        pipe.expire(key, ttl)
+
+    @staticmethod
+    def _new_flow(state: FlowState, chat_id: int, owner_id: int) -> Flow:
+        if not type(state).kind:
+            raise TypeError(f"{type(state).__name__} has no flow kind")
+        # 72 random bits: a collision within a flow's one-day life is not a practical concern,
+        # and the id fits callback_data (≤ 64 bytes) with room for the action and version.
+        return Flow(
+            id=secrets.token_urlsafe(FLOW_ID_BYTES),
+            kind=type(state).kind,
+            chat_id=chat_id,
+            owner_id=owner_id,
+            version=0,
+            data=_data(state),
+        )
+
+    async def create_flow(
+        self,
+        state: FlowState,
+        chat_id: int,
+        owner_id: int,
+        *,
+        entries: Sequence[LogEntry] = (),
+        ttl: int = FLOW_TTL,
+    ) -> Flow:
+        """A new flow and its log lines in one round-trip (the ≤ 3 budget of PRODUCT.md §5)."""
+        flow = self._new_flow(state, chat_id, owner_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            self._queue_flow(pipe, flow, ttl)
+            self._queue_log(pipe, chat_id, tuple(entries))
+            await pipe.execute()
+        return flow
+
+    async def create_flow_spending(
+        self,
+        state: FlowState,
+        chat_id: int,
+        owner_id: int,
+        spend: SheetSpend,
+        *,
+        entries: Sequence[LogEntry] = (),
+        ttl: int = FLOW_TTL,
+    ) -> tuple[Flow, Sheet | None]:
+        """:meth:`create_flow` that also applies ``spend`` in the same transaction; the sheet
+        after the spend, or None when nothing was spent."""
+        flow = self._new_flow(state, chat_id, owner_id)
+        key = sheet_key(chat_id)
+        field = spend.field()
+
+        async def apply(pipe: Pipeline) -> Sheet | None:
+            updated = self._spent(parse_sheet(await pipe.hget(key, field)), spend)
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            if updated is not None:
+                pipe.hset(key, field, to_json(updated))
+            self._queue_flow(pipe, flow, ttl)
+            self._queue_log(pipe, chat_id, tuple(entries))
+            return updated
+
+        return flow, await self._watched(key, apply)
+
+    async def load_flow(self, flow_id: str) -> Flow | None:
+        fields = await self.redis.hgetall(flow_key(flow_id))
+        if not fields:
+            return None
+        return _flow_from_hash(flow_id, fields)
+
+    async def advance_flow(
+        self,
+        flow: Flow,
+        expected_version: int,
+        state: FlowState | Mapping[str, Any],
+        *,
+        close: bool = False,
+        entries: Sequence[LogEntry] = (),
+    ) -> Flow | None:
+        """Compare-and-set: the new Flow (version + 1), or None if stale, closed or expired;
+        ``entries`` go to the flow's chat log only when the set succeeds (oldest first)."""
+        args: list[Any] = [expected_version, dump(_data(state)), "1" if close else "0"]
+        keys = [flow_key(flow.id)]
+        if entries:
+            keys.append(log_key(flow.chat_id))
+            args += [LOG_CAP, *(entry.stored() for entry in entries)]
+        reply = await self._advance_flow(keys=keys, args=args)
+        if not reply:
+            return None
+        return _flow_from_hash(flow.id, pairs(reply))
+
+    async def close_flow(self, flow: Flow, expected_version: int) -> Flow | None:
+        """Close the flow as it is (its buttons stop working); None if another tap won."""
+        return await self.advance_flow(flow, expected_version, flow.data, close=True)
+
+    async def advance_flow_spending(
+        self,
+        flow: Flow,
+        expected_version: int,
+        state: FlowState,
+        spend: SheetSpend,
+        *,
+        close: bool = False,
+        entries: Sequence[LogEntry] = (),
+    ) -> tuple[Flow | None, Sheet | None]:
+        """:meth:`advance_flow` that also applies ``spend``, in one WATCH transaction over
+        the flow and the sheets: a stale version spends nothing."""
+        fkey, skey, field = flow_key(flow.id), sheet_key(flow.chat_id), spend.field()
+        data = dump(_data(state))
+
+        async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None]:
+            fields = await pipe.hgetall(fkey)
+            if (
+                not fields
+                or int(fields["version"]) != expected_version
+                or fields.get("closed") == "1"
+            ):
+                pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                return None, None
+            updated = self._spent(parse_sheet(await pipe.hget(skey, field)), spend)
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            version = expected_version + 1
+            pipe.hset(
+                fkey, mapping={"version": version, "data": data, "closed": "1" if close else "0"}
+            )
+            if updated is not None:
+                pipe.hset(skey, field, to_json(updated))
+            self._queue_log(pipe, flow.chat_id, tuple(entries))
+            new = {**fields, "version": version, "data": data, "closed": "1" if close else "0"}
+            return _flow_from_hash(flow.id, new), updated
+
+        return await self._watched([fkey, skey], apply)
+
+    @staticmethod
+    def _spent(current: Sheet | None, spend: SheetSpend) -> Sheet | None:
+        if current is None:
+            return None
+        return spend.change(current)

@@ -1,0 +1,117 @@
+"""The Storyteller's hidden rolls (PRODUCT.md §2 "Hidden rolls").
+
+A hidden roll is stored only once its result reached the Storyteller, together with its log
+line (which carries no result until ``/reveal``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot.store.base import LOG_CAP, hidden_key, hidden_seq_key, log, log_key
+from bot.store.log import LogEntry, LogStore
+
+# KEYS[1] the chat's hidden rolls; ARGV[1] seq. -1: no such roll; 0: already revealed; 1: now.
+# HSETNX makes the reveal happen once, whoever of two taps or two /reveal gets there first.
+_REVEAL_HIDDEN = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  return -1
+end
+return redis.call('HSETNX', KEYS[1], ARGV[1] .. ':r', '1')
+"""
+
+
+class HiddenRecord(BaseModel):
+    """A hidden roll as kept until (and after) ``/reveal``: the commitment's opening and the
+    result exactly as it was resolved, so a later profile switch cannot change what it meant.
+
+    ``payload`` is the canonical ``sdb-hidden-v1`` line (``bot.commitment``) and ``nonce`` its
+    secret; ``result`` is the ``rules.d10.D10Result`` as JSON. ``revealed`` is read from the
+    ``{seq}:r`` field, never stored in the JSON.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    seq: int
+    chat_id: int
+    owner_id: int
+    name: str
+    profile: str
+    pool: int
+    payload: str
+    nonce: str
+    commitment: str
+    result: dict[str, Any]
+    revealed: bool = False
+
+
+def _hidden_from(raw: str | bytes | None, revealed: object) -> HiddenRecord | None:
+    if raw is None:
+        return None
+    try:
+        record = HiddenRecord.model_validate_json(raw)
+    except ValidationError:
+        log.warning("damaged hidden roll ignored: %r", raw[:200])
+        return None
+    return record.model_copy(update={"revealed": revealed is not None})
+
+
+def _hidden_records(fields: Mapping[Any, Any]) -> dict[int, HiddenRecord]:
+    records: dict[int, HiddenRecord] = {}
+    for field, raw in fields.items():
+        name = str(field)
+        if not name.isdigit():
+            continue
+        record = _hidden_from(raw, fields.get(f"{name}:r"))
+        if record is not None:
+            records[int(name)] = record
+    return records
+
+
+class HiddenStore(LogStore):
+    def register_scripts(self) -> None:
+        self._reveal_hidden = self.redis.register_script(_REVEAL_HIDDEN)
+
+    async def next_hidden_seq(self, chat_id: int) -> int:
+        """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
+        return int(await self.redis.incr(hidden_seq_key(chat_id)))
+
+    async def save_hidden(self, record: HiddenRecord, entry: LogEntry) -> None:
+        """The hidden roll and its log line (which must carry no result) in one round-trip."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(
+                hidden_key(record.chat_id),
+                str(record.seq),
+                record.model_dump_json(exclude={"revealed"}),
+            )
+            self._queue_log(pipe, record.chat_id, (entry,))
+            await pipe.execute()
+
+    async def load_hidden(self, chat_id: int, seq: int) -> HiddenRecord | None:
+        raw, revealed = await self.redis.hmget(hidden_key(chat_id), [str(seq), f"{seq}:r"])
+        return _hidden_from(raw, revealed)
+
+    async def hidden_rolls(self, chat_id: int) -> dict[int, HiddenRecord]:
+        """Every hidden roll of the chat by ``seq``, revealed or not."""
+        return _hidden_records(await self.redis.hgetall(hidden_key(chat_id)))
+
+    async def reveal_hidden(self, chat_id: int, seq: int) -> bool | None:
+        """Mark the roll revealed: True if this call did it, False if it already was, None if
+        there is no such roll."""
+        found = int(await self._reveal_hidden(keys=[hidden_key(chat_id)], args=[seq]))
+        return None if found < 0 else bool(found)
+
+    async def history(
+        self, chat_id: int, limit: int = LOG_CAP
+    ) -> tuple[list[dict[str, Any]], dict[int, HiddenRecord]]:
+        """The newest ``limit`` log entries and the chat's hidden rolls, in one round-trip
+        (``/log`` and ``/stats`` show a hidden roll's result only once it is revealed)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.lrange(log_key(chat_id), 0, max(0, limit - 1))
+            pipe.hgetall(hidden_key(chat_id))
+            raw_log, fields = await pipe.execute()
+        return [json.loads(item) for item in raw_log], _hidden_records(fields)

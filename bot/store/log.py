@@ -1,0 +1,68 @@
+"""The chat's roll log: what ``/log`` lists and ``/stats`` counts (PRODUCT.md §2 "History").
+
+Entries are written typed (:class:`LogEntry`) and kept as compact JSON without empty fields,
+newest first, capped at ``LOG_CAP``; the readers take the stored dicts as they are, because
+a log written by an older version must still be read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from redis.asyncio.client import Pipeline
+
+from bot.store.base import LOG_CAP, StoreBase, dump, log_key
+
+
+class LogEntry(BaseModel):
+    """One line of the log: who rolled what and how it came out.
+
+    A d10 roll has pool, difficulty, threshold, willpower, successes and outcome; a d6 roll
+    its chance, required measures and measures (``system="d6"``); a hidden roll only who and
+    its number (``hidden``, ``seq``) until it is revealed. ``kind`` names the table roll it
+    belonged to (ext, vs, team, multi, request)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    user_id: int
+    name: str
+    pool: int | None = None
+    difficulty: int | None = None
+    threshold: int | None = None
+    willpower: bool | None = None
+    faces: tuple[int, ...] | None = None
+    successes: int | None = None
+    outcome: str | None = None
+    attempt: int | None = None
+    kind: str | None = None
+    system: str | None = None
+    chance: int | None = None
+    required: int | None = None
+    measures: int | None = None
+    hidden: bool | None = None
+    seq: int | None = None
+
+    def stored(self) -> str:
+        return dump(self.model_dump(mode="json", exclude_none=True))
+
+
+class LogStore(StoreBase):
+    def _queue_log(self, pipe: Pipeline, chat_id: int, entries: tuple[LogEntry, ...]) -> None:
+        if not entries:
+            return
+        key = log_key(chat_id)
+        for entry in entries:
+            pipe.lpush(key, entry.stored())
+        pipe.ltrim(key, 0, LOG_CAP - 1)
+
+    async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            self._queue_log(pipe, chat_id, (entry,))
+            await pipe.execute()
+
+    async def recent_rolls(self, chat_id: int, limit: int = 20) -> list[dict[str, Any]]:
+        """The newest ``limit`` log entries, newest first (for ``/log``)."""
+        raw = await self.redis.lrange(log_key(chat_id), 0, max(0, limit - 1))
+        return [json.loads(item) for item in raw]

@@ -1,0 +1,166 @@
+"""Character and NPC sheets (PRODUCT.md "Character sheet").
+
+Every change is a read-modify-write of one hash field under WATCH: the pure change runs in
+Python (``rules.sheet``), and a concurrent write to the chat's sheets makes the transaction
+retry on fresh data, so two edits never overwrite each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from redis.asyncio.client import Pipeline
+
+from bot.store.base import StoreBase, log, sheet_key
+from rules.errors import RulesInputError
+from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
+from rules.sheet import from_json as sheet_from_json
+
+
+class SheetOwner(BaseModel):
+    """Who a player's sheet belongs to, as the chat shows them (their name when it was saved)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    user_id: int
+    name: str
+    username: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSheet:
+    owner: SheetOwner
+    sheet: Sheet
+
+
+def player_field(user_id: int, system: SheetSystem) -> str:
+    return f"u:{user_id}:{SheetSystem(system).value}"
+
+
+def owner_field(user_id: int) -> str:
+    return f"p:{user_id}"
+
+
+def npc_field(system: SheetSystem, name: str) -> str:
+    return f"npc:{SheetSystem(system).value}:{' '.join(name.split()).casefold()}"
+
+
+def npc_name_field(system: SheetSystem, name: str) -> str:
+    return "npcname" + npc_field(system, name)[3:]
+
+
+def parse_sheet(raw: str | bytes | None) -> Sheet | None:
+    """A stored sheet, or None; a damaged one is logged and treated as absent, never fatal."""
+    if raw is None:
+        return None
+    try:
+        return sheet_from_json(raw)
+    except RulesInputError as error:
+        log.warning("damaged sheet ignored: %s", error)
+        return None
+
+
+def _parse_owner(raw: str | bytes | None, user_id: int) -> SheetOwner:
+    if raw is not None:
+        try:
+            return SheetOwner.model_validate_json(raw)
+        except ValidationError:
+            log.warning("damaged sheet owner ignored: %r", raw[:200])
+    return SheetOwner(user_id=user_id, name=str(user_id))
+
+
+class SheetStore(StoreBase):
+    async def load_sheet(self, chat_id: int, user_id: int, system: SheetSystem) -> Sheet | None:
+        """The player's sheet for the chat's game system; None if there is none (or only a
+        damaged one, which the next change replaces)."""
+        raw = await self.redis.hget(sheet_key(chat_id), player_field(user_id, system))
+        return parse_sheet(raw)
+
+    async def update_sheet(
+        self,
+        chat_id: int,
+        user_id: int,
+        system: SheetSystem,
+        change: Callable[[Sheet], Sheet],
+        *,
+        owner: SheetOwner | None = None,
+    ) -> Sheet:
+        """Apply ``change`` to the player's sheet (a new empty one if there is none) and save
+        it atomically, with the player's name when ``owner`` is given; the saved sheet.
+
+        Whatever ``change`` raises (a ``RulesInputError`` for a refused value) propagates and
+        nothing is written.
+        """
+        field = player_field(user_id, system)
+        extra = {} if owner is None else {owner_field(user_id): owner.model_dump_json()}
+        return await self._update_sheet_field(chat_id, field, system, change, extra)
+
+    async def list_sheets(self, chat_id: int, system: SheetSystem) -> list[PlayerSheet]:
+        """Every player's sheet of ``system`` in the chat, in one round-trip (for the
+        Storyteller's ``/sheet @user`` and overview)."""
+        fields = await self.redis.hgetall(sheet_key(chat_id))
+        found: list[PlayerSheet] = []
+        for field, raw in fields.items():
+            kind, _, rest = str(field).partition(":")
+            user, _, of_system = rest.partition(":")
+            if kind != "u" or of_system != system.value or not user.lstrip("-").isdigit():
+                continue
+            sheet = parse_sheet(raw)
+            if sheet is None:
+                continue
+            owner = _parse_owner(fields.get(owner_field(int(user))), int(user))
+            found.append(PlayerSheet(owner, sheet))
+        found.sort(key=lambda p: p.owner.name.casefold())
+        return found
+
+    async def load_npc(self, chat_id: int, system: SheetSystem, name: str) -> Sheet | None:
+        raw = await self.redis.hget(sheet_key(chat_id), npc_field(system, name))
+        return parse_sheet(raw)
+
+    async def update_npc(
+        self, chat_id: int, system: SheetSystem, name: str, change: Callable[[Sheet], Sheet]
+    ) -> Sheet:
+        """Like :meth:`update_sheet` for the Storyteller's NPC called ``name`` (any case); the
+        name as last typed is kept for :meth:`list_npcs`."""
+        field = npc_field(system, name)
+        shown = {npc_name_field(system, name): " ".join(name.split())}
+        return await self._update_sheet_field(chat_id, field, system, change, shown)
+
+    async def list_npcs(self, chat_id: int, system: SheetSystem) -> list[tuple[str, Sheet]]:
+        """The chat's NPC sheets of ``system`` by name, in one round-trip."""
+        fields = await self.redis.hgetall(sheet_key(chat_id))
+        prefix = npc_field(system, "")
+        found: list[tuple[str, Sheet]] = []
+        for field, raw in fields.items():
+            if not str(field).startswith(prefix):
+                continue
+            sheet = parse_sheet(raw)
+            if sheet is None:
+                continue
+            key = str(field)[len(prefix) :]
+            found.append((str(fields.get(npc_name_field(system, key)) or key), sheet))
+        found.sort(key=lambda item: item[0].casefold())
+        return found
+
+    async def _update_sheet_field(
+        self,
+        chat_id: int,
+        field: str,
+        system: SheetSystem,
+        change: Callable[[Sheet], Sheet],
+        extra: dict[str, str],
+    ) -> Sheet:
+        key = sheet_key(chat_id)
+
+        async def apply(pipe: Pipeline) -> Sheet:
+            current = parse_sheet(await pipe.hget(key, field)) or new_sheet(system)
+            updated = change(current)
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            values: dict[Any, Any] = {field: to_json(updated), **extra}
+            pipe.hset(key, mapping=values)
+            return updated
+
+        return await self._watched(key, apply)

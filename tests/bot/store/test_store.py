@@ -1,0 +1,302 @@
+"""The Store's contract, against fakeredis and against a real redis-server.
+
+The same tests run on both because the bot uses fakeredis when REDIS_URL is unset and
+promises the same semantics (PRODUCT.md §3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import ClassVar
+
+import pytest
+from pydantic import ValidationError
+
+from bot.store import (
+    LOG_CAP,
+    ChatSettings,
+    FlowState,
+    FlowStateError,
+    LogEntry,
+    SheetSpend,
+    Store,
+    chat_key,
+    flow_key,
+)
+from rules.errors import ErrorCode, RulesInputError
+from rules.sheet import Sheet, SheetSystem, set_willpower, spend_willpower
+
+
+class Tally(FlowState):
+    kind: ClassVar[str] = "test-tally"
+
+    total: int = 0
+    got: tuple[int, ...] = ()
+
+
+class Other(FlowState):
+    kind: ClassVar[str] = "test-other"
+
+
+def _entry(n: int) -> LogEntry:
+    return LogEntry(user_id=42, name="Аня", pool=n, successes=n % 3)
+
+
+def _willpower(sheet: Sheet) -> Sheet | None:
+    return None if sheet.willpower is None else spend_willpower(sheet)
+
+
+def _spend(user_id: int = 42) -> SheetSpend:
+    return SheetSpend(user_id=user_id, system=SheetSystem.MAGE, change=_willpower)
+
+
+@pytest.fixture(params=["fakeredis", "redis-server"])
+def store(request: pytest.FixtureRequest) -> Store:
+    name = "fake_store" if request.param == "fakeredis" else "real_store"
+    return request.getfixturevalue(name)  # type: ignore[no-any-return]
+
+
+async def test_new_chat_has_default_settings(store: Store) -> None:
+    settings = await store.load_chat(-100)
+    assert settings == ChatSettings(profile="mage", locale=None, switches={})
+
+
+async def test_update_chat_merges_and_persists(store: Store) -> None:
+    await store.update_chat(-100, profile="dark-ages")
+    updated = await store.update_chat(-100, locale="en", switches={"threshold_rule": True})
+    assert updated.profile == "dark-ages"
+    assert updated.locale == "en"
+    assert await store.load_chat(-100) == updated
+    assert await store.load_chat(-200) == ChatSettings()
+
+
+async def test_update_chat_rejects_unknown_field_and_bad_value(store: Store) -> None:
+    with pytest.raises(TypeError):
+        await store.update_chat(-100, colour="red")
+    with pytest.raises(ValidationError):
+        await store.update_chat(-100, switches="not a dict")
+    assert await store.redis.get(chat_key(-100)) is None
+
+
+async def test_concurrent_chat_updates_both_land(store: Store) -> None:
+    await asyncio.gather(
+        store.update_chat(-1, profile="d6"),
+        store.update_chat(-1, locale="ru"),
+    )
+    settings = await store.load_chat(-1)
+    assert (settings.profile, settings.locale) == ("d6", "ru")
+
+
+async def test_damaged_settings_fall_back_to_defaults(store: Store) -> None:
+    await store.redis.set(chat_key(-5), "{not json")
+    assert await store.load_chat(-5) == ChatSettings()
+
+
+async def test_flow_round_trip(store: Store) -> None:
+    flow = await store.create_flow(Tally(total=7, got=(1, 2)), -100, 42)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,12}", flow.id)
+    assert flow.version == 0
+    assert not flow.closed
+    assert flow.kind == Tally.kind
+    assert await store.load_flow(flow.id) == flow
+    assert flow.state(Tally) == Tally(total=7, got=(1, 2))
+
+
+async def test_a_flow_read_as_another_kind_is_refused(store: Store) -> None:
+    flow = await store.create_flow(Tally(), -100, 42)
+    with pytest.raises(FlowStateError):
+        flow.state(Other)
+    damaged = flow.model_copy(update={"data": {"total": "many"}})
+    with pytest.raises(FlowStateError):
+        damaged.state(Tally)
+
+
+def test_a_kind_names_one_model() -> None:
+    with pytest.raises(TypeError):
+
+        class Clash(FlowState):
+            kind: ClassVar[str] = Tally.kind
+
+
+async def test_flow_ids_are_unique(store: Store) -> None:
+    ids = {(await store.create_flow(Tally(), 1, 1)).id for _ in range(50)}
+    assert len(ids) == 50
+
+
+async def test_advance_flow_compare_and_set(store: Store) -> None:
+    flow = await store.create_flow(Tally(), -100, 42)
+    first = await store.advance_flow(flow, 0, Tally(total=3))
+    assert first is not None
+    assert (first.version, first.state(Tally).total, first.closed) == (1, 3, False)
+    assert (first.kind, first.chat_id, first.owner_id) == (Tally.kind, -100, 42)
+    # A second tap carrying the old version is stale.
+    assert await store.advance_flow(flow, 0, Tally(total=99)) is None
+    closed = await store.advance_flow(flow, 1, Tally(total=5), close=True)
+    assert closed is not None
+    assert (closed.version, closed.closed) == (2, True)
+    # A closed flow accepts nothing, even with the right version.
+    assert await store.advance_flow(flow, 2, Tally(total=7)) is None
+    loaded = await store.load_flow(flow.id)
+    assert loaded is not None
+    assert loaded.state(Tally).total == 5
+
+
+async def test_close_flow_keeps_the_data(store: Store) -> None:
+    flow = await store.create_flow(Tally(total=4), -100, 42)
+    closed = await store.close_flow(flow, 0)
+    assert closed is not None
+    assert closed.closed
+    assert closed.state(Tally).total == 4
+    assert await store.close_flow(flow, 0) is None
+
+
+async def test_twenty_concurrent_taps_apply_once(store: Store) -> None:
+    flow = await store.create_flow(Tally(), -100, 42)
+    results = await asyncio.gather(
+        *(store.advance_flow(flow, 0, Tally(total=i + 1)) for i in range(20))
+    )
+    winners = [r for r in results if r is not None]
+    assert len(winners) == 1
+    loaded = await store.load_flow(flow.id)
+    assert loaded is not None
+    assert loaded.version == 1
+    assert loaded.data == winners[0].data
+
+
+async def test_missing_and_expired_flows_are_none(store: Store) -> None:
+    assert await store.load_flow("nope") is None
+    flow = await store.create_flow(Tally(), 1, 1, ttl=1)
+    assert await store.redis.ttl(flow_key(flow.id)) in (0, 1)
+    await store.redis.pexpire(flow_key(flow.id), 1)
+    await asyncio.sleep(0.05)
+    assert await store.load_flow(flow.id) is None
+    assert await store.advance_flow(flow, 0, Tally()) is None
+
+
+async def test_advance_keeps_the_ttl(store: Store) -> None:
+    flow = await store.create_flow(Tally(), 1, 1, ttl=500)
+    await store.advance_flow(flow, 0, Tally(total=1))
+    assert 0 < await store.redis.ttl(flow_key(flow.id)) <= 500
+
+
+async def test_advance_logs_only_when_it_wins(store: Store) -> None:
+    flow = await store.create_flow(Tally(), -100, 42)
+    assert await store.advance_flow(flow, 0, Tally(total=1), entries=[_entry(1)]) is not None
+    assert await store.advance_flow(flow, 0, Tally(total=2), entries=[_entry(2)]) is None
+    assert [e["pool"] for e in await store.recent_rolls(-100)] == [1]
+
+
+async def _sheet_with_willpower(store: Store, current: int) -> None:
+    await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_willpower(s, 5, current))
+
+
+async def _willpower_now(store: Store) -> int | None:
+    sheet = await store.load_sheet(-100, 42, SheetSystem.MAGE)
+    assert sheet is not None
+    return sheet.willpower_current
+
+
+async def test_create_spending_takes_the_point_with_the_flow_and_the_log(store: Store) -> None:
+    await _sheet_with_willpower(store, 3)
+    flow, sheet = await store.create_flow_spending(
+        Tally(total=1), -100, 42, _spend(), entries=[_entry(5)]
+    )
+    assert sheet is not None
+    assert sheet.willpower_current == 2
+    assert await _willpower_now(store) == 2
+    assert await store.load_flow(flow.id) == flow
+    assert [e["pool"] for e in await store.recent_rolls(-100)] == [5]
+
+
+async def test_spending_without_a_sheet_or_a_tracked_resource_spends_nothing(
+    store: Store,
+) -> None:
+    flow, sheet = await store.create_flow_spending(Tally(), -100, 42, _spend())
+    assert sheet is None
+    assert await store.load_flow(flow.id) == flow
+    await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: s)
+    _, untracked = await store.create_flow_spending(Tally(), -100, 42, _spend())
+    assert untracked is None
+
+
+async def test_spending_with_nothing_left_writes_nothing(store: Store) -> None:
+    await _sheet_with_willpower(store, 0)
+    with pytest.raises(RulesInputError) as refused:
+        await store.create_flow_spending(Tally(), -100, 42, _spend(), entries=[_entry(1)])
+    assert refused.value.code is ErrorCode.WP_UNAVAILABLE
+    assert await store.recent_rolls(-100) == []
+    assert await _willpower_now(store) == 0
+
+
+async def test_advance_spending_is_one_step_and_a_stale_tap_spends_nothing(
+    store: Store,
+) -> None:
+    await _sheet_with_willpower(store, 3)
+    flow = await store.create_flow(Tally(), -100, 42)
+    results = await asyncio.gather(
+        *(
+            store.advance_flow_spending(flow, 0, Tally(total=i), _spend(), entries=[_entry(i)])
+            for i in range(1, 6)
+        )
+    )
+    winners = [(f, s) for f, s in results if f is not None]
+    assert len(winners) == 1
+    assert winners[0][1] is not None
+    assert await _willpower_now(store) == 2
+    assert len(await store.recent_rolls(-100)) == 1
+    loaded = await store.load_flow(flow.id)
+    assert loaded is not None
+    assert loaded.version == 1
+
+
+async def test_advance_spending_retries_on_a_concurrent_sheet_write(store: Store) -> None:
+    await _sheet_with_willpower(store, 3)
+    flows = [await store.create_flow(Tally(), -100, 42) for _ in range(5)]
+    results = await asyncio.gather(
+        *(store.advance_flow_spending(f, 0, Tally(total=1), _spend()) for f in flows),
+        return_exceptions=True,
+    )
+    # Five different flows spend one point each from 3: three spend, two are refused, and
+    # a refused step does not advance its flow.
+    refused = [r for r in results if isinstance(r, RulesInputError)]
+    assert len(refused) == 2
+    assert await _willpower_now(store) == 0
+    versions = [(await store.load_flow(f.id)) for f in flows]
+    assert sorted(f.version for f in versions if f is not None) == [0, 0, 1, 1, 1]
+
+
+async def test_take_update_dedupes_and_loads_settings(store: Store) -> None:
+    await store.update_chat(-100, profile="dark-ages", locale="en")
+    fresh, settings = await store.take_update(7, 1001, -100)
+    assert fresh
+    assert (settings.profile, settings.locale) == ("dark-ages", "en")
+    again, _ = await store.take_update(7, 1001, -100)
+    assert not again
+    # Another bot's update with the same number is a different update.
+    other, _ = await store.take_update(8, 1001, -100)
+    assert other
+    no_chat, defaults = await store.take_update(7, 1002, None)
+    assert no_chat
+    assert defaults == ChatSettings()
+
+
+async def test_concurrent_duplicate_updates_taken_once(store: Store) -> None:
+    results = await asyncio.gather(*(store.take_update(1, 55, -1) for _ in range(10)))
+    assert sum(fresh for fresh, _ in results) == 1
+
+
+async def test_log_is_capped_newest_first(store: Store) -> None:
+    for i in range(LOG_CAP + 5):
+        await store.log_roll(-100, _entry(i))
+    recent = await store.recent_rolls(-100, limit=3)
+    assert [e["pool"] for e in recent] == [LOG_CAP + 4, LOG_CAP + 3, LOG_CAP + 2]
+    assert await store.redis.llen("sdb:log:-100") == LOG_CAP
+
+
+async def test_create_flow_and_log_in_one_step(store: Store) -> None:
+    flow = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
+    assert await store.load_flow(flow.id) == flow
+    assert await store.recent_rolls(-100) == [
+        {"user_id": 42, "name": "Аня", "pool": 5, "successes": 2}
+    ]
