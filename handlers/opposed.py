@@ -245,7 +245,10 @@ async def vs_command(
         )
         return
     if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
-        await message.answer(table_render.storyteller_only_text())
+        await message.answer(
+            table_render.storyteller_only_text() + "\n" + table_render.usage_text("vs"),
+            parse_mode=ParseMode.HTML,
+        )
         return
     try:
         typed, source = await typed_pool(

@@ -9,15 +9,10 @@ from datetime import UTC, datetime
 from aiogram.methods import GetChatMember
 from aiogram.types import Chat, Message, MessageEntity, User
 
+from bot.access import GameAccess, StorytellerFilter, game_access, is_storyteller
 from bot.render import ProfileCallback
 from bot.store import ChatSettings, Store
 from bot.storyteller_view import StCallback
-from handlers.storyteller import (
-    GameAccess,
-    StorytellerFilter,
-    game_access,
-    is_storyteller,
-)
 from tests.handlers.conftest import GROUP, Table, buttons, flows, player
 
 ANNA = player(1, "Anna")
@@ -220,10 +215,10 @@ async def test_an_anonymous_rules_command_only_opens_the_keyboard(table: Table) 
 async def test_is_storyteller_and_the_filter(table: Table) -> None:
     nobody = ChatSettings()
     anna_runs = ChatSettings(storyteller_id=ANNA.id, storyteller_name="Anna")
-    assert not await is_storyteller(nobody, ANNA)
-    assert await is_storyteller(anna_runs, ANNA)
-    assert not await is_storyteller(anna_runs, BORIS)
-    assert not await is_storyteller(anna_runs, None)
+    assert not is_storyteller(nobody, ANNA)
+    assert is_storyteller(anna_runs, ANNA)
+    assert not is_storyteller(anna_runs, BORIS)
+    assert not is_storyteller(anna_runs, None)
 
     def message(user: User, sender_chat: Chat | None = None) -> Message:
         return Message(
