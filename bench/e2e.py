@@ -1,6 +1,6 @@
 """End-to-end benchmark: ``/r 7 6`` through the real bot process, next to a minimal echo bot.
 
-Issue 3, item 9 asks two relative questions, and both need the real thing rather than a
+PRODUCT.md's quality bars ask two relative questions, and both need the real thing rather than a
 handler called in-process:
 
 * throughput — does ``python -m bot`` answer ``/r 7 6`` at no less than 60% of the rate of the
@@ -80,7 +80,7 @@ UNTHROTTLED_BOT = (
     "sys.exit(main([]))\n"
 )
 # ``--with-proposed-fix``: the same, plus the two changes this benchmark's findings propose for
-# bot/ (see the closing report of issue 3, item 9), applied from outside so they can be measured
+# bot/, applied from outside so they can be measured
 # before anyone edits the bot:
 # 1. pydantic caches parametrised generic models in a WeakValueDictionary, and aiogram builds
 #    ``Response[method.__returning__]`` for every API answer; once the garbage collector drops
@@ -219,7 +219,7 @@ class Phase:
 
 
 def valid_roll(text: str) -> bool:
-    """``/r 7 6`` answered as the issue's outside check reads it: 7 faces 1–10 on line two."""
+    """``/r 7 6`` answered as the outside check reads it: 7 faces 1–10 on line two."""
     lines = text.splitlines()
     if len(lines) < 3:
         return False

@@ -1,6 +1,6 @@
 """The baseline for ``bench/e2e.py``: the smallest aiogram 3 bot that answers every message.
 
-Why it exists: the end-to-end benchmark's target (issue 3, item 9) is relative — our bot must
+Why it exists: the end-to-end benchmark's target is relative — our bot must
 reach at least 60% of the throughput of "a minimal aiogram bot on the same server". So this
 bot does nothing but what every aiogram bot does: long polling, one Dispatcher with one
 message handler, one ``sendMessage`` per text. No Redis, no middlewares, no rate limiter, no

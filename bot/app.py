@@ -16,6 +16,7 @@ from aiogram.utils.i18n import I18n
 from redis.exceptions import RedisError
 
 from bot.commands import set_commands
+from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
 from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
 from bot.settings import Settings
@@ -33,31 +34,38 @@ def create_dispatcher(
     store: Store,
     i18n: I18n,
     routers: Sequence[Router] | None = None,
+    features: FeatureSet | None = None,
 ) -> Dispatcher:
     """A Dispatcher with the middleware chain of :mod:`bot.middlewares` and the features.
 
-    ``store`` and ``settings`` become workflow data for every handler; ``routers`` defaults
-    to ``handlers.make_routers()`` (tests pass their own). FSM is disabled: all state is in
-    Redis, so any replica can handle any update (PRODUCT.md §3).
+    ``store``, ``settings`` and ``features`` become workflow data for every handler (a
+    feature reaches another only through ``features``, ARCHITECTURE.md). ``features``
+    defaults to every feature of ``handlers.FEATURES``; ``routers``, when given, replaces
+    their routers (tests that drive one router). FSM is disabled: all state is in Redis, so
+    any replica can handle any update (PRODUCT.md §3).
     """
-    dispatcher = Dispatcher(disable_fsm=True, store=store, settings=settings, i18n=i18n)
+    if features is None:
+        from handlers import all_features  # the composition root is the one place that may
+
+        features = all_features()
+    dispatcher = Dispatcher(
+        disable_fsm=True, store=store, settings=settings, i18n=i18n, features=features
+    )
     in_flight = InFlightMiddleware()
     dispatcher.update.outer_middleware(in_flight)
     dispatcher.update.outer_middleware(ErrorMiddleware(i18n, settings.default_locale))
     dispatcher.update.outer_middleware(StateMiddleware())
     dispatcher.update.outer_middleware(ChatLocaleMiddleware(i18n))
     dispatcher[IN_FLIGHT_KEY] = in_flight
-    if routers is None:
-        from handlers import make_routers
-
-        routers = make_routers()
-    dispatcher.include_routers(*routers)
+    dispatcher.include_routers(*(features.routers() if routers is None else routers))
     dispatcher.startup.register(on_startup)
     dispatcher.shutdown.register(on_shutdown)
     return dispatcher
 
 
-async def on_startup(bot: Bot, settings: Settings, store: Store, i18n: I18n) -> None:
+async def on_startup(
+    bot: Bot, settings: Settings, store: Store, i18n: I18n, features: FeatureSet
+) -> None:
     """Check the token (getMe), publish the command menu, say in one line how we run.
 
     A Redis that is down at start-up is only a warning: the bot answers "storage
@@ -71,7 +79,7 @@ async def on_startup(bot: Bot, settings: Settings, store: Store, i18n: I18n) -> 
         except TelegramAPIError as error:
             log.warning("could not remove an old webhook: %s", error)
     try:
-        await set_commands(bot, i18n)
+        await set_commands(bot, i18n, features)
     except TelegramAPIError as error:
         log.warning("could not set the command menu: %s", error)
     try:

@@ -1,4 +1,4 @@
-"""Commitments for the Storyteller's hidden rolls (issue 4, item 7; PRODUCT.md §2).
+"""Commitments for the Storyteller's hidden rolls (PRODUCT.md §2).
 
 A hidden roll («скрытый бросок») is only worth something if the table can trust it. When the
 Storyteller rolls with ``/h``, the group sees no pool, faces or result, only a SHA-256

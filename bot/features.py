@@ -12,19 +12,21 @@ key instead of importing it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Generic, TypeVar, cast
 
 from aiogram import Router
-from aiogram.types import BotCommand
+from aiogram.types import BotCommand, CallbackQuery
 from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
 
+from bot import render
 from rules.profiles import GameSystem, Profile
 
 F = TypeVar("F")
+D10_ONLY = frozenset({GameSystem.D10})  # a help line for the d10 games only
 
 
 class HelpSection(IntEnum):
@@ -41,10 +43,14 @@ class HelpSection(IntEnum):
 
 @dataclass(frozen=True)
 class MenuCommand:
-    """One entry of Telegram's command menu; ``description`` is a lazy catalogue string."""
+    """One entry of Telegram's command menu; ``description`` is a lazy catalogue string.
+
+    ``rank`` places it in the menu (lower first): the menu reads in the order a table
+    meets the commands (PRODUCT.md §2), which is not the order the routers must run in."""
 
     name: str
     description: LazyProxy | str
+    rank: int
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,21 @@ class Feature:
     make_router: Callable[[], Router]
     commands: Sequence[MenuCommand] = ()
     help: Sequence[HelpLine] = ()
+    help_topics: Mapping[str, Callable[[Profile], str]] = field(default_factory=dict)
     provides: dict[HandoffKey[Any], Any] = field(default_factory=dict)
+
+
+def make_fallback_router() -> Router:
+    """Answers any button no feature recognised (garbled or forged callback_data, or a
+    button of a feature that no longer exists), so every callback query is answered once
+    and nothing raises (PRODUCT.md §5)."""
+    router = Router(name="fallback")
+    router.callback_query.register(_unknown_tap)
+    return router
+
+
+async def _unknown_tap(callback: CallbackQuery) -> None:
+    await callback.answer(render.invalid_button_text(), show_alert=True)
 
 
 class FeatureSet:
@@ -87,6 +107,9 @@ class FeatureSet:
         names = [feature.name for feature in self.features]
         if len(set(names)) != len(names):
             raise ValueError(f"two features share a name: {names}")
+        commands = [c.name for feature in self.features for c in feature.commands]
+        if len(set(commands)) != len(commands):
+            raise ValueError(f"two features declare one command: {commands}")
         self._handoffs: dict[str, Any] = {}
         for feature in self.features:
             for key, provider in feature.provides.items():
@@ -95,7 +118,8 @@ class FeatureSet:
                 self._handoffs[key.name] = provider
 
     def routers(self) -> list[Router]:
-        return [feature.make_router() for feature in self.features]
+        """Each feature's router in order, then the fallback, which must stay last."""
+        return [feature.make_router() for feature in self.features] + [make_fallback_router()]
 
     def handoff(self, key: HandoffKey[F]) -> F:
         """The provider registered for ``key``; a missing one is a wiring error."""
@@ -108,12 +132,22 @@ class FeatureSet:
         return key.name in self._handoffs
 
     def menu(self, i18n: I18n, locale: str) -> list[BotCommand]:
+        commands = sorted(
+            (command for feature in self.features for command in feature.commands),
+            key=lambda command: command.rank,
+        )
         with i18n.context(), i18n.use_locale(locale):
             return [
                 BotCommand(command=command.name, description=str(command.description))
-                for feature in self.features
-                for command in feature.commands
+                for command in commands
             ]
+
+    def help_topic(self, name: str) -> Callable[[Profile], str] | None:
+        """``/help <name>``: the details a feature keeps off the one-screen help."""
+        for feature in self.features:
+            if name in feature.help_topics:
+                return feature.help_topics[name]
+        return None
 
     def help_lines(self, profile: Profile) -> dict[HelpSection, list[str]]:
         """Each section's lines for the chat's game, sections in order, lines in the order

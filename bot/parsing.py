@@ -130,7 +130,7 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
     )
 
 
-# --- Table rolls: /ext, /vs, /team, /multi (issue 4 items 2–5) ---------------------------
+# --- Table rolls: /ext, /vs, /team, /multi ---------------------------
 # The same forgiving shape as /r: numbers in a fixed order, a few keywords in any order. A
 # keyword that takes a number accepts it glued («до5») or as the next word («до 5»).
 

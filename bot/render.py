@@ -10,13 +10,11 @@ that the road goes handler → render and never back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Protocol
 
-from aiogram.filters.callback_data import CallbackData
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n import lazy_gettext as __
 from aiogram.utils.i18n.context import get_i18n
@@ -24,43 +22,10 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy
 
 from bot.parsing import Problem
-from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import D10Result, Degree, Outcome
 from rules.profiles import BotchRule, LabelSet, Profile
 
-WIZARD_POOLS = range(1, 16)  # PRODUCT.md §2: pool buttons 1–15
-BAR_WIDTH = 20
 TOKEN_SHOWN = 40  # characters of a mistyped word echoed back
-_BLOCKS = " ▏▎▍▌▋▊▉█"
-
-
-class RollAction(StrEnum):
-    """What a button under a roll does; short codes because callback_data is ≤ 64 bytes."""
-
-    POOL = "p"
-    DIFFICULTY = "d"
-    WILLPOWER = "w"
-    ROLL = "go"
-    AUTO = "au"
-    RETRY = "re"
-    EXTEND = "ex"  # «Продлить»: x=0 shows the targets, x=N turns the roll into an extended one
-
-
-class RollCallback(CallbackData, prefix="r"):
-    """A tap on a roll's flow: which flow, the version the button was drawn at, the action."""
-
-    f: str
-    v: int
-    a: RollAction
-    x: int = 0
-
-
-class LangCallback(CallbackData, prefix="lang"):
-    code: str
-
-
-class ProfileCallback(CallbackData, prefix="prof"):
-    name: str
 
 
 class D10Chances(Protocol):
@@ -206,7 +171,7 @@ def conditions(
     return line
 
 
-def _outcome_line(outcome: Outcome, successes: int, degree: Degree | None, labels: LabelSet) -> str:
+def outcome_line(outcome: Outcome, successes: int, degree: Degree | None, labels: LabelSet) -> str:
     line = f"<b>{outcome_label(outcome)}</b>"
     if outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS):
         line += ": " + successes_text(successes)
@@ -239,7 +204,7 @@ def roll_result_text(
     if attempt > 1:
         lines[0] += " · " + _("attempt {n}").format(n=attempt)
     lines.append(faces_html(result))
-    outcome = _outcome_line(result.outcome, result.successes, result.degree, profile.labels)
+    outcome = outcome_line(result.outcome, result.successes, result.degree, profile.labels)
     if result.outcome is Outcome.BOTCH:
         outcome += " " + _("(1s: {n})").format(n=result.botch_severity)
     lines.append(outcome)
@@ -252,170 +217,29 @@ def roll_result_text(
     return "\n".join(lines)
 
 
-def auto_success_text(
-    *, pool: int, difficulty: int, roller: str, profile: Profile, degree: Degree
-) -> str:
-    """§A.6: no dice are rolled; the pool reaching the difficulty is worth one success."""
-    head = f"🎲 {escape(roller)}: " + conditions(pool, difficulty, 0, False, profile)
-    return "\n".join([head, _outcome_line(Outcome.AUTO_SUCCESS, 1, degree, profile.labels)])
-
-
-def retry_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
-    """«Ещё раз»: the next attempt, harder by the rules of §A.10."""
-    data = RollCallback(f=flow_id, v=version, a=RollAction.RETRY).pack()
-    return InlineKeyboardMarkup(
-        inline_keyboard=[[InlineKeyboardButton(text="🔁 " + _("Try again"), callback_data=data)]]
-    )
-
-
-def result_keyboard(flow_id: str, version: int, *, retry: bool) -> InlineKeyboardMarkup:
-    """Under a d10 result: «Ещё раз» after a failure (§A.10), «Продлить» always (§A.11)."""
-    row = []
-    if retry:
-        data = RollCallback(f=flow_id, v=version, a=RollAction.RETRY).pack()
-        row.append(InlineKeyboardButton(text="🔁 " + _("Try again"), callback_data=data))
-    extend = RollCallback(f=flow_id, v=version, a=RollAction.EXTEND).pack()
-    row.append(InlineKeyboardButton(text="⏳ " + _("Extend"), callback_data=extend))
-    return InlineKeyboardMarkup(inline_keyboard=[row])
-
-
 def chances_line(chances: D10Chances) -> str:
     return _("Chance of success {success}, of a botch {botch}").format(
         success=percent_html(chances.success), botch=percent_html(chances.botch)
     )
 
 
-def wizard_text(
-    *,
-    pool: int | None,
-    difficulty: int,
-    willpower: bool,
-    profile: Profile,
-    chances: D10Chances | None,
-) -> str:
-    """The one wizard message, redrawn after every tap: choices so far and the odds."""
-    lines = ["🎲 <b>" + _("Roll") + "</b>"]
-    if pool is None:
-        lines.append(_("Choose the pool (number of dice)."))
-    else:
-        lines.append(conditions(pool, difficulty, 0, willpower, profile))
-    if chances is not None:
-        lines.append(chances_line(chances))
-    return "\n".join(lines)
-
-
-def _marked(text: str, chosen: bool) -> str:
+def marked(text: str, chosen: bool) -> str:
     return f"[{text}]" if chosen else text
 
 
-def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+def rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
-def wizard_keyboard(
-    *,
-    flow_id: str,
-    version: int,
-    pool: int | None,
-    difficulty: int,
-    willpower: bool,
-    difficulties: Iterable[int],
-    auto_success: bool,
-    willpower_offered: bool = True,
-) -> InlineKeyboardMarkup:
-    """Pool 1–15, difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех».
-
-    The Willpower toggle is gone when the player's sheet has no points left (§A.7)."""
-
-    def button(text: str, action: RollAction, x: int = 0) -> InlineKeyboardButton:
-        data = RollCallback(f=flow_id, v=version, a=action, x=x).pack()
-        return InlineKeyboardButton(text=text, callback_data=data)
-
-    pools = [button(_marked(str(n), n == pool), RollAction.POOL, n) for n in WIZARD_POOLS]
-    diffs = [
-        # The target marks the difficulty row apart from the pool numbers above it.
-        button(_marked(f"🎯{d}", d == difficulty), RollAction.DIFFICULTY, d)
-        for d in difficulties
-    ]
-    wp_text = ("✅ " if willpower else "▫️ ") + _("Willpower")
-    rows = _rows(pools, 5)
-    rows += _rows(diffs, 5)
-    if willpower_offered:
-        rows.append([button(wp_text, RollAction.WILLPOWER)])
-    if pool is not None:
-        last = [button("🎲 " + _("Roll!"), RollAction.ROLL)]
-        if auto_success:
-            last.insert(0, button("✨ " + _("Automatic success"), RollAction.AUTO))
-        rows.append(last)
-    return InlineKeyboardMarkup(inline_keyboard=rows)
-
-
-def _distribution(successes: Mapping[int, float] | Sequence[float]) -> list[tuple[int, float]]:
-    if isinstance(successes, Mapping):
-        return sorted((int(k), float(v)) for k, v in successes.items())
-    return [(k, float(v)) for k, v in enumerate(successes)]
-
-
-def _bar(p: float, top: float) -> str:
-    eighths = round(p / top * BAR_WIDTH * 8) if top > 0 else 0
-    full, rest = divmod(eighths, 8)
-    return ("█" * full + (_BLOCKS[rest] if rest else "")).ljust(BAR_WIDTH)
-
-
-def prob_text(
-    *,
-    pool: int,
-    difficulty: int,
-    threshold: int,
-    willpower: bool,
-    profile: Profile,
-    chances: D10Chances,
-    other_rule_botch: float,
-) -> str:
-    """/prob: the exact distribution of successes as a bar chart in a monospace block."""
-    rows = _distribution(chances.successes)
-    top = max((p for _k, p in rows), default=0.0)
-    shown: list[str] = []
-    cumulative = 0.0
-    for k, p in rows:
-        if cumulative >= 0.9995 and p < 0.0005:
-            break
-        cumulative += p
-        shown.append(f"{k:>2} {_bar(p, top)} {percent(p)}")
-    lines = [
-        "📊 " + conditions(pool, difficulty, threshold, willpower, profile),
-        _("Successes:"),
-        "<pre>" + escape("\n".join(shown)) + "</pre>",
-        _("Success: {p}").format(p=percent_html(chances.success)),
-        _("Failure: {p}").format(p=percent_html(chances.failure)),
-        _("Botch by {rule}: {p}").format(
-            rule=botch_rule_name(profile.botch_rule), p=percent_html(chances.botch)
-        ),
-    ]
-    other = (
-        BotchRule.NET_NEGATIVE if profile.botch_rule is BotchRule.RAW_ZERO else BotchRule.RAW_ZERO
-    )
-    lines.append(
-        _("Botch by {rule}: {p}").format(
-            rule=botch_rule_name(other), p=percent_html(other_rule_botch)
-        )
-    )
-    return "\n".join(lines)
-
-
-def _example(command: str) -> str:
+def example(command: str) -> str:
     return _(
         "Example: /{cmd} 7 6 (7 dice, difficulty 6); /{cmd} 7 8 wp t1 (Willpower, threshold 1)"
     ).format(cmd=command)
 
 
-def example_text(command: str = "r") -> str:
-    return _example(command)
-
-
 def parse_problem_text(problem: Problem, token: str, profile: Profile, command: str = "r") -> str:
     """A short answer that says what is wrong and shows a correct line (PRODUCT.md §5)."""
-    return problem_sentence(problem, token, profile) + "\n" + _example(command)
+    return problem_sentence(problem, token, profile) + "\n" + example(command)
 
 
 def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
@@ -447,7 +271,7 @@ def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
 
 def range_problem_text(field: str, profile: Profile, command: str = "r") -> str:
     """A number outside the rules' range; ``field`` is the rules' name for it."""
-    return range_sentence(field, profile) + "\n" + _example(command)
+    return range_sentence(field, profile) + "\n" + example(command)
 
 
 def range_sentence(field: str, profile: Profile) -> str:
@@ -473,116 +297,6 @@ def d6_unsupported_text() -> str:
     return _("This chat plays the d6 system: roll with /r 4 (a chance of 4 dice).")
 
 
-def d6_hint_text() -> str:
-    return _(
-        "The d6 system: /r 4 rolls a chance of 4 dice (1 to 100); /r 4 2 needs 2 measures "
-        "of success. Fives and sixes are measures."
-    )
-
-
-_D6_OUTCOMES: dict[D6Outcome, LazyProxy] = {
-    D6Outcome.SUCCESS: __("Success"),
-    D6Outcome.SHORTFALL: __("Not enough"),
-    D6Outcome.FIASCO: __("Fiasco"),
-    D6Outcome.AUTO_SUCCESS: __("Automatic success"),
-    D6Outcome.NO_MEASURES: __("No measures"),
-}
-
-
-def d6_result_text(result: D6Result, *, roller: str) -> str:
-    """§D.3: fives and sixes in bold are the measures (меры успеха); none at all is фиаско."""
-    head = f"🎲 {escape(roller)}: " + _("chance {n}d6").format(n=len(result.faces))
-    if result.required > 1:
-        head += ", " + _("measures needed: {n}").format(n=result.required)
-    faces = " ".join(
-        f"<b>{f}</b>" if f >= MEASURE_FACE else str(f) for f in sorted(result.faces, reverse=True)
-    )
-    outcome = f"<b>{_D6_OUTCOMES[result.outcome]}</b>"
-    if result.measures:
-        outcome += ": " + _(
-            "{n} measure of success", "{n} measures of success", n=result.measures
-        ).format(n=result.measures)
-    return "\n".join([head, faces, outcome])
-
-
-def start_text() -> str:
-    return _(
-        "Hello! I roll dice for World of Darkness games and count successes.\n"
-        "Try /r 7 6 — or just /r for buttons. /help lists everything."
-    )
-
-
-def help_text(profile: Profile) -> str:
-    return "\n".join(
-        [
-            "<b>" + _("Rolls") + "</b>",
-            _("/r 7 — 7 dice at the default difficulty ({d})").format(d=profile.default_difficulty),
-            _("/r 7 8 — 7 dice, difficulty 8; /r dex+brawl 8 — the pool from your sheet"),
-            _("/r 7 8 wp — spend Willpower for one sure success"),
-            _("/r 7 8 t2 (or +2) — threshold 2: the first two successes do not count"),
-            _("/r — buttons: pool, difficulty, Willpower, the odds before rolling"),
-            _("/prob 7 6 — exact chances of every result"),
-            _(
-                "/ext 7 6 10 extended · /vs 6 7 opposed · /team 7 6 teamwork · "
-                "/multi 6 7 7 several actions"
-            ),
-            "",
-            "<b>" + _("Settings") + "</b>",
-            _("/lang — language of this chat"),
-            _("/rules — the game's rules (the Storyteller; chat admins until there is one)"),
-            "",
-            _("Current game: {title}").format(title=profile_title(profile.name)),
-        ]
-    )
-
-
-def language_prompt() -> str:
-    return _("Choose the language of this chat:")
-
-
-def language_keyboard() -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(text=name, callback_data=LangCallback(code=code).pack())
-                for code, name in LANGUAGES.items()
-            ]
-        ]
-    )
-
-
-def language_set_text() -> str:
-    return _("This chat now speaks English.")
-
-
-def language_problem_text() -> str:
-    return _("Unknown language. Example: /lang ru or /lang en")
-
-
-def rules_text(current: str) -> str:
-    return _("Game of this chat: <b>{title}</b>. Choose another:").format(
-        title=profile_title(current)
-    )
-
-
-def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=("✅ " if name == current else "") + profile_title(name),
-                    callback_data=ProfileCallback(name=name).pack(),
-                )
-            ]
-            for name in names
-        ]
-    )
-
-
-def rules_set_text(name: str) -> str:
-    return _("Game of this chat: <b>{title}</b>.").format(title=profile_title(name))
-
-
 def admins_only_text() -> str:
     return _("Only the chat's administrators can change the game.")
 
@@ -597,3 +311,11 @@ def closed_text() -> str:
 
 def invalid_button_text() -> str:
     return _("This button is not valid.")
+
+
+def decimal(value: float, pattern: str = "0.0") -> str:
+    return format_decimal(value, format=pattern, locale=_locale())
+
+
+def storyteller_only_text() -> str:
+    return _("Only the Storyteller can do this. An administrator becomes one with /st.")

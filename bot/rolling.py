@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from html import escape
 
+from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
@@ -31,8 +32,11 @@ from bot.store import LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, parse_pool_expression
 from rules import d10
 from rules.actions import PoolStatus
+from rules.d6.roll import D6Result
+from rules.d6.roll import roll as d6_roll
 from rules.dice import Rng
-from rules.errors import ErrorCode, RulesInputError
+from rules.difficulty import check_base
+from rules.errors import ErrorCode, RulesInputError, check_int
 from rules.health import ImpossibleReason, PoolKind, penalised_pool
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, pool_from_traits, spend_willpower, system_of
@@ -170,7 +174,7 @@ async def _sheet_pool(store: Store, roller: Roller, profile: Profile, expression
 
 
 def roll_d10(
-    pool: Pool,
+    pool: Pool | int,
     difficulty: int,
     profile: Profile,
     *,
@@ -179,9 +183,49 @@ def roll_d10(
     rng: Rng | None = None,
 ) -> d10.D10Result:
     """§A.3–A.8 for the pool; a ``RulesInputError`` names the field out of range."""
-    return d10.roll(
-        pool.dice, difficulty, profile, willpower=willpower, threshold=threshold, rng=rng
-    )
+    dice = pool.dice if isinstance(pool, Pool) else pool
+    return d10.roll(dice, difficulty, profile, willpower=willpower, threshold=threshold, rng=rng)
+
+
+def roll_d6(dice: int, *, required: int = 1, rng: Rng | None = None) -> D6Result:
+    """§D.1 for the d6 game: the same road, its own dice."""
+    return d6_roll(dice, required=required, rng=rng)
+
+
+def check_pool(pool: int, profile: Profile, field: str = "pool") -> int:
+    return check_int(pool, field, 1, profile.pool_sanity_max)
+
+
+def check_difficulty(difficulty: int | None, profile: Profile) -> int:
+    """The typed difficulty, or the game's default one (§A.4)."""
+    return check_base(profile.default_difficulty if difficulty is None else difficulty, profile)
+
+
+async def command_pool(
+    store: Store, message: Message, owner: str, pool: int, traits: str | None, profile: Profile
+) -> tuple[int, str | None]:
+    """The pool a command names, through :func:`resolve_pool`: the typed number or the
+    sheet's dice for ``traits``, after wounds, with the label saying where they came from;
+    raises :class:`PoolRefused`. A typed pool below 1 is left for the range check."""
+    user = message.from_user
+    roller = Roller(message.chat.id, user.id if user else 0, owner)
+    if traits is None:
+        if pool < 1:
+            return pool, None
+        resolved = await resolve_pool(store, roller, profile, dice=pool)
+    else:
+        resolved = await resolve_pool(store, roller, profile, traits=traits)
+    return resolved.dice, resolved.source
+
+
+async def willpower_on_sheet(
+    store: Store, chat_id: int, user_id: int, profile: Profile
+) -> tuple[int, int] | None:
+    """(current, permanent) Willpower on the player's sheet, or None when it is not tracked."""
+    if profile.system is not GameSystem.D10:
+        return None
+    sheet = await store.load_sheet(chat_id, user_id, system_of(profile))
+    return willpower_left(sheet)
 
 
 def log_entry(

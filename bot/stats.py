@@ -1,4 +1,4 @@
-"""``/stats``: per-player counts and averages, and a fairness check of the dice (issue 4, item 9).
+"""``/stats``: per-player counts and averages, and a fairness check of the dice.
 
 PRODUCT.md promises that dice come from the OS random source and that ``/stats`` lets anyone
 check their distribution. The check is Pearson's chi-square goodness-of-fit test of the face

@@ -1,65 +1,48 @@
-"""aiogram routers, one per feature; each module exposes ``make_router()``.
+"""The bot's features, one folder each (ARCHITECTURE.md "Adding a feature").
 
-The last router answers any button that no feature recognised (garbled or forged
-callback_data, or a button of a feature that no longer exists), so every callback query is
-answered once and nothing raises.
+A feature never imports another; what it adds (router, menu commands, ``/help`` lines,
+hand-offs) it declares in its package's ``FEATURE``. This list is the one place that knows
+them all, and its order is the routers' order: the hidden rolls' deep link must be seen
+before ``/start``'s, and the fallback that answers unknown buttons comes last by itself.
 """
 
 from __future__ import annotations
 
-from aiogram import Router
-from aiogram.types import CallbackQuery
+from bot.features import Feature, FeatureSet
+from handlers import (
+    extended,
+    hidden,
+    history,
+    multi,
+    opposed,
+    prob,
+    requests,
+    roll,
+    settings,
+    sheet,
+    start,
+    storyteller,
+    teamwork,
+    wizard,
+)
 
-from bot import render
+FEATURES: tuple[Feature, ...] = (
+    hidden.FEATURE,
+    start.FEATURE,
+    settings.FEATURE,
+    roll.FEATURE,
+    prob.FEATURE,
+    extended.FEATURE,
+    opposed.FEATURE,
+    teamwork.FEATURE,
+    multi.FEATURE,
+    wizard.FEATURE,
+    sheet.FEATURE,
+    requests.FEATURE,
+    storyteller.FEATURE,
+    history.FEATURE,
+)
 
 
-def make_fallback_router() -> Router:
-    router = Router(name="fallback")
-    router.callback_query.register(unknown_tap)
-    return router
-
-
-async def unknown_tap(callback: CallbackQuery) -> None:
-    await callback.answer(render.invalid_button_text(), show_alert=True)
-
-
-def make_routers() -> list[Router]:
-    """Feature routers in order; the fallback must stay last.
-
-    The feature modules are imported here, not at the top, so that importing the pure
-    ``bot.parsing`` (which ``bot.render`` reads problem codes from) loads no router.
-    """
-    from handlers import (
-        extended,
-        hidden,
-        history,
-        multi,
-        opposed,
-        prob,
-        requests,
-        roll,
-        settings,
-        setup,
-        start,
-        storyteller,
-        teamwork,
-    )
-    from handlers import sheet as sheets
-
-    return [
-        hidden.make_router(),
-        start.make_router(),
-        settings.make_router(),
-        roll.make_router(),
-        prob.make_router(),
-        extended.make_router(),
-        opposed.make_router(),
-        teamwork.make_router(),
-        multi.make_router(),
-        setup.make_router(),
-        sheets.make_router(),
-        requests.make_router(),
-        storyteller.make_router(),
-        history.make_router(),
-        make_fallback_router(),
-    ]
+def all_features() -> FeatureSet:
+    return FeatureSet(FEATURES)

@@ -84,7 +84,7 @@ def check_type(value: Any, kind: type[_T], field: str) -> _T:
     """Accept an instance of one of the rules' own value types (a profile, a track, a roll).
 
     Without this a wrong object fails deep inside a rule as ``AttributeError``, which the bot
-    cannot map to a message (issue 2: one documented exception type).
+    cannot map to a message (RULES.md §0.2: one documented exception type).
     """
     if not isinstance(value, kind):
         raise RulesInputError(

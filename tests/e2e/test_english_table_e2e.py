@@ -1,4 +1,4 @@
-"""The table's features in English, end to end (issue 4: "in both languages").
+"""The table's features in English, end to end (PRODUCT.md: "in both languages").
 
 The other E2E files play the table in Russian. Here three English-speaking players run one
 session through the real ``python -m bot``: the Storyteller role, an extended roll, an
@@ -16,15 +16,10 @@ import re
 import pytest
 from aiogram.filters.callback_data import CallbackData
 
-from bot.table_render import (
-    ExtAction,
-    ExtCallback,
-    MultiCallback,
-    TeamAction,
-    TeamCallback,
-    VsAction,
-    VsCallback,
-)
+from handlers.extended.callbacks import ExtAction, ExtCallback
+from handlers.multi.callbacks import MultiCallback
+from handlers.opposed.callbacks import VsAction, VsCallback
+from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
 

@@ -109,7 +109,7 @@ async def test_players_set_sheets_and_answer_the_storytellers_request(
     back = await say(fake_api, table, table.boris, edited, reply_to=exported)
     assert "Ловкость 4" in back.text
 
-    # Rolls by trait names come from the sheet (/r, issue 4 item 1); Willpower spent on a
+    # Rolls by trait names come from the sheet (/r); Willpower spent on a
     # roll is taken off the sheet that /sheet then shows.
     rolled = await say(fake_api, table, table.boris, "/r ловк+драка 6")
     assert rolled.text.startswith("🎲 Борис: Ловкость 4 + Драка 2 → 6к10, сложность 6")

@@ -1,5 +1,5 @@
 """The Storyteller at the table, end to end: the real ``python -m bot`` against the fake Bot API
-and a real redis-server (issue 4 items 6, 7 and 9).
+and a real redis-server.
 
 The proof that a hidden roll does not leak reads the fake server's record of every call the
 bot made with the group's chat id, whatever the method: until ``/reveal`` no text, keyboard

@@ -1,6 +1,6 @@
 """A table at play, end to end: the real ``python -m bot`` against the fake Bot API and Redis.
 
-Why these scenarios (issue 3, item 7; PRODUCT.md §2, §5): a group of players taps one
+Why these scenarios (PRODUCT.md §2, §5): a group of players taps one
 wizard message, some of them twice, some on someone else's roll, while the bot restarts and
 Telegram answers 429. Each test checks what the chat shows (the fake server's view, the one a
 player has) and what the bot did to get there (the calls it made), and ends with the
@@ -26,8 +26,8 @@ import pytest_asyncio
 from babel.numbers import format_decimal
 from redis.asyncio import Redis
 
-from bot.render import RollAction, RollCallback
 from bot.store import Store
+from handlers.roll.callbacks import RollAction, RollCallback
 from rules import d10, probability, profiles
 from tests.e2e.conftest import BotLauncher, module_bot
 from tests.e2e.fake_bot_api import (

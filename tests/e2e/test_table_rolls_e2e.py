@@ -1,4 +1,4 @@
-"""Extended, opposed, team and multiple-action rolls, end to end (issue 4 items 2–5).
+"""Extended, opposed, team and multiple-action rolls, end to end.
 
 The real ``python -m bot`` against the fake Bot API and a redis-server; several players in
 one supergroup press the buttons of one message each. What a player reads is checked
@@ -17,18 +17,11 @@ import pytest
 import pytest_asyncio
 from aiogram.filters.callback_data import CallbackData
 
-from bot.table_render import (
-    ExtAction,
-    ExtCallback,
-    MultiAction,
-    MultiCallback,
-    SetupAction,
-    SetupCallback,
-    TeamAction,
-    TeamCallback,
-    VsAction,
-    VsCallback,
-)
+from handlers.extended.callbacks import ExtAction, ExtCallback
+from handlers.multi.callbacks import MultiAction, MultiCallback
+from handlers.opposed.callbacks import VsAction, VsCallback
+from handlers.teamwork.callbacks import TeamAction, TeamCallback
+from handlers.wizard.callbacks import SetupAction, SetupCallback
 from rules import contests, d10, profiles
 from tests.e2e.conftest import BotLauncher, module_bot
 from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
@@ -221,7 +214,7 @@ async def test_multiple_actions_roll_in_order(table: Table) -> None:
 
 
 async def test_rolls_from_the_sheet_spend_willpower(table: Table) -> None:
-    """Issue 4 item 1 (roll side): /set fills the sheet, /r names traits, «св» spends a
+    """/set fills the sheet, /r names traits, «св» spends a
     point off the sheet, and at 0 the roll is refused and the wizard has no toggle."""
     await table.say(table.anya, "/set ловкость 3 драка 2 сила воли 1/5")
     message = await table.say(table.anya, "/r ловк+драка 7 св")

@@ -7,12 +7,13 @@ from aiogram.methods import SetMyCommands
 from aiogram.utils.i18n import I18n
 
 from bot.commands import set_commands
+from handlers import all_features
 from tests.handlers.conftest import TOKEN, RecordingSession
 
 
 async def test_command_menus_per_language(i18n: I18n) -> None:
     session = RecordingSession()
-    await set_commands(Bot(TOKEN, session=session), i18n)
+    await set_commands(Bot(TOKEN, session=session), i18n, all_features())
     default, russian = session.of(SetMyCommands)
     assert default.language_code is None
     assert russian.language_code == "ru"

@@ -1,7 +1,7 @@
-"""Every feature at once under random input (issue 4 item 10, PRODUCT.md §5).
+"""Every feature at once under random input (PRODUCT.md §5).
 
 The per-feature property tests feed one handler; this module drives the real Dispatcher with
-every router of ``handlers.make_routers()`` behind the whole middleware chain, so a command or
+every router of ``handlers.all_features()`` behind the whole middleware chain, so a command or
 a button that one feature refuses cannot fall through to another feature and break there.
 
 Three claims, each checked on everything the bot tried to send:
@@ -54,10 +54,9 @@ from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bot.commands import COMMANDS
 from bot.store import PREFIX, Store, log_key
-from bot.storyteller_view import START_PAYLOAD
-from handlers import make_routers
+from handlers import FEATURES, all_features
+from handlers.hidden.view import START_PAYLOAD
 from tests.e2e.fake_bot_api import (
     MAX_CALLBACK_ANSWER_LENGTH,
     MAX_CALLBACK_DATA_BYTES,
@@ -96,8 +95,8 @@ FUZZ = settings(
 
 def known_commands() -> list[str]:
     """Every command some router answers, plus the menu's: a new feature is fuzzed at once."""
-    names = {name for name, _ in COMMANDS}
-    for router in make_routers():
+    names = {command.name for feature in FEATURES for command in feature.commands}
+    for router in all_features().routers():
         for handler in router.message.handlers:
             for flt in handler.filters or ():
                 if isinstance(flt.callback, Command):
@@ -108,7 +107,7 @@ def known_commands() -> list[str]:
 def known_callbacks() -> list[type[CallbackData]]:
     """Every callback_data factory some router filters on: a new feature's buttons count."""
     found: list[type[CallbackData]] = []
-    for router in make_routers():
+    for router in all_features().routers():
         for handler in router.callback_query.handlers:
             for flt in handler.filters or ():
                 if isinstance(flt.callback, CallbackQueryFilter):

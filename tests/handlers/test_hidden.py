@@ -1,4 +1,4 @@
-"""Hidden rolls through the Dispatcher (issue 4 item 7): ``/h``, ``/reveal``, the private chat.
+"""Hidden rolls through the Dispatcher: ``/h``, ``/reveal``, the private chat.
 
 The central promise is checked on every API call bound for the group: until ``/reveal``
 nothing in any text, keyboard or button answer there carries a face, a count of successes,
@@ -33,7 +33,7 @@ from bot import commitment
 from bot.app import create_dispatcher
 from bot.settings import Settings
 from bot.store import Store, hidden_seq_key, log_key
-from bot.storyteller_view import CampaignCallback, RevealCallback
+from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules import d10, profiles
 from tests.handlers.conftest import (
     GROUP,
@@ -129,7 +129,7 @@ def visible_strings(call: TelegramMethod[Any]) -> list[str]:
 
 
 def assert_nothing_leaked(table: Table, faces: list[int]) -> None:
-    """No result, pool or difficulty in anything bound for the group (issue 4 item 7)."""
+    """No result, pool or difficulty in anything bound for the group."""
     calls = group_calls(table)
     assert calls, "the group heard nothing at all"
     for call in calls:
@@ -374,7 +374,7 @@ async def test_forged_reveal_buttons_reveal_nothing(table: Table) -> None:
     assert_nothing_leaked(table, [])
 
 
-# --- Property tests (PRODUCT.md §5; issue 4 item 10): any line, any tap --------------------
+# --- Property tests (PRODUCT.md §5): any line, any tap --------------------
 
 APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
 FAST = settings(

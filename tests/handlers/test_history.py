@@ -1,4 +1,4 @@
-"""``/log`` and ``/stats`` through the Dispatcher, and their words (issue 4 item 9)."""
+"""``/log`` and ``/stats`` through the Dispatcher, and their words."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from aiogram.utils.i18n import I18n
 
-from bot import stats
-from bot import storyteller_view as view
+from bot import hidden_rolls, stats
 from bot.store import HiddenRecord
+from handlers.history import view
 from tests.handlers.conftest import GROUP, Table, player
 
 ANNA = player(1, "Anna")
@@ -101,13 +101,13 @@ def test_merge_history_hides_until_revealed() -> None:
     plain = {"user_id": 1, "name": "Anna", "pool": 2, "difficulty": 6, "faces": [3, 7]}
     d6 = {"user_id": 2, "name": "Boris", "system": "d6", "chance": 2, "faces": [5, 1]}
     d6["measures"] = 1
-    hidden = view.merge_history([marker, plain, d6], {1: record(1, revealed=False)})
+    hidden = hidden_rolls.merge_history([marker, plain, d6], {1: record(1, revealed=False)})
     assert hidden[0] == marker
     assert hidden[1] == plain
     assert (hidden[2]["successes"], hidden[2]["sides"]) == (1, 6)
     assert view.countable(hidden) == hidden[1:]
 
-    shown = view.merge_history([marker], {1: record(1, revealed=True)})
+    shown = hidden_rolls.merge_history([marker], {1: record(1, revealed=True)})
     assert shown[0]["faces"] == [10, 6, 1]
     assert shown[0]["successes"] == 1
     assert view.countable(shown) == shown
@@ -123,7 +123,7 @@ def test_a_damaged_or_foreign_entry_never_breaks_the_log(i18n: I18n) -> None:
         {"name": "<b>", "pool": True, "difficulty": 6, "outcome": "weird", "faces": ["a"]},
     ]
     with i18n.context(), i18n.use_locale("ru"):
-        text = view.log_text(view.merge_history(entries, {}))
+        text = view.log_text(hidden_rolls.merge_history(entries, {}))
     lines = text.splitlines()
     assert lines[1] == "Anna"
     assert lines[2] == "🤫 ?: тайный бросок №x"

@@ -8,17 +8,19 @@ import re
 
 import fakeredis
 import pytest
-from aiogram import Bot, Router
+from aiogram import Bot
 from aiogram.types import User
 from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import handlers
 from bot.app import create_dispatcher
-from bot.request_view import RequestAction, RequestCallback
+from bot.features import FeatureSet
 from bot.settings import Settings
 from bot.store import Store, flow_key, log_key
+from handlers import requests, roll, sheet, start, storyteller
+from handlers import settings as settings_feature
+from handlers.requests.callbacks import RequestAction, RequestCallback
 from rules import d10, profiles
 from rules import sheet as sheets
 from rules.health import DamageType, track_of
@@ -32,18 +34,17 @@ EMMA = player(4, "Emma", "en")
 MAGE = profiles.get("mage")
 
 
-def table_routers() -> list[Router]:
-    from handlers import requests, roll, settings, sheet, start, storyteller
-
-    return [
-        start.make_router(),
-        settings.make_router(),
-        roll.make_router(),
-        sheet.make_router(),
-        requests.make_router(),
-        storyteller.make_router(),
-        handlers.make_fallback_router(),
-    ]
+def table_features() -> FeatureSet:
+    return FeatureSet(
+        [
+            start.FEATURE,
+            settings_feature.FEATURE,
+            roll.FEATURE,
+            sheet.FEATURE,
+            requests.FEATURE,
+            storyteller.FEATURE,
+        ]
+    )
 
 
 @pytest.fixture
@@ -51,7 +52,9 @@ def table(fake_store: Store, i18n: I18n) -> Table:
     session = RecordingSession()
     session.admins.add(ST.id)
     bot = Bot(TOKEN, session=session)
-    dispatcher = create_dispatcher(Settings(_env_file=None), fake_store, i18n, table_routers())
+    dispatcher = create_dispatcher(
+        Settings(_env_file=None), fake_store, i18n, features=table_features()
+    )
     return Table(dispatcher, bot, session, fake_store, i18n, rng=random.Random(11))
 
 
@@ -254,7 +257,7 @@ async def test_simultaneous_taps_all_land_once(table: Table) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Properties (issue 4 item 10)
+# Properties
 
 APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
 FAST = settings(
@@ -287,7 +290,7 @@ def new_table(i18n: I18n) -> Table:
     session = RecordingSession()
     session.admins.add(ST.id)
     store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
-    dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, table_routers())
+    dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, features=table_features())
     return Table(dispatcher, Bot(TOKEN, session=session), session, store, i18n)
 
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from bot.render import RollAction, RollCallback
 from bot.store import flow_key, log_key
+from handlers.roll.callbacks import RollAction, RollCallback
 from rules import d10, probability, profiles
 from tests.handlers.conftest import Table, buttons, flows, player
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram.methods import GetChatMember
 from aiogram.types import Chat
 
-from bot.render import LangCallback, ProfileCallback
+from handlers.settings.callbacks import LangCallback, ProfileCallback
 from tests.handlers.conftest import GROUP, Table, buttons, player
 
 ANNA = player(1, "Anna")

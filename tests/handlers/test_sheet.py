@@ -8,17 +8,19 @@ from datetime import UTC, datetime
 
 import fakeredis
 import pytest
-from aiogram import Bot, Router
+from aiogram import Bot
 from aiogram.types import Message, MessageEntity, User
 from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import handlers
 from bot.app import create_dispatcher
+from bot.features import FeatureSet
 from bot.settings import Settings
-from bot.sheet_view import SheetAction, SheetCallback
 from bot.store import Store, flow_key, sheet_key
+from handlers import roll, sheet, start
+from handlers import settings as settings_feature
+from handlers.sheet.callbacks import SheetAction, SheetCallback
 from rules import sheet as sheets
 from rules.health import DamageType, track_of
 from rules.sheet import Ability, Attribute, SheetSystem, Stat
@@ -30,25 +32,19 @@ EMMA = player(3, "Emma", "en")
 MAGE = SheetSystem.MAGE
 
 
-def table_routers() -> list[Router]:
-    """The routers a sheet needs, ahead of the fallback: these tests stay about sheets while
-    other features are being built in the same tree (the E2E tests run every router)."""
-    from handlers import roll, settings, sheet, start
-
-    return [
-        start.make_router(),
-        settings.make_router(),
-        roll.make_router(),
-        sheet.make_router(),
-        handlers.make_fallback_router(),
-    ]
+def table_features() -> FeatureSet:
+    """The features a sheet needs: these tests stay about sheets (the E2E tests and the
+    fuzzer run every feature)."""
+    return FeatureSet([start.FEATURE, settings_feature.FEATURE, roll.FEATURE, sheet.FEATURE])
 
 
 @pytest.fixture
 def table(fake_store: Store, i18n: I18n) -> Table:
     session = RecordingSession()
     bot = Bot(TOKEN, session=session)
-    dispatcher = create_dispatcher(Settings(_env_file=None), fake_store, i18n, table_routers())
+    dispatcher = create_dispatcher(
+        Settings(_env_file=None), fake_store, i18n, features=table_features()
+    )
     return Table(dispatcher, bot, session, fake_store, i18n, rng=random.Random(7))
 
 
@@ -447,7 +443,7 @@ async def test_help_has_one_line_and_help_sheet_the_details(table: Table) -> Non
 
 
 # ---------------------------------------------------------------------------------------------
-# Properties (issue 4 item 10): no text and no tap breaks anything or half-changes a sheet
+# Properties: no text and no tap breaks anything or half-changes a sheet
 
 APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
 FAST = settings(
@@ -489,7 +485,7 @@ def new_table(i18n: I18n) -> Table:
     store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
     session = RecordingSession()
     bot = Bot(TOKEN, session=session)
-    dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, table_routers())
+    dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, features=table_features())
     return Table(dispatcher, bot, session, store, i18n, rng=random.Random(3))
 
 

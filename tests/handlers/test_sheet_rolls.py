@@ -1,4 +1,4 @@
-"""Rolls by trait names from the player's sheet, and Willpower spent from it (issue 4 item 1).
+"""Rolls by trait names from the player's sheet, and Willpower spent from it.
 
 PRODUCT.md §2: «/r ловкость+драка 8 from the sheet»; a name may be Russian or English, any
 case, an unambiguous prefix; an unknown or ambiguous one answers with the candidates. S0
@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 import pytest
 from aiogram.types import Message, MessageEntity, User
 
-from bot.render import RollAction, RollCallback
 from bot.store import log_key
 from bot.traits import TraitNameError, resolve
+from handlers.roll.callbacks import RollAction, RollCallback
 from rules import d10, profiles
 from rules.sheet import Ability, Attribute, Sheet, SheetSystem, set_trait, set_willpower
 from tests.handlers.conftest import Table, buttons, flows, player
@@ -176,7 +176,7 @@ async def reply_to_bot(table: Table, author: User, text: str, sent: Message) -> 
 
 
 async def test_the_challenged_player_answers_with_a_pool_from_their_sheet(table: Table) -> None:
-    """Issue 4 item 3: «they … roll their own pool» — typed by trait names in reply."""
+    """«they … roll their own pool» — typed by trait names in reply."""
     boris = player(2, "Boris")
     await give_sheet(table, boris.id)
     await table.say(ANNA, "/vs 4 6 @someone")

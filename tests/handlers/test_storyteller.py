@@ -1,5 +1,5 @@
 """``/st`` through the Dispatcher: claiming, passing and taking over the Storyteller's role,
-anonymous administrators, and ``/rules`` becoming the Storyteller's alone (issue 4 item 6)."""
+anonymous administrators, and ``/rules`` becoming the Storyteller's alone."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from aiogram.methods import GetChatMember
 from aiogram.types import Chat, Message, MessageEntity, User
 
 from bot.access import GameAccess, StorytellerFilter, game_access, is_storyteller
-from bot.render import ProfileCallback
 from bot.store import ChatSettings, Store
-from bot.storyteller_view import StCallback
+from handlers.settings.callbacks import ProfileCallback
+from handlers.storyteller.callbacks import StCallback
 from tests.handlers.conftest import GROUP, Table, buttons, flows, player
 
 ANNA = player(1, "Anna")

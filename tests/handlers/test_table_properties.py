@@ -1,4 +1,4 @@
-"""Property tests for the table rolls (issue 4 item 10): no text after /ext, /vs, /team,
+"""Property tests for the table rolls: no text after /ext, /vs, /team,
 /multi and no callback_data under their messages makes the bot fail, and a refused input
 changes nothing.
 

@@ -1,4 +1,4 @@
-"""Extended, opposed, team and multiple-action rolls through the Dispatcher (issue 4 items 2–5).
+"""Extended, opposed, team and multiple-action rolls through the Dispatcher.
 
 The dice are scripted where the rules' verdict is the point (a botch, a tie, who wins), so
 each expectation is the rules text's own number: 6, 7, 7 become 3, 3, 2 (S4, T-11), a botch
@@ -15,21 +15,15 @@ import pytest
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import Message, MessageEntity, User
 
-from bot.render import RollAction, RollCallback
 from bot.store import log_key
-from bot.table_render import (
-    ExtAction,
-    ExtCallback,
-    MultiAction,
-    MultiCallback,
-    SetupAction,
-    SetupCallback,
-    TeamAction,
-    TeamCallback,
-    VsAction,
-    VsCallback,
-)
-from handlers import teamwork
+from handlers.extended.callbacks import ExtAction, ExtCallback
+from handlers.multi.callbacks import MultiAction, MultiCallback
+from handlers.opposed.callbacks import VsAction, VsCallback
+from handlers.roll.callbacks import RollAction, RollCallback
+from handlers.teamwork import view as teamwork_view
+from handlers.teamwork.callbacks import TeamAction, TeamCallback
+from handlers.teamwork.flow import TeamFlow
+from handlers.wizard.callbacks import SetupAction, SetupCallback
 from rules import contests, d10, profiles
 from rules.profiles import TeamBotch
 from tests.handlers.conftest import Table, buttons, flows, player
@@ -336,7 +330,7 @@ async def test_teamwork_botch_ruins_all_where_the_profile_says_so(table: Table) 
     ]
     ruins = MAGE.model_copy(update={"team_botch": TeamBotch.RUINS_ALL})
     with table.i18n.context(), table.i18n.use_locale("ru"):
-        text, _markup = teamwork.view(flow, teamwork.TeamFlow.model_validate(flow.data), ruins)
+        text, _markup = teamwork_view.draw(flow, flow.state(TeamFlow), ruins)
     assert "Провал разрушает все усилия команды." in text
     assert "Вместе: 0 успехов" in text
 

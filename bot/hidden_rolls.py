@@ -1,0 +1,85 @@
+"""Hidden rolls in the roll log (PRODUCT.md §2 "/h"): a marker until revealed, then the roll.
+
+A hidden roll is logged without its result; ``/log`` and ``/stats`` (the history feature)
+and the hidden feature both read it through :func:`merge_history`, so a result never shows
+before its reveal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.store import HiddenRecord, LogEntry
+from rules import profiles
+from rules.d10 import D10Result
+from rules.errors import RulesInputError
+from rules.profiles import Profile
+
+
+def record_profile(record: HiddenRecord, fallback: Profile) -> Profile:
+    """The profile the roll was made under, for its words; the chat's own if it is unknown."""
+    try:
+        return profiles.get(record.profile)
+    except RulesInputError:
+        return fallback
+
+
+def record_result(record: HiddenRecord) -> D10Result | None:
+    try:
+        return D10Result.model_validate(record.result)
+    except ValidationError:
+        return None
+
+
+def hidden_log_entry(record: HiddenRecord) -> LogEntry:
+    """What the roll log holds for a hidden roll: who and which number, never the result."""
+    return LogEntry(hidden=True, seq=record.seq, user_id=record.owner_id, name=record.name)
+
+
+def _revealed_entry(record: HiddenRecord) -> dict[str, Any] | None:
+    result = record_result(record)
+    if result is None:
+        return None
+    return {
+        "user_id": record.owner_id,
+        "name": record.name,
+        "pool": record.pool,
+        "difficulty": result.difficulty,
+        "threshold": result.threshold,
+        "willpower": result.willpower,
+        "faces": list(result.faces),
+        "successes": result.successes,
+        "outcome": result.outcome.value,
+        "hidden": True,
+        "seq": record.seq,
+    }
+
+
+def merge_history(
+    entries: Iterable[Mapping[str, Any]], hidden: Mapping[int, HiddenRecord]
+) -> list[dict[str, Any]]:
+    """The log as ``/log`` and ``/stats`` may see it, newest first.
+
+    A hidden roll's line becomes its full entry once revealed and stays a bare marker
+    (``hidden`` and ``seq``, no faces) until then; a d6 roll (§D.3) is counted in measures of
+    success on six-sided dice, so ``bot.stats`` reads it like any other roll.
+    """
+    merged: list[dict[str, Any]] = []
+    for raw in entries:
+        entry = dict(raw)
+        if entry.get("hidden") is True:
+            seq = entry.get("seq")
+            record = hidden.get(seq) if isinstance(seq, int) else None
+            revealed = _revealed_entry(record) if record and record.revealed else None
+            merged.append(
+                revealed
+                or {k: entry[k] for k in ("hidden", "seq", "user_id", "name") if k in entry}
+            )
+            continue
+        if entry.get("system") == "d6" and "measures" in entry and "successes" not in entry:
+            entry["successes"] = entry["measures"]
+            entry["sides"] = 6
+        merged.append(entry)
+    return merged

@@ -1,0 +1,134 @@
+"""The extended action's one message: progress, the latest rolls, «Бросить» and «Стоп» (§A.11)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render, table_text
+from bot.store import Flow
+from handlers.extended.callbacks import ExtAction, ExtCallback
+from handlers.extended.flow import FINAL, ExtendedFlow
+from rules.actions import ExtendedStatus
+from rules.d10 import D10Result
+from rules.profiles import ExtendedBotch, Profile
+
+
+def extended_text(
+    *,
+    roller: str,
+    pool: int,
+    difficulty: int,
+    target: int,
+    max_rolls: int | None,
+    accumulated: int,
+    rolls_made: int,
+    status: ExtendedStatus,
+    history: Sequence[D10Result],
+    profile: Profile,
+    stopped: bool = False,
+    source: str | None = None,
+) -> str:
+    """``history`` is the latest rolls (at most :data:`table_text.HISTORY_SHOWN`), ending with roll
+    number ``rolls_made``."""
+    head = "⏳ <b>" + _("Extended action") + f"</b> — {escape(roller)}"
+    terms = (source + " → " if source else "") + render.conditions(
+        pool, difficulty, 0, False, profile
+    )
+    terms += " · " + _("target {n}").format(n=target)
+    if max_rolls is not None:
+        terms += " · " + _("rolls left: {n}").format(n=max(0, max_rolls - rolls_made))
+    lines = [head, terms, table_text.progress_bar(accumulated, target)]
+    shown = history[-table_text.HISTORY_SHOWN :]
+    for number, result in enumerate(shown, start=rolls_made - len(shown) + 1):
+        lines.append(f"{number}. " + table_text.roll_summary(result))
+    rolls = _("in {n} roll", "in {n} rolls", n=rolls_made).format(n=rolls_made)
+    if status is ExtendedStatus.COMPLETE:
+        lines.append(
+            "✅ <b>"
+            + _("Done!")
+            + "</b> "
+            + _("{got} of {target} successes").format(got=accumulated, target=target)
+            + " "
+            + rolls
+        )
+    elif status is ExtendedStatus.OUT_OF_TIME:
+        lines.append(
+            "⌛ <b>"
+            + _("Out of time:")
+            + "</b> "
+            + _("{got} of {target} successes").format(got=accumulated, target=target)
+            + " "
+            + rolls
+        )
+    elif status is ExtendedStatus.BOTCHED:
+        if profile.extended_botch is ExtendedBotch.LOSE_ALL:
+            lines.append("💥 " + _("A botch: every success gathered so far is lost."))
+        else:
+            lines.append("💥 " + _("A botch: the successes gathered so far are kept."))
+        if not stopped:
+            lines.append(_("The Storyteller decides whether the work can go on."))
+    if stopped:
+        lines.append("⏹ " + table_text.stopped_text())
+    return "\n".join(lines)
+
+
+def extended_keyboard(
+    flow_id: str, version: int, *, next_roll: int, botched: bool
+) -> InlineKeyboardMarkup:
+    label = _("Start over") if botched else _("Roll ({n})").format(n=next_roll)
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                table_text.button(
+                    "🎲 " + label, ExtCallback(f=flow_id, v=version, a=ExtAction.ROLL)
+                ),
+                table_text.button(
+                    "⏹ " + _("Stop"), ExtCallback(f=flow_id, v=version, a=ExtAction.STOP)
+                ),
+            ]
+        ]
+    )
+
+
+def usage_text() -> str:
+    """One correct line for the command, shown under every problem (PRODUCT.md §5)."""
+    return _(
+        "Example: /ext 7 6 10 — 7 dice at difficulty 6 until 10 successes; "
+        "/ext 7 6 10 5 — at most 5 rolls"
+    )
+
+
+def draw(
+    flow: Flow, state: ExtendedFlow, profile: Profile, *, stopped: bool = False
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    text = extended_text(
+        roller=state.roller,
+        pool=state.pool,
+        difficulty=state.difficulty,
+        target=state.target,
+        max_rolls=state.max_rolls,
+        accumulated=state.accumulated,
+        rolls_made=state.rolls_made,
+        status=state.status,
+        history=state.history,
+        profile=profile,
+        stopped=stopped,
+        source=state.source,
+    )
+    if stopped or state.status in FINAL:
+        return text, None
+    markup = extended_keyboard(
+        flow.id,
+        flow.version,
+        next_roll=state.rolls_made + 1,
+        botched=state.status is ExtendedStatus.BOTCHED,
+    )
+    return text, markup
+
+
+def help_line(profile: Profile) -> str:
+    return _("/ext 7 6 10 extended")

@@ -1,0 +1,19 @@
+"""``/h`` and ``/reveal``: the Storyteller's hidden rolls (PRODUCT.md §2)."""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import lazy_gettext as __
+
+from bot.features import Feature, HelpLine, HelpSection, MenuCommand
+from handlers.hidden import view
+from handlers.hidden.router import make_router
+
+FEATURE = Feature(
+    name="hidden",
+    make_router=make_router,
+    commands=(
+        MenuCommand("h", __("Hidden roll (Storyteller): /h 7 6"), rank=130),
+        MenuCommand("reveal", __("Reveal a hidden roll"), rank=140),
+    ),
+    help=(HelpLine(HelpSection.STORYTELLER, view.help_line),),
+)

@@ -1,0 +1,18 @@
+"""The buttons of hidden rolls: «Раскрыть» and the campaign chooser in the private chat."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class RevealCallback(CallbackData, prefix="hr"):
+    """«Раскрыть» under a hidden result in the Storyteller's private chat: chat and number."""
+
+    c: int
+    s: int
+
+
+class CampaignCallback(CallbackData, prefix="hc"):
+    """A campaign button in the Storyteller's private chat: the group to roll for."""
+
+    c: int

@@ -1,0 +1,342 @@
+"""Hidden rolls (скрытый бросок): ``/h``, ``/reveal`` and the campaign choice.
+
+The group sees only that the Storyteller rolled in secret, the roll's number and a SHA-256
+commitment (``bot.commitment``); the full result goes to the Storyteller's private chat.
+``/reveal`` (or «Раскрыть» under the private result) later publishes the roll with its
+nonce and the exact line to paste into ``sha256sum``.
+
+Decisions:
+
+- The private message is sent first. If Telegram refuses it (403: the Storyteller never
+  opened a private chat with the bot, or blocked it), the roll is void: nothing is stored,
+  the group gets only a deep-link button (``t.me/<bot>?start=st``) and the Storyteller sends
+  ``/h`` again once the chat is open. No one saw those dice, so throwing them away favours
+  nobody; the roll's number is spent, which is why a number may be skipped.
+- Only after the private delivery is the roll stored (with the nonce) and the commitment
+  posted, so no commitment ever stands for a roll its Storyteller did not receive.
+- The roll log gets a marker without the result; ``/log`` and ``/stats`` show the result
+  only once it is revealed (``bot.hidden_rolls.merge_history``).
+- A Storyteller may also roll from the private chat for any campaign they run, chosen once
+  from a button list; that is also how an anonymous administrator rolls, since their
+  messages in the group cannot be told apart from the group's.
+- In the group the bot tries to delete the ``/h`` command itself, which names the pool: it
+  can when it is an administrator. Rolling from the private chat hides even that.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType, ParseMode
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import CallbackQuery, Message, User
+
+from bot import commitment, hidden_rolls, render, rolling
+from bot.access import is_anonymous, is_storyteller
+from bot.middlewares import chat_profile
+from bot.parsing import ArgumentsError, RollArguments, parse_roll_arguments
+from bot.session import safe_edit
+from bot.store import ChatSettings, HiddenRecord, Store
+from handlers.hidden import view
+from handlers.hidden.callbacks import CampaignCallback, RevealCallback
+from rules import d10
+from rules.dice import Rng
+from rules.difficulty import check_base
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+
+
+def make_router() -> Router:
+    router = Router(name="hidden")
+    router.message.register(
+        ready_for_hidden,
+        CommandStart(deep_link=True, magic=F.args == view.START_PAYLOAD),
+        F.chat.type == ChatType.PRIVATE,
+    )
+    router.message.register(hidden_command, Command("h", "hidden"))
+    router.message.register(reveal_command, Command("reveal"))
+    router.callback_query.register(reveal_tap, RevealCallback.filter())
+    router.callback_query.register(campaign_tap, CampaignCallback.filter())
+    return router
+
+
+async def ready_for_hidden(message: Message) -> None:
+    """The deep link from the group: the private chat now exists, so ``/h`` can deliver."""
+    await message.answer(view.private_ready_text())
+
+
+async def hidden_command(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    if message.chat.type == ChatType.PRIVATE:
+        await _hidden_from_private(message, command, bot, store, rng)
+        return
+    if is_anonymous(message):
+        await message.answer(view.anonymous_hidden_text())
+        return
+    user = message.from_user
+    if user is None or not is_storyteller(chat_settings, user):
+        await message.answer(render.storyteller_only_text())
+        return
+    with suppress(TelegramBadRequest, TelegramForbiddenError):
+        await message.delete()
+    rolled = await _prepare(message, command, profile, rng)
+    if rolled is None:
+        return
+    title = message.chat.title or ""
+    delivered = await _roll_hidden(bot, store, message.chat.id, title, user, rolled, profile)
+    if not delivered:
+        me = await bot.me()
+        await message.answer(
+            view.no_private_chat_text(user.first_name),
+            parse_mode=ParseMode.HTML,
+            reply_markup=view.open_private_keyboard(me.username or ""),
+        )
+
+
+async def _campaign(store: Store, user: User) -> tuple[int, str, ChatSettings] | None:
+    """The Storyteller's chosen campaign, if they still run it: id, title, its settings."""
+    chosen, runs = await store.campaigns(user.id)
+    if chosen is None or chosen not in runs:
+        return None
+    settings = await store.load_chat(chosen)
+    if settings.storyteller_id != user.id:
+        return None
+    return chosen, runs[chosen], settings
+
+
+async def _offer_campaigns(message: Message, store: Store, user: User) -> None:
+    chosen, runs = await store.campaigns(user.id)
+    markup = view.campaigns_keyboard(runs, chosen) if runs else None
+    await message.answer(view.choose_campaign_text(bool(runs)), reply_markup=markup)
+
+
+async def _hidden_from_private(
+    message: Message, command: CommandObject, bot: Bot, store: Store, rng: Rng | None
+) -> None:
+    """``/h`` alone shows the campaign buttons; ``/h 7 6`` rolls for the chosen campaign."""
+    user = message.from_user
+    if user is None:
+        return
+    campaign = None if not (command.args or "").strip() else await _campaign(store, user)
+    if campaign is None:
+        await _offer_campaigns(message, store, user)
+        return
+    chat_id, title, settings = campaign
+    profile = chat_profile(settings)
+    rolled = await _prepare(message, command, profile, rng)
+    if rolled is None:
+        return
+    await _roll_hidden(bot, store, chat_id, title, user, rolled, profile)
+
+
+async def _prepare(
+    message: Message, command: CommandObject, profile: Profile, rng: Rng | None
+) -> tuple[RollArguments, d10.D10Result] | None:
+    """The same line as ``/r`` (pool, difficulty, wp, threshold), rolled; a problem is
+    answered instead, with a correct example, and nothing is stored."""
+    if profile.system is not GameSystem.D10:
+        await message.answer(view.hidden_d6_text())
+        return None
+    try:
+        arguments = parse_roll_arguments(command.args)
+    except ArgumentsError as problem:
+        await message.answer(
+            render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
+            parse_mode=ParseMode.HTML,
+        )
+        return None
+    base = profile.default_difficulty if arguments.difficulty is None else arguments.difficulty
+    try:
+        check_base(base, profile)
+        result = rolling.roll_d10(
+            arguments.pool,
+            base,
+            profile,
+            willpower=arguments.willpower,
+            threshold=arguments.threshold,
+            rng=rng,
+        )
+    except RulesInputError as error:
+        await message.answer(
+            render.range_problem_text(error.field, profile, command="h"),
+            parse_mode=ParseMode.HTML,
+        )
+        return None
+    return arguments, result
+
+
+async def _roll_hidden(
+    bot: Bot,
+    store: Store,
+    chat_id: int,
+    title: str,
+    user: User,
+    rolled: tuple[RollArguments, d10.D10Result],
+    profile: Profile,
+) -> bool:
+    """Commit, deliver privately, then store and post the commitment; False if the
+    Storyteller's private chat refused the result (then nothing was stored or posted)."""
+    arguments, result = rolled
+    seq = await store.next_hidden_seq(chat_id)
+    payload = commitment.hidden_roll(
+        chat_id=chat_id,
+        seq=seq,
+        profile=profile.name,
+        pool=arguments.pool,
+        difficulty=result.difficulty,
+        threshold=result.threshold,
+        willpower=result.willpower,
+        faces=result.faces,
+    ).payload()
+    commitment_hex, nonce = commitment.commit(payload)
+    record = HiddenRecord(
+        seq=seq,
+        chat_id=chat_id,
+        owner_id=user.id,
+        name=user.first_name,
+        profile=profile.name,
+        pool=arguments.pool,
+        payload=payload,
+        nonce=nonce,
+        commitment=commitment_hex,
+        result=result.model_dump(mode="json"),
+    )
+    try:
+        await bot.send_message(
+            user.id,
+            view.hidden_private_text(record, result, title, profile),
+            parse_mode=ParseMode.HTML,
+            reply_markup=view.reveal_keyboard(chat_id, seq),
+        )
+    except (TelegramForbiddenError, TelegramBadRequest):
+        return False
+    await store.save_hidden(record, hidden_rolls.hidden_log_entry(record))
+    await bot.send_message(
+        chat_id,
+        view.hidden_group_text(user.first_name, seq, commitment_hex),
+        parse_mode=ParseMode.HTML,
+    )
+    return True
+
+
+async def reveal_command(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
+    profile: Profile,
+) -> None:
+    user = message.from_user
+    if message.chat.type == ChatType.PRIVATE:
+        if user is None:
+            return
+        campaign = await _campaign(store, user)
+        if campaign is None:
+            await _offer_campaigns(message, store, user)
+            return
+        chat_id, _title, settings = campaign
+        profile = chat_profile(settings)
+    elif is_anonymous(message):
+        await message.answer(view.anonymous_reveal_text())
+        return
+    elif not is_storyteller(chat_settings, user):
+        await message.answer(render.storyteller_only_text())
+        return
+    else:
+        chat_id = message.chat.id
+    text = (command.args or "").strip()
+    if text and not (text.isascii() and text.isdigit() and len(text) <= 9):
+        await message.answer(view.reveal_usage_text())
+        return
+    if text:
+        record = await store.load_hidden(chat_id, int(text))
+    else:
+        waiting = [r for r in (await store.hidden_rolls(chat_id)).values() if not r.revealed]
+        record = max(waiting, key=lambda r: r.seq, default=None)
+    if record is None:
+        await message.answer(view.no_hidden_roll_text(int(text) if text else None))
+        return
+    # A number names the roll on purpose: a revealed one is posted again (nothing new is
+    # disclosed), which also recovers a reveal whose message Telegram failed to deliver.
+    problem = await _publish(bot, store, record, profile, again=bool(text))
+    if problem is not None:
+        await message.answer(problem)
+    elif message.chat.id != chat_id:
+        await message.answer(view.reveal_done_text())
+
+
+async def _publish(
+    bot: Bot, store: Store, record: HiddenRecord, profile: Profile, *, again: bool = False
+) -> str | None:
+    """Mark the roll revealed (once, atomically) and post it in its group; or why not.
+
+    The mark comes first so two taps cannot both post; ``again`` re-posts a roll that is
+    already revealed.
+    """
+    result = hidden_rolls.record_result(record)
+    if result is None:
+        return render.invalid_button_text()
+    done = await store.reveal_hidden(record.chat_id, record.seq)
+    if done is None:
+        return view.no_hidden_roll_text(record.seq)
+    if not done and not again:
+        return view.already_revealed_text(record.seq)
+    await bot.send_message(
+        record.chat_id,
+        view.reveal_text(record, result, hidden_rolls.record_profile(record, profile)),
+        parse_mode=ParseMode.HTML,
+    )
+    return None
+
+
+async def reveal_tap(
+    callback: CallbackQuery,
+    callback_data: RevealCallback,
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+) -> None:
+    """«Раскрыть» in the private chat: the roller or the chat's current Storyteller only."""
+    record = await store.load_hidden(callback_data.c, callback_data.s)
+    if record is None:
+        await callback.answer(view.no_hidden_roll_text(callback_data.s), show_alert=True)
+        return
+    settings = await store.load_chat(record.chat_id)
+    if callback.from_user.id not in (record.owner_id, settings.storyteller_id):
+        await callback.answer(render.storyteller_only_text(), show_alert=True)
+        return
+    problem = await _publish(bot, store, record, chat_profile(settings))
+    message = callback.message
+    if isinstance(message, Message):
+        with suppress(TelegramBadRequest):
+            await message.edit_reply_markup(reply_markup=None)
+    if problem is not None:
+        await callback.answer(problem, show_alert=True)
+        return
+    await callback.answer(view.reveal_done_text())
+
+
+async def campaign_tap(
+    callback: CallbackQuery, callback_data: CampaignCallback, store: Store
+) -> None:
+    """A campaign button: only for a chat whose Storyteller the presser still is."""
+    message = callback.message
+    settings = await store.load_chat(callback_data.c)
+    if settings.storyteller_id != callback.from_user.id or not isinstance(message, Message):
+        await callback.answer(render.storyteller_only_text(), show_alert=True)
+        return
+    await store.choose_campaign(callback.from_user.id, callback_data.c)
+    _chosen, runs = await store.campaigns(callback.from_user.id)
+    title = runs.get(callback_data.c, str(callback_data.c))
+    await safe_edit(message, view.campaign_chosen_text(title), None, parse_mode=ParseMode.HTML)
+    await callback.answer()

@@ -1,0 +1,144 @@
+"""``/log`` and ``/stats`` on screen: the recent rolls, the dice's fairness (PRODUCT.md §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from html import escape
+from typing import Any, TypeGuard
+
+from aiogram.utils.i18n import gettext as _
+
+from bot import render
+from bot.stats import ChatStats, Fairness, Verdict
+from rules.d10 import Outcome
+from rules.profiles import Profile
+
+LOG_LINES = 15
+
+
+def _name(entry: Mapping[str, Any]) -> str:
+    name = entry.get("name")
+    return escape(name) if isinstance(name, str) and name else "?"
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _outcome_word(code: object) -> str | None:
+    try:
+        return render.outcome_label(Outcome(str(code)))
+    except ValueError:
+        return None
+
+
+def log_line(entry: Mapping[str, Any]) -> str:
+    """One roll in a line; a field the bot does not know is left out, never guessed."""
+    name = _name(entry)
+    seq = entry.get("seq")
+    if entry.get("hidden") is True and "faces" not in entry:
+        return f"🤫 {name}: " + _("hidden roll #{seq}").format(seq=seq)
+    prefix = (
+        ("📢 " + _("revealed #{seq}").format(seq=seq) + " ") if entry.get("hidden") is True else ""
+    )
+    if entry.get("sides") == 6 or entry.get("system") == "d6":
+        chance = entry.get("chance")
+        measures = entry.get("measures", entry.get("successes"))
+        line = f"{prefix}{name}: " + _("chance {n}d6").format(n=chance if _is_int(chance) else "?")
+        if _is_int(measures):
+            line += " → " + _(
+                "{n} measure of success", "{n} measures of success", n=measures
+            ).format(n=measures)
+        return line
+    pool, difficulty = entry.get("pool"), entry.get("difficulty")
+    line = f"{prefix}{name}"
+    if _is_int(pool) and _is_int(difficulty):
+        line += ": " + _("{pool}d10, difficulty {difficulty}").format(
+            pool=pool, difficulty=difficulty
+        )
+    word = _outcome_word(entry.get("outcome"))
+    successes = entry.get("successes")
+    if word is not None:
+        line += f" → <b>{word}</b>"
+        if _is_int(successes) and successes > 0:
+            line += ", " + render.successes_text(successes)
+    faces = entry.get("faces")
+    if isinstance(faces, list) and faces and all(_is_int(f) for f in faces):
+        line += " (" + " ".join(str(f) for f in sorted(faces, reverse=True)) + ")"
+    return line
+
+
+def log_text(entries: list[dict[str, Any]]) -> str:
+    if not entries:
+        return _("No rolls here yet.")
+    lines = ["📜 <b>" + _("Recent rolls") + "</b>"]
+    lines += [log_line(entry) for entry in entries[:LOG_LINES]]
+    return "\n".join(lines)
+
+
+def countable(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The entries ``/stats`` counts: an unrevealed hidden roll is not one (it has no dice)."""
+    return [e for e in entries if not (e.get("hidden") is True and "faces" not in e)]
+
+
+def verdict_sentence(fair: Fairness) -> str:
+    """The chi-square verdict in words a player understands, with the p-value for the curious."""
+    p = "—" if fair.p_value is None else render.decimal(fair.p_value, "0.000")
+    if fair.verdict is Verdict.NOT_ENOUGH_DATA:
+        needed = 5 * fair.sides
+        return _(
+            "Too few dice to judge yet: the check needs at least {n} dice of this kind."
+        ).format(n=needed)
+    if fair.verdict is Verdict.LOOKS_FAIR:
+        return _(
+            "The dice look fair: a fair die spreads its faces like this quite often (p = {p})."
+        ).format(p=p)
+    if fair.verdict is Verdict.SUSPICIOUS:
+        return _(
+            "Unusual spread: a fair die does this about once in a hundred checks (p = {p}). "
+            "Keep watching."
+        ).format(p=p)
+    return _("Very unlikely for a fair die: less than once in a thousand checks (p = {p}).").format(
+        p=p
+    )
+
+
+def fairness_lines(fair: Fairness) -> list[str]:
+    counts = " ".join(f"{face}:{count}" for face, count in enumerate(fair.counts, start=1))
+    head = _("d{sides}: {n} dice, average {mean} (a fair die: {expected})").format(
+        sides=fair.sides,
+        n=fair.total,
+        mean="—" if fair.mean is None else render.decimal(fair.mean, "0.00"),
+        expected=render.decimal(fair.expected_mean, "0.0"),
+    )
+    return [head, f"<code>{counts}</code>", verdict_sentence(fair)]
+
+
+def stats_text(stats: ChatStats) -> str:
+    if stats.rolls == 0:
+        return _("No rolls to count yet.")
+    lines = [
+        "📊 <b>"
+        + _(
+            "Statistics of the last {n} roll", "Statistics of the last {n} rolls", n=stats.rolls
+        ).format(n=stats.rolls)
+        + "</b>"
+    ]
+    for player in stats.players:
+        rolls = _("{n} roll", "{n} rolls", n=player.rolls).format(n=player.rolls)
+        line = f"{escape(player.name) or '?'}: {rolls}, " + _(
+            "on average {mean} successes per roll"
+        ).format(mean=render.decimal(player.mean_successes, "0.0"))
+        botches = player.outcomes.get(Outcome.BOTCH.value, 0)
+        if botches:
+            line += ", " + _("{n} botch", "{n} botches", n=botches).format(n=botches)
+        lines.append(line)
+    lines.append("")
+    lines.append("<b>" + _("Are the dice fair?") + "</b>")
+    for fair in stats.dice.values():
+        lines += fairness_lines(fair)
+    return "\n".join(lines)
+
+
+def help_line(profile: Profile) -> str:
+    return "/log · /stats"

@@ -1,0 +1,142 @@
+"""Multiple actions in one turn (RULES.md §A.9): ``/multi 6 7 7``, rolled one by one.
+
+Both profile modes. ``CUMULATIVE`` (S0, S4): every declared action loses dice, the k-th of N
+losing N + (k − 1) (S4 «…уменьшенное на общее кол-во действий + номер действия в порядке
+проверок - 1»), so 6, 7, 7 become 3, 3, 2, and an action reduced to nothing is shown as
+impossible rather than refused (S0 «…не может предпринять это действие»). ``SPLIT_POOL``
+(Dark Ages, S1): one pool is divided between the actions, so ``/multi 8 3 5`` splits eight
+dice into three and five, and ``/multi 8`` asks for the split with buttons. Either way the
+actions are rolled in the declared order from the same message.
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+from pydantic import ValidationError
+
+from bot import render, rolling, table_text
+from bot.features import FeatureSet
+from bot.names import roller_name
+from bot.parsing import parse_multi_arguments
+from bot.store import LogEntry, Store
+from bot.taps import open_table_tap, show_tap
+from bot.wizard import typed_or_wizard
+from handlers.multi import view
+from handlers.multi.callbacks import MultiAction, MultiCallback
+from handlers.multi.flow import KIND, MultiFlow, declare
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import MultipleActions, Profile
+
+
+def make_router() -> Router:
+    router = Router(name="multi")
+    router.message.register(multi_command, Command("multi"))
+    router.callback_query.register(multi_tap, MultiCallback.filter())
+    return router
+
+
+async def multi_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    features: FeatureSet,
+) -> None:
+    args = await typed_or_wizard(
+        message,
+        command,
+        store,
+        profile,
+        features,
+        "multi",
+        parse_multi_arguments,
+        view.usage_text(),
+    )
+    if args is None:
+        return
+    user = message.from_user
+    roller = roller_name(message, user)
+    actions = list(args.actions)
+    try:
+        for k, traits in enumerate(args.traits):
+            if traits is not None:
+                dice, _label = await rolling.command_pool(
+                    store, message, roller, 0, traits, profile
+                )
+                actions[k] = (dice, actions[k][1])
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
+        return
+    try:
+        state = MultiFlow(roller=roller, default_difficulty=profile.default_difficulty)
+        if profile.multiple_actions is MultipleActions.SPLIT_POOL:
+            (pool, difficulty), actions = actions[0], actions[1:]
+            state = state.model_copy(
+                update={
+                    "split_of": rolling.check_pool(pool, profile),
+                    "default_difficulty": rolling.check_difficulty(difficulty, profile),
+                }
+            )
+            if not actions and not 2 <= pool <= table_text.SPLIT_BUTTONS_MAX:
+                raise RulesInputError(ErrorCode.RANGE, "parts", "split by typing")
+        if actions or state.split_of is None:
+            state = declare(state, actions, profile)
+    except RulesInputError as error:
+        await message.answer(
+            table_text.range_text(error.field, profile, view.usage_text()),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
+    text, markup = view.draw(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def multi_tap(
+    callback: CallbackQuery,
+    callback_data: MultiCallback,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=True
+    )
+    if opened is None:
+        return
+    flow, message = opened
+    entries: list[LogEntry] = []
+    try:
+        state = MultiFlow.model_validate(flow.data)
+        action = callback_data.a
+        if action is MultiAction.STOP:
+            after = state.model_copy(update={"stopped": True})
+        elif action is MultiAction.SPLIT:
+            if state.declared or state.split_of is None:
+                raise RulesInputError(ErrorCode.STATE, "split", "already split")
+            first = callback_data.x
+            after = declare(state, [(first, None), (state.split_of - first, None)], profile)
+        else:
+            k = state.next_action()
+            if k is None:
+                raise RulesInputError(ErrorCode.STATE, "action", "nothing left to roll")
+            if callback_data.x != k:
+                await callback.answer(view.not_in_order_text(), show_alert=True)
+                return
+            result = rolling.roll_d10(state.dice[k], state.difficulties[k], profile, rng=rng)
+            results = list(state.results)
+            results[k] = result
+            after = state.model_copy(update={"results": tuple(results)})
+            entries.append(
+                rolling.log_entry(flow.owner_id, state.roller, state.dice[k], result, KIND)
+            )
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    close = after.stopped or (bool(after.declared) and after.next_action() is None)
+    advanced = await store.advance_flow(flow, flow.version, after, entries=entries, close=close)
+    await show_tap(callback, message, advanced, lambda f: view.draw(f, after, profile))

@@ -1,0 +1,410 @@
+"""Opposed rolls (противостояние, RULES.md §A.12, §A.14): ``/vs 6 7`` against another player.
+
+S0 «…ваш персонаж получает только те успехи, которые превышают успехи соперника»: the
+challenger rolls at once; the challenged player (named by replying to their message or by
+@mention) chooses their own pool and difficulty on the buttons of the same message and
+rolls; :func:`rules.contests.contest_step` says who won and by how many net successes. With
+``до 5`` it is the extended opposed roll of S0/S1 (first to 5, each round's surplus counts),
+and every round both sides press their own button. ``нпс`` puts the Storyteller's NPC on a
+side: with an opponent named it is the Storyteller's own side, without one it is the
+opponent, whose button only the Storyteller may press.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.enums import MessageEntityType, ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message, User
+from pydantic import ValidationError
+
+from bot import render, rolling, table_text
+from bot.access import runs_game
+from bot.features import FeatureSet
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
+from bot.session import safe_edit
+from bot.store import ChatSettings, LogEntry, Store
+from bot.taps import open_table_tap, show_tap
+from bot.wizard import OPEN_WIZARD
+from handlers.opposed import view
+from handlers.opposed.callbacks import VsAction, VsCallback
+from handlers.opposed.flow import KIND, OpposedFlow, Party
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import GameSystem, Profile
+
+
+def make_router() -> Router:
+    router = Router(name="opposed")
+    router.message.register(vs_command, Command("vs", "oppose"))
+    router.callback_query.register(vs_tap, VsCallback.filter())
+    return router
+
+
+def _opponent(message: Message, mention: str | None) -> tuple[User | None, str | None]:
+    """The challenged player: the author of the replied-to message, a text mention (a user
+    without a username), or an @username (known by id only once they press)."""
+    for entity in message.entities or ():
+        if entity.type == MessageEntityType.TEXT_MENTION and entity.user is not None:
+            return entity.user, None
+    replied = message.reply_to_message
+    author = replied.from_user if replied is not None else None
+    if mention is None and author is not None and not author.is_bot:
+        return author, None
+    return None, mention
+
+
+def _without_text_mentions(message: Message, args: str | None) -> str | None:
+    text = message.text or ""
+    for entity in message.entities or ():
+        if entity.type == MessageEntityType.TEXT_MENTION and args:
+            args = args.replace(entity.extract_from(text), " ", 1)
+    return args
+
+
+async def vs_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    features: FeatureSet,
+    rng: Rng | None = None,
+) -> None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(render.wrong_system_text())
+        return
+    challenge_id = _challenge_in(message.reply_to_message)
+    if challenge_id is not None:
+        await _answer_by_reply(
+            message, command, challenge_id, store, profile, bot, chat_settings, rng
+        )
+        return
+    try:
+        args = parse_opposed_arguments(_without_text_mentions(message, command.args))
+    except ArgumentsError as problem:
+        if problem.problem is Problem.POOL_MISSING and await _open_setup(
+            message, command, store, profile, features
+        ):
+            return
+        await message.answer(
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    user = message.from_user
+    challenger_id = user.id if user else 0
+    opponent, username = _opponent(message, args.mention)
+    if opponent is not None and opponent.id == challenger_id and message.sender_chat is None:
+        opponent = None
+    named = opponent is not None or username is not None
+    if not named and not args.npc:
+        await message.answer(
+            view.opponent_missing_text() + "\n" + view.usage_text(),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
+        await message.answer(
+            view.storyteller_only_text() + "\n" + view.usage_text(),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    try:
+        typed, source = await rolling.command_pool(
+            store, message, roller_name(message, user), args.pool, args.traits, profile
+        )
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
+        return
+    try:
+        pool = rolling.check_pool(typed, profile)
+        difficulty = rolling.check_difficulty(args.difficulty, profile)
+        state = _challenge(message, args.race_to, args.npc, opponent, username, pool, difficulty)
+        state = state.model_copy(update={"a": state.a.model_copy(update={"source": source})})
+        state.contest()  # the rules check the race target here
+        first = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+    except RulesInputError as error:
+        await message.answer(
+            table_text.range_text(error.field, profile, view.usage_text()),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    state = state.model_copy(update={"roll_a": first})
+    entry = rolling.log_entry(challenger_id, state.a.name, pool, first, KIND)
+    flow = await store.create_flow(state, message.chat.id, challenger_id, entries=[entry])
+    text, markup = view.draw(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _challenge_in(replied: Message | None) -> str | None:
+    """The challenge a reply answers: the flow id its buttons carry (nothing is stored per
+    message; the keyboard already says which flow it drives)."""
+    if replied is None or replied.reply_markup is None:
+        return None
+    for row in replied.reply_markup.inline_keyboard:
+        for button in row:
+            data = button.callback_data or ""
+            if data.startswith(VsCallback.__prefix__ + ":"):
+                try:
+                    return VsCallback.unpack(data).f
+                except (TypeError, ValueError):
+                    return None
+    return None
+
+
+async def _answer_by_reply(
+    message: Message,
+    command: CommandObject,
+    flow_id: str,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None,
+) -> None:
+    """``/vs ловк+драка 7`` in reply to a challenge: the challenged player answers with a pool
+    from their sheet (or typed) instead of the buttons; the challenge message is redrawn."""
+    replied = message.reply_to_message
+    flow = await store.load_flow(flow_id)
+    if replied is None or flow is None or flow.closed or flow.chat_id != message.chat.id:
+        await message.answer(render.closed_text())
+        return
+    try:
+        state = OpposedFlow.model_validate(flow.data)
+        args = parse_opposed_arguments(command.args)
+    except ValidationError:
+        await message.answer(render.invalid_button_text())
+        return
+    except ArgumentsError as problem:
+        await message.answer(
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    user = message.from_user
+    allowed = user is not None and message.sender_chat is None
+    if allowed and user is not None:
+        if state.b.user_id is not None:
+            allowed = state.b.user_id == user.id
+        elif state.b.username is not None:
+            allowed = (user.username or "").casefold() == state.b.username.casefold()
+        else:
+            allowed = await runs_game(bot, message.chat, chat_settings, user, None)
+    if not allowed or user is None:
+        await message.answer(view.not_your_side_text())
+        return
+    if not state.choosing:
+        await message.answer(view.already_rolled_text())
+        return
+    try:
+        typed, source = await rolling.command_pool(
+            store, message, user.first_name, args.pool, args.traits, profile
+        )
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
+        return
+    try:
+        pool = rolling.check_pool(typed, profile)
+        difficulty = rolling.check_difficulty(
+            args.difficulty if args.difficulty is not None else state.b.difficulty, profile
+        )
+        result = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+    except RulesInputError as error:
+        await message.answer(
+            table_text.range_text(error.field, profile, view.usage_text()),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    name = state.b.name if state.b.storyteller else user.first_name
+    b = state.b.model_copy(
+        update={
+            "user_id": None if state.b.storyteller else user.id,
+            "name": name,
+            "pool": pool,
+            "difficulty": difficulty,
+            "source": source,
+        }
+    )
+    after = state.model_copy(update={"b": b, "roll_b": result}).settled()
+    entry = rolling.log_entry(user.id, name, pool, result, KIND)
+    advanced = await store.advance_flow(
+        flow,
+        flow.version,
+        after,
+        entries=[entry],
+        close=after.finished or after.cancelled,
+    )
+    if advanced is None:
+        await message.answer(render.closed_text())
+        return
+    text, markup = view.draw(advanced, after, profile)
+    await safe_edit(replied.as_(bot), text, markup, parse_mode=ParseMode.HTML)
+
+
+async def _open_setup(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    features: FeatureSet,
+) -> bool:
+    """``/vs`` in reply to a player (or ``/vs @name``) without numbers: the pool wizard."""
+    words = (_without_text_mentions(message, command.args) or "").split()
+    if any(not word.startswith("@") for word in words) or len(words) > 1:
+        return False
+    opponent, username = _opponent(message, words[0][1:] if words else None)
+    user = message.from_user
+    if opponent is not None and user is not None and opponent.id == user.id:
+        opponent = None
+    if opponent is None and username is None:
+        return False
+    challenge = _challenge(message, None, False, opponent, username, 1, profile.default_difficulty)
+    await features.handoff(OPEN_WIZARD)(
+        message,
+        store,
+        profile,
+        KIND,
+        challenge.a.name,
+        carry=challenge,
+        opponent=challenge.b.name,
+        features=features,
+    )
+    return True
+
+
+def _challenge(
+    message: Message,
+    race_to: int | None,
+    npc: bool,
+    opponent: User | None,
+    username: str | None,
+    pool: int,
+    difficulty: int,
+) -> OpposedFlow:
+    user = message.from_user
+    named = opponent is not None or username is not None
+    a = Party(
+        user_id=user.id if user else 0,
+        name=view.npc_name() if npc and named else roller_name(message, user),
+        storyteller=npc and named,
+        pool=pool,
+        difficulty=difficulty,
+    )
+    if opponent is not None:
+        b = Party(user_id=opponent.id, name=opponent.first_name, difficulty=difficulty)
+    elif username is not None:
+        b = Party(username=username, name="@" + username, difficulty=difficulty)
+    else:
+        b = Party(name=view.npc_name(), storyteller=True, difficulty=difficulty)
+    return OpposedFlow(a=a, b=b, race_to=race_to)
+
+
+async def _may_play_b(
+    callback: CallbackQuery, message: Message, party: Party, bot: Bot, chat_settings: ChatSettings
+) -> bool:
+    user = callback.from_user
+    if party.user_id is not None:
+        return party.user_id == user.id
+    if party.username is not None:
+        return (user.username or "").casefold() == party.username.casefold()
+    return await runs_game(bot, message.chat, chat_settings, user, None)
+
+
+async def vs_tap(
+    callback: CallbackQuery,
+    callback_data: VsCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    )
+    if opened is None:
+        return
+    flow, message = opened
+    try:
+        state = OpposedFlow.model_validate(flow.data)
+    except ValidationError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    action = callback_data.a
+    is_a = state.a.user_id == callback.from_user.id
+    if action is VsAction.ROLL_A:
+        allowed = is_a
+    else:  # getChatMember is asked only when the Storyteller side's rights matter
+        allowed = (is_a and action is VsAction.CANCEL) or await _may_play_b(
+            callback, message, state.b, bot, chat_settings
+        )
+    if not allowed:
+        await callback.answer(view.not_your_side_text(), show_alert=True)
+        return
+    entries: list[LogEntry] = []
+    adopt = action not in (VsAction.ROLL_A, VsAction.CANCEL)
+    if adopt and state.b.user_id is None and not state.b.storyteller:
+        # The @username has shown up: from now on the side is theirs by id, by their name.
+        who = callback.from_user
+        b = state.b.model_copy(update={"user_id": who.id, "name": who.first_name})
+        state = state.model_copy(update={"b": b})
+    try:
+        if action is VsAction.CANCEL:
+            after = state.model_copy(update={"cancelled": True})
+        elif action in (VsAction.POOL, VsAction.DIFFICULTY):
+            after = _choose(state, action, callback_data.x, profile)
+        else:
+            after, entry = _roll(state, action, callback.from_user, profile, rng)
+            entries.append(entry)
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    except _AlreadyRolled:
+        await callback.answer(view.already_rolled_text(), show_alert=True)
+        return
+    close = after.finished or after.cancelled
+    advanced = await store.advance_flow(flow, flow.version, after, entries=entries, close=close)
+    await show_tap(callback, message, advanced, lambda f: view.draw(f, after, profile))
+
+
+class _AlreadyRolled(Exception):
+    """A side pressed its roll button twice in one round."""
+
+
+def _choose(state: OpposedFlow, action: VsAction, x: int, profile: Profile) -> OpposedFlow:
+    if not state.choosing:
+        raise RulesInputError(ErrorCode.STATE, "b", "the pool is already rolled")
+    if action is VsAction.POOL:
+        if x not in table_text.TABLE_POOLS:
+            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+        b = state.b.model_copy(update={"pool": rolling.check_pool(x, profile)})
+    else:
+        b = state.b.model_copy(update={"difficulty": rolling.check_difficulty(x, profile)})
+    return state.model_copy(update={"b": b})
+
+
+def _roll(
+    state: OpposedFlow, action: VsAction, user: User, profile: Profile, rng: Rng | None
+) -> tuple[OpposedFlow, LogEntry]:
+    if action is VsAction.ROLL_A:
+        if state.roll_a is not None:
+            raise _AlreadyRolled
+        party = state.a
+    elif action is VsAction.ROLL_B:
+        if state.roll_b is not None:
+            raise _AlreadyRolled
+        party = state.b
+    else:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
+    if party.pool is None:
+        raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
+    result = rolling.roll_d10(party.pool, party.difficulty, profile, rng=rng)
+    if action is VsAction.ROLL_A:
+        after = state.model_copy(update={"roll_a": result})
+    else:
+        after = state.model_copy(update={"roll_b": result})
+    roller_id = user.id
+    return after.settled(), rolling.log_entry(roller_id, party.name, party.pool, result, KIND)

@@ -1,0 +1,16 @@
+"""``/prob``: the exact odds of a roll before anyone rolls (PRODUCT.md §2)."""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import lazy_gettext as __
+
+from bot.features import Feature, HelpLine, HelpSection, MenuCommand
+from handlers.prob import view
+from handlers.prob.router import make_router
+
+FEATURE = Feature(
+    name="prob",
+    make_router=make_router,
+    commands=(MenuCommand("prob", __("Chances of a roll: /prob 7 6"), rank=20),),
+    help=(HelpLine(HelpSection.ROLLS, view.help_line),),
+)

@@ -1,0 +1,79 @@
+"""``/prob 7 6``: the exact odds before anyone rolls (PRODUCT.md §2 "Knowing the odds").
+
+The numbers come from :func:`rules.probability.d10`, exact rather than simulated. The chat's
+own botch rule is the headline; the other rule of §A.4 (S0 «ни одного успеха» vs S1 «остался
+хотя бы один кубик с единицей») is shown beside it, because a table arguing over which book
+to follow wants both numbers.
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot import render
+from bot.parsing import ArgumentsError, parse_roll_arguments
+from handlers.prob import view
+from rules import probability
+from rules.difficulty import check_base
+from rules.errors import RulesInputError, check_int
+from rules.profiles import BotchRule, GameSystem, Profile
+
+
+def make_router() -> Router:
+    router = Router(name="prob")
+    router.message.register(prob_command, Command("prob"))
+    return router
+
+
+def other_botch_rule(profile: Profile) -> Profile:
+    other = (
+        BotchRule.NET_NEGATIVE if profile.botch_rule is BotchRule.RAW_ZERO else BotchRule.RAW_ZERO
+    )
+    return profile.model_copy(update={"botch_rule": other})
+
+
+async def prob_command(message: Message, command: CommandObject, profile: Profile) -> None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(render.d6_unsupported_text())
+        return
+    try:
+        args = parse_roll_arguments(command.args)
+    except ArgumentsError as problem:
+        text = render.parse_problem_text(problem.problem, problem.token, profile, "prob")
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    difficulty = profile.default_difficulty if args.difficulty is None else args.difficulty
+    try:
+        check_base(difficulty, profile)
+        check_int(args.pool, "pool", 1, profile.pool_sanity_max)
+        odds = probability.d10(
+            pool=args.pool,
+            difficulty=difficulty,
+            profile=profile,
+            willpower=args.willpower,
+            threshold=args.threshold,
+        )
+        other = probability.d10(
+            pool=args.pool,
+            difficulty=difficulty,
+            profile=other_botch_rule(profile),
+            willpower=args.willpower,
+            threshold=args.threshold,
+        )
+    except RulesInputError as error:
+        text = render.range_problem_text(error.field, profile, "prob")
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    text = view.prob_text(
+        pool=args.pool,
+        difficulty=difficulty,
+        threshold=args.threshold,
+        willpower=args.willpower,
+        profile=profile,
+        chances=odds,
+        other_rule_botch=other.botch,
+    )
+    await message.answer(text, parse_mode=ParseMode.HTML)

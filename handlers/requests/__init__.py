@@ -1,0 +1,18 @@
+"""``/ask``: the Storyteller asks the table for a roll from everyone's sheet (PRODUCT.md §2)."""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import lazy_gettext as __
+
+from bot.features import Feature, MenuCommand
+from handlers.requests.router import make_router
+
+FEATURE = Feature(
+    name="requests",
+    make_router=make_router,
+    commands=(
+        MenuCommand(
+            "ask", __("Ask the table for a roll (Storyteller): /ask perc+alert 8"), rank=90
+        ),
+    ),
+)

@@ -1,0 +1,44 @@
+"""The states behind ``/r``: the wizard's choices, and a result's record for its buttons."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import ConfigDict
+
+from bot.store import FlowState
+from rules import d10
+
+WIZARD = "wizard"
+
+
+RESULT = "roll"
+
+
+class WizardState(FlowState):
+    """The wizard's choices so far; ``pool`` None until the first pool button."""
+
+    kind: ClassVar[str] = WIZARD
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pool: int | None = None
+    difficulty: int
+    willpower: bool = False
+    willpower_offered: bool = True  # False once the sheet has no Willpower left (§A.7)
+
+
+class RollRecord(FlowState):
+    """What «Ещё раз» needs: the original request and how many attempts were made (§A.10)."""
+
+    kind: ClassVar[str] = RESULT
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pool: int
+    base: int
+    willpower: bool = False
+    threshold: int = 0
+    attempt: int = 1
+    result: d10.D10Result | None = None  # what «Продлить» counts as the first roll
+    source: str | None = None  # the sheet's traits the pool came from, as shown

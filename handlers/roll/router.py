@@ -1,0 +1,511 @@
+"""The simple roll: ``/r 7 6``, its wizard, «Ещё раз» and «Автоуспех» (PRODUCT.md §2).
+
+One straight road per update: parse → rules → state → render → answer or edit. Every tap is
+a :class:`~bot.render.RollCallback` naming a flow and the version its button was drawn at;
+nothing in it is trusted. The flow is loaded, its owner checked, every number re-validated
+against the chat's profile, and the change applied by the Store's compare-and-set, so a
+double tap or two players pressing at once change the state exactly once.
+
+A d10 result message owns a ``roll`` flow for the buttons under it: «Ещё раз» after a failure
+(§A.10: a new attempt follows a failure) and «Продлить», which turns the roll into the first
+roll of an extended action (§A.11, :mod:`handlers.extended`). Either closes the flow, so an
+old button never works twice.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+from aiogram import Router
+from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from pydantic import ValidationError
+
+from bot import render, rolling, table_text
+from bot.features import FeatureSet
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, Problem, parse_roll_arguments
+from bot.session import safe_edit
+from bot.store import Flow, LogEntry, Store
+from bot.taps import load_tap, show_tap
+from bot.wizard import EXTEND_ROLL, ExtendRequest
+from handlers.roll import view
+from handlers.roll.callbacks import RollAction, RollCallback
+from handlers.roll.flow import RESULT, WIZARD, RollRecord, WizardState
+from rules import d10, probability
+from rules.actions import AutoStatus, auto_success
+from rules.d6.roll import roll as d6_roll
+from rules.dice import Rng
+from rules.difficulty import check_base, retry_difficulty
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import GameSystem, Profile, RollContext
+
+
+def make_router() -> Router:
+    router = Router(name="roll")
+    router.message.register(roll_command, Command("r", "roll"))
+    router.callback_query.register(roll_tap, RollCallback.filter())
+    return router
+
+
+def auto_success_offered(pool: int, difficulty: int, profile: Profile) -> bool:
+    """§A.6 in an ordinary situation (RollContext.NORMAL); the S1 variant's Willpower price is
+    taken on trust, since the bot does not yet know the character's Willpower."""
+    if not profile.auto_success:
+        return False
+    try:
+        found = auto_success(pool, difficulty, profile, RollContext.NORMAL, wp_current=1)
+    except RulesInputError:
+        return False
+    return found.status is AutoStatus.APPLIED
+
+
+async def roll_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    if profile.system is GameSystem.D6:
+        await _roll_d6(message, command.args, store, rng)
+        return
+    if not (command.args or "").strip():
+        await _open_wizard(message, store, profile)
+        return
+    try:
+        args = parse_roll_arguments(command.args, allow_traits=True)
+    except ArgumentsError as problem:
+        await message.answer(
+            render.parse_problem_text(problem.problem, problem.token, profile),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    user = message.from_user
+    user_id = user.id if user else 0
+    roller = roller_name(message, user)
+    who = rolling.Roller(message.chat.id, user_id, roller)
+    try:
+        resolved = await rolling.resolve_pool(
+            store,
+            who,
+            profile,
+            dice=args.pool if args.traits is None else None,
+            traits=args.traits,
+        )
+    except rolling.PoolRefused as refused:
+        await message.answer(
+            refused.text + "\n" + view.example_text("r"), parse_mode=ParseMode.HTML
+        )
+        return
+    pool, source = resolved.dice, resolved.source
+    record = RollRecord(
+        pool=pool,
+        base=profile.default_difficulty if args.difficulty is None else args.difficulty,
+        willpower=args.willpower,
+        threshold=args.threshold,
+        source=source,
+    )
+    try:
+        check_base(record.base, profile)
+        result = rolling.roll_d10(
+            record.pool,
+            record.base,
+            profile,
+            willpower=record.willpower,
+            threshold=record.threshold,
+            rng=rng,
+        )
+        text, markup = await _store_result(
+            store, message.chat.id, user_id, roller, record, result, profile
+        )
+    except NoWillpower as refused:
+        await message.answer(refused.text, parse_mode=ParseMode.HTML)
+        return
+    except RulesInputError as error:
+        await message.answer(
+            render.range_problem_text(error.field, profile), parse_mode=ParseMode.HTML
+        )
+        return
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _roll_d6(message: Message, text: str | None, store: Store, rng: Rng | None) -> None:
+    """§D.3: the chance (шанс) in d6, each 5 or 6 a measure of success; the second number is
+    how many measures the scenarist requires (S2: «обычно достаточно 1 меры успеха»)."""
+    try:
+        args = parse_roll_arguments(text)
+        if args.willpower or args.threshold:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, "wp" if args.willpower else "t")
+        required = 1 if args.difficulty is None else args.difficulty
+        result = d6_roll(args.pool, required=required, rng=rng)
+    except (ArgumentsError, RulesInputError):
+        await message.answer(view.d6_hint_text(), parse_mode=ParseMode.HTML)
+        return
+    user = message.from_user
+    roller = roller_name(message, user)
+    await store.log_roll(
+        message.chat.id,
+        LogEntry(
+            user_id=user.id if user else 0,
+            name=roller,
+            system="d6",
+            chance=args.pool,
+            required=required,
+            faces=tuple(result.faces),
+            measures=result.measures,
+            outcome=result.outcome.value,
+        ),
+    )
+    await message.answer(view.d6_result_text(result, roller=roller), parse_mode=ParseMode.HTML)
+
+
+async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:
+    user = message.from_user
+    left = await rolling.willpower_on_sheet(store, message.chat.id, user.id if user else 0, profile)
+    state = WizardState(
+        difficulty=profile.default_difficulty, willpower_offered=left is None or left[0] > 0
+    )
+    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
+    text, markup = _wizard_view(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _wizard_view(
+    flow: Flow, state: WizardState, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup]:
+    chances = None
+    offered = False
+    if state.pool is not None:
+        chances = probability.d10(
+            pool=state.pool,
+            difficulty=state.difficulty,
+            profile=profile,
+            willpower=state.willpower,
+        )
+        offered = auto_success_offered(state.pool, state.difficulty, profile)
+    text = view.wizard_text(
+        pool=state.pool,
+        difficulty=state.difficulty,
+        willpower=state.willpower,
+        profile=profile,
+        chances=chances,
+    )
+    markup = view.wizard_keyboard(
+        flow_id=flow.id,
+        version=flow.version,
+        pool=state.pool,
+        difficulty=state.difficulty,
+        willpower=state.willpower,
+        difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
+        auto_success=offered,
+        willpower_offered=state.willpower_offered,
+    )
+    return text, markup
+
+
+async def _store_result(
+    store: Store,
+    chat_id: int,
+    owner_id: int,
+    roller: str,
+    record: RollRecord,
+    result: d10.D10Result,
+    profile: Profile,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """Log the roll and open the flow behind the buttons under it (one round-trip).
+
+    A roll that spends Willpower takes the point off the player's sheet in the same
+    transaction (:meth:`Store.create_flow_spending`); with no points left it raises
+    :class:`NoWillpower` and nothing is written."""
+    entry = rolling.log_entry(owner_id, roller, record.pool, result, attempt=record.attempt)
+    kept = record.model_copy(update={"result": result})
+    left: tuple[int, int] | None = None
+    if result.willpower and profile.system is GameSystem.D10:
+        try:
+            who = rolling.Roller(chat_id, owner_id, roller)
+            spend = rolling.spend(who, profile, willpower=True)
+            assert spend is not None
+            flow, sheet = await store.create_flow_spending(
+                kept, chat_id, owner_id, spend, entries=[entry]
+            )
+        except RulesInputError as error:
+            if error.code is not ErrorCode.WP_UNAVAILABLE:
+                raise
+            known = await rolling.willpower_on_sheet(store, chat_id, owner_id, profile)
+            raise NoWillpower(rolling.no_willpower_text(known[1] if known else 0)) from None
+        if sheet is not None and sheet.willpower is not None:
+            left = (sheet.willpower_current or 0, sheet.willpower)
+    else:
+        flow = await store.create_flow(kept, chat_id, owner_id, entries=[entry])
+    text = render.roll_result_text(
+        result,
+        pool=record.pool,
+        roller=roller,
+        profile=profile,
+        attempt=record.attempt,
+        source=record.source,
+        willpower_left=left,
+    )
+    return text, view.result_keyboard(flow.id, flow.version, retry=_failed(result))
+
+
+class NoWillpower(Exception):
+    """The sheet has no Willpower left for a roll that spends it (§A.7)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _failed(result: d10.D10Result) -> bool:
+    return result.outcome in (d10.Outcome.FAILURE, d10.Outcome.BOTCH)
+
+
+async def roll_tap(
+    callback: CallbackQuery,
+    callback_data: RollCallback,
+    store: Store,
+    profile: Profile,
+    features: FeatureSet,
+    rng: Rng | None = None,
+) -> None:
+    loaded = await load_tap(callback, callback_data.f, store, WIZARD, RESULT)
+    if loaded is None:
+        return
+    flow, message = loaded
+    if flow.owner_id != callback.from_user.id:
+        await callback.answer(render.not_yours_text(), show_alert=True)
+        return
+    if flow.version != callback_data.v:
+        await callback.answer()  # a double tap: the first one already did the work
+        return
+    if profile.system is not GameSystem.D10:
+        await callback.answer(render.d6_unsupported_text(), show_alert=True)
+        return
+    try:
+        if flow.kind == WIZARD:
+            await _wizard_tap(callback, message, callback_data, flow, store, profile, rng)
+        elif callback_data.a is RollAction.EXTEND:
+            await _extend_tap(callback, message, callback_data, flow, store, profile, features)
+        else:
+            await _retry_tap(callback, message, callback_data, flow, store, profile, rng)
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+
+
+async def _wizard_tap(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    state = WizardState.model_validate(flow.data)
+    action = data.a
+    if action is RollAction.POOL:
+        if data.x not in view.WIZARD_POOLS or data.x > profile.pool_sanity_max:
+            raise RulesInputError(ErrorCode.RANGE, "pool", str(data.x))
+        state = state.model_copy(update={"pool": data.x})
+    elif action is RollAction.DIFFICULTY:
+        state = state.model_copy(update={"difficulty": check_base(data.x, profile)})
+    elif action is RollAction.WILLPOWER:
+        if not profile.wp_auto_success or not state.willpower_offered:
+            raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower")
+        state = state.model_copy(update={"willpower": not state.willpower})
+    elif action is RollAction.ROLL:
+        await _wizard_roll(callback, message, data, flow, state, store, profile, rng)
+        return
+    elif action is RollAction.AUTO:
+        await _wizard_auto(callback, message, data, flow, state, store, profile)
+        return
+    else:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
+    advanced = await store.advance_flow(flow, data.v, state)
+    await show_tap(callback, message, advanced, lambda f: _wizard_view(f, state, profile))
+
+
+async def _wizard_roll(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    state: WizardState,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    if state.pool is None:
+        raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
+    record = RollRecord(
+        pool=state.pool,
+        base=check_base(state.difficulty, profile),
+        willpower=state.willpower,
+    )
+    # Rolling is pure, so the dice are cast before the flow closes: a roll the rules refuse
+    # (a profile changed mid-wizard) leaves the wizard open, and a lost race shows nothing.
+    result = rolling.roll_d10(
+        record.pool, record.base, profile, willpower=record.willpower, rng=rng
+    )
+    if record.willpower and not await _has_willpower(callback, store, flow, profile):
+        return
+    if await store.close_flow(flow, data.v) is None:
+        await callback.answer()
+        return
+    text, markup = await _store_result(
+        store,
+        message.chat.id,
+        flow.owner_id,
+        callback.from_user.first_name,
+        record,
+        result,
+        profile,
+    )
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _has_willpower(
+    callback: CallbackQuery, store: Store, flow: Flow, profile: Profile
+) -> bool:
+    """Checked before a button's flow closes, so an empty sheet leaves the button usable
+    without Willpower (the wizard) and nothing rolled; the roll's own transaction re-checks."""
+    left = await rolling.willpower_on_sheet(store, flow.chat_id, flow.owner_id, profile)
+    if left is not None and left[0] < 1:
+        await callback.answer(rolling.no_willpower_text(left[1]), show_alert=True)
+        return False
+    return True
+
+
+async def _wizard_auto(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    state: WizardState,
+    store: Store,
+    profile: Profile,
+) -> None:
+    """§A.6: no dice; the pool reaching the difficulty is one (marginal) success."""
+    if state.pool is None or not auto_success_offered(state.pool, state.difficulty, profile):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
+    found = auto_success(state.pool, state.difficulty, profile, RollContext.NORMAL, wp_current=1)
+    if found.degree is None:
+        raise RulesInputError(ErrorCode.STATE, "auto_success")
+    if await store.close_flow(flow, data.v) is None:
+        await callback.answer()
+        return
+    roller = callback.from_user.first_name
+    await store.log_roll(
+        message.chat.id,
+        LogEntry(
+            user_id=flow.owner_id,
+            name=roller,
+            pool=state.pool,
+            difficulty=state.difficulty,
+            threshold=0,
+            willpower=False,
+            faces=(),
+            successes=found.successes,
+            outcome=d10.Outcome.AUTO_SUCCESS.value,
+            attempt=1,
+        ),
+    )
+    text = view.auto_success_text(
+        pool=state.pool,
+        difficulty=state.difficulty,
+        roller=roller,
+        profile=profile,
+        degree=found.degree,
+    )
+    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _retry_tap(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    """«Ещё раз»: §A.10's next attempt, posted as a new message; the old button goes away."""
+    if data.a is not RollAction.RETRY:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", data.a.value)
+    record = RollRecord.model_validate(flow.data)
+    if record.result is not None and not _failed(record.result):
+        raise RulesInputError(ErrorCode.STATE, "action", "a success is not retried")
+    attempt = record.attempt + 1
+    harder = retry_difficulty(record.base, attempt, profile)
+    threshold = record.threshold + harder.threshold
+    result = rolling.roll_d10(
+        record.pool,
+        harder.difficulty,
+        profile,
+        willpower=record.willpower,
+        threshold=threshold,
+        rng=rng,
+    )
+    if record.willpower and not await _has_willpower(callback, store, flow, profile):
+        return
+    if await store.close_flow(flow, data.v) is None:
+        await callback.answer()
+        return
+    again = record.model_copy(update={"attempt": attempt})
+    text, markup = await _store_result(
+        store,
+        message.chat.id,
+        flow.owner_id,
+        callback.from_user.first_name,
+        again,
+        result,
+        profile,
+    )
+    # The old message may be gone or too old to edit; its flow is closed either way.
+    with suppress(TelegramBadRequest):
+        await message.edit_reply_markup(reply_markup=None)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await callback.answer()
+
+
+async def _extend_tap(
+    callback: CallbackQuery,
+    message: Message,
+    data: RollCallback,
+    flow: Flow,
+    store: Store,
+    profile: Profile,
+    features: FeatureSet,
+) -> None:
+    """«Продлить»: the first tap asks for the target, the second starts the extended action
+    with this roll as its first (§A.11), in the same message."""
+    record = flow.state(RollRecord)
+    if record.result is None:
+        raise RulesInputError(ErrorCode.STATE, "result", "no roll to extend")
+    if data.x == 0:
+        with suppress(TelegramBadRequest):
+            await message.edit_reply_markup(
+                reply_markup=view.extend_targets_keyboard(flow.id, flow.version)
+            )
+        await callback.answer(table_text.extend_prompt_text())
+        return
+    request = ExtendRequest(
+        roller=callback.from_user.first_name,
+        pool=record.pool,
+        difficulty=record.base,
+        target=data.x,
+        first=record.result,
+    )
+    opening = features.handoff(EXTEND_ROLL)(request, profile)
+    if await store.close_flow(flow, data.v) is None:
+        await callback.answer()
+        return
+    text, markup = await opening.open(store, flow.chat_id, flow.owner_id)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()

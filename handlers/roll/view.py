@@ -1,0 +1,164 @@
+"""``/r`` on screen: the wizard, the result's buttons and the d6 result (PRODUCT.md §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n import lazy_gettext as __
+from babel.support import LazyProxy
+
+from bot import render, table_text
+from handlers.roll.callbacks import RollAction, RollCallback
+from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
+from rules.d10 import Degree, Outcome
+from rules.profiles import Profile
+
+
+def extend_targets_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
+    """«Продлить»: how many successes the whole extended action needs."""
+    buttons = [
+        table_text.button(
+            "🎯" + str(n),
+            RollCallback(f=flow_id, v=version, a=RollAction.EXTEND, x=n),
+        )
+        for n in table_text.EXTEND_TARGETS
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=render.rows(buttons, 6))
+
+
+WIZARD_POOLS = range(1, 16)  # PRODUCT.md §2: pool buttons 1–15
+
+
+def auto_success_text(
+    *, pool: int, difficulty: int, roller: str, profile: Profile, degree: Degree
+) -> str:
+    """§A.6: no dice are rolled; the pool reaching the difficulty is worth one success."""
+    head = f"🎲 {escape(roller)}: " + render.conditions(pool, difficulty, 0, False, profile)
+    return "\n".join([head, render.outcome_line(Outcome.AUTO_SUCCESS, 1, degree, profile.labels)])
+
+
+def retry_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
+    """«Ещё раз»: the next attempt, harder by the rules of §A.10."""
+    data = RollCallback(f=flow_id, v=version, a=RollAction.RETRY).pack()
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="🔁 " + _("Try again"), callback_data=data)]]
+    )
+
+
+def result_keyboard(flow_id: str, version: int, *, retry: bool) -> InlineKeyboardMarkup:
+    """Under a d10 result: «Ещё раз» after a failure (§A.10), «Продлить» always (§A.11)."""
+    row = []
+    if retry:
+        data = RollCallback(f=flow_id, v=version, a=RollAction.RETRY).pack()
+        row.append(InlineKeyboardButton(text="🔁 " + _("Try again"), callback_data=data))
+    extend = RollCallback(f=flow_id, v=version, a=RollAction.EXTEND).pack()
+    row.append(InlineKeyboardButton(text="⏳ " + _("Extend"), callback_data=extend))
+    return InlineKeyboardMarkup(inline_keyboard=[row])
+
+
+def wizard_text(
+    *,
+    pool: int | None,
+    difficulty: int,
+    willpower: bool,
+    profile: Profile,
+    chances: render.D10Chances | None,
+) -> str:
+    """The one wizard message, redrawn after every tap: choices so far and the odds."""
+    lines = ["🎲 <b>" + _("Roll") + "</b>"]
+    if pool is None:
+        lines.append(_("Choose the pool (number of dice)."))
+    else:
+        lines.append(render.conditions(pool, difficulty, 0, willpower, profile))
+    if chances is not None:
+        lines.append(render.chances_line(chances))
+    return "\n".join(lines)
+
+
+def wizard_keyboard(
+    *,
+    flow_id: str,
+    version: int,
+    pool: int | None,
+    difficulty: int,
+    willpower: bool,
+    difficulties: Iterable[int],
+    auto_success: bool,
+    willpower_offered: bool = True,
+) -> InlineKeyboardMarkup:
+    """Pool 1–15, difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех».
+
+    The Willpower toggle is gone when the player's sheet has no points left (§A.7)."""
+
+    def button(text: str, action: RollAction, x: int = 0) -> InlineKeyboardButton:
+        data = RollCallback(f=flow_id, v=version, a=action, x=x).pack()
+        return InlineKeyboardButton(text=text, callback_data=data)
+
+    pools = [button(render.marked(str(n), n == pool), RollAction.POOL, n) for n in WIZARD_POOLS]
+    diffs = [
+        # The target marks the difficulty row apart from the pool numbers above it.
+        button(render.marked(f"🎯{d}", d == difficulty), RollAction.DIFFICULTY, d)
+        for d in difficulties
+    ]
+    wp_text = ("✅ " if willpower else "▫️ ") + _("Willpower")
+    keyboard = render.rows(pools, 5)
+    keyboard += render.rows(diffs, 5)
+    if willpower_offered:
+        keyboard.append([button(wp_text, RollAction.WILLPOWER)])
+    if pool is not None:
+        last = [button("🎲 " + _("Roll!"), RollAction.ROLL)]
+        if auto_success:
+            last.insert(0, button("✨ " + _("Automatic success"), RollAction.AUTO))
+        keyboard.append(last)
+    return InlineKeyboardMarkup(inline_keyboard=keyboard)
+
+
+def example_text(command: str = "r") -> str:
+    return render.example(command)
+
+
+def d6_hint_text() -> str:
+    return _(
+        "The d6 system: /r 4 rolls a chance of 4 dice (1 to 100); /r 4 2 needs 2 measures "
+        "of success. Fives and sixes are measures."
+    )
+
+
+def d6_result_text(result: D6Result, *, roller: str) -> str:
+    """§D.3: fives and sixes in bold are the measures (меры успеха); none at all is фиаско."""
+    head = f"🎲 {escape(roller)}: " + _("chance {n}d6").format(n=len(result.faces))
+    if result.required > 1:
+        head += ", " + _("measures needed: {n}").format(n=result.required)
+    faces = " ".join(
+        f"<b>{f}</b>" if f >= MEASURE_FACE else str(f) for f in sorted(result.faces, reverse=True)
+    )
+    outcome = f"<b>{_D6_OUTCOMES[result.outcome]}</b>"
+    if result.measures:
+        outcome += ": " + _(
+            "{n} measure of success", "{n} measures of success", n=result.measures
+        ).format(n=result.measures)
+    return "\n".join([head, faces, outcome])
+
+
+_D6_OUTCOMES: dict[D6Outcome, LazyProxy] = {
+    D6Outcome.SUCCESS: __("Success"),
+    D6Outcome.SHORTFALL: __("Not enough"),
+    D6Outcome.FIASCO: __("Fiasco"),
+    D6Outcome.AUTO_SUCCESS: __("Automatic success"),
+    D6Outcome.NO_MEASURES: __("No measures"),
+}
+
+
+def help_lines(profile: Profile) -> str:
+    return "\n".join(
+        [
+            _("/r 7 — 7 dice at the default difficulty ({d})").format(d=profile.default_difficulty),
+            _("/r 7 8 — 7 dice, difficulty 8; /r dex+brawl 8 — the pool from your sheet"),
+            _("/r 7 8 wp — spend Willpower for one sure success"),
+            _("/r 7 8 t2 (or +2) — threshold 2: the first two successes do not count"),
+            _("/r — buttons: pool, difficulty, Willpower, the odds before rolling"),
+        ]
+    )

@@ -1,0 +1,79 @@
+"""``/lang`` and ``/rules`` on screen, and who may change the game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render
+from bot.store import ChatSettings
+from handlers.settings.callbacks import LangCallback, ProfileCallback
+from rules.profiles import Profile
+
+
+def language_prompt() -> str:
+    return _("Choose the language of this chat:")
+
+
+def language_keyboard() -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=name, callback_data=LangCallback(code=code).pack())
+                for code, name in render.LANGUAGES.items()
+            ]
+        ]
+    )
+
+
+def language_set_text() -> str:
+    return _("This chat now speaks English.")
+
+
+def language_problem_text() -> str:
+    return _("Unknown language. Example: /lang ru or /lang en")
+
+
+def rules_text(current: str) -> str:
+    return _("Game of this chat: <b>{title}</b>. Choose another:").format(
+        title=render.profile_title(current)
+    )
+
+
+def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=("✅ " if name == current else "") + render.profile_title(name),
+                    callback_data=ProfileCallback(name=name).pack(),
+                )
+            ]
+            for name in names
+        ]
+    )
+
+
+def rules_set_text(name: str) -> str:
+    return _("Game of this chat: <b>{title}</b>.").format(title=render.profile_title(name))
+
+
+def game_storyteller_only_text() -> str:
+    return _("Only the Storyteller can change the game.")
+
+
+def game_refusal_text(chat_settings: ChatSettings) -> str:
+    if chat_settings.storyteller_id is None:
+        return render.admins_only_text()
+    return game_storyteller_only_text()
+
+
+def help_lines(profile: Profile) -> str:
+    return "\n".join(
+        [
+            _("/lang — language of this chat"),
+            _("/rules — the game's rules (the Storyteller; chat admins until there is one)"),
+        ]
+    )

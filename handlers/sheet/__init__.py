@@ -1,0 +1,20 @@
+"""``/set``, ``/sheet``, ``/npc``: character sheets, typed, pasted or on buttons (PRODUCT.md §2)."""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import lazy_gettext as __
+
+from bot.features import Feature, HelpLine, HelpSection, MenuCommand
+from handlers.sheet import view
+from handlers.sheet.router import make_router
+
+FEATURE = Feature(
+    name="sheet",
+    make_router=make_router,
+    commands=(
+        MenuCommand("set", __("Set your sheet's traits: /set dexterity 3"), rank=70),
+        MenuCommand("sheet", __("Your character sheet"), rank=80),
+    ),
+    help=(HelpLine(HelpSection.SHEET, view.help_line),),
+    help_topics={"sheet": view.help_section},
+)

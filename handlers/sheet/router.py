@@ -1,0 +1,460 @@
+"""Character sheets: ``/set``, ``/sheet``, a pasted block, and the editor.
+
+Ways in, from quickest to most discoverable:
+
+- ``/set ловкость 3``, several pairs on one line (``/set ловк 3 драка 2``), Willpower as
+  current/permanent (``/set сила воли 5/7``), or many lines after ``/set`` or ``/sheet set``;
+- a reply to any of the bot's sheet messages (they start with 📜: the view, the export, the
+  ``/sheet set`` prompt) with lines of traits sets them on the replier's OWN sheet, so a player
+  can copy an export, edit it and send it back (a reply without a single number is table
+  talk and gets no answer);
+- ``/set`` alone opens an editor in one message: category → trait → value buttons.
+
+Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update
+and is all-or-nothing: one unknown, ambiguous or out-of-range entry and nothing is written; the
+answer lists each problem with the candidates. ``/sheet`` shows the sheet; the Storyteller (or,
+while the chat has none, a chat administrator: :func:`handlers.storyteller.game_access`) may
+see another player's by ``/sheet @name`` or by replying ``/sheet`` to their message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
+from pydantic import ValidationError
+
+from bot import render, sheet_text
+from bot.access import GameAccess, game_access
+from bot.session import safe_edit
+from bot.store import ChatSettings, Flow, SheetOwner, Store
+from bot.taps import load_tap
+from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
+from handlers.sheet import view as sheet_view
+from handlers.sheet.callbacks import SheetAction, SheetCallback
+from handlers.sheet.flow import EDITOR, EditorState
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import Profile
+from rules.sheet import (
+    Sheet,
+    SheetSystem,
+    new_sheet,
+    set_trait,
+    set_willpower,
+    system_of,
+    trait_code,
+)
+
+NPC_NAME_MAX = 40
+
+# A value ends a pair when a name follows it: «ловк 3 драка 2» is two lines for the block
+# reader, «ловкость 3 4» stays one (and is refused as a bad number).
+_PAIR_END = re.compile(
+    r"((?:^|\s)(?:[0-9]{1,6}(?:\s*/\s*[0-9]{1,6})?|[●•]+[○◦]*))[ \t]+(?=[^\s0-9/,;])"
+)
+
+_RATING = re.compile(r"[0-9●•]")
+
+
+class _Refused(Exception):
+    """Aborts the Store's transaction: the block had problems, nothing may be written."""
+
+    def __init__(self, result: BlockResult) -> None:
+        super().__init__("block refused")
+        self.result = result
+
+
+def make_router() -> Router:
+    router = Router(name="sheet")
+    router.message.register(set_command, Command("set"))
+    router.message.register(sheet_command, Command("sheet"))
+    router.message.register(npc_command, Command("npc"))
+    router.message.register(paste_reply, replies_to_a_sheet)
+    router.callback_query.register(editor_tap, SheetCallback.filter())
+    return router
+
+
+def owner_of(user: User) -> SheetOwner:
+    return SheetOwner(user_id=user.id, name=user.first_name, username=user.username)
+
+
+def pairs_to_lines(text: str) -> str:
+    """``ловк 3 драка 2`` → two lines; lines and comma-separated items pass unchanged."""
+    return "\n".join(_PAIR_END.sub(r"\1\n", line) for line in text.splitlines())
+
+
+def all_or_nothing(
+    block: str, profile: Profile, applied: list[BlockEntry]
+) -> Callable[[Sheet], Sheet]:
+    """The Store's change for a block: every entry set, or :class:`_Refused` and nothing;
+    ``applied`` receives what was set (for the answer)."""
+
+    def change(sheet: Sheet) -> Sheet:
+        result = apply_block(sheet, block, profile)
+        if result.errors:
+            raise _Refused(result)
+        applied[:] = result.applied
+        return result.sheet
+
+    return change
+
+
+def replies_to_a_sheet(message: Message, bot: Bot) -> bool:
+    """A plain text reply to one of the bot's 📜 messages (privacy mode still delivers it)."""
+    reply = message.reply_to_message
+    if message.text is None or message.text.startswith("/") or reply is None:
+        return False
+    author = reply.from_user
+    return (
+        author is not None
+        and author.id == bot.id
+        and (reply.text or "").startswith(sheet_view.SHEET_MARK)
+    )
+
+
+async def _player(message: Message) -> User | None:
+    """The person a sheet belongs to. A post on behalf of a chat (an anonymous administrator)
+    says nothing about who wrote it, so it gets a hint instead of a sheet of its own."""
+    if message.sender_chat is not None:
+        await message.answer(sheet_view.anonymous_text(), parse_mode=ParseMode.HTML)
+        return None
+    return message.from_user
+
+
+async def set_command(
+    message: Message, command: CommandObject, store: Store, profile: Profile, locale: str
+) -> None:
+    user = await _player(message)
+    if user is None:
+        return
+    if (command.args or "").strip():
+        await apply_text(message, user, command.args or "", store, profile, locale)
+        return
+    await _open_editor(message, user, store, profile, locale)
+
+
+async def paste_reply(message: Message, store: Store, profile: Profile, locale: str) -> None:
+    if not _RATING.search(message.text or ""):
+        return  # «круто!» under a sheet is table talk, not a paste: no answer at all
+    user = await _player(message)
+    if user is None:
+        return
+    await apply_text(message, user, message.text or "", store, profile, locale)
+
+
+async def apply_text(
+    message: Message, user: User, text: str, store: Store, profile: Profile, locale: str
+) -> None:
+    """Set every ``name value`` in ``text`` on the user's sheet, or nothing at all."""
+    system = system_of(profile)
+    lang = sheet_text.lang_of(locale)
+    block = pairs_to_lines(text)
+    parsed = parse_block(block, system)
+    if not parsed.entries and not parsed.errors:
+        await message.answer(sheet_view.empty_set_text(), parse_mode=ParseMode.HTML)
+        return
+    applied: list[BlockEntry] = []
+    change = all_or_nothing(block, profile, applied)
+
+    owner = owner_of(user)
+    try:
+        sheet = await store.update_sheet(message.chat.id, user.id, system, change, owner=owner)
+    except _Refused as refused:
+        text = sheet_view.block_errors_text(refused.result.errors, lang, system)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    await message.answer(
+        sheet_view.saved_text(sheet, owner.name, lang, applied), parse_mode=ParseMode.HTML
+    )
+
+
+async def sheet_command(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    chat_settings: ChatSettings,
+    locale: str,
+) -> None:
+    user = await _player(message)
+    if user is None:
+        return
+    system = system_of(profile)
+    lang = sheet_text.lang_of(locale)
+    words = (command.args or "").split(maxsplit=1)
+    sub = words[0].casefold() if words else ""
+    rest = words[1] if len(words) > 1 else ""
+    if sub == "set":
+        if rest.strip():
+            await apply_text(message, user, rest, store, profile, locale)
+        else:
+            prompt = sheet_view.paste_prompt_text(lang, system)
+            await message.answer(prompt, parse_mode=ParseMode.HTML)
+        return
+    if sub == "all":
+        await _roster(message, bot, store, chat_settings, system, locale)
+        return
+    export = sub == "export"
+    mention = rest if export else (command.args or "").strip()
+    if sub and not export and not sub.startswith("@"):
+        await message.answer(sheet_view.sheet_usage_text(), parse_mode=ParseMode.HTML)
+        return
+    target = await _target(message, user, mention, store, system)
+    if target is None:
+        await message.answer(
+            sheet_view.unknown_player_text(mention.split()[0]), parse_mode=ParseMode.HTML
+        )
+        return
+    if target.user_id != user.id and (
+        await game_access(bot, message.chat, chat_settings, user, message.sender_chat)
+        is not GameAccess.ALLOWED
+    ):
+        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        return
+    sheet = await store.load_sheet(message.chat.id, target.user_id, system)
+    if sheet is None:
+        await message.answer(sheet_text.no_sheet_text(target.name), parse_mode=ParseMode.HTML)
+        return
+    text = (
+        sheet_view.export_text(sheet, target.name, lang)
+        if export
+        else sheet_view.sheet_text(sheet, target.name, lang)
+    )
+    await message.answer(text, parse_mode=ParseMode.HTML)
+
+
+async def _may_run_the_game(message: Message, bot: Bot, chat_settings: ChatSettings) -> bool:
+    access = await game_access(
+        bot, message.chat, chat_settings, message.from_user, message.sender_chat
+    )
+    return access is GameAccess.ALLOWED
+
+
+async def _roster(
+    message: Message,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
+    system: SheetSystem,
+    locale: str,
+) -> None:
+    """``/sheet all``: every player's sheet and every NPC, one line each (Storyteller)."""
+    if not await _may_run_the_game(message, bot, chat_settings):
+        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        return
+    lang = sheet_text.lang_of(locale)
+    players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
+    npcs = await store.list_npcs(message.chat.id, system)
+    text = sheet_view.roster_text(players, lang, sheet_view.SHEET_MARK, npcs=npcs)
+    await message.answer(text, parse_mode=ParseMode.HTML)
+
+
+async def _target(
+    message: Message, user: User, mention: str, store: Store, system: SheetSystem
+) -> SheetOwner | None:
+    """Whose sheet: an @name among the chat's players, the author of the replied message, or
+    the sender. None for an @name nobody here has a sheet under."""
+    word = mention.split()[0] if mention.split() else ""
+    if word.startswith("@"):
+        wanted = word[1:].casefold()
+        for found in await store.list_sheets(message.chat.id, system):
+            if (found.owner.username or "").casefold() == wanted:
+                return found.owner
+        return None
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return owner_of(reply.from_user)
+    return owner_of(user)
+
+
+# ---------------------------------------------------------------------------------------------
+# NPC sheets: /npc Страж: ловкость 3 драка 2
+
+
+def split_npc(text: str) -> tuple[str, str]:
+    """``Страж: ловкость 3`` or ``Страж`` + lines → the name and the traits' text."""
+    first_line, _, more = text.strip().partition("\n")
+    name, colon, rest = first_line.partition(":")
+    if colon:
+        return " ".join(name.split()), "\n".join(part for part in (rest, more) if part.strip())
+    return " ".join(first_line.split()), more
+
+
+async def npc_command(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    chat_settings: ChatSettings,
+    locale: str,
+) -> None:
+    """The Storyteller's NPC sheets, by name; the same all-or-nothing text as ``/set``."""
+    if not await _may_run_the_game(message, bot, chat_settings):
+        await message.answer(sheet_view.npc_only_storyteller_text(), parse_mode=ParseMode.HTML)
+        return
+    system = system_of(profile)
+    lang = sheet_text.lang_of(locale)
+    name, traits = split_npc(command.args or "")
+    if not name:
+        npcs = await store.list_npcs(message.chat.id, system)
+        text = (
+            sheet_view.roster_text(npcs, lang, sheet_view.NPC_MARK)
+            if npcs
+            else sheet_view.npc_usage_text()
+        )
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    if len(name) > NPC_NAME_MAX or name.startswith(("@", "/")):
+        await message.answer(sheet_view.npc_usage_text(), parse_mode=ParseMode.HTML)
+        return
+    if not traits.strip():
+        sheet = await store.load_npc(message.chat.id, system, name)
+        if sheet is None:
+            await message.answer(sheet_view.no_npc_text(name), parse_mode=ParseMode.HTML)
+            return
+        text = sheet_view.sheet_text(sheet, name, lang, sheet_view.NPC_MARK)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    block = pairs_to_lines(traits)
+    applied: list[BlockEntry] = []
+    change = all_or_nothing(block, profile, applied)
+
+    try:
+        sheet = await store.update_npc(message.chat.id, system, name, change)
+    except _Refused as refused:
+        text = sheet_view.block_errors_text(refused.result.errors, lang, system)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
+    await message.answer(
+        sheet_view.npc_saved_text(sheet, name, lang, applied), parse_mode=ParseMode.HTML
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The editor
+
+
+async def _open_editor(
+    message: Message, user: User, store: Store, profile: Profile, locale: str
+) -> None:
+    system = system_of(profile)
+    state = EditorState(system=system, name=user.first_name)
+    sheet = await store.load_sheet(message.chat.id, user.id, system) or new_sheet(system)
+    flow = await store.create_flow(state, message.chat.id, user.id)
+    text, markup = _editor_view(flow, state, sheet, locale)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def editor_change(key: str, value: int, profile: Profile) -> Callable[[Sheet], Sheet]:
+    """What a value button does: set a trait, or the temporary Willpower points (§A.7), which
+    are checked against the permanent rating of the sheet as it is when the change applies."""
+
+    def change(sheet: Sheet) -> Sheet:
+        if key == sheet_view.WP_CURRENT:
+            if sheet.willpower is None:
+                raise RulesInputError(ErrorCode.STATE, "willpower", "no rating")
+            return set_willpower(sheet, sheet.willpower, value)
+        return set_trait(sheet, trait_code(key, sheet.system), value, profile)
+
+    return change
+
+
+def _editor_view(
+    flow: Flow, state: EditorState, sheet: Sheet, locale: str
+) -> tuple[str, InlineKeyboardMarkup]:
+    lang = sheet_text.lang_of(locale)
+    trait = state.trait
+    text = sheet_view.editor_text(sheet, state.name, lang, state.category, trait)
+    markup = sheet_view.editor_keyboard(flow.id, flow.version, sheet, lang, state.category, trait)
+    return text, markup
+
+
+async def editor_tap(
+    callback: CallbackQuery,
+    callback_data: SheetCallback,
+    store: Store,
+    profile: Profile,
+    locale: str,
+) -> None:
+    loaded = await load_tap(callback, callback_data.f, store, EDITOR)
+    if loaded is None:
+        return
+    flow, message = loaded
+    if flow.owner_id != callback.from_user.id:
+        await callback.answer(sheet_view.not_your_sheet_text(), show_alert=True)
+        return
+    if flow.version != callback_data.v:
+        await callback.answer()  # a double tap: the first one already did the work
+        return
+    try:
+        state = EditorState.model_validate(flow.data)
+        if state.system is not system_of(profile):
+            raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
+        await _editor_step(callback, message, callback_data, flow, state, store, profile, locale)
+    except (RulesInputError, ValidationError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+
+
+async def _editor_step(
+    callback: CallbackQuery,
+    message: Message,
+    data: SheetCallback,
+    flow: Flow,
+    state: EditorState,
+    store: Store,
+    profile: Profile,
+    locale: str,
+) -> None:
+    owner = flow.owner_id
+    sheet = await store.load_sheet(flow.chat_id, owner, state.system) or new_sheet(state.system)
+    close = False
+    setting: Callable[[Sheet], Sheet] | None = None
+    action = data.a
+    if action is SheetAction.CATEGORY:
+        offered = {c.value: c for c in sheet_view.categories(state.system)}
+        category = offered.get(data.k)
+        if category is None:
+            raise RulesInputError(ErrorCode.NOT_ALLOWED, "category", data.k)
+        state = state.model_copy(update={"category": category, "trait": None})
+    elif action is SheetAction.TRAIT:
+        lang = sheet_text.lang_of(locale)
+        keys = (
+            [] if state.category is None else sheet_view.editor_targets(state.category, sheet, lang)
+        )
+        if data.k not in {key for key, _label in keys}:
+            raise RulesInputError(ErrorCode.STATE, "trait", data.k)
+        state = state.model_copy(update={"trait": data.k})
+    elif action is SheetAction.VALUE:
+        if state.trait is None or data.k != state.trait:
+            raise RulesInputError(ErrorCode.STATE, "value", data.k)
+        if data.x not in sheet_view.target_choices(state.trait, sheet):
+            raise RulesInputError(ErrorCode.RANGE, "value", str(data.x))
+        setting = editor_change(state.trait, data.x, profile)
+        sheet = setting(sheet)  # refused here, before any write
+        state = state.model_copy(update={"trait": None})
+    elif action is SheetAction.BACK:
+        if state.trait is not None:
+            state = state.model_copy(update={"trait": None})
+        else:
+            state = state.model_copy(update={"category": None})
+    else:
+        close = True
+    advanced = await store.advance_flow(flow, data.v, state, close=close)
+    if advanced is None:
+        await callback.answer()
+        return
+    if setting is not None:
+        sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)
+    if close:
+        text = sheet_view.sheet_text(sheet, state.name, sheet_text.lang_of(locale))
+        await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    else:
+        text, markup = _editor_view(advanced, state, sheet, locale)
+        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()

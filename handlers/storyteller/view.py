@@ -1,0 +1,80 @@
+"""``/st`` on screen: who runs the game and the refusals around the role."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from handlers.storyteller.callbacks import StCallback
+from rules.profiles import Profile
+
+
+def help_line(profile: Profile) -> str:
+    """One line in /help (the screen must stay one screen)."""
+    return _("/st Storyteller")
+
+
+def storyteller_set_text(name: str) -> str:
+    return "🎭 " + _("{name} is now the Storyteller of this chat.").format(name=escape(name))
+
+
+def storyteller_passed_text(old: str, new: str) -> str:
+    return "🎭 " + _("{old} hands the Storyteller's role to {new}.").format(
+        old=escape(old), new=escape(new)
+    )
+
+
+def storyteller_current_text(name: str) -> str:
+    return (
+        _("The Storyteller of this chat: {name}.").format(name=escape(name))
+        + "\n"
+        + _("The Storyteller passes the role with /st as a reply to a player's message.")
+    )
+
+
+def storyteller_already_text() -> str:
+    return _("You are already the Storyteller of this chat.")
+
+
+def storyteller_admins_only_text() -> str:
+    return _("Only a chat administrator can become the Storyteller.")
+
+
+def storyteller_group_only_text() -> str:
+    return _("The Storyteller's role belongs to a group: send /st in your game's group.")
+
+
+def storyteller_anonymous_text() -> str:
+    return _(
+        "You are writing anonymously on behalf of the group. "
+        "Tap the button to become the Storyteller (only administrators can)."
+    )
+
+
+def storyteller_takeover_text(current: str) -> str:
+    return _("The Storyteller now is {name}. Take the role over?").format(name=escape(current))
+
+
+def storyteller_changed_text() -> str:
+    return _("The Storyteller's role changed in the meantime; send /st again.")
+
+
+def storyteller_target_problem_text() -> str:
+    return _(
+        "Pass the role by replying with /st to a message of the player who gets it "
+        "(not a bot, not an anonymous administrator)."
+    )
+
+
+def not_for_you_text() -> str:
+    return _("This button is not for you.")
+
+
+def claim_keyboard(flow_id: str, version: int, takeover: bool) -> InlineKeyboardMarkup:
+    text = _("Take the role") if takeover else _("I am the Storyteller")
+    data = StCallback(f=flow_id, v=version).pack()
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="🎭 " + text, callback_data=data)]]
+    )

@@ -1,0 +1,148 @@
+"""Teamwork (работа в команде, RULES.md §A.13): ``/team 7 6 цель 5``, one message for all.
+
+S0 «…разные персонажи не могут объединять свои Черты…»: helpers do not pool their dice, each
+rolls their own pool and the successes add (:func:`rules.contests.teamwork`); S0 «каждый
+игрок преуспевает, а также терпит неудачу или провал отдельно», so every roll keeps its own
+line and its own botch. The leader rolls first with the command; each helper presses
+«Помочь», picks a pool on the same message and rolls once; the leader closes the effort.
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+from pydantic import ValidationError
+
+from bot import render, rolling, table_text
+from bot.features import FeatureSet
+from bot.names import roller_name
+from bot.parsing import parse_team_arguments
+from bot.store import LogEntry, Store
+from bot.taps import open_table_tap, show_tap
+from bot.wizard import typed_or_wizard
+from handlers.teamwork import view
+from handlers.teamwork.callbacks import TeamAction, TeamCallback
+from handlers.teamwork.flow import KIND, MAX_MEMBERS, Member, TeamFlow
+from rules.contests import CONTEST_LIMIT
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError, check_int
+from rules.profiles import Profile
+
+
+def make_router() -> Router:
+    router = Router(name="teamwork")
+    router.message.register(team_command, Command("team"))
+    router.callback_query.register(team_tap, TeamCallback.filter())
+    return router
+
+
+async def team_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    features: FeatureSet,
+    rng: Rng | None = None,
+) -> None:
+    args = await typed_or_wizard(
+        message, command, store, profile, features, "team", parse_team_arguments, view.usage_text()
+    )
+    if args is None:
+        return
+    user = message.from_user
+    leader_id = user.id if user else 0
+    leader = roller_name(message, user)
+    try:
+        typed, source = await rolling.command_pool(
+            store, message, leader, args.pool, args.traits, profile
+        )
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
+        return
+    try:
+        pool = rolling.check_pool(typed, profile)
+        difficulty = rolling.check_difficulty(args.difficulty, profile)
+        if args.target is not None:
+            check_int(args.target, "target", 1, CONTEST_LIMIT)
+        first = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+    except RulesInputError as error:
+        await message.answer(
+            table_text.range_text(error.field, profile, view.usage_text()),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    state = TeamFlow(
+        leader=leader,
+        difficulty=difficulty,
+        target=args.target,
+        members=(Member(user_id=leader_id, name=leader, pool=pool, result=first, source=source),),
+    )
+    entry = rolling.log_entry(leader_id, leader, pool, first, KIND)
+    flow = await store.create_flow(state, message.chat.id, leader_id, entries=[entry])
+    text, markup = view.draw(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def team_tap(
+    callback: CallbackQuery,
+    callback_data: TeamCallback,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    )
+    if opened is None:
+        return
+    flow, message = opened
+    user = callback.from_user
+    try:
+        state = TeamFlow.model_validate(flow.data)
+    except ValidationError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    action = callback_data.a
+    entries: list[LogEntry] = []
+    if action is TeamAction.FINISH:
+        if user.id != flow.owner_id:
+            await callback.answer(view.team_leader_only_text(), show_alert=True)
+            return
+        after = state.model_copy(update={"closed": True, "pending": ()})
+    elif state.has_rolled(user.id):
+        await callback.answer(view.team_already_text(), show_alert=True)
+        return
+    elif action is TeamAction.JOIN:
+        if state.is_pending(user.id):
+            await callback.answer()
+            return
+        if len(state.members) + len(state.pending) >= MAX_MEMBERS:
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+        after = state.model_copy(update={"pending": (*state.pending, (user.id, user.first_name))})
+    elif not state.is_pending(user.id):
+        await callback.answer(view.team_press_help_text(), show_alert=True)
+        return
+    else:
+        try:
+            if callback_data.x not in table_text.TABLE_POOLS:
+                raise RulesInputError(ErrorCode.RANGE, "pool", str(callback_data.x))
+            pool = rolling.check_pool(callback_data.x, profile)
+            result = rolling.roll_d10(pool, state.difficulty, profile, rng=rng)
+        except RulesInputError:
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+        member = Member(user_id=user.id, name=user.first_name, pool=pool, result=result)
+        after = state.model_copy(
+            update={
+                "members": (*state.members, member),
+                "pending": tuple(p for p in state.pending if p[0] != user.id),
+            }
+        )
+        entries.append(rolling.log_entry(user.id, user.first_name, pool, result, KIND))
+    advanced = await store.advance_flow(
+        flow, flow.version, after, entries=entries, close=after.closed
+    )
+    await show_tap(callback, message, advanced, lambda f: view.draw(f, after, profile))

@@ -1,0 +1,184 @@
+"""The wizard's one message: the choices so far, the odds of one roll, and the buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render, table_text
+from bot.store import Flow
+from bot.wizard import WizardMode, WizardTarget
+from handlers.wizard.callbacks import SetupAction, SetupCallback
+from handlers.wizard.flow import SetupState
+from rules import probability
+from rules.actions import Pool, multiple_action_pools
+from rules.profiles import Profile
+
+
+def draw(
+    flow: Flow, state: SetupState, target: WizardTarget, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup]:
+    if state.mode is WizardMode.DECLARE:
+        return _declare_view(flow, state, target, profile)
+    chances = None
+    if state.pool is not None:
+        chances = probability.d10(pool=state.pool, difficulty=state.difficulty, profile=profile)
+    text = setup_text(
+        title=target.title(),
+        roller=state.roller,
+        pool=state.pool,
+        difficulty=state.difficulty,
+        target=state.target,
+        target_required=target.target_required,
+        opponent=state.opponent,
+        profile=profile,
+        chances=chances,
+    )
+    markup = setup_keyboard(
+        flow.id,
+        flow.version,
+        pools=table_text.TABLE_POOLS,
+        pool=state.pool,
+        difficulty=state.difficulty,
+        difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
+        targets=table_text.EXTEND_TARGETS if target.targets else (),
+        target=state.target,
+        ready=state.ready(target),
+    )
+    return text, markup
+
+
+def _declare_view(
+    flow: Flow, state: SetupState, target: WizardTarget, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup]:
+    """Declaring actions one pool at a time, each shown already reduced (§A.9)."""
+    reduced = multiple_action_pools(state.pools, profile) if len(state.pools) >= 2 else ()
+    text = multi_setup_text(
+        title=target.title(),
+        roller=state.roller,
+        declared=state.pools,
+        reduced=reduced,
+        difficulty=state.difficulty,
+    )
+    markup = multi_setup_keyboard(
+        flow.id,
+        flow.version,
+        difficulty=state.difficulty,
+        difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
+        declared=len(state.pools),
+        full=len(state.pools) >= profile.max_declared_actions,
+        ready=state.ready(target),
+    )
+    return text, markup
+
+
+def setup_text(
+    *,
+    title: str,
+    roller: str,
+    pool: int | None,
+    difficulty: int,
+    target: int | None,
+    target_required: bool,
+    opponent: str | None,
+    profile: Profile,
+    chances: render.D10Chances | None,
+) -> str:
+    head = title + f" — {escape(roller)}"
+    if opponent is not None:
+        head += f" — {escape(opponent)}"
+    lines = [head]
+    if pool is None:
+        lines.append(_("Choose the pool (number of dice)."))
+    else:
+        lines.append(render.conditions(pool, difficulty, 0, False, profile))
+    if target_required and target is None:
+        lines.append(table_text.extend_prompt_text())
+    elif target is not None:
+        lines.append(_("target {n}").format(n=target))
+    if chances is not None:
+        lines.append(render.chances_line(chances))
+    return "\n".join(lines)
+
+
+def setup_keyboard(
+    flow_id: str,
+    version: int,
+    *,
+    pools: Iterable[int],
+    pool: int | None,
+    difficulty: int,
+    difficulties: Iterable[int],
+    targets: Sequence[int],
+    target: int | None,
+    ready: bool,
+) -> InlineKeyboardMarkup:
+    def button(text: str, action: SetupAction, x: int = 0) -> InlineKeyboardButton:
+        return table_text.button(text, SetupCallback(f=flow_id, v=version, a=action, x=x))
+
+    choices = [button(render.marked(str(n), n == pool), SetupAction.POOL, n) for n in pools]
+    diffs = [
+        button(render.marked(f"🎯{d}", d == difficulty), SetupAction.DIFFICULTY, d)
+        for d in difficulties
+    ]
+    goals = [button(render.marked(f"🏁{t}", t == target), SetupAction.TARGET, t) for t in targets]
+    rows = render.rows(choices, 5) + render.rows(diffs, 5) + render.rows(goals, 6)
+    if ready:
+        rows.append([button("🎲 " + _("Roll!"), SetupAction.GO)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def multi_setup_text(
+    *, title: str, roller: str, declared: Sequence[int], reduced: Sequence[Pool], difficulty: int
+) -> str:
+    """/multi without numbers: the pools declared so far and what each becomes (§A.9)."""
+    lines = [title + f" — {escape(roller)}"]
+    lines.append(_("Tap each action's pool in order; then «Roll!»."))
+    for k, base in enumerate(declared, start=1):
+        line = f"{k}. {base}"
+        if reduced:
+            dice = reduced[k - 1].dice
+            line += " → " + (
+                _("{n}d10: impossible").format(n=max(0, dice))
+                if not reduced[k - 1].rollable
+                else _("{n}d10").format(n=dice)
+            )
+        lines.append(line)
+    lines.append(_("difficulty {d}").format(d=difficulty))
+    return "\n".join(lines)
+
+
+def multi_setup_keyboard(
+    flow_id: str,
+    version: int,
+    *,
+    difficulty: int,
+    difficulties: Iterable[int],
+    declared: int,
+    full: bool,
+    ready: bool,
+) -> InlineKeyboardMarkup:
+    def button(text: str, action: SetupAction, x: int = 0) -> InlineKeyboardButton:
+        return table_text.button(text, SetupCallback(f=flow_id, v=version, a=action, x=x))
+
+    rows: list[list[InlineKeyboardButton]] = []
+    if not full:
+        rows += render.rows(
+            [button(f"+{n}", SetupAction.POOL, n) for n in table_text.TABLE_POOLS], 5
+        )
+    diffs = [
+        button(render.marked(f"🎯{d}", d == difficulty), SetupAction.DIFFICULTY, d)
+        for d in difficulties
+    ]
+    rows += render.rows(diffs, 5)
+    last = []
+    if declared:
+        last.append(button("↩", SetupAction.UNDO))
+    if ready:
+        last.append(button("🎲 " + _("Roll!"), SetupAction.GO))
+    if last:
+        rows.append(last)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
