@@ -10,7 +10,7 @@ handler called in-process:
 * Redis round-trips — at most 3 per simple roll (PRODUCT.md §5), since every round-trip is
   latency a player waits for and a chance to fail when Redis is slow.
 
-Method. One fake Bot API server (``tests/e2e/fake_bot_api.py``) runs in this script's event loop
+Method. One fake Bot API server (``localapi/server.py``) runs in this script's event loop
 and one fresh ``redis-server`` in a temporary directory. For each bot: start the process, wait
 until it polls, warm up, then run a closed loop of ``--requests`` messages with
 ``--concurrency`` in flight — each in-flight slot is one user in their private chat who sends,
@@ -62,8 +62,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from tests.e2e.fake_bot_api import FakeBotApi, FakeChat, FakeUser, JsonDict  # noqa: E402
-from tests.e2e.processes import BotProcess, RedisServer  # noqa: E402
+from localapi.processes import BotProcess, RedisServer  # noqa: E402
+from localapi.server import FakeBotApi, FakeChat, FakeUser, JsonDict  # noqa: E402
 
 THROUGHPUT_TARGET = 0.60
 ROUND_TRIP_TARGET = 3.0

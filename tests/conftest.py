@@ -20,6 +20,7 @@ from redis import Redis as SyncRedis
 from redis.exceptions import RedisError
 
 from bot.store import Store
+from localapi.server import FakeBotApi
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -115,3 +116,11 @@ async def real_store(redis_server: RedisServer) -> AsyncIterator[Store]:
         yield store
     finally:
         await store.close()
+
+
+@pytest.fixture
+async def fake_api() -> AsyncIterator[FakeBotApi]:
+    async with FakeBotApi() as api:
+        yield api
+    # Answers that do not match api.json are this fake's bugs; they must not pass silently.
+    assert not api.internal_errors, api.internal_errors

@@ -21,7 +21,7 @@ from bot import render, rolling, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_extended_arguments
-from bot.store import Flow, LogEntry, Store
+from bot.store import Flow, FlowStateError, LogEntry, Store
 from bot.taps import open_table_tap, show_tap
 from bot.wizard import typed_or_wizard
 from handlers.extended import view
@@ -116,7 +116,7 @@ async def ext_tap(
         return
     flow, message = opened
     try:
-        state = ExtendedFlow.model_validate(flow.data)
+        state = flow.state(ExtendedFlow)
         if callback_data.a is ExtAction.STOP:
             advanced = await store.close_flow(flow, flow.version)
             await show_tap(
@@ -125,7 +125,7 @@ async def ext_tap(
             return
         result = rolling.roll_d10(state.pool, state.difficulty, profile, rng=rng)
         after = state.after(result, profile)
-    except (RulesInputError, ValidationError):
+    except (RulesInputError, ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     entry = rolling.log_entry(flow.owner_id, state.roller, state.pool, result, KIND)

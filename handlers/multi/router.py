@@ -21,7 +21,7 @@ from bot import render, rolling, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_multi_arguments
-from bot.store import LogEntry, Store
+from bot.store import FlowStateError, LogEntry, Store
 from bot.taps import open_table_tap, show_tap
 from bot.wizard import typed_or_wizard
 from handlers.multi import view
@@ -111,7 +111,7 @@ async def multi_tap(
     flow, message = opened
     entries: list[LogEntry] = []
     try:
-        state = MultiFlow.model_validate(flow.data)
+        state = flow.state(MultiFlow)
         action = callback_data.a
         if action is MultiAction.STOP:
             after = state.model_copy(update={"stopped": True})
@@ -134,7 +134,7 @@ async def multi_tap(
             entries.append(
                 rolling.log_entry(flow.owner_id, state.roller, state.dice[k], result, KIND)
             )
-    except (RulesInputError, ValidationError):
+    except (RulesInputError, ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     close = after.stopped or (bool(after.declared) and after.next_action() is None)

@@ -24,7 +24,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
 from bot.session import safe_edit
-from bot.store import ChatSettings, LogEntry, Store
+from bot.store import ChatSettings, FlowStateError, LogEntry, Store
 from bot.taps import open_table_tap, show_tap
 from bot.wizard import OPEN_WIZARD
 from handlers.opposed import view
@@ -173,9 +173,9 @@ async def _answer_by_reply(
         await message.answer(render.closed_text())
         return
     try:
-        state = OpposedFlow.model_validate(flow.data)
+        state = flow.state(OpposedFlow)
         args = parse_opposed_arguments(command.args)
-    except ValidationError:
+    except (ValidationError, FlowStateError):
         await message.answer(render.invalid_button_text())
         return
     except ArgumentsError as problem:
@@ -329,8 +329,8 @@ async def vs_tap(
         return
     flow, message = opened
     try:
-        state = OpposedFlow.model_validate(flow.data)
-    except ValidationError:
+        state = flow.state(OpposedFlow)
+    except (ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     action = callback_data.a
@@ -359,7 +359,7 @@ async def vs_tap(
         else:
             after, entry = _roll(state, action, callback.from_user, profile, rng)
             entries.append(entry)
-    except (RulesInputError, ValidationError):
+    except (RulesInputError, ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     except _AlreadyRolled:

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from bot import render, rolling, sheet_text
 from bot.access import GameAccess, game_access
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, LogEntry, Store
+from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, Store
 from bot.taps import load_tap
 from bot.traits import TraitNameError, parse_pool_expression
 from handlers.requests import view
@@ -143,11 +143,11 @@ async def request_tap(
         return
     flow, message = loaded
     try:
-        state = RequestState.model_validate(flow.data)
+        state = flow.state(RequestState)
         codes = [trait_code(c, state.system) for c in state.codes]
         if state.system is not system_of(profile):
             raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
-    except (RulesInputError, ValidationError):
+    except (RulesInputError, ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     if callback_data.a is RequestAction.CLOSE:
@@ -199,7 +199,7 @@ async def _answer(
         if current is None or current.closed:
             await callback.answer(render.closed_text(), show_alert=True)
             return
-        state = RequestState.model_validate(current.data)
+        state = current.state(RequestState)
         if state.answered(user.id):
             await callback.answer(view.already_rolled_text(), show_alert=True)
             return
@@ -246,7 +246,7 @@ async def _close(
             return
         closed = await store.close_flow(current, current.version)
         if closed is not None:
-            state = RequestState.model_validate(closed.data)
+            state = closed.state(RequestState)
             text = view.request_text(state, codes, locale, profile, closed=True)
             await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
             await callback.answer()

@@ -28,7 +28,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_roll_arguments
 from bot.session import safe_edit
-from bot.store import Flow, LogEntry, Store
+from bot.store import Flow, FlowStateError, LogEntry, Store
 from bot.taps import load_tap, show_tap
 from bot.wizard import EXTEND_ROLL, ExtendRequest
 from handlers.roll import view
@@ -292,7 +292,7 @@ async def roll_tap(
             await _extend_tap(callback, message, callback_data, flow, store, profile, features)
         else:
             await _retry_tap(callback, message, callback_data, flow, store, profile, rng)
-    except (RulesInputError, ValidationError):
+    except (RulesInputError, ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
 
 
@@ -305,7 +305,7 @@ async def _wizard_tap(
     profile: Profile,
     rng: Rng | None,
 ) -> None:
-    state = WizardState.model_validate(flow.data)
+    state = flow.state(WizardState)
     action = data.a
     if action is RollAction.POOL:
         if data.x not in view.WIZARD_POOLS or data.x > profile.pool_sanity_max:
@@ -438,7 +438,7 @@ async def _retry_tap(
     """«Ещё раз»: §A.10's next attempt, posted as a new message; the old button goes away."""
     if data.a is not RollAction.RETRY:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", data.a.value)
-    record = RollRecord.model_validate(flow.data)
+    record = flow.state(RollRecord)
     if record.result is not None and not _failed(record.result):
         raise RulesInputError(ErrorCode.STATE, "action", "a success is not retried")
     attempt = record.attempt + 1

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from bot import render, sheet_text
 from bot.access import GameAccess, game_access
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, SheetOwner, Store
+from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
 from bot.taps import load_tap
 from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
 from handlers.sheet import view as sheet_view
@@ -393,11 +393,11 @@ async def editor_tap(
         await callback.answer()  # a double tap: the first one already did the work
         return
     try:
-        state = EditorState.model_validate(flow.data)
+        state = flow.state(EditorState)
         if state.system is not system_of(profile):
             raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
         await _editor_step(callback, message, callback_data, flow, state, store, profile, locale)
-    except (RulesInputError, ValidationError):
+    except (RulesInputError, ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
 
 

@@ -19,7 +19,7 @@ from bot import render, rolling, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_team_arguments
-from bot.store import LogEntry, Store
+from bot.store import FlowStateError, LogEntry, Store
 from bot.taps import open_table_tap, show_tap
 from bot.wizard import typed_or_wizard
 from handlers.teamwork import view
@@ -100,8 +100,8 @@ async def team_tap(
     flow, message = opened
     user = callback.from_user
     try:
-        state = TeamFlow.model_validate(flow.data)
-    except ValidationError:
+        state = flow.state(TeamFlow)
+    except (ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     action = callback_data.a

@@ -13,16 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fake_bot_api import FakeBotApi
-from tests.e2e.processes import BotProcess, RedisServer
-
-
-@pytest.fixture
-async def fake_api() -> AsyncIterator[FakeBotApi]:
-    async with FakeBotApi() as api:
-        yield api
-    # Answers that do not match api.json are this fake's bugs; they must not pass silently.
-    assert not api.internal_errors, api.internal_errors
+from localapi.processes import BotProcess, RedisServer
+from localapi.server import FakeBotApi
 
 
 @pytest.fixture

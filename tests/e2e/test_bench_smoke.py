@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.processes import REPO_ROOT, redis_server_binary
+from localapi.processes import REPO_ROOT, redis_server_binary
 
 pytestmark = [
     pytest.mark.e2e,

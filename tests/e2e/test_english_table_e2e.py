@@ -20,8 +20,8 @@ from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.multi.callbacks import MultiCallback
 from handlers.opposed.callbacks import VsAction, VsCallback
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from tests.e2e.conftest import BotLauncher
-from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
 
 pytestmark = pytest.mark.e2e
 

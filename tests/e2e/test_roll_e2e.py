@@ -12,10 +12,10 @@ from collections.abc import Callable
 import pytest
 import redis.asyncio as aioredis
 
+from localapi.processes import RedisServer
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from rules import d10, profiles
 from tests.e2e.conftest import BotLauncher
-from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
-from tests.e2e.processes import RedisServer
 
 pytestmark = pytest.mark.e2e
 

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from rules import d10, profiles
 from tests.e2e.conftest import BotLauncher
-from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
 
 pytestmark = pytest.mark.e2e
 

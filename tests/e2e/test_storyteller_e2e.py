@@ -16,9 +16,9 @@ import re
 
 import pytest
 
+from localapi.server import ApiCall, ChatMessage, FakeBotApi, FakeChat, FakeUser
 from rules import d10, profiles
 from tests.e2e.conftest import BotLauncher
-from tests.e2e.fake_bot_api import ApiCall, ChatMessage, FakeBotApi, FakeChat, FakeUser
 
 pytestmark = pytest.mark.e2e
 

@@ -28,9 +28,7 @@ from redis.asyncio import Redis
 
 from bot.store import Store
 from handlers.roll.callbacks import RollAction, RollCallback
-from rules import d10, probability, profiles
-from tests.e2e.conftest import BotLauncher, module_bot
-from tests.e2e.fake_bot_api import (
+from localapi.server import (
     ApiCall,
     CallbackQueryRecord,
     ChatMessage,
@@ -38,6 +36,8 @@ from tests.e2e.fake_bot_api import (
     FakeChat,
     FakeUser,
 )
+from rules import d10, probability, profiles
+from tests.e2e.conftest import BotLauncher, module_bot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

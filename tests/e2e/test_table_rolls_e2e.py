@@ -22,9 +22,9 @@ from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.opposed.callbacks import VsAction, VsCallback
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.wizard.callbacks import SetupAction, SetupCallback
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from rules import contests, d10, profiles
 from tests.e2e.conftest import BotLauncher, module_bot
-from tests.e2e.fake_bot_api import ChatMessage, FakeBotApi, FakeChat, FakeUser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -511,42 +511,6 @@ def test_any_set_text_writes_all_or_nothing(i18n: I18n, text: str) -> None:
     asyncio.run(scenario())
 
 
-shaped_taps = st.builds(
-    lambda v, a, k, x: f"sh:{{flow}}:{v}:{a}:{k}:{x}",
-    st.sampled_from(["0", "1", "x", "-1"]),
-    st.one_of(st.sampled_from([a.value for a in SheetAction]), st.text(max_size=2)),
-    st.one_of(
-        st.sampled_from(["at", "ab", "sp", "ad", "d6", "dexterity", "willpower", ""]),
-        st.text(max_size=12),
-    ),
-    st.one_of(st.integers(-3, 12).map(str), st.text(max_size=3)),
-)
-
-
-@FAST
-@given(st.one_of(shaped_taps, st.text(max_size=64)), st.booleans())
-def test_any_editor_tap_is_answered_once_and_never_half_applies(
-    i18n: I18n, data: str, owner: bool
-) -> None:
-    async def scenario() -> None:
-        table = new_table(i18n)
-        await table.say(ANNA, "/set")
-        mid = table.session.messages[-1].message_id
-        [key] = await table.store.redis.keys(flow_key("*"))
-        flow_id = str(key).split(":")[-1]
-        await table.tap(ANNA if owner else BORIS, data.replace("{flow}", flow_id), mid)
-        assert len(table.session.answers) == 1
-        assert not (table.session.answers[0].text or "").startswith(APOLOGIES)
-        # From the first screen no tap can set a value: the sheet stays unwritten.
-        assert await table.store.redis.hgetall(sheet_key(table.chat.id)) == {}
-        raw = await table.store.redis.hgetall(key)
-        if raw["version"] != "0":
-            assert owner
-            assert SheetCallback.unpack(data.replace("{flow}", flow_id)).v == 0
-
-    asyncio.run(scenario())
-
-
 # ---------------------------------------------------------------------------------------------
 # The Storyteller's overview and NPC sheets
 

@@ -8,7 +8,7 @@ answered". The real bot process talks to it over HTTP exactly as it would to
 ``api.telegram.org`` (``{base}/bot{token}/{method}``, JSON or form bodies).
 
 Every call is validated against the published method list in the vendored
-``tests/e2e/telegram-bot-api/api.json``
+``localapi/telegram-bot-api/api.json``
 (unknown method → 404, unknown/missing/mistyped parameter → 400) plus the limits Telegram
 enforces that bots trip over in practice: 4096 characters of text after entity parsing,
 malformed HTML, 64-byte callback_data, 200-character callback answers, empty button labels,

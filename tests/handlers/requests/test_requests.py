@@ -9,7 +9,6 @@ import re
 import fakeredis
 import pytest
 from aiogram import Bot
-from aiogram.types import User
 from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -309,42 +308,6 @@ def test_any_ask_text_opens_one_request_or_explains(i18n: I18n, text: str) -> No
         else:
             assert opened == []
             assert sent.reply_markup is None
-
-    asyncio.run(scenario())
-
-
-request_taps = st.builds(
-    lambda f, a: f"rq:{f}:{a}",
-    st.one_of(st.just("{flow}"), st.text(max_size=13)),
-    st.one_of(st.sampled_from(["go", "end"]), st.text(max_size=4)),
-)
-
-
-@FAST
-@given(st.one_of(request_taps, st.text(max_size=64)), st.sampled_from([ST, BORIS, VERA]))
-def test_any_request_tap_is_answered_once(i18n: I18n, data: str, who: User) -> None:
-    async def scenario() -> None:
-        table = new_table(i18n)
-        await table.say(BORIS, "/set восприятие 3 бдительность 2")
-        mid, roll, _text = await ask(table)
-        flow_id = RequestCallback.unpack(roll).f
-        await table.tap(who, data.replace("{flow}", flow_id), mid)
-        assert len(table.session.answers) == 1
-        assert not (table.session.answers[0].text or "").startswith(APOLOGIES)
-        raw = await table.store.redis.hgetall(flow_key(flow_id))
-        logged = await table.store.redis.llen(log_key(table.chat.id))
-        if raw["version"] == "0":
-            assert logged == 0
-            return
-        # Only Boris's roll or the Storyteller's close can have changed the request.
-        parsed = RequestCallback.unpack(data.replace("{flow}", flow_id))
-        assert parsed.f == flow_id
-        if parsed.a is RequestAction.ROLL:
-            assert who is BORIS
-            assert logged == 1
-        else:
-            assert who is ST
-            assert raw["closed"] == "1"
 
     asyncio.run(scenario())
 

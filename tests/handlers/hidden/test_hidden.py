@@ -41,7 +41,6 @@ from tests.handlers.conftest import (
     RecordingSession,
     Table,
     buttons,
-    flows,
     player,
 )
 
@@ -383,13 +382,6 @@ FAST = settings(
 commands = st.sampled_from(["/h", "/hidden", "/reveal", "/st", "/log", "/stats"])
 words = st.sampled_from(["7", "6", "0", "11", "wp", "св", "t1", "x", "99999999999", "-3", "№1"])
 arguments = st.one_of(st.text(max_size=20), st.lists(words, max_size=4).map(" ".join))
-ids = st.one_of(st.integers(-2000, 2000).map(str), st.just(str(GROUP.id)), st.text(max_size=12))
-shaped_taps = st.builds(
-    lambda prefix, a, b: f"{prefix}:{a}:{b}" if b is not None else f"{prefix}:{a}",
-    st.sampled_from(["st", "hr", "hc"]),
-    ids,
-    st.one_of(st.none(), st.integers(-3, 5).map(str), st.text(max_size=4)),
-)
 
 
 def new_table(i18n: I18n) -> Table:
@@ -444,33 +436,5 @@ def test_any_line_from_anyone_is_answered_and_never_leaks(
         for record in hidden.values():
             assert not record.revealed
             assert any(GROUP_TEXT.fullmatch(t) for t in group_texts(table))
-
-    asyncio.run(scenario())
-
-
-@FAST
-@given(st.one_of(st.text(max_size=64), shaped_taps), st.booleans())
-def test_any_tap_is_answered_once_and_changes_nothing_it_may_not(
-    i18n: I18n, data: str, by_storyteller: bool
-) -> None:
-    async def scenario() -> None:
-        table = new_table(i18n)
-        await make_storyteller(table)
-        await table.say(ANNA, "/h 3 6")
-        settings_before = await table.store.load_chat(GROUP.id)
-        hidden_before = await table.store.hidden_rolls(GROUP.id)
-        flows_before = await flows(table.store)
-        answers = len(table.session.answers)
-        await table.tap(ANNA if by_storyteller else BORIS, data, 7)
-        no_apology(table)
-        assert len(table.session.answers) == answers + 1
-        assert await table.store.load_chat(GROUP.id) == settings_before
-        assert await flows(table.store) == flows_before
-        hidden = await table.store.hidden_rolls(GROUP.id)
-        reveal = RevealCallback(c=GROUP.id, s=1).pack()
-        if by_storyteller and data == reveal:
-            assert hidden[1].revealed
-        else:
-            assert hidden == hidden_before
 
     asyncio.run(scenario())

@@ -26,7 +26,7 @@ from aiogram.types import (
 )
 from aiohttp import web
 
-from tests.e2e.fake_bot_api import (
+from localapi.server import (
     GROUP_ANONYMOUS_BOT_ID,
     SECRET_TOKEN_HEADER,
     ApiError,

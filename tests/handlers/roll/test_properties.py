@@ -8,18 +8,15 @@ error middleware's apology; "changed state" means a flow or log that a refused i
 from __future__ import annotations
 
 import asyncio
-import json
 
 from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.store import log_key
-from handlers.roll.callbacks import RollCallback
 from tests.handlers.conftest import Table, flows, fresh_store, make_table, player
 
 ANNA = player(1, "Anna")
-BORIS = player(2, "Boris")
 APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
 FAST = settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -55,49 +52,5 @@ def test_any_roll_text_is_answered_sensibly(i18n: I18n, text: str) -> None:
             assert "/r 7 6" in sent.text  # a hint with an example
             assert stored == {}
             assert logged == 0
-
-    asyncio.run(scenario())
-
-
-flow_ids = st.one_of(st.just("{flow}"), st.text(max_size=14))
-numbers = st.one_of(st.integers(-5, 70).map(str), st.text(max_size=4))
-actions = st.one_of(st.sampled_from(["p", "d", "w", "go", "au", "re"]), st.text(max_size=3))
-shaped = st.builds(
-    lambda f, v, a, x: f"r:{f}:{v}:{a}:{x}",
-    flow_ids,
-    st.sampled_from(["0", "1", "x"]),
-    actions,
-    numbers,
-)
-callback_data = st.one_of(st.text(max_size=64), shaped)
-
-
-@FAST
-@given(callback_data, st.booleans())
-def test_any_callback_data_is_answered_once(i18n: I18n, data: str, owner: bool) -> None:
-    async def scenario() -> None:
-        table = make_table(fresh_store(), i18n)
-        await table.say(ANNA, "/r")
-        message_id = table.session.messages[-1].message_id
-        [flow_key] = await flows(table.store)
-        flow_id = flow_key.split(":")[-1]
-        before = await flows(table.store)
-        await table.tap(ANNA if owner else BORIS, data.replace("{flow}", flow_id), message_id)
-        no_apology(table)
-        assert len(table.session.answers) == 1
-        after = await flows(table.store)
-        if after == before:
-            return
-        # Only a genuine tap by the owner on the current version may change the flow, and
-        # what it stores must be a state the rules accept.
-        assert owner
-        parsed = RollCallback.unpack(data.replace("{flow}", flow_id))
-        assert parsed.f == flow_id
-        assert parsed.v == 0
-        stored = after[flow_key]
-        assert stored["version"] == "1"
-        state = json.loads(stored["data"])
-        assert state["pool"] is None or 1 <= state["pool"] <= 15
-        assert 4 <= state["difficulty"] <= 10
 
     asyncio.run(scenario())

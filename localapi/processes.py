@@ -23,9 +23,9 @@ from typing import IO
 
 import redis.asyncio as aioredis
 
-from tests.e2e.fake_bot_api import free_port
+from localapi.server import free_port
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 REDIS_SERVER_ENV = "REDIS_SERVER_BIN"
 _BOT_SETTINGS = (
     "BOT_TOKEN",
