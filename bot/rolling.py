@@ -253,6 +253,38 @@ def log_entry(
     )
 
 
+def d6_log_entry(user_id: int, name: str, chance: int, required: int, result: D6Result) -> LogEntry:
+    """The log's line for a d6 roll (§D.3): its chance, the measures needed and got."""
+    return LogEntry(
+        user_id=user_id,
+        name=name,
+        system="d6",
+        chance=chance,
+        required=required,
+        faces=tuple(result.faces),
+        measures=result.measures,
+        outcome=result.outcome.value,
+    )
+
+
+def auto_success_entry(
+    user_id: int, name: str, pool: int, difficulty: int, successes: int
+) -> LogEntry:
+    """The log's line for an automatic success (§A.6): no dice were rolled."""
+    return LogEntry(
+        user_id=user_id,
+        name=name,
+        pool=pool,
+        difficulty=difficulty,
+        threshold=0,
+        willpower=False,
+        faces=(),
+        successes=successes,
+        outcome=d10.Outcome.AUTO_SUCCESS.value,
+        attempt=1,
+    )
+
+
 def spend(roller: Roller, profile: Profile, *, willpower: bool = False) -> SheetSpend | None:
     """What a roll takes off the character's sheet, for the Store to apply in the same
     transaction as the flow step and the log line (§A.7); None when it costs nothing."""

@@ -28,7 +28,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_roll_arguments
 from bot.session import safe_edit
-from bot.store import Flow, FlowStateError, LogEntry, Store
+from bot.store import Flow, FlowStateError, Store
 from bot.taps import load_tap, show_tap
 from bot.wizard import EXTEND_ROLL, ExtendRequest
 from handlers.roll import view
@@ -36,7 +36,6 @@ from handlers.roll.callbacks import RollAction, RollCallback
 from handlers.roll.flow import RESULT, WIZARD, RollRecord, WizardState
 from rules import d10, probability
 from rules.actions import AutoStatus, auto_success
-from rules.d6.roll import roll as d6_roll
 from rules.dice import Rng
 from rules.difficulty import check_base, retry_difficulty
 from rules.errors import ErrorCode, RulesInputError
@@ -140,25 +139,14 @@ async def _roll_d6(message: Message, text: str | None, store: Store, rng: Rng | 
         if args.willpower or args.threshold:
             raise ArgumentsError(Problem.NOT_A_NUMBER, "wp" if args.willpower else "t")
         required = 1 if args.difficulty is None else args.difficulty
-        result = d6_roll(args.pool, required=required, rng=rng)
+        result = rolling.roll_d6(args.pool, required=required, rng=rng)
     except (ArgumentsError, RulesInputError):
         await message.answer(view.d6_hint_text(), parse_mode=ParseMode.HTML)
         return
     user = message.from_user
     roller = roller_name(message, user)
-    await store.log_roll(
-        message.chat.id,
-        LogEntry(
-            user_id=user.id if user else 0,
-            name=roller,
-            system="d6",
-            chance=args.pool,
-            required=required,
-            faces=tuple(result.faces),
-            measures=result.measures,
-            outcome=result.outcome.value,
-        ),
-    )
+    entry = rolling.d6_log_entry(user.id if user else 0, roller, args.pool, required, result)
+    await store.log_roll(message.chat.id, entry)
     await message.answer(view.d6_result_text(result, roller=roller), parse_mode=ParseMode.HTML)
 
 
@@ -400,21 +388,10 @@ async def _wizard_auto(
         await callback.answer()
         return
     roller = callback.from_user.first_name
-    await store.log_roll(
-        message.chat.id,
-        LogEntry(
-            user_id=flow.owner_id,
-            name=roller,
-            pool=state.pool,
-            difficulty=state.difficulty,
-            threshold=0,
-            willpower=False,
-            faces=(),
-            successes=found.successes,
-            outcome=d10.Outcome.AUTO_SUCCESS.value,
-            attempt=1,
-        ),
+    entry = rolling.auto_success_entry(
+        flow.owner_id, roller, state.pool, state.difficulty, found.successes
     )
+    await store.log_roll(message.chat.id, entry)
     text = view.auto_success_text(
         pool=state.pool,
         difficulty=state.difficulty,
