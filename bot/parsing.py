@@ -17,6 +17,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.health import DamageType
+
 # A number is at most a few ASCII digits: Python's int() would accept "٧" or a 4000-digit
 # string, and neither is something a player meant as a pool.
 _NUMBER = re.compile(r"[0-9]{1,6}", re.ASCII)
@@ -332,3 +334,68 @@ def parse_multi_arguments(text: str | None) -> MultiArguments:
     if not actions:
         raise ArgumentsError(Problem.POOL_MISSING)
     return MultiArguments(actions=tuple(actions), traits=tuple(traits))
+
+
+# --- Health: /dmg, /heal, /hp (RULES.md §B.10–§B.12) --------------------------------------
+# «у»/«л»/«т» are the seeds' letters for ударный, летальный, тяжёлый; b/l/a the English ones.
+
+_DAMAGE_WORDS: dict[str, DamageType] = {
+    "у": DamageType.BASHING,
+    "b": DamageType.BASHING,
+    "л": DamageType.LETHAL,
+    "l": DamageType.LETHAL,
+    "т": DamageType.AGGRAVATED,
+    "a": DamageType.AGGRAVATED,
+}
+_LEVELS_MAX = 20  # more than two full tracks is a typo
+
+
+class HealthArguments(BaseModel):
+    """``/dmg 3 л``, ``/dmg npc Гуль 2 у``, ``/heal [2]``, ``/hp [npc Гуль]``: how many levels
+    (None: not given), the damage type (only /dmg), and the Storyteller's NPC by name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    levels: int | None = None
+    kind: DamageType | None = None
+    npc: str | None = None
+
+
+def parse_health_arguments(text: str | None, *, damage: bool) -> HealthArguments:
+    """Words in any order after an optional ``npc Имя``: a number of levels and, for damage,
+    one of the type letters (glued too: «3л»)."""
+    words = (text or "").split()
+    npc: str | None = None
+    if words and words[0].casefold() in _NPC_WORDS:
+        name = [w for w in words[1:] if not _is_health_word(w)]
+        if not name:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
+        npc = " ".join(name)
+        words = [w for w in words[1:] if _is_health_word(w)]
+    levels: int | None = None
+    kind: DamageType | None = None
+    for word in words:
+        folded = word.casefold()
+        glued = re.fullmatch(r"([0-9]{1,6})([^\W\d_]+)", folded)
+        parts = [glued.group(1), glued.group(2)] if glued else [folded]
+        for part in parts:
+            if part.isdigit() and levels is None:
+                levels = int(part)
+            elif damage and part in _DAMAGE_WORDS and kind is None:
+                kind = _DAMAGE_WORDS[part]
+            else:
+                raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+    if levels is not None and not 1 <= levels <= _LEVELS_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(levels))
+    if damage and (levels is None or kind is None):
+        raise ArgumentsError(Problem.POOL_MISSING, text or "")
+    return HealthArguments(levels=levels, kind=kind, npc=npc)
+
+
+def _is_health_word(word: str) -> bool:
+    folded = word.casefold()
+    return (
+        bool(re.fullmatch(r"[0-9]{1,6}", folded))
+        or folded in _DAMAGE_WORDS
+        or bool(re.fullmatch(r"[0-9]{1,6}[ултbla]", folded))
+    )

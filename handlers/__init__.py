@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.features import Feature, FeatureSet
 from handlers import (
     extended,
+    health,
     hidden,
     history,
     multi,
@@ -38,6 +39,7 @@ FEATURES: tuple[Feature, ...] = (
     multi.FEATURE,
     wizard.FEATURE,
     sheet.FEATURE,
+    health.FEATURE,
     requests.FEATURE,
     storyteller.FEATURE,
     history.FEATURE,

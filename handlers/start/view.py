@@ -31,11 +31,9 @@ def help_text(sections: Mapping[HelpSection, Sequence[str]], profile: Profile) -
             rolls.append(JOINED[section] + " · ".join(lines))
         else:
             rolls.extend(lines)
-    blocks = ["\n".join(["<b>" + _("Rolls") + "</b>", *rolls])]
-    if settings:
-        blocks.append("\n".join(settings))
-    blocks.append(_("Current game: {title}").format(title=render.profile_title(profile.name)))
-    return "\n\n".join(blocks)
+    current = _("Current game: {title}").format(title=render.profile_title(profile.name))
+    rolls_block = "\n".join(["<b>" + _("Rolls") + "</b>", *rolls])
+    return rolls_block + "\n\n" + "\n".join([*settings, current])
 
 
 JOINED = {HelpSection.TABLE: "", HelpSection.STORYTELLER: "🎭 "}

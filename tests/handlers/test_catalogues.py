@@ -22,6 +22,11 @@ ALLOWED = {
     ("bot/parsing.py", "цель"),
     ("bot/parsing.py", "нпс"),
     ("bot/parsing.py", "нпц"),
+    # Damage letters of the seeds (ударный, летальный, тяжёлый): /dmg 3 л.
+    ("bot/parsing.py", "у"),
+    ("bot/parsing.py", "л"),
+    ("bot/parsing.py", "т"),
+    ("bot/parsing.py", "[0-9]{1,6}[ултbla]"),
     ("bot/parsing.py", "(?:t|пор|\\+)(-?[0-9]{1,6})"),
     ("bot/parsing.py", "(?:t|пор|\\+)[-=]?[0-9-]"),
     ("bot/render.py", "Русский"),

@@ -1,0 +1,200 @@
+"""``/dmg``, ``/heal`` and ``/hp``: a character's health levels in chat (RULES.md §B.9–§B.12).
+
+The track lives on the character's sheet, so the wound penalty reaches every later action
+roll through :mod:`bot.rolling` by itself (§B.9). A player changes their own character; the
+Storyteller (an admin until there is one) also changes the character of the player whose
+message they reply to, and an NPC by name. A change is one atomic update of the sheet: two
+``/dmg`` at once both land.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.access import runs_game
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
+from bot.store import ChatSettings, SheetOwner, Store
+from handlers.health import view
+from rules.errors import RulesInputError
+from rules.health import HealthTrack, apply_damage, heal
+from rules.profiles import GameSystem, Profile
+from rules.sheet import Sheet, set_health, system_of
+
+
+def make_router() -> Router:
+    router = Router(name="health")
+    router.message.register(dmg_command, Command("dmg", "damage"))
+    router.message.register(heal_command, Command("heal"))
+    router.message.register(hp_command, Command("hp", "health"))
+    return router
+
+
+class _NothingToHeal(Exception):
+    """No wound on the track: nothing is written."""
+
+
+@dataclass(frozen=True)
+class Whose:
+    """The character a health command is about: a player's (by id) or an NPC (by name)."""
+
+    name: str
+    user_id: int | None = None
+    npc: str | None = None
+    username: str | None = None
+
+
+async def _whose(
+    message: Message, args: HealthArguments, bot: Bot, chat_settings: ChatSettings
+) -> Whose | None:
+    """The sender's own character, or, for whoever runs the game, an NPC or the character of
+    the player replied to; None (answered) when the sender may not."""
+    user = message.from_user
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    other = target is not None and not target.is_bot and user is not None and target.id != user.id
+    if args.npc is not None or other:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(view.storyteller_only_text())
+            return None
+        if args.npc is not None:
+            return Whose(name=args.npc, npc=args.npc)
+        assert target is not None
+        return Whose(name=target.first_name, user_id=target.id, username=target.username)
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.storyteller_only_text())
+        return None
+    return Whose(name=roller_name(message, user), user_id=user.id, username=user.username)
+
+
+async def _change(
+    store: Store, message: Message, whose: Whose, profile: Profile, change: Callable[[Sheet], Sheet]
+) -> Sheet | None:
+    system = system_of(profile)
+    if whose.npc is not None:
+        if await store.load_npc(message.chat.id, system, whose.npc) is None:
+            await message.answer(view.no_npc_text(whose.npc))
+            return None
+        return await store.update_npc(message.chat.id, system, whose.npc, change)
+    assert whose.user_id is not None
+    owner = SheetOwner(user_id=whose.user_id, name=whose.name, username=whose.username)
+    return await store.update_sheet(message.chat.id, whose.user_id, system, change, owner=owner)
+
+
+async def _arguments(
+    message: Message, command: CommandObject, profile: Profile, *, damage: bool
+) -> HealthArguments | None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(view.d10_only_text())
+        return None
+    try:
+        return parse_health_arguments(command.args, damage=damage)
+    except ArgumentsError:
+        usage = view.dmg_usage_text() if damage else view.heal_usage_text()
+        await message.answer(usage)
+        return None
+
+
+async def dmg_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
+    args = await _arguments(message, command, profile, damage=True)
+    if args is None or args.kind is None or args.levels is None:
+        return
+    whose = await _whose(message, args, bot, chat_settings)
+    if whose is None:
+        return
+    kind, levels = args.kind, args.levels
+
+    def hurt(sheet: Sheet) -> Sheet:
+        return set_health(sheet, apply_damage(sheet.health, kind, levels, profile.combat).track)
+
+    try:
+        sheet = await _change(store, message, whose, profile, hurt)
+    except RulesInputError:
+        await message.answer(view.dead_text(whose.name))
+        return
+    if sheet is not None:
+        text = view.damaged_text(whose.name, kind, levels, sheet.health)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+
+
+async def heal_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
+    args = await _arguments(message, command, profile, damage=False)
+    if args is None:
+        return
+    whose = await _whose(message, args, bot, chat_settings)
+    if whose is None:
+        return
+    levels = args.levels or 1
+    healed: list[int] = []
+
+    def mend(sheet: Sheet) -> Sheet:
+        if not sheet.health.boxes or sheet.health.dead:
+            raise _NothingToHeal
+        healed.append(min(levels, len(sheet.health.boxes)))
+        return set_health(sheet, heal(sheet.health, min(levels, len(sheet.health.boxes))))
+
+    try:
+        sheet = await _change(store, message, whose, profile, mend)
+    except _NothingToHeal:
+        await message.answer(view.nothing_to_heal_text(whose.name))
+        return
+    if sheet is not None:
+        text = view.healed_text(whose.name, healed[-1], sheet.health)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+
+
+async def hp_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
+    """Anyone may look: health is what the table sees anyway."""
+    if profile.system is not GameSystem.D10:
+        await message.answer(view.d10_only_text())
+        return
+    try:
+        args = parse_health_arguments(command.args, damage=False)
+    except ArgumentsError:
+        await message.answer(view.heal_usage_text())
+        return
+    system = system_of(profile)
+    user = message.from_user
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    if args.npc is not None:
+        sheet = await store.load_npc(message.chat.id, system, args.npc)
+        if sheet is None:
+            await message.answer(view.no_npc_text(args.npc))
+            return
+        name = args.npc
+    else:
+        who = target if target is not None and not target.is_bot else user
+        name = roller_name(message, who) if who is user else (who.first_name if who else "?")
+        loaded = await store.load_sheet(message.chat.id, who.id, system) if who else None
+        track = loaded.health if loaded is not None else HealthTrack()
+        await message.answer(view.hp_text(name, track), parse_mode=ParseMode.HTML)
+        return
+    await message.answer(view.hp_text(name, sheet.health), parse_mode=ParseMode.HTML)
