@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from bot.i18n import choose_locale
 from bot.session import tracking_answers
-from bot.store import STORAGE_ERRORS, ChatSettings, Store
+from bot.store import STORAGE_ERRORS, ChatSettings, Store, current_actor
 from rules import profiles
 from rules.dice import system_rng
 from rules.errors import RulesInputError
@@ -127,7 +127,12 @@ class StateMiddleware(BaseMiddleware):
         data["chat_settings"] = chat_settings
         data["profile"] = chat_profile(chat_settings)
         data.setdefault("rng", system_rng())
-        return await handler(event, data)
+        user: User | None = data.get("event_from_user")
+        token = current_actor.set(user.id if user is not None else 0)
+        try:
+            return await handler(event, data)
+        finally:
+            current_actor.reset(token)
 
 
 class ErrorMiddleware(BaseMiddleware):

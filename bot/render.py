@@ -319,3 +319,11 @@ def decimal(value: float, pattern: str = "0.0") -> str:
 
 def storyteller_only_text() -> str:
     return _("Only the Storyteller can do this. An administrator becomes one with /st.")
+
+
+def already_done_text() -> str:
+    return _("Already counted.")
+
+
+def busy_text() -> str:
+    return _("Many taps at once: please press again.")

@@ -1,39 +1,95 @@
-"""Opening and answering a tap on a button under a message that a flow drives.
+"""Opening, applying and answering a tap on a button under a message that a flow drives.
 
 Every such button carries a flow id (and usually the version it was drawn at), and nothing
 in it is trusted: :func:`load_tap` loads the flow and refuses a closed, foreign or garbled
-one with the same alerts everywhere, :func:`open_tap` also answers a stale version quietly
-(a double tap already did its work), and after the compare-and-set (``Store.advance_flow``)
-:func:`show_tap` redraws the message in place or, when another tap won, only answers. Who
-may press is each feature's own rule, so it stays with the feature; :func:`open_table_tap`
-adds the refusals the d10 table rolls share (the opener's own buttons, the d10 games only).
+one with the same alerts everywhere. A button drawn at an older version is not "a double
+tap" for everyone (PRODUCT.md §3 "Concurrency"): only the presser who already moved the flow
+on since that drawing repeated themselves; anyone else's press is applied to the current
+state, and a press that loses a compare-and-set to another player's is tried again on fresh
+state (:func:`retrying`). A message whose redraw failed after its step was stored is not
+dead either: the step stored the screen it meant to show, and the next tap on the message
+redraws it from there (:func:`heal`). Who may press is each feature's own rule, so it stays
+with the feature; :func:`open_table_tap` adds the refusals the d10 table rolls share.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import functools
+import logging
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, ParamSpec
 
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot import render
 from bot.session import safe_edit
-from bot.store import Flow, Store
+from bot.store import Flow, FlowState, LogEntry, Screen, Store
 from rules.profiles import GameSystem, Profile
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+View = Callable[[Flow], tuple[str, InlineKeyboardMarkup | None]]
+
+# How often a press that lost the race to another player's press is applied again to the
+# fresh state: each loss means someone else's step went through, so a whole table pressing
+# at once (20 helpers of a teamwork roll) settles within this many rounds; a short random
+# pause between rounds spreads the retries out.
+CONFLICT_ATTEMPTS = 24
+CONFLICT_PAUSE = 0.004
+
+
+class TapConflict(Exception):
+    """Another tap moved the flow on between this tap's read and its write."""
+
+
+def screen_of(text: str, markup: InlineKeyboardMarkup | None) -> Screen:
+    dumped = markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
+    return Screen(text=text, markup=dumped)
+
+
+async def heal(message: Message, flow: Flow) -> None:
+    """Redraw the message from the screen its flow stored when the message lags behind it
+    (its keyboard differs from the stored one); a failure here only costs the healing."""
+    if flow.screen is None:
+        return
+    shown = message.reply_markup
+    if (shown.model_dump(mode="json", exclude_none=True) if shown else None) == flow.screen.markup:
+        return  # its buttons carry the flow's version: the message is already current
+    markup = (
+        InlineKeyboardMarkup.model_validate(flow.screen.markup)
+        if flow.screen.markup is not None
+        else None
+    )
+    try:
+        await safe_edit(message, flow.screen.text, markup, parse_mode=ParseMode.HTML)
+    except TelegramAPIError as error:
+        log.info("flow %s: message not redrawn: %s", flow.id, error)
 
 
 async def load_tap(
     callback: CallbackQuery, flow_id: str, store: Store, *kinds: str
 ) -> tuple[Flow, Message] | None:
     """The flow a button names and the message it sits under, or None once the tap has been
-    answered: a closed or expired flow is «закрыт», and a flow of another chat or of another
-    feature than the button's (a forged or garbled callback) is an invalid button."""
+    answered: a closed or expired flow is «закрыт» (and its message redrawn as it was left),
+    and a flow of another chat or of another feature than the button's (a forged or garbled
+    callback) is an invalid button."""
     message = callback.message
     flow = await store.load_flow(flow_id)
+    if flow is not None and isinstance(message, Message) and flow.chat_id != message.chat.id:
+        flow = None
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return None
     if flow is None or flow.closed or not isinstance(message, Message):
+        if flow is not None and isinstance(message, Message):
+            await heal(message, flow)
         await callback.answer(render.closed_text(), show_alert=True)
         return None
-    if flow.chat_id != message.chat.id or flow.kind not in kinds:
+    if flow.kind not in kinds:
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return None
     return flow, message
@@ -42,31 +98,75 @@ async def load_tap(
 async def open_tap(
     callback: CallbackQuery, flow_id: str, version: int, store: Store, kind: str
 ) -> tuple[Flow, Message] | None:
-    """:func:`load_tap` at the version the button was drawn at; an older one is answered
-    quietly, since the tap that moved the flow on already redrew the message."""
+    """:func:`load_tap` for a button drawn at ``version``. A presser who already acted since
+    then repeated a tap: the message is redrawn as it stands and they are told so. Anyone
+    else gets the current flow, and their press applies to it."""
     loaded = await load_tap(callback, flow_id, store, kind)
     if loaded is None:
         return None
     flow, message = loaded
-    if flow.version != version:
-        await callback.answer()
+    if version > flow.version:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return None
+    if version < flow.version and flow.acted_since(version, callback.from_user.id):
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
         return None
     return flow, message
 
 
-View = Callable[[Flow], tuple[str, InlineKeyboardMarkup | None]]
-
-
-async def show_tap(
-    callback: CallbackQuery, message: Message, advanced: Flow | None, view: View
-) -> None:
-    """The end of a tap, after :meth:`Store.advance_flow`: the message redrawn from the new
-    version (its buttons carry that version), or, when another tap won the race (None),
-    only the quiet answer, because the winner already redrew it."""
-    if advanced is not None:
-        text, markup = view(advanced)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+async def commit_tap(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: FlowState | Mapping[str, Any],
+    view: View,
+    *,
+    close: bool = False,
+    entries: Sequence[LogEntry] = (),
+) -> Flow:
+    """One step of a tap: the message is drawn for the next version first, the step is stored
+    with that drawing (compare-and-set on ``flow.version``), then the message is edited.
+    Raises :class:`TapConflict` when another tap won, so :func:`retrying` applies this press
+    again to what that tap left."""
+    text, markup = view(flow.next(state, close=close))
+    advanced = await store.advance_flow(
+        flow,
+        flow.version,
+        state,
+        close=close,
+        entries=entries,
+        screen=screen_of(text, markup),
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
+    return advanced
+
+
+def retrying(
+    handler: Callable[P, Awaitable[None]],
+) -> Callable[P, Awaitable[None]]:
+    """A tap handler that starts over when its step lost the race (:class:`TapConflict`):
+    the button's version is then behind, and :func:`open_tap` hands it the current flow.
+    aiogram reads the handler's own parameters through ``functools.wraps``."""
+
+    @functools.wraps(handler)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        for attempt in range(CONFLICT_ATTEMPTS):
+            try:
+                await handler(*args, **kwargs)
+            except TapConflict:
+                await asyncio.sleep(random.random() * CONFLICT_PAUSE * (attempt + 1))
+                continue
+            return
+        callback = next((a for a in args if isinstance(a, CallbackQuery)), None)
+        if callback is not None:
+            await callback.answer(render.busy_text(), show_alert=True)
+
+    return run
 
 
 async def open_table_tap(

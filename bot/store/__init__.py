@@ -46,6 +46,7 @@ from bot.store.base import (
     StoreBase,
     chat_key,
     connect,
+    current_actor,
     flow_key,
     hidden_seq_key,
     log_key,
@@ -53,7 +54,7 @@ from bot.store.base import (
     update_key,
 )
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
-from bot.store.flows import Flow, FlowState, FlowStateError, FlowStore, SheetSpend
+from bot.store.flows import Flow, FlowState, FlowStateError, FlowStore, Screen, SheetSpend
 from bot.store.hidden import HiddenRecord, HiddenStore
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
@@ -70,11 +71,13 @@ __all__ = [
     "LogEntry",
     "PlayerSheet",
     "RedisUnavailable",
+    "Screen",
     "SheetOwner",
     "SheetSpend",
     "Store",
     "chat_key",
     "connect",
+    "current_actor",
     "flow_key",
     "hidden_seq_key",
     "log_key",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -35,6 +36,11 @@ POOL_SIZE = 64
 POOL_WAIT = 1.0
 HEALTH_CHECK_INTERVAL = 15
 RETRIES = 1
+
+# Who the update being handled comes from: the store remembers it as the actor of a flow's
+# step, so a repeat tap is told from a second player's press (bot/taps.py). Set by the
+# middleware for each update; 0 outside one.
+current_actor: ContextVar[int] = ContextVar("current_actor", default=0)
 
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError)
 

@@ -26,6 +26,7 @@ from bot.store.base import (
     FLOW_ID_BYTES,
     FLOW_TTL,
     LOG_CAP,
+    current_actor,
     dump,
     flow_key,
     log_key,
@@ -38,10 +39,14 @@ from rules.sheet import Sheet, SheetSystem, to_json
 
 S = TypeVar("S", bound="FlowState")
 
+ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
+
 # KEYS[1] flow, KEYS[2] its chat's log (only with entries); ARGV: expected version, new data
-# JSON, close ('1'/'0'), then optionally the log cap and the log entries. The version check
-# and the writes happen in one script, so of two taps carrying the same version exactly one
-# can pass, and a lost compare-and-set logs nothing.
+# JSON, close ('1'/'0'), the actor's user id, the screen drawn for the new version ('' keeps
+# none), then optionally the log cap and the log entries. The version check and the writes
+# happen in one script, so of two taps carrying the same version exactly one can pass, and a
+# lost compare-and-set logs nothing. The actor is remembered (the last few, "version:user")
+# so that only the same presser's repeat counts as a double tap (bot/taps.py).
 _ADVANCE_FLOW = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
@@ -53,14 +58,32 @@ end
 if redis.call('HGET', KEYS[1], 'closed') == '1' then
   return false
 end
-redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'data', ARGV[2], 'closed', ARGV[3])
-if #ARGV > 4 then
-  for i = 5, #ARGV do
+local new = tonumber(version) + 1
+local actors = (redis.call('HGET', KEYS[1], 'actors') or '') .. ' ' .. new .. ':' .. ARGV[4]
+if #actors > ACTORS_KEPT then
+  local cut = string.find(actors, ' ', #actors - ACTORS_KEPT, true)
+  actors = string.sub(actors, cut)
+end
+redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
+  'actors', actors, 'screen', ARGV[5])
+if #ARGV > 6 then
+  for i = 7, #ARGV do
     redis.call('LPUSH', KEYS[2], ARGV[i])
   end
-  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[4]) - 1)
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[6]) - 1)
 end
 return redis.call('HGETALL', KEYS[1])
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT))
+
+
+# KEYS[1] flow; ARGV[1] the screen JSON. Only onto a flow that still exists, so an expired
+# one is not brought back as a hash with a screen and nothing else.
+_KEEP_SCREEN = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'screen', ARGV[1])
+  return 1
+end
+return 0
 """
 
 
@@ -89,6 +112,17 @@ class FlowState(BaseModel):
         FlowState.registry[kind] = cls
 
 
+class Screen(BaseModel):
+    """What the message shows at a flow's version: its HTML text and inline keyboard (as the
+    Bot API's JSON). Stored with the version that drew it, so a message whose edit failed can
+    be redrawn by the next tap on it, whichever feature it belongs to (PRODUCT.md §3)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    markup: dict[str, Any] | None = None
+
+
 class Flow(BaseModel):
     """An interactive message's stored state: who owns it, which version a button must carry."""
 
@@ -99,6 +133,20 @@ class Flow(BaseModel):
     version: int
     data: dict[str, Any]
     closed: bool = False
+    # (version it produced, user id) of the last steps: who already acted on which drawing.
+    actors: tuple[tuple[int, int], ...] = ()
+    screen: Screen | None = None
+
+    def acted_since(self, version: int, user_id: int) -> bool:
+        """Whether ``user_id`` moved this flow on after ``version``: their tap on a button
+        drawn at ``version`` is then a repeat, not a new press."""
+        return any(made > version and actor == user_id for made, actor in self.actors)
+
+    def next(self, state: FlowState | Mapping[str, Any], *, close: bool = False) -> Flow:
+        """This flow as it will be one step on, for drawing its buttons before the step."""
+        return self.model_copy(
+            update={"version": self.version + 1, "data": _data(state), "closed": close}
+        )
 
     def state(self, model: type[S]) -> S:
         """The data as ``model``; :class:`FlowStateError` if the flow is not of that kind."""
@@ -131,6 +179,24 @@ class SheetSpend:
         return player_field(self.user_id, self.system)
 
 
+def _actors(raw: str | None) -> tuple[tuple[int, int], ...]:
+    found: list[tuple[int, int]] = []
+    for item in (raw or "").split():
+        made, _, actor = item.partition(":")
+        if made.isdigit() and actor.lstrip("-").isdigit():
+            found.append((int(made), int(actor)))
+    return tuple(found)
+
+
+def _screen(raw: str | None) -> Screen | None:
+    if not raw:
+        return None
+    try:
+        return Screen.model_validate_json(raw)
+    except ValidationError:
+        return None
+
+
 def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any]) -> Flow:
     return Flow(
         id=flow_id,
@@ -140,6 +206,8 @@ def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any]) -> Flow:
         version=int(fields["version"]),
         data=json.loads(fields["data"]),
         closed=fields.get("closed") == "1",
+        actors=_actors(fields.get("actors")),
+        screen=_screen(fields.get("screen")),
     )
 
 
@@ -152,6 +220,7 @@ def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
 class FlowStore(LogStore):
     def register_scripts(self) -> None:
         self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
+        self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
 
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
         key = flow_key(flow.id)
@@ -241,10 +310,18 @@ class FlowStore(LogStore):
         *,
         close: bool = False,
         entries: Sequence[LogEntry] = (),
+        screen: Screen | None = None,
     ) -> Flow | None:
         """Compare-and-set: the new Flow (version + 1), or None if stale, closed or expired;
-        ``entries`` go to the flow's chat log only when the set succeeds (oldest first)."""
-        args: list[Any] = [expected_version, dump(_data(state)), "1" if close else "0"]
+        ``entries`` go to the flow's chat log only when the set succeeds (oldest first), and
+        ``screen`` is what the message will show at the new version."""
+        args: list[Any] = [
+            expected_version,
+            dump(_data(state)),
+            "1" if close else "0",
+            current_actor.get(),
+            screen.model_dump_json() if screen is not None else "",
+        ]
         keys = [flow_key(flow.id)]
         if entries:
             keys.append(log_key(flow.chat_id))
@@ -254,9 +331,16 @@ class FlowStore(LogStore):
             return None
         return _flow_from_hash(flow.id, pairs(reply))
 
-    async def close_flow(self, flow: Flow, expected_version: int) -> Flow | None:
+    async def keep_screen(self, flow: Flow, screen: Screen) -> None:
+        """What a closed flow's message now shows (a hand-off drew another flow into it), so a
+        late tap on the old buttons redraws the message instead of finding it dead."""
+        await self._keep_screen(keys=[flow_key(flow.id)], args=[screen.model_dump_json()])
+
+    async def close_flow(
+        self, flow: Flow, expected_version: int, *, screen: Screen | None = None
+    ) -> Flow | None:
         """Close the flow as it is (its buttons stop working); None if another tap won."""
-        return await self.advance_flow(flow, expected_version, flow.data, close=True)
+        return await self.advance_flow(flow, expected_version, flow.data, close=True, screen=screen)
 
     async def advance_flow_spending(
         self,
@@ -267,6 +351,7 @@ class FlowStore(LogStore):
         *,
         close: bool = False,
         entries: Sequence[LogEntry] = (),
+        screen: Screen | None = None,
     ) -> tuple[Flow | None, Sheet | None]:
         """:meth:`advance_flow` that also applies ``spend``, in one WATCH transaction over
         the flow and the sheets: a stale version spends nothing."""
@@ -285,13 +370,21 @@ class FlowStore(LogStore):
             updated = self._spent(parse_sheet(await pipe.hget(skey, field)), spend)
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             version = expected_version + 1
-            pipe.hset(
-                fkey, mapping={"version": version, "data": data, "closed": "1" if close else "0"}
-            )
+            actors = f"{fields.get('actors') or ''!s} {version}:{current_actor.get()}"
+            if len(actors) > ACTORS_KEPT:
+                actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
+            change: dict[Any, Any] = {
+                "version": version,
+                "data": data,
+                "closed": "1" if close else "0",
+                "actors": actors,
+                "screen": screen.model_dump_json() if screen is not None else "",
+            }
+            pipe.hset(fkey, mapping=change)
             if updated is not None:
                 pipe.hset(skey, field, to_json(updated))
             self._queue_log(pipe, flow.chat_id, tuple(entries))
-            new = {**fields, "version": version, "data": data, "closed": "1" if close else "0"}
+            new: dict[Any, Any] = {**fields, **change}
             return _flow_from_hash(flow.id, new), updated
 
         return await self._watched([fkey, skey], apply)

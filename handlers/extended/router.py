@@ -22,7 +22,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_extended_arguments
 from bot.store import Flow, FlowStateError, LogEntry, Store
-from bot.taps import open_table_tap, show_tap
+from bot.taps import commit_tap, open_table_tap, retrying
 from bot.wizard import typed_or_wizard
 from handlers.extended import view
 from handlers.extended.callbacks import ExtAction, ExtCallback
@@ -102,6 +102,7 @@ async def ext_command(
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+@retrying
 async def ext_tap(
     callback: CallbackQuery,
     callback_data: ExtCallback,
@@ -118,9 +119,14 @@ async def ext_tap(
     try:
         state = flow.state(ExtendedFlow)
         if callback_data.a is ExtAction.STOP:
-            advanced = await store.close_flow(flow, flow.version)
-            await show_tap(
-                callback, message, advanced, lambda f: view.draw(f, state, profile, stopped=True)
+            await commit_tap(
+                callback,
+                message,
+                store,
+                flow,
+                state,
+                lambda f: view.draw(f, state, profile, stopped=True),
+                close=True,
             )
             return
         result = rolling.roll_d10(state.pool, state.difficulty, profile, rng=rng)
@@ -129,11 +135,13 @@ async def ext_tap(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     entry = rolling.log_entry(flow.owner_id, state.roller, state.pool, result, KIND)
-    advanced = await store.advance_flow(
+    await commit_tap(
+        callback,
+        message,
+        store,
         flow,
-        flow.version,
         after,
+        lambda f: view.draw(f, after, profile),
         entries=[entry],
         close=after.status in FINAL,
     )
-    await show_tap(callback, message, advanced, lambda f: view.draw(f, after, profile))

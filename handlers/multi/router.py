@@ -22,7 +22,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_multi_arguments
 from bot.store import FlowStateError, LogEntry, Store
-from bot.taps import open_table_tap, show_tap
+from bot.taps import commit_tap, open_table_tap, retrying
 from bot.wizard import typed_or_wizard
 from handlers.multi import view
 from handlers.multi.callbacks import MultiAction, MultiCallback
@@ -96,6 +96,7 @@ async def multi_command(
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+@retrying
 async def multi_tap(
     callback: CallbackQuery,
     callback_data: MultiCallback,
@@ -138,5 +139,13 @@ async def multi_tap(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     close = after.stopped or (bool(after.declared) and after.next_action() is None)
-    advanced = await store.advance_flow(flow, flow.version, after, entries=entries, close=close)
-    await show_tap(callback, message, advanced, lambda f: view.draw(f, after, profile))
+    await commit_tap(
+        callback,
+        message,
+        store,
+        flow,
+        after,
+        lambda f: view.draw(f, after, profile),
+        entries=entries,
+        close=close,
+    )

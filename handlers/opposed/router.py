@@ -25,7 +25,7 @@ from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, FlowStateError, LogEntry, Store
-from bot.taps import open_table_tap, show_tap
+from bot.taps import commit_tap, open_table_tap, retrying, screen_of
 from bot.wizard import OPEN_WIZARD
 from handlers.opposed import view
 from handlers.opposed.callbacks import VsAction, VsCallback
@@ -230,17 +230,19 @@ async def _answer_by_reply(
     )
     after = state.model_copy(update={"b": b, "roll_b": result}).settled()
     entry = rolling.log_entry(user.id, name, pool, result, KIND)
+    close = after.finished or after.cancelled
+    text, markup = view.draw(flow.next(after, close=close), after, profile)
     advanced = await store.advance_flow(
         flow,
         flow.version,
         after,
         entries=[entry],
-        close=after.finished or after.cancelled,
+        close=close,
+        screen=screen_of(text, markup),
     )
     if advanced is None:
         await message.answer(render.closed_text())
         return
-    text, markup = view.draw(advanced, after, profile)
     await safe_edit(replied.as_(bot), text, markup, parse_mode=ParseMode.HTML)
 
 
@@ -313,6 +315,7 @@ async def _may_play_b(
     return await runs_game(bot, message.chat, chat_settings, user, None)
 
 
+@retrying
 async def vs_tap(
     callback: CallbackQuery,
     callback_data: VsCallback,
@@ -365,9 +368,16 @@ async def vs_tap(
     except _AlreadyRolled:
         await callback.answer(view.already_rolled_text(), show_alert=True)
         return
-    close = after.finished or after.cancelled
-    advanced = await store.advance_flow(flow, flow.version, after, entries=entries, close=close)
-    await show_tap(callback, message, advanced, lambda f: view.draw(f, after, profile))
+    await commit_tap(
+        callback,
+        message,
+        store,
+        flow,
+        after,
+        lambda f: view.draw(f, after, profile),
+        entries=entries,
+        close=after.finished or after.cancelled,
+    )
 
 
 class _AlreadyRolled(Exception):

@@ -242,7 +242,8 @@ async def _close(
     current: Flow | None = flow
     for _attempt in range(CAS_ATTEMPTS):
         if current is None or current.closed:
-            await callback.answer()  # closed by a double tap or another Storyteller's tap
+            # Closed by a double tap or by another Storyteller's tap.
+            await callback.answer(render.already_done_text())
             return
         closed = await store.close_flow(current, current.version)
         if closed is not None:

@@ -29,7 +29,7 @@ from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_roll_arguments
 from bot.session import safe_edit
 from bot.store import Flow, FlowStateError, Store
-from bot.taps import load_tap, show_tap
+from bot.taps import TapConflict, commit_tap, heal, load_tap, retrying, screen_of
 from bot.wizard import EXTEND_ROLL, ExtendRequest
 from handlers.roll import view
 from handlers.roll.callbacks import RollAction, RollCallback
@@ -252,6 +252,7 @@ def _failed(result: d10.D10Result) -> bool:
     return result.outcome in (d10.Outcome.FAILURE, d10.Outcome.BOTCH)
 
 
+@retrying
 async def roll_tap(
     callback: CallbackQuery,
     callback_data: RollCallback,
@@ -268,7 +269,12 @@ async def roll_tap(
         await callback.answer(render.not_yours_text(), show_alert=True)
         return
     if flow.version != callback_data.v:
-        await callback.answer()  # a double tap: the first one already did the work
+        # Only the owner presses here, so an older drawing means they already acted on it.
+        if callback_data.v > flow.version:
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
         return
     if profile.system is not GameSystem.D10:
         await callback.answer(render.d6_unsupported_text(), show_alert=True)
@@ -313,8 +319,9 @@ async def _wizard_tap(
         return
     else:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
-    advanced = await store.advance_flow(flow, data.v, state)
-    await show_tap(callback, message, advanced, lambda f: _wizard_view(f, state, profile))
+    await commit_tap(
+        callback, message, store, flow, state, lambda f: _wizard_view(f, state, profile)
+    )
 
 
 async def _wizard_roll(
@@ -341,9 +348,8 @@ async def _wizard_roll(
     )
     if record.willpower and not await _has_willpower(callback, store, flow, profile):
         return
-    if await store.close_flow(flow, data.v) is None:
-        await callback.answer()
-        return
+    if await store.close_flow(flow, flow.version) is None:
+        raise TapConflict(flow.id)
     text, markup = await _store_result(
         store,
         message.chat.id,
@@ -353,6 +359,7 @@ async def _wizard_roll(
         result,
         profile,
     )
+    await store.keep_screen(flow, screen_of(text, markup))
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
 
@@ -384,9 +391,8 @@ async def _wizard_auto(
     found = auto_success(state.pool, state.difficulty, profile, RollContext.NORMAL, wp_current=1)
     if found.degree is None:
         raise RulesInputError(ErrorCode.STATE, "auto_success")
-    if await store.close_flow(flow, data.v) is None:
-        await callback.answer()
-        return
+    if await store.close_flow(flow, flow.version) is None:
+        raise TapConflict(flow.id)
     roller = callback.from_user.first_name
     entry = rolling.auto_success_entry(
         flow.owner_id, roller, state.pool, state.difficulty, found.successes
@@ -431,9 +437,8 @@ async def _retry_tap(
     )
     if record.willpower and not await _has_willpower(callback, store, flow, profile):
         return
-    if await store.close_flow(flow, data.v) is None:
-        await callback.answer()
-        return
+    if await store.close_flow(flow, flow.version) is None:
+        raise TapConflict(flow.id)
     again = record.model_copy(update={"attempt": attempt})
     text, markup = await _store_result(
         store,
@@ -480,9 +485,9 @@ async def _extend_tap(
         first=record.result,
     )
     opening = features.handoff(EXTEND_ROLL)(request, profile)
-    if await store.close_flow(flow, data.v) is None:
-        await callback.answer()
-        return
+    if await store.close_flow(flow, flow.version) is None:
+        raise TapConflict(flow.id)
     text, markup = await opening.open(store, flow.chat_id, flow.owner_id)
+    await store.keep_screen(flow, screen_of(text, markup))
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()

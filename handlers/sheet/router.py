@@ -32,7 +32,7 @@ from bot import render, sheet_text
 from bot.access import GameAccess, game_access
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
-from bot.taps import load_tap
+from bot.taps import heal, load_tap
 from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
 from handlers.sheet import view as sheet_view
 from handlers.sheet.callbacks import SheetAction, SheetCallback
@@ -390,7 +390,9 @@ async def editor_tap(
         await callback.answer(sheet_view.not_your_sheet_text(), show_alert=True)
         return
     if flow.version != callback_data.v:
-        await callback.answer()  # a double tap: the first one already did the work
+        # The editor is its owner's alone: an older drawing means they already pressed it.
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
         return
     try:
         state = flow.state(EditorState)
@@ -447,7 +449,7 @@ async def _editor_step(
         close = True
     advanced = await store.advance_flow(flow, data.v, state, close=close)
     if advanced is None:
-        await callback.answer()
+        await callback.answer(render.already_done_text())
         return
     if setting is not None:
         sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)

@@ -166,7 +166,7 @@ async def storyteller_tap(
         await callback.answer(view.not_for_you_text(), show_alert=True)
         return
     if flow.version != callback_data.v:
-        await callback.answer()
+        await callback.answer(render.already_done_text())
         return
     try:
         expected = flow.state(ClaimState).expected
@@ -180,7 +180,7 @@ async def storyteller_tap(
         await callback.answer(view.storyteller_admins_only_text(), show_alert=True)
         return
     if await store.close_flow(flow, flow.version) is None:
-        await callback.answer()
+        await callback.answer(render.already_done_text())
         return
     updated = await store.set_storyteller(
         message.chat.id,

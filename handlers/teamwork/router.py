@@ -20,7 +20,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_team_arguments
 from bot.store import FlowStateError, LogEntry, Store
-from bot.taps import open_table_tap, show_tap
+from bot.taps import commit_tap, open_table_tap, retrying
 from bot.wizard import typed_or_wizard
 from handlers.teamwork import view
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
@@ -85,6 +85,7 @@ async def team_command(
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+@retrying
 async def team_tap(
     callback: CallbackQuery,
     callback_data: TeamCallback,
@@ -116,7 +117,7 @@ async def team_tap(
         return
     elif action is TeamAction.JOIN:
         if state.is_pending(user.id):
-            await callback.answer()
+            await callback.answer(render.already_done_text())
             return
         if len(state.members) + len(state.pending) >= MAX_MEMBERS:
             await callback.answer(render.invalid_button_text(), show_alert=True)
@@ -142,7 +143,13 @@ async def team_tap(
             }
         )
         entries.append(rolling.log_entry(user.id, user.first_name, pool, result, KIND))
-    advanced = await store.advance_flow(
-        flow, flow.version, after, entries=entries, close=after.closed
+    await commit_tap(
+        callback,
+        message,
+        store,
+        flow,
+        after,
+        lambda f: view.draw(f, after, profile),
+        entries=entries,
+        close=after.closed,
     )
-    await show_tap(callback, message, advanced, lambda f: view.draw(f, after, profile))

@@ -18,7 +18,7 @@ from bot import render, rolling, table_text
 from bot.features import FeatureSet
 from bot.session import safe_edit
 from bot.store import Flow, FlowState, FlowStateError, Store
-from bot.taps import open_table_tap, show_tap
+from bot.taps import TapConflict, commit_tap, open_table_tap, retrying, screen_of
 from bot.wizard import WizardChoice, WizardMode, WizardTarget, target_key
 from handlers.wizard import view
 from handlers.wizard.callbacks import SetupAction, SetupCallback
@@ -61,6 +61,7 @@ async def open_wizard(
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+@retrying
 async def setup_tap(
     callback: CallbackQuery,
     callback_data: SetupCallback,
@@ -93,8 +94,9 @@ async def setup_tap(
     except (RulesInputError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
-    advanced = await store.advance_flow(flow, flow.version, state)
-    await show_tap(callback, message, advanced, lambda f: view.draw(f, state, target, profile))
+    await commit_tap(
+        callback, message, store, flow, state, lambda f: view.draw(f, state, target, profile)
+    )
 
 
 def _choose(
@@ -155,8 +157,8 @@ async def _start(
     )
     opening = target.start(choice, profile)
     if await store.close_flow(flow, flow.version) is None:
-        await callback.answer()
-        return
+        raise TapConflict(flow.id)
     text, markup = await opening.open(store, flow.chat_id, flow.owner_id)
+    await store.keep_screen(flow, screen_of(text, markup))
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
