@@ -10,13 +10,15 @@ import asyncio
 import gc
 import importlib
 import logging
+import signal
 import sys
 from typing import NoReturn
 
-from aiogram import Bot
+from aiogram import Bot, Dispatcher
 from pydantic import ValidationError
 
-from bot.app import create_dispatcher
+from bot.app import SHUTDOWN_GRACE, create_dispatcher
+from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import make_session
 from bot.settings import Settings, describe_error
@@ -59,15 +61,39 @@ async def run(settings: Settings) -> None:
     if settings.webhook_url:
         await serve(settings, dispatcher, bot)
         return
-    # Polling gets every update once per getUpdates; each one runs as its own task so a slow
-    # Telegram edit in one chat never holds up another chat. The shutdown hook waits for them.
-    await dispatcher.start_polling(
-        bot,
-        handle_as_tasks=True,
-        handle_signals=True,
-        close_bot_session=True,
-        allowed_updates=dispatcher.resolve_used_update_types(),
-    )
+    await poll(dispatcher, bot, store)
+
+
+async def poll(dispatcher: Dispatcher, bot: Bot, store: Store) -> None:
+    """Long polling through bot/delivery.py (an update is confirmed only once it is in the
+    inbox; a chat's updates in order, chats side by side) until SIGTERM or SIGINT; what is
+    left unfinished stays in the inbox for the next start."""
+    delivery = Delivery(dispatcher, bot, store, take_over=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    workflow = {**dispatcher.workflow_data, "dispatcher": dispatcher, "bot": bot}
+    await dispatcher.emit_startup(**workflow)
+    tasks = [
+        asyncio.create_task(delivery.poll(dispatcher.resolve_used_update_types())),
+        asyncio.create_task(delivery.recover_forever()),
+    ]
+    try:
+        await stop.wait()
+        log.info("stop requested")
+    finally:
+        delivery.stop()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        left = await delivery.drain(SHUTDOWN_GRACE)
+        if left:
+            log.warning("%d chat(s) still busy at shutdown: left in the inbox", left)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+        await dispatcher.emit_shutdown(**workflow)
+        await bot.session.close()
 
 
 def run_playground() -> int:

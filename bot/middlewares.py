@@ -5,8 +5,9 @@ Order on the ``update`` observer, outermost first (after aiogram's own user-cont
 1. :class:`InFlightMiddleware` — counts running updates so shutdown can wait for them;
 2. :class:`ErrorMiddleware` — nothing a handler raises may stop polling or leave a player
    without an answer;
-3. :class:`StateMiddleware` — drops a re-delivered update and loads the chat's settings in
-   the same Redis round-trip, then hands handlers ``chat_settings``, ``profile`` and ``rng``;
+3. :class:`StateMiddleware` — begins the update's journal (a re-delivered update that was
+   finished is dropped) and loads the chat's settings in the same Redis round-trip, hands
+   handlers ``chat_settings``, ``profile`` and ``rng``, and finishes the update;
 4. :class:`bot.i18n.ChatLocaleMiddleware` — picks the language and sets ``locale``.
 """
 
@@ -14,21 +15,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.types import Chat, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot.i18n import choose_locale
-from bot.session import tracking_answers
-from bot.store import STORAGE_ERRORS, ChatSettings, Store, current_actor
+from bot.session import current_command, tracking_answers
+from bot.store import (
+    STORAGE_ERRORS,
+    Begun,
+    ChatSettings,
+    Store,
+    current_actor,
+    current_journal,
+)
 from rules import profiles
-from rules.dice import system_rng
 from rules.errors import RulesInputError
 from rules.profiles import Profile
 
@@ -109,8 +122,47 @@ class InFlightMiddleware(BaseMiddleware):
         return len(still)
 
 
+class ChatBusy(Exception):
+    """Another replica is handling an update of this chat: this one waits its turn."""
+
+
+# Who is handling updates here: the chat lock's owner token (bot/store/updates.py).
+PROCESS_TOKEN = secrets.token_hex(8)
+LOCK_RENEW_EVERY = 5.0
+# Errors after which the update stays in the inbox and is run again later (Redis or Telegram
+# away): its journal keeps the dice and the writes, so the player gets the real result.
+RETRIED_LATER: tuple[type[BaseException], ...] = (
+    *STORAGE_ERRORS,
+    TelegramServerError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+)
+
+
+def update_scope(update: Update) -> int:
+    """What an update is serialised by: its chat, or its sender outside a chat."""
+    event = update.event
+    chat = getattr(event, "chat", None)
+    message = getattr(event, "message", None)
+    if chat is None and message is not None:
+        chat = getattr(message, "chat", None)
+    if isinstance(chat, Chat):
+        return chat.id
+    user = getattr(event, "from_user", None)
+    if isinstance(user, User):
+        return user.id
+    return update.update_id
+
+
 class StateMiddleware(BaseMiddleware):
-    """De-duplication and the chat's settings in one round-trip; injects what handlers need."""
+    """The update's journal, its chat's lock and settings in one round-trip; injects what
+    handlers need; finishes the update once its effect and replies are out (PRODUCT.md §5).
+
+    An update finished before (a re-delivery) is skipped; one whose chat another replica is
+    busy with raises :class:`ChatBusy` for bot/delivery.py to retry. The dice come from the
+    journal's seed, so handling the update again after a crash rolls the same faces, and the
+    writes it already made are read back from the journal instead of made twice.
+    """
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         if not isinstance(event, Update):
@@ -118,21 +170,61 @@ class StateMiddleware(BaseMiddleware):
         store: Store = data["store"]
         bot: Bot = data["bot"]
         chat: Chat | None = data.get("event_chat")
-        fresh, chat_settings = await store.take_update(
-            bot.id, event.update_id, chat.id if chat is not None else None
+        user: User | None = data.get("event_from_user")
+        token = str(data.get("delivery_token", PROCESS_TOKEN))
+        scope = update_scope(event)
+        status, chat_settings, journal = await store.begin_update(
+            bot.id,
+            event.update_id,
+            scope,
+            chat.id if chat is not None else None,
+            token,
+            force=bool(data.get("take_over", True)),
+            seed=secrets.token_bytes(32),
         )
-        if not fresh:
-            log.info("update %d was already taken, skipped", event.update_id)
+        if status is Begun.BUSY:
+            raise ChatBusy(scope)
+        if journal is None:
+            log.info("update %d: %s, skipped", event.update_id, status.value)
             return None
         data["chat_settings"] = chat_settings
         data["profile"] = chat_profile(chat_settings)
-        data.setdefault("rng", system_rng())
-        user: User | None = data.get("event_from_user")
-        token = current_actor.set(user.id if user is not None else 0)
+        data.setdefault("rng", journal.dice())
+        actor = current_actor.set(user.id if user is not None else 0)
+        journaled = current_journal.set(journal)
+        command = current_command.set(_command_of(event))
+        renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
         try:
-            return await handler(event, data)
+            result = await handler(event, data)
+        except RETRIED_LATER:
+            raise
+        except Exception:
+            await store.finish_update(bot.id, event.update_id, scope, token)
+            raise
         finally:
-            current_actor.reset(token)
+            renew.cancel()
+            current_command.reset(command)
+            current_journal.reset(journaled)
+            current_actor.reset(actor)
+        await store.finish_update(bot.id, event.update_id, scope, token)
+        return result
+
+    @staticmethod
+    async def _renew(store: Store, bot_id: int, scope: int, token: str) -> None:
+        while True:
+            await asyncio.sleep(LOCK_RENEW_EVERY)
+            try:
+                await store.renew_lock(bot_id, scope, token)
+            except STORAGE_ERRORS as error:
+                log.warning("chat %d: lock not renewed: %s", scope, error)
+
+
+def _command_of(update: Update) -> tuple[int, int] | None:
+    """The group message a result should reply to, so parallel rolls stay paired."""
+    message = update.message
+    if message is None or message.chat.type not in ("group", "supergroup"):
+        return None
+    return message.chat.id, message.message_id
 
 
 class ErrorMiddleware(BaseMiddleware):
@@ -152,10 +244,19 @@ class ErrorMiddleware(BaseMiddleware):
         with tracking_answers() as answered:
             try:
                 return await handler(event, data)
+            except ChatBusy:
+                raise
             except Exception as error:
                 if not isinstance(event, Update):
                     raise
-                await self._report(event, data, error, answered)
+                # Under bot/delivery.py an update that met Redis or Telegram away is run again
+                # later from its journal: the player hears once that the answer will come, and
+                # is never told "try again" for a command whose effect may already be stored.
+                later = isinstance(error, RETRIED_LATER) and "delivery_token" in data
+                if not later or (data.get("attempt", 0) == 0 and isinstance(error, STORAGE_ERRORS)):
+                    await self._report(event, data, error, answered, later=later)
+                if later:
+                    raise
                 return None
 
     def _locale(self, data: dict[str, Any]) -> str:
@@ -165,8 +266,13 @@ class ErrorMiddleware(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         return choose_locale(data.get("chat_settings"), user, self.default_locale)
 
-    def _text(self, error: Exception, locale: str) -> str:
+    def _text(self, error: Exception, locale: str, *, later: bool) -> str:
         with self.i18n.context(), self.i18n.use_locale(locale):
+            if later:
+                return _(
+                    "The dice table's memory is unavailable right now. "
+                    "The bot will answer this as soon as it is back."
+                )
             if isinstance(error, STORAGE_ERRORS):
                 return _(
                     "The dice table's memory is unavailable right now. "
@@ -177,7 +283,13 @@ class ErrorMiddleware(BaseMiddleware):
             return _("Something went wrong on our side. Please try again.")
 
     async def _report(
-        self, update: Update, data: dict[str, Any], error: Exception, answered: set[str]
+        self,
+        update: Update,
+        data: dict[str, Any],
+        error: Exception,
+        answered: set[str],
+        *,
+        later: bool = False,
     ) -> None:
         if isinstance(error, STORAGE_ERRORS):
             log.error("update %d: storage unavailable: %s", update.update_id, error)
@@ -185,7 +297,7 @@ class ErrorMiddleware(BaseMiddleware):
             log.warning("update %d: unhandled rules input error: %s", update.update_id, error)
         else:
             log.exception("update %d: handler failed", update.update_id, exc_info=error)
-        text = self._text(error, self._locale(data))
+        text = self._text(error, self._locale(data), later=later)
         try:
             if update.callback_query is not None:
                 if update.callback_query.id not in answered:

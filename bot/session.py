@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.base import BaseSession
@@ -36,9 +36,15 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import AnswerCallbackQuery, GetUpdates, Response, TelegramMethod
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    GetUpdates,
+    Response,
+    SendMessage,
+    TelegramMethod,
+)
 from aiogram.methods.base import TelegramType
-from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message
+from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message, ReplyParameters
 from aiohttp import ClientConnectorError
 
 if TYPE_CHECKING:
@@ -244,6 +250,57 @@ class CallbackAnswerTracker(BaseRequestMiddleware):
         return result
 
 
+# The group command the update being handled answers: (chat id, message id). Set by the
+# state middleware for a message in a group; read below.
+current_command: ContextVar[tuple[int, int] | None] = ContextVar("current_command", default=None)
+
+
+class ReplyToCommand(BaseRequestMiddleware):
+    """In a group, a message the bot sends while handling a command is a reply to it, so
+    when several players roll at once each result sits under its own command (PRODUCT.md §5).
+    A send that already says what it replies to is left alone, and a deleted command does
+    not stop the reply (``allow_sending_without_reply``)."""
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        command = current_command.get()
+        if (
+            command is not None
+            and isinstance(method, SendMessage)
+            and method.chat_id == command[0]
+            and method.reply_parameters is None
+            and method.reply_to_message_id is None
+        ):
+            method.reply_parameters = ReplyParameters(
+                message_id=command[1], allow_sending_without_reply=True
+            )
+        return await make_request(bot, method)
+
+
+class ExpiredCallbackAnswers(BaseRequestMiddleware):
+    """A callback answered too late (an update run again after a crash or an outage) gets
+    Telegram's "query is too old": the player has long seen the spinner stop, and the rest
+    of the update (the edit with the result) must still happen."""
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        try:
+            return await make_request(bot, method)
+        except TelegramBadRequest as error:
+            if isinstance(method, AnswerCallbackQuery) and "query is too old" in error.message:
+                log.info("callback %s answered too late", method.callback_query_id)
+                return Response[TelegramType](ok=True, result=cast(TelegramType, True))
+            raise
+
+
 class PinResponseTypes(BaseRequestMiddleware):
     """Keeps every ``Response[T]`` class aiogram asks for alive for the life of the process.
 
@@ -277,6 +334,8 @@ def make_session(settings: Settings) -> AiohttpSession:
 def install_middlewares(session: BaseSession) -> None:
     """Retries outside the limiter, so every retried attempt is throttled too."""
     session.middleware(PinResponseTypes())
+    session.middleware(ExpiredCallbackAnswers())
+    session.middleware(ReplyToCommand())
     session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
     session.middleware(RateLimitMiddleware())

@@ -1,47 +1,95 @@
 """Webhook mode: an aiohttp server that only accepts updates carrying our secret (PRODUCT.md §4).
 
 Telegram sends the secret given to setWebhook in the ``X-Telegram-Bot-Api-Secret-Token``
-header; aiogram's handler compares it in constant time and answers 401 otherwise, so a
-stranger who finds the URL cannot forge updates. Several replicas may serve the same URL
-behind a load balancer: they share nothing but Redis.
+header; it is compared in constant time and anything else gets 401, so a stranger who finds
+the URL cannot forge updates. A body that is not an Update gets 400. An update is answered
+200 only once it is in the Redis inbox (503 while Redis is away, so Telegram sends it again);
+bot/delivery.py then runs it. Several replicas may serve the same URL behind a load
+balancer: they share nothing but Redis, which serialises each chat's updates between them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import signal
+from typing import Any
 
 from aiogram import Bot, Dispatcher
-from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiogram.types import Update
+from aiogram.webhook.aiohttp_server import setup_application
 from aiohttp import web
+from pydantic import ValidationError
 
+from bot.app import SHUTDOWN_GRACE
+from bot.delivery import Delivery
 from bot.settings import Settings
+from bot.store import STORAGE_ERRORS, Store
 
 log = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+DELIVERY_KEY = web.AppKey("delivery", Delivery)
+TASKS_KEY = web.AppKey("delivery_tasks", list[asyncio.Task[None]])
 
 
 def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Application:
     """The aiohttp application: the webhook route, the Dispatcher's start-up and shutdown.
 
-    The Dispatcher's shutdown (which waits for updates in flight) is registered before the
-    request handler's, which closes the bot's session, so late replies still go out.
+    The chats' queues are drained before the Dispatcher's shutdown (which closes Redis and
+    waits for updates in flight), so late replies still go out.
     """
     if settings.webhook_secret is None:
         raise ValueError("webhook mode needs WEBHOOK_SECRET")
-    secret = settings.webhook_secret.get_secret_value()
+    secret = settings.webhook_secret.get_secret_value().encode()
+    store: Store = dispatcher.workflow_data["store"]
+    delivery = Delivery(dispatcher, bot, store, take_over=False)
     app = web.Application()
-    setup_application(app, dispatcher, bot=bot)
-    handler = SimpleRequestHandler(dispatcher=dispatcher, bot=bot, secret_token=secret)
-    handler.register(app, path=settings.listen_path)
+    app[DELIVERY_KEY] = delivery
+
+    async def receive(request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "").encode()
+        if not hmac.compare_digest(given, secret):
+            return web.Response(status=401, text="Unauthorized")
+        try:
+            raw: Any = await request.json()
+            Update.model_validate(raw)
+        except (ValueError, ValidationError):
+            return web.Response(status=400, text="Bad Request: not an Update")
+        try:
+            await delivery.receive([raw])
+        except STORAGE_ERRORS as error:
+            log.warning("update %s not taken, Redis away: %s", raw.get("update_id"), error)
+            return web.Response(status=503, text="Service Unavailable")
+        return web.Response(status=200, text="ok")
+
+    app.router.add_post(settings.listen_path, receive)
+
+    async def start_delivery(_: web.Application) -> None:
+        app[TASKS_KEY] = [asyncio.create_task(delivery.recover_forever())]
+
+    async def stop_delivery(_: web.Application) -> None:
+        delivery.stop()
+        for task in app[TASKS_KEY]:
+            task.cancel()
+        await asyncio.gather(*app[TASKS_KEY], return_exceptions=True)
+        left = await delivery.drain(SHUTDOWN_GRACE)
+        if left:
+            log.warning("%d chat(s) still busy at shutdown: left in the inbox", left)
 
     async def register_webhook(_: web.Application) -> None:
         await bot.set_webhook(
             url=settings.webhook_url or "",
-            secret_token=secret,
+            secret_token=settings.webhook_secret.get_secret_value()
+            if settings.webhook_secret
+            else None,
             allowed_updates=dispatcher.resolve_used_update_types(),
         )
 
+    app.on_startup.append(start_delivery)
+    app.on_shutdown.append(stop_delivery)
+    setup_application(app, dispatcher, bot=bot)
     app.on_startup.append(register_webhook)
     return app
 
@@ -70,3 +118,4 @@ async def serve(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
         await runner.cleanup()
+        await bot.session.close()

@@ -19,7 +19,10 @@ Keys (all under ``sdb:``):
 
 - ``sdb:chat:{chat_id}`` — the chat's :class:`ChatSettings` as JSON;
 - ``sdb:flow:{flow_id}`` — a hash: kind, chat_id, owner_id, version, closed, data (JSON);
-- ``sdb:upd:{bot_id}:{update_id}`` — a marker that an update was already taken, with a TTL;
+- ``sdb:inbox:{bot_id}`` — the updates fetched or received and not yet finished (update id →
+  JSON), ``sdb:upd:{bot_id}:{update_id}`` — the update's journal (dice seed, what its writes
+  returned, ``done``; a day's TTL) and ``sdb:lock:{bot_id}:{chat_id}`` — the lock that
+  serialises a chat's updates across replicas (:mod:`bot.store.updates`);
 - ``sdb:log:{chat_id}`` — a capped list of recent rolls (:class:`LogEntry`), newest first;
 - ``sdb:st:{user_id}`` — a hash of the campaigns a Storyteller runs: chat id → chat title
   (kept in step with ``ChatSettings.storyteller_id`` by :meth:`Store.set_storyteller`);
@@ -51,50 +54,58 @@ from bot.store.base import (
     hidden_seq_key,
     log_key,
     sheet_key,
-    update_key,
 )
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
 from bot.store.flows import Flow, FlowState, FlowStateError, FlowStore, Screen, SheetSpend
 from bot.store.hidden import HiddenRecord, HiddenStore
+from bot.store.journal import Journal, ReplayDice, current_journal
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
+from bot.store.updates import Begun, UpdateStore, inbox_key, journal_key, lock_key
 
 __all__ = [
     "LOG_CAP",
     "PREFIX",
     "STORAGE_ERRORS",
+    "Begun",
     "ChatSettings",
     "Flow",
     "FlowState",
     "FlowStateError",
     "HiddenRecord",
+    "Journal",
     "LogEntry",
     "PlayerSheet",
     "RedisUnavailable",
+    "ReplayDice",
     "Screen",
     "SheetOwner",
     "SheetSpend",
     "Store",
+    "UpdateStore",
     "chat_key",
     "connect",
     "current_actor",
+    "current_journal",
     "flow_key",
     "hidden_seq_key",
+    "inbox_key",
+    "journal_key",
+    "lock_key",
     "log_key",
     "parse_chat_settings",
     "sheet_key",
-    "update_key",
 ]
 
 
-class Store(ChatStore, FlowStore, HiddenStore, SheetStore):
+class Store(ChatStore, FlowStore, HiddenStore, SheetStore, UpdateStore):
     """The contract the features use; every method is one atomic step on the server."""
 
     def __init__(self, redis: Redis) -> None:
         StoreBase.__init__(self, redis)
-        ChatStore.register_scripts(self)
         FlowStore.register_scripts(self)
         HiddenStore.register_scripts(self)
+        UpdateStore.register_scripts(self)
 
     @classmethod
     def from_url(cls, redis_url: str | None) -> Store:

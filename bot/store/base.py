@@ -19,14 +19,13 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from bot.store import journal
+
 log = logging.getLogger("bot.store")
 _T = TypeVar("_T")
 
 PREFIX = "sdb"
 FLOW_TTL = 86_400
-# Telegram re-delivers an unconfirmed update for at most a day; a shorter memory is enough to
-# absorb the re-delivery after a restart or a webhook retry.
-UPDATE_TTL = 3_600
 LOG_CAP = 200
 FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
 
@@ -55,10 +54,6 @@ def chat_key(chat_id: int) -> str:
 
 def flow_key(flow_id: str) -> str:
     return f"{PREFIX}:flow:{flow_id}"
-
-
-def update_key(bot_id: int, update_id: int) -> str:
-    return f"{PREFIX}:upd:{bot_id}:{update_id}"
 
 
 def log_key(chat_id: int) -> str:
@@ -136,6 +131,8 @@ class StoreBase:
     ) -> _T:
         """Run ``apply`` under WATCH on ``keys`` and return what it returned: a concurrent
         write to a key makes redis-py run it again on fresh data, so ``apply`` reads,
-        decides, then calls ``multi()`` before queuing its writes."""
+        decides, then calls ``multi()`` before queuing its writes. Inside an update the result
+        is journaled in the same transaction (:mod:`bot.store.journal`), so a re-run of the
+        update after a crash does not write twice."""
         watched = [keys] if isinstance(keys, str) else keys
-        return cast(_T, await self.redis.transaction(apply, *watched, value_from_callable=True))
+        return await journal.transaction(self.redis, watched, apply)

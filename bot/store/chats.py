@@ -1,4 +1,4 @@
-"""A chat's settings, the de-duplication of updates, and the Storyteller's role (PRODUCT.md §3).
+"""A chat's settings and the Storyteller's role (PRODUCT.md §3).
 
 The role is a field of the chat's settings changed by compare-and-set under WATCH, in the
 same transaction as the Storytellers' campaign lists, so a list never disagrees with the
@@ -13,27 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from redis.asyncio.client import Pipeline
 
 from bot.store.base import (
-    UPDATE_TTL,
     StoreBase,
     campaign_pick_key,
     campaigns_key,
     chat_key,
     log,
-    update_key,
 )
-
-# KEYS[1] update marker, KEYS[2] chat settings (may be absent); ARGV[1] marker TTL.
-# Returns {fresh (1/0), settings JSON or false}: one round-trip per update.
-_TAKE_UPDATE = """
-local fresh = redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1])
-if not fresh then
-  return {0, false}
-end
-if KEYS[2] then
-  return {1, redis.call('GET', KEYS[2])}
-end
-return {1, false}
-"""
 
 
 class ChatSettings(BaseModel):
@@ -61,28 +46,6 @@ def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:
 
 
 class ChatStore(StoreBase):
-    def register_scripts(self) -> None:
-        # Registered once: the client sends EVALSHA and reloads the script by itself if a
-        # restarted Redis has forgotten it.
-        self._take_update = self.redis.register_script(_TAKE_UPDATE)
-
-    async def take_update(
-        self, bot_id: int, update_id: int, chat_id: int | None
-    ) -> tuple[bool, ChatSettings]:
-        """Mark the update as taken and load its chat's settings, in one round-trip.
-
-        Returns ``(False, defaults)`` for an update some replica (or an earlier delivery)
-        already took: Telegram re-sends unconfirmed updates after a restart, and a webhook
-        retries on a slow answer, and neither may roll the dice twice.
-        """
-        keys = [update_key(bot_id, update_id)]
-        if chat_id is not None:
-            keys.append(chat_key(chat_id))
-        fresh, raw = await self._take_update(keys=keys, args=[UPDATE_TTL])
-        if not fresh:
-            return False, ChatSettings()
-        return True, parse_chat_settings(raw)
-
     async def load_chat(self, chat_id: int) -> ChatSettings:
         return parse_chat_settings(await self.redis.get(chat_key(chat_id)))
 

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
+from bot.store import journal
 from bot.store.base import (
     FLOW_ID_BYTES,
     FLOW_TTL,
@@ -263,11 +264,12 @@ class FlowStore(LogStore):
     ) -> Flow:
         """A new flow and its log lines in one round-trip (the ≤ 3 budget of PRODUCT.md §5)."""
         flow = self._new_flow(state, chat_id, owner_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
+
+        def queue(pipe: Pipeline) -> None:
             self._queue_flow(pipe, flow, ttl)
             self._queue_log(pipe, chat_id, tuple(entries))
-            await pipe.execute()
-        return flow
+
+        return await journal.pipeline(self.redis, queue, flow)
 
     async def create_flow_spending(
         self,

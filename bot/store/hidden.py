@@ -11,7 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from redis.asyncio.client import Pipeline
 
+from bot.store import journal
 from bot.store.base import LOG_CAP, hidden_key, hidden_seq_key, log, log_key
 from bot.store.log import LogEntry, LogStore
 
@@ -78,18 +80,21 @@ class HiddenStore(LogStore):
 
     async def next_hidden_seq(self, chat_id: int) -> int:
         """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
-        return int(await self.redis.incr(hidden_seq_key(chat_id)))
+        # Inside an update the number is journaled too, so a re-run keeps it.
+        return await journal.once(self.redis, lambda: self.redis.incr(hidden_seq_key(chat_id)))
 
     async def save_hidden(self, record: HiddenRecord, entry: LogEntry) -> None:
         """The hidden roll and its log line (which must carry no result) in one round-trip."""
-        async with self.redis.pipeline(transaction=True) as pipe:
+
+        def queue(pipe: Pipeline) -> None:
             pipe.hset(
                 hidden_key(record.chat_id),
                 str(record.seq),
                 record.model_dump_json(exclude={"revealed"}),
             )
             self._queue_log(pipe, record.chat_id, (entry,))
-            await pipe.execute()
+
+        await journal.pipeline(self.redis, queue, None)
 
     async def load_hidden(self, chat_id: int, seq: int) -> HiddenRecord | None:
         raw, revealed = await self.redis.hmget(hidden_key(chat_id), [str(seq), f"{seq}:r"])

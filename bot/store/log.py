@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from redis.asyncio.client import Pipeline
 
+from bot.store import journal
 from bot.store.base import LOG_CAP, StoreBase, dump, log_key
 
 
@@ -58,9 +59,9 @@ class LogStore(StoreBase):
         pipe.ltrim(key, 0, LOG_CAP - 1)
 
     async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
-            self._queue_log(pipe, chat_id, (entry,))
-            await pipe.execute()
+        await journal.pipeline(
+            self.redis, lambda pipe: self._queue_log(pipe, chat_id, (entry,)), None
+        )
 
     async def recent_rolls(self, chat_id: int, limit: int = 20) -> list[dict[str, Any]]:
         """The newest ``limit`` log entries, newest first (for ``/log``)."""

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from bot.store import (
     LOG_CAP,
+    Begun,
     ChatSettings,
     FlowState,
     FlowStateError,
@@ -22,6 +23,7 @@ from bot.store import (
     SheetSpend,
     Store,
     chat_key,
+    current_journal,
     flow_key,
 )
 from rules.errors import ErrorCode, RulesInputError
@@ -266,24 +268,70 @@ async def test_advance_spending_retries_on_a_concurrent_sheet_write(store: Store
     assert sorted(f.version for f in versions if f is not None) == [0, 0, 1, 1, 1]
 
 
-async def test_take_update_dedupes_and_loads_settings(store: Store) -> None:
+SEED = bytes(range(32))
+
+
+async def test_an_update_begins_with_its_chat_settings_and_is_done_once(store: Store) -> None:
     await store.update_chat(-100, profile="dark-ages", locale="en")
-    fresh, settings = await store.take_update(7, 1001, -100)
-    assert fresh
+    status, settings, journal = await store.begin_update(
+        7, 1001, -100, -100, "me", force=False, seed=SEED
+    )
+    assert status is Begun.GO
+    assert journal is not None
+    assert journal.seed == SEED
     assert (settings.profile, settings.locale) == ("dark-ages", "en")
-    again, _ = await store.take_update(7, 1001, -100)
-    assert not again
+    await store.finish_update(7, 1001, -100, "me")
+    again, _, none = await store.begin_update(7, 1001, -100, -100, "me", force=False, seed=SEED)
+    assert (again, none) == (Begun.DONE, None)
     # Another bot's update with the same number is a different update.
-    other, _ = await store.take_update(8, 1001, -100)
-    assert other
-    no_chat, defaults = await store.take_update(7, 1002, None)
-    assert no_chat
+    other, _, _ = await store.begin_update(8, 1001, -100, -100, "me", force=False, seed=SEED)
+    assert other is Begun.GO
+    no_chat, defaults, _ = await store.begin_update(7, 1002, 5, None, "me", force=False, seed=SEED)
+    assert no_chat is Begun.GO
     assert defaults == ChatSettings()
 
 
-async def test_concurrent_duplicate_updates_taken_once(store: Store) -> None:
-    results = await asyncio.gather(*(store.take_update(1, 55, -1) for _ in range(10)))
-    assert sum(fresh for fresh, _ in results) == 1
+async def test_a_chat_is_held_by_one_replica_until_it_finishes(store: Store) -> None:
+    first, _, _ = await store.begin_update(1, 55, -1, -1, "a", force=False, seed=SEED)
+    second, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=False, seed=SEED)
+    assert (first, second) == (Begun.GO, Begun.BUSY)
+    taken, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=True, seed=SEED)
+    assert taken is Begun.GO  # polling: the holder is a dead process
+    await store.finish_update(1, 56, -1, "b")
+    third, _, _ = await store.begin_update(1, 57, -1, -1, "a", force=False, seed=SEED)
+    assert third is Begun.GO
+
+
+async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) -> None:
+    _, _, journal = await store.begin_update(1, 77, -100, -100, "a", force=False, seed=SEED)
+    assert journal is not None
+    token = current_journal.set(journal)
+    try:
+        flow = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
+    finally:
+        current_journal.reset(token)
+    # The process dies here; the update is begun again with another fresh seed.
+    _, _, again = await store.begin_update(1, 77, -100, -100, "b", force=True, seed=bytes(32))
+    assert again is not None
+    assert again.seed == SEED
+    token = current_journal.set(again)
+    try:
+        replayed = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
+    finally:
+        current_journal.reset(token)
+    assert replayed == flow
+    assert len(await store.recent_rolls(-100)) == 1  # logged once
+    assert [journal.dice().randint(1, 10) for _ in range(5)] == [
+        again.dice().randint(1, 10) for _ in range(5)
+    ]
+
+
+async def test_an_update_that_keeps_failing_is_given_up(store: Store) -> None:
+    for _ in range(5):
+        status, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
+        assert status is Begun.GO
+    status, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
+    assert status is Begun.GIVEN_UP
 
 
 async def test_log_is_capped_newest_first(store: Store) -> None:

@@ -1,0 +1,219 @@
+"""From Telegram to the handlers without losing or repeating an update (PRODUCT.md §5).
+
+At-least-once delivery with exactly-once effects:
+
+1. An update is put in the Redis inbox before Telegram is told it arrived: polling asks for
+   the next batch (which confirms this one) only after the batch is in the inbox; a webhook
+   answers 200 only after the update is in it (bot/webhook.py). If Redis is away, nothing is
+   confirmed and Telegram keeps the updates.
+2. Updates of one chat run one after another, in the order they came, so results in a chat
+   come out in order; different chats run side by side. Across replicas a Redis lock per
+   chat does the same (bot/store/updates.py).
+3. An update leaves the inbox only when it is finished (its writes and replies done). One
+   that met Redis or Telegram away stays there and is run again later; one left by a crashed
+   process is picked up by the next start (or another replica) — from its journal, so the
+   dice and the writes are the same and nothing is paid twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
+from aiogram.methods import GetUpdates
+from aiogram.types import Update
+
+from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, update_scope
+from bot.store import STORAGE_ERRORS, Store
+
+log = logging.getLogger(__name__)
+
+POLL_TIMEOUT = 25  # seconds a long poll waits at Telegram
+RECOVER_EVERY = 3.0  # seconds between looks at the inbox for updates nobody is running
+BUSY_PAUSE = 0.1  # seconds between tries while another replica holds the chat
+RETRY_PAUSE = (1.0, 2.0, 5.0, 10.0, 20.0)  # before running an update again after an outage
+POLL_BACKOFF = (0.5, 1.0, 2.0, 5.0)
+POLL_ERRORS: tuple[type[BaseException], ...] = (
+    TelegramNetworkError,
+    TelegramServerError,
+    *STORAGE_ERRORS,
+)
+
+
+class Delivery:
+    """Runs updates through the Dispatcher: one worker per busy chat, a recovery loop over
+    the inbox, and (in polling mode) the loop that fetches updates."""
+
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        bot: Bot,
+        store: Store,
+        *,
+        take_over: bool,
+        token: str = PROCESS_TOKEN,
+    ) -> None:
+        self.dispatcher = dispatcher
+        self.bot = bot
+        self.store = store
+        # Polling has one consumer only: a chat lock found at start is a dead process's.
+        self.take_over = take_over
+        self.token = token
+        self._queues: dict[int, deque[dict[str, Any]]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._known: set[int] = set()  # update ids queued or running here
+        self._stopping = asyncio.Event()
+
+    # ----- running updates -------------------------------------------------------------------
+
+    def submit(self, raw: dict[str, Any]) -> None:
+        """Queue an update (as the Bot API's JSON) behind its chat's earlier ones."""
+        update_id = int(raw["update_id"])
+        if update_id in self._known:
+            return
+        try:
+            scope = update_scope(Update.model_validate(raw))
+        except ValueError:
+            log.warning("update %s is not an Update, dropped", update_id)
+            return
+        self._known.add(update_id)
+        self._queues.setdefault(scope, deque()).append(raw)
+        if scope not in self._workers:
+            self._workers[scope] = asyncio.create_task(self._work(scope))
+
+    async def _work(self, scope: int) -> None:
+        queue = self._queues[scope]
+        try:
+            while queue:
+                raw = queue[0]
+                try:
+                    await self._run(raw)
+                finally:
+                    queue.popleft()
+                    self._known.discard(int(raw["update_id"]))
+        finally:
+            del self._workers[scope]
+            del self._queues[scope]
+
+    async def _run(self, raw: dict[str, Any]) -> None:
+        update_id = int(raw["update_id"])
+        for attempt in range(len(RETRY_PAUSE) + 1):
+            try:
+                await self._feed(raw, attempt)
+                return
+            except RETRIED_LATER as error:
+                if self._stopping.is_set() or attempt == len(RETRY_PAUSE):
+                    log.warning("update %d left for later: %s", update_id, error)
+                    return
+                log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[attempt])
+                await asyncio.sleep(RETRY_PAUSE[attempt])
+            except Exception:
+                log.exception("update %d failed", update_id)
+                return
+
+    async def _feed(self, raw: dict[str, Any], attempt: int) -> None:
+        while True:
+            try:
+                await self.dispatcher.feed_raw_update(
+                    self.bot,
+                    raw,
+                    delivery_token=self.token,
+                    take_over=self.take_over,
+                    attempt=attempt,
+                )
+                return
+            except ChatBusy:
+                await asyncio.sleep(BUSY_PAUSE)
+
+    # ----- the inbox -------------------------------------------------------------------------
+
+    async def recover(self) -> int:
+        """Queue the inbox's updates that nobody here runs (a crash's, an outage's); how many."""
+        pending = await self.store.inbox(self.bot.id)
+        found = 0
+        for update_id in sorted(pending):
+            if update_id in self._known:
+                continue
+            try:
+                raw = json.loads(pending[update_id])
+            except ValueError:
+                continue
+            self.submit(raw)
+            found += 1
+        if found:
+            log.info("%d update(s) picked up from the inbox", found)
+        return found
+
+    async def recover_forever(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                await self.recover()
+            except STORAGE_ERRORS as error:
+                log.warning("inbox not read: %s", error)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), RECOVER_EVERY)
+
+    async def receive(self, raws: list[dict[str, Any]]) -> None:
+        """Keep updates in the inbox, then queue them (raises if Redis is away)."""
+        await self.store.inbox_add(
+            self.bot.id,
+            {int(raw["update_id"]): json.dumps(raw, ensure_ascii=False) for raw in raws},
+        )
+        for raw in raws:
+            self.submit(raw)
+
+    # ----- polling ---------------------------------------------------------------------------
+
+    async def poll(self, allowed_updates: list[str]) -> None:
+        """Long polling where a batch is confirmed (by asking for the next one) only once it
+        is in the inbox."""
+        offset: int | None = None
+        failures = 0
+        while not self._stopping.is_set():
+            try:
+                updates = await self.bot(
+                    GetUpdates(
+                        offset=offset, timeout=POLL_TIMEOUT, allowed_updates=allowed_updates
+                    ),
+                    request_timeout=POLL_TIMEOUT + 10,
+                )
+                if updates:
+                    raws = [
+                        u.model_dump(mode="json", by_alias=True, exclude_none=True) for u in updates
+                    ]
+                    await self.receive(raws)
+                    offset = updates[-1].update_id + 1
+                failures = 0
+            except POLL_ERRORS as error:
+                pause = POLL_BACKOFF[min(failures, len(POLL_BACKOFF) - 1)]
+                failures += 1
+                log.warning("polling paused %.1f s: %s", pause, error)
+                await self._pause(pause)
+            except TelegramRetryAfter as error:
+                await self._pause(float(error.retry_after))
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), seconds)
+
+    # ----- stopping --------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    async def drain(self, grace: float) -> int:
+        """Wait up to ``grace`` seconds for the chats' queues; what is left stays in the
+        inbox for the next start. Returns how many chats were still busy."""
+        workers = set(self._workers.values())
+        if not workers:
+            return 0
+        _done, pending = await asyncio.wait(workers, timeout=grace)
+        for task in pending:
+            task.cancel()
+        return len(pending)

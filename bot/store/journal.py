@@ -1,0 +1,140 @@
+"""The journal of the update being handled: its dice and what its writes returned.
+
+See :mod:`bot.store.updates` for why. Everything here takes the Redis client, so the store's
+base class can route its transactions through it without an import cycle.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import pickle
+import random
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+_T = TypeVar("_T")
+
+
+class ReplayDice(random.Random):
+    """The update's dice: SHA-256 in counter mode over a 256-bit seed drawn from the OS
+    (``secrets``), so a re-run of the update after a crash rolls exactly the same faces
+    (PRODUCT.md §5 "nothing is sent twice" — and never a different result)."""
+
+    def __init__(self, seed: bytes) -> None:
+        self._key = seed
+        self._counter = 0
+        self._pool = b""
+        super().__init__()
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:  # the OS seed is fixed at creation
+        return None
+
+    def _bytes(self, count: int) -> bytes:
+        while len(self._pool) < count:
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._pool += block
+        taken, self._pool = self._pool[:count], self._pool[count:]
+        return taken
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if k == 0:
+            return 0
+        size = (k + 7) // 8
+        return int.from_bytes(self._bytes(size), "big") >> (size * 8 - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * 2.0**-53
+
+
+@dataclass
+class Journal:
+    """The running update's journal: its seed and what its writes already returned."""
+
+    key: str
+    seed: bytes
+    steps: dict[int, str] = field(default_factory=dict)
+    taken: int = 0
+
+    def dice(self) -> ReplayDice:
+        return ReplayDice(self.seed)
+
+    def next_step(self) -> int:
+        self.taken += 1
+        return self.taken
+
+    @staticmethod
+    def encode(value: object) -> str:
+        # Our own values (pydantic models, tuples) written by us to our own Redis.
+        return base64.b64encode(pickle.dumps(value)).decode("ascii")
+
+    @staticmethod
+    def decode(raw: str) -> Any:
+        return pickle.loads(base64.b64decode(raw))
+
+
+current_journal: ContextVar[Journal | None] = ContextVar("current_journal", default=None)
+
+
+async def transaction(
+    redis: Redis,
+    keys: list[str],
+    apply: Callable[[Pipeline], Awaitable[_T]],
+) -> _T:
+    """A WATCH transaction that, inside an update, records what it returned in the update's
+    journal in the same MULTI, and on a re-run of the update returns that record instead of
+    writing again."""
+    journal = current_journal.get()
+    if journal is None:
+        return cast(_T, await redis.transaction(apply, *keys, value_from_callable=True))
+    step = journal.next_step()
+    if step in journal.steps:
+        return cast(_T, journal.decode(journal.steps[step]))
+
+    async def recorded(pipe: Pipeline) -> _T:
+        result = await apply(pipe)
+        if not pipe.explicit_transaction:  # it decided without writing: record that alone
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        pipe.hset(journal.key, f"fx:{step}", journal.encode(result))
+        return result
+
+    return cast(_T, await redis.transaction(recorded, *keys, value_from_callable=True))
+
+
+async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) -> _T:
+    """A MULTI/EXEC of writes whose result is known beforehand (a new flow, nothing), recorded
+    like :func:`transaction`."""
+    journal = current_journal.get()
+    step = journal.next_step() if journal is not None else 0
+    if journal is not None and step in journal.steps:
+        return cast(_T, journal.decode(journal.steps[step]))
+    async with redis.pipeline(transaction=True) as pipe:
+        queue(pipe)
+        if journal is not None:
+            pipe.hset(journal.key, f"fx:{step}", journal.encode(result))
+        await pipe.execute()
+    return result
+
+
+async def once(redis: Redis, write: Callable[[], Awaitable[int]]) -> int:
+    """A single write that is not a transaction (a counter): its result is journaled right
+    after it, so a re-run of the update reuses it unless the crash fell in between."""
+    journal = current_journal.get()
+    if journal is None:
+        return int(await write())
+    step = journal.next_step()
+    if step in journal.steps:
+        return int(journal.decode(journal.steps[step]))
+    value = int(await write())
+    encoded = journal.encode(value)
+    await redis.hset(journal.key, f"fx:{step}", encoded)
+    journal.steps[step] = encoded
+    return value

@@ -1,0 +1,166 @@
+"""Each update handled once in effect, however often it is delivered (PRODUCT.md §5).
+
+Telegram delivers an update at least once: polling re-sends what was not confirmed, a webhook
+re-sends what was not answered, and a crash can hit anywhere in between. So an update is
+kept until its effect and its replies are out, and handling it again repeats nothing:
+
+- the **inbox** (``sdb:inbox:{bot}``, update id → the update's JSON) holds every update from
+  the moment it is fetched or received until it is finished, so a crash loses none of them
+  and the next process (or another replica) picks them up (bot/delivery.py);
+- the **journal** (``sdb:upd:{bot}:{update}``, a hash) carries the update's dice seed, drawn
+  from the OS the first time (so a re-run rolls the very same dice), the result of each of its
+  writes (``fx:{n}``, written in the same transaction as the write, so a re-run skips a
+  write that was applied and reads back what it returned) and ``done`` once finished;
+- the **chat lock** (``sdb:lock:{bot}:{chat}``) serialises one chat's updates across
+  replicas; it expires by itself if its holder dies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from bot.store.base import PREFIX, StoreBase, chat_key
+from bot.store.chats import ChatSettings, parse_chat_settings
+from bot.store.journal import Journal
+
+JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
+# Renewed while the update runs (bot/delivery.py), so only a dead holder's lock runs out.
+LOCK_TTL_MS = 15_000
+MAX_ATTEMPTS = 5  # an update that failed this often is finished, so a poisoned one cannot loop
+
+
+def journal_key(bot_id: int, update_id: int) -> str:
+    return f"{PREFIX}:upd:{bot_id}:{update_id}"
+
+
+def lock_key(bot_id: int, scope: int) -> str:
+    return f"{PREFIX}:lock:{bot_id}:{scope}"
+
+
+def inbox_key(bot_id: int) -> str:
+    return f"{PREFIX}:inbox:{bot_id}"
+
+
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox, KEYS[4] chat settings (optional); ARGV[1]
+# lock token, ARGV[2] lock TTL (ms), ARGV[3] '1' to take the lock from a holder presumed dead,
+# ARGV[4] a fresh seed, ARGV[5] journal TTL, ARGV[6] update id, ARGV[7] attempts allowed.
+_BEGIN = """
+if redis.call('HGET', KEYS[1], 'done') == '1' then
+  redis.call('HDEL', KEYS[3], ARGV[6])
+  return {'done'}
+end
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
+  return {'busy'}
+end
+local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+if attempts > tonumber(ARGV[7]) then
+  redis.call('HSET', KEYS[1], 'done', '1')
+  redis.call('HDEL', KEYS[3], ARGV[6])
+  return {'given-up'}
+end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+redis.call('HSETNX', KEYS[1], 'seed', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+local settings = false
+if KEYS[4] then
+  settings = redis.call('GET', KEYS[4])
+end
+return {'go', settings, redis.call('HGETALL', KEYS[1])}
+"""
+
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox; ARGV[1] lock token, ARGV[2] update id.
+_FINISH = """
+redis.call('HSET', KEYS[1], 'done', '1')
+redis.call('HDEL', KEYS[3], ARGV[2])
+if redis.call('GET', KEYS[2]) == ARGV[1] then
+  redis.call('DEL', KEYS[2])
+end
+return 1
+"""
+
+# KEYS[1] chat lock; ARGV[1] token, ARGV[2] TTL (ms).
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+
+class Begun(StrEnum):
+    GO = "go"  # handle it (for the first time, or again after a crash)
+    DONE = "done"  # finished before: nothing to do
+    BUSY = "busy"  # another replica holds the chat: try later
+    GIVEN_UP = "given-up"  # failed too often: dropped
+
+
+def _journal_from(key: str, fields: Mapping[Any, Any]) -> Journal:
+    steps = {
+        int(name[3:]): value
+        for name, value in fields.items()
+        if name.startswith("fx:") and name[3:].isdigit()
+    }
+    return Journal(key=key, seed=bytes.fromhex(fields["seed"]), steps=steps)
+
+
+class UpdateStore(StoreBase):
+    def register_scripts(self) -> None:
+        self._begin = self.redis.register_script(_BEGIN)
+        self._finish = self.redis.register_script(_FINISH)
+        self._renew = self.redis.register_script(_RENEW)
+
+    async def inbox_add(self, bot_id: int, updates: Mapping[int, str]) -> None:
+        """Keep fetched updates (id → JSON) until they are finished: before polling
+        confirms them to Telegram, or before a webhook answers 200."""
+        if updates:
+            mapping: dict[Any, Any] = dict(updates)
+            await self.redis.hset(inbox_key(bot_id), mapping=mapping)
+
+    async def inbox(self, bot_id: int) -> dict[int, str]:
+        raw = await self.redis.hgetall(inbox_key(bot_id))
+        return {int(k): str(v) for k, v in raw.items()}
+
+    async def begin_update(
+        self,
+        bot_id: int,
+        update_id: int,
+        scope: int,
+        chat_id: int | None,
+        token: str,
+        *,
+        force: bool,
+        seed: bytes,
+    ) -> tuple[Begun, ChatSettings, Journal | None]:
+        """Take the chat's lock and the update's journal, with the chat's settings, in one
+        round-trip. ``force`` takes the lock from a holder presumed dead (polling has one
+        consumer only)."""
+        keys = [journal_key(bot_id, update_id), lock_key(bot_id, scope), inbox_key(bot_id)]
+        if chat_id is not None:
+            keys.append(chat_key(chat_id))
+        args: list[Any] = [
+            token,
+            LOCK_TTL_MS,
+            "1" if force else "0",
+            seed.hex(),
+            JOURNAL_TTL,
+            update_id,
+            MAX_ATTEMPTS,
+        ]
+        reply = await self._begin(keys=keys, args=args)
+        status = Begun(reply[0])
+        if status is not Begun.GO:
+            return status, ChatSettings(), None
+        raw_settings, raw_fields = reply[1], reply[2]
+        fields = dict(zip(raw_fields[0::2], raw_fields[1::2], strict=True))
+        journal = _journal_from(keys[0], fields)
+        return status, parse_chat_settings(raw_settings), journal
+
+    async def finish_update(self, bot_id: int, update_id: int, scope: int, token: str) -> None:
+        keys = [journal_key(bot_id, update_id), lock_key(bot_id, scope), inbox_key(bot_id)]
+        await self._finish(keys=keys, args=[token, update_id])
+
+    async def renew_lock(self, bot_id: int, scope: int, token: str) -> bool:
+        return bool(await self._renew(keys=[lock_key(bot_id, scope)], args=[token, LOCK_TTL_MS]))
