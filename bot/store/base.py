@@ -27,6 +27,8 @@ _T = TypeVar("_T")
 PREFIX = "sdb"
 FLOW_TTL = 86_400
 LOG_CAP = 200
+# A chat's roll log is forgotten after a quiet season; each roll starts the clock again.
+LOG_TTL = 90 * 86_400
 FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
 
 CONNECT_TIMEOUT = 0.5

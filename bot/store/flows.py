@@ -27,6 +27,7 @@ from bot.store.base import (
     FLOW_ID_BYTES,
     FLOW_TTL,
     LOG_CAP,
+    LOG_TTL,
     current_actor,
     dump,
     flow_key,
@@ -72,9 +73,10 @@ if #ARGV > 6 then
     redis.call('LPUSH', KEYS[2], ARGV[i])
   end
   redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[6]) - 1)
+  redis.call('EXPIRE', KEYS[2], LOG_TTL)
 end
 return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_TTL", str(LOG_TTL))
 
 
 # KEYS[1] flow; ARGV[1] the screen JSON. Only onto a flow that still exists, so an expired

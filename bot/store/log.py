@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from redis.asyncio.client import Pipeline
 
 from bot.store import journal
-from bot.store.base import LOG_CAP, StoreBase, dump, log_key
+from bot.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key
 
 
 class LogEntry(BaseModel):
@@ -57,6 +57,7 @@ class LogStore(StoreBase):
         for entry in entries:
             pipe.lpush(key, entry.stored())
         pipe.ltrim(key, 0, LOG_CAP - 1)
+        pipe.expire(key, LOG_TTL)
 
     async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
         await journal.pipeline(

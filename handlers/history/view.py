@@ -114,6 +114,11 @@ def fairness_lines(fair: Fairness) -> list[str]:
     return [head, f"<code>{counts}</code>", verdict_sentence(fair)]
 
 
+# The players with the most rolls; with 64-character names (Telegram's longest) and the
+# fairness lines the message stays under Telegram's 4,096 characters.
+PLAYERS_SHOWN = 25
+
+
 def stats_text(stats: ChatStats) -> str:
     if stats.rolls == 0:
         return _("No rolls to count yet.")
@@ -124,7 +129,7 @@ def stats_text(stats: ChatStats) -> str:
         ).format(n=stats.rolls)
         + "</b>"
     ]
-    for player in stats.players:
+    for player in stats.players[:PLAYERS_SHOWN]:
         rolls = _("{n} roll", "{n} rolls", n=player.rolls).format(n=player.rolls)
         line = f"{escape(player.name) or '?'}: {rolls}, " + _(
             "on average {mean} successes per roll"
@@ -133,6 +138,9 @@ def stats_text(stats: ChatStats) -> str:
         if botches:
             line += ", " + _("{n} botch", "{n} botches", n=botches).format(n=botches)
         lines.append(line)
+    hidden = len(stats.players) - PLAYERS_SHOWN
+    if hidden > 0:
+        lines.append(_("…and {n} more player", "…and {n} more players", n=hidden).format(n=hidden))
     lines.append("")
     lines.append("<b>" + _("Are the dice fair?") + "</b>")
     for fair in stats.dice.values():

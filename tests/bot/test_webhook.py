@@ -68,3 +68,21 @@ async def test_webhook_checks_the_secret(fake_store: Store, tmp_path: Path) -> N
                 break
             await asyncio.sleep(0.01)
         assert seen == ["/ping"]
+
+        garbage = await client.post(
+            "/tg/hook",
+            data=b"not json at all",
+            headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+        )
+        not_an_update = await client.post(
+            "/tg/hook", json={"hello": 1}, headers={"X-Telegram-Bot-Api-Secret-Token": SECRET}
+        )
+        assert (garbage.status, not_an_update.status) == (400, 400)
+        assert seen == ["/ping"]
+        # The same update delivered again (a webhook retry) is not handled twice.
+        again = await client.post(
+            "/tg/hook", json=body, headers={"X-Telegram-Bot-Api-Secret-Token": SECRET}
+        )
+        assert again.status == 200
+        await asyncio.sleep(0.2)
+        assert seen == ["/ping"]

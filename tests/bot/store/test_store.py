@@ -340,6 +340,7 @@ async def test_log_is_capped_newest_first(store: Store) -> None:
     recent = await store.recent_rolls(-100, limit=3)
     assert [e["pool"] for e in recent] == [LOG_CAP + 4, LOG_CAP + 3, LOG_CAP + 2]
     assert await store.redis.llen("sdb:log:-100") == LOG_CAP
+    assert 0 < await store.redis.ttl("sdb:log:-100") <= 90 * 86_400  # a quiet chat's log goes
 
 
 async def test_create_flow_and_log_in_one_step(store: Store) -> None:

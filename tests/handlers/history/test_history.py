@@ -91,6 +91,19 @@ async def test_stats_counts_per_player_and_judges_the_dice(table: Table) -> None
     assert "Пока мало кубиков, чтобы судить: для проверки нужно хотя бы 50 кубиков" in text
 
 
+async def test_stats_of_a_crowded_log_fit_one_message(table: Table) -> None:
+    # 200 rolls by 70 players with Telegram's longest names: one message, most active first.
+    for n in range(200):
+        roller = player(100 + n % 70, "Я" * 60 + f"{n % 70:04d}")
+        await table.say(roller, "/r 10 6")
+    await table.say(ANNA, "/stats")
+    text = table.session.sent[-1].text
+    assert len(text) <= 4096
+    assert text.count("Я" * 60) == view.PLAYERS_SHOWN
+    assert "…и ещё 45 игроков" in text
+    assert "<b>Честны ли кубики?</b>" in text
+
+
 async def test_stats_of_an_empty_chat(table: Table) -> None:
     await table.say(ANNA, "/stats")
     assert table.session.sent[-1].text == "Пока нечего считать: бросков не было."

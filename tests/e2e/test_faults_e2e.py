@@ -1,0 +1,121 @@
+"""Nothing lost, nothing twice: the real bot process under crashes and Bot API faults.
+
+PRODUCT.md §5: a burst of rolls through a bot killed with SIGKILL and started again is
+answered in full; no command is rolled twice (a repeated reply shows the same dice); in
+groups each result is a reply to its command; two players pressing one shared button at
+once both count; a result whose send failed is sent later, logged once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+import pytest
+import redis.asyncio as aioredis
+
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
+from tests.e2e.conftest import BotLauncher
+from tests.e2e.test_roll_e2e import check_roll_report
+
+pytestmark = pytest.mark.e2e
+
+GROUPS = 8
+ROLLS_PER_GROUP = 6  # under Telegram's 20 messages a minute in one group
+
+
+def replies(api: FakeBotApi, chat: FakeChat) -> dict[int, list[ChatMessage]]:
+    """The bot's messages in ``chat`` by the message they reply to."""
+    found: dict[int, list[ChatMessage]] = defaultdict(list)
+    for message in chat.messages:
+        replied = message.data.get("reply_to_message")
+        if message.sender_id == api.bot.id and replied is not None:
+            found[int(replied["message_id"])].append(message)
+    return found
+
+
+async def test_a_burst_survives_sigkill_and_nothing_is_rolled_twice(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    tables: list[tuple[FakeChat, FakeUser]] = []
+    for n in range(GROUPS):
+        player = fake_api.add_user(f"Игрок{n}")
+        tables.append((fake_api.add_group(f"Стол {n}", owner=player), player))
+    first = await bot_process.start()
+    # Sends are applied at once but answered late, so the kill lands between Telegram
+    # applying a result and the bot learning it did: the hardest moment to crash in.
+    fake_api.delay_next("sendMessage", seconds=0.4, count=GROUPS * ROLLS_PER_GROUP)
+    commands = [
+        (group, fake_api.send_text(group, player, "/r 6 6"))
+        for _ in range(ROLLS_PER_GROUP)
+        for group, player in tables
+    ]
+    await fake_api.wait_for(lambda: len(fake_api.calls_to("sendMessage")) >= 8, timeout=20)
+    await first.kill()
+    await bot_process.start(env=first.env)
+
+    def answered() -> bool:
+        return all(command.message_id in replies(fake_api, group) for group, command in commands)
+
+    await fake_api.wait_for(answered, timeout=60)
+    await asyncio.sleep(0.5)  # anything sent twice would show up by now
+    for group, command in commands:
+        shown = replies(fake_api, group)[command.message_id]
+        assert len({m.text for m in shown}) == 1, [m.text for m in shown]  # never re-rolled
+        check_roll_report(shown[0], 6, 6)
+    for group, _player in tables:
+        # Results come in the order of the commands they answer.
+        answered_ids = [
+            int(m.data["reply_to_message"]["message_id"])
+            for m in group.messages
+            if m.sender_id == fake_api.bot.id and "reply_to_message" in m.data
+        ]
+        assert answered_ids == sorted(answered_ids)
+    client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
+    try:
+        for group, _player in tables:
+            assert await client.llen(f"sdb:log:{group.id}") == ROLLS_PER_GROUP  # logged once
+        assert await client.hlen(f"sdb:inbox:{fake_api.bot.id}") == 0
+    finally:
+        await client.aclose()
+
+
+async def test_two_players_pressing_help_at_once_both_join(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    leader = fake_api.add_user("Аня")
+    helpers = [fake_api.add_user("Борис"), fake_api.add_user("Вера")]
+    group = fake_api.add_group("Стол", owner=leader, members=helpers)
+    await bot_process.start()
+    command = fake_api.send_text(group, leader, "/team 3 6")
+    team = await fake_api.wait_for_message(group, after=command, timeout=10)
+    queries = [fake_api.press(group, user, team, "🤝 Помочь") for user in helpers]
+    await fake_api.wait_for(
+        lambda: all(fake_api.callback_queries[q].answer is not None for q in queries),
+        timeout=10,
+    )
+    await fake_api.wait_for(
+        lambda: all(
+            name in (group.message(team.message_id) or team).text for name in ("Борис", "Вера")
+        ),
+        timeout=10,
+    )
+    assert all(fake_api.callback_queries[q].answer.show_alert is not True for q in queries)  # type: ignore[union-attr]
+
+
+async def test_a_result_whose_sends_failed_is_sent_later_and_logged_once(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    player = fake_api.add_user("Аня")
+    group = fake_api.add_group("Стол", owner=player)
+    await bot_process.start()
+    fake_api.fail_next("sendMessage", count=4, status=502)  # every retry of the first try
+    command = fake_api.send_text(group, player, "/r 5 6")
+    await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), timeout=20)
+    [shown] = replies(fake_api, group)[command.message_id]
+    check_roll_report(shown, 5, 6)
+    client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
+    try:
+        assert await client.llen(f"sdb:log:{group.id}") == 1
+    finally:
+        await client.aclose()
