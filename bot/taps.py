@@ -81,7 +81,6 @@ async def load_tap(
     message = callback.message
     flow = await store.load_flow(flow_id)
     if flow is not None and isinstance(message, Message) and flow.chat_id != message.chat.id:
-        flow = None
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return None
     if flow is None or flow.closed or not isinstance(message, Message):
