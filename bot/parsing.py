@@ -399,3 +399,57 @@ def _is_health_word(word: str) -> bool:
         or folded in _DAMAGE_WORDS
         or bool(re.fullmatch(r"[0-9]{1,6}[ултbla]", folded))
     )
+
+
+_COPIES = re.compile("[x\\u0445\\u00d7*]([0-9]{1,3})")  # x, Cyrillic х, ×
+INIT_COPIES_MAX = 10
+INIT_BASE_MAX = 20  # Ловкость + Смекалка, five dots each, with room for the supernatural
+
+
+class InitArguments(BaseModel):
+    """``/init``, ``/init 7``, ``/init npc Гуль 6 x3`` (§B.1): the base (Dexterity + Wits)
+    when typed (else the sheet's), and for the Storyteller's NPCs their name and how many."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base: int | None = None
+    npc: str | None = None
+    copies: int = 1
+
+
+def parse_init_arguments(text: str | None) -> InitArguments:
+    """Numbers, an optional ``npc Имя`` in front and a multiplier (``x3``, ``х3``, ``×3``)."""
+    words = (text or "").split()
+    npc: str | None = None
+    copies = 1
+    base: int | None = None
+    if words and words[0].casefold() in _NPC_WORDS:
+        rest = words[1:]
+        name: list[str] = []
+        for word in rest:
+            folded = word.casefold()
+            many = _COPIES.fullmatch(folded)
+            if many is not None:
+                copies = int(many.group(1))
+            elif re.fullmatch(r"[0-9]{1,3}", folded):
+                if base is not None:
+                    raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+                base = int(folded)
+            elif base is not None:
+                raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+            else:
+                name.append(word)
+        if not name:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
+        npc = " ".join(name)
+    elif len(words) > 1:
+        raise ArgumentsError(Problem.TOO_MANY_NUMBERS, words[1])
+    elif words:
+        if not re.fullmatch(r"[0-9]{1,3}", words[0]):
+            raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
+        base = int(words[0])
+    if base is not None and base > INIT_BASE_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(base))
+    if not 1 <= copies <= INIT_COPIES_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(copies))
+    return InitArguments(base=base, npc=npc, copies=copies)

@@ -66,6 +66,20 @@ def health_line(track: HealthTrack) -> str:
     return "<b>" + _("Health") + f"</b>: {state} [{' '.join(boxes)}]"
 
 
+def health_tag(track: HealthTrack) -> str:
+    """The health line cut to one tag for a list (the round tracker): nothing while healthy,
+    else the level with its penalty and the boxes (§B.9)."""
+    row = wound_penalty(track)
+    if not track.boxes and not track.dead:
+        return ""
+    level = str(_LEVELS[row.level])
+    boxes = "".join(_BOX[b] for b in track.boxes)
+    if not row.can_act:
+        return f"🩸 {level} [{boxes}]"
+    penalty = f" {row.penalty:+d}".replace("-", "−") if row.penalty else ""
+    return f"🩸 {level}{penalty} [{boxes}]"
+
+
 def no_sheet_text(owner: str) -> str:
     return _("{name} has no character sheet in this chat yet.").format(name=escape(owner)) + (
         "\n" + set_example()

@@ -124,6 +124,7 @@ async def commit_tap(
     *,
     close: bool = False,
     entries: Sequence[LogEntry] = (),
+    toast: str | None = None,
 ) -> Flow:
     """One step of a tap: the message is drawn for the next version first, the step is stored
     with that drawing (compare-and-set on ``flow.version``), then the message is edited.
@@ -141,7 +142,7 @@ async def commit_tap(
     if advanced is None:
         raise TapConflict(flow.id)
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
-    await callback.answer()
+    await callback.answer(toast)
     return advanced
 
 

@@ -673,6 +673,7 @@ class FakeChat:
     bot_is_admin: bool = False
     messages: list[ChatMessage] = field(default_factory=list)
     deleted: list[ChatMessage] = field(default_factory=list)
+    pinned: list[int] = field(default_factory=list)  # message ids, the newest pin last
     next_message_id: int = 1
 
     def as_json(self) -> JsonDict:
@@ -825,6 +826,8 @@ class FakeBotApi:
             "answerCallbackQuery": self._answer_callback_query,
             "deleteMessage": self._delete_message,
             "deleteMessages": self._delete_messages,
+            "pinChatMessage": self._pin_chat_message,
+            "unpinChatMessage": self._unpin_chat_message,
             "setMyCommands": self._set_my_commands,
             "getMyCommands": self._get_my_commands,
             "deleteMyCommands": self._delete_my_commands,
@@ -1587,6 +1590,36 @@ class FakeBotApi:
             raise bad_request("message can't be deleted")
         chat.messages.remove(message)
         chat.deleted.append(message)
+        if message_id in chat.pinned:
+            chat.pinned.remove(message_id)
+
+    def _pin_rights(self, chat: FakeChat) -> None:
+        if chat.type != "private" and not chat.bot_is_admin:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+
+    async def _pin_chat_message(self, params: JsonDict) -> bool:
+        chat = self._chat_for(params["chat_id"])
+        self._pin_rights(chat)
+        message_id = params["message_id"]
+        if chat.message(message_id) is None:
+            raise bad_request("message to pin not found")
+        if message_id in chat.pinned:
+            chat.pinned.remove(message_id)
+        chat.pinned.append(message_id)
+        return True
+
+    async def _unpin_chat_message(self, params: JsonDict) -> bool:
+        chat = self._chat_for(params["chat_id"])
+        self._pin_rights(chat)
+        message_id = params.get("message_id")
+        if message_id is None:
+            if chat.pinned:
+                chat.pinned.pop()
+            return True
+        if message_id not in chat.pinned:
+            raise bad_request("message to unpin not found")
+        chat.pinned.remove(message_id)
+        return True
 
     @staticmethod
     def _scope_key(params: JsonDict) -> tuple[str, str]:

@@ -23,6 +23,8 @@ Keys (all under ``sdb:``):
   JSON), ``sdb:upd:{bot_id}:{update_id}`` — the update's journal (dice seed, what its writes
   returned, ``done``; a day's TTL) and ``sdb:lock:{bot_id}:{chat_id}`` — the lock that
   serialises a chat's updates across replicas (:mod:`bot.store.updates`);
+- ``sdb:live:{chat_id}:{name}`` — the chat's one live message of a kind (``init``: the
+  round tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
 - ``sdb:log:{chat_id}`` — a capped list of recent rolls (:class:`LogEntry`), newest first;
 - ``sdb:st:{user_id}`` — a hash of the campaigns a Storyteller runs: chat id → chat title
   (kept in step with ``ChatSettings.storyteller_id`` by :meth:`Store.set_storyteller`);
@@ -56,7 +58,15 @@ from bot.store.base import (
     sheet_key,
 )
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
-from bot.store.flows import Flow, FlowState, FlowStateError, FlowStore, Screen, SheetSpend
+from bot.store.flows import (
+    Flow,
+    FlowState,
+    FlowStateError,
+    FlowStore,
+    Live,
+    Screen,
+    SheetSpend,
+)
 from bot.store.hidden import HiddenRecord, HiddenStore
 from bot.store.journal import Journal, ReplayDice, current_journal
 from bot.store.log import LogEntry
@@ -74,6 +84,7 @@ __all__ = [
     "FlowStateError",
     "HiddenRecord",
     "Journal",
+    "Live",
     "LogEntry",
     "PlayerSheet",
     "RedisUnavailable",

@@ -82,6 +82,11 @@ def hidden_key(chat_id: int) -> str:
     return f"{PREFIX}:hidden:{chat_id}"
 
 
+def live_key(chat_id: int, name: str) -> str:
+    """The chat's one live message of a kind (the round tracker): its flow and message."""
+    return f"{PREFIX}:live:{chat_id}:{name}"
+
+
 def connect(redis_url: str | None) -> Redis:
     """A client for ``redis_url``, or an embedded in-process Redis when there is none.
 

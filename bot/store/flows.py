@@ -31,6 +31,7 @@ from bot.store.base import (
     current_actor,
     dump,
     flow_key,
+    live_key,
     log_key,
     pairs,
     sheet_key,
@@ -90,6 +91,32 @@ return 0
 """
 
 
+# KEYS[1] the live pointer; ARGV: the flow id it must still name, the message id, the TTL.
+_SET_LIVE_MESSAGE = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then
+  return 0
+end
+local pointer = cjson.decode(raw)
+if pointer['flow'] ~= ARGV[1] then
+  return 0
+end
+pointer['message'] = tonumber(ARGV[2])
+redis.call('SET', KEYS[1], cjson.encode(pointer), 'EX', tonumber(ARGV[3]))
+return 1
+"""
+
+# KEYS[1] the live pointer; ARGV[1] the flow id it must still name.
+_END_LIVE = """
+local raw = redis.call('GET', KEYS[1])
+if raw and cjson.decode(raw)['flow'] == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+"""
+
+
 class FlowStateError(ValueError):
     """A flow read as a model it is not (another kind, or data that does not validate):
     a forged or stale button, answered as an invalid one."""
@@ -124,6 +151,22 @@ class Screen(BaseModel):
 
     text: str
     markup: dict[str, Any] | None = None
+
+
+class Live(BaseModel):
+    """Where a chat's one live message of a kind stands: its flow and, once sent, its message."""
+
+    flow: str
+    message: int | None = None
+
+
+def _live(raw: str | bytes | None) -> Live | None:
+    if raw is None:
+        return None
+    try:
+        return Live.model_validate_json(raw)
+    except ValidationError:
+        return None
 
 
 class Flow(BaseModel):
@@ -224,6 +267,8 @@ class FlowStore(LogStore):
     def register_scripts(self) -> None:
         self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
         self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
+        self._set_live_message = self.redis.register_script(_SET_LIVE_MESSAGE)
+        self._end_live = self.redis.register_script(_END_LIVE)
 
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
         key = flow_key(flow.id)
@@ -299,6 +344,52 @@ class FlowStore(LogStore):
             return updated
 
         return flow, await self._watched(key, apply)
+
+    async def open_live(
+        self, name: str, state: FlowState, chat_id: int, owner_id: int, *, ttl: int = FLOW_TTL
+    ) -> tuple[Flow, Live, bool]:
+        """The chat's open live flow called ``name`` with where it is shown, or a new one made
+        from ``state`` (then True): two players opening it at once get one and the same."""
+        key = live_key(chat_id, name)
+
+        async def apply(pipe: Pipeline) -> tuple[Flow, Live, bool]:
+            pointer = _live(await pipe.get(key))
+            if pointer is not None:
+                fields = await pipe.hgetall(flow_key(pointer.flow))
+                if fields and fields.get("closed") != "1":
+                    return _flow_from_hash(pointer.flow, fields), pointer, False
+            flow = self._new_flow(state, chat_id, owner_id)
+            fresh = Live(flow=flow.id)
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            self._queue_flow(pipe, flow, ttl)
+            pipe.set(key, fresh.model_dump_json(), ex=ttl)
+            return flow, fresh, True
+
+        return await self._watched(key, apply)
+
+    async def load_live(self, chat_id: int, name: str) -> tuple[Flow, Live] | None:
+        """The chat's open live flow called ``name`` and where it is shown, if there is one."""
+        pointer = _live(await self.redis.get(live_key(chat_id, name)))
+        if pointer is None:
+            return None
+        flow = await self.load_flow(pointer.flow)
+        if flow is None or flow.closed:
+            return None
+        return flow, pointer
+
+    async def show_live(
+        self, chat_id: int, name: str, flow_id: str, message_id: int, *, ttl: int = FLOW_TTL
+    ) -> bool:
+        """Record the message now showing the live flow (sent or re-posted at the bottom);
+        False when the chat's live flow is another one by now."""
+        reply = await self._set_live_message(
+            keys=[live_key(chat_id, name)], args=[flow_id, message_id, ttl]
+        )
+        return bool(reply)
+
+    async def end_live(self, chat_id: int, name: str, flow_id: str) -> None:
+        """The live flow ended: the chat has none of that kind until it is opened again."""
+        await self._end_live(keys=[live_key(chat_id, name)], args=[flow_id])
 
     async def load_flow(self, flow_id: str) -> Flow | None:
         fields = await self.redis.hgetall(flow_key(flow_id))

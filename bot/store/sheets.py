@@ -7,7 +7,7 @@ retry on fresh data, so two edits never overwrite each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,6 +128,21 @@ class SheetStore(StoreBase):
         field = npc_field(system, name)
         shown = {npc_name_field(system, name): " ".join(name.split())}
         return await self._update_sheet_field(chat_id, field, system, change, shown)
+
+    async def load_many(
+        self, chat_id: int, system: SheetSystem, users: Sequence[int], npcs: Sequence[str]
+    ) -> tuple[dict[int, Sheet], dict[str, Sheet]]:
+        """The sheets of these players and NPCs in one round-trip (a list that shows everyone's
+        health, like the round tracker); who has no sheet is left out."""
+        fields = [player_field(u, system) for u in users] + [npc_field(system, n) for n in npcs]
+        if not fields:
+            return {}, {}
+        raws = await self.redis.hmget(sheet_key(chat_id), fields)
+        players = {u: s for u, raw in zip(users, raws, strict=False) if (s := parse_sheet(raw))}
+        named = {
+            n: s for n, raw in zip(npcs, raws[len(users) :], strict=True) if (s := parse_sheet(raw))
+        }
+        return players, named
 
     async def list_npcs(self, chat_id: int, system: SheetSystem) -> list[tuple[str, Sheet]]:
         """The chat's NPC sheets of ``system`` by name, in one round-trip."""

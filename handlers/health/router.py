@@ -18,6 +18,8 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.access import runs_game
+from bot.combat import REFRESH_TRACKER
+from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
 from bot.store import ChatSettings, SheetOwner, Store
@@ -87,6 +89,14 @@ async def _change(
     return await store.update_sheet(message.chat.id, whose.user_id, system, change, owner=owner)
 
 
+async def _refresh_tracker(
+    features: FeatureSet, bot: Bot, store: Store, chat_id: int, profile: Profile
+) -> None:
+    """The round tracker shows health too: redraw it when a fight is on (§B.9)."""
+    if features.has(REFRESH_TRACKER):
+        await features.handoff(REFRESH_TRACKER)(bot, store, chat_id, profile)
+
+
 async def _arguments(
     message: Message, command: CommandObject, profile: Profile, *, damage: bool
 ) -> HealthArguments | None:
@@ -108,6 +118,7 @@ async def dmg_command(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
+    features: FeatureSet,
 ) -> None:
     args = await _arguments(message, command, profile, damage=True)
     if args is None or args.kind is None or args.levels is None:
@@ -128,6 +139,7 @@ async def dmg_command(
     if sheet is not None:
         text = view.damaged_text(whose.name, kind, levels, sheet.health)
         await message.answer(text, parse_mode=ParseMode.HTML)
+        await _refresh_tracker(features, bot, store, message.chat.id, profile)
 
 
 async def heal_command(
@@ -137,6 +149,7 @@ async def heal_command(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
+    features: FeatureSet,
 ) -> None:
     args = await _arguments(message, command, profile, damage=False)
     if args is None:
@@ -161,6 +174,7 @@ async def heal_command(
     if sheet is not None:
         text = view.healed_text(whose.name, healed[-1], sheet.health)
         await message.answer(text, parse_mode=ParseMode.HTML)
+        await _refresh_tracker(features, bot, store, message.chat.id, profile)
 
 
 async def hp_command(

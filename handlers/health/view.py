@@ -93,4 +93,4 @@ def d10_only_text() -> str:
 
 
 def help_line(profile: Profile) -> str:
-    return "🩸 " + _("/dmg 3 l damage · /heal · /hp health")
+    return _("/dmg 3 l damage · /heal · /hp health")

@@ -36,4 +36,4 @@ def help_text(sections: Mapping[HelpSection, Sequence[str]], profile: Profile) -
     return rolls_block + "\n\n" + "\n".join([*settings, current])
 
 
-JOINED = {HelpSection.TABLE: "", HelpSection.STORYTELLER: "🎭 "}
+JOINED = {HelpSection.TABLE: "", HelpSection.COMBAT: "⚔️ ", HelpSection.STORYTELLER: "🎭 "}

@@ -26,6 +26,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "multi",
         "set",
         "sheet",
+        "init",
         "dmg",
         "hp",
         "ask",

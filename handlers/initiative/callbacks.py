@@ -1,0 +1,41 @@
+"""The tracker's buttons; each carries the round's flow id and the version it was drawn at."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class InitAction(StrEnum):
+    ROLL = "r"  # «Бросить инициативу»: the presser joins from their sheet
+    BASE = "b"  # the presser's Dexterity + Wits, when the sheet lacks it (x)
+    START = "go"  # the Storyteller: declarations begin
+    DECLARED = "d"  # the declarer is done
+    MORE = "m"  # the declarer declares one more action (§A.9)
+    NEXT = "n"  # «Дальше»: the acting character's action is resolved
+    DELAY = "w"  # «Отложить» (§B.2 III)
+    NEW_ROUND = "nr"
+    END = "end"
+    PANEL = "p"  # the Storyteller opens a panel (x: which) or closes it (x = 0)
+    NPC_ADD = "na"  # add «НПС k» with base x
+    REMOVE = "rm"  # remove the participant at index x
+    PICK = "pk"  # the conditions panel: choose the participant at index x
+    CONDITION = "c"  # toggle condition number x on the picked participant
+
+
+class Panel(StrEnum):
+    NONE = ""
+    NPC = "npc"
+    REMOVE = "rm"
+    CONDITIONS = "cond"
+
+
+PANELS = tuple(Panel)  # x of PANEL is an index into this
+
+
+class InitCallback(CallbackData, prefix="ini"):
+    f: str
+    v: int
+    a: InitAction
+    x: int = 0

@@ -1,0 +1,549 @@
+"""``/init`` and the round tracker: one live message per chat (RULES.md §B.1–§B.2).
+
+The round is a flow the chat points to (``Store.open_live``), so ``/init`` from any player
+joins the same fight, and every step is the flow's compare-and-set. The message is edited
+in place; a command that finds it buried under the conversation posts it again at the
+bottom with the same state (the old one is deleted) and pins it when the bot may. Buttons
+that walk the phases carry the step they were drawn for, so two players pressing «Дальше»
+at once move the round one step, not two (PRODUCT.md §3 "Concurrency"). What a step means
+is :mod:`rules.combat.tracker`; this module only decides who may press and draws.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from aiogram import Bot, Router
+from aiogram.enums import ChatType, ParseMode
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
+from pydantic import ValidationError
+
+from bot import render
+from bot.access import runs_game
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, parse_init_arguments
+from bot.session import is_not_modified
+from bot.store import ChatSettings, Flow, FlowStateError, Live, Store
+from bot.taps import (
+    CONFLICT_ATTEMPTS,
+    commit_tap,
+    heal,
+    open_table_tap,
+    retrying,
+    screen_of,
+)
+from handlers.initiative import view
+from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
+from handlers.initiative.flow import KIND, ROUND_TTL, InitFlow
+from rules.combat import tracker
+from rules.combat.tracker import Condition, Fighter, Phase, Round
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError
+from rules.health import HealthTrack, wound_penalty
+from rules.profiles import GameSystem, Profile
+from rules.sheet import Attribute, Sheet, system_of
+
+log = logging.getLogger(__name__)
+
+# How many messages may follow the tracker before a command posts it again at the bottom:
+# about a screen of a phone's chat.
+BURIED = 12
+
+Change = Callable[[Round], Round]
+Drawn = tuple[str, InlineKeyboardMarkup | None]
+
+
+def make_router() -> Router:
+    router = Router(name="initiative")
+    router.message.register(init_command, Command("init", "initiative"))
+    router.callback_query.register(init_tap, InitCallback.filter())
+    return router
+
+
+def sheet_base(sheet: Sheet | None) -> int | None:
+    """Ловкость + Смекалка from the sheet (§B.1), None while either is unset."""
+    if sheet is None:
+        return None
+    dexterity, wits = sheet.rating(Attribute.DEXTERITY), sheet.rating(Attribute.WITS)
+    if dexterity is None or wits is None:
+        return None
+    return dexterity + wits
+
+
+async def _tracks(
+    store: Store, chat_id: int, profile: Profile, current: Round
+) -> dict[str, HealthTrack]:
+    users = [f.user_id for f in current.fighters if f.user_id is not None]
+    npcs = [f.name for f in current.fighters if f.user_id is None]
+    players, named = await store.load_many(chat_id, system_of(profile), users, npcs)
+    found: dict[str, HealthTrack] = {}
+    for fighter in current.fighters:
+        sheet = players.get(fighter.user_id) if fighter.user_id is not None else None
+        if fighter.user_id is None:
+            sheet = named.get(fighter.name)
+        if sheet is not None:
+            found[fighter.key] = sheet.health
+    return found
+
+
+def _modifier(profile: Profile, track: HealthTrack | None) -> int:
+    """AMB-B1: wounds slow initiative only when the table switched it on."""
+    if track is None or not profile.combat.wound_penalty_on_initiative:
+        return 0
+    return wound_penalty(track).penalty
+
+
+# ----- the message ------------------------------------------------------------------------
+
+
+async def _post(
+    bot: Bot, store: Store, chat_id: int, chat_type: str, flow: Flow, live: Live, drawn: Drawn
+) -> None:
+    """Send the tracker (again) at the bottom, point the chat at it, pin it, and drop the
+    old copy so the chat shows one tracker."""
+    text, markup = drawn
+    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await store.show_live(chat_id, KIND, flow.id, sent.message_id, ttl=ROUND_TTL)
+    if live.message is not None and live.message != sent.message_id:
+        try:
+            await bot.delete_message(chat_id, live.message)
+        except TelegramAPIError as error:
+            log.info("old tracker %s not deleted: %s", live.message, error)
+    if chat_type != ChatType.PRIVATE:
+        try:
+            await bot.pin_chat_message(chat_id, sent.message_id, disable_notification=True)
+        except TelegramAPIError as error:
+            log.info("tracker not pinned (no right to pin?): %s", error)
+
+
+async def _show(
+    bot: Bot,
+    store: Store,
+    message: Message,
+    flow: Flow,
+    live: Live,
+    drawn: Drawn,
+) -> None:
+    """Edit the tracker where it is, or post it again when it is buried, missing or gone."""
+    chat = message.chat
+    if live.message is None or message.message_id - live.message > BURIED:
+        await _post(bot, store, chat.id, chat.type, flow, live, drawn)
+        return
+    text, markup = drawn
+    try:
+        await bot.edit_message_text(
+            text=text,
+            chat_id=chat.id,
+            message_id=live.message,
+            reply_markup=markup,
+            parse_mode=ParseMode.HTML,
+        )
+    except TelegramBadRequest as error:
+        if is_not_modified(error):
+            return
+        log.info("tracker %s not edited (%s): posted again", live.message, error)
+        await _post(bot, store, chat.id, chat.type, flow, live, drawn)
+
+
+async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> None:
+    """Redraw the chat's tracker after a change it shows but does not own (health, §B.9):
+    the round is unchanged, so the stored screen is replaced without a new version."""
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None or profile.system is not GameSystem.D10:
+        return
+    flow, live = loaded
+    try:
+        state = flow.state(InitFlow)
+    except FlowStateError:
+        return
+    if live.message is None:
+        return
+    text, markup = view.draw(flow, state, await _tracks(store, chat_id, profile, state.round))
+    await store.keep_screen(flow, screen_of(text, markup))
+    try:
+        await bot.edit_message_text(
+            text=text,
+            chat_id=chat_id,
+            message_id=live.message,
+            reply_markup=markup,
+            parse_mode=ParseMode.HTML,
+        )
+    except TelegramAPIError as error:
+        log.info("tracker %s not refreshed: %s", live.message, error)
+
+
+# ----- /init --------------------------------------------------------------------------------
+
+
+def _refusal(error: RulesInputError) -> str:
+    if error.code is ErrorCode.STATE and error.field == "key":
+        return view.already_in_text()
+    if error.field == "fighters":
+        return view.too_many_text()
+    return render.invalid_button_text()
+
+
+def _npc_names(current: Round, name: str, copies: int) -> list[str]:
+    """``Гуль`` once, or ``Гуль 1``…``Гуль 3``, numbering on past those already fighting."""
+    if copies == 1:
+        return [name]
+    names: list[str] = []
+    n = 0
+    while len(names) < copies:
+        n += 1
+        candidate = f"{name} {n}"
+        if current.fighter(tracker.npc_key(candidate)) is None:
+            names.append(candidate)
+    return names
+
+
+async def init_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(view.d10_only_text())
+        return
+    try:
+        args = parse_init_arguments(command.args)
+    except ArgumentsError:
+        await message.answer(view.usage_text())
+        return
+    user = message.from_user
+    system = system_of(profile)
+    chat_id = message.chat.id
+    if args.npc is not None:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(view.storyteller_only_text())
+            return
+        npc, copies = args.npc, args.copies
+        npc_sheet = await store.load_npc(chat_id, system, npc) if copies == 1 else None
+        typed = args.base if args.base is not None else sheet_base(npc_sheet)
+        if typed is None:
+            await message.answer(view.no_npc_base_text(npc))
+            return
+        base = typed
+        modifier = _modifier(profile, npc_sheet.health if npc_sheet else None)
+
+        def change(current: Round) -> Round:
+            for name in _npc_names(current, npc, copies):
+                current = tracker.join(
+                    current,
+                    key=tracker.npc_key(name),
+                    name=name,
+                    dex_wits=base,
+                    rng=rng,
+                    modifier=modifier,
+                )
+            return current
+
+    else:
+        if user is None or message.sender_chat is not None:
+            await message.answer(view.usage_text())
+            return
+        sheet = await store.load_sheet(chat_id, user.id, system)
+        own = args.base if args.base is not None else sheet_base(sheet)
+        if own is None:
+            await message.answer(view.no_base_text())
+            return
+        name, user_id, base = roller_name(message, user), user.id, own
+        modifier = _modifier(profile, sheet.health if sheet else None)
+
+        def change(current: Round) -> Round:
+            return tracker.join(
+                current,
+                key=tracker.player_key(user_id),
+                name=name,
+                user_id=user_id,
+                dex_wits=base,
+                rng=rng,
+                modifier=modifier,
+            )
+
+    await _apply(message, store, profile, bot, change)
+
+
+async def _apply(
+    message: Message, store: Store, profile: Profile, bot: Bot, change: Change
+) -> None:
+    """Open the chat's round with this change, or apply it to the open one (retrying a
+    compare-and-set lost to a tap), then show the tracker."""
+    chat_id = message.chat.id
+    owner = message.from_user.id if message.from_user else 0
+    try:
+        first = InitFlow(round=change(Round()))
+    except RulesInputError as error:
+        await message.answer(_refusal(error))
+        return
+    flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
+    for _attempt in range(CONFLICT_ATTEMPTS):
+        state = flow.state(InitFlow)
+        if created:
+            tracks = await _tracks(store, chat_id, profile, state.round)
+            drawn = view.draw(flow, state, tracks)
+            await store.keep_screen(flow, screen_of(*drawn))
+            await _show(bot, store, message, flow, live, drawn)
+            return
+        try:
+            after = state.model_copy(update={"round": change(state.round)})
+        except RulesInputError as error:
+            await message.answer(_refusal(error))
+            return
+        tracks = await _tracks(store, chat_id, profile, after.round)
+        drawn = view.draw(flow.next(after), after, tracks)
+        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
+        if advanced is not None:
+            await _show(bot, store, message, advanced, live, drawn)
+            return
+        loaded = await store.load_live(chat_id, KIND)
+        if loaded is None:
+            flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
+        else:
+            flow, live = loaded
+    await message.answer(render.busy_text())
+
+
+# ----- the buttons --------------------------------------------------------------------------
+
+
+class _Refused(Exception):
+    """The tap was answered with a refusal; nothing changes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+@retrying
+async def init_tap(
+    callback: CallbackQuery,
+    callback_data: InitCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    )
+    if opened is None:
+        return
+    flow, message = opened
+    try:
+        state = flow.state(InitFlow)
+    except (ValidationError, FlowStateError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    user = callback.from_user
+
+    async def storyteller() -> None:
+        if not await runs_game(bot, message.chat, chat_settings, user, None):
+            raise _Refused(view.storyteller_only_text())
+
+    async def own_or_storyteller(key: str | None) -> None:
+        if key is not None and key == tracker.player_key(user.id):
+            return
+        if not await runs_game(bot, message.chat, chat_settings, user, None):
+            fighter = state.round.fighter(key) if key is not None else None
+            raise _Refused(view.not_your_turn_text(fighter.name if fighter else "?"))
+
+    action, x = callback_data.a, callback_data.x
+    current = state.round
+    toast: str | None = None
+    if action in _STEPS and x != _step_of(action, current):
+        # a step already taken by someone else's press of the same button
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
+        return
+    if action in _BY_INDEX and callback_data.v != flow.version:
+        await heal(message, flow)
+        await callback.answer(view.changed_text(), show_alert=True)
+        return
+    try:
+        if action is InitAction.ROLL or action is InitAction.BASE:
+            after, toast = await _roll_in(
+                store, profile, message.chat.id, state, user, action, x, rng
+            )
+        elif action is InitAction.DECLARED or action is InitAction.MORE:
+            key = current.declarer()
+            if key is None:
+                raise _Refused(render.invalid_button_text())
+            await own_or_storyteller(key)
+            changed = (
+                tracker.declare(current, key)
+                if action is InitAction.DECLARED
+                else tracker.more_actions(current, key)
+            )
+            after = state.model_copy(update={"round": changed})
+        elif action is InitAction.NEXT or action is InitAction.DELAY:
+            acting = current.actor()
+            if acting is None:
+                raise _Refused(render.invalid_button_text())
+            await own_or_storyteller(acting[0])
+            changed = (
+                tracker.advance(current) if action is InitAction.NEXT else tracker.delay(current)
+            )
+            after = state.model_copy(update={"round": changed})
+        else:
+            await storyteller()
+            after = await _storyteller_step(store, profile, message.chat.id, state, action, x, rng)
+    except _Refused as refused:
+        await callback.answer(refused.text, show_alert=True)
+        return
+    except RulesInputError as error:
+        await callback.answer(_tap_refusal(action, error), show_alert=True)
+        return
+    tracks = await _tracks(store, message.chat.id, profile, after.round)
+    await commit_tap(
+        callback,
+        message,
+        store,
+        flow,
+        after,
+        lambda f: view.draw(f, after, tracks),
+        close=after.ended,
+        toast=toast,
+    )
+    if after.ended:
+        await store.end_live(message.chat.id, KIND, flow.id)
+        if message.chat.type != ChatType.PRIVATE:
+            try:
+                await bot.unpin_chat_message(message.chat.id, message_id=message.message_id)
+            except TelegramAPIError as error:
+                log.info("tracker not unpinned: %s", error)
+
+
+# Buttons that take one step of the round carry the step they were drawn for (x): a second
+# press of the same drawing finds the step taken and changes nothing.
+_STEPS = frozenset(
+    {InitAction.START, InitAction.DECLARED, InitAction.MORE, InitAction.NEXT, InitAction.DELAY}
+    | {InitAction.NEW_ROUND}
+)
+# Buttons that name a participant by position need the very drawing they were pressed on.
+_BY_INDEX = frozenset({InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION})
+
+
+def _step_of(action: InitAction, current: Round) -> int | None:
+    """The step a phase button stands for (what the view puts in its x); None when the
+    round is not in that button's phase, so no number matches."""
+    if action is InitAction.START:
+        return 0 if current.phase is Phase.GATHER else None
+    if action is InitAction.NEW_ROUND:
+        return current.number if current.phase is Phase.DONE else None
+    if action in (InitAction.DECLARED, InitAction.MORE):
+        return current.declared if current.phase is Phase.DECLARE else None
+    return current.step if current.phase is Phase.RESOLVE else None
+
+
+def _tap_refusal(action: InitAction, error: RulesInputError) -> str:
+    if action is InitAction.DELAY:
+        return view.no_delay_text()
+    if action is InitAction.MORE:
+        return view.too_many_actions_text()
+    if action is InitAction.START:
+        return view.nobody_text()
+    return _refusal(error)
+
+
+async def _roll_in(
+    store: Store,
+    profile: Profile,
+    chat_id: int,
+    state: InitFlow,
+    user: User,
+    action: InitAction,
+    x: int,
+    rng: Rng | None,
+) -> tuple[InitFlow, str | None]:
+    key = tracker.player_key(user.id)
+    current = state.round
+    if current.fighter(key) is not None:
+        raise _Refused(view.already_in_text())
+    sheet = await store.load_sheet(chat_id, user.id, system_of(profile))
+    if action is InitAction.BASE:
+        if not state.is_pending(user.id):
+            raise _Refused(view.press_roll_first_text())
+        if x not in view.BASES:
+            raise _Refused(render.invalid_button_text())
+        base: int | None = x
+    else:
+        base = sheet_base(sheet)
+        if base is None:
+            if state.is_pending(user.id):
+                raise _Refused(view.no_base_text())
+            pending = (*state.pending, (user.id, user.first_name))
+            return state.model_copy(update={"pending": pending}), view.choose_base_text()
+    assert base is not None
+    changed = tracker.join(
+        current,
+        key=key,
+        name=user.first_name,
+        user_id=user.id,
+        dex_wits=base,
+        rng=rng,
+        modifier=_modifier(profile, sheet.health if sheet else None),
+    )
+    pending = tuple(p for p in state.pending if p[0] != user.id)
+    toast = view.joined_late_text() if current.phase in (Phase.DECLARE, Phase.RESOLVE) else None
+    return state.model_copy(update={"round": changed, "pending": pending}), toast
+
+
+async def _storyteller_step(
+    store: Store,
+    profile: Profile,
+    chat_id: int,
+    state: InitFlow,
+    action: InitAction,
+    x: int,
+    rng: Rng | None,
+) -> InitFlow:
+    current = state.round
+    if action is InitAction.START:
+        changed = tracker.start_declarations(current, rng=rng, options=profile.combat)
+        return state.model_copy(update={"round": changed, "pending": ()})
+    if action is InitAction.NEW_ROUND:
+        tracks = await _tracks(store, chat_id, profile, current)
+        modifiers = {k: _modifier(profile, t) for k, t in tracks.items()}
+        changed = tracker.new_round(current, rng=rng, options=profile.combat, modifiers=modifiers)
+        return state.model_copy(update={"round": changed, "pending": (), "panel": Panel.NONE})
+    if action is InitAction.END:
+        return state.model_copy(update={"ended": True, "pending": (), "panel": Panel.NONE})
+    if action is InitAction.PANEL:
+        if not 0 <= x < len(PANELS):
+            raise _Refused(render.invalid_button_text())
+        return state.model_copy(update={"panel": PANELS[x], "picked": None})
+    if action is InitAction.NPC_ADD:
+        if x not in view.NPC_BASES:
+            raise _Refused(render.invalid_button_text())
+        n = 1
+        while current.fighter(tracker.npc_key(view.npc_name(n))) is not None:
+            n += 1
+        name = view.npc_name(n)
+        changed = tracker.join(current, key=tracker.npc_key(name), name=name, dex_wits=x, rng=rng)
+        return state.model_copy(update={"round": changed, "panel": Panel.NONE})
+    fighter = _at(current, x)
+    if action is InitAction.REMOVE:
+        changed = tracker.leave(current, fighter.key)
+        return state.model_copy(update={"round": changed, "panel": Panel.NONE})
+    if action is InitAction.PICK:
+        return state.model_copy(update={"picked": fighter.key})
+    picked = state.picked
+    conditions = tuple(Condition)
+    if action is not InitAction.CONDITION or picked is None or not 0 <= x < len(conditions):
+        raise _Refused(render.invalid_button_text())
+    changed = tracker.toggle_condition(current, picked, conditions[x])
+    return state.model_copy(update={"round": changed})
+
+
+def _at(current: Round, index: int) -> Fighter:
+    if not 0 <= index < len(current.fighters):
+        raise _Refused(render.invalid_button_text())
+    return current.fighters[index]

@@ -1,0 +1,362 @@
+"""A combat round as the table walks it (§B.1–§B.2): who is in, who declares, who acts.
+
+The bot keeps one :class:`Round` per chat and moves it with the pure steps below, so what a
+tap may do is decided here and tested without Telegram. Phase I is :func:`join` (each
+participant rolls «Ловкость + Смекалка + бросок одного d10»); phase II walks the
+declarations «по порядку возрастания инициативы» (:func:`declare`, where a character may
+also declare several actions, §A.9); phases III–IV walk :func:`build_turn_schedule` in
+descending order (:func:`advance`, :func:`delay`); phase V is :func:`new_round`, where
+everyone rolls again, as the Revised and Dark Ages texts do each turn.
+
+A participant who joins after phase I of this round waits for the next one: the order of a
+round is fixed once declarations begin, so a late arrival never reshuffles who already
+declared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.combat.initiative import (
+    Combatant,
+    Initiative,
+    Slot,
+    build_turn_schedule,
+    declaration_order,
+    delay_action,
+    initiative,
+    initiative_order,
+)
+from rules.combat.limits import TRAIT_MAX
+from rules.dice import Rng
+from rules.errors import (
+    ErrorCode,
+    RulesInputError,
+    check_int,
+    check_mapping,
+    check_type,
+    parse_enum,
+)
+from rules.profiles import CombatOptions
+
+MAX_FIGHTERS = 24  # a tracker message stays far below Telegram's 4096 characters
+MAX_ACTIONS = 5  # §A.9 multiple actions: more than five is a typo, not a plan
+NAME_MAX = 32
+
+
+class Phase(StrEnum):
+    """Where the round stands (§B.2): gathering initiative, declaring, resolving, over."""
+
+    GATHER = "gather"
+    DECLARE = "declare"
+    RESOLVE = "resolve"
+    DONE = "done"
+
+
+class Condition(StrEnum):
+    """The combat conditions of §B.8 the tracker shows beside a name."""
+
+    KNOCKED_DOWN = "down"
+    STUNNED = "stun"
+    IMMOBILIZED = "held"
+    BLINDED = "blind"
+
+
+class Fighter(BaseModel):
+    """One participant: a player's character (``user_id``) or an NPC (``user_id`` None)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    name: str
+    user_id: int | None = None
+    dex_wits: int
+    die: int
+    modifier: int = 0
+    actions: int = 1
+    waiting: bool = False  # joined after declarations began: acts from the next round
+    conditions: tuple[Condition, ...] = ()
+
+    @property
+    def score(self) -> int:
+        return self.dex_wits + self.die + self.modifier
+
+    @property
+    def npc(self) -> bool:
+        return self.user_id is None
+
+
+class Round(BaseModel):
+    """A chat's fight between taps: stored whole, changed only by the functions below."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    number: int = 1
+    phase: Phase = Phase.GATHER
+    fighters: tuple[Fighter, ...] = ()
+    order: tuple[str, ...] = ()  # resolution order (phase III), fixed when declaring begins
+    declared: int = 0  # how many of the declaration order have declared
+    schedule: tuple[tuple[str, int], ...] = ()  # phases III–IV: (key, action number)
+    step: int = 0
+
+    def fighter(self, key: str) -> Fighter | None:
+        return next((f for f in self.fighters if f.key == key), None)
+
+    def ranked(self) -> tuple[Fighter, ...]:
+        """Everyone as the tracker lists them: the round's order once fixed, else by score."""
+        if self.order:
+            placed = [f for k in self.order if (f := self.fighter(k)) is not None]
+            rest = [f for f in self.fighters if f.key not in self.order]
+            return (*placed, *sorted(rest, key=lambda f: (-f.score, -f.dex_wits)))
+        return tuple(sorted(self.fighters, key=lambda f: (-f.score, -f.dex_wits, f.name)))
+
+    def declarer(self) -> str | None:
+        """Whose turn it is to declare (phase II), lowest initiative first."""
+        if self.phase is not Phase.DECLARE:
+            return None
+        ascending = declaration_order(self.order)
+        return ascending[self.declared] if self.declared < len(ascending) else None
+
+    def actor(self) -> tuple[str, int] | None:
+        """Who acts now (phases III–IV) and with which of their declared actions."""
+        if self.phase is not Phase.RESOLVE or self.step >= len(self.schedule):
+            return None
+        return self.schedule[self.step]
+
+    def can_delay(self) -> bool:
+        """S4 «можно отложить заявленное действие»: only while someone later in the same
+        pass has still to act, so the delayer still goes before them."""
+        if self.actor() is None or self.step + 1 >= len(self.schedule):
+            return False
+        return self.schedule[self.step + 1][1] == self.schedule[self.step][1]
+
+
+def npc_key(name: str) -> str:
+    return "n:" + " ".join(check_type(name, str, "name").split()).casefold()
+
+
+def player_key(user_id: int) -> str:
+    return f"u{check_int(user_id, 'user_id')}"
+
+
+def _round(current: object) -> Round:
+    return check_type(current, Round, "round")
+
+
+def _key(key: object) -> str:
+    return check_type(key, str, "key")
+
+
+def join(
+    current: Round,
+    *,
+    key: str,
+    name: str,
+    dex_wits: int,
+    user_id: int | None = None,
+    rng: Rng | None = None,
+    face: int | None = None,
+    modifier: int = 0,
+) -> Round:
+    """Phase I for one participant. Joining twice is refused (:class:`RulesInputError`
+    ``E_STATE``); after phase I the newcomer waits for the next round. ``modifier`` carries
+    what the table adds (the wound penalty when AMB-B1 is switched, −2 after standing up at
+    once, §B.8)."""
+    current, key = _round(current), _key(key)
+    check_type(name, str, "name")
+    check_int(dex_wits, "dex_wits", 0, 2 * TRAIT_MAX)
+    check_int(modifier, "modifier", -20, 20)
+    if user_id is not None:
+        check_int(user_id, "user_id")
+    if current.fighter(key) is not None:
+        raise RulesInputError(ErrorCode.STATE, "key", "already in the round")
+    if len(current.fighters) >= MAX_FIGHTERS:
+        raise RulesInputError(ErrorCode.RANGE, "fighters", f"at most {MAX_FIGHTERS}")
+    shown = " ".join(name.split())[:NAME_MAX]
+    if not shown:
+        raise RulesInputError(ErrorCode.RANGE, "name", "empty")
+    rolled = _roll(dex_wits, rng, face)
+    fighter = Fighter(
+        key=key,
+        name=shown,
+        user_id=user_id,
+        dex_wits=dex_wits,
+        die=rolled.face,
+        modifier=modifier,
+        waiting=current.phase in (Phase.DECLARE, Phase.RESOLVE),
+    )
+    return current.model_copy(update={"fighters": (*current.fighters, fighter)})
+
+
+def _roll(dex_wits: int, rng: Rng | None, face: int | None) -> Initiative:
+    # ``initiative`` takes Dexterity and Wits apart; only their sum matters for the score
+    # and the AMB-B1 tie-break, so it is split into two legal trait ratings.
+    high = min(dex_wits, TRAIT_MAX)
+    return initiative(high, dex_wits - high, face=face, rng=rng)
+
+
+def leave(current: Round, key: str) -> Round:
+    """A participant leaves (an NPC falls, a player steps out): their unresolved actions go."""
+    current, key = _round(current), _key(key)
+    if current.fighter(key) is None:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "key", key)
+    fighters = tuple(f for f in current.fighters if f.key != key)
+    update: dict[str, object] = {"fighters": fighters}
+    if current.phase is Phase.DECLARE and key in current.order:
+        ascending = declaration_order(current.order)
+        already = ascending[: current.declared]
+        update["order"] = tuple(k for k in current.order if k != key)
+        update["declared"] = sum(1 for k in already if k != key)
+    elif current.phase is Phase.RESOLVE:
+        done = current.schedule[: current.step]
+        rest = tuple(s for s in current.schedule[current.step :] if s[0] != key)
+        update["order"] = tuple(k for k in current.order if k != key)
+        update["schedule"] = done + rest
+    result = current.model_copy(update=update)
+    return _settle(result)
+
+
+def start_declarations(
+    current: Round, *, rng: Rng | None = None, options: CombatOptions | None = None
+) -> Round:
+    """From phase I to phase II: the order is fixed (ties per AMB-B1) and the lowest
+    initiative declares first."""
+    current = _round(current)
+    if current.phase is not Phase.GATHER:
+        raise RulesInputError(ErrorCode.STATE, "phase", current.phase.value)
+    acting = [f for f in current.fighters if not f.waiting]
+    if not acting:
+        raise RulesInputError(ErrorCode.STATE, "fighters", "nobody rolled initiative")
+    combatants = [Combatant(f.key, Initiative(f.score, f.dex_wits, f.die)) for f in acting]
+    order = initiative_order(combatants, options, rng)
+    return current.model_copy(
+        update={"phase": Phase.DECLARE, "order": order, "declared": 0, "step": 0}
+    )
+
+
+def declare(current: Round, key: str, *, actions: int | None = None) -> Round:
+    """The declarer is done (with ``actions`` actions, §A.9, if given); the next one is up,
+    and after the last the schedule of phases III–IV is built."""
+    current, key = _round(current), _key(key)
+    if current.declarer() != key:
+        raise RulesInputError(ErrorCode.STATE, "declarer", key)
+    fighters = current.fighters
+    if actions is not None:
+        check_int(actions, "actions", 0, MAX_ACTIONS)
+        fighters = tuple(
+            f.model_copy(update={"actions": actions}) if f.key == key else f for f in fighters
+        )
+    return _settle(
+        current.model_copy(update={"fighters": fighters, "declared": current.declared + 1})
+    )
+
+
+def more_actions(current: Round, key: str) -> Round:
+    """The declarer declares one action more (§A.9: the pools shrink when rolled)."""
+    current, key = _round(current), _key(key)
+    fighter = current.fighter(key)
+    if current.declarer() != key or fighter is None:
+        raise RulesInputError(ErrorCode.STATE, "declarer", key)
+    count = fighter.actions + 1
+    if count > MAX_ACTIONS:
+        raise RulesInputError(ErrorCode.RANGE, "actions", f"at most {MAX_ACTIONS}")
+    fighters = tuple(
+        f.model_copy(update={"actions": count}) if f.key == key else f for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})
+
+
+def _settle(current: Round) -> Round:
+    """Move on when a phase has nobody left in it."""
+    if current.phase is Phase.DECLARE and current.declared >= len(current.order):
+        actions = {k: f.actions for k in current.order if (f := current.fighter(k)) is not None}
+        schedule = build_turn_schedule(current.order, actions)
+        current = current.model_copy(
+            update={
+                "phase": Phase.RESOLVE,
+                "schedule": tuple((s.actor, s.action) for s in schedule),
+                "step": 0,
+            }
+        )
+    if current.phase is Phase.RESOLVE and current.step >= len(current.schedule):
+        current = current.model_copy(update={"phase": Phase.DONE})
+    return current
+
+
+def advance(current: Round) -> Round:
+    """«Дальше»: the acting character's action is resolved; the next one acts."""
+    current = _round(current)
+    if current.actor() is None:
+        raise RulesInputError(ErrorCode.STATE, "phase", current.phase.value)
+    return _settle(current.model_copy(update={"step": current.step + 1}))
+
+
+def delay(current: Round) -> Round:
+    """S4 «отложить заявленное действие»: the acting character lets the next one go first
+    and acts right after them, still before everyone lower who has not acted."""
+    current = _round(current)
+    if not current.can_delay():
+        raise RulesInputError(ErrorCode.STATE, "delay", "nobody later in this pass")
+    slots = [Slot(k, n) for k, n in current.schedule]
+    moved = delay_action(slots, current.step, current.step + 2)
+    return current.model_copy(update={"schedule": tuple((s.actor, s.action) for s in moved)})
+
+
+def new_round(
+    current: Round,
+    *,
+    rng: Rng | None = None,
+    options: CombatOptions | None = None,
+    dex_wits: Mapping[str, int] | None = None,
+    modifiers: Mapping[str, int] | None = None,
+) -> Round:
+    """Phase V into phase I again: everyone (the waiting included) rolls a new die, keeps
+    their Dexterity + Wits unless ``dex_wits`` brings a changed sheet (and ``modifiers``
+    anew, else none), and declares anew;
+    one action each unless declared otherwise. A stun lasts «текущий и следующий ход»
+    (§B.11), so it is cleared only by the Storyteller, not by the turn."""
+    current = _round(current)
+    if not current.fighters:
+        raise RulesInputError(ErrorCode.STATE, "fighters", "nobody in the fight")
+    fresh = check_mapping(dex_wits, "dex_wits") if dex_wits is not None else {}
+    adds = check_mapping(modifiers, "modifiers") if modifiers is not None else {}
+    fighters: list[Fighter] = []
+    for f in current.fighters:
+        base = check_int(fresh.get(f.key, f.dex_wits), "dex_wits", 0, 2 * TRAIT_MAX)
+        rolled = _roll(base, rng, None)
+        fighters.append(
+            f.model_copy(
+                update={
+                    "dex_wits": base,
+                    "die": rolled.face,
+                    "modifier": check_int(adds.get(f.key, 0), "modifier", -20, 20),
+                    "actions": 1,
+                    "waiting": False,
+                }
+            )
+        )
+    gathered = Round(number=current.number + 1, fighters=tuple(fighters))
+    return start_declarations(gathered, rng=rng, options=options)
+
+
+def toggle_condition(current: Round, key: str, condition: Condition) -> Round:
+    """Put a §B.8 condition on a participant or take it off (the Storyteller's call)."""
+    current, key = _round(current), _key(key)
+    condition = parse_enum(Condition, condition, "condition")
+    fighter = current.fighter(key)
+    if fighter is None:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "key", key)
+    have = fighter.conditions
+    changed = (
+        tuple(c for c in have if c is not condition)
+        if condition in have
+        else tuple(c for c in Condition if c in have or c is condition)
+    )
+    fighters = tuple(
+        f.model_copy(update={"conditions": changed}) if f.key == key else f
+        for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})

@@ -1,0 +1,162 @@
+"""The combat round as the tracker walks it (RULES.md §B.1–§B.2, AMB-B1, §A.9)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.combat import tracker
+from rules.combat.tracker import Condition, Phase, Round
+from rules.errors import ErrorCode
+from rules.profiles import CombatOptions
+from tests.rules.helpers import refused
+
+
+def _round(*entries: tuple[str, int, int]) -> Round:
+    """A gathered round: (name, Dexterity + Wits, die) each."""
+    current = Round()
+    for name, base, face in entries:
+        current = tracker.join(
+            current, key=tracker.npc_key(name), name=name, dex_wits=base, face=face
+        )
+    return current
+
+
+def test_join_scores_dex_plus_wits_plus_die() -> None:
+    current = _round(("Аня", 7, 4))
+    fighter = current.fighters[0]
+    assert (fighter.score, fighter.dex_wits, fighter.die) == (11, 7, 4)
+    assert fighter.npc
+
+
+def test_joining_twice_is_refused() -> None:
+    current = _round(("Аня", 7, 4))
+    refused(
+        ErrorCode.STATE, tracker.join, current, key=tracker.npc_key("аня"), name="x", dex_wits=3
+    )
+
+
+def test_declarations_ascend_and_resolution_descends() -> None:
+    current = _round(("Аня", 7, 4), ("Гуль", 5, 2), ("Борис", 9, 9))
+    current = tracker.start_declarations(current, rng=random.Random(1))
+    keys = {f.name: f.key for f in current.fighters}
+    assert current.order == (keys["Борис"], keys["Аня"], keys["Гуль"])
+    assert current.declarer() == keys["Гуль"]
+    refused(ErrorCode.STATE, tracker.declare, current, keys["Аня"])
+    current = tracker.declare(current, keys["Гуль"])
+    current = tracker.more_actions(current, keys["Аня"])
+    current = tracker.declare(current, keys["Аня"])
+    current = tracker.declare(current, keys["Борис"])
+    assert current.phase is Phase.RESOLVE
+    seen = []
+    while current.phase is Phase.RESOLVE:
+        actor = current.actor()
+        assert actor is not None
+        seen.append(actor)
+        current = tracker.advance(current)
+    # phase III descending, then phase IV: Аня's second action (§A.9)
+    assert seen == [(keys["Борис"], 1), (keys["Аня"], 1), (keys["Гуль"], 1), (keys["Аня"], 2)]
+    assert current.phase is Phase.DONE
+
+
+def test_ties_go_to_higher_dex_wits_then_a_coin() -> None:
+    current = _round(("Низкий", 4, 8), ("Высокий", 8, 4))
+    current = tracker.start_declarations(current, rng=random.Random(3))
+    assert current.order[0] == tracker.npc_key("Высокий")
+    off = CombatOptions(initiative_tie_by_dex_wits=False)
+    firsts = {
+        tracker.start_declarations(
+            _round(("Низкий", 4, 8), ("Высокий", 8, 4)), rng=random.Random(s), options=off
+        ).order[0]
+        for s in range(30)
+    }
+    assert len(firsts) == 2  # a coin decides
+
+
+def test_delay_lets_the_next_act_first_within_the_pass() -> None:
+    current = _round(("А", 9, 9), ("Б", 5, 5), ("В", 1, 1))
+    current = tracker.start_declarations(current)
+    for _ in range(3):
+        declarer = current.declarer()
+        assert declarer is not None
+        current = tracker.declare(current, declarer)
+    first = current.actor()
+    assert first is not None and first[0] == tracker.npc_key("А")
+    assert current.can_delay()
+    current = tracker.delay(current)
+    assert [k for k, _ in current.schedule] == ["n:б", "n:а", "n:в"]
+    current = tracker.advance(tracker.advance(current))
+    assert current.actor() == ("n:в", 1)
+    assert not current.can_delay()
+    refused(ErrorCode.STATE, tracker.delay, current)
+
+
+def test_a_late_arrival_waits_for_the_next_round() -> None:
+    current = tracker.start_declarations(_round(("А", 5, 5)))
+    current = tracker.join(current, key="u7", name="Поздний", dex_wits=6, user_id=7, face=3)
+    late = current.fighter("u7")
+    assert late is not None and late.waiting
+    assert "u7" not in current.order
+    current = tracker.declare(current, "n:а")
+    current = tracker.advance(current)
+    assert current.phase is Phase.DONE
+    current = tracker.new_round(current, rng=random.Random(2))
+    assert current.number == 2
+    assert current.phase is Phase.DECLARE
+    assert set(current.order) == {"n:а", "u7"}
+    assert all(not f.waiting for f in current.fighters)
+
+
+def test_new_round_rerolls_everyone_and_takes_changed_sheets() -> None:
+    current = tracker.start_declarations(_round(("А", 5, 5), ("Б", 3, 1)))
+    rolled = tracker.new_round(current, rng=random.Random(9), dex_wits={"n:б": 8})
+    b = rolled.fighter("n:б")
+    assert b is not None and b.dex_wits == 8 and b.actions == 1
+
+
+def test_leaving_mid_declaration_keeps_the_count_right() -> None:
+    current = tracker.start_declarations(_round(("А", 9, 9), ("Б", 5, 5), ("В", 1, 1)))
+    current = tracker.declare(current, "n:в")
+    current = tracker.leave(current, "n:в")
+    assert current.declarer() == "n:б"
+    current = tracker.leave(current, "n:б")
+    assert current.declarer() == "n:а"
+    current = tracker.declare(current, "n:а")
+    assert current.phase is Phase.RESOLVE and current.schedule == (("n:а", 1),)
+    current = tracker.leave(current, "n:а")
+    assert current.phase is Phase.DONE
+
+
+def test_leaving_mid_resolution_drops_only_unresolved_actions() -> None:
+    current = tracker.start_declarations(_round(("А", 9, 9), ("Б", 5, 5)))
+    current = tracker.declare(current, "n:б")
+    current = tracker.declare(current, "n:а")
+    current = tracker.advance(current)
+    current = tracker.leave(current, "n:а")
+    assert current.actor() == ("n:б", 1)
+
+
+def test_conditions_toggle_in_a_stable_order() -> None:
+    current = _round(("А", 5, 5))
+    current = tracker.toggle_condition(current, "n:а", Condition.BLINDED)
+    current = tracker.toggle_condition(current, "n:а", "down")
+    assert current.fighters[0].conditions == (Condition.KNOCKED_DOWN, Condition.BLINDED)
+    current = tracker.toggle_condition(current, "n:а", Condition.BLINDED)
+    assert current.fighters[0].conditions == (Condition.KNOCKED_DOWN,)
+    refused(ErrorCode.UNKNOWN_KEY, tracker.toggle_condition, current, "n:а", "nope")
+
+
+@pytest.mark.parametrize("phase_step", ["start", "advance"])
+def test_steps_out_of_phase_are_refused(phase_step: str) -> None:
+    current = _round(("А", 5, 5))
+    if phase_step == "start":
+        current = tracker.start_declarations(current)
+        refused(ErrorCode.STATE, tracker.start_declarations, current)
+    else:
+        refused(ErrorCode.STATE, tracker.advance, current)
+
+
+def test_an_empty_round_cannot_start() -> None:
+    refused(ErrorCode.STATE, tracker.start_declarations, Round())
+    refused(ErrorCode.STATE, tracker.new_round, Round())
