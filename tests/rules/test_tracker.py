@@ -82,7 +82,8 @@ def test_delay_lets_the_next_act_first_within_the_pass() -> None:
         assert declarer is not None
         current = tracker.declare(current, declarer)
     first = current.actor()
-    assert first is not None and first[0] == tracker.npc_key("А")
+    assert first is not None
+    assert first[0] == tracker.npc_key("А")
     assert current.can_delay()
     current = tracker.delay(current)
     assert [k for k, _ in current.schedule] == ["n:б", "n:а", "n:в"]
@@ -96,7 +97,8 @@ def test_a_late_arrival_waits_for_the_next_round() -> None:
     current = tracker.start_declarations(_round(("А", 5, 5)))
     current = tracker.join(current, key="u7", name="Поздний", dex_wits=6, user_id=7, face=3)
     late = current.fighter("u7")
-    assert late is not None and late.waiting
+    assert late is not None
+    assert late.waiting
     assert "u7" not in current.order
     current = tracker.declare(current, "n:а")
     current = tracker.advance(current)
@@ -112,7 +114,9 @@ def test_new_round_rerolls_everyone_and_takes_changed_sheets() -> None:
     current = tracker.start_declarations(_round(("А", 5, 5), ("Б", 3, 1)))
     rolled = tracker.new_round(current, rng=random.Random(9), dex_wits={"n:б": 8})
     b = rolled.fighter("n:б")
-    assert b is not None and b.dex_wits == 8 and b.actions == 1
+    assert b is not None
+    assert b.dex_wits == 8
+    assert b.actions == 1
 
 
 def test_leaving_mid_declaration_keeps_the_count_right() -> None:
@@ -123,7 +127,8 @@ def test_leaving_mid_declaration_keeps_the_count_right() -> None:
     current = tracker.leave(current, "n:б")
     assert current.declarer() == "n:а"
     current = tracker.declare(current, "n:а")
-    assert current.phase is Phase.RESOLVE and current.schedule == (("n:а", 1),)
+    assert current.phase is Phase.RESOLVE
+    assert current.schedule == (("n:а", 1),)
     current = tracker.leave(current, "n:а")
     assert current.phase is Phase.DONE
 

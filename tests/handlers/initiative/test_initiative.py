@@ -71,7 +71,8 @@ async def test_init_opens_one_tracker_and_joins_in_place(table: Table) -> None:
     anna = total_of(text, "Аня")
     assert 6 <= anna <= 15  # 3 + 2 + 1d10
     assert 8 <= total_of(text, "Борис") <= 17
-    assert total_of(text, "Гуль 1") >= 5 and total_of(text, "Гуль 2") >= 5
+    assert total_of(text, "Гуль 1") >= 5
+    assert total_of(text, "Гуль 2") >= 5
     names = re.findall(r"^\d+\. (?:\S+ )?(\S+(?: \d)?) — <b>(\d+)</b>", text, re.M)
     totals = [int(t) for _n, t in names]
     assert totals == sorted(totals, reverse=True)
@@ -120,7 +121,8 @@ async def test_a_round_walks_declarations_up_and_actions_down(table: Table) -> N
     assert "Раунд окончен" in text
     await press(table, ANNA, "Новый раунд")
     _mid, text, _markup = screen(table)
-    assert "раунд 2" in text and "заявляет" in text
+    assert "раунд 2" in text
+    assert "заявляет" in text
 
 
 async def test_only_the_declarer_or_the_storyteller_declares(table: Table) -> None:
@@ -161,7 +163,8 @@ async def test_roll_button_asks_for_the_base_when_the_sheet_lacks_it(table: Tabl
     await table.say(BORIS, "/init 5")
     await press(table, VERA, "Бросить инициативу")
     _mid, text, markup = screen(table)
-    assert "Вера" in text and "Ловкости и Смекалки" in text
+    assert "Вера" in text
+    assert "Ловкости и Смекалки" in text
     data = next(b.callback_data for b in buttons(markup) if b.text == "6")
     assert data is not None
     mid, _t, _m = screen(table)
@@ -198,7 +201,8 @@ async def test_end_closes_unpins_and_frees_the_chat(table: Table) -> None:
     await opened(table)
     await press(table, ANNA, "Конец боя")
     _mid, text, markup = screen(table)
-    assert "Бой окончен" in text and markup is None
+    assert "Бой окончен" in text
+    assert markup is None
     assert table.session.of(UnpinChatMessage)
     assert await table.store.load_live(table.chat.id, TRACKER) is None
     await table.say(BORIS, "/init 4")
@@ -220,7 +224,9 @@ async def test_a_buried_tracker_is_posted_again_at_the_bottom(table: Table) -> N
     table.message_id = first + 40  # the chat has moved on
     await table.say(VERA, "/init 6")
     again, text, _markup = screen(table)
-    assert again != first and "Вера" in text and "Аня" in text
+    assert again != first
+    assert "Вера" in text
+    assert "Аня" in text
     assert any(d.message_id == first for d in table.session.of(DeleteMessage))
 
 
@@ -230,7 +236,8 @@ async def test_english_and_the_d6_game(table: Table) -> None:
     await table.say(ANNA, "/lang en")
     await table.say(BORIS, "/init 7")
     _mid, text, _markup = screen(table)
-    assert "Combat" in text and "round 1" in text
+    assert "Combat" in text
+    assert "round 1" in text
     await table.say(ANNA, "/rules d6")
     await table.say(BORIS, "/init 7")
     assert "d10" in table.session.sent[-1].text

@@ -1,0 +1,156 @@
+"""A combat round end to end: the real ``python -m bot``, the fake Bot API, a real redis-server.
+
+Three players and two NPCs roll initiative into one tracker, declare from the lowest
+initiative up, act from the highest down; a wound taken mid-round costs a die on the next
+roll and shows on the tracker line; two players pressing «Дальше» at once move the round
+one step; a new round re-rolls everyone. The whole round sends the tracker once and edits
+it in place (PRODUCT.md §5: about 20 messages a minute in a group).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+import pytest_asyncio
+
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
+from tests.e2e.conftest import BotLauncher, module_bot
+from tests.e2e.test_table_e2e import STARTUP, applied, bot_messages, unexpected_errors
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+
+@dataclass
+class Fight:
+    api: FakeBotApi
+    chat: FakeChat
+    master: FakeUser
+    players: dict[str, FakeUser]
+    first_call: int
+
+    async def say(self, user: FakeUser, text: str) -> ChatMessage:
+        typed = self.api.send_text(self.chat, user, text)
+        return await self.api.wait_for_message(self.chat, after=typed)
+
+    async def typed(self, user: FakeUser, text: str, tracker: ChatMessage) -> None:
+        """A command whose answer is an edit of the tracker, not a new message."""
+        edits = tracker.edits
+        self.api.send_text(self.chat, user, text)
+        await self.api.wait_for(lambda: tracker.edits > edits)
+
+    async def press(self, user: FakeUser, tracker: ChatMessage, label: str) -> str:
+        data = next(b["callback_data"] for b in tracker.buttons if label in b["text"])
+        edits = tracker.edits
+        query = self.api.press(self.chat, user, tracker, data)
+        await self.api.wait_for_callback_answer(query)
+        await self.api.wait_for(lambda: tracker.edits > edits)
+        return query
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
+    async with module_bot(tmp_path_factory.mktemp("combat"), STARTUP) as launcher:
+        yield launcher
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def fight(world: BotLauncher) -> AsyncIterator[Fight]:
+    api = world.api
+    master = api.add_user("Мастер", language_code="ru")
+    players = {name: api.add_user(name, language_code="ru") for name in ("Аня", "Борис", "Вера")}
+    chat = api.add_group(
+        "Бой в переулке", owner=master, members=list(players.values()), bot_is_admin=True
+    )
+    yield Fight(api, chat, master, players, first_call=len(api.calls))
+    print(world.logs())
+
+
+def totals(text: str) -> dict[str, int]:
+    """Name → total as the tracker lists them (the chat shows text without the HTML)."""
+    found = re.findall(r"^\d+\. (?:[✍️▶✓]+\s*)?(.+?) — (\d+) \((\d+)\+🎲(\d+)\)", text, re.M)
+    for _name, total, base, die in found:
+        assert int(total) == int(base) + int(die)
+    return {name: int(total) for name, total, _b, _d in found}
+
+
+def marked(text: str, mark: str) -> str:
+    found = re.search(mark + r"\s*(.+?) — ", text)
+    assert found is not None, text
+    return found.group(1)
+
+
+async def test_a_round_of_combat_in_one_message(fight: Fight) -> None:
+    api, chat, master = fight.api, fight.chat, fight.master
+    anya, boris, vera = fight.players["Аня"], fight.players["Борис"], fight.players["Вера"]
+    await fight.say(anya, "/set ловкость 3 смекалка 2")
+    await fight.say(boris, "/set ловкость 2 смекалка 2")
+    await fight.say(master, "/st")
+
+    tracker = await fight.say(anya, "/init")
+    assert "Бой" in tracker.text
+    assert "раунд 1" in tracker.text
+    await api.wait_for(lambda: tracker.message_id in chat.pinned)
+    await fight.typed(boris, "/init", tracker)
+    await fight.typed(vera, "/init 6", tracker)
+    await fight.typed(master, "/init npc Гуль 4 x2", tracker)
+    shown = totals(tracker.text)
+    assert set(shown) == {"Аня", "Борис", "Вера", "Гуль 1", "Гуль 2"}
+    assert list(shown.values()) == sorted(shown.values(), reverse=True)
+
+    # Phase II: declarations from the lowest initiative up; each presses their own button,
+    # the Storyteller presses for the NPCs.
+    await fight.press(master, tracker, "Заявки")
+    order = list(totals(tracker.text))
+    declared = []
+    for _ in range(5):
+        name = marked(tracker.text, "✍️")
+        declared.append(name)
+        await fight.press(fight.players.get(name, master), tracker, "Заявлено")
+    assert declared == list(reversed(order))
+
+    # Phase III: from the highest down. Борис is wounded mid-round and rolls one die less.
+    first = marked(tracker.text, "▶️")
+    assert first == order[0]
+    await fight.say(boris, "/dmg 3 л")
+    await api.wait_for(lambda: "Травмы" in tracker.text or "−1" in tracker.text)
+    assert re.search(r"Борис — .*🩸", tracker.text), tracker.text
+    roll = await fight.say(boris, "/r 6 6")
+    assert len(roll.text.split("\n")[1].split()) == 5
+    assert "−1 за раны" in roll.text or "за раны" in roll.text
+
+    # Two players press «Дальше» on the same drawing at once: one step.
+    data = next(b["callback_data"] for b in tracker.buttons if "Дальше" in b["text"])
+    acting = fight.players.get(first, master)
+    other = master if acting is not master else anya
+    queries = [api.press(chat, acting, tracker, data), api.press(chat, other, tracker, data)]
+    for query in queries:
+        await api.wait_for_callback_answer(query)
+    await asyncio.sleep(0.3)
+    assert marked(tracker.text, "▶️") == order[1]
+
+    for name in order[1:]:
+        assert marked(tracker.text, "▶️") == name
+        await fight.press(fight.players.get(name, master), tracker, "Дальше")
+    assert "Раунд окончен" in tracker.text
+
+    before = totals(tracker.text)
+    await fight.press(master, tracker, "Новый раунд")
+    assert "раунд 2" in tracker.text
+    assert set(totals(tracker.text)) == set(before)
+
+    await fight.press(master, tracker, "Конец боя")
+    assert "Бой окончен" in tracker.text
+    assert not tracker.buttons
+    await api.wait_for(lambda: tracker.message_id not in chat.pinned)
+
+    await asyncio.sleep(0.3)
+    trackers = [m for m in bot_messages(api, chat) if "⚔️" in m.text]
+    assert len(trackers) == 1  # one live message for the whole fight
+    sends = [c for c in applied(api, "sendMessage", chat) if "⚔️" in c.params["text"]]
+    assert len(sends) == 1
+    api.assert_no_duplicate_sends()
+    assert unexpected_errors(api.calls[fight.first_call :]) == []
