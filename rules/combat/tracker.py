@@ -342,7 +342,7 @@ def new_round(
     return start_declarations(gathered, rng=rng, options=options)
 
 
-def toggle_condition(current: Round, key: str, condition: Condition) -> Round:
+def toggle_condition(current: Round, key: str, condition: Condition | str) -> Round:
     """Put a §B.8 condition on a participant or take it off (the Storyteller's call)."""
     current, key = _round(current), _key(key)
     condition = parse_enum(Condition, condition, "condition")

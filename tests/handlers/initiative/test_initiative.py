@@ -96,7 +96,7 @@ async def test_players_cannot_add_npcs_and_bad_input_is_answered(table: Table) -
 async def test_a_round_walks_declarations_up_and_actions_down(table: Table) -> None:
     await opened(table)
     await press(table, BORIS, "Заявки")
-    assert "Рассказчик" in table.session.answers[-1].text  # only who runs the game starts
+    assert "Рассказчик" in (table.session.answers[-1].text or "")  # only who runs the game starts
     await press(table, ANNA, "Заявки")
     _mid, text, _markup = screen(table)
     order = re.findall(r"^\d+\. (?:✍️ )?([^—]+?) — ", text, re.M)
