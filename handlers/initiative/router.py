@@ -39,7 +39,8 @@ from handlers.initiative import view
 from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.initiative.flow import KIND, ROUND_TTL, InitFlow
 from rules.combat import tracker
-from rules.combat.tracker import Condition, Fighter, Phase, Round
+from rules.combat.situation import Condition
+from rules.combat.tracker import Fighter, Phase, Round
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.health import HealthTrack, wound_penalty
@@ -529,12 +530,11 @@ async def _storyteller_step(
         name = view.npc_name(n)
         changed = tracker.join(current, key=tracker.npc_key(name), name=name, dex_wits=x, rng=rng)
         return state.model_copy(update={"round": changed, "panel": Panel.NONE})
-    fighter = _at(current, x)
     if action is InitAction.REMOVE:
-        changed = tracker.leave(current, fighter.key)
+        changed = tracker.leave(current, _at(current, x).key)
         return state.model_copy(update={"round": changed, "panel": Panel.NONE})
     if action is InitAction.PICK:
-        return state.model_copy(update={"picked": fighter.key})
+        return state.model_copy(update={"picked": _at(current, x).key})
     picked = state.picked
     conditions = tuple(Condition)
     if action is not InitAction.CONDITION or picked is None or not 0 <= x < len(conditions):

@@ -12,7 +12,8 @@ from bot import render, sheet_text, table_text
 from bot.store import Flow
 from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.initiative.flow import InitFlow
-from rules.combat.tracker import Condition, Fighter, Phase, Round
+from rules.combat.situation import Condition
+from rules.combat.tracker import Fighter, Phase, Round
 from rules.health import HealthTrack
 from rules.profiles import Profile
 
@@ -21,11 +22,13 @@ NPC_BASES = tuple(range(1, 11))
 
 
 def condition_name(condition: Condition) -> str:
-    if condition is Condition.KNOCKED_DOWN:
+    if condition is Condition.PRONE:
         return _("knocked down")
     if condition is Condition.STUNNED:
         return _("stunned")
-    if condition is Condition.IMMOBILIZED:
+    if condition is Condition.IMMOBILIZED_PARTIAL:
+        return _("partly immobilized")
+    if condition is Condition.IMMOBILIZED_FULL:
         return _("immobilized")
     return _("blinded")
 

@@ -31,6 +31,7 @@ from rules.combat.initiative import (
     initiative_order,
 )
 from rules.combat.limits import TRAIT_MAX
+from rules.combat.situation import Condition
 from rules.dice import Rng
 from rules.errors import (
     ErrorCode,
@@ -54,15 +55,6 @@ class Phase(StrEnum):
     DECLARE = "declare"
     RESOLVE = "resolve"
     DONE = "done"
-
-
-class Condition(StrEnum):
-    """The combat conditions of §B.8 the tracker shows beside a name."""
-
-    KNOCKED_DOWN = "down"
-    STUNNED = "stun"
-    IMMOBILIZED = "held"
-    BLINDED = "blind"
 
 
 class Fighter(BaseModel):

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from rules.combat import tracker
-from rules.combat.tracker import Condition, Phase, Round
+from rules.combat.situation import Condition
+from rules.combat.tracker import Phase, Round
 from rules.errors import ErrorCode
 from rules.profiles import CombatOptions
 from tests.rules.helpers import refused
@@ -145,10 +146,10 @@ def test_leaving_mid_resolution_drops_only_unresolved_actions() -> None:
 def test_conditions_toggle_in_a_stable_order() -> None:
     current = _round(("А", 5, 5))
     current = tracker.toggle_condition(current, "n:а", Condition.BLINDED)
-    current = tracker.toggle_condition(current, "n:а", "down")
-    assert current.fighters[0].conditions == (Condition.KNOCKED_DOWN, Condition.BLINDED)
+    current = tracker.toggle_condition(current, "n:а", "prone")
+    assert current.fighters[0].conditions == (Condition.BLINDED, Condition.PRONE)
     current = tracker.toggle_condition(current, "n:а", Condition.BLINDED)
-    assert current.fighters[0].conditions == (Condition.KNOCKED_DOWN,)
+    assert current.fighters[0].conditions == (Condition.PRONE,)
     refused(ErrorCode.UNKNOWN_KEY, tracker.toggle_condition, current, "n:а", "nope")
 
 

@@ -192,7 +192,7 @@ async def test_storyteller_panels_add_remove_and_mark_conditions(table: Table) -
     await press(table, ANNA, "нокдаун")
     await press(table, ANNA, "Назад")
     _mid, text, _markup = screen(table)
-    assert re.search(r"Борис — .*нокдаун", text)
+    assert re.search(r"Борис — .*нокдаун", text), text
     await press(table, BORIS, "Состояния")
     assert "Рассказчик" in (table.session.answers[-1].text or "")
 
