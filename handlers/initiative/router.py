@@ -15,18 +15,16 @@ import logging
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatType, ParseMode
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
 
+from bot import live as bot_live
 from bot import render
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
-from bot.session import is_not_modified
-from bot.store import ChatSettings, Flow, FlowStateError, Live, Store
+from bot.store import ChatSettings, FlowStateError, Store
 from bot.taps import (
     CONFLICT_ATTEMPTS,
     commit_tap,
@@ -48,10 +46,6 @@ from rules.profiles import GameSystem, Profile
 from rules.sheet import Attribute, Sheet, system_of
 
 log = logging.getLogger(__name__)
-
-# How many messages may follow the tracker before a command posts it again at the bottom:
-# about a screen of a phone's chat.
-BURIED = 12
 
 Change = Callable[[Round], Round]
 Drawn = tuple[str, InlineKeyboardMarkup | None]
@@ -100,55 +94,6 @@ def _modifier(profile: Profile, track: HealthTrack | None) -> int:
 # ----- the message ------------------------------------------------------------------------
 
 
-async def _post(
-    bot: Bot, store: Store, chat_id: int, chat_type: str, flow: Flow, live: Live, drawn: Drawn
-) -> None:
-    """Send the tracker (again) at the bottom, point the chat at it, pin it, and drop the
-    old copy so the chat shows one tracker."""
-    text, markup = drawn
-    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
-    await store.show_live(chat_id, KIND, flow.id, sent.message_id, ttl=ROUND_TTL)
-    if live.message is not None and live.message != sent.message_id:
-        try:
-            await bot.delete_message(chat_id, live.message)
-        except TelegramAPIError as error:
-            log.info("old tracker %s not deleted: %s", live.message, error)
-    if chat_type != ChatType.PRIVATE:
-        try:
-            await bot.pin_chat_message(chat_id, sent.message_id, disable_notification=True)
-        except TelegramAPIError as error:
-            log.info("tracker not pinned (no right to pin?): %s", error)
-
-
-async def _show(
-    bot: Bot,
-    store: Store,
-    message: Message,
-    flow: Flow,
-    live: Live,
-    drawn: Drawn,
-) -> None:
-    """Edit the tracker where it is, or post it again when it is buried, missing or gone."""
-    chat = message.chat
-    if live.message is None or message.message_id - live.message > BURIED:
-        await _post(bot, store, chat.id, chat.type, flow, live, drawn)
-        return
-    text, markup = drawn
-    try:
-        await bot.edit_message_text(
-            text=text,
-            chat_id=chat.id,
-            message_id=live.message,
-            reply_markup=markup,
-            parse_mode=ParseMode.HTML,
-        )
-    except TelegramBadRequest as error:
-        if is_not_modified(error):
-            return
-        log.info("tracker %s not edited (%s): posted again", live.message, error)
-        await _post(bot, store, chat.id, chat.type, flow, live, drawn)
-
-
 async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> None:
     """Redraw the chat's tracker after a change it shows but does not own (health, §B.9):
     the round is unchanged, so the stored screen is replaced without a new version."""
@@ -162,18 +107,9 @@ async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> Non
         return
     if live.message is None:
         return
-    text, markup = view.draw(flow, state, await _tracks(store, chat_id, profile, state.round))
-    await store.keep_screen(flow, screen_of(text, markup))
-    try:
-        await bot.edit_message_text(
-            text=text,
-            chat_id=chat_id,
-            message_id=live.message,
-            reply_markup=markup,
-            parse_mode=ParseMode.HTML,
-        )
-    except TelegramAPIError as error:
-        log.info("tracker %s not refreshed: %s", live.message, error)
+    drawn = view.draw(flow, state, await _tracks(store, chat_id, profile, state.round))
+    await store.keep_screen(flow, screen_of(*drawn))
+    await bot_live.redraw(bot, chat_id, live, drawn)
 
 
 # ----- /init --------------------------------------------------------------------------------
@@ -291,7 +227,9 @@ async def _apply(
             tracks = await _tracks(store, chat_id, profile, state.round)
             drawn = view.draw(flow, state, tracks)
             await store.keep_screen(flow, screen_of(*drawn))
-            await _show(bot, store, message, flow, live, drawn)
+            await bot_live.show(
+                bot, store, message, KIND, flow, live, drawn, ttl=ROUND_TTL, pin=True
+            )
             return
         try:
             after = state.model_copy(update={"round": change(state.round)})
@@ -302,7 +240,9 @@ async def _apply(
         drawn = view.draw(flow.next(after), after, tracks)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
-            await _show(bot, store, message, advanced, live, drawn)
+            await bot_live.show(
+                bot, store, message, KIND, advanced, live, drawn, ttl=ROUND_TTL, pin=True
+            )
             return
         loaded = await store.load_live(chat_id, KIND)
         if loaded is None:
@@ -415,11 +355,7 @@ async def init_tap(
     )
     if after.ended:
         await store.end_live(message.chat.id, KIND, flow.id)
-        if message.chat.type != ChatType.PRIVATE:
-            try:
-                await bot.unpin_chat_message(message.chat.id, message_id=message.message_id)
-            except TelegramAPIError as error:
-                log.info("tracker not unpinned: %s", error)
+        await bot_live.unpin(bot, message)
 
 
 # Buttons that take one step of the round carry the step they were drawn for (x): a second

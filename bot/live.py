@@ -1,0 +1,120 @@
+"""A chat's live message: one message per chat and kind (the round tracker, the attack panel)
+that every step edits in place, so a round of play sends only a few new messages (PRODUCT.md
+§5: about 20 messages a minute in a group).
+
+Where it is shown is kept beside its flow (:class:`bot.store.Live`). A command that finds it
+buried under the conversation, deleted, or never shown (a crash between storing and sending)
+posts it again at the bottom with the same state and deletes the old copy, so the chat shows
+one; the tracker is pinned when the bot may pin.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot
+from aiogram.enums import ChatType, ParseMode
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.types import InlineKeyboardMarkup, Message
+
+from bot.session import is_not_modified
+from bot.store import Flow, Live, Store
+
+log = logging.getLogger(__name__)
+
+# How many messages may follow the live message before a command posts it again at the
+# bottom: about a screen of a phone's chat.
+BURIED = 12
+
+Drawn = tuple[str, InlineKeyboardMarkup | None]
+
+
+async def post(
+    bot: Bot,
+    store: Store,
+    chat_id: int,
+    chat_type: str,
+    name: str,
+    flow: Flow,
+    live: Live,
+    drawn: Drawn,
+    *,
+    ttl: int,
+    pin: bool = False,
+) -> None:
+    """Send the live message (again) at the bottom, point the chat at it, drop the old copy
+    and pin the new one when asked and allowed."""
+    text, markup = drawn
+    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await store.show_live(chat_id, name, flow.id, sent.message_id, ttl=ttl)
+    if live.message is not None and live.message != sent.message_id:
+        try:
+            await bot.delete_message(chat_id, live.message)
+        except TelegramAPIError as error:
+            log.info("old %s message %s not deleted: %s", name, live.message, error)
+    if pin and chat_type != ChatType.PRIVATE:
+        try:
+            await bot.pin_chat_message(chat_id, sent.message_id, disable_notification=True)
+        except TelegramAPIError as error:
+            log.info("%s message not pinned (no right to pin?): %s", name, error)
+
+
+async def show(
+    bot: Bot,
+    store: Store,
+    message: Message,
+    name: str,
+    flow: Flow,
+    live: Live,
+    drawn: Drawn,
+    *,
+    ttl: int,
+    pin: bool = False,
+) -> None:
+    """After a command changed it: edit the live message where it is, or post it again when
+    it is buried, missing or gone."""
+    chat = message.chat
+    if live.message is None or message.message_id - live.message > BURIED:
+        await post(bot, store, chat.id, chat.type, name, flow, live, drawn, ttl=ttl, pin=pin)
+        return
+    text, markup = drawn
+    try:
+        await bot.edit_message_text(
+            text=text,
+            chat_id=chat.id,
+            message_id=live.message,
+            reply_markup=markup,
+            parse_mode=ParseMode.HTML,
+        )
+    except TelegramBadRequest as error:
+        if is_not_modified(error):
+            return
+        log.info("%s message %s not edited (%s): posted again", name, live.message, error)
+        await post(bot, store, chat.id, chat.type, name, flow, live, drawn, ttl=ttl, pin=pin)
+
+
+async def redraw(bot: Bot, chat_id: int, live: Live, drawn: Drawn) -> None:
+    """Edit the live message with no step taken (what it shows changed elsewhere); a failure
+    only costs the redraw."""
+    if live.message is None:
+        return
+    text, markup = drawn
+    try:
+        await bot.edit_message_text(
+            text=text,
+            chat_id=chat_id,
+            message_id=live.message,
+            reply_markup=markup,
+            parse_mode=ParseMode.HTML,
+        )
+    except TelegramAPIError as error:
+        log.info("live message %s not redrawn: %s", live.message, error)
+
+
+async def unpin(bot: Bot, message: Message) -> None:
+    if message.chat.type == ChatType.PRIVATE:
+        return
+    try:
+        await bot.unpin_chat_message(message.chat.id, message_id=message.message_id)
+    except TelegramAPIError as error:
+        log.info("message %s not unpinned: %s", message.message_id, error)
