@@ -1,9 +1,9 @@
 """What the combat features share without importing each other (ARCHITECTURE.md).
 
 The round tracker (``handlers/initiative``) shows every participant's health; a change of
-health made elsewhere (``/dmg``, ``/heal`` in ``handlers/health``) asks the tracker to redraw
-through :data:`REFRESH_TRACKER`, so the one live message never lags behind the sheets
-(PRODUCT.md "Combat").
+health made elsewhere (``/dmg``, ``/heal``, an attack) asks the tracker to redraw through
+:data:`REFRESH_TRACKER`, so the one live message never lags behind the sheets; the attack
+panel (``handlers/attack``) reads who fights through :data:`CURRENT_ROUND`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ from aiogram import Bot
 
 from bot.features import HandoffKey
 from bot.store import Store
+from rules.combat.tracker import Round
 from rules.profiles import Profile
 
 TRACKER = "init"  # the name of the chat's live tracker in the store (bot.store.flows.Live)
+ATTACK = "atk"  # the chat's attack panel: one message for every attack of the fight
 
 
 class RefreshTracker(Protocol):
@@ -24,3 +26,11 @@ class RefreshTracker(Protocol):
 
 
 REFRESH_TRACKER: HandoffKey[RefreshTracker] = HandoffKey("tracker.refresh")
+
+
+class CurrentRound(Protocol):
+    async def __call__(self, store: Store, chat_id: int) -> Round | None: ...
+
+
+# The chat's open round (who fights, with which conditions), for the attack panel's targets.
+CURRENT_ROUND: HandoffKey[CurrentRound] = HandoffKey("tracker.round")

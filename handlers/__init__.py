@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.features import Feature, FeatureSet
 from handlers import (
+    attack,
     extended,
     health,
     hidden,
@@ -41,6 +42,7 @@ FEATURES: tuple[Feature, ...] = (
     wizard.FEATURE,
     sheet.FEATURE,
     initiative.FEATURE,
+    attack.FEATURE,
     health.FEATURE,
     requests.FEATURE,
     storyteller.FEATURE,

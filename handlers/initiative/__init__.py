@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.combat import REFRESH_TRACKER
+from bot.combat import CURRENT_ROUND, REFRESH_TRACKER
 from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.initiative import view
-from handlers.initiative.router import make_router, refresh
+from handlers.initiative.router import current_round, make_router, refresh
 
 FEATURE = Feature(
     name="initiative",
     make_router=make_router,
-    commands=(MenuCommand("init", __("Initiative and the round tracker"), rank=84),),
+    commands=(MenuCommand("init", __("Initiative and the round tracker"), rank=83),),
     help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
-    provides={REFRESH_TRACKER: refresh},
+    provides={REFRESH_TRACKER: refresh, CURRENT_ROUND: current_round},
 )

@@ -112,6 +112,17 @@ async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> Non
     await bot_live.redraw(bot, chat_id, live, drawn)
 
 
+async def current_round(store: Store, chat_id: int) -> Round | None:
+    """The chat's open round, for the attack panel (bot.combat.CURRENT_ROUND)."""
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None:
+        return None
+    try:
+        return loaded[0].state(InitFlow).round
+    except FlowStateError:
+        return None
+
+
 # ----- /init --------------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "set",
         "sheet",
         "init",
+        "atk",
         "dmg",
         "hp",
         "ask",

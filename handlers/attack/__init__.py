@@ -1,0 +1,16 @@
+"""``/atk``: an attack played out on the chat's attack panel (RULES.md §B.3–§B.10)."""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import lazy_gettext as __
+
+from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
+from handlers.attack import view
+from handlers.attack.router import make_router
+
+FEATURE = Feature(
+    name="attack",
+    make_router=make_router,
+    commands=(MenuCommand("atk", __("Attack on the panel: manoeuvre, target, dice"), rank=84),),
+    help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
+)

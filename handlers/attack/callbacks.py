@@ -1,0 +1,32 @@
+"""The attack panel's buttons; each carries the panel's flow id and the version drawn."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class AtkAction(StrEnum):
+    REACH = "r"  # x: 0 melee, 1 ranged
+    MANOEUVRE = "m"  # x: index in the reach's manoeuvres
+    ABILITY = "ab"  # the next ability the manoeuvre allows (Драка / Фехтование)
+    TARGET = "t"  # x: index in the panel's targets
+    WEAPON = "w"  # x: the weapon's damage rating, 0 for bare Strength
+    APPROACH = "ap"  # front → flank → rear
+    COVER = "cv"  # the target's cover: none → partial → full
+    AIM = "aim"  # turns spent aiming: 0 → 1 → 2 → 3
+    MOVE = "mv"  # metres moved: 0 → 1 → 2 → 3 → 5
+    OFF_HAND = "oh"
+    ATTACK = "go"
+    DEFEND = "d"  # x: 0 no defence, 1 dodge, 2 block/parry
+    DAMAGE = "dm"
+    SOAK = "sk"
+    CANCEL = "x"
+
+
+class AtkCallback(CallbackData, prefix="atk"):
+    f: str
+    v: int
+    a: AtkAction
+    x: int = 0

@@ -1,0 +1,203 @@
+"""The attack panel's flow: the attack being made, step by step (RULES.md §B.3), and a short
+record of the fight's earlier attacks shown above it.
+
+The chain is S4 «1. Атака 2. Защита 3. Урон 4. Поглощение»; each stage waits for the one
+person whose roll it is. The numbers come from ``rules.combat`` (:func:`attack_plan`,
+:func:`defence_plan`, :func:`damage_pool`, :func:`soak_pool`); this model only keeps what
+was chosen and rolled.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.combat import ATTACK
+from bot.store import FlowState
+from rules import combat
+from rules.combat.damage import DiceTally
+from rules.combat.manoeuvres import MANOEUVRES, Ammo, Manoeuvre, Reach, Trait
+from rules.combat.situation import Approach, Condition, Cover, Situation
+from rules.d10 import D10Result
+from rules.health import DamageType, HealthTrack
+from rules.profiles import Profile
+
+KIND = ATTACK
+PANEL_TTL = 7 * 86_400
+HISTORY_KEPT = 5
+MAGAZINE = 30  # an untracked magazine: autofire empties it, a burst takes three (§B.6)
+
+# What the panel offers, in table order (§B.5, §B.6); spray (several targets at once) and
+# blind fire (a Perception roll first) are left to the Storyteller's hand for now.
+MELEE = (
+    Manoeuvre.STRIKE,
+    Manoeuvre.KICK,
+    Manoeuvre.SWEEP,
+    Manoeuvre.SHOVE,
+    Manoeuvre.GRAPPLE,
+    Manoeuvre.HOLD,
+    Manoeuvre.DISARM,
+    Manoeuvre.GUN_BUTT,
+)
+RANGED = (Manoeuvre.SHOT, Manoeuvre.BURST, Manoeuvre.FULL_AUTO)
+APPROACHES = (Approach.FRONT, Approach.FLANK, Approach.REAR)
+COVERS = (Cover.NONE, Cover.PARTIAL, Cover.FULL)
+AIMS = (0, 1, 2, 3)
+MOVES = (0, 1, 2, 3, 5)
+WEAPONS = tuple(range(0, 9))  # 0: bare Strength; else the weapon's damage rating
+
+
+class Stage(StrEnum):
+    SETUP = "setup"  # choosing the manoeuvre, the target and the modifiers
+    DEFENCE = "defence"  # the attack is rolled: the target defends or not
+    DAMAGE = "damage"  # a hit: the attacker rolls damage
+    SOAK = "soak"  # the target soaks what it can
+    DONE = "done"
+    CANCELLED = "cancelled"
+
+
+class Defence(StrEnum):
+    NONE = "none"
+    DODGE = "dodge"
+    BLOCK = "block"
+
+
+DEFENCES = (Defence.NONE, Defence.DODGE, Defence.BLOCK)
+
+
+class Side(BaseModel):
+    """A character in the attack, as their sheet and the tracker had them when it opened."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    name: str
+    user_id: int | None = None  # None: an NPC, played by the Storyteller
+    ratings: dict[str, int] = {}  # Trait code → rating; a missing trait is 0
+    track: HealthTrack = HealthTrack()
+    conditions: tuple[Condition, ...] = ()
+    sheet: bool = False  # whether a sheet stands behind it (an NPC without one gets one)
+
+    def rating(self, trait: Trait) -> int:
+        return self.ratings.get(trait.value, 0)
+
+
+class Past(BaseModel):
+    """One finished attack, as the panel remembers it in a line."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attacker: str
+    target: str
+    manoeuvre: Manoeuvre
+    hit: bool
+    levels: int = 0
+    kind: DamageType | None = None
+
+
+class AttackFlow(FlowState):
+    kind: ClassVar[str] = KIND
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attacker: Side
+    targets: tuple[Side, ...] = ()
+    target: int | None = None  # index in ``targets``
+    stage: Stage = Stage.SETUP
+    reach: Reach = Reach.MELEE
+    manoeuvre: Manoeuvre = Manoeuvre.STRIKE
+    ability: Trait | None = None  # None: the manoeuvre's first
+    weapon: int = 0
+    approach: Approach = Approach.FRONT
+    cover: Cover = Cover.NONE
+    aim: int = 0
+    moved: int = 0
+    off_hand: bool = False
+    attack: D10Result | None = None
+    defence: Defence | None = None
+    defence_roll: D10Result | None = None
+    net: int = 0
+    damage: DiceTally | None = None
+    soak: DiceTally | None = None
+    levels: int = 0
+    damage_kind: DamageType | None = None
+    stunned: bool = False
+    track_after: HealthTrack | None = None
+    history: tuple[Past, ...] = ()
+
+    def chosen_target(self) -> Side | None:
+        if self.target is None or not 0 <= self.target < len(self.targets):
+            return None
+        return self.targets[self.target]
+
+    def used_ability(self) -> Trait:
+        spec = MANOEUVRES[self.manoeuvre]
+        if self.ability in spec.abilities:
+            assert self.ability is not None
+            return self.ability
+        return spec.abilities[0]
+
+    def situation(self) -> Situation:
+        target = self.chosen_target()
+        return Situation(
+            approach=self.approach,
+            off_hand=self.off_hand,
+            target_cover=self.cover if self.reach is Reach.RANGED else Cover.NONE,
+            aim_turns=self.aim if self.reach is Reach.RANGED else 0,
+            metres_moved=self.moved,
+            attacker_conditions=frozenset(self.attacker.conditions),
+            target_conditions=frozenset(target.conditions) if target else frozenset(),
+        )
+
+    def plan(self, profile: Profile) -> combat.AttackPlan:
+        """What this attack rolls now (§B.3 step 1): raises ``RulesInputError`` on a choice
+        the tables refuse (aiming without Firearms)."""
+        spec = MANOEUVRES[self.manoeuvre]
+        used = self.used_ability()
+        ammo = {Ammo.MAGAZINE: MAGAZINE, Ammo.BURST: MAGAZINE}.get(spec.ammo)
+        return combat.attack_plan(
+            self.manoeuvre,
+            profile,
+            dexterity=self.attacker.rating(Trait.DEXTERITY),
+            ability=self.attacker.rating(used),
+            ability_used=used,
+            strength=self.attacker.rating(Trait.STRENGTH),
+            weapon_damage=self.weapon or None,
+            ammo=ammo,
+            situation=self.situation(),
+            track=self.attacker.track,
+        )
+
+    def defence_plan(self, profile: Profile, kind: Defence) -> combat.RollPlan | None:
+        target = self.chosen_target()
+        if target is None or kind is Defence.NONE:
+            return None
+        code = (
+            combat.DefenceManoeuvre.DODGE
+            if kind is Defence.DODGE
+            else combat.DefenceManoeuvre.BLOCK
+        )
+        ability = Trait.DODGE
+        if kind is Defence.BLOCK:
+            ability = (
+                Trait.MELEE
+                if target.rating(Trait.MELEE) > target.rating(Trait.BRAWL)
+                else Trait.BRAWL
+            )
+        return combat.defence_plan(
+            code,
+            profile,
+            dexterity=target.rating(Trait.DEXTERITY),
+            ability=target.rating(ability),
+            ability_used=ability,
+            conditions=frozenset(target.conditions),
+            track=target.track,
+        )
+
+    def soak_dice(self, profile: Profile, kind: DamageType) -> int:
+        target = self.chosen_target()
+        if target is None:
+            return 0
+        soaker = combat.Target(stamina=target.rating(Trait.STAMINA), track=target.track)
+        return combat.soak_pool(soaker, kind, profile.combat)

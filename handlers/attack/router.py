@@ -1,0 +1,484 @@
+"""``/atk``: one attack played out on the chat's attack panel (RULES.md §B.3–§B.10).
+
+The panel is one live message per chat (``bot.live``): every attack of the fight uses it in
+turn and leaves a line above the next, so a round sends the tracker and the panel and edits
+them after that (PRODUCT.md §5). The attacker (or the Storyteller for an NPC) picks the
+manoeuvre, the target among the round's participants and the §B.7 modifiers, and rolls; the
+target (or the Storyteller for an NPC) defends; the attacker rolls damage; the target soaks.
+The damage lands on the target's sheet in the same transaction as the step that shows it,
+so a wound is never written without its message, nor twice (PRODUCT.md §3).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TypeVar
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+from pydantic import ValidationError
+
+from bot import live as bot_live
+from bot import render, rolling
+from bot.access import runs_game
+from bot.combat import CURRENT_ROUND, REFRESH_TRACKER
+from bot.features import FeatureSet
+from bot.parsing import ArgumentsError, parse_init_arguments
+from bot.session import safe_edit
+from bot.store import ChatSettings, Flow, FlowStateError, SheetSpend, Store
+from bot.taps import TapConflict, commit_tap, heal, open_table_tap, retrying, screen_of
+from handlers.attack import view
+from handlers.attack.callbacks import AtkAction, AtkCallback
+from handlers.attack.flow import (
+    AIMS,
+    APPROACHES,
+    COVERS,
+    DEFENCES,
+    HISTORY_KEPT,
+    KIND,
+    MELEE,
+    MOVES,
+    PANEL_TTL,
+    RANGED,
+    WEAPONS,
+    AttackFlow,
+    Past,
+    Side,
+    Stage,
+)
+from rules import combat
+from rules.combat.manoeuvres import MANOEUVRES, Reach, Trait
+from rules.combat.tracker import Fighter, npc_key, player_key
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.health import HealthTrack, apply_damage
+from rules.profiles import GameSystem, Profile
+from rules.sheet import Sheet, set_health, system_of
+
+
+def make_router() -> Router:
+    router = Router(name="attack")
+    router.message.register(atk_command, Command("atk", "attack"))
+    router.callback_query.register(atk_tap, AtkCallback.filter())
+    return router
+
+
+_SHEET_TRAITS = (
+    Trait.DEXTERITY,
+    Trait.STRENGTH,
+    Trait.STAMINA,
+    Trait.BRAWL,
+    Trait.MELEE,
+    Trait.FIREARMS,
+    Trait.THROWING,
+    Trait.DODGE,
+)
+
+
+def _ratings(sheet: Sheet | None) -> dict[str, int]:
+    """The traits an attack reads, by their combat code; what the sheet lacks is 0 (§B.5)."""
+    found: dict[str, int] = {}
+    if sheet is None:
+        return found
+    for trait in _SHEET_TRAITS:
+        try:
+            value = sheet.rating(trait.value)
+        except RulesInputError:  # a trait this game's sheet does not have (Firearms in 1230)
+            value = None
+        if value:
+            found[trait.value] = value
+    return found
+
+
+async def _sides(
+    store: Store, chat_id: int, profile: Profile, fighters: list[Fighter]
+) -> list[Side]:
+    users = [f.user_id for f in fighters if f.user_id is not None]
+    npcs = [f.name for f in fighters if f.user_id is None]
+    players, named = await store.load_many(chat_id, system_of(profile), users, npcs)
+    sides: list[Side] = []
+    for fighter in fighters:
+        if fighter.user_id is not None:
+            sheet = players.get(fighter.user_id)
+        else:
+            sheet = named.get(fighter.name)
+        sides.append(
+            Side(
+                key=fighter.key,
+                name=fighter.name,
+                user_id=fighter.user_id,
+                ratings=_ratings(sheet),
+                track=sheet.health if sheet is not None else HealthTrack(),
+                conditions=fighter.conditions,
+                sheet=sheet is not None,
+            )
+        )
+    return sides
+
+
+async def atk_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    features: FeatureSet,
+) -> None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(view.d10_only_text())
+        return
+    try:
+        args = parse_init_arguments(command.args)
+    except ArgumentsError:
+        await message.answer(view.usage_text())
+        return
+    if (args.base is not None and args.npc is None) or args.copies != 1:
+        await message.answer(view.usage_text())
+        return
+    user = message.from_user
+    chat_id = message.chat.id
+    current = (
+        await features.handoff(CURRENT_ROUND)(store, chat_id)
+        if features.has(CURRENT_ROUND)
+        else None
+    )
+    if current is None:
+        await message.answer(view.no_round_text())
+        return
+    if args.npc is not None:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(view.not_yours_text())
+            return
+        name = args.npc if args.base is None else f"{args.npc} {args.base}"
+        key = npc_key(name)
+    elif user is None or message.sender_chat is not None:
+        await message.answer(view.usage_text())
+        return
+    else:
+        key, name = player_key(user.id), user.first_name
+    attacker = current.fighter(key)
+    if attacker is None:
+        await message.answer(view.not_in_fight_text(name))
+        return
+    others = [f for f in current.fighters if f.key != key]
+    if not others:
+        await message.answer(view.no_targets_text())
+        return
+    sides = await _sides(store, chat_id, profile, [attacker, *others])
+    fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]))
+    owner = user.id if user else 0
+    for _attempt in range(24):
+        flow, live, created = await store.open_live(KIND, fresh, chat_id, owner, ttl=PANEL_TTL)
+        if created:
+            drawn = view.draw(flow, fresh, profile)
+            await store.keep_screen(flow, screen_of(*drawn))
+            await bot_live.show(bot, store, message, KIND, flow, live, drawn, ttl=PANEL_TTL)
+            return
+        try:
+            state = flow.state(AttackFlow)
+        except FlowStateError:
+            state = None
+        if state is not None and state.stage not in (Stage.DONE, Stage.CANCELLED):
+            await message.answer(view.busy_text(state.attacker.name))
+            return
+        history = _history(state) if state is not None else ()
+        after = fresh.model_copy(update={"history": history})
+        drawn = view.draw(flow.next(after), after, profile)
+        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
+        if advanced is not None:
+            await bot_live.show(bot, store, message, KIND, advanced, live, drawn, ttl=PANEL_TTL)
+            return
+    await message.answer(render.busy_text())
+
+
+def _history(state: AttackFlow) -> tuple[Past, ...]:
+    """The finished attack joins the lines above the next one (the last few only)."""
+    target = state.chosen_target()
+    if state.stage is not Stage.DONE or target is None:
+        return state.history[-HISTORY_KEPT:]
+    past = Past(
+        attacker=state.attacker.name,
+        target=target.name,
+        manoeuvre=state.manoeuvre,
+        hit=state.net > 0,
+        levels=state.levels,
+        kind=state.damage_kind,
+    )
+    return (*state.history, past)[-HISTORY_KEPT:]
+
+
+class _Refused(Exception):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_V = TypeVar("_V")
+
+
+def _cycle(values: tuple[_V, ...], current: _V) -> _V:
+    index = values.index(current) if current in values else -1
+    return values[(index + 1) % len(values)]
+
+
+@retrying
+async def atk_tap(
+    callback: CallbackQuery,
+    callback_data: AtkCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    features: FeatureSet,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    )
+    if opened is None:
+        return
+    flow, message = opened
+    try:
+        state = flow.state(AttackFlow)
+    except (ValidationError, FlowStateError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if callback_data.v != flow.version:
+        # Every step of an attack is one person's, in order: a press on an older drawing is a
+        # repeat or a race, never a new choice (PRODUCT.md §3 "Concurrency").
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
+        return
+    user = callback.from_user
+
+    async def may_press(side: Side | None) -> None:
+        if side is not None and side.user_id is not None and side.user_id == user.id:
+            return
+        if not await runs_game(bot, message.chat, chat_settings, user, None):
+            raise _Refused(view.not_yours_text())
+
+    action, x = callback_data.a, callback_data.x
+    try:
+        if state.stage is Stage.SETUP:
+            await may_press(state.attacker)
+            after = _setup(state, action, x, profile, rng)
+        elif state.stage is Stage.DEFENCE and action is AtkAction.DEFEND:
+            await may_press(state.chosen_target())
+            after = _defend(state, x, profile, rng)
+        elif state.stage is Stage.DAMAGE and action is AtkAction.DAMAGE:
+            await may_press(state.attacker)
+            after = _damage(state, profile, rng)
+        elif state.stage is Stage.SOAK and action is AtkAction.SOAK:
+            await may_press(state.chosen_target())
+            after = _soak(state, profile, rng)
+        else:
+            raise _Refused(render.invalid_button_text())
+    except _Refused as refused:
+        await callback.answer(refused.text, show_alert=True)
+        return
+    except RulesInputError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if after.stage is Stage.DONE and after.levels > 0:
+        await _land(callback, message, store, flow, after, profile)
+    else:
+        await commit_tap(
+            callback, message, store, flow, after, lambda f: view.draw(f, after, profile)
+        )
+    if after.stage is Stage.DONE and features.has(REFRESH_TRACKER):
+        await features.handoff(REFRESH_TRACKER)(bot, store, message.chat.id, profile)
+
+
+def _setup(
+    state: AttackFlow, action: AtkAction, x: int, profile: Profile, rng: Rng | None
+) -> AttackFlow:
+    if action is AtkAction.REACH:
+        if x not in (0, 1):
+            raise _Refused(render.invalid_button_text())
+        reach = Reach.MELEE if x == 0 else Reach.RANGED
+        first = MELEE[0] if reach is Reach.MELEE else RANGED[0]
+        weapon = state.weapon if reach is Reach.MELEE else max(state.weapon, 1)
+        return state.model_copy(
+            update={"reach": reach, "manoeuvre": first, "ability": None, "weapon": weapon}
+        )
+    if action is AtkAction.MANOEUVRE:
+        listed = MELEE if state.reach is Reach.MELEE else RANGED
+        if not 0 <= x < len(listed):
+            raise _Refused(render.invalid_button_text())
+        return state.model_copy(update={"manoeuvre": listed[x], "ability": None})
+    if action is AtkAction.ABILITY:
+        allowed = MANOEUVRES[state.manoeuvre].abilities
+        return state.model_copy(update={"ability": _cycle(allowed, state.used_ability())})
+    if action is AtkAction.TARGET:
+        if not 0 <= x < len(state.targets):
+            raise _Refused(render.invalid_button_text())
+        return state.model_copy(update={"target": x})
+    if action is AtkAction.WEAPON:
+        if x not in WEAPONS:
+            raise _Refused(render.invalid_button_text())
+        return state.model_copy(update={"weapon": x})
+    if action is AtkAction.APPROACH:
+        return state.model_copy(update={"approach": _cycle(APPROACHES, state.approach)})
+    if action is AtkAction.COVER:
+        return state.model_copy(update={"cover": _cycle(COVERS, state.cover)})
+    if action is AtkAction.AIM:
+        return state.model_copy(update={"aim": _cycle(AIMS, state.aim)})
+    if action is AtkAction.MOVE:
+        return state.model_copy(update={"moved": _cycle(MOVES, state.moved)})
+    if action is AtkAction.OFF_HAND:
+        return state.model_copy(update={"off_hand": not state.off_hand})
+    if action is AtkAction.CANCEL:
+        return state.model_copy(update={"stage": Stage.CANCELLED})
+    if action is not AtkAction.ATTACK or state.chosen_target() is None:
+        raise _Refused(render.invalid_button_text())
+    return _attack(state, profile, rng)
+
+
+def _target(state: AttackFlow) -> combat.Target:
+    target = state.chosen_target()
+    if target is None:
+        raise _Refused(render.invalid_button_text())
+    return combat.Target(stamina=target.rating(Trait.STAMINA), track=target.track)
+
+
+def _outcome(state: AttackFlow, profile: Profile, **rolled: object) -> combat.AttackOutcome:
+    """The rules' whole chain for what has been rolled so far. Dice not yet rolled come from
+    a fixed stand-in source: only the numbers before them (net, pools) are read then."""
+    return combat.resolve_attack(
+        state.plan(profile),
+        _target(state),
+        profile,
+        attack=state.attack,
+        defence=state.defence_roll,
+        rng=_STAND_IN,
+        **rolled,  # type: ignore[arg-type]
+    )
+
+
+_STAND_IN = random.Random(0)
+
+
+def _attack(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
+    """§B.3 step 1: roll the plan; a botch or no success ends the attack at once."""
+    plan = state.plan(profile)
+    if plan.status is combat.PlanStatus.IMPOSSIBLE:
+        raise _Refused(view.cannot_attack_text())
+    attack = None
+    if plan.status is combat.PlanStatus.ROLL or plan.status is combat.PlanStatus.AUTO_HIT:
+        attack = rolling.roll_d10(
+            plan.roll.pool, plan.roll.difficulty, profile, threshold=plan.roll.threshold, rng=rng
+        )
+    rolled = state.model_copy(update={"attack": attack})
+    outcome = _outcome(rolled, profile)
+    if outcome.result is not combat.HitResult.HIT:
+        return rolled.model_copy(update={"stage": Stage.DONE, "net": 0})
+    return rolled.model_copy(update={"stage": Stage.DEFENCE, "net": outcome.attack_successes})
+
+
+def _defend(state: AttackFlow, x: int, profile: Profile, rng: Rng | None) -> AttackFlow:
+    """§B.3 step 2 and §B.4: the defence's successes come off the attack's (AMB-B2)."""
+    if not 0 <= x < len(DEFENCES):
+        raise _Refused(render.invalid_button_text())
+    kind = DEFENCES[x]
+    roll_plan = state.defence_plan(profile, kind)
+    defence = None
+    if roll_plan is not None and roll_plan.status is combat.PlanStatus.ROLL:
+        defence = rolling.roll_d10(
+            roll_plan.pool, roll_plan.difficulty, profile, threshold=roll_plan.threshold, rng=rng
+        )
+    defended = state.model_copy(update={"defence": kind, "defence_roll": defence})
+    outcome = _outcome(defended, profile)
+    net = max(outcome.net, 0)
+    if outcome.result is not combat.HitResult.HIT or outcome.damage_type is None:
+        return defended.model_copy(update={"stage": Stage.DONE, "net": net})
+    return defended.model_copy(
+        update={"stage": Stage.DAMAGE, "net": net, "damage_kind": outcome.damage_type}
+    )
+
+
+def _damage(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
+    """§B.3 step 3: base + (net − 1) dice at difficulty 6, no botch (AMB-B2)."""
+    pool = _outcome(state, profile).damage_pool
+    damage = combat.roll_damage(pool, profile.combat, rng=rng)
+    rolled = state.model_copy(update={"damage": damage})
+    if state.damage_kind is None or state.soak_dice(profile, state.damage_kind) == 0:
+        return _final(rolled, profile)  # nothing this target may soak with (§B.10)
+    return rolled.model_copy(update={"stage": Stage.SOAK})
+
+
+def _soak(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
+    """§B.3 step 4 «Поглощение урона (бросок), если это возможно» (§B.10)."""
+    if state.damage_kind is None:
+        raise _Refused(render.invalid_button_text())
+    pool = state.soak_dice(profile, state.damage_kind)
+    soak = combat.roll_soak(pool, profile.combat, rng=rng)
+    return _final(state.model_copy(update={"soak": soak}), profile)
+
+
+def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
+    assert state.damage is not None
+    outcome = _outcome(
+        state,
+        profile,
+        damage_faces=state.damage.faces,
+        soak_faces=state.soak.faces if state.soak is not None else None,
+    )
+    return state.model_copy(
+        update={
+            "stage": Stage.DONE,
+            "levels": outcome.levels,
+            "stunned": outcome.stunned,
+            "track_after": outcome.track,
+        }
+    )
+
+
+async def _land(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    after: AttackFlow,
+    profile: Profile,
+) -> None:
+    """The last step with the wound: the flow and the target's sheet change in one
+    transaction, the levels applied to the sheet as it is now (another wound may have landed
+    since the panel opened)."""
+    target = after.chosen_target()
+    kind = after.damage_kind
+    if target is None or kind is None:
+        raise _Refused(render.invalid_button_text())
+    system = system_of(profile)
+    if target.user_id is None and not target.sheet:
+        await store.update_npc(message.chat.id, system, target.name, lambda sheet: sheet)
+    levels = after.levels
+    landed: list[HealthTrack] = []
+
+    def wound(sheet: Sheet) -> Sheet:
+        track = apply_damage(sheet.health, kind, levels, profile.combat).track
+        landed.append(track)
+        return set_health(sheet, track)
+
+    spend = SheetSpend(
+        user_id=target.user_id or 0,
+        system=system,
+        change=wound,
+        npc=target.name if target.user_id is None else None,
+    )
+    if target.user_id is not None and not target.sheet:
+        await store.update_sheet(message.chat.id, target.user_id, system, lambda sheet: sheet)
+    drawn_state = after
+    text, markup = view.draw(flow.next(drawn_state, close=False), drawn_state, profile)
+    advanced, sheet = await store.advance_flow_spending(
+        flow, flow.version, after, spend, screen=screen_of(text, markup)
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    if sheet is not None and sheet.health != after.track_after:
+        shown = after.model_copy(update={"track_after": sheet.health})
+        text, markup = view.draw(advanced, shown, profile)
+        await store.keep_screen(advanced, screen_of(text, markup))
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()

@@ -1,0 +1,372 @@
+"""The attack panel on screen: the plan before the roll, each roll of the chain as it comes,
+and the target's new wound level at the end (RULES.md §B.3–§B.10)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render, sheet_text, table_text
+from bot.store import Flow
+from handlers.attack.callbacks import AtkAction, AtkCallback
+from handlers.attack.flow import (
+    MELEE,
+    RANGED,
+    WEAPONS,
+    AttackFlow,
+    Defence,
+    Past,
+    Stage,
+)
+from rules import combat
+from rules.combat.damage import DiceTally
+from rules.combat.manoeuvres import MANOEUVRES, DamageBase, Manoeuvre, Reach, Trait
+from rules.combat.situation import Approach, Cover
+from rules.d10 import D10Result
+from rules.errors import RulesInputError
+from rules.health import DamageType, wound_penalty
+from rules.profiles import Profile
+
+
+def manoeuvre_name(code: Manoeuvre) -> str:
+    names = {
+        Manoeuvre.STRIKE: _("Strike"),
+        Manoeuvre.KICK: _("Kick"),
+        Manoeuvre.DISARM: _("Disarm"),
+        Manoeuvre.GRAPPLE: _("Grapple"),
+        Manoeuvre.HOLD: _("Hold"),
+        Manoeuvre.SHOVE: _("Shove"),
+        Manoeuvre.SWEEP: _("Sweep"),
+        Manoeuvre.GUN_BUTT: _("Gun-butt jab"),
+        Manoeuvre.SHOT: _("Shot / throw"),
+        Manoeuvre.FULL_AUTO: _("Full auto"),
+        Manoeuvre.SPRAY: _("Spray"),
+        Manoeuvre.BURST: _("Burst"),
+        Manoeuvre.BLIND_FIRE: _("Blind fire"),
+    }
+    return names[code]
+
+
+def trait_name(trait: Trait) -> str:
+    names = {
+        Trait.BRAWL: _("Brawl"),
+        Trait.MELEE: _("Melee"),
+        Trait.FIREARMS: _("Firearms"),
+        Trait.THROWING: _("Throwing"),
+        Trait.DODGE: _("Dodge"),
+    }
+    return names.get(trait, trait.value)
+
+
+def damage_name(kind: DamageType) -> str:
+    if kind is DamageType.BASHING:
+        return _("bashing")
+    if kind is DamageType.LETHAL:
+        return _("lethal")
+    return _("aggravated")
+
+
+def damage_levels(kind: DamageType, levels: int) -> str:
+    """The same words as ``/dmg`` says them (one catalogue entry each)."""
+    if kind is DamageType.BASHING:
+        return _("{n} level of bashing", "{n} levels of bashing", n=levels).format(n=levels)
+    if kind is DamageType.LETHAL:
+        return _("{n} level of lethal", "{n} levels of lethal", n=levels).format(n=levels)
+    return _("{n} level of aggravated", "{n} levels of aggravated", n=levels).format(n=levels)
+
+
+def _faces(result: D10Result) -> str:
+    return render.faces_html(result) + " — " + render.successes_text(max(result.successes, 0))
+
+
+def _tally(tally: DiceTally) -> str:
+    faces = " ".join(
+        f"<b>{f}</b>" if f >= tally.difficulty else str(f)
+        for f in sorted(tally.faces, reverse=True)
+    )
+    return (faces or "—") + " — " + render.successes_text(tally.successes)
+
+
+def _past(past: Past) -> str:
+    head = f"{escape(past.attacker)} → {escape(past.target)}, {manoeuvre_name(past.manoeuvre)}: "
+    if not past.hit:
+        return "· " + head + _("no hit")
+    if past.kind is None or past.levels == 0:
+        return "· " + head + _("hit, no damage")
+    return "· " + head + damage_levels(past.kind, past.levels)
+
+
+def _modifiers(state: AttackFlow) -> list[str]:
+    found = []
+    if state.approach is Approach.FLANK:
+        found.append(_("from the flank"))
+    elif state.approach is Approach.REAR:
+        found.append(_("from the rear"))
+    if state.reach is Reach.RANGED and state.cover is Cover.PARTIAL:
+        found.append(_("target in partial cover"))
+    elif state.reach is Reach.RANGED and state.cover is Cover.FULL:
+        found.append(_("target in full cover"))
+    if state.reach is Reach.RANGED and state.aim:
+        found.append(_("aiming: {n}").format(n=state.aim))
+    if state.moved:
+        found.append(_("moved {n} m").format(n=state.moved))
+    if state.off_hand:
+        found.append(_("off hand"))
+    return found
+
+
+def plan_line(state: AttackFlow, profile: Profile) -> str:
+    """«Удар (Драка): 5к10, сложность 6 · урон 2к10, ударный» with what changes it."""
+    try:
+        plan = state.plan(profile)
+    except RulesInputError:
+        return "⚠️ " + _("These choices do not go together (aiming needs Firearms).")
+    spec = MANOEUVRES[state.manoeuvre]
+    head = manoeuvre_name(state.manoeuvre)
+    if len(spec.abilities) > 1:
+        head += f" ({trait_name(plan.ability)})"
+    line = head + ": " + _("{n}d10").format(n=plan.roll.pool)
+    line += ", " + _("difficulty {d}").format(d=plan.roll.difficulty)
+    if plan.roll.threshold:
+        line += " " + _("threshold {t}").format(t=plan.roll.threshold)
+    penalty = wound_penalty(state.attacker.track).penalty
+    if penalty:
+        line += " (" + _("{n} for wounds").format(n=penalty) + ")"
+    if plan.damage_type is not None:
+        damage = _("{n}d10").format(n=plan.damage_dice) + ", " + damage_name(plan.damage_type)
+        line += " · " + _("damage {dice}").format(dice=damage)
+    else:
+        line += " · " + _("no damage")
+    if plan.status is combat.PlanStatus.IMPOSSIBLE:
+        line += "\n⛔ " + _("The attacker cannot make this attack now.")
+    elif plan.status is combat.PlanStatus.AUTO_FAILURE:
+        line += "\n⛔ " + _("With 0 in the Ability the attack fails without a roll.")
+    elif plan.status is combat.PlanStatus.AUTO_HIT:
+        line += "\n🎯 " + _("The target is fully immobilized: an automatic hit.")
+    return line
+
+
+def panel_text(state: AttackFlow, profile: Profile) -> str:
+    lines = [_past(p) for p in state.history]
+    target = state.chosen_target()
+    who = escape(state.attacker.name) + " → " + (escape(target.name) if target else "…")
+    lines.append("⚔️ <b>" + _("Attack") + f"</b>: {who}")
+    if state.stage is Stage.CANCELLED:
+        lines.append("✖ " + _("The attack was called off."))
+        return "\n".join(lines)
+    lines.append(plan_line(state, profile))
+    mods = _modifiers(state)
+    if mods:
+        lines.append(_("Modifiers: {list}").format(list=", ".join(mods)))
+    if state.stage is Stage.SETUP:
+        if target is None:
+            lines.append("🎯 " + _("Choose the target below."))
+        return "\n".join(lines)
+    if state.attack is not None:
+        lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
+    if state.stage is Stage.DEFENCE and target is not None:
+        lines.append(
+            "🛡 "
+            + _("{name} defends: dodge, block or parry, or nothing.").format(
+                name=escape(target.name)
+            )
+        )
+        return "\n".join(lines)
+    if state.defence is Defence.NONE:
+        lines.append(_("No defence."))
+    elif state.defence_roll is not None and state.defence is not None:
+        kind = _("dodge") if state.defence is Defence.DODGE else _("block / parry")
+        lines.append(
+            _("Defence ({kind}): {roll}").format(kind=kind, roll=_faces(state.defence_roll))
+        )
+    if state.net <= 0 and state.stage is Stage.DONE:
+        if state.attack is not None and state.attack.outcome.value == "botch":
+            lines.append(
+                "💥 " + _("A botch: the attack goes badly wrong (the Storyteller says how).")
+            )
+        else:
+            lines.append("🛡 " + _("No hit."))
+        return "\n".join(lines)
+    lines.append("🎯 " + _("A hit: {n} net.").format(n=render.successes_text(state.net)))
+    if state.damage is not None:
+        lines.append(_("Damage: {roll}").format(roll=_tally(state.damage)))
+    if state.soak is not None:
+        lines.append(_("Soak: {roll}").format(roll=_tally(state.soak)))
+    if state.stage is Stage.DONE and target is not None:
+        lines.append(_result(state, target.name, profile))
+    elif state.stage is Stage.SOAK and target is not None:
+        lines.append("🛡 " + _("{name} soaks.").format(name=escape(target.name)))
+    return "\n".join(lines)
+
+
+def _result(state: AttackFlow, name: str, profile: Profile) -> str:
+    plan_kind = _damage_kind(state, profile)
+    track = state.track_after
+    if plan_kind is None:
+        return "✅ " + _("{name}: the hit takes effect, no damage.").format(name=escape(name))
+    head = "🩸 " + _("{name} takes {damage}.").format(
+        name=escape(name), damage=damage_levels(plan_kind, state.levels)
+    )
+    if state.stunned:
+        head += " 💫 " + _("Stunned: more levels than Stamina.")
+    if track is None:
+        return head
+    return head + "\n" + sheet_text.health_line(track)
+
+
+def _damage_kind(state: AttackFlow, profile: Profile) -> DamageType | None:
+    try:
+        return state.plan(profile).damage_type
+    except RulesInputError:
+        return None
+
+
+def keyboard(
+    flow_id: str, version: int, state: AttackFlow, profile: Profile
+) -> InlineKeyboardMarkup | None:
+    def button(text: str, action: AtkAction, x: int = 0) -> InlineKeyboardButton:
+        return table_text.button(text, AtkCallback(f=flow_id, v=version, a=action, x=x))
+
+    rows: list[list[InlineKeyboardButton]] = []
+    if state.stage is Stage.SETUP:
+        rows.append(
+            [
+                button(
+                    render.marked(_("Close combat"), state.reach is Reach.MELEE), AtkAction.REACH, 0
+                ),
+                button(
+                    render.marked(_("Ranged combat"), state.reach is Reach.RANGED),
+                    AtkAction.REACH,
+                    1,
+                ),
+            ]
+        )
+        listed = MELEE if state.reach is Reach.MELEE else RANGED
+        rows += render.rows(
+            [
+                button(
+                    render.marked(manoeuvre_name(m), m is state.manoeuvre), AtkAction.MANOEUVRE, i
+                )
+                for i, m in enumerate(listed)
+            ],
+            3,
+        )
+        rows += render.rows(
+            [
+                button(render.marked("🎯 " + t.name, i == state.target), AtkAction.TARGET, i)
+                for i, t in enumerate(state.targets)
+            ],
+            3,
+        )
+        spec = MANOEUVRES[state.manoeuvre]
+        if spec.damage_base in (
+            DamageBase.STRENGTH_OR_WEAPON,
+            DamageBase.WEAPON,
+            DamageBase.GUN_BUTT,
+        ):
+            first = 0 if spec.damage_base is not DamageBase.WEAPON else 1
+            rows += render.rows(
+                [
+                    button(
+                        render.marked(_("Strength") if w == 0 else f"🗡{w}", w == state.weapon),
+                        AtkAction.WEAPON,
+                        w,
+                    )
+                    for w in WEAPONS[first:]
+                ],
+                5,
+            )
+        toggles = [button(_approach_label(state.approach), AtkAction.APPROACH)]
+        if len(spec.abilities) > 1:
+            toggles.append(button("↔ " + trait_name(state.used_ability()), AtkAction.ABILITY))
+        if state.reach is Reach.RANGED:
+            toggles.append(button(_cover_label(state.cover), AtkAction.COVER))
+            toggles.append(button("🔭 " + _("aim {n}").format(n=state.aim), AtkAction.AIM))
+        toggles.append(button("🏃 " + _("{n} m").format(n=state.moved), AtkAction.MOVE))
+        toggles.append(
+            button(render.marked("✋ " + _("off hand"), state.off_hand), AtkAction.OFF_HAND)
+        )
+        rows += render.rows(toggles, 3)
+        last = [button("✖ " + _("Cancel"), AtkAction.CANCEL)]
+        if state.chosen_target() is not None:
+            last.insert(0, button("⚔️ " + _("Attack"), AtkAction.ATTACK))
+        rows.append(last)
+    elif state.stage is Stage.DEFENCE:
+        rows.append(
+            [
+                button("🏃 " + _("Dodge"), AtkAction.DEFEND, 1),
+                button("🛡 " + _("Block / parry"), AtkAction.DEFEND, 2),
+            ]
+        )
+        rows.append([button(_("No defence"), AtkAction.DEFEND, 0)])
+    elif state.stage is Stage.DAMAGE:
+        rows.append([button("🩸 " + _("Roll damage"), AtkAction.DAMAGE)])
+    elif state.stage is Stage.SOAK:
+        kind = _damage_kind(state, profile)
+        dice = state.soak_dice(profile, kind) if kind is not None else 0
+        rows.append([button("🛡 " + _("Soak ({n}d10)").format(n=dice), AtkAction.SOAK)])
+    else:
+        return None
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _approach_label(approach: Approach) -> str:
+    if approach is Approach.FLANK:
+        return "↗ " + _("flank +2")
+    if approach is Approach.REAR:
+        return "↩ " + _("rear +1")
+    return "⬆ " + _("front")
+
+
+def _cover_label(cover: Cover) -> str:
+    if cover is Cover.PARTIAL:
+        return "🧱 " + _("partial cover")
+    if cover is Cover.FULL:
+        return "🧱 " + _("full cover")
+    return "🧱 " + _("no cover")
+
+
+def draw(
+    flow: Flow, state: AttackFlow, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return panel_text(state, profile), keyboard(flow.id, flow.version, state, profile)
+
+
+def cannot_attack_text() -> str:
+    return _("The attacker cannot make this attack now (wounds, stun or no dice).")
+
+
+def no_round_text() -> str:
+    return _("No fight is on: open one with /init, then attack with /atk.")
+
+
+def busy_text(attacker: str) -> str:
+    return _(
+        "{name}'s attack is still being played out on the panel; finish or cancel it first."
+    ).format(name=escape(attacker))
+
+
+def not_yours_text() -> str:
+    return _("This roll belongs to someone else (or to the Storyteller for an NPC).")
+
+
+def no_targets_text() -> str:
+    return _("There is nobody to attack: add participants with /init.")
+
+
+def not_in_fight_text(name: str) -> str:
+    return _("{name} is not in this fight.").format(name=escape(name))
+
+
+def usage_text() -> str:
+    return _("Example: /atk — your character attacks; /atk npc Ghoul 1 — the Storyteller's NPC")
+
+
+def d10_only_text() -> str:
+    return _("Attacks on the panel are for the d10 games.")
+
+
+def help_line(profile: Profile) -> str:
+    return _("/atk attack")

@@ -1,0 +1,139 @@
+"""``/atk`` through the Dispatcher: the attack chain on one panel (RULES.md §B.3–§B.10)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from aiogram.types import InlineKeyboardMarkup
+
+from handlers.attack.callbacks import AtkAction, AtkCallback
+from rules.health import DamageType
+from rules.sheet import SheetSystem
+from tests.handlers.conftest import Table, buttons, player
+
+ANNA = player(1, "Аня")  # the chat's administrator: runs the game
+BORIS = player(2, "Борис")
+VERA = player(3, "Вера")
+
+
+def panel(table: Table) -> tuple[int, str, InlineKeyboardMarkup | None]:
+    sent = [m for m in table.session.messages if "Атака" in (m.text or "")]
+    assert sent, [m.text for m in table.session.messages]
+    mid = sent[-1].message_id
+    text, markup = sent[-1].text or "", sent[-1].reply_markup
+    for edit in table.session.edits:
+        if edit.message_id == mid:
+            text, markup = edit.text, edit.reply_markup
+    return mid, text, markup
+
+
+async def press(table: Table, user: object, action: AtkAction, x: int | None = None) -> str:
+    mid, _text, markup = panel(table)
+    for button in buttons(markup):
+        data = button.callback_data or ""
+        parsed = AtkCallback.unpack(data)
+        if parsed.a is action and (x is None or parsed.x == x):
+            await table.tap(user, data, mid)  # type: ignore[arg-type]
+            return data
+    raise AssertionError(f"no {action} button")
+
+
+async def fight(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(BORIS, "/set ловкость 4 смекалка 2 драка 3 сила 2 выносливость 2 уклонение 1")
+    await table.say(VERA, "/set ловкость 2 смекалка 3 уклонение 2 выносливость 1")
+    await table.say(BORIS, "/init")
+    await table.say(VERA, "/init")
+    await table.say(ANNA, "/init npc Гуль 5")
+
+
+async def test_no_fight_no_attack(table: Table) -> None:
+    await table.say(BORIS, "/atk")
+    assert "/init" in table.session.sent[-1].text
+
+
+async def test_an_attack_runs_the_whole_chain_on_one_panel(table: Table) -> None:
+    await fight(table)
+    for seed in range(40):  # until an attack lands: the dice decide, the chain is the test
+        table.rng = random.Random(seed)
+        await table.say(BORIS, "/atk")
+        _mid, text, _markup = panel(table)
+        assert "Борис →" in text
+        assert "Удар (Драка): 7к10, сложность 6" in text
+        await press(table, BORIS, AtkAction.TARGET, 0)  # Вера
+        await press(table, VERA, AtkAction.ATTACK)  # not Вера's attack
+        assert "Рассказчик" in (table.session.answers[-1].text or "")
+        await press(table, BORIS, AtkAction.ATTACK)
+        _mid, text, _markup = panel(table)
+        if "защищается" not in text:
+            continue
+        await table.say(VERA, "/atk")
+        assert "ещё" in table.session.sent[-1].text  # one attack at a time on the panel
+        await press(table, BORIS, AtkAction.DEFEND, 1)  # not Борис's defence
+        assert "Рассказчик" in (table.session.answers[-1].text or "")
+        await press(table, VERA, AtkAction.DEFEND, 1)
+        _mid, text, _markup = panel(table)
+        assert "Защита (уклонение)" in text
+        if "Попадание" not in text:
+            continue
+        await press(table, BORIS, AtkAction.DAMAGE)
+        _mid, text, markup = panel(table)
+        assert "Урон:" in text
+        if markup is not None:  # bashing: Вера soaks with Stamina
+            await press(table, VERA, AtkAction.SOAK)
+        _mid, text, markup = panel(table)
+        assert markup is None
+        levels = int(re.search(r"получает (\d+)", text).group(1))  # type: ignore[union-attr]
+        sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
+        assert sheet is not None
+        assert sheet.health.boxes == (DamageType.BASHING,) * levels
+        if levels:
+            break
+    else:
+        raise AssertionError("no attack landed in 40 tries")
+    panels = [m for m in table.session.sent if "Атака" in m.text]
+    assert len(panels) == 1  # every attack reused the one panel
+    await table.say(VERA, "/atk")
+    _mid, text, _markup = panel(table)
+    assert text.startswith("· ")  # the earlier attacks, one line each, above the new one
+    assert "Вера →" in text
+
+
+async def test_storyteller_attacks_as_an_npc_and_players_cannot(table: Table) -> None:
+    await fight(table)
+    await table.say(BORIS, "/atk npc Гуль")
+    assert "Рассказчик" in table.session.sent[-1].text
+    await table.say(ANNA, "/atk npc Дракон")
+    assert "Дракон" in table.session.sent[-1].text
+    await table.say(ANNA, "/atk npc Гуль")
+    _mid, text, _markup = panel(table)
+    assert "Гуль →" in text
+    await press(table, ANNA, AtkAction.REACH, 1)
+    _mid, text, _markup = panel(table)
+    assert "Выстрел" in text
+    await press(table, ANNA, AtkAction.CANCEL)
+    _mid, text, markup = panel(table)
+    assert "отменена" in text
+    assert markup is None
+
+
+async def test_forged_attack_buttons_change_nothing(table: Table) -> None:
+    await fight(table)
+    await table.say(BORIS, "/atk")
+    mid, _text, markup = panel(table)
+    flow_id = AtkCallback.unpack(buttons(markup)[0].callback_data or "").f
+    before = await table.store.load_flow(flow_id)
+    assert before is not None
+    for action in AtkAction:
+        if action in (AtkAction.CANCEL, AtkAction.ATTACK):
+            continue
+        for x in (-1, 99, 10**6):
+            forged = AtkCallback(f=flow_id, v=before.version, a=action, x=x).pack()
+            await table.tap(BORIS, forged, mid)
+            await table.tap(VERA, forged, mid)
+    after = await table.store.load_flow(flow_id)
+    assert after is not None
+    # only the cycling toggles (which ignore x) could have moved it; no roll happened
+    assert after.data["attack"] is None
+    assert after.data["stage"] == "setup"
