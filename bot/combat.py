@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from aiogram import Bot
+from aiogram.types import Message
 
 from bot.features import HandoffKey
 from bot.store import Store
@@ -34,3 +35,21 @@ class CurrentRound(Protocol):
 
 # The chat's open round (who fights, with which conditions), for the attack panel's targets.
 CURRENT_ROUND: HandoffKey[CurrentRound] = HandoffKey("tracker.round")
+
+
+class OpenAttack(Protocol):
+    async def __call__(
+        self,
+        bot: Bot,
+        store: Store,
+        profile: Profile,
+        message: Message,
+        current: Round,
+        key: str,
+        name: str,
+    ) -> str | None: ...
+
+
+# «Атака» under the tracker opens the attack panel for the acting participant; the answer is
+# a refusal to show, or None.
+OPEN_ATTACK: HandoffKey[OpenAttack] = HandoffKey("attack.open")

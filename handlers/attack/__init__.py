@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
+from bot.combat import OPEN_ATTACK
 from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.attack import view
-from handlers.attack.router import make_router
+from handlers.attack.router import make_router, open_panel
 
 FEATURE = Feature(
     name="attack",
     make_router=make_router,
     commands=(MenuCommand("atk", __("Attack on the panel: manoeuvre, target, dice"), rank=84),),
     help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
+    provides={OPEN_ATTACK: open_panel},
 )

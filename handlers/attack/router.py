@@ -28,7 +28,15 @@ from bot.features import FeatureSet
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetSpend, Store
-from bot.taps import TapConflict, commit_tap, heal, open_table_tap, retrying, screen_of
+from bot.taps import (
+    CONFLICT_ATTEMPTS,
+    TapConflict,
+    commit_tap,
+    heal,
+    open_table_tap,
+    retrying,
+    screen_of,
+)
 from handlers.attack import view
 from handlers.attack.callbacks import AtkAction, AtkCallback
 from handlers.attack.flow import (
@@ -50,7 +58,7 @@ from handlers.attack.flow import (
 )
 from rules import combat
 from rules.combat.manoeuvres import MANOEUVRES, Reach, Trait
-from rules.combat.tracker import Fighter, npc_key, player_key
+from rules.combat.tracker import Fighter, Round, npc_key, player_key
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage
@@ -159,39 +167,54 @@ async def atk_command(
         return
     else:
         key, name = player_key(user.id), user.first_name
+    refusal = await open_panel(bot, store, profile, message, current, key, name)
+    if refusal is not None:
+        await message.answer(refusal)
+
+
+async def open_panel(
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    message: Message,
+    current: Round,
+    key: str,
+    name: str,
+) -> str | None:
+    """A new attack by the participant ``key`` on the chat's panel (posted, or the finished
+    attack's panel reused); the refusal to answer with, or None. ``message`` is what the
+    attack came from: the command, or the tracker whose «Атака» was pressed."""
+    chat_id = message.chat.id
     attacker = current.fighter(key)
     if attacker is None:
-        await message.answer(view.not_in_fight_text(name))
-        return
+        return view.not_in_fight_text(name)
     others = [f for f in current.fighters if f.key != key]
     if not others:
-        await message.answer(view.no_targets_text())
-        return
+        return view.no_targets_text()
     sides = await _sides(store, chat_id, profile, [attacker, *others])
     fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]))
-    owner = user.id if user else 0
-    for _attempt in range(24):
+    owner = attacker.user_id or 0
+    for _attempt in range(CONFLICT_ATTEMPTS):
         flow, live, created = await store.open_live(KIND, fresh, chat_id, owner, ttl=PANEL_TTL)
         if created:
             drawn = view.draw(flow, fresh, profile)
             await store.keep_screen(flow, screen_of(*drawn))
             await bot_live.show(bot, store, message, KIND, flow, live, drawn, ttl=PANEL_TTL)
-            return
+            return None
         try:
             state = flow.state(AttackFlow)
         except FlowStateError:
             state = None
         if state is not None and state.stage not in (Stage.DONE, Stage.CANCELLED):
-            await message.answer(view.busy_text(state.attacker.name))
-            return
+            return view.busy_text(state.attacker.name)
         history = _history(state) if state is not None else ()
         after = fresh.model_copy(update={"history": history})
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
             await bot_live.show(bot, store, message, KIND, advanced, live, drawn, ttl=PANEL_TTL)
-            return
-    await message.answer(render.busy_text())
+            return None
+    return render.busy_text()
 
 
 def _history(state: AttackFlow) -> tuple[Past, ...]:

@@ -176,11 +176,14 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         return "\n".join(lines)
     if state.defence is Defence.NONE:
         lines.append(_("No defence."))
-    elif state.defence_roll is not None and state.defence is not None:
+    elif state.defence is not None:
         kind = _("dodge") if state.defence is Defence.DODGE else _("block / parry")
-        lines.append(
-            _("Defence ({kind}): {roll}").format(kind=kind, roll=_faces(state.defence_roll))
+        roll = (
+            _faces(state.defence_roll)
+            if state.defence_roll is not None
+            else _("no dice (0 in the Ability, wounds or stun)")
         )
+        lines.append(_("Defence ({kind}): {roll}").format(kind=kind, roll=roll))
     if state.net <= 0 and state.stage is Stage.DONE:
         if state.attack is not None and state.attack.outcome.value == "botch":
             lines.append(

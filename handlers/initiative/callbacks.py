@@ -15,6 +15,7 @@ class InitAction(StrEnum):
     MORE = "m"  # the declarer declares one more action (§A.9)
     NEXT = "n"  # «Дальше»: the acting character's action is resolved
     DELAY = "w"  # «Отложить» (§B.2 III)
+    ATTACK = "a"  # «Атака»: the acting participant's attack on the attack panel
     NEW_ROUND = "nr"
     END = "end"
     PANEL = "p"  # the Storyteller opens a panel (x: which) or closes it (x = 0)

@@ -22,6 +22,8 @@ from pydantic import ValidationError
 from bot import live as bot_live
 from bot import render
 from bot.access import runs_game
+from bot.combat import OPEN_ATTACK
+from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.store import ChatSettings, FlowStateError, Store
@@ -281,6 +283,7 @@ async def init_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
+    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     opened = await open_table_tap(
@@ -335,6 +338,17 @@ async def init_tap(
                 else tracker.more_actions(current, key)
             )
             after = state.model_copy(update={"round": changed})
+        elif action is InitAction.ATTACK:
+            acting = current.actor()
+            if acting is None or not features.has(OPEN_ATTACK):
+                raise _Refused(render.invalid_button_text())
+            await own_or_storyteller(acting[0])
+            fighter = current.fighter(acting[0])
+            name = fighter.name if fighter is not None else "?"
+            opener = features.handoff(OPEN_ATTACK)
+            refusal = await opener(bot, store, profile, message, current, acting[0], name)
+            await callback.answer(refusal, show_alert=refusal is not None)
+            return
         elif action is InitAction.NEXT or action is InitAction.DELAY:
             acting = current.actor()
             if acting is None:
@@ -373,7 +387,7 @@ async def init_tap(
 # press of the same drawing finds the step taken and changes nothing.
 _STEPS = frozenset(
     {InitAction.START, InitAction.DECLARED, InitAction.MORE, InitAction.NEXT, InitAction.DELAY}
-    | {InitAction.NEW_ROUND}
+    | {InitAction.NEW_ROUND, InitAction.ATTACK}
 )
 # Buttons that name a participant by position need the very drawing they were pressed on.
 _BY_INDEX = frozenset({InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION})

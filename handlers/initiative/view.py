@@ -195,6 +195,7 @@ def keyboard(flow_id: str, version: int, state: InitFlow) -> InlineKeyboardMarku
         )
     elif current.phase is Phase.RESOLVE:
         row = [button("⏭ " + _("Next"), InitAction.NEXT, current.step)]
+        row.insert(0, button("⚔️ " + _("Attack"), InitAction.ATTACK, current.step))
         if current.can_delay():
             row.append(button("⏸ " + _("Delay"), InitAction.DELAY, current.step))
         rows.append(row)

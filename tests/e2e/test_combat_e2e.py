@@ -86,7 +86,7 @@ def marked(text: str, mark: str) -> str:
 async def test_a_round_of_combat_in_one_message(fight: Fight) -> None:
     api, chat, master = fight.api, fight.chat, fight.master
     anya, boris, vera = fight.players["Аня"], fight.players["Борис"], fight.players["Вера"]
-    await fight.say(anya, "/set ловкость 3 смекалка 2")
+    await fight.say(anya, "/set ловкость 3 смекалка 2 драка 3 сила 3")
     await fight.say(boris, "/set ловкость 2 смекалка 2")
     await fight.say(master, "/st")
 
@@ -112,9 +112,36 @@ async def test_a_round_of_combat_in_one_message(fight: Fight) -> None:
         await fight.press(fight.players.get(name, master), tracker, "Заявлено")
     assert declared == list(reversed(order))
 
-    # Phase III: from the highest down. Борис is wounded mid-round and rolls one die less.
+    # Phase III: from the highest down. Аня attacks a ghoul on the attack panel (the
+    # Storyteller defends for it); she tries until a blow lands, the panel is reused.
     first = marked(tracker.text, "▶️")
     assert first == order[0]
+    panel = await fight.say(anya, "/atk")
+    assert "Аня →" in panel.text
+    for _attempt in range(15):
+        await fight.press(anya, panel, "🎯 Гуль 1")
+        await fight.press(anya, panel, "⚔️ Атака")
+        if "защищается" in panel.text:
+            await fight.press(master, panel, "Уклонение")
+            assert "Защита (уклонение)" in panel.text
+        if "Бросить урон" in " ".join(panel.button_texts):
+            await fight.press(anya, panel, "Бросить урон")
+            assert "Урон:" in panel.text
+            if "Поглотить" in " ".join(panel.button_texts):
+                await fight.press(master, panel, "Поглотить")
+            break
+        edits = panel.edits
+        api.send_text(chat, anya, "/atk")  # a miss: the next attack on the same panel
+        await api.wait_for(lambda: panel.edits > edits)
+    else:
+        raise AssertionError("fifteen attacks and not one hit")
+    assert not panel.buttons
+    landed = re.search(r"получает (\d+)", panel.text)
+    assert landed is not None, panel.text
+    if int(landed.group(1)):
+        await api.wait_for(lambda: re.search(r"Гуль 1 — .*🩸", tracker.text) is not None)
+
+    # Борис is wounded mid-round and rolls one die less.
     await fight.say(boris, "/dmg 3 л")
     await api.wait_for(lambda: "Травмы" in tracker.text or "−1" in tracker.text)
     assert re.search(r"Борис — .*🩸", tracker.text), tracker.text
@@ -148,9 +175,9 @@ async def test_a_round_of_combat_in_one_message(fight: Fight) -> None:
     await api.wait_for(lambda: tracker.message_id not in chat.pinned)
 
     await asyncio.sleep(0.3)
-    trackers = [m for m in bot_messages(api, chat) if "⚔️" in m.text]
+    trackers = [m for m in bot_messages(api, chat) if "Бой" in m.text]
     assert len(trackers) == 1  # one live message for the whole fight
     sends = [c for c in applied(api, "sendMessage", chat) if "⚔️" in c.params["text"]]
-    assert len(sends) == 1
+    assert len(sends) == 2  # the tracker and the attack panel: the rest were edits
     api.assert_no_duplicate_sends()
     assert unexpected_errors(api.calls[fight.first_call :]) == []

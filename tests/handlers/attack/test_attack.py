@@ -137,3 +137,28 @@ async def test_forged_attack_buttons_change_nothing(table: Table) -> None:
     # only the cycling toggles (which ignore x) could have moved it; no roll happened
     assert after.data["attack"] is None
     assert after.data["stage"] == "setup"
+
+
+async def test_the_trackers_attack_button_opens_the_panel_for_whoever_acts(table: Table) -> None:
+    await fight(table)
+    tracker = next(m for m in table.session.messages if "⚔️" in (m.text or ""))
+
+    def tracker_data(label: str) -> str:
+        markup = tracker.reply_markup
+        for edit in table.session.edits:
+            if edit.message_id == tracker.message_id:
+                markup = edit.reply_markup
+        return next(b.callback_data or "" for b in buttons(markup) if label in b.text)
+
+    await table.tap(ANNA, tracker_data("Заявки"), tracker.message_id)
+    for _ in range(3):
+        await table.tap(ANNA, tracker_data("Заявлено"), tracker.message_id)
+    text = next(e.text for e in reversed(table.session.edits) if e.message_id == tracker.message_id)
+    acting = re.search(r"▶️ (.+?) действует", text)
+    assert acting is not None
+    outsider = VERA if acting.group(1) != "Вера" else BORIS
+    await table.tap(outsider, tracker_data("Атака"), tracker.message_id)
+    assert "черёд" in (table.session.answers[-1].text or "")
+    await table.tap(ANNA, tracker_data("Атака"), tracker.message_id)
+    _mid, text, _markup = panel(table)
+    assert text.startswith(f"⚔️ <b>Атака</b>: {acting.group(1)} →")
