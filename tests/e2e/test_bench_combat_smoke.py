@@ -1,0 +1,31 @@
+"""``bench/combat.py`` runs to the end, so the benchmark cannot rot unnoticed; its own check
+(at most two new messages for a round of six participants, PRODUCT.md §5) is the assertion."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest
+
+from localapi.processes import REPO_ROOT, redis_server_binary
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(redis_server_binary() is None, reason="redis-server is not installed"),
+]
+
+
+async def test_the_combat_round_benchmark_runs_within_the_message_budget() -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(REPO_ROOT / "bench" / "combat.py"),
+        cwd=REPO_ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 90)
+    text = output.decode(errors="replace")
+    assert process.returncode == 0, text
+    assert "new messages in the round: 2 (target <= 2: met)" in text
+    assert "«Новый раунд»" in text
