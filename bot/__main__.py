@@ -96,21 +96,21 @@ async def poll(dispatcher: Dispatcher, bot: Bot, store: Store) -> None:
         await bot.session.close()
 
 
-def run_playground() -> int:
+def run_playground(args: list[str]) -> int:
     """``python -m bot playground`` (PRODUCT.md §4) lives in its own module, ``bot.playground``."""
     try:
         playground = importlib.import_module("bot.playground")
     except ModuleNotFoundError as error:
-        if error.name != "bot.playground":
+        if error.name not in ("bot.playground", "localapi", "localapi.playground"):
             raise
         fail("the playground is not part of this build")
-    return int(playground.main())
+    return int(playground.main(args))
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args == ["playground"]:
-        return run_playground()
+    if args[:1] == ["playground"]:
+        return run_playground(args[1:])
     if args:
         fail(f"unknown arguments: {' '.join(args)} (usage: python -m bot [playground])")
     settings = load_settings()

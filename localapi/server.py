@@ -808,6 +808,7 @@ class FakeBotApi:
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(7_000_000_001)
         self._changed = asyncio.Event()
+        self.version = 0  # counts the changes: a watcher knows whether it missed one
         self._closing = False
         self._runner: web.AppRunner | None = None
         self._client: aiohttp.ClientSession | None = None
@@ -847,14 +848,20 @@ class FakeBotApi:
     def method_url(self, method: str, token: str | None = None) -> str:
         return f"{self.base_url}/bot{token or self.token}/{method}"
 
-    async def start(self) -> None:
+    async def start(
+        self, *, port: int = 0, routes: Callable[[web.Application], None] | None = None
+    ) -> None:
+        """Listen on 127.0.0.1 (a free port unless ``port``); ``routes`` adds more to the same
+        application (the playground's page and its JSON API beside the Bot API)."""
         app = web.Application(client_max_size=60 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        if routes is not None:
+            routes(app)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
+        sock.bind(("127.0.0.1", port))
         self.port = sock.getsockname()[1]
         await web.SockSite(self._runner, sock).start()
 
@@ -876,8 +883,17 @@ class FakeBotApi:
         await self.close()
 
     def _notify(self) -> None:
+        self.version += 1
         self._changed.set()
         self._changed = asyncio.Event()
+
+    async def changed(self, timeout: float) -> bool:  # noqa: ASYNC109
+        """Wait for the next call or update (True), or ``timeout`` seconds (False)."""
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     # ----- HTTP ------------------------------------------------------------------------------
 
@@ -1042,10 +1058,12 @@ class FakeBotApi:
         owner_anonymous: bool = False,
         bot_is_admin: bool = False,
         username: str | None = None,
+        chat_id: int | None = None,
     ) -> FakeChat:
         """A group the bot is in. Anonymous admins' messages are sent on behalf of the group."""
         number = next(self._group_ids)
-        chat_id = -(1_000_000_000_000 + number) if supergroup else -(4_000_000_000 + number)
+        if chat_id is None:
+            chat_id = -(1_000_000_000_000 + number) if supergroup else -(4_000_000_000 + number)
         anonymous = list(anonymous_admins)
         chat = FakeChat(
             chat_id,
@@ -1654,6 +1672,15 @@ class FakeBotApi:
         if scope is not None:
             params["scope"] = scope
         return [c["command"] for c in self.commands.get(self._scope_key(params), [])]
+
+    def menu(self, language_code: str = "") -> list[JsonDict]:
+        """The default-scope command menu a client in ``language_code`` shows (Telegram falls
+        back to the menu set without a language)."""
+        for language in (language_code, ""):
+            found = self.commands.get(self._scope_key({"language_code": language}))
+            if found:
+                return copy.deepcopy(found)
+        return []
 
     async def _get_chat(self, params: JsonDict) -> JsonDict:
         chat = self._chat_for(params["chat_id"])

@@ -1,0 +1,78 @@
+"""``python -m bot playground [--port P] [--no-browser]``: the bot in a browser in a minute
+(PRODUCT.md §4), with no token, no Redis and nothing from the internet.
+
+One process runs the real bot — the same Dispatcher, handlers, middlewares and embedded
+in-process store as ``python -m bot`` without ``REDIS_URL``, polling through the same
+delivery — against the local Bot API server of ``localapi`` (the one the tests use, which
+checks every call against the vendored Bot API schema), and that server also serves a page
+that looks and behaves like a Telegram group (``localapi/playground.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import webbrowser
+
+from aiogram import Bot
+
+from bot.app import create_dispatcher
+from bot.i18n import LOCALES_DIR, load_i18n
+from bot.session import make_session
+from bot.settings import Settings
+from bot.store import Store
+from localapi.playground import Playground
+from localapi.server import FakeBotApi
+
+log = logging.getLogger("bot.playground")
+
+DEFAULT_PORT = 8321
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot playground",
+        description="The bot in a local Telegram-like page: no token, no Redis, no internet.",
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="the page's port")
+    parser.add_argument(
+        "--no-browser", action="store_true", help="print the address, do not open a browser"
+    )
+    return parser.parse_args(argv)
+
+
+async def run(port: int, browser: bool) -> None:
+    # Imported here: bot.__main__ imports this module lazily, and its poll() is the one road
+    # of updates, signals and shutdown that the playground must share.
+    from bot.__main__ import poll
+
+    api = FakeBotApi()
+    playground = Playground(api)
+    await api.start(port=port, routes=playground.routes)
+    url = f"http://127.0.0.1:{api.port}/"
+    try:
+        settings = Settings(
+            _env_file=None,
+            bot_token=api.token,
+            telegram_api_url=api.base_url,
+            redis_url=None,
+            webhook_url=None,
+            log_level="WARNING",
+        )
+        store = Store.from_url(None)
+        dispatcher = create_dispatcher(settings, store, load_i18n(LOCALES_DIR, "ru"))
+        bot = Bot(token=api.token, session=make_session(settings))
+        print(f"playground: {url}  (Ctrl+C stops it)", flush=True)
+        if browser:
+            webbrowser.open(url)
+        await poll(dispatcher, bot, store)
+    finally:
+        await api.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parse(argv or [])
+    logging.basicConfig(level="WARNING", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asyncio.run(run(options.port, not options.no_browser))
+    return 0

@@ -1,0 +1,236 @@
+"""The playground's web side: a Telegram group in the browser, on the same local Bot API server
+the tests use (PRODUCT.md §4 "Try it in one minute").
+
+One aiohttp application serves both: the Bot API (``/bot{token}/{method}``, validated against
+the vendored schema exactly as in the tests, so the page shows what Telegram would be sent)
+and the page with its small JSON API:
+
+- ``GET /api/people`` — who one can be (the Storyteller, an admin of the group, and four
+  players, each with a Telegram language), the group and the bot;
+- ``POST /api/messages`` ``{"chat_id", "user_id", "text"[, "reply_to"]}`` — a user writes:
+  a negative ``chat_id`` is the group, the user's own id their private chat with the bot;
+- ``GET /api/messages?chat_id=N`` — that chat's messages in order, each with ``message_id``,
+  ``from``, ``text`` (with ``entities``) and ``reply_markup``;
+- ``POST /api/press`` ``{"chat_id", "user_id", "message_id", "data"}`` — a user presses an
+  inline button; the answer (a toast or an alert) comes back once the bot has given it;
+- ``GET /api/commands?user_id=N`` — the command menu the bot set for that user's language;
+- ``GET /api/events`` — a server-sent event at every change, so the page redraws live.
+
+Nothing here knows the bot: the bot process talks to this server over HTTP like to Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, JsonDict
+
+STATIC = Path(__file__).resolve().parent / "playground_static"
+GROUP_ID = -100
+GROUP_TITLE = "Хроника"
+PRESS_WAIT = 5.0  # seconds to wait for the bot's answer to a button
+EVENT_KEEPALIVE = 15.0
+TEXT_MAX = 4096
+
+
+@dataclass(frozen=True)
+class Person:
+    user: FakeUser
+    role: str  # "storyteller" or "player"
+
+
+class Playground:
+    """The simulated world of the page: one group, its five people and their private chats."""
+
+    def __init__(self, api: FakeBotApi) -> None:
+        self.api = api
+        cast = [
+            ("Мастер", "ru", "storyteller"),
+            ("Аня", "ru", "player"),
+            ("Борис", "ru", "player"),
+            ("Вера", "ru", "player"),
+            ("John", "en", "player"),
+        ]
+        self.people = [
+            Person(api.add_user(name, language_code=lang, user_id=1001 + i), role)
+            for i, (name, lang, role) in enumerate(cast)
+        ]
+        storyteller = self.people[0].user
+        self.group = api.add_group(
+            GROUP_TITLE,
+            owner=storyteller,
+            members=[p.user for p in self.people[1:]],
+            bot_is_admin=True,
+            chat_id=GROUP_ID,
+        )
+        for person in self.people:
+            api.open_private_chat(person.user)
+
+    def routes(self, app: web.Application) -> None:
+        app.router.add_get("/", self._index)
+        app.router.add_static("/static/", STATIC)
+        app.router.add_get("/api/people", self._people)
+        app.router.add_get("/api/messages", self._messages)
+        app.router.add_post("/api/messages", self._post_message)
+        app.router.add_post("/api/press", self._press)
+        app.router.add_get("/api/commands", self._commands)
+        app.router.add_get("/api/events", self._events)
+
+    # ----- reading the request ----------------------------------------------------------------
+
+    def _user(self, value: Any) -> FakeUser:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise web.HTTPBadRequest(text="user_id must be a number")
+        for person in self.people:
+            if person.user.id == value:
+                return person.user
+        raise web.HTTPNotFound(text=f"no user {value} in the playground")
+
+    def _chat(self, value: Any, user: FakeUser | None = None) -> FakeChat:
+        if isinstance(value, str) and value.lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise web.HTTPBadRequest(text="chat_id must be a number")
+        chat = self.api.chats.get(value)
+        if chat is None:
+            raise web.HTTPNotFound(text=f"no chat {value}")
+        if user is not None and chat.type == "private" and chat.id != user.id:
+            raise web.HTTPForbidden(text="a private chat belongs to its own user")
+        return chat
+
+    @staticmethod
+    async def _body(request: web.Request) -> JsonDict:
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise web.HTTPBadRequest(text="the body must be JSON") from None
+        if not isinstance(body, dict):
+            raise web.HTTPBadRequest(text="the body must be a JSON object")
+        return body
+
+    # ----- the page ------------------------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _people(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {
+                "people": [
+                    {
+                        "user_id": p.user.id,
+                        "name": p.user.first_name,
+                        "language_code": p.user.language_code,
+                        "role": p.role,
+                    }
+                    for p in self.people
+                ],
+                "group": {"chat_id": self.group.id, "title": self.group.title},
+                "bot": {"id": self.api.bot.id, "name": self.api.bot.first_name},
+            }
+        )
+
+    @staticmethod
+    def _shown(message: ChatMessage) -> JsonDict:
+        data = message.data
+        shown: JsonDict = {
+            "message_id": message.message_id,
+            "from": data.get("from"),
+            "text": message.text,
+            "entities": data.get("entities") or [],
+            "reply_markup": data.get("reply_markup"),
+            "edited": message.edits > 0,
+            "date": data.get("date"),
+        }
+        replied = data.get("reply_to_message")
+        if isinstance(replied, dict):
+            shown["reply_to"] = {
+                "message_id": replied.get("message_id"),
+                "from": replied.get("from"),
+                "text": (replied.get("text") or "")[:200],
+            }
+        return shown
+
+    async def _messages(self, request: web.Request) -> web.Response:
+        chat = self._chat(request.query.get("chat_id"))
+        pinned = chat.pinned[-1] if chat.pinned else None
+        return web.json_response(
+            {
+                "chat_id": chat.id,
+                "version": self.api.version,
+                "pinned": pinned,
+                "messages": [self._shown(m) for m in chat.messages],
+            }
+        )
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user = self._user(body.get("user_id"))
+        chat = self._chat(body.get("chat_id"), user)
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip() or len(text) > TEXT_MAX:
+            raise web.HTTPBadRequest(text=f"text must be 1 to {TEXT_MAX} characters")
+        reply_to = body.get("reply_to")
+        if reply_to is not None and (
+            isinstance(reply_to, bool)
+            or not isinstance(reply_to, int)
+            or chat.message(reply_to) is None
+        ):
+            raise web.HTTPBadRequest(text="reply_to must be a message of this chat")
+        sent = self.api.send_text(chat, user, text, reply_to=reply_to)
+        return web.json_response({"message_id": sent.message_id})
+
+    async def _press(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user = self._user(body.get("user_id"))
+        chat = self._chat(body.get("chat_id"), user)
+        message_id, data = body.get("message_id"), body.get("data")
+        if isinstance(message_id, bool) or not isinstance(message_id, int):
+            raise web.HTTPBadRequest(text="message_id must be a number")
+        if not isinstance(data, str):
+            raise web.HTTPBadRequest(text="data must be the button's callback_data")
+        try:
+            query = self.api.press(chat, user, message_id, data)
+        except LookupError as error:
+            raise web.HTTPNotFound(text=str(error)) from None
+        record = self.api.callback_queries[query]
+        with contextlib.suppress(AssertionError, TimeoutError):
+            await self.api.wait_for(lambda: record.answer is not None, PRESS_WAIT)
+        answer = record.answer
+        shown = (
+            None
+            if answer is None
+            else {"text": answer.text, "show_alert": answer.show_alert, "url": answer.url}
+        )
+        return web.json_response({"query_id": query, "answer": shown})
+
+    async def _commands(self, request: web.Request) -> web.Response:
+        raw = request.query.get("user_id", "")
+        user = self._user(int(raw) if raw.isdigit() else None)
+        language = (user.language_code or "")[:2]
+        return web.json_response({"commands": self.api.menu(language)})
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        try:
+            await response.write(f"data: {self.api.version}\n\n".encode())
+            while True:
+                changed = await self.api.changed(EVENT_KEEPALIVE)
+                if changed:
+                    await asyncio.sleep(0.05)  # a burst of calls becomes one redraw
+                    await response.write(f"data: {self.api.version}\n\n".encode())
+                else:
+                    await response.write(b": keep-alive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return response

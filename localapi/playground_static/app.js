@@ -1,0 +1,300 @@
+// The playground page: a Telegram group and private chats drawn from the local Bot API
+// server's JSON API (localapi/playground.py). No build step, no libraries.
+"use strict";
+
+const state = {
+  people: [],
+  group: null,
+  bot: null,
+  me: null,
+  chatId: null,
+  replyTo: null,
+  shown: "",
+};
+
+const $ = (id) => document.getElementById(id);
+
+async function api(path, body) {
+  const options = body === undefined
+    ? {}
+    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, options);
+  if (!response.ok) {
+    throw new Error(await response.text());
+  }
+  return response.json();
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+}
+
+// Telegram entities (UTF-16 offsets, which is what JavaScript strings index) to HTML.
+const TAGS = {
+  bold: ["<b>", "</b>"],
+  italic: ["<i>", "</i>"],
+  underline: ["<u>", "</u>"],
+  strikethrough: ["<s>", "</s>"],
+  code: ["<code>", "</code>"],
+  pre: ["<pre>", "</pre>"],
+  blockquote: ["<blockquote>", "</blockquote>"],
+  expandable_blockquote: ["<blockquote>", "</blockquote>"],
+  spoiler: ['<span class="spoiler">', "</span>"],
+};
+
+function renderEntities(text, entities) {
+  const opens = new Map();
+  const closes = new Map();
+  const sorted = [...(entities || [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
+  for (const entity of sorted) {
+    let tag = TAGS[entity.type];
+    if (entity.type === "text_link" && /^https?:/.test(entity.url || "")) {
+      tag = [`<a href="${escapeHtml(entity.url)}" target="_blank" rel="noopener">`, "</a>"];
+    }
+    if (!tag) continue;
+    const end = entity.offset + entity.length;
+    if (!opens.has(entity.offset)) opens.set(entity.offset, []);
+    opens.get(entity.offset).push(tag[0]);
+    if (!closes.has(end)) closes.set(end, []);
+    closes.get(end).unshift(tag[1]);
+  }
+  let html = "";
+  for (let i = 0; i <= text.length; i++) {
+    if (closes.has(i)) html += closes.get(i).join("");
+    if (opens.has(i)) html += opens.get(i).join("");
+    if (i < text.length) html += escapeHtml(text[i]);
+  }
+  return html;
+}
+
+function personById(id) {
+  return state.people.find((p) => p.user_id === id);
+}
+
+function chatsOf(me) {
+  return [
+    { chat_id: state.group.chat_id, title: state.group.title, sub: "группа / group" },
+    { chat_id: me.user_id, title: state.bot.name, sub: "личный чат / private chat" },
+  ];
+}
+
+function drawSide() {
+  const chats = $("chats");
+  chats.innerHTML = "";
+  for (const chat of chatsOf(state.me)) {
+    const item = document.createElement("button");
+    item.className = "chat-item" + (chat.chat_id === state.chatId ? " active" : "");
+    item.innerHTML = `${escapeHtml(chat.title)}<small>${escapeHtml(chat.sub)}</small>`;
+    item.onclick = () => openChat(chat.chat_id);
+    chats.appendChild(item);
+  }
+}
+
+function openChat(chatId) {
+  state.chatId = chatId;
+  state.replyTo = null;
+  state.shown = "";
+  $("reply-bar").hidden = true;
+  const chat = chatsOf(state.me).find((c) => c.chat_id === chatId);
+  $("chat-title").textContent = chat.title;
+  $("chat-sub").textContent = chat.sub;
+  $("side").classList.remove("open");
+  drawSide();
+  refresh();
+}
+
+function authorName(from) {
+  if (!from) return "";
+  if (from.id === state.bot.id) return state.bot.name;
+  return from.first_name || "";
+}
+
+function drawKeyboard(message) {
+  const markup = message.reply_markup;
+  if (!markup || !markup.inline_keyboard) return null;
+  const keyboard = document.createElement("div");
+  keyboard.className = "keyboard";
+  for (const row of markup.inline_keyboard) {
+    const line = document.createElement("div");
+    line.className = "row";
+    for (const button of row) {
+      const element = document.createElement("button");
+      element.type = "button";
+      element.textContent = button.text;
+      if (button.callback_data !== undefined) {
+        element.onclick = () => press(message.message_id, button.callback_data);
+      } else if (button.url) {
+        element.onclick = () => window.open(button.url, "_blank", "noopener");
+      }
+      line.appendChild(element);
+    }
+    keyboard.appendChild(line);
+  }
+  return keyboard;
+}
+
+function drawMessages(data) {
+  const key = JSON.stringify([data.chat_id, data.version, state.me.user_id]);
+  if (key === state.shown) return;
+  state.shown = key;
+  const box = $("messages");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  box.innerHTML = "";
+  for (const message of data.messages) {
+    const own = message.from && message.from.id === state.me.user_id;
+    const element = document.createElement("div");
+    element.className = "message" + (own ? " own" : "");
+    element.dataset.messageId = message.message_id;
+    const bubble = document.createElement("div");
+    bubble.className = "bubble";
+    let html = "";
+    if (!own) html += `<div class="author">${escapeHtml(authorName(message.from))}</div>`;
+    if (message.reply_to) {
+      html += `<div class="quote"><b>${escapeHtml(authorName(message.reply_to.from))}</b> ${escapeHtml(message.reply_to.text)}</div>`;
+    }
+    html += `<div class="text">${renderEntities(message.text, message.entities)}</div>`;
+    bubble.innerHTML = html;
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    const reply = document.createElement("button");
+    reply.textContent = "↩ ответить";
+    reply.onclick = () => startReply(message);
+    meta.appendChild(reply);
+    meta.appendChild(document.createTextNode(message.edited ? " · изменено" : ""));
+    bubble.appendChild(meta);
+    element.appendChild(bubble);
+    const keyboard = drawKeyboard(message);
+    if (keyboard) element.appendChild(keyboard);
+    box.appendChild(element);
+  }
+  for (const spoiler of box.querySelectorAll(".spoiler")) {
+    spoiler.onclick = () => spoiler.classList.add("open");
+  }
+  const pinned = data.messages.find((m) => m.message_id === data.pinned);
+  $("pinned").hidden = !pinned;
+  if (pinned) {
+    $("pinned").textContent = "📌 " + pinned.text.split("\n")[0];
+    $("pinned").onclick = () => {
+      const target = box.querySelector(`[data-message-id="${pinned.message_id}"]`);
+      if (target) target.scrollIntoView({ block: "center" });
+    };
+  }
+  if (atBottom || !box.dataset.seen) box.scrollTop = box.scrollHeight;
+  box.dataset.seen = "1";
+}
+
+async function refresh() {
+  if (state.chatId === null) return;
+  const chatId = state.chatId;
+  const data = await api(`/api/messages?chat_id=${chatId}`);
+  if (chatId === state.chatId) drawMessages(data);
+}
+
+function startReply(message) {
+  state.replyTo = message.message_id;
+  $("reply-text").textContent = "↩ " + authorName(message.from) + ": " + message.text.split("\n")[0];
+  $("reply-bar").hidden = false;
+  $("text").focus();
+}
+
+let toastTimer = null;
+function toast(text) {
+  $("toast").textContent = text;
+  $("toast").hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { $("toast").hidden = true; }, 2500);
+}
+
+function alertBox(text) {
+  $("alert-text").textContent = text;
+  $("alert").hidden = false;
+}
+
+async function press(messageId, data) {
+  try {
+    const result = await api("/api/press", {
+      chat_id: state.chatId, user_id: state.me.user_id, message_id: messageId, data,
+    });
+    const answer = result.answer;
+    if (answer && answer.text) {
+      if (answer.show_alert) alertBox(answer.text); else toast(answer.text);
+    }
+  } catch (error) {
+    toast(String(error.message || error));
+  }
+  refresh();
+}
+
+async function send(text) {
+  const body = { chat_id: state.chatId, user_id: state.me.user_id, text };
+  if (state.replyTo !== null) body.reply_to = state.replyTo;
+  state.replyTo = null;
+  $("reply-bar").hidden = true;
+  await api("/api/messages", body);
+  refresh();
+}
+
+async function toggleCommands() {
+  const box = $("commands");
+  if (!box.hidden) { box.hidden = true; return; }
+  const data = await api(`/api/commands?user_id=${state.me.user_id}`);
+  box.innerHTML = "";
+  for (const command of data.commands) {
+    const item = document.createElement("button");
+    item.type = "button";
+    item.innerHTML = `<b>/${escapeHtml(command.command)}</b>${escapeHtml(command.description)}`;
+    item.onclick = () => {
+      $("text").value = "/" + command.command + " ";
+      box.hidden = true;
+      $("text").focus();
+    };
+    box.appendChild(item);
+  }
+  box.hidden = data.commands.length === 0;
+}
+
+function listen() {
+  const events = new EventSource("/api/events");
+  events.onmessage = () => refresh();
+  events.onerror = () => setTimeout(refresh, 1000);
+}
+
+async function start() {
+  const data = await api("/api/people");
+  state.people = data.people;
+  state.group = data.group;
+  state.bot = data.bot;
+  const who = $("who");
+  for (const person of state.people) {
+    const option = document.createElement("option");
+    option.value = person.user_id;
+    const role = person.role === "storyteller" ? "Рассказчик, админ" : "игрок";
+    option.textContent = `${person.name} (${role}, ${person.language_code})`;
+    who.appendChild(option);
+  }
+  const remembered = Number(localStorage.getItem("playground.me"));
+  state.me = personById(remembered) || state.people[0];
+  who.value = state.me.user_id;
+  who.onchange = () => {
+    state.me = personById(Number(who.value));
+    localStorage.setItem("playground.me", state.me.user_id);
+    $("commands").hidden = true;
+    openChat(state.chatId === state.group.chat_id ? state.group.chat_id : state.me.user_id);
+  };
+  $("composer").onsubmit = async (event) => {
+    event.preventDefault();
+    const text = $("text").value.trim();
+    if (!text) return;
+    $("text").value = "";
+    $("commands").hidden = true;
+    try { await send(text); } catch (error) { toast(String(error.message || error)); }
+  };
+  $("menu").onclick = toggleCommands;
+  $("reply-cancel").onclick = () => { state.replyTo = null; $("reply-bar").hidden = true; };
+  $("alert-ok").onclick = () => { $("alert").hidden = true; };
+  $("menu-toggle").onclick = () => $("side").classList.toggle("open");
+  openChat(state.group.chat_id);
+  listen();
+}
+
+start();
