@@ -32,14 +32,23 @@ from bot.store import LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, parse_pool_expression
 from rules import d10
 from rules.actions import PoolStatus
+from rules.combat.situation import Condition, own_action
 from rules.d6.roll import D6Result
 from rules.d6.roll import roll as d6_roll
 from rules.dice import Rng
-from rules.difficulty import check_base
+from rules.difficulty import Difficulty, check_base, effective_difficulty
 from rules.errors import ErrorCode, RulesInputError, check_int
 from rules.health import ImpossibleReason, PoolKind, penalised_pool
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Sheet, SheetSystem, pool_from_traits, spend_willpower, system_of
+from rules.sheet import (
+    Ability,
+    Sheet,
+    SheetSystem,
+    TraitCode,
+    pool_from_traits,
+    spend_willpower,
+    system_of,
+)
 
 EXPRESSION_MAX = 80  # two trait names and a «+»; anything longer is not a pool
 
@@ -77,16 +86,35 @@ class Pool:
     label: str | None = None
     wound_penalty: int = 0
     sheet: Sheet | None = None
+    difficulty_mod: int = 0  # what the character's §B.8 conditions add to the difficulty
+    conditions: tuple[Condition, ...] = ()
 
     @property
     def source(self) -> str | None:
         """What the result shows about the dice: the sheet's traits, or the wounds that
-        shrank a typed pool («6 -1 за раны → 5к10»); None for a plain typed pool."""
-        if self.label is not None:
-            return self.label
-        if self.wound_penalty and self.typed is not None:
-            return typed_label(self.typed, self.wound_penalty)
-        return None
+        shrank a typed pool («6 -1 за раны → 5к10»), and the conditions that make it harder;
+        None for a plain typed pool."""
+        shown = self.label
+        if shown is None and self.wound_penalty and self.typed is not None:
+            shown = typed_label(self.typed, self.wound_penalty)
+        if self.difficulty_mod:
+            tag = conditions_tag(self.conditions, self.difficulty_mod)
+            shown = tag if shown is None else f"{shown}, {tag}"
+        return shown
+
+    def table_difficulty(self, base: int) -> int:
+        """The difficulty of a table roll (extended, opposed, teamwork, several actions) with
+        the conditions' part; those rolls carry no threshold, so it stops at 10 (§A.4)."""
+        return min(10, base + self.difficulty_mod)
+
+    def difficulty(self, base: int, profile: Profile, threshold: int = 0) -> Difficulty:
+        """The roll's difficulty with the conditions' part (§B.8), the surplus above 10 as
+        threshold (§A.8)."""
+        if not self.difficulty_mod:
+            return Difficulty(difficulty=base, threshold=threshold)
+        return effective_difficulty(
+            base, [self.difficulty_mod], profile, explicit_threshold=threshold
+        )
 
 
 async def load_sheet(store: Store, roller: Roller, profile: Profile) -> Sheet | None:
@@ -135,7 +163,29 @@ def typed_pool(dice: int, sheet: Sheet | None, profile: Profile, kind: PoolKind)
         if after.reason is ImpossibleReason.POOL_EMPTY:
             raise PoolRefused(pool_impossible_text(label))
         raise PoolRefused(cannot_act_text(after.reason))
-    return Pool(after.dice, typed=dice, wound_penalty=after.penalty, sheet=sheet)
+    mod = conditions_difficulty(sheet, (), kind)
+    return Pool(
+        after.dice,
+        typed=dice,
+        wound_penalty=after.penalty,
+        sheet=sheet,
+        difficulty_mod=mod,
+        conditions=sheet.conditions,
+    )
+
+
+def conditions_difficulty(
+    sheet: Sheet, codes: Sequence[TraitCode], kind: PoolKind = PoolKind.ACTION
+) -> int:
+    """§B.8 on the character's own action: refused while stunned, else the difficulty the
+    conditions add (blinded; prone with Brawl or Melee). Not an action: nothing."""
+    if not sheet.conditions or kind is not PoolKind.ACTION:
+        return 0
+    close = [c.value for c in codes if c in (Ability.BRAWL, Ability.MELEE)]
+    effect = own_action(sheet.conditions, close)
+    if not effect.can_act:
+        raise PoolRefused(stunned_text())
+    return effect.difficulty
 
 
 async def _sheet_pool(store: Store, roller: Roller, profile: Profile, expression: str) -> Pool:
@@ -170,7 +220,15 @@ async def _sheet_pool(store: Store, roller: Roller, profile: Profile, expression
         if pool.reason in (ImpossibleReason.DEAD, ImpossibleReason.INCAPACITATED):
             raise PoolRefused(cannot_act_text(pool.reason))
         raise PoolRefused(pool_impossible_text(label))
-    return Pool(pool.dice, label=label, wound_penalty=pool.wound_penalty, sheet=sheet)
+    mod = conditions_difficulty(sheet, pool.codes, PoolKind.ACTION)
+    return Pool(
+        pool.dice,
+        label=label,
+        wound_penalty=pool.wound_penalty,
+        sheet=sheet,
+        difficulty_mod=mod,
+        conditions=sheet.conditions,
+    )
 
 
 def roll_d10(
@@ -203,19 +261,18 @@ def check_difficulty(difficulty: int | None, profile: Profile) -> int:
 
 async def command_pool(
     store: Store, message: Message, owner: str, pool: int, traits: str | None, profile: Profile
-) -> tuple[int, str | None]:
+) -> Pool:
     """The pool a command names, through :func:`resolve_pool`: the typed number or the
-    sheet's dice for ``traits``, after wounds, with the label saying where they came from;
-    raises :class:`PoolRefused`. A typed pool below 1 is left for the range check."""
+    sheet's dice for ``traits``, after wounds and with the conditions' difficulty, its
+    ``source`` saying where they came from; raises :class:`PoolRefused`. A typed pool below
+    1 is left for the range check."""
     user = message.from_user
     roller = Roller(message.chat.id, user.id if user else 0, owner)
     if traits is None:
         if pool < 1:
-            return pool, None
-        resolved = await resolve_pool(store, roller, profile, dice=pool)
-    else:
-        resolved = await resolve_pool(store, roller, profile, traits=traits)
-    return resolved.dice, resolved.source
+            return Pool(pool, typed=pool)
+        return await resolve_pool(store, roller, profile, dice=pool)
+    return await resolve_pool(store, roller, profile, traits=traits)
 
 
 async def willpower_on_sheet(
@@ -343,6 +400,19 @@ def typed_label(dice: int, wound_penalty: int) -> str:
 
 def wounds_text(wound_penalty: int) -> str:
     return _("{n} for wounds").format(n=wound_penalty)
+
+
+def conditions_tag(conditions: Sequence[Condition], difficulty: int) -> str:
+    """«ослепление: +2 к сложности» under a roll the conditions made harder (§B.8)."""
+    names = ", ".join(
+        sheet_text.condition_name(c) for c in conditions if c is not Condition.STUNNED
+    )
+    return _("{conditions}: +{n} difficulty").format(conditions=names, n=difficulty)
+
+
+def stunned_text() -> str:
+    """§B.11: «пропускает текущий и следующий ход»."""
+    return _("The character is stunned and cannot act this turn or the next.")
 
 
 def too_many_traits_text(limit: int) -> str:

@@ -16,6 +16,7 @@ from aiogram.utils.i18n import lazy_gettext as __
 from babel.support import LazyProxy
 
 from bot.traits import Lang, NameProblem, TraitNameError, display_name
+from rules.combat.situation import Condition
 from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
 from rules.sheet import SheetSystem, TraitCode
 
@@ -78,6 +79,19 @@ def health_tag(track: HealthTrack) -> str:
         return f"🩸 {level} [{boxes}]"
     penalty = f" {row.penalty:+d}".replace("-", "−") if row.penalty else ""
     return f"🩸 {level}{penalty} [{boxes}]"
+
+
+def condition_name(condition: Condition) -> str:
+    """A §B.8 condition as the tracker line and a roll's tag name it."""
+    if condition is Condition.PRONE:
+        return _("knocked down")
+    if condition is Condition.STUNNED:
+        return _("stunned")
+    if condition is Condition.IMMOBILIZED_PARTIAL:
+        return _("partly immobilized")
+    if condition is Condition.IMMOBILIZED_FULL:
+        return _("immobilized")
+    return _("blinded")
 
 
 def no_sheet_text(owner: str) -> str:

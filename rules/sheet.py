@@ -33,6 +33,7 @@ from pydantic import (
 
 from rules import magick
 from rules.actions import MORTAL_TRAIT_MAX, TRAIT_MAX, PoolStatus, Trait, TraitKind, build_pool
+from rules.combat.situation import Condition
 from rules.d6.chance import (
     LUCK_MAX,
     POWER_MAX,
@@ -46,7 +47,14 @@ from rules.d6.chance import (
     chance,
     wound,
 )
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, check_sequence
+from rules.errors import (
+    ErrorCode,
+    RulesInputError,
+    check_bool,
+    check_int,
+    check_sequence,
+    parse_enum,
+)
 from rules.health import HealthTrack, ImpossibleReason, PoolKind, penalised_pool
 from rules.profiles import D6, DARK_AGES, HOUSE_MAGE, GameSystem, Profile
 from rules.spheres import Sphere, SphereLevel
@@ -404,6 +412,9 @@ class Sheet(_Frozen):
     weakness: int | None = None
     luck: int = 0
     wounds: tuple[Difficulty, ...] = ()
+    # §B.8 conditions the round tracker put on the character; they travel with the sheet so
+    # every roll of the character sees them (rules.combat.situation.own_action).
+    conditions: tuple[Condition, ...] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> Sheet:
@@ -479,6 +490,8 @@ def validate(sheet: Sheet) -> Sheet:
         raise RulesInputError(ErrorCode.TYPE, "health", "expected HealthTrack")
     if not d10 and sheet.health != HealthTrack():
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "health", "d6 sheets track wounds")
+    if not d10 and sheet.conditions:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "conditions", "a d10 combat rule")
     _check_d6(sheet, system)
     return sheet
 
@@ -735,6 +748,17 @@ def remove_paradox(sheet: Sheet, points: int) -> Sheet:
 
 # ---------------------------------------------------------------------------------------------
 # Health (§B.9)
+
+
+def set_conditions(sheet: Sheet, conditions: Iterable[Condition | str]) -> Sheet:
+    """The character's §B.8 conditions now (in the table's order, each once)."""
+    sheet = _check_sheet(sheet)
+    wanted = {
+        parse_enum(Condition, c, "conditions") for c in check_sequence(conditions, "conditions")
+    }
+    if wanted and sheet.system is SheetSystem.D6:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "conditions", "a d10 combat rule")
+    return _update(sheet, conditions=tuple(c for c in Condition if c in wanted))
 
 
 def set_health(sheet: Sheet, track: HealthTrack) -> Sheet:

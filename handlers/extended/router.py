@@ -76,15 +76,16 @@ async def ext_command(
     user = message.from_user
     roller = roller_name(message, user)
     try:
-        typed, source = await rolling.command_pool(
+        resolved = await rolling.command_pool(
             store, message, roller, args.pool, args.traits, profile
         )
+        typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
         await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
         return
     try:
         pool = rolling.check_pool(typed, profile)
-        difficulty = rolling.check_difficulty(args.difficulty, profile)
+        difficulty = resolved.table_difficulty(rolling.check_difficulty(args.difficulty, profile))
         start_extended(args.target, args.max_rolls)
         first = rolling.roll_d10(pool, difficulty, profile, rng=rng)
         state = begin(roller, pool, difficulty, args.target, args.max_rolls, first, profile)

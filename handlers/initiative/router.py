@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 
 from aiogram import Bot, Router
+from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
@@ -26,9 +27,11 @@ from bot.combat import OPEN_ATTACK
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
-from bot.store import ChatSettings, FlowStateError, Store
+from bot.session import safe_edit
+from bot.store import ChatSettings, Flow, FlowStateError, SheetSpend, Store
 from bot.taps import (
     CONFLICT_ATTEMPTS,
+    TapConflict,
     commit_tap,
     heal,
     open_table_tap,
@@ -45,7 +48,7 @@ from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.health import HealthTrack, wound_penalty
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Attribute, Sheet, system_of
+from rules.sheet import Attribute, Sheet, SheetSystem, set_conditions, system_of
 
 log = logging.getLogger(__name__)
 
@@ -367,7 +370,17 @@ async def init_tap(
     except RulesInputError as error:
         await callback.answer(_tap_refusal(action, error), show_alert=True)
         return
+    # Conditions travel with the sheets, so every roll of the character sees them (§B.8):
+    # those who leave the fight, or all at its end, lose theirs before the step is stored (a
+    # repeat after a crash clears again, harmlessly); a changed one is written with the step.
+    system = system_of(profile)
+    for gone in _left_with_conditions(current, after.round, ended=after.ended):
+        await _write_conditions(store, message.chat.id, system, gone, ())
     tracks = await _tracks(store, message.chat.id, profile, after.round)
+    toggled = _conditions_changed(current, after.round)
+    if toggled is not None and not after.ended:
+        await _commit_conditions(callback, message, store, flow, after, toggled, system, tracks)
+        return
     await commit_tap(
         callback,
         message,
@@ -381,6 +394,67 @@ async def init_tap(
     if after.ended:
         await store.end_live(message.chat.id, KIND, flow.id)
         await bot_live.unpin(bot, message)
+
+
+def _left_with_conditions(before: Round, after: Round, *, ended: bool) -> list[Fighter]:
+    return [f for f in before.fighters if f.conditions and (ended or after.fighter(f.key) is None)]
+
+
+def _conditions_changed(before: Round, after: Round) -> Fighter | None:
+    for fighter in after.fighters:
+        old = before.fighter(fighter.key)
+        if old is not None and old.conditions != fighter.conditions:
+            return fighter
+    return None
+
+
+async def _write_conditions(
+    store: Store,
+    chat_id: int,
+    system: SheetSystem,
+    fighter: Fighter,
+    conditions: tuple[Condition, ...],
+) -> None:
+    def change(sheet: Sheet) -> Sheet:
+        return set_conditions(sheet, conditions)
+
+    if fighter.user_id is not None:
+        await store.update_sheet(chat_id, fighter.user_id, system, change)
+    else:
+        await store.update_npc(chat_id, system, fighter.name, change)
+
+
+async def _commit_conditions(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    after: InitFlow,
+    fighter: Fighter,
+    system: SheetSystem,
+    tracks: dict[str, HealthTrack],
+) -> None:
+    """A condition toggled: the tracker's step and the character's sheet in one transaction."""
+    if fighter.user_id is not None:
+        if await store.load_sheet(message.chat.id, fighter.user_id, system) is None:
+            await store.update_sheet(message.chat.id, fighter.user_id, system, lambda s: s)
+    elif await store.load_npc(message.chat.id, system, fighter.name) is None:
+        await store.update_npc(message.chat.id, system, fighter.name, lambda s: s)
+    conditions = fighter.conditions
+    spend = SheetSpend(
+        user_id=fighter.user_id or 0,
+        system=system,
+        change=lambda sheet: set_conditions(sheet, conditions),
+        npc=fighter.name if fighter.user_id is None else None,
+    )
+    text, markup = view.draw(flow.next(after), after, tracks)
+    advanced, _sheet = await store.advance_flow_spending(
+        flow, flow.version, after, spend, screen=screen_of(text, markup)
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
 
 
 # Buttons that take one step of the round carry the step they were drawn for (x): a second

@@ -21,18 +21,6 @@ BASES = tuple(range(2, 12))  # the Dexterity + Wits buttons: two dots each up to
 NPC_BASES = tuple(range(1, 11))
 
 
-def condition_name(condition: Condition) -> str:
-    if condition is Condition.PRONE:
-        return _("knocked down")
-    if condition is Condition.STUNNED:
-        return _("stunned")
-    if condition is Condition.IMMOBILIZED_PARTIAL:
-        return _("partly immobilized")
-    if condition is Condition.IMMOBILIZED_FULL:
-        return _("immobilized")
-    return _("blinded")
-
-
 def phase_name(phase: Phase) -> str:
     if phase is Phase.GATHER:
         return _("initiative")
@@ -51,7 +39,7 @@ def _line(place: str, fighter: Fighter, mark: str, track: HealthTrack | None, ac
     line = f"{place}{mark}{escape(fighter.name)} — {score} ({parts})"
     if actions > 1:
         line += " · " + _("{n} action", "{n} actions", n=actions).format(n=actions)
-    extras = [condition_name(c) for c in fighter.conditions]
+    extras = [sheet_text.condition_name(c) for c in fighter.conditions]
     if track is not None:
         tag = sheet_text.health_tag(track)
         if tag:
@@ -171,7 +159,7 @@ def keyboard(flow_id: str, version: int, state: InitFlow) -> InlineKeyboardMarku
                 [
                     button(
                         render.marked(
-                            f"{picked.name}: {condition_name(c)}", c in picked.conditions
+                            f"{picked.name}: {sheet_text.condition_name(c)}", c in picked.conditions
                         ),
                         InitAction.CONDITION,
                         i,

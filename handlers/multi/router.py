@@ -64,10 +64,12 @@ async def multi_command(
     try:
         for k, traits in enumerate(args.traits):
             if traits is not None:
-                dice, _label = await rolling.command_pool(
-                    store, message, roller, 0, traits, profile
-                )
-                actions[k] = (dice, actions[k][1])
+                resolved = await rolling.command_pool(store, message, roller, 0, traits, profile)
+                difficulty = actions[k][1]
+                if resolved.difficulty_mod:
+                    typed = difficulty if difficulty is not None else profile.default_difficulty
+                    difficulty = resolved.table_difficulty(typed)
+                actions[k] = (resolved.dice, difficulty)
     except rolling.PoolRefused as refused:
         await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
         return

@@ -113,15 +113,16 @@ async def vs_command(
         )
         return
     try:
-        typed, source = await rolling.command_pool(
+        resolved = await rolling.command_pool(
             store, message, roller_name(message, user), args.pool, args.traits, profile
         )
+        typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
         await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
         return
     try:
         pool = rolling.check_pool(typed, profile)
-        difficulty = rolling.check_difficulty(args.difficulty, profile)
+        difficulty = resolved.table_difficulty(rolling.check_difficulty(args.difficulty, profile))
         state = _challenge(message, args.race_to, args.npc, opponent, username, pool, difficulty)
         state = state.model_copy(update={"a": state.a.model_copy(update={"source": source})})
         state.contest()  # the rules check the race target here
@@ -200,16 +201,19 @@ async def _answer_by_reply(
         await message.answer(view.already_rolled_text())
         return
     try:
-        typed, source = await rolling.command_pool(
+        resolved = await rolling.command_pool(
             store, message, user.first_name, args.pool, args.traits, profile
         )
+        typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
         await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
         return
     try:
         pool = rolling.check_pool(typed, profile)
-        difficulty = rolling.check_difficulty(
-            args.difficulty if args.difficulty is not None else state.b.difficulty, profile
+        difficulty = resolved.table_difficulty(
+            rolling.check_difficulty(
+                args.difficulty if args.difficulty is not None else state.b.difficulty, profile
+            )
         )
         result = rolling.roll_d10(pool, difficulty, profile, rng=rng)
     except RulesInputError as error:

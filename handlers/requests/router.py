@@ -180,9 +180,15 @@ async def _answer(
         text = view.missing_traits_text(pool.missing, locale, state.system)
         await callback.answer(text, show_alert=True)
         return
+    try:
+        harder = rolling.conditions_difficulty(sheet, pool.codes)
+    except rolling.PoolRefused as refused:
+        await callback.answer(refused.text, show_alert=True)
+        return
     result = None
     if pool.status is PoolStatus.ROLL:
-        result = rolling.roll_d10(pool.dice, state.difficulty, profile, rng=rng)
+        difficulty = min(10, state.difficulty + harder)  # a request carries no threshold
+        result = rolling.roll_d10(pool.dice, difficulty, profile, rng=rng)
     answer = RequestAnswer(
         user_id=user.id,
         name=user.first_name,

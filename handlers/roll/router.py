@@ -100,15 +100,20 @@ async def roll_command(
         )
         return
     pool, source = resolved.dice, resolved.source
+    typed = profile.default_difficulty if args.difficulty is None else args.difficulty
     record = RollRecord(
         pool=pool,
-        base=profile.default_difficulty if args.difficulty is None else args.difficulty,
+        base=typed,
         willpower=args.willpower,
         threshold=args.threshold,
         source=source,
     )
     try:
         check_base(record.base, profile)
+        harder = resolved.difficulty(record.base, profile, record.threshold)
+        record = record.model_copy(
+            update={"base": harder.difficulty, "threshold": harder.threshold}
+        )
         result = rolling.roll_d10(
             record.pool,
             record.base,

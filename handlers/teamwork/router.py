@@ -55,9 +55,10 @@ async def team_command(
     leader_id = user.id if user else 0
     leader = roller_name(message, user)
     try:
-        typed, source = await rolling.command_pool(
+        resolved = await rolling.command_pool(
             store, message, leader, args.pool, args.traits, profile
         )
+        typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
         await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
         return
@@ -66,7 +67,9 @@ async def team_command(
         difficulty = rolling.check_difficulty(args.difficulty, profile)
         if args.target is not None:
             check_int(args.target, "target", 1, CONTEST_LIMIT)
-        first = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+        # The team's difficulty is the leader's task; the leader's own conditions (§B.8) make
+        # only the leader's dice harder.
+        first = rolling.roll_d10(pool, resolved.table_difficulty(difficulty), profile, rng=rng)
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),

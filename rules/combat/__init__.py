@@ -87,6 +87,7 @@ from rules.combat.situation import (
     Condition,
     Cover,
     Movement,
+    OwnAction,
     Situation,
     aim_bonus,
     approach_dice,
@@ -94,6 +95,7 @@ from rules.combat.situation import (
     cover_difficulty,
     free_move_metres,
     movement,
+    own_action,
     own_difficulty,
 )
 
@@ -122,6 +124,7 @@ __all__ = [
     "Manoeuvre",
     "ManoeuvreSpec",
     "Movement",
+    "OwnAction",
     "PlanReason",
     "PlanStatus",
     "Reach",
@@ -152,6 +155,7 @@ __all__ = [
     "interruption_allowed",
     "manoeuvre",
     "movement",
+    "own_action",
     "own_difficulty",
     "ready_weapon",
     "resolve_attack",

@@ -131,6 +131,29 @@ def own_difficulty(conditions: frozenset[Condition], ability: Trait | None) -> i
     return diff
 
 
+@dataclass(frozen=True)
+class OwnAction:
+    """What a character's own conditions do to an action roll (§B.8, §B.11)."""
+
+    difficulty: int  # added to the roll's difficulty
+    can_act: bool  # False while stunned: «пропускает текущий и следующий ход»
+
+
+def own_action(conditions: Any, abilities: Any = ()) -> OwnAction:
+    """Any action roll of the afflicted character: blinded +2, prone +2 on a roll with Brawl
+    or Melee among ``abilities`` (:func:`own_difficulty`), and no action while stunned."""
+    mine = _conditions(conditions, "conditions")
+    used = [parse_enum(Trait, a, "abilities") for a in _sequence(abilities, "abilities")]
+    close = next((a for a in used if a in (Trait.BRAWL, Trait.MELEE)), None)
+    return OwnAction(own_difficulty(mine, close), Condition.STUNNED not in mine)
+
+
+def _sequence(value: Any, field_name: str) -> tuple[Any, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (set, frozenset, tuple, list)):
+        raise RulesInputError(ErrorCode.TYPE, field_name, "expected a sequence")
+    return tuple(value)
+
+
 def _conditions(value: Any, field_name: str) -> frozenset[Condition]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (set, frozenset, tuple, list)):
         raise RulesInputError(ErrorCode.TYPE, field_name, "expected a set of Condition")

@@ -166,3 +166,26 @@ def test_steps_out_of_phase_are_refused(phase_step: str) -> None:
 def test_an_empty_round_cannot_start() -> None:
     refused(ErrorCode.STATE, tracker.start_declarations, Round())
     refused(ErrorCode.STATE, tracker.new_round, Round())
+
+
+def test_own_conditions_on_a_characters_action() -> None:
+    from rules.combat.situation import own_action
+
+    assert own_action(()).difficulty == 0
+    assert own_action([Condition.BLINDED]).difficulty == 2
+    assert own_action([Condition.PRONE], ["brawl"]).difficulty == 2  # «с Дракой и Фехтованием»
+    assert own_action([Condition.PRONE], ["dodge"]).difficulty == 0
+    assert own_action([Condition.PRONE, Condition.BLINDED], ["melee"]).difficulty == 4
+    assert not own_action([Condition.STUNNED]).can_act
+    refused(ErrorCode.TYPE, own_action, "blinded")
+
+
+def test_conditions_ride_on_a_d10_sheet_only() -> None:
+    from rules.sheet import SheetSystem, from_json, new_sheet, set_conditions, to_json
+
+    sheet = set_conditions(new_sheet(SheetSystem.MAGE), ["prone", Condition.BLINDED, "prone"])
+    assert sheet.conditions == (Condition.BLINDED, Condition.PRONE)
+    assert from_json(to_json(sheet)).conditions == sheet.conditions
+    assert set_conditions(sheet, ()).conditions == ()
+    refused(ErrorCode.NOT_ALLOWED, set_conditions, new_sheet(SheetSystem.D6), ["blinded"])
+    refused(ErrorCode.UNKNOWN_KEY, set_conditions, sheet, ["asleep"])

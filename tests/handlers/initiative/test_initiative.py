@@ -265,3 +265,29 @@ async def test_forged_buttons_change_nothing(table: Table) -> None:
     assert after is not None
     assert after.data["round"] == before.data["round"]
     assert all(a.text for a in table.session.answers[-20:])  # every press got a word back
+
+
+async def test_conditions_follow_the_character_into_every_roll(table: Table) -> None:
+    await opened(table)
+
+    async def mark(condition: str) -> None:
+        await press(table, ANNA, "Состояния")
+        await press(table, ANNA, "Борис")
+        await press(table, ANNA, condition)
+        await press(table, ANNA, "Назад")
+
+    await mark("ослепление")
+    await table.say(BORIS, "/r 6 6")
+    said = table.session.sent[-1].text
+    assert "сложность 8" in said
+    assert "ослепление: +2 к сложности" in said
+    await table.say(BORIS, "/ext 6 6 5")
+    assert "ослепление: +2 к сложности" in table.session.sent[-1].text
+    await mark("контузия")
+    await table.say(BORIS, "/r 6 6")
+    assert "контужен" in table.session.sent[-1].text
+    await press(table, ANNA, "Конец боя")
+    await table.say(BORIS, "/r 6 6")
+    said = table.session.sent[-1].text
+    assert "сложность 6" in said
+    assert "ослепление" not in said
