@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -40,10 +41,13 @@ from bot.store import (
     Store,
     current_actor,
     current_journal,
+    current_prefetch,
 )
+from bot.store.sheets import player_field
 from rules import profiles
 from rules.errors import RulesInputError
 from rules.profiles import Profile
+from rules.sheet import SheetSystem
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +177,7 @@ class StateMiddleware(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         token = str(data.get("delivery_token", PROCESS_TOKEN))
         scope = update_scope(event)
-        status, chat_settings, journal = await store.begin_update(
+        status, chat_settings, journal, prefetch = await store.begin_update(
             bot.id,
             event.update_id,
             scope,
@@ -181,6 +185,8 @@ class StateMiddleware(BaseMiddleware):
             token,
             force=bool(data.get("take_over", True)),
             seed=secrets.token_bytes(32),
+            flow_id=button_flow(event),
+            sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
         )
         if status is Begun.BUSY:
             raise ChatBusy(scope)
@@ -192,6 +198,7 @@ class StateMiddleware(BaseMiddleware):
         data.setdefault("rng", journal.dice())
         actor = current_actor.set(user.id if user is not None else 0)
         journaled = current_journal.set(journal)
+        ahead = current_prefetch.set(prefetch)
         command = current_command.set(_command_of(event))
         renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
         try:
@@ -204,6 +211,7 @@ class StateMiddleware(BaseMiddleware):
         finally:
             renew.cancel()
             current_command.reset(command)
+            current_prefetch.reset(ahead)
             current_journal.reset(journaled)
             current_actor.reset(actor)
         await store.finish_update(bot.id, event.update_id, scope, token)
@@ -217,6 +225,22 @@ class StateMiddleware(BaseMiddleware):
                 await store.renew_lock(bot_id, scope, token)
             except STORAGE_ERRORS as error:
                 log.warning("chat %d: lock not renewed: %s", scope, error)
+
+
+_FLOW_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(FLOW_ID_BYTES)
+
+
+def button_flow(update: Update) -> str | None:
+    """The flow a pressed button names: every flow button packs its flow id right after its
+    prefix (``prefix:flow:version:…``, bot/taps.py), so ``begin_update`` can read it ahead.
+    Anything else (a garbled button) reads nothing ahead; the handler judges it."""
+    query = update.callback_query
+    if query is None or not query.data:
+        return None
+    parts = query.data.split(":")
+    if len(parts) < 3 or not _FLOW_ID.fullmatch(parts[1]):
+        return None
+    return parts[1]
 
 
 def _command_of(update: Update) -> tuple[int, int] | None:

@@ -104,7 +104,7 @@ async def open_tap(
     if loaded is None:
         return None
     flow, message = loaded
-    if version > flow.version:
+    if not 0 <= version <= flow.version:  # never drawn: a forged or garbled button
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return None
     if version < flow.version and flow.acted_since(version, callback.from_user.id):

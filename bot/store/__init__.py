@@ -68,7 +68,7 @@ from bot.store.flows import (
     SheetSpend,
 )
 from bot.store.hidden import HiddenRecord, HiddenStore
-from bot.store.journal import Journal, ReplayDice, current_journal
+from bot.store.journal import Journal, Prefetch, ReplayDice, current_journal, current_prefetch
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
 from bot.store.updates import Begun, UpdateStore, inbox_key, journal_key, lock_key
@@ -87,6 +87,7 @@ __all__ = [
     "Live",
     "LogEntry",
     "PlayerSheet",
+    "Prefetch",
     "RedisUnavailable",
     "ReplayDice",
     "Screen",
@@ -98,6 +99,7 @@ __all__ = [
     "connect",
     "current_actor",
     "current_journal",
+    "current_prefetch",
     "flow_key",
     "hidden_seq_key",
     "inbox_key",

@@ -392,7 +392,9 @@ class FlowStore(LogStore):
         await self._end_live(keys=[live_key(chat_id, name)], args=[flow_id])
 
     async def load_flow(self, flow_id: str) -> Flow | None:
-        fields = await self.redis.hgetall(flow_key(flow_id))
+        prefetch = journal.current_prefetch.get()
+        ahead = prefetch.flow(flow_id) if prefetch is not None else None
+        fields = ahead if ahead is not None else await self.redis.hgetall(flow_key(flow_id))
         if not fields:
             return None
         return _flow_from_hash(flow_id, fields)
@@ -421,6 +423,7 @@ class FlowStore(LogStore):
         if entries:
             keys.append(log_key(flow.chat_id))
             args += [LOG_CAP, *(entry.stored() for entry in entries)]
+        journal.forget()
         reply = await self._advance_flow(keys=keys, args=args)
         if not reply:
             return None
@@ -429,6 +432,7 @@ class FlowStore(LogStore):
     async def keep_screen(self, flow: Flow, screen: Screen) -> None:
         """What a closed flow's message now shows (a hand-off drew another flow into it), so a
         late tap on the old buttons redraws the message instead of finding it dead."""
+        journal.forget()
         await self._keep_screen(keys=[flow_key(flow.id)], args=[screen.model_dump_json()])
 
     async def close_flow(

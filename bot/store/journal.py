@@ -84,6 +84,36 @@ class Journal:
 current_journal: ContextVar[Journal | None] = ContextVar("current_journal", default=None)
 
 
+@dataclass
+class Prefetch:
+    """What the update's first round-trip (``begin_update``) read ahead for its handler: the
+    flow a button names and the sender's sheets. Each is good once, and only until the
+    update's first write (:func:`forget`), so nothing read here is ever stale."""
+
+    flows: dict[str, dict[str, str]] = field(default_factory=dict)  # flow id → its hash
+    sheets: dict[tuple[str, str], str | None] = field(default_factory=dict)  # (key, field)
+
+    def flow(self, flow_id: str) -> dict[str, str] | None:
+        return self.flows.pop(flow_id, None)
+
+    def sheet(self, key: str, field_name: str) -> tuple[bool, str | None]:
+        """(known, raw): whether it was read ahead, and what it held then (None: nothing)."""
+        if (key, field_name) not in self.sheets:
+            return False, None
+        return True, self.sheets.pop((key, field_name))
+
+
+current_prefetch: ContextVar[Prefetch | None] = ContextVar("current_prefetch", default=None)
+
+
+def forget() -> None:
+    """A write is about to happen: what was read ahead may no longer be true."""
+    prefetch = current_prefetch.get()
+    if prefetch is not None:
+        prefetch.flows.clear()
+        prefetch.sheets.clear()
+
+
 async def transaction(
     redis: Redis,
     keys: list[str],
@@ -92,6 +122,7 @@ async def transaction(
     """A WATCH transaction that, inside an update, records what it returned in the update's
     journal in the same MULTI, and on a re-run of the update returns that record instead of
     writing again."""
+    forget()
     journal = current_journal.get()
     if journal is None:
         return cast(_T, await redis.transaction(apply, *keys, value_from_callable=True))
@@ -112,6 +143,7 @@ async def transaction(
 async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) -> _T:
     """A MULTI/EXEC of writes whose result is known beforehand (a new flow, nothing), recorded
     like :func:`transaction`."""
+    forget()
     journal = current_journal.get()
     step = journal.next_step() if journal is not None else 0
     if journal is not None and step in journal.steps:
@@ -127,6 +159,7 @@ async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) 
 async def once(redis: Redis, write: Callable[[], Awaitable[int]]) -> int:
     """A single write that is not a transaction (a counter): its result is journaled right
     after it, so a re-run of the update reuses it unless the crash fell in between."""
+    forget()
     journal = current_journal.get()
     if journal is None:
         return int(await write())

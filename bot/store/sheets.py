@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
+from bot.store import journal
 from bot.store.base import StoreBase, log, sheet_key
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
@@ -76,8 +77,12 @@ class SheetStore(StoreBase):
     async def load_sheet(self, chat_id: int, user_id: int, system: SheetSystem) -> Sheet | None:
         """The player's sheet for the chat's game system; None if there is none (or only a
         damaged one, which the next change replaces)."""
-        raw = await self.redis.hget(sheet_key(chat_id), player_field(user_id, system))
-        return parse_sheet(raw)
+        key, field = sheet_key(chat_id), player_field(user_id, system)
+        prefetch = journal.current_prefetch.get()
+        known, ahead = prefetch.sheet(key, field) if prefetch is not None else (False, None)
+        if known:
+            return parse_sheet(ahead)
+        return parse_sheet(await self.redis.hget(key, field))
 
     async def update_sheet(
         self,

@@ -17,13 +17,13 @@ kept until its effect and its replies are out, and handling it again repeats not
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
-from bot.store.base import PREFIX, StoreBase, chat_key
+from bot.store.base import PREFIX, StoreBase, chat_key, flow_key, sheet_key
 from bot.store.chats import ChatSettings, parse_chat_settings
-from bot.store.journal import Journal
+from bot.store.journal import Journal, Prefetch
 
 JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 # Renewed while the update runs (bot/delivery.py), so only a dead holder's lock runs out.
@@ -43,9 +43,12 @@ def inbox_key(bot_id: int) -> str:
     return f"{PREFIX}:inbox:{bot_id}"
 
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox, KEYS[4] chat settings (optional); ARGV[1]
-# lock token, ARGV[2] lock TTL (ms), ARGV[3] '1' to take the lock from a holder presumed dead,
-# ARGV[4] a fresh seed, ARGV[5] journal TTL, ARGV[6] update id, ARGV[7] attempts allowed.
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox, then what is read ahead for the handler:
+# KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the chat's sheets (each only
+# when ARGV[8] says so: a 'c', an 'f', an 's'). ARGV[1] lock token, ARGV[2] lock TTL (ms),
+# ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh seed, ARGV[5]
+# journal TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9..] the
+# sheet fields to read (the sender's sheets).
 _BEGIN = """
 if redis.call('HGET', KEYS[1], 'done') == '1' then
   redis.call('HDEL', KEYS[3], ARGV[6])
@@ -64,11 +67,24 @@ end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 redis.call('HSETNX', KEYS[1], 'seed', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
+local flags = ARGV[8] or ''
 local settings = false
-if KEYS[4] then
+if string.find(flags, 'c', 1, true) then
   settings = redis.call('GET', KEYS[4])
 end
-return {'go', settings, redis.call('HGETALL', KEYS[1])}
+local flow = {}
+if string.find(flags, 'f', 1, true) then
+  flow = redis.call('HGETALL', KEYS[5])
+end
+local sheets = {}
+if string.find(flags, 's', 1, true) and #ARGV > 8 then
+  local fields = {}
+  for i = 9, #ARGV do
+    fields[#fields + 1] = ARGV[i]
+  end
+  sheets = redis.call('HMGET', KEYS[6], unpack(fields))
+end
+return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets}
 """
 
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox; ARGV[1] lock token, ARGV[2] update id.
@@ -133,13 +149,28 @@ class UpdateStore(StoreBase):
         *,
         force: bool,
         seed: bytes,
-    ) -> tuple[Begun, ChatSettings, Journal | None]:
+        flow_id: str | None = None,
+        sheet_fields: Sequence[str] = (),
+    ) -> tuple[Begun, ChatSettings, Journal | None, Prefetch]:
         """Take the chat's lock and the update's journal, with the chat's settings, in one
-        round-trip. ``force`` takes the lock from a holder presumed dead (polling has one
-        consumer only)."""
-        keys = [journal_key(bot_id, update_id), lock_key(bot_id, scope), inbox_key(bot_id)]
-        if chat_id is not None:
-            keys.append(chat_key(chat_id))
+        round-trip, reading ahead the flow ``flow_id`` (a button's) and the chat's sheets
+        ``sheet_fields`` (the sender's) for the handler (:class:`Prefetch`). ``force`` takes
+        the lock from a holder presumed dead (polling has one consumer only)."""
+        none = f"{PREFIX}:none"
+        sheets = sheet_fields if chat_id is not None else ()
+        keys = [
+            journal_key(bot_id, update_id),
+            lock_key(bot_id, scope),
+            inbox_key(bot_id),
+            chat_key(chat_id) if chat_id is not None else none,
+            flow_key(flow_id) if flow_id is not None else none,
+            sheet_key(chat_id) if chat_id is not None else none,
+        ]
+        flags = (
+            ("c" if chat_id is not None else "")
+            + ("f" if flow_id is not None else "")
+            + ("s" if sheets else "")
+        )
         args: list[Any] = [
             token,
             LOCK_TTL_MS,
@@ -148,15 +179,26 @@ class UpdateStore(StoreBase):
             JOURNAL_TTL,
             update_id,
             MAX_ATTEMPTS,
+            flags,
+            *sheets,
         ]
         reply = await self._begin(keys=keys, args=args)
         status = Begun(reply[0])
         if status is not Begun.GO:
-            return status, ChatSettings(), None
+            return status, ChatSettings(), None, Prefetch()
         raw_settings, raw_fields = reply[1], reply[2]
         fields = dict(zip(raw_fields[0::2], raw_fields[1::2], strict=True))
         journal = _journal_from(keys[0], fields)
-        return status, parse_chat_settings(raw_settings), journal
+        prefetch = Prefetch()
+        raw_flow = reply[3] if len(reply) > 3 else []
+        if flow_id is not None and raw_flow:
+            prefetch.flows[flow_id] = dict(zip(raw_flow[0::2], raw_flow[1::2], strict=True))
+        elif flow_id is not None:
+            prefetch.flows[flow_id] = {}
+        values = reply[4] if len(reply) > 4 else []
+        for name, value in zip(sheets, values, strict=False):
+            prefetch.sheets[(keys[5], name)] = value
+        return status, parse_chat_settings(raw_settings), journal, prefetch
 
     async def finish_update(self, bot_id: int, update_id: int, scope: int, token: str) -> None:
         keys = [journal_key(bot_id, update_id), lock_key(bot_id, scope), inbox_key(bot_id)]

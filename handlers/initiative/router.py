@@ -100,8 +100,8 @@ def _modifier(profile: Profile, track: HealthTrack | None) -> int:
 
 
 async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> None:
-    """Redraw the chat's tracker after a change it shows but does not own (health, §B.9):
-    the round is unchanged, so the stored screen is replaced without a new version."""
+    """Redraw the chat's tracker after a change it shows but does not own (health, §B.9): the
+    sheets are read again and the tracker takes the new health as a step of its own."""
     loaded = await store.load_live(chat_id, KIND)
     if loaded is None or profile.system is not GameSystem.D10:
         return
@@ -110,11 +110,21 @@ async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> Non
         state = flow.state(InitFlow)
     except FlowStateError:
         return
-    if live.message is None:
-        return
-    drawn = view.draw(flow, state, await _tracks(store, chat_id, profile, state.round))
-    await store.keep_screen(flow, screen_of(*drawn))
-    await bot_live.redraw(bot, chat_id, live, drawn)
+    for _attempt in range(CONFLICT_ATTEMPTS):
+        tracks = await _tracks(store, chat_id, profile, state.round)
+        if tracks == state.health:
+            return
+        after = state.model_copy(update={"health": tracks})
+        drawn = view.draw(flow.next(after), after)
+        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
+        if advanced is not None:
+            await bot_live.redraw(bot, chat_id, live, drawn)
+            return
+        loaded = await store.load_live(chat_id, KIND)
+        if loaded is None:
+            return
+        flow, live = loaded
+        state = flow.state(InitFlow)
 
 
 async def current_round(store: Store, chat_id: int) -> Round | None:
@@ -232,28 +242,29 @@ async def _apply(
     chat_id = message.chat.id
     owner = message.from_user.id if message.from_user else 0
     try:
-        first = InitFlow(round=change(Round()))
+        opening = change(Round())
     except RulesInputError as error:
         await message.answer(_refusal(error))
         return
+    first = InitFlow(round=opening, health=await _tracks(store, chat_id, profile, opening))
     flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
     for _attempt in range(CONFLICT_ATTEMPTS):
         state = flow.state(InitFlow)
         if created:
-            tracks = await _tracks(store, chat_id, profile, state.round)
-            drawn = view.draw(flow, state, tracks)
+            drawn = view.draw(flow, state)
             await store.keep_screen(flow, screen_of(*drawn))
             await bot_live.show(
                 bot, store, message, KIND, flow, live, drawn, ttl=ROUND_TTL, pin=True
             )
             return
         try:
-            after = state.model_copy(update={"round": change(state.round)})
+            changed = change(state.round)
         except RulesInputError as error:
             await message.answer(_refusal(error))
             return
-        tracks = await _tracks(store, chat_id, profile, after.round)
-        drawn = view.draw(flow.next(after), after, tracks)
+        tracks = await _tracks(store, chat_id, profile, changed)
+        after = state.model_copy(update={"round": changed, "health": tracks})
+        drawn = view.draw(flow.next(after), after)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
             await bot_live.show(
@@ -376,10 +387,9 @@ async def init_tap(
     system = system_of(profile)
     for gone in _left_with_conditions(current, after.round, ended=after.ended):
         await _write_conditions(store, message.chat.id, system, gone, ())
-    tracks = await _tracks(store, message.chat.id, profile, after.round)
     toggled = _conditions_changed(current, after.round)
     if toggled is not None and not after.ended:
-        await _commit_conditions(callback, message, store, flow, after, toggled, system, tracks)
+        await _commit_conditions(callback, message, store, flow, after, toggled, system)
         return
     await commit_tap(
         callback,
@@ -387,7 +397,7 @@ async def init_tap(
         store,
         flow,
         after,
-        lambda f: view.draw(f, after, tracks),
+        lambda f: view.draw(f, after),
         close=after.ended,
         toast=toast,
     )
@@ -432,7 +442,6 @@ async def _commit_conditions(
     after: InitFlow,
     fighter: Fighter,
     system: SheetSystem,
-    tracks: dict[str, HealthTrack],
 ) -> None:
     """A condition toggled: the tracker's step and the character's sheet in one transaction."""
     if fighter.user_id is not None:
@@ -447,7 +456,7 @@ async def _commit_conditions(
         change=lambda sheet: set_conditions(sheet, conditions),
         npc=fighter.name if fighter.user_id is None else None,
     )
-    text, markup = view.draw(flow.next(after), after, tracks)
+    text, markup = view.draw(flow.next(after), after)
     advanced, _sheet = await store.advance_flow_spending(
         flow, flow.version, after, spend, screen=screen_of(text, markup)
     )
@@ -529,7 +538,11 @@ async def _roll_in(
     )
     pending = tuple(p for p in state.pending if p[0] != user.id)
     toast = view.joined_late_text() if current.phase in (Phase.DECLARE, Phase.RESOLVE) else None
-    return state.model_copy(update={"round": changed, "pending": pending}), toast
+    health = dict(state.health)
+    if sheet is not None:
+        health[key] = sheet.health
+    update = {"round": changed, "pending": pending, "health": health}
+    return state.model_copy(update=update), toast
 
 
 async def _storyteller_step(
@@ -546,8 +559,7 @@ async def _storyteller_step(
         changed = tracker.start_declarations(current, rng=rng, options=profile.combat)
         return state.model_copy(update={"round": changed, "pending": ()})
     if action is InitAction.NEW_ROUND:
-        tracks = await _tracks(store, chat_id, profile, current)
-        modifiers = {k: _modifier(profile, t) for k, t in tracks.items()}
+        modifiers = {k: _modifier(profile, t) for k, t in state.health.items()}
         changed = tracker.new_round(current, rng=rng, options=profile.combat, modifiers=modifiers)
         return state.model_copy(update={"round": changed, "pending": (), "panel": Panel.NONE})
     if action is InitAction.END:

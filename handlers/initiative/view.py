@@ -124,10 +124,8 @@ def _phase_hint(state: InitFlow) -> str:
     return "🏁 " + _("The round is over: a new round, or the end of the fight.")
 
 
-def draw(
-    flow: Flow, state: InitFlow, tracks: Mapping[str, HealthTrack]
-) -> tuple[str, InlineKeyboardMarkup | None]:
-    text = tracker_text(state, tracks)
+def draw(flow: Flow, state: InitFlow) -> tuple[str, InlineKeyboardMarkup | None]:
+    text = tracker_text(state, state.health)
     if state.ended:
         return text, None
     return text, keyboard(flow.id, flow.version, state)

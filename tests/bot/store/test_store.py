@@ -24,10 +24,12 @@ from bot.store import (
     Store,
     chat_key,
     current_journal,
+    current_prefetch,
     flow_key,
 )
+from bot.store.sheets import player_field
 from rules.errors import ErrorCode, RulesInputError
-from rules.sheet import Sheet, SheetSystem, set_willpower, spend_willpower
+from rules.sheet import Sheet, SheetSystem, set_trait, set_willpower, spend_willpower
 
 
 class Tally(FlowState):
@@ -273,7 +275,7 @@ SEED = bytes(range(32))
 
 async def test_an_update_begins_with_its_chat_settings_and_is_done_once(store: Store) -> None:
     await store.update_chat(-100, profile="dark-ages", locale="en")
-    status, settings, journal = await store.begin_update(
+    status, settings, journal, _ = await store.begin_update(
         7, 1001, -100, -100, "me", force=False, seed=SEED
     )
     assert status is Begun.GO
@@ -281,29 +283,76 @@ async def test_an_update_begins_with_its_chat_settings_and_is_done_once(store: S
     assert journal.seed == SEED
     assert (settings.profile, settings.locale) == ("dark-ages", "en")
     await store.finish_update(7, 1001, -100, "me")
-    again, _, none = await store.begin_update(7, 1001, -100, -100, "me", force=False, seed=SEED)
+    again, _, none, _ = await store.begin_update(7, 1001, -100, -100, "me", force=False, seed=SEED)
     assert (again, none) == (Begun.DONE, None)
     # Another bot's update with the same number is a different update.
-    other, _, _ = await store.begin_update(8, 1001, -100, -100, "me", force=False, seed=SEED)
+    other, _, _, _ = await store.begin_update(8, 1001, -100, -100, "me", force=False, seed=SEED)
     assert other is Begun.GO
-    no_chat, defaults, _ = await store.begin_update(7, 1002, 5, None, "me", force=False, seed=SEED)
+    no_chat, defaults, _, _ = await store.begin_update(
+        7, 1002, 5, None, "me", force=False, seed=SEED
+    )
     assert no_chat is Begun.GO
     assert defaults == ChatSettings()
 
 
+async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Store) -> None:
+    """A tap's flow and the sender's sheets come with ``begin_update``: used once, and
+    forgotten at the update's first write (PRODUCT.md §5: at most 3 round-trips)."""
+    flow = await store.create_flow(Tally(total=5), -100, 42)
+    await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 3))
+    _, _, journal, prefetch = await store.begin_update(
+        1,
+        90,
+        -100,
+        -100,
+        "a",
+        force=False,
+        seed=SEED,
+        flow_id=flow.id,
+        sheet_fields=[player_field(42, system) for system in SheetSystem],
+    )
+    assert journal is not None
+    assert flow.id in prefetch.flows
+    token = current_prefetch.set(prefetch)
+    try:
+        await store.redis.hset(flow_key(flow.id), "version", 9)  # behind the prefetch's back
+        assert (await store.load_flow(flow.id)).version == 0  # type: ignore[union-attr]
+        assert (await store.load_flow(flow.id)).version == 9  # type: ignore[union-attr]
+        sheet = await store.load_sheet(-100, 42, SheetSystem.MAGE)
+        assert sheet is not None
+        assert sheet.rating("strength") == 3
+        _, _, _, again = await store.begin_update(
+            1,
+            91,
+            -100,
+            -100,
+            "a",
+            force=True,
+            seed=SEED,
+            sheet_fields=[player_field(42, SheetSystem.MAGE)],
+        )
+        current_prefetch.set(again)
+        await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 4))
+        fresh = await store.load_sheet(-100, 42, SheetSystem.MAGE)
+        assert fresh is not None
+        assert fresh.rating("strength") == 4  # the write made the read-ahead forgotten
+    finally:
+        current_prefetch.reset(token)
+
+
 async def test_a_chat_is_held_by_one_replica_until_it_finishes(store: Store) -> None:
-    first, _, _ = await store.begin_update(1, 55, -1, -1, "a", force=False, seed=SEED)
-    second, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=False, seed=SEED)
+    first, _, _, _ = await store.begin_update(1, 55, -1, -1, "a", force=False, seed=SEED)
+    second, _, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=False, seed=SEED)
     assert (first, second) == (Begun.GO, Begun.BUSY)
-    taken, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=True, seed=SEED)
+    taken, _, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=True, seed=SEED)
     assert taken is Begun.GO  # polling: the holder is a dead process
     await store.finish_update(1, 56, -1, "b")
-    third, _, _ = await store.begin_update(1, 57, -1, -1, "a", force=False, seed=SEED)
+    third, _, _, _ = await store.begin_update(1, 57, -1, -1, "a", force=False, seed=SEED)
     assert third is Begun.GO
 
 
 async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) -> None:
-    _, _, journal = await store.begin_update(1, 77, -100, -100, "a", force=False, seed=SEED)
+    _, _, journal, _ = await store.begin_update(1, 77, -100, -100, "a", force=False, seed=SEED)
     assert journal is not None
     token = current_journal.set(journal)
     try:
@@ -311,7 +360,7 @@ async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) ->
     finally:
         current_journal.reset(token)
     # The process dies here; the update is begun again with another fresh seed.
-    _, _, again = await store.begin_update(1, 77, -100, -100, "b", force=True, seed=bytes(32))
+    _, _, again, _ = await store.begin_update(1, 77, -100, -100, "b", force=True, seed=bytes(32))
     assert again is not None
     assert again.seed == SEED
     token = current_journal.set(again)
@@ -328,9 +377,9 @@ async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) ->
 
 async def test_an_update_that_keeps_failing_is_given_up(store: Store) -> None:
     for _ in range(5):
-        status, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
+        status, _, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
         assert status is Begun.GO
-    status, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
+    status, _, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
     assert status is Begun.GIVEN_UP
 
 
