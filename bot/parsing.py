@@ -379,7 +379,7 @@ def parse_health_arguments(text: str | None, *, damage: bool) -> HealthArguments
         glued = re.fullmatch(r"([0-9]{1,6})([^\W\d_]+)", folded)
         parts = [glued.group(1), glued.group(2)] if glued else [folded]
         for part in parts:
-            if part.isdigit() and levels is None:
+            if re.fullmatch(r"[0-9]{1,6}", part) and levels is None:
                 levels = int(part)
             elif damage and part in _DAMAGE_WORDS and kind is None:
                 kind = _DAMAGE_WORDS[part]

@@ -49,6 +49,9 @@ def make_router() -> Router:
     return router
 
 
+DIGITS_MAX = 6
+
+
 def parse_request(text: str, profile: Profile) -> tuple[list[TraitCode], int]:
     """``восп+бдит 8`` → the trait codes and the difficulty (the profile's default if none).
 
@@ -59,7 +62,10 @@ def parse_request(text: str, profile: Profile) -> tuple[list[TraitCode], int]:
     words = text.split()
     difficulty = profile.default_difficulty
     if words and words[-1].isascii() and words[-1].isdigit():
-        difficulty = int(words.pop())
+        typed = words.pop()
+        if len(typed) > DIGITS_MAX:  # far out of range, and too long to read as a number
+            raise RulesInputError(ErrorCode.RANGE, "difficulty", typed[:DIGITS_MAX])
+        difficulty = int(typed)
     if not words:
         raise RulesInputError(ErrorCode.STATE, "pool", "no traits")
     system = system_of(profile)
