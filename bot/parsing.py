@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from bot import vocabulary
 from rules.health import DamageType
 
 # A number is at most a few ASCII digits: Python's int() would accept "٧" or a 4000-digit
@@ -453,3 +455,75 @@ def parse_init_arguments(text: str | None) -> InitArguments:
     if not 1 <= copies <= INIT_COPIES_MAX:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(copies))
     return InitArguments(base=base, npc=npc, copies=copies)
+
+
+_SIGNED = re.compile(r"[+-]?[0-9]{1,2}")
+
+
+class MagickArguments(BaseModel):
+    """``/m 3 вульг свид кв 2 мод -1 св`` (§C.1–§C.4): the highest Sphere's level (or None:
+    the sheet's rating of the Sphere named), vulgar or not, witnesses, Quintessence spent,
+    the Storyteller's modifier, Willpower; ``sphere`` the words naming a Sphere, if any."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: int | None = None
+    sphere: str | None = None
+    vulgar: bool = False
+    witnesses: bool = False
+    quintessence: int = 0
+    modifier: int = 0
+    willpower: bool = False
+
+
+def parse_magick_arguments(text: str | None) -> MagickArguments:
+    """Keywords in any order; a number after «кв»/«мод» is theirs (also glued: «кв2»), the
+    first other number is the level, other words name the Sphere."""
+    words = (text or "").split()
+    found: dict[str, Any] = {}
+    name: list[str] = []
+    i = 0
+
+    def number_after(key: str) -> int:
+        nonlocal i
+        glued = re.fullmatch(r"([^\W\d_]+)([+-]?[0-9]{1,2})", words[i].casefold())
+        if glued is not None:
+            return int(glued.group(2))
+        if i + 1 < len(words) and _SIGNED.fullmatch(words[i + 1]):
+            i += 1
+            return int(words[i])
+        raise ArgumentsError(Problem.POOL_MISSING, key)
+
+    while i < len(words):
+        word = words[i]
+        folded = word.casefold().rstrip(".,")
+        stem = re.sub(r"[+-]?[0-9]+$", "", folded)
+        if folded in vocabulary.VULGAR:
+            found["vulgar"] = True
+        elif folded in vocabulary.COINCIDENTAL:
+            found["vulgar"] = False
+        elif folded in vocabulary.WITNESSES:
+            found["witnesses"] = True
+        elif folded in vocabulary.WILLPOWER_WORDS:
+            found["willpower"] = True
+        elif stem in vocabulary.QUINTESSENCE and "quintessence" not in found:
+            found["quintessence"] = number_after(word)
+        elif stem in vocabulary.MODIFIER and "modifier" not in found:
+            found["modifier"] = number_after(word)
+        elif re.fullmatch(r"[0-9]{1,2}", folded) and "level" not in found:
+            found["level"] = int(folded)
+        elif re.fullmatch(r"[^\W\d_]+", folded) and len(name) < 3:
+            name.append(word)
+        else:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+        i += 1
+    level = found.get("level")
+    if level is not None and not 1 <= level <= 5:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(level))
+    if not 0 <= found.get("quintessence", 0) <= 10:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["quintessence"]))
+    if not -10 <= found.get("modifier", 0) <= 10:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["modifier"]))
+    if level is None and not name:
+        raise ArgumentsError(Problem.POOL_MISSING, text or "")
+    return MagickArguments(sphere=" ".join(name) if name else None, **found)

@@ -128,8 +128,8 @@ def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
         lines.append("<b>" + _("Spheres") + f"</b>: {spheres}")
     if sheet.system is SheetSystem.MAGE and (sheet.quintessence or sheet.paradox):
         lines.append(
-            f"<b>{trait_name(Stat.QUINTESSENCE, lang, sheet.system)}</b>: {sheet.quintessence}"
-            f" · <b>{trait_name(Stat.PARADOX, lang, sheet.system)}</b>: {sheet.paradox}"
+            f"<b>{trait_name(Stat.QUINTESSENCE, lang, sheet.system)}</b> {sheet.quintessence}"
+            f" · <b>{trait_name(Stat.PARADOX, lang, sheet.system)}</b> {sheet.paradox}"
         )
     if sheet.health != HealthTrack():
         lines.append(health_line(sheet.health))

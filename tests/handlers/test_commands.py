@@ -30,6 +30,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "atk",
         "dmg",
         "hp",
+        "m",
         "ask",
         "rules",
         "lang",

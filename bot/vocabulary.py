@@ -1,0 +1,15 @@
+"""Keywords of the typed magick line (``/m 3 вульг свид кв 2``, RULES.md §C): the grammar of
+what players type, in every spelling either language uses, whatever the chat's language; so
+it is data of the parser, not translatable text (like the trait names of ``bot.traits``)."""
+
+from __future__ import annotations
+
+VULGAR = frozenset({"вульг", "вульгарно", "вульгарный", "вульгарная", "вульгарное", "vulgar"})
+COINCIDENTAL = frozenset(
+    {"совп", "совпадение", "естеств", "естественно", "естественный", "естественная", "coinc"}
+    | {"coincidental", "natural"}
+)
+WITNESSES = frozenset({"свид", "свидетели", "свидетель", "witnesses", "witness", "wit"})
+QUINTESSENCE = frozenset({"кв", "квинт", "квинтэссенция", "q", "quint", "quintessence"})
+MODIFIER = frozenset({"мод", "модификатор", "mod", "modifier"})
+WILLPOWER_WORDS = frozenset({"св", "воля", "wp", "willpower"})

@@ -1,0 +1,16 @@
+"""``/m``: an Effect cast in chat, with Quintessence, Paradox and Backlash (RULES.md §C)."""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import lazy_gettext as __
+
+from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
+from handlers.magick import view
+from handlers.magick.router import make_router
+
+FEATURE = Feature(
+    name="magick",
+    make_router=make_router,
+    commands=(MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87),),
+    help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
+)

@@ -1,0 +1,26 @@
+"""The Effect wizard's and the cast's buttons; each carries the flow id and its version."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class MagickAction(StrEnum):
+    LEVEL = "l"  # x: the highest Sphere's level, 1–5
+    VULGAR = "v"  # coincidental ↔ vulgar
+    WITNESSES = "w"
+    QUINTESSENCE = "q"  # x: points spent, 0–3
+    MODIFIER = "m"  # x: the Storyteller's modifier + 3 (0…6 for −3…+3)
+    WILLPOWER = "wp"
+    CAST = "go"  # «Сотворить»
+    CANCEL = "x"
+    BACKLASH = "b"  # «Отдача» under a cast that gained Paradox
+
+
+class MagickCallback(CallbackData, prefix="mg"):
+    f: str
+    v: int
+    a: MagickAction
+    x: int = 0

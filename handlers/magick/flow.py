@@ -1,0 +1,85 @@
+"""The Effect as a flow: what the caster chose, then what the Arete roll and the wheel did
+(RULES.md §C.1–§C.12). The wizard and the typed line share it; «Отдача» reads it back."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from pydantic import ConfigDict
+
+from bot.store import FlowState
+from rules import magick
+from rules.combat.damage import DiceTally
+from rules.d10 import D10Result
+from rules.health import DamageType, HealthTrack
+from rules.profiles import Profile
+from rules.spheres import Sphere
+
+KIND = "effect"
+LEVELS = (1, 2, 3, 4, 5)
+MODIFIER_CAP = 3  # the buttons offer −3…+3 (S4 «Максимальная сумма модификаторов: +/- 3»)
+
+
+class Stage(StrEnum):
+    SETUP = "setup"
+    CAST = "cast"  # rolled; «Отдача» may follow
+    BACKLASH = "backlash"  # the Backlash rolled
+    CANCELLED = "cancelled"
+
+
+class EffectFlow(FlowState):
+    kind: ClassVar[str] = KIND
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    caster: str
+    user_id: int
+    arete: int
+    held: int  # Quintessence on the sheet when the wizard opened (the buttons' ceiling)
+    wound_penalty: int = 0  # dice wounds take off Arete (AMB-C5), as a positive number
+    stage: Stage = Stage.SETUP
+    level: int = 1
+    sphere: Sphere | None = None
+    vulgar: bool = False
+    witnesses: bool = False
+    quintessence: int = 0
+    modifier: int = 0
+    willpower: bool = False
+    # After the cast:
+    pool: int = 0
+    result: D10Result | None = None
+    wasted: int = 0
+    paradox: int = 0
+    wheel: tuple[int, int] | None = None  # (Quintessence, Paradox) after the cast
+    willpower_left: tuple[int, int] | None = None
+    # After «Отдача»:
+    backlash: magick.Backlash | None = None
+    damage: DiceTally | None = None
+    soak: DiceTally | None = None
+    levels: int = 0
+    damage_type: DamageType | None = None
+    track: HealthTrack | None = None
+
+    def difficulty(self, profile: Profile) -> magick.EffectDifficulty:
+        """§C.2–§C.4 for the choices now; ``RulesInputError`` on an impossible one."""
+        modifiers = [self.modifier] if self.modifier else []
+        return magick.effect_difficulty(
+            self.level,
+            self.vulgar,
+            self.witnesses,
+            modifiers,
+            self.quintessence,
+            quintessence_available=self.held,
+            profile=profile,
+        )
+
+    def dice(self, profile: Profile) -> int:
+        """Arete less wounds unless the table switched that off (AMB-C5)."""
+        penalty = self.wound_penalty if profile.magick.wound_penalty_on_arete else 0
+        return max(0, self.arete - penalty)
+
+    def paradox_if(self, botch: bool, profile: Profile) -> int:
+        outcome = "botch" if botch else "failure"
+        return magick.paradox_gain(
+            self.level, self.vulgar, self.witnesses, outcome, profile=profile
+        )

@@ -1,0 +1,388 @@
+"""``/m``: casting an Effect in chat (RULES.md §C.1–§C.12), typed in one line or on buttons.
+
+The Arete roll is ``rules.magick.cast``: difficulty from the highest Sphere, vulgar or not,
+witnesses and the capped modifiers with Quintessence (§C.2–§C.4), Arete less wounds
+(AMB-C5), Paradox by the two tables (§C.10). What the cast costs and earns — Quintessence
+spent, Paradox on the wheel burning what it needs (§C.11), a Willpower point — is written
+to the sheet in the same transaction as the flow and the log line: the sheet is changed
+only as it was read when the dice were rolled, so a concurrent change makes the cast start
+over rather than land on a sheet it was not computed for, and a double tap spends once.
+«Отдача» (§C.12) rolls all the Paradox, discharges the successes, and puts the damage on
+the caster's health track (soaked where the tier allows), in one transaction too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+from pydantic import ValidationError
+
+from bot import render, rolling
+from bot.access import runs_game
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, parse_magick_arguments
+from bot.session import safe_edit
+from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, SheetSpend, Store
+from bot.taps import TapConflict, heal, open_table_tap, retrying, screen_of
+from bot.traits import TraitNameError, resolve
+from handlers.magick import view
+from handlers.magick.callbacks import MagickAction, MagickCallback
+from handlers.magick.flow import KIND, LEVELS, MODIFIER_CAP, EffectFlow, Stage
+from rules import combat, magick
+from rules.dice import Rng, roll_faces
+from rules.errors import RulesInputError
+from rules.health import apply_damage, wound_penalty
+from rules.profiles import Profile
+from rules.sheet import (
+    Attribute,
+    Sheet,
+    SheetSystem,
+    add_paradox,
+    remove_paradox,
+    set_health,
+    spend_quintessence,
+    spend_willpower,
+    system_of,
+)
+from rules.spheres import Sphere
+
+SHEET_RETRIES = 8
+
+
+def make_router() -> Router:
+    router = Router(name="magick")
+    router.message.register(m_command, Command("m", "magick"))
+    router.callback_query.register(magick_tap, MagickCallback.filter())
+    return router
+
+
+class _SheetMoved(Exception):
+    """The sheet changed between the roll and its transaction: roll again on the new one."""
+
+
+class _Refused(Exception):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _only_if(before: Sheet, after: Sheet) -> Callable[[Sheet], Sheet]:
+    """The change a cast makes, valid only on the sheet it was computed from."""
+
+    def change(current: Sheet) -> Sheet:
+        if current != before:
+            raise _SheetMoved
+        return after
+
+    return change
+
+
+def _mage(profile: Profile) -> bool:
+    return system_of(profile) is SheetSystem.MAGE
+
+
+async def m_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    if not _mage(profile):
+        await message.answer(view.not_mage_text())
+        return
+    typed = (command.args or "").strip()
+    try:
+        args = parse_magick_arguments(typed) if typed else None
+    except ArgumentsError:
+        await message.answer(view.usage_text())
+        return
+    user = message.from_user
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.usage_text())
+        return
+    sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
+    if sheet is None or sheet.arete is None:
+        await message.answer(view.no_arete_text())
+        return
+    state = EffectFlow(
+        caster=roller_name(message, user),
+        user_id=user.id,
+        arete=sheet.arete,
+        held=sheet.quintessence,
+        wound_penalty=-wound_penalty(sheet.health).penalty,
+    )
+    if args is not None:
+        level = args.level
+        if args.sphere is not None:
+            try:
+                code = resolve(args.sphere, SheetSystem.MAGE)
+            except TraitNameError:
+                code = None
+            if not isinstance(code, Sphere):
+                await message.answer(view.no_sphere_text(args.sphere))
+                return
+            level = level or sheet.spheres.get(code.value)
+            if not level:
+                await message.answer(view.no_level_text(args.sphere))
+                return
+            state = state.model_copy(update={"sphere": code})
+        if level is None or level not in LEVELS:
+            await message.answer(view.usage_text())
+            return
+        state = state.model_copy(
+            update={
+                "level": level,
+                "vulgar": args.vulgar,
+                "witnesses": args.witnesses,
+                "quintessence": args.quintessence,
+                "modifier": max(-MODIFIER_CAP, min(MODIFIER_CAP, args.modifier)),
+                "willpower": args.willpower,
+            }
+        )
+    if args is None:
+        flow = await store.create_flow(state, message.chat.id, user.id)
+        text, markup = view.draw(flow, state, profile)
+        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        return
+    for _attempt in range(SHEET_RETRIES):
+        try:
+            after, before, changed = _cast(state, sheet, profile, rng)
+            entries = _entries(after)
+            spend = SheetSpend(user.id, SheetSystem.MAGE, _only_if(before, changed))
+            flow, _stored = await store.create_flow_spending(
+                after, message.chat.id, user.id, spend, entries=entries
+            )
+        except _Refused as refused:
+            await message.answer(refused.text, parse_mode=ParseMode.HTML)
+            return
+        except _SheetMoved:
+            sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
+            if sheet is None:
+                break
+            state = state.model_copy(update={"held": sheet.quintessence})
+            continue
+        text, markup = view.draw(flow, after, profile)
+        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        return
+    await message.answer(render.busy_text())
+
+
+def _entries(state: EffectFlow) -> list[LogEntry]:
+    if state.result is None:
+        return []
+    return [rolling.log_entry(state.user_id, state.caster, state.pool, state.result, KIND)]
+
+
+def _cast(
+    state: EffectFlow, sheet: Sheet, profile: Profile, rng: Rng | None
+) -> tuple[EffectFlow, Sheet, Sheet]:
+    """The Arete roll and what it does to the sheet: (the cast, the sheet it was computed
+    from, the sheet after). Refuses what the sheet cannot pay."""
+    held = sheet.quintessence
+    if state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
+        raise _Refused(view.not_enough_quintessence_text(held))
+    if state.willpower and sheet.willpower_current == 0:
+        raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
+    penalty = -wound_penalty(sheet.health).penalty
+    current = state.model_copy(update={"held": held, "wound_penalty": penalty})
+    try:
+        casting = magick.cast(
+            sheet.arete or 1,
+            current.level,
+            current.vulgar,
+            current.witnesses,
+            [current.modifier] if current.modifier else [],
+            current.quintessence,
+            quintessence_available=held,
+            willpower=current.willpower,
+            wound_penalty=min(penalty, magick.ARETE_MAX),
+            rng=rng,
+            profile=profile,
+        )
+    except RulesInputError:
+        raise _Refused(view.not_enough_quintessence_text(held)) from None
+    if casting.status is magick.CastStatus.IMPOSSIBLE:
+        raise _Refused(view.wizard_text(current, profile))
+    after = sheet
+    if current.quintessence:
+        after = spend_quintessence(after, current.quintessence, profile)
+    if casting.paradox:
+        after = add_paradox(after, casting.paradox, profile)
+    left = None
+    if current.willpower and after.willpower_current is not None:
+        after = spend_willpower(after)
+        left = rolling.willpower_left(after)
+    cast = current.model_copy(
+        update={
+            "stage": Stage.CAST,
+            "pool": casting.pool,
+            "result": casting.roll,
+            "wasted": casting.difficulty.wasted_quintessence,
+            "paradox": casting.paradox,
+            "wheel": (after.quintessence, after.paradox),
+            "willpower_left": left,
+        }
+    )
+    return cast, sheet, after
+
+
+def _backlash(
+    state: EffectFlow, sheet: Sheet, profile: Profile, rng: Rng | None
+) -> tuple[EffectFlow, Sheet]:
+    """§C.12: the whole Paradox pool at difficulty 6; the successes leave the wheel; the
+    tier's damage (difficulty 6), soaked by Stamina where the tier lets it (§B.10)."""
+    if sheet.paradox <= 0:
+        raise _Refused(view.no_paradox_text())
+    rolled = magick.backlash(min(sheet.paradox, magick.MAX_PARADOX_POOL), rng=rng, profile=profile)
+    effects = rolled.effects
+    after = remove_paradox(sheet, rolled.successes)
+    update: dict[str, object] = {
+        "stage": Stage.BACKLASH,
+        "backlash": rolled,
+        "wheel": (after.quintessence, after.paradox),
+    }
+    kind = effects.damage_type
+    if kind is not None and effects.damage_dice > 0:
+        faces = roll_faces(effects.damage_dice, 10, rng)
+        damage = combat.tally(faces, effects.damage_difficulty)
+        soak = None
+        if effects.soakable:
+            stamina = sheet.rating(Attribute.STAMINA) or 0
+            target = combat.Target(stamina=stamina, track=sheet.health)
+            dice = combat.soak_pool(target, kind, profile.combat)
+            soak = combat.roll_soak(dice, profile.combat, rng=rng) if dice else None
+        levels = max(0, damage.successes - (soak.successes if soak is not None else 0))
+        track = sheet.health
+        if not track.dead and levels:
+            track = apply_damage(track, kind, levels, profile.combat).track
+        after = set_health(after, track)
+        update |= {
+            "damage": damage,
+            "soak": soak,
+            "levels": levels,
+            "damage_type": kind,
+            "track": track,
+        }
+    return state.model_copy(update=update), after
+
+
+@retrying
+async def magick_tap(
+    callback: CallbackQuery,
+    callback_data: MagickCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    )
+    if opened is None:
+        return
+    flow, message = opened
+    try:
+        state = flow.state(EffectFlow)
+    except (ValidationError, FlowStateError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if callback_data.v != flow.version:
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
+        return
+    user = callback.from_user
+    action, x = callback_data.a, callback_data.x
+    if user.id != state.user_id and not (
+        action is MagickAction.BACKLASH
+        and await runs_game(bot, message.chat, chat_settings, user, None)
+    ):
+        await callback.answer(view.not_yours_text(), show_alert=True)
+        return
+    try:
+        if action is MagickAction.BACKLASH:
+            if state.stage is not Stage.CAST or not state.paradox:
+                raise _Refused(render.invalid_button_text())
+            await _commit(callback, message, store, flow, state, profile, rng, backlash=True)
+            return
+        if state.stage is not Stage.SETUP:
+            raise _Refused(render.invalid_button_text())
+        if action is MagickAction.CAST:
+            await _commit(callback, message, store, flow, state, profile, rng, backlash=False)
+            return
+        after = _setup(state, action, x)
+    except _Refused as refused:
+        await callback.answer(refused.text, show_alert=True)
+        return
+    text, markup = view.draw(flow.next(after), after, profile)
+    advanced = await store.advance_flow(
+        flow,
+        flow.version,
+        after,
+        close=after.stage is Stage.CANCELLED,
+        screen=screen_of(text, markup),
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+def _setup(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:
+    if action is MagickAction.LEVEL and x in LEVELS:
+        return state.model_copy(update={"level": x})
+    if action is MagickAction.VULGAR:
+        return state.model_copy(update={"vulgar": not state.vulgar})
+    if action is MagickAction.WITNESSES:
+        return state.model_copy(update={"witnesses": not state.witnesses})
+    if action is MagickAction.QUINTESSENCE and 0 <= x <= min(3, state.held):
+        return state.model_copy(update={"quintessence": x})
+    if action is MagickAction.MODIFIER and 0 <= x <= 2 * MODIFIER_CAP:
+        return state.model_copy(update={"modifier": x - MODIFIER_CAP})
+    if action is MagickAction.WILLPOWER:
+        return state.model_copy(update={"willpower": not state.willpower})
+    if action is MagickAction.CANCEL:
+        return state.model_copy(update={"stage": Stage.CANCELLED})
+    raise _Refused(render.invalid_button_text())
+
+
+async def _commit(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: EffectFlow,
+    profile: Profile,
+    rng: Rng | None,
+    *,
+    backlash: bool,
+) -> None:
+    """«Сотворить» or «Отдача»: the dice, then the flow and the caster's sheet together."""
+    for _attempt in range(SHEET_RETRIES):
+        sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
+        if sheet is None or sheet.arete is None:
+            raise _Refused(view.no_arete_text())
+        if backlash:
+            after, changed = _backlash(state, sheet, profile, rng)
+            entries: list[LogEntry] = []
+        else:
+            after, _before, changed = _cast(state, sheet, profile, rng)
+            entries = _entries(after)
+        text, markup = view.draw(flow.next(after), after, profile)
+        spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
+        try:
+            advanced, _stored = await store.advance_flow_spending(
+                flow, flow.version, after, spend, entries=entries, screen=screen_of(text, markup)
+            )
+        except _SheetMoved:
+            continue
+        if advanced is None:
+            raise TapConflict(flow.id)
+        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await callback.answer()
+        return
+    await callback.answer(render.busy_text(), show_alert=True)

@@ -1,0 +1,351 @@
+"""The Effect on screen: the wizard with its live odds, the cast with the wheel, the Backlash
+(RULES.md §C.2–§C.12)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render, sheet_text, table_text
+from bot.store import Flow
+from handlers.magick.callbacks import MagickAction, MagickCallback
+from handlers.magick.flow import LEVELS, MODIFIER_CAP, EffectFlow, Stage
+from rules import magick, probability
+from rules.d10 import Outcome
+from rules.errors import RulesInputError
+from rules.health import DamageType
+from rules.profiles import Profile
+
+WHEEL_FULL = "◆"  # a box of Quintessence
+WHEEL_PARADOX = "✶"  # a box of Paradox, from the other end (S4 «с конца»)
+WHEEL_FREE = "·"
+
+
+def magnitude_name(kind: magick.Magnitude) -> str:
+    names = {
+        magick.Magnitude.ORDINARY: _("ordinary"),
+        magick.Magnitude.COMPLEX: _("complex"),
+        magick.Magnitude.MIGHTY: _("mighty"),
+        magick.Magnitude.UNUSUAL: _("unusual"),
+        magick.Magnitude.GODLIKE: _("godlike"),
+    }
+    return names[kind]
+
+
+def wheel_line(quintessence: int, paradox: int, size: int) -> str:
+    """«Квинтэссенция 3 · Парадокс 4» and the track itself (§C.11)."""
+    shown_paradox = min(paradox, size)
+    free = max(0, size - quintessence - shown_paradox)
+    track = WHEEL_FULL * quintessence + WHEEL_FREE * free + WHEEL_PARADOX * shown_paradox
+    words = _("Quintessence {q} · Paradox {p}").format(q=quintessence, p=paradox)
+    return f"{words}\n<code>{track}</code>"
+
+
+def _effect_head(state: EffectFlow) -> str:
+    kind = _("vulgar") if state.vulgar else _("coincidental")
+    if state.vulgar and state.witnesses:
+        kind = _("vulgar, with witnesses")
+    elif state.witnesses:
+        kind = _("coincidental, with witnesses")
+    level = _("Sphere {n}").format(n=state.level)
+    return f"✨ {escape(state.caster)}: {level}, {kind}"
+
+
+def _difficulty_line(state: EffectFlow, profile: Profile) -> str:
+    try:
+        found = state.difficulty(profile)
+    except RulesInputError:
+        return "⚠️ " + _("More Quintessence than the sheet holds.")
+    line = _("difficulty {d}").format(d=found.difficulty)
+    if found.threshold:
+        line += ", " + _("threshold {t}").format(t=found.threshold)
+    parts = [_("base {n}").format(n=found.base)]
+    if found.modifier_applied:
+        parts.append(
+            _("modifiers {n:+d} of ±{cap}").format(n=found.modifier_applied, cap=MODIFIER_CAP)
+        )
+    line += " (" + ", ".join(parts).replace("-", "−") + ")"
+    if found.wasted_quintessence:
+        line += "\n⚠️ " + _(
+            "{n} Quintessence lowers nothing: the modifiers are already at −3."
+        ).format(n=found.wasted_quintessence)
+    return line
+
+
+def _pool_line(state: EffectFlow, profile: Profile) -> str:
+    line = _("Arete {n}d10").format(n=state.dice(profile))
+    if state.wound_penalty and profile.magick.wound_penalty_on_arete:
+        line += " (" + _("{n} for wounds").format(n=-state.wound_penalty) + ")"
+    if state.quintessence:
+        line += ", " + _("Quintessence {n}").format(n=state.quintessence)
+    if state.willpower:
+        line += ", " + _("Willpower")
+    return line
+
+
+def wizard_text(state: EffectFlow, profile: Profile) -> str:
+    lines = [
+        _effect_head(state),
+        _pool_line(state, profile) + " · " + _difficulty_line(state, profile),
+    ]
+    if state.modifier:
+        lines.append(_("Storyteller's modifier: {n:+d}").format(n=state.modifier).replace("-", "−"))
+    try:
+        found = state.difficulty(profile)
+        dice = state.dice(profile)
+        if dice:
+            odds = probability.d10(
+                dice,
+                found.difficulty,
+                profile,
+                willpower=state.willpower,
+                threshold=found.threshold,
+            )
+            lines.append(render.chances_line(odds))
+        else:
+            lines.append("⛔ " + _("Wounds leave no Arete dice: the Effect cannot be cast."))
+    except RulesInputError:
+        pass
+    gain, botch = state.paradox_if(False, profile), state.paradox_if(True, profile)
+    lines.append(
+        _("Paradox: +{gain} on a success or a failure, +{botch} on a botch").format(
+            gain=gain, botch=botch
+        )
+    )
+    return "\n".join(lines)
+
+
+def cast_text(state: EffectFlow, profile: Profile) -> str:
+    result = state.result
+    lines = [_effect_head(state)]
+    if result is None:
+        lines.append("⛔ " + _("Wounds leave no Arete dice: the Effect cannot be cast."))
+        return "\n".join(lines)
+    rolled = render.conditions(
+        state.pool, result.difficulty, result.threshold, result.willpower, profile
+    )
+    lines[0] += " → " + _("Arete") + " " + rolled
+    if state.quintessence:
+        lines[0] += ", " + _("Quintessence {n}").format(n=state.quintessence)
+    lines.append(render.faces_html(result))
+    outcome = render.outcome_line(result.outcome, result.successes, None, profile.labels)
+    found = magick.magnitude_of(min(result.successes, magick.MAX_SUCCESSES))
+    if result.outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS) and found is not None:
+        outcome += " · " + _("up to a {kind} Effect").format(kind=magnitude_name(found))
+    lines.append(outcome)
+    if state.wasted:
+        lines.append(
+            "⚠️ " + _("{n} Quintessence lowered nothing (the ±3 cap).").format(n=state.wasted)
+        )
+    if state.paradox:
+        lines.append("🌀 " + _("Paradox +{n}").format(n=state.paradox))
+    if state.wheel is not None:
+        lines.append(wheel_line(state.wheel[0], state.wheel[1], profile.magick.wheel_size))
+    if state.willpower_left is not None:
+        lines.append(
+            _("Willpower left: {current} of {permanent}").format(
+                current=state.willpower_left[0], permanent=state.willpower_left[1]
+            )
+        )
+    if state.backlash is not None:
+        lines.append("")
+        lines.append(backlash_text(state))
+    return "\n".join(lines)
+
+
+def _damage_name(kind: DamageType) -> str:
+    if kind is DamageType.BASHING:
+        return _("bashing")
+    if kind is DamageType.LETHAL:
+        return _("lethal")
+    return _("aggravated")
+
+
+def _effect_name(effect: magick.BacklashEffect) -> str:
+    names = {
+        magick.BacklashEffect.SLIGHT_FLAW: _("a slight Paradox flaw is possible"),
+        magick.BacklashEffect.NONMAGICAL_DIFFICULTY: _(
+            "+1 to +3 difficulty on non-magical actions"
+        ),
+        magick.BacklashEffect.ALL_DIFFICULTY: _("+4 to +6 difficulty on all actions"),
+        magick.BacklashEffect.EXTRA_DAMAGE: _("some more damage"),
+        magick.BacklashEffect.OTHER_PUNISHMENT: _("flaws, Paradox spirits, a storm…"),
+        magick.BacklashEffect.UNCONSCIOUS: _("unconsciousness"),
+        magick.BacklashEffect.SEVERE_PUNISHMENT: _("a possible severe punishment"),
+        magick.BacklashEffect.PERMANENT_FLAW: _("a permanent Paradox flaw"),
+        magick.BacklashEffect.PERMANENT_PARADOX: _("permanent Paradox"),
+        magick.BacklashEffect.PARADOX_SPIRIT: _("a mighty Paradox spirit"),
+        magick.BacklashEffect.PARADOX_REALM: _("a Paradox realm"),
+        magick.BacklashEffect.GM_ANYTHING: _("whatever the Storyteller wishes"),
+    }
+    return names[effect]
+
+
+def backlash_text(state: EffectFlow) -> str:
+    """§C.12: the roll, what it discharged, the tier with the Storyteller's part, the damage."""
+    found = state.backlash
+    assert found is not None
+    faces = " ".join(
+        f"<b>{f}</b>" if f >= found.difficulty else str(f)
+        for f in sorted(found.faces, reverse=True)
+    )
+    lines = [
+        "⚡ <b>"
+        + _("Backlash")
+        + "</b>: "
+        + _("{n} Paradox dice at difficulty {d}").format(
+            n=found.paradox_before, d=found.difficulty
+        ),
+        faces,
+        _("{n} discharged, {left} stay on the wheel").format(
+            n=found.successes, left=found.paradox_after
+        ),
+    ]
+    effects = found.effects
+    if effects.tier == 0:
+        lines.append(_("Nothing happens this time."))
+        return "\n".join(lines)
+    lines.append(_("Tier {n}").format(n=effects.tier) + ": " + _tier_options(effects))
+    if state.damage is not None and state.damage_type is not None:
+        damage = render.successes_text(state.damage.successes)
+        line = _("Damage ({kind}): {n}").format(kind=_damage_name(state.damage_type), n=damage)
+        if state.soak is not None:
+            line += ", " + _("soaked {n}").format(n=state.soak.successes)
+        lines.append(line)
+        lines.append(
+            _("Health levels lost: {n}").format(n=state.levels)
+            + ("" if effects.soakable else " (" + _("unsoakable") + ")")
+        )
+    if state.track is not None:
+        lines.append(sheet_text.health_line(state.track))
+    return "\n".join(lines)
+
+
+def _tier_options(effects: magick.BacklashEffects) -> str:
+    parts = []
+    for option in effects.options:
+        text = _effect_name(option.effect)
+        if option.low is not None and option.high is not None and option.turns:
+            text += " " + _("for {n} turn", "for {n} turns", n=option.turns).format(n=option.turns)
+        if option.amount:
+            text += f" ({option.amount})"
+        parts.append(text)
+    joiner = " · "
+    if effects.choice is magick.Choice.ONE_OF:
+        return _("the Storyteller picks one: {list}").format(list=joiner.join(parts))
+    if effects.choice is magick.Choice.AT_LEAST_ONE:
+        return _("at least one, the Storyteller picks: {list}").format(list=joiner.join(parts))
+    return joiner.join(parts)
+
+
+def keyboard(flow_id: str, version: int, state: EffectFlow) -> InlineKeyboardMarkup | None:
+    def button(text: str, action: MagickAction, x: int = 0) -> InlineKeyboardButton:
+        return table_text.button(text, MagickCallback(f=flow_id, v=version, a=action, x=x))
+
+    if state.stage is Stage.CAST:
+        if state.paradox and state.backlash is None:
+            return InlineKeyboardMarkup(
+                inline_keyboard=[[button("⚡ " + _("Backlash"), MagickAction.BACKLASH)]]
+            )
+        return None
+    if state.stage is not Stage.SETUP:
+        return None
+    rows = [
+        [button(render.marked(str(n), n == state.level), MagickAction.LEVEL, n) for n in LEVELS],
+        [
+            button(
+                "🔥 " + _("vulgar") if state.vulgar else "🌿 " + _("coincidental"),
+                MagickAction.VULGAR,
+            ),
+            button(render.marked("👁 " + _("witnesses"), state.witnesses), MagickAction.WITNESSES),
+        ],
+    ]
+    most = min(3, state.held)
+    if most:
+        rows.append(
+            [
+                button(
+                    render.marked(f"💠{n}", n == state.quintessence), MagickAction.QUINTESSENCE, n
+                )
+                for n in range(0, most + 1)
+            ]
+        )
+    rows.append(
+        [
+            button(
+                render.marked(f"{n:+d}" if n else "±0", n == state.modifier),
+                MagickAction.MODIFIER,
+                n + MODIFIER_CAP,
+            )
+            for n in range(-MODIFIER_CAP, MODIFIER_CAP + 1)
+        ]
+    )
+    rows.append(
+        [
+            button(render.marked("💪 " + _("Willpower"), state.willpower), MagickAction.WILLPOWER),
+        ]
+    )
+    rows.append(
+        [
+            button("✨ " + _("Cast"), MagickAction.CAST),
+            button("✖ " + _("Cancel"), MagickAction.CANCEL),
+        ]
+    )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def draw(
+    flow: Flow, state: EffectFlow, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    if state.stage is Stage.SETUP:
+        text = wizard_text(state, profile)
+    elif state.stage is Stage.CANCELLED:
+        text = _effect_head(state) + "\n✖ " + _("Called off.")
+    else:
+        text = cast_text(state, profile)
+    return text, keyboard(flow.id, flow.version, state)
+
+
+def no_arete_text() -> str:
+    return _("Your sheet has no Arete yet: /set arete 3")
+
+
+def not_mage_text() -> str:
+    return _("Magick Effects belong to the Mage games (/rules mage or mage-revised).")
+
+
+def no_sphere_text(name: str) -> str:
+    return _("«{name}» is not a Sphere. Example: /m matter 3 or /m 3").format(name=escape(name))
+
+
+def no_level_text(name: str) -> str:
+    return _("Your sheet has no rating in {sphere}: type the level, /m {sphere} 3").format(
+        sphere=escape(name)
+    )
+
+
+def not_enough_quintessence_text(held: int) -> str:
+    return _(
+        "Not that much Quintessence: the sheet holds {n}, and one roll takes at most 3."
+    ).format(n=held)
+
+
+def no_paradox_text() -> str:
+    return _("No Paradox on the wheel: there is nothing to discharge.")
+
+
+def not_yours_text() -> str:
+    return _("This Effect is someone else's (the Storyteller may roll its Backlash).")
+
+
+def usage_text() -> str:
+    return _(
+        "Example: /m 3 vulgar witnesses q 2 mod -1 wp — Sphere 3, vulgar before witnesses, "
+        "2 Quintessence, a −1 modifier, Willpower; /m alone opens the buttons"
+    )
+
+
+def help_line(profile: Profile) -> str:
+    return _("/m 3 vulgar q 1 magick")

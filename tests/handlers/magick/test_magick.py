@@ -1,0 +1,113 @@
+"""``/m`` through the Dispatcher: the Effect, its Quintessence and Paradox, and Backlash.
+
+Outside contract: with Арете 3 and Квинтэссенция 5 on the sheet, ``/m 3 вульг свид кв 2``
+rolls 3 dice at difficulty 6, says «Парадокс +4» (or «+8» on a botch), and /sheet then shows
+Квинтэссенция 3 and Парадокс 4 (or 8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+
+from handlers.magick.callbacks import MagickAction, MagickCallback
+from rules.sheet import SheetSystem
+from tests.handlers.conftest import Table, buttons, player
+
+ANNA = player(1, "Аня")
+BORIS = player(2, "Борис")
+
+
+def faces_of(text: str) -> list[int]:
+    return [int(f) for f in re.sub(r"<[^>]+>", "", text.splitlines()[1]).split()]
+
+
+async def test_the_outside_contract(table: Table) -> None:
+    for seed in range(30):
+        table.rng = random.Random(seed)
+        chat = table.chat.id
+        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.say(ANNA, "/set арете 3 квинтэссенция 5")
+        await table.say(ANNA, "/m 3 вульг свид кв 2")
+        said = table.session.sent[-1].text
+        assert "сложность 6" in said, said
+        assert len(faces_of(said)) == 3
+        botch = "Провал" in said
+        gained = 8 if botch else 4
+        assert f"Парадокс +{gained}" in said
+        await table.say(ANNA, "/sheet")
+        sheet_text = re.sub(r"<[^>]+>", "", table.session.sent[-1].text)  # as Telegram shows it
+        assert "Квинтэссенция 3" in sheet_text, sheet_text
+        assert f"Парадокс {gained}" in sheet_text, sheet_text
+        if botch:
+            return
+    # 30 casts without a botch are fine too: the success/failure branch was checked
+
+
+async def test_the_wizard_shows_live_odds_and_casts_once(table: Table) -> None:
+    await table.say(ANNA, "/set арете 4 квинтэссенция 2 сила воли 5")
+    await table.say(ANNA, "/m")
+    wizard = table.session.messages[-1]
+    assert "Шанс успеха" in (wizard.text or "")
+    mid = wizard.message_id
+
+    def current() -> tuple[str, object]:
+        text, markup = wizard.text or "", wizard.reply_markup
+        for edit in table.session.edits:
+            if edit.message_id == mid:
+                text, markup = edit.text, edit.reply_markup
+        return text, markup
+
+    async def press(user: object, action: MagickAction, x: int | None = None) -> str:
+        _text, markup = current()
+        for button in buttons(markup):
+            parsed = MagickCallback.unpack(button.callback_data or "")
+            if parsed.a is action and (x is None or parsed.x == x):
+                await table.tap(user, button.callback_data or "", mid)  # type: ignore[arg-type]
+                return button.callback_data or ""
+        raise AssertionError(f"no {action} {x}")
+
+    await press(ANNA, MagickAction.LEVEL, 2)
+    await press(ANNA, MagickAction.VULGAR)
+    text, _markup = current()
+    assert "сложность 6" in text  # vulgar, no witnesses: 2 + 4
+    await press(ANNA, MagickAction.QUINTESSENCE, 2)
+    text, _markup = current()
+    assert "сложность 4" in text
+    await press(BORIS, MagickAction.WILLPOWER)
+    assert "чужой" in (table.session.answers[-1].text or "")
+    await press(ANNA, MagickAction.WILLPOWER)
+    data = await press(ANNA, MagickAction.CAST)
+    await asyncio.gather(table.tap(ANNA, data, mid), table.tap(ANNA, data, mid))
+    text, markup = current()
+    assert "Парадокс +2" in text
+    sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.quintessence == 0  # spent once, for all the presses
+    assert sheet.willpower_current == 4
+    assert sheet.paradox == 2
+    await press(ANNA, MagickAction.BACKLASH)
+    text, markup = current()
+    assert "Отдача" in text
+    assert markup is None
+    after = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
+    assert after is not None
+    assert after.paradox <= 2
+
+
+async def test_refusals_change_nothing(table: Table) -> None:
+    await table.say(ANNA, "/m 3")
+    assert "Арете" in table.session.sent[-1].text
+    await table.say(ANNA, "/set арете 2 квинтэссенция 1")
+    await table.say(ANNA, "/m 3 кв 3")
+    assert "Квинтэссенции" in table.session.sent[-1].text
+    await table.say(ANNA, "/m дракон 3")
+    assert "не Сфера" in table.session.sent[-1].text
+    await table.say(ANNA, "/m материя")
+    assert "/m" in table.session.sent[-1].text
+    await table.say(ANNA, "/m 9")
+    assert "Пример" in table.session.sent[-1].text
+    sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert (sheet.quintessence, sheet.paradox) == (1, 0)
