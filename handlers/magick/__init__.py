@@ -11,6 +11,9 @@ from handlers.magick.router import make_router
 FEATURE = Feature(
     name="magick",
     make_router=make_router,
-    commands=(MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87),),
+    commands=(
+        MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87),
+        MenuCommand("sphere", __("The Spheres and what each level allows"), rank=88),
+    ),
     help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
 )

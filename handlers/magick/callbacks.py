@@ -24,3 +24,10 @@ class MagickCallback(CallbackData, prefix="mg"):
     v: int
     a: MagickAction
     x: int = 0
+
+
+class SphereCallback(CallbackData, prefix="sp"):
+    """A reference card: no state behind it, so any press of any copy is fine (§C.16)."""
+
+    s: str = ""  # the Sphere's code; empty: the list of the nine
+    n: int = 0  # the level, 1–5; 0: the Sphere's five levels

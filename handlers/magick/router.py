@@ -19,6 +19,7 @@ from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
+from aiogram.utils.i18n.context import get_i18n
 from pydantic import ValidationError
 
 from bot import render, rolling
@@ -30,7 +31,7 @@ from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, SheetSpend, 
 from bot.taps import TapConflict, heal, open_table_tap, retrying, screen_of
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
-from handlers.magick.callbacks import MagickAction, MagickCallback
+from handlers.magick.callbacks import MagickAction, MagickCallback, SphereCallback
 from handlers.magick.flow import KIND, LEVELS, MODIFIER_CAP, EffectFlow, Stage
 from rules import combat, magick
 from rules.dice import Rng, roll_faces
@@ -56,8 +57,53 @@ SHEET_RETRIES = 8
 def make_router() -> Router:
     router = Router(name="magick")
     router.message.register(m_command, Command("m", "magick"))
+    router.message.register(sphere_command, Command("sphere", "spheres"))
     router.callback_query.register(magick_tap, MagickCallback.filter())
+    router.callback_query.register(sphere_tap, SphereCallback.filter())
     return router
+
+
+def _locale() -> str:
+    return get_i18n().current_locale
+
+
+async def sphere_command(message: Message, command: CommandObject) -> None:
+    """``/sphere`` the nine Spheres, ``/sphere материя`` one, ``/sphere материя 3`` a card."""
+    words = (command.args or "").split()
+    level = 0
+    if words and words[-1].isascii() and words[-1].isdigit() and len(words[-1]) == 1:
+        level = int(words.pop())
+    found: Sphere | None = None
+    if words:
+        try:
+            code = resolve(" ".join(words), SheetSystem.MAGE)
+        except TraitNameError:
+            code = None
+        if not isinstance(code, Sphere):
+            await message.answer(view.no_sphere_text(" ".join(words)))
+            return
+        found = code
+    if not 0 <= level <= 5 or (found is None and level):
+        level = 0
+    text, markup = view.sphere_card(found, level, _locale())
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> None:
+    message = callback.message
+    try:
+        found = Sphere(callback_data.s) if callback_data.s else None
+    except ValueError:
+        found = None
+    if not isinstance(message, Message) or (callback_data.s and found is None):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if not 0 <= callback_data.n <= 5 or (found is None and callback_data.n):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    text, markup = view.sphere_card(found, callback_data.n, _locale())
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
 
 
 class _SheetMoved(Exception):

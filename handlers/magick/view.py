@@ -10,13 +10,14 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render, sheet_text, table_text
 from bot.store import Flow
-from handlers.magick.callbacks import MagickAction, MagickCallback
+from handlers.magick.callbacks import MagickAction, MagickCallback, SphereCallback
 from handlers.magick.flow import LEVELS, MODIFIER_CAP, EffectFlow, Stage
 from rules import magick, probability
 from rules.d10 import Outcome
 from rules.errors import RulesInputError
 from rules.health import DamageType
 from rules.profiles import Profile
+from rules.spheres import LEVEL_NAMES, SPHERE_LEVELS, SPHERE_NAMES, Sphere, SphereLevel, SphereText
 
 WHEEL_FULL = "◆"  # a box of Quintessence
 WHEEL_PARADOX = "✶"  # a box of Paradox, from the other end (S4 «с конца»)
@@ -349,3 +350,42 @@ def usage_text() -> str:
 
 def help_line(profile: Profile) -> str:
     return _("/m 3 vulgar q 1 magick")
+
+
+# ----- /sphere: the reference cards of §C.16 ------------------------------------------------
+
+
+def _in(text: SphereText, locale: str) -> str:
+    return text.en if locale == "en" else text.ru
+
+
+def sphere_card(sphere: Sphere | None, level: int, locale: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The nine Spheres; one Sphere's five levels; or one level's card (house sheet S4)."""
+
+    def button(text: str, data: SphereCallback) -> InlineKeyboardButton:
+        return table_text.button(text, data)
+
+    if sphere is None:
+        text = (
+            "🔮 <b>"
+            + _("The Spheres")
+            + "</b>\n"
+            + _("Choose a Sphere to see what its levels allow.")
+        )
+        spheres = [button(_in(SPHERE_NAMES[s], locale), SphereCallback(s=s.value)) for s in Sphere]
+        return text, InlineKeyboardMarkup(inline_keyboard=render.rows(spheres, 3))
+    name = _in(SPHERE_NAMES[sphere], locale)
+    levels = [
+        button(render.marked("●" * n, n == level), SphereCallback(s=sphere.value, n=n))
+        for n in range(1, 6)
+    ]
+    rows = [levels, [button("↩ " + _("All Spheres"), SphereCallback())]]
+    if level == 0:
+        lines = [f"🔮 <b>{escape(name)}</b>"]
+        for n, allowed in enumerate(SPHERE_LEVELS[sphere], start=1):
+            lines.append(f"{'●' * n} {escape(_in(allowed, locale))}")
+        return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+    rank = _in(LEVEL_NAMES[SphereLevel(level)], locale)
+    card = _in(SPHERE_LEVELS[sphere][level - 1], locale)
+    text = f"🔮 <b>{escape(name)}</b> {'●' * level} ({escape(rank)})\n{escape(card)}"
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)

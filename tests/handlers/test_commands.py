@@ -31,6 +31,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "dmg",
         "hp",
         "m",
+        "sphere",
         "ask",
         "rules",
         "lang",

@@ -111,3 +111,30 @@ async def test_refusals_change_nothing(table: Table) -> None:
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert (sheet.quintessence, sheet.paradox) == (1, 0)
+
+
+async def test_sphere_cards_in_the_readers_language(table: Table) -> None:
+    from handlers.magick.callbacks import SphereCallback
+
+    await table.say(ANNA, "/sphere")
+    listing = table.session.messages[-1]
+    labels = [b.text for b in buttons(listing.reply_markup)]
+    assert "Материя" in labels
+    assert len(labels) == 9
+    await table.say(ANNA, "/sphere материя 3")
+    card = table.session.sent[-1].text
+    assert "Материя" in card
+    assert "●●●" in card
+    assert "Посвященный" in card
+    await table.tap(ANNA, SphereCallback(s="matter", n=0).pack(), listing.message_id)
+    assert "●●●●● " in table.session.edits[-1].text  # the five levels, one line each
+    for forged in ("sp:dragon:1", "sp:matter:9", "sp::3", "sp:matter:-1"):
+        await table.tap(ANNA, forged, listing.message_id)
+        assert table.session.answers[-1].show_alert
+    await table.say(player(3, "Eve", "en"), "/lang en")
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/lang en")
+    await table.say(ANNA, "/sphere matter 5")
+    assert "Matter" in table.session.sent[-1].text
+    await table.say(ANNA, "/sphere dragon")
+    assert "not a Sphere" in table.session.sent[-1].text
