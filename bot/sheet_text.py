@@ -67,6 +67,17 @@ def health_line(track: HealthTrack) -> str:
     return "<b>" + _("Health") + f"</b>: {state} [{' '.join(boxes)}]"
 
 
+WHEEL_SIZE = 20  # AMB-C13: the house sheet does not give it; the profiles' default
+
+
+def wheel_track(quintessence: int, paradox: int, size: int = WHEEL_SIZE) -> str:
+    """§C.11: one track, Quintessence ◆ from one end, Paradox ✶ from the other («с конца»),
+    free boxes · between; Paradox beyond the track is still counted in the numbers."""
+    shown = min(paradox, size)
+    free = max(0, size - quintessence - shown)
+    return "<code>" + "◆" * quintessence + "·" * free + "✶" * shown + "</code>"
+
+
 def health_tag(track: HealthTrack) -> str:
     """The health line cut to one tag for a list (the round tracker): nothing while healthy,
     else the level with its penalty and the boxes (§B.9)."""

@@ -19,10 +19,6 @@ from rules.health import DamageType
 from rules.profiles import Profile
 from rules.spheres import LEVEL_NAMES, SPHERE_LEVELS, SPHERE_NAMES, Sphere, SphereLevel, SphereText
 
-WHEEL_FULL = "◆"  # a box of Quintessence
-WHEEL_PARADOX = "✶"  # a box of Paradox, from the other end (S4 «с конца»)
-WHEEL_FREE = "·"
-
 
 def magnitude_name(kind: magick.Magnitude) -> str:
     names = {
@@ -37,11 +33,8 @@ def magnitude_name(kind: magick.Magnitude) -> str:
 
 def wheel_line(quintessence: int, paradox: int, size: int) -> str:
     """«Квинтэссенция 3 · Парадокс 4» and the track itself (§C.11)."""
-    shown_paradox = min(paradox, size)
-    free = max(0, size - quintessence - shown_paradox)
-    track = WHEEL_FULL * quintessence + WHEEL_FREE * free + WHEEL_PARADOX * shown_paradox
     words = _("Quintessence {q} · Paradox {p}").format(q=quintessence, p=paradox)
-    return f"{words}\n<code>{track}</code>"
+    return words + "\n" + sheet_text.wheel_track(quintessence, paradox, size)
 
 
 def _effect_head(state: EffectFlow) -> str:

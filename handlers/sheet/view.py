@@ -24,6 +24,7 @@ from bot.sheet_text import (
     health_line,
     set_example,
     trait_name,
+    wheel_track,
 )
 from bot.traits import (
     BlockEntry,
@@ -131,6 +132,7 @@ def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
             f"<b>{trait_name(Stat.QUINTESSENCE, lang, sheet.system)}</b> {sheet.quintessence}"
             f" · <b>{trait_name(Stat.PARADOX, lang, sheet.system)}</b> {sheet.paradox}"
         )
+        lines.append(wheel_track(sheet.quintessence, sheet.paradox))
     if sheet.health != HealthTrack():
         lines.append(health_line(sheet.health))
     return lines
