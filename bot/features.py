@@ -12,17 +12,18 @@ key instead of importing it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Generic, TypeVar, cast
 
-from aiogram import Router
-from aiogram.types import BotCommand, CallbackQuery
+from aiogram import Bot, Router
+from aiogram.enums import ChatType, ParseMode
+from aiogram.types import BotCommand, CallbackQuery, Message
 from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
 
-from bot import render
+from bot import render, typos
 from rules.profiles import GameSystem, Profile
 
 F = TypeVar("F")
@@ -86,12 +87,25 @@ class Feature:
     provides: dict[HandoffKey[Any], Any] = field(default_factory=dict)
 
 
-def make_fallback_router() -> Router:
+def make_fallback_router(commands: Collection[str] = ()) -> Router:
     """Answers any button no feature recognised (garbled or forged callback_data, or a
     button of a feature that no longer exists), so every callback query is answered once
-    and nothing raises (PRODUCT.md §5)."""
+    and nothing raises (PRODUCT.md §5); and a mistyped command of ours with the line that
+    was meant (``bot.typos``)."""
     router = Router(name="fallback")
     router.callback_query.register(_unknown_tap)
+    known = frozenset(commands)
+
+    async def mistyped(message: Message, bot: Bot) -> None:
+        if not message.text:
+            return
+        me = await bot.me()
+        private = message.chat.type == ChatType.PRIVATE
+        line = typos.meant(message.text, known, bot_username=me.username, slash=not private)
+        if line is not None:
+            await message.answer(render.meant_text(line), parse_mode=ParseMode.HTML)
+
+    router.message.register(mistyped)
     return router
 
 
@@ -119,7 +133,10 @@ class FeatureSet:
 
     def routers(self) -> list[Router]:
         """Each feature's router in order, then the fallback, which must stay last."""
-        return [feature.make_router() for feature in self.features] + [make_fallback_router()]
+        commands = [c.name for feature in self.features for c in feature.commands]
+        return [feature.make_router() for feature in self.features] + [
+            make_fallback_router(commands)
+        ]
 
     def handoff(self, key: HandoffKey[F]) -> F:
         """The provider registered for ``key``; a missing one is a wiring error."""

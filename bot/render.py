@@ -325,5 +325,10 @@ def already_done_text() -> str:
     return _("Already counted.")
 
 
+def meant_text(line: str) -> str:
+    """The answer to a mistyped command: the line that was meant, to copy with one tap."""
+    return _("Did you mean <code>{line}</code>?").format(line=escape(line))
+
+
 def busy_text() -> str:
     return _("Many taps at once: please press again.")

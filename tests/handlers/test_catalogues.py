@@ -34,7 +34,7 @@ ALLOWED = {
 # The trait vocabulary is the grammar of what players type (`/r ловк+драка`, pasted sheets):
 # every Russian and English spelling must be in the code to be recognised, whatever the
 # chat's language, so it is data of the parser rather than translatable text.
-VOCABULARY_FILES = {"bot/traits.py", "bot/vocabulary.py"}
+VOCABULARY_FILES = {"bot/traits.py", "bot/vocabulary.py", "bot/typos.py"}
 
 
 def catalogue(locale: str):  # type: ignore[no-untyped-def]
