@@ -6,12 +6,13 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from bot.store import FlowState
 from rules import magick
 from rules.combat.damage import DiceTally
 from rules.d10 import D10Result
+from rules.errors import RulesInputError
 from rules.health import DamageType, HealthTrack
 from rules.profiles import Profile
 from rules.spheres import Sphere
@@ -26,6 +27,18 @@ class Stage(StrEnum):
     CAST = "cast"  # rolled; «Отдача» may follow
     BACKLASH = "backlash"  # the Backlash rolled
     CANCELLED = "cancelled"
+
+
+class Panel(StrEnum):
+    CAST = "cast"
+    ALLOCATE = "allocate"
+    CORRESPONDENCE = "correspondence"
+    TIME = "time"
+
+
+PANELS = tuple(Panel)
+# Where an Effect's successes can go (S4 «Расчёт параметров Эффекта», §C.7).
+PARTS = ("damage", "duration", "area", "correspondence", "time")
 
 
 class EffectFlow(FlowState):
@@ -59,6 +72,30 @@ class EffectFlow(FlowState):
     levels: int = 0
     damage_type: DamageType | None = None
     track: HealthTrack | None = None
+    # The allocation helper (§C.7) and the range tables (§C.8, §C.9) under a cast:
+    panel: Panel = Panel.CAST
+    allocation: dict[str, int] = Field(default_factory=dict)
+
+    def allocated(self, profile: Profile) -> magick.EffectAllocation | None:
+        """What the successes buy as allocated now; None before a successful cast."""
+        if self.result is None or self.result.successes <= 0:
+            return None
+        part = {p: self.allocation.get(p, 0) for p in PARTS}
+        try:
+            return magick.allocate(
+                self.result.successes,
+                1,
+                damage=part["damage"],
+                duration=part["duration"],
+                area=part["area"],
+                correspondence=part["correspondence"],
+                time=part["time"],
+                targets=part["area"],
+                forces=self.sphere is Sphere.FORCES,
+                profile=profile,
+            )
+        except RulesInputError:
+            return None
 
     def difficulty(self, profile: Profile) -> magick.EffectDifficulty:
         """§C.2–§C.4 for the choices now; ``RulesInputError`` on an impossible one."""

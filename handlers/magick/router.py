@@ -32,7 +32,15 @@ from bot.taps import TapConflict, heal, open_table_tap, retrying, screen_of
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
 from handlers.magick.callbacks import MagickAction, MagickCallback, SphereCallback
-from handlers.magick.flow import KIND, LEVELS, MODIFIER_CAP, EffectFlow, Stage
+from handlers.magick.flow import (
+    KIND,
+    LEVELS,
+    MODIFIER_CAP,
+    PANELS,
+    PARTS,
+    EffectFlow,
+    Stage,
+)
 from rules import combat, magick
 from rules.dice import Rng, roll_faces
 from rules.errors import RulesInputError
@@ -355,12 +363,17 @@ async def magick_tap(
                 raise _Refused(render.invalid_button_text())
             await _commit(callback, message, store, flow, state, profile, rng, backlash=True)
             return
-        if state.stage is not Stage.SETUP:
+        if action in (MagickAction.PANEL, MagickAction.ADD, MagickAction.TAKE):
+            if state.stage not in (Stage.CAST, Stage.BACKLASH):
+                raise _Refused(render.invalid_button_text())
+            after = _allocate(state, action, x, profile)
+        elif state.stage is not Stage.SETUP:
             raise _Refused(render.invalid_button_text())
-        if action is MagickAction.CAST:
+        elif action is MagickAction.CAST:
             await _commit(callback, message, store, flow, state, profile, rng, backlash=False)
             return
-        after = _setup(state, action, x)
+        else:
+            after = _setup(state, action, x)
     except _Refused as refused:
         await callback.answer(refused.text, show_alert=True)
         return
@@ -376,6 +389,25 @@ async def magick_tap(
         raise TapConflict(flow.id)
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
+
+
+def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile) -> EffectFlow:
+    """The helper's steps: a panel, or one success more or less on a part (§C.7); a step
+    the successes cannot pay is refused."""
+    if action is MagickAction.PANEL:
+        if not 0 <= x < len(PANELS):
+            raise _Refused(render.invalid_button_text())
+        return state.model_copy(update={"panel": PANELS[x]})
+    if not 0 <= x < len(PARTS) or state.result is None:
+        raise _Refused(render.invalid_button_text())
+    part = PARTS[x]
+    have = state.allocation.get(part, 0)
+    step = 1 if action is MagickAction.ADD else -1
+    allocation = {**state.allocation, part: max(0, have + step)}
+    after = state.model_copy(update={"allocation": allocation})
+    if after.allocated(profile) is None:
+        raise _Refused(view.no_successes_left_text())
+    return after
 
 
 def _setup(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:

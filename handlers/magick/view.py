@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -11,7 +12,15 @@ from aiogram.utils.i18n import gettext as _
 from bot import render, sheet_text, table_text
 from bot.store import Flow
 from handlers.magick.callbacks import MagickAction, MagickCallback, SphereCallback
-from handlers.magick.flow import LEVELS, MODIFIER_CAP, EffectFlow, Stage
+from handlers.magick.flow import (
+    LEVELS,
+    MODIFIER_CAP,
+    PANELS,
+    PARTS,
+    EffectFlow,
+    Panel,
+    Stage,
+)
 from rules import magick, probability
 from rules.d10 import Outcome
 from rules.errors import RulesInputError
@@ -146,6 +155,122 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
     if state.backlash is not None:
         lines.append("")
         lines.append(backlash_text(state))
+    if state.panel is Panel.ALLOCATE:
+        lines += ["", allocation_text(state, profile)]
+    elif state.panel is Panel.CORRESPONDENCE:
+        lines += ["", correspondence_table()]
+    elif state.panel is Panel.TIME:
+        lines += ["", time_table()]
+    return "\n".join(lines)
+
+
+def duration_name(kind: magick.Duration, turns: int | None) -> str:
+    names = {
+        magick.Duration.INSTANT: _("an instant"),
+        magick.Duration.SCENE: _("a scene"),
+        magick.Duration.DAY: _("a day"),
+        magick.Duration.STORY: _("a story"),
+        magick.Duration.HALF_YEAR: _("half a year"),
+        magick.Duration.GM_DECIDES: _("as long as the Storyteller allows"),
+        magick.Duration.PERMANENT: _("permanent"),
+    }
+    if kind is magick.Duration.TURNS:
+        n = turns or 0
+        return _("{n} turn", "{n} turns", n=n).format(n=n)
+    return names[kind]
+
+
+def place_name(place: magick.Place) -> str:
+    names = {
+        magick.Place.LINE_OF_SIGHT: _("within sight"),
+        magick.Place.VERY_FAMILIAR: _("a very familiar place"),
+        magick.Place.FAMILIAR: _("a familiar place"),
+        magick.Place.VISITED_ONCE: _("a place visited once"),
+        magick.Place.DESCRIBED: _("a place known from a description"),
+        magick.Place.ANYWHERE: _("anywhere on Earth"),
+    }
+    return names[place]
+
+
+def contact_name(contact: magick.Contact) -> str:
+    names = {
+        magick.Contact.BODY_SAMPLE: _("a sample of the body"),
+        magick.Contact.IMPORTANT_POSSESSION: _("a treasured possession, a very close friend"),
+        magick.Contact.POSSESSION: _("a possession or a friend"),
+        magick.Contact.ACQUAINTANCE: _("an acquaintance, a thing used once"),
+        magick.Contact.SEEN_ONCE: _("someone or something touched or seen once"),
+        magick.Contact.NONE_NEEDED: _("nothing needed"),
+    }
+    return names[contact]
+
+
+def _years(n: int) -> str:
+    if n >= 1000:
+        return _("1000 years and more")
+    return _("{n} year", "{n} years", n=n).format(n=n)
+
+
+def correspondence_table() -> str:
+    """§C.8: the successes a place or a contact needs."""
+    lines = ["📍 <b>" + _("Correspondence") + "</b>"]
+    for n in range(1, 7):
+        reach = magick.correspondence_reach(n)
+        count = f"{n}+" if n == 6 else str(n)
+        lines.append(f"{count}: {place_name(reach.place)} · {contact_name(reach.contact)}")
+    return "\n".join(lines)
+
+
+def time_table() -> str:
+    """§C.9: how far into the past or the future successes reach."""
+    lines = ["🕰 <b>" + _("Time") + "</b>"]
+    for n in (1, 2, 3, 4, 5, 6, 10):
+        count = f"{n}+" if n in (6, 10) else str(n)
+        lines.append(f"{count}: {_years(magick.time_reach(n))}")
+    return "\n".join(lines)
+
+
+def part_name(part: str) -> str:
+    names = {
+        "damage": "🩸 " + _("damage"),
+        "duration": "⏳ " + _("duration"),
+        "area": "🎯 " + _("targets"),
+        "correspondence": "📍 " + _("distance"),
+        "time": "🕰 " + _("time"),
+    }
+    return names[part]
+
+
+def allocation_text(state: EffectFlow, profile: Profile) -> str:
+    """§C.7: where the successes go and what they buy, with what is left to spend."""
+    found = state.allocated(profile)
+    if found is None:
+        return "⚖ " + _("No successes to spend.")
+    lines = [
+        "⚖ <b>"
+        + _("Successes: {n}, left {left}").format(n=found.successes, left=found.unspent)
+        + "</b>"
+    ]
+    lines.append(
+        f"{part_name('damage')}: {found.damage_successes} → "
+        + _("{n} health level", "{n} health levels", n=found.damage_levels).format(
+            n=found.damage_levels
+        )
+    )
+    lines.append(
+        f"{part_name('duration')}: {state.allocation.get('duration', 0)} → "
+        + duration_name(found.duration, found.duration_turns)
+    )
+    lines.append(f"{part_name('area')}: {found.area_successes}")
+    distance = found.correspondence_successes
+    line = f"{part_name('correspondence')}: {distance}"
+    if distance:
+        reach = magick.correspondence_reach(distance)
+        line += f" → {place_name(reach.place)} · {contact_name(reach.contact)}"
+    lines.append(line)
+    line = f"{part_name('time')}: {found.time_successes}"
+    if found.time_successes:
+        line += " → " + _years(magick.time_reach(found.time_successes))
+    lines.append(line)
     return "\n".join(lines)
 
 
@@ -238,12 +363,8 @@ def keyboard(flow_id: str, version: int, state: EffectFlow) -> InlineKeyboardMar
     def button(text: str, action: MagickAction, x: int = 0) -> InlineKeyboardButton:
         return table_text.button(text, MagickCallback(f=flow_id, v=version, a=action, x=x))
 
-    if state.stage is Stage.CAST:
-        if state.paradox and state.backlash is None:
-            return InlineKeyboardMarkup(
-                inline_keyboard=[[button("⚡ " + _("Backlash"), MagickAction.BACKLASH)]]
-            )
-        return None
+    if state.stage in (Stage.CAST, Stage.BACKLASH):
+        return _cast_keyboard(state, button)
     if state.stage is not Stage.SETUP:
         return None
     rows = [
@@ -290,6 +411,42 @@ def keyboard(flow_id: str, version: int, state: EffectFlow) -> InlineKeyboardMar
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def _cast_keyboard(
+    state: EffectFlow, button: Callable[..., InlineKeyboardButton]
+) -> InlineKeyboardMarkup | None:
+    """Under a cast: the allocation helper and the range tables one tap away (§C.7–§C.9),
+    and «Отдача» while the Paradox it gained waits."""
+    rows: list[list[InlineKeyboardButton]] = []
+    if state.panel is Panel.ALLOCATE:
+        for i, part in enumerate(PARTS):
+            have = state.allocation.get(part, 0)
+            rows.append(
+                [
+                    button("−", MagickAction.TAKE, i),
+                    button(f"{part_name(part)}: {have}  ＋", MagickAction.ADD, i),
+                ]
+            )
+    if state.panel is not Panel.CAST:
+        rows.append([button("↩ " + _("Back"), MagickAction.PANEL, PANELS.index(Panel.CAST))])
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+    if state.result is not None and state.result.successes > 0:
+        panel = PANELS.index(Panel.ALLOCATE)
+        rows.append([button("⚖ " + _("Spend successes"), MagickAction.PANEL, panel)])
+    rows.append(
+        [
+            button(
+                "📍 " + _("Correspondence"),
+                MagickAction.PANEL,
+                PANELS.index(Panel.CORRESPONDENCE),
+            ),
+            button("🕰 " + _("Time"), MagickAction.PANEL, PANELS.index(Panel.TIME)),
+        ]
+    )
+    if state.paradox and state.backlash is None:
+        rows.append([button("⚡ " + _("Backlash"), MagickAction.BACKLASH)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
 def draw(
     flow: Flow, state: EffectFlow, profile: Profile
 ) -> tuple[str, InlineKeyboardMarkup | None]:
@@ -324,6 +481,10 @@ def not_enough_quintessence_text(held: int) -> str:
     return _(
         "Not that much Quintessence: the sheet holds {n}, and one roll takes at most 3."
     ).format(n=held)
+
+
+def no_successes_left_text() -> str:
+    return _("Every success is spent: take one back from another part first.")
 
 
 def no_paradox_text() -> str:

@@ -90,7 +90,7 @@ async def test_the_wizard_shows_live_odds_and_casts_once(table: Table) -> None:
     await press(ANNA, MagickAction.BACKLASH)
     text, markup = current()
     assert "Отдача" in text
-    assert markup is None
+    assert all("Отдача" not in b.text for b in buttons(markup))  # once only
     after = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
     assert after is not None
     assert after.paradox <= 2
@@ -138,3 +138,53 @@ async def test_sphere_cards_in_the_readers_language(table: Table) -> None:
     assert "Matter" in table.session.sent[-1].text
     await table.say(ANNA, "/sphere dragon")
     assert "not a Sphere" in table.session.sent[-1].text
+
+
+async def test_successes_are_spent_on_the_helper_with_the_tables_one_tap_away(
+    table: Table,
+) -> None:
+    await table.say(ANNA, "/set арете 5 силы 2")
+    for seed in range(40):
+        table.rng = random.Random(seed)
+        await table.say(ANNA, "/m силы 2")
+        cast = table.session.messages[-1]
+        if "Успех" in (cast.text or "") and "1 успех" not in (cast.text or ""):
+            break
+    else:
+        raise AssertionError("no cast with two successes or more")
+    mid = cast.message_id
+
+    def current() -> tuple[str, object]:
+        text, markup = cast.text or "", cast.reply_markup
+        for edit in table.session.edits:
+            if edit.message_id == mid:
+                text, markup = edit.text, edit.reply_markup
+        return text, markup
+
+    async def press(action: MagickAction, x: int | None = None, user: object = ANNA) -> None:
+        _text, markup = current()
+        for button in buttons(markup):
+            parsed = MagickCallback.unpack(button.callback_data or "")
+            if parsed.a is action and (x is None or parsed.x == x):
+                await table.tap(user, button.callback_data or "", mid)  # type: ignore[arg-type]
+                return
+        raise AssertionError(f"no {action} {x}")
+
+    await press(MagickAction.PANEL, 1)
+    await press(MagickAction.ADD, 0)  # damage
+    await press(MagickAction.ADD, 1)  # duration
+    text, _markup = current()
+    assert "урон: 1 → 3 уровня здоровья" in text  # Forces: 1 + 2 per success (§C.7)
+    assert "длительность: 1 → сцена" in text
+    assert "свободно" in text
+    for _ in range(30):  # more than the successes: refused, nothing changes
+        await press(MagickAction.ADD, 4)
+    assert "распределены" in (table.session.answers[-1].text or "")
+    await press(MagickAction.PANEL, 0)
+    await press(MagickAction.PANEL, 2)
+    text, _markup = current()
+    assert "в пределах взгляда" in text
+    await press(MagickAction.PANEL, 0)
+    await press(MagickAction.PANEL, 3)
+    text, _markup = current()
+    assert "1000 лет и больше" in text
