@@ -474,6 +474,7 @@ class MagickArguments(BaseModel):
     quintessence: int = 0
     modifier: int = 0
     willpower: bool = False
+    arete: int | None = None  # typed for an NPC (/h m 3 вульг арете 4); a player's is on the sheet
 
 
 def parse_magick_arguments(text: str | None) -> MagickArguments:
@@ -510,6 +511,8 @@ def parse_magick_arguments(text: str | None) -> MagickArguments:
             found["quintessence"] = number_after(word)
         elif stem in vocabulary.MODIFIER and "modifier" not in found:
             found["modifier"] = number_after(word)
+        elif stem in vocabulary.ARETE and "arete" not in found:
+            found["arete"] = number_after(word)
         elif re.fullmatch(r"[0-9]{1,2}", folded) and "level" not in found:
             found["level"] = int(folded)
         elif re.fullmatch(r"[^\W\d_]+", folded) and len(name) < 3:
@@ -524,6 +527,8 @@ def parse_magick_arguments(text: str | None) -> MagickArguments:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["quintessence"]))
     if not -10 <= found.get("modifier", 0) <= 10:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["modifier"]))
+    if not 1 <= found.get("arete", 1) <= 10:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["arete"]))
     if level is None and not name:
         raise ArgumentsError(Problem.POOL_MISSING, text or "")
     return MagickArguments(sphere=" ".join(name) if name else None, **found)

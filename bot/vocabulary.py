@@ -13,3 +13,5 @@ WITNESSES = frozenset({"свид", "свидетели", "свидетель", "
 QUINTESSENCE = frozenset({"кв", "квинт", "квинтэссенция", "q", "quint", "quintessence"})
 MODIFIER = frozenset({"мод", "модификатор", "mod", "modifier"})
 WILLPOWER_WORDS = frozenset({"св", "воля", "wp", "willpower"})
+ARETE = frozenset({"арете", "арте", "arete"})
+MAGICK = frozenset({"m", "м", "магия", "magick"})  # /h m …: a hidden Effect

@@ -33,15 +33,21 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message, User
 
-from bot import commitment, hidden_rolls, render, rolling
+from bot import commitment, hidden_rolls, render, rolling, vocabulary
 from bot.access import is_anonymous, is_storyteller
 from bot.middlewares import chat_profile
-from bot.parsing import ArgumentsError, RollArguments, parse_roll_arguments
+from bot.parsing import (
+    ArgumentsError,
+    Problem,
+    RollArguments,
+    parse_magick_arguments,
+    parse_roll_arguments,
+)
 from bot.session import safe_edit
 from bot.store import ChatSettings, HiddenRecord, Store
 from handlers.hidden import view
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
-from rules import d10
+from rules import d10, magick
 from rules.dice import Rng
 from rules.difficulty import check_base
 from rules.errors import RulesInputError
@@ -138,14 +144,22 @@ async def _hidden_from_private(
     await _roll_hidden(bot, store, chat_id, title, user, rolled, profile)
 
 
+Rolled = tuple[RollArguments, d10.D10Result, str | None]
+
+
 async def _prepare(
     message: Message, command: CommandObject, profile: Profile, rng: Rng | None
-) -> tuple[RollArguments, d10.D10Result] | None:
+) -> Rolled | None:
     """The same line as ``/r`` (pool, difficulty, wp, threshold), rolled; a problem is
-    answered instead, with a correct example, and nothing is stored."""
+    answered instead, with a correct example, and nothing is stored. ``/h m …`` is an NPC's
+    Effect: its Arete at the Effect's difficulty (§C.4), with the Paradox it earns noted for
+    the Storyteller's eyes (the NPC has no wheel to put it on)."""
     if profile.system is not GameSystem.D10:
         await message.answer(view.hidden_d6_text())
         return None
+    words = (command.args or "").split(maxsplit=1)
+    if words and words[0].casefold() in vocabulary.MAGICK:
+        return await _prepare_effect(message, words[1] if len(words) > 1 else "", profile, rng)
     try:
         arguments = parse_roll_arguments(command.args)
     except ArgumentsError as problem:
@@ -171,7 +185,45 @@ async def _prepare(
             parse_mode=ParseMode.HTML,
         )
         return None
-    return arguments, result
+    return arguments, result, None
+
+
+async def _prepare_effect(
+    message: Message, line: str, profile: Profile, rng: Rng | None
+) -> Rolled | None:
+    try:
+        args = parse_magick_arguments(line)
+        if args.arete is None or args.level is None:
+            raise ArgumentsError(Problem.POOL_MISSING, line)
+        found = magick.effect_difficulty(
+            args.level,
+            args.vulgar,
+            args.witnesses,
+            [args.modifier] if args.modifier else [],
+            min(args.quintessence, profile.magick.quintessence_max_per_roll),
+            profile=profile,
+        )
+        result = rolling.roll_d10(
+            args.arete,
+            found.difficulty,
+            profile,
+            willpower=args.willpower,
+            threshold=found.threshold,
+            rng=rng,
+        )
+    except (ArgumentsError, RulesInputError):
+        await message.answer(view.hidden_effect_usage_text())
+        return None
+    gain = magick.paradox_gain(
+        args.level, args.vulgar, args.witnesses, result.outcome, profile=profile
+    )
+    arguments = RollArguments(
+        pool=args.arete,
+        difficulty=found.difficulty,
+        willpower=args.willpower,
+        threshold=found.threshold,
+    )
+    return arguments, result, view.hidden_effect_note(args.level, gain)
 
 
 async def _roll_hidden(
@@ -180,12 +232,12 @@ async def _roll_hidden(
     chat_id: int,
     title: str,
     user: User,
-    rolled: tuple[RollArguments, d10.D10Result],
+    rolled: Rolled,
     profile: Profile,
 ) -> bool:
     """Commit, deliver privately, then store and post the commitment; False if the
     Storyteller's private chat refused the result (then nothing was stored or posted)."""
-    arguments, result = rolled
+    arguments, result, note = rolled
     seq = await store.next_hidden_seq(chat_id)
     payload = commitment.hidden_roll(
         chat_id=chat_id,
@@ -213,7 +265,7 @@ async def _roll_hidden(
     try:
         await bot.send_message(
             user.id,
-            view.hidden_private_text(record, result, title, profile),
+            view.hidden_private_text(record, result, title, profile, note),
             parse_mode=ParseMode.HTML,
             reply_markup=view.reveal_keyboard(chat_id, seq),
         )

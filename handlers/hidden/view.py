@@ -34,11 +34,14 @@ def hidden_group_text(name: str, seq: int, commitment_hex: str) -> str:
 
 
 def hidden_private_text(
-    record: HiddenRecord, result: D10Result, title: str, profile: Profile
+    record: HiddenRecord, result: D10Result, title: str, profile: Profile, note: str | None = None
 ) -> str:
-    """The full result, for the Storyteller's eyes only (their private chat)."""
+    """The full result, for the Storyteller's eyes only (their private chat); ``note`` what
+    else the roll means (an Effect's Paradox)."""
     head = "🤫 " + _("Hidden roll #{seq} in «{title}»").format(seq=record.seq, title=escape(title))
     body = render.roll_result_text(result, pool=record.pool, roller=record.name, profile=profile)
+    if note:
+        body += "\n" + note
     tail = _("Commitment posted in the group:") + f" <code>{record.commitment}</code>"
     return "\n".join([head, body, tail, _("Publish it with the button or /reveal in the group.")])
 
@@ -151,3 +154,14 @@ def reveal_usage_text() -> str:
 
 def help_line(profile: Profile) -> str:
     return _("/h 7 6 secret roll · /reveal")
+
+
+def hidden_effect_note(level: int, paradox: int) -> str:
+    return "✨ " + _("An Effect of Sphere {level}: Paradox +{n}").format(level=level, n=paradox)
+
+
+def hidden_effect_usage_text() -> str:
+    return _(
+        "Example: /h m 3 vulgar witnesses arete 4 — an NPC's Effect of Sphere 3 in secret, "
+        "Arete 4 (q 1, mod -1, wp as with /m)"
+    )

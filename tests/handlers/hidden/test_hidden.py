@@ -438,3 +438,24 @@ def test_any_line_from_anyone_is_answered_and_never_leaks(
             assert any(GROUP_TEXT.fullmatch(t) for t in group_texts(table))
 
     asyncio.run(scenario())
+
+
+async def test_an_npcs_effect_in_secret(table: Table) -> None:
+    """``/h m 3 вульг свид арете 4``: Arete 4 at the Effect's difficulty (3 + 5 = 8), the
+    Paradox noted for the Storyteller only, the usual commitment in the group."""
+    await make_storyteller(table)
+    before = len(table.session.calls)
+    await table.say(ANNA, "/h m 3 вульг свид арете 4")
+    new_calls = table.session.calls[before:]
+    private = [c for c in new_calls if isinstance(c, SendMessage) and c.chat_id == ANNA.id]
+    public = [c for c in new_calls if isinstance(c, SendMessage) and c.chat_id == GROUP.id]
+    assert len(private) == 1
+    assert len(public) == 1
+    assert GROUP_TEXT.fullmatch(public[0].text) is not None
+    text = private[0].text
+    assert "4к10, сложность 8" in text
+    assert re.search(r"Эффект Сферы 3: Парадокс \+(4|8)", text)
+    assert len(faces_of(text)) == 4
+    assert "Парадокс" not in public[0].text
+    await table.say(ANNA, "/h m 3 вульг")  # no Arete for the NPC: how to write it
+    assert "арете 4" in table.session.sent[-1].text
