@@ -475,6 +475,7 @@ class MagickArguments(BaseModel):
     modifier: int = 0
     willpower: bool = False
     arete: int | None = None  # typed for an NPC (/h m 3 вульг арете 4); a player's is on the sheet
+    target: int | None = None  # a ritual's successes to gather (/m 3 цель 10, §C.10)
 
 
 def parse_magick_arguments(text: str | None) -> MagickArguments:
@@ -513,6 +514,8 @@ def parse_magick_arguments(text: str | None) -> MagickArguments:
             found["modifier"] = number_after(word)
         elif stem in vocabulary.ARETE and "arete" not in found:
             found["arete"] = number_after(word)
+        elif stem in _TARGET_WORDS and "target" not in found:
+            found["target"] = number_after(word)
         elif re.fullmatch(r"[0-9]{1,2}", folded) and "level" not in found:
             found["level"] = int(folded)
         elif re.fullmatch(r"[^\W\d_]+", folded) and len(name) < 3:
@@ -527,6 +530,8 @@ def parse_magick_arguments(text: str | None) -> MagickArguments:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["quintessence"]))
     if not -10 <= found.get("modifier", 0) <= 10:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["modifier"]))
+    if not 1 <= found.get("target", 1) <= 50:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["target"]))
     if not 1 <= found.get("arete", 1) <= 10:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["arete"]))
     if level is None and not name:

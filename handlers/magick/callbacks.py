@@ -17,6 +17,8 @@ class MagickAction(StrEnum):
     CAST = "go"  # «Сотворить»
     CANCEL = "x"
     BACKLASH = "b"  # «Отдача» under a cast that gained Paradox
+    NEXT_ROLL = "n"  # a ritual's next roll
+    ABANDON = "ab"  # a ritual given up
     PANEL = "p"  # x: 0 the cast, 1 allocating successes, 2 Correspondence, 3 Time (§C.7–§C.9)
     ADD = "a"  # x: which part gets one more success (PARTS)
     TAKE = "t"  # x: which part gives one back

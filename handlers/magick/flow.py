@@ -24,7 +24,8 @@ MODIFIER_CAP = 3  # the buttons offer −3…+3 (S4 «Максимальная �
 
 class Stage(StrEnum):
     SETUP = "setup"
-    CAST = "cast"  # rolled; «Отдача» may follow
+    RITUAL = "ritual"  # an extended casting under way: the next roll or giving up (§C.10)
+    CAST = "cast"  # rolled (a ritual: finished); «Отдача» may follow
     BACKLASH = "backlash"  # the Backlash rolled
     CANCELLED = "cancelled"
 
@@ -58,6 +59,11 @@ class EffectFlow(FlowState):
     quintessence: int = 0
     modifier: int = 0
     willpower: bool = False
+    # A ritual (extended casting): the successes to gather, gathered so far, rolls made.
+    target: int | None = None
+    gathered: int = 0
+    rolls: int = 0
+    abandoned: bool = False
     # After the cast:
     pool: int = 0
     result: D10Result | None = None
@@ -76,14 +82,24 @@ class EffectFlow(FlowState):
     panel: Panel = Panel.CAST
     allocation: dict[str, int] = Field(default_factory=dict)
 
+    def allocated_successes(self) -> int:
+        """The successes the Effect has to spend: a finished ritual's gathered ones."""
+        if self.result is None or self.abandoned:
+            return 0
+        if self.target is not None:
+            botched = self.result.outcome.value == "botch"
+            return 0 if botched or self.gathered < self.target else self.gathered
+        return max(0, self.result.successes)
+
     def allocated(self, profile: Profile) -> magick.EffectAllocation | None:
         """What the successes buy as allocated now; None before a successful cast."""
-        if self.result is None or self.result.successes <= 0:
+        successes = self.allocated_successes()
+        if successes <= 0 or self.stage is Stage.RITUAL:
             return None
         part = {p: self.allocation.get(p, 0) for p in PARTS}
         try:
             return magick.allocate(
-                self.result.successes,
+                successes,
                 1,
                 damage=part["damage"],
                 duration=part["duration"],

@@ -42,6 +42,7 @@ from handlers.magick.flow import (
     Stage,
 )
 from rules import combat, magick
+from rules.d10 import Outcome
 from rules.dice import Rng, roll_faces
 from rules.errors import RulesInputError
 from rules.health import apply_damage, wound_penalty
@@ -195,6 +196,7 @@ async def m_command(
                 "quintessence": args.quintessence,
                 "modifier": max(-MODIFIER_CAP, min(MODIFIER_CAP, args.modifier)),
                 "willpower": args.willpower,
+                "target": args.target,
             }
         )
     if args is None:
@@ -235,11 +237,17 @@ def _cast(
     state: EffectFlow, sheet: Sheet, profile: Profile, rng: Rng | None
 ) -> tuple[EffectFlow, Sheet, Sheet]:
     """The Arete roll and what it does to the sheet: (the cast, the sheet it was computed
-    from, the sheet after). Refuses what the sheet cannot pay."""
+    from, the sheet after). Refuses what the sheet cannot pay.
+
+    A ritual (``target``) gathers successes roll by roll (§C.10): Quintessence and Willpower
+    are paid on its first roll, and lower the difficulty of all of them; Paradox comes when
+    it ends — by the table once the target is reached, and on a botch by the table plus one
+    for every roll made (AMB-C11), the gathered successes lost."""
+    first = state.rolls == 0
     held = sheet.quintessence
-    if state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
+    if first and state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
         raise _Refused(view.not_enough_quintessence_text(held))
-    if state.willpower and sheet.willpower_current == 0:
+    if first and state.willpower and sheet.willpower_current == 0:
         raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
     penalty = -wound_penalty(sheet.health).penalty
     current = state.model_copy(update={"held": held, "wound_penalty": penalty})
@@ -251,9 +259,10 @@ def _cast(
             current.witnesses,
             [current.modifier] if current.modifier else [],
             current.quintessence,
-            quintessence_available=held,
+            quintessence_available=held if first else None,
             willpower=current.willpower,
             wound_penalty=min(penalty, magick.ARETE_MAX),
+            ritual_rolls=current.rolls + 1 if current.target is not None else 0,
             rng=rng,
             profile=profile,
         )
@@ -261,27 +270,53 @@ def _cast(
         raise _Refused(view.not_enough_quintessence_text(held)) from None
     if casting.status is magick.CastStatus.IMPOSSIBLE:
         raise _Refused(view.wizard_text(current, profile))
+    stage, paradox, gathered = Stage.CAST, casting.paradox, 0
+    if current.target is not None and casting.roll is not None:
+        botched = casting.roll.outcome is Outcome.BOTCH
+        gathered = 0 if botched else current.gathered + max(0, casting.roll.successes)
+        if not botched and gathered < current.target:
+            stage, paradox = Stage.RITUAL, 0  # the Paradox waits for the ritual's end
     after = sheet
-    if current.quintessence:
+    if first and current.quintessence:
         after = spend_quintessence(after, current.quintessence, profile)
-    if casting.paradox:
-        after = add_paradox(after, casting.paradox, profile)
-    left = None
-    if current.willpower and after.willpower_current is not None:
+    if paradox:
+        after = add_paradox(after, paradox, profile)
+    left = current.willpower_left
+    if first and current.willpower and after.willpower_current is not None:
         after = spend_willpower(after)
         left = rolling.willpower_left(after)
     cast = current.model_copy(
         update={
-            "stage": Stage.CAST,
+            "stage": stage,
             "pool": casting.pool,
             "result": casting.roll,
             "wasted": casting.difficulty.wasted_quintessence,
-            "paradox": casting.paradox,
+            "paradox": paradox,
             "wheel": (after.quintessence, after.paradox),
             "willpower_left": left,
+            "gathered": gathered,
+            "rolls": current.rolls + 1,
         }
     )
     return cast, sheet, after
+
+
+def _abandon(state: EffectFlow, sheet: Sheet, profile: Profile) -> tuple[EffectFlow, Sheet]:
+    """A ritual given up before its target: it failed, and a failed Effect earns the
+    failure row of the Paradox table (§C.10)."""
+    gain = magick.paradox_gain(
+        state.level, state.vulgar, state.witnesses, Outcome.FAILURE, profile=profile
+    )
+    after = add_paradox(sheet, gain, profile) if gain else sheet
+    done = state.model_copy(
+        update={
+            "stage": Stage.CAST,
+            "abandoned": True,
+            "paradox": gain,
+            "wheel": (after.quintessence, after.paradox),
+        }
+    )
+    return done, after
 
 
 def _backlash(
@@ -361,7 +396,13 @@ async def magick_tap(
         if action is MagickAction.BACKLASH:
             if state.stage is not Stage.CAST or not state.paradox:
                 raise _Refused(render.invalid_button_text())
-            await _commit(callback, message, store, flow, state, profile, rng, backlash=True)
+            await _commit(callback, message, store, flow, state, profile, rng, mode="backlash")
+            return
+        if action in (MagickAction.NEXT_ROLL, MagickAction.ABANDON):
+            if state.stage is not Stage.RITUAL:
+                raise _Refused(render.invalid_button_text())
+            mode = "abandon" if action is MagickAction.ABANDON else "cast"
+            await _commit(callback, message, store, flow, state, profile, rng, mode=mode)
             return
         if action in (MagickAction.PANEL, MagickAction.ADD, MagickAction.TAKE):
             if state.stage not in (Stage.CAST, Stage.BACKLASH):
@@ -370,7 +411,7 @@ async def magick_tap(
         elif state.stage is not Stage.SETUP:
             raise _Refused(render.invalid_button_text())
         elif action is MagickAction.CAST:
-            await _commit(callback, message, store, flow, state, profile, rng, backlash=False)
+            await _commit(callback, message, store, flow, state, profile, rng, mode="cast")
             return
         else:
             after = _setup(state, action, x)
@@ -437,16 +478,19 @@ async def _commit(
     profile: Profile,
     rng: Rng | None,
     *,
-    backlash: bool,
+    mode: str,
 ) -> None:
-    """«Сотворить» or «Отдача»: the dice, then the flow and the caster's sheet together."""
+    """«Сотворить», a ritual's next roll or its end, «Отдача»: the dice, then the flow and
+    the caster's sheet together."""
     for _attempt in range(SHEET_RETRIES):
         sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
         if sheet is None or sheet.arete is None:
             raise _Refused(view.no_arete_text())
-        if backlash:
+        entries: list[LogEntry] = []
+        if mode == "backlash":
             after, changed = _backlash(state, sheet, profile, rng)
-            entries: list[LogEntry] = []
+        elif mode == "abandon":
+            after, changed = _abandon(state, sheet, profile)
         else:
             after, _before, changed = _cast(state, sheet, profile, rng)
             entries = _entries(after)

@@ -134,10 +134,13 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
         lines[0] += ", " + _("Quintessence {n}").format(n=state.quintessence)
     lines.append(render.faces_html(result))
     outcome = render.outcome_line(result.outcome, result.successes, None, profile.labels)
-    found = magick.magnitude_of(min(result.successes, magick.MAX_SUCCESSES))
-    if result.outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS) and found is not None:
-        outcome += " · " + _("up to a {kind} Effect").format(kind=magnitude_name(found))
+    if state.target is None:
+        found = magick.magnitude_of(min(result.successes, magick.MAX_SUCCESSES))
+        if result.outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS) and found is not None:
+            outcome += " · " + _("up to a {kind} Effect").format(kind=magnitude_name(found))
     lines.append(outcome)
+    if state.target is not None:
+        lines.append(ritual_line(state))
     if state.wasted:
         lines.append(
             "⚠️ " + _("{n} Quintessence lowered nothing (the ±3 cap).").format(n=state.wasted)
@@ -162,6 +165,24 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
     elif state.panel is Panel.TIME:
         lines += ["", time_table()]
     return "\n".join(lines)
+
+
+def ritual_line(state: EffectFlow) -> str:
+    """§C.10: a ritual's progress, and how it ended."""
+    assert state.target is not None
+    head = "🕯 " + _("Ritual, roll {n}").format(n=state.rolls) + ": "
+    head += table_text.progress_bar(state.gathered, state.target)
+    if state.stage is Stage.RITUAL:
+        return head
+    if state.abandoned:
+        return head + "\n✖ " + _("The ritual was given up: the Effect failed.")
+    if state.result is not None and state.result.outcome is Outcome.BOTCH:
+        return head + "\n💥 " + _("A botch: the ritual fails, its successes are lost.")
+    found = magick.magnitude_of(min(state.gathered, magick.MAX_SUCCESSES))
+    done = "✅ " + _("The ritual is complete.")
+    if found is not None:
+        done += " " + _("up to a {kind} Effect").format(kind=magnitude_name(found))
+    return head + "\n" + done
 
 
 def duration_name(kind: magick.Duration, turns: int | None) -> str:
@@ -363,6 +384,15 @@ def keyboard(flow_id: str, version: int, state: EffectFlow) -> InlineKeyboardMar
     def button(text: str, action: MagickAction, x: int = 0) -> InlineKeyboardButton:
         return table_text.button(text, MagickCallback(f=flow_id, v=version, a=action, x=x))
 
+    if state.stage is Stage.RITUAL:
+        return InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    button("🕯 " + _("Next roll"), MagickAction.NEXT_ROLL),
+                    button("✖ " + _("Give up"), MagickAction.ABANDON),
+                ]
+            ]
+        )
     if state.stage in (Stage.CAST, Stage.BACKLASH):
         return _cast_keyboard(state, button)
     if state.stage is not Stage.SETUP:
@@ -429,7 +459,7 @@ def _cast_keyboard(
     if state.panel is not Panel.CAST:
         rows.append([button("↩ " + _("Back"), MagickAction.PANEL, PANELS.index(Panel.CAST))])
         return InlineKeyboardMarkup(inline_keyboard=rows)
-    if state.result is not None and state.result.successes > 0:
+    if state.allocated_successes() > 0:
         panel = PANELS.index(Panel.ALLOCATE)
         rows.append([button("⚖ " + _("Spend successes"), MagickAction.PANEL, panel)])
     rows.append(

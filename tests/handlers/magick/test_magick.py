@@ -188,3 +188,55 @@ async def test_successes_are_spent_on_the_helper_with_the_tables_one_tap_away(
     await press(MagickAction.PANEL, 3)
     text, _markup = current()
     assert "1000 лет и больше" in text
+
+
+async def test_a_ritual_gathers_successes_and_pays_paradox_at_its_end(table: Table) -> None:
+    """§C.10: Paradox when the ritual ends — the table once at the target; on a botch the
+    table plus one per roll made (AMB-C11); given up, the failure row."""
+    seen = set()
+    for seed in range(60):
+        table.rng = random.Random(seed)
+        chat = table.chat.id
+        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.say(ANNA, "/set арете 3")
+        await table.say(ANNA, "/m 1 вульг свид цель 4")
+        ritual = table.session.messages[-1]
+        mid, rolls = ritual.message_id, 1
+
+        def current() -> tuple[str, object]:
+            text, markup = ritual.text or "", ritual.reply_markup
+            for edit in table.session.edits:
+                if edit.message_id == mid:
+                    text, markup = edit.text, edit.reply_markup
+            return text, markup
+
+        text, markup = current()
+        give_up = seed % 3 == 0
+        while "Следующий бросок" in " ".join(b.text for b in buttons(markup)) if markup else False:
+            sheet = await table.store.load_sheet(chat, ANNA.id, SheetSystem.MAGE)
+            assert sheet is not None
+            assert sheet.paradox == 0  # nothing until the ritual ends
+            wanted = MagickAction.ABANDON if give_up else MagickAction.NEXT_ROLL
+            data = next(
+                b.callback_data or ""
+                for b in buttons(markup)
+                if MagickCallback.unpack(b.callback_data or "").a is wanted
+            )
+            await table.tap(ANNA, data, mid)
+            rolls += 0 if give_up else 1
+            text, markup = current()
+        sheet = await table.store.load_sheet(chat, ANNA.id, SheetSystem.MAGE)
+        assert sheet is not None
+        if "прерван" in text:
+            assert sheet.paradox == 1 + 1 * 1  # «успешный/неудачный»: 1 at once + 1 per level
+            seen.add("abandoned")
+        elif "Провал" in text:
+            assert sheet.paradox == 2 + 2 * 1 + rolls
+            seen.add("botch")
+        else:
+            assert "Ритуал завершён" in text
+            assert sheet.paradox == 1 + 1 * 1
+            seen.add("complete")
+        if len(seen) == 3:
+            return
+    assert "complete" in seen
