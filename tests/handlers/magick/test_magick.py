@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from typing import Any
 
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from rules.sheet import SheetSystem
@@ -203,10 +204,10 @@ async def test_a_ritual_gathers_successes_and_pays_paradox_at_its_end(table: Tab
         ritual = table.session.messages[-1]
         mid, rolls = ritual.message_id, 1
 
-        def current() -> tuple[str, object]:
-            text, markup = ritual.text or "", ritual.reply_markup
+        def current(message: Any = ritual) -> tuple[str, Any]:
+            text, markup = message.text or "", message.reply_markup
             for edit in table.session.edits:
-                if edit.message_id == mid:
+                if edit.message_id == message.message_id:
                     text, markup = edit.text, edit.reply_markup
             return text, markup
 
