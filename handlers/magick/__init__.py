@@ -14,6 +14,7 @@ FEATURE = Feature(
     commands=(
         MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87),
         MenuCommand("sphere", __("The Spheres and what each level allows"), rank=88),
+        MenuCommand("barrier", __("Cross the Barrier into the spirit worlds"), rank=89),
     ),
     help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
 )

@@ -36,3 +36,17 @@ class SphereCallback(CallbackData, prefix="sp"):
 
     s: str = ""  # the Sphere's code; empty: the list of the nine
     n: int = 0  # the level, 1–5; 0: the Sphere's five levels
+
+
+class BarrierAction(StrEnum):
+    PLACE = "p"  # x: the place's row in the table
+    SHIFT = "s"  # x: the local shift + 2 (0…4 for −2…+2)
+    ROLL = "r"  # a roll toward crossing
+    STOP = "x"  # stay on this side
+
+
+class BarrierCallback(CallbackData, prefix="br"):
+    f: str
+    v: int
+    a: BarrierAction
+    x: int = 0

@@ -136,3 +136,33 @@ class EffectFlow(FlowState):
         return magick.paradox_gain(
             self.level, self.vulgar, self.witnesses, outcome, profile=profile
         )
+
+
+BARRIER_KIND = "barrier"
+
+
+class BarrierFlow(FlowState):
+    """Crossing the Barrier (§C.15): an extended Arete roll at the place's difficulty toward
+    its successes; every failed roll hurts (unsoakable)."""
+
+    kind: ClassVar[str] = BARRIER_KIND
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    caster: str
+    user_id: int
+    arete: int
+    place: magick.BarrierPlace = magick.BarrierPlace.MOST_CITIES
+    shift: int = 0
+    rolls: tuple[D10Result, ...] = ()
+    gathered: int = 0
+    harm: int = 0
+    crossed: bool = False
+    stopped: bool = False
+    track: HealthTrack | None = None
+
+    def barrier(self, profile: Profile) -> magick.Barrier:
+        return magick.barrier(self.place, self.shift, profile=profile)
+
+    @property
+    def over(self) -> bool:
+        return self.crossed or self.stopped

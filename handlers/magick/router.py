@@ -31,13 +31,21 @@ from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, SheetSpend, 
 from bot.taps import TapConflict, heal, open_table_tap, retrying, screen_of
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
-from handlers.magick.callbacks import MagickAction, MagickCallback, SphereCallback
+from handlers.magick.callbacks import (
+    BarrierAction,
+    BarrierCallback,
+    MagickAction,
+    MagickCallback,
+    SphereCallback,
+)
 from handlers.magick.flow import (
+    BARRIER_KIND,
     KIND,
     LEVELS,
     MODIFIER_CAP,
     PANELS,
     PARTS,
+    BarrierFlow,
     EffectFlow,
     Stage,
 )
@@ -69,6 +77,8 @@ def make_router() -> Router:
     router.message.register(sphere_command, Command("sphere", "spheres"))
     router.callback_query.register(magick_tap, MagickCallback.filter())
     router.callback_query.register(sphere_tap, SphereCallback.filter())
+    router.message.register(barrier_command, Command("barrier"))
+    router.callback_query.register(barrier_tap, BarrierCallback.filter())
     return router
 
 
@@ -499,6 +509,143 @@ async def _commit(
         try:
             advanced, _stored = await store.advance_flow_spending(
                 flow, flow.version, after, spend, entries=entries, screen=screen_of(text, markup)
+            )
+        except _SheetMoved:
+            continue
+        if advanced is None:
+            raise TapConflict(flow.id)
+        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await callback.answer()
+        return
+    await callback.answer(render.busy_text(), show_alert=True)
+
+
+# ----- /barrier (§C.15) ----------------------------------------------------------------------
+
+
+async def barrier_command(message: Message, store: Store, profile: Profile) -> None:
+    """One message for the whole crossing: the place and the local shift, then the rolls."""
+    if not _mage(profile):
+        await message.answer(view.not_mage_text())
+        return
+    user = message.from_user
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.no_arete_text())
+        return
+    sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
+    if sheet is None or sheet.arete is None:
+        await message.answer(view.no_arete_text())
+        return
+    state = BarrierFlow(caster=roller_name(message, user), user_id=user.id, arete=sheet.arete)
+    flow = await store.create_flow(state, message.chat.id, user.id)
+    text, markup = view.draw_barrier(flow, state, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+@retrying
+async def barrier_tap(
+    callback: CallbackQuery,
+    callback_data: BarrierCallback,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_table_tap(
+        callback, callback_data.f, callback_data.v, store, BARRIER_KIND, profile, owner_only=True
+    )
+    if opened is None:
+        return
+    flow, message = opened
+    try:
+        state = flow.state(BarrierFlow)
+    except (ValidationError, FlowStateError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if callback_data.v != flow.version:
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
+        return
+    action, x = callback_data.a, callback_data.x
+    if action is BarrierAction.ROLL:
+        await _cross(callback, message, store, flow, state, profile, rng)
+        return
+    if action is BarrierAction.PLACE and not state.rolls and 0 <= x < len(view.PLACES):
+        after = state.model_copy(update={"place": view.PLACES[x]})
+    elif action is BarrierAction.SHIFT and not state.rolls and 0 <= x <= 4:
+        after = state.model_copy(update={"shift": x - magick.BARRIER_ADJUSTMENT_LIMIT})
+    elif action is BarrierAction.STOP:
+        after = state.model_copy(update={"stopped": True})
+    else:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    text, markup = view.draw_barrier(flow.next(after, close=after.over), after, profile)
+    advanced = await store.advance_flow(
+        flow, flow.version, after, close=after.over, screen=screen_of(text, markup)
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _cross(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: BarrierFlow,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    """One roll toward the other side; a failed one's unsoakable level lands on the sheet in
+    the same transaction as the step (§C.15)."""
+    for _attempt in range(SHEET_RETRIES):
+        sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
+        if sheet is None or sheet.arete is None:
+            await callback.answer(view.no_arete_text(), show_alert=True)
+            return
+        pool = sheet.arete
+        if profile.magick.wound_penalty_on_arete:  # AMB-C5, as on any Arete roll
+            pool += wound_penalty(sheet.health).penalty
+        if pool <= 0 or sheet.health.dead:
+            await callback.answer(view.no_arete_dice_text(), show_alert=True)
+            return
+        crossing = magick.cross_barrier(
+            pool,
+            state.place,
+            accumulated=state.gathered,
+            adjustment=state.shift,
+            rng=rng,
+            profile=profile,
+        )
+        changed = sheet
+        track = state.track
+        if crossing.damage_levels and not sheet.health.dead:
+            hurt = apply_damage(
+                sheet.health, crossing.damage_type, crossing.damage_levels, profile.combat
+            ).track
+            changed, track = set_health(sheet, hurt), hurt
+        after = state.model_copy(
+            update={
+                "rolls": (*state.rolls, crossing.roll),
+                "gathered": crossing.accumulated,
+                "harm": state.harm + crossing.damage_levels,
+                "crossed": crossing.crossed,
+                "track": track,
+            }
+        )
+        entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)
+        text, markup = view.draw_barrier(flow.next(after, close=after.over), after, profile)
+        spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
+        try:
+            advanced, _stored = await store.advance_flow_spending(
+                flow,
+                flow.version,
+                after,
+                spend,
+                close=after.over,
+                entries=[entry],
+                screen=screen_of(text, markup),
             )
         except _SheetMoved:
             continue

@@ -11,12 +11,19 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render, sheet_text, table_text
 from bot.store import Flow
-from handlers.magick.callbacks import MagickAction, MagickCallback, SphereCallback
+from handlers.magick.callbacks import (
+    BarrierAction,
+    BarrierCallback,
+    MagickAction,
+    MagickCallback,
+    SphereCallback,
+)
 from handlers.magick.flow import (
     LEVELS,
     MODIFIER_CAP,
     PANELS,
     PARTS,
+    BarrierFlow,
     EffectFlow,
     Panel,
     Stage,
@@ -489,6 +496,10 @@ def draw(
     return text, keyboard(flow.id, flow.version, state)
 
 
+def no_arete_dice_text() -> str:
+    return _("Wounds leave no Arete dice: the Effect cannot be cast.")
+
+
 def no_arete_text() -> str:
     return _("Your sheet has no Arete yet: /set arete 3")
 
@@ -573,3 +584,91 @@ def sphere_card(sphere: Sphere | None, level: int, locale: str) -> tuple[str, In
     card = _in(SPHERE_LEVELS[sphere][level - 1], locale)
     text = f"🔮 <b>{escape(name)}</b> {'●' * level} ({escape(rank)})\n{escape(card)}"
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+# ----- /barrier: crossing into the spirit worlds (§C.15) ------------------------------------
+
+PLACES = tuple(magick.BarrierPlace)
+
+
+def place_of_barrier(place: magick.BarrierPlace) -> str:
+    names = {
+        magick.BarrierPlace.NODE: _("a Node"),
+        magick.BarrierPlace.DEEP_WILDERNESS: _("deep wilderness"),
+        magick.BarrierPlace.COUNTRYSIDE: _("countryside"),
+        magick.BarrierPlace.MOST_CITIES: _("most cities"),
+        magick.BarrierPlace.DOWNTOWN: _("downtown"),
+        magick.BarrierPlace.TECHNOCRACY_LAB: _("a Technocracy lab"),
+    }
+    return names[place]
+
+
+def barrier_text(state: BarrierFlow, profile: Profile) -> str:
+    found = state.barrier(profile)
+    need = f"{found.successes}+" if found.at_least else str(found.successes)
+    lines = [
+        "🌫 <b>"
+        + _("The Barrier")
+        + f"</b>: {escape(state.caster)} · "
+        + place_of_barrier(state.place),
+        _("Arete {n}d10").format(n=state.arete)
+        + " · "
+        + _("difficulty {d}").format(d=found.difficulty)
+        + " · "
+        + _("successes needed: {n}").format(n=need),
+    ]
+    if state.shift:
+        lines.append(_("Local shift: {n:+d}").format(n=state.shift).replace("-", "−"))
+    for n, roll in enumerate(state.rolls, start=1):
+        lines.append(f"{n}. {render.faces_html(roll)} — {render.outcome_label(roll.outcome)}")
+    if state.rolls:
+        lines.append(table_text.progress_bar(state.gathered, found.successes))
+    if state.harm:
+        lines.append(
+            "🩸 " + _("Each failed roll hurts: {n} unsoakable lethal").format(n=state.harm)
+        )
+    if state.track is not None:
+        lines.append(sheet_text.health_line(state.track))
+    if state.crossed:
+        lines.append("✅ " + _("Across: the spirit world is on the other side."))
+    elif state.stopped:
+        lines.append("✖ " + _("The mage stays on this side."))
+    return "\n".join(lines)
+
+
+def barrier_keyboard(flow_id: str, version: int, state: BarrierFlow) -> InlineKeyboardMarkup | None:
+    def button(text: str, action: BarrierAction, x: int = 0) -> InlineKeyboardButton:
+        return table_text.button(text, BarrierCallback(f=flow_id, v=version, a=action, x=x))
+
+    if state.over:
+        return None
+    rows: list[list[InlineKeyboardButton]] = []
+    if not state.rolls:
+        rows += render.rows(
+            [
+                button(render.marked(place_of_barrier(p), p is state.place), BarrierAction.PLACE, i)
+                for i, p in enumerate(PLACES)
+            ],
+            2,
+        )
+        rows.append(
+            [
+                button(
+                    render.marked(f"{n:+d}" if n else "±0", n == state.shift),
+                    BarrierAction.SHIFT,
+                    n + magick.BARRIER_ADJUSTMENT_LIMIT,
+                )
+                for n in range(
+                    -magick.BARRIER_ADJUSTMENT_LIMIT, magick.BARRIER_ADJUSTMENT_LIMIT + 1
+                )
+            ]
+        )
+    label = "🌫 " + (_("Cross") if not state.rolls else _("Next roll"))
+    rows.append([button(label, BarrierAction.ROLL), button("✖ " + _("Stay"), BarrierAction.STOP)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def draw_barrier(
+    flow: Flow, state: BarrierFlow, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return barrier_text(state, profile), barrier_keyboard(flow.id, flow.version, state)

@@ -32,6 +32,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "hp",
         "m",
         "sphere",
+        "barrier",
         "ask",
         "rules",
         "lang",

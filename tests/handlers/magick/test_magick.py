@@ -241,3 +241,48 @@ async def test_a_ritual_gathers_successes_and_pays_paradox_at_its_end(table: Tab
         if len(seen) == 3:
             return
     assert "complete" in seen
+
+
+async def test_crossing_the_barrier_hurts_for_each_failed_roll(table: Table) -> None:
+    from handlers.magick.callbacks import BarrierAction, BarrierCallback
+
+    await table.say(ANNA, "/barrier")
+    assert "Арете" in table.session.sent[-1].text  # no sheet yet
+    await table.say(ANNA, "/set арете 2")
+    await table.say(ANNA, "/barrier")
+    panel = table.session.messages[-1]
+    assert "сложность 7" in (panel.text or "")  # most cities: 7, four successes
+    mid = panel.message_id
+
+    def current() -> tuple[str, Any]:
+        text, markup = panel.text or "", panel.reply_markup
+        for edit in table.session.edits:
+            if edit.message_id == mid:
+                text, markup = edit.text, edit.reply_markup
+        return text, markup
+
+    async def press(action: BarrierAction, x: int | None = None, user: Any = ANNA) -> None:
+        _text, markup = current()
+        for button in buttons(markup):
+            parsed = BarrierCallback.unpack(button.callback_data or "")
+            if parsed.a is action and (x is None or parsed.x == x):
+                await table.tap(user, button.callback_data or "", mid)
+                return
+        raise AssertionError(f"no {action} {x}")
+
+    await press(BarrierAction.PLACE, 5)  # a Technocracy lab: 9, five and more
+    text, _markup = current()
+    assert "сложность 9" in text
+    await press(BarrierAction.ROLL, user=BORIS)
+    assert table.session.answers[-1].show_alert  # not Борис's crossing
+    for _ in range(4):
+        await press(BarrierAction.ROLL)
+    text, _markup = current()
+    failed = len(re.findall(r"— (Неудача|Провал)", text))
+    sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert len(sheet.health.boxes) == failed  # one unsoakable level per failed roll
+    await press(BarrierAction.STOP)
+    text, markup = current()
+    assert "по эту сторону" in text
+    assert markup is None
