@@ -12,6 +12,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
@@ -286,3 +288,64 @@ async def test_crossing_the_barrier_hurts_for_each_failed_roll(table: Table) -> 
     text, markup = current()
     assert "по эту сторону" in text
     assert markup is None
+
+
+# RULES.md §E.2 G-C01–G-C04 and G-C09 through the chat: the line typed, the difficulty and
+# threshold the cast shows, and the Paradox it earns without and with a botch.
+G_C = [
+    ("/m 3", 6, 0, (0, 3)),  # G-C01 natural; G-C09 (3, natural, success) 0
+    ("/m 3 вульг", 7, 0, (3, 4)),  # G-C01 vulgar, no witnesses
+    ("/m 3 вульг свид", 8, 0, (4, 8)),  # G-C01; G-C09 4 / 8
+    ("/m 3 свид", 6, 0, (0, 3)),  # G-C01 natural with witnesses [P]
+    ("/m 3 вульг свид мод -1 кв 3", 5, 0, (4, 8)),  # G-C02: −4 capped at −3, 1 Q wasted
+    ("/m 4 вульг свид мод 2", 9, 2, (5, 10)),  # G-C03
+    ("/m 5 вульг свид мод 1", 10, 1, (6, 12)),  # G-C03
+    ("/m 5 вульг свид", 10, 0, (6, 12)),  # G-C03
+    ("/m 1 мод -3", 3, 0, (0, 1)),  # G-C04: clamped at 3
+    ("/m 2 мод -1 кв 1", 3, 0, (0, 2)),  # G-C04; G-C09 (2, natural, botch) 2
+    ("/m 2 вульг", 6, 0, (2, 3)),  # G-C09 (2, vulgar, no witnesses) 2 / 3
+]
+
+
+@pytest.mark.parametrize(("line", "difficulty", "threshold", "paradox"), G_C)
+async def test_the_magick_vectors_through_the_chat(
+    table: Table, line: str, difficulty: int, threshold: int, paradox: tuple[int, int]
+) -> None:
+    chat = table.chat.id
+    for seed in range(3):
+        table.rng = random.Random(seed)
+        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.say(ANNA, "/set арете 5 квинтэссенция 3")
+        await table.say(ANNA, line)
+        said = table.session.sent[-1].text
+        assert f"сложность {difficulty}" in said, said
+        assert (f"пороговое значение {threshold}" in said) == bool(threshold), said
+        gained = paradox[1] if "Провал" in said else paradox[0]
+        assert (f"Парадокс +{gained}" in said) == bool(gained), said
+        if "кв 3" in line:
+            assert "ничего не снизила" in said  # G-C02 wasted_q = 1
+
+
+async def test_paradox_burns_quintessence_where_they_meet_and_english_reads_it(
+    table: Table,
+) -> None:
+    """G-C10: Q 15 on a 20-box wheel, then Paradox: it takes the boxes it needs."""
+    await table.say(player(5, "Eve", "en"), "/lang en")
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/lang en")
+    for seed in range(20):
+        table.rng = random.Random(seed)
+        chat = table.chat.id
+        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.say(ANNA, "/set arete 3 quintessence 15")
+        await table.say(ANNA, "/m 3 vulgar witnesses")
+        said = table.session.sent[-1].text
+        assert "difficulty 8" in said
+        gained = 8 if "Botch" in said else 4
+        assert f"Paradox +{gained}" in said
+        sheet = await table.store.load_sheet(chat, ANNA.id, SheetSystem.MAGE)
+        assert sheet is not None
+        assert (sheet.quintessence, sheet.paradox) == (min(15, 20 - gained), gained)
+        if gained == 8:
+            assert "Quintessence 12 · Paradox 8" in said
+            return
