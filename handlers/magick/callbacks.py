@@ -17,6 +17,8 @@ class MagickAction(StrEnum):
     CAST = "go"  # «Сотворить»
     CANCEL = "x"
     BACKLASH = "b"  # «Отдача» under a cast that gained Paradox
+    NAMED = "k"  # x: a §C.3 row (NAMED_MODIFIERS); each press steps through its values
+    MODIFIERS = "ms"  # the wizard's panel of §C.3 rows, open (x = 1) or closed (x = 0)
     NEXT_ROLL = "n"  # a ritual's next roll
     ABANDON = "ab"  # a ritual given up
     PANEL = "p"  # x: 0 the cast, 1 allocating successes, 2 Correspondence, 3 Time (§C.7–§C.9)

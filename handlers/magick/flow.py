@@ -18,6 +18,8 @@ from rules.profiles import Profile
 from rules.spheres import Sphere
 
 KIND = "effect"
+# The §C.3 rows a mage or the Storyteller taps in the wizard (Quintessence has its own row).
+NAMED_MODIFIERS = tuple(m for m in magick.Modifier if m is not magick.Modifier.QUINTESSENCE)
 LEVELS = (1, 2, 3, 4, 5)
 MODIFIER_CAP = 3  # the buttons offer −3…+3 (S4 «Максимальная сумма модификаторов: +/- 3»)
 
@@ -58,6 +60,8 @@ class EffectFlow(FlowState):
     witnesses: bool = False
     quintessence: int = 0
     modifier: int = 0
+    named: dict[str, int] = Field(default_factory=dict)  # §C.3 row → its value
+    modifiers_open: bool = False
     willpower: bool = False
     # A ritual (extended casting): the successes to gather, gathered so far, rolls made.
     target: int | None = None
@@ -115,16 +119,21 @@ class EffectFlow(FlowState):
 
     def difficulty(self, profile: Profile) -> magick.EffectDifficulty:
         """§C.2–§C.4 for the choices now; ``RulesInputError`` on an impossible one."""
-        modifiers = [self.modifier] if self.modifier else []
         return magick.effect_difficulty(
             self.level,
             self.vulgar,
             self.witnesses,
-            modifiers,
+            self.modifier_items(),
             self.quintessence,
             quintessence_available=self.held,
             profile=profile,
         )
+
+    def modifier_items(self) -> list[magick.ModifierItem]:
+        items: list[magick.ModifierItem] = [(k, v) for k, v in self.named.items()]
+        if self.modifier:
+            items.append(self.modifier)
+        return items
 
     def dice(self, profile: Profile) -> int:
         """Arete less wounds unless the table switched that off (AMB-C5)."""

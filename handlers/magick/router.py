@@ -43,6 +43,7 @@ from handlers.magick.flow import (
     KIND,
     LEVELS,
     MODIFIER_CAP,
+    NAMED_MODIFIERS,
     PANELS,
     PARTS,
     BarrierFlow,
@@ -267,7 +268,7 @@ def _cast(
             current.level,
             current.vulgar,
             current.witnesses,
-            [current.modifier] if current.modifier else [],
+            current.modifier_items(),
             current.quintessence,
             quintessence_available=held if first else None,
             willpower=current.willpower,
@@ -461,6 +462,26 @@ def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile)
     return after
 
 
+def _step_named(state: EffectFlow, row: magick.Modifier) -> EffectFlow:
+    """A §C.3 row steps through the values it allows (S4's ranges), then off; a row that
+    cannot stand beside another (two Foci, both Resonances) is refused."""
+    low, high = magick.MODIFIER_RANGES[row]
+    values = list(range(low, high + 1)) if low > 0 else list(range(high, low - 1, -1))
+    have = state.named.get(row.value)
+    after = dict(state.named)
+    if have is None:
+        after[row.value] = values[0]
+    elif have == values[-1]:
+        del after[row.value]
+    else:
+        after[row.value] = values[values.index(have) + 1]
+    try:
+        magick.parse_modifiers(list(after.items()))
+    except RulesInputError:
+        raise _Refused(view.modifiers_clash_text()) from None
+    return state.model_copy(update={"named": after})
+
+
 def _setup(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:
     if action is MagickAction.LEVEL and x in LEVELS:
         return state.model_copy(update={"level": x})
@@ -474,6 +495,10 @@ def _setup(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:
         return state.model_copy(update={"modifier": x - MODIFIER_CAP})
     if action is MagickAction.WILLPOWER:
         return state.model_copy(update={"willpower": not state.willpower})
+    if action is MagickAction.MODIFIERS and x in (0, 1):
+        return state.model_copy(update={"modifiers_open": bool(x)})
+    if action is MagickAction.NAMED and 0 <= x < len(NAMED_MODIFIERS):
+        return _step_named(state, NAMED_MODIFIERS[x])
     if action is MagickAction.CANCEL:
         return state.model_copy(update={"stage": Stage.CANCELLED})
     raise _Refused(render.invalid_button_text())

@@ -21,6 +21,7 @@ from handlers.magick.callbacks import (
 from handlers.magick.flow import (
     LEVELS,
     MODIFIER_CAP,
+    NAMED_MODIFIERS,
     PANELS,
     PARTS,
     BarrierFlow,
@@ -102,6 +103,12 @@ def wizard_text(state: EffectFlow, profile: Profile) -> str:
     ]
     if state.modifier:
         lines.append(_("Storyteller's modifier: {n:+d}").format(n=state.modifier).replace("-", "−"))
+    if state.named:
+        chosen = ", ".join(
+            f"{modifier_name(magick.Modifier(k))} {v:+d}".replace("-", "−")
+            for k, v in state.named.items()
+        )
+        lines.append(_("Modifiers: {list}").format(list=chosen))
     try:
         found = state.difficulty(profile)
         dice = state.dice(profile)
@@ -434,6 +441,17 @@ def keyboard(flow_id: str, version: int, state: EffectFlow) -> InlineKeyboardMar
             for n in range(-MODIFIER_CAP, MODIFIER_CAP + 1)
         ]
     )
+    if state.modifiers_open:
+        rows += render.rows(
+            [
+                button(_named_label(row, state.named.get(row.value)), MagickAction.NAMED, i)
+                for i, row in enumerate(NAMED_MODIFIERS)
+            ],
+            2,
+        )
+        rows.append([button("↩ " + _("Close the modifiers"), MagickAction.MODIFIERS, 0)])
+    else:
+        rows.append([button("⚙️ " + _("Modifiers of the table"), MagickAction.MODIFIERS, 1)])
     rows.append(
         [
             button(render.marked("💪 " + _("Willpower"), state.willpower), MagickAction.WILLPOWER),
@@ -672,3 +690,40 @@ def draw_barrier(
     flow: Flow, state: BarrierFlow, profile: Profile
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     return barrier_text(state, profile), barrier_keyboard(flow.id, flow.version, state)
+
+
+def modifier_name(row: magick.Modifier) -> str:
+    names = {
+        magick.Modifier.ANALYSIS: _("analysis of the target"),
+        magick.Modifier.TARGET_RESONANCE: _("resonance with the target"),
+        magick.Modifier.NODE: _("near a Node"),
+        magick.Modifier.SPHERE_FOCUS: _("the Sphere's focus"),
+        magick.Modifier.UNIQUE_FOCUS: _("a unique focus"),
+        magick.Modifier.UNNEEDED_FOCUS: _("a focus not needed"),
+        magick.Modifier.EXTRA_TIME: _("extra time"),
+        magick.Modifier.QUINTESSENCE: _("Quintessence"),
+        magick.Modifier.MATCHING_RESONANCE: _("matching Resonance"),
+        magick.Modifier.OPPOSED_RESONANCE: _("opposed Resonance"),
+        magick.Modifier.FAR_OR_HIDDEN: _("target far or hidden"),
+        magick.Modifier.FAST_CASTING: _("fast casting"),
+        magick.Modifier.DISTRACTED: _("distracted"),
+        magick.Modifier.AVATAR_CONFLICT: _("at odds with the Avatar"),
+        magick.Modifier.DOMINO: _("domino effect"),
+        magick.Modifier.VERY_POWERFUL: _("a very powerful Effect"),
+        magick.Modifier.MISSING_FOCUS: _("without the needed focus"),
+    }
+    return names[row]
+
+
+def _named_label(row: magick.Modifier, value: int | None) -> str:
+    low, high = magick.MODIFIER_RANGES[row]
+    if value is None:
+        span = (
+            f"{low:+d}" if low == high else f"{high:+d}…{low:+d}" if low < 0 else f"+{low}…+{high}"
+        )
+        return f"{modifier_name(row)} ({span})".replace("-", "−")
+    return render.marked(f"{modifier_name(row)} {value:+d}".replace("-", "−"), True)
+
+
+def modifiers_clash_text() -> str:
+    return _("These two rows cannot go together (two foci, or both Resonances).")

@@ -349,3 +349,48 @@ async def test_paradox_burns_quintessence_where_they_meet_and_english_reads_it(
         if gained == 8:
             assert "Quintessence 12 · Paradox 8" in said
             return
+
+
+async def test_the_tables_modifiers_step_through_their_ranges_under_the_cap(table: Table) -> None:
+    """§C.3 rows as toggles: G-C02 again on buttons — near a Node −2, distracted +1 and
+    three Quintessence make −4, capped at −3: difficulty 5, one Quintessence wasted."""
+    await table.say(ANNA, "/set арете 4 квинтэссенция 3")
+    await table.say(ANNA, "/m")
+    wizard = table.session.messages[-1]
+    mid = wizard.message_id
+
+    def current() -> tuple[str, Any]:
+        text, markup = wizard.text or "", wizard.reply_markup
+        for edit in table.session.edits:
+            if edit.message_id == mid:
+                text, markup = edit.text, edit.reply_markup
+        return text, markup
+
+    async def press(action: MagickAction, x: int | None = None) -> None:
+        _text, markup = current()
+        for button in buttons(markup):
+            parsed = MagickCallback.unpack(button.callback_data or "")
+            if parsed.a is action and (x is None or parsed.x == x):
+                await table.tap(ANNA, button.callback_data or "", mid)
+                return
+        raise AssertionError(f"no {action} {x}")
+
+    from handlers.magick.flow import NAMED_MODIFIERS
+    from rules.magick import Modifier
+
+    await press(MagickAction.LEVEL, 3)
+    await press(MagickAction.VULGAR)
+    await press(MagickAction.WITNESSES)
+    await press(MagickAction.MODIFIERS, 1)
+    node = NAMED_MODIFIERS.index(Modifier.NODE)
+    await press(MagickAction.NAMED, node)  # −1
+    await press(MagickAction.NAMED, node)  # −2
+    await press(MagickAction.NAMED, NAMED_MODIFIERS.index(Modifier.DISTRACTED))  # +1
+    await press(MagickAction.QUINTESSENCE, 3)
+    text, _markup = current()
+    assert "сложность 5" in text, text
+    assert "ничего не снизит" in text
+    assert "рядом с Узлом −2" in text
+    await press(MagickAction.NAMED, NAMED_MODIFIERS.index(Modifier.UNNEEDED_FOCUS))
+    await press(MagickAction.NAMED, NAMED_MODIFIERS.index(Modifier.MISSING_FOCUS))
+    assert "не сочетаются" in (table.session.answers[-1].text or "")
