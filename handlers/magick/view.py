@@ -362,6 +362,7 @@ def backlash_text(state: EffectFlow) -> str:
         lines.append(_("Nothing happens this time."))
         return "\n".join(lines)
     lines.append(_("Tier {n}").format(n=effects.tier) + ": " + _tier_options(effects))
+    lines.append(flaw_line(effects.tier))
     if state.damage is not None and state.damage_type is not None:
         damage = render.successes_text(state.damage.successes)
         line = _("Damage ({kind}): {n}").format(kind=_damage_name(state.damage_type), n=damage)
@@ -375,6 +376,35 @@ def backlash_text(state: EffectFlow) -> str:
     if state.track is not None:
         lines.append(sheet_text.health_line(state.track))
     return "\n".join(lines)
+
+
+def flaw_line(tier: int) -> str:
+    """§C.13: the Paradox flaw that matches the tier, for the Storyteller to give or not."""
+    spec = next((s for s in magick.PARADOX_FLAWS.values() if s.tier == tier), None)
+    if spec is None:
+        return ""
+    names = {
+        magick.ParadoxFlaw.TRIVIAL: _("trivial"),
+        magick.ParadoxFlaw.MINOR: _("minor"),
+        magick.ParadoxFlaw.MODERATE: _("moderate"),
+        magick.ParadoxFlaw.SEVERE: _("severe"),
+        magick.ParadoxFlaw.RADICAL: _("radical"),
+    }
+    lasting = {
+        magick.FlawLasting.BRIEF: _("brief"),
+        magick.FlawLasting.LONG: _("long"),
+        magick.FlawLasting.MAY_BE_PERMANENT: _("may be permanent"),
+    }
+    line = "🎭 " + _(
+        "A Paradox flaw of this tier, if the Storyteller gives one: {kind}, {lasting}"
+    ).format(kind=names[spec.flaw], lasting=lasting[spec.lasting])
+    if spec.difficulty_high:
+        low, high = spec.difficulty_low, spec.difficulty_high
+        span = f"+{low}" if low == high else f"+{low}…{high}"
+        line += ", " + _("{span} difficulty on actions it touches").format(span=span)
+    if spec.draws_attention:
+        line += ", " + _("draws attention")
+    return line
 
 
 def _tier_options(effects: magick.BacklashEffects) -> str:

@@ -394,3 +394,51 @@ async def test_the_tables_modifiers_step_through_their_ranges_under_the_cap(tabl
     await press(MagickAction.NAMED, NAMED_MODIFIERS.index(Modifier.UNNEEDED_FOCUS))
     await press(MagickAction.NAMED, NAMED_MODIFIERS.index(Modifier.MISSING_FOCUS))
     assert "не сочетаются" in (table.session.answers[-1].text or "")
+
+
+@pytest.mark.parametrize(
+    ("place", "difficulty", "successes"),
+    [(3, 7, "4"), (0, 3, "1"), (5, 9, "5+")],  # G-C13: most cities, a Node, a lab
+)
+async def test_the_barrier_table_through_the_chat(
+    table: Table, place: int, difficulty: int, successes: str
+) -> None:
+    from handlers.magick.callbacks import BarrierAction, BarrierCallback
+
+    await table.say(ANNA, "/set арете 3")
+    await table.say(ANNA, "/barrier")
+    panel = table.session.messages[-1]
+    data = next(
+        b.callback_data or ""
+        for b in buttons(panel.reply_markup)
+        if BarrierCallback.unpack(b.callback_data or "").a is BarrierAction.PLACE
+        and BarrierCallback.unpack(b.callback_data or "").x == place
+    )
+    await table.tap(ANNA, data, panel.message_id)
+    text = table.session.edits[-1].text
+    assert f"сложность {difficulty}" in text
+    assert f"нужно успехов: {successes}" in text
+
+
+def test_the_range_tables_as_the_helper_shows_them(i18n: Any) -> None:
+    """G-C14/G-C15: the rows the helper's tables print."""
+    from handlers.magick import view
+
+    with i18n.context(), i18n.use_locale("ru"):
+        correspondence = view.correspondence_table()
+        time = view.time_table()
+    assert "3: знакомое место · имущество или просто друг" in correspondence
+    assert "6+: любое место на Земле · ничего не требуется" in correspondence
+    assert "4: 50 лет" in time
+    assert "10+: 1000 лет и больше" in time
+
+
+def test_the_backlash_offers_the_flaw_of_its_tier(i18n: Any) -> None:
+    """§C.13 beside §C.12: the flaw row of the same tier, for the Storyteller's choice."""
+    from handlers.magick import view
+
+    with i18n.context(), i18n.use_locale("ru"):
+        assert "средний, долгий, +1…2 к сложности" in view.flaw_line(3)
+        assert "привлекает внимание" in view.flaw_line(4)
+        assert "может остаться навсегда" in view.flaw_line(5)
+        assert view.flaw_line(0) == ""
