@@ -19,15 +19,16 @@ import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, TypeVar
 
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from pydantic import ValidationError
 
 from bot import render
 from bot.session import safe_edit
-from bot.store import Flow, FlowState, LogEntry, Screen, Store
+from bot.store import Flow, FlowState, FlowStateError, LogEntry, Screen, Store
 from rules.profiles import GameSystem, Profile
 
 log = logging.getLogger(__name__)
@@ -192,3 +193,38 @@ async def open_table_tap(
         await callback.answer(render.wrong_system_text(), show_alert=True)
         return None
     return opened
+
+
+S = TypeVar("S", bound=FlowState)
+
+
+async def open_state(
+    callback: CallbackQuery,
+    flow_id: str,
+    version: int,
+    store: Store,
+    model: type[S],
+    profile: Profile,
+    *,
+    owner_only: bool = False,
+    current_only: bool = False,
+) -> tuple[Flow, Message, S] | None:
+    """:func:`open_table_tap` with the flow read as ``model`` (a flow that does not read as
+    it is an invalid button). ``current_only``: the flow's steps are one person's, in order
+    (an attack, a cast), so a press on an older drawing is a repeat, never a new choice."""
+    opened = await open_table_tap(
+        callback, flow_id, version, store, model.kind, profile, owner_only=owner_only
+    )
+    if opened is None:
+        return None
+    flow, message = opened
+    try:
+        state = flow.state(model)
+    except (ValidationError, FlowStateError):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return None
+    if current_only and version != flow.version:
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
+        return None
+    return flow, message, state

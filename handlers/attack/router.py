@@ -18,7 +18,6 @@ from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
-from pydantic import ValidationError
 
 from bot import live as bot_live
 from bot import render, rolling
@@ -32,8 +31,7 @@ from bot.taps import (
     CONFLICT_ATTEMPTS,
     TapConflict,
     commit_tap,
-    heal,
-    open_table_tap,
+    open_state,
     retrying,
     screen_of,
 )
@@ -257,23 +255,19 @@ async def atk_tap(
     features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        AttackFlow,
+        profile,
+        owner_only=False,
+        current_only=True,
     )
     if opened is None:
         return
-    flow, message = opened
-    try:
-        state = flow.state(AttackFlow)
-    except (ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
-    if callback_data.v != flow.version:
-        # Every step of an attack is one person's, in order: a press on an older drawing is a
-        # repeat or a race, never a new choice (PRODUCT.md §3 "Concurrency").
-        await heal(message, flow)
-        await callback.answer(render.already_done_text())
-        return
+    flow, message, state = opened
     user = callback.from_user
 
     async def may_press(side: Side | None) -> None:

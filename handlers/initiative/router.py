@@ -18,7 +18,6 @@ from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
-from pydantic import ValidationError
 
 from bot import live as bot_live
 from bot import render
@@ -34,7 +33,7 @@ from bot.taps import (
     TapConflict,
     commit_tap,
     heal,
-    open_table_tap,
+    open_state,
     retrying,
     screen_of,
 )
@@ -300,17 +299,19 @@ async def init_tap(
     features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        InitFlow,
+        profile,
+        owner_only=False,
+        current_only=False,
     )
     if opened is None:
         return
-    flow, message = opened
-    try:
-        state = flow.state(InitFlow)
-    except (ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+    flow, message, state = opened
     user = callback.from_user
 
     async def storyteller() -> None:

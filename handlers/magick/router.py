@@ -20,15 +20,14 @@ from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n.context import get_i18n
-from pydantic import ValidationError
 
 from bot import render, rolling
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, SheetSpend, Store
-from bot.taps import TapConflict, heal, open_table_tap, retrying, screen_of
+from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
+from bot.taps import TapConflict, open_state, retrying, screen_of
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
 from handlers.magick.callbacks import (
@@ -39,7 +38,6 @@ from handlers.magick.callbacks import (
     SphereCallback,
 )
 from handlers.magick.flow import (
-    BARRIER_KIND,
     KIND,
     LEVELS,
     MODIFIER_CAP,
@@ -380,21 +378,19 @@ async def magick_tap(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        EffectFlow,
+        profile,
+        owner_only=False,
+        current_only=True,
     )
     if opened is None:
         return
-    flow, message = opened
-    try:
-        state = flow.state(EffectFlow)
-    except (ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
-    if callback_data.v != flow.version:
-        await heal(message, flow)
-        await callback.answer(render.already_done_text())
-        return
+    flow, message, state = opened
     user = callback.from_user
     action, x = callback_data.a, callback_data.x
     if user.id != state.user_id and not (
@@ -575,21 +571,19 @@ async def barrier_tap(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, BARRIER_KIND, profile, owner_only=True
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        BarrierFlow,
+        profile,
+        owner_only=True,
+        current_only=True,
     )
     if opened is None:
         return
-    flow, message = opened
-    try:
-        state = flow.state(BarrierFlow)
-    except (ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
-    if callback_data.v != flow.version:
-        await heal(message, flow)
-        await callback.answer(render.already_done_text())
-        return
+    flow, message, state = opened
     action, x = callback_data.a, callback_data.x
     if action is BarrierAction.ROLL:
         await _cross(callback, message, store, flow, state, profile, rng)
