@@ -14,7 +14,7 @@ from bot import render, table_text
 from handlers.roll.callbacks import RollAction, RollCallback
 from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import Degree, Outcome
-from rules.profiles import Profile
+from rules.profiles import GameSystem, Profile
 
 
 def extend_targets_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
@@ -153,6 +153,14 @@ _D6_OUTCOMES: dict[D6Outcome, LazyProxy] = {
 
 
 def help_lines(profile: Profile) -> str:
+    """The roll's lines of /help in the chat's game (§A for the d10 games, §D.3 for d6)."""
+    if profile.system is GameSystem.D6:
+        return "\n".join(
+            [
+                _("/r 4 — a chance of 4 dice: every 5 or 6 is a measure of success"),
+                _("/r 4 2 — the same when two measures are needed"),
+            ]
+        )
     return "\n".join(
         [
             _("/r 7 — 7 dice at the default difficulty ({d})").format(d=profile.default_difficulty),

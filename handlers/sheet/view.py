@@ -38,7 +38,7 @@ from handlers.sheet.callbacks import Category, SheetAction, SheetCallback
 from rules.d6.chance import DifficultyKind
 from rules.errors import ErrorCode
 from rules.health import HealthTrack
-from rules.profiles import Profile
+from rules.profiles import GameSystem, Profile
 from rules.sheet import (
     Ability,
     Attribute,
@@ -318,6 +318,8 @@ def npc_only_storyteller_text() -> str:
 
 def help_line(profile: Profile) -> str:
     """One line in /help (it must stay one screen); ``/help sheet`` has the details."""
+    if profile.system is GameSystem.D6:
+        return "📜 " + _("/set, /sheet — character sheets: /help sheet")
     return "📜 " + _("/set dexterity 3, /sheet, /ask perc+alert 8 — character sheets: /help sheet")
 
 

@@ -102,3 +102,14 @@ async def test_in_a_private_chat_the_user_decides(table: Table) -> None:
     assert (await table.store.load_chat(BORIS.id)).profile == "d6"
     await table.say(BORIS, "/prob 7 6")
     assert "системе d6" in table.session.sent[-1].text
+
+
+async def test_help_follows_the_chats_game(table: Table) -> None:
+    """/help in a d6 chat shows the d6 roll and nothing the d6 game refuses."""
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/rules d6")
+    await table.say(ANNA, "/help")
+    text = table.session.sent[-1].text
+    assert "/r 4 — шанс в 4 кубика" in text
+    for d10_only in ("Сила Воли", "порог", "/prob", "/h 7 6", "/init", "/m 3"):
+        assert d10_only not in text, d10_only
