@@ -78,7 +78,7 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Attribute.INTELLIGENCE: _n("Интеллект", "Intelligence", "int"),
     Attribute.WITS: _n("Смекалка", "Wits", "Сообразительность", "wit"),
     Ability.ACADEMICS: _n("Академические знания", "Academics", "Академия"),
-    Ability.ACTING: _n("Актерство", "Acting", "Актёрство", "Performance"),
+    Ability.ACTING: _n("Актёрство", "Acting", "Актерство", "Performance"),
     Ability.ALERTNESS: _n("Бдительность", "Alertness"),
     Ability.ANIMAL_KEN: _n("Знание животных", "Animal Ken"),
     Ability.ARCHERY: _n("Стрельба из лука", "Archery"),
@@ -492,7 +492,10 @@ def apply_block(sheet: Sheet, text: str, profile: Profile | None = None) -> Bloc
         try:
             sheet = _apply_entry(sheet, entry, profile)
         except RulesInputError as exc:
-            errors.append(BlockError(entry.line, entry.text, BlockProblem.REJECTED, error=exc.code))
+            named = (entry.code,) if entry.code is not None else ()
+            errors.append(
+                BlockError(entry.line, entry.text, BlockProblem.REJECTED, named, error=exc.code)
+            )
         else:
             applied.append(entry)
     if wheel:

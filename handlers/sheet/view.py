@@ -36,7 +36,7 @@ from bot.traits import (
 )
 from handlers.sheet.callbacks import Category, SheetAction, SheetCallback
 from rules.d6.chance import DifficultyKind
-from rules.errors import ErrorCode
+from rules.errors import ErrorCode, RulesInputError
 from rules.health import HealthTrack
 from rules.profiles import GameSystem, Profile
 from rules.sheet import (
@@ -255,7 +255,17 @@ def block_error_text(error: BlockError, lang: Lang, system: SheetSystem) -> str:
         return _("«{word}»: the value is missing.").format(word=word)
     if error.problem is BlockProblem.BAD_NUMBER:
         return _("«{word}»: the value must be a number.").format(word=word)
-    reason = _REJECTIONS.get(error.error or ErrorCode.RANGE, _REJECTIONS[ErrorCode.RANGE])
+    code = error.error or ErrorCode.RANGE
+    if code is ErrorCode.RANGE and error.candidates:
+        try:
+            low, high = trait_range(error.candidates[0])
+        except RulesInputError:
+            low = high = -1
+        if high >= 0:
+            return _("«{word}»: the value must be from {low} to {high}.").format(
+                word=word, low=low, high=high
+            )
+    reason = _REJECTIONS.get(code, _REJECTIONS[ErrorCode.RANGE])
     return f"«{word}»: {reason}"
 
 

@@ -88,7 +88,7 @@ async def test_players_set_sheets_and_answer_the_storytellers_request(
     group = table.group
 
     saved = await say(fake_api, table, table.boris, "/set восп 3 бдит 2 ловк 3 драка 2")
-    assert saved.text == "✅ Лист Борис: Восприятие 3 · Бдительность 2 · Ловкость 3 · Драка 2"
+    assert saved.text == "✅ Борис — лист: Восприятие 3 · Бдительность 2 · Ловкость 3 · Драка 2"
 
     # An ambiguous prefix answers with the candidates and changes nothing.
     refused = await say(fake_api, table, table.vera, "/set сил 3")
@@ -100,7 +100,7 @@ async def test_players_set_sheets_and_answer_the_storytellers_request(
     pasted = await say(
         fake_api, table, table.vera, "Восприятие 2\nБдительность 1\nСила Воли 4/6", reply_to=prompt
     )
-    assert pasted.text == "✅ Лист Вера: Восприятие 2 · Бдительность 1 · Сила Воли 4/6"
+    assert pasted.text == "✅ Вера — лист: Восприятие 2 · Бдительность 1 · Сила Воли 4/6"
 
     # Export, edit, reply: the same text goes back in.
     exported = await say(fake_api, table, table.boris, "/sheet export")
@@ -215,7 +215,7 @@ async def test_the_storyteller_keeps_npcs_and_sees_every_sheet(
 
     await say(fake_api, table, table.boris, "/set сила 2 драка 1 св 3/5")
     npc = await say(fake_api, table, table.rita, "/npc Старый Страж: сила 4 драка 3")
-    assert npc.text == "🎭 Лист Старый Страж: Сила 4 · Драка 3"
+    assert npc.text == "🎭 Старый Страж — лист: Сила 4 · Драка 3"
     refused = await say(fake_api, table, table.boris, "/npc Страж: сила 5")
     assert refused.text == "Листы персонажей Рассказчика ведёт только Рассказчик."
 

@@ -187,7 +187,7 @@ async def test_teamwork_collects_each_helpers_roll(table: Table) -> None:
             helper, message, table.data(message, TeamCallback, a=TeamAction.POOL, x=pool)
         )
     finish = table.data(message, TeamCallback, a=TeamAction.FINISH)
-    assert "ведущий" in await table.refused(table.boris, message, finish)
+    assert "тот, кто её начал" in await table.refused(table.boris, message, finish)
     await table.tap(table.anya, message, finish)
     lines = faces_lines(message.text)
     assert [len(f) for f in lines] == [3, 2, 5]
@@ -244,7 +244,7 @@ async def test_wizards_and_an_answer_from_the_sheet(table: Table) -> None:
         await table.tap(table.anya, wizard, table.data(wizard, SetupCallback, a=action, x=x))
     await table.tap(table.anya, wizard, table.data(wizard, SetupCallback, a=SetupAction.GO))
     assert wizard.text.startswith("⏳ Длительное действие — Аня")
-    assert "4к10, сложность 6 (стандарт) · цель 3" in wizard.text
+    assert "4к10, сложность 6 (стандартно) · цель 3" in wizard.text
 
     await table.say(table.boris, "/set сообразительность 2 бдительность 3")
     sneaking = table.api.send_text(table.chat, table.boris, "Борис крадётся")

@@ -83,7 +83,7 @@ async def test_extended_roll_gathers_successes_to_the_target(table: Table) -> No
     await table.say(ANNA, "/ext 3 6 5")
     text = table.session.sent[-1].text
     assert text.startswith("⏳ <b>Длительное действие</b> — Anna")
-    assert "3к10, сложность 6 (стандарт) · цель 5" in text
+    assert "3к10, сложность 6 (стандартно) · цель 5" in text
     assert "▰▰▰▰▱▱▱▱▱▱ 2/5" in text
     message_id = sent_id(table)
     roll = find(table.session.sent[-1].reply_markup, ExtCallback, a=ExtAction.ROLL)
@@ -304,9 +304,12 @@ async def test_teamwork_collects_separate_rolls(table: Table) -> None:
     assert "✅ Команда достигла цели." in text
     finish = find(last_markup(table), TeamCallback, a=TeamAction.FINISH)
     await table.tap(CARL, finish, message_id)
-    assert table.session.answers[-1].text == "Завершить работу в команде может только ведущий."
+    assert (
+        table.session.answers[-1].text
+        == "Завершить работу в команде может только тот, кто её начал."
+    )
     await table.tap(ANNA, finish, message_id)
-    assert "⏹ Ведущий завершил работу в команде." in last_text(table)
+    assert "⏹ Работа в команде завершена." in last_text(table)
     assert last_markup(table) is None
     log = await table.store.recent_rolls(table.chat.id)
     assert [e["name"] for e in log] == ["Carl", "Boris", "Anna"]

@@ -87,7 +87,7 @@ async def stored(table: Table, user: User, system: SheetSystem = MAGE) -> sheets
 
 async def test_set_one_trait_by_its_russian_name(table: Table) -> None:
     await table.say(ANNA, "/set ловкость 3")
-    assert table.session.sent[-1].text == "✅ Лист Anna: Ловкость 3"
+    assert table.session.sent[-1].text == "✅ Anna — лист: Ловкость 3"
     sheet = await stored(table, ANNA)
     assert sheet is not None
     assert sheet.rating(Attribute.DEXTERITY) == 3
@@ -95,7 +95,7 @@ async def test_set_one_trait_by_its_russian_name(table: Table) -> None:
 
 async def test_several_pairs_on_one_line_with_prefixes_and_willpower(table: Table) -> None:
     await table.say(ANNA, "/set ловк 3 драка 2 сила воли 5/7")
-    assert table.session.sent[-1].text == "✅ Лист Anna: Ловкость 3 · Драка 2 · Сила Воли 5/7"
+    assert table.session.sent[-1].text == "✅ Anna — лист: Ловкость 3 · Драка 2 · Сила Воли 5/7"
     sheet = await stored(table, ANNA)
     assert sheet is not None
     assert sheet.rating(Ability.BRAWL) == 2
@@ -117,7 +117,7 @@ async def test_many_lines_after_set(table: Table) -> None:
     [
         ("/set сил 3", "«сил 3»: что именно — Сила, Сила Воли, Силы?"),
         ("/set ловкасть 3", "«ловкасть 3»: нет такой черты; может быть, Ловкость?"),
-        ("/set ловкость 9", "«ловкость 9»: значение вне допустимых пределов"),
+        ("/set ловкость 9", "«ловкость 9»: значение должно быть от 0 до 5."),
         ("/set ловкость", "«ловкость»: не указано значение."),
         ("/set ловкость три", "«ловкость три»: значение должно быть числом."),
         # §C.11: twenty boxes on the house wheel; 15 + 10 do not fit.
@@ -190,7 +190,7 @@ async def test_export_and_reply_round_trip(table: Table) -> None:
     assert "<pre>Ловкость 3\nДрака 2\nСила Воли 5/7</pre>" in exported
     # The player copies the block, raises Dexterity, and replies to the export with it.
     await say_reply(table, ANNA, "Ловкость 4\nДрака 2\nСила Воли 5/7", bot_message(table, exported))
-    assert table.session.sent[-1].text == "✅ Лист Anna: Ловкость 4 · Драка 2 · Сила Воли 5/7"
+    assert table.session.sent[-1].text == "✅ Anna — лист: Ловкость 4 · Драка 2 · Сила Воли 5/7"
     sheet = await stored(table, ANNA)
     assert sheet is not None
     assert sheet.rating(Attribute.DEXTERITY) == 4
@@ -214,7 +214,7 @@ async def test_table_talk_under_a_sheet_is_ignored(table: Table) -> None:
     await say_reply(table, BORIS, "Ого, какая ловкая!", bot_message(table, view))
     assert len(table.session.sent) == 2
     await say_reply(table, BORIS, "Ловкость 2", bot_message(table, view))
-    assert table.session.sent[-1].text == "✅ Лист Boris: Ловкость 2"
+    assert table.session.sent[-1].text == "✅ Boris — лист: Ловкость 2"
 
 
 async def test_a_reply_to_another_bot_message_is_not_a_paste(table: Table) -> None:
@@ -256,7 +256,7 @@ async def test_each_game_system_has_its_own_sheet(table: Table) -> None:
     await table.say(ANNA, "/set ловкость 3")
     await table.store.update_chat(table.chat.id, profile="dark-ages")
     await table.say(ANNA, "/set человечность 7 уворот 2")
-    assert table.session.sent[-1].text == "✅ Лист Anna: Человечность 7 · Уворот 2"
+    assert table.session.sent[-1].text == "✅ Anna — лист: Человечность 7 · Уворот 2"
     dark = await stored(table, ANNA, SheetSystem.DARK_AGES)
     mage = await stored(table, ANNA, MAGE)
     assert dark is not None
@@ -533,7 +533,9 @@ async def test_storyteller_sees_every_sheet_in_one_message(table: Table) -> None
 async def test_npc_sheets_set_show_list_and_refuse_players(table: Table) -> None:
     table.session.admins.add(ANNA.id)
     await table.say(ANNA, "/npc Старый Страж: сила 4 драка 3 сила воли 6")
-    assert table.session.sent[-1].text == ("🎭 Лист Старый Страж: Сила 4 · Драка 3 · Сила Воли 6/6")
+    assert table.session.sent[-1].text == (
+        "🎭 Старый Страж — лист: Сила 4 · Драка 3 · Сила Воли 6/6"
+    )
     await table.say(ANNA, "/npc старый  страж\nЛовкость 2")
     await table.say(ANNA, "/npc СТАРЫЙ СТРАЖ")
     shown = table.session.sent[-1].text
