@@ -60,6 +60,10 @@ class PoolRefused(Exception):
         super().__init__(text)
         self.text = text
 
+    def with_example(self, example: str) -> str:
+        """The reason, then the command's one example of a correct line."""
+        return self.text + "\n" + example
+
 
 @dataclass(frozen=True)
 class Roller:

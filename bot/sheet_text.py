@@ -106,8 +106,10 @@ def condition_name(condition: Condition) -> str:
 
 
 def no_sheet_text(owner: str) -> str:
+    """Said under a roll that needs a sheet; the roll's own example follows it, so this one
+    tells how to fill the sheet without a second «Пример:»."""
     return _("{name} has no character sheet in this chat yet.").format(name=escape(owner)) + (
-        "\n" + set_example()
+        "\n" + _("Fill it in with /set dexterity 3 brawl 2, or /set alone for buttons.")
     )
 
 

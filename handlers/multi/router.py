@@ -71,7 +71,7 @@ async def multi_command(
                     difficulty = resolved.table_difficulty(typed)
                 actions[k] = (resolved.dice, difficulty)
     except rolling.PoolRefused as refused:
-        await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
         return
     try:
         state = MultiFlow(roller=roller, default_difficulty=profile.default_difficulty)

@@ -96,7 +96,7 @@ async def roll_command(
         )
     except rolling.PoolRefused as refused:
         await message.answer(
-            refused.text + "\n" + view.example_text("r"), parse_mode=ParseMode.HTML
+            refused.with_example(view.example_text("r")), parse_mode=ParseMode.HTML
         )
         return
     pool, source = resolved.dice, resolved.source

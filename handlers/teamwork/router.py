@@ -60,7 +60,7 @@ async def team_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.text + "\n" + view.usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
         return
     try:
         pool = rolling.check_pool(typed, profile)

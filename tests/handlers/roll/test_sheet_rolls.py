@@ -219,3 +219,13 @@ async def test_the_wizard_spends_willpower_off_the_sheet(table: Table) -> None:
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert sheet.willpower_current == 1
+
+
+async def test_a_missing_sheet_gets_one_example_not_two(table: Table) -> None:
+    """The refusal already says what to type (/set …); the command's own example would be a
+    second «Пример:» under one error."""
+    for line in ("/r ловк+драка 6", "/team ловк+драка 6", "/ext ловк+драка 6 5"):
+        await table.say(player(9, "Глеб"), line)
+        said = table.session.sent[-1].text
+        assert said.count("Пример:") == 1, said
+        assert "/set" in said
