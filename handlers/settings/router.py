@@ -12,13 +12,13 @@ be pressed by anyone.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
+from aiogram.enums import ChatType, ParseMode
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Chat, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import render
-from bot.access import GameAccess, game_access
+from bot.access import GameAccess, game_access, is_admin, is_storyteller
 from bot.session import safe_edit
 from bot.store import ChatSettings, Store
 from handlers.settings import view
@@ -35,8 +35,27 @@ def make_router() -> Router:
     return router
 
 
-async def lang_command(message: Message, command: CommandObject, store: Store) -> None:
+async def _may_set_language(
+    bot: Bot, chat: Chat, chat_settings: ChatSettings, user: User | None, sender: Chat | None
+) -> bool:
+    """A group's language is the table's: its Storyteller or an administrator sets it; in a
+    private chat, the one person in it."""
+    if chat.type == ChatType.PRIVATE:
+        return True
+    if sender is None and is_storyteller(chat_settings, user):
+        return True
+    return await is_admin(bot, chat, user, sender)
+
+
+async def lang_command(
+    message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
+) -> None:
     code = (command.args or "").strip().casefold()
+    if code and not await _may_set_language(
+        bot, message.chat, chat_settings, message.from_user, message.sender_chat
+    ):
+        await message.answer(view.language_refusal_text())
+        return
     if not code:
         await message.answer(view.language_prompt(), reply_markup=view.language_keyboard())
         return
@@ -48,11 +67,20 @@ async def lang_command(message: Message, command: CommandObject, store: Store) -
         await message.answer(view.language_set_text())
 
 
-async def lang_tap(callback: CallbackQuery, callback_data: LangCallback, store: Store) -> None:
+async def lang_tap(
+    callback: CallbackQuery,
+    callback_data: LangCallback,
+    store: Store,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
     message = callback.message
     code = callback_data.code
     if code not in render.LANGUAGES or not isinstance(message, Message):
         await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if not await _may_set_language(bot, message.chat, chat_settings, callback.from_user, None):
+        await callback.answer(view.language_refusal_text(), show_alert=True)
         return
     await store.update_chat(message.chat.id, locale=code)
     with get_i18n().use_locale(code):

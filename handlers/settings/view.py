@@ -77,3 +77,7 @@ def help_lines(profile: Profile) -> str:
             _("/rules — the game's rules (the Storyteller; chat admins until there is one)"),
         ]
     )
+
+
+def language_refusal_text() -> str:
+    return _("The group's language is set by its Storyteller or an administrator.")

@@ -33,6 +33,7 @@ async def test_start_greets_and_shows_help(table: Table) -> None:
 
 
 async def test_lang_with_argument_switches_the_chat(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
     await table.say(ANNA, "/lang en")
     assert table.session.sent[-1].text == "This chat now speaks English."
     assert (await table.store.load_chat(GROUP.id)).locale == "en"
@@ -43,6 +44,7 @@ async def test_lang_with_argument_switches_the_chat(table: Table) -> None:
 
 
 async def test_lang_buttons(table: Table) -> None:
+    table.session.admins.add(EMMA.id)
     await table.say(EMMA, "/lang")
     markup = table.session.sent[-1].reply_markup
     codes = [LangCallback.unpack(b.callback_data or "").code for b in buttons(markup)]
@@ -52,7 +54,21 @@ async def test_lang_buttons(table: Table) -> None:
     assert (await table.store.load_chat(GROUP.id)).locale == "ru"
 
 
+async def test_only_the_storyteller_or_an_admin_sets_the_groups_language(table: Table) -> None:
+    await table.say(BORIS, "/lang en")
+    assert "Рассказчик или администратор" in table.session.sent[-1].text
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/lang")  # the keyboard itself may be opened by anyone
+    keyboard = table.session.messages[-1].message_id
+    await table.tap(BORIS, LangCallback(code="en").pack(), keyboard)
+    assert table.session.answers[-1].show_alert
+    assert (await table.store.load_chat(GROUP.id)).locale is None
+    await table.tap(ANNA, LangCallback(code="en").pack(), keyboard)
+    assert (await table.store.load_chat(GROUP.id)).locale == "en"
+
+
 async def test_lang_unknown_code_gets_a_hint(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
     await table.say(ANNA, "/lang de")
     assert "Пример: /lang ru" in table.session.sent[-1].text
     assert (await table.store.load_chat(GROUP.id)).locale is None
