@@ -109,8 +109,12 @@ async def hidden_command(
 
 
 async def _campaign(store: Store, user: User) -> tuple[int, str, ChatSettings] | None:
-    """The Storyteller's chosen campaign, if they still run it: id, title, its settings."""
+    """The Storyteller's chosen campaign, if they still run it: id, title, its settings. One
+    who runs a single campaign has nothing to choose: that one, remembered for next time."""
     chosen, runs = await store.campaigns(user.id)
+    if (chosen is None or chosen not in runs) and len(runs) == 1:
+        chosen = next(iter(runs))
+        await store.choose_campaign(user.id, chosen)
     if chosen is None or chosen not in runs:
         return None
     settings = await store.load_chat(chosen)

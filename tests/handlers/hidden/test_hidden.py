@@ -316,7 +316,7 @@ async def test_the_storyteller_rolls_from_the_private_chat_for_a_chosen_campaign
 ) -> None:
     await make_storyteller(table)
     table.chat = Chat(id=ANNA.id, type="private", first_name="Anna")
-    await table.say(ANNA, "/h 6 6")  # no campaign chosen yet: the buttons first
+    await table.say(ANNA, "/h")  # the buttons, to choose or to see the choice
     offer = table.session.sent[-1]
     assert offer.text == "Выберите кампанию, для которой вы бросаете втайне из этого чата:"
     [button] = buttons(offer.reply_markup)
@@ -459,3 +459,13 @@ async def test_an_npcs_effect_in_secret(table: Table) -> None:
     assert "Парадокс" not in public[0].text
     await table.say(ANNA, "/h m 3 вульг")  # no Arete for the NPC: how to write it
     assert "арете 4" in table.session.sent[-1].text
+
+
+async def test_one_campaign_needs_no_choosing(table: Table) -> None:
+    """The first /h in the private chat rolls at once when the Storyteller runs one game."""
+    await make_storyteller(table)
+    table.chat = Chat(id=ANNA.id, type="private", first_name="Anna")
+    await table.say(ANNA, "/h 6 6")
+    private = [s for s in table.session.sent if s.chat_id == ANNA.id][-1]
+    assert private.text.startswith("🤫 Тайный бросок №1 в «Chronicle»")
+    assert await table.store.campaigns(ANNA.id) == (GROUP.id, {GROUP.id: "Chronicle"})
