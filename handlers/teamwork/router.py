@@ -9,8 +9,11 @@ line and its own botch. The leader rolls first with the command; each helper pre
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from aiogram import Router
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from pydantic import ValidationError
@@ -18,9 +21,9 @@ from pydantic import ValidationError
 from bot import render, rolling, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
-from bot.parsing import parse_team_arguments
+from bot.parsing import ArgumentsError, parse_team_arguments
 from bot.store import FlowStateError, LogEntry, Store
-from bot.taps import commit_tap, open_table_tap, retrying
+from bot.taps import CONFLICT_ATTEMPTS, commit_tap, open_table_tap, retrying, screen_of
 from bot.wizard import typed_or_wizard
 from handlers.teamwork import view
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
@@ -46,6 +49,10 @@ async def team_command(
     features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
+    joined = _replied_team(message)
+    if joined is not None and (command.args or "").strip():
+        await _join_by_reply(message, command, store, profile, joined, rng)
+        return
     args = await typed_or_wizard(
         message, command, store, profile, features, "team", parse_team_arguments, view.usage_text()
     )
@@ -156,3 +163,104 @@ async def team_tap(
         entries=entries,
         close=after.closed,
     )
+
+
+def _replied_team(message: Message) -> tuple[str, int] | None:
+    """The team effort a /team replies to: its flow (from the buttons Telegram sends with
+    the replied message) and the message id; None when it is no open team's message."""
+    replied = message.reply_to_message
+    markup = replied.reply_markup if replied is not None else None
+    if replied is None or markup is None:
+        return None
+    for row in markup.inline_keyboard:
+        for button in row:
+            data = button.callback_data or ""
+            if data.startswith(TeamCallback.__prefix__ + ":"):
+                try:
+                    return TeamCallback.unpack(data).f, replied.message_id
+                except (TypeError, ValueError):
+                    return None
+    return None
+
+
+async def _join_by_reply(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    joined: tuple[str, int],
+    rng: Rng | None,
+) -> None:
+    """``/team инт+техника`` in reply to a team's message: the helper's roll joins that team
+    at its difficulty, and the one message shows it (§A.13)."""
+    user = message.from_user
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.usage_text())
+        return
+    try:
+        args = parse_team_arguments(command.args)
+    except ArgumentsError:
+        await message.answer(view.usage_text())
+        return
+    name = roller_name(message, user)
+    try:
+        resolved = await rolling.command_pool(store, message, name, args.pool, args.traits, profile)
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        return
+    flow_id, message_id = joined
+    for _attempt in range(CONFLICT_ATTEMPTS):
+        flow = await store.load_flow(flow_id)
+        if flow is None or flow.closed or flow.chat_id != message.chat.id:
+            await message.answer(render.closed_text())
+            return
+        try:
+            state = flow.state(TeamFlow)
+        except (ValidationError, FlowStateError):
+            await message.answer(view.usage_text())
+            return
+        if state.has_rolled(user.id):
+            await message.answer(view.team_already_text())
+            return
+        if len(state.members) >= MAX_MEMBERS:
+            await message.answer(render.invalid_button_text())
+            return
+        try:
+            pool = rolling.check_pool(resolved.dice, profile)
+            difficulty = resolved.table_difficulty(state.difficulty)
+            result = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+        except RulesInputError as error:
+            await message.answer(
+                table_text.range_text(error.field, profile, view.usage_text()),
+                parse_mode=ParseMode.HTML,
+            )
+            return
+        member = Member(
+            user_id=user.id, name=name, pool=pool, result=result, source=resolved.source
+        )
+        after = state.model_copy(
+            update={
+                "members": (*state.members, member),
+                "pending": tuple(p for p in state.pending if p[0] != user.id),
+            }
+        )
+        text, markup = view.draw(flow.next(after), after, profile)
+        entry = rolling.log_entry(user.id, name, pool, result, KIND)
+        advanced = await store.advance_flow(
+            flow, flow.version, after, entries=[entry], screen=screen_of(text, markup)
+        )
+        if advanced is None:
+            continue
+        bot = message.bot
+        if bot is not None:
+            # The step is stored with its screen: if this edit fails, the next tap redraws.
+            with suppress(TelegramAPIError):
+                await bot.edit_message_text(
+                    text=text,
+                    chat_id=message.chat.id,
+                    message_id=message_id,
+                    reply_markup=markup,
+                    parse_mode=ParseMode.HTML,
+                )
+        return
+    await message.answer(render.busy_text())

@@ -585,3 +585,38 @@ async def test_multi_wizard_in_a_split_pool_game_asks_for_the_split(table: Table
     await table.tap(ANNA, find(last_markup(table), SetupCallback, a=SetupAction.GO), message_id)
     labels = [b.text for b in buttons(last_markup(table))]
     assert labels[:5] == ["1+5", "2+4", "3+3", "4+2", "5+1"]
+
+
+async def test_a_reply_with_team_joins_the_team_replied_to(table: Table) -> None:
+    """``/team 4`` (or trait names) in reply to a team's message joins it at its difficulty,
+    in that one message, instead of starting a second team."""
+    await table.say(ANNA, "/team 3 7 цель 6")
+    team = table.session.messages[-1]
+    sent = len(table.session.sent)
+    table.message_id += 1
+    replied = Message(
+        message_id=team.message_id,
+        date=datetime.now(UTC),
+        chat=table.chat,
+        from_user=User(id=123456, is_bot=True, first_name="Dice"),
+        text=team.text,
+        reply_markup=team.reply_markup,
+    )
+    await table.feed(
+        message=Message(
+            message_id=table.message_id,
+            date=datetime.now(UTC),
+            chat=table.chat,
+            from_user=BORIS,
+            text="/team 4",
+            entities=[MessageEntity(type="bot_command", offset=0, length=5)],
+            reply_to_message=replied,
+        )
+    )
+    assert len(table.session.sent) == sent  # no second team
+    edit = table.session.edits[-1]
+    assert edit.message_id == team.message_id
+    assert "Boris: 4к10" in edit.text
+    assert "сложность 7" in edit.text
+    [flow] = [f for f in (await flows(table.store)).values() if '"leader"' in f["data"]]
+    assert len(TeamFlow.model_validate_json(flow["data"]).members) == 2
