@@ -74,8 +74,32 @@ _TRAIT_EXPRESSION = re.compile(
 _PLUS_BETWEEN_NAMES = re.compile(r"(?<=[^\W\d_])\s*\+\s*(?=[^\W\d_])")
 
 
+# Keywords that follow a pool and are not part of a trait's name.
+_KEYWORDS = frozenset({"wp", "св", "цель", "target", "до", "to", "нпс", "npc", "нпц"})
+
+
 def join_trait_expressions(text: str | None) -> str:
-    return _PLUS_BETWEEN_NAMES.sub("+", text or "")
+    """One token per pool: «ловкость + драка» → «ловкость+драка», and a name of several
+    words as the sheet prints it («сила воли») held together with «_», which the trait
+    names read as a space (``bot.traits.normalise``); keywords stay apart."""
+    joined = _PLUS_BETWEEN_NAMES.sub("+", text or "")
+    words = joined.split()
+    out: list[str] = []
+    for word in words:
+        if (
+            out
+            and _TRAIT_EXPRESSION.fullmatch(word)
+            and _LETTERS_END.search(out[-1])
+            and word.split("+", 1)[0].casefold() not in _KEYWORDS
+            and out[-1].rsplit("+", 1)[-1].casefold() not in _KEYWORDS
+        ):
+            out[-1] += "_" + word
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+_LETTERS_END = re.compile(r"(?:^|\+)[^\W\d_][^\W\d]*$")
 
 
 def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> RollArguments:

@@ -229,3 +229,13 @@ async def test_a_missing_sheet_gets_one_example_not_two(table: Table) -> None:
         said = table.session.sent[-1].text
         assert said.count("Пример:") == 1, said
         assert "/set" in said
+
+
+async def test_a_name_of_several_words_as_the_sheet_prints_it(table: Table) -> None:
+    """«/r сила воли 8»: the trait as the sheet writes it, space and all."""
+    await table.say(player(8, "Ира"), "/set сила воли 5 ловкость 2")
+    await table.say(player(8, "Ира"), "/r сила воли 8")
+    said = table.session.sent[-1].text
+    assert "Сила Воли 5 → 5к10, сложность 8" in said, said
+    await table.say(player(8, "Ира"), "/r сила воли + ловкость 7")
+    assert "Сила Воли 5 + Ловкость 2" in table.session.sent[-1].text
