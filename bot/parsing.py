@@ -24,8 +24,12 @@ from rules.health import DamageType
 # A number is at most a few ASCII digits: Python's int() would accept "٧" or a 4000-digit
 # string, and neither is something a player meant as a pool.
 _NUMBER = re.compile(r"[0-9]{1,6}", re.ASCII)
-_THRESHOLD = re.compile(r"(?:t|пор|\+)(-?[0-9]{1,6})", re.ASCII | re.IGNORECASE)
-_THRESHOLD_LIKE = re.compile(r"(?:t|пор|\+)[-=]?[0-9-]", re.ASCII | re.IGNORECASE)
+# The threshold keeps an explicit word (``пор2``, ``t2``, ``thr2``): a bare «+2» adds dice.
+_THRESHOLD = re.compile(r"(?:thr|t|пор)(-?[0-9]{1,6})", re.ASCII | re.IGNORECASE)
+_THRESHOLD_LIKE = re.compile(r"(?:thr|t|пор)[-=]?[0-9-]", re.ASCII | re.IGNORECASE)
+# Dice added to or taken from a pool (§A.2 bonuses and penalties): «+2», «-1», «+1к», «+1d».
+_DICE = re.compile(r"([+\-−][0-9]{1,2})(?:к|d|k)?", re.IGNORECASE)
+DICE_MODIFIER_MAX = 10
 _WILLPOWER_WORDS = frozenset({"wp", "св"})
 
 
@@ -63,6 +67,11 @@ class RollArguments(BaseModel):
     willpower: bool = False
     threshold: int = 0
     traits: str | None = None
+    dice: int = 0  # dice added (or, negative, taken) on top of the pool: «ловк+драка-1»
+
+    def with_dice_in_pool(self) -> RollArguments:
+        """A typed pool with its «+2» added in, for the rolls that show no source."""
+        return self.model_copy(update={"pool": self.pool + self.dice, "dice": 0})
 
 
 # A pool by trait names: letters, with «+» between the traits and «.»/«-» inside a name
@@ -88,7 +97,7 @@ def join_trait_expressions(text: str | None) -> str:
     for word in words:
         if (
             out
-            and _TRAIT_EXPRESSION.fullmatch(word)
+            and (_TRAIT_EXPRESSION.fullmatch(word) or _GLUED_DICE.fullmatch(word))
             and _LETTERS_END.search(out[-1])
             and word.split("+", 1)[0].casefold() not in _KEYWORDS
             and out[-1].rsplit("+", 1)[-1].casefold() not in _KEYWORDS
@@ -111,9 +120,20 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
     willpower = False
     threshold: int | None = None
     traits: str | None = None
+    dice = 0
     for token in (join_trait_expressions(text) if allow_traits else text or "").split():
         word = token.casefold()
-        if _NUMBER.fullmatch(word):
+        if allow_traits and traits is None and len(numbers) <= 1:
+            glued = _GLUED_DICE.fullmatch(token)
+            if glued is not None:  # «ловк+драка-1»: the names, then the dice they gain or lose
+                token, word = glued.group(1), glued.group(1).casefold()
+                dice += _signed(glued.group(2))
+        if (numbers or traits is not None) and (modifier := _DICE.fullmatch(word)) is not None:
+            # only after a pool: «/r -1 6» is a pool of −1, out of range, not six dice less one
+            dice += _signed(modifier.group(1))
+            if abs(dice) > DICE_MODIFIER_MAX:
+                raise ArgumentsError(Problem.NOT_A_NUMBER, token)
+        elif _NUMBER.fullmatch(word):
             if len(numbers) == (1 if traits is not None else 2):
                 raise ArgumentsError(Problem.TOO_MANY_NUMBERS, token)
             numbers.append(int(word))
@@ -147,6 +167,7 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
             willpower=willpower,
             threshold=threshold or 0,
             traits=traits,
+            dice=dice,
         )
     if not numbers:
         raise ArgumentsError(Problem.POOL_MISSING)
@@ -155,7 +176,18 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
         difficulty=numbers[1] if len(numbers) > 1 else None,
         willpower=willpower,
         threshold=threshold or 0,
+        dice=dice,
     )
+
+
+def _signed(text: str) -> int:
+    return int(text.replace("−", "-"))
+
+
+_GLUED_DICE = re.compile(
+    r"([^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*(?:\+[^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*)*)"
+    r"([+\-−][0-9]{1,2})"
+)
 
 
 # --- Table rolls: /ext, /vs, /team, /multi ---------------------------

@@ -253,9 +253,7 @@ def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
             max=profile.pool_sanity_max
         )
     elif problem is Problem.THRESHOLD_SYNTAX:
-        text = _("«{word}»: write the threshold as t2 or +2 (a number from 0 to 50).").format(
-            word=word
-        )
+        text = _("«{word}»: write the threshold as t2 (a number from 0 to 50).").format(word=word)
     elif problem is Problem.TOO_MANY_NUMBERS:
         text = _("«{word}»: only two numbers are expected, the pool and the difficulty.").format(
             word=word

@@ -136,6 +136,7 @@ async def resolve_pool(
     dice: int | None = None,
     traits: str | None = None,
     kind: PoolKind = PoolKind.ACTION,
+    modifier: int = 0,
 ) -> Pool:
     """The pool of a typed number (``dice``) or of trait names (``traits``), after wounds.
 
@@ -147,8 +148,16 @@ async def resolve_pool(
         if dice is None:
             raise ValueError("a pool is a number or trait names")
         sheet = await load_sheet(store, roller, profile)
-        return typed_pool(dice, sheet, profile, kind)
-    return await _sheet_pool(store, roller, profile, traits)
+        if not modifier:
+            return typed_pool(dice, sheet, profile, kind)
+        label = escape(str(dice)) + modifier_text(modifier)
+        if dice >= 1 and dice + modifier < 1:  # S0: a pool brought to nothing
+            raise PoolRefused(pool_impossible_text(label))
+        pool = typed_pool(dice + modifier, sheet, profile, kind)
+        if pool.wound_penalty:
+            label += " " + wounds_text(pool.wound_penalty)
+        return replace(pool, label=label)
+    return await _sheet_pool(store, roller, profile, traits, modifier)
 
 
 def typed_pool(dice: int, sheet: Sheet | None, profile: Profile, kind: PoolKind) -> Pool:
@@ -192,7 +201,9 @@ def conditions_difficulty(
     return effect.difficulty
 
 
-async def _sheet_pool(store: Store, roller: Roller, profile: Profile, expression: str) -> Pool:
+async def _sheet_pool(
+    store: Store, roller: Roller, profile: Profile, expression: str, modifier: int = 0
+) -> Pool:
     if len(expression) > EXPRESSION_MAX:
         raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
     system = system_of(profile)
@@ -207,7 +218,13 @@ async def _sheet_pool(store: Store, roller: Roller, profile: Profile, expression
     if sheet is None:
         raise PoolRefused(sheet_text.no_sheet_text(roller.name))
     try:
-        pool = pool_from_traits(sheet, codes, profile)
+        pool = pool_from_traits(
+            sheet,
+            codes,
+            profile,
+            bonuses=[modifier] if modifier > 0 else (),
+            penalties=[-modifier] if modifier < 0 else (),
+        )
     except RulesInputError as error:
         if error.field == "pool":
             raise PoolRefused(render.range_sentence("pool", profile)) from None
@@ -217,6 +234,7 @@ async def _sheet_pool(store: Store, roller: Roller, profile: Profile, expression
         pool.ratings,
         [code in pool.missing for code in pool.codes],
         pool.wound_penalty,
+        modifier,
     )
     if pool.status is PoolStatus.AUTO_FAILURE:
         raise PoolRefused(pool_auto_failure_text(label))
@@ -381,18 +399,30 @@ def with_pool(pool: Pool, dice: int) -> Pool:
 
 
 def sheet_pool_label(
-    names: Sequence[str], ratings: Sequence[int], missing: Sequence[bool], wound_penalty: int
+    names: Sequence[str],
+    ratings: Sequence[int],
+    missing: Sequence[bool],
+    wound_penalty: int,
+    modifier: int = 0,
 ) -> str:
-    """«Ловкость 3 + Драка 2»: where the dice came from; an unset trait shows «—» (counted
-    as 0), a wound penalty its dice (§B.9). ``names`` are already escaped."""
+    """«Ловкость 3 + Драка 2 − 1»: where the dice came from; an unset trait shows «—»
+    (counted as 0), dice added or taken their number, a wound penalty its dice (§B.9).
+    ``names`` are already escaped."""
     parts = [
         f"{name} {'—' if absent else rating}"
         for name, rating, absent in zip(names, ratings, missing, strict=True)
     ]
-    label = " + ".join(parts)
+    label = " + ".join(parts) + modifier_text(modifier)
     if wound_penalty:
         label += " " + wounds_text(wound_penalty)
     return label
+
+
+def modifier_text(modifier: int) -> str:
+    """« + 2» or « − 1» after a pool's source; nothing for no modifier."""
+    if not modifier:
+        return ""
+    return f" + {modifier}" if modifier > 0 else f" − {-modifier}"
 
 
 def typed_label(dice: int, wound_penalty: int) -> str:

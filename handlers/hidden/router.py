@@ -165,7 +165,7 @@ async def _prepare(
     if words and words[0].casefold() in vocabulary.MAGICK:
         return await _prepare_effect(message, words[1] if len(words) > 1 else "", profile, rng)
     try:
-        arguments = parse_roll_arguments(command.args)
+        arguments = parse_roll_arguments(command.args).with_dice_in_pool()
     except ArgumentsError as problem:
         await message.answer(
             render.parse_problem_text(problem.problem, problem.token, profile, command="h"),

@@ -40,7 +40,7 @@ async def prob_command(message: Message, command: CommandObject, profile: Profil
         await message.answer(render.d6_unsupported_text())
         return
     try:
-        args = parse_roll_arguments(command.args)
+        args = parse_roll_arguments(command.args).with_dice_in_pool()
     except ArgumentsError as problem:
         text = render.parse_problem_text(problem.problem, problem.token, profile, "prob")
         await message.answer(text, parse_mode=ParseMode.HTML)

@@ -93,6 +93,7 @@ async def roll_command(
             profile,
             dice=args.pool if args.traits is None else None,
             traits=args.traits,
+            modifier=args.dice,
         )
     except rolling.PoolRefused as refused:
         await message.answer(
@@ -140,7 +141,7 @@ async def _roll_d6(message: Message, text: str | None, store: Store, rng: Rng | 
     """§D.3: the chance (шанс) in d6, each 5 or 6 a measure of success; the second number is
     how many measures the scenarist requires (S2: «обычно достаточно 1 меры успеха»)."""
     try:
-        args = parse_roll_arguments(text)
+        args = parse_roll_arguments(text).with_dice_in_pool()
         if args.willpower or args.threshold:
             raise ArgumentsError(Problem.NOT_A_NUMBER, "wp" if args.willpower else "t")
         required = 1 if args.difficulty is None else args.difficulty

@@ -166,7 +166,10 @@ def help_lines(profile: Profile) -> str:
             _("/r 7 — 7 dice at the default difficulty ({d})").format(d=profile.default_difficulty),
             _("/r 7 8 — 7 dice, difficulty 8; /r dex+brawl 8 — the pool from your sheet"),
             _("/r 7 8 wp — spend Willpower for one sure success"),
-            _("/r 7 8 t2 (or +2) — threshold 2: the first two successes do not count"),
+            _(
+                "/r 7 8 t2 — threshold 2: the first two successes do not count; "
+                "+2 or -1 adds or takes dice"
+            ),
             _("/r — buttons: pool, difficulty, Willpower, the odds before rolling"),
         ]
     )

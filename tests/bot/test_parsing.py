@@ -16,7 +16,7 @@ from bot.parsing import ArgumentsError, Problem, RollArguments, parse_roll_argum
         ("7 8", RollArguments(pool=7, difficulty=8)),
         ("7 8 wp", RollArguments(pool=7, difficulty=8, willpower=True)),
         ("7 8 СВ", RollArguments(pool=7, difficulty=8, willpower=True)),
-        ("7 8 +2", RollArguments(pool=7, difficulty=8, threshold=2)),
+        ("7 8 +2", RollArguments(pool=7, difficulty=8, dice=2)),  # dice, never a threshold
         ("7 8 пор2", RollArguments(pool=7, difficulty=8, threshold=2)),
         ("7 8 wp t1", RollArguments(pool=7, difficulty=8, willpower=True, threshold=1)),
         ("wp 7 T1 8", RollArguments(pool=7, difficulty=8, willpower=True, threshold=1)),
@@ -34,7 +34,7 @@ def test_reads_a_roll(text: str, expected: RollArguments) -> None:
         (None, Problem.POOL_MISSING, ""),
         ("wp", Problem.POOL_MISSING, ""),
         ("abc", Problem.NOT_A_NUMBER, "abc"),
-        ("7 -1", Problem.NOT_A_NUMBER, "-1"),
+        ("7 -100", Problem.NOT_A_NUMBER, "-100"),
         ("7.5", Problem.NOT_A_NUMBER, "7.5"),
         ("٧", Problem.NOT_A_NUMBER, "٧"),  # an Arabic-Indic 7 is not a pool
         ("1234567", Problem.NOT_A_NUMBER, "1234567"),
@@ -42,7 +42,7 @@ def test_reads_a_roll(text: str, expected: RollArguments) -> None:
         ("7 6 t=2", Problem.THRESHOLD_SYNTAX, "t=2"),
         ("7 6 5", Problem.TOO_MANY_NUMBERS, "5"),
         ("7 wp св", Problem.REPEATED, "св"),
-        ("7 t1 +2", Problem.REPEATED, "+2"),
+        ("7 t1 t2", Problem.REPEATED, "t2"),
     ],
 )
 def test_says_what_is_wrong(text: str | None, problem: Problem, token: str) -> None:
@@ -96,9 +96,14 @@ def test_a_name_of_several_words_is_one_name() -> None:
     assert parse_roll_arguments("ловк+драка св", allow_traits=True).willpower
 
 
-def test_a_threshold_plus_is_not_a_trait_join() -> None:
+def test_a_bare_plus_adds_dice_and_the_threshold_keeps_its_word() -> None:
     args = parse_roll_arguments("7 6 +2", allow_traits=True)
-    assert (args.pool, args.difficulty, args.threshold, args.traits) == (7, 6, 2, None)
+    assert (args.pool, args.difficulty, args.threshold, args.dice) == (7, 6, 0, 2)
+    args = parse_roll_arguments("ловк+драка-1 6", allow_traits=True)
+    assert (args.traits, args.difficulty, args.dice) == ("ловк+драка", 6, -1)
+    args = parse_roll_arguments("сила +2 6 пор1", allow_traits=True)
+    assert (args.traits, args.difficulty, args.dice, args.threshold) == ("сила", 6, 2, 1)
+    assert parse_roll_arguments("ловк+драка 6 +1к", allow_traits=True).dice == 1
 
 
 @pytest.mark.parametrize(

@@ -27,8 +27,10 @@ ALLOWED = {
     ("bot/parsing.py", "л"),
     ("bot/parsing.py", "т"),
     ("bot/parsing.py", "[0-9]{1,6}[ултbla]"),
-    ("bot/parsing.py", "(?:t|пор|\\+)(-?[0-9]{1,6})"),
-    ("bot/parsing.py", "(?:t|пор|\\+)[-=]?[0-9-]"),
+    ("bot/parsing.py", "(?:thr|t|пор)(-?[0-9]{1,6})"),
+    ("bot/parsing.py", "(?:thr|t|пор)[-=]?[0-9-]"),
+    # Dice on top of a pool: «+1к» (к for кубик) beside «+1d».
+    ("bot/parsing.py", "([+\\-−][0-9]{1,2})(?:к|d|k)?"),
     ("bot/render.py", "Русский"),
 }
 # The trait vocabulary is the grammar of what players type (`/r ловк+драка`, pasted sheets):

@@ -463,7 +463,8 @@ def test_any_command_with_any_arguments_is_answered_within_telegram_limits(
 
 # Each template has one slot that no rules profile accepts; the whole command must be refused.
 BAD_POOLS = ("0", "999", "-1", str(10**30))
-BAD_DIFFICULTIES = ("11", "0", "-1", "999", str(10**30))
+# «-1» after a pool takes a die (/r 5 -1); «-100» is no difficulty and no modifier.
+BAD_DIFFICULTIES = ("11", "0", "-100", "999", str(10**30))
 BAD_TRAITS = ("xyzzy", "флюгегехаймен", "с", "s")  # unknown, and prefixes of several traits
 TEMPLATES = (
     "/r {pool} 6",

@@ -239,3 +239,20 @@ async def test_a_name_of_several_words_as_the_sheet_prints_it(table: Table) -> N
     assert "Сила Воли 5 → 5к10, сложность 8" in said, said
     await table.say(player(8, "Ира"), "/r сила воли + ловкость 7")
     assert "Сила Воли 5 + Ловкость 2" in table.session.sent[-1].text
+
+
+async def test_dice_added_or_taken_on_any_pool(table: Table) -> None:
+    """«ловк+драка-1», «+2» after a typed pool, «+1к»: the result shows the sum; a bare «+2»
+    is never a threshold (that keeps its word: пор2, t2)."""
+    ira = player(8, "Ира")
+    await table.say(ira, "/set ловкость 3 драка 2")
+    await table.say(ira, "/r ловк+драка-1 6")
+    assert "Ловкость 3 + Драка 2 − 1 → 4к10, сложность 6" in table.session.sent[-1].text
+    await table.say(ira, "/r ловк+драка 6 +1к")
+    assert "Ловкость 3 + Драка 2 + 1 → 6к10" in table.session.sent[-1].text
+    await table.say(ira, "/r 7 6 +2")
+    said = table.session.sent[-1].text
+    assert "7 + 2 → 9к10, сложность 6" in said
+    assert "пороговое" not in said
+    await table.say(ira, "/r 2 6 -3")
+    assert "кубиков не осталось" in table.session.sent[-1].text.casefold()
