@@ -92,7 +92,7 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Ability.DODGE: _n("Уклонение", "Dodge", "Уворот"),
     Ability.DRIVE: _n("Вождение", "Drive"),
     Ability.EMPATHY: _n("Эмпатия", "Empathy"),
-    Ability.ENIGMAS: _n("Загадки", "Enigmas"),
+    Ability.ENIGMAS: _n("Загадки", "Enigmas", "Энигмы", "Энигма"),
     Ability.ESOTERICA: _n("Эзотерика", "Esoterica"),
     Ability.ETIQUETTE: _n("Этикет", "Etiquette"),
     Ability.EXPRESSION: _n("Экспрессия", "Expression", "Выразительность"),
@@ -124,13 +124,22 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Ability.THROWING: _n("Метание", "Throwing"),
     # S4 names the Spheres «Связи … Основы» (rules.spheres); the others are the usual
     # translations players bring from other books.
-    Sphere.CORRESPONDENCE: _n(*SPHERE_NAMES[Sphere.CORRESPONDENCE], "Связь"),
+    Sphere.CORRESPONDENCE: _n(
+        *SPHERE_NAMES[Sphere.CORRESPONDENCE], "Связь", "Соответствие", "Соответствия"
+    ),
     Sphere.ENTROPY: _n(*SPHERE_NAMES[Sphere.ENTROPY]),
     Sphere.FORCES: _n(*SPHERE_NAMES[Sphere.FORCES]),
     Sphere.LIFE: _n(*SPHERE_NAMES[Sphere.LIFE]),
     Sphere.MATTER: _n(*SPHERE_NAMES[Sphere.MATTER]),
     Sphere.MIND: _n(*SPHERE_NAMES[Sphere.MIND]),
-    Sphere.PRIME: _n(*SPHERE_NAMES[Sphere.PRIME], "Первооснова", "Первичное", "Первичность"),
+    Sphere.PRIME: _n(
+        *SPHERE_NAMES[Sphere.PRIME],
+        "Первооснова",
+        "Первичное",
+        "Первичность",
+        "Первоначало",
+        "Первоначала",
+    ),
     Sphere.SPIRIT: _n(*SPHERE_NAMES[Sphere.SPIRIT]),
     Sphere.TIME: _n(*SPHERE_NAMES[Sphere.TIME]),
     Stat.WILLPOWER: _n("Сила Воли", "Willpower", "св", "wp", "Воля", "Will"),

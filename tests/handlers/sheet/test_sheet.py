@@ -605,3 +605,12 @@ async def test_a_long_roster_is_cut_to_one_message(table: Table) -> None:
     assert text.endswith("\n…")
     assert text.splitlines()[0].startswith("В этом чате пока нет листов.")
     assert all(line.startswith("🎭 <b>Стражник номер") for line in text.splitlines()[2:-1])
+
+
+async def test_the_names_players_also_use_for_spheres_and_abilities(table: Table) -> None:
+    """«Энигмы», «Первоначало», «Соответствие»: names common at tables besides the seeds'."""
+    await table.say(ANNA, "/set энигмы 2 первоначало 2 соответствие 1")
+    said = table.session.sent[-1].text
+    assert "Загадки 2" in said
+    assert "Основы 2" in said
+    assert "Связи 1" in said
