@@ -360,7 +360,7 @@ def no_targets_text() -> str:
 
 
 def not_in_fight_text(name: str) -> str:
-    return _("{name} is not in this fight.").format(name=escape(name))
+    return _("{name} is not in this fight.").format(name=sheet_text.echoed(name))
 
 
 def usage_text() -> str:

@@ -238,7 +238,7 @@ def no_base_text() -> str:
 def no_npc_base_text(name: str) -> str:
     return _(
         "{name} has no Dexterity and Wits on a sheet: type the sum, /init npc {name} 6"
-    ).format(name=escape(name))
+    ).format(name=sheet_text.echoed(name))
 
 
 def too_many_text() -> str:

@@ -557,12 +557,14 @@ def not_mage_text() -> str:
 
 
 def no_sphere_text(name: str) -> str:
-    return _("«{name}» is not a Sphere. Example: /m matter 3 or /m 3").format(name=escape(name))
+    return _("«{name}» is not a Sphere. Example: /m matter 3 or /m 3").format(
+        name=sheet_text.echoed(name)
+    )
 
 
 def no_level_text(name: str) -> str:
     return _("Your sheet has no rating in {sphere}: type the level, /m {sphere} 3").format(
-        sphere=escape(name)
+        sphere=sheet_text.echoed(name)
     )
 
 

@@ -442,3 +442,19 @@ def test_the_backlash_offers_the_flaw_of_its_tier(i18n: Any) -> None:
         assert "привлекает внимание" in view.flaw_line(4)
         assert "может остаться навсегда" in view.flaw_line(5)
         assert view.flaw_line(0) == ""
+
+
+async def test_a_name_as_long_as_telegram_allows_is_quoted_short(table: Table) -> None:
+    """A refusal quotes a few words back, never the whole 4000-letter line (Telegram's 4096)."""
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/set арете 3")
+    await table.say(ANNA, "/init 5")
+    long_name = "я" * 4000
+    for line in (
+        f"/sphere {long_name}",
+        f"/m {long_name}",
+        f"/init npc {long_name}",
+        f"/atk npc {long_name}",
+    ):
+        await table.say(ANNA, line)
+        assert len(table.session.sent[-1].text) < 300, line[:20]
