@@ -18,7 +18,7 @@ from collections.abc import Callable
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import render, rolling
@@ -144,6 +144,20 @@ def _only_if(before: Sheet, after: Sheet) -> Callable[[Sheet], Sheet]:
     return change
 
 
+async def _caster(message: Message, store: Store) -> tuple[User, Sheet] | None:
+    """The mage who typed the command and their sheet with Arete, or None once the refusal
+    is answered (a post on behalf of a chat has no sheet; a sheet without Arete cannot cast)."""
+    user = message.from_user
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.usage_text())
+        return None
+    sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
+    if sheet is None or sheet.arete is None:
+        await message.answer(view.no_arete_text())
+        return None
+    return user, sheet
+
+
 def _mage(profile: Profile) -> bool:
     return system_of(profile) is SheetSystem.MAGE
 
@@ -164,14 +178,10 @@ async def m_command(
     except ArgumentsError:
         await message.answer(view.usage_text())
         return
-    user = message.from_user
-    if user is None or message.sender_chat is not None:
-        await message.answer(view.usage_text())
+    found = await _caster(message, store)
+    if found is None:
         return
-    sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
-    if sheet is None or sheet.arete is None:
-        await message.answer(view.no_arete_text())
-        return
+    user, sheet = found
     state = EffectFlow(
         caster=roller_name(message, user),
         user_id=user.id,
@@ -225,9 +235,10 @@ async def m_command(
             await message.answer(refused.text, parse_mode=ParseMode.HTML)
             return
         except _SheetMoved:
-            sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
-            if sheet is None:
+            reread = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
+            if reread is None:
                 break
+            sheet = reread
             state = state.model_copy(update={"held": sheet.quintessence})
             continue
         text, markup = view.draw(flow, after, profile)
@@ -549,14 +560,10 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     if not _mage(profile):
         await message.answer(view.not_mage_text())
         return
-    user = message.from_user
-    if user is None or message.sender_chat is not None:
-        await message.answer(view.no_arete_text())
+    found = await _caster(message, store)
+    if found is None:
         return
-    sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
-    if sheet is None or sheet.arete is None:
-        await message.answer(view.no_arete_text())
-        return
+    user, sheet = found
     state = BarrierFlow(caster=roller_name(message, user), user_id=user.id, arete=sheet.arete)
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = view.draw_barrier(flow, state, profile)
