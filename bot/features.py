@@ -28,6 +28,17 @@ from rules.profiles import GameSystem, Profile
 
 F = TypeVar("F")
 D10_ONLY = frozenset({GameSystem.D10})  # a help line for the d10 games only
+D6_ONLY = frozenset({GameSystem.D6})
+
+
+def in_game(system: GameSystem) -> Callable[..., bool]:
+    """A filter: the chat plays ``system``. A d6 feature answers a command the d10 one also
+    knows (``/r``, ``/init``) by standing before it with this filter."""
+
+    def playing(_event: object, profile: Profile) -> bool:
+        return profile.system is system
+
+    return playing
 
 
 class HelpSection(IntEnum):

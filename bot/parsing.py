@@ -593,3 +593,91 @@ def parse_magick_arguments(text: str | None) -> MagickArguments:
     if level is None and not name:
         raise ArgumentsError(Problem.POOL_MISSING, text or "")
     return MagickArguments(sphere=" ".join(name) if name else None, **found)
+
+
+# --- The d6 roll (§D.2–§D.3) -------------------------------------------
+
+D6_CHANCE_MAX = 30  # what a chat shows as faces; S2's largest pools stay far below
+D6_REQUIRED_MAX = 10
+D6_MODIFIER_MAX = 10
+
+
+class D6Arguments(BaseModel):
+    """``/r 4``, ``/r 4 2``, ``/r сила+ловкость 2 удача 1 слаб -1``: a typed chance, or the
+    sheet's powers named with ``+``; the measures required; luck dice to spend; whether the
+    weakness applies; advantages (+N) and difficulties (−N) of the moment."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chance: int | None = None
+    powers: tuple[str, ...] = ()
+    required: int = 1
+    luck: int = 0
+    weakness: bool = False
+    modifier: int = 0
+
+
+def parse_d6_arguments(text: str | None) -> D6Arguments:
+    """Keywords anywhere; a number after «удача» is its dice (also glued: «удача1»); words
+    are power names, ``+`` between them; without powers the first number is the chance and the
+    second the measures required, with powers the one number is the measures required."""
+    words = (text or "").replace("−", "-").split()
+    numbers: list[str] = []
+    names: list[str] = []
+    found: dict[str, Any] = {}
+    modifier = 0
+    i = 0
+    while i < len(words):
+        word = words[i]
+        folded = word.casefold().rstrip(".,")
+        glued = re.fullmatch(r"([^\W\d_]+)([0-9]{1,3})", folded)
+        if folded in vocabulary.LUCK or (glued and glued.group(1) in vocabulary.LUCK):
+            if "luck" in found:
+                raise ArgumentsError(Problem.REPEATED, word)
+            if glued is not None:
+                found["luck"] = int(glued.group(2))
+            elif i + 1 < len(words) and re.fullmatch(r"[0-9]{1,3}", words[i + 1]):
+                i += 1
+                found["luck"] = int(words[i])
+            else:
+                raise ArgumentsError(Problem.POOL_MISSING, word)
+        elif folded in vocabulary.WEAKNESS:
+            found["weakness"] = True
+        elif re.fullmatch(r"[+-][0-9]{1,2}", folded):
+            modifier += int(folded)
+        elif re.fullmatch(r"[0-9]{1,3}", folded):
+            numbers.append(folded)
+        elif re.fullmatch(r"[0-9]+", folded):
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word[:12])
+        else:
+            names.append(word)
+        i += 1
+    powers = tuple(" ".join(part.split()) for part in " ".join(names).split("+") if part.strip())
+    if names and not powers:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, names[0][:24])
+    if powers:
+        if len(numbers) > 1:
+            raise ArgumentsError(Problem.TOO_MANY_NUMBERS, numbers[1])
+        chance = None
+        required = int(numbers[0]) if numbers else 1
+    else:
+        if not numbers:
+            raise ArgumentsError(Problem.POOL_MISSING)
+        if len(numbers) > 2:
+            raise ArgumentsError(Problem.TOO_MANY_NUMBERS, numbers[2])
+        chance = int(numbers[0])
+        required = int(numbers[1]) if len(numbers) > 1 else 1
+    if chance is not None and not 1 <= chance <= D6_CHANCE_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(chance))
+    if not 1 <= required <= D6_REQUIRED_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(required))
+    if abs(modifier) > D6_MODIFIER_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(modifier))
+    return D6Arguments(
+        chance=chance,
+        powers=powers,
+        required=required,
+        luck=found.get("luck", 0),
+        weakness=found.get("weakness", False),
+        modifier=modifier,
+    )

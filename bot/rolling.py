@@ -27,12 +27,13 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import render, sheet_text
-from bot.parsing import Problem
+from bot.parsing import D6_CHANCE_MAX, Problem
 from bot.store import LogEntry, SheetSpend, Store
-from bot.traits import TraitNameError, parse_pool_expression
+from bot.traits import PowerNameError, TraitNameError, parse_pool_expression, resolve_power
 from rules import d10
 from rules.actions import PoolStatus
 from rules.combat.situation import Condition, own_action
+from rules.d6.chance import difficulty_total
 from rules.d6.roll import D6Result
 from rules.d6.roll import roll as d6_roll
 from rules.dice import Rng
@@ -46,6 +47,7 @@ from rules.sheet import (
     SheetSystem,
     TraitCode,
     pool_from_traits,
+    spend_luck,
     spend_willpower,
     system_of,
 )
@@ -267,9 +269,151 @@ def roll_d10(
     return d10.roll(dice, difficulty, profile, willpower=willpower, threshold=threshold, rng=rng)
 
 
-def roll_d6(dice: int, *, required: int = 1, rng: Rng | None = None) -> D6Result:
-    """§D.1 for the d6 game: the same road, its own dice."""
-    return d6_roll(dice, required=required, rng=rng)
+def roll_d6(
+    dice: int, *, required: int = 1, rng: Rng | None = None, profile: Profile | None = None
+) -> D6Result:
+    """§D.3 for the d6 game: the same road, its own dice."""
+    return d6_roll(dice, required=required, rng=rng, profile=profile)
+
+
+# ----- the d6 chance (§D.2) -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class D6Pool:
+    """The dice of a d6 action and how the chance was made (``label``, escaped): «Сила 2 +
+    Ловкость 1 − слабость 2 + удача 1 − раны 1». ``luck`` is what the roll spends (§D.2:
+    single-use whatever the result)."""
+
+    dice: int
+    label: str
+    luck: int = 0
+    sheet: Sheet | None = None
+
+
+async def d6_pool(
+    store: Store,
+    roller: Roller,
+    profile: Profile,
+    *,
+    chance: int | None = None,
+    powers: Sequence[str] = (),
+    weakness: bool = False,
+    modifier: int = 0,
+    luck: int = 0,
+) -> D6Pool:
+    """:func:`d6_pool_of` on the roller's sheet as stored now."""
+    sheet = await load_sheet(store, roller, profile)
+    return d6_pool_of(
+        sheet,
+        roller.name,
+        profile,
+        chance=chance,
+        powers=powers,
+        weakness=weakness,
+        modifier=modifier,
+        luck=luck,
+    )
+
+
+def d6_pool_of(
+    sheet: Sheet | None,
+    owner: str,
+    profile: Profile,
+    *,
+    chance: int | None = None,
+    powers: Sequence[str] = (),
+    weakness: bool = False,
+    modifier: int = 0,
+    luck: int = 0,
+) -> D6Pool:
+    """S2 «Сумма всех ступеней задействованных сил — это твой шанс на успех», less the
+    weakness when it hinders, less the difficulties, plus advantages and luck dice.
+
+    Powers named come from the sheet, and then its wounds count (physical ones add up, only
+    the strongest mental one, AMB-D1). A typed chance is the player's own sum (S2 has the
+    player count it), so the sheet adds nothing to it but the weakness and luck asked for.
+    """
+    if (powers or weakness or luck) and sheet is None:
+        raise PoolRefused(sheet_text.no_sheet_text(owner))
+    levels: dict[str, int] = {}
+    parts: list[str] = []
+    if chance is not None:
+        parts.append(str(chance))
+    if sheet is not None and powers:
+        names = [p.name for p in sheet.powers]
+        for typed in powers:
+            try:
+                name = resolve_power(typed, names)
+            except PowerNameError as error:
+                raise PoolRefused(unknown_power_text(typed, error.power_candidates)) from None
+            power = sheet.power(name)
+            if power is not None and name not in levels:
+                levels[name] = power.level
+                parts.append(f"{escape(name)} {power.level}")
+    label = " + ".join(parts)
+    weak = 0
+    if weakness:
+        if sheet is None or sheet.weakness is None:
+            raise PoolRefused(no_weakness_text())
+        weak = sheet.weakness
+        label += " − " + _("weakness {n}").format(n=weak)
+    if sheet is not None and luck > sheet.luck:
+        raise PoolRefused(no_luck_text(sheet.luck))
+    if modifier:
+        label += modifier_text(modifier)
+    if luck:
+        label += " + " + _("luck {n}").format(n=luck)
+    wounds = 0
+    if levels and sheet is not None and sheet.wounds:
+        wounds = difficulty_total(sheet.wounds, profile)
+        label += " − " + _("wounds {n}").format(n=wounds)
+    value = (chance or 0) + sum(levels.values()) - weak + modifier + luck - wounds
+    if value < 1:
+        raise PoolRefused(d6_impossible_text(label))
+    if value > D6_CHANCE_MAX:
+        raise PoolRefused(d6_too_many_text(value))
+    return D6Pool(dice=value, label=label, luck=luck, sheet=sheet)
+
+
+def luck_spend(roller: Roller, luck: int) -> SheetSpend | None:
+    """The luck dice a d6 roll uses leave the sheet with it (S2 «кубики удачи одноразовые»)."""
+    if not luck:
+        return None
+    return SheetSpend(
+        roller.user_id, SheetSystem.D6, lambda sheet: spend_luck(sheet, luck), npc=roller.npc
+    )
+
+
+def d6_impossible_text(label: str) -> str:
+    """S2 «…шанс становится равным нулю или даже отрицательным, ты не способен предпринять
+    это действие»."""
+    return _("{label}: the chance is 0 or less, the character cannot take this action.").format(
+        label=label
+    )
+
+
+def d6_too_many_text(value: int) -> str:
+    return _("A chance of {n} dice is more than the bot rolls at once ({max}).").format(
+        n=value, max=D6_CHANCE_MAX
+    )
+
+
+def no_weakness_text() -> str:
+    return _("Your sheet has no weakness to apply: /set weakness 2 writes one.")
+
+
+def no_luck_text(held: int) -> str:
+    return _("Your sheet holds {n} luck dice.").format(n=held)
+
+
+def unknown_power_text(typed: str, candidates: Sequence[str]) -> str:
+    text = _("Your sheet has no power «{name}».").format(name=escape(sheet_text.echoed(typed)))
+    if candidates:
+        text += " " + _("Did you mean: {names}?").format(
+            names=", ".join(escape(c) for c in candidates)
+        )
+    return text
 
 
 def check_pool(pool: int, profile: Profile, field: str = "pool") -> int:

@@ -149,6 +149,7 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Stat.PARADOX: _n("Парадокс", "Paradox"),
     D6Field.WEAKNESS: _n("Слабость", "Weakness"),
     D6Field.LUCK: _n("Кубики удачи", "Luck dice", "Удача", "Luck"),
+    D6Field.ALACRITY: _n("Расторопность", "Alacrity"),
 }
 
 # Where the two books name one trait differently, each sheet shows its own book's word.
@@ -556,7 +557,7 @@ def export_sheet(sheet: Sheet, lang: Lang) -> str:
     lines: list[str] = []
     for code in catalogue(sheet.system):
         value = sheet.rating(code)
-        if code is D6Field.WEAKNESS or code is D6Field.LUCK:
+        if isinstance(code, D6Field):
             continue
         if value is None or (code in (Stat.QUINTESSENCE, Stat.PARADOX) and value == 0):
             continue
@@ -571,4 +572,7 @@ def export_sheet(sheet: Sheet, lang: Lang) -> str:
             lines.append(f"{display_name(D6Field.WEAKNESS, lang, sheet.system)} {sheet.weakness}")
         if sheet.luck:
             lines.append(f"{display_name(D6Field.LUCK, lang, sheet.system)} {sheet.luck}")
+        if sheet.alacrity is not None:
+            name = display_name(D6Field.ALACRITY, lang, sheet.system)
+            lines.append(f"{name} {sheet.alacrity}")
     return "\n".join(lines)

@@ -15,3 +15,8 @@ MODIFIER = frozenset({"мод", "модификатор", "mod", "modifier"})
 WILLPOWER_WORDS = frozenset({"св", "воля", "wp", "willpower"})
 ARETE = frozenset({"арете", "арте", "arete"})
 MAGICK = frozenset({"m", "м", "магия", "magick"})  # /h m …: a hidden Effect
+
+# The d6 roll (/r сила+ловкость удача 1 слаб, RULES.md §D.2) and its initiative (/init подг 2).
+LUCK = frozenset({"удача", "удачи", "уд", "luck"})
+WEAKNESS = frozenset({"слаб", "слабость", "weak", "weakness"})
+PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.features import Feature, FeatureSet
 from handlers import (
     attack,
+    d6roll,
     extended,
     health,
     hidden,
@@ -34,6 +35,7 @@ FEATURES: tuple[Feature, ...] = (
     hidden.FEATURE,
     start.FEATURE,
     settings.FEATURE,
+    d6roll.FEATURE,
     roll.FEATURE,
     prob.FEATURE,
     extended.FEATURE,

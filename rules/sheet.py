@@ -47,6 +47,7 @@ from rules.d6.chance import (
     chance,
     wound,
 )
+from rules.d6.initiative import ALACRITY_MAX
 from rules.errors import (
     ErrorCode,
     RulesInputError,
@@ -154,6 +155,7 @@ class D6Field(StrEnum):
 
     WEAKNESS = "weakness"  # слабость, 1–5 or none
     LUCK = "luck"  # кубики удачи
+    ALACRITY = "alacrity"  # Расторопность, the initiative dice (§D.7); heroes have 3
 
 
 TraitCode = Attribute | Ability | Sphere | Stat | D6Field
@@ -254,7 +256,7 @@ _CATALOGUE: dict[SheetSystem, tuple[TraitCode, ...]] = {
         Stat.PARADOX,
     ),
     SheetSystem.DARK_AGES: (*ATTRIBUTES, *DARK_AGES_ABILITIES, Stat.WILLPOWER, Stat.HUMANITY),
-    SheetSystem.D6: (D6Field.WEAKNESS, D6Field.LUCK),
+    SheetSystem.D6: (D6Field.WEAKNESS, D6Field.LUCK, D6Field.ALACRITY),
 }
 
 _ALL_CODES: dict[str, TraitCode] = {
@@ -353,6 +355,8 @@ def trait_range(code: TraitCode, *, supernatural: bool = False) -> tuple[int, in
         return 0, PARADOX_MAX
     if code is D6Field.WEAKNESS:
         return 0, WEAKNESS_MAX
+    if code is D6Field.ALACRITY:
+        return 0, ALACRITY_MAX
     return 0, LUCK_MAX
 
 
@@ -411,6 +415,7 @@ class Sheet(_Frozen):
     powers: tuple[Power, ...] = ()
     weakness: int | None = None
     luck: int = 0
+    alacrity: int | None = None  # None: the S3 default (3 for a hero)
     wounds: tuple[Difficulty, ...] = ()
     # §B.8 conditions the round tracker put on the character; they travel with the sheet so
     # every roll of the character sees them (rules.combat.situation.own_action).
@@ -436,6 +441,7 @@ class Sheet(_Frozen):
             Stat.PARADOX: self.paradox,
             D6Field.WEAKNESS: self.weakness,
             D6Field.LUCK: self.luck,
+            D6Field.ALACRITY: self.alacrity,
         }
         return values[key]
 
@@ -506,7 +512,13 @@ def _check_optional_stat(sheet: Sheet, code: Stat, value: int | None, field: str
 
 def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
     if system is not SheetSystem.D6:
-        if sheet.powers or sheet.weakness is not None or sheet.luck or sheet.wounds:
+        if (
+            sheet.powers
+            or sheet.weakness is not None
+            or sheet.luck
+            or sheet.wounds
+            or sheet.alacrity is not None
+        ):
             raise RulesInputError(ErrorCode.NOT_ALLOWED, "powers", f"on a {system} sheet")
         return
     if sheet.traits or sheet.spheres:
@@ -528,6 +540,8 @@ def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
     if sheet.weakness is not None:
         check_int(sheet.weakness, "weakness", WEAKNESS_MIN, WEAKNESS_MAX)
     check_int(sheet.luck, "luck", 0, LUCK_MAX)
+    if sheet.alacrity is not None:
+        check_int(sheet.alacrity, "alacrity", 1, ALACRITY_MAX)
     if len(sheet.wounds) > WOUNDS_MAX:
         raise RulesInputError(ErrorCode.RANGE, "wounds", f"more than {WOUNDS_MAX}")
     for i, w in enumerate(sheet.wounds):
@@ -606,6 +620,9 @@ def set_trait(
     if key is D6Field.WEAKNESS:
         check_int(value, key.value, 0, WEAKNESS_MAX)
         return _update(sheet, weakness=value or None)
+    if key is D6Field.ALACRITY:
+        check_int(value, key.value, 0, ALACRITY_MAX)
+        return _update(sheet, alacrity=value or None)
     check_int(value, key.value, 0, LUCK_MAX)
     return _update(sheet, luck=value)
 

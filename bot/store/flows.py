@@ -195,11 +195,13 @@ class Flow(BaseModel):
         )
 
     def state(self, model: type[S]) -> S:
-        """The data as ``model``; :class:`FlowStateError` if the flow is not of that kind."""
+        """The data as ``model``; :class:`FlowStateError` if the flow is not of that kind.
+        The data was stored as JSON and is read as JSON, so the strict models of ``rules``
+        (a tuple of faces) read back what they wrote."""
         if self.kind != model.kind:
             raise FlowStateError(f"a {self.kind!r} flow is not {model.kind!r}")
         try:
-            return model.model_validate(self.data)
+            return model.model_validate_json(json.dumps(self.data))
         except ValidationError as error:
             raise FlowStateError(str(error)) from None
 

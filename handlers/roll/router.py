@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from bot import render, rolling, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, Problem, parse_roll_arguments
+from bot.parsing import ArgumentsError, parse_roll_arguments
 from bot.session import safe_edit
 from bot.store import Flow, FlowStateError, Store
 from bot.taps import TapConflict, commit_tap, heal, load_tap, retrying, screen_of
@@ -68,9 +68,6 @@ async def roll_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    if profile.system is GameSystem.D6:
-        await _roll_d6(message, command.args, store, rng)
-        return
     if not (command.args or "").strip():
         await _open_wizard(message, store, profile)
         return
@@ -135,25 +132,6 @@ async def roll_command(
         )
         return
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
-
-
-async def _roll_d6(message: Message, text: str | None, store: Store, rng: Rng | None) -> None:
-    """§D.3: the chance (шанс) in d6, each 5 or 6 a measure of success; the second number is
-    how many measures the scenarist requires (S2: «обычно достаточно 1 меры успеха»)."""
-    try:
-        args = parse_roll_arguments(text).with_dice_in_pool()
-        if args.willpower or args.threshold:
-            raise ArgumentsError(Problem.NOT_A_NUMBER, "wp" if args.willpower else "t")
-        required = 1 if args.difficulty is None else args.difficulty
-        result = rolling.roll_d6(args.pool, required=required, rng=rng)
-    except (ArgumentsError, RulesInputError):
-        await message.answer(view.d6_hint_text(), parse_mode=ParseMode.HTML)
-        return
-    user = message.from_user
-    roller = roller_name(message, user)
-    entry = rolling.d6_log_entry(user.id if user else 0, roller, args.pool, required, result)
-    await store.log_roll(message.chat.id, entry)
-    await message.answer(view.d6_result_text(result, roller=roller), parse_mode=ParseMode.HTML)
 
 
 async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:

@@ -7,14 +7,11 @@ from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
-from aiogram.utils.i18n import lazy_gettext as __
-from babel.support import LazyProxy
 
 from bot import render, table_text
 from handlers.roll.callbacks import RollAction, RollCallback
-from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import Degree, Outcome
-from rules.profiles import GameSystem, Profile
+from rules.profiles import Profile
 
 
 def extend_targets_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
@@ -120,47 +117,8 @@ def example_text(command: str = "r") -> str:
     return render.example(command)
 
 
-def d6_hint_text() -> str:
-    return _(
-        "The d6 system: /r 4 rolls a chance of 4 dice (1 to 100); /r 4 2 needs 2 measures "
-        "of success. Fives and sixes are measures."
-    )
-
-
-def d6_result_text(result: D6Result, *, roller: str) -> str:
-    """§D.3: fives and sixes in bold are the measures (меры успеха); none at all is фиаско."""
-    head = f"🎲 {escape(roller)}: " + _("chance {n}d6").format(n=len(result.faces))
-    if result.required > 1:
-        head += ", " + _("measures needed: {n}").format(n=result.required)
-    faces = " ".join(
-        f"<b>{f}</b>" if f >= MEASURE_FACE else str(f) for f in sorted(result.faces, reverse=True)
-    )
-    outcome = f"<b>{_D6_OUTCOMES[result.outcome]}</b>"
-    if result.measures:
-        outcome += ": " + _(
-            "{n} measure of success", "{n} measures of success", n=result.measures
-        ).format(n=result.measures)
-    return "\n".join([head, faces, outcome])
-
-
-_D6_OUTCOMES: dict[D6Outcome, LazyProxy] = {
-    D6Outcome.SUCCESS: __("Success"),
-    D6Outcome.SHORTFALL: __("Not enough"),
-    D6Outcome.FIASCO: __("Fiasco"),
-    D6Outcome.AUTO_SUCCESS: __("Automatic success"),
-    D6Outcome.NO_MEASURES: __("No measures"),
-}
-
-
 def help_lines(profile: Profile) -> str:
     """The roll's lines of /help in the chat's game (§A for the d10 games, §D.3 for d6)."""
-    if profile.system is GameSystem.D6:
-        return "\n".join(
-            [
-                _("/r 4 — a chance of 4 dice: every 5 or 6 is a measure of success"),
-                _("/r 4 2 — the same when two measures are needed"),
-            ]
-        )
     return "\n".join(
         [
             _("/r 7 — 7 dice at the default difficulty ({d})").format(d=profile.default_difficulty),

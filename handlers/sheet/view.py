@@ -147,6 +147,9 @@ def _d6_lines(sheet: Sheet, lang: Lang) -> list[str]:
         lines.append(f"<b>{trait_name(D6Field.WEAKNESS, lang, sheet.system)}</b>: {sheet.weakness}")
     if sheet.luck:
         lines.append(f"<b>{trait_name(D6Field.LUCK, lang, sheet.system)}</b>: {sheet.luck}")
+    if sheet.alacrity is not None:
+        name = trait_name(D6Field.ALACRITY, lang, sheet.system)
+        lines.append(f"<b>{name}</b>: {sheet.alacrity}")
     if sheet.wounds:
         wounds = ", ".join(f"{_wound_word(w.kind)} −{w.magnitude}" for w in sheet.wounds)
         lines.append("<b>" + _("Wounds") + f"</b>: {wounds}")

@@ -59,8 +59,11 @@ from rules.d6.initiative import (
     hold,
     holders,
     initiative_order,
+    join,
+    leave,
     next_round,
     prepare,
+    restart,
     start_round,
 )
 from rules.d6.projects import (
@@ -146,6 +149,8 @@ __all__ = [
     "hold",
     "holders",
     "initiative_order",
+    "join",
+    "leave",
     "new_challenge",
     "new_project",
     "next_round",
@@ -155,6 +160,7 @@ __all__ = [
     "project_step",
     "removal_project",
     "resolve_attack",
+    "restart",
     "roll",
     "shove",
     "special_effort",

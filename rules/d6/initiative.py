@@ -456,6 +456,57 @@ def next_round(
     return fresh, ended
 
 
+def join(
+    state: Round,
+    combatant: Combatant,
+    *,
+    faces: Sequence[int] | None = None,
+    rng: Rng | None = None,
+) -> Round:
+    """Someone enters the fight: they roll their Расторопность d6 like everyone did (S3
+    «Противники, опасности и союзники точно так же участвуют») and take their place in the
+    order by those dice. [P] The texts are silent on joining mid-round; the newcomer's dice are
+    simply compared from the next step on, which is how a table would play it."""
+    if not isinstance(state, Round):
+        raise RulesInputError(ErrorCode.TYPE, "state", "expected Round")
+    if not isinstance(combatant, Combatant):
+        raise RulesInputError(ErrorCode.TYPE, "combatant", "expected Combatant")
+    if any(f.sheet.id == combatant.id for f in state.fighters):
+        raise RulesInputError(ErrorCode.STATE, "combatant.id", "already in this round")
+    alone = start_round(
+        [combatant],
+        faces={combatant.id: faces} if faces is not None else None,
+        rng=rng,
+        number=state.number,
+    )
+    fighters = (*state.fighters, *alone.fighters)
+    return _decide(state.model_copy(update={"fighters": fighters}), rng)
+
+
+def leave(state: Round, fighter: str, rng: Rng | None = None) -> Round:
+    """Someone leaves the fight (fled, fell, the Storyteller removed them); their dice go with
+    them and the order is decided again. The round's log keeps their past steps."""
+    i = _index(state, fighter)
+    fighters = (*state.fighters[:i], *state.fighters[i + 1 :])
+    if not fighters:
+        raise RulesInputError(ErrorCode.RANGE, "fighters", "nobody would be left")
+    return _decide(state.model_copy(update={"fighters": fighters}), rng)
+
+
+def restart(
+    state: Round, *, rng: Rng | None = None, profile: Profile | None = None
+) -> tuple[Round, RoundEnd]:
+    """«Новый раунд» pressed at any moment: dice nobody spent are lost (AMB-D6), and only a
+    round that ran out by itself can be one of inactivity (§D.8) — a round cut short by the
+    Storyteller says nothing about whether everyone would have held."""
+    if not isinstance(state, Round):
+        raise RulesInputError(ErrorCode.TYPE, "state", "expected Round")
+    if state.up is not None:
+        fresh = start_round([f.sheet for f in state.fighters], rng=rng, number=state.number + 1)
+        return fresh, RoundEnd(inactive=False, wounds={}, waiting_forbidden=False)
+    return next_round(state, rng=rng, profile=profile)
+
+
 def initiative_order(
     dice: Mapping[str, Sequence[int]], rng: Rng | None = None
 ) -> list[tuple[str, int]]:

@@ -114,7 +114,7 @@ def test_catalogues_per_system() -> None:
     assert Stat.HUMANITY in da
     assert Stat.ARETE not in da
     assert Sphere.FORCES not in da
-    assert catalogue(SheetSystem.D6) == (D6Field.WEAKNESS, D6Field.LUCK)
+    assert catalogue(SheetSystem.D6) == (D6Field.WEAKNESS, D6Field.LUCK, D6Field.ALACRITY)
 
 
 def test_presets_use_the_sheet_codes() -> None:
@@ -599,3 +599,14 @@ def test_paradox_and_quintessence_are_not_pools() -> None:
     for code in (Stat.PARADOX, Stat.QUINTESSENCE):
         with raises(ErrorCode.NOT_ALLOWED):
             pool_from_traits(sheet, [code])
+
+
+def test_d6_alacrity_is_on_the_d6_sheet_only() -> None:
+    sheet = set_trait(new_sheet(SheetSystem.D6), D6Field.ALACRITY, 4)
+    assert sheet.alacrity == 4
+    assert sheet.rating(D6Field.ALACRITY) == 4
+    assert set_trait(sheet, D6Field.ALACRITY, 0).alacrity is None
+    with pytest.raises(RulesInputError):
+        set_trait(sheet, D6Field.ALACRITY, 21)
+    with pytest.raises(RulesInputError):
+        set_trait(new_sheet(SheetSystem.MAGE), D6Field.ALACRITY, 3)

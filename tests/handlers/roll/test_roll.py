@@ -300,29 +300,3 @@ async def test_retry_by_someone_else_is_refused(table: Table) -> None:
     assert await table.store.redis.hgetall(flow_key(flow_id)) == before
 
 
-async def test_d6_chat_rolls_the_chance_in_d6(table: Table) -> None:
-    """§D.3: the chance in d6; fives and sixes are measures; none is a fiasco."""
-    await table.store.update_chat(table.chat.id, profile="d6")
-    await table.say(ANNA, "/r 4 2")
-    lines = table.session.sent[-1].text.splitlines()
-    assert lines[0] == "🎲 Anna: шанс 4к6, нужно мер успеха: 2"
-    faces = [int(x) for x in re.findall(r"\d+", lines[1])]
-    assert len(faces) == 4
-    assert all(1 <= f <= 6 for f in faces)
-    measures = sum(1 for f in faces if f >= 5)
-    expected = "Успех" if measures >= 2 else ("Фиаско" if measures == 0 else "Недостаточно")
-    assert lines[2].startswith(f"<b>{expected}</b>")
-    if measures:
-        word = {1: "мера", 2: "меры", 3: "меры", 4: "меры"}[measures]
-        assert lines[2].endswith(f"{measures} {word} успеха")
-    [entry] = await table.store.recent_rolls(table.chat.id)
-    assert entry["measures"] == measures
-
-
-@pytest.mark.parametrize("text", ["/r", "/r 0", "/r 101", "/r 4 wp", "/r 4 t1", "/r four"])
-async def test_d6_bad_input_gets_the_d6_hint(table: Table, text: str) -> None:
-    await table.store.update_chat(table.chat.id, profile="d6")
-    await table.say(ANNA, text)
-    assert "Система d6: /r 4" in table.session.sent[-1].text
-    assert await flows(table.store) == {}
-    assert await table.store.redis.llen(log_key(table.chat.id)) == 0

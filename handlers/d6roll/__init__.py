@@ -1,0 +1,14 @@
+"""``/r`` in a d6 chat: the chance from a number or the sheet's powers, the wizard with live
+odds, and the special effort (RULES.md §D.2–§D.4)."""
+
+from __future__ import annotations
+
+from bot.features import D6_ONLY, Feature, HelpLine, HelpSection
+from handlers.d6roll import view
+from handlers.d6roll.router import make_router
+
+FEATURE = Feature(
+    name="d6roll",
+    make_router=make_router,
+    help=(HelpLine(HelpSection.ROLLS, view.help_lines, D6_ONLY),),
+)

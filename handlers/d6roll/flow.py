@@ -1,0 +1,35 @@
+"""The state behind one d6 roll's message: the wizard's choices, then the roll itself and
+whether its one special effort (§D.4) was made."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import ConfigDict
+
+from bot.store import FlowState
+from rules.d6.roll import D6Result, EffortFuel
+
+KIND = "d6roll"
+
+
+class D6RollState(FlowState):
+    """``result`` None while the wizard is open. ``choosing``: the price buttons of the
+    special effort are shown. ``label`` is how the chance was made, as shown (escaped)."""
+
+    kind: ClassVar[str] = KIND
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    roller: str
+    powers: tuple[str, ...] = ()
+    chance: int | None = None
+    weakness: bool = False
+    luck: int = 0
+    required: int = 1
+    modifier: int = 0
+    label: str = ""
+    result: D6Result | None = None
+    choosing: bool = False
+    price: EffortFuel | None = None
+    wound_written: bool = False

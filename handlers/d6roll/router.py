@@ -1,0 +1,366 @@
+"""``/r`` in a d6 chat (RULES.md §D.2–§D.4): a typed chance or the sheet's powers, the wizard,
+and the special effort under the result.
+
+One flow per message: the wizard's choices, then the roll, then the one special effort. The
+roll and the luck dice it spends are one transaction with the log line; the effort's wound
+goes onto the sheet in the step that rerolls, so a double tap pays once and a player never
+pays for a result they did not see (PRODUCT.md §3).
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+
+from bot import render, rolling
+from bot.features import in_game
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, parse_d6_arguments
+from bot.session import safe_edit
+from bot.store import Flow, FlowStateError, LogEntry, SheetSpend, Store
+from bot.taps import TapConflict, heal, open_tap, retrying, screen_of
+from handlers.d6roll import view
+from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
+from handlers.d6roll.flow import KIND, D6RollState
+from rules.d6.roll import D6Result, special_effort
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+from rules.sheet import Sheet, SheetSystem, add_wound
+
+Drawn = tuple[str, InlineKeyboardMarkup | None]
+
+
+def make_router() -> Router:
+    router = Router(name="d6roll")
+    router.message.register(d6_roll_command, Command("r", "roll"), in_game(GameSystem.D6))
+    router.callback_query.register(d6_tap, D6Callback.filter())
+    return router
+
+
+def _roller(message: Message) -> rolling.Roller:
+    user = message.from_user
+    return rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
+
+
+async def d6_roll_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    who = _roller(message)
+    if not (command.args or "").strip():
+        await _open_wizard(message, store, profile, who)
+        return
+    try:
+        args = parse_d6_arguments(command.args)
+    except ArgumentsError:
+        await message.answer(view.hint_text(), parse_mode=ParseMode.HTML)
+        return
+    try:
+        pool = await rolling.d6_pool(
+            store,
+            who,
+            profile,
+            chance=args.chance,
+            powers=args.powers,
+            weakness=args.weakness,
+            modifier=args.modifier,
+            luck=args.luck,
+        )
+    except rolling.PoolRefused as refused:
+        await message.answer(str(refused) + "\n" + view.hint_text(), parse_mode=ParseMode.HTML)
+        return
+    result = rolling.roll_d6(pool.dice, required=args.required, rng=rng, profile=profile)
+    state = D6RollState(
+        roller=who.name,
+        powers=args.powers,
+        chance=args.chance,
+        weakness=args.weakness,
+        luck=args.luck,
+        required=args.required,
+        modifier=args.modifier,
+        label=pool.label,
+        result=result,
+    )
+    entry = rolling.d6_log_entry(who.user_id, who.name, pool.dice, args.required, result)
+    spend = rolling.luck_spend(who, pool.luck)
+    if spend is None:
+        flow = await store.create_flow(state, who.chat_id, who.user_id, entries=[entry])
+    else:
+        try:
+            flow, _sheet = await store.create_flow_spending(
+                state, who.chat_id, who.user_id, spend, entries=[entry]
+            )
+        except RulesInputError:  # the luck left the sheet since it was read
+            await message.answer(rolling.no_luck_text(0), parse_mode=ParseMode.HTML)
+            return
+    text, markup = _draw(flow, state, pool.sheet, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _open_wizard(
+    message: Message, store: Store, profile: Profile, who: rolling.Roller
+) -> None:
+    state = D6RollState(roller=who.name)
+    flow = await store.create_flow(state, who.chat_id, who.user_id)
+    sheet = await rolling.load_sheet(store, who, profile)
+    text, markup = _draw(flow, state, sheet, profile)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _wizard_pool(
+    state: D6RollState, sheet: Sheet | None, profile: Profile
+) -> rolling.D6Pool | str | None:
+    """The chance the wizard's choices make, the reason there is none, or None while nothing
+    is picked."""
+    if not state.powers and state.chance is None:
+        return None
+    try:
+        return rolling.d6_pool_of(
+            sheet,
+            state.roller,
+            profile,
+            chance=state.chance,
+            powers=state.powers,
+            weakness=state.weakness,
+            modifier=state.modifier,
+            luck=state.luck,
+        )
+    except rolling.PoolRefused as refused:
+        return str(refused)
+
+
+def _draw(flow: Flow, state: D6RollState, sheet: Sheet | None, profile: Profile) -> Drawn:
+    """The message at ``flow``'s version: the result once rolled, else the wizard."""
+    if state.result is not None:
+        weakness = sheet.weakness if sheet is not None else None
+        return (
+            view.result_text(state, weakness, profile),
+            view.result_keyboard(flow.id, flow.version, state),
+        )
+    pool = _wizard_pool(state, sheet, profile)
+    if isinstance(pool, rolling.D6Pool):
+        shown = state.model_copy(update={"label": pool.label})
+        text = view.wizard_text(shown, pool.dice, None)
+    else:
+        text = view.wizard_text(state, None, pool)
+    ready = isinstance(pool, rolling.D6Pool)
+    return text, view.wizard_keyboard(flow.id, flow.version, state, sheet, ready)
+
+
+# ----- the buttons ----------------------------------------------------------------------------
+
+
+class _Refused(Exception):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+@retrying
+async def d6_tap(
+    callback: CallbackQuery,
+    callback_data: D6Callback,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    if opened is None:
+        return
+    flow, message = opened
+    if flow.owner_id != callback.from_user.id:
+        await callback.answer(view.not_yours_text(), show_alert=True)
+        return
+    if profile.system is not GameSystem.D6:
+        await callback.answer(render.wrong_system_text(), show_alert=True)
+        return
+    try:
+        state = flow.state(D6RollState)
+    except FlowStateError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if callback_data.v != flow.version:  # one person's steps, in order: a repeat
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
+        return
+    who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
+    sheet = await rolling.load_sheet(store, who, profile)
+    try:
+        if state.result is None:
+            await _wizard_step(
+                callback, message, store, profile, flow, state, sheet, rng, callback_data
+            )
+        else:
+            await _effort_step(
+                callback, message, store, profile, flow, state, sheet, rng, callback_data
+            )
+    except _Refused as refused:
+        await callback.answer(refused.text, show_alert=True)
+
+
+async def _commit(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    profile: Profile,
+    flow: Flow,
+    after: D6RollState,
+    sheet: Sheet | None,
+    *,
+    spend: SheetSpend | None = None,
+    entry: LogEntry | None = None,
+) -> None:
+    """Store the step with the screen it draws (compare-and-set, the spend in the same
+    transaction), then edit the message."""
+    drawn = _draw(flow.next(after), after, sheet, profile)
+    entries = [entry] if entry is not None else []
+    if spend is None:
+        advanced = await store.advance_flow(
+            flow, flow.version, after, entries=entries, screen=screen_of(*drawn)
+        )
+    else:
+        try:
+            advanced, _sheet = await store.advance_flow_spending(
+                flow, flow.version, after, spend, entries=entries, screen=screen_of(*drawn)
+            )
+        except RulesInputError:
+            raise _Refused(rolling.no_luck_text(0)) from None
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _wizard_step(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    profile: Profile,
+    flow: Flow,
+    state: D6RollState,
+    sheet: Sheet | None,
+    rng: Rng | None,
+    data: D6Callback,
+) -> None:
+    action, x = data.a, data.x
+    powers = sheet.powers if sheet is not None else ()
+    if action is D6Action.POWER:
+        if not 0 <= x < len(powers):
+            raise _Refused(render.invalid_button_text())
+        name = powers[x].name
+        chosen = tuple(p for p in state.powers if p != name)
+        if len(chosen) == len(state.powers):
+            chosen = (*state.powers, name)
+        after = state.model_copy(update={"powers": chosen, "chance": None})
+    elif action is D6Action.CHANCE:
+        if x not in view.WIZARD_CHANCES:
+            raise _Refused(render.invalid_button_text())
+        after = state.model_copy(update={"chance": x, "powers": ()})
+    elif action is D6Action.WEAKNESS:
+        after = state.model_copy(update={"weakness": not state.weakness})
+    elif action is D6Action.LUCK:
+        if sheet is None or not 0 <= x <= sheet.luck:
+            raise _Refused(rolling.no_luck_text(sheet.luck if sheet else 0))
+        after = state.model_copy(update={"luck": x})
+    elif action is D6Action.REQUIRED:
+        if x not in view.WIZARD_REQUIRED:
+            raise _Refused(render.invalid_button_text())
+        after = state.model_copy(update={"required": x})
+    elif action is D6Action.MODIFIER:
+        if x - MODIFIER_SHIFT not in view.WIZARD_MODIFIERS:
+            raise _Refused(render.invalid_button_text())
+        after = state.model_copy(update={"modifier": x - MODIFIER_SHIFT})
+    elif action is D6Action.ROLL:
+        await _roll_step(callback, message, store, profile, flow, state, sheet, rng)
+        return
+    else:
+        raise _Refused(render.invalid_button_text())
+    await _commit(callback, message, store, profile, flow, after, sheet)
+
+
+async def _roll_step(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    profile: Profile,
+    flow: Flow,
+    state: D6RollState,
+    sheet: Sheet | None,
+    rng: Rng | None,
+) -> None:
+    pool = _wizard_pool(state, sheet, profile)
+    if not isinstance(pool, rolling.D6Pool):
+        raise _Refused(pool or view.hint_text())
+    result = rolling.roll_d6(pool.dice, required=state.required, rng=rng, profile=profile)
+    after = state.model_copy(update={"label": pool.label, "result": result})
+    who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
+    entry = rolling.d6_log_entry(who.user_id, who.name, pool.dice, state.required, result)
+    spend = rolling.luck_spend(who, pool.luck)
+    await _commit(callback, message, store, profile, flow, after, sheet, spend=spend, entry=entry)
+
+
+async def _effort_step(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    profile: Profile,
+    flow: Flow,
+    state: D6RollState,
+    sheet: Sheet | None,
+    rng: Rng | None,
+    data: D6Callback,
+) -> None:
+    result = state.result
+    assert result is not None
+    if not view.effort_offered(result):
+        raise _Refused(view.effort_refused_text())
+    if data.a is D6Action.BACK:
+        await _commit(
+            callback,
+            message,
+            store,
+            profile,
+            flow,
+            state.model_copy(update={"choosing": False}),
+            sheet,
+        )
+        return
+    if data.a is not D6Action.EFFORT:
+        raise _Refused(render.invalid_button_text())
+    if data.x == 0:
+        after = state.model_copy(update={"choosing": True})
+        await _commit(callback, message, store, profile, flow, after, sheet)
+        return
+    fuel = view.EFFORT_PRICES.get(data.x)
+    if fuel is None or not state.choosing:
+        raise _Refused(render.invalid_button_text())
+    try:
+        effort = special_effort(result, fuel, rng=rng, profile=profile)
+    except RulesInputError:
+        raise _Refused(view.effort_refused_text()) from None
+    wound = effort.wound
+    after = state.model_copy(
+        update={
+            "result": effort.result,
+            "choosing": False,
+            "price": fuel,
+            "wound_written": wound is not None and sheet is not None,
+        }
+    )
+    who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
+    entry = _effort_entry(who, effort.result)
+    spend = None
+    if wound is not None and sheet is not None:
+        kind, severity = wound.kind, wound.magnitude
+        spend = SheetSpend(who.user_id, SheetSystem.D6, lambda s: add_wound(s, kind, severity))
+    await _commit(callback, message, store, profile, flow, after, sheet, spend=spend, entry=entry)
+
+
+def _effort_entry(who: rolling.Roller, result: D6Result) -> LogEntry:
+    entry = rolling.d6_log_entry(who.user_id, who.name, len(result.faces), result.required, result)
+    return entry.model_copy(update={"kind": "effort"})

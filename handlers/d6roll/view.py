@@ -1,0 +1,261 @@
+"""A d6 roll on screen (RULES.md §D.2–§D.4): the wizard with its live chances, the result
+with its measures and fiasco hints, and the special effort's prices."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n import lazy_gettext as __
+from babel.support import LazyProxy
+
+from bot import render, table_text
+from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
+from handlers.d6roll.flow import D6RollState
+from rules.d6 import probability
+from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result, EffortFuel, fiasco_penalty
+from rules.profiles import Profile
+from rules.sheet import Sheet
+
+WIZARD_CHANCES = range(1, 13)
+WIZARD_REQUIRED = range(1, 5)
+WIZARD_MODIFIERS = range(-3, 4)
+WIZARD_LUCK_SHOWN = 5
+
+# The effort's prices as button numbers (0 opens the choice).
+EFFORT_PRICES: dict[int, EffortFuel] = {
+    1: EffortFuel.PHYSICAL,
+    2: EffortFuel.MENTAL,
+    3: EffortFuel.MEMORY,
+}
+
+_OUTCOMES: dict[D6Outcome, LazyProxy] = {
+    D6Outcome.SUCCESS: __("Success"),
+    D6Outcome.SHORTFALL: __("Not enough"),
+    D6Outcome.FIASCO: __("Fiasco"),
+    D6Outcome.AUTO_SUCCESS: __("Automatic success"),
+    D6Outcome.NO_MEASURES: __("No measures"),
+}
+
+
+def _data(flow_id: str, version: int, action: D6Action, x: int = 0) -> D6Callback:
+    return D6Callback(f=flow_id, v=version, a=action, x=x)
+
+
+def hint_text() -> str:
+    return _(
+        "The d6 game: /r 4 rolls a chance of 4 dice; /r 4 2 needs 2 measures of success; "
+        "/r strength+agility luck 1 weak -1 builds the chance from your sheet's powers; "
+        "/r alone opens the buttons. Fives and sixes are measures."
+    )
+
+
+def help_lines(profile: Profile) -> str:
+    return "\n".join(
+        [
+            _("/r 4 — a chance of 4 dice: every 5 or 6 is a measure of success"),
+            _("/r strength+agility 2 luck 1 — powers from your sheet, 2 measures, a luck die"),
+            _("/r — buttons: powers, weakness, luck, the odds; then «Special effort»"),
+        ]
+    )
+
+
+def effort_name(fuel: EffortFuel) -> str:
+    if fuel is EffortFuel.PHYSICAL:
+        return _("a physical wound 1")
+    if fuel is EffortFuel.MENTAL:
+        return _("a mental wound 3")
+    return _("a memory")
+
+
+# ----- the wizard -----------------------------------------------------------------------------
+
+
+def chances_line(dice: int, required: int) -> str:
+    """The exact odds before «Бросить»: the success, the fiasco, and the success when a special
+    effort is spent whenever it is needed (§D.4)."""
+    success = probability.p_success(dice, required)
+    fiasco = probability.p_fiasco(dice)
+    effort = probability.p_success(dice, required, special_effort=True)
+    return _("Success {success} · fiasco {fiasco} · with a special effort {effort}").format(
+        success=render.percent(float(success)),
+        fiasco=render.percent(float(fiasco)),
+        effort=render.percent(float(effort)),
+    )
+
+
+def wizard_text(state: D6RollState, dice: int | None, problem: str | None) -> str:
+    lines = [f"🎲 <b>{escape(state.roller)}</b> — " + _("a d6 roll")]
+    if dice is None and problem is None:
+        lines.append(_("Pick the powers the action uses, or a chance."))
+    elif problem is not None:
+        lines.append(problem)
+    else:
+        lines.append(_("Chance: {label} = {n}").format(label=state.label, n=dice))
+        lines.append(_("Measures needed: {n}").format(n=state.required))
+        assert dice is not None
+        lines.append(chances_line(dice, state.required))
+    return "\n".join(lines)
+
+
+def wizard_keyboard(
+    flow_id: str, version: int, state: D6RollState, sheet: Sheet | None, ready: bool
+) -> InlineKeyboardMarkup:
+    def make(text: str, action: D6Action, x: int = 0) -> InlineKeyboardButton:
+        return table_text.button(text, _data(flow_id, version, action, x))
+
+    rows: list[list[InlineKeyboardButton]] = []
+    powers = sheet.powers if sheet is not None else ()
+    if powers:
+        chosen = set(state.powers)
+        rows += render.rows(
+            [
+                make(("✅ " if p.name in chosen else "") + f"{p.name} {p.level}", D6Action.POWER, i)
+                for i, p in enumerate(powers)
+            ],
+            3,
+        )
+    else:
+        rows += render.rows(
+            [
+                make(("✅" if state.chance == n else "") + str(n), D6Action.CHANCE, n)
+                for n in WIZARD_CHANCES
+            ],
+            6,
+        )
+    extras: list[InlineKeyboardButton] = []
+    if sheet is not None and sheet.weakness is not None:
+        mark = "✅ " if state.weakness else ""
+        extras.append(make(mark + _("Weakness −{n}").format(n=sheet.weakness), D6Action.WEAKNESS))
+    if sheet is not None and sheet.luck:
+        for n in range(0, min(sheet.luck, WIZARD_LUCK_SHOWN) + 1):
+            mark = "✅" if state.luck == n else ""
+            extras.append(make(f"{mark}🍀{n}", D6Action.LUCK, n))
+    if extras:
+        rows += render.rows(extras, 6)
+    rows.append(
+        [
+            make(
+                ("✅" if state.modifier == m else "") + (f"{m:+d}" if m else "±0"),
+                D6Action.MODIFIER,
+                m + MODIFIER_SHIFT,
+            )
+            for m in WIZARD_MODIFIERS
+        ]
+    )
+    rows.append(
+        [
+            make(
+                ("✅ " if state.required == n else "")
+                + _("{n} measure", "{n} measures", n=n).format(n=n),
+                D6Action.REQUIRED,
+                n,
+            )
+            for n in WIZARD_REQUIRED
+        ]
+    )
+    if ready:
+        rows.append([make("🎲 " + _("Roll"), D6Action.ROLL)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+# ----- the result -----------------------------------------------------------------------------
+
+
+def faces_text(result: D6Result) -> str:
+    """Fives and sixes in bold are the measures (меры успеха); a die the special effort
+    rerolled is underlined."""
+    shown = []
+    for i, face in sorted(enumerate(result.faces), key=lambda p: -p[1]):
+        text = f"<b>{face}</b>" if face >= MEASURE_FACE else str(face)
+        shown.append(f"<u>{text}</u>" if i in result.rerolled else text)
+    return " ".join(shown)
+
+
+def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> str:
+    result = state.result
+    assert result is not None
+    head = f"🎲 {escape(state.roller)}: " + _("chance {n}d6").format(n=len(result.faces))
+    if state.label and state.label != str(len(result.faces)):
+        head += f" ({state.label})"
+    if result.required > 1:
+        head += ", " + _("measures needed: {n}").format(n=result.required)
+    outcome = f"<b>{_OUTCOMES[result.outcome]}</b>"
+    if result.measures:
+        outcome += ": " + _(
+            "{n} measure of success", "{n} measures of success", n=result.measures
+        ).format(n=result.measures)
+        outcome += " · " + _("gain {n}").format(n=result.gain)
+    lines = [head, faces_text(result), outcome]
+    if result.outcome is D6Outcome.FIASCO:
+        lines.append(fiasco_hint(fiasco_penalty(weakness, profile)))
+    if state.price is not None:
+        lines.append(effort_line(state.price, len(result.rerolled)))
+        if state.price is not EffortFuel.MEMORY:
+            lines.append(
+                _("The wound is on the sheet and is felt from the next action.")
+                if state.wound_written
+                else _("No sheet here to write the wound on: the Storyteller keeps it.")
+            )
+    return "\n".join(lines)
+
+
+def effort_line(fuel: EffortFuel, rerolled: int) -> str:
+    if fuel is EffortFuel.PHYSICAL:
+        head = _("Special effort for a physical wound 1")
+    elif fuel is EffortFuel.MENTAL:
+        head = _("Special effort for a mental wound 3")
+    else:
+        head = _("Special effort for a memory")
+    return "💪 " + head + " · " + _("dice rerolled: {n}").format(n=rerolled)
+
+
+def fiasco_hint(penalty: int) -> str:
+    """§D.3: S2 «фиаско — не всегда провал самого действия, но всегда осложнение»; the
+    default hints when the scenarist has no better idea."""
+    return _(
+        "A complication: a wound of severity {n}, an item's quality −{n}, "
+        "or a project's readiness −{n}."
+    ).format(n=penalty)
+
+
+def effort_offered(result: D6Result) -> bool:
+    """§D.4: once per action, never on armour, and only while some die is below 5."""
+    return (
+        not result.special_effort
+        and not result.armour
+        and any(f < MEASURE_FACE for f in result.faces)
+    )
+
+
+def result_keyboard(flow_id: str, version: int, state: D6RollState) -> InlineKeyboardMarkup | None:
+    result = state.result
+    if result is None or not effort_offered(result):
+        return None
+    if not state.choosing:
+        return InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    table_text.button(
+                        "💪 " + _("Special effort"), _data(flow_id, version, D6Action.EFFORT)
+                    )
+                ]
+            ]
+        )
+    prices = [
+        table_text.button(
+            effort_name(fuel).capitalize(), _data(flow_id, version, D6Action.EFFORT, n)
+        )
+        for n, fuel in EFFORT_PRICES.items()
+    ]
+    back = table_text.button("↩ " + _("Back"), _data(flow_id, version, D6Action.BACK))
+    return InlineKeyboardMarkup(inline_keyboard=[prices, [back]])
+
+
+def not_yours_text() -> str:
+    return _("Only the player who rolled decides on a special effort.")
+
+
+def effort_refused_text() -> str:
+    return _("No special effort here: it is made once per action, and only over dice below 5.")

@@ -1,0 +1,171 @@
+"""``/r`` in a d6 chat through the Dispatcher (RULES.md §D.2–§D.4): the typed chance, powers
+from the sheet, luck, the wizard's live odds and the special effort."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.store import log_key
+from handlers.d6roll.callbacks import D6Action, D6Callback
+from rules.d6 import probability
+from rules.d6.chance import DifficultyKind
+from rules.sheet import SheetSystem
+from tests.handlers.conftest import Table, buttons, flows, player
+
+ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
+EMMA = player(3, "Emma", "en")
+
+
+def faces_of(text: str) -> list[int]:
+    return [int(x) for x in re.findall(r"\d", text.splitlines()[1])]
+
+
+def data_of(markup: object, action: D6Action, x: int | None = None) -> str:
+    for button in buttons(markup):
+        data = button.callback_data or ""
+        parsed = D6Callback.unpack(data)
+        if parsed.a is action and (x is None or parsed.x == x):
+            return data
+    raise AssertionError(f"no {action} button")
+
+
+@pytest.fixture
+async def d6(table: Table) -> Table:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    return table
+
+
+async def sheet_of(table: Table, user_id: int = 1):  # type: ignore[no-untyped-def]
+    return await table.store.load_sheet(table.chat.id, user_id, SheetSystem.D6)
+
+
+async def test_a_typed_chance_shows_its_faces_and_offers_the_special_effort(d6: Table) -> None:
+    """The outside contract: /r 4 shows 4 faces and a button «Особое усилие»."""
+    await d6.say(ANNA, "/r 4 2")
+    sent = d6.session.sent[-1]
+    lines = sent.text.splitlines()
+    assert lines[0] == "🎲 Anna: шанс 4к6, нужно мер успеха: 2"
+    faces = faces_of(sent.text)
+    assert len(faces) == 4 and all(1 <= f <= 6 for f in faces)
+    measures = sum(1 for f in faces if f >= 5)
+    expected = "Успех" if measures >= 2 else ("Фиаско" if measures == 0 else "Недостаточно")
+    assert lines[2].startswith(f"<b>{expected}</b>")
+    [entry] = await d6.store.recent_rolls(d6.chat.id)
+    assert entry["measures"] == measures
+    if measures < 4:
+        assert any("Особое усилие" in b.text for b in buttons(sent.reply_markup))
+
+
+@pytest.mark.parametrize("text", ["/r 0", "/r 31", "/r 4 wp 3", "/r 4 11", "/r 4 2 1"])
+async def test_bad_input_gets_the_d6_hint_and_changes_nothing(d6: Table, text: str) -> None:
+    await d6.say(ANNA, text)
+    assert "Игра d6: /r 4" in d6.session.sent[-1].text
+    assert await flows(d6.store) == {}
+    assert await d6.store.redis.llen(log_key(d6.chat.id)) == 0
+
+
+async def test_powers_weakness_luck_and_wounds_make_the_chance(d6: Table) -> None:
+    await d6.say(ANNA, "/set\nСила 2\nЛовкость 1\nСлабость 1\nКубики удачи 2")
+    await d6.say(ANNA, "/r сила+ловк 2 удача 1 слаб")
+    sent = d6.session.sent[-1].text
+    assert "шанс 3к6 (Сила 2 + Ловкость 1 − слабость 1 + удача 1)" in sent
+    assert len(faces_of(sent)) == 3
+    sheet = await sheet_of(d6)
+    assert sheet is not None and sheet.luck == 1
+    await d6.say(ANNA, "/r сила удача 2")
+    assert "удачи на листе: 1" in d6.session.sent[-1].text.casefold()
+    sheet = await sheet_of(d6)
+    assert sheet is not None and sheet.luck == 1
+
+
+async def test_an_unknown_power_names_the_close_ones(d6: Table) -> None:
+    await d6.say(ANNA, "/set\nОгнестрел 3")
+    await d6.say(ANNA, "/r огнестрл")
+    text = d6.session.sent[-1].text
+    assert "нет силы «огнестрл»" in text and "Огнестрел" in text
+    assert await flows(d6.store) == {}
+
+
+async def test_the_special_effort_rerolls_below_five_and_writes_the_wound(d6: Table) -> None:
+    await d6.say(ANNA, "/set\nСила 3")
+    for _ in range(20):  # a roll with a die below 5 (almost every one)
+        await d6.say(ANNA, "/r сила")
+        sent = d6.session.sent[-1]
+        if sent.reply_markup is not None:
+            break
+    mid = d6.session.messages[-1].message_id
+    before = faces_of(sent.text)
+    await d6.tap(BORIS, data_of(sent.reply_markup, D6Action.EFFORT, 0), mid)
+    assert d6.session.answers[-1].show_alert
+    await d6.tap(ANNA, data_of(sent.reply_markup, D6Action.EFFORT, 0), mid)
+    prices = d6.session.edits[-1].reply_markup
+    assert [b.text for b in buttons(prices)][:3] == [
+        "Телесная рана 1",
+        "Душевная рана 3",
+        "Воспоминание",
+    ]
+    physical = data_of(prices, D6Action.EFFORT, 1)
+    await d6.tap(ANNA, physical, mid)
+    edit = d6.session.edits[-1]
+    after = faces_of(edit.text)
+    assert sorted(f for f in before if f >= 5) == sorted(f for f in after if f >= 5)[
+        : len([f for f in before if f >= 5])
+    ] or len(after) == len(before)
+    assert "💪 Особое усилие за телесную рану 1" in edit.text
+    assert edit.reply_markup is None
+    await d6.tap(ANNA, physical, mid)  # a double tap pays once
+    sheet = await sheet_of(d6)
+    assert sheet is not None
+    assert [(w.kind, w.magnitude) for w in sheet.wounds] == [(DifficultyKind.PHYSICAL_WOUND, 1)]
+    kinds = [e.get("kind") for e in await d6.store.recent_rolls(d6.chat.id)]
+    assert kinds.count("effort") == 1
+    await d6.say(ANNA, "/r сила")  # the wound is felt from the next action
+    assert "шанс 2к6 (Сила 3 − раны 1)" in d6.session.sent[-1].text
+
+
+async def test_the_wizard_builds_the_chance_from_the_sheet_with_live_odds(d6: Table) -> None:
+    await d6.say(ANNA, "/set\nСила 2\nЛовкость 1\nКубики удачи 1")
+    await d6.say(ANNA, "/r")
+    opened = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    texts = [b.text for b in buttons(opened.reply_markup)]
+    assert "Сила 2" in texts and "Ловкость 1" in texts and "🍀1" in texts
+    await d6.tap(ANNA, data_of(opened.reply_markup, D6Action.POWER, 0), mid)
+    edit = d6.session.edits[-1]
+    await d6.tap(ANNA, data_of(edit.reply_markup, D6Action.POWER, 1), mid)
+    edit = d6.session.edits[-1]
+    await d6.tap(ANNA, data_of(edit.reply_markup, D6Action.LUCK, 1), mid)
+    edit = d6.session.edits[-1]
+    assert "Шанс: Сила 2 + Ловкость 1 + удача 1 = 4" in edit.text
+    success = probability.p_success(4, 1)
+    assert f"{float(success) * 100:.1f}".replace(".", ",") in edit.text
+    await d6.tap(ANNA, data_of(edit.reply_markup, D6Action.ROLL), mid)
+    rolled = d6.session.edits[-1]
+    assert len(faces_of(rolled.text)) == 4
+    sheet = await sheet_of(d6)
+    assert sheet is not None and sheet.luck == 0
+    await d6.tap(ANNA, data_of(edit.reply_markup, D6Action.ROLL), mid)  # the old button
+    sheet = await sheet_of(d6)
+    assert sheet is not None and sheet.luck == 0
+    assert await d6.store.redis.llen(log_key(d6.chat.id)) == 1
+
+
+async def test_the_wizard_without_a_sheet_offers_a_chance(d6: Table) -> None:
+    await d6.say(EMMA, "/r")
+    opened = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(EMMA, data_of(opened.reply_markup, D6Action.CHANCE, 5), mid)
+    edit = d6.session.edits[-1]
+    assert "Chance: 5 = 5" in edit.text and "Success" in edit.text
+    await d6.tap(EMMA, data_of(edit.reply_markup, D6Action.ROLL), mid)
+    assert len(faces_of(d6.session.edits[-1].text)) == 5
+
+
+async def test_help_in_a_d6_chat_shows_the_d6_roll(d6: Table) -> None:
+    await d6.say(ANNA, "/help")
+    text = d6.session.sent[-1].text
+    assert "/r 4 — шанс в 4 кубика" in text and "Особое усилие" in text
+    assert "сложность" not in text.split("\n")[1]
