@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.features import Feature, FeatureSet
 from handlers import (
     attack,
+    d6init,
     d6roll,
     extended,
     health,
@@ -44,6 +45,7 @@ FEATURES: tuple[Feature, ...] = (
     multi.FEATURE,
     wizard.FEATURE,
     sheet.FEATURE,
+    d6init.FEATURE,
     initiative.FEATURE,
     attack.FEATURE,
     health.FEATURE,

@@ -239,8 +239,8 @@ async def test_english_and_the_d6_game(table: Table) -> None:
     assert "Combat" in text
     assert "round 1" in text
     await table.say(ANNA, "/rules d6")
-    await table.say(BORIS, "/init 7")
-    assert "d10" in table.session.sent[-1].text
+    await table.say(BORIS, "/init 7")  # the d6 game's own tracker, 7 Alacrity dice
+    assert "d6 initiative" in table.session.sent[-1].text
     assert GameSystem.D6
 
 

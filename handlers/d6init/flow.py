@@ -1,0 +1,49 @@
+"""The d6 round tracker's flow: the round of ``rules.d6.initiative`` and who is who."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.store import FlowState
+from rules.d6.initiative import Round
+
+KIND = "d6init"
+ROUND_TTL = 7 * 86_400  # a fight may stretch over a week of evenings between sessions
+
+
+class Panel(StrEnum):
+    NONE = ""
+    CUT_IN = "cut"
+    DEFEND = "def"
+
+
+class Member(BaseModel):
+    """How a participant is named on the tracker and whose they are (None: an NPC)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    user_id: int | None = None
+
+
+class D6InitFlow(FlowState):
+    kind: ClassVar[str] = KIND
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    round: Round | None = None
+    members: dict[str, Member] = Field(default_factory=dict)
+    panel: Panel = Panel.NONE
+    note: str = ""  # the last step, as the tracker says it (escaped)
+    on_edge: dict[str, int] = Field(default_factory=dict)  # §D.8 after a round of waiting
+    ended: bool = False
+
+
+def player_key(user_id: int) -> str:
+    return f"u{user_id}"
+
+
+def npc_key(name: str) -> str:
+    return "n:" + " ".join(name.split()).casefold()

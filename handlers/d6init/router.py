@@ -1,0 +1,400 @@
+"""``/init`` in a d6 chat and its round tracker: one live message per chat (RULES.md §D.7–§D.9).
+
+Initiative in the d6 game is spent, not compared once: every action sets a die aside, so the
+tracker is a sequence of small steps on :mod:`rules.d6.initiative`, each the flow's
+compare-and-set. Steps that move the round carry how many steps were taken when they were
+drawn, so two presses of «Действовать» move the round once. Who may press: the one who is up
+(their player, or the Storyteller for anyone), a holder for themself, any participant with
+dice for their own defence; the Storyteller picks the NPC who cuts in or defends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from aiogram import Bot, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message, User
+
+from bot import live as bot_live
+from bot import render
+from bot.access import runs_game
+from bot.features import in_game
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, parse_init_arguments
+from bot.store import ChatSettings, Flow, Store
+from bot.taps import CONFLICT_ATTEMPTS, commit_tap, heal, open_tap, retrying, screen_of
+from bot.vocabulary import PREPARATION
+from handlers.d6init import view
+from handlers.d6init.callbacks import D6InitAction, D6InitCallback
+from handlers.d6init.flow import KIND, ROUND_TTL, D6InitFlow, Member, Panel, npc_key, player_key
+from rules.d6 import initiative as d6i
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+from rules.sheet import Sheet, SheetSystem
+
+Change = Callable[[D6InitFlow], D6InitFlow]
+
+_STEPS = frozenset({D6InitAction.ACT, D6InitAction.HOLD, D6InitAction.NEW_ROUND})
+
+
+def make_router() -> Router:
+    router = Router(name="d6init")
+    router.message.register(d6_init_command, Command("init", "initiative"), in_game(GameSystem.D6))
+    router.callback_query.register(d6_init_tap, D6InitCallback.filter())
+    return router
+
+
+def _combatant(key: str, sheet: Sheet | None, dice: int | None, hero: bool) -> d6i.Combatant:
+    alacrity = dice
+    if alacrity is None and sheet is not None and sheet.alacrity is not None:
+        alacrity = sheet.alacrity
+    return d6i.Combatant(
+        id=key,
+        alacrity=alacrity if alacrity is not None else d6i.HERO_ALACRITY,
+        hero=hero,
+        weakness=sheet.weakness if sheet is not None else None,
+    )
+
+
+def _join(
+    state: D6InitFlow, combatant: d6i.Combatant, member: Member, rng: Rng | None
+) -> D6InitFlow:
+    if state.round is None:
+        current = d6i.start_round([combatant], rng=rng)
+    else:
+        current = d6i.join(state.round, combatant, rng=rng)
+    note = view.joined_note(member.name, combatant.alacrity)
+    return state.model_copy(
+        update={
+            "round": current,
+            "members": {**state.members, combatant.id: member},
+            "note": note,
+        }
+    )
+
+
+async def d6_init_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    words = (command.args or "").split()
+    user = message.from_user
+    chat_id = message.chat.id
+    if words and words[0].casefold() in PREPARATION:
+        await _prepare_command(message, store, profile, bot, words[1:], rng)
+        return
+    try:
+        args = parse_init_arguments(command.args)
+    except ArgumentsError:
+        await message.answer(view.usage_text())
+        return
+    if args.base is not None and not 1 <= args.base <= d6i.ALACRITY_MAX:
+        await message.answer(view.usage_text())
+        return
+    change: Change
+    if args.npc is not None:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(view.storyteller_only_text())
+            return
+        npc_sheet = await store.load_npc(chat_id, SheetSystem.D6, args.npc)
+        dice = args.base
+        if dice is None and (npc_sheet is None or npc_sheet.alacrity is None):
+            await message.answer(view.no_npc_dice_text(args.npc[:40]))
+            return
+        npc, copies = args.npc, args.copies
+
+        def change(state: D6InitFlow) -> D6InitFlow:
+            for name in _npc_names(state, npc, copies):
+                combatant = _combatant(npc_key(name), npc_sheet, dice, hero=False)
+                state = _join(state, combatant, Member(name=name), rng)
+            return state
+
+    else:
+        if user is None or message.sender_chat is not None:
+            await message.answer(view.usage_text())
+            return
+        sheet = await store.load_sheet(chat_id, user.id, SheetSystem.D6)
+        member = Member(name=roller_name(message, user), user_id=user.id)
+        combatant = _combatant(player_key(user.id), sheet, args.base, hero=True)
+
+        def change(state: D6InitFlow) -> D6InitFlow:
+            return _join(state, combatant, member, rng)
+
+    await _apply(message, store, bot, change)
+
+
+def _npc_names(state: D6InitFlow, name: str, copies: int) -> list[str]:
+    """``Гуль`` once, or ``Гуль 1``…``Гуль 3``, numbering on past those already fighting."""
+    if copies == 1:
+        return [name]
+    names: list[str] = []
+    n = 0
+    while len(names) < copies:
+        n += 1
+        candidate = f"{name} {n}"
+        if npc_key(candidate) not in state.members:
+            names.append(candidate)
+    return names
+
+
+async def _prepare_command(
+    message: Message,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    words: list[str],
+    rng: Rng | None,
+) -> None:
+    """S3 «Подготовка»: a preparation's gain raises the sender's initiative dice (to 6 at
+    most) before anyone has acted; the default plan of §D.7 places it."""
+    user = message.from_user
+    if user is None or len(words) != 1 or not words[0].isdigit() or not 1 <= int(words[0]) <= 20:
+        await message.answer(view.usage_text())
+        return
+    gain, key = int(words[0]), player_key(user.id)
+
+    def change(state: D6InitFlow) -> D6InitFlow:
+        if state.round is None or key not in state.members:
+            raise _Refused(view.not_in_fight_text())
+        fighter = next(f for f in state.round.fighters if f.sheet.id == key)
+        prepared = d6i.apply_preparation(fighter.remaining, gain, profile=profile)
+        changed = d6i.prepare(state.round, key, gain, rng=rng, profile=profile)
+        note = view.prepared_note(state.members[key].name, gain, prepared.wasted)
+        return state.model_copy(update={"round": changed, "note": note})
+
+    loaded = await store.load_live(message.chat.id, KIND)
+    if loaded is None:
+        await message.answer(view.no_fight_text())
+        return
+    await _apply(message, store, bot, change)
+
+
+class _Refused(Exception):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+async def _apply(message: Message, store: Store, bot: Bot, change: Change) -> None:
+    """Open the chat's fight with this change, or apply it to the open one (retrying a
+    compare-and-set lost to a tap), then show the tracker."""
+    chat_id = message.chat.id
+    owner = message.from_user.id if message.from_user else 0
+    try:
+        first = change(D6InitFlow())
+    except _Refused as refused:
+        first = None
+        refusal: str | None = refused.text
+    except RulesInputError as error:
+        await message.answer(_refusal(error))
+        return
+    else:
+        refusal = None
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None:
+        if first is None:
+            await message.answer(refusal or view.no_fight_text())
+            return
+        flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
+    else:
+        (flow, live), created = loaded, False
+    for _attempt in range(CONFLICT_ATTEMPTS):
+        state = flow.state(D6InitFlow)
+        if created:
+            drawn = view.draw(flow, state)
+            await store.keep_screen(flow, screen_of(*drawn))
+            await bot_live.show(
+                bot, store, message, KIND, flow, live, drawn, ttl=ROUND_TTL, pin=True
+            )
+            return
+        try:
+            after = change(state)
+        except _Refused as refused:
+            await message.answer(refused.text)
+            return
+        except RulesInputError as error:
+            await message.answer(_refusal(error))
+            return
+        drawn = view.draw(flow.next(after), after)
+        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
+        if advanced is not None:
+            await bot_live.show(
+                bot, store, message, KIND, advanced, live, drawn, ttl=ROUND_TTL, pin=True
+            )
+            return
+        again = await store.load_live(chat_id, KIND)
+        if again is None:
+            if first is None:
+                await message.answer(view.no_fight_text())
+                return
+            flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
+        else:
+            flow, live = again
+    await message.answer(render.busy_text())
+
+
+def _refusal(error: RulesInputError) -> str:
+    if error.field == "combatant.id":
+        return view.already_in_text()
+    return view.refused_text(error.detail)
+
+
+# ----- the buttons ------------------------------------------------------------------------------
+
+
+@retrying
+async def d6_init_tap(
+    callback: CallbackQuery,
+    callback_data: D6InitCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    if opened is None:
+        return
+    flow, message = opened
+    if profile.system is not GameSystem.D6:
+        await callback.answer(render.wrong_system_text(), show_alert=True)
+        return
+    try:
+        state = flow.state(D6InitFlow)
+    except ValueError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    current = state.round
+    if current is None or state.ended:
+        await callback.answer(render.closed_text(), show_alert=True)
+        return
+    action, x = callback_data.a, callback_data.x
+    if action in _STEPS and x != len(current.log):
+        await heal(message, flow)
+        await callback.answer(render.already_done_text())
+        return
+    user = callback.from_user
+    try:
+        after = await _step(
+            bot, store, profile, message, chat_settings, flow, state, callback_data, user, rng
+        )
+    except _Refused as refused:
+        await callback.answer(refused.text, show_alert=True)
+        return
+    except RulesInputError as error:
+        await callback.answer(_refusal(error), show_alert=True)
+        return
+    await commit_tap(
+        callback,
+        message,
+        store,
+        flow,
+        after,
+        lambda f: view.draw(f, after),
+        close=after.ended,
+    )
+    if after.ended:
+        await store.end_live(message.chat.id, KIND, flow.id)
+        await bot_live.unpin(bot, message)
+
+
+async def _step(
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    message: Message,
+    chat_settings: ChatSettings,
+    flow: Flow,
+    state: D6InitFlow,
+    data: D6InitCallback,
+    user: User,
+    rng: Rng | None,
+) -> D6InitFlow:
+    current = state.round
+    assert current is not None
+    own = player_key(user.id)
+
+    async def storyteller() -> bool:
+        return await runs_game(bot, message.chat, chat_settings, user, None)
+
+    def name_of(key: str) -> str:
+        member = state.members.get(key)
+        return member.name if member is not None else key
+
+    def npc_at(index: int) -> str:
+        if not 0 <= index < len(current.fighters):
+            raise _Refused(render.invalid_button_text())
+        key = current.fighters[index].sheet.id
+        member = state.members.get(key)
+        if member is None or member.user_id is not None:
+            raise _Refused(render.invalid_button_text())
+        return key
+
+    action = data.a
+    if action is D6InitAction.ACT or action is D6InitAction.HOLD:
+        if current.up is None:
+            raise _Refused(view.refused_text("not this fighter's turn"))
+        actor = current.up.actor
+        if actor != own and not await storyteller():
+            raise _Refused(view.not_your_turn_text(name_of(actor)))
+        if action is D6InitAction.ACT:
+            value = current.up.value
+            changed = d6i.act(current, actor, rng)
+            note = view.acted_note(name_of(actor), value)
+        else:
+            changed = d6i.hold(current, actor, rng)
+            note = view.held_note(name_of(actor))
+        return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+    if action is D6InitAction.CUT_IN or action is D6InitAction.DEFEND:
+        if data.y >= 0:
+            if not await storyteller():
+                raise _Refused(view.storyteller_only_text())
+            key = npc_at(data.y)
+        elif own in state.members:
+            key = own
+        elif await storyteller():
+            panel = Panel.CUT_IN if action is D6InitAction.CUT_IN else Panel.DEFEND
+            return state.model_copy(update={"panel": panel})
+        else:
+            raise _Refused(view.not_in_fight_text())
+        fighter = next(f for f in current.fighters if f.sheet.id == key)
+        if action is D6InitAction.CUT_IN:
+            if not fighter.holding:
+                raise _Refused(view.refused_text("not this fighter's turn"))
+            value = fighter.remaining[0] if fighter.remaining else 0
+            changed = d6i.act(current, key, rng)
+            note = view.cut_in_note(name_of(key), value)
+        else:
+            changed, defence = d6i.defend(current, key, rng=rng, profile=profile)
+            note = view.defended_note(name_of(key), defence.die, defence.slowness)
+        return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+    if action is D6InitAction.JOIN:
+        if own in state.members:
+            raise _Refused(view.already_in_text())
+        sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.D6)
+        member = Member(name=user.full_name or str(user.id), user_id=user.id)
+        return _join(state, _combatant(own, sheet, None, hero=True), member, rng)
+    if action is D6InitAction.PANEL:
+        if not await storyteller():
+            raise _Refused(view.storyteller_only_text())
+        return state.model_copy(update={"panel": Panel.NONE})
+    if action is D6InitAction.NEW_ROUND:
+        if current.up is not None and not await storyteller():
+            raise _Refused(view.storyteller_only_text())
+        fresh, ended = d6i.restart(current, rng=rng, profile=profile)
+        on_edge = {key: wound.magnitude for key, wound in ended.wounds.items()}
+        note = view.on_edge_note([name_of(k) for k in on_edge]) if on_edge else ""
+        return state.model_copy(
+            update={"round": fresh, "note": note, "on_edge": on_edge, "panel": Panel.NONE}
+        )
+    if action is D6InitAction.END:
+        if not await storyteller():
+            raise _Refused(view.storyteller_only_text())
+        return state.model_copy(update={"ended": True, "panel": Panel.NONE, "note": ""})
+    raise _Refused(render.invalid_button_text())

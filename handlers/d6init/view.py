@@ -1,0 +1,217 @@
+"""The d6 tracker on screen (RULES.md §D.7–§D.9): each participant's dice left and set aside,
+who is up by the die-spending order, who holds, and the buttons of a step."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render, table_text
+from bot.store import Flow
+from handlers.d6init.callbacks import D6InitAction, D6InitCallback
+from handlers.d6init.flow import D6InitFlow, Panel
+from rules.d6.initiative import Fighter, StepKind
+
+Drawn = tuple[str, InlineKeyboardMarkup | None]
+
+
+def _name(state: D6InitFlow, key: str) -> str:
+    member = state.members.get(key)
+    return escape(member.name if member is not None else key)
+
+
+def _line(state: D6InitFlow, fighter: Fighter, up: str | None) -> str:
+    key = fighter.sheet.id
+    mark = "▶ " if key == up else ""
+    dice = " ".join(str(d) for d in fighter.remaining) or "—"
+    text = f"{mark}<b>{_name(state, key)}</b>: 🎲 {dice}"
+    if fighter.aside:
+        text += " · " + _("set aside: {dice}").format(dice=" ".join(map(str, fighter.aside)))
+    if fighter.holding:
+        text += " · ⏸ " + _("holding")
+    if key in state.on_edge:
+        text += " · " + _("on edge −{n}").format(n=state.on_edge[key])
+    return text
+
+
+def tracker_text(state: D6InitFlow) -> str:
+    current = state.round
+    if current is None:
+        return _("The fight has no participants.")
+    head = "⚔️ " + _("Round {n} · d6 initiative").format(n=current.number)
+    if state.ended:
+        head = "🏁 " + _("The fight is over (round {n}).").format(n=current.number)
+    lines = [head]
+    up = current.up.actor if current.up is not None else None
+    for fighter in current.fighters:
+        lines.append(_line(state, fighter, up))
+    if state.ended:
+        return "\n".join(lines)
+    if current.up is not None:
+        turn = _("Now acts: {name} (die {value})").format(
+            name=_name(state, current.up.actor), value=current.up.value
+        )
+        if current.up.coin_flip:
+            turn += " · " + _("the tie was settled by a coin")
+        lines.append(turn)
+    elif any(f.holding and f.remaining for f in current.fighters):
+        lines.append(_("Nobody is up: those holding may act, or start a new round."))
+    else:
+        lines.append(_("Every die is spent: start a new round."))
+    if current.waiting_forbidden:
+        lines.append(_("Nobody may hold this round (everyone waited in the last one)."))
+    if state.note:
+        lines.append(state.note)
+    return "\n".join(lines)
+
+
+def _button(
+    flow: Flow, text: str, action: D6InitAction, x: int = 0, y: int = -1
+) -> InlineKeyboardButton:
+    return table_text.button(text, D6InitCallback(f=flow.id, v=flow.version, a=action, x=x, y=y))
+
+
+def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | None:
+    current = state.round
+    if current is None or state.ended:
+        return None
+    steps = len(current.log)
+    if state.panel is not Panel.NONE:
+        action = D6InitAction.CUT_IN if state.panel is Panel.CUT_IN else D6InitAction.DEFEND
+        npcs = [
+            _button(flow, _name(state, f.sheet.id), action, steps, i)
+            for i, f in enumerate(current.fighters)
+            if state.members.get(f.sheet.id, None) is not None
+            and state.members[f.sheet.id].user_id is None
+            and f.remaining
+        ]
+        picker = render.rows(npcs, 3)
+        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
+        return InlineKeyboardMarkup(inline_keyboard=picker)
+    rows: list[list[InlineKeyboardButton]] = []
+    if current.up is not None:
+        first = [_button(flow, "▶ " + _("Act"), D6InitAction.ACT, steps)]
+        if not current.waiting_forbidden:
+            first.append(_button(flow, "⏸ " + _("Hold"), D6InitAction.HOLD, steps))
+        rows.append(first)
+    second: list[InlineKeyboardButton] = []
+    if any(s.kind is StepKind.ACT for s in current.log):
+        second.append(_button(flow, "🛡 " + _("Defend"), D6InitAction.DEFEND, steps))
+    if any(f.holding and f.remaining for f in current.fighters):
+        second.append(_button(flow, "⚡ " + _("Act from hold"), D6InitAction.CUT_IN, steps))
+    if second:
+        rows.append(second)
+    rows.append(
+        [
+            _button(flow, "🎲 " + _("Join"), D6InitAction.JOIN),
+            _button(flow, "🔄 " + _("New round"), D6InitAction.NEW_ROUND, steps),
+            _button(flow, "🏁 " + _("End fight"), D6InitAction.END),
+        ]
+    )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def draw(flow: Flow, state: D6InitFlow) -> Drawn:
+    return tracker_text(state), tracker_keyboard(flow, state)
+
+
+# ----- what a step says -------------------------------------------------------------------------
+
+
+def acted_note(name: str, value: int) -> str:
+    return _("{name} acts and sets aside a {value}.").format(name=escape(name), value=value)
+
+
+def held_note(name: str) -> str:
+    return _("{name} holds their dice for later.").format(name=escape(name))
+
+
+def cut_in_note(name: str, value: int) -> str:
+    return _("{name} acts from hold and sets aside a {value}.").format(
+        name=escape(name), value=value
+    )
+
+
+def defended_note(name: str, die: int, slowness: int) -> str:
+    text = _("{name} defends and sets aside a {value}.").format(name=escape(name), value=die)
+    if slowness:
+        text += " " + _("Slow: −{n} to the defence.").format(n=slowness)
+    return text
+
+
+def on_edge_note(names: list[str]) -> str:
+    return _("Nobody acted last round: on edge — {names}.").format(names=", ".join(names))
+
+
+def joined_note(name: str, dice: int) -> str:
+    return _("{name} joins the fight with {n} dice.").format(name=escape(name), n=dice)
+
+
+def prepared_note(name: str, gain: int, wasted: int) -> str:
+    text = _("{name} prepared: +{n} on the dice.").format(name=escape(name), n=gain)
+    if wasted:
+        text += " " + _("{n} lost above 6.").format(n=wasted)
+    return text
+
+
+# ----- refusals and help ------------------------------------------------------------------------
+
+
+def usage_text() -> str:
+    return _(
+        "Example: /init — your Alacrity dice from the sheet (3 without one); /init 3 — three "
+        "dice; /init npc Ghoul 2 x3 — three NPCs; /init prep 2 — a preparation gain of 2 "
+        "on your dice"
+    )
+
+
+def storyteller_only_text() -> str:
+    return _("Only the Storyteller does this.")
+
+
+def not_your_turn_text(name: str) -> str:
+    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(
+        name=escape(name)
+    )
+
+
+def not_in_fight_text() -> str:
+    return _("You are not in this fight: /init joins it.")
+
+
+def already_in_text() -> str:
+    return _("You are already in this fight.")
+
+
+def no_npc_dice_text(name: str) -> str:
+    return _("How many dice does {name} roll? /init npc {name} 2").format(name=escape(name))
+
+
+def refused_text(reason: str) -> str:
+    """The rules' refusals of a step, in the table's words (§D.7–§D.9)."""
+    texts = {
+        "no initiative dice left": _("No initiative dice left."),
+        "not this fighter's turn": _("It is not your turn."),
+        "the holder's initiative is lower": _(
+            "The one up has a higher die; those holding cut in only with a die as high."
+        ),
+        "a holder cuts in only to attack": _("Those holding cut in only to attack or defend."),
+        "holding is forbidden this round": _("Nobody may hold this round."),
+        "cannot defend against oneself": _("Nobody defends against their own action."),
+        "one response per attack": _("One response per attack."),
+        "no action to respond to": _("There is no action to respond to yet."),
+        "preparation comes before the first step": _(
+            "Preparation comes before anyone has acted this round."
+        ),
+    }
+    return texts.get(reason, _("This step is not possible now."))
+
+
+def no_fight_text() -> str:
+    return _("No fight is running here: /init starts one.")
+
+
+def help_line(_profile: object) -> str:
+    return _("/init — initiative dice (Alacrity) and the round tracker; /init prep 2 — preparation")
