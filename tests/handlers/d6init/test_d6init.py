@@ -76,7 +76,8 @@ async def test_acting_spends_the_highest_die_and_a_double_press_moves_once(d6: T
     await d6.say(ANNA, "/init 3")
     await d6.say(BORIS, "/init 2")
     state = await state_of(d6)
-    assert state.round is not None and state.round.up is not None
+    assert state.round is not None
+    assert state.round.up is not None
     up = state.round.up
     who = ANNA if up.actor == "u1" else BORIS
     other = BORIS if who is ANNA else ANNA
@@ -88,7 +89,8 @@ async def test_acting_spends_the_highest_die_and_a_double_press_moves_once(d6: T
     await d6.tap(who, act, mid)
     await d6.tap(who, act, mid)  # the same press again: one step
     after = await state_of(d6)
-    assert after.round is not None and len(after.round.log) == 1
+    assert after.round is not None
+    assert len(after.round.log) == 1
     fighter = next(f for f in after.round.fighters if f.sheet.id == up.actor)
     assert fighter.aside == (up.value,)
     text, _ = last_screen(d6)
@@ -99,7 +101,8 @@ async def test_defence_against_a_higher_die_is_slow(d6: Table) -> None:
     await d6.say(ANNA, "/init 1")
     await d6.say(BORIS, "/init 1")
     state = await state_of(d6)
-    assert state.round is not None and state.round.up is not None
+    assert state.round is not None
+    assert state.round.up is not None
     actor = state.round.up.actor
     attacker = ANNA if actor == "u1" else BORIS
     defender = BORIS if attacker is ANNA else ANNA
@@ -158,9 +161,7 @@ async def test_the_storyteller_adds_npcs_and_defends_for_one(d6: Table) -> None:
         if D6InitCallback.unpack(b.callback_data or "").a is D6InitAction.DEFEND
     ]
     assert ghouls
-    index = next(
-        i for i in ghouls if state.round.fighters[i].sheet.id != up.actor
-    )
+    index = next(i for i in ghouls if state.round.fighters[i].sheet.id != up.actor)
     await d6.tap(VERA, press(panel, D6InitAction.DEFEND, index), mid)
     after = await state_of(d6)
     assert after.round is not None
@@ -176,7 +177,8 @@ async def test_a_new_round_rerolls_and_the_end_unpins(d6: Table) -> None:
     assert "новый раунд" in text.casefold()
     await d6.tap(ANNA, press(markup, D6InitAction.NEW_ROUND), mid)
     state = await state_of(d6)
-    assert state.round is not None and state.round.number == 2
+    assert state.round is not None
+    assert state.round.number == 2
     _text, markup = last_screen(d6)
     await d6.tap(ANNA, press(markup, D6InitAction.END), mid)
     assert d6.session.answers[-1].show_alert  # the Storyteller ends it

@@ -298,5 +298,3 @@ async def test_retry_by_someone_else_is_refused(table: Table) -> None:
     await table.tap(BORIS, data, message_id)
     assert table.session.answers[-1].text == "Это не ваш бросок."
     assert await table.store.redis.hgetall(flow_key(flow_id)) == before
-
-
