@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
+from bot.features import Feature, HelpLine, HelpSection, MenuCommand
 from handlers.prob import view
 from handlers.prob.router import make_router
 
@@ -12,5 +12,5 @@ FEATURE = Feature(
     name="prob",
     make_router=make_router,
     commands=(MenuCommand("prob", __("Chances of a roll: /prob 7 6"), rank=20),),
-    help=(HelpLine(HelpSection.ROLLS, view.help_line, D10_ONLY),),
+    help=(HelpLine(HelpSection.ROLLS, view.help_line),),
 )

@@ -14,9 +14,10 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import render
-from bot.parsing import ArgumentsError, parse_roll_arguments
+from bot.parsing import D6_CHANCE_MAX, D6_REQUIRED_MAX, ArgumentsError, parse_roll_arguments
 from handlers.prob import view
 from rules import probability
+from rules.d6 import probability as d6_probability
 from rules.difficulty import check_base
 from rules.errors import RulesInputError, check_int
 from rules.profiles import BotchRule, GameSystem, Profile
@@ -28,6 +29,24 @@ def make_router() -> Router:
     return router
 
 
+def _d6_text(text: str | None) -> str:
+    """§D.3 odds: ``/prob 4`` or ``/prob 4 2`` (two measures needed), exact fractions."""
+    words = (text or "").split()
+    if not 1 <= len(words) <= 2 or not all(w.isdecimal() and len(w) <= 3 for w in words):
+        return view.d6_usage_text()
+    chance, required = int(words[0]), int(words[1]) if len(words) > 1 else 1
+    if not 1 <= chance <= D6_CHANCE_MAX or not 1 <= required <= D6_REQUIRED_MAX:
+        return view.d6_usage_text()
+    return view.d6_prob_text(
+        chance=chance,
+        required=required,
+        measures=[float(p) for p in d6_probability.measures_distribution(chance)],
+        success=float(d6_probability.p_success(chance, required)),
+        fiasco=float(d6_probability.p_fiasco(chance)),
+        with_effort=float(d6_probability.p_success(chance, required, special_effort=True)),
+    )
+
+
 def other_botch_rule(profile: Profile) -> Profile:
     other = (
         BotchRule.NET_NEGATIVE if profile.botch_rule is BotchRule.RAW_ZERO else BotchRule.RAW_ZERO
@@ -36,8 +55,8 @@ def other_botch_rule(profile: Profile) -> Profile:
 
 
 async def prob_command(message: Message, command: CommandObject, profile: Profile) -> None:
-    if profile.system is not GameSystem.D10:
-        await message.answer(render.d6_unsupported_text())
+    if profile.system is GameSystem.D6:
+        await message.answer(_d6_text(command.args), parse_mode=ParseMode.HTML)
         return
     try:
         args = parse_roll_arguments(command.args).with_dice_in_pool()

@@ -8,7 +8,7 @@ from html import escape
 from aiogram.utils.i18n import gettext as _
 
 from bot import render
-from rules.profiles import BotchRule, Profile
+from rules.profiles import BotchRule, GameSystem, Profile
 
 BAR_WIDTH = 20
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -67,5 +67,45 @@ def prob_text(
     return "\n".join(lines)
 
 
+def d6_prob_text(
+    *,
+    chance: int,
+    required: int,
+    measures: Sequence[float],
+    success: float,
+    fiasco: float,
+    with_effort: float,
+) -> str:
+    """/prob in a d6 chat (§D.3–§D.4): the exact distribution of measures of success, the
+    fiasco, and the success when a special effort is spent whenever it is needed."""
+    top = max(measures, default=0.0)
+    shown: list[str] = []
+    cumulative = 0.0
+    for k, p in enumerate(measures):
+        if cumulative >= 0.9995 and p < 0.0005:
+            break
+        cumulative += p
+        shown.append(f"{k:>2} {_bar(p, top)} {render.percent(p)}")
+    head = "📊 " + _("chance {n}d6").format(n=chance)
+    if required > 1:
+        head += ", " + _("measures needed: {n}").format(n=required)
+    return "\n".join(
+        [
+            head,
+            _("Measures of success:"),
+            "<pre>" + escape("\n".join(shown)) + "</pre>",
+            _("Success: {p}").format(p=render.percent_html(success)),
+            _("Fiasco: {p}").format(p=render.percent_html(fiasco)),
+            _("Success with a special effort: {p}").format(p=render.percent_html(with_effort)),
+        ]
+    )
+
+
+def d6_usage_text() -> str:
+    return _("Example: /prob 4 — a chance of 4 dice; /prob 4 2 — when 2 measures are needed.")
+
+
 def help_line(profile: Profile) -> str:
+    if profile.system is GameSystem.D6:
+        return _("/prob 4 2 — exact chances of the measures, the fiasco and a special effort")
     return _("/prob 7 6 — exact chances of every result")

@@ -179,3 +179,15 @@ async def test_help_in_a_d6_chat_shows_the_d6_roll(d6: Table) -> None:
     assert "/r 4 — шанс в 4 кубика" in text
     assert "Особое усилие" in text
     assert "сложность" not in text.split("\n")[1]
+
+
+async def test_prob_in_a_d6_chat_gives_the_exact_measures(d6: Table) -> None:
+    await d6.say(ANNA, "/prob 3 2")
+    text = d6.session.sent[-1].text
+    assert "шанс 3к6, нужно мер успеха: 2" in text
+    success = float(probability.p_success(3, 2))
+    assert f"Успех: {success * 100:.1f}%".replace(".", ",") in text
+    assert "Фиаско:" in text
+    assert "с особым усилием" in text
+    await d6.say(ANNA, "/prob 7 6 wp")
+    assert "/prob 4 2" in d6.session.sent[-1].text
