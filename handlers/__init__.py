@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.features import Feature, FeatureSet
 from handlers import (
     attack,
+    d6contest,
     d6init,
     d6roll,
     extended,
@@ -40,6 +41,7 @@ FEATURES: tuple[Feature, ...] = (
     roll.FEATURE,
     prob.FEATURE,
     extended.FEATURE,
+    d6contest.FEATURE,
     opposed.FEATURE,
     teamwork.FEATURE,
     multi.FEATURE,

@@ -1,0 +1,13 @@
+"""``/vs`` in a d6 chat: contests of two or more sides (RULES.md §D.5)."""
+
+from __future__ import annotations
+
+from bot.features import D6_ONLY, Feature, HelpLine, HelpSection
+from handlers.d6contest import view
+from handlers.d6contest.router import make_router
+
+FEATURE = Feature(
+    name="d6contest",
+    make_router=make_router,
+    help=(HelpLine(HelpSection.TABLE, view.help_line, D6_ONLY),),
+)

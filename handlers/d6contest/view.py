@@ -1,0 +1,100 @@
+"""A d6 contest on screen (RULES.md §D.5): each side's faces and measures, then who won and
+by what gain, ties and fiascoes in the text's words."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render, table_text
+from bot.store import Flow
+from handlers.d6contest.callbacks import ContestAction, ContestCallback
+from handlers.d6contest.flow import SIDES_MAX, ContestFlow, Side
+from rules.d6.roll import MEASURE_FACE
+
+JOIN_CHANCES = range(1, 9)
+
+
+def _faces(side: Side) -> str:
+    return " ".join(
+        f"<b>{f}</b>" if f >= MEASURE_FACE else str(f) for f in sorted(side.faces, reverse=True)
+    )
+
+
+def _side_line(side: Side) -> str:
+    measures = _("{n} measure", "{n} measures", n=side.measures).format(n=side.measures)
+    return f"<b>{escape(side.name)}</b> ({side.label}): {_faces(side)} — {measures}"
+
+
+def contest_text(state: ContestFlow) -> str:
+    lines = ["⚔️ " + _("A d6 contest")]
+    lines += [_side_line(s) for s in state.sides]
+    outcome = state.outcome
+    if outcome is None:
+        if len(state.sides) < 2:
+            lines.append(_("Who opposes? Press your chance to roll."))
+        else:
+            lines.append(_("More sides may join; «Result» calls it."))
+        return "\n".join(lines)
+    names = {s.key: escape(s.name) for s in state.sides}
+    if outcome.tie:
+        tied = ", ".join(names[k] for k in outcome.tied)
+        lines.append("🤝 " + _("A tie: {names}.").format(names=tied))
+    else:
+        assert outcome.winner is not None
+        lines.append(
+            "🏆 " + _("{name} wins, gain {n}.").format(name=names[outcome.winner], n=outcome.gain)
+        )
+    if outcome.fiasco:
+        lines.append(
+            _("Fiasco: {names} (a complication, whoever won).").format(
+                names=", ".join(names[k] for k in outcome.fiasco)
+            )
+        )
+    return "\n".join(lines)
+
+
+def contest_keyboard(flow: Flow, state: ContestFlow) -> InlineKeyboardMarkup | None:
+    if state.outcome is not None:
+        return None
+
+    def data(action: ContestAction, x: int = 0) -> ContestCallback:
+        return ContestCallback(f=flow.id, v=flow.version, a=action, x=x)
+
+    rows = []
+    if len(state.sides) < SIDES_MAX:
+        rows += render.rows(
+            [table_text.button(f"🎲{n}", data(ContestAction.JOIN, n)) for n in JOIN_CHANCES], 8
+        )
+    if len(state.sides) >= 2:
+        rows.append([table_text.button("🏁 " + _("Result"), data(ContestAction.RESOLVE))])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def draw(flow: Flow, state: ContestFlow) -> tuple[str, InlineKeyboardMarkup | None]:
+    return contest_text(state), contest_keyboard(flow, state)
+
+
+def usage_text() -> str:
+    return _(
+        "A d6 contest: /vs 4 — your chance of 4, the others join by buttons; /vs 4 3 — against "
+        "an opponent's 3 at once; /vs strength+agility luck 1 — from your sheet."
+    )
+
+
+def opponent_name(n: int) -> str:
+    return _("Opponent {n}").format(n=n)
+
+
+def already_in_text() -> str:
+    return _("You already rolled in this contest.")
+
+
+def only_opener_text() -> str:
+    return _("The one who started the contest or the Storyteller calls it.")
+
+
+def help_line(_profile: object) -> str:
+    return _("/vs 4 — a contest: the others join with their chance, the most measures win")
