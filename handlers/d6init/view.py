@@ -94,7 +94,7 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     if current.up is not None:
         first = [_button(flow, "▶ " + _("Act"), D6InitAction.ACT, steps)]
         if not current.waiting_forbidden:
-            first.append(_button(flow, "⏸ " + _("Hold"), D6InitAction.HOLD, steps))
+            first.append(_button(flow, "⏸ " + _("Hold back"), D6InitAction.HOLD, steps))
         rows.append(first)
     second: list[InlineKeyboardButton] = []
     if any(s.kind is StepKind.ACT for s in current.log):

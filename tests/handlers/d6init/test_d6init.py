@@ -127,6 +127,7 @@ async def test_holding_then_cutting_in(d6: Table) -> None:
     assert state.round is not None
     mid = d6.session.messages[0].message_id
     _text, markup = last_screen(d6)
+    assert "⏸ Выжидать" in [b.text for b in buttons(markup)]
     await d6.tap(ANNA, press(markup, D6InitAction.HOLD), mid)
     text, markup = last_screen(d6)
     assert "выжидает" in text
