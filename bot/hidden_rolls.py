@@ -6,6 +6,7 @@ before its reveal."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -13,9 +14,10 @@ from pydantic import ValidationError
 
 from bot.store import HiddenRecord, LogEntry
 from rules import profiles
+from rules.d6.roll import D6Result
 from rules.d10 import D10Result
 from rules.errors import RulesInputError
-from rules.profiles import Profile
+from rules.profiles import D6, Profile
 
 
 def record_profile(record: HiddenRecord, fallback: Profile) -> Profile:
@@ -26,9 +28,14 @@ def record_profile(record: HiddenRecord, fallback: Profile) -> Profile:
         return fallback
 
 
-def record_result(record: HiddenRecord) -> D10Result | None:
+HiddenResult = D10Result | D6Result
+
+
+def record_result(record: HiddenRecord) -> HiddenResult | None:
+    """The roll as it was resolved: a d6 roll (§D.3) under the d6 profile, else a d10 one."""
+    model: type[D10Result] | type[D6Result] = D6Result if record.profile == D6.name else D10Result
     try:
-        return D10Result.model_validate(record.result)
+        return model.model_validate_json(json.dumps(record.result))
     except ValidationError:
         return None
 
@@ -42,6 +49,21 @@ def _revealed_entry(record: HiddenRecord) -> dict[str, Any] | None:
     result = record_result(record)
     if result is None:
         return None
+    if isinstance(result, D6Result):
+        return {
+            "user_id": record.owner_id,
+            "name": record.name,
+            "system": "d6",
+            "chance": record.pool,
+            "required": result.required,
+            "faces": list(result.faces),
+            "measures": result.measures,
+            "successes": result.measures,
+            "sides": 6,
+            "outcome": result.outcome.value,
+            "hidden": True,
+            "seq": record.seq,
+        }
     return {
         "user_id": record.owner_id,
         "name": record.name,

@@ -22,6 +22,7 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy
 
 from bot.parsing import Problem
+from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import D10Result, Degree, Outcome
 from rules.profiles import BotchRule, LabelSet, Profile
 
@@ -289,6 +290,47 @@ def range_sentence(field: str, profile: Profile) -> str:
 
 def wrong_system_text() -> str:
     return _("These rolls are for the d10 games; this chat plays the d6 system.")
+
+
+_D6_OUTCOMES: dict[D6Outcome, LazyProxy] = {
+    D6Outcome.SUCCESS: __("Success"),
+    D6Outcome.SHORTFALL: __("Not enough"),
+    D6Outcome.FIASCO: __("Fiasco"),
+    D6Outcome.AUTO_SUCCESS: __("Automatic success"),
+    D6Outcome.NO_MEASURES: __("No measures"),
+}
+
+
+def d6_outcome_name(outcome: D6Outcome) -> str:
+    return str(_D6_OUTCOMES[outcome])
+
+
+def d6_faces_text(result: D6Result) -> str:
+    """Fives and sixes in bold are the measures (меры успеха, §D.3); a die a special effort
+    rerolled is underlined."""
+    shown = []
+    for i, face in sorted(enumerate(result.faces), key=lambda p: -p[1]):
+        text = f"<b>{face}</b>" if face >= MEASURE_FACE else str(face)
+        shown.append(f"<u>{text}</u>" if i in result.rerolled else text)
+    return " ".join(shown)
+
+
+def d6_outcome_line(result: D6Result) -> str:
+    outcome = f"<b>{d6_outcome_name(result.outcome)}</b>"
+    if result.measures:
+        outcome += ": " + _(
+            "{n} measure of success", "{n} measures of success", n=result.measures
+        ).format(n=result.measures)
+        outcome += " · " + _("gain {n}").format(n=result.gain)
+    return outcome
+
+
+def d6_roll_text(result: D6Result, *, roller: str) -> str:
+    """A d6 roll in three lines: who and the chance, the faces, the outcome (§D.3)."""
+    head = f"🎲 {escape(roller)}: " + _("chance {n}d6").format(n=len(result.faces))
+    if result.required > 1:
+        head += ", " + _("measures needed: {n}").format(n=result.required)
+    return "\n".join([head, d6_faces_text(result), d6_outcome_line(result)])
 
 
 def d6_unsupported_text() -> str:

@@ -7,8 +7,6 @@ from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
-from aiogram.utils.i18n import lazy_gettext as __
-from babel.support import LazyProxy
 
 from bot import render, table_text
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
@@ -28,14 +26,6 @@ EFFORT_PRICES: dict[int, EffortFuel] = {
     1: EffortFuel.PHYSICAL,
     2: EffortFuel.MENTAL,
     3: EffortFuel.MEMORY,
-}
-
-_OUTCOMES: dict[D6Outcome, LazyProxy] = {
-    D6Outcome.SUCCESS: __("Success"),
-    D6Outcome.SHORTFALL: __("Not enough"),
-    D6Outcome.FIASCO: __("Fiasco"),
-    D6Outcome.AUTO_SUCCESS: __("Automatic success"),
-    D6Outcome.NO_MEASURES: __("No measures"),
 }
 
 
@@ -163,16 +153,6 @@ def wizard_keyboard(
 # ----- the result -----------------------------------------------------------------------------
 
 
-def faces_text(result: D6Result) -> str:
-    """Fives and sixes in bold are the measures (меры успеха); a die the special effort
-    rerolled is underlined."""
-    shown = []
-    for i, face in sorted(enumerate(result.faces), key=lambda p: -p[1]):
-        text = f"<b>{face}</b>" if face >= MEASURE_FACE else str(face)
-        shown.append(f"<u>{text}</u>" if i in result.rerolled else text)
-    return " ".join(shown)
-
-
 def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> str:
     result = state.result
     assert result is not None
@@ -181,13 +161,7 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
         head += f" ({state.label})"
     if result.required > 1:
         head += ", " + _("measures needed: {n}").format(n=result.required)
-    outcome = f"<b>{_OUTCOMES[result.outcome]}</b>"
-    if result.measures:
-        outcome += ": " + _(
-            "{n} measure of success", "{n} measures of success", n=result.measures
-        ).format(n=result.measures)
-        outcome += " · " + _("gain {n}").format(n=result.gain)
-    lines = [head, faces_text(result), outcome]
+    lines = [head, render.d6_faces_text(result), render.d6_outcome_line(result)]
     if result.outcome is D6Outcome.FIASCO:
         lines.append(fiasco_hint(fiasco_penalty(weakness, profile)))
     if state.price is not None:

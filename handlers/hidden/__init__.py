@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
+from bot.features import Feature, HelpLine, HelpSection, MenuCommand
 from handlers.hidden import view
 from handlers.hidden.router import make_router
 
@@ -15,5 +15,5 @@ FEATURE = Feature(
         MenuCommand("h", __("Hidden roll (Storyteller): /h 7 6"), rank=130),
         MenuCommand("reveal", __("Reveal a hidden roll"), rank=140),
     ),
-    help=(HelpLine(HelpSection.STORYTELLER, view.help_line, D10_ONLY),),
+    help=(HelpLine(HelpSection.STORYTELLER, view.help_line),),
 )

@@ -35,11 +35,13 @@ from aiogram.types import CallbackQuery, Message, User
 
 from bot import commitment, hidden_rolls, render, rolling, vocabulary
 from bot.access import is_anonymous, is_storyteller
+from bot.hidden_rolls import HiddenResult
 from bot.middlewares import chat_profile
 from bot.parsing import (
     ArgumentsError,
     Problem,
     RollArguments,
+    parse_d6_arguments,
     parse_magick_arguments,
     parse_roll_arguments,
 )
@@ -47,7 +49,8 @@ from bot.session import safe_edit
 from bot.store import ChatSettings, HiddenRecord, Store
 from handlers.hidden import view
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
-from rules import d10, magick
+from rules import magick
+from rules.d6.roll import D6Result
 from rules.dice import Rng
 from rules.difficulty import check_base
 from rules.errors import RulesInputError
@@ -148,7 +151,7 @@ async def _hidden_from_private(
     await _roll_hidden(bot, store, chat_id, title, user, rolled, profile)
 
 
-Rolled = tuple[RollArguments, d10.D10Result, str | None]
+Rolled = tuple[int, HiddenResult, str | None]  # the pool (d6: the chance), the roll, a note
 
 
 async def _prepare(
@@ -158,9 +161,8 @@ async def _prepare(
     answered instead, with a correct example, and nothing is stored. ``/h m …`` is an NPC's
     Effect: its Arete at the Effect's difficulty (§C.4), with the Paradox it earns noted for
     the Storyteller's eyes (the NPC has no wheel to put it on)."""
-    if profile.system is not GameSystem.D10:
-        await message.answer(view.hidden_d6_text())
-        return None
+    if profile.system is GameSystem.D6:
+        return await _prepare_d6(message, command.args, profile, rng)
     words = (command.args or "").split(maxsplit=1)
     if words and words[0].casefold() in vocabulary.MAGICK:
         return await _prepare_effect(message, words[1] if len(words) > 1 else "", profile, rng)
@@ -189,7 +191,26 @@ async def _prepare(
             parse_mode=ParseMode.HTML,
         )
         return None
-    return arguments, result, None
+    return arguments.pool, result, None
+
+
+async def _prepare_d6(
+    message: Message, line: str | None, profile: Profile, rng: Rng | None
+) -> Rolled | None:
+    """``/h 4`` or ``/h 4 2`` in a d6 chat: an NPC's chance (and the measures it needs), rolled
+    in secret like any hidden roll (§D.3)."""
+    try:
+        args = parse_d6_arguments(line)
+        if args.chance is None or args.powers or args.luck or args.weakness:
+            raise ArgumentsError(Problem.POOL_MISSING)
+        chance = args.chance + args.modifier
+        if chance < 1:
+            raise ArgumentsError(Problem.NOT_A_NUMBER)
+        result = rolling.roll_d6(chance, required=args.required, rng=rng, profile=profile)
+    except ArgumentsError:
+        await message.answer(view.hidden_d6_text())
+        return None
+    return chance, result, None
 
 
 async def _prepare_effect(
@@ -227,7 +248,7 @@ async def _prepare_effect(
         willpower=args.willpower,
         threshold=found.threshold,
     )
-    return arguments, result, view.hidden_effect_note(args.level, gain)
+    return arguments.pool, result, view.hidden_effect_note(args.level, gain)
 
 
 async def _roll_hidden(
@@ -241,16 +262,20 @@ async def _roll_hidden(
 ) -> bool:
     """Commit, deliver privately, then store and post the commitment; False if the
     Storyteller's private chat refused the result (then nothing was stored or posted)."""
-    arguments, result, note = rolled
+    pool, result, note = rolled
     seq = await store.next_hidden_seq(chat_id)
+    if isinstance(result, D6Result):  # the d6 roll binds the measures it needs as difficulty
+        difficulty, threshold, willpower = result.required, 0, False
+    else:
+        difficulty, threshold, willpower = result.difficulty, result.threshold, result.willpower
     payload = commitment.hidden_roll(
         chat_id=chat_id,
         seq=seq,
         profile=profile.name,
-        pool=arguments.pool,
-        difficulty=result.difficulty,
-        threshold=result.threshold,
-        willpower=result.willpower,
+        pool=pool,
+        difficulty=difficulty,
+        threshold=threshold,
+        willpower=willpower,
         faces=result.faces,
     ).payload()
     commitment_hex, nonce = commitment.commit(payload)
@@ -260,7 +285,7 @@ async def _roll_hidden(
         owner_id=user.id,
         name=user.first_name,
         profile=profile.name,
-        pool=arguments.pool,
+        pool=pool,
         payload=payload,
         nonce=nonce,
         commitment=commitment_hex,

@@ -9,10 +9,11 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import commitment, render
+from bot.hidden_rolls import HiddenResult
 from bot.store import HiddenRecord
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
-from rules.d10 import D10Result
-from rules.profiles import Profile
+from rules.d6.roll import D6Result
+from rules.profiles import GameSystem, Profile
 
 START_PAYLOAD = "st"  # the deep link's ?start= value: «open the chat for hidden rolls»
 
@@ -33,13 +34,23 @@ def hidden_group_text(name: str, seq: int, commitment_hex: str) -> str:
     )
 
 
+def _result_text(record: HiddenRecord, result: HiddenResult, profile: Profile) -> str:
+    if isinstance(result, D6Result):
+        return render.d6_roll_text(result, roller=record.name)
+    return render.roll_result_text(result, pool=record.pool, roller=record.name, profile=profile)
+
+
 def hidden_private_text(
-    record: HiddenRecord, result: D10Result, title: str, profile: Profile, note: str | None = None
+    record: HiddenRecord,
+    result: HiddenResult,
+    title: str,
+    profile: Profile,
+    note: str | None = None,
 ) -> str:
     """The full result, for the Storyteller's eyes only (their private chat); ``note`` what
     else the roll means (an Effect's Paradox)."""
     head = "🤫 " + _("Hidden roll #{seq} in «{title}»").format(seq=record.seq, title=escape(title))
-    body = render.roll_result_text(result, pool=record.pool, roller=record.name, profile=profile)
+    body = _result_text(record, result, profile)
     if note:
         body += "\n" + note
     tail = _("Commitment posted in the group:") + f" <code>{record.commitment}</code>"
@@ -86,7 +97,10 @@ def anonymous_hidden_text() -> str:
 
 
 def hidden_d6_text() -> str:
-    return _("Hidden rolls are for the d10 games for now; this chat plays the d6 system.")
+    return _(
+        "In a d6 chat: /h 4 — a chance of 4 in secret (an NPC's, or yours); /h 4 2 — when 2 "
+        "measures are needed."
+    )
 
 
 def choose_campaign_text(has_any: bool) -> str:
@@ -117,14 +131,14 @@ def campaign_chosen_text(title: str) -> str:
     ).format(title=escape(title))
 
 
-def reveal_text(record: HiddenRecord, result: D10Result, profile: Profile) -> str:
+def reveal_text(record: HiddenRecord, result: HiddenResult, profile: Profile) -> str:
     """The published roll and exactly what to paste into ``sha256sum`` to check it."""
     line = commitment.reveal_line(record.payload, record.nonce)
     shell = commitment.shell_command(record.payload, record.nonce)
     return "\n".join(
         [
             "📢 " + _("Hidden roll #{seq} revealed:").format(seq=record.seq),
-            render.roll_result_text(result, pool=record.pool, roller=record.name, profile=profile),
+            _result_text(record, result, profile),
             _("Check: the SHA-256 of this line must equal the commitment {commitment}").format(
                 commitment=f"<code>{record.commitment}</code>"
             ),
@@ -153,6 +167,8 @@ def reveal_usage_text() -> str:
 
 
 def help_line(profile: Profile) -> str:
+    if profile.system is GameSystem.D6:
+        return _("/h 4 2 secret roll · /reveal")
     return _("/h 7 6 secret roll · /reveal")
 
 

@@ -469,3 +469,37 @@ async def test_one_campaign_needs_no_choosing(table: Table) -> None:
     private = [s for s in table.session.sent if s.chat_id == ANNA.id][-1]
     assert private.text.startswith("🤫 Тайный бросок №1 в «Chronicle»")
     assert await table.store.campaigns(ANNA.id) == (GROUP.id, {GROUP.id: "Chronicle"})
+
+
+async def test_a_d6_roll_in_secret_then_revealed(table: Table) -> None:
+    """§D.3 in secret: the chance and the measures it needs are bound by the commitment like
+    a d10 pool and difficulty; the group learns nothing until /reveal, then /log has it."""
+    await table.store.update_chat(GROUP.id, profile="d6")
+    await make_storyteller(table)
+    await table.say(ANNA, "/h 4 2")
+    public = table.session.sent[-1]
+    posted = GROUP_TEXT.fullmatch(public.text)
+    assert posted is not None, public.text
+    private_text = next(s.text for s in table.session.sent if s.chat_id == ANNA.id)
+    assert "🎲 Anna: шанс 4к6, нужно мер успеха: 2" in private_text
+    faces = faces_of(private_text)
+    assert len(faces) == 4
+    for call in group_calls(table):
+        for text in visible_strings(call):
+            assert "к6" not in text
+            assert "Фиаско" not in text
+    record = await table.store.load_hidden(GROUP.id, 1)
+    assert record is not None
+    opened = commitment.parse_payload(record.payload)
+    assert (opened.profile, opened.pool, opened.difficulty) == ("d6", 4, 2)
+    await table.say(ANNA, "/reveal")
+    revealed = table.session.sent[-1].text
+    assert revealed.startswith("📢 Тайный бросок №1 раскрыт:\n🎲 Anna: шанс 4к6")
+    line = next(
+        x for x in re.findall(r"<code>([^<]*)</code>", revealed) if x.startswith("sdb-hidden")
+    )
+    assert hashlib.sha256(line.encode("ascii")).hexdigest() == posted.group(2)
+    await table.say(BORIS, "/log")
+    assert "раскрыт №1" in table.session.sent[-1].text
+    await table.say(ANNA, "/h сила")
+    assert "/h 4 2" in table.session.sent[-1].text
