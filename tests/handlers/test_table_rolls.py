@@ -429,7 +429,7 @@ async def test_bad_input_changes_nothing(table: Table, text: str, says: str, exa
     assert await table.store.redis.llen(log_key(table.chat.id)) == 0
 
 
-@pytest.mark.parametrize("command", ["/ext 5 6 5", "/vs 5 6 @bob", "/team 5", "/multi 5 5"])
+@pytest.mark.parametrize("command", ["/ext 5 6 5", "/team 5", "/multi 5 5"])
 async def test_d6_chat_refuses_the_d10_table_rolls(table: Table, command: str) -> None:
     await table.store.update_chat(table.chat.id, profile="d6")
     await table.say(ANNA, command)

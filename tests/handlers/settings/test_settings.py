@@ -117,7 +117,7 @@ async def test_in_a_private_chat_the_user_decides(table: Table) -> None:
     await table.say(BORIS, "/rules d6")
     assert (await table.store.load_chat(BORIS.id)).profile == "d6"
     await table.say(BORIS, "/prob 7 6")
-    assert "системе d6" in table.session.sent[-1].text
+    assert "шанс 7к6, нужно мер успеха: 6" in table.session.sent[-1].text
 
 
 async def test_help_follows_the_chats_game(table: Table) -> None:
@@ -127,5 +127,7 @@ async def test_help_follows_the_chats_game(table: Table) -> None:
     await table.say(ANNA, "/help")
     text = table.session.sent[-1].text
     assert "/r 4 — шанс в 4 кубика" in text
-    for d10_only in ("Сила Воли", "порог", "/prob", "/h 7 6", "/init", "/m 3"):
+    assert "/prob 4 2" in text
+    assert "/init — кубики инициативы (Расторопность)" in text
+    for d10_only in ("Сила Воли", "порог", "/prob 7 6", "/h 7 6", "/m 3"):
         assert d10_only not in text, d10_only
