@@ -20,3 +20,4 @@ MAGICK = frozenset({"m", "м", "магия", "magick"})  # /h m …: a hidden Ef
 LUCK = frozenset({"удача", "удачи", "уд", "luck"})
 WEAKNESS = frozenset({"слаб", "слабость", "weak", "weakness"})
 PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})
+ACTIONS = frozenset({"действий", "действия", "действие", "дейст", "actions", "action"})

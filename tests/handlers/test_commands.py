@@ -24,6 +24,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "vs",
         "team",
         "multi",
+        "project",
         "set",
         "sheet",
         "init",

@@ -1,0 +1,159 @@
+"""``/project`` in a d6 chat: projects and challenges (RULES.md §D.6).
+
+S2 «Размах замысла — минимальное количество мер успеха, которое нужно получить, чтобы
+воплотить его»: each action is a roll whose measures add to the readiness; a fiasco takes the
+roller's weakness away (3 without one) and a readiness below zero fails the project. A
+challenge adds S2's time: each character has so many actions. Anyone at the table presses
+their chance for an action; the opener or the Storyteller may stop it unfinished (it then
+eases a difficulty by its readiness, S2 «Недоделанный замысел»).
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot import render, rolling
+from bot.access import runs_game
+from bot.store import ChatSettings, LogEntry, Store
+from bot.taps import commit_tap, open_tap, retrying
+from bot.vocabulary import ACTIONS
+from handlers.d6project import view
+from handlers.d6project.callbacks import ProjectAction, ProjectCallback
+from handlers.d6project.flow import HISTORY_KEPT, KIND, ProjectFlow
+from rules.d6.projects import ProjectStatus, new_project, project_step
+from rules.d6.roll import D6Outcome, fiasco_penalty
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+from rules.sheet import SheetSystem
+
+SCOPE_MAX = 30
+ACTIONS_MAX = 10
+TITLE_MAX = 60
+
+
+def make_router() -> Router:
+    router = Router(name="d6project")
+    router.message.register(project_command, Command("project", "proj"))
+    router.callback_query.register(project_tap, ProjectCallback.filter())
+    return router
+
+
+def _parse(text: str | None) -> tuple[int, int | None, str] | None:
+    words = (text or "").split()
+    if not words or not words[0].isdecimal() or len(words[0]) > 2:
+        return None
+    scope, actions, rest = int(words[0]), None, words[1:]
+    if rest and rest[0].casefold() in ACTIONS:
+        if len(rest) < 2 or not rest[1].isdecimal() or len(rest[1]) > 2:
+            return None
+        actions, rest = int(rest[1]), rest[2:]
+    if not 1 <= scope <= SCOPE_MAX or (actions is not None and not 1 <= actions <= ACTIONS_MAX):
+        return None
+    return scope, actions, " ".join(rest)[:TITLE_MAX]
+
+
+async def project_command(
+    message: Message, command: CommandObject, store: Store, profile: Profile
+) -> None:
+    if profile.system is not GameSystem.D6:
+        await message.answer(view.d6_only_text())
+        return
+    parsed = _parse(command.args)
+    if parsed is None:
+        await message.answer(view.usage_text())
+        return
+    scope, actions, title = parsed
+    state = ProjectFlow(title=title, project=new_project(scope), actions=actions)
+    user = message.from_user
+    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
+    text, markup = view.draw(flow, state)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+@retrying
+async def project_tap(
+    callback: CallbackQuery,
+    callback_data: ProjectCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    if opened is None:
+        return
+    flow, message = opened
+    if profile.system is not GameSystem.D6:
+        await callback.answer(render.wrong_system_text(), show_alert=True)
+        return
+    try:
+        state = flow.state(ProjectFlow)
+    except ValueError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    user = callback.from_user
+    if callback_data.a is ProjectAction.CLOSE:
+        if user.id != flow.owner_id and not await runs_game(
+            bot, message.chat, chat_settings, user, None
+        ):
+            await callback.answer(view.only_opener_text(), show_alert=True)
+            return
+        after = state.model_copy(update={"closed_unfinished": True})
+        await commit_tap(
+            callback, message, store, flow, after, lambda f: view.draw(f, after), close=True
+        )
+        return
+    if callback_data.a is not ProjectAction.ROLL or callback_data.x not in view.ROLL_CHANCES:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    key = f"u{user.id}"
+    used = state.used.get(key, 0)
+    if state.actions is not None and used >= state.actions:
+        await callback.answer(view.no_actions_text(), show_alert=True)
+        return
+    sheet = await store.load_sheet(flow.chat_id, user.id, SheetSystem.D6)
+    weakness = sheet.weakness if sheet is not None else None
+    result = rolling.roll_d6(callback_data.x, rng=rng, profile=profile)
+    try:
+        project = project_step(state.project, result, weakness, profile)
+    except RulesInputError:
+        await callback.answer(render.closed_text(), show_alert=True)
+        return
+    fiasco = fiasco_penalty(weakness, profile) if result.outcome is D6Outcome.FIASCO else None
+    line = view.action_line(user.full_name, render.d6_faces_text(result), result.measures, fiasco)
+    used_now = {**state.used, key: used + 1}
+    after = state.model_copy(
+        update={
+            "project": project,
+            "used": used_now,
+            "names": {**state.names, key: user.full_name},
+            "history": (*state.history, line)[-HISTORY_KEPT:],
+        }
+    )
+    done = project.status is not ProjectStatus.IN_PROGRESS
+    entry = LogEntry(
+        user_id=user.id,
+        name=user.full_name,
+        system="d6",
+        chance=callback_data.x,
+        required=1,
+        faces=result.faces,
+        measures=result.measures,
+        outcome=result.outcome.value,
+        kind="project",
+    )
+    await commit_tap(
+        callback,
+        message,
+        store,
+        flow,
+        after,
+        lambda f: view.draw(f, after),
+        close=done,
+        entries=[entry],
+    )
