@@ -21,6 +21,7 @@ from aiogram.utils.i18n.context import get_i18n
 from babel.numbers import format_decimal
 from babel.support import LazyProxy
 
+from bot import house_rules
 from bot.parsing import Problem
 from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import D10Result, Degree, Outcome
@@ -209,6 +210,9 @@ def roll_result_text(
     if result.outcome is Outcome.BOTCH:
         outcome += " " + _("(1s: {n})").format(n=result.botch_severity)
     lines.append(outcome)
+    tag = house_rules.house_tag(profile)
+    if tag is not None:
+        lines.append(escape(tag, quote=False))
     if willpower_left is not None:
         lines.append(
             _("Willpower left: {current} of {permanent}").format(

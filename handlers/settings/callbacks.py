@@ -11,3 +11,14 @@ class LangCallback(CallbackData, prefix="lang"):
 
 class ProfileCallback(CallbackData, prefix="prof"):
     name: str
+
+
+class HouseCallback(CallbackData, prefix="hr"):
+    """A house-rules button: ``a`` the action (``t`` the list of groups, ``g`` a group, ``s``
+    set switch ``i`` of group ``g`` to its value number ``x``, ``r`` reset group ``g``, ``R``
+    reset all). A set carries the value, not "next", so a double tap sets it once."""
+
+    a: str
+    g: int = 0
+    i: int = 0
+    x: int = 0

@@ -17,12 +17,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Chat, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import render
+from bot import house_rules, render
 from bot.access import GameAccess, game_access, is_admin, is_storyteller
+from bot.middlewares import chat_profile
 from bot.session import safe_edit
 from bot.store import ChatSettings, Store
-from handlers.settings import view
-from handlers.settings.callbacks import LangCallback, ProfileCallback
+from handlers.settings import house, view
+from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
 from rules import profiles
 
 
@@ -32,6 +33,7 @@ def make_router() -> Router:
     router.message.register(rules_command, Command("rules"))
     router.callback_query.register(lang_tap, LangCallback.filter())
     router.callback_query.register(profile_tap, ProfileCallback.filter())
+    router.callback_query.register(house_tap, HouseCallback.filter())
     return router
 
 
@@ -96,13 +98,16 @@ async def rules_command(
     access = await game_access(
         bot, message.chat, chat_settings, message.from_user, message.sender_chat
     )
+    words = (command.args or "").split()
+    name = words[0].casefold() if words else ""
+    if name in HOUSE_WORDS:  # reading them is for everyone, changing them is not
+        await _house_command(message, store, chat_settings, access, name, words[1:])
+        return
     if access is GameAccess.DENIED:
         await message.answer(view.game_refusal_text(chat_settings))
         return
-    name = (command.args or "").strip().casefold()
     if name in profiles.names() and access is GameAccess.ALLOWED:
-        settings = await store.update_chat(message.chat.id, profile=name)
-        await message.answer(view.rules_set_text(settings.profile), parse_mode=ParseMode.HTML)
+        await _switch_game(message, store, chat_settings, name)
         return
     current = chat_settings.profile
     await message.answer(
@@ -110,6 +115,134 @@ async def rules_command(
         parse_mode=ParseMode.HTML,
         reply_markup=view.rules_keyboard(profiles.names(), current),
     )
+
+
+HOUSE_WORDS = frozenset({"set", "reset", "export", "import", "house"})
+
+
+async def _switch_game(
+    message: Message, store: Store, chat_settings: ChatSettings, name: str
+) -> None:
+    """A new game keeps the house rules that still apply and says which were dropped."""
+    kept, dropped = house_rules.kept_on_switch(name, chat_settings.switches)
+    settings = await store.update_chat(message.chat.id, profile=name, switches=kept)
+    text = view.rules_set_text(settings.profile)
+    if dropped:
+        text += "\n" + house.dropped_text(dropped)
+    await message.answer(text, parse_mode=ParseMode.HTML)
+
+
+async def _house_command(
+    message: Message,
+    store: Store,
+    chat_settings: ChatSettings,
+    access: GameAccess,
+    verb: str,
+    words: list[str],
+) -> None:
+    """``/rules set botch=net_negative``, ``/rules reset [group]``, ``/rules export``,
+    ``/rules import <line>``, ``/rules house``: the house rules typed (PRODUCT.md "/rules")."""
+    profile = chat_profile(chat_settings)
+    if verb == "house":
+        await message.answer(
+            house.top_text(profile),
+            parse_mode=ParseMode.HTML,
+            reply_markup=house.top_keyboard(profile),
+        )
+        return
+    if verb == "export":
+        line = house_rules.export_line(chat_settings.switches)
+        await message.answer(house.export_text(line), parse_mode=ParseMode.HTML)
+        return
+    if access is not GameAccess.ALLOWED:
+        await message.answer(house.read_only_text())
+        return
+    switches = dict(chat_settings.switches)
+    if verb == "reset":
+        group = next(
+            (g for g in house_rules.Group if words and g.value == words[0].casefold()), None
+        )
+        switches = house_rules.reset(switches, group)
+        await store.update_chat(message.chat.id, switches=switches)
+        await message.answer(house.reset_text())
+        return
+    allowed = set(house_rules.groups_for(profile))
+    try:
+        assignments = house_rules.parse_assignments(words)
+        if not assignments:
+            raise house_rules.HouseRuleError("")
+        for switch, value in assignments:
+            if switch.group not in allowed:
+                raise house_rules.HouseRuleError(switch.key)
+            switches = house_rules.with_switch(chat_settings.profile, switches, switch, value)
+    except house_rules.HouseRuleError as error:
+        names = [s.key for g in house_rules.groups_for(profile) for s in house_rules.switches_of(g)]
+        await message.answer(house.bad_rule_text(error, names), parse_mode=ParseMode.HTML)
+        return
+    await store.update_chat(message.chat.id, switches=switches)
+    await message.answer(house.set_text(assignments), parse_mode=ParseMode.HTML)
+
+
+async def house_tap(
+    callback: CallbackQuery,
+    callback_data: HouseCallback,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
+) -> None:
+    """The house-rules buttons: anyone may browse, the Storyteller (or an admin until there is
+    one) changes; a set carries its value, so a double tap sets it once."""
+    message = callback.message
+    if not isinstance(message, Message):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    action, data = callback_data.a, callback_data
+    groups = house.GROUP_ORDER
+    group = groups[data.g] if 0 <= data.g < len(groups) else None
+    profile = chat_profile(chat_settings)
+    if group is not None and group not in house_rules.groups_for(profile):
+        group = None
+    switches = dict(chat_settings.switches)
+    if action in ("s", "r", "R"):
+        access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
+        if access is not GameAccess.ALLOWED:
+            await callback.answer(house.read_only_text(), show_alert=True)
+            return
+    if action == "s" and group is not None:
+        members = house_rules.switches_of(group)
+        if not 0 <= data.i < len(members) or not 0 <= data.x < len(members[data.i].values):
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+        switch = members[data.i]
+        try:
+            switches = house_rules.with_switch(
+                chat_settings.profile, switches, switch, switch.values[data.x]
+            )
+        except house_rules.HouseRuleError:
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+        settings = await store.update_chat(message.chat.id, switches=switches)
+        profile = chat_profile(settings)
+    elif action == "r" and group is not None:
+        settings = await store.update_chat(
+            message.chat.id, switches=house_rules.reset(switches, group)
+        )
+        profile = chat_profile(settings)
+    elif action == "R":
+        settings = await store.update_chat(message.chat.id, switches={})
+        profile = chat_profile(settings)
+        group = None
+    elif action == "t":
+        group = None
+    elif action != "g" or group is None:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if group is None:
+        text, markup = house.top_text(profile), house.top_keyboard(profile)
+    else:
+        text, markup = house.group_text(profile, group), house.group_keyboard(profile, group)
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
 
 
 async def profile_tap(
@@ -127,7 +260,8 @@ async def profile_tap(
     if access is not GameAccess.ALLOWED:
         await callback.answer(view.game_refusal_text(chat_settings), show_alert=True)
         return
-    settings = await store.update_chat(message.chat.id, profile=callback_data.name)
+    kept, _dropped = house_rules.kept_on_switch(callback_data.name, chat_settings.switches)
+    settings = await store.update_chat(message.chat.id, profile=callback_data.name, switches=kept)
     await safe_edit(
         message,
         view.rules_text(settings.profile),

@@ -9,7 +9,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render
 from bot.store import ChatSettings
-from handlers.settings.callbacks import LangCallback, ProfileCallback
+from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
 from rules.profiles import Profile
 
 
@@ -43,17 +43,23 @@ def rules_text(current: str) -> str:
 
 
 def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=("✅ " if name == current else "") + render.profile_title(name),
-                    callback_data=ProfileCallback(name=name).pack(),
-                )
-            ]
-            for name in names
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=("✅ " if name == current else "") + render.profile_title(name),
+                callback_data=ProfileCallback(name=name).pack(),
+            )
+        ]
+        for name in names
+    ]
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text="🏠 " + _("House rules"), callback_data=HouseCallback(a="t").pack()
+            )
         ]
     )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def rules_set_text(name: str) -> str:

@@ -86,8 +86,13 @@ async def test_rules_buttons_for_an_admin(table: Table) -> None:
     await table.say(ANNA, "/rules")
     sent = table.session.sent[-1]
     assert "Игра этого чата: <b>Маг (домашние правила)</b>" in sent.text
-    names = [ProfileCallback.unpack(b.callback_data or "").name for b in buttons(sent.reply_markup)]
+    names = [
+        ProfileCallback.unpack(b.callback_data or "").name
+        for b in buttons(sent.reply_markup)
+        if (b.callback_data or "").startswith("prof:")
+    ]
     assert names == ["mage", "mage-revised", "dark-ages", "d6"]
+    assert buttons(sent.reply_markup)[-1].text == "🏠 Домашние правила"
     message_id = table.session.messages[-1].message_id
 
     await table.tap(BORIS, ProfileCallback(name="dark-ages").pack(), message_id)

@@ -1,0 +1,331 @@
+"""House rules: the switches of ``rules.profiles`` a table may flip per chat (PRODUCT.md
+"/rules", RULES.md §A.0 and §F).
+
+The catalogue is read off the :class:`~rules.profiles.Profile` model itself, so a switch added
+to the rules is a house rule at once: booleans, enums and the bounded numbers, grouped as the
+table thinks of them (dice and Willpower; extended, opposed and teamwork; combat and health;
+magick; d6). Structural columns (the game system, the difficulty bounds, the pool's sanity
+limit) are not house rules. A chat keeps only its overrides (``ChatSettings.switches``); a
+switch back at the profile's value is dropped, so "changed" always means "differs from the
+book the table chose".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n import lazy_gettext as __
+from babel.support import LazyProxy
+from pydantic import BaseModel, ValidationError
+
+from rules import profiles
+from rules.profiles import GameSystem, Profile
+
+EXPORT_MARK = "sdb-rules-v1"
+SwitchValue = bool | int | str
+
+
+class Group(StrEnum):
+    DICE = "dice"
+    TABLE = "table"
+    COMBAT = "combat"
+    MAGICK = "magick"
+    D6 = "d6"
+
+
+_TOP_GROUPS: dict[str, Group] = {
+    "botch_rule": Group.DICE,
+    "threshold_rule": Group.DICE,
+    "auto_success": Group.DICE,
+    "auto_success_costs_wp": Group.DICE,
+    "wp_auto_success": Group.DICE,
+    "wp_cancellable_by_ones": Group.DICE,
+    "wp_prevents_botch": Group.DICE,
+    "wp_eaten_by_threshold": Group.DICE,
+    "zero_ability": Group.DICE,
+    "multiple_actions": Group.TABLE,
+    "max_declared_actions": Group.TABLE,
+    "retry_penalty": Group.TABLE,
+    "extended_botch": Group.TABLE,
+    "team_botch": Group.TABLE,
+}
+_NESTED_GROUPS = {"combat": Group.COMBAT, "magick": Group.MAGICK, "d6": Group.D6}
+
+# The numbers a table may choose, where a number is a switch (a difficulty is one of §A.4's).
+_INT_DOMAINS: dict[str, tuple[int, int]] = {
+    "max_declared_actions": (1, 10),
+    "combat.lethal_worsens_from_row": (1, 7),
+    "combat.immobilized_auto_hit_successes": (0, 5),
+    "magick.natural_witness_difficulty_extra": (0, 3),
+    "magick.natural_witness_paradox_extra": (0, 3),
+    "magick.modifier_cap": (1, 5),
+    "magick.quintessence_max_per_roll": (0, 5),
+    "magick.wheel_size": (10, 30),
+    "d6.auto_success_gain": (0, 3),
+    "d6.no_weakness_penalty": (1, 5),
+    "d6.inactivity_wound_supporting": (1, 5),
+}
+DIFFICULTY_DOMAIN = (2, 10)
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One house rule: its key (``botch_rule``, ``combat.soak_difficulty``), its group and the
+    values it may take, in the order a button steps through them."""
+
+    key: str
+    group: Group
+    values: tuple[SwitchValue, ...]
+
+    @property
+    def leaf(self) -> str:
+        return self.key.rpartition(".")[2]
+
+    def parse(self, text: str) -> SwitchValue | None:
+        """A typed value (``on``/``off``, an enum's name, a number), or None if not one of
+        this switch's values."""
+        word = text.strip().casefold()
+        if isinstance(self.values[0], bool):
+            if word in _TRUE:
+                return True
+            if word in _FALSE:
+                return False
+            return None
+        if isinstance(self.values[0], int):
+            if word.lstrip("-").isdecimal() and len(word) <= 3 and int(word) in self.values:
+                return int(word)
+            return None
+        return word if word in self.values else None
+
+
+_TRUE = frozenset({"on", "true", "yes", "1", "да", "вкл"})
+_FALSE = frozenset({"off", "false", "no", "0", "нет", "выкл"})
+
+
+def _values(key: str, annotation: Any, default: Any) -> tuple[SwitchValue, ...] | None:
+    if annotation is bool:
+        return (True, False)
+    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+        return tuple(m.value for m in annotation)
+    if annotation is int:
+        lo, hi = _INT_DOMAINS.get(key, DIFFICULTY_DOMAIN if key.endswith("difficulty") else (0, 0))
+        if hi == 0:
+            return None
+        return tuple(range(lo, hi + 1))
+    return None
+
+
+def _walk(model: type[BaseModel], prefix: str, group: Group | None) -> list[Switch]:
+    found: list[Switch] = []
+    for name, field in model.model_fields.items():
+        key = prefix + name
+        if not prefix and name in _NESTED_GROUPS:
+            annotation = field.annotation
+            assert isinstance(annotation, type)
+            assert issubclass(annotation, BaseModel)
+            found += _walk(annotation, name + ".", _NESTED_GROUPS[name])
+            continue
+        switch_group = group if prefix else _TOP_GROUPS.get(name)
+        if switch_group is None:
+            continue
+        values = _values(key, field.annotation, field.default)
+        if values is not None:
+            found.append(Switch(key=key, group=switch_group, values=values))
+    return found
+
+
+CATALOGUE: tuple[Switch, ...] = tuple(_walk(Profile, "", None))
+BY_KEY: dict[str, Switch] = {s.key: s for s in CATALOGUE}
+
+
+def groups_for(profile: Profile) -> tuple[Group, ...]:
+    """The groups that mean something in the chat's game: the d6 game has its own; magick
+    only where there are mages."""
+    if profile.system is GameSystem.D6:
+        return (Group.D6,)
+    shown = [Group.DICE, Group.TABLE, Group.COMBAT]
+    if profile.name in ("mage", "mage-revised"):
+        shown.append(Group.MAGICK)
+    return tuple(shown)
+
+
+def switches_of(group: Group) -> tuple[Switch, ...]:
+    return tuple(s for s in CATALOGUE if s.group is group)
+
+
+def find(name: str) -> Switch | None:
+    """A switch by its key, its last part when that is unique (``soak_difficulty``), or
+    without ``_rule`` (``botch`` for ``botch_rule``)."""
+    word = name.strip().casefold()
+    if word in BY_KEY:
+        return BY_KEY[word]
+    for candidate in (word, word + "_rule"):
+        leaves = [s for s in CATALOGUE if s.leaf == candidate]
+        if len(leaves) == 1:
+            return leaves[0]
+    return None
+
+
+def value_of(profile: Profile, switch: Switch) -> SwitchValue:
+    data: Any = profile.model_dump(mode="json")
+    for part in switch.key.split("."):
+        data = data[part]
+    value: SwitchValue = data
+    return value
+
+
+def base_profile(profile_name: str) -> Profile:
+    return profiles.get(profile_name)
+
+
+class HouseRuleError(ValueError):
+    """A switch or value that is not one; ``switch`` is set when only the value was wrong."""
+
+    def __init__(self, name: str, switch: Switch | None = None) -> None:
+        super().__init__(name)
+        self.name = name
+        self.switch = switch
+
+
+def with_switch(
+    profile_name: str, switches: dict[str, SwitchValue], switch: Switch, value: SwitchValue
+) -> dict[str, SwitchValue]:
+    """The chat's overrides after setting ``switch``; a value equal to the profile's own drops
+    the override. The result is checked against the profile model (nothing invalid is kept)."""
+    base = base_profile(profile_name)
+    updated = {k: v for k, v in switches.items() if k != switch.key}
+    if value_of(base, switch) != value:
+        updated[switch.key] = value
+    _check(base, updated)
+    return updated
+
+
+def _check(base: Profile, switches: dict[str, SwitchValue]) -> None:
+    data = base.model_dump()
+    for key, value in switches.items():
+        section, _dot, name = key.partition(".")
+        if name:
+            data[section] = {**data[section], name: value}
+        else:
+            data[section] = value
+    try:
+        Profile.model_validate(data)
+    except ValidationError as error:
+        raise HouseRuleError(str(error)) from None
+
+
+def kept_on_switch(
+    new_profile: str, switches: dict[str, SwitchValue]
+) -> tuple[dict[str, SwitchValue], list[str]]:
+    """Switching the game: the overrides that still apply (their group is the new game's and
+    they differ from its book), and the keys dropped."""
+    base = base_profile(new_profile)
+    allowed = set(groups_for(base))
+    kept: dict[str, SwitchValue] = {}
+    dropped: list[str] = []
+    for key, value in switches.items():
+        switch = BY_KEY.get(key)
+        if switch is None or switch.group not in allowed:
+            dropped.append(key)
+        elif value_of(base, switch) != value:
+            kept[key] = value
+    return kept, dropped
+
+
+def reset(switches: dict[str, SwitchValue], group: Group | None = None) -> dict[str, SwitchValue]:
+    if group is None:
+        return {}
+    return {k: v for k, v in switches.items() if k in BY_KEY and BY_KEY[k].group is not group}
+
+
+def text_value(value: SwitchValue) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def export_line(switches: dict[str, SwitchValue]) -> str:
+    """The table's house rules as one line another chat can import."""
+    pairs = " ".join(f"{k}={text_value(v)}" for k, v in sorted(switches.items()))
+    return f"{EXPORT_MARK} {pairs}".strip()
+
+
+def parse_assignments(words: list[str]) -> list[tuple[Switch, SwitchValue]]:
+    """``botch=net_negative``, ``wp_auto_success=off`` (or ``key value`` pairs); the first
+    bad name or value raises :class:`HouseRuleError`."""
+    found: list[tuple[Switch, SwitchValue]] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == EXPORT_MARK:
+            i += 1
+            continue
+        name, eq, value = word.partition("=")
+        if not eq:
+            if i + 1 >= len(words):
+                raise HouseRuleError(name)
+            value = words[i + 1]
+            i += 1
+        switch = find(name)
+        if switch is None:
+            raise HouseRuleError(name)
+        parsed = switch.parse(value)
+        if parsed is None:
+            raise HouseRuleError(value, switch)
+        found.append((switch, parsed))
+        i += 1
+    return found
+
+
+_LABELS: dict[str, LazyProxy] = {
+    "botch_rule": __("Botch"),
+    "threshold_rule": __("Threshold"),
+    "auto_success": __("Automatic success"),
+    "auto_success_costs_wp": __("Automatic success costs Willpower"),
+    "wp_auto_success": __("Willpower gives a success"),
+    "wp_cancellable_by_ones": __("Ones cancel Willpower's success"),
+    "wp_prevents_botch": __("Willpower prevents a botch"),
+    "wp_eaten_by_threshold": __("Threshold eats Willpower's success"),
+    "zero_ability": __("0 in the Ability"),
+}
+
+_VALUES: dict[str, LazyProxy] = {
+    "raw_zero": __("no successes and a 1"),
+    "net_negative": __("a 1 left after cancelling"),
+    "attribute_only": __("Attribute alone"),
+    "auto_failure": __("automatic failure"),
+}
+
+
+def label(switch: Switch) -> str:
+    known = _LABELS.get(switch.key)
+    return str(known) if known is not None else switch.leaf
+
+
+def shown_value(value: SwitchValue) -> str:
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    known = _VALUES.get(str(value))
+    return str(known) if known is not None else str(value)
+
+
+def changed_dice_rules(profile: Profile) -> list[Switch]:
+    """The dice and Willpower switches where the chat's profile differs from its book: what a
+    roll's result must own up to (one short tag)."""
+    try:
+        base = base_profile(profile.name)
+    except Exception:
+        return []
+    return [s for s in switches_of(Group.DICE) if value_of(profile, s) != value_of(base, s)]
+
+
+def house_tag(profile: Profile) -> str | None:
+    """«🏠 дом. правило: …» under a roll whose meaning a flipped dice switch changed."""
+    changed = changed_dice_rules(profile)
+    if not changed:
+        return None
+    rules = ", ".join(f"{label(s)}: {shown_value(value_of(profile, s))}" for s in changed)
+    return "🏠 " + _("house rule: {rules}").format(rules=rules)

@@ -1,0 +1,156 @@
+"""House rules on screen (PRODUCT.md "/rules"): the switches of the chat's game by group, each
+with its value and the book's; the words for the dice and Willpower rules a table argues about
+most, the switch's own name for the rest."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n import lazy_gettext as __
+from babel.support import LazyProxy
+
+from bot import render
+from bot.house_rules import (
+    Group,
+    HouseRuleError,
+    Switch,
+    SwitchValue,
+    base_profile,
+    groups_for,
+    label,
+    shown_value,
+    switches_of,
+    text_value,
+    value_of,
+)
+from handlers.settings.callbacks import HouseCallback
+from rules.profiles import Profile
+
+GROUP_ORDER = tuple(Group)
+
+_GROUP_NAMES: dict[Group, LazyProxy] = {
+    Group.DICE: __("Dice and Willpower"),
+    Group.TABLE: __("Extended, opposed, teamwork"),
+    Group.COMBAT: __("Combat and health"),
+    Group.MAGICK: __("Magick"),
+    Group.D6: __("The d6 game"),
+}
+
+
+def group_name(group: Group) -> str:
+    return str(_GROUP_NAMES[group])
+
+
+def _data(action: str, g: int = 0, i: int = 0, x: int = 0) -> str:
+    return HouseCallback(a=action, g=g, i=i, x=x).pack()
+
+
+def _button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def changed_lines(profile: Profile) -> list[str]:
+    base = base_profile(profile.name)
+    lines = []
+    for group in groups_for(base):
+        for switch in switches_of(group):
+            now, book = value_of(profile, switch), value_of(base, switch)
+            if now != book:
+                lines.append(
+                    "• "
+                    + _("{rule}: {value} (the book: {book})").format(
+                        rule=escape(label(switch)),
+                        value=escape(shown_value(now)),
+                        book=escape(shown_value(book)),
+                    )
+                )
+    return lines
+
+
+def top_text(profile: Profile) -> str:
+    lines = ["🏠 " + _("House rules of {game}").format(game=render.profile_title(profile.name))]
+    changed = changed_lines(profile)
+    lines += changed or [_("None changed: the book as it is.")]
+    lines.append(_("Pick a group; typed: /rules set botch=net_negative, /rules export."))
+    return "\n".join(lines)
+
+
+def top_keyboard(profile: Profile) -> InlineKeyboardMarkup:
+    rows = [
+        [_button(group_name(g), _data("g", GROUP_ORDER.index(g)))]
+        for g in groups_for(base_profile(profile.name))
+    ]
+    rows.append([_button("♻️ " + _("Reset all"), _data("R"))])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def group_text(profile: Profile, group: Group) -> str:
+    base = base_profile(profile.name)
+    lines = ["🏠 " + group_name(group)]
+    for switch in switches_of(group):
+        now, book = value_of(profile, switch), value_of(base, switch)
+        mark = "✏️ " if now != book else ""
+        lines.append(
+            f"{mark}<b>{escape(label(switch))}</b>: {escape(shown_value(now))}"
+            + (
+                " " + _("(the book: {book})").format(book=escape(shown_value(book)))
+                if now != book
+                else ""
+            )
+        )
+    return "\n".join(lines)
+
+
+def group_keyboard(profile: Profile, group: Group) -> InlineKeyboardMarkup:
+    g = GROUP_ORDER.index(group)
+    buttons = []
+    for i, switch in enumerate(switches_of(group)):
+        now = value_of(profile, switch)
+        following = (switch.values.index(now) + 1) % len(switch.values)
+        text = f"{label(switch)}: {shown_value(now)}"
+        buttons.append(_button(text[:60], _data("s", g, i, following)))
+    rows = render.rows(buttons, 2)
+    rows.append(
+        [
+            _button("♻️ " + _("Reset group"), _data("r", g)),
+            _button("↩ " + _("Back"), _data("t")),
+        ]
+    )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def set_text(switches: list[tuple[Switch, SwitchValue]]) -> str:
+    return _("House rules changed: {list}").format(
+        list=", ".join(f"{escape(label(s))} = {escape(shown_value(v))}" for s, v in switches)
+    )
+
+
+def bad_rule_text(error: HouseRuleError, names: list[str]) -> str:
+    if error.switch is not None:
+        values = ", ".join(text_value(v) for v in error.switch.values)
+        return _("«{value}» is not a value of {rule}. Values: {values}").format(
+            value=escape(error.name[:40]), rule=escape(error.switch.key), values=values
+        )
+    return _("No house rule «{name}». Rules: {names}").format(
+        name=escape(error.name[:40]), names=", ".join(names)
+    )
+
+
+def export_text(line: str) -> str:
+    return _("Paste this into another chat after /rules import:") + f"\n<code>{escape(line)}</code>"
+
+
+def reset_text() -> str:
+    return _("House rules reset to the book.")
+
+
+def dropped_text(keys: list[str]) -> str:
+    return _("House rules that do not apply to this game were dropped: {keys}").format(
+        keys=", ".join(escape(k) for k in keys)
+    )
+
+
+def read_only_text() -> str:
+    return _("Only the Storyteller (or an admin until there is one) changes house rules.")

@@ -1,0 +1,139 @@
+"""House rules through the chat (PRODUCT.md "/rules"): typed and on buttons, only for the
+Storyteller (or an admin until there is one), stored per chat over the profile, felt by the
+next roll and its odds, dropped when the game changes, moved by export and import."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.house_rules import BY_KEY, CATALOGUE, Group, find
+from bot.middlewares import chat_profile
+from handlers.settings.callbacks import HouseCallback
+from tests.handlers.conftest import Table, buttons, make_table, player
+
+ANNA = player(1, "Anna")  # an admin
+BORIS = player(2, "Boris")
+
+
+@pytest.fixture
+async def admin_table(table: Table) -> Table:
+    table.session.admins.add(ANNA.id)
+    return table
+
+
+def test_every_switch_has_values_and_a_findable_name() -> None:
+    assert len(CATALOGUE) > 50
+    for switch in CATALOGUE:
+        assert len(switch.values) >= 2
+        assert find(switch.key) is switch
+    assert find("botch") is BY_KEY["botch_rule"]
+    assert find("soak_difficulty") is BY_KEY["combat.soak_difficulty"]
+
+
+async def test_a_typed_switch_changes_the_odds_and_tags_the_roll(admin_table: Table) -> None:
+    table = admin_table
+    await table.say(BORIS, "/prob 5 6 wp")
+    before = table.session.sent[-1].text
+    await table.say(BORIS, "/rules set wp_auto_success=off")
+    assert "меняет Рассказчик" in table.session.sent[-1].text
+    await table.say(ANNA, "/rules set wp_auto_success=off")
+    assert "Сила Воли даёт успех = нет" in table.session.sent[-1].text
+    settings = await table.store.load_chat(table.chat.id)
+    assert settings.switches == {"wp_auto_success": False}
+    assert not chat_profile(settings).wp_auto_success
+    await table.say(BORIS, "/prob 5 6 wp")
+    assert table.session.sent[-1].text != before
+    await table.say(BORIS, "/r 5 6 wp")  # this game's Willpower gives no success now
+    assert "не даёт автоматический успех" in table.session.sent[-1].text
+    await table.say(ANNA, "/rules set wp_auto_success=on wp_prevents_botch=off")
+    await table.say(BORIS, "/r 5 6 wp")
+    assert "🏠 дом. правило: Сила Воли спасает от провала: нет" in table.session.sent[-1].text
+    # the same roll with the book's rule carries no tag
+    await table.say(ANNA, "/rules reset")
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
+    await table.say(BORIS, "/r 5 6 wp")
+    assert "дом. правило" not in table.session.sent[-1].text
+
+
+async def test_a_botch_switch_changes_a_roll_outcome(admin_table: Table) -> None:
+    """The same faces read by the two botch rules of §A.4: 1 success and two 1s."""
+    from rules import d10
+
+    table = admin_table
+    profile = chat_profile(await table.store.load_chat(table.chat.id))
+    assert d10.resolve([7, 1, 1], 6, profile).outcome.value == "failure"
+    await table.say(ANNA, "/rules set botch=net_negative")
+    profile = chat_profile(await table.store.load_chat(table.chat.id))
+    assert d10.resolve([7, 1, 1], 6, profile).outcome.value == "botch"
+
+
+async def test_bad_names_and_values_answer_with_the_lists(admin_table: Table) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules set nonsense=1")
+    text = table.session.sent[-1].text
+    assert "Домашнего правила «nonsense» нет" in text
+    assert "botch_rule" in text
+    await table.say(ANNA, "/rules set botch=sometimes")
+    assert "Значения: raw_zero, net_negative" in table.session.sent[-1].text
+    await table.say(ANNA, "/rules set d6.shortfall_is_fiasco=on")  # not this game's
+    assert "нет" in table.session.sent[-1].text
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
+
+
+async def test_buttons_set_a_value_once_and_strangers_only_read(admin_table: Table) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules")
+    mid = table.session.messages[-1].message_id
+    house = next(b for b in buttons(table.session.sent[-1].reply_markup) if "Домашние" in b.text)
+    await table.tap(BORIS, house.callback_data or "", mid)
+    top = table.session.edits[-1]
+    dice = next(b for b in buttons(top.reply_markup) if "Кубики" in b.text)
+    await table.tap(BORIS, dice.callback_data or "", mid)
+    group = table.session.edits[-1]
+    assert "<b>Провал</b>: ни одного успеха и единица" in group.text
+    botch = next(b for b in buttons(group.reply_markup) if b.text.startswith("Провал"))
+    await table.tap(BORIS, botch.callback_data or "", mid)
+    assert table.session.answers[-1].show_alert
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
+    await table.tap(ANNA, botch.callback_data or "", mid)
+    await table.tap(ANNA, botch.callback_data or "", mid)  # a double tap: set once
+    assert (await table.store.load_chat(table.chat.id)).switches == {"botch_rule": "net_negative"}
+    assert "✏️ <b>Провал</b>: единица осталась после отмены" in table.session.edits[-1].text
+    reset = next(b for b in buttons(table.session.edits[-1].reply_markup) if "Сбросить" in b.text)
+    await table.tap(ANNA, reset.callback_data or "", mid)
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
+    forged = HouseCallback(a="s", g=0, i=99, x=0).pack()
+    await table.tap(ANNA, forged, mid)
+    assert table.session.answers[-1].show_alert
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
+    assert Group.DICE.value == "dice"
+
+
+async def test_switching_the_game_keeps_what_applies(admin_table: Table) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules set botch=net_negative combat.soak_difficulty=7")
+    await table.say(ANNA, "/rules dark-ages")
+    # Dark Ages' book already reads the botch that way: the override is no longer one
+    assert (await table.store.load_chat(table.chat.id)).switches == {"combat.soak_difficulty": 7}
+    await table.say(ANNA, "/rules d6")
+    text = table.session.sent[-1].text
+    assert "сняты: combat.soak_difficulty" in text
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
+
+
+async def test_export_and_import_move_the_rules(admin_table: Table) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules set wp_auto_success=off threshold=off")
+    await table.say(BORIS, "/rules export")
+    line = table.session.sent[-1].text.splitlines()[-1].removeprefix("<code>")
+    line = line.removesuffix("</code>")
+    assert line == "sdb-rules-v1 threshold_rule=off wp_auto_success=off"
+    other = make_table(table.store, table.i18n)
+    other.chat = other.chat.model_copy(update={"id": -2002})
+    other.update_id = 1000  # one store: update ids must not repeat the first table's
+    other.session.admins.add(ANNA.id)
+    await other.say(ANNA, "/rules import " + line)
+    assert (await other.store.load_chat(-2002)).switches == {
+        "threshold_rule": False,
+        "wp_auto_success": False,
+    }
