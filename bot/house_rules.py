@@ -21,6 +21,7 @@ from aiogram.utils.i18n import lazy_gettext as __
 from babel.support import LazyProxy
 from pydantic import BaseModel, ValidationError
 
+from bot import vocabulary
 from rules import profiles
 from rules.profiles import GameSystem, Profile
 
@@ -101,8 +102,8 @@ class Switch:
         return word if word in self.values else None
 
 
-_TRUE = frozenset({"on", "true", "yes", "1", "да", "вкл"})
-_FALSE = frozenset({"off", "false", "no", "0", "нет", "выкл"})
+_TRUE = vocabulary.YES
+_FALSE = vocabulary.NO
 
 
 def _values(key: str, annotation: Any, default: Any) -> tuple[SwitchValue, ...] | None:

@@ -21,3 +21,6 @@ LUCK = frozenset({"удача", "удачи", "уд", "luck"})
 WEAKNESS = frozenset({"слаб", "слабость", "weak", "weakness"})
 PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})
 ACTIONS = frozenset({"действий", "действия", "действие", "дейст", "actions", "action"})
+# A house rule's yes and no (/rules set wp_auto_success=off).
+YES = frozenset({"on", "true", "yes", "1", "да", "вкл"})
+NO = frozenset({"off", "false", "no", "0", "нет", "выкл"})
