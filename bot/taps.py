@@ -179,17 +179,19 @@ async def open_table_tap(
     profile: Profile,
     *,
     owner_only: bool,
+    system: GameSystem = GameSystem.D10,
 ) -> tuple[Flow, Message] | None:
-    """:func:`open_tap` for the d10 table rolls: with ``owner_only`` only whoever opened the
+    """:func:`open_tap` for the table's rolls: with ``owner_only`` only whoever opened the
     flow may press (a teamwork or a challenge decides per button instead), and a chat that
-    switched to the d6 game since the message was drawn gets the same refusal as a command."""
+    switched to another game (``system``) since the message was drawn gets the same refusal
+    as a command."""
     opened = await open_tap(callback, flow_id, version, store, kind)
     if opened is None:
         return None
     if owner_only and opened[0].owner_id != callback.from_user.id:
         await callback.answer(render.not_yours_text(), show_alert=True)
         return None
-    if profile.system is not GameSystem.D10:
+    if profile.system is not system:
         await callback.answer(render.wrong_system_text(), show_alert=True)
         return None
     return opened
@@ -208,12 +210,13 @@ async def open_state(
     *,
     owner_only: bool = False,
     current_only: bool = False,
+    system: GameSystem = GameSystem.D10,
 ) -> tuple[Flow, Message, S] | None:
     """:func:`open_table_tap` with the flow read as ``model`` (a flow that does not read as
     it is an invalid button). ``current_only``: the flow's steps are one person's, in order
     (an attack, a cast), so a press on an older drawing is a repeat, never a new choice."""
     opened = await open_table_tap(
-        callback, flow_id, version, store, model.kind, profile, owner_only=owner_only
+        callback, flow_id, version, store, model.kind, profile, owner_only=owner_only, system=system
     )
     if opened is None:
         return None

@@ -20,10 +20,10 @@ from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
 from bot.store import ChatSettings, LogEntry, Store
-from bot.taps import commit_tap, open_tap, retrying
+from bot.taps import commit_tap, open_state, retrying
 from handlers.d6contest import view
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
-from handlers.d6contest.flow import KIND, SIDES_MAX, ContestFlow, Side
+from handlers.d6contest.flow import SIDES_MAX, ContestFlow, Side
 from rules.d6.roll import contest
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -133,18 +133,18 @@ async def d6_vs_tap(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        ContestFlow,
+        profile,
+        system=GameSystem.D6,
+    )
     if opened is None:
         return
-    flow, message = opened
-    if profile.system is not GameSystem.D6:
-        await callback.answer(render.wrong_system_text(), show_alert=True)
-        return
-    try:
-        state = flow.state(ContestFlow)
-    except ValueError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+    flow, message, state = opened
     user = callback.from_user
     if state.outcome is not None:
         await callback.answer(render.closed_text(), show_alert=True)

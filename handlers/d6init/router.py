@@ -23,7 +23,7 @@ from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.store import ChatSettings, Flow, Store
-from bot.taps import CONFLICT_ATTEMPTS, commit_tap, heal, open_tap, retrying, screen_of
+from bot.taps import CONFLICT_ATTEMPTS, commit_tap, heal, open_state, retrying, screen_of
 from bot.vocabulary import PREPARATION
 from handlers.d6init import view
 from handlers.d6init.callbacks import D6InitAction, D6InitCallback
@@ -258,18 +258,12 @@ async def d6_init_tap(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_state(
+        callback, callback_data.f, callback_data.v, store, D6InitFlow, profile, system=GameSystem.D6
+    )
     if opened is None:
         return
-    flow, message = opened
-    if profile.system is not GameSystem.D6:
-        await callback.answer(render.wrong_system_text(), show_alert=True)
-        return
-    try:
-        state = flow.state(D6InitFlow)
-    except ValueError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+    flow, message, state = opened
     current = state.round
     if current is None or state.ended:
         await callback.answer(render.closed_text(), show_alert=True)

@@ -18,11 +18,11 @@ from aiogram.types import CallbackQuery, Message
 from bot import render, rolling
 from bot.access import runs_game
 from bot.store import ChatSettings, LogEntry, Store
-from bot.taps import commit_tap, open_tap, retrying
+from bot.taps import commit_tap, open_state, retrying
 from bot.vocabulary import ACTIONS
 from handlers.d6project import view
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
-from handlers.d6project.flow import HISTORY_KEPT, KIND, ProjectFlow
+from handlers.d6project.flow import HISTORY_KEPT, ProjectFlow
 from rules.d6.projects import ProjectStatus, new_project, project_step
 from rules.d6.roll import D6Outcome, fiasco_penalty
 from rules.dice import Rng
@@ -84,18 +84,18 @@ async def project_tap(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        ProjectFlow,
+        profile,
+        system=GameSystem.D6,
+    )
     if opened is None:
         return
-    flow, message = opened
-    if profile.system is not GameSystem.D6:
-        await callback.answer(render.wrong_system_text(), show_alert=True)
-        return
-    try:
-        state = flow.state(ProjectFlow)
-    except ValueError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+    flow, message, state = opened
     user = callback.from_user
     if callback_data.a is ProjectAction.CLOSE:
         if user.id != flow.owner_id and not await runs_game(

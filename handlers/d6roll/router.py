@@ -19,11 +19,11 @@ from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_d6_arguments
 from bot.session import safe_edit
-from bot.store import Flow, FlowStateError, LogEntry, SheetSpend, Store
-from bot.taps import TapConflict, heal, open_tap, retrying, screen_of
+from bot.store import Flow, LogEntry, SheetSpend, Store
+from bot.taps import TapConflict, open_state, retrying, screen_of
 from handlers.d6roll import view
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
-from handlers.d6roll.flow import KIND, D6RollState
+from handlers.d6roll.flow import D6RollState
 from rules.d6.roll import D6Result, special_effort
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -169,25 +169,20 @@ async def d6_tap(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    opened = await open_tap(callback, callback_data.f, callback_data.v, store, KIND)
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        D6RollState,
+        profile,
+        owner_only=True,
+        current_only=True,  # one person's steps, in order: an older drawing is a repeat
+        system=GameSystem.D6,
+    )
     if opened is None:
         return
-    flow, message = opened
-    if flow.owner_id != callback.from_user.id:
-        await callback.answer(view.not_yours_text(), show_alert=True)
-        return
-    if profile.system is not GameSystem.D6:
-        await callback.answer(render.wrong_system_text(), show_alert=True)
-        return
-    try:
-        state = flow.state(D6RollState)
-    except FlowStateError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
-    if callback_data.v != flow.version:  # one person's steps, in order: a repeat
-        await heal(message, flow)
-        await callback.answer(render.already_done_text())
-        return
+    flow, message, state = opened
     who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
     sheet = await rolling.load_sheet(store, who, profile)
     try:
