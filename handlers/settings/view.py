@@ -80,7 +80,10 @@ def help_lines(profile: Profile) -> str:
     return "\n".join(
         [
             _("/lang — language of this chat"),
-            _("/rules — the game's rules (the Storyteller; chat admins until there is one)"),
+            _(
+                "/rules — the game and its house rules (the Storyteller; chat admins until "
+                "there is one)"
+            ),
         ]
     )
 
