@@ -24,3 +24,6 @@ ACTIONS = frozenset({"действий", "действия", "действие",
 # A house rule's yes and no (/rules set wp_auto_success=off).
 YES = frozenset({"on", "true", "yes", "1", "да", "вкл"})
 NO = frozenset({"off", "false", "no", "0", "нет", "выкл"})
+# d6 wounds (/dmg 2 тел, /dmg 3 душ, RULES.md §D.1).
+PHYSICAL = frozenset({"тел", "телесная", "телесн", "т", "physical", "phys", "p"})
+MENTAL = frozenset({"душ", "душевная", "душевн", "д", "mental", "ment", "m"})

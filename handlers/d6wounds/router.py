@@ -1,0 +1,149 @@
+"""``/dmg`` and ``/heal`` in a d6 chat (RULES.md §D.1–§D.2): a wound is a difficulty the
+sheet keeps, physical ones adding up and only the strongest mental one counting in every later
+chance (``rules.d6.chance.difficulty_total``). One atomic sheet update each, so two wounds sent
+at once both land. The Storyteller wounds a player by replying to them, or an NPC by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot import vocabulary
+from bot.access import runs_game
+from bot.features import in_game
+from bot.names import roller_name
+from bot.store import ChatSettings, SheetOwner, Store
+from handlers.d6wounds import view
+from rules.d6.chance import MAGNITUDE_MAX, DifficultyKind
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem
+from rules.sheet import Sheet, SheetSystem, add_wound, heal_wound
+
+D6 = SheetSystem.D6
+
+
+def make_router() -> Router:
+    router = Router(name="d6wounds")
+    router.message.register(dmg_command, Command("dmg", "damage"), in_game(GameSystem.D6))
+    router.message.register(heal_command, Command("heal"), in_game(GameSystem.D6))
+    return router
+
+
+@dataclass(frozen=True)
+class _Args:
+    number: int
+    kind: DifficultyKind | None
+    npc: str | None
+
+
+def _parse(text: str | None, *, damage: bool) -> _Args | None:
+    words = (text or "").split()
+    npc: str | None = None
+    if words and words[0].casefold() in ("npc", "нпс"):
+        names = [w for w in words[1:] if not w.isdecimal() and w.casefold() not in _KINDS]
+        if not names:
+            return None
+        npc = " ".join(names)[:40]
+        words = [w for w in words[1:] if w not in names]
+    number = [int(w) for w in words if w.isdecimal() and len(w) <= 2]
+    kinds = [_KINDS[w.casefold()] for w in words if w.casefold() in _KINDS]
+    if len(number) + len(kinds) != len(words) or len(number) > 1 or len(kinds) > 1:
+        return None
+    if damage and (not number or not kinds or not 1 <= number[0] <= MAGNITUDE_MAX):
+        return None
+    if not damage and kinds:
+        return None
+    return _Args(number[0] if number else 1, kinds[0] if kinds else None, npc)
+
+
+_KINDS: dict[str, DifficultyKind] = {
+    **dict.fromkeys(vocabulary.PHYSICAL, DifficultyKind.PHYSICAL_WOUND),
+    **dict.fromkeys(vocabulary.MENTAL, DifficultyKind.MENTAL_WOUND),
+}
+
+
+async def _apply(
+    message: Message,
+    store: Store,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    npc: str | None,
+    change: Callable[[Sheet], Sheet],
+) -> tuple[str, Sheet] | None:
+    """Whose sheet and the sheet after the change; None once refused (and answered)."""
+    user = message.from_user
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    other = target is not None and not target.is_bot and user is not None and target.id != user.id
+    chat_id = message.chat.id
+    if npc is not None or other:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(view.storyteller_only_text())
+            return None
+        if npc is not None:
+            if await store.load_npc(chat_id, D6, npc) is None:
+                await message.answer(view.no_npc_text(npc))
+                return None
+            return npc, await store.update_npc(chat_id, D6, npc, change)
+        assert target is not None
+        owner = SheetOwner(user_id=target.id, name=target.first_name, username=target.username)
+        return target.first_name, await store.update_sheet(
+            chat_id, target.id, D6, change, owner=owner
+        )
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.usage_text())
+        return None
+    name = roller_name(message, user)
+    owner = SheetOwner(user_id=user.id, name=name, username=user.username)
+    return name, await store.update_sheet(chat_id, user.id, D6, change, owner=owner)
+
+
+async def dmg_command(
+    message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
+) -> None:
+    args = _parse(command.args, damage=True)
+    if args is None or args.kind is None:
+        await message.answer(view.usage_text())
+        return
+    kind, severity = args.kind, args.number
+
+    def hurt(sheet: Sheet) -> Sheet:
+        return add_wound(sheet, kind, severity)
+
+    try:
+        done = await _apply(message, store, bot, chat_settings, args.npc, hurt)
+    except RulesInputError:
+        await message.answer(view.usage_text())
+        return
+    if done is not None:
+        name, sheet = done
+        await message.answer(
+            view.wounded_text(name, kind, severity, sheet), parse_mode=ParseMode.HTML
+        )
+
+
+async def heal_command(
+    message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
+) -> None:
+    args = _parse(command.args, damage=False)
+    if args is None:
+        await message.answer(view.usage_text())
+        return
+    index = args.number - 1
+
+    def mend(sheet: Sheet) -> Sheet:
+        return heal_wound(sheet, index)
+
+    try:
+        done = await _apply(message, store, bot, chat_settings, args.npc, mend)
+    except RulesInputError:
+        await message.answer(view.no_wound_text(roller_name(message, message.from_user)))
+        return
+    if done is not None:
+        name, sheet = done
+        await message.answer(view.healed_text(name, sheet), parse_mode=ParseMode.HTML)

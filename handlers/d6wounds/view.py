@@ -1,0 +1,60 @@
+"""d6 wounds on screen: what was written and the wounds the sheet now holds."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.utils.i18n import gettext as _
+
+from rules.d6.chance import DifficultyKind
+from rules.sheet import Sheet
+
+
+def kind_name(kind: DifficultyKind) -> str:
+    if kind is DifficultyKind.MENTAL_WOUND:
+        return _("mental wound")
+    return _("physical wound")
+
+
+def wounds_line(sheet: Sheet) -> str:
+    if not sheet.wounds:
+        return _("No wounds.")
+    listed = ", ".join(
+        f"{n}) {kind_name(w.kind)} −{w.magnitude}" for n, w in enumerate(sheet.wounds, start=1)
+    )
+    return _("Wounds: {list}").format(list=listed)
+
+
+def wounded_text(name: str, kind: DifficultyKind, severity: int, sheet: Sheet) -> str:
+    head = _("{name}: {kind} of severity {n}.").format(
+        name=escape(name), kind=kind_name(kind), n=severity
+    )
+    return head + "\n" + wounds_line(sheet)
+
+
+def healed_text(name: str, sheet: Sheet) -> str:
+    return _("{name}: a wound healed.").format(name=escape(name)) + "\n" + wounds_line(sheet)
+
+
+def usage_text() -> str:
+    return _(
+        "In the d6 game: /dmg 2 phys — a physical wound of severity 2; /dmg 3 ment — a mental "
+        "one; /heal 1 — the first wound on the list heals. In reply to a player's message, or "
+        "/dmg npc Guard 2 phys, the Storyteller wounds another."
+    )
+
+
+def no_wound_text(name: str) -> str:
+    return _("{name} has no such wound.").format(name=escape(name))
+
+
+def storyteller_only_text() -> str:
+    return _("Only the Storyteller wounds or heals another character.")
+
+
+def no_npc_text(name: str) -> str:
+    return _("No NPC «{name}» here.").format(name=escape(name[:40]))
+
+
+def help_line(_profile: object) -> str:
+    return _("/dmg 2 phys, /dmg 3 ment — wounds on your sheet; /heal 1 — one heals")

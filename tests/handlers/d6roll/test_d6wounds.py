@@ -1,0 +1,59 @@
+"""d6 wounds through the chat (RULES.md §D.1–§D.2): /dmg and /heal write the sheet's wounds,
+and the chance of G-D01 comes out of the sheet: physical wounds add up, only the strongest
+mental one counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.d6.chance import DifficultyKind
+from rules.sheet import SheetSystem
+from tests.handlers.conftest import Table, player
+
+ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
+VERA = player(3, "Vera")
+
+
+@pytest.fixture
+async def d6(table: Table) -> Table:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    table.session.admins.add(VERA.id)
+    return table
+
+
+async def test_g_d01_through_the_chat(d6: Table) -> None:
+    """powers 2,3,1; weakness 2 applies; a general −1 and a physical 1; mental 1 and 2;
+    advantage +1; luck 1 → 6 − 2 − 2 − 2 + 1 + 1 = 2."""
+    await d6.say(ANNA, "/set\nСила 2\nЛовкость 3\nХитрость 1\nСлабость 2\nКубики удачи 1")
+    await d6.say(ANNA, "/dmg 1 тел")
+    await d6.say(ANNA, "/dmg 1 душ")
+    await d6.say(ANNA, "/dmg 2 душ")
+    assert "3) душевная рана −2" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/r сила+ловкость+хитрость слаб удача 1 -1 +1")
+    text = d6.session.sent[-1].text
+    assert "шанс 2к6" in text
+    assert "− раны 3" in text  # physical 1 + the strongest mental 2
+
+
+async def test_heal_and_the_storytellers_wounds(d6: Table) -> None:
+    await d6.say(ANNA, "/dmg 2 тел")
+    await d6.say(ANNA, "/heal 2")
+    assert "нет такой раны" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/heal 1")
+    assert "Ран нет." in d6.session.sent[-1].text
+    await d6.say(ANNA, "/dmg npc Страж 2 тел")
+    assert "Рассказчик" in d6.session.sent[-1].text
+    await d6.say(VERA, "/dmg npc Страж 2 тел")
+    assert "НПС «Страж» здесь нет" in d6.session.sent[-1].text
+    sheet = await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6)
+    assert sheet is not None
+    assert sheet.wounds == ()
+
+
+@pytest.mark.parametrize("text", ["/dmg", "/dmg 2", "/dmg тел", "/dmg 0 тел", "/dmg 2 2 тел"])
+async def test_bad_wounds_change_nothing(d6: Table, text: str) -> None:
+    await d6.say(ANNA, text)
+    assert "/dmg 2" in d6.session.sent[-1].text
+    assert await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6) is None
+    assert DifficultyKind.MENTAL_WOUND
