@@ -270,10 +270,16 @@ def roll_d10(
 
 
 def roll_d6(
-    dice: int, *, required: int = 1, rng: Rng | None = None, profile: Profile | None = None
+    dice: int,
+    *,
+    required: int = 1,
+    rng: Rng | None = None,
+    profile: Profile | None = None,
+    armour: bool = False,
 ) -> D6Result:
-    """§D.3 for the d6 game: the same road, its own dice."""
-    return d6_roll(dice, required=required, rng=rng, profile=profile)
+    """§D.3 for the d6 game: the same road, its own dice (an armour roll, §D.10, has no
+    fiasco and takes no special effort)."""
+    return d6_roll(dice, required=required, rng=rng, profile=profile, armour=armour)
 
 
 # ----- the d6 chance (§D.2) -------------------------------------------------------------------

@@ -27,3 +27,7 @@ NO = frozenset({"off", "false", "no", "0", "нет", "выкл"})
 # d6 wounds (/dmg 2 тел, /dmg 3 душ, RULES.md §D.1).
 PHYSICAL = frozenset({"тел", "телесная", "телесн", "т", "physical", "phys", "p"})
 MENTAL = frozenset({"душ", "душевная", "душевн", "д", "mental", "ment", "m"})
+# A d6 manoeuvre declared before the attack roll (/atk 4 уловка трудность, RULES.md §D.11).
+TRICK = frozenset({"уловка", "манёвр", "маневр", "trick", "manoeuvre", "maneuver"})
+TRICK_DIFFICULTY = frozenset({"трудность", "трудн", "difficulty"})
+TRICK_ADVANTAGE = frozenset({"преимущество", "преим", "advantage"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.features import Feature, FeatureSet
 from handlers import (
     attack,
+    d6attack,
     d6contest,
     d6init,
     d6project,
@@ -52,6 +53,7 @@ FEATURES: tuple[Feature, ...] = (
     sheet.FEATURE,
     d6init.FEATURE,
     initiative.FEATURE,
+    d6attack.FEATURE,
     attack.FEATURE,
     d6wounds.FEATURE,
     health.FEATURE,

@@ -1,0 +1,28 @@
+"""The buttons under a d6 attack: defences and armour by chance, the call, and the gain."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class AttackAction(StrEnum):
+    DEFEND = "d"  # x: the defender's chance
+    ARMOUR = "a"  # x: the armour's chance
+    RESOLVE = "r"
+    SPEND = "s"  # x: a GainChoice
+
+
+class GainChoice(StrEnum):
+    PHYSICAL = "p"  # «Всё в раны!» as a physical wound
+    MENTAL = "m"  # … as a mental wound
+    MANOEUVRE = "v"  # «Хитрая уловка!» as declared before the roll
+
+
+class D6AttackCallback(CallbackData, prefix="d6a"):
+    f: str
+    v: int
+    a: AttackAction
+    x: int = 0
+    c: str = ""

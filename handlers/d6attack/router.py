@@ -1,0 +1,272 @@
+"""``/atk`` in a d6 chat: an attack, its responses and its gain (RULES.md §D.9–§D.11).
+
+The attacker rolls with the command (a manoeuvre is declared before the roll, S3 «о нём надо
+заявить заранее»); each defender answers once with their chance (AMB-D7), subtracting one
+after another (AMB-D9); the armour rolls after a defence that did not bear fruit or instead of
+it, never with a fiasco. «Итог» (the attacker or the Storyteller) takes the responses off the
+attack; a hit's gain is then spent by the attacker: all into a physical or a mental wound,
+written onto the target's sheet in the same step, or the declared manoeuvre.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.enums import ParseMode
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot import render, rolling, vocabulary
+from bot.access import runs_game
+from bot.features import in_game
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
+from bot.session import safe_edit
+from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
+from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
+from handlers.d6attack import view
+from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
+from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
+from rules.d6.chance import DifficultyKind
+from rules.d6.combat import Manoeuvre, resolve_attack
+from rules.d6.roll import D6Result
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+from rules.sheet import SheetSystem, add_wound
+
+
+def make_router() -> Router:
+    router = Router(name="d6attack")
+    router.message.register(d6_attack_command, Command("atk", "attack"), in_game(GameSystem.D6))
+    router.callback_query.register(d6_attack_tap, D6AttackCallback.filter())
+    return router
+
+
+def _manoeuvre(words: list[str]) -> tuple[Manoeuvre | None, list[str]]:
+    """``уловка трудность`` / ``уловка преимущество`` anywhere in the line."""
+    folded = [w.casefold() for w in words]
+    for i, word in enumerate(folded[:-1]):
+        if word in vocabulary.TRICK:
+            kind = folded[i + 1]
+            if kind in vocabulary.TRICK_DIFFICULTY:
+                return Manoeuvre.DIFFICULTY, words[:i] + words[i + 2 :]
+            if kind in vocabulary.TRICK_ADVANTAGE:
+                return Manoeuvre.ADVANTAGE, words[:i] + words[i + 2 :]
+    if any(w in vocabulary.TRICK for w in folded):
+        raise ArgumentsError(Problem.NOT_A_NUMBER)
+    return None, words
+
+
+def _entry(roll: Roll, result: D6Result, kind: str) -> LogEntry:
+    return LogEntry(
+        user_id=roll.user_id or 0,
+        name=roll.name,
+        system="d6",
+        chance=len(result.faces),
+        required=1,
+        faces=result.faces,
+        measures=result.measures,
+        outcome=result.outcome.value,
+        kind=kind,
+    )
+
+
+async def d6_attack_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    rng: Rng | None = None,
+) -> None:
+    user = message.from_user
+    who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
+    try:
+        manoeuvre, rest = _manoeuvre((command.args or "").split())
+        args = parse_d6_arguments(" ".join(rest))
+        pool = await rolling.d6_pool(
+            store,
+            who,
+            profile,
+            chance=args.chance,
+            powers=args.powers,
+            weakness=args.weakness,
+            modifier=args.modifier,
+            luck=args.luck,
+        )
+    except ArgumentsError:
+        await message.answer(view.usage_text())
+        return
+    except rolling.PoolRefused as refused:
+        await message.answer(str(refused), parse_mode=ParseMode.HTML)
+        return
+    result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
+    attack = Roll(
+        key=f"u{who.user_id}",
+        name=who.name,
+        user_id=who.user_id,
+        faces=result.faces,
+        measures=result.measures,
+    )
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    if target is not None and (target.is_bot or target.id == who.user_id):
+        target = None
+    state = D6AttackFlow(
+        attack=attack,
+        label=pool.label,
+        manoeuvre=manoeuvre,
+        target_name=target.first_name if target is not None else None,
+        target_user=target.id if target is not None else None,
+    )
+    entries = [_entry(attack, result, "attack")]
+    spend = rolling.luck_spend(who, pool.luck)
+    if spend is None:
+        flow = await store.create_flow(state, who.chat_id, who.user_id, entries=entries)
+    else:
+        try:
+            flow, _sheet = await store.create_flow_spending(
+                state, who.chat_id, who.user_id, spend, entries=entries
+            )
+        except RulesInputError:
+            await message.answer(rolling.no_luck_text(0))
+            return
+    text, markup = view.draw(flow, state)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+@retrying
+async def d6_attack_tap(
+    callback: CallbackQuery,
+    callback_data: D6AttackCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    opened = await open_state(
+        callback,
+        callback_data.f,
+        callback_data.v,
+        store,
+        D6AttackFlow,
+        profile,
+        system=GameSystem.D6,
+    )
+    if opened is None:
+        return
+    flow, message, state = opened
+    user = callback.from_user
+    action = callback_data.a
+
+    async def attacker_or_storyteller() -> bool:
+        if user.id == state.attack.user_id:
+            return True
+        return await runs_game(bot, message.chat, chat_settings, user, None)
+
+    entries: list[LogEntry] = []
+    if action in (AttackAction.DEFEND, AttackAction.ARMOUR):
+        if state.outcome is not None or callback_data.x not in view.CHANCES:
+            await callback.answer(render.closed_text(), show_alert=True)
+            return
+        key = f"u{user.id}"
+        armour = action is AttackAction.ARMOUR
+        if not armour and key == state.attack.key:
+            await callback.answer(view.not_the_attacker_text(), show_alert=True)
+            return
+        taken = state.armour is not None if armour else any(d.key == key for d in state.defences)
+        if taken or (not armour and len(state.defences) >= DEFENDERS_MAX):
+            await callback.answer(view.once_text(), show_alert=True)
+            return
+        result = rolling.roll_d6(callback_data.x, rng=rng, profile=profile, armour=armour)
+        roll = Roll(
+            key=key,
+            name=user.full_name,
+            user_id=user.id,
+            faces=result.faces,
+            measures=result.measures,
+        )
+        entries.append(_entry(roll, result, "armour" if armour else "defence"))
+        if armour:
+            after = state.model_copy(update={"armour": roll})
+        else:
+            after = state.model_copy(update={"defences": (*state.defences, roll)})
+        await commit_tap(
+            callback, message, store, flow, after, lambda f: view.draw(f, after), entries=entries
+        )
+        return
+    if not await attacker_or_storyteller():
+        await callback.answer(view.attacker_only_text(), show_alert=True)
+        return
+    if action is AttackAction.RESOLVE and state.outcome is None:
+        outcome = resolve_attack(
+            state.attack.measures,
+            {d.key: d.measures for d in state.defences},
+            state.armour.measures if state.armour is not None else None,
+            attacker=state.attack.key,
+        )
+        after = state.model_copy(update={"outcome": outcome})
+        await commit_tap(
+            callback,
+            message,
+            store,
+            flow,
+            after,
+            lambda f: view.draw(f, after),
+            close=not outcome.hit,
+        )
+        return
+    if action is AttackAction.SPEND and state.outcome is not None and state.outcome.hit:
+        await _spend(callback, message, store, flow, state, callback_data.c)
+        return
+    await callback.answer(render.invalid_button_text(), show_alert=True)
+
+
+async def _spend(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: D6AttackFlow,
+    choice: str,
+) -> None:
+    """The gain (§D.11): all into one wound on the target's sheet, written in the step, or the
+    manoeuvre declared before the roll."""
+    assert state.outcome is not None
+    gain = state.outcome.gain
+    if choice not in (GainChoice.PHYSICAL, GainChoice.MENTAL, GainChoice.MANOEUVRE) or (
+        choice == GainChoice.MANOEUVRE and state.manoeuvre is None
+    ):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    target_user, target_name = state.target_user, state.target_name
+    if target_user is None and state.defences:
+        target_user, target_name = state.defences[0].user_id, state.defences[0].name
+    after = state.model_copy(update={"spent": GainChoice(choice).value, "target_name": target_name})
+    drawn = view.draw(flow.next(after, close=True), after)
+    if choice == GainChoice.MANOEUVRE or target_user is None:
+        advanced = await store.advance_flow(
+            flow, flow.version, after, close=True, screen=screen_of(*drawn)
+        )
+    else:
+        kind = (
+            DifficultyKind.PHYSICAL_WOUND
+            if choice == GainChoice.PHYSICAL
+            else DifficultyKind.MENTAL_WOUND
+        )
+        # The target's sheet exists before the step (an empty one is made for a player who
+        # has none), so the wound lands in the step's own transaction, once.
+        if await store.load_sheet(flow.chat_id, target_user, SheetSystem.D6) is None:
+            await store.update_sheet(flow.chat_id, target_user, SheetSystem.D6, lambda s: s)
+        spend = SheetSpend(target_user, SheetSystem.D6, lambda s: add_wound(s, kind, gain))
+        try:
+            advanced, _sheet = await store.advance_flow_spending(
+                flow, flow.version, after, spend, close=True, screen=screen_of(*drawn)
+            )
+        except RulesInputError:
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await callback.answer()

@@ -1,0 +1,153 @@
+"""A d6 attack on screen (RULES.md §D.9–§D.11): the attack, each response and the armour with
+their faces, then the gain, the defenders' advantages, and the choices for the gain."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import render, table_text
+from bot.store import Flow
+from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
+from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
+from rules.d6.combat import Manoeuvre
+from rules.d6.roll import MEASURE_FACE
+
+CHANCES = range(1, 7)
+
+
+def _faces(roll: Roll) -> str:
+    return " ".join(
+        f"<b>{f}</b>" if f >= MEASURE_FACE else str(f) for f in sorted(roll.faces, reverse=True)
+    )
+
+
+def _measures(n: int) -> str:
+    return _("{n} measure", "{n} measures", n=n).format(n=n)
+
+
+def manoeuvre_name(manoeuvre: Manoeuvre) -> str:
+    if manoeuvre is Manoeuvre.DIFFICULTY:
+        return _("a manoeuvre for a difficulty")
+    return _("a manoeuvre for an advantage")
+
+
+def attack_text(state: D6AttackFlow) -> str:
+    head = "🗡 " + _("{name} attacks").format(name=escape(state.attack.name))
+    if state.target_name:
+        head += " → " + escape(state.target_name)
+    if state.manoeuvre is not None:
+        head += " (" + manoeuvre_name(state.manoeuvre) + ")"
+    lines = [head, f"{state.label}: {_faces(state.attack)} — {_measures(state.attack.measures)}"]
+    for d in state.defences:
+        lines.append(
+            "🛡 "
+            + _("{name} defends").format(name=escape(d.name))
+            + f": {_faces(d)} — {_measures(d.measures)}"
+        )
+    if state.armour is not None:
+        lines.append(
+            "🪖 " + _("Armour") + f": {_faces(state.armour)} — {_measures(state.armour.measures)}"
+        )
+    outcome = state.outcome
+    if outcome is None:
+        lines.append(
+            _("Defenders press their chance; the armour's roll after or instead; then «Result».")
+        )
+        return "\n".join(lines)
+    if outcome.fiasco:
+        lines.append("💥 " + _("Fiasco: the attack brings a complication."))
+    elif outcome.hit:
+        lines.append("⚔️ " + _("Hit: gain {n}.").format(n=outcome.gain))
+    else:
+        lines.append(_("No wound: the defence and the armour took it all (no fiasco)."))
+    names = {d.key: d.name for d in state.defences}
+    for key, advantage in outcome.defender_advantages.items():
+        lines.append(
+            _("{name} gains +{n} for the next action against the attacker.").format(
+                name=escape(names.get(key, key)), n=advantage.magnitude
+            )
+        )
+    if state.spent is not None:
+        lines.append(spent_text(state))
+    elif outcome.hit:
+        lines.append(_("The attacker spends the gain:"))
+    return "\n".join(lines)
+
+
+def spent_text(state: D6AttackFlow) -> str:
+    assert state.outcome is not None
+    gain = state.outcome.gain
+    whom = escape(state.target_name or _("the target"))
+    if state.spent == GainChoice.PHYSICAL:
+        return _("All into wounds: {whom} takes a physical wound {n}.").format(whom=whom, n=gain)
+    if state.spent == GainChoice.MENTAL:
+        return _("All into wounds: {whom} takes a mental wound {n}.").format(whom=whom, n=gain)
+    if state.manoeuvre is Manoeuvre.DIFFICULTY:
+        return _("A cunning trick: {whom} gets a difficulty −{n}.").format(whom=whom, n=gain)
+    return _("A cunning trick: an advantage +{n} for the attacker or an ally.").format(n=gain)
+
+
+def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
+    def make(text: str, action: AttackAction, x: int = 0, c: str = "") -> InlineKeyboardButton:
+        data = D6AttackCallback(f=flow.id, v=flow.version, a=action, x=x, c=c)
+        return table_text.button(text, data)
+
+    outcome = state.outcome
+    if outcome is None:
+        rows = []
+        if len(state.defences) < DEFENDERS_MAX:
+            rows.append([make(f"🛡{n}", AttackAction.DEFEND, n) for n in CHANCES])
+        if state.armour is None:
+            rows.append([make(f"🪖{n}", AttackAction.ARMOUR, n) for n in CHANCES])
+        rows.append([make("🏁 " + _("Result"), AttackAction.RESOLVE)])
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+    if not outcome.hit or state.spent is not None:
+        return None
+    choices = [
+        make(
+            _("Physical wound {n}").format(n=outcome.gain),
+            AttackAction.SPEND,
+            c=GainChoice.PHYSICAL,
+        ),
+        make(_("Mental wound {n}").format(n=outcome.gain), AttackAction.SPEND, c=GainChoice.MENTAL),
+    ]
+    if state.manoeuvre is not None:
+        choices.append(
+            make(
+                _("Manoeuvre {n}").format(n=outcome.gain),
+                AttackAction.SPEND,
+                c=GainChoice.MANOEUVRE,
+            )
+        )
+    return InlineKeyboardMarkup(inline_keyboard=render.rows(choices, 2))
+
+
+def draw(flow: Flow, state: D6AttackFlow) -> tuple[str, InlineKeyboardMarkup | None]:
+    return attack_text(state), keyboard(flow, state)
+
+
+def usage_text() -> str:
+    return _(
+        "A d6 attack: /atk 4 — a chance of 4, in reply to the target's message; /atk "
+        "strength+agility luck 1; add «trick difficulty» or «trick advantage» to declare a "
+        "manoeuvre before the roll. Defenders and armour answer by buttons."
+    )
+
+
+def once_text() -> str:
+    return _("One response per attack.")
+
+
+def attacker_only_text() -> str:
+    return _("The attacker (or the Storyteller) decides this.")
+
+
+def not_the_attacker_text() -> str:
+    return _("Nobody defends against their own attack.")
+
+
+def help_line(_profile: object) -> str:
+    return _("/atk 4 — an attack: defences, armour and the gain on buttons")

@@ -1,0 +1,111 @@
+"""``/atk`` in a d6 chat (RULES.md §D.9–§D.11, G-D14): defences subtract, armour after or
+instead, a defender who out-rolls gains an advantage, the gain goes into a wound written on the
+target's sheet once, or into the manoeuvre declared before the roll."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.d6attack.callbacks import AttackAction, D6AttackCallback
+from handlers.d6attack.flow import D6AttackFlow
+from rules.d6.combat import resolve_attack
+from rules.sheet import SheetSystem
+from tests.handlers.conftest import Table, buttons, player
+
+ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
+VERA = player(3, "Vera")
+
+
+@pytest.fixture
+async def d6(table: Table) -> Table:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    return table
+
+
+def press(markup: object, action: AttackAction, x: int | None = None, c: str = "") -> str:
+    for button in buttons(markup):
+        data = D6AttackCallback.unpack(button.callback_data or "")
+        if data.a is action and (x is None or data.x == x) and (not c or data.c == c):
+            return button.callback_data or ""
+    raise AssertionError(f"no {action} button")
+
+
+async def state_of(table: Table, data: str) -> D6AttackFlow:
+    flow = await table.store.load_flow(D6AttackCallback.unpack(data).f)
+    assert flow is not None
+    return flow.state(D6AttackFlow)
+
+
+async def attack_until_hit(table: Table) -> tuple[str, int, D6AttackFlow]:
+    """/atk 6 with Boris defending on 1 die and armour on 1, until the attack hits."""
+    for _ in range(30):
+        await table.say(ANNA, "/atk 6")
+        sent = table.session.sent[-1]
+        mid = table.session.messages[-1].message_id
+        await table.tap(BORIS, press(sent.reply_markup, AttackAction.DEFEND, 1), mid)
+        markup = table.session.edits[-1].reply_markup
+        await table.tap(BORIS, press(markup, AttackAction.ARMOUR, 1), mid)
+        markup = table.session.edits[-1].reply_markup
+        resolve = press(markup, AttackAction.RESOLVE)
+        await table.tap(ANNA, resolve, mid)
+        state = await state_of(table, resolve)
+        assert state.outcome is not None
+        expected = resolve_attack(
+            state.attack.measures,
+            {d.key: d.measures for d in state.defences},
+            state.armour.measures if state.armour else None,
+            attacker=state.attack.key,
+        )
+        assert state.outcome == expected
+        if expected.hit:
+            return resolve, mid, state
+    raise AssertionError("no hit in 30 attacks")
+
+
+async def test_the_gain_becomes_a_wound_on_the_defenders_sheet_once(d6: Table) -> None:
+    _resolve, mid, state = await attack_until_hit(d6)
+    assert state.outcome is not None
+    gain = state.outcome.gain
+    text = d6.session.edits[-1].text
+    assert f"Попадание: выигрыш {gain}." in text
+    markup = d6.session.edits[-1].reply_markup
+    physical = press(markup, AttackAction.SPEND, c="p")
+    await d6.tap(BORIS, physical, mid)
+    assert d6.session.answers[-1].show_alert  # the attacker decides
+    await d6.tap(ANNA, physical, mid)
+    await d6.tap(ANNA, physical, mid)  # a double tap writes once
+    sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
+    assert sheet is not None
+    assert [w.magnitude for w in sheet.wounds] == [gain]
+    assert f"Boris получает телесную рану {gain}" in d6.session.edits[-1].text
+
+
+async def test_defence_and_armour_once_each_and_not_by_the_attacker(d6: Table) -> None:
+    await d6.say(ANNA, "/atk 3")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(ANNA, press(sent.reply_markup, AttackAction.DEFEND, 2), mid)
+    assert "своей" in d6.session.answers[-1].text
+    await d6.tap(BORIS, press(sent.reply_markup, AttackAction.DEFEND, 2), mid)
+    markup = d6.session.edits[-1].reply_markup
+    await d6.tap(BORIS, press(markup, AttackAction.DEFEND, 2), mid)
+    assert "одно ответное действие" in d6.session.answers[-1].text
+    await d6.tap(VERA, press(markup, AttackAction.DEFEND, 3), mid)
+    state = await state_of(d6, press(markup, AttackAction.RESOLVE))
+    assert [d.name for d in state.defences] == ["Boris", "Vera"]
+
+
+async def test_a_declared_manoeuvre_and_a_reply_target(d6: Table) -> None:
+    await d6.say(ANNA, "/atk 2 уловка трудность")
+    sent = d6.session.sent[-1]
+    assert "манёвр на трудность" in sent.text
+    await d6.say(ANNA, "/atk 4 уловка")
+    assert "/atk 4" in d6.session.sent[-1].text
+
+
+async def test_bad_attacks_answer_with_the_usage(d6: Table) -> None:
+    await d6.say(ANNA, "/atk")
+    assert "/atk 4" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/atk 99")
+    assert "/atk 4" in d6.session.sent[-1].text
