@@ -10,6 +10,8 @@ that the road goes handler → render and never back.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Protocol
@@ -359,6 +361,11 @@ def invalid_button_text() -> str:
 
 def decimal(value: float, pattern: str = "0.0") -> str:
     return format_decimal(value, format=pattern, locale=_locale())
+
+
+def plain(html_text: str) -> str:
+    """An HTML message as the plain text an alert shows (a callback answer has no markup)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", html_text))
 
 
 def storyteller_only_text() -> str:
