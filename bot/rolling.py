@@ -94,6 +94,7 @@ class Pool:
     sheet: Sheet | None = None
     difficulty_mod: int = 0  # what the character's §B.8 conditions add to the difficulty
     conditions: tuple[Condition, ...] = ()
+    traits: str | None = None  # the sheet's trait codes the pool came from, «dexterity+brawl»
 
     @property
     def source(self) -> str | None:
@@ -252,6 +253,7 @@ async def _sheet_pool(
         sheet=sheet,
         difficulty_mod=mod,
         conditions=sheet.conditions,
+        traits="+".join(code.value for code in pool.codes),
     )
 
 
@@ -465,9 +467,12 @@ def log_entry(
     kind: str | None = None,
     *,
     attempt: int = 1,
+    traits: str | None = None,
 ) -> LogEntry:
-    """The line the chat's log keeps for one d10 roll (``/log``, ``/stats``)."""
+    """The line the chat's log keeps for one d10 roll (``/log``, ``/stats``); ``traits`` the
+    sheet's pool it came from, which the /r wizard offers again as a recent pool."""
     return LogEntry(
+        traits=traits,
         user_id=user_id,
         name=name,
         pool=pool,

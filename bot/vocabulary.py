@@ -31,3 +31,4 @@ MENTAL = frozenset({"душ", "душевная", "душевн", "д", "mental"
 TRICK = frozenset({"уловка", "манёвр", "маневр", "trick", "manoeuvre", "maneuver"})
 TRICK_DIFFICULTY = frozenset({"трудность", "трудн", "difficulty"})
 TRICK_ADVANTAGE = frozenset({"преимущество", "преим", "advantage"})
+NPC = frozenset({"npc", "нпс", "нпц"})  # /dmg npc Страж 2 тел

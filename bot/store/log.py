@@ -44,6 +44,7 @@ class LogEntry(BaseModel):
     measures: int | None = None
     hidden: bool | None = None
     seq: int | None = None
+    traits: str | None = None  # a sheet pool's trait codes, «dexterity+brawl»
 
     def stored(self) -> str:
         return dump(self.model_dump(mode="json", exclude_none=True))
@@ -63,6 +64,19 @@ class LogStore(StoreBase):
         await journal.pipeline(
             self.redis, lambda pipe: self._queue_log(pipe, chat_id, (entry,)), None
         )
+
+    async def recent_pools(self, chat_id: int, user_id: int, limit: int = 3) -> list[str]:
+        """The player's latest sheet pools (trait codes), newest first, from the chat's log:
+        what the /r wizard offers as one tap (the log is capped, so this is one short read)."""
+        found: list[str] = []
+        for item in await self.redis.lrange(log_key(chat_id), 0, -1):
+            entry = json.loads(item)
+            traits = entry.get("traits")
+            if entry.get("user_id") == user_id and isinstance(traits, str) and traits not in found:
+                found.append(traits)
+                if len(found) >= limit:
+                    break
+        return found
 
     async def recent_rolls(self, chat_id: int, limit: int = 20) -> list[dict[str, Any]]:
         """The newest ``limit`` log entries, newest first (for ``/log``)."""

@@ -40,7 +40,7 @@ def keyboard(flow: Flow) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
-                table_text.button("🎲 " + _("Roll"), data(D6RequestAction.ROLL)),
+                table_text.button("🎲 " + _("Roll!"), data(D6RequestAction.ROLL)),
                 table_text.button("🔒 " + _("Close"), data(D6RequestAction.CLOSE)),
             ]
         ]

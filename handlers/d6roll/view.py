@@ -146,7 +146,7 @@ def wizard_keyboard(
         ]
     )
     if ready:
-        rows.append([make("🎲 " + _("Roll"), D6Action.ROLL)])
+        rows.append([make("🎲 " + _("Roll!"), D6Action.ROLL)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

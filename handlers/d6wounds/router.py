@@ -44,7 +44,7 @@ class _Args:
 def _parse(text: str | None, *, damage: bool) -> _Args | None:
     words = (text or "").split()
     npc: str | None = None
-    if words and words[0].casefold() in ("npc", "нпс"):
+    if words and words[0].casefold() in vocabulary.NPC:
         names = [w for w in words[1:] if not w.isdecimal() and w.casefold() not in _KINDS]
         if not names:
             return None

@@ -16,7 +16,13 @@ class RollAction(StrEnum):
     ROLL = "go"
     AUTO = "au"
     RETRY = "re"
+    TRAIT = "t"  # x: the trait's place in the sheet's catalogue, toggled
+    MODIFIER = "mo"  # x: the dice modifier + MODIFIER_SHIFT
+    RECENT = "rp"  # x: one of the player's recent sheet pools
     EXTEND = "ex"  # «Продлить»: x=0 shows the targets, x=N turns the roll into an extended one
+
+
+MODIFIER_SHIFT = 10  # callback numbers are not negative
 
 
 class RollCallback(CallbackData, prefix="r"):

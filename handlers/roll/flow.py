@@ -26,6 +26,9 @@ class WizardState(FlowState):
     difficulty: int
     willpower: bool = False
     willpower_offered: bool = True  # False once the sheet has no Willpower left (§A.7)
+    traits: tuple[str, ...] = ()  # trait codes picked on the sheet's buttons (§A.2)
+    recent: tuple[str, ...] = ()  # the player's latest sheet pools, «dexterity+brawl»
+    modifier: int = 0  # dice added or taken on top of the pool
 
 
 class RollRecord(FlowState):
@@ -42,3 +45,4 @@ class RollRecord(FlowState):
     attempt: int = 1
     result: d10.D10Result | None = None  # what «Продлить» counts as the first roll
     source: str | None = None  # the sheet's traits the pool came from, as shown
+    traits: str | None = None  # their codes, «dexterity+brawl», kept in the log

@@ -21,18 +21,20 @@ from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import get_i18n
 from pydantic import ValidationError
 
-from bot import render, rolling, table_text
+from bot import render, rolling, sheet_text, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_roll_arguments
 from bot.session import safe_edit
 from bot.store import Flow, FlowStateError, Store
 from bot.taps import TapConflict, commit_tap, heal, load_tap, retrying, screen_of
+from bot.traits import display_name
 from bot.wizard import EXTEND_ROLL, ExtendRequest
 from handlers.roll import view
-from handlers.roll.callbacks import RollAction, RollCallback
+from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from handlers.roll.flow import RESULT, WIZARD, RollRecord, WizardState
 from rules import d10, probability
 from rules.actions import AutoStatus, auto_success
@@ -40,6 +42,7 @@ from rules.dice import Rng
 from rules.difficulty import check_base, retry_difficulty
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile, RollContext
+from rules.sheet import Ability, Attribute, Sheet, catalogue, system_of, trait_code
 
 
 def make_router() -> Router:
@@ -105,6 +108,7 @@ async def roll_command(
         willpower=args.willpower,
         threshold=args.threshold,
         source=source,
+        traits=resolved.traits,
     )
     try:
         check_base(record.base, profile)
@@ -136,34 +140,89 @@ async def roll_command(
 
 async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:
     user = message.from_user
-    left = await rolling.willpower_on_sheet(store, message.chat.id, user.id if user else 0, profile)
+    who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
+    sheet = await rolling.load_sheet(store, who, profile)
+    left = rolling.willpower_left(sheet)
+    recent = await store.recent_pools(message.chat.id, who.user_id) if sheet else []
     state = WizardState(
-        difficulty=profile.default_difficulty, willpower_offered=left is None or left[0] > 0
+        difficulty=profile.default_difficulty,
+        willpower_offered=left is None or left[0] > 0,
+        recent=tuple(recent),
     )
-    flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
-    text, markup = _wizard_view(flow, state, profile)
+    flow = await store.create_flow(state, message.chat.id, who.user_id)
+    text, markup = _wizard_view(flow, state, profile, sheet, None)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+def _trait_buttons(sheet: Sheet | None, state: WizardState) -> list[view.TraitButton]:
+    """§A.2 on buttons: the sheet's Attributes, then its highest Abilities; the pool is their
+    sum, so the player never adds ratings in their head."""
+    if sheet is None or not sheet.traits:
+        return []
+    codes = catalogue(sheet.system)
+    rated = [(c, sheet.rating(c)) for c in codes if isinstance(c, (Attribute, Ability))]
+    attributes = [(c, r) for c, r in rated if isinstance(c, Attribute) and r is not None]
+    abilities = sorted(
+        ((c, r) for c, r in rated if isinstance(c, Ability) and r),
+        key=lambda pair: -(pair[1] or 0),
+    )[: max(0, view.WIZARD_TRAITS_MAX - len(attributes))]
+    lang = sheet_text.lang_of(get_i18n().current_locale)
+    return [
+        view.TraitButton(
+            index=codes.index(code),
+            text=f"{display_name(code, lang, sheet.system)} {rating}",
+            chosen=code.value in state.traits,
+        )
+        for code, rating in attributes + abilities
+    ]
+
+
+async def _wizard_pool(
+    store: Store, who: rolling.Roller, profile: Profile, state: WizardState
+) -> rolling.Pool | str | None:
+    """The wizard's pool through the one road (§A.2 traits, §B.9 wounds, §B.8 conditions), the
+    reason there is none, or None while nothing is chosen."""
+    try:
+        if state.traits:
+            return await rolling.resolve_pool(
+                store, who, profile, traits="+".join(state.traits), modifier=state.modifier
+            )
+        if state.pool is not None:
+            return await rolling.resolve_pool(store, who, profile, dice=state.pool)
+    except rolling.PoolRefused as refused:
+        return refused.text
+    return None
+
+
 def _wizard_view(
-    flow: Flow, state: WizardState, profile: Profile
+    flow: Flow,
+    state: WizardState,
+    profile: Profile,
+    sheet: Sheet | None,
+    resolved: rolling.Pool | str | None,
 ) -> tuple[str, InlineKeyboardMarkup]:
     chances = None
     offered = False
-    if state.pool is not None:
+    pool = resolved.dice if isinstance(resolved, rolling.Pool) else None
+    if pool is not None:
         chances = probability.d10(
-            pool=state.pool,
+            pool=pool,
             difficulty=state.difficulty,
             profile=profile,
             willpower=state.willpower,
         )
-        offered = auto_success_offered(state.pool, state.difficulty, profile)
+        offered = auto_success_offered(pool, state.difficulty, profile)
+    traits = _trait_buttons(sheet, state)
+    recent = _recent_buttons(sheet, state)
     text = view.wizard_text(
-        pool=state.pool,
+        pool=pool,
         difficulty=state.difficulty,
         willpower=state.willpower,
         profile=profile,
         chances=chances,
+        source=resolved.source if isinstance(resolved, rolling.Pool) else None,
+        problem=resolved if isinstance(resolved, str) else None,
+        from_sheet=bool(traits),
     )
     markup = view.wizard_keyboard(
         flow_id=flow.id,
@@ -172,10 +231,31 @@ def _wizard_view(
         difficulty=state.difficulty,
         willpower=state.willpower,
         difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
-        auto_success=offered,
+        auto_success=offered and not state.traits,
         willpower_offered=state.willpower_offered,
+        traits=traits,
+        modifier=state.modifier,
+        ready=pool is not None,
+        recent=recent,
     )
     return text, markup
+
+
+def _recent_buttons(sheet: Sheet | None, state: WizardState) -> list[str]:
+    """The player's latest sheet pools as they read («Ловкость + Драка»): one tap to a pool
+    rolled before, the wizard's shortest road to a roll with Willpower (three taps)."""
+    if sheet is None:
+        return []
+    lang = sheet_text.lang_of(get_i18n().current_locale)
+    shown: list[str] = []
+    for expression in state.recent:
+        try:
+            codes = [trait_code(c, sheet.system) for c in expression.split("+")]
+        except RulesInputError:
+            shown.append(expression)
+            continue
+        shown.append(" + ".join(display_name(c, lang, sheet.system) for c in codes))
+    return shown
 
 
 async def _store_result(
@@ -192,7 +272,9 @@ async def _store_result(
     A roll that spends Willpower takes the point off the player's sheet in the same
     transaction (:meth:`Store.create_flow_spending`); with no points left it raises
     :class:`NoWillpower` and nothing is written."""
-    entry = rolling.log_entry(owner_id, roller, record.pool, result, attempt=record.attempt)
+    entry = rolling.log_entry(
+        owner_id, roller, record.pool, result, attempt=record.attempt, traits=record.traits
+    )
     kept = record.model_copy(update={"result": result})
     left: tuple[int, int] | None = None
     if result.willpower and profile.system is GameSystem.D10:
@@ -284,11 +366,32 @@ async def _wizard_tap(
     rng: Rng | None,
 ) -> None:
     state = flow.state(WizardState)
+    who = rolling.Roller(flow.chat_id, flow.owner_id, callback.from_user.first_name)
+    sheet = await rolling.load_sheet(store, who, profile)
     action = data.a
     if action is RollAction.POOL:
         if data.x not in view.WIZARD_POOLS or data.x > profile.pool_sanity_max:
             raise RulesInputError(ErrorCode.RANGE, "pool", str(data.x))
-        state = state.model_copy(update={"pool": data.x})
+        state = state.model_copy(update={"pool": data.x, "traits": ()})
+    elif action is RollAction.TRAIT:
+        codes = catalogue(system_of(profile))
+        if not 0 <= data.x < len(codes) or not isinstance(codes[data.x], (Attribute, Ability)):
+            raise RulesInputError(ErrorCode.RANGE, "trait", str(data.x))
+        code = codes[data.x].value
+        if code in state.traits:
+            traits = tuple(t for t in state.traits if t != code)
+        else:  # a third trait replaces the last one (S0: at most two, an Attribute + an Ability)
+            traits = (*state.traits[: profile.max_traits_per_pool - 1], code)
+        state = state.model_copy(update={"traits": traits, "pool": None})
+    elif action is RollAction.RECENT:
+        if not 0 <= data.x < len(state.recent):
+            raise RulesInputError(ErrorCode.RANGE, "recent", str(data.x))
+        traits = tuple(state.recent[data.x].split("+"))
+        state = state.model_copy(update={"traits": traits, "pool": None})
+    elif action is RollAction.MODIFIER:
+        if data.x - MODIFIER_SHIFT not in view.WIZARD_MODIFIERS:
+            raise RulesInputError(ErrorCode.RANGE, "modifier", str(data.x))
+        state = state.model_copy(update={"modifier": data.x - MODIFIER_SHIFT})
     elif action is RollAction.DIFFICULTY:
         state = state.model_copy(update={"difficulty": check_base(data.x, profile)})
     elif action is RollAction.WILLPOWER:
@@ -303,8 +406,14 @@ async def _wizard_tap(
         return
     else:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
+    resolved = await _wizard_pool(store, who, profile, state)
     await commit_tap(
-        callback, message, store, flow, state, lambda f: _wizard_view(f, state, profile)
+        callback,
+        message,
+        store,
+        flow,
+        state,
+        lambda f: _wizard_view(f, state, profile, sheet, resolved),
     )
 
 
@@ -318,17 +427,32 @@ async def _wizard_roll(
     profile: Profile,
     rng: Rng | None,
 ) -> None:
-    if state.pool is None:
+    who = rolling.Roller(flow.chat_id, flow.owner_id, callback.from_user.first_name)
+    resolved = await _wizard_pool(store, who, profile, state)
+    if isinstance(resolved, str):
+        await callback.answer(render.plain(resolved), show_alert=True)
+        return
+    if resolved is None:
         raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
+    base = check_base(state.difficulty, profile)
+    harder = resolved.difficulty(base, profile, 0)
     record = RollRecord(
-        pool=state.pool,
-        base=check_base(state.difficulty, profile),
+        pool=resolved.dice,
+        base=harder.difficulty,
         willpower=state.willpower,
+        threshold=harder.threshold,
+        source=resolved.source,
+        traits=resolved.traits,
     )
     # Rolling is pure, so the dice are cast before the flow closes: a roll the rules refuse
     # (a profile changed mid-wizard) leaves the wizard open, and a lost race shows nothing.
     result = rolling.roll_d10(
-        record.pool, record.base, profile, willpower=record.willpower, rng=rng
+        record.pool,
+        record.base,
+        profile,
+        willpower=record.willpower,
+        threshold=record.threshold,
+        rng=rng,
     )
     if record.willpower and not await _has_willpower(callback, store, flow, profile):
         return

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
-from handlers.roll.callbacks import RollAction, RollCallback
+from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from rules.d10 import Degree, Outcome
 from rules.profiles import Profile
 
@@ -27,6 +28,15 @@ def extend_targets_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
 
 
 WIZARD_POOLS = range(1, 16)  # PRODUCT.md §2: pool buttons 1–15
+WIZARD_MODIFIERS = range(-2, 4)  # dice added or taken on the sheet's pool
+WIZARD_TRAITS_MAX = 15  # Attributes and the highest Abilities shown as buttons
+
+
+@dataclass(frozen=True)
+class TraitButton:
+    index: int  # the trait's place in the sheet system's catalogue
+    text: str  # «Ловкость 3»
+    chosen: bool
 
 
 def auto_success_text(
@@ -63,13 +73,25 @@ def wizard_text(
     willpower: bool,
     profile: Profile,
     chances: render.D10Chances | None,
+    source: str | None = None,
+    problem: str | None = None,
+    from_sheet: bool = False,
 ) -> str:
-    """The one wizard message, redrawn after every tap: choices so far and the odds."""
+    """The one wizard message, redrawn after every tap: choices so far and the odds.
+    ``source`` is where the dice came from («Ловкость 3 + Драка 2»), ``problem`` why the
+    chosen traits give no pool."""
     lines = ["🎲 <b>" + _("Roll") + "</b>"]
-    if pool is None:
-        lines.append(_("Choose the pool (number of dice)."))
+    if problem is not None:
+        lines.append(problem)
+    elif pool is None:
+        lines.append(
+            _("Tap the traits of the pool on your sheet.")
+            if from_sheet
+            else _("Choose the pool (number of dice).")
+        )
     else:
-        lines.append(render.conditions(pool, difficulty, 0, willpower, profile))
+        head = render.conditions(pool, difficulty, 0, willpower, profile)
+        lines.append(f"{source} → {head}" if source else head)
     if chances is not None:
         lines.append(render.chances_line(chances))
     return "\n".join(lines)
@@ -85,8 +107,13 @@ def wizard_keyboard(
     difficulties: Iterable[int],
     auto_success: bool,
     willpower_offered: bool = True,
+    traits: Sequence[TraitButton] = (),
+    modifier: int = 0,
+    ready: bool | None = None,
+    recent: Sequence[str] = (),
 ) -> InlineKeyboardMarkup:
-    """Pool 1–15, difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех».
+    """The sheet's traits (when there is a sheet) with a row of dice to add or take, or pool
+    1–15; difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех».
 
     The Willpower toggle is gone when the player's sheet has no points left (§A.7)."""
 
@@ -94,18 +121,40 @@ def wizard_keyboard(
         data = RollCallback(f=flow_id, v=version, a=action, x=x).pack()
         return InlineKeyboardButton(text=text, callback_data=data)
 
-    pools = [button(render.marked(str(n), n == pool), RollAction.POOL, n) for n in WIZARD_POOLS]
+    keyboard: list[list[InlineKeyboardButton]] = [
+        [button("⭐ " + text, RollAction.RECENT, i)] for i, text in enumerate(recent)
+    ]
+    if traits:
+        keyboard += render.rows(
+            [
+                button(("✅ " if t.chosen else "") + t.text, RollAction.TRAIT, t.index)
+                for t in traits
+            ],
+            3,
+        )
+        keyboard.append(
+            [
+                button(
+                    render.marked(f"{m:+d}" if m else "±0", m == modifier),
+                    RollAction.MODIFIER,
+                    m + MODIFIER_SHIFT,
+                )
+                for m in WIZARD_MODIFIERS
+            ]
+        )
+    else:
+        pools = [button(render.marked(str(n), n == pool), RollAction.POOL, n) for n in WIZARD_POOLS]
+        keyboard += render.rows(pools, 5)
     diffs = [
         # The target marks the difficulty row apart from the pool numbers above it.
         button(render.marked(f"🎯{d}", d == difficulty), RollAction.DIFFICULTY, d)
         for d in difficulties
     ]
     wp_text = ("✅ " if willpower else "▫️ ") + _("Willpower")
-    keyboard = render.rows(pools, 5)
     keyboard += render.rows(diffs, 5)
     if willpower_offered:
         keyboard.append([button(wp_text, RollAction.WILLPOWER)])
-    if pool is not None:
+    if (pool is not None) if ready is None else ready:
         last = [button("🎲 " + _("Roll!"), RollAction.ROLL)]
         if auto_success:
             last.insert(0, button("✨ " + _("Automatic success"), RollAction.AUTO))
@@ -128,6 +177,9 @@ def help_lines(profile: Profile) -> str:
                 "/r 7 8 t2 — threshold 2: the first two successes do not count; "
                 "+2 or -1 adds or takes dice"
             ),
-            _("/r — buttons: pool, difficulty, Willpower, the odds before rolling"),
+            _(
+                "/r — buttons: your sheet's traits (or a pool), difficulty, Willpower, "
+                "the odds before rolling"
+            ),
         ]
     )

@@ -43,7 +43,7 @@ async def test_each_player_rolls_their_own_chance_once(d6: Table) -> None:
     await d6.tap(ANNA, roll, mid)  # the same drawing again: a double tap
     assert d6.session.answers[-1].text == "Уже учтено."
     await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, D6RequestAction.ROLL), mid)
-    assert "уже бросали" in d6.session.answers[-1].text
+    assert "уже бросили" in d6.session.answers[-1].text
     await d6.tap(BORIS, roll, mid)
     text = d6.session.edits[-1].text
     anna = re.search(r"<b>Anna</b> \(Сила 2 \+ Ловкость 3\): ([\d <>/bu]+) —", text)

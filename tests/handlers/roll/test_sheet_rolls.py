@@ -18,7 +18,7 @@ from bot.store import log_key
 from bot.traits import TraitNameError, resolve
 from handlers.roll.callbacks import RollAction, RollCallback
 from rules import d10, profiles
-from rules.sheet import Ability, Attribute, Sheet, SheetSystem, set_trait, set_willpower
+from rules.sheet import Ability, Attribute, Sheet, SheetSystem, catalogue, set_trait, set_willpower
 from tests.handlers.conftest import Table, buttons, flows, player
 
 ANNA = player(1, "Anna")
@@ -212,10 +212,18 @@ async def test_the_wizard_spends_willpower_off_the_sheet(table: Table) -> None:
                 return button.callback_data or ""
         raise AssertionError(action)
 
-    await table.tap(ANNA, data(RollAction.POOL, 5), wizard)
+    shown = [b.text for b in buttons(table.session.sent[-1].reply_markup)]
+    assert shown[:2] == ["Ловкость 3", "Драка 2"]  # the sheet's traits, not numbers
+    dexterity = catalogue(SheetSystem.MAGE).index(Attribute.DEXTERITY)
+    brawl = catalogue(SheetSystem.MAGE).index(Ability.BRAWL)
+    await table.tap(ANNA, data(RollAction.TRAIT, dexterity), wizard)
+    await table.tap(ANNA, data(RollAction.TRAIT, brawl), wizard)
+    assert "Ловкость 3 + Драка 2 → 5к10, сложность 6" in table.session.edits[-1].text
     await table.tap(ANNA, data(RollAction.WILLPOWER), wizard)
     await table.tap(ANNA, data(RollAction.ROLL), wizard)
-    assert "Сила Воли: осталось 1 из 5" in table.session.edits[-1].text
+    result = table.session.edits[-1].text
+    assert "Ловкость 3 + Драка 2 → 5к10" in result
+    assert "Сила Воли: осталось 1 из 5" in result
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert sheet.willpower_current == 1
@@ -256,3 +264,45 @@ async def test_dice_added_or_taken_on_any_pool(table: Table) -> None:
     assert "пороговое" not in said
     await table.say(ira, "/r 2 6 -3")
     assert "кубиков не осталось" in table.session.sent[-1].text.casefold()
+
+
+def wizard_data(table: Table, action: RollAction, x: int | None = None) -> str:
+    edits = table.session.edits
+    markup = edits[-1].reply_markup if edits else table.session.sent[-1].reply_markup
+    for button in buttons(markup):
+        parsed = RollCallback.unpack(button.callback_data or "")
+        if parsed.a is action and (x is None or parsed.x == x):
+            return button.callback_data or ""
+    raise AssertionError(action)
+
+
+async def test_a_recent_pool_with_willpower_in_three_taps(table: Table) -> None:
+    """PRODUCT.md's two-tap bar: after /r, the pool rolled before, Willpower, «Бросить»."""
+    await give_sheet(table, ANNA.id, wp=(3, 5))
+    await table.say(ANNA, "/r ловк+драка 7")
+    await table.say(ANNA, "/r")
+    opened = table.session.sent[-1]
+    assert buttons(opened.reply_markup)[0].text == "⭐ Ловкость + Драка"
+    wizard = table.session.messages[-1].message_id
+    await table.tap(ANNA, wizard_data(table, RollAction.RECENT, 0), wizard)
+    await table.tap(ANNA, wizard_data(table, RollAction.WILLPOWER), wizard)
+    await table.tap(ANNA, wizard_data(table, RollAction.ROLL), wizard)
+    result = table.session.edits[-1].text
+    assert "Ловкость 3 + Драка 2 → 5к10" in result
+    assert "Сила Воли: осталось 2 из 5" in result
+
+
+async def test_the_wizard_adds_dice_and_feels_the_wounds(table: Table) -> None:
+    await give_sheet(table, ANNA.id, wp=None)
+    await table.say(ANNA, "/dmg 2 л")
+    await table.say(ANNA, "/r")
+    wizard = table.session.messages[-1].message_id
+    dexterity = catalogue(SheetSystem.MAGE).index(Attribute.DEXTERITY)
+    await table.tap(ANNA, wizard_data(table, RollAction.TRAIT, dexterity), wizard)
+    await table.tap(ANNA, wizard_data(table, RollAction.MODIFIER, 10 + 2), wizard)
+    text = table.session.edits[-1].text
+    assert "Ловкость 3 + 2" in text
+    assert "1 за раны" in text
+    assert "→ 4к10" in text
+    await table.tap(ANNA, wizard_data(table, RollAction.ROLL), wizard)
+    assert len(faces(table.session.edits[-1].text)) == 4
