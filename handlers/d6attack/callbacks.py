@@ -18,6 +18,9 @@ class GainChoice(StrEnum):
     PHYSICAL = "p"  # «Всё в раны!» as a physical wound
     MENTAL = "m"  # … as a mental wound
     MANOEUVRE = "v"  # «Хитрая уловка!» as declared before the roll
+    SHOVE = "k"  # §D.12 Толчок: knocked down −1, the rest bruises
+    GRAPPLE = "g"  # §D.12 Захват: a hold −1, the rest wounds
+    TAKE = "t"  # §D.12 Отнять предмет: a gain of 1 takes it
 
 
 class D6AttackCallback(CallbackData, prefix="d6a"):

@@ -27,7 +27,7 @@ from handlers.d6attack import view
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
 from rules.d6.chance import DifficultyKind
-from rules.d6.combat import Manoeuvre, resolve_attack
+from rules.d6.combat import Manoeuvre, grapple, resolve_attack, shove
 from rules.d6.roll import D6Result
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -230,35 +230,35 @@ async def _spend(
     state: D6AttackFlow,
     choice: str,
 ) -> None:
-    """The gain (§D.11): all into one wound on the target's sheet, written in the step, or the
-    manoeuvre declared before the roll."""
+    """The gain (§D.11–§D.12): all into one wound on the target's sheet, written in the step;
+    a shove or a grapple (the first measure knocks down or holds, the rest wounds); taking an
+    item; or the manoeuvre declared before the roll."""
     assert state.outcome is not None
     gain = state.outcome.gain
-    if choice not in (GainChoice.PHYSICAL, GainChoice.MENTAL, GainChoice.MANOEUVRE) or (
-        choice == GainChoice.MANOEUVRE and state.manoeuvre is None
-    ):
+    try:
+        picked = GainChoice(choice)
+    except ValueError:
+        picked = None
+    if picked is None or (picked is GainChoice.MANOEUVRE and state.manoeuvre is None):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     target_user, target_name = state.target_user, state.target_name
     if target_user is None and state.defences:
         target_user, target_name = state.defences[0].user_id, state.defences[0].name
-    after = state.model_copy(update={"spent": GainChoice(choice).value, "target_name": target_name})
+    after = state.model_copy(update={"spent": picked.value, "target_name": target_name})
     drawn = view.draw(flow.next(after, close=True), after)
-    if choice == GainChoice.MANOEUVRE or target_user is None:
+    hurt = _wound_of(picked, gain)
+    if hurt is None or target_user is None:
         advanced = await store.advance_flow(
             flow, flow.version, after, close=True, screen=screen_of(*drawn)
         )
     else:
-        kind = (
-            DifficultyKind.PHYSICAL_WOUND
-            if choice == GainChoice.PHYSICAL
-            else DifficultyKind.MENTAL_WOUND
-        )
+        kind, severity = hurt
         # The target's sheet exists before the step (an empty one is made for a player who
         # has none), so the wound lands in the step's own transaction, once.
         if await store.load_sheet(flow.chat_id, target_user, SheetSystem.D6) is None:
             await store.update_sheet(flow.chat_id, target_user, SheetSystem.D6, lambda s: s)
-        spend = SheetSpend(target_user, SheetSystem.D6, lambda s: add_wound(s, kind, gain))
+        spend = SheetSpend(target_user, SheetSystem.D6, lambda s: add_wound(s, kind, severity))
         try:
             advanced, _sheet = await store.advance_flow_spending(
                 flow, flow.version, after, spend, close=True, screen=screen_of(*drawn)
@@ -270,3 +270,19 @@ async def _spend(
         raise TapConflict(flow.id)
     await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
     await callback.answer()
+
+
+def _wound_of(choice: GainChoice, gain: int) -> tuple[DifficultyKind, int] | None:
+    """The wound a use of the gain deals (§D.11–§D.12): all of it, or what is left after the
+    first measure went into knocking down (a shove) or holding (a grapple)."""
+    if choice is GainChoice.PHYSICAL:
+        return DifficultyKind.PHYSICAL_WOUND, gain
+    if choice is GainChoice.MENTAL:
+        return DifficultyKind.MENTAL_WOUND, gain
+    if choice is GainChoice.SHOVE:
+        _down, bruise = shove(gain)
+        return (bruise.kind, bruise.magnitude) if bruise is not None else None
+    if choice is GainChoice.GRAPPLE:
+        _held, hurt = grapple(gain, 1)
+        return (hurt.kind, hurt.magnitude) if hurt is not None else None
+    return None

@@ -85,6 +85,18 @@ def spent_text(state: D6AttackFlow) -> str:
         return _("All into wounds: {whom} takes a physical wound {n}.").format(whom=whom, n=gain)
     if state.spent == GainChoice.MENTAL:
         return _("All into wounds: {whom} takes a mental wound {n}.").format(whom=whom, n=gain)
+    if state.spent == GainChoice.SHOVE:
+        text = _("A shove: {whom} is knocked down (−1 until they get up).").format(whom=whom)
+        if gain > 1:
+            text += " " + _("Bruises: a physical wound {n}.").format(n=gain - 1)
+        return text
+    if state.spent == GainChoice.GRAPPLE:
+        text = _("A grapple: {whom} is held (−1 while held).").format(whom=whom)
+        if gain > 1:
+            text += " " + _("Wounds: a physical wound {n}.").format(n=gain - 1)
+        return text
+    if state.spent == GainChoice.TAKE:
+        return _("The item is taken from {whom}.").format(whom=whom)
     if state.manoeuvre is Manoeuvre.DIFFICULTY:
         return _("A cunning trick: {whom} gets a difficulty −{n}.").format(whom=whom, n=gain)
     return _("A cunning trick: an advantage +{n} for the attacker or an ally.").format(n=gain)
@@ -113,6 +125,11 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
             c=GainChoice.PHYSICAL,
         ),
         make(_("Mental wound {n}").format(n=outcome.gain), AttackAction.SPEND, c=GainChoice.MENTAL),
+    ]
+    choices += [
+        make(_("Shove"), AttackAction.SPEND, c=GainChoice.SHOVE),
+        make(_("Grapple"), AttackAction.SPEND, c=GainChoice.GRAPPLE),
+        make(_("Take the item"), AttackAction.SPEND, c=GainChoice.TAKE),
     ]
     if state.manoeuvre is not None:
         choices.append(

@@ -109,3 +109,17 @@ async def test_bad_attacks_answer_with_the_usage(d6: Table) -> None:
     assert "/atk 4" in d6.session.sent[-1].text
     await d6.say(ANNA, "/atk 99")
     assert "/atk 4" in d6.session.sent[-1].text
+
+
+async def test_a_shove_knocks_down_and_bruises_with_the_rest(d6: Table) -> None:
+    """G-D18: a shove with gain g — knocked down −1 and a bruise of g − 1."""
+    _resolve, mid, state = await attack_until_hit(d6)
+    assert state.outcome is not None
+    gain = state.outcome.gain
+    markup = d6.session.edits[-1].reply_markup
+    assert [b.text for b in buttons(markup)][2:5] == ["Толчок", "Захват", "Отнять предмет"]
+    await d6.tap(ANNA, press(markup, AttackAction.SPEND, c="k"), mid)
+    assert "Толчок: Boris на земле" in d6.session.edits[-1].text
+    sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
+    bruises = [w.magnitude for w in sheet.wounds] if sheet is not None else []
+    assert bruises == ([gain - 1] if gain > 1 else [])
