@@ -17,11 +17,10 @@ from enum import StrEnum
 from typing import Any
 
 from aiogram.utils.i18n import gettext as _
-from aiogram.utils.i18n import lazy_gettext as __
-from babel.support import LazyProxy
 from pydantic import BaseModel, ValidationError
 
 from bot import vocabulary
+from bot.house_rules_text import SWITCHES, VALUES
 from rules import profiles
 from rules.profiles import GameSystem, Profile
 
@@ -281,46 +280,48 @@ def parse_assignments(words: list[str]) -> list[tuple[Switch, SwitchValue]]:
     return found
 
 
-_LABELS: dict[str, LazyProxy] = {
-    "botch_rule": __("Botch"),
-    "threshold_rule": __("Threshold"),
-    "auto_success": __("Automatic success"),
-    "auto_success_costs_wp": __("Automatic success costs Willpower"),
-    "wp_auto_success": __("Willpower gives a success"),
-    "wp_cancellable_by_ones": __("Ones cancel Willpower's success"),
-    "wp_prevents_botch": __("Willpower prevents a botch"),
-    "wp_eaten_by_threshold": __("Threshold eats Willpower's success"),
-    "zero_ability": __("0 in the Ability"),
-}
-
-_VALUES: dict[str, LazyProxy] = {
-    "raw_zero": __("no successes and a 1"),
-    "net_negative": __("a 1 left after cancelling"),
-    "attribute_only": __("Attribute alone"),
-    "auto_failure": __("automatic failure"),
-}
-
-
 def label(switch: Switch) -> str:
-    known = _LABELS.get(switch.key)
-    return str(known) if known is not None else switch.leaf
+    known = SWITCHES.get(switch.key)
+    return str(known[0]) if known is not None else switch.leaf
+
+
+def describe(switch: Switch) -> str:
+    """One or two lines: the book's reading and the proposal it defaults to (RULES.md §F)."""
+    known = SWITCHES.get(switch.key)
+    return str(known[1]) if known is not None else ""
 
 
 def shown_value(value: SwitchValue) -> str:
     if isinstance(value, bool):
         return _("on") if value else _("off")
-    known = _VALUES.get(str(value))
+    known = VALUES.get(str(value))
     return str(known) if known is not None else str(value)
 
 
+# The d6 switches that change what a roll's result means (§D.2–§D.4).
+_D6_ROLL_RULES = frozenset(
+    {
+        "d6.mental_wounds_max_only",
+        "d6.no_power_impossible",
+        "d6.shortfall_is_fiasco",
+        "d6.special_effort_noop_allowed",
+    }
+)
+
+
 def changed_dice_rules(profile: Profile) -> list[Switch]:
-    """The dice and Willpower switches where the chat's profile differs from its book: what a
-    roll's result must own up to (one short tag)."""
+    """The switches of a roll's meaning where the chat's profile differs from its book (dice
+    and Willpower in the d10 games, the roll's own rules in d6): what a result must own up to
+    (one short tag)."""
     try:
         base = base_profile(profile.name)
     except Exception:
         return []
-    return [s for s in switches_of(Group.DICE) if value_of(profile, s) != value_of(base, s)]
+    if profile.system is GameSystem.D6:
+        shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES]
+    else:
+        shown = list(switches_of(Group.DICE))
+    return [s for s in shown if value_of(profile, s) != value_of(base, s)]
 
 
 def house_tag(profile: Profile) -> str | None:

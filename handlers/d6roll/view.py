@@ -9,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
+from bot.house_rules import house_tag
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
 from rules.d6 import probability
@@ -162,6 +163,9 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
     if result.required > 1:
         head += ", " + _("measures needed: {n}").format(n=result.required)
     lines = [head, render.d6_faces_text(result), render.d6_outcome_line(result)]
+    tag = house_tag(profile)
+    if tag is not None:
+        lines.append(escape(tag, quote=False))
     if result.outcome is D6Outcome.FIASCO:
         lines.append(fiasco_hint(fiasco_penalty(weakness, profile)))
     if state.price is not None:

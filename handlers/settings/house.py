@@ -18,6 +18,7 @@ from bot.house_rules import (
     Switch,
     SwitchValue,
     base_profile,
+    describe,
     groups_for,
     label,
     shown_value,
@@ -104,13 +105,12 @@ def group_text(profile: Profile, group: Group) -> str:
 
 
 def group_keyboard(profile: Profile, group: Group) -> InlineKeyboardMarkup:
+    """Each switch a button with its value; a tap opens its card."""
     g = GROUP_ORDER.index(group)
-    buttons = []
-    for i, switch in enumerate(switches_of(group)):
-        now = value_of(profile, switch)
-        following = (switch.values.index(now) + 1) % len(switch.values)
-        text = f"{label(switch)}: {shown_value(now)}"
-        buttons.append(_button(text[:60], _data("s", g, i, following)))
+    buttons = [
+        _button(f"{label(switch)}: {shown_value(value_of(profile, switch))}"[:60], _data("c", g, i))
+        for i, switch in enumerate(switches_of(group))
+    ]
     rows = render.rows(buttons, 2)
     rows.append(
         [
@@ -118,6 +118,37 @@ def group_keyboard(profile: Profile, group: Group) -> InlineKeyboardMarkup:
             _button("↩ " + _("Back"), _data("t")),
         ]
     )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def card_text(profile: Profile, switch: Switch) -> str:
+    """A switch's card: its name, the book's reading and the proposal (RULES.md §F), the value
+    now and the value of the chat's book."""
+    base = base_profile(profile.name)
+    now, book = value_of(profile, switch), value_of(base, switch)
+    lines = [f"🏠 <b>{escape(label(switch))}</b> <code>{escape(switch.key)}</code>"]
+    described = describe(switch)
+    if described:
+        lines.append(escape(described))
+    lines.append(
+        _("Now: {value} · the book: {book}").format(
+            value=f"<b>{escape(shown_value(now))}</b>", book=escape(shown_value(book))
+        )
+    )
+    return "\n".join(lines)
+
+
+def card_keyboard(profile: Profile, group: Group, i: int) -> InlineKeyboardMarkup:
+    """One button per value (the one in force marked); a button carries its value."""
+    g = GROUP_ORDER.index(group)
+    switch = switches_of(group)[i]
+    now = value_of(profile, switch)
+    values = [
+        _button(("✅ " if v == now else "") + shown_value(v)[:56], _data("s", g, i, x))
+        for x, v in enumerate(switch.values)
+    ]
+    rows = render.rows(values, 3 if len(values) > 4 else 2)
+    rows.append([_button("↩ " + _("Back"), _data("g", g))])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

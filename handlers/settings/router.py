@@ -208,12 +208,18 @@ async def house_tap(
         if access is not GameAccess.ALLOWED:
             await callback.answer(house.read_only_text(), show_alert=True)
             return
-    if action == "s" and group is not None:
+    card: int | None = None
+    if action in ("c", "s") and group is not None:
         members = house_rules.switches_of(group)
-        if not 0 <= data.i < len(members) or not 0 <= data.x < len(members[data.i].values):
+        if not 0 <= data.i < len(members):
             await callback.answer(render.invalid_button_text(), show_alert=True)
             return
-        switch = members[data.i]
+        card = data.i
+    if action == "s" and group is not None and card is not None:
+        switch = house_rules.switches_of(group)[card]
+        if not 0 <= data.x < len(switch.values):
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
         try:
             switches = house_rules.with_switch(
                 chat_settings.profile, switches, switch, switch.values[data.x]
@@ -234,8 +240,15 @@ async def house_tap(
         group = None
     elif action == "t":
         group = None
-    elif action != "g" or group is None:
+    elif action not in ("g", "c") or group is None:
         await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if group is not None and card is not None:
+        switch = house_rules.switches_of(group)[card]
+        text = house.card_text(profile, switch)
+        markup = house.card_keyboard(profile, group, card)
+        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await callback.answer()
         return
     if group is None:
         text, markup = house.top_text(profile), house.top_keyboard(profile)

@@ -5,8 +5,9 @@ next roll and its odds, dropped when the game changes, moved by export and impor
 from __future__ import annotations
 
 import pytest
+from aiogram.utils.i18n import I18n
 
-from bot.house_rules import BY_KEY, CATALOGUE, Group, find
+from bot.house_rules import BY_KEY, CATALOGUE, Group, describe, find, label
 from bot.middlewares import chat_profile
 from handlers.settings.callbacks import HouseCallback
 from tests.handlers.conftest import Table, buttons, make_table, player
@@ -21,11 +22,15 @@ async def admin_table(table: Table) -> Table:
     return table
 
 
-def test_every_switch_has_values_and_a_findable_name() -> None:
+def test_every_switch_has_values_a_name_and_a_description(i18n: I18n) -> None:
     assert len(CATALOGUE) > 50
-    for switch in CATALOGUE:
-        assert len(switch.values) >= 2
-        assert find(switch.key) is switch
+    with i18n.context(), i18n.use_locale("ru"):
+        for switch in CATALOGUE:
+            assert len(switch.values) >= 2
+            assert find(switch.key) is switch
+            assert label(switch) != switch.leaf
+            assert describe(switch)
+            assert label(switch) != str(switch.key)
     assert find("botch") is BY_KEY["botch_rule"]
     assert find("soak_difficulty") is BY_KEY["combat.soak_difficulty"]
 
@@ -92,12 +97,23 @@ async def test_buttons_set_a_value_once_and_strangers_only_read(admin_table: Tab
     group = table.session.edits[-1]
     assert "<b>Провал</b>: ни одного успеха и единица" in group.text
     botch = next(b for b in buttons(group.reply_markup) if b.text.startswith("Провал"))
-    await table.tap(BORIS, botch.callback_data or "", mid)
+    await table.tap(BORIS, botch.callback_data or "", mid)  # anyone may read the card
+    card = table.session.edits[-1]
+    assert "<b>Провал</b> <code>botch_rule</code>" in card.text
+    assert "«остался хотя бы один кубик с единицей»" in card.text
+    assert "Сейчас: <b>ни одного успеха и единица</b>" in card.text
+    values = [b.text for b in buttons(card.reply_markup)]
+    assert values[:2] == ["✅ ни одного успеха и единица", "единица осталась после отмены"]
+    net = buttons(card.reply_markup)[1].callback_data or ""
+    await table.tap(BORIS, net, mid)
     assert table.session.answers[-1].show_alert
     assert (await table.store.load_chat(table.chat.id)).switches == {}
-    await table.tap(ANNA, botch.callback_data or "", mid)
-    await table.tap(ANNA, botch.callback_data or "", mid)  # a double tap: set once
+    await table.tap(ANNA, net, mid)
+    await table.tap(ANNA, net, mid)  # a double tap: set once
     assert (await table.store.load_chat(table.chat.id)).switches == {"botch_rule": "net_negative"}
+    assert "по книге: ни одного успеха и единица" in table.session.edits[-1].text
+    back = next(b for b in buttons(table.session.edits[-1].reply_markup) if "Назад" in b.text)
+    await table.tap(ANNA, back.callback_data or "", mid)
     assert "✏️ <b>Провал</b>: единица осталась после отмены" in table.session.edits[-1].text
     reset = next(b for b in buttons(table.session.edits[-1].reply_markup) if "Сбросить" in b.text)
     await table.tap(ANNA, reset.callback_data or "", mid)
@@ -137,3 +153,19 @@ async def test_export_and_import_move_the_rules(admin_table: Table) -> None:
         "threshold_rule": False,
         "wp_auto_success": False,
     }
+
+
+async def test_a_d6_switch_changes_a_d6_roll_and_tags_it(admin_table: Table) -> None:
+    """AMB-D3: with «Нехватка мер — фиаско» one measure of two needed is a fiasco."""
+    table = admin_table
+    await table.say(ANNA, "/rules d6")
+    await table.say(ANNA, "/rules set shortfall_is_fiasco=on")
+    assert (await table.store.load_chat(table.chat.id)).switches == {"d6.shortfall_is_fiasco": True}
+    for _ in range(40):
+        await table.say(BORIS, "/r 2 2")
+        text = table.session.sent[-1].text
+        measures = sum(1 for f in text.splitlines()[1].split() if f.strip("<b>/u") in ("5", "6"))
+        if measures == 1:
+            break
+    assert "<b>Фиаско</b>" in text
+    assert "🏠 дом. правило: Нехватка мер — фиаско: да" in text
