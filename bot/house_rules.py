@@ -309,7 +309,7 @@ _D6_ROLL_RULES = frozenset(
 )
 
 
-def changed_dice_rules(profile: Profile) -> list[Switch]:
+def changed_dice_rules(profile: Profile, *also: Group) -> list[Switch]:
     """The switches of a roll's meaning where the chat's profile differs from its book (dice
     and Willpower in the d10 games, the roll's own rules in d6): what a result must own up to
     (one short tag)."""
@@ -320,13 +320,14 @@ def changed_dice_rules(profile: Profile) -> list[Switch]:
     if profile.system is GameSystem.D6:
         shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES]
     else:
-        shown = list(switches_of(Group.DICE))
+        shown = [s for g in (Group.DICE, *also) for s in switches_of(g)]
     return [s for s in shown if value_of(profile, s) != value_of(base, s)]
 
 
-def house_tag(profile: Profile) -> str | None:
-    """«🏠 дом. правило: …» under a roll whose meaning a flipped dice switch changed."""
-    changed = changed_dice_rules(profile)
+def house_tag(profile: Profile, *also: Group) -> str | None:
+    """«🏠 дом. правило: …» under a roll whose meaning a flipped switch changed: the dice and
+    Willpower rules, and ``also`` the groups of the roll's own kind (the table rolls')."""
+    changed = changed_dice_rules(profile, *also)
     if not changed:
         return None
     rules = ", ".join(f"{label(s)}: {shown_value(value_of(profile, s))}" for s in changed)

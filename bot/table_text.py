@@ -8,11 +8,13 @@ one roll on one line, a progress bar, the buttons' layout and the refusals of a 
 
 from __future__ import annotations
 
+from html import escape
+
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
-from bot import render
+from bot import house_rules, render
 from bot.parsing import Problem
 from rules.d10 import D10Result, Outcome
 from rules.profiles import Profile
@@ -30,6 +32,13 @@ def roll_summary(result: D10Result) -> str:
     if result.outcome is Outcome.SUCCESS:
         line += ": " + render.successes_text(result.successes)
     return line
+
+
+def with_house_tag(text: str, profile: Profile) -> str:
+    """A table roll's message with the house rules that change what it means (PRODUCT.md
+    "/rules"): the dice rules and those of extended, opposed, teamwork and multiple actions."""
+    tag = house_rules.house_tag(profile, house_rules.Group.TABLE)
+    return text if tag is None else text + "\n" + escape(tag, quote=False)
 
 
 def button(text: str, data: CallbackData) -> InlineKeyboardButton:

@@ -119,6 +119,7 @@ def draw(
         stopped=stopped,
         source=state.source,
     )
+    text = table_text.with_house_tag(text, profile)
     if stopped or state.status in FINAL:
         return text, None
     markup = extended_keyboard(

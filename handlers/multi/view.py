@@ -119,6 +119,7 @@ def draw(flow: Flow, state: MultiFlow, profile: Profile) -> tuple[str, InlineKey
         profile=profile,
         stopped=state.stopped,
     )
+    text = table_text.with_house_tag(text, profile)
     nxt = state.next_action()
     if state.stopped or nxt is None:
         return text, None

@@ -175,6 +175,7 @@ def draw(
         net=state.net,
         cancelled=state.cancelled,
     )
+    text = table_text.with_house_tag(text, profile)
     if state.finished or state.cancelled:
         return text, None
     if state.choosing:

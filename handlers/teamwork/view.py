@@ -98,6 +98,7 @@ def draw(flow: Flow, state: TeamFlow, profile: Profile) -> tuple[str, InlineKeyb
         ruined=ruined,
         closed=state.closed,
     )
+    text = table_text.with_house_tag(text, profile)
     if state.closed:
         return text, None
     return text, team_keyboard(flow.id, flow.version, choosing=bool(state.pending))

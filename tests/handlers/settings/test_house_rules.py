@@ -169,3 +169,13 @@ async def test_a_d6_switch_changes_a_d6_roll_and_tags_it(admin_table: Table) -> 
             break
     assert "<b>Фиаско</b>" in text
     assert "🏠 дом. правило: Нехватка мер — фиаско: да" in text
+
+
+async def test_a_table_roll_owns_up_to_its_house_rule(admin_table: Table) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules set extended_botch=keep")
+    await table.say(BORIS, "/ext 5 6 10")
+    assert "🏠 дом. правило: Провал в длительном действии: остаётся" in table.session.sent[-1].text
+    await table.say(ANNA, "/rules reset table")
+    await table.say(BORIS, "/ext 5 6 10")
+    assert "дом. правило" not in table.session.sent[-1].text
