@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.house_rules import BY_KEY, CATALOGUE, Group, describe, find, label
+from bot.house_rules import BY_KEY, CATALOGUE, Group, Switch, describe, find, label
 from bot.middlewares import chat_profile
 from handlers.settings.callbacks import HouseCallback
 from tests.handlers.conftest import Table, buttons, make_table, player
@@ -179,3 +179,22 @@ async def test_a_table_roll_owns_up_to_its_house_rule(admin_table: Table) -> Non
     await table.say(ANNA, "/rules reset table")
     await table.say(BORIS, "/ext 5 6 10")
     assert "дом. правило" not in table.session.sent[-1].text
+
+
+@pytest.mark.parametrize("switch", CATALOGUE, ids=lambda s: s.key)
+async def test_every_switch_reaches_the_next_rolls_profile(table: Table, switch: Switch) -> None:
+    """Typed by the Storyteller, each switch lands in the profile the next roll is made with
+    (rules/ tests prove what each value does to a roll)."""
+    from bot.house_rules import groups_for, value_of
+    from rules import profiles
+
+    table.session.admins.add(ANNA.id)
+    game = "d6" if switch.group is Group.D6 else "mage"
+    await table.say(ANNA, f"/rules {game}")
+    base = profiles.get(game)
+    assert switch.group in groups_for(base)
+    other = next(v for v in switch.values if v != value_of(base, switch))
+    typed = "on" if other is True else "off" if other is False else str(other)
+    await table.say(ANNA, f"/rules set {switch.key}={typed}")
+    settings = await table.store.load_chat(table.chat.id)
+    assert value_of(chat_profile(settings), switch) == other
