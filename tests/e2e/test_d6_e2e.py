@@ -101,3 +101,24 @@ async def test_a_d6_scene(world: BotLauncher) -> None:
     assert "защищается" in tracker.text
     api.assert_no_duplicate_sends()
     assert unexpected_errors(api.calls[first:]) == []
+
+
+async def test_house_rules_survive_a_restart(world: BotLauncher) -> None:
+    """PRODUCT.md "/rules": a Storyteller's switch lives in Redis, not in the process."""
+    api = world.api
+    master = api.add_user("Рассказчица", language_code="ru")
+    player = api.add_user("Игорь", language_code="ru")
+    chat = api.add_group("Дом", owner=master, members=[player])
+
+    async def say(user: FakeUser, text: str) -> ChatMessage:
+        typed = api.send_text(chat, user, text)
+        return await api.wait_for_message(chat, after=typed)
+
+    changed = await say(master, "/rules set wp_auto_success=off botch=net_negative")
+    assert "Домашние правила изменены" in changed.text
+    await world.restart()
+    shown = await say(player, "/rules house")
+    assert "Сила Воли даёт успех: нет (по книге: да)" in shown.text
+    assert "Провал: единица осталась после отмены" in shown.text
+    refused = await say(player, "/r 5 6 св")
+    assert "не даёт автоматический успех" in refused.text
