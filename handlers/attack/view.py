@@ -8,7 +8,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render, sheet_text, table_text
+from bot import house_rules, render, sheet_text, table_text
 from bot.store import Flow
 from handlers.attack.callbacks import AtkAction, AtkCallback
 from handlers.attack.flow import (
@@ -334,7 +334,11 @@ def _cover_label(cover: Cover) -> str:
 def draw(
     flow: Flow, state: AttackFlow, profile: Profile
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    return panel_text(state, profile), keyboard(flow.id, flow.version, state, profile)
+    text = panel_text(state, profile)
+    tag = house_rules.house_tag(profile, house_rules.Group.COMBAT)
+    if tag is not None:
+        text += "\n" + escape(tag, quote=False)
+    return text, keyboard(flow.id, flow.version, state, profile)
 
 
 def cannot_attack_text() -> str:

@@ -9,7 +9,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render, sheet_text, table_text
+from bot import house_rules, render, sheet_text, table_text
 from bot.store import Flow
 from handlers.magick.callbacks import (
     BarrierAction,
@@ -169,6 +169,9 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
                 current=state.willpower_left[0], permanent=state.willpower_left[1]
             )
         )
+    tag = house_rules.house_tag(profile, house_rules.Group.MAGICK)
+    if tag is not None:
+        lines.append(escape(tag, quote=False))
     if state.backlash is not None:
         lines.append("")
         lines.append(backlash_text(state))

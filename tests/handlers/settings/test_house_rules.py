@@ -198,3 +198,16 @@ async def test_every_switch_reaches_the_next_rolls_profile(table: Table, switch:
     await table.say(ANNA, f"/rules set {switch.key}={typed}")
     settings = await table.store.load_chat(table.chat.id)
     assert value_of(chat_profile(settings), switch) == other
+
+
+async def test_a_cast_owns_up_to_a_magick_rule_and_english_reads_it(admin_table: Table) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules set magick.modifier_cap=2")
+    await table.say(BORIS, "/set арете 3")
+    await table.say(BORIS, "/m 3")
+    assert "🏠 дом. правило: Предел модификаторов: 2" in table.session.sent[-1].text
+    await table.say(ANNA, "/lang en")
+    await table.say(BORIS, "/rules house")
+    text = table.session.sent[-1].text
+    assert "House rules of" in text
+    assert "Modifier cap: 2 (the book: 3)" in text
