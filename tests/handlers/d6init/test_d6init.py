@@ -228,3 +228,30 @@ async def test_a_stranger_cannot_defend_and_flows_stay_put(d6: Table) -> None:
     await d6.tap(BORIS, press(markup, D6InitAction.DEFEND), mid)
     assert d6.session.answers[-1].show_alert
     assert {k: await d6.store.redis.hgetall(k) for k in keys} == before
+
+
+async def test_the_order_through_the_chat_is_the_rules_order(d6: Table) -> None:
+    """G-D10 through the chat: whatever the dice, pressing «Действовать» walks the round in
+    the order of §D.7 (the most sixes first, ties by the other dice, set-aside ones included)."""
+    from rules.d6 import initiative_order
+
+    players = [ANNA, BORIS, VERA]
+    for user, dice in zip(players, (3, 3, 2), strict=True):
+        await d6.say(user, f"/init {dice}")
+    state = await state_of(d6)
+    assert state.round is not None
+    dice = {f.sheet.id: list(f.remaining) for f in state.round.fighters}
+    expected = initiative_order(dice)
+    if len({tuple(sorted(v)) for v in dice.values()}) < len(dice):
+        pytest.skip("a full tie is settled by a coin: the order is not fixed")
+    mid = d6.session.messages[0].message_id
+    walked = []
+    for _step in range(sum(len(v) for v in dice.values())):
+        current = (await state_of(d6)).round
+        assert current is not None
+        if current.up is None:
+            break
+        walked.append((current.up.actor, current.up.value))
+        _text, markup = last_screen(d6)
+        await d6.tap(VERA, press(markup, D6InitAction.ACT), mid)
+    assert walked == expected
