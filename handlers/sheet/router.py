@@ -10,9 +10,10 @@ Ways in, from quickest to most discoverable:
   talk and gets no answer);
 - ``/set`` alone opens an editor in one message: category → trait → value buttons.
 
-Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update
-and is all-or-nothing: one unknown, ambiguous or out-of-range entry and nothing is written; the
-answer lists each problem with the candidates. ``/sheet`` shows the sheet; the Storyteller (or,
+Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update.
+A paste is forgiving: the lines that read are written and the others are listed with their
+candidates (one unknown line must not drop eighteen good ones); a text in which nothing reads
+writes nothing. ``/sheet`` shows the sheet; the Storyteller (or,
 while the chat has none, a chat administrator: :func:`handlers.storyteller.game_access`) may
 see another player's by ``/sheet @name`` or by replying ``/sheet`` to their message.
 """
@@ -33,7 +34,7 @@ from bot.access import GameAccess, game_access
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
 from bot.taps import heal, load_tap
-from bot.traits import BlockEntry, BlockResult, apply_block, parse_block
+from bot.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 from handlers.sheet import view as sheet_view
 from handlers.sheet.callbacks import SheetAction, SheetCallback
 from handlers.sheet.flow import EDITOR, EditorState
@@ -87,17 +88,19 @@ def pairs_to_lines(text: str) -> str:
     return "\n".join(_PAIR_END.sub(r"\1\n", line) for line in text.splitlines())
 
 
-def all_or_nothing(
-    block: str, profile: Profile, applied: list[BlockEntry]
+def forgiving(
+    block: str, profile: Profile, applied: list[BlockEntry], skipped: list[BlockError]
 ) -> Callable[[Sheet], Sheet]:
-    """The Store's change for a block: every entry set, or :class:`_Refused` and nothing;
-    ``applied`` receives what was set (for the answer)."""
+    """The Store's change for a block: every readable entry set and the others skipped, or
+    :class:`_Refused` and nothing when no entry reads; ``applied`` and ``skipped`` receive
+    what was set and what was not (for the answer)."""
 
     def change(sheet: Sheet) -> Sheet:
         result = apply_block(sheet, block, profile)
-        if result.errors:
+        if not result.applied:
             raise _Refused(result)
         applied[:] = result.applied
+        skipped[:] = result.errors
         return result.sheet
 
     return change
@@ -158,7 +161,8 @@ async def apply_text(
         await message.answer(sheet_view.empty_set_text(), parse_mode=ParseMode.HTML)
         return
     applied: list[BlockEntry] = []
-    change = all_or_nothing(block, profile, applied)
+    skipped: list[BlockError] = []
+    change = forgiving(block, profile, applied, skipped)
 
     owner = owner_of(user)
     try:
@@ -167,9 +171,10 @@ async def apply_text(
         text = sheet_view.block_errors_text(refused.result.errors, lang, system)
         await message.answer(text, parse_mode=ParseMode.HTML)
         return
-    await message.answer(
-        sheet_view.saved_text(sheet, owner.name, lang, applied), parse_mode=ParseMode.HTML
-    )
+    text = sheet_view.saved_text(sheet, owner.name, lang, applied)
+    if skipped:
+        text += "\n" + sheet_view.skipped_text(skipped, lang, system)
+    await message.answer(text, parse_mode=ParseMode.HTML)
 
 
 async def sheet_command(
@@ -323,7 +328,8 @@ async def npc_command(
         return
     block = pairs_to_lines(traits)
     applied: list[BlockEntry] = []
-    change = all_or_nothing(block, profile, applied)
+    skipped: list[BlockError] = []
+    change = forgiving(block, profile, applied, skipped)
 
     try:
         sheet = await store.update_npc(message.chat.id, system, name, change)
@@ -331,9 +337,10 @@ async def npc_command(
         text = sheet_view.block_errors_text(refused.result.errors, lang, system)
         await message.answer(text, parse_mode=ParseMode.HTML)
         return
-    await message.answer(
-        sheet_view.npc_saved_text(sheet, name, lang, applied), parse_mode=ParseMode.HTML
-    )
+    text = sheet_view.npc_saved_text(sheet, name, lang, applied)
+    if skipped:
+        text += "\n" + sheet_view.skipped_text(skipped, lang, system)
+    await message.answer(text, parse_mode=ParseMode.HTML)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -281,6 +281,15 @@ def block_errors_text(errors: Sequence[BlockError], lang: Lang, system: SheetSys
     return "\n".join(lines)
 
 
+def skipped_text(errors: Sequence[BlockError], lang: Lang, system: SheetSystem) -> str:
+    """The lines of a paste that were not written, under what was (the rest of it stands)."""
+    lines = [_("Skipped:")]
+    lines.extend("• " + block_error_text(e, lang, system) for e in errors[:ERRORS_SHOWN])
+    if len(errors) > ERRORS_SHOWN:
+        lines.append(f"• … (+{len(errors) - ERRORS_SHOWN})")
+    return "\n".join(lines)
+
+
 def empty_set_text() -> str:
     return _("No traits found in that text.") + "\n" + set_example()
 
