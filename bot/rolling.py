@@ -124,6 +124,25 @@ class Pool:
         )
 
 
+async def npc_named(
+    store: Store, chat_id: int, profile: Profile, text: str
+) -> tuple[str, str] | None:
+    """``Страж вын 6`` → (``Страж``, ``вын 6``) when the line starts with the name of one of
+    the chat's NPCs (the longest that fits, any case): the Storyteller rolls an NPC's sheet by
+    its name. A line that starts with a number is a pool and never an NPC (no read at all)."""
+    words = text.split()
+    if not words or words[0][:1].isdigit() or words[0][:1] in "+-":
+        return None
+    typed = [w.casefold() for w in words]
+    best: tuple[str, str] | None = None
+    for name, _sheet in await store.list_npcs(chat_id, system_of(profile)):
+        parts = [w.casefold() for w in name.split()]
+        fits = len(parts) < len(typed) and typed[: len(parts)] == parts
+        if fits and (best is None or len(parts) > len(best[0].split())):
+            best = (name, " ".join(words[len(parts) :]))
+    return best
+
+
 async def load_sheet(store: Store, roller: Roller, profile: Profile) -> Sheet | None:
     system = system_of(profile)
     if roller.npc is not None:

@@ -46,3 +46,4 @@ class RollRecord(FlowState):
     result: d10.D10Result | None = None  # what «Продлить» counts as the first roll
     source: str | None = None  # the sheet's traits the pool came from, as shown
     traits: str | None = None  # their codes, «dexterity+brawl», kept in the log
+    npc: str | None = None  # the Storyteller's NPC whose sheet rolled

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from contextlib import suppress
 
-from aiogram import Router
+from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
@@ -25,11 +25,12 @@ from aiogram.utils.i18n import get_i18n
 from pydantic import ValidationError
 
 from bot import render, rolling, sheet_text, table_text
+from bot.access import runs_game
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_roll_arguments
 from bot.session import safe_edit
-from bot.store import Flow, FlowStateError, Store
+from bot.store import ChatSettings, Flow, FlowStateError, Store
 from bot.taps import TapConflict, commit_tap, heal, load_tap, retrying, screen_of
 from bot.traits import display_name
 from bot.wizard import EXTEND_ROLL, ExtendRequest
@@ -69,23 +70,32 @@ async def roll_command(
     command: CommandObject,
     store: Store,
     profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
     if not (command.args or "").strip():
         await _open_wizard(message, store, profile)
         return
+    line = command.args or ""
+    user = message.from_user
+    npc = await rolling.npc_named(store, message.chat.id, profile, line)
+    if npc is not None:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(view.npc_storyteller_only_text(npc[0]))
+            return
+        line = npc[1]
     try:
-        args = parse_roll_arguments(command.args, allow_traits=True)
+        args = parse_roll_arguments(line, allow_traits=True)
     except ArgumentsError as problem:
         await message.answer(
             render.parse_problem_text(problem.problem, problem.token, profile),
             parse_mode=ParseMode.HTML,
         )
         return
-    user = message.from_user
     user_id = user.id if user else 0
-    roller = roller_name(message, user)
-    who = rolling.Roller(message.chat.id, user_id, roller)
+    roller = npc[0] if npc is not None else roller_name(message, user)
+    who = rolling.Roller(message.chat.id, user_id, roller, npc=npc[0] if npc else None)
     try:
         resolved = await rolling.resolve_pool(
             store,
@@ -108,7 +118,8 @@ async def roll_command(
         willpower=args.willpower,
         threshold=args.threshold,
         source=source,
-        traits=resolved.traits,
+        traits=resolved.traits if npc is None else None,
+        npc=npc[0] if npc is not None else None,
     )
     try:
         check_base(record.base, profile)
@@ -279,7 +290,7 @@ async def _store_result(
     left: tuple[int, int] | None = None
     if result.willpower and profile.system is GameSystem.D10:
         try:
-            who = rolling.Roller(chat_id, owner_id, roller)
+            who = rolling.Roller(chat_id, owner_id, roller, npc=record.npc)
             spend = rolling.spend(who, profile, willpower=True)
             assert spend is not None
             flow, sheet = await store.create_flow_spending(

@@ -22,6 +22,7 @@ from rules.sheet import Ability, Attribute, Sheet, SheetSystem, catalogue, set_t
 from tests.handlers.conftest import Table, buttons, flows, player
 
 ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
 EMMA = player(4, "Emma", "en")
 MAGE = profiles.get("mage")
 
@@ -306,3 +307,17 @@ async def test_the_wizard_adds_dice_and_feels_the_wounds(table: Table) -> None:
     assert "→ 4к10" in text
     await table.tap(ANNA, wizard_data(table, RollAction.ROLL), wizard)
     assert len(faces(table.session.edits[-1].text)) == 4
+
+
+async def test_the_storyteller_rolls_an_npc_sheet_by_name(table: Table) -> None:
+    table.session.admins.add(BORIS.id)
+    await table.say(BORIS, "/npc Старый страж: выносливость 3 бдительность 2 восприятие 2")
+    await table.say(BORIS, "/r старый страж вын 6")
+    text = table.session.sent[-1].text
+    assert text.startswith("🎲 Старый страж: Выносливость 3 → 3к10, сложность 6")
+    await table.say(BORIS, "/r Старый страж восп+бдит 7")
+    assert "Восприятие 2 + Бдительность 2 → 4к10, сложность 7" in table.session.sent[-1].text
+    await table.say(ANNA, "/r старый страж вын 6")
+    assert "только Рассказчик" in table.session.sent[-1].text
+    await table.say(ANNA, "/r 5 6")  # a number is never an NPC
+    assert len(faces(table.session.sent[-1].text)) == 5
