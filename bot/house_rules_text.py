@@ -347,7 +347,7 @@ VALUES: dict[str, LazyProxy] = {
     "cumulative": __("a die off per action"),
     "split_pool": __("the pool split"),
     "escalating": __("+1 per attempt"),
-    "escalating_triangular": __("+1, +2, +3…"),
+    "escalating_triangular": __("+1, +2, +3… per attempt"),
     "none": __("no penalty"),
     "lose_all": __("all lost"),
     "keep": __("kept"),

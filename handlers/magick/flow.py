@@ -42,6 +42,7 @@ class Panel(StrEnum):
 PANELS = tuple(Panel)
 # Where an Effect's successes can go (S4 «Расчёт параметров Эффекта», §C.7).
 PARTS = ("damage", "duration", "area", "correspondence", "time")
+EXTEND_TARGETS = (5, 10, 15, 20, 25, 30)  # a ritual's successes (S4 «Сложный» … «Божественный»)
 
 
 class EffectFlow(FlowState):
@@ -68,6 +69,9 @@ class EffectFlow(FlowState):
     gathered: int = 0
     rolls: int = 0
     abandoned: bool = False
+    in_combat: bool = False  # a fight was on when the Effect was cast: durations in turns
+    prepaid: int = 0  # Paradox a cast turned into a ritual already paid (the end pays the rest)
+    extending: bool = False  # «Продлить»: the targets are shown
     # After the cast:
     pool: int = 0
     result: D10Result | None = None
@@ -112,6 +116,7 @@ class EffectFlow(FlowState):
                 time=part["time"],
                 targets=part["area"],
                 forces=self.sphere is Sphere.FORCES,
+                in_combat=self.in_combat,
                 profile=profile,
             )
         except RulesInputError:

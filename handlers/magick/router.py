@@ -23,6 +23,8 @@ from aiogram.utils.i18n.context import get_i18n
 
 from bot import render, rolling
 from bot.access import runs_game
+from bot.combat import CURRENT_ROUND
+from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments
 from bot.session import safe_edit
@@ -38,6 +40,7 @@ from handlers.magick.callbacks import (
     SphereCallback,
 )
 from handlers.magick.flow import (
+    EXTEND_TARGETS,
     KIND,
     LEVELS,
     MODIFIER_CAP,
@@ -46,6 +49,7 @@ from handlers.magick.flow import (
     PARTS,
     BarrierFlow,
     EffectFlow,
+    Panel,
     Stage,
 )
 from rules import combat, magick
@@ -167,6 +171,7 @@ async def m_command(
     command: CommandObject,
     store: Store,
     profile: Profile,
+    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     if not _mage(profile):
@@ -182,12 +187,17 @@ async def m_command(
     if found is None:
         return
     user, sheet = found
+    # A fight on in the chat makes durations count in turns (§C.7, S4 «в бою»).
+    fighting = features.has(CURRENT_ROUND) and (
+        await features.handoff(CURRENT_ROUND)(store, message.chat.id) is not None
+    )
     state = EffectFlow(
         caster=roller_name(message, user),
         user_id=user.id,
         arete=sheet.arete,
         held=sheet.quintessence,
         wound_penalty=-wound_penalty(sheet.health).penalty,
+        in_combat=fighting,
     )
     if args is not None:
         level = args.level
@@ -296,6 +306,8 @@ def _cast(
         gathered = 0 if botched else current.gathered + max(0, casting.roll.successes)
         if not botched and gathered < current.target:
             stage, paradox = Stage.RITUAL, 0  # the Paradox waits for the ritual's end
+        else:  # a cast turned ritual already paid some of it
+            paradox = max(0, paradox - current.prepaid)
     after = sheet
     if first and current.quintessence:
         after = spend_quintessence(after, current.quintessence, profile)
@@ -327,6 +339,7 @@ def _abandon(state: EffectFlow, sheet: Sheet, profile: Profile) -> tuple[EffectF
     gain = magick.paradox_gain(
         state.level, state.vulgar, state.witnesses, Outcome.FAILURE, profile=profile
     )
+    gain = max(0, gain - state.prepaid)
     after = add_paradox(sheet, gain, profile) if gain else sheet
     done = state.model_copy(
         update={
@@ -426,6 +439,8 @@ async def magick_tap(
             if state.stage not in (Stage.CAST, Stage.BACKLASH):
                 raise _Refused(render.invalid_button_text())
             after = _allocate(state, action, x, profile)
+        elif action is MagickAction.EXTEND:
+            after = _extend(state, x)
         elif state.stage is not Stage.SETUP:
             raise _Refused(render.invalid_button_text())
         elif action is MagickAction.CAST:
@@ -448,6 +463,30 @@ async def magick_tap(
         raise TapConflict(flow.id)
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
+
+
+def _extend(state: EffectFlow, x: int) -> EffectFlow:
+    """«Продлить» (§C.10): the cast's successes become the first of a ritual toward ``x``; the
+    Paradox the cast paid is kept and counted against what the ritual's end charges."""
+    if not view.extendable(state) or state.result is None:
+        raise _Refused(render.invalid_button_text())
+    if x == 0:
+        return state.model_copy(update={"extending": True})
+    if x not in EXTEND_TARGETS or x <= state.result.successes:
+        raise _Refused(render.invalid_button_text())
+    return state.model_copy(
+        update={
+            "stage": Stage.RITUAL,
+            "target": x,
+            "gathered": max(0, state.result.successes),
+            "rolls": 1,
+            "prepaid": state.paradox,
+            "paradox": 0,
+            "extending": False,
+            "panel": Panel.CAST,
+            "allocation": {},
+        }
+    )
 
 
 def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile) -> EffectFlow:

@@ -19,6 +19,7 @@ from handlers.magick.callbacks import (
     SphereCallback,
 )
 from handlers.magick.flow import (
+    EXTEND_TARGETS,
     LEVELS,
     MODIFIER_CAP,
     NAMED_MODIFIERS,
@@ -161,6 +162,13 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
         )
     if state.paradox:
         lines.append("🌀 " + _("Paradox +{n}").format(n=state.paradox))
+    if state.prepaid and state.stage is Stage.RITUAL:
+        lines.append(
+            "🌀 "
+            + _("Paradox paid with the first cast: {n} (the ritual's end counts it)").format(
+                n=state.prepaid
+            )
+        )
     if state.wheel is not None:
         lines.append(wheel_line(state.wheel[0], state.wheel[1], profile.magick.wheel_size))
     if state.willpower_left is not None:
@@ -532,7 +540,32 @@ def _cast_keyboard(
     )
     if state.paradox and state.backlash is None:
         rows.append([button("⚡ " + _("Backlash"), MagickAction.BACKLASH)])
+    if extendable(state):
+        if state.extending:
+            rows += render.rows(
+                [
+                    button(f"🎯{n}", MagickAction.EXTEND, n)
+                    for n in EXTEND_TARGETS
+                    if state.result is not None and n > state.result.successes
+                ],
+                6,
+            )
+        else:
+            rows.append([button("⏳ " + _("Extend into a ritual"), MagickAction.EXTEND)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def extendable(state: EffectFlow) -> bool:
+    """«Продлить» (§C.10): an ordinary cast that did not botch may go on as a ritual, its
+    successes the first of the gathering, while its Backlash has not come."""
+    return (
+        state.stage is Stage.CAST
+        and state.target is None
+        and not state.abandoned
+        and state.backlash is None
+        and state.result is not None
+        and state.result.outcome is not Outcome.BOTCH
+    )
 
 
 def draw(

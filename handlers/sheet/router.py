@@ -30,7 +30,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
 
 from bot import render, sheet_text
-from bot.access import GameAccess, game_access
+from bot.access import GameAccess, game_access, runs_game
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
 from bot.taps import heal, load_tap
@@ -129,11 +129,29 @@ async def _player(message: Message) -> User | None:
 
 
 async def set_command(
-    message: Message, command: CommandObject, store: Store, profile: Profile, locale: str
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    locale: str,
+    bot: Bot,
+    chat_settings: ChatSettings,
 ) -> None:
     user = await _player(message)
     if user is None:
         return
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    others = target is not None and not target.is_bot and target.id != user.id
+    if (
+        (command.args or "").strip()
+        and target is not None
+        and others
+        and await runs_game(bot, message.chat, chat_settings, user, None)
+    ):
+        # The Storyteller writes a player's sheet by replying to them (their wheel, a
+        # Willpower point); anyone else's reply still writes their own sheet.
+        user = target
     if (command.args or "").strip():
         await apply_text(message, user, command.args or "", store, profile, locale)
         return
