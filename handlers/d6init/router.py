@@ -183,44 +183,31 @@ class _Refused(Exception):
 
 async def _apply(message: Message, store: Store, bot: Bot, change: Change) -> None:
     """Open the chat's fight with this change, or apply it to the open one (retrying a
-    compare-and-set lost to a tap), then show the tracker."""
+    compare-and-set lost to a tap), then show the tracker. The change is made once per
+    attempt on the state it applies to, so a newcomer's dice are rolled once."""
     chat_id = message.chat.id
     owner = message.from_user.id if message.from_user else 0
-    try:
-        first = change(D6InitFlow())
-    except _Refused as refused:
-        first = None
-        refusal: str | None = refused.text
-    except RulesInputError as error:
-        await message.answer(_refusal(error))
-        return
-    else:
-        refusal = None
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None:
-        if first is None:
-            await message.answer(refusal or view.no_fight_text())
-            return
-        flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
-    else:
-        (flow, live), created = loaded, False
     for _attempt in range(CONFLICT_ATTEMPTS):
-        state = flow.state(D6InitFlow)
-        if created:
-            drawn = view.draw(flow, state)
+        loaded = await store.load_live(chat_id, KIND)
+        try:
+            after = change(loaded[0].state(D6InitFlow) if loaded else D6InitFlow())
+        except _Refused as refused:
+            await message.answer(refused.text if loaded else view.no_fight_text())
+            return
+        except RulesInputError as error:
+            await message.answer(_refusal(error))
+            return
+        if loaded is None:
+            flow, live, created = await store.open_live(KIND, after, chat_id, owner, ttl=ROUND_TTL)
+            if not created:
+                continue  # another command opened the fight first: apply to that one
+            drawn = view.draw(flow, after)
             await store.keep_screen(flow, screen_of(*drawn))
             await bot_live.show(
                 bot, store, message, KIND, flow, live, drawn, ttl=ROUND_TTL, pin=True
             )
             return
-        try:
-            after = change(state)
-        except _Refused as refused:
-            await message.answer(refused.text)
-            return
-        except RulesInputError as error:
-            await message.answer(_refusal(error))
-            return
+        flow, live = loaded
         drawn = view.draw(flow.next(after), after)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
@@ -228,14 +215,6 @@ async def _apply(message: Message, store: Store, bot: Bot, change: Change) -> No
                 bot, store, message, KIND, advanced, live, drawn, ttl=ROUND_TTL, pin=True
             )
             return
-        again = await store.load_live(chat_id, KIND)
-        if again is None:
-            if first is None:
-                await message.answer(view.no_fight_text())
-                return
-            flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
-        else:
-            flow, live = again
     await message.answer(render.busy_text())
 
 

@@ -255,3 +255,50 @@ async def test_the_order_through_the_chat_is_the_rules_order(d6: Table) -> None:
         _text, markup = last_screen(d6)
         await d6.tap(VERA, press(markup, D6InitAction.ACT), mid)
     assert walked == expected
+
+
+class Dealt:
+    """Deals the given faces in order (then ones)."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0) if self.faces else a
+
+
+async def test_g_d12_preparation_and_g_d13_slowness(d6: Table) -> None:
+    """4,5,2 prepared by 3 → 6,6,2; then a 5 attacks a defender holding 3,1: slowness 2 and
+    the 3 set aside."""
+    d6.rng = Dealt(4, 5, 2)  # type: ignore[assignment]
+    await d6.say(ANNA, "/init 3")
+    await d6.say(ANNA, "/init подг 3")
+    state = await state_of(d6)
+    assert state.round is not None
+    assert state.round.fighters[0].remaining == (6, 6, 2)
+
+
+async def test_g_d13_a_slow_defence(d6: Table) -> None:
+    d6.rng = Dealt(5)  # type: ignore[assignment]
+    await d6.say(ANNA, "/init 1")
+    d6.rng = Dealt(3, 1)  # type: ignore[assignment]
+    await d6.say(BORIS, "/init 2")
+    mid = d6.session.messages[0].message_id
+    _text, markup = last_screen(d6)
+    await d6.tap(ANNA, press(markup, D6InitAction.ACT), mid)
+    _text, markup = last_screen(d6)
+    await d6.tap(BORIS, press(markup, D6InitAction.DEFEND), mid)
+    text, _markup = last_screen(d6)
+    assert "Boris защищается и откладывает 3. Неспешный −2 к защите." in text
+    state = await state_of(d6)
+    assert state.round is not None
+    boris = next(f for f in state.round.fighters if f.sheet.id == "u2")
+    assert boris.aside == (3,)
+
+
+async def test_g_d11_a_full_tie_goes_to_a_coin(d6: Table) -> None:
+    d6.rng = Dealt(4, 2, 4, 2, 1)  # type: ignore[assignment]
+    await d6.say(ANNA, "/init 2")
+    await d6.say(BORIS, "/init 2")
+    text, _markup = last_screen(d6)
+    assert "ничью решил чёт-нечет" in text

@@ -95,6 +95,11 @@ async def test_g_c05_to_g_c08_the_allocation_helper(table: Table) -> None:
     assert "Все успехи уже распределены" in (refused.text or "")
     mid = await cast(table, "/m материя 3")
     await press(table, ANNA, mid, MagickAction.PANEL, 1)
+    for _ in range(3):  # G-C07: three others take three successes
+        await press(table, ANNA, mid, MagickAction.ADD, 2)
+    assert "цели: 3" in plain(shown(table, mid)[0])
+    for _ in range(3):
+        await press(table, ANNA, mid, MagickAction.TAKE, 2)
     await press(table, ANNA, mid, MagickAction.ADD, 0)
     await press(table, ANNA, mid, MagickAction.ADD, 0)
     assert "урон: 2 → 4 уровня здоровья" in plain(shown(table, mid)[0])
@@ -137,8 +142,10 @@ async def test_g_c11_backlash_of_seven(table: Table) -> None:
 
 
 async def test_g_c12_tiers_by_the_successes(table: Table) -> None:
-    """B 5 → tier 1, B 6 → tier 2, B 11 → tier 3 (lethal)."""
-    for paradox, tier in ((3, 1), (4, 2), (9, 3)):
+    """B 5 → tier 1, B 6 / 10 → tier 2, B 11 / 15 → tier 3, B 16 / 20 → tier 4, B 21 →
+    tier 5 (the wheel overflows past 20, G-C10)."""
+    cases = ((3, 1), (4, 2), (8, 2), (9, 3), (13, 3), (14, 4), (18, 4), (19, 5))
+    for paradox, tier in cases:
         await table.store.redis.delete(f"sdb:sheet:{table.chat.id}")
         await table.say(ANNA, f"/set арете 1 парадокс {paradox}")
         mid = await cast(table, "/m 1 вульг свид", [10])
