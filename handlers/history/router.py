@@ -11,25 +11,47 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
-from bot import hidden_rolls
+from bot import hidden_rolls, render
+from bot.session import safe_edit
 from bot.stats import chat_stats
-from bot.store import Store
+from bot.store import LOG_CAP, Store
 from handlers.history import view
+from handlers.history.callbacks import LogCallback
 
 
 def make_router() -> Router:
     router = Router(name="history")
     router.message.register(log_command, Command("log"))
     router.message.register(stats_command, Command("stats"))
+    router.callback_query.register(log_tap, LogCallback.filter())
     return router
 
 
 async def log_command(message: Message, store: Store) -> None:
-    entries, hidden = await store.history(message.chat.id, view.LOG_LINES)
-    text = view.log_text(hidden_rolls.merge_history(entries, hidden))
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    entries, hidden = await store.history(message.chat.id)
+    merged = hidden_rolls.merge_history(entries, hidden)
+    text, shown = view.log_page(merged)
+    await message.answer(
+        text, parse_mode=ParseMode.HTML, reply_markup=view.log_keyboard(0, shown, len(merged))
+    )
+
+
+async def log_tap(callback: CallbackQuery, callback_data: LogCallback, store: Store) -> None:
+    """A page of the log, read afresh: the log moves on between presses, so a page is «the
+    entries from the n-th newest», which is what the button says."""
+    message = callback.message
+    if not isinstance(message, Message) or not 0 <= callback_data.o < LOG_CAP:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    entries, hidden = await store.history(message.chat.id)
+    merged = hidden_rolls.merge_history(entries, hidden)
+    offset = min(callback_data.o, max(0, len(merged) - 1))
+    text, shown = view.log_page(merged, offset)
+    markup = view.log_keyboard(offset, shown, len(merged))
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
 
 
 async def stats_command(message: Message, store: Store) -> None:

@@ -6,10 +6,12 @@ from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any, TypeGuard
 
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render
 from bot.stats import ChatStats, Fairness, Verdict
+from handlers.history.callbacks import LogCallback
 from rules.d10 import Outcome
 from rules.profiles import Profile
 
@@ -68,12 +70,51 @@ def log_line(entry: Mapping[str, Any]) -> str:
     return line
 
 
-def log_text(entries: list[dict[str, Any]]) -> str:
+MESSAGE_LIMIT = 4000  # Telegram's 4096 with room for the entities
+
+
+def log_page(entries: list[dict[str, Any]], offset: int = 0) -> tuple[str, int]:
+    """One page of the log from ``offset`` (newest first): at most :data:`LOG_LINES` lines
+    and never past one message (a roll of fifty dice makes a long line), and how many
+    entries it showed."""
     if not entries:
-        return _("No rolls here yet.")
-    lines = ["📜 <b>" + _("Recent rolls") + "</b>"]
-    lines += [log_line(entry) for entry in entries[:LOG_LINES]]
-    return "\n".join(lines)
+        return _("No rolls here yet."), 0
+    head = "📜 <b>" + _("Recent rolls") + "</b>"
+    if offset:
+        head += " · " + _("older, from {n}").format(n=offset + 1)
+    lines = [head]
+    size = len(head)
+    shown = 0
+    for entry in entries[offset : offset + LOG_LINES]:
+        line = log_line(entry)
+        if size + len(line) + 1 > MESSAGE_LIMIT and shown:
+            break
+        lines.append(line[: MESSAGE_LIMIT - size - 1])
+        size += len(line) + 1
+        shown += 1
+    return "\n".join(lines), shown
+
+
+def log_text(entries: list[dict[str, Any]]) -> str:
+    return log_page(entries)[0]
+
+
+def log_keyboard(offset: int, shown: int, total: int) -> InlineKeyboardMarkup | None:
+    """«Раньше» while older entries remain, «Новее» back toward the newest."""
+    row = []
+    if offset > 0:
+        newer = max(0, offset - LOG_LINES)
+        row.append(
+            InlineKeyboardButton(text="➡ " + _("Newer"), callback_data=LogCallback(o=newer).pack())
+        )
+    if offset + shown < total:
+        row.insert(
+            0,
+            InlineKeyboardButton(
+                text="⬅ " + _("Older"), callback_data=LogCallback(o=offset + shown).pack()
+            ),
+        )
+    return InlineKeyboardMarkup(inline_keyboard=[row]) if row else None
 
 
 def countable(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -10,7 +10,7 @@ from aiogram.utils.i18n import I18n
 from bot import hidden_rolls, stats
 from bot.store import HiddenRecord
 from handlers.history import view
-from tests.handlers.conftest import GROUP, Table, player
+from tests.handlers.conftest import GROUP, Table, buttons, player
 
 ANNA = player(1, "Anna")
 BORIS = player(2, "Boris")
@@ -179,3 +179,25 @@ async def test_english_log_and_stats(table: Table) -> None:
     assert text.startswith("📊 <b>Statistics of the last 1 roll</b>\nEmma: 1 roll, on average ")
     assert "<b>Are the dice fair?</b>\nd10: 4 dice, average " in text
     assert "the check needs at least 50 dice of this kind." in text
+
+
+async def test_a_long_log_fits_a_message_and_pages_back(table: Table) -> None:
+    """PRODUCT.md §5: a message is at most 4096 characters; fifty-dice rolls by a long name
+    make long lines, so a page holds what fits and «Раньше» shows the older ones."""
+    long_name = player(77, "Александра-Виктория " * 3)
+    for _ in range(30):
+        await table.say(long_name, "/r 50 6")
+    await table.say(long_name, "/log")
+    first = table.session.sent[-1]
+    assert len(first.text) <= 4096
+    labels = [b.text for b in buttons(first.reply_markup)]
+    assert labels == ["⬅ Раньше"]
+    mid = table.session.messages[-1].message_id
+    shown = first.text.count("\n")
+    await table.tap(long_name, buttons(first.reply_markup)[0].callback_data or "", mid)
+    page = table.session.edits[-1]
+    assert len(page.text) <= 4096
+    assert f"старее, с {shown + 1}-го" in page.text
+    assert "➡ Новее" in [b.text for b in buttons(page.reply_markup)]
+    await table.tap(long_name, "lg:999999", mid)
+    assert table.session.answers[-1].show_alert

@@ -1,0 +1,9 @@
+"""The page buttons of ``/log``: stateless, so any copy of any page can be pressed."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class LogCallback(CallbackData, prefix="lg"):
+    o: int  # how many of the newest entries come before this page
