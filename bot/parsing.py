@@ -211,6 +211,7 @@ class ExtendedArguments(BaseModel):
     target: int
     max_rolls: int | None = None
     traits: str | None = None  # the pool by the sheet's traits (then ``pool`` is 0)
+    dice: int = 0  # dice added or taken on top of the pool
 
 
 class OpposedArguments(BaseModel):
@@ -225,6 +226,7 @@ class OpposedArguments(BaseModel):
     npc: bool = False
     mention: str | None = None
     traits: str | None = None
+    dice: int = 0
 
 
 class TeamArguments(BaseModel):
@@ -236,6 +238,7 @@ class TeamArguments(BaseModel):
     difficulty: int | None = None
     target: int | None = None
     traits: str | None = None
+    dice: int = 0
 
 
 class MultiArguments(BaseModel):
@@ -268,10 +271,34 @@ def _keyword_value(words: list[str], index: int) -> int:
 
 
 def _pool_traits(words: list[str]) -> tuple[str | None, list[str]]:
-    """A first word naming the pool by traits (``ловк+драка``) takes the pool's place."""
-    if words and _TRAIT_EXPRESSION.fullmatch(words[0]) and not _is_keyword(words[0]):
+    """A first word naming the pool by traits (``ловк+драка``, or with its dice glued on:
+    ``ловк+драка-1``) takes the pool's place."""
+    if (
+        words
+        and (_TRAIT_EXPRESSION.fullmatch(words[0]) or _GLUED_DICE.fullmatch(words[0]))
+        and not _is_keyword(words[0])
+    ):
         return words[0], words[1:]
     return None, words
+
+
+def _pool_dice(traits: str | None, words: list[str]) -> tuple[str | None, list[str], int]:
+    """Dice added to or taken from a table roll's pool (§A.2), as on ``/r``: glued to the
+    traits (``ловк+драка-1``) or a signed number after the pool (``/ext 7 +1 6 10``); a
+    signed number before any pool stays a (bad) pool."""
+    dice = 0
+    if traits is not None and (glued := _GLUED_DICE.fullmatch(traits)) is not None:
+        traits, dice = glued.group(1), _signed(glued.group(2))
+    rest: list[str] = []
+    for i, word in enumerate(words):
+        signed = _DICE.fullmatch(word.casefold())
+        if signed is not None and (traits is not None or i > 0):
+            dice += _signed(signed.group(1))
+            continue
+        rest.append(word)
+    if abs(dice) > DICE_MODIFIER_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(dice))
+    return traits, rest, dice
 
 
 def _is_keyword(word: str) -> bool:
@@ -280,7 +307,7 @@ def _is_keyword(word: str) -> bool:
 
 
 def parse_extended_arguments(text: str | None) -> ExtendedArguments:
-    traits, words = _pool_traits(_words(text))
+    traits, words, dice = _pool_dice(*_pool_traits(_words(text)))
     numbers: list[int] = [0] if traits is not None else []
     for word in words:
         if not _NUMBER.fullmatch(word):
@@ -296,11 +323,12 @@ def parse_extended_arguments(text: str | None) -> ExtendedArguments:
         target=numbers[2],
         max_rolls=numbers[3] if len(numbers) == 4 else None,
         traits=traits,
+        dice=dice,
     )
 
 
 def parse_opposed_arguments(text: str | None) -> OpposedArguments:
-    traits, words = _pool_traits(_words(text))
+    traits, words, dice = _pool_dice(*_pool_traits(_words(text)))
     numbers: list[int] = [0] if traits is not None else []
     race_to: int | None = None
     npc = False
@@ -336,11 +364,12 @@ def parse_opposed_arguments(text: str | None) -> OpposedArguments:
         npc=npc,
         mention=mention,
         traits=traits,
+        dice=dice,
     )
 
 
 def parse_team_arguments(text: str | None) -> TeamArguments:
-    traits, words = _pool_traits(_words(text))
+    traits, words, dice = _pool_dice(*_pool_traits(_words(text)))
     numbers: list[int] = [0] if traits is not None else []
     target: int | None = None
     i = 0
@@ -365,6 +394,7 @@ def parse_team_arguments(text: str | None) -> TeamArguments:
         difficulty=numbers[1] if len(numbers) > 1 else None,
         target=target,
         traits=traits,
+        dice=dice,
     )
 
 

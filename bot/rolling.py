@@ -453,7 +453,13 @@ def check_difficulty(difficulty: int | None, profile: Profile) -> int:
 
 
 async def command_pool(
-    store: Store, message: Message, owner: str, pool: int, traits: str | None, profile: Profile
+    store: Store,
+    message: Message,
+    owner: str,
+    pool: int,
+    traits: str | None,
+    profile: Profile,
+    modifier: int = 0,
 ) -> Pool:
     """The pool a command names, through :func:`resolve_pool`: the typed number or the
     sheet's dice for ``traits``, after wounds and with the conditions' difficulty, its
@@ -464,8 +470,8 @@ async def command_pool(
     if traits is None:
         if pool < 1:
             return Pool(pool, typed=pool)
-        return await resolve_pool(store, roller, profile, dice=pool)
-    return await resolve_pool(store, roller, profile, traits=traits)
+        return await resolve_pool(store, roller, profile, dice=pool, modifier=modifier)
+    return await resolve_pool(store, roller, profile, traits=traits, modifier=modifier)
 
 
 async def willpower_on_sheet(

@@ -77,7 +77,7 @@ async def ext_command(
     roller = roller_name(message, user)
     try:
         resolved = await rolling.command_pool(
-            store, message, roller, args.pool, args.traits, profile
+            store, message, roller, args.pool, args.traits, profile, args.dice
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:

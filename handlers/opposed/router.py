@@ -114,7 +114,13 @@ async def vs_command(
         return
     try:
         resolved = await rolling.command_pool(
-            store, message, roller_name(message, user), args.pool, args.traits, profile
+            store,
+            message,
+            roller_name(message, user),
+            args.pool,
+            args.traits,
+            profile,
+            args.dice,
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
@@ -202,7 +208,7 @@ async def _answer_by_reply(
         return
     try:
         resolved = await rolling.command_pool(
-            store, message, user.first_name, args.pool, args.traits, profile
+            store, message, user.first_name, args.pool, args.traits, profile, args.dice
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:

@@ -63,7 +63,7 @@ async def team_command(
     leader = roller_name(message, user)
     try:
         resolved = await rolling.command_pool(
-            store, message, leader, args.pool, args.traits, profile
+            store, message, leader, args.pool, args.traits, profile, args.dice
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
@@ -204,7 +204,9 @@ async def _join_by_reply(
         return
     name = roller_name(message, user)
     try:
-        resolved = await rolling.command_pool(store, message, name, args.pool, args.traits, profile)
+        resolved = await rolling.command_pool(
+            store, message, name, args.pool, args.traits, profile, args.dice
+        )
     except rolling.PoolRefused as refused:
         await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
         return

@@ -620,3 +620,19 @@ async def test_a_reply_with_team_joins_the_team_replied_to(table: Table) -> None
     assert "сложность 7" in edit.text
     [flow] = [f for f in (await flows(table.store)).values() if '"leader"' in f["data"]]
     assert len(TeamFlow.model_validate_json(flow["data"]).members) == 2
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("/ext ловк+драка-1 6 10", "Ловкость 3 + Драка 2 − 1 → 4к10"),
+        ("/ext ловк+драка 6 10 +2", "Ловкость 3 + Драка 2 + 2 → 7к10"),
+        ("/team ловк+драка+1 6", "Ловкость 3 + Драка 2 + 1 → 6к10"),
+        ("/ext 5 +1 6 10", "5 + 1 → 6к10"),
+    ],
+)
+async def test_table_rolls_take_dice_modifiers(table: Table, line: str, says: str) -> None:
+    """As on /r (§A.2): dice glued to the traits or a signed number after the pool."""
+    await table.say(ANNA, "/set ловкость 3 драка 2")
+    await table.say(ANNA, line)
+    assert says in table.session.sent[-1].text, table.session.sent[-1].text
