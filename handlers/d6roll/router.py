@@ -148,7 +148,7 @@ def _draw(flow: Flow, state: D6RollState, sheet: Sheet | None, profile: Profile)
         shown = state.model_copy(update={"label": pool.label})
         text = view.wizard_text(shown, pool.dice, None)
     else:
-        text = view.wizard_text(state, None, pool)
+        text = view.wizard_text(state, None, pool, powers=bool(sheet and sheet.powers))
     ready = isinstance(pool, rolling.D6Pool)
     return text, view.wizard_keyboard(flow.id, flow.version, state, sheet, ready)
 

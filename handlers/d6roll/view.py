@@ -76,10 +76,16 @@ def chances_line(dice: int, required: int) -> str:
     )
 
 
-def wizard_text(state: D6RollState, dice: int | None, problem: str | None) -> str:
+def wizard_text(
+    state: D6RollState, dice: int | None, problem: str | None, *, powers: bool = False
+) -> str:
     lines = [f"🎲 <b>{escape(state.roller)}</b> — " + _("a d6 roll")]
     if dice is None and problem is None:
-        lines.append(_("Pick the powers the action uses, or a chance."))
+        lines.append(
+            _("Pick the powers the action uses.")
+            if powers
+            else _("Pick the powers the action uses, or a chance.")
+        )
     elif problem is not None:
         lines.append(problem)
     else:

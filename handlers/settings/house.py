@@ -74,7 +74,13 @@ def top_text(profile: Profile) -> str:
     lines = ["🏠 " + _("House rules of {game}").format(game=render.profile_title(profile.name))]
     changed = changed_lines(profile)
     lines += changed or [_("None changed: the book as it is.")]
-    lines.append(_("Pick a group; typed: /rules set botch=net_negative, /rules export."))
+    example = switches_of(groups_for(base_profile(profile.name))[0])[0]
+    other = next(v for v in example.values if v != value_of(profile, example))
+    lines.append(
+        _("Pick a group; typed: /rules set {example}, /rules export.").format(
+            example=f"{example.leaf.removesuffix('_rule')}={text_value(other)}"
+        )
+    )
     return "\n".join(lines)
 
 
