@@ -28,7 +28,7 @@ from aiogram.utils.i18n.context import get_i18n
 
 from bot import render, sheet_text
 from bot.parsing import D6_CHANCE_MAX, Problem
-from bot.store import LogEntry, SheetSpend, Store
+from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import PowerNameError, TraitNameError, parse_pool_expression, resolve_power
 from rules import d10
 from rules.actions import PoolStatus
@@ -401,6 +401,27 @@ def d6_pool_of(
     if value > D6_CHANCE_MAX:
         raise PoolRefused(d6_too_many_text(value))
     return D6Pool(dice=value, label=label, luck=luck, sheet=sheet)
+
+
+async def create_d6_flow(
+    store: Store,
+    state: FlowState,
+    roller: Roller,
+    luck: int,
+    entries: Sequence[LogEntry],
+) -> Flow | None:
+    """A d6 roll's flow with its log lines, and the luck dice it used off the sheet in the
+    same transaction; None when the luck left the sheet since it was read (nothing written)."""
+    spend = luck_spend(roller, luck)
+    if spend is None:
+        return await store.create_flow(state, roller.chat_id, roller.user_id, entries=entries)
+    try:
+        flow, _sheet = await store.create_flow_spending(
+            state, roller.chat_id, roller.user_id, spend, entries=entries
+        )
+    except RulesInputError:
+        return None
+    return flow
 
 
 def luck_spend(roller: Roller, luck: int) -> SheetSpend | None:

@@ -108,17 +108,10 @@ async def d6_vs_command(
             return
     state = ContestFlow(sides=tuple(sides), outcome=outcome)
     entries = [_entry(who.user_id, s) for s in sides]
-    spend = rolling.luck_spend(who, pool.luck)
-    if spend is None:
-        flow = await store.create_flow(state, who.chat_id, who.user_id, entries=entries)
-    else:
-        try:
-            flow, _sheet = await store.create_flow_spending(
-                state, who.chat_id, who.user_id, spend, entries=entries
-            )
-        except RulesInputError:
-            await message.answer(rolling.no_luck_text(0))
-            return
+    flow = await rolling.create_d6_flow(store, state, who, pool.luck, entries)
+    if flow is None:  # the luck dice left the sheet since it was read
+        await message.answer(rolling.no_luck_text(0))
+        return
     text, markup = view.draw(flow, state)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 

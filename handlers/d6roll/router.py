@@ -88,17 +88,10 @@ async def d6_roll_command(
         result=result,
     )
     entry = rolling.d6_log_entry(who.user_id, who.name, pool.dice, args.required, result)
-    spend = rolling.luck_spend(who, pool.luck)
-    if spend is None:
-        flow = await store.create_flow(state, who.chat_id, who.user_id, entries=[entry])
-    else:
-        try:
-            flow, _sheet = await store.create_flow_spending(
-                state, who.chat_id, who.user_id, spend, entries=[entry]
-            )
-        except RulesInputError:  # the luck left the sheet since it was read
-            await message.answer(rolling.no_luck_text(0), parse_mode=ParseMode.HTML)
-            return
+    flow = await rolling.create_d6_flow(store, state, who, pool.luck, [entry])
+    if flow is None:  # the luck dice left the sheet since it was read
+        await message.answer(rolling.no_luck_text(0), parse_mode=ParseMode.HTML)
+        return
     text, markup = _draw(flow, state, pool.sheet, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
