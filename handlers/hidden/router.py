@@ -97,7 +97,7 @@ async def hidden_command(
         return
     with suppress(TelegramBadRequest, TelegramForbiddenError):
         await message.delete()
-    rolled = await _prepare(message, command, profile, rng)
+    rolled = await _prepare(message, command, profile, rng, store, message.chat.id)
     if rolled is None:
         return
     title = message.chat.title or ""
@@ -145,7 +145,7 @@ async def _hidden_from_private(
         return
     chat_id, title, settings = campaign
     profile = chat_profile(settings)
-    rolled = await _prepare(message, command, profile, rng)
+    rolled = await _prepare(message, command, profile, rng, store, chat_id)
     if rolled is None:
         return
     await _roll_hidden(bot, store, chat_id, title, user, rolled, profile)
@@ -155,7 +155,12 @@ Rolled = tuple[int, HiddenResult, str | None]  # the pool (d6: the chance), the 
 
 
 async def _prepare(
-    message: Message, command: CommandObject, profile: Profile, rng: Rng | None
+    message: Message,
+    command: CommandObject,
+    profile: Profile,
+    rng: Rng | None,
+    store: Store,
+    chat_id: int,
 ) -> Rolled | None:
     """The same line as ``/r`` (pool, difficulty, wp, threshold), rolled; a problem is
     answered instead, with a correct example, and nothing is stored. ``/h m …`` is an NPC's
@@ -166,6 +171,9 @@ async def _prepare(
     words = (command.args or "").split(maxsplit=1)
     if words and words[0].casefold() in vocabulary.MAGICK:
         return await _prepare_effect(message, words[1] if len(words) > 1 else "", profile, rng)
+    npc = await rolling.npc_named(store, chat_id, profile, command.args or "")
+    if npc is not None:
+        return await _prepare_npc(message, npc, profile, rng, store, chat_id)
     try:
         arguments = parse_roll_arguments(command.args).with_dice_in_pool()
     except ArgumentsError as problem:
@@ -192,6 +200,58 @@ async def _prepare(
         )
         return None
     return arguments.pool, result, None
+
+
+async def _prepare_npc(
+    message: Message,
+    npc: tuple[str, str],
+    profile: Profile,
+    rng: Rng | None,
+    store: Store,
+    chat_id: int,
+) -> Rolled | None:
+    """``/h Страж восп+бдит 7``: the NPC's own sheet gives the pool (§A.2, its wounds §B.9),
+    rolled in secret like any hidden roll; the note names whose dice they were."""
+    name, line = npc
+    try:
+        args = parse_roll_arguments(line, allow_traits=True)
+    except ArgumentsError as problem:
+        await message.answer(
+            render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
+            parse_mode=ParseMode.HTML,
+        )
+        return None
+    who = rolling.Roller(chat_id, 0, name, npc=name)
+    try:
+        resolved = await rolling.resolve_pool(
+            store,
+            who,
+            profile,
+            dice=args.pool if args.traits is None else None,
+            traits=args.traits,
+            modifier=args.dice,
+        )
+        base = profile.default_difficulty if args.difficulty is None else args.difficulty
+        check_base(base, profile)
+        harder = resolved.difficulty(base, profile, args.threshold)
+        result = rolling.roll_d10(
+            resolved.dice,
+            harder.difficulty,
+            profile,
+            willpower=args.willpower,
+            threshold=harder.threshold,
+            rng=rng,
+        )
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text, parse_mode=ParseMode.HTML)
+        return None
+    except RulesInputError as error:
+        await message.answer(
+            render.range_problem_text(error.field, profile, command="h"),
+            parse_mode=ParseMode.HTML,
+        )
+        return None
+    return resolved.dice, result, view.hidden_npc_note(name, resolved.source)
 
 
 async def _prepare_d6(

@@ -172,6 +172,12 @@ def help_line(profile: Profile) -> str:
     return _("/h 7 6 secret roll · /reveal")
 
 
+def hidden_npc_note(name: str, source: str | None) -> str:
+    """Under a hidden roll of an NPC's sheet: whose dice they were (``source`` is escaped)."""
+    text = "🎭 " + _("{name}'s dice").format(name=escape(name))
+    return text + (f": {source}" if source else "")
+
+
 def hidden_effect_note(level: int, paradox: int) -> str:
     return "✨ " + _("An Effect of Sphere {level}: Paradox +{n}").format(level=level, n=paradox)
 

@@ -503,3 +503,18 @@ async def test_a_d6_roll_in_secret_then_revealed(table: Table) -> None:
     assert "раскрыт №1" in table.session.sent[-1].text
     await table.say(ANNA, "/h сила")
     assert "/h 4 2" in table.session.sent[-1].text
+
+
+async def test_an_npcs_sheet_in_secret(table: Table) -> None:
+    """/h Страж восп+бдит 7: the NPC's own sheet gives the pool; the group sees only the
+    commitment, the Storyteller's private chat whose dice they were."""
+    await make_storyteller(table)
+    await table.say(ANNA, "/npc Страж: восприятие 2 бдительность 3")
+    await table.say(ANNA, "/h страж восп+бдит 7")
+    assert GROUP_TEXT.fullmatch(table.session.sent[-1].text) is not None
+    private_text = next(s.text for s in reversed(table.session.sent) if s.chat_id == ANNA.id)
+    assert "🎲 Anna: 5к10, сложность 7" in private_text
+    assert "🎭 За персонажа Страж: Восприятие 2 + Бдительность 3" in private_text
+    record = await table.store.load_hidden(GROUP.id, 1)
+    assert record is not None
+    assert commitment.parse_payload(record.payload).pool == 5
