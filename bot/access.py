@@ -128,3 +128,11 @@ class RunsGameFilter(Filter):
         if not isinstance(message, Message):
             return False
         return await runs_game(bot, message.chat, chat_settings, event.from_user, None)
+
+
+async def owner_or_storyteller(
+    bot: Bot, chat: Chat, chat_settings: ChatSettings, user: User, owner_id: int
+) -> bool:
+    """Who may call a table roll or close a request: whoever opened it, or whoever runs the
+    game (the Storyteller, or an admin until there is one)."""
+    return user.id == owner_id or await runs_game(bot, chat, chat_settings, user, None)

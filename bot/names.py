@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiogram.types import Message, User
 
 
@@ -12,3 +14,18 @@ def roller_name(message: Message, user: User | None) -> str:
     if user is not None:
         return user.first_name
     return "?"
+
+
+def numbered_names(name: str, copies: int, taken: Callable[[str], bool]) -> list[str]:
+    """``Гуль`` once, or ``Гуль 1``…``Гуль 3`` for several NPCs at once, numbering on past the
+    names ``taken`` says are already in the fight (both round trackers)."""
+    if copies == 1:
+        return [name]
+    names: list[str] = []
+    n = 0
+    while len(names) < copies:
+        n += 1
+        candidate = f"{name} {n}"
+        if not taken(candidate):
+            names.append(candidate)
+    return names

@@ -16,7 +16,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot import render, rolling, vocabulary
-from bot.access import runs_game
+from bot.access import owner_or_storyteller
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
@@ -152,11 +152,6 @@ async def d6_attack_tap(
     user = callback.from_user
     action = callback_data.a
 
-    async def attacker_or_storyteller() -> bool:
-        if user.id == state.attack.user_id:
-            return True
-        return await runs_game(bot, message.chat, chat_settings, user, None)
-
     entries: list[LogEntry] = []
     if action in (AttackAction.DEFEND, AttackAction.ARMOUR):
         if state.outcome is not None or callback_data.x not in view.CHANCES:
@@ -188,7 +183,8 @@ async def d6_attack_tap(
             callback, message, store, flow, after, lambda f: view.draw(f, after), entries=entries
         )
         return
-    if not await attacker_or_storyteller():
+    attacker = state.attack.user_id or 0
+    if not await owner_or_storyteller(bot, message.chat, chat_settings, user, attacker):
         await callback.answer(view.attacker_only_text(), show_alert=True)
         return
     if action is AttackAction.RESOLVE and state.outcome is None:

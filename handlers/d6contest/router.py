@@ -15,7 +15,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot import render, rolling
-from bot.access import runs_game
+from bot.access import owner_or_storyteller
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
@@ -163,9 +163,7 @@ async def d6_vs_tap(
         )
         return
     if callback_data.a is ContestAction.RESOLVE:
-        if user.id != flow.owner_id and not await runs_game(
-            bot, message.chat, chat_settings, user, None
-        ):
+        if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
             await callback.answer(view.only_opener_text(), show_alert=True)
             return
         try:

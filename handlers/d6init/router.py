@@ -20,7 +20,7 @@ from bot import live as bot_live
 from bot import render
 from bot.access import runs_game
 from bot.features import in_game
-from bot.names import roller_name
+from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.store import ChatSettings, Flow, Store
 from bot.taps import CONFLICT_ATTEMPTS, commit_tap, heal, open_state, retrying, screen_of
@@ -111,7 +111,8 @@ async def d6_init_command(
         npc, copies = args.npc, args.copies
 
         def change(state: D6InitFlow) -> D6InitFlow:
-            for name in _npc_names(state, npc, copies):
+            names = numbered_names(npc, copies, lambda c: npc_key(c) in state.members)
+            for name in names:
                 combatant = _combatant(npc_key(name), npc_sheet, dice, hero=False)
                 state = _join(state, combatant, Member(name=name), rng)
             return state
@@ -128,20 +129,6 @@ async def d6_init_command(
             return _join(state, combatant, member, rng)
 
     await _apply(message, store, bot, change)
-
-
-def _npc_names(state: D6InitFlow, name: str, copies: int) -> list[str]:
-    """``Гуль`` once, or ``Гуль 1``…``Гуль 3``, numbering on past those already fighting."""
-    if copies == 1:
-        return [name]
-    names: list[str] = []
-    n = 0
-    while len(names) < copies:
-        n += 1
-        candidate = f"{name} {n}"
-        if npc_key(candidate) not in state.members:
-            names.append(candidate)
-    return names
 
 
 async def _prepare_command(

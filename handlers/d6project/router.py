@@ -16,7 +16,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot import render, rolling
-from bot.access import runs_game
+from bot.access import owner_or_storyteller
 from bot.store import ChatSettings, LogEntry, Store
 from bot.taps import commit_tap, open_state, retrying
 from bot.vocabulary import ACTIONS
@@ -98,9 +98,7 @@ async def project_tap(
     flow, message, state = opened
     user = callback.from_user
     if callback_data.a is ProjectAction.CLOSE:
-        if user.id != flow.owner_id and not await runs_game(
-            bot, message.chat, chat_settings, user, None
-        ):
+        if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
             await callback.answer(view.only_opener_text(), show_alert=True)
             return
         after = state.model_copy(update={"closed_unfinished": True})

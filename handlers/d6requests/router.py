@@ -10,7 +10,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot import render, rolling
-from bot.access import GameAccess, game_access, runs_game
+from bot.access import GameAccess, game_access, owner_or_storyteller
 from bot.features import in_game
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
 from bot.store import ChatSettings, LogEntry, Store
@@ -86,9 +86,7 @@ async def d6_request_tap(
     flow, message, state = opened
     user = callback.from_user
     if callback_data.a is D6RequestAction.CLOSE:
-        if user.id != flow.owner_id and not await runs_game(
-            bot, message.chat, chat_settings, user, None
-        ):
+        if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
             await callback.answer(view.only_asker_text(), show_alert=True)
             return
         await commit_tap(

@@ -24,7 +24,7 @@ from bot import render
 from bot.access import runs_game
 from bot.combat import OPEN_ATTACK
 from bot.features import FeatureSet
-from bot.names import roller_name
+from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetSpend, Store
@@ -148,20 +148,6 @@ def _refusal(error: RulesInputError) -> str:
     return render.invalid_button_text()
 
 
-def _npc_names(current: Round, name: str, copies: int) -> list[str]:
-    """``Гуль`` once, or ``Гуль 1``…``Гуль 3``, numbering on past those already fighting."""
-    if copies == 1:
-        return [name]
-    names: list[str] = []
-    n = 0
-    while len(names) < copies:
-        n += 1
-        candidate = f"{name} {n}"
-        if current.fighter(tracker.npc_key(candidate)) is None:
-            names.append(candidate)
-    return names
-
-
 async def init_command(
     message: Message,
     command: CommandObject,
@@ -196,7 +182,10 @@ async def init_command(
         modifier = _modifier(profile, npc_sheet.health if npc_sheet else None)
 
         def change(current: Round) -> Round:
-            for name in _npc_names(current, npc, copies):
+            def taken(candidate: str) -> bool:
+                return current.fighter(tracker.npc_key(candidate)) is not None
+
+            for name in numbered_names(npc, copies, taken):
                 current = tracker.join(
                     current,
                     key=tracker.npc_key(name),
