@@ -243,12 +243,27 @@ class TeamArguments(BaseModel):
 
 class MultiArguments(BaseModel):
     """``/multi 6 7 7`` or ``/multi 6/7 7/8``: each declared action's pool, optionally with
-    its own difficulty, in the declared order (for a split pool: the pool, then the parts)."""
+    its own difficulty, in the declared order (for a split pool: the pool, then the parts).
+    ``dice`` are the dice each action gains or loses («ловк+драка-1», «6 +1»); ``repeated``
+    says the line was one sheet pool followed by difficulties (``ловк+драка 6 7``), read as
+    that pool once per difficulty."""
 
     model_config = ConfigDict(frozen=True)
 
     actions: tuple[tuple[int, int | None], ...]
     traits: tuple[str | None, ...] = ()  # per action: its pool by the sheet's traits
+    dice: tuple[int, ...] = ()
+    repeated: bool = False
+
+    def as_repeated(self) -> MultiArguments:
+        """The ``repeated`` reading: the first (sheet) pool once per number after it, each
+        number its difficulty."""
+        difficulties = [pool for pool, _d in self.actions[1:]]
+        return MultiArguments(
+            actions=tuple((0, d) for d in difficulties),
+            traits=(self.traits[0],) * len(difficulties),
+            dice=(self.dice[0],) * len(difficulties),
+        )
 
 
 def _words(text: str | None) -> list[str]:
@@ -404,10 +419,21 @@ MAX_ACTIONS_TYPED = 10
 def parse_multi_arguments(text: str | None) -> MultiArguments:
     actions: list[tuple[int, int | None]] = []
     traits: list[str | None] = []
+    dice: list[int] = []
     for word in join_trait_expressions(text).split():
+        signed = _DICE.fullmatch(word.casefold())
+        if signed is not None and actions:  # «6 +1»: the dice of the action before it
+            dice[-1] += _signed(signed.group(1))
+            if abs(dice[-1]) > DICE_MODIFIER_MAX:
+                raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+            continue
         if len(actions) == MAX_ACTIONS_TYPED:
             raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
         named, _slash, difficulty = word.partition("/")
+        glued = _GLUED_DICE.fullmatch(named)
+        extra = _signed(glued.group(2)) if glued is not None else 0
+        if glued is not None:
+            named = glued.group(1)
         if _NUMBER.fullmatch(word):
             actions.append((int(word), None))
         elif (match := _ACTION.fullmatch(word)) is not None:
@@ -415,13 +441,27 @@ def parse_multi_arguments(text: str | None) -> MultiArguments:
         elif _TRAIT_EXPRESSION.fullmatch(named) and (not _slash or _NUMBER.fullmatch(difficulty)):
             actions.append((0, int(difficulty) if _slash else None))
             traits.append(named)
+            dice.append(extra)
             continue
         else:
             raise ArgumentsError(Problem.NOT_A_NUMBER, word)
         traits.append(None)
+        dice.append(0)
     if not actions:
         raise ArgumentsError(Problem.POOL_MISSING)
-    return MultiArguments(actions=tuple(actions), traits=tuple(traits))
+    # «ловк+драка 6 7»: one sheet pool, then bare numbers that fit as difficulties — the
+    # same action at each of them, rather than a pool of traits beside pools of 6 and 7.
+    repeated = (
+        len(actions) >= 3
+        and traits[0] is not None
+        and actions[0][1] is None
+        and all(t is None for t in traits[1:])
+        and all(d is None and m == 0 for (_p, d), m in zip(actions[1:], dice[1:], strict=True))
+        and all(2 <= p <= 10 for p, _d in actions[1:])
+    )
+    return MultiArguments(
+        actions=tuple(actions), traits=tuple(traits), dice=tuple(dice), repeated=repeated
+    )
 
 
 # --- Health: /dmg, /heal, /hp (RULES.md §B.10–§B.12) --------------------------------------

@@ -383,3 +383,10 @@ def meant_text(line: str) -> str:
 
 def busy_text() -> str:
     return _("Many taps at once: please press again.")
+
+
+def npc_storyteller_only_text(name: str) -> str:
+    """A player named an NPC of the chat: its sheet is the Storyteller's to roll."""
+    return _("{name} is the Storyteller's NPC: only the Storyteller rolls for them.").format(
+        name=escape(name)
+    )

@@ -481,13 +481,15 @@ async def command_pool(
     traits: str | None,
     profile: Profile,
     modifier: int = 0,
+    *,
+    npc: str | None = None,
 ) -> Pool:
     """The pool a command names, through :func:`resolve_pool`: the typed number or the
     sheet's dice for ``traits``, after wounds and with the conditions' difficulty, its
     ``source`` saying where they came from; raises :class:`PoolRefused`. A typed pool below
-    1 is left for the range check."""
+    1 is left for the range check. ``npc``: the Storyteller rolls that NPC's sheet."""
     user = message.from_user
-    roller = Roller(message.chat.id, user.id if user else 0, owner)
+    roller = Roller(message.chat.id, user.id if user else 0, owner, npc=npc)
     if traits is None:
         if pool < 1:
             return Pool(pool, typed=pool)

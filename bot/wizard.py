@@ -57,6 +57,7 @@ class WizardChoice:
     pools: tuple[int, ...]
     carry: str | None
     first: D10Result | None
+    difficulties: tuple[int, ...] = ()  # per declared pool, in the order of ``pools``
 
 
 @dataclass(frozen=True)

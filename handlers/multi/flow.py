@@ -33,6 +33,9 @@ class MultiFlow(FlowState):
     default_difficulty: int
     results: tuple[d10.D10Result | None, ...] = ()
     stopped: bool = False
+    sources: tuple[str | None, ...] = ()  # where each typed pool's dice came from, as shown
+    read_as: str | None = None  # «ловк+драка 6 7» read as that pool at each difficulty
+    part_difficulties: tuple[int, ...] = ()  # a split pool's two actions' difficulties
 
     @property
     def pools(self) -> tuple[Pool, ...]:

@@ -23,7 +23,8 @@ def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:
     if mode(profile) is WizardMode.SPLIT:
         state = state.model_copy(update={"split_of": choice.pool})
     else:
-        state = declare(state, [(p, None) for p in choice.pools], profile)
+        difficulties = choice.difficulties or (choice.difficulty,) * len(choice.pools)
+        state = declare(state, list(zip(choice.pools, difficulties, strict=True)), profile)
 
     async def open_(store: Store, chat_id: int, owner_id: int) -> Drawn:
         flow = await store.create_flow(state, chat_id, owner_id)

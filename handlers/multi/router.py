@@ -60,33 +60,30 @@ async def multi_command(
         return
     user = message.from_user
     roller = roller_name(message, user)
+    split = profile.multiple_actions is MultipleActions.SPLIT_POOL
+    read_as = args.traits[0] if args.repeated else None
+    if args.repeated and not split:
+        args = args.as_repeated()
     actions = list(args.actions)
+    sources: list[str | None] = [None] * len(actions)
     try:
         for k, traits in enumerate(args.traits):
-            if traits is not None:
-                resolved = await rolling.command_pool(store, message, roller, 0, traits, profile)
-                difficulty = actions[k][1]
-                if resolved.difficulty_mod:
-                    typed = difficulty if difficulty is not None else profile.default_difficulty
-                    difficulty = resolved.table_difficulty(typed)
-                actions[k] = (resolved.dice, difficulty)
+            if split and k > 0:
+                break  # the parts of a split pool are shares of it, not pools of their own
+            resolved = await rolling.command_pool(
+                store, message, roller, actions[k][0], traits, profile, args.dice[k]
+            )
+            difficulty = actions[k][1]
+            if resolved.difficulty_mod:
+                typed = difficulty if difficulty is not None else profile.default_difficulty
+                difficulty = resolved.table_difficulty(typed)
+            actions[k] = (resolved.dice, difficulty)
+            sources[k] = resolved.source
     except rolling.PoolRefused as refused:
         await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
         return
     try:
-        state = MultiFlow(roller=roller, default_difficulty=profile.default_difficulty)
-        if profile.multiple_actions is MultipleActions.SPLIT_POOL:
-            (pool, difficulty), actions = actions[0], actions[1:]
-            state = state.model_copy(
-                update={
-                    "split_of": rolling.check_pool(pool, profile),
-                    "default_difficulty": rolling.check_difficulty(difficulty, profile),
-                }
-            )
-            if not actions and not 2 <= pool <= table_text.SPLIT_BUTTONS_MAX:
-                raise RulesInputError(ErrorCode.RANGE, "parts", "split by typing")
-        if actions or state.split_of is None:
-            state = declare(state, actions, profile)
+        state = _declared(roller, actions, sources, read_as, split, profile)
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),
@@ -96,6 +93,39 @@ async def multi_command(
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view.draw(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _declared(
+    roller: str,
+    actions: list[tuple[int, int | None]],
+    sources: list[str | None],
+    read_as: str | None,
+    split: bool,
+    profile: Profile,
+) -> MultiFlow:
+    """The flow of the typed actions. In a split-pool game (§A.9, S1) the first is the pool
+    and the rest its parts; a sheet pool followed by two numbers that are not its parts
+    («ловк+драка 6 7» of five dice) is read as the difficulties of two actions it is split
+    between, by buttons."""
+    state = MultiFlow(
+        roller=roller, default_difficulty=profile.default_difficulty, sources=tuple(sources)
+    )
+    if not split:
+        return declare(state.model_copy(update={"read_as": read_as}), actions, profile)
+    (pool, difficulty), parts = actions[0], actions[1:]
+    state = state.model_copy(
+        update={
+            "split_of": rolling.check_pool(pool, profile),
+            "default_difficulty": rolling.check_difficulty(difficulty, profile),
+            "sources": tuple(sources[:1]),
+        }
+    )
+    if read_as is not None and len(parts) == 2 and sum(p for p, _d in parts) != pool:
+        difficulties = tuple(rolling.check_difficulty(p, profile) for p, _d in parts)
+        return state.model_copy(update={"read_as": read_as, "part_difficulties": difficulties})
+    if not parts and not 2 <= pool <= table_text.SPLIT_BUTTONS_MAX:
+        raise RulesInputError(ErrorCode.RANGE, "parts", "split by typing")
+    return declare(state, parts, profile) if parts else state
 
 
 @retrying
@@ -122,7 +152,10 @@ async def multi_tap(
             if state.declared or state.split_of is None:
                 raise RulesInputError(ErrorCode.STATE, "split", "already split")
             first = callback_data.x
-            after = declare(state, [(first, None), (state.split_of - first, None)], profile)
+            first_d, second_d = state.part_difficulties or (None, None)
+            after = declare(
+                state, [(first, first_d), (state.split_of - first, second_d)], profile
+            )
         else:
             k = state.next_action()
             if k is None:

@@ -27,16 +27,26 @@ def multi_text(
     split_of: int | None,
     profile: Profile,
     stopped: bool = False,
+    sources: Sequence[str | None] = (),
+    read_as: str | None = None,
 ) -> str:
-    """Each action's pool after the §A.9 reduction, its result once rolled."""
+    """Each action's pool after the §A.9 reduction, its result once rolled; where a pool's
+    dice came from (the sheet's traits, the dice added, the wounds) before it."""
     head = "🔀 <b>" + _("Multiple actions") + f"</b> — {escape(roller)}"
     if split_of is not None:
         head += " · " + _("{n} dice split between the actions").format(n=split_of)
+        if sources and sources[0]:
+            head += f" ({sources[0]})"
     lines = [head]
+    if read_as is not None:
+        lines.append(read_as_text(read_as, difficulties))
     for k, (base, pool, difficulty, result) in enumerate(
         zip(declared, pools, difficulties, results, strict=True), start=1
     ):
         line = f"{k}. "
+        source = sources[k - 1] if split_of is None and k <= len(sources) else None
+        if source:
+            line += f"{source}: "
         if split_of is None:
             line += f"{base} → "
         if not pool.rollable:
@@ -65,8 +75,18 @@ def multi_keyboard(flow_id: str, version: int, *, action: int, dice: int) -> Inl
     )
 
 
-def split_prompt_text(roller: str, pool: int) -> str:
-    return (
+def read_as_text(expression: str, difficulties: Sequence[int]) -> str:
+    """How a line of one sheet pool and bare numbers was read (PRODUCT.md §5: say it)."""
+    shown = ", ".join(str(d) for d in difficulties)
+    return "ℹ️ " + _("Read as «{pool}» once at each difficulty: {difficulties}.").format(
+        pool=escape(expression.replace("_", " ")), difficulties=shown
+    )
+
+
+def split_prompt_text(
+    roller: str, pool: int, difficulties: Sequence[int] = (), read_as: str | None = None
+) -> str:
+    text = (
         "🔀 <b>"
         + _("Multiple actions")
         + f"</b> — {escape(roller)}\n"
@@ -75,6 +95,9 @@ def split_prompt_text(roller: str, pool: int) -> str:
             "between two actions? (For three or more: /multi {n} 3 2 2.)"
         ).format(n=pool)
     )
+    if read_as is not None:
+        text += "\n" + read_as_text(read_as, difficulties)
+    return text
 
 
 def split_keyboard(flow_id: str, version: int, pool: int) -> InlineKeyboardMarkup:
@@ -105,7 +128,9 @@ def usage_text() -> str:
 
 def draw(flow: Flow, state: MultiFlow, profile: Profile) -> tuple[str, InlineKeyboardMarkup | None]:
     if not state.declared and state.split_of is not None:
-        text = split_prompt_text(state.roller, state.split_of)
+        text = split_prompt_text(
+            state.roller, state.split_of, state.part_difficulties, state.read_as
+        )
         if state.stopped:
             return text + "\n⏹ " + table_text.stopped_text(), None
         return text, split_keyboard(flow.id, flow.version, state.split_of)
@@ -118,6 +143,8 @@ def draw(flow: Flow, state: MultiFlow, profile: Profile) -> tuple[str, InlineKey
         split_of=state.split_of,
         profile=profile,
         stopped=state.stopped,
+        sources=state.sources,
+        read_as=state.read_as,
     )
     text = table_text.with_house_tag(text, profile)
     nxt = state.next_action()

@@ -82,8 +82,16 @@ async def vs_command(
             message, command, challenge_id, store, profile, bot, chat_settings, rng
         )
         return
+    user = message.from_user
+    line = _without_text_mentions(message, command.args)
+    npc = await rolling.npc_named(store, message.chat.id, profile, line or "")
+    if npc is not None:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(render.npc_storyteller_only_text(npc[0]))
+            return
+        line = npc[1]
     try:
-        args = parse_opposed_arguments(_without_text_mentions(message, command.args))
+        args = parse_opposed_arguments(line)
     except ArgumentsError as problem:
         if problem.problem is Problem.POOL_MISSING and await _open_setup(
             message, command, store, profile, features
@@ -94,13 +102,12 @@ async def vs_command(
             parse_mode=ParseMode.HTML,
         )
         return
-    user = message.from_user
     challenger_id = user.id if user else 0
     opponent, username = _opponent(message, args.mention)
     if opponent is not None and opponent.id == challenger_id and message.sender_chat is None:
         opponent = None
     named = opponent is not None or username is not None
-    if not named and not args.npc:
+    if not named and (npc is not None or not args.npc):
         await message.answer(
             view.opponent_missing_text() + "\n" + view.usage_text(),
             parse_mode=ParseMode.HTML,
@@ -116,11 +123,12 @@ async def vs_command(
         resolved = await rolling.command_pool(
             store,
             message,
-            roller_name(message, user),
+            npc[0] if npc is not None else roller_name(message, user),
             args.pool,
             args.traits,
             profile,
             args.dice,
+            npc=npc[0] if npc is not None else None,
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
@@ -129,7 +137,16 @@ async def vs_command(
     try:
         pool = rolling.check_pool(typed, profile)
         difficulty = resolved.table_difficulty(rolling.check_difficulty(args.difficulty, profile))
-        state = _challenge(message, args.race_to, args.npc, opponent, username, pool, difficulty)
+        state = _challenge(
+            message,
+            args.race_to,
+            args.npc or npc is not None,
+            opponent,
+            username,
+            pool,
+            difficulty,
+            npc_name=npc[0] if npc is not None else None,
+        )
         state = state.model_copy(update={"a": state.a.model_copy(update={"source": source})})
         state.contest()  # the rules check the race target here
         first = rolling.roll_d10(pool, difficulty, profile, rng=rng)
@@ -181,10 +198,14 @@ async def _answer_by_reply(
         return
     try:
         state = flow.state(OpposedFlow)
-        args = parse_opposed_arguments(command.args)
     except (ValidationError, FlowStateError):
         await message.answer(render.invalid_button_text())
         return
+    npc = None
+    if state.b.storyteller:  # the Storyteller answers for an NPC of the chat by its name
+        npc = await rolling.npc_named(store, message.chat.id, profile, command.args or "")
+    try:
+        args = parse_opposed_arguments(npc[1] if npc is not None else command.args)
     except ArgumentsError as problem:
         await message.answer(
             table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
@@ -208,7 +229,14 @@ async def _answer_by_reply(
         return
     try:
         resolved = await rolling.command_pool(
-            store, message, user.first_name, args.pool, args.traits, profile, args.dice
+            store,
+            message,
+            npc[0] if npc is not None else user.first_name,
+            args.pool,
+            args.traits,
+            profile,
+            args.dice,
+            npc=npc[0] if npc is not None else None,
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
@@ -228,7 +256,9 @@ async def _answer_by_reply(
             parse_mode=ParseMode.HTML,
         )
         return
-    name = state.b.name if state.b.storyteller else user.first_name
+    name = user.first_name
+    if state.b.storyteller:
+        name = npc[0] if npc is not None else state.b.name
     b = state.b.model_copy(
         update={
             "user_id": None if state.b.storyteller else user.id,
@@ -295,12 +325,15 @@ def _challenge(
     username: str | None,
     pool: int,
     difficulty: int,
+    *,
+    npc_name: str | None = None,
 ) -> OpposedFlow:
+    """``npc_name``: the Storyteller's side is that NPC of the chat, named on the result."""
     user = message.from_user
     named = opponent is not None or username is not None
     a = Party(
         user_id=user.id if user else 0,
-        name=view.npc_name() if npc and named else roller_name(message, user),
+        name=(npc_name or view.npc_name()) if npc and named else roller_name(message, user),
         storyteller=npc and named,
         pool=pool,
         difficulty=difficulty,

@@ -82,7 +82,7 @@ async def roll_command(
     npc = await rolling.npc_named(store, message.chat.id, profile, line)
     if npc is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
-            await message.answer(view.npc_storyteller_only_text(npc[0]))
+            await message.answer(render.npc_storyteller_only_text(npc[0]))
             return
         line = npc[1]
     try:

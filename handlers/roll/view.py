@@ -162,12 +162,6 @@ def wizard_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=keyboard)
 
 
-def npc_storyteller_only_text(name: str) -> str:
-    return _("{name} is the Storyteller's NPC: only the Storyteller rolls for them.").format(
-        name=escape(name)
-    )
-
-
 def example_text(command: str = "r") -> str:
     return render.example(command)
 

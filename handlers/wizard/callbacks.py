@@ -13,6 +13,7 @@ class SetupAction(StrEnum):
     TARGET = "t"
     GO = "go"
     UNDO = "un"
+    CANCEL = "x"
 
 
 class SetupCallback(CallbackData, prefix="su"):

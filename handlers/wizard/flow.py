@@ -25,8 +25,10 @@ class SetupState(FlowState):
     difficulty: int
     target: int | None = None
     pools: tuple[int, ...] = ()
+    difficulties: tuple[int, ...] = ()  # each declared pool's difficulty, chosen before it
     carry: str | None = None
     opponent: str | None = None
+    cancelled: bool = False
 
     def ready(self, target: WizardTarget) -> bool:
         if self.mode is WizardMode.DECLARE:

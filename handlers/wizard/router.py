@@ -87,6 +87,18 @@ async def setup_tap(
             # the wizard was drawn: its choices mean nothing in the new mode.
             raise RulesInputError(ErrorCode.STATE, "mode", "the chat's game changed")
         action, x = callback_data.a, callback_data.x
+        if action is SetupAction.CANCEL:
+            cancelled = state.model_copy(update={"cancelled": True})
+            await commit_tap(
+                callback,
+                message,
+                store,
+                flow,
+                cancelled,
+                lambda f: view.draw(f, cancelled, target, profile),
+                close=True,
+            )
+            return
         if action is SetupAction.GO:
             await _start(callback, message, flow, state, target, store, profile, rng)
             return
@@ -106,11 +118,18 @@ def _choose(
     if action is SetupAction.UNDO:
         if not declaring or not state.pools:
             raise RulesInputError(ErrorCode.STATE, "pools", "nothing to undo")
-        return state.model_copy(update={"pools": state.pools[:-1]})
+        return state.model_copy(
+            update={"pools": state.pools[:-1], "difficulties": state.difficulties[:-1]}
+        )
     if action is SetupAction.POOL and declaring:
         if x not in table_text.TABLE_POOLS or len(state.pools) >= profile.max_declared_actions:
             raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
-        return state.model_copy(update={"pools": (*state.pools, x)})
+        return state.model_copy(
+            update={
+                "pools": (*state.pools, x),
+                "difficulties": (*state.difficulties, state.difficulty),
+            }
+        )
     split = state.mode is WizardMode.SPLIT
     if action is SetupAction.POOL and split and not 2 <= x <= table_text.SPLIT_BUTTONS_MAX:
         raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
@@ -152,6 +171,7 @@ async def _start(
         difficulty=difficulty,
         target=state.target,
         pools=state.pools,
+        difficulties=state.difficulties,
         carry=state.carry,
         first=first,
     )

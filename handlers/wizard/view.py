@@ -20,7 +20,9 @@ from rules.profiles import Profile
 
 def draw(
     flow: Flow, state: SetupState, target: WizardTarget, profile: Profile
-) -> tuple[str, InlineKeyboardMarkup]:
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    if state.cancelled:
+        return target.title() + f" — {escape(state.roller)}\n✖ " + _("Cancelled."), None
     if state.mode is WizardMode.DECLARE:
         return _declare_view(flow, state, target, profile)
     chances = None
@@ -62,6 +64,7 @@ def _declare_view(
         declared=state.pools,
         reduced=reduced,
         difficulty=state.difficulty,
+        difficulties=state.difficulties,
     )
     markup = multi_setup_keyboard(
         flow.id,
@@ -126,17 +129,38 @@ def setup_keyboard(
     ]
     goals = [button(render.marked(f"🏁{t}", t == target), SetupAction.TARGET, t) for t in targets]
     rows = render.rows(choices, 5) + render.rows(diffs, 5) + render.rows(goals, 6)
+    last = [cancel_button(flow_id, version)]
     if ready:
-        rows.append([button("🎲 " + _("Roll!"), SetupAction.GO)])
+        last.append(button("🎲 " + _("Roll!"), SetupAction.GO))
+    rows.append(last)
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def cancel_button(flow_id: str, version: int) -> InlineKeyboardButton:
+    """Every wizard can be walked away from, so no half-chosen roll is left waiting."""
+    return table_text.button(
+        "✖ " + _("Cancel"), SetupCallback(f=flow_id, v=version, a=SetupAction.CANCEL)
+    )
+
+
 def multi_setup_text(
-    *, title: str, roller: str, declared: Sequence[int], reduced: Sequence[Pool], difficulty: int
+    *,
+    title: str,
+    roller: str,
+    declared: Sequence[int],
+    reduced: Sequence[Pool],
+    difficulty: int,
+    difficulties: Sequence[int] = (),
 ) -> str:
-    """/multi without numbers: the pools declared so far and what each becomes (§A.9)."""
+    """/multi without numbers: the pools declared so far and what each becomes (§A.9), each
+    at the difficulty chosen before its pool was tapped."""
     lines = [title + f" — {escape(roller)}"]
-    lines.append(_("Tap each action's pool in order; then «Roll!»."))
+    lines.append(
+        _(
+            "Tap each action's pool in order; a difficulty applies to the pools tapped after "
+            "it. Then «Roll!»."
+        )
+    )
     for k, base in enumerate(declared, start=1):
         line = f"{k}. {base}"
         if reduced:
@@ -146,8 +170,10 @@ def multi_setup_text(
                 if not reduced[k - 1].rollable
                 else _("{n}d10").format(n=dice)
             )
+        if k <= len(difficulties):
+            line += ", " + _("difficulty {d}").format(d=difficulties[k - 1])
         lines.append(line)
-    lines.append(_("difficulty {d}").format(d=difficulty))
+    lines.append(_("Next action: difficulty {d}").format(d=difficulty))
     return "\n".join(lines)
 
 
@@ -174,7 +200,7 @@ def multi_setup_keyboard(
         for d in difficulties
     ]
     rows += render.rows(diffs, 5)
-    last = []
+    last = [cancel_button(flow_id, version)]
     if declared:
         last.append(button("↩", SetupAction.UNDO))
     if ready:

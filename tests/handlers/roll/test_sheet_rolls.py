@@ -130,7 +130,7 @@ async def test_willpower_without_a_tracked_sheet_still_rolls(table: Table) -> No
         ("/ext ловк+драка 6 10", "Ловкость 3 + Драка 2 → 5к10, сложность 6 (стандартно) · цель 10"),
         ("/team ловк+драка 6 цель 4", "Anna: Ловкость 3 + Драка 2 → 5к10 · "),
         ("/vs ловк+драка 6 @bob", "Anna: Ловкость 3 + Драка 2 → 5к10, сложность 6"),
-        ("/multi ловк+драка/7 6", "1. 5 → 3к10, сложность 7"),
+        ("/multi ловк+драка/7 6", "1. Ловкость 3 + Драка 2: 5 → 3к10, сложность 7"),
     ],
 )
 async def test_table_rolls_take_their_pool_from_the_sheet(
@@ -321,3 +321,28 @@ async def test_the_storyteller_rolls_an_npc_sheet_by_name(table: Table) -> None:
     assert "только Рассказчик" in table.session.sent[-1].text
     await table.say(ANNA, "/r 5 6")  # a number is never an NPC
     assert len(faces(table.session.sent[-1].text)) == 5
+
+
+async def test_the_storyteller_opposes_a_player_with_an_npc_by_name(table: Table) -> None:
+    """/vs as the NPC: its sheet's pool and its name on the result, not an anonymous «НПС»."""
+    table.session.admins.add(BORIS.id)
+    await table.say(BORIS, "/npc Страж: ловкость 3 драка 2 восприятие 2")
+    await table.say(BORIS, "/vs страж ловк+драка 6 @anna")
+    text = table.session.sent[-1].text
+    assert "Страж — @anna" in text
+    assert "Ловкость 3 + Драка 2 → 5к10" in text
+    await table.say(ANNA, "/vs страж 6 @boris")
+    assert "только Рассказчик" in table.session.sent[-1].text
+    await table.say(BORIS, "/vs страж 6")  # nobody to oppose
+    assert "Кому вы бросаете вызов?" in table.session.sent[-1].text
+
+
+async def test_the_storyteller_answers_a_challenge_for_an_npc_by_name(table: Table) -> None:
+    table.session.admins.add(BORIS.id)
+    await table.say(BORIS, "/npc Страж: ловкость 3 драка 2 восприятие 2")
+    await table.say(ANNA, "/vs 4 6 нпс")
+    challenge = table.session.messages[-1]
+    await reply_to_bot(table, BORIS, "/vs страж восп 7", challenge)
+    text = table.session.edits[-1].text
+    assert "Страж: Восприятие 2 → 2к10, сложность 7" in text
+    assert "НПС" not in text
