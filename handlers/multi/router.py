@@ -153,9 +153,7 @@ async def multi_tap(
                 raise RulesInputError(ErrorCode.STATE, "split", "already split")
             first = callback_data.x
             first_d, second_d = state.part_difficulties or (None, None)
-            after = declare(
-                state, [(first, first_d), (state.split_of - first, second_d)], profile
-            )
+            after = declare(state, [(first, first_d), (state.split_of - first, second_d)], profile)
         else:
             k = state.next_action()
             if k is None:
