@@ -146,8 +146,45 @@ class Stat(StrEnum):
     WILLPOWER = "willpower"  # Сила Воли
     ARETE = "arete"  # Арете («Арте» in S4)
     HUMANITY = "humanity"  # Человечность (S1)
+    BLOOD = "blood"  # a vampire's blood pool (S1): points held, spent, never rolled
     QUINTESSENCE = "quintessence"  # Квинтэссенция
     PARADOX = "paradox"  # Парадокс
+
+
+class Virtue(StrEnum):
+    """The Virtues of a Dark Ages vampire, rolled alone (a frenzy, the Rötschreck, a
+    degeneration). S1 names none of them; these are the book's five, in the Russian words
+    the translations of Vampire use (``bot.traits``). A Road swaps Conscience for Conviction
+    and Self-Control for Instincts, so a sheet holds whichever its character follows."""
+
+    CONSCIENCE = "conscience"  # Совесть
+    CONVICTION = "conviction"  # Убеждённость
+    SELF_CONTROL = "self_control"  # Самоконтроль
+    INSTINCTS = "instincts"  # Инстинкты
+    COURAGE = "courage"  # Храбрость
+
+
+class Discipline(StrEnum):
+    """A Dark Ages vampire's Disciplines (S1 only says «Дисциплины»): the book's list, rated
+    like a trait and rolled alone or beside another trait as their powers say."""
+
+    ANIMALISM = "animalism"  # Анимализм
+    AUSPEX = "auspex"  # Прорицание
+    CELERITY = "celerity"  # Стремительность
+    CHIMERSTRY = "chimerstry"  # Химерия
+    DEMENTATION = "dementation"  # Помешательство
+    DOMINATE = "dominate"  # Доминирование
+    FORTITUDE = "fortitude"  # Стойкость
+    MORTIS = "mortis"  # Мортис
+    OBFUSCATE = "obfuscate"  # Затемнение
+    OBTENEBRATION = "obtenebration"  # Власть над тенью
+    POTENCE = "potence"  # Мощь
+    PRESENCE = "presence"  # Присутствие
+    PROTEAN = "protean"  # Превращение
+    QUIETUS = "quietus"  # Смерть
+    SERPENTIS = "serpentis"  # Серпентис
+    THAUMATURGY = "thaumaturgy"  # Тауматургия
+    VICISSITUDE = "vicissitude"  # Изменчивость
 
 
 class D6Field(StrEnum):
@@ -158,7 +195,9 @@ class D6Field(StrEnum):
     ALACRITY = "alacrity"  # Расторопность, the initiative dice (§D.7); heroes have 3
 
 
-TraitCode = Attribute | Ability | Sphere | Stat | D6Field
+TraitCode = Attribute | Ability | Virtue | Discipline | Sphere | Stat | D6Field
+# The ratings kept in a sheet's ``traits``: what a pool adds up from.
+RATED = (Attribute, Ability, Virtue, Discipline)
 
 ATTRIBUTES: tuple[Attribute, ...] = tuple(Attribute)
 
@@ -255,12 +294,22 @@ _CATALOGUE: dict[SheetSystem, tuple[TraitCode, ...]] = {
         Stat.QUINTESSENCE,
         Stat.PARADOX,
     ),
-    SheetSystem.DARK_AGES: (*ATTRIBUTES, *DARK_AGES_ABILITIES, Stat.WILLPOWER, Stat.HUMANITY),
+    SheetSystem.DARK_AGES: (
+        *ATTRIBUTES,
+        *DARK_AGES_ABILITIES,
+        Stat.WILLPOWER,
+        Stat.HUMANITY,
+        *Virtue,
+        Stat.BLOOD,
+        *Discipline,
+    ),
     SheetSystem.D6: (D6Field.WEAKNESS, D6Field.LUCK, D6Field.ALACRITY),
 }
 
 _ALL_CODES: dict[str, TraitCode] = {
-    c.value: c for kind in (Attribute, Ability, Sphere, Stat, D6Field) for c in kind
+    c.value: c
+    for kind in (Attribute, Ability, Virtue, Discipline, Sphere, Stat, D6Field)
+    for c in kind
 }
 
 
@@ -327,6 +376,7 @@ SPHERE_MAX = int(SphereLevel.MASTER)
 # S4 «место на треке не ограничивают максимальное кол-во Парадокса»: no rule caps it, so this
 # is only a bound against typing accidents.
 PARADOX_MAX = 100
+BLOOD_MAX = 50  # the largest blood pool of the eldest generations; more is a typo
 QUINTESSENCE_MAX = 100  # the wheel of the chat's profile is the real limit (§C.11)
 POWER_NAME_MAX = 40
 POWERS_MAX = 30
@@ -345,6 +395,12 @@ def trait_range(code: TraitCode, *, supernatural: bool = False) -> tuple[int, in
     check_bool(supernatural, "supernatural")
     if isinstance(code, (Attribute, Ability)):
         return 0, TRAIT_MAX if supernatural else MORTAL_TRAIT_MAX
+    if isinstance(code, Virtue):
+        return 0, MORTAL_TRAIT_MAX
+    if isinstance(code, Discipline):
+        return 0, TRAIT_MAX
+    if code is Stat.BLOOD:
+        return 0, BLOOD_MAX
     if isinstance(code, Sphere):
         return 0, SPHERE_MAX
     if code in (Stat.WILLPOWER, Stat.ARETE, Stat.HUMANITY):
@@ -409,6 +465,7 @@ class Sheet(_Frozen):
     willpower_current: int | None = None
     arete: int | None = None
     humanity: int | None = None
+    blood: int | None = None
     quintessence: int = 0
     paradox: int = 0
     health: Track = HealthTrack()
@@ -429,7 +486,7 @@ class Sheet(_Frozen):
     def rating(self, code: TraitCode | str) -> int | None:
         """The rating of a fixed trait, ``None`` while unset (Willpower: the permanent one)."""
         key = trait_code(code, self.system)
-        if isinstance(key, (Attribute, Ability)):
+        if isinstance(key, RATED):
             return self.traits.get(key.value)
         if isinstance(key, Sphere):
             return self.spheres.get(key.value)
@@ -437,6 +494,7 @@ class Sheet(_Frozen):
             Stat.WILLPOWER: self.willpower,
             Stat.ARETE: self.arete,
             Stat.HUMANITY: self.humanity,
+            Stat.BLOOD: self.blood,
             Stat.QUINTESSENCE: self.quintessence,
             Stat.PARADOX: self.paradox,
             D6Field.WEAKNESS: self.weakness,
@@ -470,8 +528,8 @@ def validate(sheet: Sheet) -> Sheet:
     d10 = system is not SheetSystem.D6
     for key, value in sheet.traits.items():
         code = trait_code(key, system)
-        if not isinstance(code, (Attribute, Ability)):
-            raise RulesInputError(ErrorCode.STATE, f"traits.{key}", "not an Attribute or Ability")
+        if not isinstance(code, RATED):
+            raise RulesInputError(ErrorCode.STATE, f"traits.{key}", "not a rated trait")
         check_int(value, f"traits.{key}", *trait_range(code, supernatural=sheet.supernatural))
     for key, value in sheet.spheres.items():
         code = trait_code(key, system)
@@ -481,6 +539,7 @@ def validate(sheet: Sheet) -> Sheet:
     _check_optional_stat(sheet, Stat.WILLPOWER, sheet.willpower, "willpower")
     _check_optional_stat(sheet, Stat.ARETE, sheet.arete, "arete")
     _check_optional_stat(sheet, Stat.HUMANITY, sheet.humanity, "humanity")
+    _check_optional_stat(sheet, Stat.BLOOD, sheet.blood, "blood")
     if (sheet.willpower is None) != (sheet.willpower_current is None):
         raise RulesInputError(ErrorCode.STATE, "willpower_current", "set without the rating")
     if sheet.willpower is not None:
@@ -602,7 +661,7 @@ def set_trait(
     sheet = _check_sheet(sheet)
     key = trait_code(code, sheet.system)
     check_int(value, "value")
-    if isinstance(key, (Attribute, Ability)):
+    if isinstance(key, RATED):
         check_int(value, key.value, *trait_range(key, supernatural=sheet.supernatural))
         return _update(sheet, traits={**sheet.traits, key.value: value})
     if isinstance(key, Sphere):
@@ -610,7 +669,7 @@ def set_trait(
         return _update(sheet, spheres={**sheet.spheres, key.value: value})
     if key is Stat.WILLPOWER:
         return set_willpower(sheet, value)
-    if key in (Stat.ARETE, Stat.HUMANITY):
+    if key in (Stat.ARETE, Stat.HUMANITY, Stat.BLOOD):
         check_int(value, key.value, *trait_range(key))
         return _update(sheet, **{key.value: value})
     if key is Stat.QUINTESSENCE:
@@ -631,7 +690,7 @@ def clear_trait(sheet: Sheet, code: TraitCode | str) -> Sheet:
     """Remove an Attribute, Ability or Sphere from the sheet (it counts as unset again)."""
     sheet = _check_sheet(sheet)
     key = trait_code(code, sheet.system)
-    if isinstance(key, (Attribute, Ability)):
+    if isinstance(key, RATED):
         return _update(sheet, traits={k: v for k, v in sheet.traits.items() if k != key.value})
     if isinstance(key, Sphere):
         return _update(sheet, spheres={k: v for k, v in sheet.spheres.items() if k != key.value})
@@ -828,6 +887,10 @@ def _pool_trait(sheet: Sheet, code: TraitCode) -> tuple[TraitKind, int | None]:
         return TraitKind.ADVANTAGE, sheet.arete
     if code is Stat.HUMANITY:
         return TraitKind.ADVANTAGE, sheet.humanity
+    if isinstance(code, (Virtue, Discipline)):
+        # Rolled alone like Humanity, or beside an Attribute as a power says; never the
+        # zero-Ability rule, which speaks of Abilities only (§A.2).
+        return TraitKind.ADVANTAGE, sheet.traits.get(code.value)
     # Spheres are never rolled (magick rolls Arete, §C.5) and Quintessence is only spent. S0
     # does roll Paradox alone («за исключением Силы Воли, Арете и Парадокса, вы никогда не
     # будете использовать в броске только одну Черту»), but that roll is the Backlash of

@@ -19,6 +19,8 @@ class Category(StrEnum):
     ATTRIBUTES = "at"
     ABILITIES = "ab"
     SPHERES = "sp"
+    VIRTUES = "vi"  # Dark Ages
+    DISCIPLINES = "di"  # Dark Ages
     ADVANTAGES = "ad"  # Willpower, Arete, Humanity, Quintessence, Paradox
     D6 = "d6"  # weakness, luck dice (powers are named by the player: typed)
 

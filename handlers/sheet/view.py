@@ -43,10 +43,12 @@ from rules.sheet import (
     Ability,
     Attribute,
     D6Field,
+    Discipline,
     Sheet,
     SheetSystem,
     Stat,
     TraitCode,
+    Virtue,
     catalogue,
     trait_code,
     trait_range,
@@ -124,6 +126,16 @@ def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
         value = sheet.rating(stat) if stat in catalogue(sheet.system) else None
         if value is not None:
             lines.append(f"<b>{trait_name(stat, lang, sheet.system)}</b>: {value}")
+    virtues = _rated([c for c in catalogue(sheet.system) if isinstance(c, Virtue)], sheet, lang)
+    if virtues:
+        lines.append("<b>" + _("Virtues") + f"</b>: {virtues}")
+    if sheet.blood is not None:
+        lines.append(f"<b>{trait_name(Stat.BLOOD, lang, sheet.system)}</b>: {sheet.blood}")
+    disciplines = _rated(
+        [c for c in catalogue(sheet.system) if isinstance(c, Discipline)], sheet, lang
+    )
+    if disciplines:
+        lines.append("<b>" + _("Disciplines") + f"</b>: {disciplines}")
     spheres = _rated([c for c in catalogue(sheet.system) if isinstance(c, Sphere)], sheet, lang)
     if spheres:
         lines.append("<b>" + _("Spheres") + f"</b>: {spheres}")
@@ -394,6 +406,8 @@ _CATEGORY_TITLES: dict[Category, LazyProxy] = {
     Category.ATTRIBUTES: __("Attributes"),
     Category.ABILITIES: __("Abilities"),
     Category.SPHERES: __("Spheres"),
+    Category.VIRTUES: __("Virtues"),
+    Category.DISCIPLINES: __("Disciplines"),
     Category.ADVANTAGES: __("Willpower and more"),
     Category.D6: __("Weakness and luck"),
 }
@@ -406,6 +420,10 @@ def category_of(code: TraitCode) -> Category:
         return Category.ABILITIES
     if isinstance(code, Sphere):
         return Category.SPHERES
+    if isinstance(code, Virtue):
+        return Category.VIRTUES
+    if isinstance(code, Discipline):
+        return Category.DISCIPLINES
     if isinstance(code, D6Field):
         return Category.D6
     return Category.ADVANTAGES

@@ -620,3 +620,39 @@ async def test_the_names_players_also_use_for_spheres_and_abilities(table: Table
     assert "Загадки 2" in said
     assert "Основы 2" in said
     assert "Связи 1" in said
+
+
+async def test_a_dark_ages_sheet_holds_virtues_blood_and_disciplines(table: Table) -> None:
+    """Dark Ages rolls its Virtues alone and its Disciplines beside an Attribute; the blood
+    pool is only held and spent, never rolled."""
+    await table.store.update_chat(table.chat.id, profile="dark-ages")
+    await table.say(ANNA, "/set совесть 3 самоконтроль 4 храбрость 2 кровь 10")
+    assert table.session.sent[-1].text == (
+        "✅ Anna — лист: Совесть 3 · Самоконтроль 4 · Храбрость 2 · Запас крови 10"
+    )
+    await table.say(ANNA, "/set\nЛовкость 3\nСтремительность 2\nМощь 1")
+    await table.say(ANNA, "/sheet")
+    text = table.session.sent[-1].text
+    assert "<b>Добродетели</b>: Совесть 3 · Самоконтроль 4 · Храбрость 2" in text
+    assert "<b>Запас крови</b>: 10" in text
+    assert "<b>Дисциплины</b>: Стремительность 2 · Мощь 1" in text
+    await table.say(ANNA, "/r самоконтроль 7")
+    assert "Самоконтроль 4 → 4к10, сложность 7" in table.session.sent[-1].text
+    await table.say(ANNA, "/r ловк+стремительность 6")
+    assert "Ловкость 3 + Стремительность 2 → 5к10" in table.session.sent[-1].text
+    await table.say(ANNA, "/r кровь 6")
+    assert "к10" not in table.session.sent[-1].text.splitlines()[0]
+    await table.say(ANNA, "/sheet export")
+    exported = table.session.sent[-1].text
+    assert "Самоконтроль 4" in exported
+    assert "Запас крови 10" in exported
+    await table.say(ANNA, "/set совесть 6")
+    assert "от 0 до 5" in table.session.sent[-1].text
+    dark = await stored(table, ANNA, SheetSystem.DARK_AGES)
+    assert dark is not None
+    assert dark.blood == 10
+
+
+async def test_a_mage_sheet_names_the_vampire_traits_as_another_games(table: Table) -> None:
+    await table.say(ANNA, "/set самоконтроль 3")
+    assert "в листе этой игры нет черты Самоконтроль" in table.session.sent[-1].text
