@@ -61,6 +61,7 @@ class Table:
     anya: FakeUser
     boris: FakeUser
     vera: FakeUser
+    master: FakeUser
 
     async def say(
         self, user: FakeUser, text: str, reply_to: ChatMessage | None = None
@@ -126,7 +127,7 @@ async def table(world: BotLauncher) -> AsyncIterator[Table]:
     boris = api.add_user("Борис", language_code="ru", username="boris")
     vera = api.add_user("Вера", language_code="ru")
     chat = api.add_group("Хроника", owner=master, members=[anya, boris, vera])
-    yield Table(api, world, chat, anya, boris, vera)
+    yield Table(api, world, chat, anya, boris, vera, master)
     print(world.logs())
 
 
@@ -254,4 +255,42 @@ async def test_wizards_and_an_answer_from_the_sheet(table: Table) -> None:
     assert "Борис: Смекалка 2 + Бдительность 3 → 5к10, сложность 7" in challenge.text
     assert ("Побеждает" in challenge.text) or ("Ничья" in challenge.text)
     assert typed.message_id > challenge.message_id
+    await table.settle()
+
+
+async def test_what_players_typed_first_now_reads(table: Table) -> None:
+    """The lines an evening of play saw refused, through the real process: mistyped
+    commands, names as the sheet prints them, dice on a pool, one sheet pool at two
+    difficulties, NPCs by name, and the Dark Ages traits (PRODUCT.md §5)."""
+    for typo, fixed in (("/R 7 6", "/r 7 6"), ("/r8 6", "/r 8 6")):
+        answer = await table.say(table.anya, typo)
+        assert fixed in answer.text, (typo, answer.text)
+    # A group in privacy mode never shows the bot «/к»: Telegram's commands are Latin. The
+    # Russian layout is read where the bot sees it, as in the private chat.
+    private = table.api.open_private_chat(table.anya)
+    for typo, fixed in (("/к 7 6", "/r 7 6"), ("/кщдд 5 6", "/r 5 6"), ("r 4 6", "/r 4 6")):
+        typed = table.api.send_text(private, table.anya, typo)
+        answer = await table.api.wait_for_message(private, after=typed, timeout=10)
+        assert fixed in answer.text, (typo, answer.text)
+    await table.say(table.anya, "/set ловкость 3 драка 2 сила 2 сила воли 5")
+    willpower = await table.say(table.anya, "/r сила воли 8")
+    assert willpower.text.startswith("🎲 Аня: Сила Воли 5 → 5к10, сложность 8")
+    less = await table.say(table.anya, "/r ловк+драка-1 6")
+    assert "Ловкость 3 + Драка 2 − 1 → 4к10" in less.text
+    more = await table.say(table.anya, "/r сила +2 6")
+    assert "Сила 2 + 2 → 4к10, сложность 6" in more.text
+    two = await table.say(table.anya, "/multi ловк+драка 6 7")
+    assert "по разу на каждую сложность: 6, 7" in two.text
+    assert "2. Ловкость 3 + Драка 2: 5 → 2к10, сложность 7" in two.text
+    await table.say(table.master, "/npc Страж: выносливость 3 восприятие 2 бдительность 2")
+    guard = await table.say(table.master, "/r страж вын 6")
+    assert guard.text.startswith("🎲 Страж: Выносливость 3 → 3к10, сложность 6")
+    sneaking = table.api.send_text(table.chat, table.vera, "Вера крадётся")
+    contest = await table.say(table.master, "/vs страж восп+бдит 7", reply_to=sneaking)
+    assert "Страж — Вера" in contest.text
+    assert "Восприятие 2 + Бдительность 2 → 4к10" in contest.text
+    await table.say(table.master, "/rules dark-ages")
+    await table.say(table.boris, "/set самоконтроль 4 кровь 10 стремительность 2")
+    frenzy = await table.say(table.boris, "/r самоконтроль 7")
+    assert frenzy.text.startswith("🎲 Борис: Самоконтроль 4 → 4к10, сложность 7")
     await table.settle()
