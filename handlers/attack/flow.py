@@ -62,9 +62,42 @@ class Defence(StrEnum):
     NONE = "none"
     DODGE = "dodge"
     BLOCK = "block"
+    # «Отчаянная защита» (§B.4): one defence for the whole turn against every attack, its
+    # full pool less a die per attack already taken; the defender does nothing else.
+    DESPERATE_DODGE = "ddodge"
+    DESPERATE_BLOCK = "dblock"
+
+    @property
+    def desperate(self) -> bool:
+        return self in (Defence.DESPERATE_DODGE, Defence.DESPERATE_BLOCK)
+
+    @property
+    def manoeuvre(self) -> Defence:
+        """The manoeuvre rolled: a desperate defence is a dodge or a block held all turn."""
+        if self is Defence.DESPERATE_DODGE:
+            return Defence.DODGE
+        if self is Defence.DESPERATE_BLOCK:
+            return Defence.BLOCK
+        return self
 
 
-DEFENCES = (Defence.NONE, Defence.DODGE, Defence.BLOCK)
+DEFENCES = (
+    Defence.NONE,
+    Defence.DODGE,
+    Defence.BLOCK,
+    Defence.DESPERATE_DODGE,
+    Defence.DESPERATE_BLOCK,
+)
+
+
+class Desperate(BaseModel):
+    """A character in desperate defence this turn, and how many attacks it has met."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    defence: Defence
+    met: int = 0
 
 
 class Side(BaseModel):
@@ -125,6 +158,11 @@ class AttackFlow(FlowState):
     stunned: bool = False
     track_after: HealthTrack | None = None
     history: tuple[Past, ...] = ()
+    round_no: int = 0  # the tracker's round the attack is made in (0: none open)
+    desperate: tuple[Desperate, ...] = ()  # who is in desperate defence this round
+
+    def desperate_of(self, key: str) -> Desperate | None:
+        return next((d for d in self.desperate if d.key == key), None)
 
     def chosen_target(self) -> Side | None:
         if self.target is None or not 0 <= self.target < len(self.targets):
@@ -173,13 +211,14 @@ class AttackFlow(FlowState):
         target = self.chosen_target()
         if target is None or kind is Defence.NONE:
             return None
+        held = self.desperate_of(target.key)
         code = (
             combat.DefenceManoeuvre.DODGE
-            if kind is Defence.DODGE
+            if kind.manoeuvre is Defence.DODGE
             else combat.DefenceManoeuvre.BLOCK
         )
         ability = Trait.DODGE
-        if kind is Defence.BLOCK:
+        if kind.manoeuvre is Defence.BLOCK:
             ability = (
                 Trait.MELEE
                 if target.rating(Trait.MELEE) > target.rating(Trait.BRAWL)
@@ -191,6 +230,8 @@ class AttackFlow(FlowState):
             dexterity=target.rating(Trait.DEXTERITY),
             ability=target.rating(ability),
             ability_used=ability,
+            attacks_before=held.met if held is not None else 0,
+            desperate=kind.desperate,
             conditions=frozenset(target.conditions),
             track=target.track,
         )

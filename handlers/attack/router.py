@@ -50,6 +50,7 @@ from handlers.attack.flow import (
     RANGED,
     WEAPONS,
     AttackFlow,
+    Desperate,
     Past,
     Side,
     Stage,
@@ -190,7 +191,7 @@ async def open_panel(
     if not others:
         return view.no_targets_text()
     sides = await _sides(store, chat_id, profile, [attacker, *others])
-    fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]))
+    fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number)
     owner = attacker.user_id or 0
     for _attempt in range(CONFLICT_ATTEMPTS):
         flow, live, created = await store.open_live(KIND, fresh, chat_id, owner, ttl=PANEL_TTL)
@@ -206,7 +207,11 @@ async def open_panel(
         if state is not None and state.stage not in (Stage.DONE, Stage.CANCELLED):
             return view.busy_text(state.attacker.name)
         history = _history(state) if state is not None else ()
-        after = fresh.model_copy(update={"history": history})
+        # Desperate defence lasts the turn it was taken in (§B.4), across the round's attacks.
+        held = state.desperate if state is not None and state.round_no == current.number else ()
+        if any(d.key == key for d in held):
+            return view.desperate_busy_text(name)
+        after = fresh.model_copy(update={"history": history, "desperate": held})
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
@@ -399,6 +404,10 @@ def _defend(state: AttackFlow, x: int, profile: Profile, rng: Rng | None) -> Att
     if not 0 <= x < len(DEFENCES):
         raise _Refused(render.invalid_button_text())
     kind = DEFENCES[x]
+    target = state.chosen_target()
+    held = state.desperate_of(target.key) if target is not None else None
+    if target is not None and held is not None and kind is not held.defence:
+        raise _Refused(view.desperate_only_text(target.name))
     roll_plan = state.defence_plan(profile, kind)
     defence = None
     if roll_plan is not None and roll_plan.status is combat.PlanStatus.ROLL:
@@ -406,6 +415,10 @@ def _defend(state: AttackFlow, x: int, profile: Profile, rng: Rng | None) -> Att
             roll_plan.pool, roll_plan.difficulty, profile, threshold=roll_plan.threshold, rng=rng
         )
     defended = state.model_copy(update={"defence": kind, "defence_roll": defence})
+    if kind.desperate and target is not None:
+        met = Desperate(key=target.key, defence=kind, met=(held.met if held else 0) + 1)
+        others = tuple(d for d in state.desperate if d.key != target.key)
+        defended = defended.model_copy(update={"desperate": (*others, met)})
     outcome = _outcome(defended, profile)
     net = max(outcome.net, 0)
     if outcome.result is not combat.HitResult.HIT or outcome.damage_type is None:

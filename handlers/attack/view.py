@@ -3,6 +3,7 @@ and the target's new wound level at the end (RULES.md §B.3–§B.10)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -12,6 +13,7 @@ from bot import house_rules, render, sheet_text, table_text
 from bot.store import Flow
 from handlers.attack.callbacks import AtkAction, AtkCallback
 from handlers.attack.flow import (
+    DEFENCES,
     MELEE,
     RANGED,
     WEAPONS,
@@ -167,17 +169,26 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
     if state.attack is not None:
         lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
     if state.stage is Stage.DEFENCE and target is not None:
-        lines.append(
-            "🛡 "
-            + _("{name} defends: dodge, block or parry, or nothing.").format(
-                name=escape(target.name)
+        held = state.desperate_of(target.key)
+        if held is not None:
+            lines.append(
+                "🛡 "
+                + _(
+                    "{name} is in desperate defence this turn ({kind}): attack {n} of the turn."
+                ).format(name=escape(target.name), kind=_defence_word(held.defence), n=held.met + 1)
             )
-        )
+        else:
+            lines.append(
+                "🛡 "
+                + _("{name} defends: dodge, block or parry, or nothing.").format(
+                    name=escape(target.name)
+                )
+            )
         return "\n".join(lines)
     if state.defence is Defence.NONE:
         lines.append(_("No defence."))
     elif state.defence is not None:
-        kind = _("dodge") if state.defence is Defence.DODGE else _("block / parry")
+        kind = _defence_word(state.defence)
         roll = (
             _faces(state.defence_roll)
             if state.defence_roll is not None
@@ -297,13 +308,7 @@ def keyboard(
             last.insert(0, button("⚔️ " + _("Attack"), AtkAction.ATTACK))
         rows.append(last)
     elif state.stage is Stage.DEFENCE:
-        rows.append(
-            [
-                button("🏃 " + _("Dodge"), AtkAction.DEFEND, 1),
-                button("🛡 " + _("Block / parry"), AtkAction.DEFEND, 2),
-            ]
-        )
-        rows.append([button(_("No defence"), AtkAction.DEFEND, 0)])
+        rows += _defence_rows(state, profile, button)
     elif state.stage is Stage.DAMAGE:
         rows.append([button("🩸 " + _("Roll damage"), AtkAction.DAMAGE)])
     elif state.stage is Stage.SOAK:
@@ -313,6 +318,49 @@ def keyboard(
     else:
         return None
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _defence_word(kind: Defence) -> str:
+    if kind is Defence.DESPERATE_DODGE:
+        return _("desperate dodge")
+    if kind is Defence.DESPERATE_BLOCK:
+        return _("desperate block / parry")
+    return _("dodge") if kind is Defence.DODGE else _("block / parry")
+
+
+def _defence_rows(
+    state: AttackFlow,
+    profile: Profile,
+    button: Callable[[str, AtkAction, int], InlineKeyboardButton],
+) -> list[list[InlineKeyboardButton]]:
+    """The target's reactions (§B.4); one who took desperate defence this turn has only it,
+    with the dice it has left."""
+    target = state.chosen_target()
+    held = state.desperate_of(target.key) if target is not None else None
+    if held is not None:
+        plan = state.defence_plan(profile, held.defence)
+        dice = plan.pool if plan is not None else 0
+        label = "🛡 " + _defence_word(held.defence) + " (" + _("{n}d10").format(n=dice) + ")"
+        return [[button(label, AtkAction.DEFEND, DEFENCES.index(held.defence))]]
+    return [
+        [
+            button("🏃 " + _("Dodge"), AtkAction.DEFEND, DEFENCES.index(Defence.DODGE)),
+            button("🛡 " + _("Block / parry"), AtkAction.DEFEND, DEFENCES.index(Defence.BLOCK)),
+        ],
+        [
+            button(
+                "🏃🏃 " + _("Desperate dodge"),
+                AtkAction.DEFEND,
+                DEFENCES.index(Defence.DESPERATE_DODGE),
+            ),
+            button(
+                "🛡🛡 " + _("Desperate block"),
+                AtkAction.DEFEND,
+                DEFENCES.index(Defence.DESPERATE_BLOCK),
+            ),
+        ],
+        [button(_("No defence"), AtkAction.DEFEND, DEFENCES.index(Defence.NONE))],
+    ]
 
 
 def _approach_label(approach: Approach) -> str:
@@ -347,6 +395,18 @@ def cannot_attack_text() -> str:
 
 def no_round_text() -> str:
     return _("No fight is on: open one with /init, then attack with /atk.")
+
+
+def desperate_busy_text(name: str) -> str:
+    return _("{name} is in desperate defence this turn and does nothing else.").format(
+        name=escape(name)
+    )
+
+
+def desperate_only_text(name: str) -> str:
+    return _("{name} took desperate defence this turn: it is their only defence.").format(
+        name=escape(name)
+    )
 
 
 def busy_text(attacker: str) -> str:

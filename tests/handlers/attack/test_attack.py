@@ -162,3 +162,55 @@ async def test_the_trackers_attack_button_opens_the_panel_for_whoever_acts(table
     await table.tap(ANNA, tracker_data("Атака"), tracker.message_id)
     _mid, text, _markup = panel(table)
     assert text.startswith(f"⚔️ <b>Атака</b>: {acting.group(1)} →")
+
+
+class Dealt(random.Random):
+    """The faces in the order given, then a plain seeded die."""
+
+    def __init__(self, faces: list[int]) -> None:
+        super().__init__(5)
+        self.faces = faces
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0) if self.faces else super().randint(a, b)
+
+
+async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table: Table) -> None:
+    """§B.4 «Один защитный маневр на весь ход против всех атак, с полным набором кубов,
+    отнимая от него по 1 кубу за каждую получаемую атаку»."""
+    await fight(table)
+    # Борис: 7 dice, all hit; Вера's desperate dodge: 4 dice (Ловкость 2 + Уклонение 2), two
+    # succeed; damage: Сила 2 + 4 net − 1 → 6 dice that all miss.
+    table.rng = Dealt([8] * 7 + [9, 9, 2, 2] + [2] * 6 + [2])
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    await press(table, BORIS, AtkAction.ATTACK)
+    _mid, _text, markup = panel(table)
+    labels = [b.text for b in buttons(markup)]
+    assert "🏃🏃 Отчаянное уклонение" in labels
+    await press(table, VERA, AtkAction.DEFEND, 3)
+    _mid, text, _markup = panel(table)
+    assert "Защита (отчаянное уклонение): <b>9</b> <b>9</b> 2 2 — 2 успеха" in text
+    await press(table, BORIS, AtkAction.DAMAGE)
+    await press(table, VERA, AtkAction.SOAK)  # Выносливость 1 against bashing
+    await table.say(VERA, "/atk")
+    assert "в отчаянной защите на этот ход и больше ничего не делает" in (
+        table.session.sent[-1].text
+    )
+    table.rng = Dealt([8] * 7 + [9, 9, 9])
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    await press(table, BORIS, AtkAction.ATTACK)
+    _mid, text, markup = panel(table)
+    assert "Вера — в отчаянной защите на этот ход (отчаянное уклонение): 2-я атака за ход" in text
+    assert [b.text for b in buttons(markup)] == ["🛡 отчаянное уклонение (3к10)"]
+    mid, _text, markup = panel(table)
+    flow_id = AtkCallback.unpack(buttons(markup)[0].callback_data or "").f
+    flow = await table.store.load_flow(flow_id)
+    assert flow is not None
+    dodge = AtkCallback(f=flow_id, v=flow.version, a=AtkAction.DEFEND, x=1).pack()
+    await table.tap(VERA, dodge, mid)
+    assert "только отчаянная защита" in (table.session.answers[-1].text or "")
+    await press(table, VERA, AtkAction.DEFEND, 3)
+    _mid, text, _markup = panel(table)
+    assert "Защита (отчаянное уклонение): <b>9</b> <b>9</b> <b>9</b> — 3 успеха" in text
