@@ -33,3 +33,11 @@ class SheetCallback(CallbackData, prefix="sh"):
     a: SheetAction
     k: str = ""
     x: int = 0
+
+
+class RosterCallback(CallbackData, prefix="ro"):
+    """A page of ``/sheet all`` or the ``/npc`` list: stateless, the lists are read afresh at
+    each press (a page is «the n-th», so a sheet added since only shifts what follows)."""
+
+    p: int  # the page, from 0
+    n: int = 0  # 1: the NPC list alone

@@ -36,7 +36,7 @@ from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
 from bot.taps import heal, load_tap
 from bot.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 from handlers.sheet import view as sheet_view
-from handlers.sheet.callbacks import SheetAction, SheetCallback
+from handlers.sheet.callbacks import RosterCallback, SheetAction, SheetCallback
 from handlers.sheet.flow import EDITOR, EditorState
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
@@ -76,6 +76,7 @@ def make_router() -> Router:
     router.message.register(npc_command, Command("npc"))
     router.message.register(paste_reply, replies_to_a_sheet)
     router.callback_query.register(editor_tap, SheetCallback.filter())
+    router.callback_query.register(roster_tap, RosterCallback.filter())
     return router
 
 
@@ -273,8 +274,45 @@ async def _roster(
     lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
     npcs = await store.list_npcs(message.chat.id, system)
-    text = sheet_view.roster_text(players, lang, sheet_view.SHEET_MARK, npcs=npcs)
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    text, markup = sheet_view.roster_page(players, lang, sheet_view.SHEET_MARK, npcs=npcs)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def roster_tap(
+    callback: CallbackQuery,
+    callback_data: RosterCallback,
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    chat_settings: ChatSettings,
+    locale: str,
+) -> None:
+    """«⬅»/«➡» under ``/sheet all`` or ``/npc``: the page asked for, from the lists as they
+    are now; only whoever may read them (the Storyteller) turns the pages."""
+    message = callback.message
+    if not isinstance(message, Message):
+        await callback.answer(render.closed_text(), show_alert=True)
+        return
+    access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
+    if access is not GameAccess.ALLOWED:
+        await callback.answer(sheet_view.not_storyteller_text(), show_alert=True)
+        return
+    system = system_of(profile)
+    lang = sheet_text.lang_of(locale)
+    npcs = await store.list_npcs(message.chat.id, system)
+    if callback_data.n:
+        text, markup = sheet_view.roster_page(
+            npcs, lang, sheet_view.NPC_MARK, page=callback_data.p, npc_only=True
+        )
+    else:
+        players = [
+            (p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)
+        ]
+        text, markup = sheet_view.roster_page(
+            players, lang, sheet_view.SHEET_MARK, npcs=npcs, page=callback_data.p
+        )
+    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await callback.answer()
 
 
 async def _target(
@@ -326,12 +364,12 @@ async def npc_command(
     name, traits = split_npc(command.args or "")
     if not name:
         npcs = await store.list_npcs(message.chat.id, system)
-        text = (
-            sheet_view.roster_text(npcs, lang, sheet_view.NPC_MARK)
+        text, markup = (
+            sheet_view.roster_page(npcs, lang, sheet_view.NPC_MARK, npc_only=True)
             if npcs
-            else sheet_view.npc_usage_text()
+            else (sheet_view.npc_usage_text(), None)
         )
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
         return
     if len(name) > NPC_NAME_MAX or name.startswith(("@", "/")):
         await message.answer(sheet_view.npc_usage_text(), parse_mode=ParseMode.HTML)

@@ -17,7 +17,7 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n import lazy_gettext as __
 from babel.support import LazyProxy
 
-from bot import render
+from bot import render, table_text
 from bot.sheet_text import (
     candidates_text,
     echoed,
@@ -34,7 +34,7 @@ from bot.traits import (
     display_name,
     export_sheet,
 )
-from handlers.sheet.callbacks import Category, SheetAction, SheetCallback
+from handlers.sheet.callbacks import Category, RosterCallback, SheetAction, SheetCallback
 from rules.d6.chance import DifficultyKind
 from rules.errors import ErrorCode, RulesInputError
 from rules.health import HealthTrack
@@ -306,27 +306,52 @@ def empty_set_text() -> str:
     return _("No traits found in that text.") + "\n" + set_example()
 
 
-def roster_text(
+ROSTER_PAGE = 3500  # a page's lines; the page mark and Telegram's entities fit beside them
+
+
+def roster_page(
     entries: Sequence[tuple[str, Sheet]],
     lang: Lang,
     mark: str,
     npcs: Sequence[tuple[str, Sheet]] = (),
-) -> str:
-    """Every sheet in one message for the Storyteller: one line each, in the export's words,
-    the players' first and then the NPCs' (🎭); cut to one Telegram message."""
+    *,
+    page: int = 0,
+    npc_only: bool = False,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """Every sheet for the Storyteller: one line each, in the export's words, the players'
+    first and then the NPCs' (🎭), a page at a time that fits one Telegram message, with
+    «⬅»/«➡» to the others (PRODUCT.md §5: nothing cut off unseen)."""
 
     def line(mark: str, name: str, sheet: Sheet) -> str:
         traits = " · ".join(export_sheet(sheet, lang).splitlines()) or "—"
-        return f"{mark} <b>{escape(name)}</b>: {escape(traits)}"
+        shown = f"{mark} <b>{escape(name)}</b>: {escape(traits)}"
+        # One sheet longer than a page (hundreds of d6 powers) is cut at a word.
+        return shown if len(shown) <= ROSTER_PAGE else shown[:ROSTER_PAGE].rsplit(" ", 1)[0] + " …"
 
     lines = [line(mark, name, sheet) for name, sheet in entries]
     if not lines:
         lines.append(_("No sheets in this chat yet.") + "\n" + set_example())
     lines.extend(line(NPC_MARK, name, sheet) for name, sheet in npcs)
-    text = "\n".join(lines)
-    if len(text) > MESSAGE_LIMIT:
-        text = text[: MESSAGE_LIMIT - 1].rsplit("\n", 1)[0] + "\n…"
-    return text
+    pages: list[list[str]] = [[]]
+    size = 0
+    for text in lines:
+        if pages[-1] and size + len(text) + 1 > ROSTER_PAGE:
+            pages.append([])
+            size = 0
+        pages[-1].append(text)
+        size += len(text) + 1
+    page = min(max(page, 0), len(pages) - 1)
+    text = "\n".join(pages[page])
+    if len(pages) == 1:
+        return text, None
+    text += "\n" + _("Page {n} of {total}").format(n=page + 1, total=len(pages))
+    flag = 1 if npc_only else 0
+    row = []
+    if page > 0:
+        row.append(table_text.button("⬅ " + _("Back"), RosterCallback(p=page - 1, n=flag)))
+    if page < len(pages) - 1:
+        row.append(table_text.button(_("Next") + " ➡", RosterCallback(p=page + 1, n=flag)))
+    return text, InlineKeyboardMarkup(inline_keyboard=[row])
 
 
 def npc_usage_text() -> str:

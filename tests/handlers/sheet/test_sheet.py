@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import random
 from datetime import UTC, datetime
 
@@ -600,17 +601,38 @@ async def test_an_anonymous_post_gets_a_hint_and_no_sheet(table: Table) -> None:
     assert await table.store.redis.hgetall(sheet_key(table.chat.id)) == {}
 
 
-async def test_a_long_roster_is_cut_to_one_message(table: Table) -> None:
+async def test_a_long_roster_pages_with_buttons(table: Table) -> None:
+    """80 NPC sheets are more than one message holds: every one of them is on some page."""
     table.session.admins.add(ANNA.id)
     block = "\n".join(f"{name} 3" for name in ("сила", "ловкость", "выносливость", "обаяние"))
     for n in range(80):
         await table.say(ANNA, f"/npc Стражник номер {n}\n{block}")
     await table.say(ANNA, "/sheet all")
-    text = table.session.sent[-1].text
-    assert len(text) <= 4000
-    assert text.endswith("\n…")
-    assert text.splitlines()[0].startswith("В этом чате пока нет листов.")
-    assert all(line.startswith("🎭 <b>Стражник номер") for line in text.splitlines()[2:-1])
+    first = table.session.sent[-1]
+    first_id = table.session.messages[-1].message_id
+    assert first.text.splitlines()[0].startswith("В этом чате пока нет листов.")
+    seen: set[str] = set()
+    text, markup = first.text, first.reply_markup
+    pages = 0
+    while True:
+        pages += 1
+        assert len(text) <= 4000
+        seen.update(re.findall(r"Стражник номер (\d+)", text))
+        labels = [b.text for b in buttons(markup)]
+        ahead = [b for b in buttons(markup) if "Дальше" in b.text]
+        if not ahead:
+            break
+        await table.tap(BORIS, ahead[0].callback_data or "", first_id)
+        assert "Рассказчик" in (table.session.answers[-1].text or "")
+        await table.tap(ANNA, ahead[0].callback_data or "", first_id)
+        text, markup = table.session.edits[-1].text, table.session.edits[-1].reply_markup
+        assert f"Страница {pages + 1} из" in text
+        assert "⬅ Назад" in [b.text for b in buttons(markup)]
+        assert labels
+    assert pages >= 2
+    assert seen == {str(n) for n in range(80)}
+    await table.say(ANNA, "/npc")
+    assert "Страница 1 из" in table.session.sent[-1].text
 
 
 async def test_the_names_players_also_use_for_spheres_and_abilities(table: Table) -> None:
