@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import random
+import re
 from datetime import UTC, datetime
 
 import fakeredis
