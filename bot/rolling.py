@@ -109,14 +109,9 @@ class Pool:
             shown = tag if shown is None else f"{shown}, {tag}"
         return shown
 
-    def table_difficulty(self, base: int) -> int:
-        """The difficulty of a table roll (extended, opposed, teamwork, several actions) with
-        the conditions' part; those rolls carry no threshold, so it stops at 10 (§A.4)."""
-        return min(10, base + self.difficulty_mod)
-
     def difficulty(self, base: int, profile: Profile, threshold: int = 0) -> Difficulty:
         """The roll's difficulty with the conditions' part (§B.8), the surplus above 10 as
-        threshold (§A.8)."""
+        threshold (§A.8): every roll of the character, table rolls too, keeps it."""
         if not self.difficulty_mod:
             return Difficulty(difficulty=base, threshold=threshold)
         return effective_difficulty(

@@ -36,6 +36,7 @@ class ExtendedFlow(FlowState):
     excess: int = 0
     history: tuple[d10.D10Result, ...] = ()
     source: str | None = None  # the sheet's traits the pool came from, as shown
+    threshold: int = 0  # what the roller's conditions push past the difficulty's cap (§A.8)
 
     def rules_state(self) -> ExtendedState:
         return ExtendedState(

@@ -85,11 +85,12 @@ async def ext_command(
         return
     try:
         pool = rolling.check_pool(typed, profile)
-        difficulty = resolved.table_difficulty(rolling.check_difficulty(args.difficulty, profile))
+        terms = resolved.difficulty(rolling.check_difficulty(args.difficulty, profile), profile)
+        difficulty, threshold = terms.difficulty, terms.threshold
         start_extended(args.target, args.max_rolls)
-        first = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+        first = rolling.roll_d10(pool, difficulty, profile, threshold=threshold, rng=rng)
         state = begin(roller, pool, difficulty, args.target, args.max_rolls, first, profile)
-        state = state.model_copy(update={"source": source})
+        state = state.model_copy(update={"source": source, "threshold": threshold})
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),
@@ -130,7 +131,9 @@ async def ext_tap(
                 close=True,
             )
             return
-        result = rolling.roll_d10(state.pool, state.difficulty, profile, rng=rng)
+        result = rolling.roll_d10(
+            state.pool, state.difficulty, profile, threshold=state.threshold, rng=rng
+        )
         after = state.after(result, profile)
     except (RulesInputError, ValidationError, FlowStateError):
         await callback.answer(render.invalid_button_text(), show_alert=True)

@@ -31,12 +31,13 @@ def extended_text(
     profile: Profile,
     stopped: bool = False,
     source: str | None = None,
+    threshold: int = 0,
 ) -> str:
     """``history`` is the latest rolls (at most :data:`table_text.HISTORY_SHOWN`), ending with roll
     number ``rolls_made``."""
     head = "⏳ <b>" + _("Extended action") + f"</b> — {escape(roller)}"
     terms = (source + " → " if source else "") + render.conditions(
-        pool, difficulty, 0, False, profile
+        pool, difficulty, threshold, False, profile
     )
     terms += " · " + _("target {n}").format(n=target)
     if max_rolls is not None:
@@ -118,6 +119,7 @@ def draw(
         profile=profile,
         stopped=stopped,
         source=state.source,
+        threshold=state.threshold,
     )
     text = table_text.with_house_tag(text, profile)
     if stopped or state.status in FINAL:

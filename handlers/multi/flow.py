@@ -10,6 +10,7 @@ from bot import rolling
 from bot.store import FlowState
 from rules import d10
 from rules.actions import Pool, PoolStatus, multiple_action_pools, split_pool
+from rules.difficulty import effective_difficulty
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import MultipleActions, Profile
 
@@ -36,6 +37,8 @@ class MultiFlow(FlowState):
     sources: tuple[str | None, ...] = ()  # where each typed pool's dice came from, as shown
     read_as: str | None = None  # «ловк+драка 6 7» read as that pool at each difficulty
     part_difficulties: tuple[int, ...] = ()  # a split pool's two actions' difficulties
+    condition_mod: int = 0  # what the roller's conditions add to every action (§B.8)
+    thresholds: tuple[int, ...] = ()  # each action's, when a condition passes the cap (§A.8)
 
     @property
     def pools(self) -> tuple[Pool, ...]:
@@ -64,15 +67,18 @@ def declare(state: MultiFlow, actions: list[tuple[int, int | None]], profile: Pr
             raise RulesInputError(ErrorCode.RANGE, "parts", "split into two or more")
         parts = split_pool(state.split_of, [p for p, _d in actions], profile)
         pools = tuple(Pool(n, PoolStatus.ROLL) for n in parts)
-    difficulties = tuple(
+    bases = [
         rolling.check_difficulty(d if d is not None else state.default_difficulty, profile)
         for _p, d in actions
-    )
+    ]
+    mods = [state.condition_mod] if state.condition_mod else []
+    terms = [effective_difficulty(base, mods, profile) for base in bases]
     return state.model_copy(
         update={
             "declared": tuple(p for p, _d in actions),
             "dice": tuple(p.dice for p in pools),
-            "difficulties": difficulties,
+            "difficulties": tuple(t.difficulty for t in terms),
+            "thresholds": tuple(t.threshold for t in terms),
             "results": (None,) * len(pools),
         }
     )

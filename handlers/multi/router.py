@@ -66,6 +66,7 @@ async def multi_command(
         args = args.as_repeated()
     actions = list(args.actions)
     sources: list[str | None] = [None] * len(actions)
+    condition_mod = 0  # one character's conditions: the same on every action
     try:
         for k, traits in enumerate(args.traits):
             if split and k > 0:
@@ -73,17 +74,14 @@ async def multi_command(
             resolved = await rolling.command_pool(
                 store, message, roller, actions[k][0], traits, profile, args.dice[k]
             )
-            difficulty = actions[k][1]
-            if resolved.difficulty_mod:
-                typed = difficulty if difficulty is not None else profile.default_difficulty
-                difficulty = resolved.table_difficulty(typed)
-            actions[k] = (resolved.dice, difficulty)
+            actions[k] = (resolved.dice, actions[k][1])
             sources[k] = resolved.source
+            condition_mod = resolved.difficulty_mod
     except rolling.PoolRefused as refused:
         await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
         return
     try:
-        state = _declared(roller, actions, sources, read_as, split, profile)
+        state = _declared(roller, actions, sources, read_as, split, condition_mod, profile)
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),
@@ -101,6 +99,7 @@ def _declared(
     sources: list[str | None],
     read_as: str | None,
     split: bool,
+    condition_mod: int,
     profile: Profile,
 ) -> MultiFlow:
     """The flow of the typed actions. In a split-pool game (§A.9, S1) the first is the pool
@@ -108,7 +107,10 @@ def _declared(
     («ловк+драка 6 7» of five dice) is read as the difficulties of two actions it is split
     between, by buttons."""
     state = MultiFlow(
-        roller=roller, default_difficulty=profile.default_difficulty, sources=tuple(sources)
+        roller=roller,
+        default_difficulty=profile.default_difficulty,
+        sources=tuple(sources),
+        condition_mod=condition_mod,
     )
     if not split:
         return declare(state.model_copy(update={"read_as": read_as}), actions, profile)
@@ -161,7 +163,10 @@ async def multi_tap(
             if callback_data.x != k:
                 await callback.answer(view.not_in_order_text(), show_alert=True)
                 return
-            result = rolling.roll_d10(state.dice[k], state.difficulties[k], profile, rng=rng)
+            threshold = state.thresholds[k] if k < len(state.thresholds) else 0
+            result = rolling.roll_d10(
+                state.dice[k], state.difficulties[k], profile, threshold=threshold, rng=rng
+            )
             results = list(state.results)
             results[k] = result
             after = state.model_copy(update={"results": tuple(results)})

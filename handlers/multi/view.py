@@ -29,6 +29,7 @@ def multi_text(
     stopped: bool = False,
     sources: Sequence[str | None] = (),
     read_as: str | None = None,
+    thresholds: Sequence[int] = (),
 ) -> str:
     """Each action's pool after the §A.9 reduction, its result once rolled; where a pool's
     dice came from (the sheet's traits, the dice added, the wounds) before it."""
@@ -52,7 +53,8 @@ def multi_text(
         if not pool.rollable:
             line += _("{n}d10: impossible").format(n=max(0, pool.dice))
         else:
-            line += render.conditions(pool.dice, difficulty, 0, False, profile)
+            threshold = thresholds[k - 1] if k <= len(thresholds) else 0
+            line += render.conditions(pool.dice, difficulty, threshold, False, profile)
             if result is not None:
                 line += "\n" + table_text.roll_summary(result)
         lines.append(line)
@@ -145,6 +147,7 @@ def draw(flow: Flow, state: MultiFlow, profile: Profile) -> tuple[str, InlineKey
         stopped=state.stopped,
         sources=state.sources,
         read_as=state.read_as,
+        thresholds=state.thresholds,
     )
     text = table_text.with_house_tag(text, profile)
     nxt = state.next_action()

@@ -34,6 +34,7 @@ class Party(BaseModel):
     pool: int | None = None
     difficulty: int
     source: str | None = None  # the sheet's traits the pool came from, as shown
+    threshold: int = 0  # what this side's conditions push past the difficulty's cap (§A.8)
 
 
 class OpposedFlow(FlowState):

@@ -136,7 +136,7 @@ async def vs_command(
         return
     try:
         pool = rolling.check_pool(typed, profile)
-        difficulty = resolved.table_difficulty(rolling.check_difficulty(args.difficulty, profile))
+        base = rolling.check_difficulty(args.difficulty, profile)
         state = _challenge(
             message,
             args.race_to,
@@ -144,12 +144,21 @@ async def vs_command(
             opponent,
             username,
             pool,
-            difficulty,
+            base,
             npc_name=npc[0] if npc is not None else None,
         )
-        state = state.model_copy(update={"a": state.a.model_copy(update={"source": source})})
+        # The challenger's own conditions make their side harder, not the opponent's (§B.8).
+        terms = resolved.difficulty(base, profile)
+        a = state.a.model_copy(
+            update={
+                "source": source,
+                "difficulty": terms.difficulty,
+                "threshold": terms.threshold,
+            }
+        )
+        state = state.model_copy(update={"a": a})
         state.contest()  # the rules check the race target here
-        first = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+        first = rolling.roll_d10(pool, a.difficulty, profile, threshold=a.threshold, rng=rng)
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),
@@ -244,12 +253,14 @@ async def _answer_by_reply(
         return
     try:
         pool = rolling.check_pool(typed, profile)
-        difficulty = resolved.table_difficulty(
+        terms = resolved.difficulty(
             rolling.check_difficulty(
                 args.difficulty if args.difficulty is not None else state.b.difficulty, profile
-            )
+            ),
+            profile,
         )
-        result = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+        difficulty = terms.difficulty
+        result = rolling.roll_d10(pool, difficulty, profile, threshold=terms.threshold, rng=rng)
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),
@@ -266,6 +277,7 @@ async def _answer_by_reply(
             "pool": pool,
             "difficulty": difficulty,
             "source": source,
+            "threshold": terms.threshold,
         }
     )
     after = state.model_copy(update={"b": b, "roll_b": result}).settled()
@@ -454,7 +466,9 @@ def _roll(
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
     if party.pool is None:
         raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
-    result = rolling.roll_d10(party.pool, party.difficulty, profile, rng=rng)
+    result = rolling.roll_d10(
+        party.pool, party.difficulty, profile, threshold=party.threshold, rng=rng
+    )
     if action is VsAction.ROLL_A:
         after = state.model_copy(update={"roll_a": result})
     else:

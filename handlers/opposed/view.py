@@ -149,7 +149,7 @@ def npc_name() -> str:
 def _terms(party: Party, profile: Profile) -> str | None:
     if party.pool is None:
         return None
-    terms = render.conditions(party.pool, party.difficulty, 0, False, profile)
+    terms = render.conditions(party.pool, party.difficulty, party.threshold, False, profile)
     return f"{party.source} → {terms}" if party.source else terms
 
 

@@ -76,7 +76,8 @@ async def team_command(
             check_int(args.target, "target", 1, CONTEST_LIMIT)
         # The team's difficulty is the leader's task; the leader's own conditions (§B.8) make
         # only the leader's dice harder.
-        first = rolling.roll_d10(pool, resolved.table_difficulty(difficulty), profile, rng=rng)
+        own = resolved.difficulty(difficulty, profile)
+        first = rolling.roll_d10(pool, own.difficulty, profile, threshold=own.threshold, rng=rng)
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),
@@ -229,8 +230,10 @@ async def _join_by_reply(
             return
         try:
             pool = rolling.check_pool(resolved.dice, profile)
-            difficulty = resolved.table_difficulty(state.difficulty)
-            result = rolling.roll_d10(pool, difficulty, profile, rng=rng)
+            own = resolved.difficulty(state.difficulty, profile)
+            result = rolling.roll_d10(
+                pool, own.difficulty, profile, threshold=own.threshold, rng=rng
+            )
         except RulesInputError as error:
             await message.answer(
                 table_text.range_text(error.field, profile, view.usage_text()),
