@@ -64,8 +64,10 @@ class ExtendedFlow(FlowState):
 
 
 def finished(state: ExtendedFlow) -> bool:
-    """Complete or out of rolls: nothing left to press (a botch may still start over)."""
-    return state.status in FINAL
+    """Complete or out of rolls: nothing left to press (a botch may still start over, but
+    not on the last roll it was allowed, §A.11)."""
+    out_of_rolls = state.max_rolls is not None and state.rolls_made >= state.max_rolls
+    return state.status in FINAL or out_of_rolls
 
 
 def begin(

@@ -26,7 +26,7 @@ from bot.taps import commit_tap, open_table_tap, retrying
 from bot.wizard import typed_or_wizard
 from handlers.extended import view
 from handlers.extended.callbacks import ExtAction, ExtCallback
-from handlers.extended.flow import FINAL, KIND, ExtendedFlow, begin, finished
+from handlers.extended.flow import KIND, ExtendedFlow, begin, finished
 from rules.actions import start_extended
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -147,5 +147,5 @@ async def ext_tap(
         after,
         lambda f: view.draw(f, after, profile),
         entries=[entry],
-        close=after.status in FINAL,
+        close=finished(after),
     )

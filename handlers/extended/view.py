@@ -11,7 +11,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import render, table_text
 from bot.store import Flow
 from handlers.extended.callbacks import ExtAction, ExtCallback
-from handlers.extended.flow import FINAL, ExtendedFlow
+from handlers.extended.flow import ExtendedFlow, finished
 from rules.actions import ExtendedStatus
 from rules.d10 import D10Result
 from rules.profiles import ExtendedBotch, Profile
@@ -70,7 +70,9 @@ def extended_text(
             lines.append("💥 " + _("A botch: every success gathered so far is lost."))
         else:
             lines.append("💥 " + _("A botch: the successes gathered so far are kept."))
-        if not stopped:
+        if max_rolls is not None and rolls_made >= max_rolls:
+            lines.append("⌛ " + _("That was the last roll: there is no time to start over."))
+        elif not stopped:
             lines.append(_("The Storyteller decides whether the work can go on."))
     if stopped:
         lines.append("⏹ " + table_text.stopped_text())
@@ -122,7 +124,7 @@ def draw(
         threshold=state.threshold,
     )
     text = table_text.with_house_tag(text, profile)
-    if stopped or state.status in FINAL:
+    if stopped or finished(state):
         return text, None
     markup = extended_keyboard(
         flow.id,

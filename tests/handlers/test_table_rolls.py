@@ -636,3 +636,18 @@ async def test_table_rolls_take_dice_modifiers(table: Table, line: str, says: st
     await table.say(ANNA, "/set ловкость 3 драка 2")
     await table.say(ANNA, line)
     assert says in table.session.sent[-1].text, table.session.sent[-1].text
+
+
+async def test_a_botch_on_the_last_allowed_roll_ends_the_extended_action(table: Table) -> None:
+    """A botch may be started over (§A.11), but not when it used the last roll allowed: no
+    «Начать заново» that can only answer «invalid button» (it stalled an E2E run)."""
+    table.rng = Dice([7, 7, 2, 2, 1, 1, 2, 3])  # roll 1: two successes; roll 2: a botch
+    await table.say(ANNA, "/ext 4 6 5 2")
+    message_id = sent_id(table)
+    await table.tap(ANNA, find(last_markup(table), ExtCallback, a=ExtAction.ROLL), message_id)
+    text = last_text(table)
+    assert "Провал" in text or "💥" in text
+    assert "не осталось времени" in text
+    assert last_markup(table) is None
+    [stored] = (await flows(table.store)).values()
+    assert stored["closed"] == "1"
