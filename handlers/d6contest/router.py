@@ -147,8 +147,11 @@ async def d6_vs_tap(
         if any(s.key == key for s in state.sides):
             await callback.answer(view.already_in_text(), show_alert=True)
             return
-        if callback_data.x not in view.JOIN_CHANCES or len(state.sides) >= SIDES_MAX:
+        if callback_data.x not in view.JOIN_CHANCES:
             await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+        if len(state.sides) >= SIDES_MAX:
+            await callback.answer(view.full_text(SIDES_MAX), show_alert=True)
             return
         side = _side(key, user.full_name, str(callback_data.x), callback_data.x, profile, rng)
         after = state.model_copy(update={"sides": (*state.sides, side)})

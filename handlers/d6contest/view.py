@@ -98,3 +98,7 @@ def only_opener_text() -> str:
 
 def help_line(_profile: object) -> str:
     return _("/vs 4 — a contest: the others join with their chance, the most measures win")
+
+
+def full_text(sides: int) -> str:
+    return _("The contest already has {n} sides: there is no room for more.").format(n=sides)
