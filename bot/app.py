@@ -84,6 +84,7 @@ async def on_startup(
         log.warning("could not set the command menu: %s", error)
     try:
         await store.ping()
+        await store.load_scripts()
         storage = "redis" if settings.redis_url else "in-process storage"
     except RedisError as error:
         storage = f"redis (unreachable for now: {error})"

@@ -96,6 +96,10 @@ class Feature:
     help: Sequence[HelpLine] = ()
     help_topics: Mapping[str, Callable[[Profile], str]] = field(default_factory=dict)
     provides: dict[HandoffKey[Any], Any] = field(default_factory=dict)
+    # A tap on these buttons (by callback prefix) shows or changes the whole table at once (a
+    # fight): the update reads ahead every sheet of the chat and these live messages with
+    # their flows, in its first round-trip (bot.store.journal.Prefetch).
+    reads_ahead: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
 def make_fallback_router(commands: Collection[str] = ()) -> Router:
@@ -136,7 +140,11 @@ class FeatureSet:
         if len(set(commands)) != len(commands):
             raise ValueError(f"two features declare one command: {commands}")
         self._handoffs: dict[str, Any] = {}
+        self._reads_ahead: dict[str, tuple[str, ...]] = {}
         for feature in self.features:
+            for prefix, lives in feature.reads_ahead.items():
+                known = self._reads_ahead.get(prefix, ())
+                self._reads_ahead[prefix] = (*known, *(n for n in lives if n not in known))
             for key, provider in feature.provides.items():
                 if key.name in self._handoffs:
                     raise ValueError(f"two features provide {key.name!r}")
@@ -158,6 +166,11 @@ class FeatureSet:
 
     def has(self, key: HandoffKey[Any]) -> bool:
         return key.name in self._handoffs
+
+    def reads_ahead(self, prefix: str) -> tuple[str, ...] | None:
+        """The live messages a tap on buttons of ``prefix`` reads ahead with every sheet of
+        the chat, or None for an ordinary tap (:attr:`Feature.reads_ahead`)."""
+        return self._reads_ahead.get(prefix)
 
     def menu(self, i18n: I18n, locale: str) -> list[BotCommand]:
         commands = sorted(

@@ -18,7 +18,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.session import is_not_modified
-from bot.store import Flow, Live, Store
+from bot.store import Flow, Live, Screen, Store
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,60 @@ async def post(
             await bot.pin_chat_message(chat_id, sent.message_id, disable_notification=True)
         except TelegramAPIError as error:
             log.info("%s message not pinned (no right to pin?): %s", name, error)
+
+
+async def open_shown(
+    bot: Bot,
+    store: Store,
+    message: Message,
+    name: str,
+    fresh: Flow,
+    drawn: Drawn,
+    *,
+    ttl: int,
+) -> Live | None:
+    """Open a new live message when the update read ahead that the chat has none: send it,
+    then store its flow, screen and message in one round-trip. None when it was not read
+    ahead or another update opened one meanwhile (the message just sent is deleted); the
+    caller then takes :meth:`Store.open_live`'s way."""
+    ahead = store.live_ahead(message.chat.id, name)
+    if ahead is None or ahead.flow is not None:
+        return None
+    text, markup = drawn
+    sent = await bot.send_message(
+        message.chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+    )
+    dumped = markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
+    live = await store.create_live(
+        name,
+        fresh,
+        sent.message_id,
+        Screen(text=text, markup=dumped),
+        expected=ahead.raw,
+        ttl=ttl,
+    )
+    if live is None:
+        try:
+            await bot.delete_message(message.chat.id, sent.message_id)
+        except TelegramAPIError as error:
+            log.info("a second %s message %s not deleted: %s", name, sent.message_id, error)
+        return None
+    old = _live_of(ahead.raw)
+    if old is not None and old.message is not None:
+        try:
+            await bot.delete_message(message.chat.id, old.message)
+        except TelegramAPIError as error:
+            log.info("old %s message %s not deleted: %s", name, old.message, error)
+    return live
+
+
+def _live_of(raw: str | None) -> Live | None:
+    if raw is None:
+        return None
+    try:
+        return Live.model_validate_json(raw)
+    except ValueError:
+        return None
 
 
 async def show(

@@ -32,6 +32,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
+from bot.features import FeatureSet
 from bot.i18n import choose_locale
 from bot.session import current_command, tracking_answers
 from bot.store import (
@@ -177,6 +178,7 @@ class StateMiddleware(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         token = str(data.get("delivery_token", PROCESS_TOKEN))
         scope = update_scope(event)
+        wide = _reads_ahead(event, data.get("features"))
         status, chat_settings, journal, prefetch = await store.begin_update(
             bot.id,
             event.update_id,
@@ -187,6 +189,8 @@ class StateMiddleware(BaseMiddleware):
             seed=secrets.token_bytes(32),
             flow_id=button_flow(event),
             sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
+            all_sheets=wide is not None,
+            live_names=wide or (),
         )
         if status is Begun.BUSY:
             raise ChatBusy(scope)
@@ -241,6 +245,14 @@ def button_flow(update: Update) -> str | None:
     if len(parts) < 3 or not _FLOW_ID.fullmatch(parts[1]):
         return None
     return parts[1]
+
+
+def _reads_ahead(update: Update, features: object) -> tuple[str, ...] | None:
+    """What a tap on a fight's buttons reads ahead besides its own flow (bot.features)."""
+    query = update.callback_query
+    if query is None or not query.data or not isinstance(features, FeatureSet):
+        return None
+    return features.reads_ahead(query.data.split(":", 1)[0])
 
 
 def _command_of(update: Update) -> tuple[int, int] | None:

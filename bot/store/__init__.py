@@ -42,6 +42,7 @@ Keys (all under ``sdb:``):
 from __future__ import annotations
 
 from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
 
 from bot.store.base import (
     LOG_CAP,
@@ -64,6 +65,7 @@ from bot.store.flows import (
     FlowStateError,
     FlowStore,
     Live,
+    LiveAhead,
     Screen,
     SheetSpend,
 )
@@ -85,6 +87,7 @@ __all__ = [
     "HiddenRecord",
     "Journal",
     "Live",
+    "LiveAhead",
     "LogEntry",
     "PlayerSheet",
     "Prefetch",
@@ -123,3 +126,12 @@ class Store(ChatStore, FlowStore, HiddenStore, SheetStore, UpdateStore):
     @classmethod
     def from_url(cls, redis_url: str | None) -> Store:
         return cls(connect(redis_url))
+
+    async def load_scripts(self) -> None:
+        """Put every script on the server at start (one round-trip), so a step's first use
+        of a script is not two extra round-trips (NOSCRIPT, then SCRIPT LOAD) in a tap."""
+        scripts = [v for v in vars(self).values() if isinstance(v, AsyncScript)]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for script in scripts:
+                pipe.script_load(script.script)
+            await pipe.execute()

@@ -17,7 +17,7 @@ import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
@@ -28,6 +28,7 @@ from bot.store.base import (
     FLOW_TTL,
     LOG_CAP,
     LOG_TTL,
+    PREFIX,
     current_actor,
     dump,
     flow_key,
@@ -106,6 +107,31 @@ redis.call('SET', KEYS[1], cjson.encode(pointer), 'EX', tonumber(ARGV[3]))
 return 1
 """
 
+# KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
+# pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
+# journal's field, ARGV[5] what success records, ARGV[6] what failure records, ARGV[7..] the
+# new flow's fields. A live message already sent is stored in one step, only if no other
+# update made the chat's live message in between.
+_CREATE_LIVE = """
+local ok = (redis.call('GET', KEYS[1]) or '') == ARGV[1]
+if ok then
+  local fields = {}
+  for i = 7, #ARGV do
+    fields[#fields + 1] = ARGV[i]
+  end
+  redis.call('HSET', KEYS[2], unpack(fields))
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
+end
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[4], ok and ARGV[5] or ARGV[6])
+end
+if ok then
+  return 1
+end
+return 0
+"""
+
 # KEYS[1] the live pointer; ARGV[1] the flow id it must still name.
 _END_LIVE = """
 local raw = redis.call('GET', KEYS[1])
@@ -158,6 +184,16 @@ class Live(BaseModel):
 
     flow: str
     message: int | None = None
+
+
+@dataclass(frozen=True)
+class LiveAhead:
+    """A live message as an update read it ahead: the pointer's raw JSON (None: none), and
+    its flow and pointer when that flow is open."""
+
+    raw: str | None
+    flow: Flow | None = None
+    live: Live | None = None
 
 
 def _live(raw: str | bytes | None) -> Live | None:
@@ -270,6 +306,7 @@ class FlowStore(LogStore):
         self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
         self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
         self._set_live_message = self.redis.register_script(_SET_LIVE_MESSAGE)
+        self._create_live = self.redis.register_script(_CREATE_LIVE)
         self._end_live = self.redis.register_script(_END_LIVE)
 
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
@@ -352,6 +389,9 @@ class FlowStore(LogStore):
     ) -> tuple[Flow, Live, bool]:
         """The chat's open live flow called ``name`` with where it is shown, or a new one made
         from ``state`` (then True): two players opening it at once get one and the same."""
+        ahead = self.live_ahead(chat_id, name)
+        if ahead is not None and ahead.flow is not None and ahead.live is not None:
+            return ahead.flow, ahead.live, False
         key = live_key(chat_id, name)
 
         async def apply(pipe: Pipeline) -> tuple[Flow, Live, bool]:
@@ -369,8 +409,76 @@ class FlowStore(LogStore):
 
         return await self._watched(key, apply)
 
+    def live_ahead(self, chat_id: int, name: str) -> LiveAhead | None:
+        """The chat's live flow ``name`` as this update read it ahead (a combat tap), or None
+        when it was not read ahead; good until the update's first write."""
+        prefetch = journal.current_prefetch.get()
+        ahead = prefetch.live(live_key(chat_id, name)) if prefetch is not None else None
+        if ahead is None:
+            return None
+        raw, fields = ahead
+        pointer = _live(raw)
+        if pointer is None or not fields or fields.get("closed") == "1":
+            return LiveAhead(raw=raw)
+        return LiveAhead(raw=raw, flow=_flow_from_hash(pointer.flow, fields), live=pointer)
+
+    def new_flow(self, state: FlowState, chat_id: int, owner_id: int) -> Flow:
+        """A flow not stored yet (:meth:`create_live` stores it with its message)."""
+        return self._new_flow(state, chat_id, owner_id)
+
+    async def create_live(
+        self,
+        name: str,
+        flow: Flow,
+        message_id: int,
+        screen: Screen,
+        *,
+        expected: str | None,
+        ttl: int = FLOW_TTL,
+    ) -> Live | None:
+        """Store a new live flow whose message is already sent — the flow with its screen and
+        the chat's pointer at the message — in one round-trip, if the pointer is still the
+        one read ahead (``expected``); None when another update got there first."""
+        live = Live(flow=flow.id, message=message_id)
+        fields: list[Any] = []
+        for key, value in {
+            "kind": flow.kind,
+            "chat_id": flow.chat_id,
+            "owner_id": flow.owner_id,
+            "version": flow.version,
+            "closed": "0",
+            "data": dump(flow.data),
+            "screen": screen.model_dump_json(),
+        }.items():
+            fields += [key, value]
+        record = journal.current_journal.get()
+        step = record.next_step() if record is not None else 0
+        if record is not None and step in record.steps:
+            return cast(Live | None, record.decode(record.steps[step]))
+        journal.forget()
+        reply = await self._create_live(
+            keys=[
+                live_key(flow.chat_id, name),
+                flow_key(flow.id),
+                record.key if record is not None else f"{PREFIX}:none",
+            ],
+            args=[
+                expected or "",
+                live.model_dump_json(),
+                ttl,
+                f"fx:{step}" if record is not None else "",
+                record.encode(live) if record is not None else "",
+                record.encode(None) if record is not None else "",
+                *fields,
+            ],
+        )
+        return live if reply else None
+
     async def load_live(self, chat_id: int, name: str) -> tuple[Flow, Live] | None:
         """The chat's open live flow called ``name`` and where it is shown, if there is one."""
+        ahead = self.live_ahead(chat_id, name)
+        if ahead is not None:
+            return (ahead.flow, ahead.live) if ahead.flow and ahead.live else None
         pointer = _live(await self.redis.get(live_key(chat_id, name)))
         if pointer is None:
             return None

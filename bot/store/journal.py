@@ -92,12 +92,28 @@ class Prefetch:
 
     flows: dict[str, dict[str, str]] = field(default_factory=dict)  # flow id → its hash
     sheets: dict[tuple[str, str], str | None] = field(default_factory=dict)  # (key, field)
+    # A combat tap reads a whole chat's sheets and its live messages (the tracker, the
+    # attack panel), which such a tap shows or changes together (``Feature.reads_ahead``).
+    sheets_key: str | None = None
+    all_sheets: dict[str, str] | None = None  # field → raw, every sheet of ``sheets_key``
+    lives: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
 
     def flow(self, flow_id: str) -> dict[str, str] | None:
         return self.flows.pop(flow_id, None)
 
+    def whole(self, key: str) -> dict[str, str] | None:
+        """Every field of the sheets hash ``key`` as read ahead, or None if it was not."""
+        return self.all_sheets if key == self.sheets_key else None
+
+    def live(self, name: str) -> tuple[str | None, dict[str, str]] | None:
+        """(the pointer's raw JSON or None, its flow's hash) of the live message ``name``."""
+        return self.lives.get(name)
+
     def sheet(self, key: str, field_name: str) -> tuple[bool, str | None]:
         """(known, raw): whether it was read ahead, and what it held then (None: nothing)."""
+        whole = self.whole(key)
+        if whole is not None:
+            return True, whole.get(field_name)
         if (key, field_name) not in self.sheets:
             return False, None
         return True, self.sheets.pop((key, field_name))
@@ -112,6 +128,8 @@ def forget() -> None:
     if prefetch is not None:
         prefetch.flows.clear()
         prefetch.sheets.clear()
+        prefetch.all_sheets = None
+        prefetch.lives.clear()
 
 
 async def transaction(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
@@ -103,10 +103,19 @@ class SheetStore(StoreBase):
         extra = {} if owner is None else {owner_field(user_id): owner.model_dump_json()}
         return await self._update_sheet_field(chat_id, field, system, change, extra)
 
+    async def _all_fields(self, chat_id: int) -> dict[str, str]:
+        """Every field of the chat's sheets: read ahead by a combat tap, else one HGETALL."""
+        key = sheet_key(chat_id)
+        prefetch = journal.current_prefetch.get()
+        whole = prefetch.whole(key) if prefetch is not None else None
+        if whole is not None:
+            return whole
+        return cast(dict[str, str], await self.redis.hgetall(key))
+
     async def list_sheets(self, chat_id: int, system: SheetSystem) -> list[PlayerSheet]:
         """Every player's sheet of ``system`` in the chat, in one round-trip (for the
         Storyteller's ``/sheet @user`` and overview)."""
-        fields = await self.redis.hgetall(sheet_key(chat_id))
+        fields = await self._all_fields(chat_id)
         found: list[PlayerSheet] = []
         for field, raw in fields.items():
             kind, _, rest = str(field).partition(":")
@@ -122,8 +131,12 @@ class SheetStore(StoreBase):
         return found
 
     async def load_npc(self, chat_id: int, system: SheetSystem, name: str) -> Sheet | None:
-        raw = await self.redis.hget(sheet_key(chat_id), npc_field(system, name))
-        return parse_sheet(raw)
+        key, field = sheet_key(chat_id), npc_field(system, name)
+        prefetch = journal.current_prefetch.get()
+        whole = prefetch.whole(key) if prefetch is not None else None
+        if whole is not None:
+            return parse_sheet(whole.get(field))
+        return parse_sheet(await self.redis.hget(key, field))
 
     async def update_npc(
         self, chat_id: int, system: SheetSystem, name: str, change: Callable[[Sheet], Sheet]
@@ -142,7 +155,13 @@ class SheetStore(StoreBase):
         fields = [player_field(u, system) for u in users] + [npc_field(system, n) for n in npcs]
         if not fields:
             return {}, {}
-        raws = await self.redis.hmget(sheet_key(chat_id), fields)
+        prefetch = journal.current_prefetch.get()
+        whole = prefetch.whole(sheet_key(chat_id)) if prefetch is not None else None
+        raws: list[Any]
+        if whole is not None:
+            raws = [whole.get(f) for f in fields]
+        else:
+            raws = await self.redis.hmget(sheet_key(chat_id), fields)
         players = {u: s for u, raw in zip(users, raws, strict=False) if (s := parse_sheet(raw))}
         named = {
             n: s for n, raw in zip(npcs, raws[len(users) :], strict=True) if (s := parse_sheet(raw))
@@ -151,7 +170,7 @@ class SheetStore(StoreBase):
 
     async def list_npcs(self, chat_id: int, system: SheetSystem) -> list[tuple[str, Sheet]]:
         """The chat's NPC sheets of ``system`` by name, in one round-trip."""
-        fields = await self.redis.hgetall(sheet_key(chat_id))
+        fields = await self._all_fields(chat_id)
         prefix = npc_field(system, "")
         found: list[tuple[str, Sheet]] = []
         for field, raw in fields.items():

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
-from bot.store.base import PREFIX, StoreBase, chat_key, flow_key, sheet_key
+from bot.store.base import PREFIX, StoreBase, chat_key, flow_key, live_key, sheet_key
 from bot.store.chats import ChatSettings, parse_chat_settings
 from bot.store.journal import Journal, Prefetch
 
@@ -45,10 +45,12 @@ def inbox_key(bot_id: int) -> str:
 
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox, then what is read ahead for the handler:
 # KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the chat's sheets (each only
-# when ARGV[8] says so: a 'c', an 'f', an 's'). ARGV[1] lock token, ARGV[2] lock TTL (ms),
-# ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh seed, ARGV[5]
-# journal TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9..] the
-# sheet fields to read (the sender's sheets).
+# when ARGV[8] says so: a 'c', an 'f', an 's' for some sheets or an 'S' for all of them),
+# KEYS[7..] live pointers, each read with the flow it points at. ARGV[1] lock token, ARGV[2]
+# lock TTL (ms), ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh
+# seed, ARGV[5] journal TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags,
+# ARGV[9] the flow keys' prefix, ARGV[10] unused, ARGV[11..] the sheet fields to read (the
+# sender's sheets).
 _BEGIN = """
 if redis.call('HGET', KEYS[1], 'done') == '1' then
   redis.call('HDEL', KEYS[3], ARGV[6])
@@ -77,14 +79,28 @@ if string.find(flags, 'f', 1, true) then
   flow = redis.call('HGETALL', KEYS[5])
 end
 local sheets = {}
-if string.find(flags, 's', 1, true) and #ARGV > 8 then
+if string.find(flags, 'S', 1, true) then
+  sheets = redis.call('HGETALL', KEYS[6])
+elseif string.find(flags, 's', 1, true) and #ARGV > 10 then
   local fields = {}
-  for i = 9, #ARGV do
+  for i = 11, #ARGV do
     fields[#fields + 1] = ARGV[i]
   end
   sheets = redis.call('HMGET', KEYS[6], unpack(fields))
 end
-return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets}
+local lives = {}
+for i = 7, #KEYS do
+  local pointer = redis.call('GET', KEYS[i])
+  local fields = {}
+  if pointer then
+    local id = string.match(pointer, '"flow"%s*:%s*"([^"]+)"')
+    if id then
+      fields = redis.call('HGETALL', ARGV[9] .. id)
+    end
+  end
+  lives[#lives + 1] = {pointer or false, fields}
+end
+return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives}
 """
 
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox; ARGV[1] lock token, ARGV[2] update id.
@@ -151,13 +167,19 @@ class UpdateStore(StoreBase):
         seed: bytes,
         flow_id: str | None = None,
         sheet_fields: Sequence[str] = (),
+        all_sheets: bool = False,
+        live_names: Sequence[str] = (),
     ) -> tuple[Begun, ChatSettings, Journal | None, Prefetch]:
         """Take the chat's lock and the update's journal, with the chat's settings, in one
         round-trip, reading ahead the flow ``flow_id`` (a button's) and the chat's sheets
         ``sheet_fields`` (the sender's) for the handler (:class:`Prefetch`). ``force`` takes
-        the lock from a holder presumed dead (polling has one consumer only)."""
+        the lock from a holder presumed dead (polling has one consumer only). ``all_sheets``
+        reads every sheet of the chat instead, and ``live_names`` the chat's live messages
+        of those names with their flows (a combat tap: ``Feature.reads_ahead``)."""
         none = f"{PREFIX}:none"
         sheets = sheet_fields if chat_id is not None else ()
+        wide = all_sheets and chat_id is not None
+        lives = list(live_names) if chat_id is not None else []
         keys = [
             journal_key(bot_id, update_id),
             lock_key(bot_id, scope),
@@ -165,11 +187,12 @@ class UpdateStore(StoreBase):
             chat_key(chat_id) if chat_id is not None else none,
             flow_key(flow_id) if flow_id is not None else none,
             sheet_key(chat_id) if chat_id is not None else none,
+            *(live_key(chat_id, name) for name in lives if chat_id is not None),
         ]
         flags = (
             ("c" if chat_id is not None else "")
             + ("f" if flow_id is not None else "")
-            + ("s" if sheets else "")
+            + ("S" if wide else "s" if sheets else "")
         )
         args: list[Any] = [
             token,
@@ -180,6 +203,8 @@ class UpdateStore(StoreBase):
             update_id,
             MAX_ATTEMPTS,
             flags,
+            flow_key(""),
+            "",
             *sheets,
         ]
         reply = await self._begin(keys=keys, args=args)
@@ -196,8 +221,15 @@ class UpdateStore(StoreBase):
         elif flow_id is not None:
             prefetch.flows[flow_id] = {}
         values = reply[4] if len(reply) > 4 else []
-        for name, value in zip(sheets, values, strict=False):
-            prefetch.sheets[(keys[5], name)] = value
+        if wide:
+            prefetch.sheets_key = keys[5]
+            prefetch.all_sheets = dict(zip(values[0::2], values[1::2], strict=True))
+        else:
+            for name, value in zip(sheets, values, strict=False):
+                prefetch.sheets[(keys[5], name)] = value
+        for key, (pointer, raw) in zip(keys[6:], reply[5] if len(reply) > 5 else [], strict=False):
+            fields = dict(zip(raw[0::2], raw[1::2], strict=True))
+            prefetch.lives[key] = (pointer or None, fields)
         return status, parse_chat_settings(raw_settings), journal, prefetch
 
     async def finish_update(self, bot_id: int, update_id: int, scope: int, token: str) -> None:

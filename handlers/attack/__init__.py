@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.combat import OPEN_ATTACK
+from bot.combat import OPEN_ATTACK, TRACKER
 from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.attack import view
+from handlers.attack.callbacks import AtkCallback
 from handlers.attack.router import make_router, open_panel
 
 FEATURE = Feature(
@@ -15,4 +16,6 @@ FEATURE = Feature(
     commands=(MenuCommand("atk", __("Attack on the panel: manoeuvre, target, dice"), rank=84),),
     help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
     provides={OPEN_ATTACK: open_panel},
+    # A wound landed shows on the tracker too: its health step reads no sheet again.
+    reads_ahead={AtkCallback.__prefix__: (TRACKER,)},
 )

@@ -193,6 +193,11 @@ async def open_panel(
     sides = await _sides(store, chat_id, profile, [attacker, *others])
     fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number)
     owner = attacker.user_id or 0
+    # The chat has no panel yet (as read ahead): post it, then store it in one step.
+    new = store.new_flow(fresh, chat_id, owner)
+    drawn = view.draw(new, fresh, profile)
+    if await bot_live.open_shown(bot, store, message, KIND, new, drawn, ttl=PANEL_TTL):
+        return None
     for _attempt in range(CONFLICT_ATTEMPTS):
         flow, live, created = await store.open_live(KIND, fresh, chat_id, owner, ttl=PANEL_TTL)
         if created:

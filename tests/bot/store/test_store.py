@@ -20,12 +20,14 @@ from bot.store import (
     FlowState,
     FlowStateError,
     LogEntry,
+    Screen,
     SheetSpend,
     Store,
     chat_key,
     current_journal,
     current_prefetch,
     flow_key,
+    sheet_key,
 )
 from bot.store.sheets import player_field
 from rules.errors import ErrorCode, RulesInputError
@@ -398,3 +400,54 @@ async def test_create_flow_and_log_in_one_step(store: Store) -> None:
     assert await store.recent_rolls(-100) == [
         {"user_id": 42, "name": "Аня", "pool": 5, "successes": 2}
     ]
+
+
+async def test_a_combat_tap_reads_ahead_every_sheet_and_the_live_messages(store: Store) -> None:
+    """A tap that shows the whole table (bot.features ``reads_ahead``) reads every sheet of
+    the chat and the live messages with their flows in its first round-trip."""
+    await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 3))
+    await store.update_npc(-100, SheetSystem.MAGE, "Гуль", lambda s: set_trait(s, "strength", 5))
+    tracker, _live, _created = await store.open_live("tracker", Tally(total=1), -100, 42)
+    _, _, _, prefetch = await store.begin_update(
+        1,
+        92,
+        -100,
+        -100,
+        "a",
+        force=False,
+        seed=SEED,
+        all_sheets=True,
+        live_names=["tracker", "panel"],
+    )
+    token = current_prefetch.set(prefetch)
+    try:
+        await store.redis.delete(sheet_key(-100))  # behind the prefetch's back
+        players, npcs = await store.load_many(-100, SheetSystem.MAGE, [42], ["Гуль"])
+        assert players[42].rating("strength") == 3
+        assert npcs["Гуль"].rating("strength") == 5
+        loaded = await store.load_live(-100, "tracker")
+        assert loaded is not None
+        assert loaded[0].id == tracker.id
+        ahead = store.live_ahead(-100, "panel")
+        assert ahead is not None
+        assert ahead.raw is None  # read ahead: the chat has no panel
+        assert await store.load_live(-100, "panel") is None
+    finally:
+        current_prefetch.reset(token)
+
+
+async def test_a_live_message_already_sent_is_stored_in_one_step_unless_another_won(
+    store: Store,
+) -> None:
+    fresh = store.new_flow(Tally(total=2), -100, 42)
+    screen = Screen(text="panel", markup=None)
+    live = await store.create_live("panel", fresh, 77, screen, expected=None)
+    assert live is not None
+    assert live.message == 77
+    loaded = await store.load_live(-100, "panel")
+    assert loaded is not None
+    assert loaded[0].id == fresh.id
+    assert loaded[0].screen == screen
+    second = store.new_flow(Tally(total=3), -100, 43)
+    assert await store.create_live("panel", second, 78, screen, expected=None) is None
+    assert await store.load_flow(second.id) is None  # the loser stores nothing
