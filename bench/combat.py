@@ -38,6 +38,8 @@ ROUND_TRIP_TARGET = 3
 # (PRODUCT.md §5 "nothing lost"): one write per fetched batch, and a look for orphans every
 # few seconds; neither is part of handling a tap.
 INBOX_WRITE = re.compile(r'"(hset|hgetall)" "sdb:inbox:', re.IGNORECASE)
+# A connection the pool opens meanwhile (for that look for orphans) greets the server first.
+HANDSHAKE = re.compile(r'\] "(ping|hello|client)"', re.IGNORECASE)
 
 
 @dataclass
@@ -78,7 +80,9 @@ class Round:
             await act  # type: ignore[misc]
             await self._quiet()
         _client, _lua, trips, groups = count_round_trips(monitor.lines)
-        inbox = sum(1 for line in monitor.lines if INBOX_WRITE.search(line))
+        inbox = sum(
+            1 for line in monitor.lines if INBOX_WRITE.search(line) or HANDSHAKE.search(line)
+        )
         now_sent, now_edits = self._counts()
         step = Step(name, now_sent - sent, now_edits - edits, trips, trips - inbox, tap, groups)
         self.steps.append(step)

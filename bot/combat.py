@@ -8,14 +8,17 @@ panel (``handlers/attack``) reads who fights through :data:`CURRENT_ROUND`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 from aiogram import Bot
-from aiogram.types import Message
+from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.features import HandoffKey
-from bot.store import Store
+from bot.store import AlsoStep, Live, Store
 from rules.combat.tracker import Round
+from rules.health import HealthTrack
 from rules.profiles import Profile
 
 TRACKER = "init"  # the name of the chat's live tracker in the store (bot.store.flows.Live)
@@ -27,6 +30,27 @@ class RefreshTracker(Protocol):
 
 
 REFRESH_TRACKER: HandoffKey[RefreshTracker] = HandoffKey("tracker.refresh")
+
+
+@dataclass(frozen=True)
+class TrackerStep:
+    """The tracker's health step after a wound, to be stored with the wound's own step (one
+    round-trip, PRODUCT.md §5), then shown where the tracker is."""
+
+    step: AlsoStep
+    live: Live
+    drawn: tuple[str, InlineKeyboardMarkup | None]
+
+
+class TrackerHealth(Protocol):
+    async def __call__(
+        self, store: Store, chat_id: int, profile: Profile, changed: Mapping[str, HealthTrack]
+    ) -> TrackerStep | None: ...
+
+
+# The tracker's next state with these participants' new health (by fighter key), as read
+# ahead; None when there is no tracker or nothing it shows changes.
+TRACKER_HEALTH: HandoffKey[TrackerHealth] = HandoffKey("tracker.health")
 
 
 class CurrentRound(Protocol):

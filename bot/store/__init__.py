@@ -60,6 +60,7 @@ from bot.store.base import (
 )
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
 from bot.store.flows import (
+    AlsoStep,
     Flow,
     FlowState,
     FlowStateError,
@@ -79,6 +80,7 @@ __all__ = [
     "LOG_CAP",
     "PREFIX",
     "STORAGE_ERRORS",
+    "AlsoStep",
     "Begun",
     "ChatSettings",
     "Flow",

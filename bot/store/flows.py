@@ -107,6 +107,64 @@ redis.call('SET', KEYS[1], cjson.encode(pointer), 'EX', tonumber(ARGV[3]))
 return 1
 """
 
+# A step that pays from a sheet read ahead, in one script (a wound landing from a combat
+# tap): KEYS[1] the flow, KEYS[2] the chat's sheets, KEYS[3] its log, KEYS[4] a second flow
+# that shows the change (the round tracker) or a placeholder. ARGV[1] expected version,
+# ARGV[2] data, ARGV[3] close, ARGV[4] actor, ARGV[5] screen, ARGV[6] the sheet's field,
+# ARGV[7] its raw value as read ahead, ARGV[8] '1' if it had one, ARGV[9] the new raw value
+# ('' writes none), ARGV[10] the second flow's expected version ('' for none), ARGV[11] its
+# data, ARGV[12] its screen, ARGV[13] the log cap, ARGV[14..] log entries. Returns false for
+# a stale step, 'sheet' when the sheet changed since it was read (the caller reads again),
+# else the flow's hash. The second flow moves only if it is still at its version; its step
+# has no actor (a health line's redraw is nobody's tap).
+_ADVANCE_SPENDING = """
+local function fresh(key, expected)
+  local version = redis.call('HGET', key, 'version')
+  if not version or tonumber(version) ~= tonumber(expected) then
+    return nil
+  end
+  if redis.call('HGET', key, 'closed') == '1' then
+    return nil
+  end
+  return tonumber(version) + 1
+end
+local function actors(key, new, actor)
+  local list = (redis.call('HGET', key, 'actors') or '') .. ' ' .. new .. ':' .. actor
+  if #list > ACTORS_KEPT then
+    list = string.sub(list, string.find(list, ' ', #list - ACTORS_KEPT, true))
+  end
+  return list
+end
+local new = fresh(KEYS[1], ARGV[1])
+if not new then
+  return false
+end
+local current = redis.call('HGET', KEYS[2], ARGV[6])
+if (ARGV[8] == '1' and current ~= ARGV[7]) or (ARGV[8] ~= '1' and current) then
+  return 'sheet'
+end
+redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
+  'actors', actors(KEYS[1], new, ARGV[4]), 'screen', ARGV[5])
+if ARGV[9] ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[6], ARGV[9])
+end
+if ARGV[10] ~= '' then
+  local other = fresh(KEYS[4], ARGV[10])
+  if other then
+    redis.call('HSET', KEYS[4], 'version', other, 'data', ARGV[11],
+      'actors', actors(KEYS[4], other, '0'), 'screen', ARGV[12])
+  end
+end
+if #ARGV > 13 then
+  for i = 14, #ARGV do
+    redis.call('LPUSH', KEYS[3], ARGV[i])
+  end
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[13]) - 1)
+  redis.call('EXPIRE', KEYS[3], LOG_TTL)
+end
+return redis.call('HGETALL', KEYS[1])
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_TTL", str(LOG_TTL))
+
 # KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
 # pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
 # journal's field, ARGV[5] what success records, ARGV[6] what failure records, ARGV[7..] the
@@ -184,6 +242,16 @@ class Live(BaseModel):
 
     flow: str
     message: int | None = None
+
+
+@dataclass(frozen=True)
+class AlsoStep:
+    """A second flow's step taken with another's (the tracker's health after a wound)."""
+
+    flow: Flow
+    version: int
+    state: FlowState
+    screen: Screen
 
 
 @dataclass(frozen=True)
@@ -307,6 +375,7 @@ class FlowStore(LogStore):
         self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
         self._set_live_message = self.redis.register_script(_SET_LIVE_MESSAGE)
         self._create_live = self.redis.register_script(_CREATE_LIVE)
+        self._advance_spending = self.redis.register_script(_ADVANCE_SPENDING)
         self._end_live = self.redis.register_script(_END_LIVE)
 
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
@@ -383,6 +452,54 @@ class FlowStore(LogStore):
             return updated
 
         return flow, await self._watched(key, apply)
+
+    async def _spend_as_read(
+        self,
+        flow: Flow,
+        expected_version: int,
+        data: str,
+        close: bool,
+        screen: Screen | None,
+        skey: str,
+        field: str,
+        whole: Mapping[str, str],
+        spend: SheetSpend,
+        entries: Sequence[LogEntry],
+        also: AlsoStep | None,
+    ) -> tuple[Flow | None, Sheet | None] | None:
+        """:meth:`advance_flow_spending` in one script on the sheet read ahead; None when
+        the sheet changed since (the caller takes the WATCH way)."""
+        raw = whole.get(field)
+        updated = self._spent(parse_sheet(raw), spend)
+        args: list[Any] = [
+            expected_version,
+            data,
+            "1" if close else "0",
+            current_actor.get(),
+            screen.model_dump_json() if screen is not None else "",
+            field,
+            raw or "",
+            "1" if raw is not None else "0",
+            to_json(updated) if updated is not None else "",
+            also.version if also is not None else "",
+            dump(_data(also.state)) if also is not None else "",
+            also.screen.model_dump_json() if also is not None else "",
+        ]
+        if entries:
+            args += [LOG_CAP, *(entry.stored() for entry in entries)]
+        keys = [
+            flow_key(flow.id),
+            skey,
+            log_key(flow.chat_id),
+            flow_key(also.flow.id) if also is not None else f"{PREFIX}:none",
+        ]
+        journal.forget()
+        reply = await self._advance_spending(keys=keys, args=args)
+        if reply == "sheet":
+            return None
+        if not reply:
+            return None, None
+        return _flow_from_hash(flow.id, pairs(reply)), updated
 
     async def open_live(
         self, name: str, state: FlowState, chat_id: int, owner_id: int, *, ttl: int = FLOW_TTL
@@ -561,11 +678,33 @@ class FlowStore(LogStore):
         close: bool = False,
         entries: Sequence[LogEntry] = (),
         screen: Screen | None = None,
+        also: AlsoStep | None = None,
     ) -> tuple[Flow | None, Sheet | None]:
         """:meth:`advance_flow` that also applies ``spend``, in one WATCH transaction over
-        the flow and the sheets: a stale version spends nothing."""
+        the flow and the sheets: a stale version spends nothing. ``also``: a second flow that
+        shows the change (the round tracker's health), moved in the same step when it is
+        still at its version. A combat tap that read every sheet ahead does all of it in one
+        script on the sheet as read (and reads again only if the sheet changed since)."""
         fkey, skey, field = flow_key(flow.id), sheet_key(flow.chat_id), spend.field()
         data = dump(_data(state))
+        prefetch = journal.current_prefetch.get()
+        whole = prefetch.whole(skey) if prefetch is not None else None
+        if whole is not None:
+            done = await self._spend_as_read(
+                flow,
+                expected_version,
+                data,
+                close,
+                screen,
+                skey,
+                field,
+                whole,
+                spend,
+                entries,
+                also,
+            )
+            if done is not None:
+                return done
 
         async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None]:
             fields = await pipe.hgetall(fkey)
@@ -596,7 +735,10 @@ class FlowStore(LogStore):
             new: dict[Any, Any] = {**fields, **change}
             return _flow_from_hash(flow.id, new), updated
 
-        return await self._watched([fkey, skey], apply)
+        advanced, sheet = await self._watched([fkey, skey], apply)
+        if advanced is not None and also is not None:
+            await self.advance_flow(also.flow, also.version, also.state, screen=also.screen)
+        return advanced, sheet
 
     @staticmethod
     def _spent(current: Sheet | None, spend: SheetSpend) -> Sheet | None:

@@ -22,7 +22,7 @@ from aiogram.types import CallbackQuery, Message
 from bot import live as bot_live
 from bot import render, rolling
 from bot.access import runs_game
-from bot.combat import CURRENT_ROUND, REFRESH_TRACKER
+from bot.combat import CURRENT_ROUND, REFRESH_TRACKER, TRACKER_HEALTH
 from bot.features import FeatureSet
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.session import safe_edit
@@ -309,13 +309,11 @@ async def atk_tap(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     if after.stage is Stage.DONE and after.levels > 0:
-        await _land(callback, message, store, flow, after, profile)
+        await _land(callback, message, bot, store, flow, after, profile, features)
     else:
         await commit_tap(
             callback, message, store, flow, after, lambda f: view.draw(f, after, profile)
         )
-    if after.stage is Stage.DONE and features.has(REFRESH_TRACKER):
-        await features.handoff(REFRESH_TRACKER)(bot, store, message.chat.id, profile)
 
 
 def _setup(
@@ -473,14 +471,16 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
 async def _land(
     callback: CallbackQuery,
     message: Message,
+    bot: Bot,
     store: Store,
     flow: Flow,
     after: AttackFlow,
     profile: Profile,
+    features: FeatureSet,
 ) -> None:
-    """The last step with the wound: the flow and the target's sheet change in one
-    transaction, the levels applied to the sheet as it is now (another wound may have landed
-    since the panel opened)."""
+    """The last step with the wound: the flow, the target's sheet and the tracker's health
+    line change in one step, the levels applied to the sheet as it is now (another wound may
+    have landed since the panel opened)."""
     target = after.chosen_target()
     kind = after.damage_kind
     if target is None or kind is None:
@@ -504,13 +504,36 @@ async def _land(
     )
     if target.user_id is not None and not target.sheet:
         await store.update_sheet(message.chat.id, target.user_id, system, lambda sheet: sheet)
+    # The tracker's health line after the wound, taken in the same step (as read ahead).
+    tracker = None
+    expected: HealthTrack | None = None
+    if features.has(TRACKER_HEALTH):
+        now = (
+            await store.load_sheet(message.chat.id, target.user_id, system)
+            if target.user_id is not None
+            else await store.load_npc(message.chat.id, system, target.name)
+        )
+        if now is not None:
+            expected = apply_damage(now.health, kind, levels, profile.combat).track
+            tracker = await features.handoff(TRACKER_HEALTH)(
+                store, message.chat.id, profile, {target.key: expected}
+            )
     drawn_state = after
     text, markup = view.draw(flow.next(drawn_state, close=False), drawn_state, profile)
     advanced, sheet = await store.advance_flow_spending(
-        flow, flow.version, after, spend, screen=screen_of(text, markup)
+        flow,
+        flow.version,
+        after,
+        spend,
+        screen=screen_of(text, markup),
+        also=tracker.step if tracker is not None else None,
     )
     if advanced is None:
         raise TapConflict(flow.id)
+    if tracker is not None and sheet is not None and sheet.health == expected:
+        await bot_live.redraw(bot, message.chat.id, tracker.live, tracker.drawn)
+    elif features.has(REFRESH_TRACKER):  # the sheet had changed: read it again
+        await features.handoff(REFRESH_TRACKER)(bot, store, message.chat.id, profile)
     if sheet is not None and sheet.health != after.track_after:
         shown = after.model_copy(update={"track_after": sheet.health})
         text, markup = view.draw(advanced, shown, profile)

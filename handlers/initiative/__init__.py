@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.combat import ATTACK, CURRENT_ROUND, REFRESH_TRACKER, TRACKER
+from bot.combat import ATTACK, CURRENT_ROUND, REFRESH_TRACKER, TRACKER, TRACKER_HEALTH
 from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.initiative import view
 from handlers.initiative.callbacks import InitCallback
-from handlers.initiative.router import current_round, make_router, refresh
+from handlers.initiative.router import current_round, health_step, make_router, refresh
 
 FEATURE = Feature(
     name="initiative",
     make_router=make_router,
     commands=(MenuCommand("init", __("Initiative and the round tracker"), rank=83),),
     help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
-    provides={REFRESH_TRACKER: refresh, CURRENT_ROUND: current_round},
+    provides={
+        REFRESH_TRACKER: refresh,
+        CURRENT_ROUND: current_round,
+        TRACKER_HEALTH: health_step,
+    },
     # «Атака» opens the panel from the participants' sheets (PRODUCT.md §5: ≤ 3 round-trips).
     reads_ahead={InitCallback.__prefix__: (TRACKER, ATTACK)},
 )

@@ -12,7 +12,7 @@ is :mod:`rules.combat.tracker`; this module only decides who may press and draws
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
@@ -22,12 +22,12 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from bot import live as bot_live
 from bot import render
 from bot.access import runs_game
-from bot.combat import OPEN_ATTACK
+from bot.combat import OPEN_ATTACK, TrackerStep
 from bot.features import FeatureSet
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, FlowStateError, SheetSpend, Store
+from bot.store import AlsoStep, ChatSettings, Flow, FlowStateError, SheetSpend, Store
 from bot.taps import (
     CONFLICT_ATTEMPTS,
     TapConflict,
@@ -124,6 +124,28 @@ async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> Non
             return
         flow, live = loaded
         state = flow.state(InitFlow)
+
+
+async def health_step(
+    store: Store, chat_id: int, profile: Profile, changed: Mapping[str, HealthTrack]
+) -> TrackerStep | None:
+    """The tracker's step for new health (bot.combat.TRACKER_HEALTH), drawn but not stored:
+    the wound's own step stores it. Reads what the tap read ahead, so it costs no trip."""
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None or profile.system is not GameSystem.D10:
+        return None
+    flow, live = loaded
+    try:
+        state = flow.state(InitFlow)
+    except FlowStateError:
+        return None
+    tracks = {**(await _tracks(store, chat_id, profile, state.round)), **changed}
+    tracks = {k: v for k, v in tracks.items() if state.round.fighter(k) is not None}
+    if tracks == state.health:
+        return None
+    after = state.model_copy(update={"health": tracks})
+    drawn = view.draw(flow.next(after), after)
+    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
 
 
 async def current_round(store: Store, chat_id: int) -> Round | None:

@@ -1,5 +1,6 @@
-"""``bench/combat.py`` runs to the end, so the benchmark cannot rot unnoticed; its own check
-(at most two new messages for a round of six participants, PRODUCT.md §5) is the assertion."""
+"""``bench/combat.py`` runs to the end, so the benchmark cannot rot unnoticed; its own checks
+(at most two new messages for a round of six participants, and at most three Redis
+round-trips for any tap of it with ``--strict``, PRODUCT.md §5) are the assertion."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ async def test_the_combat_round_benchmark_runs_within_the_message_budget() -> No
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         str(REPO_ROOT / "bench" / "combat.py"),
+        "--strict",
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
@@ -29,3 +31,4 @@ async def test_the_combat_round_benchmark_runs_within_the_message_budget() -> No
     assert process.returncode == 0, text
     assert "new messages in the round: 2 (target <= 2: met)" in text
     assert "«Новый раунд»" in text
+    assert "(target <= 3: met)" in text

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from bot.store import (
     LOG_CAP,
+    AlsoStep,
     Begun,
     ChatSettings,
     FlowState,
@@ -451,3 +452,49 @@ async def test_a_live_message_already_sent_is_stored_in_one_step_unless_another_
     second = store.new_flow(Tally(total=3), -100, 43)
     assert await store.create_live("panel", second, 78, screen, expected=None) is None
     assert await store.load_flow(second.id) is None  # the loser stores nothing
+
+
+@pytest.mark.parametrize("changed_meanwhile", [False, True])
+async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
+    store: Store, changed_meanwhile: bool
+) -> None:
+    """A wound from a combat tap: the panel's step, the sheet and the tracker's health step
+    in one script on the sheet as read ahead; if the sheet changed since, it is read again
+    and the wound lands on the sheet as it is now."""
+    await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 3))
+    panel = await store.create_flow(Tally(total=0), -100, 42)
+    tracker = await store.create_flow(Other(), -100, 1)
+    _, _, _, prefetch = await store.begin_update(
+        1, 93, -100, -100, "a", force=False, seed=SEED, all_sheets=True
+    )
+    token = current_prefetch.set(prefetch)
+    try:
+        if changed_meanwhile:
+            await store.redis.hset(  # another update's change, behind the read-ahead's back
+                sheet_key(-100),
+                player_field(42, SheetSystem.MAGE),
+                (
+                    await store.redis.hget(sheet_key(-100), player_field(42, SheetSystem.MAGE))
+                ).replace('"strength":3', '"strength":4'),
+            )
+        spend = SheetSpend(
+            user_id=42,
+            system=SheetSystem.MAGE,
+            change=lambda s: set_trait(s, "dexterity", (s.rating("strength") or 0) + 1),
+        )
+        also = AlsoStep(tracker, tracker.version, Other(), Screen(text="tracker"))
+        advanced, sheet = await store.advance_flow_spending(
+            panel, panel.version, Tally(total=1), spend, also=also
+        )
+    finally:
+        current_prefetch.reset(token)
+    assert advanced is not None
+    assert advanced.version == 1
+    assert sheet is not None
+    assert sheet.rating("dexterity") == (5 if changed_meanwhile else 4)
+    stored = await store.load_sheet(-100, 42, SheetSystem.MAGE)
+    assert stored == sheet
+    moved = await store.load_flow(tracker.id)
+    assert moved is not None
+    assert moved.version == 1
+    assert moved.screen == Screen(text="tracker")
