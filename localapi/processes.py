@@ -164,6 +164,16 @@ class RedisServer:
         await self.stop()
         await self.start()
 
+    def freeze(self) -> None:
+        """SIGSTOP: the server holds every connection open and answers nothing (a stalled
+        host or a long fork), until :meth:`thaw`."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGCONT)
+
     async def _terminate(self, grace: float = 0.0) -> None:
         """Wait ``grace`` seconds for the process to exit by itself, then SIGTERM, then SIGKILL."""
         process = self.process

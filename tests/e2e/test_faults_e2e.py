@@ -1,4 +1,5 @@
-"""Nothing lost, nothing twice: the real bot process under crashes and Bot API faults.
+"""Nothing lost, nothing twice: the real bot process under crashes, Redis faults and Bot API
+faults.
 
 PRODUCT.md §5: a burst of rolls through a bot killed with SIGKILL and started again is
 answered in full; no command is rolled twice (a repeated reply shows the same dice); in
@@ -10,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
 
+from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.test_roll_e2e import check_roll_report
@@ -119,3 +123,67 @@ async def test_a_result_whose_sends_failed_is_sent_later_and_logged_once(
         assert await client.llen(f"sdb:log:{group.id}") == 1
     finally:
         await client.aclose()
+
+
+async def test_a_roll_sent_while_redis_is_frozen_is_rolled_once_and_paid_once(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    """Redis stops answering (SIGSTOP) while a Willpower roll comes in: the player is never
+    told "try again" for a roll that was applied; once Redis answers, the roll is made once,
+    shown once, and the point is spent once (PRODUCT.md §5)."""
+    player = fake_api.add_user("Аня")
+    group = fake_api.add_group("Стол", owner=player)
+    await bot_process.start()
+    set_line = fake_api.send_text(group, player, "/set сила воли 5")
+    await fake_api.wait_for_message(group, after=set_line, timeout=10)
+    bot_process.redis.freeze()
+    try:
+        command = fake_api.send_text(group, player, "/r 5 6 св")
+        await asyncio.sleep(2.5)  # well past the bot's one-second command timeout
+    finally:
+        bot_process.redis.thaw()
+    await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), timeout=30)
+    await asyncio.sleep(1.0)  # a second answer would show up by now
+    [shown] = replies(fake_api, group)[command.message_id]
+    assert "осталось 4 из 5" in shown.text
+    said = [m.text for m in group.messages if m.sender_id == fake_api.bot.id]
+    assert not any("попробуйте" in text.casefold() for text in said), said
+    client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
+    try:
+        assert await client.llen(f"sdb:log:{group.id}") == 1
+    finally:
+        await client.aclose()
+
+
+async def test_a_tap_while_redis_is_down_applies_once_after_it_is_back(
+    fake_api: FakeBotApi, redis_factory: Callable[..., RedisServer], tmp_path: Path
+) -> None:
+    """Redis killed (SIGKILL, AOF everysec) between a message and the tap on it, then
+    started again on the same port: the tap is applied once when Redis is back."""
+    redis = redis_factory(appendonly=True)
+    await redis.start()
+    launcher = BotLauncher(fake_api, redis, tmp_path)
+    try:
+        player = fake_api.add_user("Аня")
+        group = fake_api.add_group("Стол", owner=player)
+        await launcher.start()
+        command = fake_api.send_text(group, player, "/ext 4 6 30 5")
+        extended = await fake_api.wait_for_message(group, after=command, timeout=10)
+        await asyncio.sleep(1.2)  # AOF everysec: the flow is on disk
+        await redis.kill()
+        roll = next(b["callback_data"] for b in extended.buttons if "🎲" in b["text"])
+        query = fake_api.press(group, player, extended, roll)
+        await asyncio.sleep(1.5)
+        await redis.start()
+        await fake_api.wait_for_callback_answer(query, timeout=30)
+        await fake_api.wait_for(lambda: "2. " in extended.text, timeout=30)
+        await asyncio.sleep(1.0)
+        assert "3. " not in extended.text  # applied once
+        client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+        try:
+            assert await client.llen(f"sdb:log:{group.id}") == 2
+        finally:
+            await client.aclose()
+    finally:
+        await launcher.stop_all()
+        print(launcher.logs())
