@@ -309,10 +309,10 @@ _D6_ROLL_RULES = frozenset(
 )
 
 
-def changed_dice_rules(profile: Profile, *also: Group) -> list[Switch]:
+def changed_dice_rules(profile: Profile, *also: Group, dice: bool = True) -> list[Switch]:
     """The switches of a roll's meaning where the chat's profile differs from its book (dice
-    and Willpower in the d10 games, the roll's own rules in d6): what a result must own up to
-    (one short tag)."""
+    and Willpower in the d10 games unless ``dice`` is off, the roll's own rules in d6): what a
+    result must own up to (one short tag)."""
     try:
         base = base_profile(profile.name)
     except Exception:
@@ -320,14 +320,16 @@ def changed_dice_rules(profile: Profile, *also: Group) -> list[Switch]:
     if profile.system is GameSystem.D6:
         shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES]
     else:
-        shown = [s for g in (Group.DICE, *also) for s in switches_of(g)]
+        groups = (Group.DICE, *also) if dice else also
+        shown = [s for g in groups for s in switches_of(g)]
     return [s for s in shown if value_of(profile, s) != value_of(base, s)]
 
 
-def house_tag(profile: Profile, *also: Group) -> str | None:
+def house_tag(profile: Profile, *also: Group, dice: bool = True) -> str | None:
     """«🏠 дом. правило: …» under a roll whose meaning a flipped switch changed: the dice and
-    Willpower rules, and ``also`` the groups of the roll's own kind (the table rolls')."""
-    changed = changed_dice_rules(profile, *also)
+    Willpower rules (unless ``dice`` is off: the tracker rolls no action), and ``also`` the
+    groups of the roll's own kind (the table rolls')."""
+    changed = changed_dice_rules(profile, *also, dice=dice)
     if not changed:
         return None
     rules = ", ".join(f"{label(s)}: {shown_value(value_of(profile, s))}" for s in changed)

@@ -139,9 +139,11 @@ def _draw(flow: Flow, state: D6RollState, sheet: Sheet | None, profile: Profile)
     pool = _wizard_pool(state, sheet, profile)
     if isinstance(pool, rolling.D6Pool):
         shown = state.model_copy(update={"label": pool.label})
-        text = view.wizard_text(shown, pool.dice, None)
+        text = view.wizard_text(shown, pool.dice, None, profile=profile)
     else:
-        text = view.wizard_text(state, None, pool, powers=bool(sheet and sheet.powers))
+        text = view.wizard_text(
+            state, None, pool, powers=bool(sheet and sheet.powers), profile=profile
+        )
     ready = isinstance(pool, rolling.D6Pool)
     return text, view.wizard_keyboard(flow.id, flow.version, state, sheet, ready)
 

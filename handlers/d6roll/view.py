@@ -63,11 +63,11 @@ def effort_name(fuel: EffortFuel) -> str:
 # ----- the wizard -----------------------------------------------------------------------------
 
 
-def chances_line(dice: int, required: int) -> str:
-    """The exact odds before «Бросить»: the success, the fiasco, and the success when a special
-    effort is spent whenever it is needed (§D.4)."""
+def chances_line(dice: int, required: int, profile: Profile | None = None) -> str:
+    """The exact odds before «Бросить»: the success, the fiasco (as the chat's house rules
+    read it), and the success when a special effort is spent whenever it is needed (§D.4)."""
     success = probability.p_success(dice, required)
-    fiasco = probability.p_fiasco(dice)
+    fiasco = probability.p_fiasco_of(dice, required, profile)
     effort = probability.p_success(dice, required, special_effort=True)
     return _("Success {success} · fiasco {fiasco} · with a special effort {effort}").format(
         success=render.percent(float(success)),
@@ -77,7 +77,12 @@ def chances_line(dice: int, required: int) -> str:
 
 
 def wizard_text(
-    state: D6RollState, dice: int | None, problem: str | None, *, powers: bool = False
+    state: D6RollState,
+    dice: int | None,
+    problem: str | None,
+    *,
+    powers: bool = False,
+    profile: Profile | None = None,
 ) -> str:
     lines = [f"🎲 <b>{escape(state.roller)}</b> — " + _("a d6 roll")]
     if dice is None and problem is None:
@@ -92,7 +97,7 @@ def wizard_text(
         lines.append(_("Chance: {label} = {n}").format(label=state.label, n=dice))
         lines.append(_("Measures needed: {n}").format(n=state.required))
         assert dice is not None
-        lines.append(chances_line(dice, state.required))
+        lines.append(chances_line(dice, state.required, profile))
     return "\n".join(lines)
 
 

@@ -114,7 +114,7 @@ async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> Non
         if tracks == state.health:
             return
         after = state.model_copy(update={"health": tracks})
-        drawn = view.draw(flow.next(after), after)
+        drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
             await bot_live.redraw(bot, chat_id, live, drawn)
@@ -144,7 +144,7 @@ async def health_step(
     if tracks == state.health:
         return None
     after = state.model_copy(update={"health": tracks})
-    drawn = view.draw(flow.next(after), after)
+    drawn = view.draw(flow.next(after), after, profile)
     return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
 
 
@@ -261,7 +261,7 @@ async def _apply(
     for _attempt in range(CONFLICT_ATTEMPTS):
         state = flow.state(InitFlow)
         if created:
-            drawn = view.draw(flow, state)
+            drawn = view.draw(flow, state, profile)
             await store.keep_screen(flow, screen_of(*drawn))
             await bot_live.show(
                 bot, store, message, KIND, flow, live, drawn, ttl=ROUND_TTL, pin=True
@@ -274,7 +274,7 @@ async def _apply(
             return
         tracks = await _tracks(store, chat_id, profile, changed)
         after = state.model_copy(update={"round": changed, "health": tracks})
-        drawn = view.draw(flow.next(after), after)
+        drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
             await bot_live.show(
@@ -401,7 +401,7 @@ async def init_tap(
         await _write_conditions(store, message.chat.id, system, gone, ())
     toggled = _conditions_changed(current, after.round)
     if toggled is not None and not after.ended:
-        await _commit_conditions(callback, message, store, flow, after, toggled, system)
+        await _commit_conditions(callback, message, store, flow, after, toggled, system, profile)
         return
     await commit_tap(
         callback,
@@ -409,7 +409,7 @@ async def init_tap(
         store,
         flow,
         after,
-        lambda f: view.draw(f, after),
+        lambda f: view.draw(f, after, profile),
         close=after.ended,
         toast=toast,
     )
@@ -454,6 +454,7 @@ async def _commit_conditions(
     after: InitFlow,
     fighter: Fighter,
     system: SheetSystem,
+    profile: Profile,
 ) -> None:
     """A condition toggled: the tracker's step and the character's sheet in one transaction."""
     if fighter.user_id is not None:
@@ -468,7 +469,7 @@ async def _commit_conditions(
         change=lambda sheet: set_conditions(sheet, conditions),
         npc=fighter.name if fighter.user_id is None else None,
     )
-    text, markup = view.draw(flow.next(after), after)
+    text, markup = view.draw(flow.next(after), after, profile)
     advanced, _sheet = await store.advance_flow_spending(
         flow, flow.version, after, spend, screen=screen_of(text, markup)
     )

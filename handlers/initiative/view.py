@@ -8,7 +8,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render, sheet_text, table_text
+from bot import house_rules, render, sheet_text, table_text
 from bot.store import Flow
 from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.initiative.flow import InitFlow
@@ -124,8 +124,13 @@ def _phase_hint(state: InitFlow) -> str:
     return "🏁 " + _("The round is over: a new round, or the end of the fight.")
 
 
-def draw(flow: Flow, state: InitFlow) -> tuple[str, InlineKeyboardMarkup | None]:
+def draw(
+    flow: Flow, state: InitFlow, profile: Profile | None = None
+) -> tuple[str, InlineKeyboardMarkup | None]:
     text = tracker_text(state, state.health)
+    tag = house_rules.house_tag(profile, house_rules.Group.COMBAT, dice=False) if profile else None
+    if tag is not None:  # the fight's own house rules (ties, wounds on initiative, …)
+        text += "\n" + escape(tag, quote=False)
     if state.ended:
         return text, None
     return text, keyboard(flow.id, flow.version, state)

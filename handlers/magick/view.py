@@ -757,7 +757,11 @@ def barrier_keyboard(flow_id: str, version: int, state: BarrierFlow) -> InlineKe
 def draw_barrier(
     flow: Flow, state: BarrierFlow, profile: Profile
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    return barrier_text(state, profile), barrier_keyboard(flow.id, flow.version, state)
+    text = barrier_text(state, profile)
+    tag = house_rules.house_tag(profile, house_rules.Group.MAGICK)
+    if tag is not None:
+        text += "\n" + escape(tag, quote=False)
+    return text, barrier_keyboard(flow.id, flow.version, state)
 
 
 def modifier_name(row: magick.Modifier) -> str:

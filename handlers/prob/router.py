@@ -8,12 +8,14 @@ to follow wants both numbers.
 
 from __future__ import annotations
 
+from html import escape
+
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import render
+from bot import house_rules, render
 from bot.parsing import D6_CHANCE_MAX, D6_REQUIRED_MAX, ArgumentsError, parse_roll_arguments
 from handlers.prob import view
 from rules import probability
@@ -29,7 +31,7 @@ def make_router() -> Router:
     return router
 
 
-def _d6_text(text: str | None) -> str:
+def _d6_text(text: str | None, profile: Profile) -> str:
     """§D.3 odds: ``/prob 4`` or ``/prob 4 2`` (two measures needed), exact fractions."""
     words = (text or "").split()
     if not 1 <= len(words) <= 2 or not all(w.isdecimal() and len(w) <= 3 for w in words):
@@ -42,7 +44,7 @@ def _d6_text(text: str | None) -> str:
         required=required,
         measures=[float(p) for p in d6_probability.measures_distribution(chance)],
         success=float(d6_probability.p_success(chance, required)),
-        fiasco=float(d6_probability.p_fiasco(chance)),
+        fiasco=float(d6_probability.p_fiasco_of(chance, required, profile)),
         with_effort=float(d6_probability.p_success(chance, required, special_effort=True)),
     )
 
@@ -56,7 +58,9 @@ def other_botch_rule(profile: Profile) -> Profile:
 
 async def prob_command(message: Message, command: CommandObject, profile: Profile) -> None:
     if profile.system is GameSystem.D6:
-        await message.answer(_d6_text(command.args), parse_mode=ParseMode.HTML)
+        await message.answer(
+            _with_tag(_d6_text(command.args, profile), profile), parse_mode=ParseMode.HTML
+        )
         return
     try:
         args = parse_roll_arguments(command.args).with_dice_in_pool()
@@ -95,4 +99,10 @@ async def prob_command(message: Message, command: CommandObject, profile: Profil
         chances=odds,
         other_rule_botch=other.botch,
     )
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(_with_tag(text, profile), parse_mode=ParseMode.HTML)
+
+
+def _with_tag(text: str, profile: Profile) -> str:
+    """The odds under changed house rules say so (PRODUCT.md "/rules"), as a roll does."""
+    tag = house_rules.house_tag(profile)
+    return text if tag is None else text + "\n" + escape(tag, quote=False)

@@ -15,7 +15,9 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
+from rules.d6.chance import options
 from rules.errors import check_bool, check_int
+from rules.profiles import Profile
 
 N_MAX = 200
 MEASURE = Fraction(1, 3)
@@ -66,6 +68,17 @@ def p_success(n: int, required: int = 1, special_effort: bool = False) -> Fracti
     check_int(required, "required", 0, N_MAX)
     tails = _tails(n, check_bool(special_effort, "special_effort"))
     return tails[required] if required <= n else Fraction(0)
+
+
+def p_fiasco_of(
+    n: int, required: int = 1, profile: Profile | None = None, special_effort: bool = False
+) -> Fraction:
+    """P(the roll ends in a fiasco) as the table reads it: no measure at all (S2 «ни одной
+    меры успеха»), or, with the house reading ``d6.shortfall_is_fiasco`` (AMB-D3), every roll
+    with fewer measures than required."""
+    if options(profile).shortfall_is_fiasco:
+        return 1 - p_success(n, required, special_effort)
+    return p_fiasco(n, special_effort)
 
 
 def p_effort_needed(n: int, required: int = 1) -> Fraction:

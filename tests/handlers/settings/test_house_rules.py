@@ -4,11 +4,14 @@ next roll and its odds, dropped when the game changes, moved by export and impor
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from aiogram.utils.i18n import I18n
 
 from bot.house_rules import BY_KEY, CATALOGUE, Group, Switch, describe, find, label
 from bot.middlewares import chat_profile
+from handlers.d6roll.callbacks import D6Action, D6Callback
 from handlers.settings.callbacks import HouseCallback
 from tests.handlers.conftest import Table, buttons, make_table, player
 
@@ -211,3 +214,62 @@ async def test_a_cast_owns_up_to_a_magick_rule_and_english_reads_it(admin_table:
     text = table.session.sent[-1].text
     assert "House rules of" in text
     assert "Modifier cap: 2 (the book: 3)" in text
+
+
+async def test_the_odds_follow_the_house_rules_and_say_so(admin_table: Table) -> None:
+    """/prob and the d6 wizard's live odds read the chat's switches (PRODUCT.md "/rules")."""
+    table = admin_table
+    await table.say(ANNA, "/prob 6 6")
+    assert "дом. правило" not in table.session.sent[-1].text
+    await table.say(ANNA, "/rules set botch=net_negative")
+    await table.say(ANNA, "/prob 6 6")
+    assert "🏠 дом. правило:" in table.session.sent[-1].text
+    await table.say(ANNA, "/rules d6")
+    await table.say(ANNA, "/prob 4 2")
+    book = table.session.sent[-1].text
+    await table.say(ANNA, "/rules set shortfall_is_fiasco=on")
+    await table.say(ANNA, "/prob 4 2")
+    house = table.session.sent[-1].text
+    assert book != house  # falling short now counts as a fiasco
+    assert "🏠 дом. правило: Нехватка мер — фиаско: да" in house
+    await table.say(BORIS, "/r")
+    wizard = table.session.messages[-1]
+
+    async def odds_after(action: D6Action, x: int) -> tuple[float, float]:
+        shown = table.session.edits[-1].reply_markup if table.session.edits else None
+        for button in buttons(shown or wizard.reply_markup):
+            parsed = D6Callback.unpack(button.callback_data or "")
+            if parsed.a is action and parsed.x == x:
+                await table.tap(BORIS, button.callback_data or "", wizard.message_id)
+                line = next(
+                    ln for ln in table.session.edits[-1].text.splitlines() if "фиаско" in ln
+                )
+                success, fiasco = (
+                    float(n.replace(",", "."))
+                    for n in re.findall(r"(\d+(?:[.,]\d+)?)\s?%", line)[:2]
+                )
+                return success, fiasco
+        raise AssertionError(f"no {action} {x}")
+
+    await odds_after(D6Action.CHANCE, 4)
+    success, fiasco = await odds_after(D6Action.REQUIRED, 2)
+    assert abs(success + fiasco - 100) < 0.2  # short of two measures is a fiasco too
+    await table.say(ANNA, "/rules set shortfall_is_fiasco=off")
+    success, fiasco = await odds_after(D6Action.REQUIRED, 1)
+    success, fiasco = await odds_after(D6Action.REQUIRED, 2)
+    assert abs(fiasco - 19.8) < 0.2  # the book: no measure at all among four dice, (2/3)⁴
+
+
+async def test_the_tracker_and_the_barrier_own_up_to_their_house_rules(
+    admin_table: Table,
+) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules set wound_penalty_on_initiative=on botch=net_negative")
+    await table.say(BORIS, "/init 7")
+    [tag] = [ln for ln in table.session.sent[-1].text.splitlines() if "дом. правило" in ln]
+    assert tag.count(", ") == 0  # one rule: a dice rule means nothing to the tracker
+    await table.say(ANNA, "/rules set magick.modifier_cap=4")
+    assert (await table.store.load_chat(table.chat.id)).switches["magick.modifier_cap"] == 4
+    await table.say(BORIS, "/set арете 3")
+    await table.say(BORIS, "/barrier")
+    assert "🏠 дом. правило:" in table.session.sent[-1].text
