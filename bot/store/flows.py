@@ -45,6 +45,18 @@ S = TypeVar("S", bound="FlowState")
 
 ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
 
+def _log_append(key: str, cap: int) -> str:
+    """Lua that pushes ``ARGV[cap + 1..]`` (log entries, oldest first) onto the chat's log
+    ``key``, capped at ``ARGV[cap]`` and expiring after a quiet season."""
+    return f"""if #ARGV > {cap} then
+  for i = {cap + 1}, #ARGV do
+    redis.call('LPUSH', {key}, ARGV[i])
+  end
+  redis.call('LTRIM', {key}, 0, tonumber(ARGV[{cap}]) - 1)
+  redis.call('EXPIRE', {key}, {LOG_TTL})
+end"""
+
+
 # KEYS[1] flow, KEYS[2] its chat's log (only with entries); ARGV: expected version, new data
 # JSON, close ('1'/'0'), the actor's user id, the screen drawn for the new version ('' keeps
 # none), then optionally the log cap and the log entries. The version check and the writes
@@ -70,15 +82,9 @@ if #actors > ACTORS_KEPT then
 end
 redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
   'actors', actors, 'screen', ARGV[5])
-if #ARGV > 6 then
-  for i = 7, #ARGV do
-    redis.call('LPUSH', KEYS[2], ARGV[i])
-  end
-  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[6]) - 1)
-  redis.call('EXPIRE', KEYS[2], LOG_TTL)
-end
+LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_TTL", str(LOG_TTL))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", _log_append("KEYS[2]", 6))
 
 
 # KEYS[1] flow; ARGV[1] the screen JSON. Only onto a flow that still exists, so an expired
@@ -155,15 +161,9 @@ if ARGV[10] ~= '' then
       'actors', actors(KEYS[4], other, '0'), 'screen', ARGV[12])
   end
 end
-if #ARGV > 13 then
-  for i = 14, #ARGV do
-    redis.call('LPUSH', KEYS[3], ARGV[i])
-  end
-  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[13]) - 1)
-  redis.call('EXPIRE', KEYS[3], LOG_TTL)
-end
+LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_TTL", str(LOG_TTL))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", _log_append("KEYS[3]", 13))
 
 # KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
 # pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
