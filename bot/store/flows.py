@@ -45,6 +45,7 @@ S = TypeVar("S", bound="FlowState")
 
 ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
 
+
 def _log_append(key: str, cap: int) -> str:
     """Lua that pushes ``ARGV[cap + 1..]`` (log entries, oldest first) onto the chat's log
     ``key``, capped at ``ARGV[cap]`` and expiring after a quiet season."""

@@ -21,6 +21,9 @@ class GainChoice(StrEnum):
     SHOVE = "k"  # §D.12 Толчок: knocked down −1, the rest bruises
     GRAPPLE = "g"  # §D.12 Захват: a hold −1, the rest wounds
     TAKE = "t"  # §D.12 Отнять предмет: a gain of 1 takes it
+    POISON = "o"  # §D.12 Отравление: a wound that carries the poison into the body
+    CHARGE = "c"  # §D.12 Атака с разгона: an advantage for the attacker's next attack
+    FULL_DEFENCE = "f"  # §D.12 Глухая оборона: an advantage for the next defence
 
 
 class D6AttackCallback(CallbackData, prefix="d6a"):

@@ -37,3 +37,4 @@ class D6AttackFlow(FlowState):
     armour: Roll | None = None
     outcome: AttackResult | None = None
     spent: str | None = None  # the GainChoice taken
+    poison: int = 0  # a poisoned wound's severity, as the table reads it (AMB-D11)

@@ -27,7 +27,7 @@ from handlers.d6attack import view
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
 from rules.d6.chance import DifficultyKind
-from rules.d6.combat import Manoeuvre, grapple, resolve_attack, shove
+from rules.d6.combat import AttackResult, Manoeuvre, grapple, poison_wound, resolve_attack, shove
 from rules.d6.roll import D6Result
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -206,7 +206,7 @@ async def d6_attack_tap(
         )
         return
     if action is AttackAction.SPEND and state.outcome is not None and state.outcome.hit:
-        await _spend(callback, message, store, flow, state, callback_data.c)
+        await _spend(callback, message, store, flow, state, callback_data.c, profile)
         return
     await callback.answer(render.invalid_button_text(), show_alert=True)
 
@@ -218,10 +218,12 @@ async def _spend(
     flow: Flow,
     state: D6AttackFlow,
     choice: str,
+    profile: Profile,
 ) -> None:
     """The gain (§D.11–§D.12): all into one wound on the target's sheet, written in the step;
-    a shove or a grapple (the first measure knocks down or holds, the rest wounds); taking an
-    item; or the manoeuvre declared before the roll."""
+    a shove or a grapple (the first measure knocks down or holds, the rest wounds); a wound
+    that carries a poison; taking an item; an advantage for the attacker's next attack (a
+    charge) or next defence (full defence); or the manoeuvre declared before the roll."""
     assert state.outcome is not None
     gain = state.outcome.gain
     try:
@@ -234,9 +236,12 @@ async def _spend(
     target_user, target_name = state.target_user, state.target_name
     if target_user is None and state.defences:
         target_user, target_name = state.defences[0].user_id, state.defences[0].name
-    after = state.model_copy(update={"spent": picked.value, "target_name": target_name})
+    hurt = _wound_of(picked, state.outcome, profile)
+    poison = hurt[1] if picked is GainChoice.POISON and hurt is not None else 0
+    after = state.model_copy(
+        update={"spent": picked.value, "target_name": target_name, "poison": poison}
+    )
     drawn = view.draw(flow.next(after, close=True), after)
-    hurt = _wound_of(picked, gain)
     if hurt is None or target_user is None:
         advanced = await store.advance_flow(
             flow, flow.version, after, close=True, screen=screen_of(*drawn)
@@ -261,9 +266,16 @@ async def _spend(
     await callback.answer()
 
 
-def _wound_of(choice: GainChoice, gain: int) -> tuple[DifficultyKind, int] | None:
+def _wound_of(
+    choice: GainChoice, outcome: AttackResult, profile: Profile
+) -> tuple[DifficultyKind, int] | None:
     """The wound a use of the gain deals (§D.11–§D.12): all of it, or what is left after the
-    first measure went into knocking down (a shove) or holding (a grapple)."""
+    first measure went into knocking down (a shove) or holding (a grapple); a poisoned wound
+    by the final gain or the attacker's measures, as the table reads it (AMB-D11)."""
+    gain = outcome.gain
+    if choice is GainChoice.POISON:
+        poisoned = poison_wound(outcome, hit_body=True, profile=profile)
+        return (poisoned.kind, poisoned.magnitude) if poisoned is not None else None
     if choice is GainChoice.PHYSICAL:
         return DifficultyKind.PHYSICAL_WOUND, gain
     if choice is GainChoice.MENTAL:

@@ -97,6 +97,19 @@ def spent_text(state: D6AttackFlow) -> str:
         return text
     if state.spent == GainChoice.TAKE:
         return _("The item is taken from {whom}.").format(whom=whom)
+    if state.spent == GainChoice.POISON:
+        return _(
+            "Poison: {whom} takes a physical wound {n}, and the poison is in the blood "
+            "(the Storyteller says what it does)."
+        ).format(whom=whom, n=state.poison or gain)
+    if state.spent == GainChoice.CHARGE:
+        return _(
+            "A charge: +{n} for the attacker's next action if it is an attack; lost otherwise."
+        ).format(n=gain)
+    if state.spent == GainChoice.FULL_DEFENCE:
+        return _(
+            "Full defence: +{n} for the attacker's next action if it is a defence; lost otherwise."
+        ).format(n=gain)
     if state.manoeuvre is Manoeuvre.DIFFICULTY:
         return _("A cunning trick: {whom} gets a difficulty −{n}.").format(whom=whom, n=gain)
     return _("A cunning trick: an advantage +{n} for the attacker or an ally.").format(n=gain)
@@ -130,6 +143,15 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
         make(_("Shove"), AttackAction.SPEND, c=GainChoice.SHOVE),
         make(_("Grapple"), AttackAction.SPEND, c=GainChoice.GRAPPLE),
         make(_("Take the item"), AttackAction.SPEND, c=GainChoice.TAKE),
+        make("🧪 " + _("Poison"), AttackAction.SPEND, c=GainChoice.POISON),
+        make(
+            "🏃 " + _("Charge +{n}").format(n=outcome.gain), AttackAction.SPEND, c=GainChoice.CHARGE
+        ),
+        make(
+            "🛡 " + _("Full defence +{n}").format(n=outcome.gain),
+            AttackAction.SPEND,
+            c=GainChoice.FULL_DEFENCE,
+        ),
     ]
     if state.manoeuvre is not None:
         choices.append(

@@ -123,3 +123,36 @@ async def test_a_shove_knocks_down_and_bruises_with_the_rest(d6: Table) -> None:
     sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
     bruises = [w.magnitude for w in sheet.wounds] if sheet is not None else []
     assert bruises == ([gain - 1] if gain > 1 else [])
+
+
+@pytest.mark.parametrize("reading", ["final_gain", "measures"])
+async def test_a_poisoned_wound_lands_by_the_gain_or_the_measures(d6: Table, reading: str) -> None:
+    """§D.12 Отравление: the needle's wound carries the poison; its severity is the final
+    gain (AMB-D11) or, as a house rule, the attacker's measures."""
+    if reading == "measures":
+        d6.session.admins.add(ANNA.id)
+        await d6.say(ANNA, "/rules set poison_uses_final_gain=off")
+    _resolve, mid, state = await attack_until_hit(d6)
+    assert state.outcome is not None
+    severity = state.outcome.gain if reading == "final_gain" else state.outcome.measures
+    markup = d6.session.edits[-1].reply_markup
+    await d6.tap(ANNA, press(markup, AttackAction.SPEND, c="o"), mid)
+    text = d6.session.edits[-1].text
+    assert f"Яд: Boris получает телесную рану {severity}" in text
+    sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
+    assert sheet is not None
+    assert [w.magnitude for w in sheet.wounds] == [severity]
+
+
+@pytest.mark.parametrize(("choice", "says"), [("c", "Атака с разгона"), ("f", "Глухая оборона")])
+async def test_a_charge_or_full_defence_turns_the_gain_into_a_next_advantage(
+    d6: Table, choice: str, says: str
+) -> None:
+    _resolve, mid, state = await attack_until_hit(d6)
+    assert state.outcome is not None
+    markup = d6.session.edits[-1].reply_markup
+    await d6.tap(ANNA, press(markup, AttackAction.SPEND, c=choice), mid)
+    text = d6.session.edits[-1].text
+    assert f"{says}: +{state.outcome.gain}" in text
+    sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
+    assert sheet is None or not sheet.wounds  # no wound: the gain went into the advantage
