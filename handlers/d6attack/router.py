@@ -225,7 +225,6 @@ async def _spend(
     that carries a poison; taking an item; an advantage for the attacker's next attack (a
     charge) or next defence (full defence); or the manoeuvre declared before the roll."""
     assert state.outcome is not None
-    gain = state.outcome.gain
     try:
         picked = GainChoice(choice)
     except ValueError:
