@@ -390,3 +390,12 @@ def npc_storyteller_only_text(name: str) -> str:
     return _("{name} is the Storyteller's NPC: only the Storyteller rolls for them.").format(
         name=escape(name)
     )
+
+
+def helpless_text() -> str:
+    """S3 «Беспомощность» (§D.11): said where the wound that caused it is shown, and on the
+    sheet while it lasts."""
+    return "⛓ " + _(
+        "Helpless: no power has a chance left and there are no luck dice. No roll is needed "
+        "to bind or finish them; an ally's help that gives dice lifts it."
+    )

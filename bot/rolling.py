@@ -33,7 +33,9 @@ from bot.traits import PowerNameError, TraitNameError, parse_pool_expression, re
 from rules import d10
 from rules.actions import PoolStatus
 from rules.combat.situation import Condition, own_action
+from rules.d6.chance import chance as d6_chance
 from rules.d6.chance import difficulty_total
+from rules.d6.chance import helpless as d6_helpless_rule
 from rules.d6.roll import D6Result
 from rules.d6.roll import roll as d6_roll
 from rules.dice import Rng
@@ -677,3 +679,13 @@ def no_willpower_text(permanent: int) -> str:
     return _("No Willpower left on your sheet (0 of {n}): this roll cannot spend it.").format(
         n=permanent
     )
+
+
+def d6_helpless(sheet: Sheet, profile: Profile | None = None) -> bool:
+    """S3 «Беспомощность» (§D.11, G-D20): no action of the character has a chance left — not
+    even all their powers at once against the wounds they carry — and no luck dice. Which
+    actions are relevant is the Storyteller's call; this is the sheet's own answer."""
+    if sheet.system is not SheetSystem.D6:
+        return False
+    best = d6_chance([p.level for p in sheet.powers], difficulties=sheet.wounds, profile=profile)
+    return d6_helpless_rule([best], sheet.luck)

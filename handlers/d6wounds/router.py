@@ -13,7 +13,7 @@ from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import vocabulary
+from bot import rolling, vocabulary
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
@@ -21,7 +21,7 @@ from bot.store import ChatSettings, SheetOwner, Store
 from handlers.d6wounds import view
 from rules.d6.chance import MAGNITUDE_MAX, DifficultyKind
 from rules.errors import RulesInputError
-from rules.profiles import GameSystem
+from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, add_wound, heal_wound
 
 D6 = SheetSystem.D6
@@ -104,7 +104,12 @@ async def _apply(
 
 
 async def dmg_command(
-    message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    profile: Profile,
 ) -> None:
     args = _parse(command.args, damage=True)
     if args is None or args.kind is None:
@@ -123,7 +128,8 @@ async def dmg_command(
     if done is not None:
         name, sheet = done
         await message.answer(
-            view.wounded_text(name, kind, severity, sheet), parse_mode=ParseMode.HTML
+            view.wounded_text(name, kind, severity, sheet, rolling.d6_helpless(sheet, profile)),
+            parse_mode=ParseMode.HTML,
         )
 
 

@@ -6,6 +6,7 @@ from html import escape
 
 from aiogram.utils.i18n import gettext as _
 
+from bot import render
 from rules.d6.chance import DifficultyKind
 from rules.sheet import Sheet
 
@@ -25,11 +26,14 @@ def wounds_line(sheet: Sheet) -> str:
     return _("Wounds: {list}").format(list=listed)
 
 
-def wounded_text(name: str, kind: DifficultyKind, severity: int, sheet: Sheet) -> str:
+def wounded_text(
+    name: str, kind: DifficultyKind, severity: int, sheet: Sheet, helpless: bool = False
+) -> str:
     head = _("{name}: {kind} of severity {n}.").format(
         name=escape(name), kind=kind_name(kind), n=severity
     )
-    return head + "\n" + wounds_line(sheet)
+    text = head + "\n" + wounds_line(sheet)
+    return text + ("\n" + render.helpless_text() if helpless else "")
 
 
 def healed_text(name: str, sheet: Sheet) -> str:

@@ -247,7 +247,7 @@ async def sheet_command(
     text = (
         sheet_view.export_text(sheet, target.name, lang)
         if export
-        else sheet_view.sheet_text(sheet, target.name, lang)
+        else sheet_view.sheet_text(sheet, target.name, lang, profile=profile)
     )
     await message.answer(text, parse_mode=ParseMode.HTML)
 

@@ -17,7 +17,7 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n import lazy_gettext as __
 from babel.support import LazyProxy
 
-from bot import render, table_text
+from bot import render, rolling, table_text
 from bot.sheet_text import (
     candidates_text,
     echoed,
@@ -86,7 +86,9 @@ def _wound_word(kind: DifficultyKind) -> str:
     return _("mental wound")
 
 
-def sheet_text(sheet: Sheet, owner: str, lang: Lang, mark: str = SHEET_MARK) -> str:
+def sheet_text(
+    sheet: Sheet, owner: str, lang: Lang, mark: str = SHEET_MARK, profile: Profile | None = None
+) -> str:
     """The sheet as a player reads it at the table; Willpower as current/permanent (§A.7)."""
     head = f"{mark} <b>{escape(owner)}</b> — " + _("character sheet, {game}").format(
         game=render.profile_title(sheet.system.value)
@@ -94,6 +96,8 @@ def sheet_text(sheet: Sheet, owner: str, lang: Lang, mark: str = SHEET_MARK) -> 
     lines = [head]
     if sheet.system is SheetSystem.D6:
         lines.extend(_d6_lines(sheet, lang))
+        if rolling.d6_helpless(sheet, profile):
+            lines.append(render.helpless_text())
     else:
         lines.extend(_d10_lines(sheet, lang))
     if len(lines) == 1:

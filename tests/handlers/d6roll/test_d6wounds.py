@@ -57,3 +57,19 @@ async def test_bad_wounds_change_nothing(d6: Table, text: str) -> None:
     assert "/dmg 2" in d6.session.sent[-1].text
     assert await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6) is None
     assert DifficultyKind.MENTAL_WOUND
+
+
+async def test_g_d20_helplessness_shows_where_the_wound_lands_and_on_the_sheet(
+    d6: Table,
+) -> None:
+    """G-D20: every chance ≤ 0 and no luck → helpless; with a luck die → not helpless."""
+    await d6.say(ANNA, "/set\nСила 1\nЛовкость 1")
+    await d6.say(ANNA, "/dmg 1 тел")
+    assert "Беспомощ" not in d6.session.sent[-1].text  # Сила + Ловкость − 1 = 1 is left
+    await d6.say(ANNA, "/dmg 1 тел")
+    assert "⛓ Беспомощ" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/sheet")
+    assert "⛓ Беспомощ" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/set кубики удачи 1")
+    await d6.say(ANNA, "/sheet")
+    assert "Беспомощ" not in d6.session.sent[-1].text
