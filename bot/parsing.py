@@ -685,6 +685,7 @@ class D6Arguments(BaseModel):
     luck: int = 0
     weakness: bool = False
     modifier: int = 0
+    aim: int | None = None  # aiming at a target with this difficulty (§D.12 Прицеливание)
 
 
 def parse_d6_arguments(text: str | None) -> D6Arguments:
@@ -713,6 +714,17 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
                 raise ArgumentsError(Problem.POOL_MISSING, word)
         elif folded in vocabulary.WEAKNESS:
             found["weakness"] = True
+        elif folded in vocabulary.AIM or (glued and glued.group(1) in vocabulary.AIM):
+            # «прицел 1»: the target's difficulty the measures cancel first («прицел» alone: 0)
+            if "aim" in found:
+                raise ArgumentsError(Problem.REPEATED, word)
+            if glued is not None:
+                found["aim"] = int(glued.group(2))
+            elif i + 1 < len(words) and re.fullmatch(r"[0-9]{1,2}", words[i + 1]):
+                i += 1
+                found["aim"] = int(words[i])
+            else:
+                found["aim"] = 0
         elif re.fullmatch(r"[+-][0-9]{1,2}", folded):
             modifier += int(folded)
         elif re.fullmatch(r"[0-9]{1,3}", folded):
@@ -750,4 +762,5 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         luck=found.get("luck", 0),
         weakness=found.get("weakness", False),
         modifier=modifier,
+        aim=found.get("aim"),
     )

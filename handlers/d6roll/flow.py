@@ -28,6 +28,7 @@ class D6RollState(FlowState):
     luck: int = 0
     required: int = 1
     modifier: int = 0
+    aim: int | None = None  # aiming: the target's difficulty (§D.12), None when not aiming
     label: str = ""
     result: D6Result | None = None
     choosing: bool = False

@@ -84,6 +84,7 @@ async def d6_roll_command(
         luck=args.luck,
         required=args.required,
         modifier=args.modifier,
+        aim=args.aim,
         label=pool.label,
         result=result,
     )

@@ -13,6 +13,7 @@ from bot.house_rules import house_tag
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
 from rules.d6 import probability
+from rules.d6.combat import aim
 from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result, EffortFuel, fiasco_penalty
 from rules.profiles import Profile
 from rules.sheet import Sheet
@@ -174,6 +175,8 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
     if result.required > 1:
         head += ", " + _("measures needed: {n}").format(n=result.required)
     lines = [head, render.d6_faces_text(result), render.d6_outcome_line(result)]
+    if state.aim is not None:
+        lines.append(aim_line(state.aim, result.measures))
     tag = house_tag(profile)
     if tag is not None:
         lines.append(escape(tag, quote=False))
@@ -188,6 +191,30 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
                 else _("No sheet here to write the wound on: the Storyteller keeps it.")
             )
     return "\n".join(lines)
+
+
+def aim_line(difficulty: int, measures: int) -> str:
+    """§D.12 Прицеливание (G-D17): the measures cancel the target's difficulty first, the rest
+    is an advantage on the next turn; after the attack one aims again."""
+    aimed = aim(difficulty, measures)
+    parts = [_("Aiming:")]
+    if difficulty and aimed.difficulty_left:
+        parts.append(
+            _("the target's difficulty {d} is down to {left}.").format(
+                d=difficulty, left=aimed.difficulty_left
+            )
+        )
+    elif difficulty:
+        parts.append(_("the target's difficulty {d} is cancelled.").format(d=difficulty))
+    if aimed.advantage is not None:
+        parts.append(
+            _("+{n} on the next turn; aim again after the attack.").format(
+                n=aimed.advantage.magnitude
+            )
+        )
+    elif not aimed.difficulty_left:
+        parts.append(_("nothing left over for the next turn."))
+    return "🎯 " + " ".join(parts)
 
 
 def effort_line(fuel: EffortFuel, rerolled: int) -> str:

@@ -191,3 +191,35 @@ async def test_prob_in_a_d6_chat_gives_the_exact_measures(d6: Table) -> None:
     assert "с особым усилием" in text
     await d6.say(ANNA, "/prob 7 6 wp")
     assert "/prob 4 2" in d6.session.sent[-1].text
+
+
+class _Dealt:
+    """d6 faces in the order given."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = faces
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)
+
+    def random(self) -> float:
+        return 0.5
+
+
+@pytest.mark.parametrize(
+    ("line", "faces", "says"),
+    [
+        # G-D17: the target's difficulty 1, three measures → cancelled and +2 next turn.
+        ("/r 3 прицел 1", [5, 6, 6], "трудность цели 1 снята. +2 на следующий ход"),
+        ("/r 3 прицел 3", [5, 6, 2], "трудность цели 3 снижена до 1."),
+        ("/r 2 прицел", [6, 1], "Прицеливание: +1 на следующий ход"),
+    ],
+)
+async def test_g_d17_aiming_through_the_chat(
+    table: Table, line: str, faces: list[int], says: str
+) -> None:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    table.rng = _Dealt(list(faces))  # type: ignore[assignment]
+    await table.say(ANNA, line)
+    assert "🎯 Прицеливание:" in table.session.sent[-1].text
+    assert says in table.session.sent[-1].text
