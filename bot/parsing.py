@@ -686,6 +686,7 @@ class D6Arguments(BaseModel):
     weakness: bool = False
     modifier: int = 0
     aim: int | None = None  # aiming at a target with this difficulty (§D.12 Прицеливание)
+    relief: int = 0  # an unfinished project's readiness easing the difficulty (§D.6)
 
 
 def parse_d6_arguments(text: str | None) -> D6Arguments:
@@ -714,6 +715,17 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
                 raise ArgumentsError(Problem.POOL_MISSING, word)
         elif folded in vocabulary.WEAKNESS:
             found["weakness"] = True
+        elif folded in vocabulary.RELIEF or (glued and glued.group(1) in vocabulary.RELIEF):
+            # «замысел 2»: an unfinished project of readiness 2 eases the difficulty typed
+            if "relief" in found:
+                raise ArgumentsError(Problem.REPEATED, word)
+            if glued is not None:
+                found["relief"] = int(glued.group(2))
+            elif i + 1 < len(words) and re.fullmatch(r"[0-9]{1,2}", words[i + 1]):
+                i += 1
+                found["relief"] = int(words[i])
+            else:
+                raise ArgumentsError(Problem.POOL_MISSING, word)
         elif folded in vocabulary.AIM or (glued and glued.group(1) in vocabulary.AIM):
             # «прицел 1»: the target's difficulty the measures cancel first («прицел» alone: 0)
             if "aim" in found:
@@ -763,4 +775,5 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         weakness=found.get("weakness", False),
         modifier=modifier,
         aim=found.get("aim"),
+        relief=found.get("relief", 0),
     )

@@ -36,6 +36,7 @@ from rules.combat.situation import Condition, own_action
 from rules.d6.chance import chance as d6_chance
 from rules.d6.chance import difficulty_total
 from rules.d6.chance import helpless as d6_helpless_rule
+from rules.d6.projects import unfinished_relief
 from rules.d6.roll import D6Result
 from rules.d6.roll import roll as d6_roll
 from rules.dice import Rng
@@ -325,6 +326,7 @@ async def d6_pool(
     weakness: bool = False,
     modifier: int = 0,
     luck: int = 0,
+    relief: int = 0,
 ) -> D6Pool:
     """:func:`d6_pool_of` on the roller's sheet as stored now."""
     sheet = await load_sheet(store, roller, profile)
@@ -337,6 +339,7 @@ async def d6_pool(
         weakness=weakness,
         modifier=modifier,
         luck=luck,
+        relief=relief,
     )
 
 
@@ -350,9 +353,11 @@ def d6_pool_of(
     weakness: bool = False,
     modifier: int = 0,
     luck: int = 0,
+    relief: int = 0,
 ) -> D6Pool:
     """S2 «Сумма всех ступеней задействованных сил — это твой шанс на успех», less the
-    weakness when it hinders, less the difficulties, plus advantages and luck dice.
+    weakness when it hinders, less the difficulties, plus advantages and luck dice. ``relief``
+    is an unfinished project's readiness easing the typed difficulty (§D.6, G-D19).
 
     Powers named come from the sheet, and then its wounds count (physical ones add up, only
     the strongest mental one, AMB-D1). A typed chance is the player's own sum (S2 has the
@@ -384,8 +389,26 @@ def d6_pool_of(
         label += " − " + _("weakness {n}").format(n=weak)
     if sheet is not None and luck > sheet.luck:
         raise PoolRefused(no_luck_text(sheet.luck))
-    if modifier:
+    if relief and modifier < 0:
+        eased = -unfinished_relief(-modifier, relief)
+        label += (
+            modifier_text(eased)
+            + " "
+            + (
+                _("(an unfinished project {r} eases −{m} to −{e})").format(
+                    r=relief, m=-modifier, e=-eased
+                )
+                if eased
+                else _("(an unfinished project {r} lifts −{m})").format(r=relief, m=-modifier)
+            )
+        )
+        modifier = eased
+    else:
         label += modifier_text(modifier)
+        if relief:
+            label += " " + _("(an unfinished project {r}: no difficulty typed to ease)").format(
+                r=relief
+            )
     if luck:
         label += " + " + _("luck {n}").format(n=luck)
     wounds = 0

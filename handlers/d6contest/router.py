@@ -89,6 +89,7 @@ async def d6_vs_command(
                 weakness=args.weakness,
                 modifier=args.modifier,
                 luck=args.luck,
+                relief=args.relief,
             )
     except ArgumentsError:
         await message.answer(view.usage_text())

@@ -71,6 +71,7 @@ async def d6_roll_command(
             weakness=args.weakness,
             modifier=args.modifier,
             luck=args.luck,
+            relief=args.relief,
         )
     except rolling.PoolRefused as refused:
         await message.answer(str(refused) + "\n" + view.hint_text(), parse_mode=ParseMode.HTML)

@@ -223,3 +223,17 @@ async def test_g_d17_aiming_through_the_chat(
     await table.say(ANNA, line)
     assert "🎯 Прицеливание:" in table.session.sent[-1].text
     assert says in table.session.sent[-1].text
+
+
+async def test_g_d19_an_unfinished_project_eases_a_difficulty(table: Table) -> None:
+    """G-D19: an unfinished project of readiness 2 against a difficulty of 3 leaves 1."""
+    await table.store.update_chat(table.chat.id, profile="d6")
+    await table.say(ANNA, "/r 4 -3 замысел 2")
+    text = table.session.sent[-1].text
+    assert "шанс 3к6" in text  # 4 − 1
+    assert "незавершённый замысел 2 смягчает −3 до −1" in text
+    await table.say(ANNA, "/r 4 -2 замысел 3")
+    assert "шанс 4к6" in table.session.sent[-1].text  # the difficulty is gone
+    assert "незавершённый замысел 3 снимает −2" in table.session.sent[-1].text
+    await table.say(ANNA, "/r 4 замысел 2")
+    assert "нечего смягчать" in table.session.sent[-1].text
