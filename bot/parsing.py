@@ -687,6 +687,7 @@ class D6Arguments(BaseModel):
     modifier: int = 0
     aim: int | None = None  # aiming at a target with this difficulty (§D.12 Прицеливание)
     relief: int = 0  # an unfinished project's readiness easing the difficulty (§D.6)
+    escape: bool = False  # an escape: the measures become the pursuers' difficulty (§D.12)
 
 
 def parse_d6_arguments(text: str | None) -> D6Arguments:
@@ -715,6 +716,8 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
                 raise ArgumentsError(Problem.POOL_MISSING, word)
         elif folded in vocabulary.WEAKNESS:
             found["weakness"] = True
+        elif folded in vocabulary.ESCAPE:
+            found["escape"] = True
         elif folded in vocabulary.RELIEF or (glued and glued.group(1) in vocabulary.RELIEF):
             # «замысел 2»: an unfinished project of readiness 2 eases the difficulty typed
             if "relief" in found:
@@ -776,4 +779,5 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         modifier=modifier,
         aim=found.get("aim"),
         relief=found.get("relief", 0),
+        escape=found.get("escape", False),
     )

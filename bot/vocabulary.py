@@ -19,6 +19,7 @@ MAGICK = frozenset({"m", "м", "магия", "magick"})  # /h m …: a hidden Ef
 # The d6 roll (/r сила+ловкость удача 1 слаб, RULES.md §D.2) and its initiative (/init подг 2).
 LUCK = frozenset({"удача", "удачи", "уд", "luck"})
 WEAKNESS = frozenset({"слаб", "слабость", "weak", "weakness"})
+ESCAPE = frozenset({"побег", "бегство", "escape", "flee"})  # /r 4 побег (§D.12)
 RELIEF = frozenset({"замысел", "проект", "project"})  # /r 4 -3 замысел 2: an unfinished one
 AIM = frozenset({"прицел", "прицеливание", "прицелиться", "aim", "aiming"})  # /r 3 прицел 1
 PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})

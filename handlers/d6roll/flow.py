@@ -29,6 +29,7 @@ class D6RollState(FlowState):
     required: int = 1
     modifier: int = 0
     aim: int | None = None  # aiming: the target's difficulty (§D.12), None when not aiming
+    escape: bool = False  # an escape (§D.12): the measures become the pursuers' difficulty
     label: str = ""
     result: D6Result | None = None
     choosing: bool = False

@@ -86,6 +86,7 @@ async def d6_roll_command(
         required=args.required,
         modifier=args.modifier,
         aim=args.aim,
+        escape=args.escape,
         label=pool.label,
         result=result,
     )

@@ -14,6 +14,7 @@ from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
 from rules.d6 import probability
 from rules.d6.combat import aim
+from rules.d6.combat import escape as escape_roll
 from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result, EffortFuel, fiasco_penalty
 from rules.profiles import Profile
 from rules.sheet import Sheet
@@ -177,6 +178,8 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
     lines = [head, render.d6_faces_text(result), render.d6_outcome_line(result)]
     if state.aim is not None:
         lines.append(aim_line(state.aim, result.measures))
+    if state.escape:
+        lines.append(escape_line(state.roller, result.measures))
     tag = house_tag(profile)
     if tag is not None:
         lines.append(escape(tag, quote=False))
@@ -215,6 +218,18 @@ def aim_line(difficulty: int, measures: int) -> str:
     elif not aimed.difficulty_left:
         parts.append(_("nothing left over for the next turn."))
     return "🎯 " + " ".join(parts)
+
+
+def escape_line(name: str, measures: int) -> str:
+    """§D.12 Побег: S3 «все твои меры успеха станут трудностью для тех, кто попытается тебя
+    атаковать»; the pursuers shake it off as a project of that scope."""
+    pursuit, _project = escape_roll(measures)
+    if pursuit is None:
+        return "🏃 " + _("{name} does not get away from the pursuers.").format(name=escape(name))
+    return "🏃 " + _(
+        "{name} gets away: the pursuers' attacks have a difficulty −{n}; to catch up is a "
+        "project of scope {n}."
+    ).format(name=escape(name), n=pursuit.magnitude)
 
 
 def effort_line(fuel: EffortFuel, rerolled: int) -> str:

@@ -237,3 +237,12 @@ async def test_g_d19_an_unfinished_project_eases_a_difficulty(table: Table) -> N
     assert "незавершённый замысел 3 снимает −2" in table.session.sent[-1].text
     await table.say(ANNA, "/r 4 замысел 2")
     assert "нечего смягчать" in table.session.sent[-1].text
+
+
+async def test_an_escape_turns_the_measures_into_the_pursuers_difficulty(table: Table) -> None:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    table.rng = _Dealt([5, 6, 1])  # type: ignore[assignment]
+    await table.say(ANNA, "/r 3 побег")
+    text = table.session.sent[-1].text
+    assert "🏃 Anna убегает: у атак преследователей трудность −2" in text
+    assert "замысел размаха 2" in text
