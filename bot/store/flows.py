@@ -680,9 +680,11 @@ class FlowStore(LogStore):
         entries: Sequence[LogEntry] = (),
         screen: Screen | None = None,
         also: AlsoStep | None = None,
+        more: Sequence[SheetSpend] = (),
     ) -> tuple[Flow | None, Sheet | None]:
         """:meth:`advance_flow` that also applies ``spend``, in one WATCH transaction over
-        the flow and the sheets: a stale version spends nothing. ``also``: a second flow that
+        the flow and the sheets: a stale version spends nothing. ``more``: other characters'
+        changes in the same step (a gain split among several foes). ``also``: a second flow that
         shows the change (the round tracker's health), moved in the same step when it is
         still at its version. A combat tap that read every sheet ahead does all of it in one
         script on the sheet as read (and reads again only if the sheet changed since)."""
@@ -690,7 +692,7 @@ class FlowStore(LogStore):
         data = dump(_data(state))
         prefetch = journal.current_prefetch.get()
         whole = prefetch.whole(skey) if prefetch is not None else None
-        if whole is not None:
+        if whole is not None and not more:
             done = await self._spend_as_read(
                 flow,
                 expected_version,
@@ -717,6 +719,13 @@ class FlowStore(LogStore):
                 pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 return None, None
             updated = self._spent(parse_sheet(await pipe.hget(skey, field)), spend)
+            others = [
+                (
+                    other.field(),
+                    self._spent(parse_sheet(await pipe.hget(skey, other.field())), other),
+                )
+                for other in more
+            ]
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             version = expected_version + 1
             actors = f"{fields.get('actors') or ''!s} {version}:{current_actor.get()}"
@@ -732,6 +741,9 @@ class FlowStore(LogStore):
             pipe.hset(fkey, mapping=change)
             if updated is not None:
                 pipe.hset(skey, field, to_json(updated))
+            for other_field, other_sheet in others:
+                if other_sheet is not None:
+                    pipe.hset(skey, other_field, to_json(other_sheet))
             self._queue_log(pipe, flow.chat_id, tuple(entries))
             new: dict[Any, Any] = {**fields, **change}
             return _flow_from_hash(flow.id, new), updated

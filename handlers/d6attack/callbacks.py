@@ -12,6 +12,7 @@ class AttackAction(StrEnum):
     ARMOUR = "a"  # x: the armour's chance
     RESOLVE = "r"
     SPEND = "s"  # x: a GainChoice
+    SHARE = "sh"  # splitting the gain: one measure more to the foe at index x (x < 0: undo)
 
 
 class GainChoice(StrEnum):
@@ -24,6 +25,7 @@ class GainChoice(StrEnum):
     POISON = "o"  # §D.12 Отравление: a wound that carries the poison into the body
     CHARGE = "c"  # §D.12 Атака с разгона: an advantage for the attacker's next attack
     FULL_DEFENCE = "f"  # §D.12 Глухая оборона: an advantage for the next defence
+    SPLIT = "x"  # §D.11 «Семерых одним ударом!»: the gain shared among several foes
 
 
 class D6AttackCallback(CallbackData, prefix="d6a"):

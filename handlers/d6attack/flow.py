@@ -36,5 +36,19 @@ class D6AttackFlow(FlowState):
     defences: tuple[Roll, ...] = ()
     armour: Roll | None = None
     outcome: AttackResult | None = None
+
+    def foes(self) -> tuple[tuple[int, str], ...]:
+        """(user id, name) of everyone the gain may go to: the one replied to, then each
+        defender, once each (§D.11: «разделить выигрыш между противниками»)."""
+        found: list[tuple[int, str]] = []
+        if self.target_user is not None and self.target_name is not None:
+            found.append((self.target_user, self.target_name))
+        for roll in self.defences:
+            if roll.user_id is not None and all(uid != roll.user_id for uid, _n in found):
+                found.append((roll.user_id, roll.name))
+        return tuple(found)
+
     spent: str | None = None  # the GainChoice taken
+    splitting: bool = False  # the gain is being shared among the foes, a measure a tap
+    shares: tuple[int, ...] = ()  # per foe (in the order of :meth:`foes`), measures given
     poison: int = 0  # a poisoned wound's severity, as the table reads it (AMB-D11)

@@ -10,6 +10,8 @@ written onto the target's sheet in the same step, or the declared manoeuvre.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
@@ -32,7 +34,7 @@ from rules.d6.roll import D6Result
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
-from rules.sheet import SheetSystem, add_wound
+from rules.sheet import Sheet, SheetSystem, add_wound
 
 
 def make_router() -> Router:
@@ -206,7 +208,28 @@ async def d6_attack_tap(
             close=not outcome.hit,
         )
         return
-    if action is AttackAction.SPEND and state.outcome is not None and state.outcome.hit:
+    if (
+        action is AttackAction.SPEND
+        and callback_data.c == GainChoice.SPLIT
+        and state.outcome is not None
+        and state.outcome.hit
+        and state.spent is None
+        and not state.splitting
+        and len(state.foes()) >= 2
+        and state.outcome.gain >= 2
+    ):
+        after = state.model_copy(update={"splitting": True, "shares": (0,) * len(state.foes())})
+        await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after))
+        return
+    if action is AttackAction.SHARE and state.splitting and state.spent is None:
+        await _share(callback, message, store, flow, state, callback_data.x)
+        return
+    if (
+        action is AttackAction.SPEND
+        and state.outcome is not None
+        and state.outcome.hit
+        and not state.splitting
+    ):
         await _spend(callback, message, store, flow, state, callback_data.c, profile)
         return
     await callback.answer(render.invalid_button_text(), show_alert=True)
@@ -264,6 +287,55 @@ async def _spend(
         raise TapConflict(flow.id)
     await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
     await callback.answer()
+
+
+async def _share(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: D6AttackFlow,
+    index: int,
+) -> None:
+    """§D.11 «Семерых одним ударом!»: one measure more to a foe; when the whole gain is
+    shared, every foe's wound lands on their sheet in one step."""
+    assert state.outcome is not None
+    foes = state.foes()
+    if not 0 <= index < len(foes) or len(state.shares) != len(foes):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    shares = list(state.shares)
+    shares[index] += 1
+    after = state.model_copy(update={"shares": tuple(shares)})
+    if sum(shares) < state.outcome.gain:
+        await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after))
+        return
+    after = after.model_copy(update={"spent": GainChoice.SPLIT.value, "splitting": False})
+    spends = []
+    for (user_id, _name), share in zip(foes, shares, strict=True):
+        if share == 0:
+            continue
+        if await store.load_sheet(flow.chat_id, user_id, SheetSystem.D6) is None:
+            await store.update_sheet(flow.chat_id, user_id, SheetSystem.D6, lambda s: s)
+        spends.append(
+            SheetSpend(
+                user_id,
+                SheetSystem.D6,
+                _wounding(DifficultyKind.PHYSICAL_WOUND, share),
+            )
+        )
+    drawn = view.draw(flow.next(after, close=True), after)
+    advanced, _sheet = await store.advance_flow_spending(
+        flow, flow.version, after, spends[0], close=True, screen=screen_of(*drawn), more=spends[1:]
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+def _wounding(kind: DifficultyKind, severity: int) -> Callable[[Sheet], Sheet]:
+    return lambda sheet: add_wound(sheet, kind, severity)
 
 
 def _wound_of(

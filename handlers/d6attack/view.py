@@ -72,6 +72,11 @@ def attack_text(state: D6AttackFlow) -> str:
         )
     if state.spent is not None:
         lines.append(spent_text(state))
+    elif state.splitting:
+        left = outcome.gain - sum(state.shares)
+        lines.append(
+            _("The gain is shared among the foes, a measure a tap: {n} left.").format(n=left)
+        )
     elif outcome.hit:
         lines.append(_("The attacker spends the gain:"))
     return "\n".join(lines)
@@ -97,6 +102,13 @@ def spent_text(state: D6AttackFlow) -> str:
         return text
     if state.spent == GainChoice.TAKE:
         return _("The item is taken from {whom}.").format(whom=whom)
+    if state.spent == GainChoice.SPLIT:
+        given = ", ".join(
+            _("{name} — a physical wound {n}").format(name=escape(name), n=share)
+            for (_uid, name), share in zip(state.foes(), state.shares, strict=False)
+            if share
+        )
+        return _("The gain shared among the foes: {list}.").format(list=given)
     if state.spent == GainChoice.POISON:
         return _(
             "Poison: {whom} takes a physical wound {n}, and the poison is in the blood "
@@ -131,6 +143,12 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
         return InlineKeyboardMarkup(inline_keyboard=rows)
     if not outcome.hit or state.spent is not None:
         return None
+    if state.splitting:
+        shares = [
+            make(f"+1 {name} ({share})", AttackAction.SHARE, x=k)
+            for k, ((_uid, name), share) in enumerate(zip(state.foes(), state.shares, strict=False))
+        ]
+        return InlineKeyboardMarkup(inline_keyboard=render.rows(shares, 2))
     choices = [
         make(
             _("Physical wound {n}").format(n=outcome.gain),
@@ -153,6 +171,10 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
             c=GainChoice.FULL_DEFENCE,
         ),
     ]
+    if len(state.foes()) >= 2 and outcome.gain >= 2:
+        choices.append(
+            make("⚔️ " + _("Split among the foes"), AttackAction.SPEND, c=GainChoice.SPLIT)
+        )
     if state.manoeuvre is not None:
         choices.append(
             make(

@@ -156,3 +156,37 @@ async def test_a_charge_or_full_defence_turns_the_gain_into_a_next_advantage(
     assert f"{says}: +{state.outcome.gain}" in text
     sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
     assert sheet is None or not sheet.wounds  # no wound: the gain went into the advantage
+
+
+class _Dealt:
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = faces
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)
+
+    def random(self) -> float:
+        return 0.5
+
+
+async def test_the_gain_split_among_the_foes_wounds_each_in_one_step(d6: Table) -> None:
+    """§D.11 «Семерых одним ударом!»: six measures, two defenders who roll none; four to
+    Boris and two to Vera, each a physical wound on their own sheet."""
+    d6.rng = _Dealt([6] * 6 + [1, 1])  # type: ignore[assignment]
+    await d6.say(ANNA, "/atk 6")
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(BORIS, press(d6.session.sent[-1].reply_markup, AttackAction.DEFEND, 1), mid)
+    await d6.tap(VERA, press(d6.session.edits[-1].reply_markup, AttackAction.DEFEND, 1), mid)
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.RESOLVE), mid)
+    assert "Попадание: выигрыш 6." in d6.session.edits[-1].text
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.SPEND, c="x"), mid)
+    assert "по мере за нажатие: осталось 6." in d6.session.edits[-1].text
+    for who in (0, 0, 1, 0, 0, 1):
+        await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.SHARE, who), mid)
+    text = d6.session.edits[-1].text
+    assert "Выигрыш поделён" in text
+    boris = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
+    vera = await d6.store.load_sheet(d6.chat.id, VERA.id, SheetSystem.D6)
+    assert boris is not None and [w.magnitude for w in boris.wounds] == [4]
+    assert vera is not None and [w.magnitude for w in vera.wounds] == [2]
+    assert d6.session.edits[-1].reply_markup is None
