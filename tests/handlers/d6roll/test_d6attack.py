@@ -187,6 +187,8 @@ async def test_the_gain_split_among_the_foes_wounds_each_in_one_step(d6: Table) 
     assert "Выигрыш поделён" in text
     boris = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
     vera = await d6.store.load_sheet(d6.chat.id, VERA.id, SheetSystem.D6)
-    assert boris is not None and [w.magnitude for w in boris.wounds] == [4]
-    assert vera is not None and [w.magnitude for w in vera.wounds] == [2]
+    assert boris is not None
+    assert vera is not None
+    assert [w.magnitude for w in boris.wounds] == [4]
+    assert [w.magnitude for w in vera.wounds] == [2]
     assert d6.session.edits[-1].reply_markup is None
