@@ -133,7 +133,7 @@ async def test_a_roll_sent_while_redis_is_frozen_is_rolled_once_and_paid_once(
     shown once, and the point is spent once (PRODUCT.md §5)."""
     player = fake_api.add_user("Аня")
     group = fake_api.add_group("Стол", owner=player)
-    await bot_process.start()
+    await bot_process.start(timeout=30)
     set_line = fake_api.send_text(group, player, "/set сила воли 5")
     await fake_api.wait_for_message(group, after=set_line, timeout=10)
     bot_process.redis.freeze()
@@ -166,7 +166,7 @@ async def test_a_tap_while_redis_is_down_applies_once_after_it_is_back(
     try:
         player = fake_api.add_user("Аня")
         group = fake_api.add_group("Стол", owner=player)
-        await launcher.start()
+        await launcher.start(timeout=30)
         command = fake_api.send_text(group, player, "/ext 4 6 30 5")
         extended = await fake_api.wait_for_message(group, after=command, timeout=10)
         await asyncio.sleep(1.2)  # AOF everysec: the flow is on disk
