@@ -26,6 +26,7 @@ class GainChoice(StrEnum):
     CHARGE = "c"  # §D.12 Атака с разгона: an advantage for the attacker's next attack
     FULL_DEFENCE = "f"  # §D.12 Глухая оборона: an advantage for the next defence
     SPLIT = "x"  # §D.11 «Семерых одним ударом!»: the gain shared among several foes
+    BREAK = "b"  # §D.11 «Ломать и крушить!»: an item's durability (x: its threshold)
 
 
 class D6AttackCallback(CallbackData, prefix="d6a"):

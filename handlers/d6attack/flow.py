@@ -52,3 +52,4 @@ class D6AttackFlow(FlowState):
     splitting: bool = False  # the gain is being shared among the foes, a measure a tap
     shares: tuple[int, ...] = ()  # per foe (in the order of :meth:`foes`), measures given
     poison: int = 0  # a poisoned wound's severity, as the table reads it (AMB-D11)
+    threshold: int = 0  # the broken item's durability threshold (§D.11)

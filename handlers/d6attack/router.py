@@ -230,7 +230,9 @@ async def d6_attack_tap(
         and state.outcome.hit
         and not state.splitting
     ):
-        await _spend(callback, message, store, flow, state, callback_data.c, profile)
+        await _spend(
+            callback, message, store, flow, state, callback_data.c, profile, callback_data.x
+        )
         return
     await callback.answer(render.invalid_button_text(), show_alert=True)
 
@@ -243,6 +245,7 @@ async def _spend(
     state: D6AttackFlow,
     choice: str,
     profile: Profile,
+    x: int = 0,
 ) -> None:
     """The gain (§D.11–§D.12): all into one wound on the target's sheet, written in the step;
     a shove or a grapple (the first measure knocks down or holds, the rest wounds); a wound
@@ -253,7 +256,13 @@ async def _spend(
         picked = GainChoice(choice)
     except ValueError:
         picked = None
-    if picked is None or (picked is GainChoice.MANOEUVRE and state.manoeuvre is None):
+    bad_threshold = picked is GainChoice.BREAK and x not in view.THRESHOLDS
+    if (
+        picked is None
+        or bad_threshold
+        or picked is GainChoice.SPLIT
+        or (picked is GainChoice.MANOEUVRE and state.manoeuvre is None)
+    ):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     target_user, target_name = state.target_user, state.target_name
@@ -262,7 +271,12 @@ async def _spend(
     hurt = _wound_of(picked, state.outcome, profile)
     poison = hurt[1] if picked is GainChoice.POISON and hurt is not None else 0
     after = state.model_copy(
-        update={"spent": picked.value, "target_name": target_name, "poison": poison}
+        update={
+            "spent": picked.value,
+            "target_name": target_name,
+            "poison": poison,
+            "threshold": x if picked is GainChoice.BREAK else 0,
+        }
     )
     drawn = view.draw(flow.next(after, close=True), after)
     if hurt is None or target_user is None:

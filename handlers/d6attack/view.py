@@ -12,7 +12,7 @@ from bot import render, table_text
 from bot.store import Flow
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
-from rules.d6.combat import Manoeuvre
+from rules.d6.combat import Manoeuvre, durability_loss
 from rules.d6.roll import MEASURE_FACE
 
 CHANCES = range(1, 7)
@@ -102,6 +102,11 @@ def spent_text(state: D6AttackFlow) -> str:
         return text
     if state.spent == GainChoice.TAKE:
         return _("The item is taken from {whom}.").format(whom=whom)
+    if state.spent == GainChoice.BREAK:
+        loss = durability_loss(gain, state.threshold)
+        return _(
+            "Smash and break: an item of durability threshold {t} loses {n} of its durability."
+        ).format(t=state.threshold, n=loss)
     if state.spent == GainChoice.SPLIT:
         given = ", ".join(
             _("{name} — a physical wound {n}").format(name=escape(name), n=share)
@@ -125,6 +130,11 @@ def spent_text(state: D6AttackFlow) -> str:
     if state.manoeuvre is Manoeuvre.DIFFICULTY:
         return _("A cunning trick: {whom} gets a difficulty −{n}.").format(whom=whom, n=gain)
     return _("A cunning trick: an advantage +{n} for the attacker or an ally.").format(n=gain)
+
+
+# An item's durability threshold offered for «Ломать и крушить!» (§D.11); the text names none,
+# and most things a fight breaks are flimsy (0) to sturdy (3).
+THRESHOLDS = (0, 1, 2, 3)
 
 
 def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
@@ -170,6 +180,15 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
             AttackAction.SPEND,
             c=GainChoice.FULL_DEFENCE,
         ),
+    ]
+    choices += [
+        make(
+            "🔨 " + _("Break (threshold {t})").format(t=t),
+            AttackAction.SPEND,
+            x=t,
+            c=GainChoice.BREAK,
+        )
+        for t in THRESHOLDS
     ]
     if len(state.foes()) >= 2 and outcome.gain >= 2:
         choices.append(

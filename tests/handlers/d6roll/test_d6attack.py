@@ -192,3 +192,17 @@ async def test_the_gain_split_among_the_foes_wounds_each_in_one_step(d6: Table) 
     assert [w.magnitude for w in boris.wounds] == [4]
     assert [w.magnitude for w in vera.wounds] == [2]
     assert d6.session.edits[-1].reply_markup is None
+
+
+@pytest.mark.parametrize(("faces", "loss"), [([6, 6, 6, 6], 2), ([6, 6, 1, 1], 0)])
+async def test_g_d15_breaking_an_item_by_the_gain_above_its_threshold(
+    d6: Table, faces: list[int], loss: int
+) -> None:
+    """G-D15: four measures against a threshold of 2 break 2; two against 2 break none."""
+    d6.rng = _Dealt(list(faces))  # type: ignore[assignment]
+    await d6.say(ANNA, "/atk 4")
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(ANNA, press(d6.session.sent[-1].reply_markup, AttackAction.RESOLVE), mid)
+    markup = d6.session.edits[-1].reply_markup
+    await d6.tap(ANNA, press(markup, AttackAction.SPEND, x=2, c="b"), mid)
+    assert f"порогом прочности 2 теряет {loss}" in d6.session.edits[-1].text
