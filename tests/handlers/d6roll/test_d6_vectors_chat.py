@@ -1,0 +1,142 @@
+"""G-D vectors of RULES.md §E.2 through the chat, with the dice dealt: G-D02 (a chance of 0,
+and luck), G-D03 (measures), G-D04 (fiasco, shortfall), G-D05 (the special effort), G-D06
+(contests), G-D07 and G-D08 (projects). The others run in the feature tests beside this one."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.d6project.callbacks import ProjectAction, ProjectCallback
+from handlers.d6roll.callbacks import D6Action
+from rules.d6.chance import DifficultyKind
+from rules.sheet import SheetSystem
+from tests.handlers.conftest import Table, buttons, player
+from tests.handlers.d6roll.test_d6roll import data_of
+
+ANNA = player(1, "Anna")
+
+
+class Dealt:
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = faces
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)
+
+    def random(self) -> float:
+        return 0.5
+
+
+@pytest.fixture
+async def d6(table: Table) -> Table:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    return table
+
+
+async def test_g_d02_a_chance_of_nothing_and_a_luck_die(d6: Table) -> None:
+    await d6.say(ANNA, "/set\nСила 1\nСлабость 1\nКубики удачи 1")
+    await d6.say(ANNA, "/r сила слаб")
+    assert "шанс 0 или меньше" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/r сила слаб удача 1")
+    assert "шанс 1к6" in d6.session.sent[-1].text
+
+
+@pytest.mark.parametrize(
+    ("line", "faces", "says"),
+    [
+        ("/r 5", [1, 5, 6, 4, 6], "<b>Успех</b>: 3 меры успеха"),  # G-D03
+        ("/r 3", [1, 2, 3], "<b>Фиаско</b>"),  # G-D04
+        ("/r 2 2", [5, 1], "<b>Недостаточно</b>: 1 мера успеха"),  # G-D04, AMB-D3
+    ],
+)
+async def test_g_d03_g_d04_measures_fiasco_and_shortfall(
+    d6: Table, line: str, faces: list[int], says: str
+) -> None:
+    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    await d6.say(ANNA, line)
+    assert says in d6.session.sent[-1].text
+
+
+async def test_g_d05_a_special_effort_for_a_mental_wound(d6: Table) -> None:
+    """5,2,3 → the 2 and the 3 rerolled to 6 and 1: 5,6,1, two measures, a mental wound 3
+    after the action."""
+    await d6.say(ANNA, "/set\nСила 3")
+    d6.rng = Dealt([5, 2, 3, 6, 1])  # type: ignore[assignment]
+    await d6.say(ANNA, "/r сила")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(ANNA, data_of(sent.reply_markup, D6Action.EFFORT, 0), mid)
+    await d6.tap(ANNA, data_of(d6.session.edits[-1].reply_markup, D6Action.EFFORT, 2), mid)
+    text = d6.session.edits[-1].text
+    assert "2 меры успеха" in text
+    assert "Особое усилие за душевную рану 3" in text
+    sheet = await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6)
+    assert sheet is not None
+    assert [(w.kind, w.magnitude) for w in sheet.wounds] == [(DifficultyKind.MENTAL_WOUND, 3)]
+
+
+@pytest.mark.parametrize(
+    ("faces", "says"),
+    [
+        ([5, 6, 6, 5, 1, 1], "Побеждает Anna, выигрыш 2."),  # 3:1
+        ([5, 6, 1, 5, 6, 1], "Ничья:"),  # 2:2
+        ([1, 2, 3, 1, 2, 3], "Фиаско: Anna, Соперник 1"),  # 0:0, a tie and both fiascoes
+        ([1, 2, 3, 5, 6, 1], "Побеждает Соперник 1, выигрыш 2."),  # 0:2, A's fiasco
+    ],
+)
+async def test_g_d06_a_contest_against_an_opponent_at_once(
+    d6: Table, faces: list[int], says: str
+) -> None:
+    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    await d6.say(ANNA, "/vs 3 3")
+    assert says in d6.session.sent[-1].text
+
+
+async def test_g_d07_a_project_through_a_fiasco_to_its_gain(d6: Table) -> None:
+    """Scope 5, weakness 2; measures 2, 0 (a fiasco: −2), 4, 3 → R 2, 0, 4, 7: done, gain 2."""
+    await d6.say(ANNA, "/set\nСила 2\nСлабость 2")
+    faces = [5, 6, 1, 1, 1, 1, 1, 1, 5, 5, 6, 6, 5, 6, 6, 1]  # 2, 0, 4, 3 measures
+    d6.rng = Dealt(faces)  # type: ignore[assignment]
+    await d6.say(ANNA, "/project 5")
+    readiness = await project_rolls(d6, 4, 4)
+    assert "2 из 5" in readiness[0]
+    assert "0 из 5" in readiness[1]
+    assert "4 из 5" in readiness[2]
+    assert "Готово! Выигрыш 2." in readiness[3]
+
+
+async def project_rolls(d6: Table, chance: int, rolls: int) -> list[str]:
+    """Press the chance ``rolls`` times under the last project message: each step's text."""
+    mid = d6.session.messages[-1].message_id
+    texts = []
+    for _ in range(rolls):
+        shown = d6.session.edits[-1].reply_markup if d6.session.edits else None
+        markup = shown or d6.session.sent[-1].reply_markup
+        data = next(
+            b.callback_data or ""
+            for b in buttons(markup)
+            if (p := ProjectCallback.unpack(b.callback_data or "")).a is ProjectAction.ROLL
+            and p.x == chance
+        )
+        await d6.tap(ANNA, data, mid)
+        texts.append(d6.session.edits[-1].text)
+    return texts
+
+
+@pytest.mark.parametrize(
+    ("weakness", "scope", "faces", "says"),
+    [
+        ("Слабость 2", 5, [1, 1], ["Замысел проваливается"]),  # R −2
+        ("", 5, [1, 1], ["Замысел проваливается"]),  # no weakness: R −3
+        ("Слабость 1", 3, [5, 1, 1, 1], ["1 из 3", "0 из 3"]),  # R 1 → 0, still going
+    ],
+)
+async def test_g_d08_a_fiasco_costs_the_weakness(
+    d6: Table, weakness: str, scope: int, faces: list[int], says: list[str]
+) -> None:
+    await d6.say(ANNA, "/set\nСила 2" + (f"\n{weakness}" if weakness else ""))
+    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    await d6.say(ANNA, f"/project {scope}")
+    texts = await project_rolls(d6, 2, len(says))
+    for text, said in zip(texts, says, strict=True):
+        assert said in text
