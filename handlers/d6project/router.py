@@ -101,7 +101,12 @@ async def project_tap(
         if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
             await callback.answer(view.only_opener_text(), show_alert=True)
             return
-        after = state.model_copy(update={"closed_unfinished": True})
+        if state.actions is not None:
+            # A challenge has S2's time: stopping it is the Storyteller's «time is up».
+            lost = state.project.model_copy(update={"status": ProjectStatus.FAILED_TIME})
+            after = state.model_copy(update={"project": lost})
+        else:
+            after = state.model_copy(update={"closed_unfinished": True})
         await commit_tap(
             callback, message, store, flow, after, lambda f: view.draw(f, after), close=True
         )

@@ -40,9 +40,26 @@ def project_text(state: ProjectFlow) -> str:
         lines.append("❌ " + _("The project fails: the readiness fell below zero."))
     elif project.status is ProjectStatus.FAILED_TIME:
         lines.append("⌛ " + _("Time is up: the challenge is lost."))
+        if project.readiness > 0:  # what was done still counts (S2 «Недоделанный замысел»)
+            lines.append(
+                _("Left unfinished: it can still ease a difficulty by {n}.").format(
+                    n=project.readiness
+                )
+            )
     elif state.closed_unfinished:
         lines.append(
             _("Left unfinished: it can still ease a difficulty by {n}.").format(n=project.readiness)
+        )
+    elif (
+        state.actions is not None
+        and state.used
+        and all(n >= state.actions for n in state.used.values())
+    ):
+        lines.append(
+            _(
+                "Everyone who acted has spent their actions: more heroes may still act, "
+                "or «Time is up»."
+            )
         )
     else:
         lines.append(_("Each action: press your chance."))
@@ -59,7 +76,8 @@ def project_keyboard(flow: Flow, state: ProjectFlow) -> InlineKeyboardMarkup | N
     rows = render.rows(
         [table_text.button(f"🎲{n}", data(ProjectAction.ROLL, n)) for n in ROLL_CHANCES], 8
     )
-    rows.append([table_text.button("⏹ " + _("Stop here"), data(ProjectAction.CLOSE))])
+    stop = "⌛ " + _("Time is up") if state.actions is not None else "⏹ " + _("Stop here")
+    rows.append([table_text.button(stop, data(ProjectAction.CLOSE))])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

@@ -1,10 +1,12 @@
 """G-D vectors of RULES.md §E.2 through the chat, with the dice dealt: G-D02 (a chance of 0,
 and luck), G-D03 (measures), G-D04 (fiasco, shortfall), G-D05 (the special effort), G-D06
-(contests), G-D07 and G-D08 (projects). The others run in the feature tests beside this one."""
+(contests), G-D07–G-D09 (projects and a challenge). The others run in the feature tests beside
+this one."""
 
 from __future__ import annotations
 
 import pytest
+from aiogram.types import User
 
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6roll.callbacks import D6Action
@@ -14,6 +16,7 @@ from tests.handlers.conftest import Table, buttons, player
 from tests.handlers.d6roll.test_d6roll import data_of
 
 ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
 
 
 class Dealt:
@@ -105,11 +108,14 @@ async def test_g_d07_a_project_through_a_fiasco_to_its_gain(d6: Table) -> None:
     assert "Готово! Выигрыш 2." in readiness[3]
 
 
-async def project_rolls(d6: Table, chance: int, rolls: int) -> list[str]:
-    """Press the chance ``rolls`` times under the last project message: each step's text."""
+async def project_rolls(
+    d6: Table, chance: int, rolls: int, who: list[User] | None = None
+) -> list[str]:
+    """Press the chance ``rolls`` times under the last project message (by ``who`` in turn,
+    Anna by default): each step's text."""
     mid = d6.session.messages[-1].message_id
     texts = []
-    for _ in range(rolls):
+    for k in range(rolls):
         shown = d6.session.edits[-1].reply_markup if d6.session.edits else None
         markup = shown or d6.session.sent[-1].reply_markup
         data = next(
@@ -118,7 +124,7 @@ async def project_rolls(d6: Table, chance: int, rolls: int) -> list[str]:
             if (p := ProjectCallback.unpack(b.callback_data or "")).a is ProjectAction.ROLL
             and p.x == chance
         )
-        await d6.tap(ANNA, data, mid)
+        await d6.tap(who[k % len(who)] if who else ANNA, data, mid)
         texts.append(d6.session.edits[-1].text)
     return texts
 
@@ -140,3 +146,28 @@ async def test_g_d08_a_fiasco_costs_the_weakness(
     texts = await project_rolls(d6, 2, len(says))
     for text, said in zip(texts, says, strict=True):
         assert said in text
+
+
+@pytest.mark.parametrize(
+    ("faces", "says"),
+    [
+        # H1 2, H2 0 (a fiasco: −1), H1 3, H2 1 → R 2, 1, 4, 5: done with gain 0.
+        ([5, 6, 1, 1, 1, 1, 5, 5, 6, 5, 1, 1], "Готово! Выигрыш 0."),
+        # one measure each time → R 4 when all four actions are spent: time is up.
+        ([5, 1, 1] * 4, "потратили свои действия"),
+    ],
+)
+async def test_g_d09_a_challenge_of_two_heroes(d6: Table, faces: list[int], says: str) -> None:
+    for hero in (ANNA, BORIS):
+        await d6.say(hero, "/set\nСила 2\nСлабость 1")
+    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    await d6.say(ANNA, "/project 5 действий 2")
+    texts = await project_rolls(d6, 3, 4, [ANNA, BORIS])
+    assert says in texts[-1]
+    if "потратили" in says:
+        markup = d6.session.edits[-1].reply_markup
+        stop = next(b for b in buttons(markup) if "Время вышло" in b.text)
+        await d6.tap(BORIS, stop.callback_data or "", d6.session.messages[-1].message_id)
+        assert d6.session.answers[-1].show_alert  # the opener's call, or the Storyteller's
+        await d6.tap(ANNA, stop.callback_data or "", d6.session.messages[-1].message_id)
+        assert "Время вышло: вызов не пройден." in d6.session.edits[-1].text

@@ -65,7 +65,7 @@ async def test_a_project_gathers_measures_to_its_scope(d6: Table) -> None:
     )
 
 
-async def test_a_challenge_counts_actions_and_may_stop_unfinished(d6: Table) -> None:
+async def test_a_challenge_counts_actions_and_its_time_runs_out(d6: Table) -> None:
     await d6.say(ANNA, "/project 30 действий 1")
     sent = d6.session.sent[-1]
     assert "Вызов (30, 1)" in sent.text
@@ -81,7 +81,8 @@ async def test_a_challenge_counts_actions_and_may_stop_unfinished(d6: Table) -> 
     assert d6.session.answers[-1].show_alert
     await d6.tap(ANNA, press(edit.reply_markup, ProjectAction.CLOSE), mid)
     final = await state(d6, press(edit.reply_markup, ProjectAction.CLOSE))
-    assert final.closed_unfinished
+    assert final.project.status is ProjectStatus.FAILED_TIME  # a challenge stops when time is up
+    assert "Время вышло: вызов не пройден." in d6.session.edits[-1].text
     assert "Недоделанный замысел" in d6.session.edits[-1].text or final.project.readiness < 0
 
 
