@@ -309,10 +309,12 @@ _D6_ROLL_RULES = frozenset(
 )
 
 
-def changed_dice_rules(profile: Profile, *also: Group, dice: bool = True) -> list[Switch]:
+def changed_dice_rules(
+    profile: Profile, *also: Group, dice: bool = True, keys: tuple[str, ...] = ()
+) -> list[Switch]:
     """The switches of a roll's meaning where the chat's profile differs from its book (dice
-    and Willpower in the d10 games unless ``dice`` is off, the roll's own rules in d6): what a
-    result must own up to (one short tag)."""
+    and Willpower in the d10 games unless ``dice`` is off, the roll's own rules in d6, and the
+    single switches ``keys`` a result also depends on): what a result must own up to."""
     try:
         base = base_profile(profile.name)
     except Exception:
@@ -322,14 +324,18 @@ def changed_dice_rules(profile: Profile, *also: Group, dice: bool = True) -> lis
     else:
         groups = (Group.DICE, *also) if dice else also
         shown = [s for g in groups for s in switches_of(g)]
+    shown += [BY_KEY[k] for k in keys if BY_KEY[k] not in shown]
     return [s for s in shown if value_of(profile, s) != value_of(base, s)]
 
 
-def house_tag(profile: Profile, *also: Group, dice: bool = True) -> str | None:
+def house_tag(
+    profile: Profile, *also: Group, dice: bool = True, keys: tuple[str, ...] = ()
+) -> str | None:
     """«🏠 дом. правило: …» under a roll whose meaning a flipped switch changed: the dice and
-    Willpower rules (unless ``dice`` is off: the tracker rolls no action), and ``also`` the
-    groups of the roll's own kind (the table rolls')."""
-    changed = changed_dice_rules(profile, *also, dice=dice)
+    Willpower rules (unless ``dice`` is off: the tracker rolls no action), ``also`` the
+    groups of the roll's own kind (the table rolls'), and ``keys`` the single switches of
+    another group the result depends on (a retry's penalty, a wound's soak)."""
+    changed = changed_dice_rules(profile, *also, dice=dice, keys=keys)
     if not changed:
         return None
     rules = ", ".join(f"{label(s)}: {shown_value(value_of(profile, s))}" for s in changed)
