@@ -58,7 +58,7 @@ _NESTED_GROUPS = {"combat": Group.COMBAT, "magick": Group.MAGICK, "d6": Group.D6
 _INT_DOMAINS: dict[str, tuple[int, int]] = {
     "max_declared_actions": (1, 10),
     "combat.lethal_worsens_from_row": (1, 7),
-    "combat.immobilized_auto_hit_successes": (0, 5),
+    "combat.immobilized_auto_hit_successes": (1, 5),  # an automatic hit is one at least
     "magick.natural_witness_difficulty_extra": (0, 3),
     "magick.natural_witness_paradox_extra": (0, 3),
     "magick.modifier_cap": (1, 5),

@@ -56,23 +56,26 @@ class Case:
 
 
 # Two fighters with sheets, in the round (Борис 6 + 5 = 11, Вера 5 + 6 = 11).
-FIGHT = (
+SHEETS = (
     "B /set ловкость 4 смекалка 2 драка 3 сила 2 выносливость 2 уклонение 1",
     "V /set ловкость 2 смекалка 3 уклонение 2 выносливость 1",
-    "deal 5 1 6",  # Вера's /init rolls once to open a round, once to join this one
-    "B /init",
-    "V /init",
 )
+FIGHT = (*SHEETS, "deal 5 1 6", "B /init", "V /init")  # Вера's /init rolls twice: to open, to join
 
 
-def attack(*faces: int) -> tuple[str, ...]:
-    """Борис strikes Вера with his fists (7 dice at difficulty 6, 2 bashing)."""
-    return (
-        *FIGHT,
-        "deal " + " ".join(str(f) for f in faces),
-        "B /atk",
-        "tap B Вера",
-    )
+def dice(*faces: int) -> str:
+    return "deal " + " ".join(str(f) for f in faces)
+
+
+def strike(*taps: str, before: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Борис strikes Вера with his fists: 7 dice at difficulty 6 for 2 bashing dice and one
+    die more per success after the first; Вера dodges with 4 dice and soaks with 1."""
+    return (*FIGHT, *before, "B /atk", "tap B Вера", *taps)
+
+
+HIT = ("tap B ⚔️ Атака", "tap V =🏃 Уклонение")  # 7 hits, no dodge: 8 damage dice
+DAMAGE = (*HIT, "tap B Бросить урон")
+ONE_LEVEL = (*DAMAGE, "tap V Поглотить")  # with dice for one success of damage, none of soak
 
 
 CASES: dict[str, Case] = {
@@ -165,10 +168,158 @@ CASES: dict[str, Case] = {
         book="→ <b>Провал</b>\n▰▰▱▱▱▱▱▱▱▱ 1/5",
         house="Провал разрушает все усилия команды",
     ),
+    # ----- combat and health (§B) -----
+    "combat.initiative_tie_by_dex_wits": Case(
+        "off",
+        (*SHEETS, dice(5, 1, 6, 900, 1), "B /init", "V /init", "tap A Заявки"),
+        book="1. Борис — <b>11</b> (6+🎲5)\n2. ✍️ Вера",
+        house="1. Вера — <b>11</b> (5+🎲6)\n2. ✍️ Борис",  # the coin breaks the tie
+    ),
+    "combat.wound_penalty_on_initiative": Case(
+        "on",
+        (*SHEETS, "B /dmg 2 b", dice(5), "B /init"),
+        book="Борис — <b>11</b>",
+        house="Борис — <b>10</b>",
+    ),
+    "combat.attack_difficulty": Case(
+        "7",
+        strike("tap B ⚔️ Атака", before=(dice(6, 6, 6, 6, 6, 6, 6),)),
+        book="— 7 успехов",
+        house="— 0 успехов",
+    ),
+    "combat.defence_subtracts": Case(
+        "off",
+        strike(*HIT, before=(dice(8, 8, 8, 8, 8, 8, 8, 9, 9, 2, 2),)),
+        book="Попадание: 5 успехов сверх защиты",
+        house="Попадание: 7 успехов",
+    ),
+    "combat.extra_successes_add_damage": Case(
+        "off",
+        strike(*DAMAGE, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)),
+        book="— 8 успехов",
+        house="Урон: <b>7</b> <b>7</b> — 2 успеха",
+    ),
+    "combat.damage_difficulty": Case(
+        "8",
+        strike(*DAMAGE, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)),
+        book="— 8 успехов",
+        house="Урон: 7 7 7 7 7 7 7 7 — 0 успехов",
+    ),
+    "combat.soak_difficulty": Case(
+        "8",
+        strike(*DAMAGE, "tap V Поглотить", before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 9),)),
+        book="Поглощение: <b>7</b> — 1 успех",
+        house="Поглощение: 7 — 0 успехов",
+    ),
+    "combat.damage_ones_cancel": Case(
+        "on",
+        strike(*DAMAGE, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 6, 1, 1),)),
+        book="— 6 успехов",
+        house="— 4 успеха",
+    ),
+    "combat.soak_ones_cancel": Case(
+        "on",
+        strike(
+            *DAMAGE,
+            "tap V Поглотить",
+            before=("V /set выносливость 2", dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8, 7, 1)),
+        ),
+        book="Поглощение: <b>7</b> 1 — 1 успех",
+        house="Поглощение: <b>7</b> 1 — 0 успехов",
+    ),
+    "combat.stamina_soaks_lethal": Case(
+        "on",
+        strike(
+            "tap B 🗡1", *DAMAGE, "tap V Поглотить", before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)
+        ),
+        book="Вера получает 7 уровней летального урона",
+        house="Поглощение: <b>7</b> — 1 успех",
+    ),
+    "combat.swap_rear_flank": Case(
+        "on",
+        strike("tap B в лоб"),
+        book="Удар (Драка): 9к10",
+        house="Удар (Драка): 8к10",
+    ),
+    "combat.desperate_defence_cumulative": Case(
+        "off",
+        strike("tap B ⚔️ Атака", "tap V Отчаянное уклонение", before=(dice(*[8] * 7, 2, 2, 2, 2),)),
+        book="(отчаянное уклонение): 2 2 2 2 —",
+        house="(отчаянное уклонение): 2 2 2 —",
+    ),
+    "combat.stun_inclusive": Case(
+        "on",
+        strike(*DAMAGE, "tap V Поглотить", before=(dice(*[8] * 7, 2, 2, 2, 2, 7, *[2] * 8),)),
+        book="получает 1 уровень ударного урона.\n",
+        house="Контузия: уровней не меньше, чем Выносливость",
+    ),
+    "combat.stun_per_turn": Case(
+        "on",
+        strike(
+            *ONE_LEVEL,
+            "B /atk",
+            "tap B Вера",
+            *ONE_LEVEL,
+            before=(dice(*[*[8] * 7, 2, 2, 2, 2, 7, *[2] * 7, 2] * 2),),
+        ),
+        book="получает 1 уровень ударного урона.\n<b>Здоровье</b>: Ушибы",
+        house="Контузия: за ход уровней больше, чем Выносливость",
+    ),
+    "combat.immobilized_auto_hit_successes": Case(
+        "3",
+        strike(
+            "tap B ⚔️ Атака",
+            before=(
+                "tap A Состояния",
+                "tap A =Вера",
+                "tap A полное обездвиживание",
+                dice(2, 2, 2, 2, 2, 2, 2),
+            ),
+        ),
+        book="Автоматическое попадание: 1 успех.",
+        house="Автоматическое попадание: 3 успеха.",
+    ),
+    "combat.ambush_victim_defends": Case(
+        "on",
+        strike("tap B засада", "tap B ⚔️ Атака", before=(dice(8, 8, 8, 8, 8, 8, 8),)),
+        book="Засада: цель не защищается.",
+        house="Вера защищается",
+    ),
+    "combat.stabilise_difficulty": Case(
+        "8",
+        ("B /dmg 3 l",),
+        book="Интеллект + Медицина, сложность 6",
+        house="Интеллект + Медицина, сложность 8",
+    ),
+    "combat.lethal_worsens_from_row": Case(
+        "2",
+        ("B /dmg 2 l",),
+        book="заживёт через 3 дня.\n—",
+        house="ухудшаются на уровень в день",
+    ),
+    "combat.lethal_worsening_by_track_level": Case(
+        "on",
+        ("B /dmg 2 b", "B /dmg 1 l"),
+        book="заживёт через 1 час.\n—",
+        house="ухудшаются на уровень в день",
+    ),
 }
 
 # Switches no chat action plays yet: what would have to exist for the chat to show them.
-NOT_IN_CHAT: dict[str, str] = {}
+NOT_IN_CHAT: dict[str, str] = {
+    "combat.interruption_difficulty": "the round tracker has no Interruption (S4 «Прерывание»)",
+    "combat.interruption_by_wp_spend": "the round tracker has no Interruption (S4 «Прерывание»)",
+    "combat.free_move_bracket_is_half": (
+        "the attack panel moves at most 5 m, within the free movement of any Dexterity either "
+        "way, and movement is no action of its own in the tracker"
+    ),
+    "combat.blind_fire_gated": (
+        "the attack panel leaves blind fire to the Storyteller: it has no Perception + "
+        "Awareness check before the shot"
+    ),
+    "combat.stand_up_difficulty": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
+    "combat.stand_up_botch_soakable": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
+}
 
 
 def _markups(call: SendMessage | EditMessageText) -> InlineKeyboardMarkup | None:
@@ -215,11 +366,7 @@ class Chat:
             for row in markup.inline_keyboard:
                 for button in row:
                     if (button.text == wanted) if exact else (wanted in button.text):
-                        mid = (
-                            call.message_id
-                            if isinstance(call, EditMessageText)
-                            else self.ids[k]
-                        )
+                        mid = call.message_id if isinstance(call, EditMessageText) else self.ids[k]
                         assert mid is not None
                         return button.callback_data or "", mid
         return None
