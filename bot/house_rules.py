@@ -309,6 +309,16 @@ _D6_ROLL_RULES = frozenset(
 )
 
 
+# Single switches a result outside its own group depends on: a soak (§B.10) and the care
+# lethal wounds need (§B.11), wherever a wound is shown.
+SOAK_RULES = ("combat.soak_difficulty", "combat.soak_ones_cancel", "combat.stamina_soaks_lethal")
+CARE_RULES = (
+    "combat.stabilise_difficulty",
+    "combat.lethal_worsens_from_row",
+    "combat.lethal_worsening_by_track_level",
+)
+
+
 def changed_dice_rules(
     profile: Profile, *also: Group, dice: bool = True, keys: tuple[str, ...] = ()
 ) -> list[Switch]:

@@ -132,7 +132,6 @@ class Past(BaseModel):
     round_no: int = 0
 
 
-
 class AttackFlow(FlowState):
     kind: ClassVar[str] = KIND
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -172,9 +172,7 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
     if state.stage is Stage.DEFENCE and _auto_hit(state, profile):
         # AMB-B13: the immobilized target is hit with the table's count, or the roll's if more
-        lines.append(
-            "🎯 " + _("An automatic hit: {n}.").format(n=render.successes_text(state.net))
-        )
+        lines.append("🎯 " + _("An automatic hit: {n}.").format(n=render.successes_text(state.net)))
     if state.stage is Stage.DEFENCE and target is not None:
         held = state.desperate_of(target.key)
         if held is not None:

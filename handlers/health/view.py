@@ -23,14 +23,6 @@ from rules.health import (
 )
 from rules.profiles import Profile
 
-# The switches a health line reads (§B.11 stabilising) and a soak's (§B.10).
-CARE_RULES = (
-    "combat.stabilise_difficulty",
-    "combat.lethal_worsens_from_row",
-    "combat.lethal_worsening_by_track_level",
-)
-SOAK_RULES = ("combat.soak_difficulty", "combat.soak_ones_cancel", "combat.stamina_soaks_lethal")
-
 
 def damage_kind(kind: DamageType, levels: int) -> str:
     if kind is DamageType.BASHING:
@@ -63,7 +55,9 @@ def wound_text(state: WoundFlow, track: HealthTrack, profile: Profile) -> str:
     lines.append(status_text(track, profile))
     soaks = state.dice > 0 or state.soak is not None
     tag = house_rules.house_tag(
-        profile, dice=False, keys=CARE_RULES + (SOAK_RULES if soaks else ())
+        profile,
+        dice=False,
+        keys=house_rules.CARE_RULES + (house_rules.SOAK_RULES if soaks else ()),
     )
     if tag is not None:
         lines.append(escape(tag, quote=False))

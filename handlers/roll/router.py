@@ -521,9 +521,7 @@ async def _wizard_auto(
     except RulesInputError as error:
         if error.code is not ErrorCode.WP_UNAVAILABLE:
             raise
-        await callback.answer(
-            rolling.no_willpower_text(known[1] if known else 0), show_alert=True
-        )
+        await callback.answer(rolling.no_willpower_text(known[1] if known else 0), show_alert=True)
         return
     if found.degree is None:
         raise RulesInputError(ErrorCode.STATE, "auto_success")

@@ -40,7 +40,8 @@ class Dealt(random.Random):
 class Case:
     """One switch's proof: ``value`` as typed, the chat's ``steps``, and a piece of what the
     chat shows under the book (``book``) and under the house rule (``house``), each absent
-    from the other run. ``tagged``: the house run's result names the switch in its tag.
+    from what the other run shows last. ``tagged``: the house run's result names the switch
+    in its tag.
 
     A step is ``B /r 3 6`` (Борис says it; A is the Storyteller, V is Вера), ``deal 7 1 1``
     (the next dice), ``tap V Label`` (Вера presses the newest button whose text contains
@@ -75,6 +76,13 @@ def strike(*taps: str, before: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 HIT = ("tap B ⚔️ Атака", "tap V =🏃 Уклонение")  # 7 hits, no dodge: 8 damage dice
 DAMAGE = (*HIT, "tap B Бросить урон")
+# Аня casts a vulgar Sphere 3 before witnesses (+4 Paradox), then its Backlash: 7 7 7 1.
+PARADOX_4 = (
+    "A /set арете 3 выносливость 2",
+    dice(9, 9, 2),
+    "A /m 3 вульг свид",
+    dice(7, 7, 1, 7, *[7] * 12),
+)
 ONE_LEVEL = (*DAMAGE, "tap V Поглотить")  # with dice for one success of damage, none of soak
 
 
@@ -303,6 +311,118 @@ CASES: dict[str, Case] = {
         book="заживёт через 1 час.\n—",
         house="ухудшаются на уровень в день",
     ),
+    # ----- magick (§C) -----
+    "magick.natural_witness_difficulty_extra": Case(
+        "2",
+        ("A /set арете 3", dice(9, 9, 2), "A /m 3 совп свид"),
+        book="Арете 3к10, сложность 6",
+        house="Арете 3к10, сложность 8",
+    ),
+    "magick.natural_witness_paradox_extra": Case(
+        "2",
+        ("A /set арете 3", dice(9, 9, 2), "A /m 3 совп свид"),
+        book="Квинтэссенция 0 · Парадокс 0",
+        house="🌀 Парадокс +2",
+    ),
+    "magick.modifier_cap": Case(
+        "1",
+        ("A /set арете 3", dice(9, 9, 2), "A /m 3 мод 3"),
+        book="сложность 9",
+        house="сложность 7",
+    ),
+    "magick.quintessence_counts_in_cap": Case(
+        "off",
+        ("A /set арете 3 квинтэссенция 2", dice(9, 9, 2), "A /m 3 вульг мод -3 кв 2"),
+        book="Квинтэссенция (2) ничего не снизила: предел ±3.",
+        house="сложность 3 (легко), Квинтэссенция 2",
+    ),
+    "magick.quintessence_max_per_roll": Case(
+        "1",
+        ("A /set арете 3 квинтэссенция 2", dice(9, 9, 2), "A /m 3 кв 2"),
+        book="Квинтэссенция 2\n<b>9</b>",
+        house="на один бросок — не больше 1",
+        tagged=False,
+    ),
+    "magick.resonance_both_allowed": Case(
+        "off",
+        ("A /set арете 3", "A /m", "tap A Модификаторы", "tap A подходящий", "tap A противоп"),
+        book="подходящий Резонанс −1, противоположный Резонанс +1",
+        house="Эти строки не сочетаются",
+        tagged=False,
+    ),
+    "magick.wound_penalty_on_arete": Case(
+        "off",
+        ("A /set арете 3", "A /dmg 2 b", dice(9, 9, 2), "A /m 1"),
+        book="Арете 2к10",
+        house="Арете 3к10",
+    ),
+    "magick.magnitude_is_separate_cost": Case(
+        "on",
+        (
+            "A /set арете 3",
+            dice(9, 9, 2),
+            "A /m 1",
+            "tap A Распределить",
+            "tap A урон",
+            "tap A урон",
+        ),
+        book="урон: 2 → 4 уровня здоровья",
+        house="Все успехи уже распределены",
+    ),
+    "magick.forces_damage_without_damage_successes": Case(
+        "off",
+        (
+            "A /set арете 5 силы 2",
+            dice(9, 9, 2, 2, 2),
+            "A /m силы 2",
+            "tap A Распределить",
+            "tap A наносит урон",
+        ),
+        book="урон: 0 → 1 уровень здоровья",
+        house="урон: 0 → 0 уровней здоровья",
+    ),
+    "magick.botched_ritual_adds_rolls": Case(
+        "off",
+        ("A /set арете 3", dice(7, 7, 2, 1, 2, 2), "A /m 1 вульг цель 6", "tap A Следующий"),
+        book="🌀 Парадокс +4",
+        house="🌀 Парадокс +2",
+    ),
+    "magick.backlash_ones_cancel": Case(
+        "on",
+        (*PARADOX_4, "tap A Отдача"),
+        book="разряжено: 3, на треке остаётся: 1",
+        house="разряжено: 2, на треке остаётся: 2",
+    ),
+    "magick.backlash_soakable_below_tier5": Case(
+        "off",
+        (*PARADOX_4, "tap A Отдача"),
+        book="Урон (ударный): 3 успеха, поглощено 2",
+        house="Потеряно уровней здоровья: 3 (не поглощается)",
+    ),
+    "magick.backlash_difficulty": Case(
+        "8",
+        (*PARADOX_4, "tap A Отдача"),
+        book="4к10 Парадокса, сложность 6",
+        house="4к10 Парадокса, сложность 8",
+    ),
+    "magick.wheel_size": Case(
+        "10",
+        ("A /set арете 3", dice(9, 9, 2), "A /m 1"),
+        book="<code>····················</code>",
+        house="<code>··········</code>\n",
+    ),
+    "magick.barrier_adjustment": Case(
+        "successes",
+        ("A /set арете 2", "A /barrier", "tap A =+1"),
+        book="сложность 8 · нужно успехов: 4",
+        house="сложность 7 · нужно успехов: 5",
+    ),
+    "magick.barrier_damage_per": Case(
+        "failed_die",
+        ("A /set арете 2", "A /barrier", dice(2, 3), "tap A Пересечь"),
+        book="непоглощаемого летального урона — 1",
+        house="непоглощаемого летального урона — 2",
+    ),
 }
 
 # Switches no chat action plays yet: what would have to exist for the chat to show them.
@@ -319,6 +439,18 @@ NOT_IN_CHAT: dict[str, str] = {
     ),
     "combat.stand_up_difficulty": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
     "combat.stand_up_botch_soakable": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
+    "magick.area_counts_mage": (
+        "the allocation panel counts every success on area as a target other than the mage; "
+        "it never asks whether the mage is among the targets"
+    ),
+    "magick.permanent_duration_rule": (
+        "the allocation panel never asks for a permanent Effect, and its magnitude is always 1"
+    ),
+    "magick.correspondence_better_link": (
+        "a cast names no place and contact to link to: the Correspondence panel only shows "
+        "what the successes reach"
+    ),
+    "magick.haunt_unit": "no chat result shows how long Мороки last (§C.14)",
 }
 
 
@@ -408,6 +540,11 @@ async def play(i18n: I18n, case: Case, switch: Switch | None) -> str:
         await store.close()
 
 
+def last(transcript: str) -> str:
+    """What the chat shows last: the final message, edit or alert."""
+    return transcript.removesuffix("\n—\n").rpartition("\n—\n")[2]
+
+
 def untagged(transcript: str) -> str:
     return "\n".join(line for line in transcript.splitlines() if TAG not in line)
 
@@ -422,8 +559,9 @@ async def test_each_switch_changes_what_the_chat_shows(i18n: I18n, switch: Switc
     house = await play(i18n, case, switch)
     assert case.book in book, book
     assert case.house in house, house
-    assert case.book not in house, house
-    assert case.house not in book, book
+    # each piece tells the two endings apart
+    assert case.book not in last(house), house
+    assert case.house not in last(book), book
     assert untagged(book) != untagged(house)
     assert TAG not in book, book
     if case.tagged:
