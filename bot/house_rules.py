@@ -305,6 +305,7 @@ _D6_ROLL_RULES = frozenset(
         "d6.no_power_impossible",
         "d6.shortfall_is_fiasco",
         "d6.special_effort_noop_allowed",
+        "d6.no_weakness_penalty",  # the fiasco's complication of a hero without weakness
     }
 )
 
@@ -330,7 +331,7 @@ def changed_dice_rules(
     except Exception:
         return []
     if profile.system is GameSystem.D6:
-        shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES]
+        shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES] if dice else []
     else:
         groups = (Group.DICE, *also) if dice else also
         shown = [s for g in groups for s in switches_of(g)]

@@ -14,15 +14,17 @@ from dataclasses import dataclass
 
 import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
+from aiogram.types import Chat as TelegramChat
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 
 from bot.house_rules import BY_KEY, CATALOGUE, Switch, label
-from tests.handlers.conftest import Table, fresh_store, make_table, player
+from tests.handlers.conftest import Table, player
 
 PLAYERS = {"A": player(1, "Аня"), "B": player(2, "Борис"), "V": player(3, "Вера")}
 STORYTELLER = PLAYERS["A"]  # the chat's administrator
 TAG = "🏠"
+BOOK_CHAT, HOUSE_CHAT = -1001, -1002  # one table (the fast store), two chats
 
 
 class Dealt(random.Random):
@@ -423,6 +425,56 @@ CASES: dict[str, Case] = {
         book="непоглощаемого летального урона — 1",
         house="непоглощаемого летального урона — 2",
     ),
+    # ----- the d6 game (§D) -----
+    "d6.mental_wounds_max_only": Case(
+        "off",
+        (
+            "B /set сила 3 ловкость 1",
+            "B /dmg 2 душ",
+            "B /dmg 1 душ",
+            dice(5, 5),
+            "B /r сила+ловкость",
+        ),
+        book="шанс 2к6 (сила 3 + ловкость 1 − раны 2)",
+        house="шанс 1к6 (сила 3 + ловкость 1 − раны 3)",
+        game="d6",
+    ),
+    "d6.shortfall_is_fiasco": Case(
+        "on",
+        (dice(5, 1), "B /r 2 2"),
+        book="<b>Недостаточно</b>: 1 мера успеха",
+        house="<b>Фиаско</b>",
+        game="d6",
+    ),
+    "d6.no_weakness_penalty": Case(
+        "1",
+        (dice(2, 2), "B /r 2"),
+        book="Осложнение: рана тяжестью 3",
+        house="Осложнение: рана тяжестью 1",
+        game="d6",
+    ),
+    "d6.inactivity_wound_supporting": Case(
+        "1",
+        ("A /init npc Гуль 1", "tap A Выжидать", "tap A Новый раунд"),
+        book="<b>Гуль</b>: 🎲 5 · на взводе −3",
+        house="<b>Гуль</b>: 🎲 5 · на взводе −1",
+        game="d6",
+    ),
+    "d6.preparation_split": Case(
+        "off",
+        (dice(4, 5, 2), "B /init 3", "B /init подг 3"),
+        book="<b>Борис</b>: 🎲 6 6 2",
+        house="<b>Борис</b>: 🎲 6 4 2",
+        game="d6",
+    ),
+    "d6.multi_side_contests": Case(
+        "off",
+        (dice(5, 5, 5, 5, 1, 1, 5, 1), "B /vs 4 3 2"),
+        book="🏆 Побеждает Борис, выигрыш 3.",
+        house="только две стороны",
+        game="d6",
+        tagged=False,
+    ),
 }
 
 # Switches no chat action plays yet: what would have to exist for the chat to show them.
@@ -451,6 +503,23 @@ NOT_IN_CHAT: dict[str, str] = {
         "what the successes reach"
     ),
     "magick.haunt_unit": "no chat result shows how long Мороки last (§C.14)",
+    "d6.no_power_impossible": (
+        "a chance in chat is typed (the player's own sum) or built from the sheet's powers: "
+        "the wizard waits for a power, so no chance is ever made of luck or help alone"
+    ),
+    "d6.auto_success_gain": (
+        "no d6 action in chat is declared an automatic success (S2 «бросать кубики не "
+        "нужно»): every one is rolled, so its gain is never needed as a number"
+    ),
+    "d6.slow_defence_of_others": (
+        "the d6 tracker's «Защита» is always the defender's own: it never names a teammate "
+        "being protected"
+    ),
+    "d6.poison_uses_final_gain": "the d6 attack has no poison (§D.11): no chat action applies it",
+    "d6.special_effort_noop_allowed": (
+        "«Особое усилие» is offered only while a die shows 1–4 (an effort that rerolls "
+        "nothing would only cost its price), so the chat never asks for a no-op"
+    ),
 }
 
 
@@ -460,12 +529,13 @@ def _markups(call: SendMessage | EditMessageText) -> InlineKeyboardMarkup | None
 
 
 class Chat:
-    """A fresh table over its own fast store, and the transcript of what the bot showed."""
+    """One group chat at a table, and the transcript of what the bot showed in it."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, chat_id: int) -> None:
         self.table = table
+        table.chat = TelegramChat(id=chat_id, type="supergroup", title="Chronicle")
         self.shown: list[str] = []
-        self.seen = 0
+        self.start = self.seen = len(table.session.calls)  # this chat's calls begin here
         self.ids: dict[int, int] = {}  # call index → message id, for sent messages
 
     def record(self) -> None:
@@ -488,7 +558,7 @@ class Chat:
         exact = wanted.startswith("=")
         wanted = wanted.removeprefix("=")
         calls = self.table.session.calls
-        for k in range(len(calls) - 1, -1, -1):
+        for k in range(len(calls) - 1, self.start - 1, -1):
             call = calls[k]
             if not isinstance(call, (SendMessage, EditMessageText)):
                 continue
@@ -520,24 +590,21 @@ class Chat:
         self.record()
 
 
-async def play(i18n: I18n, case: Case, switch: Switch | None) -> str:
-    """The chat of ``case`` under the book (``switch`` None) or the house rule; what the
-    bot showed after the Storyteller's setup, each message or alert followed by «—»."""
-    store = fresh_store()
-    try:
-        chat = Chat(make_table(store, i18n))
-        chat.table.session.admins.add(STORYTELLER.id)
-        if case.game != "mage":
-            await chat.step(f"A /rules {case.game}")
-        if switch is not None:
-            await chat.step(f"A /rules set {switch.key}={case.value}")
-            assert "изменены" in chat.shown[-1], chat.shown[-1]
-        chat.shown.clear()
-        for line in case.steps:
-            await chat.step(line)
-        return "".join(shown + "\n—\n" for shown in chat.shown)
-    finally:
-        await store.close()
+async def play(table: Table, case: Case, switch: Switch | None) -> str:
+    """The chat of ``case`` under the book (``switch`` None) or the house rule, in a chat of
+    its own at ``table``; what the bot showed after the Storyteller's setup, each message or
+    alert followed by «—»."""
+    chat = Chat(table, BOOK_CHAT if switch is None else HOUSE_CHAT)
+    table.rng = Dealt([])  # dice no step deals come out the same in both chats
+    if case.game != "mage":
+        await chat.step(f"A /rules {case.game}")
+    if switch is not None:
+        await chat.step(f"A /rules set {switch.key}={case.value}")
+        assert "изменены" in chat.shown[-1], chat.shown[-1]
+    chat.shown.clear()
+    for line in case.steps:
+        await chat.step(line)
+    return "".join(shown + "\n—\n" for shown in chat.shown)
 
 
 def last(transcript: str) -> str:
@@ -550,13 +617,16 @@ def untagged(transcript: str) -> str:
 
 
 @pytest.mark.parametrize("switch", CATALOGUE, ids=lambda s: s.key)
-async def test_each_switch_changes_what_the_chat_shows(i18n: I18n, switch: Switch) -> None:
+async def test_each_switch_changes_what_the_chat_shows(
+    table: Table, i18n: I18n, switch: Switch
+) -> None:
     if switch.key in NOT_IN_CHAT:
         pytest.skip(NOT_IN_CHAT[switch.key])
     assert switch.key in CASES, f"no chat case for the house rule {switch.key}"
     case = CASES[switch.key]
-    book = await play(i18n, case, None)
-    house = await play(i18n, case, switch)
+    table.session.admins.add(STORYTELLER.id)
+    book = await play(table, case, None)
+    house = await play(table, case, switch)
     assert case.book in book, book
     assert case.house in house, house
     # each piece tells the two endings apart
