@@ -58,7 +58,7 @@ _NESTED_GROUPS = {"combat": Group.COMBAT, "magick": Group.MAGICK, "d6": Group.D6
 _INT_DOMAINS: dict[str, tuple[int, int]] = {
     "max_declared_actions": (1, 10),
     "combat.lethal_worsens_from_row": (1, 7),
-    "combat.immobilized_auto_hit_successes": (0, 5),
+    "combat.immobilized_auto_hit_successes": (1, 5),  # an automatic hit is one at least
     "magick.natural_witness_difficulty_extra": (0, 3),
     "magick.natural_witness_paradox_extra": (0, 3),
     "magick.modifier_cap": (1, 5),
@@ -305,31 +305,48 @@ _D6_ROLL_RULES = frozenset(
         "d6.no_power_impossible",
         "d6.shortfall_is_fiasco",
         "d6.special_effort_noop_allowed",
+        "d6.no_weakness_penalty",  # the fiasco's complication of a hero without weakness
     }
 )
 
 
-def changed_dice_rules(profile: Profile, *also: Group, dice: bool = True) -> list[Switch]:
+# Single switches a result outside its own group depends on: a soak (§B.10) and the care
+# lethal wounds need (§B.11), wherever a wound is shown.
+SOAK_RULES = ("combat.soak_difficulty", "combat.soak_ones_cancel", "combat.stamina_soaks_lethal")
+CARE_RULES = (
+    "combat.stabilise_difficulty",
+    "combat.lethal_worsens_from_row",
+    "combat.lethal_worsening_by_track_level",
+)
+
+
+def changed_dice_rules(
+    profile: Profile, *also: Group, dice: bool = True, keys: tuple[str, ...] = ()
+) -> list[Switch]:
     """The switches of a roll's meaning where the chat's profile differs from its book (dice
-    and Willpower in the d10 games unless ``dice`` is off, the roll's own rules in d6): what a
-    result must own up to (one short tag)."""
+    and Willpower in the d10 games unless ``dice`` is off, the roll's own rules in d6, and the
+    single switches ``keys`` a result also depends on): what a result must own up to."""
     try:
         base = base_profile(profile.name)
     except Exception:
         return []
     if profile.system is GameSystem.D6:
-        shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES]
+        shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES] if dice else []
     else:
         groups = (Group.DICE, *also) if dice else also
         shown = [s for g in groups for s in switches_of(g)]
+    shown += [BY_KEY[k] for k in keys if BY_KEY[k] not in shown]
     return [s for s in shown if value_of(profile, s) != value_of(base, s)]
 
 
-def house_tag(profile: Profile, *also: Group, dice: bool = True) -> str | None:
+def house_tag(
+    profile: Profile, *also: Group, dice: bool = True, keys: tuple[str, ...] = ()
+) -> str | None:
     """«🏠 дом. правило: …» under a roll whose meaning a flipped switch changed: the dice and
-    Willpower rules (unless ``dice`` is off: the tracker rolls no action), and ``also`` the
-    groups of the roll's own kind (the table rolls')."""
-    changed = changed_dice_rules(profile, *also, dice=dice)
+    Willpower rules (unless ``dice`` is off: the tracker rolls no action), ``also`` the
+    groups of the roll's own kind (the table rolls'), and ``keys`` the single switches of
+    another group the result depends on (a retry's penalty, a wound's soak)."""
+    changed = changed_dice_rules(profile, *also, dice=dice, keys=keys)
     if not changed:
         return None
     rules = ", ".join(f"{label(s)}: {shown_value(value_of(profile, s))}" for s in changed)

@@ -212,7 +212,8 @@ def roll_result_text(
     if result.outcome is Outcome.BOTCH:
         outcome += " " + _("(1s: {n})").format(n=result.botch_severity)
     lines.append(outcome)
-    tag = house_rules.house_tag(profile)
+    # A later attempt's difficulty is the retry rule's too (§A.10).
+    tag = house_rules.house_tag(profile, keys=("retry_penalty",) if attempt > 1 else ())
     if tag is not None:
         lines.append(escape(tag, quote=False))
     if willpower_left is not None:

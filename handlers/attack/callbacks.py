@@ -18,6 +18,7 @@ class AtkAction(StrEnum):
     AIM = "aim"  # turns spent aiming: 0 → 1 → 2 → 3
     MOVE = "mv"  # metres moved: 0 → 1 → 2 → 3 → 5
     OFF_HAND = "oh"
+    AMBUSH = "amb"  # the attacker won the ambush (§B.7): one attack before the fight
     ATTACK = "go"
     DEFEND = "d"  # x: 0 no defence, 1 dodge, 2 block/parry
     DAMAGE = "dm"

@@ -128,6 +128,8 @@ class Past(BaseModel):
     hit: bool
     levels: int = 0
     kind: DamageType | None = None
+    target_key: str = ""  # whom it hurt, and in which round: a stun may count the turn's sum
+    round_no: int = 0
 
 
 class AttackFlow(FlowState):
@@ -147,6 +149,7 @@ class AttackFlow(FlowState):
     aim: int = 0
     moved: int = 0
     off_hand: bool = False
+    ambush: bool = False  # from an ambush the attacker won: the victim may not defend (AMB-B14)
     attack: D10Result | None = None
     defence: Defence | None = None
     defence_roll: D10Result | None = None
@@ -160,6 +163,17 @@ class AttackFlow(FlowState):
     history: tuple[Past, ...] = ()
     round_no: int = 0  # the tracker's round the attack is made in (0: none open)
     desperate: tuple[Desperate, ...] = ()  # who is in desperate defence this round
+
+    def earlier_levels(self) -> tuple[int, ...]:
+        """What the chosen target took from the other attacks of this round (AMB-B10)."""
+        target = self.chosen_target()
+        if target is None or not self.round_no:
+            return ()
+        return tuple(
+            p.levels
+            for p in self.history
+            if p.target_key == target.key and p.round_no == self.round_no and p.levels
+        )
 
     def desperate_of(self, key: str) -> Desperate | None:
         return next((d for d in self.desperate if d.key == key), None)

@@ -237,6 +237,8 @@ def _history(state: AttackFlow) -> tuple[Past, ...]:
         hit=state.net > 0,
         levels=state.levels,
         kind=state.damage_kind,
+        target_key=target.key,
+        round_no=state.round_no,
     )
     return (*state.history, past)[-HISTORY_KEPT:]
 
@@ -354,6 +356,8 @@ def _setup(
         return state.model_copy(update={"moved": _cycle(MOVES, state.moved)})
     if action is AtkAction.OFF_HAND:
         return state.model_copy(update={"off_hand": not state.off_hand})
+    if action is AtkAction.AMBUSH:
+        return state.model_copy(update={"ambush": not state.ambush})
     if action is AtkAction.CANCEL:
         return state.model_copy(update={"stage": Stage.CANCELLED})
     if action is not AtkAction.ATTACK or state.chosen_target() is None:
@@ -377,6 +381,7 @@ def _outcome(state: AttackFlow, profile: Profile, **rolled: object) -> combat.At
         profile,
         attack=state.attack,
         defence=state.defence_roll,
+        ambush=state.ambush,
         rng=_STAND_IN,
         **rolled,  # type: ignore[arg-type]
     )
@@ -399,6 +404,13 @@ def _attack(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
     outcome = _outcome(rolled, profile)
     if outcome.result is not combat.HitResult.HIT:
         return rolled.model_copy(update={"stage": Stage.DONE, "net": 0})
+    if state.ambush and not profile.combat.ambush_victim_defends:
+        # AMB-B14: the ambush victim gets no defence roll; soak still applies.
+        if outcome.damage_type is None:
+            return rolled.model_copy(update={"stage": Stage.DONE, "net": outcome.net})
+        return rolled.model_copy(
+            update={"stage": Stage.DAMAGE, "net": outcome.net, "damage_kind": outcome.damage_type}
+        )
     return rolled.model_copy(update={"stage": Stage.DEFENCE, "net": outcome.attack_successes})
 
 
@@ -457,6 +469,7 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
         profile,
         damage_faces=state.damage.faces,
         soak_faces=state.soak.faces if state.soak is not None else None,
+        earlier_levels=state.earlier_levels(),
     )
     return state.model_copy(
         update={

@@ -116,6 +116,8 @@ def _modifiers(state: AttackFlow) -> list[str]:
         found.append(_("moved {n} m").format(n=state.moved))
     if state.off_hand:
         found.append(_("off hand"))
+    if state.ambush:
+        found.append(_("from an ambush"))
     return found
 
 
@@ -168,6 +170,9 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         return "\n".join(lines)
     if state.attack is not None:
         lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
+    if state.stage is Stage.DEFENCE and _auto_hit(state, profile):
+        # AMB-B13: the immobilized target is hit with the table's count, or the roll's if more
+        lines.append("🎯 " + _("An automatic hit: {n}.").format(n=render.successes_text(state.net)))
     if state.stage is Stage.DEFENCE and target is not None:
         held = state.desperate_of(target.key)
         if held is not None:
@@ -185,6 +190,8 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
                 )
             )
         return "\n".join(lines)
+    if state.defence is None and state.ambush and state.net > 0:
+        lines.append("🥷 " + _("Ambushed: no defence."))
     if state.defence is Defence.NONE:
         lines.append(_("No defence."))
     elif state.defence is not None:
@@ -224,10 +231,29 @@ def _result(state: AttackFlow, name: str, profile: Profile) -> str:
         name=escape(name), damage=damage_levels(plan_kind, state.levels)
     )
     if state.stunned:
-        head += " 💫 " + _("Stunned: more levels than Stamina.")
+        head += " 💫 " + _stun_reason(profile)
     if track is None:
         return head
     return head + "\n" + sheet_text.health_line(track)
+
+
+def _auto_hit(state: AttackFlow, profile: Profile) -> bool:
+    try:
+        return state.plan(profile).status is combat.PlanStatus.AUTO_HIT
+    except RulesInputError:
+        return False
+
+
+def _stun_reason(profile: Profile) -> str:
+    """§B.11 «получает урона больше своей Выносливости», as the table reads it (AMB-B10)."""
+    options = profile.combat
+    if options.stun_per_turn and options.stun_inclusive:
+        return _("Stunned: this turn's levels reach Stamina.")
+    if options.stun_per_turn:
+        return _("Stunned: more levels this turn than Stamina.")
+    if options.stun_inclusive:
+        return _("Stunned: as many levels as Stamina or more.")
+    return _("Stunned: more levels than Stamina.")
 
 
 def _damage_kind(state: AttackFlow, profile: Profile) -> DamageType | None:
@@ -302,6 +328,7 @@ def keyboard(
         toggles.append(
             button(render.marked("✋ " + _("off hand"), state.off_hand), AtkAction.OFF_HAND)
         )
+        toggles.append(button(render.marked("🥷 " + _("ambush"), state.ambush), AtkAction.AMBUSH))
         rows += render.rows(toggles, 3)
         last = [button("✖ " + _("Cancel"), AtkAction.CANCEL)]
         if state.chosen_target() is not None:

@@ -37,6 +37,12 @@ def make_router() -> Router:
     return router
 
 
+def sides_max(profile: Profile) -> int:
+    """S2 «нередко участвует более двух сторон»; a table that plays contests of two only
+    (AMB-D12) has no room for a third."""
+    return SIDES_MAX if profile.d6.multi_side_contests else 2
+
+
 def _side(key: str, name: str, label: str, dice: int, profile: Profile, rng: Rng | None) -> Side:
     result = rolling.roll_d6(dice, rng=rng, profile=profile)
     return Side(key=key, name=name, label=label, faces=result.faces, measures=result.measures)
@@ -76,6 +82,9 @@ async def d6_vs_command(
             chances = [int(w) for w in words]
             if len(chances) > SIDES_MAX or not all(1 <= c <= 30 for c in chances):
                 raise ArgumentsError(Problem.NOT_A_NUMBER)
+            if len(chances) > sides_max(profile):
+                await message.answer(view.two_sides_text())
+                return
             pool = await rolling.d6_pool(store, who, profile, chance=chances[0])
             opponents = chances[1:]
         else:
@@ -151,8 +160,8 @@ async def d6_vs_tap(
         if callback_data.x not in view.JOIN_CHANCES:
             await callback.answer(render.invalid_button_text(), show_alert=True)
             return
-        if len(state.sides) >= SIDES_MAX:
-            await callback.answer(view.full_text(SIDES_MAX), show_alert=True)
+        if len(state.sides) >= sides_max(profile):
+            await callback.answer(view.full_text(sides_max(profile)), show_alert=True)
             return
         side = _side(key, user.full_name, str(callback_data.x), callback_data.x, profile, rng)
         after = state.model_copy(update={"sides": (*state.sides, side)})

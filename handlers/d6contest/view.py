@@ -100,5 +100,9 @@ def help_line(_profile: object) -> str:
     return _("/vs 4 — a contest: the others join with their chance, the most measures win")
 
 
+def two_sides_text() -> str:
+    return _("At this table a contest has two sides only: /vs 4 3.")
+
+
 def full_text(sides: int) -> str:
     return _("The contest already has {n} sides: there is no room for more.").format(n=sides)

@@ -128,7 +128,7 @@ async def d6_init_command(
         def change(state: D6InitFlow) -> D6InitFlow:
             return _join(state, combatant, member, rng)
 
-    await _apply(message, store, bot, change)
+    await _apply(message, store, bot, change, profile)
 
 
 async def _prepare_command(
@@ -160,7 +160,7 @@ async def _prepare_command(
     if loaded is None:
         await message.answer(view.no_fight_text())
         return
-    await _apply(message, store, bot, change)
+    await _apply(message, store, bot, change, profile)
 
 
 class _Refused(Exception):
@@ -168,7 +168,9 @@ class _Refused(Exception):
         self.text = text
 
 
-async def _apply(message: Message, store: Store, bot: Bot, change: Change) -> None:
+async def _apply(
+    message: Message, store: Store, bot: Bot, change: Change, profile: Profile
+) -> None:
     """Open the chat's fight with this change, or apply it to the open one (retrying a
     compare-and-set lost to a tap), then show the tracker. The change is made once per
     attempt on the state it applies to, so a newcomer's dice are rolled once."""
@@ -188,14 +190,14 @@ async def _apply(message: Message, store: Store, bot: Bot, change: Change) -> No
             flow, live, created = await store.open_live(KIND, after, chat_id, owner, ttl=ROUND_TTL)
             if not created:
                 continue  # another command opened the fight first: apply to that one
-            drawn = view.draw(flow, after)
+            drawn = view.draw(flow, after, profile)
             await store.keep_screen(flow, screen_of(*drawn))
             await bot_live.show(
                 bot, store, message, KIND, flow, live, drawn, ttl=ROUND_TTL, pin=True
             )
             return
         flow, live = loaded
-        drawn = view.draw(flow.next(after), after)
+        drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
             await bot_live.show(
@@ -256,7 +258,7 @@ async def d6_init_tap(
         store,
         flow,
         after,
-        lambda f: view.draw(f, after),
+        lambda f: view.draw(f, after, profile),
         close=after.ended,
     )
     if after.ended:

@@ -8,11 +8,12 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render, table_text
+from bot import house_rules, render, table_text
 from bot.store import Flow
 from handlers.d6init.callbacks import D6InitAction, D6InitCallback
 from handlers.d6init.flow import D6InitFlow, Panel
 from rules.d6.initiative import Fighter, StepKind
+from rules.profiles import Profile
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 
@@ -113,8 +114,20 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def draw(flow: Flow, state: D6InitFlow) -> Drawn:
-    return tracker_text(state), tracker_keyboard(flow, state)
+# The d6 tracker's own house rules (§D.7–§D.9): preparation, a round of waiting.
+TRACKER_RULES = (
+    "d6.preparation_split",
+    "d6.no_weakness_penalty",
+    "d6.inactivity_wound_supporting",
+)
+
+
+def draw(flow: Flow, state: D6InitFlow, profile: Profile) -> Drawn:
+    text = tracker_text(state)
+    tag = house_rules.house_tag(profile, dice=False, keys=TRACKER_RULES)
+    if tag is not None:
+        text += "\n" + escape(tag, quote=False)
+    return text, tracker_keyboard(flow, state)
 
 
 # ----- what a step says -------------------------------------------------------------------------

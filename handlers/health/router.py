@@ -5,6 +5,12 @@ roll through :mod:`bot.rolling` by itself (§B.9). A player changes their own ch
 Storyteller (an admin until there is one) also changes the character of the player whose
 message they reply to, and an NPC by name. A change is one atomic update of the sheet: two
 ``/dmg`` at once both land.
+
+``/dmg`` takes the damage before soak (S4 «3. Урон 4. Поглощение»): the wound lands at once,
+and when the character can soak it (§B.10, by the table's rules) a button rolls the soak and
+puts the track back to the wound less what was soaked, in the same transaction as the step
+and only while the sheet still shows that wound (PRODUCT.md "Health": soak roll button after
+damage).
 """
 
 from __future__ import annotations
@@ -15,19 +21,26 @@ from dataclasses import dataclass
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
+from bot import render
 from bot.access import runs_game
 from bot.combat import REFRESH_TRACKER
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
-from bot.store import ChatSettings, SheetOwner, Store
+from bot.session import safe_edit
+from bot.store import ChatSettings, SheetOwner, SheetSpend, Store
+from bot.taps import TapConflict, open_state, retrying, screen_of
 from handlers.health import view
+from handlers.health.callbacks import HealthAction, HealthCallback
+from handlers.health.flow import WoundFlow
+from rules import combat
+from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage, heal
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Sheet, set_health, system_of
+from rules.sheet import Attribute, Sheet, set_health, system_of
 
 
 def make_router() -> Router:
@@ -35,6 +48,7 @@ def make_router() -> Router:
     router.message.register(dmg_command, Command("dmg", "damage"))
     router.message.register(heal_command, Command("heal"))
     router.message.register(hp_command, Command("hp", "health"))
+    router.callback_query.register(soak_tap, HealthCallback.filter())
     return router
 
 
@@ -127,8 +141,10 @@ async def dmg_command(
     if whose is None:
         return
     kind, levels = args.kind, args.levels
+    before: list[HealthTrack] = []
 
     def hurt(sheet: Sheet) -> Sheet:
+        before.append(sheet.health)
         return set_health(sheet, apply_damage(sheet.health, kind, levels, profile.combat).track)
 
     try:
@@ -136,10 +152,91 @@ async def dmg_command(
     except RulesInputError:
         await message.answer(view.dead_text(whose.name))
         return
-    if sheet is not None:
-        text = view.damaged_text(whose.name, kind, levels, sheet.health)
-        await message.answer(text, parse_mode=ParseMode.HTML)
-        await _refresh_tracker(features, bot, store, message.chat.id, profile)
+    if sheet is None:
+        return
+    stamina = sheet.rating(Attribute.STAMINA) or 0
+    soaker = combat.Target(stamina=stamina, track=before[-1])
+    state = WoundFlow(
+        name=whose.name,
+        user_id=whose.user_id,
+        npc=whose.npc,
+        damage=kind,
+        levels=levels,
+        dice=combat.soak_pool(soaker, kind, profile.combat),
+        before=before[-1],
+        after=sheet.health,
+    )
+    text = view.wound_text(state, sheet.health, profile)
+    markup = None
+    if state.dice:
+        owner = message.from_user.id if message.from_user else 0
+        flow = await store.create_flow(state, message.chat.id, owner)
+        markup = view.wound_keyboard(flow.id, flow.version, state.dice)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await _refresh_tracker(features, bot, store, message.chat.id, profile)
+
+
+class _TrackMoved(Exception):
+    """The sheet no longer shows the wound the soak was rolled against."""
+
+
+@retrying
+async def soak_tap(
+    callback: CallbackQuery,
+    callback_data: HealthCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    features: FeatureSet,
+    rng: Rng | None = None,
+) -> None:
+    """«Поглотить»: the wounded character's player (the Storyteller for anyone) rolls the
+    soak; the track becomes the wound less the soaked levels (§B.10)."""
+    opened = await open_state(
+        callback, callback_data.f, callback_data.v, store, WoundFlow, profile, current_only=True
+    )
+    if opened is None:
+        return
+    flow, message, state = opened
+    user = callback.from_user
+    if callback_data.a is not HealthAction.SOAK or state.soak is not None:
+        await callback.answer(view.soaked_already_text(), show_alert=True)
+        return
+    if (state.user_id is None or state.user_id != user.id) and not await runs_game(
+        bot, message.chat, chat_settings, user, None
+    ):
+        await callback.answer(view.not_yours_text(), show_alert=True)
+        return
+    soak = combat.roll_soak(state.dice, profile.combat, rng=rng)
+    kept = max(0, state.levels - soak.successes)
+    track = apply_damage(state.before, state.damage, kept, profile.combat).track
+    after = state.model_copy(update={"soak": soak, "kept": kept})
+
+    def soaked(sheet: Sheet) -> Sheet:
+        if sheet.health != state.after:
+            raise _TrackMoved
+        return set_health(sheet, track)
+
+    spend = SheetSpend(
+        user_id=state.user_id or 0, system=system_of(profile), change=soaked, npc=state.npc
+    )
+    text = view.wound_text(after, track, profile)
+    try:
+        advanced, _sheet = await store.advance_flow_spending(
+            flow, flow.version, after, spend, close=True, screen=screen_of(text, None)
+        )
+    except _TrackMoved:
+        await callback.answer(view.track_moved_text(), show_alert=True)
+        return
+    except RulesInputError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await callback.answer()
+    await _refresh_tracker(features, bot, store, message.chat.id, profile)
 
 
 async def heal_command(
@@ -172,7 +269,7 @@ async def heal_command(
         await message.answer(view.nothing_to_heal_text(whose.name))
         return
     if sheet is not None:
-        text = view.healed_text(whose.name, healed[-1], sheet.health)
+        text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
         await message.answer(text, parse_mode=ParseMode.HTML)
         await _refresh_tracker(features, bot, store, message.chat.id, profile)
 
@@ -209,6 +306,6 @@ async def hp_command(
         name = roller_name(message, who) if who is user else (who.first_name if who else "?")
         loaded = await store.load_sheet(message.chat.id, who.id, system) if who else None
         track = loaded.health if loaded is not None else HealthTrack()
-        await message.answer(view.hp_text(name, track), parse_mode=ParseMode.HTML)
+        await message.answer(view.hp_text(name, track, profile), parse_mode=ParseMode.HTML)
         return
-    await message.answer(view.hp_text(name, sheet.health), parse_mode=ParseMode.HTML)
+    await message.answer(view.hp_text(name, sheet.health, profile), parse_mode=ParseMode.HTML)

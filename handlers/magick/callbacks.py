@@ -24,6 +24,7 @@ class MagickAction(StrEnum):
     PANEL = "p"  # x: 0 the cast, 1 allocating successes, 2 Correspondence, 3 Time (§C.7–§C.9)
     ADD = "a"  # x: which part gets one more success (PARTS)
     TAKE = "t"  # x: which part gives one back
+    DAMAGING = "dg"  # a Forces Effect that hurts even with no success on damage (§C.7)
     EXTEND = "e"  # «Продлить» under a cast: x = 0 shows the targets, x > 0 the successes to gather
 
 

@@ -89,6 +89,7 @@ class EffectFlow(FlowState):
     # The allocation helper (§C.7) and the range tables (§C.8, §C.9) under a cast:
     panel: Panel = Panel.CAST
     allocation: dict[str, int] = Field(default_factory=dict)
+    damaging: bool = False  # the Effect hurts: a Forces Effect deals its level (AMB-C16)
 
     def allocated_successes(self) -> int:
         """The successes the Effect has to spend: a finished ritual's gathered ones."""
@@ -116,6 +117,7 @@ class EffectFlow(FlowState):
                 time=part["time"],
                 targets=part["area"],
                 forces=self.sphere is Sphere.FORCES,
+                damaging=True if self.damaging else None,  # None: a success on damage says so
                 in_combat=self.in_combat,
                 profile=profile,
             )

@@ -217,13 +217,15 @@ async def m_command(
         if level is None or level not in LEVELS:
             await message.answer(view.usage_text())
             return
+        cap = max(MODIFIER_CAP, profile.magick.modifier_cap)
         state = state.model_copy(
             update={
                 "level": level,
                 "vulgar": args.vulgar,
                 "witnesses": args.witnesses,
                 "quintessence": args.quintessence,
-                "modifier": max(-MODIFIER_CAP, min(MODIFIER_CAP, args.modifier)),
+                # the buttons' range, or the table's wider cap when typed (§C.3)
+                "modifier": max(-cap, min(cap, args.modifier)),
                 "willpower": args.willpower,
                 "target": args.target,
             }
@@ -276,7 +278,7 @@ def _cast(
     first = state.rolls == 0
     held = sheet.quintessence
     if first and state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
-        raise _Refused(view.not_enough_quintessence_text(held))
+        raise _Refused(view.not_enough_quintessence_text(held, profile))
     if first and state.willpower and sheet.willpower_current == 0:
         raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
     penalty = -wound_penalty(sheet.health).penalty
@@ -297,7 +299,7 @@ def _cast(
             profile=profile,
         )
     except RulesInputError:
-        raise _Refused(view.not_enough_quintessence_text(held)) from None
+        raise _Refused(view.not_enough_quintessence_text(held, profile)) from None
     if casting.status is magick.CastStatus.IMPOSSIBLE:
         raise _Refused(view.wizard_text(current, profile))
     stage, paradox, gathered = Stage.CAST, casting.paradox, 0
@@ -435,7 +437,12 @@ async def magick_tap(
             mode = "abandon" if action is MagickAction.ABANDON else "cast"
             await _commit(callback, message, store, flow, state, profile, rng, mode=mode)
             return
-        if action in (MagickAction.PANEL, MagickAction.ADD, MagickAction.TAKE):
+        if action in (
+            MagickAction.PANEL,
+            MagickAction.ADD,
+            MagickAction.TAKE,
+            MagickAction.DAMAGING,
+        ):
             if state.stage not in (Stage.CAST, Stage.BACKLASH):
                 raise _Refused(render.invalid_button_text())
             after = _allocate(state, action, x, profile)
@@ -447,7 +454,7 @@ async def magick_tap(
             await _commit(callback, message, store, flow, state, profile, rng, mode="cast")
             return
         else:
-            after = _setup(state, action, x)
+            after = _setup(state, action, x, profile)
     except _Refused as refused:
         await callback.answer(refused.text, show_alert=True)
         return
@@ -496,6 +503,10 @@ def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile)
         if not 0 <= x < len(PANELS):
             raise _Refused(render.invalid_button_text())
         return state.model_copy(update={"panel": PANELS[x]})
+    if action is MagickAction.DAMAGING:
+        if state.sphere is not Sphere.FORCES:
+            raise _Refused(render.invalid_button_text())
+        return state.model_copy(update={"damaging": not state.damaging})
     if not 0 <= x < len(PARTS) or state.result is None:
         raise _Refused(render.invalid_button_text())
     part = PARTS[x]
@@ -508,7 +519,7 @@ def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile)
     return after
 
 
-def _step_named(state: EffectFlow, row: magick.Modifier) -> EffectFlow:
+def _step_named(state: EffectFlow, row: magick.Modifier, profile: Profile) -> EffectFlow:
     """A §C.3 row steps through the values it allows (S4's ranges), then off; a row that
     cannot stand beside another (two Foci, both Resonances) is refused."""
     low, high = magick.MODIFIER_RANGES[row]
@@ -522,20 +533,20 @@ def _step_named(state: EffectFlow, row: magick.Modifier) -> EffectFlow:
     else:
         after[row.value] = values[values.index(have) + 1]
     try:
-        magick.parse_modifiers(list(after.items()))
+        magick.parse_modifiers(list(after.items()), profile=profile)
     except RulesInputError:
         raise _Refused(view.modifiers_clash_text()) from None
     return state.model_copy(update={"named": after})
 
 
-def _setup(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:
+def _setup(state: EffectFlow, action: MagickAction, x: int, profile: Profile) -> EffectFlow:
     if action is MagickAction.LEVEL and x in LEVELS:
         return state.model_copy(update={"level": x})
     if action is MagickAction.VULGAR:
         return state.model_copy(update={"vulgar": not state.vulgar})
     if action is MagickAction.WITNESSES:
         return state.model_copy(update={"witnesses": not state.witnesses})
-    if action is MagickAction.QUINTESSENCE and 0 <= x <= min(3, state.held):
+    if action is MagickAction.QUINTESSENCE and 0 <= x <= view.quintessence_most(state, profile):
         return state.model_copy(update={"quintessence": x})
     if action is MagickAction.MODIFIER and 0 <= x <= 2 * MODIFIER_CAP:
         return state.model_copy(update={"modifier": x - MODIFIER_CAP})
@@ -544,7 +555,7 @@ def _setup(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:
     if action is MagickAction.MODIFIERS and x in (0, 1):
         return state.model_copy(update={"modifiers_open": bool(x)})
     if action is MagickAction.NAMED and 0 <= x < len(NAMED_MODIFIERS):
-        return _step_named(state, NAMED_MODIFIERS[x])
+        return _step_named(state, NAMED_MODIFIERS[x], profile)
     if action is MagickAction.CANCEL:
         return state.model_copy(update={"stage": Stage.CANCELLED})
     raise _Refused(render.invalid_button_text())

@@ -65,10 +65,18 @@ def _effect_head(state: EffectFlow) -> str:
     return f"✨ {escape(state.caster)}: {level}, {kind}"
 
 
+def quintessence_most(state: EffectFlow, profile: Profile) -> int:
+    """The Quintessence a roll may spend: what the sheet holds, up to the table's limit (§C.3
+    S4 «максимум 3»)."""
+    return min(profile.magick.quintessence_max_per_roll, state.held)
+
+
 def _difficulty_line(state: EffectFlow, profile: Profile) -> str:
     try:
         found = state.difficulty(profile)
-    except RulesInputError:
+    except RulesInputError as error:
+        if error.field == "modifiers":
+            return "⚠️ " + modifiers_clash_text()
         return "⚠️ " + _("More Quintessence than the sheet holds.")
     line = _("difficulty {d}").format(d=found.difficulty)
     if found.threshold:
@@ -76,13 +84,15 @@ def _difficulty_line(state: EffectFlow, profile: Profile) -> str:
     parts = [_("base {n}").format(n=found.base)]
     if found.modifier_applied:
         parts.append(
-            _("modifiers {n:+d} of ±{cap}").format(n=found.modifier_applied, cap=MODIFIER_CAP)
+            _("modifiers {n:+d} of ±{cap}").format(
+                n=found.modifier_applied, cap=profile.magick.modifier_cap
+            )
         )
     line += " (" + ", ".join(parts).replace("-", "−") + ")"
     if found.wasted_quintessence:
         line += "\n⚠️ " + _(
-            "{n} Quintessence lowers nothing: the modifiers are already at −3."
-        ).format(n=found.wasted_quintessence)
+            "{n} Quintessence lowers nothing: the modifiers are already at −{cap}."
+        ).format(n=found.wasted_quintessence, cap=profile.magick.modifier_cap)
     return line
 
 
@@ -158,7 +168,10 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
         lines.append(ritual_line(state))
     if state.wasted:
         lines.append(
-            "⚠️ " + _("{n} Quintessence lowered nothing (the ±3 cap).").format(n=state.wasted)
+            "⚠️ "
+            + _("{n} Quintessence lowered nothing (the ±{cap} cap).").format(
+                n=state.wasted, cap=profile.magick.modifier_cap
+            )
         )
     if state.paradox:
         lines.append("🌀 " + _("Paradox +{n}").format(n=state.paradox))
@@ -177,7 +190,9 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
                 current=state.willpower_left[0], permanent=state.willpower_left[1]
             )
         )
-    tag = house_rules.house_tag(profile, house_rules.Group.MAGICK)
+    # a Backlash's soak reads the soak rules of combat (§B.10)
+    soak = house_rules.SOAK_RULES if state.soak is not None else ()
+    tag = house_rules.house_tag(profile, house_rules.Group.MAGICK, keys=soak)
     if tag is not None:
         lines.append(escape(tag, quote=False))
     if state.backlash is not None:
@@ -435,7 +450,9 @@ def _tier_options(effects: magick.BacklashEffects) -> str:
     return joiner.join(parts)
 
 
-def keyboard(flow_id: str, version: int, state: EffectFlow) -> InlineKeyboardMarkup | None:
+def keyboard(
+    flow_id: str, version: int, state: EffectFlow, profile: Profile
+) -> InlineKeyboardMarkup | None:
     def button(text: str, action: MagickAction, x: int = 0) -> InlineKeyboardButton:
         return table_text.button(text, MagickCallback(f=flow_id, v=version, a=action, x=x))
 
@@ -462,7 +479,7 @@ def keyboard(flow_id: str, version: int, state: EffectFlow) -> InlineKeyboardMar
             button(render.marked("👁 " + _("witnesses"), state.witnesses), MagickAction.WITNESSES),
         ],
     ]
-    most = min(3, state.held)
+    most = quintessence_most(state, profile)
     if most:
         rows.append(
             [
@@ -522,6 +539,9 @@ def _cast_keyboard(
                     button(f"{part_name(part)}: {have}  ＋", MagickAction.ADD, i),
                 ]
             )
+        if state.sphere is Sphere.FORCES:  # «сразу 1 ур. … если используется Сфера Сил»
+            label = render.marked("💥 " + _("a damaging Effect"), state.damaging)
+            rows.append([button(label, MagickAction.DAMAGING)])
     if state.panel is not Panel.CAST:
         rows.append([button("↩ " + _("Back"), MagickAction.PANEL, PANELS.index(Panel.CAST))])
         return InlineKeyboardMarkup(inline_keyboard=rows)
@@ -577,7 +597,7 @@ def draw(
         text = _effect_head(state) + "\n✖ " + _("Called off.")
     else:
         text = cast_text(state, profile)
-    return text, keyboard(flow.id, flow.version, state)
+    return text, keyboard(flow.id, flow.version, state, profile)
 
 
 def no_arete_dice_text() -> str:
@@ -604,10 +624,10 @@ def no_level_text(name: str) -> str:
     )
 
 
-def not_enough_quintessence_text(held: int) -> str:
+def not_enough_quintessence_text(held: int, profile: Profile) -> str:
     return _(
-        "Not that much Quintessence: the sheet holds {n}, and one roll takes at most 3."
-    ).format(n=held)
+        "Not that much Quintessence: the sheet holds {n}, and one roll takes at most {most}."
+    ).format(n=held, most=profile.magick.quintessence_max_per_roll)
 
 
 def no_successes_left_text() -> str:

@@ -504,19 +504,31 @@ async def _wizard_auto(
     store: Store,
     profile: Profile,
 ) -> None:
-    """§A.6: no dice; the pool reaching the difficulty is one (marginal) success."""
+    """§A.6: no dice; the pool reaching the difficulty is one (marginal) success. Where the
+    table's variant makes it cost a Willpower point (S1, ``auto_success_costs_wp``), the point
+    leaves the sheet in the same step, and a sheet with none left cannot take it."""
     if state.pool is None or not auto_success_offered(state.pool, state.difficulty, profile):
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
-    found = auto_success(state.pool, state.difficulty, profile, RollContext.NORMAL, wp_current=1)
+    known = await rolling.willpower_on_sheet(store, flow.chat_id, flow.owner_id, profile)
+    try:
+        found = auto_success(
+            state.pool,
+            state.difficulty,
+            profile,
+            RollContext.NORMAL,
+            wp_current=1 if known is None else known[0],  # an untracked sheet: on trust
+        )
+    except RulesInputError as error:
+        if error.code is not ErrorCode.WP_UNAVAILABLE:
+            raise
+        await callback.answer(rolling.no_willpower_text(known[1] if known else 0), show_alert=True)
+        return
     if found.degree is None:
         raise RulesInputError(ErrorCode.STATE, "auto_success")
-    if await store.close_flow(flow, flow.version) is None:
-        raise TapConflict(flow.id)
     roller = callback.from_user.first_name
     entry = rolling.auto_success_entry(
         flow.owner_id, roller, state.pool, state.difficulty, found.successes
     )
-    await store.log_roll(message.chat.id, entry)
     text = view.auto_success_text(
         pool=state.pool,
         difficulty=state.difficulty,
@@ -524,6 +536,27 @@ async def _wizard_auto(
         profile=profile,
         degree=found.degree,
     )
+    spend = rolling.spend(
+        rolling.Roller(flow.chat_id, flow.owner_id, roller), profile, willpower=True
+    )
+    if found.wp_delta < 0 and known is not None and spend is not None:
+        advanced, sheet = await store.advance_flow_spending(
+            flow, flow.version, state, spend, close=True, entries=[entry]
+        )
+        if advanced is None:
+            raise TapConflict(flow.id)
+        text = view.auto_success_text(
+            pool=state.pool,
+            difficulty=state.difficulty,
+            roller=roller,
+            profile=profile,
+            degree=found.degree,
+            willpower_left=rolling.willpower_left(sheet),
+        )
+    else:
+        if await store.close_flow(flow, flow.version) is None:
+            raise TapConflict(flow.id)
+        await store.log_roll(message.chat.id, entry)
     await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
     await callback.answer()
 

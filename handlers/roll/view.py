@@ -9,7 +9,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render, table_text
+from bot import house_rules, render, table_text
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from rules.d10 import Degree, Outcome
 from rules.profiles import Profile
@@ -40,11 +40,28 @@ class TraitButton:
 
 
 def auto_success_text(
-    *, pool: int, difficulty: int, roller: str, profile: Profile, degree: Degree
+    *,
+    pool: int,
+    difficulty: int,
+    roller: str,
+    profile: Profile,
+    degree: Degree,
+    willpower_left: tuple[int, int] | None = None,
 ) -> str:
-    """§A.6: no dice are rolled; the pool reaching the difficulty is worth one success."""
+    """§A.6: no dice are rolled; the pool reaching the difficulty is worth one success, and
+    under the table's variant a Willpower point (``willpower_left`` after it)."""
     head = f"🎲 {escape(roller)}: " + render.conditions(pool, difficulty, 0, False, profile)
-    return "\n".join([head, render.outcome_line(Outcome.AUTO_SUCCESS, 1, degree, profile.labels)])
+    lines = [head, render.outcome_line(Outcome.AUTO_SUCCESS, 1, degree, profile.labels)]
+    tag = house_rules.house_tag(profile)
+    if tag is not None:
+        lines.append(escape(tag, quote=False))
+    if willpower_left is not None:
+        lines.append(
+            _("Willpower left: {current} of {permanent}").format(
+                current=willpower_left[0], permanent=willpower_left[1]
+            )
+        )
+    return "\n".join(lines)
 
 
 def retry_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:

@@ -16,6 +16,7 @@ from rules.errors import (
     RulesInputError,
     check_bool,
     check_int,
+    check_ints,
     check_type,
 )
 from rules.health import (
@@ -25,6 +26,7 @@ from rules.health import (
     apply_damage,
     is_stunned,
     parse_damage_type,
+    stunned_in_turn,
 )
 from rules.profiles import (
     CombatOptions,
@@ -178,6 +180,7 @@ def resolve_attack(
     damage_faces: Sequence[int] | None = None,
     soak_faces: Sequence[int] | None = None,
     rng: Rng | None = None,
+    earlier_levels: Sequence[int] = (),
 ) -> AttackOutcome:
     """S4 «Атакующий манёвр разыгрывается так: 1. Атака 2. Защита 3. Урон 4. Поглощение».
 
@@ -187,6 +190,8 @@ def resolve_attack(
     (§B.11). A fully immobilized target is hit automatically with
     ``immobilized_auto_hit_successes`` (AMB-B13) or the rolled successes if higher.
     An ambush victim gets no defence unless ``ambush_victim_defends`` (AMB-B14).
+    ``earlier_levels`` are what the target took from other attacks this turn: with
+    ``stun_per_turn`` the stun counts their sum with this one's (AMB-B10).
     """
     opts = _options(profile)
     if not isinstance(plan, AttackPlan):
@@ -237,6 +242,11 @@ def resolve_attack(
     soak = roll_soak(s_pool, opts, faces=soak_faces, rng=rng) if s_pool else None
     levels = max(0, dmg.successes - (soak.successes if soak else 0))
     applied = apply_damage(target.track, plan.damage_type, levels, opts)
+    if opts.stun_per_turn:
+        earlier = check_ints(earlier_levels, "earlier_levels", 0, 100)
+        stunned = levels > 0 and stunned_in_turn([*earlier, levels], target.stamina, opts)
+    else:
+        stunned = is_stunned(levels, target.stamina, opts)
     return AttackOutcome(
         result=HitResult.HIT,
         attack_successes=hits,
@@ -250,7 +260,7 @@ def resolve_attack(
         damage_type=plan.damage_type,
         track=applied.track,
         events=applied.events,
-        stunned=not applied.track.dead and is_stunned(levels, target.stamina, opts),
+        stunned=not applied.track.dead and stunned,
         effects=plan.effects,
     )
 

@@ -196,7 +196,7 @@ def allocate(
         required=need,
         works=works,
         spent=spent,
-        unspent=s - spent,
+        unspent=budget - spent,  # what is still free to spend (after the magnitude, AMB-C7)
         damage_successes=parts["damage"],
         damage_levels=levels,
         duration=kind,
