@@ -439,6 +439,16 @@ CASES: dict[str, Case] = {
         house="шанс 1к6 (сила 3 + ловкость 1 − раны 3)",
         game="d6",
     ),
+    # Борис's needle: three measures, Вера's defence one — a gain of 2; the book's wound is the
+    # final gain (AMB-D11), the house's the attacker's measures.
+    "d6.poison_uses_final_gain": Case(
+        "off",
+        (dice(6, 6, 5, 1), "B /atk 4", dice(5), "tap V =🛡1", "tap B Итог", "tap B Яд"),
+        book="получает телесную рану 2",
+        house="получает телесную рану 3",
+        game="d6",
+        tagged=False,
+    ),
     "d6.shortfall_is_fiasco": Case(
         "on",
         (dice(5, 1), "B /r 2 2"),
@@ -515,7 +525,6 @@ NOT_IN_CHAT: dict[str, str] = {
         "the d6 tracker's «Защита» is always the defender's own: it never names a teammate "
         "being protected"
     ),
-    "d6.poison_uses_final_gain": "the d6 attack has no poison (§D.11): no chat action applies it",
     "d6.special_effort_noop_allowed": (
         "«Особое усилие» is offered only while a die shows 1–4 (an effort that rerolls "
         "nothing would only cost its price), so the chat never asks for a no-op"
