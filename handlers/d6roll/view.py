@@ -51,6 +51,7 @@ def help_lines(profile: Profile) -> str:
             _("/r 4 — a chance of 4 dice: every 5 or 6 is a measure of success"),
             _("/r strength+agility 2 luck 1 — powers from your sheet, 2 measures, a luck die"),
             _("/r — buttons: powers, weakness, luck, the odds; then «Special effort»"),
+            _("/r 3 charge · defence · aim 1 · escape — a trick for the next attack or defence"),
         ]
     )
 

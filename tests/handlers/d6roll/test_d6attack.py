@@ -148,7 +148,7 @@ async def test_a_poisoned_wound_lands_by_the_gain_or_the_measures(d6: Table, rea
 async def test_a_run_up_or_full_defence_is_no_use_of_a_hit(d6: Table, choice: str) -> None:
     """S3 «Атака с разгона» and «Глухая оборона» are actions of their own rolled before (see
     test_d6tricks.py), not a hit's gain: an old drawing's button is refused and nothing moves."""
-    _resolve, mid, state = await attack_until_hit(d6)
+    _resolve, mid, _state = await attack_until_hit(d6)
     markup = d6.session.edits[-1].reply_markup
     texts = [b.text for b in buttons(markup)]
     assert not any("разгон" in t.casefold() or "оборона" in t.casefold() for t in texts)
@@ -256,9 +256,7 @@ async def test_a_split_with_the_declared_manoeuvre_and_bad_taps(d6: Table) -> No
     last = d6.session.edits[-1].reply_markup
     await d6.tap(ANNA, share(last, 0, "v"), mid)
     text = d6.session.edits[-1].text
-    assert "Выигрыш поделён: Boris — телесная рана 3 и трудность −1; Vera — трудность −2." in (
-        text
-    )
+    assert "Выигрыш поделён: Boris — телесная рана 3 и трудность −1; Vera — трудность −2." in (text)
     vera = await d6.store.load_sheet(d6.chat.id, VERA.id, SheetSystem.D6)
     assert vera is None or not vera.wounds  # a difficulty is no wound
     boris = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
