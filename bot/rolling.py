@@ -438,7 +438,10 @@ def d6_pool_of(
     value = (chance or 0) + sum(levels.values()) - weak + modifier + luck - wounds
     value += tricks - pursuit
     if value < 1:
-        raise PoolRefused(d6_impossible_text(label))
+        refused = d6_impossible_text(label)
+        if sheet is not None and d6_helpless(sheet, profile):  # §D.11, G-D20
+            refused += "\n" + render.helpless_text()
+        raise PoolRefused(refused)
     if value > D6_CHANCE_MAX:
         raise PoolRefused(d6_too_many_text(value))
     return D6Pool(dice=value, label=label, luck=luck, sheet=sheet, action=action)
