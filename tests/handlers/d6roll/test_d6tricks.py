@@ -276,3 +276,24 @@ async def test_in_english(d6: Table) -> None:
     assert "🐎 Run-up: +2 to the next action if it is an attack" in text
     await d6.say(EMMA, "/atk 2")
     assert "2 + run-up 2: " in d6.session.sent[-1].text
+
+
+async def test_the_wizard_counts_an_aim_and_spends_it(d6: Table) -> None:
+    deal(d6, [6, 6])
+    await d6.say(ANNA, "/r 2 прицел")
+    await d6.say(ANNA, "/r")
+    mid = d6.session.messages[-1].message_id
+
+    def data(markup: object, action: D6Action, x: int = 0) -> str:
+        for button in buttons(markup):
+            parsed = D6Callback.unpack(button.callback_data or "")
+            if parsed.a is action and parsed.x == x:
+                return button.callback_data or ""
+        raise AssertionError(f"no {action} button")
+
+    await d6.tap(ANNA, data(d6.session.sent[-1].reply_markup, D6Action.CHANCE, 3), mid)
+    assert "Шанс: 3 + прицел 2 = 5" in d6.session.edits[-1].text
+    deal(d6, [1] * 5)
+    await d6.tap(ANNA, data(d6.session.edits[-1].reply_markup, D6Action.ROLL), mid)
+    assert "шанс 5к6 (3 + прицел 2)" in d6.session.edits[-1].text
+    assert await edges_of(d6, ANNA) == ()
