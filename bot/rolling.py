@@ -776,7 +776,7 @@ def d6_helpless(sheet: Sheet, profile: Profile | None = None) -> bool:
     """S3 «Беспомощность» (§D.11, G-D20): no action of the character has a chance left — not
     even all their powers at once against the wounds they carry — and no luck dice. Which
     actions are relevant is the Storyteller's call; this is the sheet's own answer."""
-    if sheet.system is not SheetSystem.D6:
-        return False
+    if sheet.system is not SheetSystem.D6 or not sheet.powers:
+        return False  # a sheet with no powers yet: the player types the chance
     best = d6_chance([p.level for p in sheet.powers], difficulties=sheet.wounds, profile=profile)
     return d6_helpless_rule([best], sheet.luck)

@@ -187,14 +187,7 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
     if state.full_defence:
         lines.append(full_defence_line(result.measures))
     if state.left:
-        lines.append(
-            "⏳ "
-            + (
-                _("It waits on the sheet: an /atk in reply to their message counts it by itself.")
-                if state.escape
-                else _("It waits on the sheet: the roll it changes counts it by itself.")
-            )
-        )
+        lines.append("⏳ " + waiting_line(state))
     tag = house_tag(profile)
     if tag is not None:
         lines.append(escape(tag, quote=False))
@@ -245,6 +238,17 @@ def escape_line(name: str, measures: int) -> str:
         "{name} gets away: the pursuers' attacks have a difficulty −{n}; to catch up is a "
         "project of scope {n}."
     ).format(name=escape(name), n=pursuit.magnitude)
+
+
+def waiting_line(state: D6RollState) -> str:
+    """Where the trick's effect waits and which roll will count it (§D.12)."""
+    if state.escape:
+        return _("Written on the sheet: an /atk in reply to the escapee's message counts it.")
+    if state.charge:
+        return _("Written on the sheet: the next attack (/atk) counts it.")
+    if state.full_defence:
+        return _("Written on the sheet: the next defence (🛡 under an attack) counts it.")
+    return _("Written on the sheet: the next attack (/atk) or roll (/r) counts it.")
 
 
 def charge_line(measures: int) -> str:

@@ -183,7 +183,7 @@ def _edge_words(edge: Edge) -> str:
     if edge.trick is Trick.FULL_DEFENCE:
         return _("full defence +{n} for the next defence").format(n=edge.advantage)
     if edge.trick is Trick.ESCAPE:
-        return _("an escape: −{n} to whoever attacks them").format(n=edge.difficulty)
+        return _("an escape (−{n} to whoever attacks them)").format(n=edge.difficulty)
     parts = []
     if edge.advantage:
         parts.append(_("an aim +{n} for the next turn").format(n=edge.advantage))

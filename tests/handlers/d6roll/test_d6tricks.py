@@ -97,7 +97,7 @@ async def test_a_run_up_helps_the_next_attack_once(d6: Table) -> None:
     await d6.say(ANNA, "/r 3 разгон")
     text = d6.session.sent[-1].text
     assert "🐎 Разгон: +2 к следующему действию, если это атака" in text
-    assert "⏳ Записано в лист" in text
+    assert "⏳ Записано в лист: это учтёт следующая атака (/atk)." in text
     assert await edges_of(d6, ANNA) == (Edge(trick=Trick.CHARGE, advantage=2),)
     await d6.say(ANNA, "/sheet")
     assert "<b>Наготове</b>: разгон +2 к следующей атаке" in d6.session.sent[-1].text
@@ -203,9 +203,13 @@ async def test_an_escape_hinders_whoever_attacks_the_escapee(d6: Table) -> None:
     the escapee defended, until the escapee takes another action."""
     deal(d6, [5, 6, 1])
     await d6.say(ANNA, "/r 3 побег")
-    assert "⏳ Записано в лист: атака (/atk) ответом на сообщение беглеца" in (
+    assert "⏳ Записано в лист: это учтёт атака (/atk) ответом на сообщение беглеца." in (
         d6.session.sent[-1].text
     )
+    await d6.say(ANNA, "/sheet")
+    sheet = d6.session.sent[-1].text
+    assert "<b>Наготове</b>: побег (−2 нападающим)" in sheet
+    assert "Беспомощ" not in sheet  # a sheet with no powers yet is no helpless character
     deal(d6, [1, 1, 1])
     await reply_to(d6, BORIS, ANNA, "/atk 5")
     text = d6.session.sent[-1].text
