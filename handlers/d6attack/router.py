@@ -5,7 +5,10 @@ The attacker rolls with the command (a manoeuvre is declared before the roll, S3
 after another (AMB-D9); the armour rolls after a defence that did not bear fruit or instead of
 it, never with a fiasco. «Итог» (the attacker or the Storyteller) takes the responses off the
 attack; a hit's gain is then spent by the attacker: all into a physical or a mental wound,
-written onto the target's sheet in the same step, or the declared manoeuvre.
+written onto the target's sheet in the same step, a trick of §D.12, the declared manoeuvre, or
+shared out a measure a tap (§D.11). The tricks rolled before with /r (§D.12) count here: a
+run-up or an aim on the attack, full defence on a defence, the target's escape on an attack in
+reply to them.
 """
 
 from __future__ import annotations
@@ -374,9 +377,8 @@ async def _spend(
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     target_user, target_name = state.target_user, state.target_name
-    foes = state.foes()
-    if target_user is None and foes:
-        target_user, target_name = foes[0]
+    if target_user is None and state.defences:
+        target_user, target_name = state.defences[0].user_id, state.defences[0].name
     hurt = _wound_of(picked, state.outcome, profile)
     poison = hurt[1] if picked is GainChoice.POISON and hurt is not None else 0
     after = state.model_copy(
