@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from bot import vocabulary
+from rules.d6.combat import Trick
 from rules.health import DamageType
 
 # A number is at most a few ASCII digits: Python's int() would accept "٧" or a 4000-digit
@@ -688,6 +689,20 @@ class D6Arguments(BaseModel):
     aim: int | None = None  # aiming at a target with this difficulty (§D.12 Прицеливание)
     relief: int = 0  # an unfinished project's readiness easing the difficulty (§D.6)
     escape: bool = False  # an escape: the measures become the pursuers' difficulty (§D.12)
+    charge: bool = False  # a run-up: the measures help the next attack (§D.12)
+    full_defence: bool = False  # full defence: the measures help the next defence (§D.12)
+
+    def trick(self) -> Trick | None:
+        """The §D.12 trick this roll declares (at most one: the parser refuses two)."""
+        if self.aim is not None:
+            return Trick.AIM
+        if self.escape:
+            return Trick.ESCAPE
+        if self.charge:
+            return Trick.CHARGE
+        if self.full_defence:
+            return Trick.FULL_DEFENCE
+        return None
 
 
 def parse_d6_arguments(text: str | None) -> D6Arguments:
@@ -718,6 +733,10 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
             found["weakness"] = True
         elif folded in vocabulary.ESCAPE:
             found["escape"] = True
+        elif folded in vocabulary.CHARGE:
+            found["charge"] = True
+        elif folded in vocabulary.FULL_DEFENCE:
+            found["full_defence"] = True  # «глухая оборона» is two words of one trick
         elif folded in vocabulary.RELIEF or (glued and glued.group(1) in vocabulary.RELIEF):
             # «замысел 2»: an unfinished project of readiness 2 eases the difficulty typed
             if "relief" in found:
@@ -770,6 +789,9 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(required))
     if abs(modifier) > D6_MODIFIER_MAX:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(modifier))
+    tricks = [t for t in ("aim", "escape", "charge", "full_defence") if t in found]
+    if len(tricks) > 1:  # one action, one trick (§D.12)
+        raise ArgumentsError(Problem.REPEATED, tricks[1])
     return D6Arguments(
         chance=chance,
         powers=powers,
@@ -780,4 +802,6 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         aim=found.get("aim"),
         relief=found.get("relief", 0),
         escape=found.get("escape", False),
+        charge=found.get("charge", False),
+        full_defence=found.get("full_defence", False),
     )

@@ -36,6 +36,7 @@ from rules.combat.situation import Condition, own_action
 from rules.d6.chance import chance as d6_chance
 from rules.d6.chance import difficulty_total
 from rules.d6.chance import helpless as d6_helpless_rule
+from rules.d6.combat import ActionKind, Edge, Trick, after_action, edge_modifier
 from rules.d6.projects import unfinished_relief
 from rules.d6.roll import D6Result
 from rules.d6.roll import roll as d6_roll
@@ -50,6 +51,7 @@ from rules.sheet import (
     SheetSystem,
     TraitCode,
     pool_from_traits,
+    set_edges,
     spend_luck,
     spend_willpower,
     system_of,
@@ -314,6 +316,7 @@ class D6Pool:
     label: str
     luck: int = 0
     sheet: Sheet | None = None
+    action: ActionKind | None = None  # what the roll is to the tricks waiting (§D.12)
 
 
 async def d6_pool(
@@ -327,6 +330,8 @@ async def d6_pool(
     modifier: int = 0,
     luck: int = 0,
     relief: int = 0,
+    action: ActionKind | None = None,
+    pursuit: int = 0,
 ) -> D6Pool:
     """:func:`d6_pool_of` on the roller's sheet as stored now."""
     sheet = await load_sheet(store, roller, profile)
@@ -340,6 +345,8 @@ async def d6_pool(
         modifier=modifier,
         luck=luck,
         relief=relief,
+        action=action,
+        pursuit=pursuit,
     )
 
 
@@ -354,10 +361,16 @@ def d6_pool_of(
     modifier: int = 0,
     luck: int = 0,
     relief: int = 0,
+    action: ActionKind | None = None,
+    pursuit: int = 0,
 ) -> D6Pool:
     """S2 «Сумма всех ступеней задействованных сил — это твой шанс на успех», less the
     weakness when it hinders, less the difficulties, plus advantages and luck dice. ``relief``
     is an unfinished project's readiness easing the typed difficulty (§D.6, G-D19).
+
+    ``action`` says what the roll is to the tricks waiting on the sheet (§D.12: a run-up helps
+    the next attack, full defence the next defence, an aim the next turn's roll; None: the
+    roll leaves them be). ``pursuit`` is the target's escape, a difficulty for their attacker.
 
     Powers named come from the sheet, and then its wounds count (physical ones add up, only
     the strongest mental one, AMB-D1). A typed chance is the player's own sum (S2 has the
@@ -415,24 +428,52 @@ def d6_pool_of(
     if levels and sheet is not None and sheet.wounds:
         wounds = difficulty_total(sheet.wounds, profile)
         label += " − " + _("wounds {n}").format(n=wounds)
+    tricks = 0
+    if action is not None and sheet is not None and sheet.edges:
+        tricks, helping = edge_modifier(sheet.edges, action)
+        for edge in helping:
+            label += edge_label(edge)
+    if pursuit:
+        label += " − " + _("escape {n}").format(n=pursuit)
     value = (chance or 0) + sum(levels.values()) - weak + modifier + luck - wounds
+    value += tricks - pursuit
     if value < 1:
-        raise PoolRefused(d6_impossible_text(label))
+        refused = d6_impossible_text(label)
+        if sheet is not None and d6_helpless(sheet, profile):  # §D.11, G-D20
+            refused += "\n" + render.helpless_text()
+        raise PoolRefused(refused)
     if value > D6_CHANCE_MAX:
         raise PoolRefused(d6_too_many_text(value))
-    return D6Pool(dice=value, label=label, luck=luck, sheet=sheet)
+    return D6Pool(dice=value, label=label, luck=luck, sheet=sheet, action=action)
+
+
+def edge_label(edge: Edge) -> str:
+    """A waiting trick as a part of the chance's sum: «+ разгон 2», «+ прицел 1 − цель 2»."""
+    names = {
+        Trick.CHARGE: _("run-up {n}"),
+        Trick.FULL_DEFENCE: _("full defence {n}"),
+        Trick.AIM: _("aim {n}"),
+    }
+    text = ""
+    if edge.advantage and edge.trick in names:
+        text += " + " + names[edge.trick].format(n=edge.advantage)
+    if edge.difficulty and edge.trick is Trick.AIM:
+        text += " − " + _("the target {n} after aiming").format(n=edge.difficulty)
+    return text
 
 
 async def create_d6_flow(
     store: Store,
     state: FlowState,
     roller: Roller,
-    luck: int,
+    pool: D6Pool,
     entries: Sequence[LogEntry],
+    declared: Edge | None = None,
 ) -> Flow | None:
-    """A d6 roll's flow with its log lines, and the luck dice it used off the sheet in the
-    same transaction; None when the luck left the sheet since it was read (nothing written)."""
-    spend = luck_spend(roller, luck)
+    """A d6 roll's flow with its log lines, and in the same transaction the luck dice it used
+    off the sheet and the tricks it spent, lost or declared (§D.12); None when the luck left
+    the sheet since it was read (nothing written)."""
+    spend = d6_spend(roller, pool, declared)
     if spend is None:
         return await store.create_flow(state, roller.chat_id, roller.user_id, entries=entries)
     try:
@@ -451,6 +492,33 @@ def luck_spend(roller: Roller, luck: int) -> SheetSpend | None:
     return SheetSpend(
         roller.user_id, SheetSystem.D6, lambda sheet: spend_luck(sheet, luck), npc=roller.npc
     )
+
+
+def d6_spend(roller: Roller, pool: D6Pool, declared: Edge | None = None) -> SheetSpend | None:
+    """What a d6 action takes off the sheet with its roll: the luck dice it used, and the tricks
+    waiting on the character — spent if they helped, lost if not (§D.12,
+    :func:`rules.d6.combat.after_action`), replaced by the one this roll ``declared``. A roll
+    that is no action to the tricks (``pool.action`` None) leaves them be."""
+    action = pool.action
+    waiting = pool.sheet is not None and bool(pool.sheet.edges)
+    if action is None or (not waiting and declared is None):
+        return luck_spend(roller, pool.luck)
+    luck = pool.luck
+
+    def change(sheet: Sheet) -> Sheet:
+        spent = spend_luck(sheet, luck) if luck else sheet
+        return set_edges(spent, after_action(spent.edges, action, declared))
+
+    return SheetSpend(roller.user_id, SheetSystem.D6, change, npc=roller.npc)
+
+
+async def ensure_d6_sheet(store: Store, roller: Roller) -> None:
+    """An empty d6 sheet for a player who has none, so a trick they declare has a place to
+    wait (the same as a wound landing on them)."""
+    if roller.npc is not None:
+        return
+    if await store.load_sheet(roller.chat_id, roller.user_id, SheetSystem.D6) is None:
+        await store.update_sheet(roller.chat_id, roller.user_id, SheetSystem.D6, lambda s: s)
 
 
 def d6_impossible_text(label: str) -> str:
@@ -708,7 +776,7 @@ def d6_helpless(sheet: Sheet, profile: Profile | None = None) -> bool:
     """S3 «Беспомощность» (§D.11, G-D20): no action of the character has a chance left — not
     even all their powers at once against the wounds they carry — and no luck dice. Which
     actions are relevant is the Storyteller's call; this is the sheet's own answer."""
-    if sheet.system is not SheetSystem.D6:
-        return False
+    if sheet.system is not SheetSystem.D6 or not sheet.powers:
+        return False  # a sheet with no powers yet: the player types the chance
     best = d6_chance([p.level for p in sheet.powers], difficulties=sheet.wounds, profile=profile)
     return d6_helpless_rule([best], sheet.luck)

@@ -22,6 +22,9 @@ WEAKNESS = frozenset({"слаб", "слабость", "weak", "weakness"})
 ESCAPE = frozenset({"побег", "бегство", "escape", "flee"})  # /r 4 побег (§D.12)
 RELIEF = frozenset({"замысел", "проект", "project"})  # /r 4 -3 замысел 2: an unfinished one
 AIM = frozenset({"прицел", "прицеливание", "прицелиться", "aim", "aiming"})  # /r 3 прицел 1
+# /r 3 разгон: a run-up for the next attack; /r 3 оборона: full defence for the next one (§D.12)
+CHARGE = frozenset({"разгон", "разгона", "разбег", "charge", "run-up", "runup"})
+FULL_DEFENCE = frozenset({"оборона", "глухая", "стойка", "defence", "defense", "guard"})
 PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})
 ACTIONS = frozenset({"действий", "действия", "действие", "дейст", "actions", "action"})
 # A house rule's yes and no (/rules set wp_auto_success=off).

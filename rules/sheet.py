@@ -47,6 +47,7 @@ from rules.d6.chance import (
     chance,
     wound,
 )
+from rules.d6.combat import Edge, check_edges
 from rules.d6.initiative import ALACRITY_MAX
 from rules.errors import (
     ErrorCode,
@@ -474,6 +475,9 @@ class Sheet(_Frozen):
     luck: int = 0
     alacrity: int | None = None  # None: the S3 default (3 for a hero)
     wounds: tuple[Difficulty, ...] = ()
+    # §D.12 tricks declared by a roll of their own and waiting on the character's next action
+    # (a run-up, full defence, an aim) or hindering their attackers (an escape).
+    edges: tuple[Edge, ...] = ()
     # §B.8 conditions the round tracker put on the character; they travel with the sheet so
     # every roll of the character sees them (rules.combat.situation.own_action).
     conditions: tuple[Condition, ...] = ()
@@ -577,6 +581,7 @@ def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
             or sheet.luck
             or sheet.wounds
             or sheet.alacrity is not None
+            or sheet.edges
         ):
             raise RulesInputError(ErrorCode.NOT_ALLOWED, "powers", f"on a {system} sheet")
         return
@@ -607,6 +612,7 @@ def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
         if not isinstance(w, Difficulty) or w.kind not in WOUND_KINDS:
             raise RulesInputError(ErrorCode.STATE, f"wounds[{i}]", "not a wound")
         wound(w.kind, w.magnitude)
+    check_edges(sheet.edges)
 
 
 def _update(sheet: Sheet, **changes: Any) -> Sheet:
@@ -1039,6 +1045,14 @@ def heal_wound(sheet: Sheet, index: int) -> Sheet:
     _require_d6(sheet, "wounds")
     check_int(index, "index", 0, len(sheet.wounds) - 1)
     return _update(sheet, wounds=sheet.wounds[:index] + sheet.wounds[index + 1 :])
+
+
+def set_edges(sheet: Sheet, edges: Sequence[Edge]) -> Sheet:
+    """The tricks waiting on the character (§D.12), as :func:`rules.d6.combat.after_action`
+    leaves them."""
+    sheet = _check_sheet(sheet)
+    _require_d6(sheet, "edges")
+    return _update(sheet, edges=check_edges(edges))
 
 
 def d6_chance(

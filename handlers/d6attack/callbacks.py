@@ -12,7 +12,8 @@ class AttackAction(StrEnum):
     ARMOUR = "a"  # x: the armour's chance
     RESOLVE = "r"
     SPEND = "s"  # x: a GainChoice
-    SHARE = "sh"  # splitting the gain: one measure more to the foe at index x (x < 0: undo)
+    SHARE = "sh"  # splitting the gain: one measure to the foe at index x, as c (a ShareUse)
+    UNDO = "u"  # splitting the gain: take the last measure back (none given: stop splitting)
 
 
 class GainChoice(StrEnum):
@@ -23,10 +24,16 @@ class GainChoice(StrEnum):
     GRAPPLE = "g"  # §D.12 Захват: a hold −1, the rest wounds
     TAKE = "t"  # §D.12 Отнять предмет: a gain of 1 takes it
     POISON = "o"  # §D.12 Отравление: a wound that carries the poison into the body
-    CHARGE = "c"  # §D.12 Атака с разгона: an advantage for the attacker's next attack
-    FULL_DEFENCE = "f"  # §D.12 Глухая оборона: an advantage for the next defence
-    SPLIT = "x"  # §D.11 «Семерых одним ударом!»: the gain shared among several foes
+    SPLIT = "x"  # §D.11 «Семерых одним ударом!», «Уловка с подвохом!»: the gain shared out
     BREAK = "b"  # §D.11 «Ломать и крушить!»: an item's durability (x: its threshold)
+
+
+class ShareUse(StrEnum):
+    """What one measure of a split gain becomes (§D.11)."""
+
+    PHYSICAL = "p"
+    MENTAL = "m"
+    MANOEUVRE = "v"  # the manoeuvre declared before the roll: a foe's difficulty or an advantage
 
 
 class D6AttackCallback(CallbackData, prefix="d6a"):

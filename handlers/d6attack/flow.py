@@ -8,10 +8,11 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from bot.store import FlowState
-from rules.d6.combat import AttackResult, Manoeuvre
+from rules.d6.combat import AttackResult, GainUse, Manoeuvre
 
 KIND = "d6attack"
 DEFENDERS_MAX = 6
+ALLY = -1  # a share of an advantage goes to the attacker or an ally, not to a foe
 
 
 class Roll(BaseModel):
@@ -22,6 +23,17 @@ class Roll(BaseModel):
     user_id: int | None = None
     faces: tuple[int, ...]
     measures: int
+    label: str = ""  # how a defence's chance was made when a trick added to it (escaped)
+
+
+class Share(BaseModel):
+    """One measure of a split gain (§D.11): to the foe at ``foe`` in :meth:`D6AttackFlow.foes`
+    (``ALLY`` for an advantage), as ``use``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    foe: int
+    use: GainUse
 
 
 class D6AttackFlow(FlowState):
@@ -36,20 +48,21 @@ class D6AttackFlow(FlowState):
     defences: tuple[Roll, ...] = ()
     armour: Roll | None = None
     outcome: AttackResult | None = None
+    spent: str | None = None  # the GainChoice taken
+    splitting: bool = False  # the gain is being shared out, a measure a tap
+    split: tuple[Share, ...] = ()  # the measures given so far, in the order of the taps
+    poison: int = 0  # a poisoned wound's severity, as the table reads it (AMB-D11)
+    threshold: int = 0  # the broken item's durability threshold (§D.11)
 
     def foes(self) -> tuple[tuple[int, str], ...]:
         """(user id, name) of everyone the gain may go to: the one replied to, then each
-        defender, once each (§D.11: «разделить выигрыш между противниками»)."""
+        defender, then whoever rolled the armour, once each (§D.11: «разделить все полученные
+        меры успеха между оппонентами»)."""
         found: list[tuple[int, str]] = []
         if self.target_user is not None and self.target_name is not None:
             found.append((self.target_user, self.target_name))
-        for roll in self.defences:
+        rolls = (*self.defences, *((self.armour,) if self.armour is not None else ()))
+        for roll in rolls:
             if roll.user_id is not None and all(uid != roll.user_id for uid, _n in found):
                 found.append((roll.user_id, roll.name))
         return tuple(found)
-
-    spent: str | None = None  # the GainChoice taken
-    splitting: bool = False  # the gain is being shared among the foes, a measure a tap
-    shares: tuple[int, ...] = ()  # per foe (in the order of :meth:`foes`), measures given
-    poison: int = 0  # a poisoned wound's severity, as the table reads it (AMB-D11)
-    threshold: int = 0  # the broken item's durability threshold (§D.11)

@@ -5,7 +5,10 @@ The attacker rolls with the command (a manoeuvre is declared before the roll, S3
 after another (AMB-D9); the armour rolls after a defence that did not bear fruit or instead of
 it, never with a fiasco. «Итог» (the attacker or the Storyteller) takes the responses off the
 attack; a hit's gain is then spent by the attacker: all into a physical or a mental wound,
-written onto the target's sheet in the same step, or the declared manoeuvre.
+written onto the target's sheet in the same step, a trick of §D.12, the declared manoeuvre, or
+shared out a measure a tap (§D.11). The tricks rolled before with /r (§D.12) count here: a
+run-up or an aim on the attack, full defence on a defence, the target's escape on an attack in
+reply to them.
 """
 
 from __future__ import annotations
@@ -28,8 +31,20 @@ from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
 from handlers.d6attack import view
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
-from rules.d6.chance import DifficultyKind
-from rules.d6.combat import AttackResult, Manoeuvre, grapple, poison_wound, resolve_attack, shove
+from rules.d6.chance import WOUND_KINDS, DifficultyKind
+from rules.d6.combat import (
+    ActionKind,
+    AttackResult,
+    GainShare,
+    GainUse,
+    Manoeuvre,
+    grapple,
+    poison_wound,
+    pursuit,
+    resolve_attack,
+    shove,
+    spend_gain,
+)
 from rules.d6.roll import D6Result
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -82,9 +97,19 @@ async def d6_attack_command(
 ) -> None:
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    if target is not None and (target.is_bot or target.id == who.user_id):
+        target = None
+    fleeing = 0
+    if target is not None:  # §D.12 Побег: the escapee's measures hinder whoever attacks them
+        escapee = await store.load_sheet(message.chat.id, target.id, SheetSystem.D6)
+        fleeing = pursuit(escapee.edges) if escapee is not None else 0
     try:
         manoeuvre, rest = _manoeuvre((command.args or "").split())
         args = parse_d6_arguments(" ".join(rest))
+        if args.trick() is not None:  # a trick is an action of its own, rolled with /r
+            raise ArgumentsError(Problem.NOT_A_NUMBER)
         pool = await rolling.d6_pool(
             store,
             who,
@@ -95,6 +120,8 @@ async def d6_attack_command(
             modifier=args.modifier,
             luck=args.luck,
             relief=args.relief,
+            action=ActionKind.ATTACK,
+            pursuit=fleeing,
         )
     except ArgumentsError:
         await message.answer(view.usage_text())
@@ -110,10 +137,6 @@ async def d6_attack_command(
         faces=result.faces,
         measures=result.measures,
     )
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    if target is not None and (target.is_bot or target.id == who.user_id):
-        target = None
     state = D6AttackFlow(
         attack=attack,
         label=pool.label,
@@ -122,7 +145,7 @@ async def d6_attack_command(
         target_user=target.id if target is not None else None,
     )
     entries = [_entry(attack, result, "attack")]
-    flow = await rolling.create_d6_flow(store, state, who, pool.luck, entries)
+    flow = await rolling.create_d6_flow(store, state, who, pool, entries)
     if flow is None:  # the luck dice left the sheet since it was read
         await message.answer(rolling.no_luck_text(0))
         return
@@ -155,36 +178,8 @@ async def d6_attack_tap(
     user = callback.from_user
     action = callback_data.a
 
-    entries: list[LogEntry] = []
     if action in (AttackAction.DEFEND, AttackAction.ARMOUR):
-        if state.outcome is not None or callback_data.x not in view.CHANCES:
-            await callback.answer(render.closed_text(), show_alert=True)
-            return
-        key = f"u{user.id}"
-        armour = action is AttackAction.ARMOUR
-        if not armour and key == state.attack.key:
-            await callback.answer(view.not_the_attacker_text(), show_alert=True)
-            return
-        taken = state.armour is not None if armour else any(d.key == key for d in state.defences)
-        if taken or (not armour and len(state.defences) >= DEFENDERS_MAX):
-            await callback.answer(view.once_text(), show_alert=True)
-            return
-        result = rolling.roll_d6(callback_data.x, rng=rng, profile=profile, armour=armour)
-        roll = Roll(
-            key=key,
-            name=user.full_name,
-            user_id=user.id,
-            faces=result.faces,
-            measures=result.measures,
-        )
-        entries.append(_entry(roll, result, "armour" if armour else "defence"))
-        if armour:
-            after = state.model_copy(update={"armour": roll})
-        else:
-            after = state.model_copy(update={"defences": (*state.defences, roll)})
-        await commit_tap(
-            callback, message, store, flow, after, lambda f: view.draw(f, after), entries=entries
-        )
+        await _respond(callback, message, store, flow, state, callback_data, profile, rng)
         return
     attacker = state.attack.user_id or 0
     if not await owner_or_storyteller(bot, message.chat, chat_settings, user, attacker):
@@ -211,18 +206,22 @@ async def d6_attack_tap(
     if (
         action is AttackAction.SPEND
         and callback_data.c == GainChoice.SPLIT
-        and state.outcome is not None
-        and state.outcome.hit
         and state.spent is None
         and not state.splitting
-        and len(state.foes()) >= 2
-        and state.outcome.gain >= 2
+        and view.split_offered(state)
     ):
-        after = state.model_copy(update={"splitting": True, "shares": (0,) * len(state.foes())})
+        after = state.model_copy(update={"splitting": True, "split": ()})
+        await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after))
+        return
+    if action is AttackAction.UNDO and state.splitting and state.spent is None:
+        if state.split:
+            after = state.model_copy(update={"split": state.split[:-1]})
+        else:
+            after = state.model_copy(update={"splitting": False})
         await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after))
         return
     if action is AttackAction.SHARE and state.splitting and state.spent is None:
-        await _share(callback, message, store, flow, state, callback_data.x)
+        await _share(callback, message, store, flow, state, callback_data.x, callback_data.c)
         return
     if (
         action is AttackAction.SPEND
@@ -237,6 +236,118 @@ async def d6_attack_tap(
     await callback.answer(render.invalid_button_text(), show_alert=True)
 
 
+async def _respond(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: D6AttackFlow,
+    data: D6AttackCallback,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    """A defence or the armour (§D.9–§D.10), once each. A defence is the defender's action:
+    full defence declared before adds its advantage to it (§D.12), and whatever else waited on
+    the defender is lost with it — in the same step. The armour is no action and touches
+    nothing."""
+    user = callback.from_user
+    action = data.a
+    if state.outcome is not None or data.x not in view.CHANCES:
+        await callback.answer(render.closed_text(), show_alert=True)
+        return
+    key = f"u{user.id}"
+    armour = action is AttackAction.ARMOUR
+    if not armour and key == state.attack.key:
+        await callback.answer(view.not_the_attacker_text(), show_alert=True)
+        return
+    taken = state.armour is not None if armour else any(d.key == key for d in state.defences)
+    if taken or (not armour and len(state.defences) >= DEFENDERS_MAX):
+        await callback.answer(view.once_text(), show_alert=True)
+        return
+    dice, label, spend = data.x, "", None
+    if not armour:
+        who = rolling.Roller(flow.chat_id, user.id, user.full_name)
+        try:
+            pool = rolling.d6_pool_of(
+                await rolling.load_sheet(store, who, profile),
+                who.name,
+                profile,
+                chance=data.x,
+                action=ActionKind.DEFENCE,
+            )
+        except rolling.PoolRefused as refused:
+            await callback.answer(render.plain(str(refused)), show_alert=True)
+            return
+        dice, spend = pool.dice, rolling.d6_spend(who, pool)
+        label = pool.label if pool.dice != data.x else ""
+    result = rolling.roll_d6(dice, rng=rng, profile=profile, armour=armour)
+    roll = Roll(
+        key=key,
+        name=user.full_name,
+        user_id=user.id,
+        faces=result.faces,
+        measures=result.measures,
+        label=label,
+    )
+    entries = [_entry(roll, result, "armour" if armour else "defence")]
+    if armour:
+        after = state.model_copy(update={"armour": roll})
+    else:
+        after = state.model_copy(update={"defences": (*state.defences, roll)})
+    if spend is None:
+        await commit_tap(
+            callback, message, store, flow, after, lambda f: view.draw(f, after), entries=entries
+        )
+        return
+    await _commit_spending(callback, message, store, flow, after, [spend], entries=entries)
+
+
+async def _commit_spending(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    after: D6AttackFlow,
+    spends: list[SheetSpend],
+    *,
+    close: bool = False,
+    entries: list[LogEntry] | None = None,
+) -> None:
+    """The step and the sheets it changes in one compare-and-set (a lost race runs the tap
+    again), then the message edited in place."""
+    drawn = view.draw(flow.next(after, close=close), after)
+    if not spends:
+        advanced = await store.advance_flow(
+            flow, flow.version, after, close=close, entries=entries or (), screen=screen_of(*drawn)
+        )
+    else:
+        try:
+            advanced, _sheet = await store.advance_flow_spending(
+                flow,
+                flow.version,
+                after,
+                spends[0],
+                close=close,
+                entries=entries or (),
+                screen=screen_of(*drawn),
+                more=spends[1:],
+            )
+        except RulesInputError:
+            await callback.answer(render.invalid_button_text(), show_alert=True)
+            return
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await callback.answer()
+
+
+async def _sheet_for(store: Store, chat_id: int, user_id: int) -> None:
+    """A wound lands on a sheet that exists before the step (an empty one is made for a
+    player who has none), so it is written in the step's own transaction, once."""
+    if await store.load_sheet(chat_id, user_id, SheetSystem.D6) is None:
+        await store.update_sheet(chat_id, user_id, SheetSystem.D6, lambda s: s)
+
+
 async def _spend(
     callback: CallbackQuery,
     message: Message,
@@ -249,8 +360,8 @@ async def _spend(
 ) -> None:
     """The gain (§D.11–§D.12): all into one wound on the target's sheet, written in the step;
     a shove or a grapple (the first measure knocks down or holds, the rest wounds); a wound
-    that carries a poison; taking an item; an advantage for the attacker's next attack (a
-    charge) or next defence (full defence); or the manoeuvre declared before the roll."""
+    that carries a poison; taking an item; breaking one; or the manoeuvre declared before
+    the roll."""
     assert state.outcome is not None
     try:
         picked = GainChoice(choice)
@@ -278,29 +389,11 @@ async def _spend(
             "threshold": x if picked is GainChoice.BREAK else 0,
         }
     )
-    drawn = view.draw(flow.next(after, close=True), after)
-    if hurt is None or target_user is None:
-        advanced = await store.advance_flow(
-            flow, flow.version, after, close=True, screen=screen_of(*drawn)
-        )
-    else:
-        kind, severity = hurt
-        # The target's sheet exists before the step (an empty one is made for a player who
-        # has none), so the wound lands in the step's own transaction, once.
-        if await store.load_sheet(flow.chat_id, target_user, SheetSystem.D6) is None:
-            await store.update_sheet(flow.chat_id, target_user, SheetSystem.D6, lambda s: s)
-        spend = SheetSpend(target_user, SheetSystem.D6, lambda s: add_wound(s, kind, severity))
-        try:
-            advanced, _sheet = await store.advance_flow_spending(
-                flow, flow.version, after, spend, close=True, screen=screen_of(*drawn)
-            )
-        except RulesInputError:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
-            return
-    if advanced is None:
-        raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
-    await callback.answer()
+    spends = []
+    if hurt is not None and target_user is not None:
+        await _sheet_for(store, flow.chat_id, target_user)
+        spends.append(SheetSpend(target_user, SheetSystem.D6, _wounding([hurt])))
+    await _commit_spending(callback, message, store, flow, after, spends, close=True)
 
 
 async def _share(
@@ -310,46 +403,54 @@ async def _share(
     flow: Flow,
     state: D6AttackFlow,
     index: int,
+    code: str,
 ) -> None:
-    """§D.11 «Семерых одним ударом!»: one measure more to a foe; when the whole gain is
-    shared, every foe's wound lands on their sheet in one step."""
+    """§D.11 «Семерых одним ударом!» and «Уловка с подвохом!»: one measure more to a foe as a
+    physical or a mental wound or the declared manoeuvre's difficulty, or to the manoeuvre's
+    advantage. When the whole gain is given, every foe's wounds land on their sheet in one
+    step, as :func:`rules.d6.combat.spend_gain` reads the shares."""
     assert state.outcome is not None
     foes = state.foes()
-    if not 0 <= index < len(foes) or len(state.shares) != len(foes):
+    share = view.share_of(state, index, code)
+    if share is None:
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
-    shares = list(state.shares)
-    shares[index] += 1
-    after = state.model_copy(update={"shares": tuple(shares)})
-    if sum(shares) < state.outcome.gain:
+    after = state.model_copy(update={"split": (*state.split, share)})
+    if len(after.split) < state.outcome.gain:
         await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after))
         return
-    after = after.model_copy(update={"spent": GainChoice.SPLIT.value, "splitting": False})
+    totals: dict[tuple[int, GainUse], int] = {}
+    for given in after.split:
+        totals[given.foe, given.use] = totals.get((given.foe, given.use), 0) + 1
+    shares = [
+        GainShare(target=str(foe), use=use, amount=amount) for (foe, use), amount in totals.items()
+    ]
+    try:
+        effects = spend_gain(state.outcome.gain, shares, declared=state.manoeuvre)
+    except RulesInputError:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    wounds: dict[int, list[tuple[DifficultyKind, int]]] = {}
+    for effect in effects:
+        hurt = effect.difficulty
+        if hurt is not None and hurt.kind in WOUND_KINDS:
+            wounds.setdefault(int(effect.target), []).append((hurt.kind, hurt.magnitude))
     spends = []
-    for (user_id, _name), share in zip(foes, shares, strict=True):
-        if share == 0:
-            continue
-        if await store.load_sheet(flow.chat_id, user_id, SheetSystem.D6) is None:
-            await store.update_sheet(flow.chat_id, user_id, SheetSystem.D6, lambda s: s)
-        spends.append(
-            SheetSpend(
-                user_id,
-                SheetSystem.D6,
-                _wounding(DifficultyKind.PHYSICAL_WOUND, share),
-            )
-        )
-    drawn = view.draw(flow.next(after, close=True), after)
-    advanced, _sheet = await store.advance_flow_spending(
-        flow, flow.version, after, spends[0], close=True, screen=screen_of(*drawn), more=spends[1:]
-    )
-    if advanced is None:
-        raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
-    await callback.answer()
+    for foe, dealt in wounds.items():
+        user_id = foes[foe][0]
+        await _sheet_for(store, flow.chat_id, user_id)
+        spends.append(SheetSpend(user_id, SheetSystem.D6, _wounding(dealt)))
+    after = after.model_copy(update={"spent": GainChoice.SPLIT.value, "splitting": False})
+    await _commit_spending(callback, message, store, flow, after, spends, close=True)
 
 
-def _wounding(kind: DifficultyKind, severity: int) -> Callable[[Sheet], Sheet]:
-    return lambda sheet: add_wound(sheet, kind, severity)
+def _wounding(dealt: list[tuple[DifficultyKind, int]]) -> Callable[[Sheet], Sheet]:
+    def change(sheet: Sheet) -> Sheet:
+        for kind, severity in dealt:
+            sheet = add_wound(sheet, kind, severity)
+        return sheet
+
+    return change
 
 
 def _wound_of(

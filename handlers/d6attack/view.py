@@ -10,9 +10,9 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
 from bot.store import Flow
-from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
-from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
-from rules.d6.combat import Manoeuvre, durability_loss
+from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice, ShareUse
+from handlers.d6attack.flow import ALLY, DEFENDERS_MAX, D6AttackFlow, Roll, Share
+from rules.d6.combat import GainUse, Manoeuvre, durability_loss
 from rules.d6.roll import MEASURE_FACE
 
 CHANCES = range(1, 7)
@@ -45,6 +45,7 @@ def attack_text(state: D6AttackFlow) -> str:
         lines.append(
             "🛡 "
             + _("{name} defends").format(name=escape(d.name))
+            + (f" ({d.label})" if d.label else "")
             + f": {_faces(d)} — {_measures(d.measures)}"
         )
     if state.armour is not None:
@@ -73,9 +74,10 @@ def attack_text(state: D6AttackFlow) -> str:
     if state.spent is not None:
         lines.append(spent_text(state))
     elif state.splitting:
-        left = outcome.gain - sum(state.shares)
+        left = outcome.gain - len(state.split)
         lines.append(
-            _("The gain is shared among the foes, a measure a tap: {n} left.").format(n=left)
+            _("The gain is shared out, a measure a tap: {n} left.").format(n=left)
+            + (" " + _("So far: {list}.").format(list=split_list(state)) if state.split else "")
         )
     elif outcome.hit:
         lines.append(_("The attacker spends the gain:"))
@@ -108,28 +110,78 @@ def spent_text(state: D6AttackFlow) -> str:
             "Smash and break: an item of durability threshold {t} loses {n} of its durability."
         ).format(t=state.threshold, n=loss)
     if state.spent == GainChoice.SPLIT:
-        given = ", ".join(
-            _("{name} — a physical wound {n}").format(name=escape(name), n=share)
-            for (_uid, name), share in zip(state.foes(), state.shares, strict=False)
-            if share
-        )
-        return _("The gain shared among the foes: {list}.").format(list=given)
+        return _("The gain shared out: {list}.").format(list=split_list(state))
     if state.spent == GainChoice.POISON:
         return _(
             "Poison: {whom} takes a physical wound {n}, and the poison is in the blood "
             "(the Storyteller says what it does)."
         ).format(whom=whom, n=state.poison or gain)
-    if state.spent == GainChoice.CHARGE:
-        return _(
-            "A charge: +{n} for the attacker's next action if it is an attack; lost otherwise."
-        ).format(n=gain)
-    if state.spent == GainChoice.FULL_DEFENCE:
-        return _(
-            "Full defence: +{n} for the attacker's next action if it is a defence; lost otherwise."
-        ).format(n=gain)
     if state.manoeuvre is Manoeuvre.DIFFICULTY:
         return _("A cunning trick: {whom} gets a difficulty −{n}.").format(whom=whom, n=gain)
     return _("A cunning trick: an advantage +{n} for the attacker or an ally.").format(n=gain)
+
+
+def _share_words(use: GainUse, n: int) -> str:
+    if use is GainUse.PHYSICAL_WOUND:
+        return _("a physical wound {n}").format(n=n)
+    if use is GainUse.MENTAL_WOUND:
+        return _("a mental wound {n}").format(n=n)
+    if use is GainUse.DIFFICULTY:
+        return _("a difficulty −{n}").format(n=n)
+    return _("an advantage +{n} for the attacker or an ally").format(n=n)
+
+
+def split_list(state: D6AttackFlow) -> str:
+    """The split so far, foe by foe in the order of :meth:`D6AttackFlow.foes`: «Boris — a
+    physical wound 2 and a mental wound 1; Vera — a difficulty −1»."""
+    foes = state.foes()
+    totals: dict[int, dict[GainUse, int]] = {}
+    for share in state.split:
+        per = totals.setdefault(share.foe, {})
+        per[share.use] = per.get(share.use, 0) + 1
+    parts = []
+    for foe in sorted(totals, key=lambda k: (k == ALLY, k)):
+        given = [_share_words(use, n) for use, n in totals[foe].items()]
+        words = given[0]
+        if len(given) > 1:
+            words = _("{first} and {last}").format(first=", ".join(given[:-1]), last=given[-1])
+        if foe == ALLY:
+            parts.append(words)
+        elif 0 <= foe < len(foes):
+            parts.append(f"{escape(foes[foe][1])} — {words}")
+    return "; ".join(parts)
+
+
+def split_offered(state: D6AttackFlow) -> bool:
+    """«Семерых одним ударом!» / «Уловка с подвохом!» (§D.11): a gain of 2 or more shared
+    among the foes, the kinds of wounds, and the declared manoeuvre."""
+    outcome = state.outcome
+    return outcome is not None and outcome.hit and outcome.gain >= 2 and bool(state.foes())
+
+
+def share_of(state: D6AttackFlow, index: int, code: str) -> Share | None:
+    """The share a tap asks for, or None when that button cannot be (a foe who is not there, a
+    manoeuvre not declared, nothing left to give)."""
+    outcome = state.outcome
+    if outcome is None or len(state.split) >= outcome.gain:
+        return None
+    try:
+        use = ShareUse(code)
+    except ValueError:
+        return None
+    if use is ShareUse.MANOEUVRE:
+        if state.manoeuvre is Manoeuvre.ADVANTAGE:
+            return Share(foe=ALLY, use=GainUse.ADVANTAGE) if index == ALLY else None
+        if state.manoeuvre is None:
+            return None
+    if not 0 <= index < len(state.foes()):
+        return None
+    kind = {
+        ShareUse.PHYSICAL: GainUse.PHYSICAL_WOUND,
+        ShareUse.MENTAL: GainUse.MENTAL_WOUND,
+        ShareUse.MANOEUVRE: GainUse.DIFFICULTY,
+    }[use]
+    return Share(foe=index, use=kind)
 
 
 # An item's durability threshold offered for «Ломать и крушить!» (§D.11); the text names none,
@@ -143,8 +195,8 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
         return table_text.button(text, data)
 
     outcome = state.outcome
+    rows: list[list[InlineKeyboardButton]] = []
     if outcome is None:
-        rows = []
         if len(state.defences) < DEFENDERS_MAX:
             rows.append([make(f"🛡{n}", AttackAction.DEFEND, n) for n in CHANCES])
         if state.armour is None:
@@ -154,11 +206,29 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
     if not outcome.hit or state.spent is not None:
         return None
     if state.splitting:
-        shares = [
-            make(f"+1 {name} ({share})", AttackAction.SHARE, x=k)
-            for k, ((_uid, name), share) in enumerate(zip(state.foes(), state.shares, strict=False))
-        ]
-        return InlineKeyboardMarkup(inline_keyboard=render.rows(shares, 2))
+        for k, (_uid, name) in enumerate(state.foes()):
+            row = [
+                make(f"🩸 {name} +1", AttackAction.SHARE, x=k, c=ShareUse.PHYSICAL),
+                make(f"🧠 {name} +1", AttackAction.SHARE, x=k, c=ShareUse.MENTAL),
+            ]
+            if state.manoeuvre is Manoeuvre.DIFFICULTY:
+                row.append(make(f"⛓ {name} −1", AttackAction.SHARE, x=k, c=ShareUse.MANOEUVRE))
+            rows.append(row)
+        if state.manoeuvre is Manoeuvre.ADVANTAGE:
+            rows.append(
+                [
+                    make(
+                        "✨ " + _("Advantage +1"),
+                        AttackAction.SHARE,
+                        x=ALLY,
+                        c=ShareUse.MANOEUVRE,
+                    )
+                ]
+            )
+        rows.append(
+            [make("↩ " + (_("Take back") if state.split else _("Back")), AttackAction.UNDO)]
+        )
+        return InlineKeyboardMarkup(inline_keyboard=rows)
     choices = [
         make(
             _("Physical wound {n}").format(n=outcome.gain),
@@ -172,14 +242,6 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
         make(_("Grapple"), AttackAction.SPEND, c=GainChoice.GRAPPLE),
         make(_("Take the item"), AttackAction.SPEND, c=GainChoice.TAKE),
         make("🧪 " + _("Poison"), AttackAction.SPEND, c=GainChoice.POISON),
-        make(
-            "🏃 " + _("Charge +{n}").format(n=outcome.gain), AttackAction.SPEND, c=GainChoice.CHARGE
-        ),
-        make(
-            "🛡 " + _("Full defence +{n}").format(n=outcome.gain),
-            AttackAction.SPEND,
-            c=GainChoice.FULL_DEFENCE,
-        ),
     ]
     choices += [
         make(
@@ -190,10 +252,8 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
         )
         for t in THRESHOLDS
     ]
-    if len(state.foes()) >= 2 and outcome.gain >= 2:
-        choices.append(
-            make("⚔️ " + _("Split among the foes"), AttackAction.SPEND, c=GainChoice.SPLIT)
-        )
+    if split_offered(state):
+        choices.append(make("⚔️ " + _("Share out the gain"), AttackAction.SPEND, c=GainChoice.SPLIT))
     if state.manoeuvre is not None:
         choices.append(
             make(
@@ -213,7 +273,9 @@ def usage_text() -> str:
     return _(
         "A d6 attack: /atk 4 — a chance of 4, in reply to the target's message; /atk "
         "strength+agility luck 1; add «trick difficulty» or «trick advantage» to declare a "
-        "manoeuvre before the roll. Defenders and armour answer by buttons."
+        "manoeuvre before the roll. Defenders and armour answer by buttons. A run-up, an aim "
+        "or full defence is an action of its own (/r 3 charge): the next attack or defence "
+        "counts it, as an attack in reply to someone fleeing counts their escape."
     )
 
 

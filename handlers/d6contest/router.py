@@ -118,7 +118,7 @@ async def d6_vs_command(
             return
     state = ContestFlow(sides=tuple(sides), outcome=outcome)
     entries = [_entry(who.user_id, s) for s in sides]
-    flow = await rolling.create_d6_flow(store, state, who, pool.luck, entries)
+    flow = await rolling.create_d6_flow(store, state, who, pool, entries)
     if flow is None:  # the luck dice left the sheet since it was read
         await message.answer(rolling.no_luck_text(0))
         return

@@ -48,7 +48,10 @@ def project_text(state: ProjectFlow) -> str:
             )
     elif state.closed_unfinished:
         lines.append(
-            _("Left unfinished: it can still ease a difficulty by {n}.").format(n=project.readiness)
+            _(
+                "Left unfinished: it can still ease a difficulty by {n} — add «project {n}» to "
+                "the roll: /r 4 -3 project {n}."
+            ).format(n=project.readiness)
         )
     elif (
         state.actions is not None

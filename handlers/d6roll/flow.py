@@ -8,6 +8,7 @@ from typing import ClassVar
 from pydantic import ConfigDict
 
 from bot.store import FlowState
+from rules.d6.combat import Edge
 from rules.d6.roll import D6Result, EffortFuel
 
 KIND = "d6roll"
@@ -30,6 +31,11 @@ class D6RollState(FlowState):
     modifier: int = 0
     aim: int | None = None  # aiming: the target's difficulty (§D.12), None when not aiming
     escape: bool = False  # an escape (§D.12): the measures become the pursuers' difficulty
+    charge: bool = False  # a run-up (§D.12): the measures help the next attack
+    full_defence: bool = False  # full defence (§D.12): the measures help the next defence
+    # The tricks a trick's roll left waiting on the sheet, None for any other roll: a special
+    # effort on it changes them only while the sheet still holds exactly these.
+    left: tuple[Edge, ...] | None = None
     label: str = ""
     result: D6Result | None = None
     choosing: bool = False

@@ -9,6 +9,8 @@ pays for a result they did not see (PRODUCT.md §3).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiogram import Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
@@ -24,13 +26,16 @@ from bot.taps import TapConflict, open_state, retrying, screen_of
 from handlers.d6roll import view
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
+from rules.d6.chance import Difficulty
+from rules.d6.combat import ActionKind, Edge, Trick, after_action, declare
 from rules.d6.roll import D6Result, special_effort
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Sheet, SheetSystem, add_wound
+from rules.sheet import Sheet, SheetSystem, add_wound, set_edges
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
+SheetChange = Callable[[Sheet], Sheet]
 
 
 def make_router() -> Router:
@@ -61,6 +66,7 @@ async def d6_roll_command(
     except ArgumentsError:
         await message.answer(view.hint_text(), parse_mode=ParseMode.HTML)
         return
+    trick = args.trick()
     try:
         pool = await rolling.d6_pool(
             store,
@@ -72,11 +78,21 @@ async def d6_roll_command(
             modifier=args.modifier,
             luck=args.luck,
             relief=args.relief,
+            action=ActionKind.OTHER if trick is None else ActionKind.TRICK,
         )
     except rolling.PoolRefused as refused:
         await message.answer(str(refused) + "\n" + view.hint_text(), parse_mode=ParseMode.HTML)
         return
     result = rolling.roll_d6(pool.dice, required=args.required, rng=rng, profile=profile)
+    declared: Edge | None = None
+    left: tuple[Edge, ...] | None = None
+    if trick is not None:
+        # §D.12: the trick's measures wait on the sheet for the roll they change.
+        declared = declare(trick, result.measures, args.aim or 0)
+        waiting = pool.sheet.edges if pool.sheet is not None else ()
+        left = after_action(waiting, ActionKind.TRICK, declared)
+        if declared is not None:
+            await rolling.ensure_d6_sheet(store, who)
     state = D6RollState(
         roller=who.name,
         powers=args.powers,
@@ -87,11 +103,14 @@ async def d6_roll_command(
         modifier=args.modifier,
         aim=args.aim,
         escape=args.escape,
+        charge=args.charge,
+        full_defence=args.full_defence,
+        left=left,
         label=pool.label,
         result=result,
     )
     entry = rolling.d6_log_entry(who.user_id, who.name, pool.dice, args.required, result)
-    flow = await rolling.create_d6_flow(store, state, who, pool.luck, [entry])
+    flow = await rolling.create_d6_flow(store, state, who, pool, [entry], declared)
     if flow is None:  # the luck dice left the sheet since it was read
         await message.answer(rolling.no_luck_text(0), parse_mode=ParseMode.HTML)
         return
@@ -126,6 +145,7 @@ def _wizard_pool(
             weakness=state.weakness,
             modifier=state.modifier,
             luck=state.luck,
+            action=ActionKind.OTHER,
         )
     except rolling.PoolRefused as refused:
         return str(refused)
@@ -293,7 +313,7 @@ async def _roll_step(
     after = state.model_copy(update={"label": pool.label, "result": result})
     who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
     entry = rolling.d6_log_entry(who.user_id, who.name, pool.dice, state.required, result)
-    spend = rolling.luck_spend(who, pool.luck)
+    spend = rolling.d6_spend(who, pool)
     await _commit(callback, message, store, profile, flow, after, sheet, spend=spend, entry=entry)
 
 
@@ -347,11 +367,41 @@ async def _effort_step(
     )
     who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
     entry = _effort_entry(who, effort.result)
+    trick = _trick_of(state)
+    left = state.left
+    if trick is not None and left is not None and sheet is not None and sheet.edges == left:
+        # The effort changed the trick's measures, and nothing has touched what it left.
+        declared = declare(trick, effort.result.measures, state.aim or 0)
+        left = tuple(e for e in left if e.trick is not trick)
+        left = (*left, declared) if declared is not None else left
+        after = after.model_copy(update={"left": left})
     spend = None
-    if wound is not None and sheet is not None:
-        kind, severity = wound.kind, wound.magnitude
-        spend = SheetSpend(who.user_id, SheetSystem.D6, lambda s: add_wound(s, kind, severity))
+    if sheet is not None and (wound is not None or left != state.left):
+        spend = SheetSpend(who.user_id, SheetSystem.D6, _effort_change(wound, left))
     await _commit(callback, message, store, profile, flow, after, sheet, spend=spend, entry=entry)
+
+
+def _trick_of(state: D6RollState) -> Trick | None:
+    if state.aim is not None:
+        return Trick.AIM
+    if state.escape:
+        return Trick.ESCAPE
+    if state.charge:
+        return Trick.CHARGE
+    if state.full_defence:
+        return Trick.FULL_DEFENCE
+    return None
+
+
+def _effort_change(wound: Difficulty | None, edges: tuple[Edge, ...] | None) -> SheetChange:
+    """The effort's price on the sheet, and the trick its new measures leave waiting."""
+
+    def change(sheet: Sheet) -> Sheet:
+        if wound is not None:
+            sheet = add_wound(sheet, wound.kind, wound.magnitude)
+        return set_edges(sheet, edges) if edges is not None else sheet
+
+    return change
 
 
 def _effort_entry(who: rolling.Roller, result: D6Result) -> LogEntry:

@@ -40,7 +40,8 @@ def hint_text() -> str:
     return _(
         "The d6 game: /r 4 rolls a chance of 4 dice; /r 4 2 needs 2 measures of success; "
         "/r strength+agility luck 1 weak -1 builds the chance from your sheet's powers; "
-        "/r alone opens the buttons. Fives and sixes are measures."
+        "/r alone opens the buttons. Fives and sixes are measures. Tricks that wait for a "
+        "later roll, one per roll: /r 3 aim 1, /r 3 charge, /r 3 defence, /r 3 escape."
     )
 
 
@@ -50,6 +51,7 @@ def help_lines(profile: Profile) -> str:
             _("/r 4 — a chance of 4 dice: every 5 or 6 is a measure of success"),
             _("/r strength+agility 2 luck 1 — powers from your sheet, 2 measures, a luck die"),
             _("/r — buttons: powers, weakness, luck, the odds; then «Special effort»"),
+            _("/r 3 charge · defence · aim 1 · escape — a trick for the next attack or defence"),
         ]
     )
 
@@ -180,6 +182,12 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
         lines.append(aim_line(state.aim, result.measures))
     if state.escape:
         lines.append(escape_line(state.roller, result.measures))
+    if state.charge:
+        lines.append(charge_line(result.measures))
+    if state.full_defence:
+        lines.append(full_defence_line(result.measures))
+    if state.left:
+        lines.append("⏳ " + waiting_line(state))
     tag = house_tag(profile)
     if tag is not None:
         lines.append(escape(tag, quote=False))
@@ -230,6 +238,36 @@ def escape_line(name: str, measures: int) -> str:
         "{name} gets away: the pursuers' attacks have a difficulty −{n}; to catch up is a "
         "project of scope {n}."
     ).format(name=escape(name), n=pursuit.magnitude)
+
+
+def waiting_line(state: D6RollState) -> str:
+    """Where the trick's effect waits and which roll will count it (§D.12)."""
+    if state.escape:
+        return _("Written on the sheet: an /atk in reply to the escapee's message counts it.")
+    if state.charge:
+        return _("Written on the sheet: the next attack (/atk) counts it.")
+    if state.full_defence:
+        return _("Written on the sheet: the next defence (🛡 under an attack) counts it.")
+    return _("Written on the sheet: the next attack (/atk) or roll (/r) counts it.")
+
+
+def charge_line(measures: int) -> str:
+    """§D.12 Атака с разгона: S3 «он вправе получить преимущество для следующего действия,
+    если этим действием будет атаковать противника» — lost on any other action."""
+    if not measures:
+        return "🐎 " + _("Run-up: no advantage.")
+    return "🐎 " + _(
+        "Run-up: +{n} to the next action if it is an attack; any other action loses it."
+    ).format(n=measures)
+
+
+def full_defence_line(measures: int) -> str:
+    """§D.12 Глухая оборона: the advantage serves only a next action that is a defence."""
+    if not measures:
+        return "🛡 " + _("Full defence: no advantage.")
+    return "🛡 " + _(
+        "Full defence: +{n} to the next action if it is a defence; any other action loses it."
+    ).format(n=measures)
 
 
 def effort_line(fuel: EffortFuel, rerolled: int) -> str:

@@ -36,6 +36,7 @@ from bot.traits import (
 )
 from handlers.sheet.callbacks import Category, RosterCallback, SheetAction, SheetCallback
 from rules.d6.chance import DifficultyKind
+from rules.d6.combat import Edge, Trick
 from rules.errors import ErrorCode, RulesInputError
 from rules.health import HealthTrack
 from rules.profiles import GameSystem, Profile
@@ -169,7 +170,26 @@ def _d6_lines(sheet: Sheet, lang: Lang) -> list[str]:
     if sheet.wounds:
         wounds = ", ".join(f"{_wound_word(w.kind)} −{w.magnitude}" for w in sheet.wounds)
         lines.append("<b>" + _("Wounds") + f"</b>: {wounds}")
+    if sheet.edges:
+        waiting = ", ".join(_edge_words(e) for e in sheet.edges)
+        lines.append("<b>" + _("Waiting") + f"</b>: {waiting}")
     return lines
+
+
+def _edge_words(edge: Edge) -> str:
+    """A §D.12 trick waiting on the character, as the sheet shows it."""
+    if edge.trick is Trick.CHARGE:
+        return _("a run-up +{n} for the next attack").format(n=edge.advantage)
+    if edge.trick is Trick.FULL_DEFENCE:
+        return _("full defence +{n} for the next defence").format(n=edge.advantage)
+    if edge.trick is Trick.ESCAPE:
+        return _("an escape (−{n} to whoever attacks them)").format(n=edge.difficulty)
+    parts = []
+    if edge.advantage:
+        parts.append(_("an aim +{n} for the next turn").format(n=edge.advantage))
+    if edge.difficulty:
+        parts.append(_("the target −{n} after aiming").format(n=edge.difficulty))
+    return ", ".join(parts)
 
 
 def export_text(sheet: Sheet, owner: str, lang: Lang) -> str:

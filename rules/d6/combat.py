@@ -23,7 +23,7 @@ from rules.d6.chance import (
     wound,
 )
 from rules.d6.projects import Project, new_project
-from rules.errors import ErrorCode, RulesInputError, check_bool, check_int
+from rules.errors import ErrorCode, RulesInputError, check_bool, check_int, parse_enum
 from rules.profiles import Profile
 
 
@@ -282,3 +282,127 @@ def vantage_point(magnitude: int = 1) -> Advantage:
     return Advantage(
         magnitude=check_int(magnitude, "magnitude", 1, MAGNITUDE_MAX), use=AdvantageUse.POSITION
     )
+
+
+# --- Declared tricks that wait for a later roll (§D.12) ------------------------------------
+
+
+class Trick(StrEnum):
+    """A trick of §D.12 that is an action of its own whose measures change a later roll, not a
+    use of a hit's gain: S3 «Атака с разгона», «Глухая оборона», «Прицеливание», «Побег»."""
+
+    CHARGE = "charge"
+    FULL_DEFENCE = "full_defence"
+    AIM = "aim"
+    ESCAPE = "escape"
+
+
+class ActionKind(StrEnum):
+    """What a character's rolled action is, for the tricks waiting on it. An armour roll is no
+    action (S3 «срабатывает, не требуя действия») and is never one of these."""
+
+    ATTACK = "attack"
+    DEFENCE = "defence"
+    OTHER = "other"  # any other rolled action
+    TRICK = "trick"  # declaring one of the :class:`Trick` actions
+
+
+class Edge(_Frozen):
+    """A declared trick waiting on the character: ``advantage`` for the roll it helps and
+    ``difficulty`` — for an aim, what is left of the target's difficulty on that roll; for an
+    escape, the difficulty of everyone attacking the escapee."""
+
+    trick: Trick
+    advantage: int = 0
+    difficulty: int = 0
+
+
+def declare(trick: Trick, measures: int, target_difficulty: int = 0) -> Edge | None:
+    """What a trick's roll leaves waiting (§D.12); ``None`` when it leaves nothing.
+
+    * Атака с разгона: S3 «он вправе получить преимущество для следующего действия, если этим
+      действием будет атаковать противника» — the run-up's gain (:func:`charge`).
+    * Глухая оборона: S3 «Он может использовать полученное преимущество для следующего действия,
+      если это будет защита» (:func:`full_defence`).
+    * Прицеливание: the measures cancel the target's difficulty first, the rest is an advantage
+      (:func:`aim`); what is left of the difficulty goes with the aim to the attack.
+    * Побег: S3 «все твои меры успеха станут трудностью для тех, кто попытается тебя атаковать»
+      (:func:`escape`).
+    """
+    trick = parse_enum(Trick, trick, "trick")
+    m = check_int(measures, "measures", 0, MAGNITUDE_MAX)
+    d = check_int(target_difficulty, "target_difficulty", 0, MAGNITUDE_MAX)
+    if d and trick is not Trick.AIM:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "target_difficulty", "only an aim has one")
+    if trick is Trick.CHARGE or trick is Trick.FULL_DEFENCE:
+        advantage = charge(m) if trick is Trick.CHARGE else full_defence(m)
+        return Edge(trick=trick, advantage=advantage.magnitude) if advantage else None
+    if trick is Trick.AIM:
+        aimed = aim(d, m)
+        extra = aimed.advantage.magnitude if aimed.advantage is not None else 0
+        if not extra and not aimed.difficulty_left:
+            return None
+        return Edge(trick=trick, advantage=extra, difficulty=aimed.difficulty_left)
+    pursuit_difficulty, _project = escape(m)
+    if pursuit_difficulty is None:
+        return None
+    return Edge(trick=trick, difficulty=pursuit_difficulty.magnitude)
+
+
+# Which of one's own rolls a waiting trick helps: a charge only an attack, full defence only a
+# defence, an aim the next turn's roll — an attack or another action, not a parry.
+_HELPS: dict[Trick, frozenset[ActionKind]] = {
+    Trick.CHARGE: frozenset({ActionKind.ATTACK}),
+    Trick.FULL_DEFENCE: frozenset({ActionKind.DEFENCE}),
+    Trick.AIM: frozenset({ActionKind.ATTACK, ActionKind.OTHER}),
+    Trick.ESCAPE: frozenset(),
+}
+
+
+def check_edges(edges: Sequence[Edge], field: str = "edges") -> tuple[Edge, ...]:
+    if isinstance(edges, (str, bytes)) or not isinstance(edges, Sequence):
+        raise RulesInputError(ErrorCode.TYPE, field, "expected a sequence of Edge")
+    seen: set[Trick] = set()
+    for i, e in enumerate(edges):
+        if not isinstance(e, Edge):
+            raise RulesInputError(ErrorCode.TYPE, f"{field}[{i}]", "expected Edge")
+        check_int(e.advantage, f"{field}[{i}].advantage", 0, MAGNITUDE_MAX)
+        check_int(e.difficulty, f"{field}[{i}].difficulty", 0, MAGNITUDE_MAX)
+        if e.trick in seen:
+            raise RulesInputError(ErrorCode.STATE, f"{field}[{i}]", "one of each trick")
+        seen.add(e.trick)
+    return tuple(edges)
+
+
+def edge_modifier(edges: Sequence[Edge], action: ActionKind) -> tuple[int, tuple[Edge, ...]]:
+    """What the waiting tricks add to one's own roll of ``action`` (advantages less what an
+    aim left of the target's difficulty), and which of them do. A trick's own roll takes none:
+    a new run-up or aim starts from scratch."""
+    found = check_edges(edges)
+    action = parse_enum(ActionKind, action, "action")
+    helping = tuple(e for e in found if action in _HELPS[e.trick])
+    return sum(e.advantage - e.difficulty for e in helping), helping
+
+
+def after_action(
+    edges: Sequence[Edge], action: ActionKind, declared: Edge | None = None
+) -> tuple[Edge, ...]:
+    """The tricks still waiting once the character took a rolled action.
+
+    Whatever helped is spent (S3 on aiming: «после атаки персонажу вновь придётся
+    прицелиться»), and whatever did not is lost (S3: «если он сам решит предпринять какое-то
+    другое действие, то преимущество потеряется»; «Если персонаж предпринимает другое действие,
+    то преимущество от глухой обороны теряется»). An escape lasts through the escapee's
+    defences and ends with any other action of theirs; a new trick replaces the old ones.
+    """
+    found = check_edges(edges)
+    action = parse_enum(ActionKind, action, "action")
+    if declared is not None and (not isinstance(declared, Edge) or action is not ActionKind.TRICK):
+        raise RulesInputError(ErrorCode.STATE, "declared", "only a trick's roll declares one")
+    kept = tuple(e for e in found if action is ActionKind.DEFENCE and e.trick is Trick.ESCAPE)
+    return (*kept, declared) if declared is not None else kept
+
+
+def pursuit(edges: Sequence[Edge]) -> int:
+    """The difficulty an attacker of this character has from their escape (§D.12 Побег)."""
+    return sum(e.difficulty for e in check_edges(edges) if e.trick is Trick.ESCAPE)

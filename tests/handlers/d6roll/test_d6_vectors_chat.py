@@ -1,7 +1,8 @@
 """G-D vectors of RULES.md §E.2 through the chat, with the dice dealt: G-D02 (a chance of 0,
 and luck), G-D03 (measures), G-D04 (fiasco, shortfall), G-D05 (the special effort), G-D06
-(contests), G-D07–G-D09 (projects and a challenge). The others run in the feature tests beside
-this one."""
+(contests), G-D07–G-D09 (projects and a challenge), G-D17 (an aim and the attack it helps),
+G-D19 (an unfinished project easing a later difficulty), G-D20 (helplessness, and a luck die
+lifting it). The others run in the feature tests beside this one."""
 
 from __future__ import annotations
 
@@ -171,3 +172,59 @@ async def test_g_d09_a_challenge_of_two_heroes(d6: Table, faces: list[int], says
         assert d6.session.answers[-1].show_alert  # the opener's call, or the Storyteller's
         await d6.tap(ANNA, stop.callback_data or "", d6.session.messages[-1].message_id)
         assert "Время вышло: вызов не пройден." in d6.session.edits[-1].text
+
+
+async def test_g_d17_an_aim_cancels_the_difficulty_and_helps_the_next_attack(d6: Table) -> None:
+    """Target difficulty 1, three measures of aiming: cancelled, +2 on the next turn — the next
+    attack of 3 rolls 5 dice; after it one aims again."""
+    d6.rng = Dealt([5, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1])  # type: ignore[assignment]
+    await d6.say(ANNA, "/r 3 прицел 1")
+    text = d6.session.sent[-1].text
+    assert "🎯 Прицеливание: трудность цели 1 снята. +2 на следующий ход" in text
+    await d6.say(ANNA, "/atk 3")
+    lines = d6.session.sent[-1].text.splitlines()
+    assert lines[1] == "3 + прицел 2: <b>6</b> <b>6</b> 1 1 1 — 2 меры"
+    await d6.say(ANNA, "/atk 3")
+    assert d6.session.sent[-1].text.splitlines()[1].startswith("3: 1 1 1")
+
+
+async def test_g_d19_an_unfinished_project_eases_a_later_difficulty(d6: Table) -> None:
+    """A project left at readiness 2 says how to use it; against a difficulty of 3 it leaves
+    1: a chance of 4 rolls 3 dice."""
+    await d6.say(ANNA, "/set Сила 2")
+    d6.rng = Dealt([5, 6, 1, 1, 6, 6, 1])  # type: ignore[assignment]
+    await d6.say(ANNA, "/project 5 Мост")
+    texts = await project_rolls(d6, 4, 1)
+    assert "2 из 5" in texts[0]
+    mid = d6.session.messages[-1].message_id
+    stop = next(
+        b.callback_data or ""
+        for b in buttons(d6.session.edits[-1].reply_markup)
+        if ProjectCallback.unpack(b.callback_data or "").a is ProjectAction.CLOSE
+    )
+    await d6.tap(ANNA, stop, mid)
+    assert "смягчить трудность на 2 — допишите к броску «замысел 2»: /r 4 -3 замысел 2" in (
+        d6.session.edits[-1].text
+    )
+    await d6.say(ANNA, "/r 4 -3 замысел 2")
+    text = d6.session.sent[-1].text
+    assert "шанс 3к6 (4 − 1 (незавершённый замысел 2 смягчает −3 до −1))" in text
+    assert text.splitlines()[1].count("6") == 2  # the dealt 6, 6, 1
+
+
+async def test_g_d20_helpless_without_luck_and_not_with_a_luck_die(d6: Table) -> None:
+    """Every chance ≤ 0 and no luck: helpless, said where the roll is refused; with a luck die
+    the character rolls again."""
+    await d6.say(ANNA, "/set\nСила 1\nЛовкость 1")
+    await d6.say(ANNA, "/dmg 2 тел")
+    assert "⛓ Беспомощ" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/r сила+ловкость")
+    assert "шанс 0 или меньше" in d6.session.sent[-1].text
+    assert "⛓ Беспомощ" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/set кубики удачи 1")
+    d6.rng = Dealt([5])  # type: ignore[assignment]
+    await d6.say(ANNA, "/r сила+ловкость удача 1")
+    text = d6.session.sent[-1].text
+    assert "шанс 1к6" in text
+    assert "<b>Успех</b>: 1 мера успеха" in text
+    assert "Беспомощ" not in text

@@ -10,7 +10,7 @@ from handlers.d6attack.callbacks import AttackAction, D6AttackCallback
 from handlers.d6attack.flow import D6AttackFlow
 from rules.d6.combat import resolve_attack
 from rules.sheet import SheetSystem
-from tests.handlers.conftest import Table, buttons, player
+from tests.handlers.conftest import Table, buttons, flows, player
 
 ANNA = player(1, "Anna")
 BORIS = player(2, "Boris")
@@ -144,18 +144,22 @@ async def test_a_poisoned_wound_lands_by_the_gain_or_the_measures(d6: Table, rea
     assert [w.magnitude for w in sheet.wounds] == [severity]
 
 
-@pytest.mark.parametrize(("choice", "says"), [("c", "Атака с разгона"), ("f", "Глухая оборона")])
-async def test_a_charge_or_full_defence_turns_the_gain_into_a_next_advantage(
-    d6: Table, choice: str, says: str
-) -> None:
-    _resolve, mid, state = await attack_until_hit(d6)
-    assert state.outcome is not None
+@pytest.mark.parametrize("choice", ["c", "f", "zz"])
+async def test_a_run_up_or_full_defence_is_no_use_of_a_hit(d6: Table, choice: str) -> None:
+    """S3 «Атака с разгона» and «Глухая оборона» are actions of their own rolled before (see
+    test_d6tricks.py), not a hit's gain: an old drawing's button is refused and nothing moves."""
+    _resolve, mid, _state = await attack_until_hit(d6)
     markup = d6.session.edits[-1].reply_markup
-    await d6.tap(ANNA, press(markup, AttackAction.SPEND, c=choice), mid)
-    text = d6.session.edits[-1].text
-    assert f"{says}: +{state.outcome.gain}" in text
-    sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
-    assert sheet is None or not sheet.wounds  # no wound: the gain went into the advantage
+    texts = [b.text for b in buttons(markup)]
+    assert not any("разгон" in t.casefold() or "оборона" in t.casefold() for t in texts)
+    flow_id = D6AttackCallback.unpack(press(markup, AttackAction.SPEND, c="p")).f
+    flow = await d6.store.load_flow(flow_id)
+    assert flow is not None
+    forged = D6AttackCallback(f=flow_id, v=flow.version, a=AttackAction.SPEND, c=choice).pack()
+    before = await flows(d6.store)
+    await d6.tap(ANNA, forged, mid)
+    assert d6.session.answers[-1].show_alert
+    assert await flows(d6.store) == before
 
 
 class _Dealt:
@@ -169,29 +173,118 @@ class _Dealt:
         return 0.5
 
 
-async def test_the_gain_split_among_the_foes_wounds_each_in_one_step(d6: Table) -> None:
-    """§D.11 «Семерых одним ударом!»: six measures, two defenders who roll none; four to
-    Boris and two to Vera, each a physical wound on their own sheet."""
+def share(markup: object, foe: int, use: str) -> str:
+    for button in buttons(markup):
+        data = D6AttackCallback.unpack(button.callback_data or "")
+        if data.a is AttackAction.SHARE and data.x == foe and data.c == use:
+            return button.callback_data or ""
+    raise AssertionError(f"no share button {foe} {use}")
+
+
+async def six_against_two(d6: Table, line: str = "/atk 6") -> int:
+    """Six measures, Boris and Vera defend and roll none; «Итог»; the message id."""
     d6.rng = _Dealt([6] * 6 + [1, 1])  # type: ignore[assignment]
-    await d6.say(ANNA, "/atk 6")
+    await d6.say(ANNA, line)
     mid = d6.session.messages[-1].message_id
     await d6.tap(BORIS, press(d6.session.sent[-1].reply_markup, AttackAction.DEFEND, 1), mid)
     await d6.tap(VERA, press(d6.session.edits[-1].reply_markup, AttackAction.DEFEND, 1), mid)
     await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.RESOLVE), mid)
     assert "Попадание: выигрыш 6." in d6.session.edits[-1].text
+    return mid
+
+
+async def test_the_gain_split_among_the_foes_wounds_each_in_one_step(d6: Table) -> None:
+    """§D.11 «Семерых одним ударом!»: six measures shared after the roll among the foes and
+    the kinds of wounds (S3 «не только между разными оппонентами, но и между разными типами
+    ран»): Boris a physical 3 and a mental 1, Vera a physical 2 — one wound a kind on each
+    sheet, written in the step that gives the last measure."""
+    mid = await six_against_two(d6)
     await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.SPEND, c="x"), mid)
     assert "по мере за нажатие: осталось 6." in d6.session.edits[-1].text
-    for who in (0, 0, 1, 0, 0, 1):
-        await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.SHARE, who), mid)
+    for who, use in ((0, "p"), (0, "p"), (1, "p"), (0, "m")):
+        await d6.tap(ANNA, share(d6.session.edits[-1].reply_markup, who, use), mid)
+    assert "Пока: Boris — телесная рана 2 и душевная рана 1; Vera — телесная рана 1." in (
+        d6.session.edits[-1].text
+    )
+    # a mental one for Vera was a slip: take it back and give her a physical one instead
+    await d6.tap(ANNA, share(d6.session.edits[-1].reply_markup, 1, "m"), mid)
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.UNDO), mid)
+    assert "осталось 2." in d6.session.edits[-1].text
+    await d6.tap(ANNA, share(d6.session.edits[-1].reply_markup, 1, "p"), mid)
+    await d6.tap(ANNA, share(d6.session.edits[-1].reply_markup, 0, "p"), mid)
     text = d6.session.edits[-1].text
-    assert "Выигрыш поделён" in text
+    assert (
+        "Выигрыш поделён: Boris — телесная рана 3 и душевная рана 1; Vera — телесная рана 2."
+        in text
+    )
     boris = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
     vera = await d6.store.load_sheet(d6.chat.id, VERA.id, SheetSystem.D6)
     assert boris is not None
     assert vera is not None
-    assert [w.magnitude for w in boris.wounds] == [4]
+    assert [(w.kind.value, w.magnitude) for w in boris.wounds] == [
+        ("physical_wound", 3),
+        ("mental_wound", 1),
+    ]
     assert [w.magnitude for w in vera.wounds] == [2]
     assert d6.session.edits[-1].reply_markup is None
+
+
+async def test_a_split_with_the_declared_manoeuvre_and_bad_taps(d6: Table) -> None:
+    """«Уловка с подвохом!»: the gain between the declared manoeuvre's difficulty and wounds;
+    a share for a foe who is not there, a manoeuvre not declared, or a tap after the whole
+    gain is given is refused and changes nothing; a double tap gives one measure."""
+    mid = await six_against_two(d6, "/atk 6 уловка трудность")
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.SPEND, c="x"), mid)
+    markup = d6.session.edits[-1].reply_markup
+    assert "⛓ Vera −1" in [b.text for b in buttons(markup)]
+    flow_id = D6AttackCallback.unpack(share(markup, 0, "p")).f
+    flow = await d6.store.load_flow(flow_id)
+    assert flow is not None
+    before = await flows(d6.store)
+    for x, c in ((2, "p"), (-1, "v"), (0, "q")):
+        forged = D6AttackCallback(f=flow_id, v=flow.version, a=AttackAction.SHARE, x=x, c=c)
+        await d6.tap(ANNA, forged.pack(), mid)
+        assert d6.session.answers[-1].show_alert
+    await d6.tap(BORIS, share(markup, 0, "p"), mid)
+    assert d6.session.answers[-1].text == "Это решает нападающий (или Рассказчик)."
+    assert await flows(d6.store) == before
+    await d6.tap(ANNA, share(markup, 1, "v"), mid)
+    await d6.tap(ANNA, share(markup, 1, "v"), mid)  # the same drawing pressed twice
+    assert "осталось 5." in d6.session.edits[-1].text
+    for who, use in ((1, "v"), (0, "p"), (0, "p"), (0, "p")):
+        await d6.tap(ANNA, share(d6.session.edits[-1].reply_markup, who, use), mid)
+    last = d6.session.edits[-1].reply_markup
+    await d6.tap(ANNA, share(last, 0, "v"), mid)
+    text = d6.session.edits[-1].text
+    assert "Выигрыш поделён: Boris — телесная рана 3 и трудность −1; Vera — трудность −2." in (text)
+    vera = await d6.store.load_sheet(d6.chat.id, VERA.id, SheetSystem.D6)
+    assert vera is None or not vera.wounds  # a difficulty is no wound
+    boris = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
+    assert boris is not None
+    assert [w.magnitude for w in boris.wounds] == [3]
+    after = await flows(d6.store)
+    await d6.tap(ANNA, share(last, 1, "p"), mid)  # the split is over
+    assert await flows(d6.store) == after
+
+
+async def test_a_split_offered_for_one_foe_and_left_by_back(d6: Table) -> None:
+    d6.rng = _Dealt([6, 6, 1, 1])  # type: ignore[assignment]
+    await d6.say(ANNA, "/atk 2 уловка преимущество")
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(BORIS, press(d6.session.sent[-1].reply_markup, AttackAction.ARMOUR, 2), mid)
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.RESOLVE), mid)
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.SPEND, c="x"), mid)
+    texts = [b.text for b in buttons(d6.session.edits[-1].reply_markup)]
+    assert texts == ["🩸 Boris +1", "🧠 Boris +1", "✨ Преимущество +1", "↩ Назад"]
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.UNDO), mid)
+    assert "Нападающий распоряжается выигрышем:" in d6.session.edits[-1].text
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.SPEND, c="x"), mid)
+    await d6.tap(ANNA, share(d6.session.edits[-1].reply_markup, -1, "v"), mid)
+    await d6.tap(ANNA, share(d6.session.edits[-1].reply_markup, 0, "m"), mid)
+    assert (
+        "Выигрыш поделён: Boris — душевная рана 1; преимущество +1 нападающему или союзнику."
+        in d6.session.edits[-1].text
+    )
 
 
 @pytest.mark.parametrize(("faces", "loss"), [([6, 6, 6, 6], 2), ([6, 6, 1, 1], 0)])
