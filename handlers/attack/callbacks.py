@@ -16,7 +16,7 @@ class AtkAction(StrEnum):
     APPROACH = "ap"  # front → flank → rear
     COVER = "cv"  # the target's cover: none → partial → full
     AIM = "aim"  # turns spent aiming: 0 → 1 → 2 → 3
-    MOVE = "mv"  # metres moved: 0 → 1 → 2 → 3 → 5
+    MOVE = "mv"  # metres moved: 0 → 1 → 2 → 3 → 5 → 10
     OFF_HAND = "oh"
     AMBUSH = "amb"  # the attacker won the ambush (§B.7): one attack before the fight
     ATTACK = "go"

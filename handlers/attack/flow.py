@@ -45,7 +45,7 @@ RANGED = (Manoeuvre.SHOT, Manoeuvre.BURST, Manoeuvre.FULL_AUTO)
 APPROACHES = (Approach.FRONT, Approach.FLANK, Approach.REAR)
 COVERS = (Cover.NONE, Cover.PARTIAL, Cover.FULL)
 AIMS = (0, 1, 2, 3)
-MOVES = (0, 1, 2, 3, 5)
+MOVES = (0, 1, 2, 3, 5, 10)
 WEAPONS = tuple(range(0, 9))  # 0: bare Strength; else the weapon's damage rating
 
 

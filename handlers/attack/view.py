@@ -164,6 +164,17 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
     mods = _modifiers(state)
     if mods:
         lines.append(_("Modifiers: {list}").format(list=", ".join(mods)))
+    if state.moved:
+        moving = combat.movement(
+            state.attacker.rating(Trait.DEXTERITY), state.moved, profile.combat
+        )
+        if moving.separate_action:  # S4 «не отдельное действие до 1/2 скорости бега» (AMB-B8)
+            lines.append(
+                "🏃 "
+                + _("More than the free {free} m: the move is an action of its own.").format(
+                    free=moving.free_metres
+                )
+            )
     if state.stage is Stage.SETUP:
         if target is None:
             lines.append("🎯 " + _("Choose the target below."))

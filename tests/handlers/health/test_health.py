@@ -7,6 +7,7 @@ further ``/dmg 2 л`` it rolls 4; only the Storyteller touches another character
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from datetime import UTC, datetime
 
@@ -92,3 +93,80 @@ async def test_two_wounds_at_once_both_land(table: Table) -> None:
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert len(sheet.health.boxes) == 2
+
+
+class Dealt(random.Random):
+    """The faces given, then a seeded die."""
+
+    def __init__(self, *faces: int) -> None:
+        super().__init__(3)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0) if self.faces else super().randint(a, b)
+
+
+def soak_button(table: Table) -> tuple[str, int]:
+    sent = table.session.messages[-1]
+    assert sent.reply_markup is not None
+    [button] = [b for row in sent.reply_markup.inline_keyboard for b in row]
+    assert button.text == "🛡 Поглотить (2к10)"
+    return button.callback_data or "", sent.message_id
+
+
+async def test_a_typed_wound_is_soaked_once_and_lands_less_what_was_soaked(table: Table) -> None:
+    """PRODUCT.md "Health": a soak roll button after damage; §B.10 Stamina against bashing."""
+    await table.say(BORIS, "/set выносливость 2")
+    await table.say(BORIS, "/dmg 3 b")
+    assert "Boris может поглотить урон: 2к10." in table.session.sent[-1].text
+    data, mid = soak_button(table)
+    await table.tap(ANNA, data, mid)  # not Anna's character, and she does not run the game
+    assert table.session.answers[-1].show_alert
+    table.rng = Dealt(7, 2)
+    await table.tap(BORIS, data, mid)
+    text = table.session.edits[-1].text
+    assert "🛡 Поглощение: <b>7</b> 2 — 1 успех → 2 уровня ударного урона." in text
+    assert "дом. правило" not in text
+    await table.tap(BORIS, data, mid)  # a double tap soaks once
+    sheet = await table.store.load_sheet(table.chat.id, BORIS.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == (DamageType.BASHING,) * 2
+    await table.say(BORIS, "/dmg 1 a")  # aggravated: nothing soaks it
+    assert table.session.sent[-1].reply_markup is None
+
+
+async def test_a_soak_owns_up_to_the_tables_soak_rule(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/rules set combat.soak_difficulty=8")
+    await table.say(BORIS, "/set выносливость 2")
+    await table.say(BORIS, "/dmg 3 b")
+    assert "🏠 дом. правило: Сложность поглощения: 8" in table.session.sent[-1].text
+    data, mid = soak_button(table)
+    table.rng = Dealt(7, 2)
+    await table.tap(ANNA, data, mid)  # whoever runs the game may roll it
+    text = table.session.edits[-1].text
+    assert "Поглощение: 7 2 — 0 успехов → 3 уровня ударного урона." in text
+    assert "🏠 дом. правило: Сложность поглощения: 8" in text
+
+
+async def test_a_soak_refuses_a_track_that_changed_since(table: Table) -> None:
+    await table.say(BORIS, "/set выносливость 2")
+    await table.say(BORIS, "/dmg 3 b")
+    data, mid = soak_button(table)
+    await table.say(BORIS, "/heal")
+    await table.tap(BORIS, data, mid)
+    assert "изменилось" in (table.session.answers[-1].text or "")
+    sheet = await table.store.load_sheet(table.chat.id, BORIS.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == (DamageType.BASHING,) * 2
+
+
+async def test_lethal_wounds_from_the_third_row_need_stabilising(table: Table) -> None:
+    """§B.11 S4 «Любое Летальное повреждение начиная с Травм требует медицинского
+    вмешательства…»: the hint from Травмы on, at the table's difficulty."""
+    await table.say(BORIS, "/dmg 2 l")
+    assert "стабилизируют" not in table.session.sent[-1].text
+    await table.say(BORIS, "/dmg 1 l")
+    assert "Интеллект + Медицина, сложность 6." in table.session.sent[-1].text
+    await table.say(BORIS, "/hp")
+    assert "стабилизируют" in table.session.sent[-1].text

@@ -275,6 +275,12 @@ CASES: dict[str, Case] = {
         book="получает 1 уровень ударного урона.\n<b>Здоровье</b>: Ушибы",
         house="Контузия: за ход уровней больше, чем Выносливость",
     ),
+    "combat.free_move_bracket_is_half": Case(
+        "off",
+        strike(*["tap B 🏃"] * 5),  # 1 → 2 → 3 → 5 → 10 m; Борис has Dexterity 4
+        book="Модификаторы: перемещение 10 м\n—",
+        house="Дальше 8 м свободного перемещения: это отдельное действие.",
+    ),
     "combat.immobilized_auto_hit_successes": Case(
         "3",
         strike(
@@ -491,10 +497,6 @@ CASES: dict[str, Case] = {
 NOT_IN_CHAT: dict[str, str] = {
     "combat.interruption_difficulty": "the round tracker has no Interruption (S4 «Прерывание»)",
     "combat.interruption_by_wp_spend": "the round tracker has no Interruption (S4 «Прерывание»)",
-    "combat.free_move_bracket_is_half": (
-        "the attack panel moves at most 5 m, within the free movement of any Dexterity either "
-        "way, and movement is no action of its own in the tracker"
-    ),
     "combat.blind_fire_gated": (
         "the attack panel leaves blind fire to the Storyteller: it has no Perception + "
         "Awareness check before the shot"
