@@ -32,7 +32,7 @@ def press(markup: object, action: AttackAction, x: int | None = None, c: str = "
 
 
 async def state_of(table: Table, data: str) -> D6AttackFlow:
-    flow = await table.store.load_flow(D6AttackCallback.unpack(data).f)
+    flow = await table.store.load_flow(table.chat.id, D6AttackCallback.unpack(data).f)
     assert flow is not None
     return flow.state(D6AttackFlow)
 
