@@ -206,7 +206,9 @@ class UpdateStore(StoreBase):
         ``sheet_fields`` (the sender's) for the handler (:class:`Prefetch`). ``force`` takes
         the lock from a holder presumed dead (polling has one consumer only). ``all_sheets``
         reads every sheet of the chat instead, and ``live_names`` the chat's live messages
-        of those names with their flows (a combat tap: ``Feature.reads_ahead``)."""
+        of those names with their flows (a combat tap: ``Feature.reads_ahead``). A chat's
+        update is serialised by that chat (``scope`` is ``chat_id``), so all of it is in
+        one slot of a cluster."""
         none = none_key(scope)
         if chat_id is not None and chat_id != scope:
             raise ValueError(f"chat {chat_id} is not the update's scope {scope}")
