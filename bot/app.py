@@ -85,6 +85,7 @@ async def on_startup(
     try:
         await store.ping()
         await store.load_scripts()
+        await store.migrate_layout()
         storage = "redis" if settings.redis_url else "in-process storage"
     except RedisError as error:
         storage = f"redis (unreachable for now: {error})"

@@ -118,11 +118,15 @@ class Delivery:
                 return
 
     async def _feed(self, raw: dict[str, Any], attempt: int) -> None:
+        # feed_update, not feed_raw_update: that one logs every exception with its traceback,
+        # and a chat another replica holds (ChatBusy, tried again every BUSY_PAUSE) or an
+        # outage is not an error; _run logs what is.
+        update = Update.model_validate(raw, context={"bot": self.bot})
         while True:
             try:
-                await self.dispatcher.feed_raw_update(
+                await self.dispatcher.feed_update(
                     self.bot,
-                    raw,
+                    update,
                     delivery_token=self.token,
                     take_over=self.take_over,
                     attempt=attempt,

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot
+from aiogram.dispatcher.middlewares.user_context import UserContextMiddleware
 from aiogram.exceptions import (
     TelegramAPIError,
     TelegramNetworkError,
@@ -145,17 +146,14 @@ RETRIED_LATER: tuple[type[BaseException], ...] = (
 
 
 def update_scope(update: Update) -> int:
-    """What an update is serialised by: its chat, or its sender outside a chat."""
-    event = update.event
-    chat = getattr(event, "chat", None)
-    message = getattr(event, "message", None)
-    if chat is None and message is not None:
-        chat = getattr(message, "chat", None)
-    if isinstance(chat, Chat):
-        return chat.id
-    user = getattr(event, "from_user", None)
-    if isinstance(user, User):
-        return user.id
+    """What an update is serialised by: its chat, or its sender outside a chat. The chat is
+    the one aiogram hands the handlers (``event_chat``), so the update's journal and lock sit
+    in that chat's slot with its keys (bot/store/updates.py)."""
+    context = UserContextMiddleware.resolve_event_context(update)
+    if context.chat is not None:
+        return context.chat.id
+    if context.user is not None:
+        return context.user.id
     return update.update_id
 
 

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.store.base import CLUSTER_SCHEMES
+
 TOKEN_SHAPE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
 # Telegram's own rule for setWebhook's secret_token: 1-256 characters of A-Z a-z 0-9 _ -.
 WEBHOOK_SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
@@ -54,8 +56,20 @@ class Settings(BaseSettings):
     @field_validator("redis_url")
     @classmethod
     def _redis_scheme(cls, value: str | None) -> str | None:
-        if value is not None and urlsplit(value).scheme not in {"redis", "rediss", "unix"}:
-            raise ValueError("must start with redis://, rediss:// or unix://")
+        """One Redis (``redis://``, ``rediss://`` with TLS, ``unix://``), or a Redis Cluster
+        named by any one of its nodes: ``redis+cluster://host:port`` (``rediss+cluster://``
+        with TLS), whose keys the store keeps in one slot per chat (bot/store/__init__.py)."""
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme in CLUSTER_SCHEMES:
+            if not parts.hostname or parts.path.strip("/") not in ("", "0"):
+                raise ValueError("a cluster URL names one node, redis+cluster://host:port")
+            return value
+        if parts.scheme not in {"redis", "rediss", "unix"}:
+            raise ValueError(
+                "must start with redis://, rediss://, unix:// or redis+cluster:// (a cluster)"
+            )
         return value
 
     @field_validator("telegram_api_url", "webhook_url")

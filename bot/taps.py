@@ -77,10 +77,11 @@ async def load_tap(
 ) -> tuple[Flow, Message] | None:
     """The flow a button names and the message it sits under, or None once the tap has been
     answered: a closed or expired flow is «закрыт» (and its message redrawn as it was left),
-    and a flow of another chat or of another feature than the button's (a forged or garbled
-    callback) is an invalid button."""
+    and a flow of another feature than the button's (a forged or garbled callback) is an
+    invalid button. A flow is looked up in the message's own chat, so another chat's flow is
+    not found there."""
     message = callback.message
-    flow = await store.load_flow(flow_id)
+    flow = await store.load_flow(message.chat.id, flow_id) if message is not None else None
     if flow is not None and isinstance(message, Message) and flow.chat_id != message.chat.id:
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return None

@@ -1328,6 +1328,12 @@ class FakeBotApi:
             await self._apply_webhook_reply(body)
         return status
 
+    def take_updates(self) -> list[JsonDict]:
+        """The queued updates, taken off the queue: the test delivers them itself, say the
+        same update to two webhook replicas at once, as Telegram's retry may."""
+        taken, self._updates = self._updates, []
+        return taken
+
     async def push_updates_to_webhook(
         self,
         urls: Sequence[str] | None = None,

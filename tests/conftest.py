@@ -1,7 +1,9 @@
 """Shared fixtures: an in-process Store for fast tests and a real redis-server when it matters.
 
 The real server runs from Debian's binary on a random free port in a temporary directory, so
-tests never touch a system Redis and can stop and restart it to play an outage.
+tests never touch a system Redis and can stop and restart it to play an outage. A real
+three-node Redis Cluster (PRODUCT.md §5 "Scale") is made the same way, once per test session,
+and emptied before each test that uses it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class RedisServer:
     directory: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    extra: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -59,6 +62,7 @@ class RedisServer:
                 "yes",
                 "--appendfsync",
                 "everysec",
+                *self.extra,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -85,6 +89,115 @@ class RedisServer:
             self.process.kill()
             self.process.wait()
         self.process = None
+
+
+SLOTS = 16384
+
+
+@dataclass
+class RedisClusterNodes:
+    """Three redis-server processes made one Redis Cluster with no replicas: each node gets a
+    third of the 16384 slots (CLUSTER ADDSLOTS), they meet (CLUSTER MEET), and the cluster
+    is ready once every node says ``cluster_state:ok`` and knows the other two."""
+
+    directory: Path
+    nodes: list[RedisServer] = field(default_factory=list)
+    buses: list[int] = field(default_factory=list)  # each node's cluster bus port
+
+    @property
+    def url(self) -> str:
+        """REDIS_URL for the bot: any one node names the cluster."""
+        return f"redis+cluster://127.0.0.1:{self.nodes[0].port}"
+
+    def start(self, size: int = 3) -> None:
+        for n in range(size):
+            directory = self.directory / f"node-{n}"
+            directory.mkdir(parents=True, exist_ok=True)
+            bus = free_port()  # not port + 10000, which may be past 65535
+            node = RedisServer(
+                directory,
+                extra=(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    str(directory / "nodes.conf"),
+                    "--cluster-port",
+                    str(bus),
+                    "--cluster-node-timeout",
+                    "2000",
+                ),
+            )
+            self.nodes.append(node)
+            self.buses.append(bus)
+            node.start()
+        try:
+            self._join()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _join(self) -> None:
+        share = SLOTS // len(self.nodes)
+        for n, node in enumerate(self.nodes):
+            last = SLOTS if n == len(self.nodes) - 1 else (n + 1) * share
+            with SyncRedis(port=node.port) as client:
+                client.execute_command("CLUSTER SET-CONFIG-EPOCH", n + 1)
+                client.execute_command("CLUSTER ADDSLOTS", *range(n * share, last))
+        with SyncRedis(port=self.nodes[0].port) as first:
+            for node, bus in zip(self.nodes[1:], self.buses[1:], strict=True):
+                first.execute_command("CLUSTER MEET", "127.0.0.1", node.port, bus)
+        deadline = time.monotonic() + 20
+        while not all(self._ready(node) for node in self.nodes):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Redis Cluster did not come up")
+            time.sleep(0.05)
+
+    def _ready(self, node: RedisServer) -> bool:
+        with SyncRedis(port=node.port, decode_responses=True) as client:
+            info = client.cluster("INFO")  # parsed into a dict
+        return bool(
+            info.get("cluster_state") == "ok"
+            and info.get("cluster_known_nodes") == str(len(self.nodes))
+        )
+
+    def flush(self) -> None:
+        for node in self.nodes:
+            with SyncRedis(port=node.port) as client:
+                client.flushall()
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterNodes]:
+    """One cluster for the session (making one takes a second or two), emptied per test by
+    :func:`cluster_url`."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("redis-server is not installed")
+    cluster = RedisClusterNodes(tmp_path_factory.mktemp("redis-cluster"))
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def cluster_url(redis_cluster: RedisClusterNodes) -> str:
+    """REDIS_URL of the session's cluster, emptied for this test."""
+    redis_cluster.flush()
+    return redis_cluster.url
+
+
+@pytest.fixture
+async def cluster_store(cluster_url: str) -> AsyncIterator[Store]:
+    store = Store.from_url(cluster_url)
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 @pytest.fixture

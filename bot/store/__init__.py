@@ -8,35 +8,54 @@ once, whichever replica receives it.
 
 One :class:`Store` for the handlers, assembled from one part per concern:
 
-- :mod:`bot.store.chats` — update de-duplication, the chat's settings, the Storyteller's
-  role and campaigns;
+- :mod:`bot.store.chats` — the chat's settings, the Storyteller's role and campaigns;
+- :mod:`bot.store.updates` with :mod:`bot.store.journal` — the inbox, the update's journal
+  and the chat lock (each update handled once in effect);
 - :mod:`bot.store.flows` — the state behind an interactive message, with its typed models;
 - :mod:`bot.store.log` — the chat's roll log;
 - :mod:`bot.store.sheets` — character and NPC sheets;
-- :mod:`bot.store.hidden` — the Storyteller's hidden rolls.
+- :mod:`bot.store.hidden` — the Storyteller's hidden rolls;
+- :mod:`bot.store.legacy` — the move of an older layout's keys, once at start-up.
 
-Keys (all under ``sdb:``):
+Keys (all under ``sdb:``; ``{…}`` is literal, the hash tag that keeps a chat's keys in one
+slot of a Redis Cluster, so every script and transaction of an update, which touches only
+its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:port``):
 
-- ``sdb:chat:{chat_id}`` — the chat's :class:`ChatSettings` as JSON;
-- ``sdb:flow:{flow_id}`` — a hash: kind, chat_id, owner_id, version, closed, data (JSON);
-- ``sdb:inbox:{bot_id}`` — the updates fetched or received and not yet finished (update id →
-  JSON), ``sdb:upd:{bot_id}:{update_id}`` — the update's journal (dice seed, what its writes
-  returned, ``done``; a day's TTL) and ``sdb:lock:{bot_id}:{chat_id}`` — the lock that
-  serialises a chat's updates across replicas (:mod:`bot.store.updates`);
-- ``sdb:live:{chat_id}:{name}`` — the chat's one live message of a kind (``init``: the
-  round tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
-- ``sdb:log:{chat_id}`` — a capped list of recent rolls (:class:`LogEntry`), newest first;
-- ``sdb:st:{user_id}`` — a hash of the campaigns a Storyteller runs: chat id → chat title
-  (kept in step with ``ChatSettings.storyteller_id`` by :meth:`Store.set_storyteller`);
-- ``sdb:stpick:{user_id}`` — the campaign the Storyteller's private ``/h`` rolls for;
-- ``sdb:hseq:{chat_id}`` — the counter of the chat's hidden rolls (their ``seq``);
-- ``sdb:hidden:{chat_id}`` — a hash of the chat's hidden rolls: ``{seq}`` the record
-  (:class:`HiddenRecord` JSON, nonce included), ``{seq}:r`` set once it is revealed.
-- ``sdb:sheet:{chat_id}`` — a hash of the chat's character sheets: ``u:{user_id}:{system}``
+- ``sdb:chat:{CHAT}`` — the chat's :class:`ChatSettings` as JSON;
+- ``sdb:flow:{CHAT}:FLOW`` — a hash: kind, chat_id, owner_id, version, closed, data (JSON),
+  actors, screen; expires with its flow (a day unless the feature says otherwise);
+- ``sdb:inbox:BOT`` — the updates fetched or received and not yet finished (update id →
+  JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the update's journal (dice seed, what its writes
+  returned, ``done``; a day's TTL) and ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a
+  chat's updates across replicas (:mod:`bot.store.updates`); outside a chat, the sender's id
+  stands for CHAT;
+- ``sdb:live:{CHAT}:NAME`` — the chat's one live message of a kind (``init``: the round
+  tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
+- ``sdb:log:{CHAT}`` — a list of recent rolls (:class:`LogEntry`), newest first, capped at
+  ``LOG_CAP`` and forgotten after ``LOG_TTL`` without a roll;
+- ``sdb:st:USER`` — a hash of the campaigns a Storyteller runs: chat id → chat title
+  (written after :meth:`Store.set_storyteller` changes ``ChatSettings.storyteller_id``;
+  a reader checks the chat's settings);
+- ``sdb:stpick:USER`` — the campaign the Storyteller's private ``/h`` rolls for;
+- ``sdb:hseq:{CHAT}`` — the counter of the chat's hidden rolls (their ``seq``);
+- ``sdb:hidden:{CHAT}`` — a hash of the chat's last ``HIDDEN_CAP`` hidden rolls: ``SEQ`` the
+  record (:class:`HiddenRecord` JSON, nonce included), ``SEQ:r`` set once it is revealed.
+- ``sdb:sheet:{CHAT}`` — a hash of the chat's character sheets: ``u:USER:SYSTEM``
   a player's sheet (``rules.sheet.to_json``; one per game system, so a ``/rules`` switch
-  neither loses nor mixes a sheet), ``p:{user_id}`` the player's shown name and @username
-  (JSON, for ``/sheet @user``), ``npc:{system}:{name}`` a Storyteller's NPC sheet (name
-  casefolded) and ``npcname:{system}:{name}`` its name as typed.
+  neither loses nor mixes a sheet), ``p:USER`` the player's shown name and @username
+  (JSON, for ``/sheet @user``), ``npc:SYSTEM:NAME`` a Storyteller's NPC sheet (name
+  casefolded) and ``npcname:SYSTEM:NAME`` its name as typed;
+- ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
+
+A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten
+after ``CHAT_TTL`` (a year) without an update in that chat; every update starts the clock
+again. Everything else expires sooner or is capped: no key grows or stays for ever.
+
+On a cluster a step touches only its own chat's slot. The two that reach beyond it run as
+separate commands that may be repeated: the Storyteller's campaign lists after
+``set_storyteller`` (:mod:`bot.store.chats`), and a hidden roll made from the private chat for
+a campaign, stored once per number (:mod:`bot.store.hidden`); the inbox, one key for every
+chat, is emptied right after the journal says done (:mod:`bot.store.updates`).
 """
 
 from __future__ import annotations
@@ -44,8 +63,12 @@ from __future__ import annotations
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
+from bot.store import legacy
 from bot.store.base import (
+    CHAT_TTL,
+    HIDDEN_CAP,
     LOG_CAP,
+    LOG_TTL,
     PREFIX,
     STORAGE_ERRORS,
     RedisUnavailable,
@@ -54,7 +77,10 @@ from bot.store.base import (
     connect,
     current_actor,
     flow_key,
+    hidden_key,
     hidden_seq_key,
+    is_cluster,
+    live_key,
     log_key,
     sheet_key,
 )
@@ -77,7 +103,10 @@ from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
 from bot.store.updates import Begun, UpdateStore, inbox_key, journal_key, lock_key
 
 __all__ = [
+    "CHAT_TTL",
+    "HIDDEN_CAP",
     "LOG_CAP",
+    "LOG_TTL",
     "PREFIX",
     "STORAGE_ERRORS",
     "AlsoStep",
@@ -106,9 +135,12 @@ __all__ = [
     "current_journal",
     "current_prefetch",
     "flow_key",
+    "hidden_key",
     "hidden_seq_key",
     "inbox_key",
+    "is_cluster",
     "journal_key",
+    "live_key",
     "lock_key",
     "log_key",
     "parse_chat_settings",
@@ -131,9 +163,18 @@ class Store(ChatStore, FlowStore, HiddenStore, SheetStore, UpdateStore):
 
     async def load_scripts(self) -> None:
         """Put every script on the server at start (one round-trip), so a step's first use
-        of a script is not two extra round-trips (NOSCRIPT, then SCRIPT LOAD) in a tap."""
+        of a script is not two extra round-trips (NOSCRIPT, then SCRIPT LOAD) in a tap. A
+        cluster loads each on every primary, one by one (it pipelines no SCRIPT LOAD)."""
         scripts = [v for v in vars(self).values() if isinstance(v, AsyncScript)]
+        if self.cluster:
+            for script in scripts:
+                await self.redis.script_load(script.script)
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
             for script in scripts:
                 pipe.script_load(script.script)
             await pipe.execute()
+
+    async def migrate_layout(self) -> int:
+        """Move the keys of an older layout, once (:mod:`bot.store.legacy`)."""
+        return await legacy.migrate(self.redis)

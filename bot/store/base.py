@@ -14,6 +14,7 @@ from typing import Any, TypeVar, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import Pipeline
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -29,6 +30,10 @@ FLOW_TTL = 86_400
 LOG_CAP = 200
 # A chat's roll log is forgotten after a quiet season; each roll starts the clock again.
 LOG_TTL = 90 * 86_400
+# A chat's table (settings, sheets, hidden rolls) and a Storyteller's campaign list are
+# forgotten after a year without a single update there; every update starts the clock again.
+CHAT_TTL = 365 * 86_400
+HIDDEN_CAP = 200  # hidden rolls kept per chat: the oldest goes when one more is made
 FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
 
 CONNECT_TIMEOUT = 0.5
@@ -37,6 +42,8 @@ POOL_SIZE = 64
 POOL_WAIT = 1.0
 HEALTH_CHECK_INTERVAL = 15
 RETRIES = 1
+# REDIS_URL schemes of a Redis Cluster, and what the client library calls them.
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
 # Who the update being handled comes from: the store remembers it as the actor of a flow's
 # step, so a repeat tap is told from a second player's press (bot/taps.py). Set by the
@@ -50,20 +57,29 @@ class RedisUnavailable(RedisConnectionError):
     """Redis could not be reached in time; the error middleware turns it into a message."""
 
 
+def tag(scope: int) -> str:
+    """The hash tag of a chat (or of a sender outside one): Redis Cluster puts every key with
+    the same ``{…}`` in one slot, so the scripts and transactions of an update, which touch
+    only its own chat's keys, work on a cluster as on one server."""
+    return f"{{{scope}}}"
+
+
 def chat_key(chat_id: int) -> str:
-    return f"{PREFIX}:chat:{chat_id}"
+    return f"{PREFIX}:chat:{tag(chat_id)}"
 
 
-def flow_key(flow_id: str) -> str:
-    return f"{PREFIX}:flow:{flow_id}"
+def flow_key(chat_id: int, flow_id: str) -> str:
+    """A flow lives in its chat's slot: a tap's step writes it with the chat's log, sheets and
+    the update's journal in one script or transaction."""
+    return f"{PREFIX}:flow:{tag(chat_id)}:{flow_id}"
 
 
 def log_key(chat_id: int) -> str:
-    return f"{PREFIX}:log:{chat_id}"
+    return f"{PREFIX}:log:{tag(chat_id)}"
 
 
 def sheet_key(chat_id: int) -> str:
-    return f"{PREFIX}:sheet:{chat_id}"
+    return f"{PREFIX}:sheet:{tag(chat_id)}"
 
 
 def campaigns_key(user_id: int) -> str:
@@ -75,16 +91,22 @@ def campaign_pick_key(user_id: int) -> str:
 
 
 def hidden_seq_key(chat_id: int) -> str:
-    return f"{PREFIX}:hseq:{chat_id}"
+    return f"{PREFIX}:hseq:{tag(chat_id)}"
 
 
 def hidden_key(chat_id: int) -> str:
-    return f"{PREFIX}:hidden:{chat_id}"
+    return f"{PREFIX}:hidden:{tag(chat_id)}"
 
 
 def live_key(chat_id: int, name: str) -> str:
     """The chat's one live message of a kind (the round tracker): its flow and message."""
-    return f"{PREFIX}:live:{chat_id}:{name}"
+    return f"{PREFIX}:live:{tag(chat_id)}:{name}"
+
+
+def none_key(scope: int) -> str:
+    """A key never written, standing for an absent one in a script's key list (a script's
+    keys must all share one slot on a cluster)."""
+    return f"{PREFIX}:none:{tag(scope)}"
 
 
 def connect(redis_url: str | None) -> Redis:
@@ -92,6 +114,8 @@ def connect(redis_url: str | None) -> Redis:
 
     The embedded one (fakeredis with Lua) has the same semantics, so the bot behaves the same
     without a server; it only forgets everything when the process stops.
+    ``redis+cluster://host:port`` (``rediss+cluster://`` with TLS) is a Redis Cluster, any
+    one of whose nodes is named: the client finds the others.
     """
     if redis_url is None:
         import fakeredis
@@ -100,6 +124,21 @@ def connect(redis_url: str | None) -> Redis:
             "REDIS_URL is not set: using in-process storage, state will not survive a restart"
         )
         return cast(Redis, fakeredis.FakeAsyncRedis(decode_responses=True))
+    retry = Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), RETRIES)
+    scheme, _, rest = redis_url.partition("://")
+    if scheme in CLUSTER_SCHEMES:
+        # It speaks the same commands; the Store uses only those a cluster runs (every
+        # script's and transaction's keys in one slot) and asks ``is_cluster`` for the rest.
+        cluster = RedisCluster.from_url(
+            f"{CLUSTER_SCHEMES[scheme]}://{rest}",
+            max_connections=POOL_SIZE,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            socket_timeout=COMMAND_TIMEOUT,
+            health_check_interval=HEALTH_CHECK_INTERVAL,
+            retry=retry,
+            decode_responses=True,
+        )
+        return cast(Redis, cluster)
     pool = BlockingConnectionPool.from_url(
         redis_url,
         max_connections=POOL_SIZE,
@@ -107,10 +146,14 @@ def connect(redis_url: str | None) -> Redis:
         socket_connect_timeout=CONNECT_TIMEOUT,
         socket_timeout=COMMAND_TIMEOUT,
         health_check_interval=HEALTH_CHECK_INTERVAL,
-        retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), RETRIES),
+        retry=retry,
         decode_responses=True,
     )
     return Redis(connection_pool=pool)
+
+
+def is_cluster(redis: Redis) -> bool:
+    return isinstance(redis, RedisCluster)
 
 
 def dump(value: Any) -> str:
@@ -126,6 +169,7 @@ class StoreBase:
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
+        self.cluster = is_cluster(redis)
 
     async def close(self) -> None:
         await self.redis.aclose()

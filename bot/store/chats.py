@@ -1,8 +1,11 @@
 """A chat's settings and the Storyteller's role (PRODUCT.md §3).
 
-The role is a field of the chat's settings changed by compare-and-set under WATCH, in the
-same transaction as the Storytellers' campaign lists, so a list never disagrees with the
-chats (PRODUCT.md §2 "Storyteller").
+The role is a field of the chat's settings changed by compare-and-set under WATCH. The
+Storytellers' campaign lists follow right after, in the same update: they belong to users,
+not to the chat, so on a Redis Cluster they sit in other slots than the chat and cannot be in
+its transaction. Their writes can be repeated (a re-run of the update after a crash makes
+them again), and whoever reads a list checks the chat's settings for the role
+(PRODUCT.md §2 "Storyteller").
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from redis.asyncio.client import Pipeline
 
 from bot.store.base import (
+    CHAT_TTL,
     StoreBase,
     campaign_pick_key,
     campaigns_key,
@@ -64,7 +68,7 @@ class ChatStore(StoreBase):
             current = parse_chat_settings(await pipe.get(key))
             updated = ChatSettings.model_validate({**current.model_dump(), **changes})
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-            pipe.set(key, updated.model_dump_json())
+            pipe.set(key, updated.model_dump_json(), ex=CHAT_TTL)
             return updated
 
         return await self._watched(key, apply)
@@ -80,7 +84,7 @@ class ChatStore(StoreBase):
         """
         key = chat_key(chat_id)
 
-        async def apply(pipe: Pipeline) -> ChatSettings | None:
+        async def apply(pipe: Pipeline) -> tuple[ChatSettings, int | None] | None:
             current = parse_chat_settings(await pipe.get(key))
             if current.storyteller_id != expected:
                 return None
@@ -88,23 +92,33 @@ class ChatStore(StoreBase):
                 update={"storyteller_id": new_id, "storyteller_name": name}
             )
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-            pipe.set(key, updated.model_dump_json())
-            if current.storyteller_id is not None and current.storyteller_id != new_id:
-                pipe.hdel(campaigns_key(current.storyteller_id), str(chat_id))
-            pipe.hset(campaigns_key(new_id), str(chat_id), title)
-            return updated
+            pipe.set(key, updated.model_dump_json(), ex=CHAT_TTL)
+            return updated, current.storyteller_id
 
-        return await self._watched(key, apply)
+        changed = await self._watched(key, apply)
+        if changed is None:
+            return None
+        updated, previous = changed
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if previous is not None and previous != new_id:
+                pipe.hdel(campaigns_key(previous), str(chat_id))
+            pipe.hset(campaigns_key(new_id), str(chat_id), title)
+            pipe.expire(campaigns_key(new_id), CHAT_TTL)
+            await pipe.execute()
+        return updated
 
     async def campaigns(self, user_id: int) -> tuple[int | None, dict[int, str]]:
-        """The Storyteller's chosen campaign (or None) and every campaign they run: id → title."""
+        """The Storyteller's chosen campaign (or None) and every campaign they run: id → title.
+        Reading them renews their clock, as an update renews its chat's."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(campaign_pick_key(user_id))
             pipe.hgetall(campaigns_key(user_id))
-            chosen, titles = await pipe.execute()
+            pipe.expire(campaign_pick_key(user_id), CHAT_TTL)
+            pipe.expire(campaigns_key(user_id), CHAT_TTL)
+            chosen, titles, _, _ = await pipe.execute()
         runs = {int(k): str(v) for k, v in titles.items() if str(k).lstrip("-").isdigit()}
         picked = int(chosen) if chosen is not None and chosen.lstrip("-").isdigit() else None
         return picked, runs
 
     async def choose_campaign(self, user_id: int, chat_id: int) -> None:
-        await self.redis.set(campaign_pick_key(user_id), str(chat_id))
+        await self.redis.set(campaign_pick_key(user_id), str(chat_id), ex=CHAT_TTL)

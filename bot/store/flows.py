@@ -27,35 +27,22 @@ from bot.store.base import (
     FLOW_ID_BYTES,
     FLOW_TTL,
     LOG_CAP,
-    LOG_TTL,
-    PREFIX,
     current_actor,
     dump,
     flow_key,
     live_key,
     log_key,
+    none_key,
     pairs,
     sheet_key,
 )
-from bot.store.log import LogEntry, LogStore
+from bot.store.log import LogEntry, LogStore, log_append
 from bot.store.sheets import npc_field, parse_sheet, player_field
 from rules.sheet import Sheet, SheetSystem, to_json
 
 S = TypeVar("S", bound="FlowState")
 
 ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
-
-
-def _log_append(key: str, cap: int) -> str:
-    """Lua that pushes ``ARGV[cap + 1..]`` (log entries, oldest first) onto the chat's log
-    ``key``, capped at ``ARGV[cap]`` and expiring after a quiet season."""
-    return f"""if #ARGV > {cap} then
-  for i = {cap + 1}, #ARGV do
-    redis.call('LPUSH', {key}, ARGV[i])
-  end
-  redis.call('LTRIM', {key}, 0, tonumber(ARGV[{cap}]) - 1)
-  redis.call('EXPIRE', {key}, {LOG_TTL})
-end"""
 
 
 # KEYS[1] flow, KEYS[2] its chat's log (only with entries); ARGV: expected version, new data
@@ -85,7 +72,7 @@ redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
   'actors', actors, 'screen', ARGV[5])
 LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", _log_append("KEYS[2]", 6))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", log_append("KEYS[2]", 6))
 
 
 # KEYS[1] flow; ARGV[1] the screen JSON. Only onto a flow that still exists, so an expired
@@ -164,7 +151,7 @@ if ARGV[10] ~= '' then
 end
 LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", _log_append("KEYS[3]", 13))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", log_append("KEYS[3]", 13))
 
 # KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
 # pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
@@ -380,7 +367,7 @@ class FlowStore(LogStore):
         self._end_live = self.redis.register_script(_END_LIVE)
 
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
-        key = flow_key(flow.id)
+        key = flow_key(flow.chat_id, flow.id)
         pipe.hset(
             key,
             mapping={
@@ -489,10 +476,12 @@ class FlowStore(LogStore):
         if entries:
             args += [LOG_CAP, *(entry.stored() for entry in entries)]
         keys = [
-            flow_key(flow.id),
+            flow_key(flow.chat_id, flow.id),
             skey,
             log_key(flow.chat_id),
-            flow_key(also.flow.id) if also is not None else f"{PREFIX}:none",
+            flow_key(also.flow.chat_id, also.flow.id)
+            if also is not None
+            else none_key(flow.chat_id),
         ]
         journal.forget()
         reply = await self._advance_spending(keys=keys, args=args)
@@ -515,7 +504,7 @@ class FlowStore(LogStore):
         async def apply(pipe: Pipeline) -> tuple[Flow, Live, bool]:
             pointer = _live(await pipe.get(key))
             if pointer is not None:
-                fields = await pipe.hgetall(flow_key(pointer.flow))
+                fields = await pipe.hgetall(flow_key(chat_id, pointer.flow))
                 if fields and fields.get("closed") != "1":
                     return _flow_from_hash(pointer.flow, fields), pointer, False
             flow = self._new_flow(state, chat_id, owner_id)
@@ -577,8 +566,8 @@ class FlowStore(LogStore):
         reply = await self._create_live(
             keys=[
                 live_key(flow.chat_id, name),
-                flow_key(flow.id),
-                record.key if record is not None else f"{PREFIX}:none",
+                flow_key(flow.chat_id, flow.id),
+                record.key if record is not None else none_key(flow.chat_id),
             ],
             args=[
                 expected or "",
@@ -600,7 +589,7 @@ class FlowStore(LogStore):
         pointer = _live(await self.redis.get(live_key(chat_id, name)))
         if pointer is None:
             return None
-        flow = await self.load_flow(pointer.flow)
+        flow = await self.load_flow(chat_id, pointer.flow)
         if flow is None or flow.closed:
             return None
         return flow, pointer
@@ -619,10 +608,12 @@ class FlowStore(LogStore):
         """The live flow ended: the chat has none of that kind until it is opened again."""
         await self._end_live(keys=[live_key(chat_id, name)], args=[flow_id])
 
-    async def load_flow(self, flow_id: str) -> Flow | None:
+    async def load_flow(self, chat_id: int, flow_id: str) -> Flow | None:
+        """The chat's flow ``flow_id`` (a button's); None when the chat has no such flow."""
+        key = flow_key(chat_id, flow_id)
         prefetch = journal.current_prefetch.get()
-        ahead = prefetch.flow(flow_id) if prefetch is not None else None
-        fields = ahead if ahead is not None else await self.redis.hgetall(flow_key(flow_id))
+        ahead = prefetch.flow(key) if prefetch is not None else None
+        fields = ahead if ahead is not None else await self.redis.hgetall(key)
         if not fields:
             return None
         return _flow_from_hash(flow_id, fields)
@@ -647,7 +638,7 @@ class FlowStore(LogStore):
             current_actor.get(),
             screen.model_dump_json() if screen is not None else "",
         ]
-        keys = [flow_key(flow.id)]
+        keys = [flow_key(flow.chat_id, flow.id)]
         if entries:
             keys.append(log_key(flow.chat_id))
             args += [LOG_CAP, *(entry.stored() for entry in entries)]
@@ -661,7 +652,9 @@ class FlowStore(LogStore):
         """What a closed flow's message now shows (a hand-off drew another flow into it), so a
         late tap on the old buttons redraws the message instead of finding it dead."""
         journal.forget()
-        await self._keep_screen(keys=[flow_key(flow.id)], args=[screen.model_dump_json()])
+        await self._keep_screen(
+            keys=[flow_key(flow.chat_id, flow.id)], args=[screen.model_dump_json()]
+        )
 
     async def close_flow(
         self, flow: Flow, expected_version: int, *, screen: Screen | None = None
@@ -688,7 +681,8 @@ class FlowStore(LogStore):
         shows the change (the round tracker's health), moved in the same step when it is
         still at its version. A combat tap that read every sheet ahead does all of it in one
         script on the sheet as read (and reads again only if the sheet changed since)."""
-        fkey, skey, field = flow_key(flow.id), sheet_key(flow.chat_id), spend.field()
+        fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
+        field = spend.field()
         data = dump(_data(state))
         prefetch = journal.current_prefetch.get()
         whole = prefetch.whole(skey) if prefetch is not None else None

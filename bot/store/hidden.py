@@ -1,7 +1,10 @@
 """The Storyteller's hidden rolls (PRODUCT.md §2 "Hidden rolls").
 
 A hidden roll is stored only once its result reached the Storyteller, together with its log
-line (which carries no result until ``/reveal``).
+line (which carries no result until ``/reveal``), once per number: the Storyteller may roll
+from their private chat for a campaign, whose keys are in another slot than the update's
+journal on a Redis Cluster, so the store makes the step itself unrepeatable instead of
+journaling it. A chat keeps its last ``HIDDEN_CAP`` hidden rolls.
 """
 
 from __future__ import annotations
@@ -11,11 +14,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
-from redis.asyncio.client import Pipeline
 
 from bot.store import journal
-from bot.store.base import LOG_CAP, hidden_key, hidden_seq_key, log, log_key
-from bot.store.log import LogEntry, LogStore
+from bot.store.base import (
+    CHAT_TTL,
+    HIDDEN_CAP,
+    LOG_CAP,
+    hidden_key,
+    hidden_seq_key,
+    log,
+    log_key,
+)
+from bot.store.log import LogEntry, LogStore, log_append
 
 # KEYS[1] the chat's hidden rolls; ARGV[1] seq. -1: no such roll; 0: already revealed; 1: now.
 # HSETNX makes the reveal happen once, whoever of two taps or two /reveal gets there first.
@@ -25,6 +35,30 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
 end
 return redis.call('HSETNX', KEYS[1], ARGV[1] .. ':r', '1')
 """
+
+
+# KEYS[1] the chat's hidden rolls, KEYS[2] its log, KEYS[3] its counter; ARGV[1] seq, ARGV[2]
+# the record, ARGV[3] how many rolls are kept, ARGV[4] the log cap, ARGV[5] the log line. A
+# number already stored (a re-run of the update) writes nothing; the rolls older than the
+# last ARGV[3] go.
+_SAVE_HIDDEN = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
+  return 0
+end
+local floor = tonumber(ARGV[1]) - tonumber(ARGV[3])
+if floor > 0 then
+  for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+    local seq = tonumber(string.match(name, '^(%d+)'))
+    if seq and seq <= floor then
+      redis.call('HDEL', KEYS[1], name)
+    end
+  end
+end
+redis.call('EXPIRE', KEYS[1], CHAT_TTL)
+redis.call('EXPIRE', KEYS[3], CHAT_TTL)
+LOG_APPEND
+return 1
+""".replace("CHAT_TTL", str(CHAT_TTL)).replace("LOG_APPEND", log_append("KEYS[2]", 4))
 
 
 class HiddenRecord(BaseModel):
@@ -77,24 +111,38 @@ def _hidden_records(fields: Mapping[Any, Any]) -> dict[int, HiddenRecord]:
 class HiddenStore(LogStore):
     def register_scripts(self) -> None:
         self._reveal_hidden = self.redis.register_script(_REVEAL_HIDDEN)
+        self._save_hidden = self.redis.register_script(_SAVE_HIDDEN)
 
     async def next_hidden_seq(self, chat_id: int) -> int:
         """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
         # Inside an update the number is journaled too, so a re-run keeps it.
-        return await journal.once(self.redis, lambda: self.redis.incr(hidden_seq_key(chat_id)))
+        return await journal.once(self.redis, lambda: self._count(hidden_seq_key(chat_id)))
+
+    async def _count(self, key: str) -> int:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.expire(key, CHAT_TTL)
+            count, _ = await pipe.execute()
+        return int(count)
 
     async def save_hidden(self, record: HiddenRecord, entry: LogEntry) -> None:
-        """The hidden roll and its log line (which must carry no result) in one round-trip."""
-
-        def queue(pipe: Pipeline) -> None:
-            pipe.hset(
+        """The hidden roll and its log line (which must carry no result) in one round-trip,
+        once for its number however often the update runs."""
+        journal.forget()
+        await self._save_hidden(
+            keys=[
                 hidden_key(record.chat_id),
-                str(record.seq),
+                log_key(record.chat_id),
+                hidden_seq_key(record.chat_id),
+            ],
+            args=[
+                record.seq,
                 record.model_dump_json(exclude={"revealed"}),
-            )
-            self._queue_log(pipe, record.chat_id, (entry,))
-
-        await journal.pipeline(self.redis, queue, None)
+                HIDDEN_CAP,
+                LOG_CAP,
+                entry.stored(),
+            ],
+        )
 
     async def load_hidden(self, chat_id: int, seq: int) -> HiddenRecord | None:
         raw, revealed = await self.redis.hmget(hidden_key(chat_id), [str(seq), f"{seq}:r"])

@@ -7,6 +7,7 @@ base class can route its transactions through it without an import cycle.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import pickle
 import random
@@ -17,6 +18,7 @@ from typing import Any, TypeVar, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
+from redis.exceptions import RedisError
 
 _T = TypeVar("_T")
 
@@ -90,7 +92,7 @@ class Prefetch:
     flow a button names and the sender's sheets. Each is good once, and only until the
     update's first write (:func:`forget`), so nothing read here is ever stale."""
 
-    flows: dict[str, dict[str, str]] = field(default_factory=dict)  # flow id → its hash
+    flows: dict[str, dict[str, str]] = field(default_factory=dict)  # flow key → its hash
     sheets: dict[tuple[str, str], str | None] = field(default_factory=dict)  # (key, field)
     # A combat tap reads a whole chat's sheets and its live messages (the tracker, the
     # attack panel), which such a tap shows or changes together (``Feature.reads_ahead``).
@@ -98,8 +100,8 @@ class Prefetch:
     all_sheets: dict[str, str] | None = None  # field → raw, every sheet of ``sheets_key``
     lives: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
 
-    def flow(self, flow_id: str) -> dict[str, str] | None:
-        return self.flows.pop(flow_id, None)
+    def flow(self, key: str) -> dict[str, str] | None:
+        return self.flows.pop(key, None)
 
     def whole(self, key: str) -> dict[str, str] | None:
         """Every field of the sheets hash ``key`` as read ahead, or None if it was not."""
@@ -150,7 +152,9 @@ async def transaction(
 
     async def recorded(pipe: Pipeline) -> _T:
         result = await apply(pipe)
-        if not pipe.explicit_transaction:  # it decided without writing: record that alone
+        # It decided without writing: record that alone. (A cluster's pipeline does not say
+        # whether MULTI was issued; both refuse a second one with a RedisError.)
+        with contextlib.suppress(RedisError):
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         pipe.hset(journal.key, f"fx:{step}", journal.encode(result))
         return result

@@ -17,6 +17,18 @@ from bot.store import journal
 from bot.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key
 
 
+def log_append(key: str, cap: int) -> str:
+    """Lua that pushes ``ARGV[cap + 1..]`` (log entries, oldest first) onto the chat's log
+    ``key``, capped at ``ARGV[cap]`` and expiring after a quiet season."""
+    return f"""if #ARGV > {cap} then
+  for i = {cap + 1}, #ARGV do
+    redis.call('LPUSH', {key}, ARGV[i])
+  end
+  redis.call('LTRIM', {key}, 0, tonumber(ARGV[{cap}]) - 1)
+  redis.call('EXPIRE', {key}, {LOG_TTL})
+end"""
+
+
 class LogEntry(BaseModel):
     """One line of the log: who rolled what and how it came out.
 

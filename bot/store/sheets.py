@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
 from bot.store import journal
-from bot.store.base import StoreBase, log, sheet_key
+from bot.store.base import CHAT_TTL, StoreBase, log, sheet_key
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 from rules.sheet import from_json as sheet_from_json
@@ -200,6 +200,7 @@ class SheetStore(StoreBase):
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             values: dict[Any, Any] = {field: to_json(updated), **extra}
             pipe.hset(key, mapping=values)
+            pipe.expire(key, CHAT_TTL)
             return updated
 
         return await self._watched(key, apply)

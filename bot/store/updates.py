@@ -4,15 +4,21 @@ Telegram delivers an update at least once: polling re-sends what was not confirm
 re-sends what was not answered, and a crash can hit anywhere in between. So an update is
 kept until its effect and its replies are out, and handling it again repeats nothing:
 
-- the **inbox** (``sdb:inbox:{bot}``, update id → the update's JSON) holds every update from
+- the **inbox** (``sdb:inbox:BOT``, update id → the update's JSON) holds every update from
   the moment it is fetched or received until it is finished, so a crash loses none of them
   and the next process (or another replica) picks them up (bot/delivery.py);
-- the **journal** (``sdb:upd:{bot}:{update}``, a hash) carries the update's dice seed, drawn
-  from the OS the first time (so a re-run rolls the very same dice), the result of each of its
-  writes (``fx:{n}``, written in the same transaction as the write, so a re-run skips a
+- the **journal** (``sdb:upd:BOT:{CHAT}:UPDATE``, a hash) carries the update's dice seed,
+  drawn from the OS the first time (so a re-run rolls the very same dice), the result of each
+  of its writes (``fx:N``, written in the same transaction as the write, so a re-run skips a
   write that was applied and reads back what it returned) and ``done`` once finished;
-- the **chat lock** (``sdb:lock:{bot}:{chat}``) serialises one chat's updates across
+- the **chat lock** (``sdb:lock:BOT:{CHAT}``) serialises one chat's updates across
   replicas; it expires by itself if its holder dies.
+
+The journal and the lock carry the chat's hash tag, so they share a slot with the chat's keys
+on a Redis Cluster. The inbox is one key for every chat, so on a cluster it lives in a slot of
+its own: there an update leaves it by a second command right after its journal says ``done``
+(a crash in between leaves a finished update in the inbox, which ``begin_update`` then finds
+done and removes), while on one server the same script does both.
 """
 
 from __future__ import annotations
@@ -21,7 +27,19 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
-from bot.store.base import PREFIX, StoreBase, chat_key, flow_key, live_key, sheet_key
+from bot.store.base import (
+    CHAT_TTL,
+    PREFIX,
+    StoreBase,
+    chat_key,
+    flow_key,
+    hidden_key,
+    hidden_seq_key,
+    live_key,
+    none_key,
+    sheet_key,
+    tag,
+)
 from bot.store.chats import ChatSettings, parse_chat_settings
 from bot.store.journal import Journal, Prefetch
 
@@ -31,29 +49,34 @@ LOCK_TTL_MS = 15_000
 MAX_ATTEMPTS = 5  # an update that failed this often is finished, so a poisoned one cannot loop
 
 
-def journal_key(bot_id: int, update_id: int) -> str:
-    return f"{PREFIX}:upd:{bot_id}:{update_id}"
+def journal_key(bot_id: int, update_id: int, scope: int) -> str:
+    """The update's journal, in the slot of the chat (``scope``) it is serialised by."""
+    return f"{PREFIX}:upd:{bot_id}:{tag(scope)}:{update_id}"
 
 
 def lock_key(bot_id: int, scope: int) -> str:
-    return f"{PREFIX}:lock:{bot_id}:{scope}"
+    return f"{PREFIX}:lock:{bot_id}:{tag(scope)}"
 
 
 def inbox_key(bot_id: int) -> str:
     return f"{PREFIX}:inbox:{bot_id}"
 
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox, then what is read ahead for the handler:
-# KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the chat's sheets (each only
-# when ARGV[8] says so: a 'c', an 'f', an 's' for some sheets or an 'S' for all of them),
-# KEYS[7..] live pointers, each read with the flow it points at. ARGV[1] lock token, ARGV[2]
-# lock TTL (ms), ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh
-# seed, ARGV[5] journal TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags,
-# ARGV[9] the flow keys' prefix, ARGV[10] unused, ARGV[11..] the sheet fields to read (the
-# sender's sheets).
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what
+# is read ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names,
+# KEYS[6] the chat's sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some
+# sheets or an 'S' for all of them), KEYS[7] and KEYS[8] the chat's hidden rolls and their
+# counter (only their clock is renewed), KEYS[9..] live pointers, each read with the flow it
+# points at. ARGV[1] lock token, ARGV[2] lock TTL (ms), ARGV[3] '1' to take the lock from a
+# holder presumed dead, ARGV[4] a fresh seed, ARGV[5] journal TTL, ARGV[6] update id,
+# ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9] the chat's flow keys' prefix,
+# ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11..] the sheet fields to read (the sender's
+# sheets). Every update in a chat renews the clock of the chat's table (CHAT_TTL).
 _BEGIN = """
 if redis.call('HGET', KEYS[1], 'done') == '1' then
-  redis.call('HDEL', KEYS[3], ARGV[6])
+  if ARGV[10] == '1' then
+    redis.call('HDEL', KEYS[3], ARGV[6])
+  end
   return {'done'}
 end
 local holder = redis.call('GET', KEYS[2])
@@ -63,7 +86,9 @@ end
 local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 if attempts > tonumber(ARGV[7]) then
   redis.call('HSET', KEYS[1], 'done', '1')
-  redis.call('HDEL', KEYS[3], ARGV[6])
+  if ARGV[10] == '1' then
+    redis.call('HDEL', KEYS[3], ARGV[6])
+  end
   return {'given-up'}
 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
@@ -73,6 +98,9 @@ local flags = ARGV[8] or ''
 local settings = false
 if string.find(flags, 'c', 1, true) then
   settings = redis.call('GET', KEYS[4])
+  for _, i in ipairs({4, 6, 7, 8}) do
+    redis.call('EXPIRE', KEYS[i], CHAT_TTL)
+  end
 end
 local flow = {}
 if string.find(flags, 'f', 1, true) then
@@ -89,7 +117,7 @@ elseif string.find(flags, 's', 1, true) and #ARGV > 10 then
   sheets = redis.call('HMGET', KEYS[6], unpack(fields))
 end
 local lives = {}
-for i = 7, #KEYS do
+for i = 9, #KEYS do
   local pointer = redis.call('GET', KEYS[i])
   local fields = {}
   if pointer then
@@ -101,12 +129,15 @@ for i = 7, #KEYS do
   lives[#lives + 1] = {pointer or false, fields}
 end
 return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives}
-"""
+""".replace("CHAT_TTL", str(CHAT_TTL))
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox; ARGV[1] lock token, ARGV[2] update id.
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster); ARGV[1]
+# lock token, ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox.
 _FINISH = """
 redis.call('HSET', KEYS[1], 'done', '1')
-redis.call('HDEL', KEYS[3], ARGV[2])
+if ARGV[3] == '1' then
+  redis.call('HDEL', KEYS[3], ARGV[2])
+end
 if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('DEL', KEYS[2])
 end
@@ -175,23 +206,30 @@ class UpdateStore(StoreBase):
         ``sheet_fields`` (the sender's) for the handler (:class:`Prefetch`). ``force`` takes
         the lock from a holder presumed dead (polling has one consumer only). ``all_sheets``
         reads every sheet of the chat instead, and ``live_names`` the chat's live messages
-        of those names with their flows (a combat tap: ``Feature.reads_ahead``)."""
-        none = f"{PREFIX}:none"
+        of those names with their flows (a combat tap: ``Feature.reads_ahead``). A chat's
+        update is serialised by that chat (``scope`` is ``chat_id``), so all of it is in
+        one slot of a cluster."""
+        none = none_key(scope)
+        if chat_id is not None and chat_id != scope:
+            raise ValueError(f"chat {chat_id} is not the update's scope {scope}")
         sheets = sheet_fields if chat_id is not None else ()
         wide = all_sheets and chat_id is not None
         lives = list(live_names) if chat_id is not None else []
         keys = [
-            journal_key(bot_id, update_id),
+            journal_key(bot_id, update_id, scope),
             lock_key(bot_id, scope),
-            inbox_key(bot_id),
+            none if self.cluster else inbox_key(bot_id),
             chat_key(chat_id) if chat_id is not None else none,
-            flow_key(flow_id) if flow_id is not None else none,
+            flow_key(chat_id, flow_id) if flow_id is not None and chat_id is not None else none,
             sheet_key(chat_id) if chat_id is not None else none,
+            hidden_key(chat_id) if chat_id is not None else none,
+            hidden_seq_key(chat_id) if chat_id is not None else none,
             *(live_key(chat_id, name) for name in lives if chat_id is not None),
         ]
+        reading_flow = flow_id is not None and chat_id is not None
         flags = (
             ("c" if chat_id is not None else "")
-            + ("f" if flow_id is not None else "")
+            + ("f" if reading_flow else "")
             + ("S" if wide else "s" if sheets else "")
         )
         args: list[Any] = [
@@ -203,12 +241,14 @@ class UpdateStore(StoreBase):
             update_id,
             MAX_ATTEMPTS,
             flags,
-            flow_key(""),
-            "",
+            flow_key(chat_id, "") if chat_id is not None else "",
+            "" if self.cluster else "1",
             *sheets,
         ]
         reply = await self._begin(keys=keys, args=args)
         status = Begun(reply[0])
+        if status in (Begun.DONE, Begun.GIVEN_UP) and self.cluster:
+            await self.redis.hdel(inbox_key(bot_id), str(update_id))
         if status is not Begun.GO:
             return status, ChatSettings(), None, Prefetch()
         raw_settings, raw_fields = reply[1], reply[2]
@@ -216,10 +256,8 @@ class UpdateStore(StoreBase):
         journal = _journal_from(keys[0], fields)
         prefetch = Prefetch()
         raw_flow = reply[3] if len(reply) > 3 else []
-        if flow_id is not None and raw_flow:
-            prefetch.flows[flow_id] = dict(zip(raw_flow[0::2], raw_flow[1::2], strict=True))
-        elif flow_id is not None:
-            prefetch.flows[flow_id] = {}
+        if flow_id is not None and reading_flow:
+            prefetch.flows[keys[4]] = dict(zip(raw_flow[0::2], raw_flow[1::2], strict=True))
         values = reply[4] if len(reply) > 4 else []
         if wide:
             prefetch.sheets_key = keys[5]
@@ -227,14 +265,20 @@ class UpdateStore(StoreBase):
         else:
             for name, value in zip(sheets, values, strict=False):
                 prefetch.sheets[(keys[5], name)] = value
-        for key, (pointer, raw) in zip(keys[6:], reply[5] if len(reply) > 5 else [], strict=False):
+        for key, (pointer, raw) in zip(keys[8:], reply[5] if len(reply) > 5 else [], strict=False):
             fields = dict(zip(raw[0::2], raw[1::2], strict=True))
             prefetch.lives[key] = (pointer or None, fields)
         return status, parse_chat_settings(raw_settings), journal, prefetch
 
     async def finish_update(self, bot_id: int, update_id: int, scope: int, token: str) -> None:
-        keys = [journal_key(bot_id, update_id), lock_key(bot_id, scope), inbox_key(bot_id)]
-        await self._finish(keys=keys, args=[token, update_id])
+        keys = [
+            journal_key(bot_id, update_id, scope),
+            lock_key(bot_id, scope),
+            none_key(scope) if self.cluster else inbox_key(bot_id),
+        ]
+        await self._finish(keys=keys, args=[token, update_id, "" if self.cluster else "1"])
+        if self.cluster:  # the inbox is in a slot of its own: out of it once done
+            await self.redis.hdel(inbox_key(bot_id), str(update_id))
 
     async def renew_lock(self, bot_id: int, scope: int, token: str) -> bool:
         return bool(await self._renew(keys=[lock_key(bot_id, scope)], args=[token, LOCK_TTL_MS]))

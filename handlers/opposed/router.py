@@ -201,7 +201,7 @@ async def _answer_by_reply(
     """``/vs ловк+драка 7`` in reply to a challenge: the challenged player answers with a pool
     from their sheet (or typed) instead of the buttons; the challenge message is redrawn."""
     replied = message.reply_to_message
-    flow = await store.load_flow(flow_id)
+    flow = await store.load_flow(message.chat.id, flow_id)
     if replied is None or flow is None or flow.closed or flow.chat_id != message.chat.id:
         await message.answer(render.closed_text())
         return

@@ -224,7 +224,7 @@ async def _answer(
             )
             await callback.answer()
             return
-        current = await store.load_flow(flow.id)
+        current = await store.load_flow(flow.chat_id, flow.id)
     await callback.answer(render.invalid_button_text(), show_alert=True)
 
 
@@ -264,5 +264,5 @@ async def _close(
             await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
             await callback.answer()
             return
-        current = await store.load_flow(flow.id)
+        current = await store.load_flow(flow.chat_id, flow.id)
     await callback.answer(render.invalid_button_text(), show_alert=True)

@@ -213,7 +213,7 @@ async def _join_by_reply(
         return
     flow_id, message_id = joined
     for _attempt in range(CONFLICT_ATTEMPTS):
-        flow = await store.load_flow(flow_id)
+        flow = await store.load_flow(message.chat.id, flow_id)
         if flow is None or flow.closed or flow.chat_id != message.chat.id:
             await message.answer(render.closed_text())
             return

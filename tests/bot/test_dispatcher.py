@@ -24,7 +24,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.app import create_dispatcher
 from bot.i18n import compile_catalogues, load_i18n
 from bot.settings import Settings
-from bot.store import ChatSettings, Store
+from bot.store import ChatSettings, Store, chat_key
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import BotchRule, Profile
@@ -157,7 +157,7 @@ async def test_handlers_receive_the_workflow_data(
 async def test_unknown_profile_falls_back(
     dispatcher: Dispatcher, fake_store: Store, seen: Seen
 ) -> None:
-    await fake_store.redis.set("sdb:chat:-1001", '{"profile": "werewolf"}')
+    await fake_store.redis.set(chat_key(-1001), '{"profile": "werewolf"}')
     bot, _ = make_bot()
     await dispatcher.feed_update(bot, text_update("/echo"))
     assert seen.calls[0]["profile"].name == "mage"

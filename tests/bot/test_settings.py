@@ -82,6 +82,8 @@ def test_env_file_and_blank_values(tmp_path: Path) -> None:
         ({"bot_token": "not-a-token"}, "BOT_TOKEN"),
         ({"bot_token": "abc:def"}, "BOT_TOKEN"),
         ({"redis_url": "http://localhost"}, "REDIS_URL"),
+        ({"redis_url": "redis+cluster://"}, "REDIS_URL"),
+        ({"redis_url": "redis+cluster://10.0.0.5:7000/3"}, "REDIS_URL"),
         ({"telegram_api_url": "api.telegram.org"}, "TELEGRAM_API_URL"),
         ({"default_locale": "de"}, "DEFAULT_LOCALE"),
         ({"log_level": "LOUD"}, "LOG_LEVEL"),
@@ -97,6 +99,11 @@ def test_bad_values_are_named(env: dict[str, str], field: str) -> None:
     line = describe_error(caught.value)
     assert "\n" not in line
     assert field in line
+
+
+def test_a_redis_cluster_is_named_by_one_of_its_nodes() -> None:
+    for url in ("redis+cluster://10.0.0.5:7000", "rediss+cluster://u:p@redis.example.org:6380"):
+        assert make(redis_url=url).redis_url == url
 
 
 def test_secret_charset_accepts_telegram_alphabet() -> None:

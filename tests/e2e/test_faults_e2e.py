@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
+from bot.store import inbox_key, log_key
 from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from tests.e2e.conftest import BotLauncher
@@ -78,8 +79,8 @@ async def test_a_burst_survives_sigkill_and_nothing_is_rolled_twice(
     client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
     try:
         for group, _player in tables:
-            assert await client.llen(f"sdb:log:{group.id}") == ROLLS_PER_GROUP  # logged once
-        assert await client.hlen(f"sdb:inbox:{fake_api.bot.id}") == 0
+            assert await client.llen(log_key(group.id)) == ROLLS_PER_GROUP  # logged once
+        assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
     finally:
         await client.aclose()
 
@@ -120,7 +121,7 @@ async def test_a_result_whose_sends_failed_is_sent_later_and_logged_once(
     check_roll_report(shown, 5, 6)
     client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
     try:
-        assert await client.llen(f"sdb:log:{group.id}") == 1
+        assert await client.llen(log_key(group.id)) == 1
     finally:
         await client.aclose()
 
@@ -150,7 +151,7 @@ async def test_a_roll_sent_while_redis_is_frozen_is_rolled_once_and_paid_once(
     assert not any("попробуйте" in text.casefold() for text in said), said
     client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
     try:
-        assert await client.llen(f"sdb:log:{group.id}") == 1
+        assert await client.llen(log_key(group.id)) == 1
     finally:
         await client.aclose()
 
@@ -181,7 +182,7 @@ async def test_a_tap_while_redis_is_down_applies_once_after_it_is_back(
         assert "3. " not in extended.text  # applied once
         client = aioredis.Redis.from_url(redis.url, decode_responses=True)
         try:
-            assert await client.llen(f"sdb:log:{group.id}") == 2
+            assert await client.llen(log_key(group.id)) == 2
         finally:
             await client.aclose()
     finally:

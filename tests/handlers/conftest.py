@@ -223,7 +223,7 @@ def fresh_store() -> Store:
 
 async def flows(store: Store) -> dict[Any, Any]:
     """Every stored flow, raw: a test compares these before and after a tap."""
-    keys = sorted(await store.redis.keys(flow_key("*")))
+    keys = sorted(await store.redis.keys(flow_key("*", "*")))
     return {key: await store.redis.hgetall(key) for key in keys}
 
 

@@ -328,7 +328,10 @@ async def test_teamwork_botch_ruins_all_where_the_profile_says_so(table: Table) 
     assert "Вместе: 2 успеха" in last_text(table)  # MEMBER_ONLY: Boris's botch is his own
     [flow] = [
         f
-        for f in [await table.store.load_flow(k.split(":")[-1]) for k in await flows(table.store)]
+        for f in [
+            await table.store.load_flow(table.chat.id, k.split(":")[-1])
+            for k in await flows(table.store)
+        ]
         if f
     ]
     ruins = MAGE.model_copy(update={"team_botch": TeamBotch.RUINS_ALL})

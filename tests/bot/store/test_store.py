@@ -1,7 +1,8 @@
-"""The Store's contract, against fakeredis and against a real redis-server.
+"""The Store's contract, against fakeredis, a real redis-server and a real Redis Cluster.
 
-The same tests run on both because the bot uses fakeredis when REDIS_URL is unset and
-promises the same semantics (PRODUCT.md §3).
+The same tests run on all three because the bot uses fakeredis when REDIS_URL is unset and
+promises the same semantics (PRODUCT.md §3), and runs on a cluster when REDIS_URL names one
+(PRODUCT.md §5 "Scale"): a script or transaction whose keys fall in two slots fails there.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.store import (
     current_journal,
     current_prefetch,
     flow_key,
+    log_key,
     sheet_key,
 )
 from bot.store.sheets import player_field
@@ -56,12 +58,6 @@ def _willpower(sheet: Sheet) -> Sheet | None:
 
 def _spend(user_id: int = 42) -> SheetSpend:
     return SheetSpend(user_id=user_id, system=SheetSystem.MAGE, change=_willpower)
-
-
-@pytest.fixture(params=["fakeredis", "redis-server"])
-def store(request: pytest.FixtureRequest) -> Store:
-    name = "fake_store" if request.param == "fakeredis" else "real_store"
-    return request.getfixturevalue(name)  # type: ignore[no-any-return]
 
 
 async def test_new_chat_has_default_settings(store: Store) -> None:
@@ -106,7 +102,7 @@ async def test_flow_round_trip(store: Store) -> None:
     assert flow.version == 0
     assert not flow.closed
     assert flow.kind == Tally.kind
-    assert await store.load_flow(flow.id) == flow
+    assert await store.load_flow(flow.chat_id, flow.id) == flow
     assert flow.state(Tally) == Tally(total=7, got=(1, 2))
 
 
@@ -144,7 +140,7 @@ async def test_advance_flow_compare_and_set(store: Store) -> None:
     assert (closed.version, closed.closed) == (2, True)
     # A closed flow accepts nothing, even with the right version.
     assert await store.advance_flow(flow, 2, Tally(total=7)) is None
-    loaded = await store.load_flow(flow.id)
+    loaded = await store.load_flow(flow.chat_id, flow.id)
     assert loaded is not None
     assert loaded.state(Tally).total == 5
 
@@ -165,26 +161,26 @@ async def test_twenty_concurrent_taps_apply_once(store: Store) -> None:
     )
     winners = [r for r in results if r is not None]
     assert len(winners) == 1
-    loaded = await store.load_flow(flow.id)
+    loaded = await store.load_flow(flow.chat_id, flow.id)
     assert loaded is not None
     assert loaded.version == 1
     assert loaded.data == winners[0].data
 
 
 async def test_missing_and_expired_flows_are_none(store: Store) -> None:
-    assert await store.load_flow("nope") is None
+    assert await store.load_flow(-100, "nope") is None
     flow = await store.create_flow(Tally(), 1, 1, ttl=1)
-    assert await store.redis.ttl(flow_key(flow.id)) in (0, 1)
-    await store.redis.pexpire(flow_key(flow.id), 1)
+    assert await store.redis.ttl(flow_key(flow.chat_id, flow.id)) in (0, 1)
+    await store.redis.pexpire(flow_key(flow.chat_id, flow.id), 1)
     await asyncio.sleep(0.05)
-    assert await store.load_flow(flow.id) is None
+    assert await store.load_flow(flow.chat_id, flow.id) is None
     assert await store.advance_flow(flow, 0, Tally()) is None
 
 
 async def test_advance_keeps_the_ttl(store: Store) -> None:
     flow = await store.create_flow(Tally(), 1, 1, ttl=500)
     await store.advance_flow(flow, 0, Tally(total=1))
-    assert 0 < await store.redis.ttl(flow_key(flow.id)) <= 500
+    assert 0 < await store.redis.ttl(flow_key(flow.chat_id, flow.id)) <= 500
 
 
 async def test_advance_logs_only_when_it_wins(store: Store) -> None:
@@ -212,7 +208,7 @@ async def test_create_spending_takes_the_point_with_the_flow_and_the_log(store: 
     assert sheet is not None
     assert sheet.willpower_current == 2
     assert await _willpower_now(store) == 2
-    assert await store.load_flow(flow.id) == flow
+    assert await store.load_flow(flow.chat_id, flow.id) == flow
     assert [e["pool"] for e in await store.recent_rolls(-100)] == [5]
 
 
@@ -221,7 +217,7 @@ async def test_spending_without_a_sheet_or_a_tracked_resource_spends_nothing(
 ) -> None:
     flow, sheet = await store.create_flow_spending(Tally(), -100, 42, _spend())
     assert sheet is None
-    assert await store.load_flow(flow.id) == flow
+    assert await store.load_flow(flow.chat_id, flow.id) == flow
     await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: s)
     _, untracked = await store.create_flow_spending(Tally(), -100, 42, _spend())
     assert untracked is None
@@ -252,7 +248,7 @@ async def test_advance_spending_is_one_step_and_a_stale_tap_spends_nothing(
     assert winners[0][1] is not None
     assert await _willpower_now(store) == 2
     assert len(await store.recent_rolls(-100)) == 1
-    loaded = await store.load_flow(flow.id)
+    loaded = await store.load_flow(flow.chat_id, flow.id)
     assert loaded is not None
     assert loaded.version == 1
 
@@ -269,7 +265,7 @@ async def test_advance_spending_retries_on_a_concurrent_sheet_write(store: Store
     refused = [r for r in results if isinstance(r, RulesInputError)]
     assert len(refused) == 2
     assert await _willpower_now(store) == 0
-    versions = [(await store.load_flow(f.id)) for f in flows]
+    versions = [(await store.load_flow(f.chat_id, f.id)) for f in flows]
     assert sorted(f.version for f in versions if f is not None) == [0, 0, 1, 1, 1]
 
 
@@ -315,12 +311,14 @@ async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Stor
         sheet_fields=[player_field(42, system) for system in SheetSystem],
     )
     assert journal is not None
-    assert flow.id in prefetch.flows
+    assert flow_key(flow.chat_id, flow.id) in prefetch.flows
     token = current_prefetch.set(prefetch)
     try:
-        await store.redis.hset(flow_key(flow.id), "version", 9)  # behind the prefetch's back
-        assert (await store.load_flow(flow.id)).version == 0  # type: ignore[union-attr]
-        assert (await store.load_flow(flow.id)).version == 9  # type: ignore[union-attr]
+        await store.redis.hset(
+            flow_key(flow.chat_id, flow.id), "version", 9
+        )  # behind the prefetch's back
+        assert (await store.load_flow(flow.chat_id, flow.id)).version == 0  # type: ignore[union-attr]
+        assert (await store.load_flow(flow.chat_id, flow.id)).version == 9  # type: ignore[union-attr]
         sheet = await store.load_sheet(-100, 42, SheetSystem.MAGE)
         assert sheet is not None
         assert sheet.rating("strength") == 3
@@ -391,13 +389,13 @@ async def test_log_is_capped_newest_first(store: Store) -> None:
         await store.log_roll(-100, _entry(i))
     recent = await store.recent_rolls(-100, limit=3)
     assert [e["pool"] for e in recent] == [LOG_CAP + 4, LOG_CAP + 3, LOG_CAP + 2]
-    assert await store.redis.llen("sdb:log:-100") == LOG_CAP
-    assert 0 < await store.redis.ttl("sdb:log:-100") <= 90 * 86_400  # a quiet chat's log goes
+    assert await store.redis.llen(log_key(-100)) == LOG_CAP
+    assert 0 < await store.redis.ttl(log_key(-100)) <= 90 * 86_400  # a quiet chat's log goes
 
 
 async def test_create_flow_and_log_in_one_step(store: Store) -> None:
     flow = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
-    assert await store.load_flow(flow.id) == flow
+    assert await store.load_flow(flow.chat_id, flow.id) == flow
     assert await store.recent_rolls(-100) == [
         {"user_id": 42, "name": "Аня", "pool": 5, "successes": 2}
     ]
@@ -451,7 +449,7 @@ async def test_a_live_message_already_sent_is_stored_in_one_step_unless_another_
     assert loaded[0].screen == screen
     second = store.new_flow(Tally(total=3), -100, 43)
     assert await store.create_live("panel", second, 78, screen, expected=None) is None
-    assert await store.load_flow(second.id) is None  # the loser stores nothing
+    assert await store.load_flow(second.chat_id, second.id) is None  # the loser stores nothing
 
 
 @pytest.mark.parametrize("changed_meanwhile", [False, True])
@@ -494,7 +492,7 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
     assert sheet.rating("dexterity") == (5 if changed_meanwhile else 4)
     stored = await store.load_sheet(-100, 42, SheetSystem.MAGE)
     assert stored == sheet
-    moved = await store.load_flow(tracker.id)
+    moved = await store.load_flow(tracker.chat_id, tracker.id)
     assert moved is not None
     assert moved.version == 1
     assert moved.screen == Screen(text="tracker")

@@ -123,7 +123,7 @@ async def test_forged_attack_buttons_change_nothing(table: Table) -> None:
     await table.say(BORIS, "/atk")
     mid, _text, markup = panel(table)
     flow_id = AtkCallback.unpack(buttons(markup)[0].callback_data or "").f
-    before = await table.store.load_flow(flow_id)
+    before = await table.store.load_flow(table.chat.id, flow_id)
     assert before is not None
     for action in AtkAction:
         if action in (AtkAction.CANCEL, AtkAction.ATTACK):
@@ -132,7 +132,7 @@ async def test_forged_attack_buttons_change_nothing(table: Table) -> None:
             forged = AtkCallback(f=flow_id, v=before.version, a=action, x=x).pack()
             await table.tap(BORIS, forged, mid)
             await table.tap(VERA, forged, mid)
-    after = await table.store.load_flow(flow_id)
+    after = await table.store.load_flow(table.chat.id, flow_id)
     assert after is not None
     # only the cycling toggles (which ignore x) could have moved it; no roll happened
     assert after.data["attack"] is None
@@ -206,7 +206,7 @@ async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table
     assert [b.text for b in buttons(markup)] == ["🛡 отчаянное уклонение (3к10)"]
     mid, _text, markup = panel(table)
     flow_id = AtkCallback.unpack(buttons(markup)[0].callback_data or "").f
-    flow = await table.store.load_flow(flow_id)
+    flow = await table.store.load_flow(table.chat.id, flow_id)
     assert flow is not None
     dodge = AtkCallback(f=flow_id, v=flow.version, a=AtkAction.DEFEND, x=1).pack()
     await table.tap(VERA, dodge, mid)

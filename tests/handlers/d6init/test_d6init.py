@@ -222,7 +222,7 @@ async def test_a_stranger_cannot_defend_and_flows_stay_put(d6: Table) -> None:
     mid = d6.session.messages[0].message_id
     _text, markup = last_screen(d6)
     await d6.tap(ANNA, press(markup, D6InitAction.ACT), mid)
-    keys = sorted(await d6.store.redis.keys(flow_key("*")))
+    keys = sorted(await d6.store.redis.keys(flow_key("*", "*")))
     before = {k: await d6.store.redis.hgetall(k) for k in keys}
     _text, markup = last_screen(d6)
     await d6.tap(BORIS, press(markup, D6InitAction.DEFEND), mid)

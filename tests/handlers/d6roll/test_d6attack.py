@@ -32,7 +32,7 @@ def press(markup: object, action: AttackAction, x: int | None = None, c: str = "
 
 
 async def state_of(table: Table, data: str) -> D6AttackFlow:
-    flow = await table.store.load_flow(D6AttackCallback.unpack(data).f)
+    flow = await table.store.load_flow(table.chat.id, D6AttackCallback.unpack(data).f)
     assert flow is not None
     return flow.state(D6AttackFlow)
 
@@ -153,7 +153,7 @@ async def test_a_run_up_or_full_defence_is_no_use_of_a_hit(d6: Table, choice: st
     texts = [b.text for b in buttons(markup)]
     assert not any("разгон" in t.casefold() or "оборона" in t.casefold() for t in texts)
     flow_id = D6AttackCallback.unpack(press(markup, AttackAction.SPEND, c="p")).f
-    flow = await d6.store.load_flow(flow_id)
+    flow = await d6.store.load_flow(d6.chat.id, flow_id)
     assert flow is not None
     forged = D6AttackCallback(f=flow_id, v=flow.version, a=AttackAction.SPEND, c=choice).pack()
     before = await flows(d6.store)
@@ -238,7 +238,7 @@ async def test_a_split_with_the_declared_manoeuvre_and_bad_taps(d6: Table) -> No
     markup = d6.session.edits[-1].reply_markup
     assert "⛓ Vera −1" in [b.text for b in buttons(markup)]
     flow_id = D6AttackCallback.unpack(share(markup, 0, "p")).f
-    flow = await d6.store.load_flow(flow_id)
+    flow = await d6.store.load_flow(d6.chat.id, flow_id)
     assert flow is not None
     before = await flows(d6.store)
     for x, c in ((2, "p"), (-1, "v"), (0, "q")):

@@ -46,7 +46,7 @@ async def test_three_sides_join_and_the_opener_calls_it(d6: Table) -> None:
     final = d6.session.edits[-1]
     assert final.reply_markup is None
     flow_id = ContestCallback.unpack(press(edit.reply_markup, ContestAction.RESOLVE)).f
-    stored = await d6.store.load_flow(flow_id)
+    stored = await d6.store.load_flow(d6.chat.id, flow_id)
     assert stored is not None
     state = stored.state(ContestFlow)
     assert [len(s.faces) for s in state.sides] == [4, 3, 2]

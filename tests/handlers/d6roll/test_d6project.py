@@ -30,7 +30,7 @@ def press(markup: object, action: ProjectAction, x: int | None = None) -> str:
 
 
 async def state(table: Table, data: str) -> ProjectFlow:
-    flow = await table.store.load_flow(ProjectCallback.unpack(data).f)
+    flow = await table.store.load_flow(table.chat.id, ProjectCallback.unpack(data).f)
     assert flow is not None
     return flow.state(ProjectFlow)
 

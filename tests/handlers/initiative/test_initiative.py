@@ -151,10 +151,10 @@ async def test_two_presses_of_next_at_once_take_one_step(table: Table) -> None:
     mid, _text, _markup = screen(table)
     data = data_of(table, "Дальше")
     flow_id = InitCallback.unpack(data).f
-    before = await table.store.load_flow(flow_id)
+    before = await table.store.load_flow(table.chat.id, flow_id)
     assert before is not None
     await asyncio.gather(table.tap(ANNA, data, mid), table.tap(BORIS, data, mid))
-    after = await table.store.load_flow(flow_id)
+    after = await table.store.load_flow(table.chat.id, flow_id)
     assert after is not None
     assert after.data["round"]["step"] == before.data["round"]["step"] + 1
 
@@ -248,20 +248,20 @@ async def test_forged_buttons_change_nothing(table: Table) -> None:
     await opened(table)
     mid, _text, _markup = screen(table)
     flow_id = InitCallback.unpack(data_of(table, "Заявки")).f
-    before = await table.store.load_flow(flow_id)
+    before = await table.store.load_flow(table.chat.id, flow_id)
     assert before is not None
     for who in (BORIS, ANNA):
         for action in InitAction:
             if who is ANNA and action is InitAction.END:
                 continue  # the one button whose number means nothing: it would end the fight
             for x in (-1, 99, 10**9):
-                now = await table.store.load_flow(flow_id)
+                now = await table.store.load_flow(table.chat.id, flow_id)
                 assert now is not None
                 forged = InitCallback(f=flow_id, v=now.version, a=action, x=x).pack()
                 await table.tap(who, forged, mid)
     await table.tap(ANNA, "ini:zzz:1:r:0", mid)
     await table.tap(ANNA, "ini:" + flow_id + ":1:??:0", mid)
-    after = await table.store.load_flow(flow_id)
+    after = await table.store.load_flow(table.chat.id, flow_id)
     assert after is not None
     assert after.data["round"] == before.data["round"]
     assert all(a.text for a in table.session.answers[-20:])  # every press got a word back

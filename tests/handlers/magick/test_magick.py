@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.store import sheet_key
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
@@ -30,7 +31,7 @@ async def test_the_outside_contract(table: Table) -> None:
     for seed in range(30):
         table.rng = random.Random(seed)
         chat = table.chat.id
-        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.store.redis.hdel(sheet_key(chat), f"u:{ANNA.id}:mage")
         await table.say(ANNA, "/set арете 3 квинтэссенция 5")
         await table.say(ANNA, "/m 3 вульг свид кв 2")
         said = table.session.sent[-1].text
@@ -200,7 +201,7 @@ async def test_a_ritual_gathers_successes_and_pays_paradox_at_its_end(table: Tab
     for seed in range(60):
         table.rng = random.Random(seed)
         chat = table.chat.id
-        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.store.redis.hdel(sheet_key(chat), f"u:{ANNA.id}:mage")
         await table.say(ANNA, "/set арете 3")
         await table.say(ANNA, "/m 1 вульг свид цель 4")
         ritual = table.session.messages[-1]
@@ -314,7 +315,7 @@ async def test_the_magick_vectors_through_the_chat(
     chat = table.chat.id
     for seed in range(3):
         table.rng = random.Random(seed)
-        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.store.redis.hdel(sheet_key(chat), f"u:{ANNA.id}:mage")
         await table.say(ANNA, "/set арете 5 квинтэссенция 3")
         await table.say(ANNA, line)
         said = table.session.sent[-1].text
@@ -336,7 +337,7 @@ async def test_paradox_burns_quintessence_where_they_meet_and_english_reads_it(
     for seed in range(20):
         table.rng = random.Random(seed)
         chat = table.chat.id
-        await table.store.redis.hdel(f"sdb:sheet:{chat}", f"u:{ANNA.id}:mage")
+        await table.store.redis.hdel(sheet_key(chat), f"u:{ANNA.id}:mage")
         await table.say(ANNA, "/set arete 3 quintessence 15")
         await table.say(ANNA, "/m 3 vulgar witnesses")
         said = table.session.sent[-1].text

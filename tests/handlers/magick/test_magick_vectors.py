@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from aiogram.types import Message, MessageEntity
 
+from bot.store import sheet_key
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
@@ -146,7 +147,7 @@ async def test_g_c12_tiers_by_the_successes(table: Table) -> None:
     tier 5 (the wheel overflows past 20, G-C10)."""
     cases = ((3, 1), (4, 2), (8, 2), (9, 3), (13, 3), (14, 4), (18, 4), (19, 5))
     for paradox, tier in cases:
-        await table.store.redis.delete(f"sdb:sheet:{table.chat.id}")
+        await table.store.redis.delete(sheet_key(table.chat.id))
         await table.say(ANNA, f"/set арете 1 парадокс {paradox}")
         mid = await cast(table, "/m 1 вульг свид", [10])
         table.rng = Dealt()  # tens: every Paradox die discharges

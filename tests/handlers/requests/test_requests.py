@@ -123,11 +123,16 @@ async def test_second_tap_by_the_same_player_is_refused(table: Table) -> None:
     await table.say(BORIS, "/set восприятие 3 бдительность 2")
     mid, data, _text = await ask(table)
     await table.tap(BORIS, data, mid)
-    stored = await table.store.redis.hgetall(flow_key(RequestCallback.unpack(data).f))
+    stored = await table.store.redis.hgetall(
+        flow_key(table.chat.id, RequestCallback.unpack(data).f)
+    )
     await table.tap(BORIS, data, mid)
     assert table.session.answers[-1].text == "Вы уже бросили по этому запросу."
     assert table.session.answers[-1].show_alert
-    assert await table.store.redis.hgetall(flow_key(RequestCallback.unpack(data).f)) == stored
+    assert (
+        await table.store.redis.hgetall(flow_key(table.chat.id, RequestCallback.unpack(data).f))
+        == stored
+    )
     assert await table.store.redis.llen(log_key(table.chat.id)) == 1
 
 
@@ -216,7 +221,7 @@ async def test_bad_requests_get_a_hint_and_open_nothing(table: Table, text: str,
     sent = table.session.sent[-1]
     assert says in sent.text
     assert sent.reply_markup is None
-    assert await table.store.redis.keys(flow_key("*")) == []
+    assert await table.store.redis.keys(flow_key("*", "*")) == []
 
 
 async def test_english_request(table: Table) -> None:
@@ -232,7 +237,7 @@ async def test_forged_request_data_changes_nothing(table: Table) -> None:
     await table.say(BORIS, "/set восприятие 3 бдительность 2")
     mid, data, _text = await ask(table)
     flow_id = RequestCallback.unpack(data).f
-    await table.store.redis.hset(flow_key(flow_id), "data", '{"codes": 5}')
+    await table.store.redis.hset(flow_key(table.chat.id, flow_id), "data", '{"codes": 5}')
     await table.tap(BORIS, data, mid)
     assert table.session.answers[-1].text == "Эта кнопка недействительна."
     await table.tap(BORIS, "rq:nosuchflow:go", mid)
@@ -248,7 +253,7 @@ async def test_simultaneous_taps_all_land_once(table: Table) -> None:
         await table.say(p, "/set восприятие 2 бдительность 1")
     mid, data, _text = await ask(table)
     await asyncio.gather(*(table.tap(p, data, mid) for p in players))
-    raw = await table.store.redis.hgetall(flow_key(RequestCallback.unpack(data).f))
+    raw = await table.store.redis.hgetall(flow_key(table.chat.id, RequestCallback.unpack(data).f))
     answers = json.loads(raw["data"])["answers"]
     assert sorted(a["name"] for a in answers) == [p.first_name for p in players]
     assert raw["version"] == str(len(players))
@@ -301,7 +306,7 @@ def test_any_ask_text_opens_one_request_or_explains(i18n: I18n, text: str) -> No
         await table.say(ST, "/ask " + text)
         [sent] = table.session.sent
         assert not sent.text.startswith(APOLOGIES), sent.text
-        opened = await table.store.redis.keys(flow_key("*"))
+        opened = await table.store.redis.keys(flow_key("*", "*"))
         if sent.text.startswith("📣"):
             assert len(opened) == 1
             assert sent.reply_markup is not None

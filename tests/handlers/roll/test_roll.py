@@ -294,7 +294,7 @@ async def test_retry_raises_difficulty_and_works_once(table: Table) -> None:
 async def test_retry_by_someone_else_is_refused(table: Table) -> None:
     data, message_id = await fail_once(table)
     flow_id = RollCallback.unpack(data).f
-    before = await table.store.redis.hgetall(flow_key(flow_id))
+    before = await table.store.redis.hgetall(flow_key(table.chat.id, flow_id))
     await table.tap(BORIS, data, message_id)
     assert table.session.answers[-1].text == "Это не ваш бросок."
-    assert await table.store.redis.hgetall(flow_key(flow_id)) == before
+    assert await table.store.redis.hgetall(flow_key(table.chat.id, flow_id)) == before

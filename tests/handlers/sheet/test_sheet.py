@@ -389,7 +389,7 @@ async def test_editor_refuses_another_player_and_stale_or_forged_taps(table: Tab
     await table.tap(ANNA, to_attributes, mid)  # the same button again: already applied
     assert len(table.session.edits) == 1
     flow_id = SheetCallback.unpack(to_attributes).f
-    raw = await table.store.redis.hgetall(flow_key(flow_id))
+    raw = await table.store.redis.hgetall(flow_key(table.chat.id, flow_id))
     assert raw["version"] == "1"
 
     # A value for a trait that was never chosen, and a value out of the buttons' range.
