@@ -705,6 +705,17 @@ class D6Arguments(BaseModel):
         return None
 
 
+# The d6 words that take a number, after them or glued («удача 1», «удача1»): the key, the
+# words, the digits the number may have, and what the word alone means (None: it needs one).
+# «удача N» spends luck dice, «замысел N» is an unfinished project's readiness (§D.6),
+# «прицел N» the target's difficulty an aim cancels first (§D.12; alone: none).
+_D6_NUMBERED: tuple[tuple[str, frozenset[str], int, int | None], ...] = (
+    ("luck", vocabulary.LUCK, 3, None),
+    ("relief", vocabulary.RELIEF, 2, None),
+    ("aim", vocabulary.AIM, 2, 0),
+)
+
+
 def parse_d6_arguments(text: str | None) -> D6Arguments:
     """Keywords anywhere; a number after «удача» is its dice (also glued: «удача1»); words
     are power names, ``+`` between them; without powers the first number is the chance and the
@@ -719,14 +730,25 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         word = words[i]
         folded = word.casefold().rstrip(".,")
         glued = re.fullmatch(r"([^\W\d_]+)([0-9]{1,3})", folded)
-        if folded in vocabulary.LUCK or (glued and glued.group(1) in vocabulary.LUCK):
-            if "luck" in found:
+        numbered = next(
+            (
+                (key, digits, alone)
+                for key, spelled, digits, alone in _D6_NUMBERED
+                if folded in spelled or (glued is not None and glued.group(1) in spelled)
+            ),
+            None,
+        )
+        if numbered is not None:
+            key, digits, alone = numbered
+            if key in found:
                 raise ArgumentsError(Problem.REPEATED, word)
             if glued is not None:
-                found["luck"] = int(glued.group(2))
-            elif i + 1 < len(words) and re.fullmatch(r"[0-9]{1,3}", words[i + 1]):
+                found[key] = int(glued.group(2))
+            elif i + 1 < len(words) and re.fullmatch(rf"[0-9]{{1,{digits}}}", words[i + 1]):
                 i += 1
-                found["luck"] = int(words[i])
+                found[key] = int(words[i])
+            elif alone is not None:
+                found[key] = alone
             else:
                 raise ArgumentsError(Problem.POOL_MISSING, word)
         elif folded in vocabulary.WEAKNESS:
@@ -737,28 +759,6 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
             found["charge"] = True
         elif folded in vocabulary.FULL_DEFENCE:
             found["full_defence"] = True  # «глухая оборона» is two words of one trick
-        elif folded in vocabulary.RELIEF or (glued and glued.group(1) in vocabulary.RELIEF):
-            # «замысел 2»: an unfinished project of readiness 2 eases the difficulty typed
-            if "relief" in found:
-                raise ArgumentsError(Problem.REPEATED, word)
-            if glued is not None:
-                found["relief"] = int(glued.group(2))
-            elif i + 1 < len(words) and re.fullmatch(r"[0-9]{1,2}", words[i + 1]):
-                i += 1
-                found["relief"] = int(words[i])
-            else:
-                raise ArgumentsError(Problem.POOL_MISSING, word)
-        elif folded in vocabulary.AIM or (glued and glued.group(1) in vocabulary.AIM):
-            # «прицел 1»: the target's difficulty the measures cancel first («прицел» alone: 0)
-            if "aim" in found:
-                raise ArgumentsError(Problem.REPEATED, word)
-            if glued is not None:
-                found["aim"] = int(glued.group(2))
-            elif i + 1 < len(words) and re.fullmatch(r"[0-9]{1,2}", words[i + 1]):
-                i += 1
-                found["aim"] = int(words[i])
-            else:
-                found["aim"] = 0
         elif re.fullmatch(r"[+-][0-9]{1,2}", folded):
             modifier += int(folded)
         elif re.fullmatch(r"[0-9]{1,3}", folded):
