@@ -33,6 +33,7 @@ from bot.store import inbox_key, log_key
 from localapi.processes import BotProcess, RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, free_port, parse_html
 from tests.e2e.test_faults_e2e import replies
+from tests.e2e.test_roll_e2e import check_roll_report
 from tests.e2e.test_storyteller_e2e import COMMITMENT, faces_in
 
 pytestmark = pytest.mark.e2e
@@ -309,6 +310,68 @@ async def test_two_webhook_replicas_behind_one_url_lose_and_repeat_nothing(
         # Every roll logged once: eight plain ones, and two Willpower rolls at the first table.
         assert await client.llen(log_key(groups[0].id)) == 10
         assert await client.llen(log_key(groups[2].id)) == 8
+        assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
+    finally:
+        await client.aclose()
+
+
+async def test_a_replica_killed_mid_burst_loses_and_repeats_nothing(
+    fake_api: FakeBotApi,
+    bots: Bots,
+    redis_factory: Callable[..., RedisServer],
+) -> None:
+    """SIGKILL of one webhook replica in the middle of a burst (PRODUCT.md §5): what it had
+    taken (answered 200, so Telegram will not send it again) is in the inbox, and the other
+    replica finishes it from its journal once the dead one's chat lock runs out; what it had
+    not answered Telegram delivers again. Every command is answered, none rolled twice, each
+    result a reply to its command, in order, logged once; then the replica comes back."""
+    redis = redis_factory()
+    await redis.start()
+    ports = [free_port(), free_port()]
+    replicas = [f"http://127.0.0.1:{port}/hook" for port in ports]
+    async with Balancer(replicas) as balancer, Telegram(fake_api) as telegram:
+        first, _second = await asyncio.gather(
+            *(bots.webhook(redis.url, balancer.url, port) for port in ports)
+        )
+        tables: list[tuple[FakeChat, FakeUser]] = []
+        for n in range(4):
+            player = fake_api.add_user(f"Игрок{n}")
+            tables.append((fake_api.add_group(f"Стол {n}", owner=player), player))
+        telegram.delivering.clear()
+        # Sends are applied at once but answered late: the kill lands between Telegram
+        # applying a result and the replica learning it did.
+        fake_api.delay_next("sendMessage", seconds=0.4, count=24)
+        commands = [
+            (group, fake_api.send_text(group, player, "/r 6 6"))
+            for _ in range(6)
+            for group, player in tables
+        ]
+        telegram.delivering.set()
+        await fake_api.wait_for(lambda: len(fake_api.calls_to("sendMessage")) >= 6, timeout=WAIT)
+        await first.kill()
+
+        def answered() -> bool:
+            return all(c.message_id in replies(fake_api, g) for g, c in commands)
+
+        await fake_api.wait_for(answered, timeout=60)
+        await bots.webhook(redis.url, balancer.url, ports[0])  # the replica comes back
+        await asyncio.sleep(1.0)  # anything sent twice would show up by now
+        for group, command in commands:
+            shown = replies(fake_api, group)[command.message_id]
+            assert len({m.text for m in shown}) == 1, [m.text for m in shown]  # never re-rolled
+            check_roll_report(shown[0], 6, 6)
+        for group, _player in tables:
+            answered_ids = [
+                int(m.data["reply_to_message"]["message_id"])
+                for m in group.messages
+                if m.sender_id == fake_api.bot.id and "reply_to_message" in m.data
+            ]
+            assert answered_ids == sorted(answered_ids)  # in the order of the commands
+
+    client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        for group, _player in tables:
+            assert await client.llen(log_key(group.id)) == 6  # logged once
         assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
     finally:
         await client.aclose()
