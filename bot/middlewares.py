@@ -14,6 +14,7 @@ Order on the ``update`` observer, outermost first (after aiogram's own user-cont
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
@@ -35,6 +36,7 @@ from pydantic import ValidationError
 
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
+from bot.sent import Outbox, current_outbox
 from bot.session import current_command, tracking_answers
 from bot.store import (
     STORAGE_ERRORS,
@@ -203,20 +205,29 @@ class StateMiddleware(BaseMiddleware):
         ahead = current_prefetch.set(prefetch)
         command = current_command.set(_command_of(event))
         renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
+        box = Outbox(store, chat.id) if chat is not None else None
+        boxed = current_outbox.set(box)
         try:
             result = await handler(event, data)
         except RETRIED_LATER:
+            if box is not None and box.sent() is not None:
+                # Run again later: what this try delivered stays below the next try's floor.
+                with contextlib.suppress(*STORAGE_ERRORS):
+                    await store.note_sent(box.chat_id, box.newest)
             raise
         except Exception:
-            await store.finish_update(bot.id, event.update_id, scope, token)
+            sent = box.sent() if box is not None else None
+            await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
             raise
         finally:
             renew.cancel()
+            current_outbox.reset(boxed)
             current_command.reset(command)
             current_prefetch.reset(ahead)
             current_journal.reset(journaled)
             current_actor.reset(actor)
-        await store.finish_update(bot.id, event.update_id, scope, token)
+        sent = box.sent() if box is not None else None
+        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
         return result
 
     @staticmethod

@@ -47,6 +47,8 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message, ReplyParameters
 from aiohttp import ClientConnectorError
 
+from bot.sent import LostSendGuard
+
 if TYPE_CHECKING:
     from aiogram import Bot
 
@@ -297,7 +299,8 @@ class ExpiredCallbackAnswers(BaseRequestMiddleware):
         except TelegramBadRequest as error:
             if isinstance(method, AnswerCallbackQuery) and "query is too old" in error.message:
                 log.info("callback %s answered too late", method.callback_query_id)
-                return Response[TelegramType](ok=True, result=cast(TelegramType, True))
+                # aiogram's request chain passes the method's result, typed as its Response.
+                return cast(Response[TelegramType], True)
             raise
 
 
@@ -332,12 +335,14 @@ def make_session(settings: Settings) -> AiohttpSession:
 
 
 def install_middlewares(session: BaseSession) -> None:
-    """Retries outside the limiter, so every retried attempt is throttled too."""
+    """Retries outside the limiter, so every retried attempt is throttled too; a send whose
+    answer was lost is looked for between the two, before it is tried again (bot/sent.py)."""
     session.middleware(PinResponseTypes())
     session.middleware(ExpiredCallbackAnswers())
     session.middleware(ReplyToCommand())
     session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
+    session.middleware(LostSendGuard())
     session.middleware(RateLimitMiddleware())
 
 

@@ -751,6 +751,7 @@ class _Fault:
     status: int
     retry_after: int
     delay: float = 0.0
+    after: bool = False  # applied first, then answered with ``status``
 
 
 _FAULT_DESCRIPTIONS = {
@@ -824,6 +825,7 @@ class FakeBotApi:
             "sendMessage": self._send_message,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "editMessageCaption": self._edit_message_caption,
             "answerCallbackQuery": self._answer_callback_query,
             "deleteMessage": self._delete_message,
             "deleteMessages": self._delete_messages,
@@ -916,6 +918,7 @@ class FakeBotApi:
             result = await self._apply(spec, call.params)
             call.applied = True
             self._count_send(spec.name, call.params)
+            self._take_after_fault(spec.name)
             body: JsonDict = {"ok": True, "result": result}
             status = 200
         except ApiError as error:
@@ -982,6 +985,14 @@ class FakeBotApi:
         """
         self._faults.append(_Fault(method, count, status, retry_after))
 
+    def fail_after_applying(
+        self, method: str | None = None, *, count: int = 1, status: int = 502
+    ) -> None:
+        """Apply the next ``count`` calls of ``method``, then answer them with ``status`` all
+        the same: a front end that lost Telegram's answer. A bot that sends again on that
+        answer shows the message twice."""
+        self._faults.append(_Fault(method, count, status, 0, after=True))
+
     def delay_next(self, method: str | None = None, *, seconds: float, count: int = 1) -> None:
         """Apply the next calls but answer them only after ``seconds``: a client timeout then
         retrying the call is how real bots send a message twice."""
@@ -1016,8 +1027,16 @@ class FakeBotApi:
             wait = max(1, math.ceil(60 - (now - in_group[0])))
             raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 
+    def _take_after_fault(self, method: str) -> None:
+        for fault in self._faults:
+            if fault.after and fault.remaining > 0 and fault.method in (None, method):
+                fault.remaining -= 1
+                raise ApiError(fault.status, _FAULT_DESCRIPTIONS.get(fault.status, "Error"))
+
     def _take_fault(self, method: str) -> float:
         for fault in self._faults:
+            if fault.after:
+                continue
             if fault.remaining > 0 and fault.method in (None, method):
                 fault.remaining -= 1
                 if fault.delay:
@@ -1555,6 +1574,15 @@ class FakeBotApi:
         return self._apply_edit(
             message, message.data.get("text"), message.data.get("entities"), markup
         )
+
+    async def _edit_message_caption(self, params: JsonDict) -> JsonDict | bool:
+        """Only text messages are simulated: a caption edit of one says it has none, as
+        Telegram does (the bot uses that to tell its own messages, bot/sent.py)."""
+        if "inline_message_id" in params:
+            return True
+        chat = self._chat_for(params.get("chat_id"))
+        self._bot_message(chat, params.get("message_id"), "edit")
+        raise bad_request("there is no caption in the message to edit")
 
     def _apply_edit(
         self,

@@ -103,6 +103,12 @@ def live_key(chat_id: int, name: str) -> str:
     return f"{PREFIX}:live:{tag(chat_id)}:{name}"
 
 
+def sent_key(chat_id: int) -> str:
+    """The newest message the bot is known to have put in the chat: a send whose answer was
+    lost looks above it for what it may have delivered (bot/sent.py)."""
+    return f"{PREFIX}:sent:{tag(chat_id)}"
+
+
 def none_key(scope: int) -> str:
     """A key never written, standing for an absent one in a script's key list (a script's
     keys must all share one slot on a cluster)."""

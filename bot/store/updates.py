@@ -37,6 +37,7 @@ from bot.store.base import (
     hidden_seq_key,
     live_key,
     none_key,
+    sent_key,
     sheet_key,
     tag,
 )
@@ -131,10 +132,17 @@ end
 return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives}
 """.replace("CHAT_TTL", str(CHAT_TTL))
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster); ARGV[1]
-# lock token, ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox.
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), KEYS[4] the
+# chat's newest bot message; ARGV[1] lock token, ARGV[2] update id, ARGV[3] '1' when KEYS[3]
+# is the inbox, ARGV[4] the newest message the update sent in its chat ('' for none).
 _FINISH = """
 redis.call('HSET', KEYS[1], 'done', '1')
+if ARGV[4] ~= '' then
+  local known = tonumber(redis.call('GET', KEYS[4]) or '0')
+  if tonumber(ARGV[4]) > known then
+    redis.call('SET', KEYS[4], ARGV[4], 'EX', CHAT_TTL)
+  end
+end
 if ARGV[3] == '1' then
   redis.call('HDEL', KEYS[3], ARGV[2])
 end
@@ -142,7 +150,15 @@ if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('DEL', KEYS[2])
 end
 return 1
-"""
+""".replace("CHAT_TTL", str(CHAT_TTL))
+
+# KEYS[1] the chat's newest bot message; ARGV[1] a message id.
+_RAISE_SENT = """
+if tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[1]) or '0') then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', CHAT_TTL)
+end
+return 1
+""".replace("CHAT_TTL", str(CHAT_TTL))
 
 # KEYS[1] chat lock; ARGV[1] token, ARGV[2] TTL (ms).
 _RENEW = """
@@ -173,6 +189,7 @@ class UpdateStore(StoreBase):
     def register_scripts(self) -> None:
         self._begin = self.redis.register_script(_BEGIN)
         self._finish = self.redis.register_script(_FINISH)
+        self._raise_sent = self.redis.register_script(_RAISE_SENT)
         self._renew = self.redis.register_script(_RENEW)
 
     async def inbox_add(self, bot_id: int, updates: Mapping[int, str]) -> None:
@@ -270,15 +287,30 @@ class UpdateStore(StoreBase):
             prefetch.lives[key] = (pointer or None, fields)
         return status, parse_chat_settings(raw_settings), journal, prefetch
 
-    async def finish_update(self, bot_id: int, update_id: int, scope: int, token: str) -> None:
+    async def finish_update(
+        self, bot_id: int, update_id: int, scope: int, token: str, *, sent: int | None = None
+    ) -> None:
+        """Mark the update done, out of the inbox, the lock released; ``sent``: the newest
+        message the update put in its chat, the floor of a later lost send's search."""
         keys = [
             journal_key(bot_id, update_id, scope),
             lock_key(bot_id, scope),
             none_key(scope) if self.cluster else inbox_key(bot_id),
+            sent_key(scope),
         ]
-        await self._finish(keys=keys, args=[token, update_id, "" if self.cluster else "1"])
+        args: list[str | int] = [token, update_id, "" if self.cluster else "1", sent or ""]
+        await self._finish(keys=keys, args=args)
         if self.cluster:  # the inbox is in a slot of its own: out of it once done
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
+
+    async def note_sent(self, chat_id: int, message_id: int) -> None:
+        """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""
+        await self._raise_sent(keys=[sent_key(chat_id)], args=[message_id])
+
+    async def last_sent(self, chat_id: int) -> int:
+        """The newest message the finished updates of the chat put in it (0: none known)."""
+        raw = await self.redis.get(sent_key(chat_id))
+        return int(raw) if raw else 0
 
     async def renew_lock(self, bot_id: int, scope: int, token: str) -> bool:
         return bool(await self._renew(keys=[lock_key(bot_id, scope)], args=[token, LOCK_TTL_MS]))

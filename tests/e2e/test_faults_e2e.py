@@ -18,6 +18,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.store import inbox_key, log_key
+from handlers.extended.callbacks import ExtAction, ExtCallback
 from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from tests.e2e.conftest import BotLauncher
@@ -124,6 +125,63 @@ async def test_a_result_whose_sends_failed_is_sent_later_and_logged_once(
         assert await client.llen(log_key(group.id)) == 1
     finally:
         await client.aclose()
+
+
+async def test_a_result_delivered_but_answered_5xx_is_not_sent_again(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    """Telegram applied the send and the answer was lost (a 502 or 503 after applying): the
+    bot finds its message in the chat instead of sending the roll again. Players talk
+    between the rolls, and a live message (the /ext tracker) is stored by the id found."""
+    tables = []
+    for n in range(3):
+        player = fake_api.add_user(f"Игрок{n}")
+        tables.append((fake_api.add_group(f"Стол {n}", owner=player), player))
+    await bot_process.start()
+    for group, player in tables:
+        typed = fake_api.send_text(group, player, "/set сила воли 5")
+        await fake_api.wait_for_message(group, after=typed, timeout=10)
+    fake_api.fail_after_applying("sendMessage", count=9, status=502)
+    commands = []
+    for round_ in range(3):
+        for group, player in tables:
+            fake_api.send_text(group, player, f"ход {round_}")
+            commands.append((group, fake_api.send_text(group, player, "/r 5 6 св")))
+
+    def answered() -> bool:
+        return all(c.message_id in replies(fake_api, g) for g, c in commands)
+
+    await fake_api.wait_for(answered, timeout=30)
+    await asyncio.sleep(1.0)  # anything sent twice would show up by now
+    failed = [c for c in fake_api.calls_to("sendMessage") if c.status == 502]
+    assert len(failed) == 9
+    assert all(c.applied for c in failed)
+    for group, command in commands:
+        assert len(replies(fake_api, group)[command.message_id]) == 1
+    for group, _player in tables:
+        left = [m.text for m in group.messages if "осталось" in m.text]
+        assert [("осталось 4" in t, "осталось 3" in t, "осталось 2" in t) for t in left] == [
+            (True, False, False),
+            (False, True, False),
+            (False, False, True),
+        ]
+    fake_api.assert_no_duplicate_sends()
+
+    group, player = tables[0]
+    fake_api.fail_after_applying("sendMessage", count=1, status=503)
+    command = fake_api.send_text(group, player, "/ext 4 6 10")
+    extended = await fake_api.wait_for_message(group, after=command, timeout=10)
+    await asyncio.sleep(0.5)
+    assert len(replies(fake_api, group)[command.message_id]) == 1
+    [data] = [
+        b["callback_data"]
+        for b in extended.buttons
+        if b.get("callback_data", "").startswith(ExtCallback.__prefix__ + ":")
+        and b["callback_data"].endswith(f":{ExtAction.ROLL.value}")
+    ]
+    query = fake_api.press(group, player, extended, data)
+    await fake_api.wait_for(lambda: fake_api.callback_queries[query].answer is not None, 10)
+    assert "1. " in extended.text  # the tracker was stored by the id found
 
 
 async def test_a_roll_sent_while_redis_is_frozen_is_rolled_once_and_paid_once(

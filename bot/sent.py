@@ -1,0 +1,194 @@
+"""A send whose answer was lost is looked for before it is sent again (PRODUCT.md §5).
+
+Telegram may apply a ``sendMessage`` and still answer 5xx, or the answer may be lost on the
+way: sending again then shows the player the same result twice. The Bot API has no
+idempotency key and no way to read a message, but it has two facts to build one from:
+
+- message ids in a chat only grow, and the bot's sends in a chat are serialised by that
+  chat's updates (bot/store/updates.py), so every bot message above the newest one the bot
+  knows it sent (the chat's *floor*, kept in Redis by each finished update) is the send in
+  question;
+- ``editMessageCaption`` on a message tells what it is without changing it, because the
+  bot sends only text: "there is no caption" is a bot message, "can't be edited" someone
+  else's, "not found" none at all.
+
+So after an ambiguous failure the ids just above the floor are probed; a bot message there
+is the lost send, delivered, and its id is returned as if the first answer had arrived. If
+none is found, the error goes on to the retry as before. Only a send to the chat whose
+update is running is probed: a send to another chat (the Storyteller's private chat) has no
+exact floor, and is retried as before, where a repeat shows the same dice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, cast
+
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramEntityTooLarge,
+    TelegramNetworkError,
+    TelegramServerError,
+)
+from aiogram.methods import EditMessageCaption, Response, SendMessage, TelegramMethod
+from aiogram.methods.base import TelegramType
+from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
+
+from bot.store import STORAGE_ERRORS
+
+if TYPE_CHECKING:
+    from aiogram import Bot
+
+    from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+PROBE_SPAN = 12  # ids above the floor looked at: players' messages may come in between
+PROBE_MISSES = 3  # ids in a row that hold no message end the search
+SETTLE = 0.5  # seconds for a send whose answer timed out to land before it is looked for
+
+_BOT_MESSAGE = "there is no caption in the message to edit"
+_NOT_A_MESSAGE = "message to edit not found"
+
+
+@dataclass
+class Outbox:
+    """What the running update has sent to its own chat: the search's floor in this update."""
+
+    store: Store
+    chat_id: int
+    newest: int = 0  # the newest message this update put in its chat
+
+    def note(self, message_id: int) -> None:
+        self.newest = max(self.newest, message_id)
+
+    def sent(self) -> int | None:
+        return self.newest or None
+
+
+current_outbox: ContextVar[Outbox | None] = ContextVar("current_outbox", default=None)
+
+
+@contextmanager
+def outbox(store: Store, chat_id: int | None) -> Iterator[Outbox | None]:
+    """The update's outbox for the length of its handling (none outside a chat)."""
+    box = Outbox(store, chat_id) if chat_id is not None else None
+    token = current_outbox.set(box)
+    try:
+        yield box
+    finally:
+        current_outbox.reset(token)
+
+
+def _ambiguous(error: Exception) -> bool:
+    """Telegram may have applied the call: a 5xx, or an answer that never came back."""
+    if isinstance(error, TelegramServerError):
+        return True
+    return isinstance(error, TelegramNetworkError) and not isinstance(error, TelegramEntityTooLarge)
+
+
+def _reply_target(method: SendMessage) -> int:
+    if isinstance(method.reply_parameters, ReplyParameters):
+        return int(method.reply_parameters.message_id or 0)
+    return int(method.reply_to_message_id or 0)
+
+
+def _chat_type(chat_id: int) -> str:
+    if chat_id > 0:
+        return "private"
+    return "supergroup" if chat_id < -1_000_000_000_000 else "group"
+
+
+def delivered(method: SendMessage, chat_id: int, message_id: int) -> Message:
+    """The message Telegram would have answered with, as far as the bot needs it (its id)."""
+    markup = method.reply_markup
+    return Message(
+        message_id=message_id,
+        date=datetime.now(UTC),
+        chat=Chat(id=chat_id, type=_chat_type(chat_id)),
+        text=method.text,
+        reply_markup=markup if isinstance(markup, InlineKeyboardMarkup) else None,
+    )
+
+
+async def find_delivered(bot: Bot, chat_id: int, floor: int) -> int | None:
+    """The first bot message above ``floor`` in the chat, or None: see the module's docstring.
+    A probe that itself fails ends the search with None (send again, as before)."""
+    misses = 0
+    for message_id in range(floor + 1, floor + 1 + PROBE_SPAN):
+        try:
+            await bot(EditMessageCaption(chat_id=chat_id, message_id=message_id))
+        except TelegramBadRequest as error:
+            if _BOT_MESSAGE in error.message:
+                return message_id
+            misses = misses + 1 if _NOT_A_MESSAGE in error.message else 0
+            if misses >= PROBE_MISSES:
+                return None
+            continue
+        except TelegramAPIError:
+            return None
+        # The edit succeeded: a media message of the bot's (it sends none), so it is ours.
+        return message_id
+    return None
+
+
+class LostSendGuard(BaseRequestMiddleware):
+    """Looks for a send Telegram may have applied before it is sent again (module docstring).
+    Sits inside the retries, so each ambiguous try is checked before the next."""
+
+    def __init__(self, settle: float = SETTLE) -> None:
+        self.settle = settle
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        box = current_outbox.get()
+        send = method if isinstance(method, SendMessage) else None
+        if box is None or send is None or send.chat_id != box.chat_id:
+            return await make_request(bot, method)
+        try:
+            answer = await make_request(bot, method)
+        except Exception as error:
+            if not _ambiguous(error):
+                raise
+            found = await self._look(bot, box, send, error)
+            if found is None:
+                raise
+            log.warning(
+                "sendMessage to %d failed (%s) but was delivered as %d: not sent again",
+                box.chat_id,
+                type(error).__name__,
+                found,
+            )
+            box.note(found)
+            # aiogram's request chain passes the method's result, typed as its Response.
+            return cast(Response[TelegramType], delivered(send, box.chat_id, found))
+        result: Any = answer
+        if isinstance(result, Message):
+            box.note(result.message_id)
+        return answer
+
+    async def _look(
+        self, bot: Bot, box: Outbox, method: SendMessage, error: Exception
+    ) -> int | None:
+        try:
+            floor = max(await box.store.last_sent(box.chat_id), box.newest, _reply_target(method))
+        except STORAGE_ERRORS:
+            return None
+        if isinstance(error, TelegramNetworkError):
+            await asyncio.sleep(self.settle)  # a send still on its way lands first
+        return await find_delivered(bot, box.chat_id, floor)

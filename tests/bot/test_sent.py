@@ -1,0 +1,147 @@
+"""A send whose answer was lost is looked for before it is sent again (bot/sent.py), against
+the project's fake Bot API: it applies a call and then answers 502, as a front end that lost
+Telegram's answer does."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import fakeredis
+import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramServerError
+
+from bot.sent import current_outbox, outbox
+from bot.session import RetryMiddleware, install_middlewares
+from bot.store import Store
+from localapi.server import FakeBotApi, FakeChat
+
+
+class NoSleep:
+    async def __call__(self, delay: float) -> None:
+        return None
+
+
+@pytest.fixture
+async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_api.base_url))
+    install_middlewares(session)
+    for middleware in session.middleware._middlewares:
+        if isinstance(middleware, RetryMiddleware):
+            middleware.sleep = NoSleep()
+    bot = Bot(token=fake_api.token, session=session)
+    try:
+        yield bot
+    finally:
+        await session.close()
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+
+
+@pytest.fixture
+def group(fake_api: FakeBotApi) -> FakeChat:
+    return fake_api.add_group("Стол", owner=fake_api.add_user("Аня"))
+
+
+@asynccontextmanager
+async def update(store: Store, chat_id: int) -> AsyncIterator[None]:
+    """An update's handling: its outbox, and at its finish the chat's floor raised."""
+    with outbox(store, chat_id) as box:
+        yield
+    if box is not None and box.sent() is not None:
+        await store.note_sent(chat_id, box.newest)
+
+
+def bot_texts(api: FakeBotApi, chat: FakeChat) -> list[str]:
+    return [m.text for m in chat.messages if m.sender_id == api.bot.id]
+
+
+async def test_a_send_applied_then_answered_502_is_not_sent_again(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    anya = fake_api.add_user("Борис")
+    command = fake_api.send_text(group, anya, "/r 5 6")
+    fake_api.fail_after_applying("sendMessage", status=502)
+    with outbox(store, group.id) as box:
+        message = await bot.send_message(
+            group.id, "Борис: 3 успеха", reply_to_message_id=command.message_id
+        )
+        assert box is not None
+        assert box.sent() == message.message_id
+    assert bot_texts(fake_api, group) == ["Борис: 3 успеха"]
+    [shown] = [m for m in group.messages if m.sender_id == fake_api.bot.id]
+    assert message.message_id == shown.message_id  # what the handler stores is the real id
+    assert len(fake_api.calls_to("sendMessage")) == 1
+    assert fake_api.calls_to("editMessageCaption")  # it looked before anything else
+
+
+async def test_a_send_that_failed_before_applying_is_sent_again_once(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    fake_api.fail_next("sendMessage", status=502)
+    with outbox(store, group.id):
+        await bot.send_message(group.id, "результат")
+    assert bot_texts(fake_api, group) == ["результат"]
+    assert len(fake_api.calls_to("sendMessage")) == 2
+
+
+async def test_the_bots_older_messages_are_below_the_floor_and_never_taken_for_the_lost_one(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    """The floor comes from Redis, where each finished update leaves the newest message it
+    sent: a bot message from an earlier update, and players' messages, are passed over."""
+    vera = fake_api.add_user("Вера")
+    async with update(store, group.id):
+        await bot.send_message(group.id, "раньше")
+    for n in range(4):
+        fake_api.send_text(group, vera, f"реплика {n}")
+    fake_api.fail_next("sendMessage", status=502)
+    async with update(store, group.id):
+        await bot.send_message(group.id, "сейчас")
+    assert bot_texts(fake_api, group) == ["раньше", "сейчас"]  # not lost, not twice
+
+    for n in range(3):
+        fake_api.send_text(group, vera, f"ещё {n}")
+    fake_api.fail_after_applying("sendMessage", status=503)
+    async with update(store, group.id):
+        found = await bot.send_message(group.id, "и ещё")
+    assert bot_texts(fake_api, group) == ["раньше", "сейчас", "и ещё"]
+    assert group.messages[-1].message_id == found.message_id
+
+
+async def test_a_send_to_another_chat_is_not_looked_for(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    """Only the running update's own chat has an exact floor; elsewhere a lost answer is
+    retried as before (a repeat shows the same result)."""
+    other = fake_api.add_group("Другой стол", owner=fake_api.add_user("Глеб"))
+    fake_api.fail_next("sendMessage", status=500)
+    with outbox(store, group.id):
+        await bot.send_message(other.id, "в личку")
+    assert not fake_api.calls_to("editMessageCaption")
+    assert bot_texts(fake_api, other) == ["в личку"]
+
+
+async def test_outside_an_update_nothing_is_looked_for(
+    fake_api: FakeBotApi, bot: Bot, group: FakeChat
+) -> None:
+    assert current_outbox.get() is None
+    fake_api.fail_next("sendMessage", status=502, count=4)
+    with pytest.raises(TelegramServerError):
+        await bot.send_message(group.id, "никому")
+    assert not fake_api.calls_to("editMessageCaption")
+
+
+async def test_the_floor_survives_in_redis_and_only_rises(store: Store) -> None:
+    assert await store.last_sent(-5) == 0
+    await store.note_sent(-5, 40)
+    await store.note_sent(-5, 12)
+    assert await store.last_sent(-5) == 40
+    await store.finish_update(7, 1, -5, "t", sent=41)
+    assert await store.last_sent(-5) == 41
