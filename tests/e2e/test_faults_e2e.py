@@ -40,6 +40,22 @@ def replies(api: FakeBotApi, chat: FakeChat) -> dict[int, list[ChatMessage]]:
     return found
 
 
+def check_burst(api: FakeBotApi, commands: list[tuple[FakeChat, ChatMessage]]) -> None:
+    """Every ``/r 6 6`` answered with one result however often it was shown (never rolled
+    again), and each chat's results in the order of the commands they answer."""
+    for group, command in commands:
+        shown = replies(api, group)[command.message_id]
+        assert len({m.text for m in shown}) == 1, [m.text for m in shown]
+        check_roll_report(shown[0], 6, 6)
+    for group in {group.id: group for group, _command in commands}.values():
+        answered_ids = [
+            int(m.data["reply_to_message"]["message_id"])
+            for m in group.messages
+            if m.sender_id == api.bot.id and "reply_to_message" in m.data
+        ]
+        assert answered_ids == sorted(answered_ids)
+
+
 async def test_a_burst_survives_sigkill_and_nothing_is_rolled_twice(
     fake_api: FakeBotApi, bot_process: BotLauncher
 ) -> None:
@@ -65,18 +81,7 @@ async def test_a_burst_survives_sigkill_and_nothing_is_rolled_twice(
 
     await fake_api.wait_for(answered, timeout=60)
     await asyncio.sleep(0.5)  # anything sent twice would show up by now
-    for group, command in commands:
-        shown = replies(fake_api, group)[command.message_id]
-        assert len({m.text for m in shown}) == 1, [m.text for m in shown]  # never re-rolled
-        check_roll_report(shown[0], 6, 6)
-    for group, _player in tables:
-        # Results come in the order of the commands they answer.
-        answered_ids = [
-            int(m.data["reply_to_message"]["message_id"])
-            for m in group.messages
-            if m.sender_id == fake_api.bot.id and "reply_to_message" in m.data
-        ]
-        assert answered_ids == sorted(answered_ids)
+    check_burst(fake_api, commands)
     client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
     try:
         for group, _player in tables:
