@@ -301,6 +301,22 @@ CASES: dict[str, Case] = {
         book="Засада: цель не защищается.",
         house="Вера защищается",
     ),
+    # Борис shoots Вера blind: the book rolls Perception + Awareness (4 dice at difficulty 8)
+    # first and finds nothing; the house rolls the shot itself (6 dice at difficulty 9).
+    "combat.blind_fire_gated": Case(
+        "off",
+        strike(
+            "tap B Дальний бой",
+            "tap B вслепую",
+            "tap B ⚔️ Атака",
+            before=(
+                "B /set огнестрельное оружие 2 восприятие 3 осведомлённость 1",
+                dice(2, 2, 2, 2, 9, 9),
+            ),
+        ),
+        book="Восприятие + Осведомлённость: 2 2 2 2 — 0 успехов",
+        house="Атака: <b>9</b> <b>9</b> 2 2 2 2 — 2 успеха",
+    ),
     "combat.stabilise_difficulty": Case(
         "8",
         ("B /dmg 3 l",),
@@ -497,10 +513,6 @@ CASES: dict[str, Case] = {
 NOT_IN_CHAT: dict[str, str] = {
     "combat.interruption_difficulty": "the round tracker has no Interruption (S4 «Прерывание»)",
     "combat.interruption_by_wp_spend": "the round tracker has no Interruption (S4 «Прерывание»)",
-    "combat.blind_fire_gated": (
-        "the attack panel leaves blind fire to the Storyteller: it has no Perception + "
-        "Awareness check before the shot"
-    ),
     "combat.stand_up_difficulty": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
     "combat.stand_up_botch_soakable": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
     "magick.area_counts_mage": (
