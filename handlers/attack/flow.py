@@ -214,12 +214,12 @@ class AttackFlow(FlowState):
             self.attacker.rating(Trait.PERCEPTION), self.attacker.rating(Trait.AWARENESS), profile
         )
 
-    def plan(self, profile: Profile) -> combat.AttackPlan:
+    def plan(self, profile: Profile, *, preview: bool = False) -> combat.AttackPlan:
         """What this attack rolls now (§B.3 step 1): raises ``RulesInputError`` on a choice
-        the tables refuse (aiming without Firearms). A gated blind shot not yet checked is
-        planned as it will be rolled once the check succeeds."""
+        the tables refuse (aiming without Firearms). A gated blind shot not yet checked (or
+        shown as a ``preview``) is planned as it is rolled once the check succeeds."""
         spec = MANOEUVRES[self.manoeuvre]
-        if self.blind_gated(profile) and self.blind_check is None:
+        if self.blind_gated(profile) and (preview or self.blind_check is None):
             ungated = profile.combat.model_copy(update={"blind_fire_gated": False})
             profile = profile.model_copy(update={"combat": ungated})
         used = self.used_ability()

@@ -124,7 +124,7 @@ def _modifiers(state: AttackFlow) -> list[str]:
 def plan_line(state: AttackFlow, profile: Profile) -> str:
     """«Удар (Драка): 5к10, сложность 6 · урон 2к10, ударный» with what changes it."""
     try:
-        plan = state.plan(profile)
+        plan = state.plan(profile, preview=True)
     except RulesInputError:
         return "⚠️ " + _("These choices do not go together (aiming needs Firearms).")
     spec = MANOEUVRES[state.manoeuvre]

@@ -223,9 +223,8 @@ async def blind_shot(table: Table, faces: list[int]) -> str:
     await press(table, BORIS, AtkAction.REACH, 1)
     await press(table, BORIS, AtkAction.MANOEUVRE, 3)
     table.rng = Dealt(faces)
-    _mid, text, _markup = panel(table)
+    _mid, text, markup = panel(table)
     assert "Стрельба вслепую" in text
-    mid, _text, markup = panel(table)
     return next(
         b.callback_data or ""
         for b in buttons(markup)
