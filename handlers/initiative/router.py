@@ -630,8 +630,9 @@ async def _stand_up(
     dexterity = sheet.rating(Attribute.DEXTERITY) or 0
     athletics = sheet.rating(Ability.ATHLETICS) or 0
     plan = combat.stand_up_plan(dexterity, athletics, profile)
-    dice = plan.pool + wound_penalty(sheet.health).penalty
-    if plan.status is not combat.PlanStatus.ROLL or dice <= 0:
+    wounds = wound_penalty(sheet.health)
+    dice = plan.pool + wounds.penalty
+    if plan.status is not combat.PlanStatus.ROLL or dice <= 0 or not wounds.can_act:
         raise _Refused(view.cannot_stand_text(who.name))
     roll = rolling.roll_d10(dice, plan.difficulty, profile, rng=rng)
     result = combat.stand_up(roll, profile)

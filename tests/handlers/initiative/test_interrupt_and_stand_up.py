@@ -185,3 +185,14 @@ async def test_no_stand_up_without_the_dice(table: Table) -> None:
     assert table.rng.faces == [9, 9, 9]  # type: ignore[attr-defined]
     _mid, text, _markup = screen(table)
     assert "· нокдаун" in text
+
+
+async def test_wounds_take_dice_off_standing_up(table: Table) -> None:
+    """AMB-B17: wound penalties reduce action pools; Ушибы take one die of five."""
+    await resolving(table, knocked_down=True)
+    await table.say(BORIS, "/dmg 2 b")
+    table.rng = Dealt([8, 2, 2, 2, 9])
+    await press(table, BORIS, "Встать")
+    _mid, text, _markup = screen(table)
+    assert "Ловкость + Атлетизм: <b>8</b> 2 2 2 — 1 успех" in text
+    assert table.rng.faces == [9]  # type: ignore[attr-defined]
