@@ -268,7 +268,13 @@ def keyboard(
         for i, f in enumerate(current.fighters):
             if not current.can_interrupt(f.key):
                 continue
-            row = [button("🎲 " + f.name, InitAction.INTERRUPT, i)]
+            row = [
+                button(
+                    "🎲 " + _("{name}: Willpower roll").format(name=f.name),
+                    InitAction.INTERRUPT,
+                    i,
+                )
+            ]
             if spend:
                 row.append(
                     button(
