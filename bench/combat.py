@@ -122,7 +122,7 @@ async def play(api: FakeBotApi, redis: RedisServer) -> list[Step]:
     chat.bot_is_admin = True
     game = Round(api, chat, redis)
     for user in players.values():
-        await game.say(user, "/set ловкость 3 смекалка 2 драка 2 сила 2 выносливость 2")
+        await game.say(user, "/set ловкость 3 смекалка 2 драка 2 сила 2 выносливость 2 атлетизм 1")
     await game.say(master, "/st")
 
     for name, user in players.items():
@@ -156,6 +156,26 @@ async def play(api: FakeBotApi, redis: RedisServer) -> list[Step]:
             await game.measure(
                 "panel: «Поглотить»", game.press(master, panel, "Поглотить"), tap=True
             )
+    # The one acting is knocked down and gets up; the last in the order interrupts for a point
+    # of Willpower (the sheets track none: taken on trust, nothing spent).
+    if "Дальше" in " ".join(tracker.button_texts):
+        acting = name_marked(tracker.text, "▶️")
+        await game.measure("«Состояния»", game.press(master, tracker, "Состояния"), tap=True)
+        await game.measure("conditions: whom", game.press(master, tracker, acting), tap=True)
+        await game.measure(
+            "conditions: knockdown", game.press(master, tracker, "нокдаун"), tap=True
+        )
+        await game.measure("conditions: «Назад»", game.press(master, tracker, "Назад"), tap=True)
+        await game.measure(
+            f"«Встать» ({acting})",
+            game.press(players.get(acting, master), tracker, "Встать"),
+            tap=True,
+        )
+    if "Прерывание" in " ".join(tracker.button_texts):
+        await game.measure("«Прерывание»", game.press(master, tracker, "Прерывание"), tap=True)
+        await game.measure(
+            "interruption: −1 Willpower", game.press(master, tracker, "−1 Сила Воли"), tap=True
+        )
     for _ in range(6):
         if "Дальше" not in " ".join(tracker.button_texts):
             break

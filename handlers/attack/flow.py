@@ -29,8 +29,9 @@ PANEL_TTL = 7 * 86_400
 HISTORY_KEPT = 5
 MAGAZINE = 30  # an untracked magazine: autofire empties it, a burst takes three (§B.6)
 
-# What the panel offers, in table order (§B.5, §B.6); spray (several targets at once) and
-# blind fire (a Perception roll first) are left to the Storyteller's hand for now.
+# What the panel offers, in table order (§B.5, §B.6); spray (several targets at once) is left
+# to the Storyteller's hand for now. Blind fire rolls its Perception + Awareness check first
+# (AMB-B12) when the table gates the shot by it.
 MELEE = (
     Manoeuvre.STRIKE,
     Manoeuvre.KICK,
@@ -41,7 +42,7 @@ MELEE = (
     Manoeuvre.DISARM,
     Manoeuvre.GUN_BUTT,
 )
-RANGED = (Manoeuvre.SHOT, Manoeuvre.BURST, Manoeuvre.FULL_AUTO)
+RANGED = (Manoeuvre.SHOT, Manoeuvre.BURST, Manoeuvre.FULL_AUTO, Manoeuvre.BLIND_FIRE)
 APPROACHES = (Approach.FRONT, Approach.FLANK, Approach.REAR)
 COVERS = (Cover.NONE, Cover.PARTIAL, Cover.FULL)
 AIMS = (0, 1, 2, 3)
@@ -150,6 +151,7 @@ class AttackFlow(FlowState):
     moved: int = 0
     off_hand: bool = False
     ambush: bool = False  # from an ambush the attacker won: the victim may not defend (AMB-B14)
+    blind_check: D10Result | None = None  # the Perception + Awareness roll of blind fire
     attack: D10Result | None = None
     defence: Defence | None = None
     defence_roll: D10Result | None = None
@@ -202,10 +204,24 @@ class AttackFlow(FlowState):
             target_conditions=frozenset(target.conditions) if target else frozenset(),
         )
 
-    def plan(self, profile: Profile) -> combat.AttackPlan:
+    def blind_gated(self, profile: Profile) -> bool:
+        """Blind fire whose shot waits on the Perception + Awareness check (AMB-B12)."""
+        return self.manoeuvre is Manoeuvre.BLIND_FIRE and profile.combat.blind_fire_gated
+
+    def blind_plan(self, profile: Profile) -> combat.RollPlan:
+        """S4 «Восприятие+Осведомлённость (сложность 8)» before a blind shot."""
+        return combat.blind_fire_check(
+            self.attacker.rating(Trait.PERCEPTION), self.attacker.rating(Trait.AWARENESS), profile
+        )
+
+    def plan(self, profile: Profile, *, preview: bool = False) -> combat.AttackPlan:
         """What this attack rolls now (§B.3 step 1): raises ``RulesInputError`` on a choice
-        the tables refuse (aiming without Firearms)."""
+        the tables refuse (aiming without Firearms). A gated blind shot not yet checked (or
+        shown as a ``preview``) is planned as it is rolled once the check succeeds."""
         spec = MANOEUVRES[self.manoeuvre]
+        if self.blind_gated(profile) and (preview or self.blind_check is None):
+            ungated = profile.combat.model_copy(update={"blind_fire_gated": False})
+            profile = profile.model_copy(update={"combat": ungated})
         used = self.used_ability()
         ammo = {Ammo.MAGAZINE: MAGAZINE, Ammo.BURST: MAGAZINE}.get(spec.ammo)
         return combat.attack_plan(
@@ -219,6 +235,7 @@ class AttackFlow(FlowState):
             ammo=ammo,
             situation=self.situation(),
             track=self.attacker.track,
+            blind_check=self.blind_check,
         )
 
     def defence_plan(self, profile: Profile, kind: Defence) -> combat.RollPlan | None:

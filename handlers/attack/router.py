@@ -81,6 +81,8 @@ _SHEET_TRAITS = (
     Trait.FIREARMS,
     Trait.THROWING,
     Trait.DODGE,
+    Trait.PERCEPTION,  # blind fire's check (§B.6)
+    Trait.AWARENESS,
 )
 
 
@@ -391,8 +393,17 @@ _STAND_IN = random.Random(0)
 
 
 def _attack(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
-    """§B.3 step 1: roll the plan; a botch or no success ends the attack at once."""
+    """§B.3 step 1: roll the plan; a botch or no success ends the attack at once. A gated
+    blind shot rolls its check first, in the same tap: without a success there is no shot."""
+    if state.blind_gated(profile):
+        check = state.blind_plan(profile)
+        if check.status is not combat.PlanStatus.ROLL:
+            raise _Refused(view.blind_unseen_text(state.attacker.name))
+        rolled_check = rolling.roll_d10(check.pool, check.difficulty, profile, rng=rng)
+        state = state.model_copy(update={"blind_check": rolled_check})
     plan = state.plan(profile)
+    if plan.roll.reason is combat.PlanReason.BLIND_CHECK_FAILED:
+        return state.model_copy(update={"stage": Stage.DONE, "net": 0})
     if plan.status is combat.PlanStatus.IMPOSSIBLE:
         raise _Refused(view.cannot_attack_text())
     attack = None

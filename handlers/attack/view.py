@@ -124,7 +124,7 @@ def _modifiers(state: AttackFlow) -> list[str]:
 def plan_line(state: AttackFlow, profile: Profile) -> str:
     """«Удар (Драка): 5к10, сложность 6 · урон 2к10, ударный» with what changes it."""
     try:
-        plan = state.plan(profile)
+        plan = state.plan(profile, preview=True)
     except RulesInputError:
         return "⚠️ " + _("These choices do not go together (aiming needs Firearms).")
     spec = MANOEUVRES[state.manoeuvre]
@@ -149,6 +149,32 @@ def plan_line(state: AttackFlow, profile: Profile) -> str:
         line += "\n⛔ " + _("With 0 in the Ability the attack fails without a roll.")
     elif plan.status is combat.PlanStatus.AUTO_HIT:
         line += "\n🎯 " + _("The target is fully immobilized: an automatic hit.")
+    if state.blind_gated(profile) and state.blind_check is None:
+        line += "\n" + _blind_plan_line(state, profile)
+    return line
+
+
+def _blind_plan_line(state: AttackFlow, profile: Profile) -> str:
+    """AMB-B12: the check a gated blind shot waits on, before it is rolled."""
+    check = state.blind_plan(profile)
+    if check.status is not combat.PlanStatus.ROLL:
+        return "⛔ " + blind_unseen_text(state.attacker.name)
+    return "👁 " + _(
+        "Blind fire: first Perception + Awareness, {n}d10 at difficulty {d}; "
+        "without a success there is no shot."
+    ).format(n=check.pool, d=check.difficulty)
+
+
+def _blind_check_line(state: AttackFlow) -> str | None:
+    """The rolled check of a blind shot, and its verdict when it failed."""
+    check = state.blind_check
+    if check is None:
+        return None
+    line = "👁 " + _("Perception + Awareness: {roll}").format(roll=_faces(check))
+    if check.successes < 1:
+        line += "\n🌑 " + _("{name} cannot make out the target in the dark: no shot.").format(
+            name=escape(state.attacker.name)
+        )
     return line
 
 
@@ -179,6 +205,11 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         if target is None:
             lines.append("🎯 " + _("Choose the target below."))
         return "\n".join(lines)
+    checked = _blind_check_line(state)
+    if checked is not None:
+        lines.append(checked)
+        if state.attack is None:
+            return "\n".join(lines)
     if state.attack is not None:
         lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
     if state.stage is Stage.DEFENCE and _auto_hit(state, profile):
@@ -425,6 +456,12 @@ def draw(
     if tag is not None:
         text += "\n" + escape(tag, quote=False)
     return text, keyboard(flow.id, flow.version, state, profile)
+
+
+def blind_unseen_text(name: str) -> str:
+    return _("{name} has no Perception + Awareness dice: no shooting blind.").format(
+        name=escape(name)
+    )
 
 
 def cannot_attack_text() -> str:

@@ -23,6 +23,9 @@ class InitAction(StrEnum):
     REMOVE = "rm"  # remove the participant at index x
     PICK = "pk"  # the conditions panel: choose the participant at index x
     CONDITION = "c"  # toggle condition number x on the picked participant
+    INTERRUPT = "ir"  # «Прерывание» by a Willpower roll: the participant at index x
+    INTERRUPT_SPEND = "is"  # «Прерывание» for a point of Willpower: the participant at index x
+    STAND_UP = "su"  # «Встать»: the acting participant, knocked down, gets up at once
 
 
 class Panel(StrEnum):
@@ -30,6 +33,7 @@ class Panel(StrEnum):
     NPC = "npc"
     REMOVE = "rm"
     CONDITIONS = "cond"
+    INTERRUPT = "int"  # who may interrupt the one acting (anyone at the table opens it)
 
 
 PANELS = tuple(Panel)  # x of PANEL is an index into this

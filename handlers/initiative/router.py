@@ -20,7 +20,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 
 from bot import live as bot_live
-from bot import render
+from bot import render, rolling
 from bot.access import runs_game
 from bot.combat import OPEN_ATTACK, TrackerStep
 from bot.features import FeatureSet
@@ -39,15 +39,24 @@ from bot.taps import (
 )
 from handlers.initiative import view
 from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
-from handlers.initiative.flow import KIND, ROUND_TTL, InitFlow
+from handlers.initiative.flow import KIND, ROUND_TTL, InitFlow, Note, NoteKind
+from rules import combat
 from rules.combat import tracker
 from rules.combat.situation import Condition
 from rules.combat.tracker import Fighter, Phase, Round
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
-from rules.health import HealthTrack, wound_penalty
+from rules.health import DamageType, HealthTrack, apply_damage, wound_penalty
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Attribute, Sheet, SheetSystem, set_conditions, system_of
+from rules.sheet import (
+    Ability,
+    Attribute,
+    Sheet,
+    SheetSystem,
+    set_conditions,
+    set_health,
+    system_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -375,6 +384,33 @@ async def init_tap(
             refusal = await opener(bot, store, profile, message, current, acting[0], name)
             await callback.answer(refusal, show_alert=refusal is not None)
             return
+        elif action is InitAction.INTERRUPT or action is InitAction.INTERRUPT_SPEND:
+            fighter = _at(current, x)
+            await own_or_storyteller(fighter.key)
+            await _interrupt(
+                callback,
+                message,
+                store,
+                flow,
+                state,
+                fighter,
+                profile,
+                spend=action is InitAction.INTERRUPT_SPEND,
+                rng=rng,
+            )
+            return
+        elif action is InitAction.STAND_UP:
+            acting = current.actor()
+            if acting is None:
+                raise _Refused(render.invalid_button_text())
+            await own_or_storyteller(acting[0])
+            await _stand_up(callback, message, store, flow, state, acting[0], profile, rng)
+            return
+        elif action is InitAction.PANEL and _interrupt_panel(state, x):
+            # Anyone at the table may ask to interrupt: the panel lists who still can.
+            if x and not any(current.can_interrupt(f.key) for f in current.fighters):
+                raise _Refused(render.invalid_button_text())
+            after = state.model_copy(update={"panel": PANELS[x], "picked": None})
         elif action is InitAction.NEXT or action is InitAction.DELAY:
             acting = current.actor()
             if acting is None:
@@ -393,6 +429,7 @@ async def init_tap(
     except RulesInputError as error:
         await callback.answer(_tap_refusal(action, error), show_alert=True)
         return
+    after = after.model_copy(update={"note": None})  # a note lasts until the next step
     # Conditions travel with the sheets, so every roll of the character sees them (§B.8):
     # those who leave the fight, or all at its end, lose theirs before the step is stored (a
     # repeat after a crash clears again, harmlessly); a changed one is written with the step.
@@ -483,10 +520,167 @@ async def _commit_conditions(
 # press of the same drawing finds the step taken and changes nothing.
 _STEPS = frozenset(
     {InitAction.START, InitAction.DECLARED, InitAction.MORE, InitAction.NEXT, InitAction.DELAY}
-    | {InitAction.NEW_ROUND, InitAction.ATTACK}
+    | {InitAction.NEW_ROUND, InitAction.ATTACK, InitAction.STAND_UP}
 )
-# Buttons that name a participant by position need the very drawing they were pressed on.
-_BY_INDEX = frozenset({InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION})
+# Buttons that name a participant by position need the very drawing they were pressed on (a
+# second press of an Interruption finds the drawing gone: Willpower is rolled or spent once).
+_BY_INDEX = frozenset(
+    {InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION}
+    | {InitAction.INTERRUPT, InitAction.INTERRUPT_SPEND}
+)
+
+
+def _interrupt_panel(state: InitFlow, x: int) -> bool:
+    """The Interruption panel opened, or closed from itself: not the Storyteller's alone."""
+    opens = x == PANELS.index(Panel.INTERRUPT)
+    return opens or (x == 0 and state.panel is Panel.INTERRUPT)
+
+
+async def _sheet_of(store: Store, chat_id: int, system: SheetSystem, who: Fighter) -> Sheet | None:
+    if who.user_id is not None:
+        return await store.load_sheet(chat_id, who.user_id, system)
+    return await store.load_npc(chat_id, system, who.name)
+
+
+async def _interrupt(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: InitFlow,
+    who: Fighter,
+    profile: Profile,
+    *,
+    spend: bool,
+    rng: Rng | None,
+) -> None:
+    """S4 «Прерывание … (бросок Силы Воли или трата 1 Силы Воли)»: the Willpower roll at the
+    table's difficulty needs one success (AMB-B4); a point spent (where the table allows it)
+    always interrupts, and leaves the sheet in the same step as the tracker's."""
+    current = state.round
+    if not current.can_interrupt(who.key):
+        raise _Refused(view.cannot_interrupt_text(who.name))
+    system = system_of(profile)
+    sheet = await _sheet_of(store, message.chat.id, system, who)
+    if spend:
+        try:
+            combat.interruption_allowed(profile, spend_willpower=True)
+        except RulesInputError:
+            raise _Refused(view.no_interrupt_spend_text()) from None
+        known = rolling.willpower_left(sheet)
+        if known is not None and known[0] < 1:
+            raise _Refused(rolling.no_willpower_text(known[1]))
+        left = (known[0] - 1, known[1]) if known is not None else None
+        note = Note(kind=NoteKind.INTERRUPT, name=who.name, ok=True, willpower_left=left)
+        after = state.model_copy(
+            update={"round": tracker.interrupt(current, who.key), "panel": Panel.NONE, "note": note}
+        )
+        roller = rolling.Roller(
+            message.chat.id,
+            who.user_id or 0,
+            who.name,
+            npc=who.name if who.user_id is None else None,
+        )
+        paid = rolling.spend(roller, profile, willpower=True)
+        if paid is None:
+            raise _Refused(render.invalid_button_text())
+        drawn = view.draw(flow.next(after), after, profile)
+        advanced, _sheet = await store.advance_flow_spending(
+            flow, flow.version, after, paid, screen=screen_of(*drawn)
+        )
+        if advanced is None:
+            raise TapConflict(flow.id)
+        await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+        await callback.answer()
+        return
+    dice = sheet.willpower if sheet is not None else None
+    if not dice:
+        raise _Refused(view.no_willpower_rating_text(who.name))
+    roll = rolling.roll_d10(dice, profile.combat.interruption_difficulty, profile, rng=rng)
+    ok = combat.interruption_allowed(profile, willpower_roll=roll)
+    note = Note(kind=NoteKind.INTERRUPT, name=who.name, ok=ok, roll=roll)
+    changed = tracker.interrupt(current, who.key) if ok else current
+    after = state.model_copy(update={"round": changed, "panel": Panel.NONE, "note": note})
+    await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after, profile))
+
+
+async def _stand_up(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: InitFlow,
+    key: str,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    """§B.8 «Чтобы сразу подняться - Ловкость + Атлетизм, с -2 к инициативе, при неудаче
+    лежащий тратит целое действие, вставая на ноги, при провале ещё и получает 1 Ударный
+    Урон»: the roll at the table's difficulty, the wound penalty off the pool (AMB-B17); a
+    botch's level lands on the sheet directly, or soaked where the table allows (AMB-B16),
+    with the knockdown taken off, in the same step as the tracker's."""
+    current = state.round
+    who = current.fighter(key)
+    if who is None or Condition.PRONE not in who.conditions:
+        raise _Refused(render.invalid_button_text())
+    system = system_of(profile)
+    sheet = await _sheet_of(store, message.chat.id, system, who)
+    if sheet is None:
+        raise _Refused(view.cannot_stand_text(who.name))
+    dexterity = sheet.rating(Attribute.DEXTERITY) or 0
+    athletics = sheet.rating(Ability.ATHLETICS) or 0
+    plan = combat.stand_up_plan(dexterity, athletics, profile)
+    wounds = wound_penalty(sheet.health)
+    dice = plan.pool + wounds.penalty
+    if plan.status is not combat.PlanStatus.ROLL or dice <= 0 or not wounds.can_act:
+        raise _Refused(view.cannot_stand_text(who.name))
+    roll = rolling.roll_d10(dice, plan.difficulty, profile, rng=rng)
+    result = combat.stand_up(roll, profile)
+    levels, soak = result.bashing, None
+    if levels and result.soakable:
+        soaker = combat.Target(stamina=sheet.rating(Attribute.STAMINA) or 0, track=sheet.health)
+        soak_dice = combat.soak_pool(soaker, DamageType.BASHING, profile.combat)
+        soak = combat.roll_soak(soak_dice, profile.combat, rng=rng)
+        levels = max(0, levels - soak.successes)
+    changed = tracker.stand_up(current, key, result)
+    note = Note(
+        kind=NoteKind.STAND_UP,
+        name=who.name,
+        ok=result.stood,
+        roll=roll,
+        bashing=result.bashing,
+        soak=soak,
+        levels=levels,
+    )
+    health = dict(state.health)
+    if levels:
+        health[key] = apply_damage(sheet.health, DamageType.BASHING, levels, profile.combat).track
+    after = state.model_copy(update={"round": changed, "health": health, "note": note})
+    standing = changed.fighter(key)
+    conditions = standing.conditions if standing is not None else ()
+
+    def up(now: Sheet) -> Sheet:
+        now = set_conditions(now, conditions)
+        if not levels:
+            return now
+        return set_health(
+            now, apply_damage(now.health, DamageType.BASHING, levels, profile.combat).track
+        )
+
+    paid = SheetSpend(
+        user_id=who.user_id or 0,
+        system=system,
+        change=up,
+        npc=who.name if who.user_id is None else None,
+    )
+    drawn = view.draw(flow.next(after), after, profile)
+    advanced, _sheet = await store.advance_flow_spending(
+        flow, flow.version, after, paid, screen=screen_of(*drawn)
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await callback.answer()
 
 
 def _step_of(action: InitAction, current: Round) -> int | None:

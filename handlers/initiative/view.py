@@ -11,9 +11,11 @@ from aiogram.utils.i18n import gettext as _
 from bot import house_rules, render, sheet_text, table_text
 from bot.store import Flow
 from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
-from handlers.initiative.flow import InitFlow
+from handlers.initiative.flow import InitFlow, Note, NoteKind
+from rules.combat.damage import DiceTally
 from rules.combat.situation import Condition
 from rules.combat.tracker import Fighter, Phase, Round
+from rules.d10 import D10Result
 from rules.health import HealthTrack
 from rules.profiles import Profile
 
@@ -81,6 +83,8 @@ def tracker_text(state: InitFlow, tracks: Mapping[str, HealthTrack]) -> str:
     if not current.fighters:
         lines.append(_("Nobody has rolled yet."))
     lines.append("")
+    if state.note is not None and not state.ended:
+        lines.append(note_text(state.note))
     lines.append(_phase_hint(state))
     if state.panel is Panel.NPC and not state.ended:
         lines.append(
@@ -92,6 +96,73 @@ def tracker_text(state: InitFlow, tracks: Mapping[str, HealthTrack]) -> str:
             "⏳ "
             + _("{names}: no Dexterity + Wits on the sheet; choose it below.").format(names=names)
         )
+    return "\n".join(lines)
+
+
+def _faces(result: D10Result) -> str:
+    return render.faces_html(result) + " — " + render.successes_text(max(result.successes, 0))
+
+
+def _tally(tally: DiceTally) -> str:
+    faces = " ".join(
+        f"<b>{f}</b>" if f >= tally.difficulty else str(f)
+        for f in sorted(tally.faces, reverse=True)
+    )
+    return (faces or "—") + " — " + render.successes_text(tally.successes)
+
+
+def note_text(note: Note) -> str:
+    """What the last Interruption or stand-up rolled, and what it means for the round."""
+    name = escape(note.name)
+    if note.kind is NoteKind.INTERRUPT:
+        if note.roll is None:
+            head = "✋ " + _("Interruption: {name} spends a point of Willpower.").format(name=name)
+            if note.willpower_left is not None:
+                head += " " + _("Willpower left: {current} of {permanent}").format(
+                    current=note.willpower_left[0], permanent=note.willpower_left[1]
+                )
+        else:
+            head = "✋ " + _("Interruption: {name} rolls Willpower: {roll}").format(
+                name=name, roll=_faces(note.roll)
+            )
+        if note.ok:
+            return (
+                head
+                + "\n"
+                + _(
+                    "{name} interrupts: the declared actions are dropped for a defensive "
+                    "manoeuvre now."
+                ).format(name=name)
+            )
+        return head + "\n" + _("The interruption fails: {name} acts as declared.").format(name=name)
+    assert note.roll is not None
+    lines = [
+        "🧍 "
+        + _("Standing up: {name}, Dexterity + Athletics: {roll}").format(
+            name=name, roll=_faces(note.roll)
+        )
+    ]
+    if note.ok:
+        lines.append(
+            _("{name} is up at once and keeps the action, at −2 initiative.").format(name=name)
+        )
+        return "\n".join(lines)
+    lines.append(_("{name} gets up, but it takes the whole action.").format(name=name))
+    bashing = _("{n} level of bashing", "{n} levels of bashing", n=note.levels)
+    damage = bashing.format(n=note.levels)
+    if note.bashing and note.soak is None:
+        lines.append(
+            "💥 "
+            + _("A botch: {name} takes {damage}, not soaked.").format(name=name, damage=damage)
+        )
+    elif note.bashing and note.soak is not None:
+        lines.append(
+            "💥 " + _("A botch: a level of bashing; soak: {roll}").format(roll=_tally(note.soak))
+        )
+        if note.levels:
+            lines.append(_("{name} takes {damage}.").format(name=name, damage=damage))
+        else:
+            lines.append(_("{name} soaks it all.").format(name=name))
     return "\n".join(lines)
 
 
@@ -128,15 +199,37 @@ def draw(
     flow: Flow, state: InitFlow, profile: Profile | None = None
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     text = tracker_text(state, state.health)
+    spend = profile.combat.interruption_by_wp_spend if profile is not None else True
+    if state.panel is Panel.INTERRUPT and not state.ended:
+        difficulty = profile.combat.interruption_difficulty if profile is not None else 6
+        text += "\n" + interrupt_hint(difficulty, spend=spend)
     tag = house_rules.house_tag(profile, house_rules.Group.COMBAT, dice=False) if profile else None
     if tag is not None:  # the fight's own house rules (ties, wounds on initiative, …)
         text += "\n" + escape(tag, quote=False)
     if state.ended:
         return text, None
-    return text, keyboard(flow.id, flow.version, state)
+    return text, keyboard(flow.id, flow.version, state, spend=spend)
 
 
-def keyboard(flow_id: str, version: int, state: InitFlow) -> InlineKeyboardMarkup:
+def interrupt_hint(difficulty: int, *, spend: bool) -> str:
+    """S4 «Прерывание - отмена не разыгранных действий в обмен на любой защитный манёвр
+    (бросок Силы Воли или трата 1 Силы Воли)», with the table's difficulty (AMB-B4)."""
+    if spend:
+        return "✋ " + _(
+            "Interruption: whoever has not acted yet drops their declared actions for a "
+            "defensive manoeuvre now. A Willpower roll at difficulty {d} (one success is "
+            "enough) or a point of Willpower spent."
+        ).format(d=difficulty)
+    return "✋ " + _(
+        "Interruption: whoever has not acted yet drops their declared actions for a "
+        "defensive manoeuvre now. Only by a Willpower roll at difficulty {d} (one success "
+        "is enough)."
+    ).format(d=difficulty)
+
+
+def keyboard(
+    flow_id: str, version: int, state: InitFlow, *, spend: bool = True
+) -> InlineKeyboardMarkup:
     def button(text: str, action: InitAction, x: int = 0) -> InlineKeyboardButton:
         return table_text.button(text, InitCallback(f=flow_id, v=version, a=action, x=x))
 
@@ -171,6 +264,26 @@ def keyboard(flow_id: str, version: int, state: InitFlow) -> InlineKeyboardMarku
                 ],
                 2,
             )
+    elif state.panel is Panel.INTERRUPT:
+        for i, f in enumerate(current.fighters):
+            if not current.can_interrupt(f.key):
+                continue
+            row = [
+                button(
+                    "🎲 " + _("{name}: Willpower roll").format(name=f.name),
+                    InitAction.INTERRUPT,
+                    i,
+                )
+            ]
+            if spend:
+                row.append(
+                    button(
+                        "✨ " + _("{name}: −1 Willpower").format(name=f.name),
+                        InitAction.INTERRUPT_SPEND,
+                        i,
+                    )
+                )
+            rows.append(row)
     if state.panel is not Panel.NONE:
         rows.append([button("↩ " + _("Back"), InitAction.PANEL, 0)])
         return InlineKeyboardMarkup(inline_keyboard=rows)
@@ -190,6 +303,17 @@ def keyboard(flow_id: str, version: int, state: InitFlow) -> InlineKeyboardMarku
         if current.can_delay():
             row.append(button("⏸ " + _("Delay"), InitAction.DELAY, current.step))
         rows.append(row)
+        more: list[InlineKeyboardButton] = []
+        actor = current.actor()
+        acting = current.fighter(actor[0]) if actor is not None else None
+        if acting is not None and Condition.PRONE in acting.conditions:
+            more.append(button("🧍 " + _("Stand up"), InitAction.STAND_UP, current.step))
+        if any(current.can_interrupt(f.key) for f in current.fighters):
+            more.append(
+                button("✋ " + _("Interruption"), InitAction.PANEL, PANELS.index(Panel.INTERRUPT))
+            )
+        if more:
+            rows.append(more)
     else:
         rows.append([button("🔄 " + _("New round"), InitAction.NEW_ROUND, current.number)])
     if current.phase is not Phase.GATHER:
@@ -227,6 +351,29 @@ def already_in_text() -> str:
 
 def storyteller_only_text() -> str:
     return _("Only the Storyteller does this.")
+
+
+def cannot_interrupt_text(name: str) -> str:
+    return _(
+        "{name} cannot interrupt now: only someone who has not acted yet this turn, while "
+        "another acts."
+    ).format(name=escape(name))
+
+
+def no_willpower_rating_text(name: str) -> str:
+    return _("{name} has no Willpower on the sheet: there is nothing to roll.").format(
+        name=escape(name)
+    )
+
+
+def no_interrupt_spend_text() -> str:
+    return _("At this table an interruption takes a Willpower roll: spending a point is off.")
+
+
+def cannot_stand_text(name: str) -> str:
+    return _("{name} has no Dexterity + Athletics dice: no getting up at once.").format(
+        name=escape(name)
+    )
 
 
 def not_your_turn_text(name: str) -> str:

@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.combat.holds import StandUp
 from rules.combat.initiative import (
     Combatant,
     Initiative,
@@ -117,6 +118,18 @@ class Round(BaseModel):
         if self.phase is not Phase.RESOLVE or self.step >= len(self.schedule):
             return None
         return self.schedule[self.step]
+
+    def acted(self, key: str) -> bool:
+        """Whether ``key`` has resolved an action of this round already (phases III–IV)."""
+        return any(k == key for k, _n in self.schedule[: self.step])
+
+    def can_interrupt(self, key: str) -> bool:
+        """S4 «Прерывание - отмена не разыгранных действий»: someone who has not acted yet
+        this turn and still has a declared action waiting, while another acts."""
+        actor = self.actor()
+        if actor is None or actor[0] == key or self.acted(key):
+            return False
+        return any(k == key for k, _n in self.schedule[self.step :])
 
     def can_delay(self) -> bool:
         """S4 «можно отложить заявленное действие»: only while someone later in the same
@@ -295,6 +308,45 @@ def delay(current: Round) -> Round:
     slots = [Slot(k, n) for k, n in current.schedule]
     moved = delay_action(slots, current.step, current.step + 2)
     return current.model_copy(update={"schedule": tuple((s.actor, s.action) for s in moved)})
+
+
+def interrupt(current: Round, key: str) -> Round:
+    """S4 «Прерывание - отмена не разыгранных действий в обмен на любой защитный манёвр»:
+    the interrupter's declared actions are struck from the schedule and one defensive action
+    is resolved now, before the one acting; the tracker shows them as having acted. Whether
+    the Willpower roll or spend allows it is :func:`rules.combat.interruption_allowed`."""
+    current, key = _round(current), _key(key)
+    if not current.can_interrupt(key):
+        raise RulesInputError(ErrorCode.STATE, "interrupt", key)
+    done = current.schedule[: current.step]
+    waiting = current.schedule[current.step :]
+    first = next(n for k, n in waiting if k == key)
+    rest = tuple(s for s in waiting if s[0] != key)
+    return current.model_copy(
+        update={"schedule": (*done, (key, first), *rest), "step": current.step + 1}
+    )
+
+
+def stand_up(current: Round, key: str, result: StandUp) -> Round:
+    """§B.8 «Чтобы сразу подняться»: the one acting gets up from a knockdown. Up at once, they
+    keep the action at −2 initiative; otherwise standing takes the whole action and the next
+    one acts. Either way they are no longer prone."""
+    current, key = _round(current), _key(key)
+    check_type(result, StandUp, "result")
+    actor = current.actor()
+    fighter = current.fighter(key)
+    if actor is None or actor[0] != key or fighter is None:
+        raise RulesInputError(ErrorCode.STATE, "actor", key)
+    if Condition.PRONE not in fighter.conditions:
+        raise RulesInputError(ErrorCode.STATE, "conditions", "not knocked down")
+    update: dict[str, object] = {
+        "conditions": tuple(c for c in fighter.conditions if c is not Condition.PRONE)
+    }
+    if result.stood:
+        update["modifier"] = fighter.modifier + result.initiative_modifier
+    fighters = tuple(f.model_copy(update=update) if f.key == key else f for f in current.fighters)
+    after = current.model_copy(update={"fighters": fighters})
+    return advance(after) if result.action_spent else after
 
 
 def new_round(

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from rules.combat import tracker
+from rules.combat.holds import StandUp
 from rules.combat.situation import Condition
 from rules.combat.tracker import Phase, Round
 from rules.errors import ErrorCode
@@ -189,3 +190,52 @@ def test_conditions_ride_on_a_d10_sheet_only() -> None:
     assert set_conditions(sheet, ()).conditions == ()
     refused(ErrorCode.NOT_ALLOWED, set_conditions, new_sheet(SheetSystem.D6), ["blinded"])
     refused(ErrorCode.UNKNOWN_KEY, set_conditions, sheet, ["asleep"])
+
+
+def _resolving(*entries: tuple[str, int, int]) -> tuple[Round, dict[str, str]]:
+    """Everyone has declared one action each (Аня two): phase III stands at its first step."""
+    current = tracker.start_declarations(_round(*entries), rng=random.Random(1))
+    keys = {f.name: f.key for f in current.fighters}
+    while current.phase is Phase.DECLARE:
+        key = current.declarer()
+        assert key is not None
+        if key == keys.get("Аня"):
+            current = tracker.more_actions(current, key)
+        current = tracker.declare(current, key)
+    return current, keys
+
+
+def test_an_interruption_strikes_every_declared_action_for_one_now() -> None:
+    """S4 «Прерывание - отмена не разыгранных действий в обмен на любой защитный манёвр»."""
+    current, keys = _resolving(("Борис", 9, 9), ("Аня", 7, 4), ("Гуль", 5, 2))
+    assert current.actor() == (keys["Борис"], 1)
+    assert not current.can_interrupt(keys["Борис"])  # the one acting
+    assert current.can_interrupt(keys["Аня"])
+    current = tracker.interrupt(current, keys["Аня"])
+    assert current.acted(keys["Аня"])
+    assert current.actor() == (keys["Борис"], 1)  # still his turn
+    assert keys["Аня"] not in {k for k, _n in current.schedule[current.step :]}  # both gone
+    refused(ErrorCode.STATE, tracker.interrupt, current, keys["Аня"])  # acted already
+    current = tracker.advance(current)
+    assert current.actor() == (keys["Гуль"], 1)
+    refused(ErrorCode.STATE, tracker.interrupt, current, keys["Борис"])  # acted already
+
+
+def test_standing_up_at_once_or_spending_the_action() -> None:
+    """§B.8 «Чтобы сразу подняться - Ловкость + Атлетизм, с -2 к инициативе, при неудаче
+    лежащий тратит целое действие»."""
+    current, keys = _resolving(("Борис", 9, 9), ("Гуль", 5, 2))
+    up = StandUp(True, -2, False, 0, False)
+    refused(ErrorCode.STATE, tracker.stand_up, current, keys["Борис"], up)  # not knocked down
+    current = tracker.toggle_condition(current, keys["Борис"], Condition.PRONE)
+    refused(ErrorCode.STATE, tracker.stand_up, current, keys["Гуль"], up)  # not Гуль's turn
+    stood = tracker.stand_up(current, keys["Борис"], up)
+    boris = stood.fighter(keys["Борис"])
+    assert boris is not None
+    assert (boris.conditions, boris.modifier) == ((), -2)
+    assert stood.actor() == (keys["Борис"], 1)
+    spent = tracker.stand_up(current, keys["Борис"], StandUp(False, -2, True, 1, False))
+    boris = spent.fighter(keys["Борис"])
+    assert boris is not None
+    assert (boris.conditions, boris.modifier) == ((), 0)
+    assert spent.actor() == (keys["Гуль"], 1)

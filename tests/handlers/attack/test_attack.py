@@ -214,3 +214,64 @@ async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table
     await press(table, VERA, AtkAction.DEFEND, 3)
     _mid, text, _markup = panel(table)
     assert "Защита (отчаянное уклонение): <b>9</b> <b>9</b> <b>9</b> — 3 успеха" in text
+
+
+async def blind_shot(table: Table, faces: list[int]) -> str:
+    """Борис opens the panel on Вера and picks blind fire (§B.6); returns Атака's data."""
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    await press(table, BORIS, AtkAction.REACH, 1)
+    await press(table, BORIS, AtkAction.MANOEUVRE, 3)
+    table.rng = Dealt(faces)
+    _mid, text, markup = panel(table)
+    assert "Стрельба вслепую" in text
+    return next(
+        b.callback_data or ""
+        for b in buttons(markup)
+        if AtkCallback.unpack(b.callback_data or "").a is AtkAction.ATTACK
+    )
+
+
+async def test_blind_fire_rolls_perception_first_and_a_miss_means_no_shot(table: Table) -> None:
+    """AMB-B12: «Восприятие+Осведомлённость (сложность 8)» gates the shot."""
+    await fight(table)
+    await table.say(BORIS, "/set огнестрельное оружие 2 восприятие 3 осведомлённость 1")
+    data = await blind_shot(table, [7, 7, 2, 1, 9, 9])
+    _mid, text, _markup = panel(table)
+    assert "сначала Восприятие + Осведомлённость, 4к10 на сложности 8" in text
+    mid, _text, _markup = panel(table)
+    await table.tap(VERA, data, mid)  # not Вера's shot
+    assert "Рассказчик" in (table.session.answers[-1].text or "")
+    await table.tap(BORIS, data, mid)
+    _mid, text, markup = panel(table)
+    assert "Восприятие + Осведомлённость: 7 7 2 <s>1</s> — 0 успехов" in text
+    assert "Борис не различает цель в темноте: выстрела нет." in text
+    assert "Атака: " not in text
+    assert markup is None
+    await table.tap(BORIS, data, mid)  # the same press again rolls nothing more
+    assert table.rng.faces == [9, 9]  # type: ignore[attr-defined]
+    assert text.count("Восприятие + Осведомлённость:") == 1
+
+
+async def test_blind_fire_seen_goes_on_to_the_shot(table: Table) -> None:
+    await fight(table)
+    await table.say(BORIS, "/set огнестрельное оружие 2 восприятие 3 осведомлённость 1")
+    data = await blind_shot(table, [8, 2, 2, 2, 9, 9, 9, 2, 2, 2])
+    mid, _text, _markup = panel(table)
+    await table.tap(BORIS, data, mid)
+    _mid, text, _markup = panel(table)
+    assert "Восприятие + Осведомлённость: <b>8</b> 2 2 2 — 1 успех" in text
+    assert "Атака: <b>9</b> <b>9</b> <b>9</b> 2 2 2 — 3 успеха" in text  # difficulty 6 + 3
+    assert "Вера защищается" in text
+
+
+async def test_blind_fire_without_the_dice_is_refused_before_any_roll(table: Table) -> None:
+    await fight(table)
+    await table.say(BORIS, "/set огнестрельное оружие 2")
+    data = await blind_shot(table, [9, 9, 9])
+    _mid, text, _markup = panel(table)
+    assert "⛔ Борис: нет кубиков на Восприятие + Осведомлённость" in text
+    mid, _text, _markup = panel(table)
+    await table.tap(BORIS, data, mid)
+    assert "стрелять вслепую не выйдет" in (table.session.answers[-1].text or "")
+    assert table.rng.faces == [9, 9, 9]  # type: ignore[attr-defined]

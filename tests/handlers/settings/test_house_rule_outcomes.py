@@ -86,6 +86,20 @@ PARADOX_4 = (
     dice(7, 7, 1, 7, *[7] * 12),
 )
 ONE_LEVEL = (*DAMAGE, "tap V Поглотить")  # with dice for one success of damage, none of soak
+# Declarations done: Борис acts first (the tie goes to his Dexterity + Wits), Вера after him.
+RESOLVE = ("tap A Заявки", "tap V Заявлено", "tap B Заявлено")
+# Вера (Willpower 3) interrupts Борис's action, before she has acted.
+INTERRUPT = ("V /set сила воли 3", *FIGHT, *RESOLVE, "tap V Прерывание")
+# Борис is knocked down when his turn comes; he stands up with 5 dice (Ловкость 4 + Атлетизм 1).
+KNOCKED_DOWN = (
+    "B /set атлетизм 1",
+    *FIGHT,
+    "tap A Состояния",
+    "tap A =Борис",
+    "tap A Борис: нокдаун",
+    "tap A Назад",
+    *RESOLVE,
+)
 
 
 CASES: dict[str, Case] = {
@@ -251,6 +265,18 @@ CASES: dict[str, Case] = {
         book="Удар (Драка): 9к10",
         house="Удар (Драка): 8к10",
     ),
+    "combat.interruption_difficulty": Case(
+        "8",
+        (*INTERRUPT, dice(7, 7, 2), "tap V 🎲 Вера"),
+        book="Вера прерывает: заявленные действия",
+        house="Прервать не удалось: Вера действует как заявлено",
+    ),
+    "combat.interruption_by_wp_spend": Case(
+        "off",
+        (*INTERRUPT, "tap V −1 Сила Воли"),
+        book="Сила Воли: осталось 2 из 3",
+        house="Только броском Силы Воли на сложности 6",
+    ),
     "combat.desperate_defence_cumulative": Case(
         "off",
         strike("tap B ⚔️ Атака", "tap V Отчаянное уклонение", before=(dice(*[8] * 7, 2, 2, 2, 2),)),
@@ -300,6 +326,34 @@ CASES: dict[str, Case] = {
         strike("tap B засада", "tap B ⚔️ Атака", before=(dice(8, 8, 8, 8, 8, 8, 8),)),
         book="Засада: цель не защищается.",
         house="Вера защищается",
+    ),
+    # Борис shoots Вера blind: the book rolls Perception + Awareness (4 dice at difficulty 8)
+    # first and finds nothing; the house rolls the shot itself (6 dice at difficulty 9).
+    "combat.blind_fire_gated": Case(
+        "off",
+        strike(
+            "tap B Дальний бой",
+            "tap B вслепую",
+            "tap B ⚔️ Атака",
+            before=(
+                "B /set огнестрельное оружие 2 восприятие 3 осведомлённость 1",
+                dice(2, 2, 2, 2, 9, 9),
+            ),
+        ),
+        book="Восприятие + Осведомлённость: 2 2 2 2 — 0 успехов",
+        house="Атака: <b>9</b> <b>9</b> 2 2 2 2 — 2 успеха",
+    ),
+    "combat.stand_up_difficulty": Case(
+        "8",
+        (*KNOCKED_DOWN, dice(7, 2, 2, 2, 2), "tap B Встать"),
+        book="Борис сразу на ногах и сохраняет действие",
+        house="Сразу не вышло: Борис поднимается, но на это уходит всё действие",
+    ),
+    "combat.stand_up_botch_soakable": Case(
+        "on",
+        (*KNOCKED_DOWN, dice(1, 2, 2, 2, 2, 7, 7), "tap B Встать"),
+        book="Борис получает 1 уровень ударного урона, без поглощения",
+        house="поглощение: <b>7</b> <b>7</b> — 2 успеха",
     ),
     "combat.stabilise_difficulty": Case(
         "8",
@@ -495,14 +549,6 @@ CASES: dict[str, Case] = {
 
 # Switches no chat action plays yet: what would have to exist for the chat to show them.
 NOT_IN_CHAT: dict[str, str] = {
-    "combat.interruption_difficulty": "the round tracker has no Interruption (S4 «Прерывание»)",
-    "combat.interruption_by_wp_spend": "the round tracker has no Interruption (S4 «Прерывание»)",
-    "combat.blind_fire_gated": (
-        "the attack panel leaves blind fire to the Storyteller: it has no Perception + "
-        "Awareness check before the shot"
-    ),
-    "combat.stand_up_difficulty": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
-    "combat.stand_up_botch_soakable": "no chat action rolls standing up at once (§B.8 «Нокдаун»)",
     "magick.area_counts_mage": (
         "the allocation panel counts every success on area as a target other than the mage; "
         "it never asks whether the mage is among the targets"
