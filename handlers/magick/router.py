@@ -442,6 +442,11 @@ async def magick_tap(
             MagickAction.ADD,
             MagickAction.TAKE,
             MagickAction.DAMAGING,
+            MagickAction.MAGNITUDE,
+            MagickAction.MAGE_TOO,
+            MagickAction.PERMANENT,
+            MagickAction.LINK_PLACE,
+            MagickAction.LINK_CONTACT,
         ):
             if state.stage not in (Stage.CAST, Stage.BACKLASH):
                 raise _Refused(render.invalid_button_text())
@@ -507,6 +512,10 @@ def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile)
         if state.sphere is not Sphere.FORCES:
             raise _Refused(render.invalid_button_text())
         return state.model_copy(update={"damaging": not state.damaging})
+    if action in (MagickAction.LINK_PLACE, MagickAction.LINK_CONTACT):
+        return _link(state, action, x)
+    if action in (MagickAction.MAGNITUDE, MagickAction.MAGE_TOO, MagickAction.PERMANENT):
+        return _terms(state, action, x, profile)
     if not 0 <= x < len(PARTS) or state.result is None:
         raise _Refused(render.invalid_button_text())
     part = PARTS[x]
@@ -514,6 +523,44 @@ def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile)
     step = 1 if action is MagickAction.ADD else -1
     allocation = {**state.allocation, part: max(0, have + step)}
     after = state.model_copy(update={"allocation": allocation})
+    if after.allocated(profile) is None:
+        raise _Refused(view.no_successes_left_text())
+    return after
+
+
+def _link(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:
+    """§C.8: name a place or a contact of the table for the Correspondence link; the one
+    already named, pressed again, is taken back."""
+    if not 0 <= x < magick.CORRESPONDENCE_ROWS:
+        raise _Refused(render.invalid_button_text())
+    if action is MagickAction.LINK_PLACE:
+        place = tuple(magick.Place)[x]
+        return state.model_copy(update={"link_place": None if state.link_place is place else place})
+    contact = tuple(magick.Contact)[x]
+    return state.model_copy(
+        update={"link_contact": None if state.link_contact is contact else contact}
+    )
+
+
+def _terms(state: EffectFlow, action: MagickAction, x: int, profile: Profile) -> EffectFlow:
+    """What the Storyteller and the caster settle on the allocation panel: the successes the
+    Effect needs (§C.6), the mage among the targets (AMB-C8), a permanent Effect (AMB-C9).
+    Only the caster's panel open on successes to spend takes them."""
+    if state.panel is not Panel.ALLOCATE or state.allocated(profile) is None:
+        raise _Refused(render.invalid_button_text())
+    if action is MagickAction.MAGE_TOO:
+        after = state.model_copy(update={"mage_too": not state.mage_too})
+    elif action is MagickAction.PERMANENT:
+        after = state.model_copy(update={"permanent": not state.permanent})
+    elif x in (0, 1):
+        magnitude = state.magnitude + (1 if x else -1)
+        if magnitude < 1:
+            raise _Refused(view.magnitude_floor_text())
+        if magnitude > magick.MAX_SUCCESSES:
+            raise _Refused(render.invalid_button_text())
+        after = state.model_copy(update={"magnitude": magnitude})
+    else:
+        raise _Refused(render.invalid_button_text())
     if after.allocated(profile) is None:
         raise _Refused(view.no_successes_left_text())
     return after
