@@ -228,6 +228,8 @@ async def m_command(
                 "modifier": max(-cap, min(cap, args.modifier)),
                 "willpower": args.willpower,
                 "target": args.target,
+                # a ritual's target is the successes its Effect needs (§C.6, §C.10)
+                "magnitude": args.target or 1,
             }
         )
     if args is None:
@@ -490,6 +492,7 @@ def _extend(state: EffectFlow, x: int) -> EffectFlow:
         update={
             "stage": Stage.RITUAL,
             "target": x,
+            "magnitude": x,
             "gathered": max(0, state.result.successes),
             "rolls": 1,
             "prepaid": state.paradox,

@@ -205,3 +205,21 @@ async def test_someone_elses_taps_and_forged_buttons_change_nothing(table: Table
         data = MagickCallback(f=probe.f, v=probe.v, a=action, x=0).pack()
         await table.tap(ANNA, data, wizard)
         assert "недействительна" in (table.session.answers[-1].text or "")
+
+
+async def test_a_ritual_needs_the_successes_it_gathered_toward(table: Table) -> None:
+    """§C.10: a ritual's target is its Effect's magnitude, typed or chosen by «Продлить»."""
+    await table.say(ANNA, "/set арете 4")
+    mid = await cast(table, "/m 1 цель 5")  # tens: 4, then 8 of 5
+    await press(table, ANNA, mid, MagickAction.NEXT_ROLL)
+    await press(table, ANNA, mid, MagickAction.PANEL, ALLOCATE)
+    assert "🎚 Эффекту нужно: 5  ＋" in labels(table, mid)
+    await press(table, ANNA, mid, MagickAction.PERMANENT)
+    assert "(навсегда — от 10 успехов всего)" in text_of(table, mid)
+    mid = await cast(table, "/m 1")
+    await press(table, ANNA, mid, MagickAction.EXTEND)
+    await press(table, ANNA, mid, MagickAction.EXTEND, 10)
+    await press(table, ANNA, mid, MagickAction.NEXT_ROLL)
+    await press(table, ANNA, mid, MagickAction.NEXT_ROLL)
+    await press(table, ANNA, mid, MagickAction.PANEL, ALLOCATE)
+    assert "🎚 Эффекту нужно: 10  ＋" in labels(table, mid)
