@@ -9,6 +9,9 @@ only as it was read when the dice were rolled, so a concurrent change makes the 
 over rather than land on a sheet it was not computed for, and a double tap spends once.
 «Отдача» (§C.12) rolls all the Paradox, discharges the successes, and puts the damage on
 the caster's health track (soaked where the tier allows), in one transaction too.
+Under the cast the caster spreads the successes and settles the Effect's terms — the mage
+among the targets, a permanent Effect, the Correspondence link (§C.7, §C.8) — and the
+Storyteller may name the successes it needs (§C.6); each reads the table's house rules.
 """
 
 from __future__ import annotations
@@ -421,8 +424,9 @@ async def magick_tap(
     flow, message, state = opened
     user = callback.from_user
     action, x = callback_data.a, callback_data.x
+    # the Storyteller may roll another mage's Backlash and name the successes an Effect needs
     if user.id != state.user_id and not (
-        action is MagickAction.BACKLASH
+        action in (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
         and await runs_game(bot, message.chat, chat_settings, user, None)
     ):
         await callback.answer(view.not_yours_text(), show_alert=True)

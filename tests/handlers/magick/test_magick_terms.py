@@ -194,6 +194,13 @@ async def test_someone_elses_taps_and_forged_buttons_change_nothing(table: Table
     assert len(table.session.edits) == edits
     after = await state_of(table.store, table, mid)
     assert after.model_copy(update={"panel": before.panel}) == before
+    await press(table, ANNA, mid, MagickAction.PANEL, ALLOCATE)
+    table.session.admins.add(BORIS.id)  # the Storyteller names the successes the Effect needs
+    await press(table, BORIS, mid, MagickAction.MAGNITUDE, 1)
+    assert "🎚 Эффекту нужно: 2  ＋" in labels(table, mid)
+    await press(table, BORIS, mid, MagickAction.MAGE_TOO)  # the caster's choice, not theirs
+    assert "чужой Эффект" in (table.session.answers[-1].text or "")
+    await press(table, ANNA, mid, MagickAction.PANEL, 0)
     await press(table, ANNA, mid, MagickAction.PANEL, CORRESPONDENCE)
     await press(table, BORIS, mid, MagickAction.LINK_PLACE, 0)
     assert "чужой Эффект" in (table.session.answers[-1].text or "")
