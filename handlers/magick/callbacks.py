@@ -25,6 +25,11 @@ class MagickAction(StrEnum):
     ADD = "a"  # x: which part gets one more success (PARTS)
     TAKE = "t"  # x: which part gives one back
     DAMAGING = "dg"  # a Forces Effect that hurts even with no success on damage (§C.7)
+    MAGNITUDE = "mn"  # the successes the Effect needs: x = 0 one less, x = 1 one more (§C.6)
+    MAGE_TOO = "mt"  # «маг тоже в зоне»: the mage is among the targets (AMB-C8)
+    PERMANENT = "pm"  # the caster asks for a permanent Effect (AMB-C9)
+    LINK_PLACE = "lp"  # x: the row of the place in the §C.8 table, 0–5; again: unnamed
+    LINK_CONTACT = "lc"  # x: the row of the contact in the §C.8 table, 0–5; again: unnamed
     EXTEND = "e"  # «Продлить» under a cast: x = 0 shows the targets, x > 0 the successes to gather
 
 

@@ -90,6 +90,12 @@ class EffectFlow(FlowState):
     panel: Panel = Panel.CAST
     allocation: dict[str, int] = Field(default_factory=dict)
     damaging: bool = False  # the Effect hurts: a Forces Effect deals its level (AMB-C16)
+    magnitude: int = 1  # the successes the Storyteller says the Effect needs (§C.6)
+    mage_too: bool = False  # «маг тоже в зоне»: the mage is among the targets (AMB-C8)
+    permanent: bool = False  # the caster asks for a permanent Effect (AMB-C9)
+    # §C.8: the place and the sympathetic contact a Correspondence Effect reaches through.
+    link_place: magick.Place | None = None
+    link_contact: magick.Contact | None = None
 
     def allocated_successes(self) -> int:
         """The successes the Effect has to spend: a finished ritual's gathered ones."""
@@ -109,20 +115,39 @@ class EffectFlow(FlowState):
         try:
             return magick.allocate(
                 successes,
-                1,
+                self.magnitude,
                 damage=part["damage"],
                 duration=part["duration"],
                 area=part["area"],
                 correspondence=part["correspondence"],
                 time=part["time"],
-                targets=part["area"],
+                targets=self.others_reached(profile),
+                includes_mage=self.mage_too,
                 forces=self.sphere is Sphere.FORCES,
                 damaging=True if self.damaging else None,  # None: a success on damage says so
                 in_combat=self.in_combat,
+                permanent=self.permanent,
                 profile=profile,
             )
         except RulesInputError:
             return None
+
+    def others_reached(self, profile: Profile) -> int:
+        """The targets other than the mage the successes on area pay for (§C.7): one each,
+        and, when the mage stands among them, whatever the table charges for the mage too
+        (AMB-C8)."""
+        area = min(self.allocation.get("area", 0), magick.MAX_SUCCESSES)
+        for others in range(area, 0, -1):
+            if magick.area_cost(others, includes_mage=self.mage_too, profile=profile) <= area:
+                return others
+        return 0
+
+    def link_required(self, profile: Profile) -> int | None:
+        """The successes on distance the named links need (§C.8): the better link or both,
+        as the table reads it; None while no link is named."""
+        if self.link_place is None and self.link_contact is None:
+            return None
+        return magick.correspondence_required(self.link_place, self.link_contact, profile=profile)
 
     def difficulty(self, profile: Profile) -> magick.EffectDifficulty:
         """§C.2–§C.4 for the choices now; ``RulesInputError`` on an impossible one."""

@@ -9,6 +9,9 @@ only as it was read when the dice were rolled, so a concurrent change makes the 
 over rather than land on a sheet it was not computed for, and a double tap spends once.
 «Отдача» (§C.12) rolls all the Paradox, discharges the successes, and puts the damage on
 the caster's health track (soaked where the tier allows), in one transaction too.
+Under the cast the caster spreads the successes and settles the Effect's terms — the mage
+among the targets, a permanent Effect, the Correspondence link (§C.7, §C.8) — and the
+Storyteller may name the successes it needs (§C.6); each reads the table's house rules.
 """
 
 from __future__ import annotations
@@ -228,6 +231,8 @@ async def m_command(
                 "modifier": max(-cap, min(cap, args.modifier)),
                 "willpower": args.willpower,
                 "target": args.target,
+                # a ritual's target is the successes its Effect needs (§C.6, §C.10)
+                "magnitude": args.target or 1,
             }
         )
     if args is None:
@@ -419,8 +424,9 @@ async def magick_tap(
     flow, message, state = opened
     user = callback.from_user
     action, x = callback_data.a, callback_data.x
+    # the Storyteller may roll another mage's Backlash and name the successes an Effect needs
     if user.id != state.user_id and not (
-        action is MagickAction.BACKLASH
+        action in (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
         and await runs_game(bot, message.chat, chat_settings, user, None)
     ):
         await callback.answer(view.not_yours_text(), show_alert=True)
@@ -442,6 +448,11 @@ async def magick_tap(
             MagickAction.ADD,
             MagickAction.TAKE,
             MagickAction.DAMAGING,
+            MagickAction.MAGNITUDE,
+            MagickAction.MAGE_TOO,
+            MagickAction.PERMANENT,
+            MagickAction.LINK_PLACE,
+            MagickAction.LINK_CONTACT,
         ):
             if state.stage not in (Stage.CAST, Stage.BACKLASH):
                 raise _Refused(render.invalid_button_text())
@@ -485,6 +496,7 @@ def _extend(state: EffectFlow, x: int) -> EffectFlow:
         update={
             "stage": Stage.RITUAL,
             "target": x,
+            "magnitude": x,
             "gathered": max(0, state.result.successes),
             "rolls": 1,
             "prepaid": state.paradox,
@@ -507,6 +519,10 @@ def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile)
         if state.sphere is not Sphere.FORCES:
             raise _Refused(render.invalid_button_text())
         return state.model_copy(update={"damaging": not state.damaging})
+    if action in (MagickAction.LINK_PLACE, MagickAction.LINK_CONTACT):
+        return _link(state, action, x)
+    if action in (MagickAction.MAGNITUDE, MagickAction.MAGE_TOO, MagickAction.PERMANENT):
+        return _terms(state, action, x, profile)
     if not 0 <= x < len(PARTS) or state.result is None:
         raise _Refused(render.invalid_button_text())
     part = PARTS[x]
@@ -514,6 +530,44 @@ def _allocate(state: EffectFlow, action: MagickAction, x: int, profile: Profile)
     step = 1 if action is MagickAction.ADD else -1
     allocation = {**state.allocation, part: max(0, have + step)}
     after = state.model_copy(update={"allocation": allocation})
+    if after.allocated(profile) is None:
+        raise _Refused(view.no_successes_left_text())
+    return after
+
+
+def _link(state: EffectFlow, action: MagickAction, x: int) -> EffectFlow:
+    """§C.8: name a place or a contact of the table for the Correspondence link; the one
+    already named, pressed again, is taken back."""
+    if not 0 <= x < magick.CORRESPONDENCE_ROWS:
+        raise _Refused(render.invalid_button_text())
+    if action is MagickAction.LINK_PLACE:
+        place = tuple(magick.Place)[x]
+        return state.model_copy(update={"link_place": None if state.link_place is place else place})
+    contact = tuple(magick.Contact)[x]
+    return state.model_copy(
+        update={"link_contact": None if state.link_contact is contact else contact}
+    )
+
+
+def _terms(state: EffectFlow, action: MagickAction, x: int, profile: Profile) -> EffectFlow:
+    """What the Storyteller and the caster settle on the allocation panel: the successes the
+    Effect needs (§C.6), the mage among the targets (AMB-C8), a permanent Effect (AMB-C9).
+    Only the caster's panel open on successes to spend takes them."""
+    if state.panel is not Panel.ALLOCATE or state.allocated(profile) is None:
+        raise _Refused(render.invalid_button_text())
+    if action is MagickAction.MAGE_TOO:
+        after = state.model_copy(update={"mage_too": not state.mage_too})
+    elif action is MagickAction.PERMANENT:
+        after = state.model_copy(update={"permanent": not state.permanent})
+    elif x in (0, 1):
+        magnitude = state.magnitude + (1 if x else -1)
+        if magnitude < 1:
+            raise _Refused(view.magnitude_floor_text())
+        if magnitude > magick.MAX_SUCCESSES:
+            raise _Refused(render.invalid_button_text())
+        after = state.model_copy(update={"magnitude": magnitude})
+    else:
+        raise _Refused(render.invalid_button_text())
     if after.allocated(profile) is None:
         raise _Refused(view.no_successes_left_text())
     return after

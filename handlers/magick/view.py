@@ -34,7 +34,7 @@ from rules import magick, probability
 from rules.d10 import Outcome
 from rules.errors import RulesInputError
 from rules.health import DamageType
-from rules.profiles import Profile
+from rules.profiles import MagickOptions, Profile
 from rules.spheres import LEVEL_NAMES, SPHERE_LEVELS, SPHERE_NAMES, Sphere, SphereLevel, SphereText
 
 
@@ -197,11 +197,11 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
         lines.append(escape(tag, quote=False))
     if state.backlash is not None:
         lines.append("")
-        lines.append(backlash_text(state))
+        lines.append(backlash_text(state, profile))
     if state.panel is Panel.ALLOCATE:
         lines += ["", allocation_text(state, profile)]
     elif state.panel is Panel.CORRESPONDENCE:
-        lines += ["", correspondence_table()]
+        lines += ["", correspondence_table(), link_text(state, profile)]
     elif state.panel is Panel.TIME:
         lines += ["", time_table()]
     return "\n".join(lines)
@@ -265,6 +265,87 @@ def contact_name(contact: magick.Contact) -> str:
     return names[contact]
 
 
+def place_short(place: magick.Place) -> str:
+    """A place of the §C.8 table on its button."""
+    names = {
+        magick.Place.LINE_OF_SIGHT: _("in sight"),
+        magick.Place.VERY_FAMILIAR: _("very familiar place"),
+        magick.Place.FAMILIAR: _("familiar place"),
+        magick.Place.VISITED_ONCE: _("visited once"),
+        magick.Place.DESCRIBED: _("from a description"),
+        magick.Place.ANYWHERE: _("any place on Earth"),
+    }
+    return names[place]
+
+
+def contact_short(contact: magick.Contact) -> str:
+    """A contact of the §C.8 table on its button."""
+    names = {
+        magick.Contact.BODY_SAMPLE: _("body sample"),
+        magick.Contact.IMPORTANT_POSSESSION: _("treasured thing, close friend"),
+        magick.Contact.POSSESSION: _("a thing or a friend"),
+        magick.Contact.ACQUAINTANCE: _("acquaintance"),
+        magick.Contact.SEEN_ONCE: _("seen or touched once"),
+        magick.Contact.NONE_NEEDED: _("no link needed"),
+    }
+    return names[contact]
+
+
+def link_text(state: EffectFlow, profile: Profile) -> str:
+    """§C.8 for this Effect: the place and the contact named, the successes on distance they
+    need — the better link, or both reached, as the table reads it — and whether the
+    successes spent there are enough."""
+    need = state.link_required(profile)
+    if need is None:
+        return "🔗 " + _("Name the place and the contact the link goes through.")
+    named = []
+    if state.link_place is not None:
+        row = tuple(magick.Place).index(state.link_place) + 1
+        named.append(_("place: {name} ({n})").format(name=place_name(state.link_place), n=row))
+    if state.link_contact is not None:
+        row = tuple(magick.Contact).index(state.link_contact) + 1
+        named.append(
+            _("contact: {name} ({n})").format(name=contact_name(state.link_contact), n=row)
+        )
+    lines = ["🔗 " + _("Link") + ": " + ", ".join(named)]
+    line = _("Successes on distance needed: {n}").format(n=need)
+    if state.link_place is not None and state.link_contact is not None:
+        if profile.magick.correspondence_better_link:
+            line += " — " + _("the better link decides")
+        else:
+            line += " — " + _("both links must reach")
+    lines.append(line)
+    found = state.allocated(profile)
+    if found is not None:
+        lines.append(link_spent_line(found.correspondence_successes, need))
+    return "\n".join(lines)
+
+
+def link_spent_line(spent: int, need: int) -> str:
+    if spent >= need:
+        return "✅ " + _("Spent on distance: {n}, enough.").format(n=spent)
+    return "⛔ " + _("Spent on distance: {n}, {more} more needed.").format(
+        n=spent, more=need - spent
+    )
+
+
+def haunt_line(paradox: int, profile: Profile) -> str:
+    """§C.14: Мороки pursue the mage as long as the unreleased Paradox, in the unit the
+    table reads for it (AMB-C15)."""
+    found = magick.haunt_duration(paradox, profile=profile)
+    n = found.amount
+    units = {
+        MagickOptions.HauntUnit.DAYS: _("for {n} day", "for {n} days", n=n),
+        MagickOptions.HauntUnit.WEEKS: _("for {n} week", "for {n} weeks", n=n),
+        MagickOptions.HauntUnit.MONTHS: _("for {n} month", "for {n} months", n=n),
+        MagickOptions.HauntUnit.YEARS: _("for {n} year", "for {n} years", n=n),
+    }
+    span = units[found.unit].format(n=n)
+    return "👻 " + _(
+        "Haunts will pursue the mage {span}: as much as the Paradox left on the wheel."
+    ).format(span=span)
+
+
 def _years(n: int) -> str:
     if n >= 1000:
         return _("1000 years and more")
@@ -311,28 +392,63 @@ def allocation_text(state: EffectFlow, profile: Profile) -> str:
         + _("Successes: {n}, left {left}").format(n=found.successes, left=found.unspent)
         + "</b>"
     ]
+    if not found.works:
+        lines.append(
+            "⛔ " + _("The Effect needs {n}: too few successes, it fails.").format(n=found.required)
+        )
     lines.append(
         f"{part_name('damage')}: {found.damage_successes} → "
         + _("{n} health level", "{n} health levels", n=found.damage_levels).format(
             n=found.damage_levels
         )
     )
-    lines.append(
-        f"{part_name('duration')}: {state.allocation.get('duration', 0)} → "
-        + duration_name(found.duration, found.duration_turns)
+    line = f"{part_name('duration')}: {state.allocation.get('duration', 0)} → " + duration_name(
+        found.duration, found.duration_turns
     )
-    lines.append(f"{part_name('area')}: {found.area_successes}")
+    if state.permanent and found.duration is not magick.Duration.PERMANENT:
+        line += " (" + permanent_needs(found.required, profile) + ")"
+    lines.append(line)
+    line = f"{part_name('area')}: {found.area_successes}"
+    if state.mage_too:
+        others = state.others_reached(profile)
+        line += " → " + (
+            _("the mage and {n} more target", "the mage and {n} more targets", n=others).format(
+                n=others
+            )
+            if others
+            else _("the mage alone")
+        )
+    lines.append(line)
     distance = found.correspondence_successes
     line = f"{part_name('correspondence')}: {distance}"
     if distance:
         reach = magick.correspondence_reach(distance)
         line += f" → {place_name(reach.place)} · {contact_name(reach.contact)}"
+    need = state.link_required(profile)
+    if need is not None:
+        line += (
+            " · " + _("the link needs {n}").format(n=need) + (" ✅" if distance >= need else " ⛔")
+        )
     lines.append(line)
     line = f"{part_name('time')}: {found.time_successes}"
     if found.time_successes:
         line += " → " + _years(magick.time_reach(found.time_successes))
     lines.append(line)
     return "\n".join(lines)
+
+
+def permanent_needs(required: int, profile: Profile) -> str:
+    """What a permanent Effect asks for, as the table reads «x2 необходимого количества»
+    (AMB-C9)."""
+    if profile.magick.permanent_duration_rule is MagickOptions.PermanentRule.DOUBLE_REQUIRED:
+        n = 2 * required
+        return _(
+            "permanent from {n} success in all", "permanent from {n} successes in all", n=n
+        ).format(n=n)
+    n = magick.PERMANENT_ON_DURATION
+    return _(
+        "permanent takes {n} success on duration", "permanent takes {n} successes on duration", n=n
+    ).format(n=n)
 
 
 def _damage_name(kind: DamageType) -> str:
@@ -363,7 +479,7 @@ def _effect_name(effect: magick.BacklashEffect) -> str:
     return names[effect]
 
 
-def backlash_text(state: EffectFlow) -> str:
+def backlash_text(state: EffectFlow, profile: Profile) -> str:
     """§C.12: the roll, what it discharged, the tier with the Storyteller's part, the damage."""
     found = state.backlash
     assert found is not None
@@ -383,6 +499,8 @@ def backlash_text(state: EffectFlow) -> str:
             n=found.successes, left=found.paradox_after
         ),
     ]
+    if found.paradox_after:
+        lines.append(haunt_line(found.paradox_after, profile))
     effects = found.effects
     if effects.tier == 0:
         lines.append(_("Nothing happens this time."))
@@ -531,6 +649,16 @@ def _cast_keyboard(
     and «Отдача» while the Paradox it gained waits."""
     rows: list[list[InlineKeyboardButton]] = []
     if state.panel is Panel.ALLOCATE:
+        rows.append(
+            [
+                button("−", MagickAction.MAGNITUDE, 0),
+                button(
+                    "🎚 " + _("Effect needs: {n}").format(n=state.magnitude) + "  ＋",
+                    MagickAction.MAGNITUDE,
+                    1,
+                ),
+            ]
+        )
         for i, part in enumerate(PARTS):
             have = state.allocation.get(part, 0)
             rows.append(
@@ -542,6 +670,35 @@ def _cast_keyboard(
         if state.sphere is Sphere.FORCES:  # «сразу 1 ур. … если используется Сфера Сил»
             label = render.marked("💥 " + _("a damaging Effect"), state.damaging)
             rows.append([button(label, MagickAction.DAMAGING)])
+        rows.append(
+            [
+                button(
+                    render.marked("🧙 " + _("the mage is in the area too"), state.mage_too),
+                    MagickAction.MAGE_TOO,
+                ),
+                button(
+                    render.marked("♾ " + _("permanent"), state.permanent), MagickAction.PERMANENT
+                ),
+            ]
+        )
+    if state.panel is Panel.CORRESPONDENCE:
+        for i, (place, contact) in enumerate(zip(magick.Place, magick.Contact, strict=True)):
+            rows.append(
+                [
+                    button(
+                        render.marked(f"📍{i + 1} {place_short(place)}", place is state.link_place),
+                        MagickAction.LINK_PLACE,
+                        i,
+                    ),
+                    button(
+                        render.marked(
+                            f"🔗{i + 1} {contact_short(contact)}", contact is state.link_contact
+                        ),
+                        MagickAction.LINK_CONTACT,
+                        i,
+                    ),
+                ]
+            )
     if state.panel is not Panel.CAST:
         rows.append([button("↩ " + _("Back"), MagickAction.PANEL, PANELS.index(Panel.CAST))])
         return InlineKeyboardMarkup(inline_keyboard=rows)
@@ -632,6 +789,10 @@ def not_enough_quintessence_text(held: int, profile: Profile) -> str:
 
 def no_successes_left_text() -> str:
     return _("Every success is spent: take one back from another part first.")
+
+
+def magnitude_floor_text() -> str:
+    return _("An Effect needs at least one success.")
 
 
 def no_paradox_text() -> str:

@@ -473,6 +473,45 @@ CASES: dict[str, Case] = {
         book="<code>····················</code>",
         house="<code>··········</code>\n",
     ),
+    "magick.area_counts_mage": Case(
+        "on",
+        (
+            "A /set арете 3",
+            dice(9, 9, 2),
+            "A /m 1",
+            "tap A Распределить",
+            "tap A маг тоже в зоне",
+            "tap A цели",
+            "tap A цели",
+        ),
+        book="цели: 2 → маг и ещё 2 цели",
+        house="цели: 2 → маг и ещё 1 цель",
+    ),
+    "magick.permanent_duration_rule": Case(
+        "ten_on_duration",
+        ("A /set арете 3", dice(9, 9, 2), "A /m 1", "tap A Распределить", "tap A навсегда"),
+        book="длительность: 0 → навсегда",
+        house="(навсегда — 10 успехов на длительность)",
+    ),
+    "magick.correspondence_better_link": Case(
+        "off",
+        (
+            "A /set арете 3 связи 3",
+            dice(9, 9, 2),
+            "A /m связи 3",
+            "tap A 📍 Связи",
+            "tap A 📍3",
+            "tap A 🔗1",
+        ),
+        book="Нужно успехов на расстояние: 1 — решает лучшая связь",
+        house="Нужно успехов на расстояние: 3 — дотянуться нужно через обе",
+    ),
+    "magick.haunt_unit": Case(
+        "weeks",
+        (*PARADOX_4, "tap A Отдача"),
+        book="Мороки будут преследовать мага 1 день",
+        house="Мороки будут преследовать мага 1 неделю",
+    ),
     "magick.barrier_adjustment": Case(
         "successes",
         ("A /set арете 2", "A /barrier", "tap A =+1"),
@@ -549,18 +588,6 @@ CASES: dict[str, Case] = {
 
 # Switches no chat action plays yet: what would have to exist for the chat to show them.
 NOT_IN_CHAT: dict[str, str] = {
-    "magick.area_counts_mage": (
-        "the allocation panel counts every success on area as a target other than the mage; "
-        "it never asks whether the mage is among the targets"
-    ),
-    "magick.permanent_duration_rule": (
-        "the allocation panel never asks for a permanent Effect, and its magnitude is always 1"
-    ),
-    "magick.correspondence_better_link": (
-        "a cast names no place and contact to link to: the Correspondence panel only shows "
-        "what the successes reach"
-    ),
-    "magick.haunt_unit": "no chat result shows how long Мороки last (§C.14)",
     "d6.no_power_impossible": (
         "a chance in chat is typed (the player's own sum) or built from the sheet's powers: "
         "the wizard waits for a power, so no chance is ever made of luck or help alone"
