@@ -44,12 +44,18 @@ class TrackerStep:
 
 class TrackerHealth(Protocol):
     async def __call__(
-        self, store: Store, chat_id: int, profile: Profile, changed: Mapping[str, HealthTrack]
+        self,
+        store: Store,
+        chat_id: int,
+        profile: Profile,
+        changed: Mapping[str, HealthTrack],
+        knocked: frozenset[str] = frozenset(),
     ) -> TrackerStep | None: ...
 
 
-# The tracker's next state with these participants' new health (by fighter key), as read
-# ahead; None when there is no tracker or nothing it shows changes.
+# The tracker's next state with these participants' new health (by fighter key) and those
+# ``knocked`` down by the hit, as read ahead; None when there is no tracker or nothing it
+# shows changes.
 TRACKER_HEALTH: HandoffKey[TrackerHealth] = HandoffKey("tracker.health")
 
 

@@ -37,8 +37,8 @@ from bot.store.base import (
     sheet_key,
 )
 from bot.store.log import LogEntry, LogStore, log_append
-from bot.store.sheets import npc_field, parse_sheet, player_field
-from rules.sheet import Sheet, SheetSystem, to_json
+from bot.store.sheets import npc_field, npc_name_field, parse_sheet, player_field
+from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 
 S = TypeVar("S", bound="FlowState")
 
@@ -141,6 +141,9 @@ redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
   'actors', actors(KEYS[1], new, ARGV[4]), 'screen', ARGV[5])
 if ARGV[9] ~= '' then
   redis.call('HSET', KEYS[2], ARGV[6], ARGV[9])
+  if ARGV[8] ~= '1' and ARGV[13] ~= '' then
+    redis.call('HSET', KEYS[2], ARGV[13], ARGV[14])
+  end
 end
 if ARGV[10] ~= '' then
   local other = fresh(KEYS[4], ARGV[10])
@@ -151,7 +154,7 @@ if ARGV[10] ~= '' then
 end
 LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", log_append("KEYS[3]", 13))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", log_append("KEYS[3]", 15))
 
 # KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
 # pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
@@ -312,11 +315,20 @@ class SheetSpend:
     system: SheetSystem
     change: Callable[[Sheet], Sheet | None]
     npc: str | None = None
+    # A character with no sheet yet gets a blank one, changed, in the same step (a wound
+    # or a condition lands on an NPC the Storyteller never wrote down): no round-trip first.
+    create: bool = False
 
     def field(self) -> str:
         if self.npc is not None:
             return npc_field(self.system, self.npc)
         return player_field(self.user_id, self.system)
+
+    def name_field(self) -> tuple[str, str] | None:
+        """The NPC's name as typed, written beside a sheet this step creates (list_npcs)."""
+        if self.npc is None:
+            return None
+        return npc_name_field(self.system, self.npc), " ".join(self.npc.split())
 
 
 def _actors(raw: str | None) -> tuple[tuple[int, int], ...]:
@@ -472,6 +484,7 @@ class FlowStore(LogStore):
             also.version if also is not None else "",
             dump(_data(also.state)) if also is not None else "",
             also.screen.model_dump_json() if also is not None else "",
+            *(named if (named := spend.name_field()) is not None else ("", "")),
         ]
         if entries:
             args += [LOG_CAP, *(entry.stored() for entry in entries)]
@@ -712,7 +725,9 @@ class FlowStore(LogStore):
             ):
                 pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 return None, None
-            updated = self._spent(parse_sheet(await pipe.hget(skey, field)), spend)
+            current = parse_sheet(await pipe.hget(skey, field))
+            created = current is None
+            updated = self._spent(current, spend)
             others = [
                 (
                     other.field(),
@@ -735,6 +750,8 @@ class FlowStore(LogStore):
             pipe.hset(fkey, mapping=change)
             if updated is not None:
                 pipe.hset(skey, field, to_json(updated))
+                if created and (named := spend.name_field()) is not None:
+                    pipe.hset(skey, *named)
             for other_field, other_sheet in others:
                 if other_sheet is not None:
                     pipe.hset(skey, other_field, to_json(other_sheet))
@@ -750,5 +767,7 @@ class FlowStore(LogStore):
     @staticmethod
     def _spent(current: Sheet | None, spend: SheetSpend) -> Sheet | None:
         if current is None:
-            return None
+            if not spend.create:
+                return None
+            current = new_sheet(spend.system)
         return spend.change(current)

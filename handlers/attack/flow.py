@@ -161,6 +161,7 @@ class AttackFlow(FlowState):
     levels: int = 0
     damage_kind: DamageType | None = None
     stunned: bool = False
+    knocked: bool = False  # the hit knocks the target down (§B.8 «Нокдаун»: Толчок, Подсечка)
     track_after: HealthTrack | None = None
     history: tuple[Past, ...] = ()
     round_no: int = 0  # the tracker's round the attack is made in (0: none open)

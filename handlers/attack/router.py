@@ -56,13 +56,14 @@ from handlers.attack.flow import (
     Stage,
 )
 from rules import combat
-from rules.combat.manoeuvres import MANOEUVRES, Reach, Trait
+from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach, Trait
+from rules.combat.situation import Condition
 from rules.combat.tracker import Fighter, Round, npc_key, player_key
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Sheet, set_health, system_of
+from rules.sheet import Sheet, new_sheet, set_conditions, set_health, system_of
 
 
 def make_router() -> Router:
@@ -312,7 +313,7 @@ async def atk_tap(
     except RulesInputError:
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
-    if after.stage is Stage.DONE and after.levels > 0:
+    if after.stage is Stage.DONE and (after.levels > 0 or after.knocked):
         await _land(callback, message, bot, store, flow, after, profile, features)
     else:
         await commit_tap(
@@ -487,6 +488,7 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
             "stage": Stage.DONE,
             "levels": outcome.levels,
             "stunned": outcome.stunned,
+            "knocked": Effect.KNOCKDOWN in MANOEUVRES[state.manoeuvre].effects,
             "track_after": outcome.track,
         }
     )
@@ -504,30 +506,31 @@ async def _land(
 ) -> None:
     """The last step with the wound: the flow, the target's sheet and the tracker's health
     line change in one step, the levels applied to the sheet as it is now (another wound may
-    have landed since the panel opened)."""
+    have landed since the panel opened). A knocking hit puts the target down in the same
+    step, on the sheet and on the tracker (§B.8), even when it is all soaked."""
     target = after.chosen_target()
     kind = after.damage_kind
     if target is None or kind is None:
         raise _Refused(render.invalid_button_text())
     system = system_of(profile)
-    if target.user_id is None and not target.sheet:
-        await store.update_npc(message.chat.id, system, target.name, lambda sheet: sheet)
     levels = after.levels
     landed: list[HealthTrack] = []
 
     def wound(sheet: Sheet) -> Sheet:
         track = apply_damage(sheet.health, kind, levels, profile.combat).track
         landed.append(track)
-        return set_health(sheet, track)
+        hurt = set_health(sheet, track)
+        if after.knocked and Condition.PRONE not in hurt.conditions:
+            hurt = set_conditions(hurt, (*hurt.conditions, Condition.PRONE))
+        return hurt
 
     spend = SheetSpend(
         user_id=target.user_id or 0,
         system=system,
         change=wound,
         npc=target.name if target.user_id is None else None,
+        create=True,
     )
-    if target.user_id is not None and not target.sheet:
-        await store.update_sheet(message.chat.id, target.user_id, system, lambda sheet: sheet)
     # The tracker's health line after the wound, taken in the same step (as read ahead).
     tracker = None
     expected: HealthTrack | None = None
@@ -536,12 +539,12 @@ async def _land(
             await store.load_sheet(message.chat.id, target.user_id, system)
             if target.user_id is not None
             else await store.load_npc(message.chat.id, system, target.name)
+        ) or new_sheet(system)  # a sheet the step creates
+        expected = apply_damage(now.health, kind, levels, profile.combat).track
+        knocked = frozenset({target.key}) if after.knocked else frozenset()
+        tracker = await features.handoff(TRACKER_HEALTH)(
+            store, message.chat.id, profile, {target.key: expected}, knocked
         )
-        if now is not None:
-            expected = apply_damage(now.health, kind, levels, profile.combat).track
-            tracker = await features.handoff(TRACKER_HEALTH)(
-                store, message.chat.id, profile, {target.key: expected}
-            )
     drawn_state = after
     text, markup = view.draw(flow.next(drawn_state, close=False), drawn_state, profile)
     advanced, sheet = await store.advance_flow_spending(

@@ -274,6 +274,8 @@ def _result(state: AttackFlow, name: str, profile: Profile) -> str:
     )
     if state.stunned:
         head += " 💫 " + _stun_reason(profile)
+    if state.knocked:
+        head += "\n🤸 " + _("Knockdown: {name} is on the ground.").format(name=escape(name))
     if track is None:
         return head
     return head + "\n" + sheet_text.health_line(track)

@@ -136,10 +136,15 @@ async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> Non
 
 
 async def health_step(
-    store: Store, chat_id: int, profile: Profile, changed: Mapping[str, HealthTrack]
+    store: Store,
+    chat_id: int,
+    profile: Profile,
+    changed: Mapping[str, HealthTrack],
+    knocked: frozenset[str] = frozenset(),
 ) -> TrackerStep | None:
-    """The tracker's step for new health (bot.combat.TRACKER_HEALTH), drawn but not stored:
-    the wound's own step stores it. Reads what the tap read ahead, so it costs no trip."""
+    """The tracker's step for new health and knockdowns (bot.combat.TRACKER_HEALTH), drawn
+    but not stored: the wound's own step stores it. Reads what the tap read ahead, so it
+    costs no trip."""
     loaded = await store.load_live(chat_id, KIND)
     if loaded is None or profile.system is not GameSystem.D10:
         return None
@@ -150,9 +155,12 @@ async def health_step(
         return None
     tracks = {**(await _tracks(store, chat_id, profile, state.round)), **changed}
     tracks = {k: v for k, v in tracks.items() if state.round.fighter(k) is not None}
-    if tracks == state.health:
+    fallen = state.round
+    for key in sorted(knocked):
+        fallen = tracker.knock_down(fallen, key)
+    if tracks == state.health and fallen == state.round:
         return None
-    after = state.model_copy(update={"health": tracks})
+    after = state.model_copy(update={"health": tracks, "round": fallen})
     drawn = view.draw(flow.next(after), after, profile)
     return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
 
@@ -493,18 +501,15 @@ async def _commit_conditions(
     system: SheetSystem,
     profile: Profile,
 ) -> None:
-    """A condition toggled: the tracker's step and the character's sheet in one transaction."""
-    if fighter.user_id is not None:
-        if await store.load_sheet(message.chat.id, fighter.user_id, system) is None:
-            await store.update_sheet(message.chat.id, fighter.user_id, system, lambda s: s)
-    elif await store.load_npc(message.chat.id, system, fighter.name) is None:
-        await store.update_npc(message.chat.id, system, fighter.name, lambda s: s)
+    """A condition toggled: the tracker's step and the character's sheet in one step (a
+    character with no sheet yet gets one there)."""
     conditions = fighter.conditions
     spend = SheetSpend(
         user_id=fighter.user_id or 0,
         system=system,
         change=lambda sheet: set_conditions(sheet, conditions),
         npc=fighter.name if fighter.user_id is None else None,
+        create=True,
     )
     text, markup = view.draw(flow.next(after), after, profile)
     advanced, _sheet = await store.advance_flow_spending(

@@ -386,6 +386,16 @@ def new_round(
     return start_declarations(gathered, rng=rng, options=options)
 
 
+def knock_down(current: Round, key: str) -> Round:
+    """§B.8 «Нокдаун: противник падает»: a hit of a knocking manoeuvre (Толчок, Подсечка)
+    puts the target on the ground; one already down stays down (nothing changes)."""
+    current, key = _round(current), _key(key)
+    fighter = current.fighter(key)
+    if fighter is None or Condition.PRONE in fighter.conditions:
+        return current
+    return toggle_condition(current, key, Condition.PRONE)
+
+
 def toggle_condition(current: Round, key: str, condition: Condition | str) -> Round:
     """Put a §B.8 condition on a participant or take it off (the Storyteller's call)."""
     current, key = _round(current), _key(key)

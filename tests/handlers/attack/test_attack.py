@@ -8,6 +8,8 @@ import re
 from aiogram.types import InlineKeyboardMarkup
 
 from handlers.attack.callbacks import AtkAction, AtkCallback
+from handlers.initiative.flow import InitFlow
+from rules.combat.tracker import player_key
 from rules.health import DamageType
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
@@ -275,3 +277,66 @@ async def test_blind_fire_without_the_dice_is_refused_before_any_roll(table: Tab
     await table.tap(BORIS, data, mid)
     assert "стрелять вслепую не выйдет" in (table.session.answers[-1].text or "")
     assert table.rng.faces == [9, 9, 9]  # type: ignore[attr-defined]
+
+
+async def test_a_sweep_that_hits_knocks_the_target_down_even_when_all_is_soaked(
+    table: Table,
+) -> None:
+    """S4 «Подсечка … (нокдаун)», «Нокдаун: противник падает»: the hit puts the target on
+    the ground, on the sheet and on the tracker, in the step that shows it, with no damage
+    needed."""
+    await fight(table)
+    # Борис: Ловкость 4 + Драка 3 = 7 dice at 6 + 1, all hit; Вера's dodge (4 dice) fails;
+    # damage: Сила 2 + 6 → 8 dice, all miss; Вера soaks with Stamina 1.
+    table.rng = Dealt([8] * 7 + [2] * 4 + [2] * 8 + [2])
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    await press(table, BORIS, AtkAction.MANOEUVRE, 2)
+    _mid, text, _markup = panel(table)
+    assert "Подсечка" in text
+    await press(table, BORIS, AtkAction.ATTACK)
+    await press(table, VERA, AtkAction.DEFEND, 1)
+    await press(table, BORIS, AtkAction.DAMAGE)
+    await press(table, VERA, AtkAction.SOAK)
+    _mid, text, markup = panel(table)
+    assert markup is None
+    assert "Вера получает 0" in text
+    assert "🤸 Нокдаун: Вера на земле." in text, text
+    sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert [c.value for c in sheet.conditions] == ["prone"]
+    loaded = await table.store.load_live(table.chat.id, "init")
+    assert loaded is not None
+    fallen = loaded[0].state(InitFlow).round.fighter(player_key(VERA.id))
+    assert fallen is not None
+    assert [c.value for c in fallen.conditions] == ["prone"]
+
+    # A shove on one already down keeps one knockdown.
+    table.rng = Dealt([8] * 7 + [2] * 4 + [2] * 8 + [2])
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    await press(table, BORIS, AtkAction.MANOEUVRE, 3)
+    await press(table, BORIS, AtkAction.ATTACK)
+    await press(table, VERA, AtkAction.DEFEND, 1)
+    await press(table, BORIS, AtkAction.DAMAGE)
+    await press(table, VERA, AtkAction.SOAK)
+    sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert [c.value for c in sheet.conditions] == ["prone"]
+
+
+async def test_a_plain_strike_knocks_nobody_down(table: Table) -> None:
+    await fight(table)
+    table.rng = Dealt([8] * 7 + [2] * 4 + [9] * 9 + [2])
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    await press(table, BORIS, AtkAction.ATTACK)
+    await press(table, VERA, AtkAction.DEFEND, 1)
+    await press(table, BORIS, AtkAction.DAMAGE)
+    await press(table, VERA, AtkAction.SOAK)
+    _mid, text, _markup = panel(table)
+    assert "получает" in text
+    assert "Нокдаун" not in text
+    sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert not sheet.conditions

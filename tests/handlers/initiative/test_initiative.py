@@ -15,6 +15,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.combat import TRACKER
 from handlers.initiative.callbacks import InitAction, InitCallback
 from rules.profiles import GameSystem
+from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
 
 ANNA = player(1, "Аня")  # the chat's administrator: runs the game until a Storyteller claims it
@@ -195,6 +196,23 @@ async def test_storyteller_panels_add_remove_and_mark_conditions(table: Table) -
     assert re.search(r"Борис — .*нокдаун", text), text
     await press(table, BORIS, "Состояния")
     assert "Рассказчик" in (table.session.answers[-1].text or "")
+
+
+async def test_a_condition_on_an_npc_with_no_sheet_makes_its_sheet_in_the_same_step(
+    table: Table,
+) -> None:
+    """The NPC's sheet is created by the toggle's own step, with its name as typed."""
+    await opened(table)
+    assert await table.store.list_npcs(table.chat.id, SheetSystem.MAGE) == []
+    await press(table, ANNA, "Состояния")
+    await press(table, ANNA, "Гуль 1")
+    await press(table, ANNA, "нокдаун")
+    [(name, sheet)] = await table.store.list_npcs(table.chat.id, SheetSystem.MAGE)
+    assert name == "Гуль 1"
+    assert [c.value for c in sheet.conditions] == ["prone"]
+    await press(table, ANNA, "нокдаун")  # off again: the same sheet, nothing else made
+    [(name, sheet)] = await table.store.list_npcs(table.chat.id, SheetSystem.MAGE)
+    assert not sheet.conditions
 
 
 async def test_end_closes_unpins_and_frees_the_chat(table: Table) -> None:
