@@ -483,6 +483,32 @@ CASES: dict[str, Case] = {
         house="<b>Борис</b>: 🎲 6 4 2",
         game="d6",
     ),
+    # Борис has no power that fits, only Вера's help (+2): the book lets him roll, the house
+    # rule says not to bother (S2 «даже пробовать не стоит»).
+    "d6.no_power_impossible": Case(
+        "on",
+        (dice(5, 2), "B /r 0 +2"),
+        book="шанс 2к6 (без силы + 2)",
+        house="без подходящей силы это не удастся",
+        game="d6",
+    ),
+    # A success without a roll (S2 «бросать кубики не нужно») counts as the house's gain.
+    "d6.auto_success_gain": Case(
+        "2",
+        ("B /r авто",),
+        book="выигрыш считается равным 1",
+        house="выигрыш считается равным 2",
+        game="d6",
+    ),
+    # Both dice are measures: the book lets Борис pay a memory for an effort that rerolls
+    # nothing (AMB-D14); the house rule offers no effort then.
+    "d6.special_effort_noop_allowed": Case(
+        "off",
+        (dice(5, 6), "B /r 2", "tap B Особое усилие", "tap B Воспоминание"),
+        book="перебрасывать нечего: цена уплачена",
+        house="(no button Особое усилие)",
+        game="d6",
+    ),
     "d6.multi_side_contests": Case(
         "off",
         (dice(5, 5, 5, 5, 1, 1, 5, 1), "B /vs 4 3 2"),
@@ -515,21 +541,9 @@ NOT_IN_CHAT: dict[str, str] = {
         "what the successes reach"
     ),
     "magick.haunt_unit": "no chat result shows how long Мороки last (§C.14)",
-    "d6.no_power_impossible": (
-        "a chance in chat is typed (the player's own sum) or built from the sheet's powers: "
-        "the wizard waits for a power, so no chance is ever made of luck or help alone"
-    ),
-    "d6.auto_success_gain": (
-        "no d6 action in chat is declared an automatic success (S2 «бросать кубики не "
-        "нужно»): every one is rolled, so its gain is never needed as a number"
-    ),
     "d6.slow_defence_of_others": (
         "the d6 tracker's «Защита» is always the defender's own: it never names a teammate "
         "being protected"
-    ),
-    "d6.special_effort_noop_allowed": (
-        "«Особое усилие» is offered only while a die shows 1–4 (an effort that rerolls "
-        "nothing would only cost its price), so the chat never asks for a no-op"
     ),
 }
 
