@@ -18,6 +18,7 @@ class Panel(StrEnum):
     NONE = ""
     CUT_IN = "cut"
     DEFEND = "def"
+    GUARD = "grd"  # whom the presser protects (S3 «защищать себя или товарища»)
 
 
 class Member(BaseModel):

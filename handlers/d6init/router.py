@@ -36,7 +36,9 @@ from rules.sheet import Sheet, SheetSystem
 
 Change = Callable[[D6InitFlow], D6InitFlow]
 
-_STEPS = frozenset({D6InitAction.ACT, D6InitAction.HOLD, D6InitAction.NEW_ROUND})
+_STEPS = frozenset(
+    {D6InitAction.ACT, D6InitAction.HOLD, D6InitAction.NEW_ROUND, D6InitAction.GUARD}
+)
 
 
 def make_router() -> Router:
@@ -207,6 +209,41 @@ async def _apply(
     await message.answer(render.busy_text())
 
 
+def _guard(
+    state: D6InitFlow,
+    current: d6i.Round,
+    own: str,
+    index: int,
+    name_of: Callable[[str], str],
+    profile: Profile,
+    rng: Rng | None,
+) -> D6InitFlow:
+    """S3 «Противник может … защищать себя или товарища»: the presser's character defends the
+    fighter at ``index`` against the latest action; a slow defence of another is the chat's
+    house rule (AMB-D8, ``d6.slow_defence_of_others``). ``index`` −1 opens the choice."""
+    if own not in state.members:
+        raise _Refused(view.not_in_fight_text())
+    if index < 0:
+        return state.model_copy(update={"panel": Panel.GUARD})
+    if not 0 <= index < len(current.fighters):
+        raise _Refused(render.invalid_button_text())
+    protected = current.fighters[index].sheet.id
+    if protected == view.last_actor(state):
+        raise _Refused(view.refused_text("cannot defend against oneself"))
+    guarded = None if protected == own else protected
+    try:
+        changed, defence = d6i.defend(current, own, protecting=guarded, rng=rng, profile=profile)
+    except RulesInputError as error:
+        if error.field == "protecting":
+            raise _Refused(view.slow_guard_refused_text(profile)) from None
+        raise
+    if guarded is None:
+        note = view.defended_note(name_of(own), defence.die, defence.slowness)
+    else:
+        note = view.guarded_note(name_of(own), name_of(guarded), defence.die, defence.slowness)
+    return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+
+
 def _refusal(error: RulesInputError) -> str:
     if error.field == "combatant.id":
         return view.already_in_text()
@@ -336,6 +373,8 @@ async def _step(
             changed, defence = d6i.defend(current, key, rng=rng, profile=profile)
             note = view.defended_note(name_of(key), defence.die, defence.slowness)
         return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+    if action is D6InitAction.GUARD:
+        return _guard(state, current, own, data.y, name_of, profile, rng)
     if action is D6InitAction.JOIN:
         if own in state.members:
             raise _Refused(view.already_in_text())
@@ -343,7 +382,10 @@ async def _step(
         member = Member(name=user.full_name or str(user.id), user_id=user.id)
         return _join(state, _combatant(own, sheet, None, hero=True), member, rng)
     if action is D6InitAction.PANEL:
-        if not await storyteller():
+        # anyone in the fight closes the choice of whom to protect; the NPC panels are the
+        # Storyteller's
+        guard = state.panel is Panel.GUARD and own in state.members
+        if not guard and not await storyteller():
             raise _Refused(view.storyteller_only_text())
         return state.model_copy(update={"panel": Panel.NONE})
     if action is D6InitAction.NEW_ROUND:

@@ -492,6 +492,22 @@ CASES: dict[str, Case] = {
         house="без подходящей силы это не удастся",
         game="d6",
     ),
+    # The ghoul's 6 strikes Вера; Борис, holding a 2, protects her: slow by 4 (AMB-D8).
+    "d6.slow_defence_of_others": Case(
+        "off",
+        (
+            dice(6, 2, 3),
+            "A /init npc Гуль 1",
+            "B /init 1",
+            "V /init 1",
+            "tap A Действовать",
+            "tap B Защитить товарища",
+            "tap B =Вера",
+        ),
+        book="Борис защищает товарища (Вера) и откладывает 2. Неспешный −4 к защите.",
+        house="Неспешный защищает только себя",
+        game="d6",
+    ),
     # A success without a roll (S2 «бросать кубики не нужно») counts as the house's gain.
     "d6.auto_success_gain": Case(
         "2",
@@ -541,10 +557,6 @@ NOT_IN_CHAT: dict[str, str] = {
         "what the successes reach"
     ),
     "magick.haunt_unit": "no chat result shows how long Мороки last (§C.14)",
-    "d6.slow_defence_of_others": (
-        "the d6 tracker's «Защита» is always the defender's own: it never names a teammate "
-        "being protected"
-    ),
 }
 
 
