@@ -13,9 +13,9 @@ from bot.house_rules import house_tag
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
 from rules.d6 import probability
+from rules.d6.chance import options
 from rules.d6.combat import aim
 from rules.d6.combat import escape as escape_roll
-from rules.d6.chance import options
 from rules.d6.roll import (
     MEASURE_FACE,
     D6Outcome,
