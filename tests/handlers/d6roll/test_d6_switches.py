@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.store import log_key
+from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
@@ -222,3 +223,50 @@ async def test_the_house_rule_hides_an_effort_with_nothing_to_reroll(d6: Table) 
     d6.rng = Dealt(6, 2)
     await d6.say(BORIS, "/r 2")  # a die below 5: the effort is offered as ever
     assert any("Особое усилие" in b.text for b in buttons(d6.session.sent[-1].reply_markup))
+
+
+# ----- a project's progress without a roll (§D.6, AMB-D2) ------------------------------------
+
+
+def project_button(markup: object, action: ProjectAction) -> str:
+    for button in buttons(markup):
+        if ProjectCallback.unpack(button.callback_data or "").a is action:
+            return button.callback_data or ""
+    raise AssertionError(f"no {action} button")
+
+
+async def test_a_project_counts_an_action_without_a_roll_as_the_chats_gain(d6: Table) -> None:
+    await d6.say(BORIS, "/project 3 Починить катер")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    assert "«Без броска», если ничто не мешает" in sent.text
+    auto = project_button(sent.reply_markup, ProjectAction.AUTO)
+    await d6.tap(ANNA, auto, mid)  # anyone at the table acts in a project
+    edit = d6.session.edits[-1]
+    assert "Готовность: 1 из 3" in edit.text
+    assert "Аня: без броска — +1" in edit.text
+    assert "🏠" not in edit.text
+    assert await d6.store.redis.llen(log_key(d6.chat.id)) == 0  # nothing was rolled
+    await d6.tap(ANNA, auto, mid)  # the same drawing again: counted once
+    assert "Готовность: 1 из 3" in d6.session.edits[-1].text
+
+
+async def test_under_the_house_gain_a_challenge_action_without_a_roll_counts_more(
+    d6: Table,
+) -> None:
+    await house(d6, "d6.auto_success_gain=2")
+    await d6.say(BORIS, "/project 3 действий 1 Погоня")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(BORIS, project_button(sent.reply_markup, ProjectAction.AUTO), mid)
+    edit = d6.session.edits[-1]
+    assert "Готовность: 2 из 3" in edit.text
+    assert "Борис: без броска — +2" in edit.text
+    assert "🏠 дом. правило: Выигрыш успеха без броска: 2" in edit.text
+    await d6.tap(BORIS, project_button(edit.reply_markup, ProjectAction.AUTO), mid)
+    assert d6.session.answers[-1].show_alert  # his one action is spent
+    await d6.tap(ANNA, project_button(edit.reply_markup, ProjectAction.AUTO), mid)
+    done = d6.session.edits[-1]
+    assert "Готовность: 4 из 3" in done.text
+    assert "✅ Готово! Выигрыш 1." in done.text
+    assert done.reply_markup is None
