@@ -5,10 +5,13 @@ effort with nothing to reroll, each as the book reads it and as the chat's switc
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import pytest
+from aiogram.types import Message, MessageEntity, User
 
 from bot.store import log_key
+from handlers.d6attack.callbacks import AttackAction, D6AttackCallback
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from rules.d6.chance import DifficultyKind
@@ -18,6 +21,7 @@ from tests.handlers.d6roll.test_d6roll import data_of
 
 ANNA = player(1, "Аня")  # the Storyteller
 BORIS = player(2, "Борис")
+VERA = player(3, "Вера")
 
 
 class Dealt(random.Random):
@@ -270,3 +274,69 @@ async def test_under_the_house_gain_a_challenge_action_without_a_roll_counts_mor
     assert "Готовность: 4 из 3" in done.text
     assert "✅ Готово! Выигрыш 1." in done.text
     assert done.reply_markup is None
+
+
+# ----- an attack without a roll: a hit's gain buttons (§D.11, AMB-D2) ------------------------
+
+
+async def attack_replying(table: Table, who: User, text: str, target: User) -> None:
+    """``who`` types ``text`` in reply to a message of ``target``."""
+    table.message_id += 1
+    replied = Message(
+        message_id=table.message_id,
+        date=datetime.now(UTC),
+        chat=table.chat,
+        from_user=target,
+        text="…",
+    )
+    table.message_id += 1
+    message = Message(
+        message_id=table.message_id,
+        date=datetime.now(UTC),
+        chat=table.chat,
+        from_user=who,
+        text=text,
+        entities=[MessageEntity(type="bot_command", offset=0, length=len(text.split()[0]))],
+        reply_to_message=replied,
+    )
+    await table.feed(message=message)
+
+
+def attack_button(markup: object, action: AttackAction, c: str = "") -> str:
+    for button in buttons(markup):
+        data = D6AttackCallback.unpack(button.callback_data or "")
+        if data.a is action and (not c or data.c == c):
+            return button.callback_data or ""
+    raise AssertionError(f"no {action} button")
+
+
+async def test_an_attack_without_a_roll_hits_at_once_with_the_gain_of_one(d6: Table) -> None:
+    await d6.say(BORIS, "/set\nСила 2")
+    await attack_replying(d6, BORIS, "/atk сила авто", ANNA)
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    assert "🗡 Борис атакует → Аня" in sent.text
+    assert "✅ Сила 2: без броска, выигрыш считается равным 1" in sent.text
+    assert "Попадание: выигрыш 1." in sent.text
+    texts = [b.text for b in buttons(sent.reply_markup)]
+    assert "Телесная рана 1" in texts
+    assert all("🛡" not in t for t in texts)  # nobody defends against it
+    physical = attack_button(sent.reply_markup, AttackAction.SPEND, c="p")
+    await d6.tap(VERA, physical, mid)
+    assert d6.session.answers[-1].show_alert  # the attacker (or the Storyteller) spends it
+    await d6.tap(BORIS, physical, mid)
+    sheet = await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6)
+    assert sheet is not None
+    assert [(w.kind, w.magnitude) for w in sheet.wounds] == [(DifficultyKind.PHYSICAL_WOUND, 1)]
+    assert await d6.store.redis.llen(log_key(d6.chat.id)) == 0  # no dice in the log
+
+
+async def test_the_house_gain_of_an_attack_without_a_roll(d6: Table) -> None:
+    await house(d6, "d6.auto_success_gain=3")
+    await attack_replying(d6, BORIS, "/atk авто", ANNA)
+    sent = d6.session.sent[-1]
+    assert "✅ без броска, выигрыш считается равным 3" in sent.text
+    assert "🏠 дом. правило: Выигрыш успеха без броска: 3" in sent.text
+    assert "Телесная рана 3" in [b.text for b in buttons(sent.reply_markup)]
+    await d6.say(BORIS, "/atk авто удача 1")
+    assert "/atk авто — без броска" in last_text(d6)
