@@ -232,7 +232,7 @@ def auto_success_text(state: D6RollState, profile: Profile) -> str:
     lines = [
         head,
         f"<b>{render.d6_outcome_name(result.outcome)}</b>: "
-        + _("the dice stay in the cup, the gain counts as {n}").format(n=gain),
+        + _("the gain counts as {n}").format(n=gain),
     ]
     tag = house_tag(profile, keys=("d6.auto_success_gain",))
     if tag is not None:

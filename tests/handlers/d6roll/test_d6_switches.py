@@ -149,7 +149,7 @@ async def test_a_success_without_a_roll_rolls_nothing_and_counts_one(
     await d6.say(BORIS, typed)
     text = last_text(d6)
     assert text.startswith(head), text
-    assert "<b>Автоуспех</b>: бросать кубики не нужно, выигрыш считается равным 1" in text
+    assert "<b>Автоуспех</b>: выигрыш считается равным 1" in text
     assert d6.session.sent[-1].reply_markup is None  # no dice, no special effort
     assert await d6.store.redis.llen(log_key(d6.chat.id)) == 0
 
@@ -173,6 +173,25 @@ async def test_a_success_without_a_roll_takes_nothing_that_a_roll_spends(
     await d6.say(BORIS, typed)
     assert "Игра d6: /r 4" in last_text(d6)
     assert await flows(d6.store) == {}
+
+
+@pytest.mark.parametrize(
+    ("typed", "usage"),
+    [
+        ("/vs авто", "/vs 4"),
+        ("/vs 3 авто", "/vs 4"),
+        ("/ask сила авто", "/ask"),
+        ("/h 3 авто", "/h 4"),
+    ],
+)
+async def test_rolls_that_need_dice_refuse_a_success_without_a_roll(
+    d6: Table, typed: str, usage: str
+) -> None:
+    await d6.say(ANNA, "/st")  # /ask and /h are the Storyteller's
+    await d6.say(ANNA, typed)
+    assert usage in last_text(d6)
+    assert await flows(d6.store) == {}
+    assert await d6.store.redis.llen(log_key(d6.chat.id)) == 0
 
 
 async def test_a_success_without_a_roll_checks_the_powers_named(d6: Table) -> None:
