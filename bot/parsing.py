@@ -695,11 +695,6 @@ class D6Arguments(BaseModel):
     full_defence: bool = False  # full defence: the measures help the next defence (§D.12)
     auto: bool = False  # S2 «бросать кубики не нужно»: a success without a roll
 
-    @property
-    def no_power(self) -> bool:
-        """A chance typed as 0: no power fits, only help and luck (§D.2)."""
-        return self.chance == 0 and not self.powers
-
     def trick(self) -> Trick | None:
         """The §D.12 trick this roll declares (at most one: the parser refuses two)."""
         if self.aim is not None:

@@ -379,7 +379,7 @@ def not_yours_text() -> str:
 
 
 def effort_refused_text() -> str:
-    return _("No special effort here: it is made once per action, and only over dice below 5.")
+    return _("No special effort here: it is made once per action, and only after a roll of dice.")
 
 
 def effort_noop_refused_text(profile: Profile) -> str:
