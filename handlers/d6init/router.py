@@ -37,7 +37,13 @@ from rules.sheet import Sheet, SheetSystem
 Change = Callable[[D6InitFlow], D6InitFlow]
 
 _STEPS = frozenset(
-    {D6InitAction.ACT, D6InitAction.HOLD, D6InitAction.NEW_ROUND, D6InitAction.GUARD}
+    {
+        D6InitAction.ACT,
+        D6InitAction.HOLD,
+        D6InitAction.NEW_ROUND,
+        D6InitAction.GUARD,
+        D6InitAction.GUARD_BY,
+    }
 )
 
 
@@ -212,19 +218,19 @@ async def _apply(
 def _guard(
     state: D6InitFlow,
     current: d6i.Round,
-    own: str,
+    defender: str,
     index: int,
     name_of: Callable[[str], str],
     profile: Profile,
     rng: Rng | None,
 ) -> D6InitFlow:
-    """S3 «Противник может … защищать себя или товарища»: the presser's character defends the
-    fighter at ``index`` against the latest action; a slow defence of another is the chat's
-    house rule (AMB-D8, ``d6.slow_defence_of_others``). ``index`` −1 opens the choice."""
-    if own not in state.members:
-        raise _Refused(view.not_in_fight_text())
+    """S3 «Противник может … защищать себя или товарища»: ``defender`` (the presser's
+    character, or the NPC the Storyteller picked) defends the fighter at ``index`` against the
+    latest action; a slow defence of another is the chat's house rule (AMB-D8,
+    ``d6.slow_defence_of_others``). ``index`` −1 opens the choice."""
+    own = defender
     if index < 0:
-        return state.model_copy(update={"panel": Panel.GUARD})
+        return state.model_copy(update={"panel": Panel.GUARD, "guard_by": None})
     if not 0 <= index < len(current.fighters):
         raise _Refused(render.invalid_button_text())
     protected = current.fighters[index].sheet.id
@@ -241,7 +247,9 @@ def _guard(
         note = view.defended_note(name_of(own), defence.die, defence.slowness)
     else:
         note = view.guarded_note(name_of(own), name_of(guarded), defence.die, defence.slowness)
-    return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+    return state.model_copy(
+        update={"round": changed, "note": note, "panel": Panel.NONE, "guard_by": None}
+    )
 
 
 def _refusal(error: RulesInputError) -> str:
@@ -374,7 +382,21 @@ async def _step(
             note = view.defended_note(name_of(key), defence.die, defence.slowness)
         return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
     if action is D6InitAction.GUARD:
-        return _guard(state, current, own, data.y, name_of, profile, rng)
+        guard_by = None
+        if own not in state.members:
+            if not await storyteller():
+                raise _Refused(view.not_in_fight_text())
+            if data.y < 0:  # the Storyteller first picks the NPC who protects
+                return state.model_copy(update={"panel": Panel.GUARD_BY, "guard_by": None})
+            if state.panel is not Panel.GUARD or state.guard_by is None:
+                raise _Refused(render.invalid_button_text())
+            guard_by = state.guard_by
+        return _guard(state, current, guard_by or own, data.y, name_of, profile, rng)
+    if action is D6InitAction.GUARD_BY:
+        if not await storyteller():
+            raise _Refused(view.storyteller_only_text())
+        key = npc_at(data.y)
+        return state.model_copy(update={"panel": Panel.GUARD, "guard_by": key})
     if action is D6InitAction.JOIN:
         if own in state.members:
             raise _Refused(view.already_in_text())
@@ -387,7 +409,7 @@ async def _step(
         guard = state.panel is Panel.GUARD and own in state.members
         if not guard and not await storyteller():
             raise _Refused(view.storyteller_only_text())
-        return state.model_copy(update={"panel": Panel.NONE})
+        return state.model_copy(update={"panel": Panel.NONE, "guard_by": None})
     if action is D6InitAction.NEW_ROUND:
         if current.up is not None and not await storyteller():
             raise _Refused(view.storyteller_only_text())

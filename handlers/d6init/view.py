@@ -66,7 +66,10 @@ def tracker_text(state: D6InitFlow) -> str:
     if state.note:
         lines.append(state.note)
     if state.panel is Panel.GUARD:
-        lines.append("🤝 " + guard_prompt())
+        by = _name(state, state.guard_by) if state.guard_by is not None else None
+        lines.append("🤝 " + guard_prompt(by))
+    elif state.panel is Panel.GUARD_BY:
+        lines.append("🤝 " + _("Who protects a teammate? Press the name."))
     return "\n".join(lines)
 
 
@@ -100,7 +103,11 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
         picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
         return InlineKeyboardMarkup(inline_keyboard=picker)
     if state.panel is not Panel.NONE:
-        action = D6InitAction.CUT_IN if state.panel is Panel.CUT_IN else D6InitAction.DEFEND
+        action = {
+            Panel.CUT_IN: D6InitAction.CUT_IN,
+            Panel.DEFEND: D6InitAction.DEFEND,
+            Panel.GUARD_BY: D6InitAction.GUARD_BY,
+        }[state.panel]
         npcs = [
             _button(flow, _name(state, f.sheet.id), action, steps, i)
             for i, f in enumerate(current.fighters)
@@ -196,7 +203,10 @@ def slow_guard_refused_text(profile: Profile) -> str:
     return text + ("\n" + tag if tag is not None else "")
 
 
-def guard_prompt() -> str:
+def guard_prompt(by: str | None = None) -> str:
+    """``by``: the NPC the Storyteller picked (escaped), None for the presser's character."""
+    if by is not None:
+        return _("Whom does {name} protect? Press the name.").format(name=by)
     return _("Whom does your character protect? Press the name.")
 
 

@@ -49,6 +49,13 @@ async def ghoul_strikes(table: Table) -> int:
     return mid
 
 
+def named(markup: object, text: str) -> str:
+    for button in buttons(markup):
+        if button.text == text:
+            return button.callback_data or ""
+    raise AssertionError(f"no button {text}")
+
+
 def names_in(markup: object) -> list[str]:
     return [b.text for b in buttons(markup)]
 
@@ -145,3 +152,32 @@ async def test_two_fighters_have_no_teammate_to_protect(d6: Table) -> None:
     _text, markup = last_screen(d6)
     assert "🛡 Защита" in names_in(markup)
     assert "🤝 Защитить товарища" not in names_in(markup)
+
+
+async def test_the_storyteller_has_an_npc_protect_another(d6: Table) -> None:
+    d6.rng = Dealt(2, 3, 6)  # Гуль 1 a 2, Гуль 2 a 3, Борис a 6
+    await d6.say(ANNA, "/init npc Гуль 1 x2")
+    await d6.say(BORIS, "/init 1")
+    mid = d6.session.messages[-1].message_id
+    _text, markup = last_screen(d6)
+    await d6.tap(BORIS, press(markup, D6InitAction.ACT), mid)
+    _text, markup = last_screen(d6)
+    guard = press(markup, D6InitAction.GUARD, -1)
+    await d6.tap(VERA, guard, mid)  # neither in the fight nor the Storyteller
+    assert d6.session.answers[-1].text == "Вас нет в этом бою: /init — вступить."
+    await d6.tap(ANNA, guard, mid)
+    text, picker = last_screen(d6)
+    assert "🤝 Кто защищает товарища? Нажмите на имя." in text
+    assert names_in(picker) == ["Гуль 1", "Гуль 2", "↩ Назад"]
+    await d6.tap(BORIS, named(picker, "Гуль 2"), mid)  # the Storyteller's choice
+    assert d6.session.answers[-1].text == "Это делает только Рассказчик."
+    await d6.tap(ANNA, named(picker, "Гуль 2"), mid)
+    text, picker = last_screen(d6)
+    assert "🤝 Кого защищает Гуль 2? Нажмите на имя." in text
+    assert names_in(picker) == ["Гуль 1", "Гуль 2", "↩ Назад"]  # not Борис, who struck
+    await d6.tap(ANNA, named(picker, "Гуль 1"), mid)
+    text, _markup = last_screen(d6)
+    assert "Гуль 2 защищает товарища (Гуль 1) и откладывает 3. Неспешный −3 к защите." in text
+    state = await state_of(d6)
+    assert state.panel is Panel.NONE
+    assert state.guard_by is None
