@@ -676,7 +676,9 @@ D6_MODIFIER_MAX = 10
 class D6Arguments(BaseModel):
     """``/r 4``, ``/r 4 2``, ``/r сила+ловкость 2 удача 1 слаб -1``: a typed chance, or the
     sheet's powers named with ``+``; the measures required; luck dice to spend; whether the
-    weakness applies; advantages (+N) and difficulties (−N) of the moment."""
+    weakness applies; advantages (+N) and difficulties (−N) of the moment. A typed chance of
+    0 is an action with no fitting power (``/r 0 +1 удача 1``: help and luck alone, §D.2);
+    ``auto`` declares a success that needs no roll (``/r авто``, §D.3)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -691,6 +693,7 @@ class D6Arguments(BaseModel):
     escape: bool = False  # an escape: the measures become the pursuers' difficulty (§D.12)
     charge: bool = False  # a run-up: the measures help the next attack (§D.12)
     full_defence: bool = False  # full defence: the measures help the next defence (§D.12)
+    auto: bool = False  # S2 «бросать кубики не нужно»: a success without a roll
 
     def trick(self) -> Trick | None:
         """The §D.12 trick this roll declares (at most one: the parser refuses two)."""
@@ -757,6 +760,8 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
             found["escape"] = True
         elif folded in vocabulary.CHARGE:
             found["charge"] = True
+        elif folded in vocabulary.AUTO:
+            found["auto"] = True
         elif folded in vocabulary.FULL_DEFENCE:
             found["full_defence"] = True  # «глухая оборона» is two words of one trick
         elif re.fullmatch(r"[+-][0-9]{1,2}", folded):
@@ -777,13 +782,13 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         chance = None
         required = int(numbers[0]) if numbers else 1
     else:
-        if not numbers:
+        if not numbers and not found.get("auto"):  # «/r авто» needs no chance: nothing is rolled
             raise ArgumentsError(Problem.POOL_MISSING)
         if len(numbers) > 2:
             raise ArgumentsError(Problem.TOO_MANY_NUMBERS, numbers[2])
-        chance = int(numbers[0])
+        chance = int(numbers[0]) if numbers else None
         required = int(numbers[1]) if len(numbers) > 1 else 1
-    if chance is not None and not 1 <= chance <= D6_CHANCE_MAX:
+    if chance is not None and not 0 <= chance <= D6_CHANCE_MAX:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(chance))
     if not 1 <= required <= D6_REQUIRED_MAX:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(required))
@@ -792,6 +797,12 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
     tricks = [t for t in ("aim", "escape", "charge", "full_defence") if t in found]
     if len(tricks) > 1:  # one action, one trick (§D.12)
         raise ArgumentsError(Problem.REPEATED, tricks[1])
+    if found.get("auto"):
+        # Nothing is rolled, so nothing is spent or measured: no luck, trick, weakness,
+        # difficulty or measures to reach (S2 «тебе никто не мешает»).
+        spent = [k for k in ("luck", "relief", *tricks, "weakness") if k in found]
+        if spent or modifier or required != 1 or chance == 0:
+            raise ArgumentsError(Problem.REPEATED, spent[0] if spent else "auto")
     return D6Arguments(
         chance=chance,
         powers=powers,
@@ -804,4 +815,5 @@ def parse_d6_arguments(text: str | None) -> D6Arguments:
         escape=found.get("escape", False),
         charge=found.get("charge", False),
         full_defence=found.get("full_defence", False),
+        auto=found.get("auto", False),
     )

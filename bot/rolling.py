@@ -26,13 +26,14 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import render, sheet_text
+from bot import house_rules, render, sheet_text
 from bot.parsing import D6_CHANCE_MAX, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import PowerNameError, TraitNameError, parse_pool_expression, resolve_power
 from rules import d10
 from rules.actions import PoolStatus
 from rules.combat.situation import Condition, own_action
+from rules.d6.chance import ImpossibleReason as D6Impossible
 from rules.d6.chance import chance as d6_chance
 from rules.d6.chance import difficulty_total
 from rules.d6.chance import helpless as d6_helpless_rule
@@ -375,12 +376,17 @@ def d6_pool_of(
     Powers named come from the sheet, and then its wounds count (physical ones add up, only
     the strongest mental one, AMB-D1). A typed chance is the player's own sum (S2 has the
     player count it), so the sheet adds nothing to it but the weakness and luck asked for.
+    A typed 0 is an action with no fitting power: S2 «помощь друзей и удача позволяют
+    изменить ситуацию, если шанс станет выше нуля», unless the chat's house rule
+    ``d6.no_power_impossible`` says «даже пробовать не стоит» (:func:`rules.d6.chance.chance`).
     """
     if (powers or weakness or luck) and sheet is None:
         raise PoolRefused(sheet_text.no_sheet_text(owner))
     levels: dict[str, int] = {}
     parts: list[str] = []
-    if chance is not None:
+    if chance == 0 and not powers:
+        parts.append(_("no power"))
+    elif chance is not None:
         parts.append(str(chance))
     if sheet is not None and powers:
         names = [p.name for p in sheet.powers]
@@ -437,6 +443,10 @@ def d6_pool_of(
         label += " − " + _("escape {n}").format(n=pursuit)
     value = (chance or 0) + sum(levels.values()) - weak + modifier + luck - wounds
     value += tricks - pursuit
+    if chance == 0 and not levels:
+        verdict = d6_chance((), profile=profile)
+        if verdict.reason is D6Impossible.NO_POWER:
+            raise PoolRefused(d6_no_power_text(label, profile))
     if value < 1:
         refused = d6_impossible_text(label)
         if sheet is not None and d6_helpless(sheet, profile):  # §D.11, G-D20
@@ -527,6 +537,16 @@ def d6_impossible_text(label: str) -> str:
     return _("{label}: the chance is 0 or less, the character cannot take this action.").format(
         label=label
     )
+
+
+def d6_no_power_text(label: str, profile: Profile) -> str:
+    """S2 «сценарист сразу скажет, что при отсутствии уместных сил тебе не удастся
+    задуманное, так что даже пробовать не стоит»: the chat's house rule, owned up to."""
+    text = _(
+        "{label}: without a fitting power this cannot be done, not even with help or luck."
+    ).format(label=label)
+    tag = house_rules.house_tag(profile)
+    return text + ("\n" + escape(tag, quote=False) if tag is not None else "")
 
 
 def d6_too_many_text(value: int) -> str:

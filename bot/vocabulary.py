@@ -25,6 +25,8 @@ AIM = frozenset({"прицел", "прицеливание", "прицелить
 # /r 3 разгон: a run-up for the next attack; /r 3 оборона: full defence for the next one (§D.12)
 CHARGE = frozenset({"разгон", "разгона", "разбег", "charge", "run-up", "runup"})
 FULL_DEFENCE = frozenset({"оборона", "глухая", "стойка", "defence", "defense", "guard"})
+# /r авто: a success that needs no roll (S2 «бросать кубики не нужно», §D.3)
+AUTO = frozenset({"авто", "автоуспех", "auto", "automatic"})
 PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})
 ACTIONS = frozenset({"действий", "действия", "действие", "дейст", "actions", "action"})
 # A house rule's yes and no (/rules set wp_auto_success=off).

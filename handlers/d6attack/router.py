@@ -18,13 +18,13 @@ from collections.abc import Callable
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, User
 
 from bot import render, rolling, vocabulary
 from bot.access import owner_or_storyteller
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
+from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
@@ -45,7 +45,7 @@ from rules.d6.combat import (
     shove,
     spend_gain,
 )
-from rules.d6.roll import D6Result
+from rules.d6.roll import D6Result, auto_success, gain_value
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
@@ -110,6 +110,9 @@ async def d6_attack_command(
         args = parse_d6_arguments(" ".join(rest))
         if args.trick() is not None:  # a trick is an action of its own, rolled with /r
             raise ArgumentsError(Problem.NOT_A_NUMBER)
+        if args.auto:
+            await _auto_attack(message, store, profile, who, args, manoeuvre, target)
+            return
         pool = await rolling.d6_pool(
             store,
             who,
@@ -149,6 +152,47 @@ async def d6_attack_command(
     if flow is None:  # the luck dice left the sheet since it was read
         await message.answer(rolling.no_luck_text(0))
         return
+    text, markup = view.draw(flow, state)
+    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _auto_attack(
+    message: Message,
+    store: Store,
+    profile: Profile,
+    who: rolling.Roller,
+    args: D6Arguments,
+    manoeuvre: Manoeuvre | None,
+    target: User | None,
+) -> None:
+    """An attack that needs no roll (S2 «бросать кубики не нужно»; S3 «Беспомощность»: to bind
+    or finish a helpless foe): a hit at once, no defence, its gain the chat's number for a
+    success without a roll (AMB-D2, ``d6.auto_success_gain``). Nothing is rolled, spent or
+    logged; the powers named are checked on the sheet and shown."""
+    label = ""
+    if args.powers or args.chance is not None:
+        try:
+            pool = await rolling.d6_pool(
+                store, who, profile, chance=args.chance, powers=args.powers
+            )
+        except rolling.PoolRefused as refused:
+            await message.answer(str(refused), parse_mode=ParseMode.HTML)
+            return
+        label = pool.label
+    gain = gain_value(auto_success(), profile)
+    attack = Roll(
+        key=f"u{who.user_id}", name=who.name, user_id=who.user_id, faces=(), measures=gain
+    )
+    state = D6AttackFlow(
+        attack=attack,
+        label=label,
+        manoeuvre=manoeuvre,
+        target_name=target.first_name if target is not None else None,
+        target_user=target.id if target is not None else None,
+        outcome=resolve_attack(gain, {}, None, attacker=attack.key),
+        auto=view.auto_line(label, gain, profile),
+    )
+    flow = await store.create_flow(state, who.chat_id, who.user_id)
     text, markup = view.draw(flow, state)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 

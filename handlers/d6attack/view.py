@@ -8,12 +8,13 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render, table_text
+from bot import house_rules, render, table_text
 from bot.store import Flow
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice, ShareUse
 from handlers.d6attack.flow import ALLY, DEFENDERS_MAX, D6AttackFlow, Roll, Share
 from rules.d6.combat import GainUse, Manoeuvre, durability_loss
 from rules.d6.roll import MEASURE_FACE
+from rules.profiles import Profile
 
 CHANCES = range(1, 7)
 
@@ -40,7 +41,13 @@ def attack_text(state: D6AttackFlow) -> str:
         head += " → " + escape(state.target_name)
     if state.manoeuvre is not None:
         head += " (" + manoeuvre_name(state.manoeuvre) + ")"
-    lines = [head, f"{state.label}: {_faces(state.attack)} — {_measures(state.attack.measures)}"]
+    if state.auto is not None:
+        lines = [head, state.auto]
+    else:
+        lines = [
+            head,
+            f"{state.label}: {_faces(state.attack)} — {_measures(state.attack.measures)}",
+        ]
     for d in state.defences:
         lines.append(
             "🛡 "
@@ -265,13 +272,26 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(inline_keyboard=render.rows(choices, 2))
 
 
+def auto_line(label: str, gain: int, profile: Profile) -> str:
+    """An attack with no roll: the gain is the chat's number for a success without one
+    (AMB-D2, ``d6.auto_success_gain``), owned up to when the house rule changes it."""
+    text = (
+        "✅ "
+        + (f"{label}: " if label else "")
+        + _("no roll needed, the gain counts as {n}").format(n=gain)
+    )
+    tag = house_rules.house_tag(profile, dice=False, keys=("d6.auto_success_gain",))
+    return text + ("\n" + escape(tag, quote=False) if tag is not None else "")
+
+
 def draw(flow: Flow, state: D6AttackFlow) -> tuple[str, InlineKeyboardMarkup | None]:
     return attack_text(state), keyboard(flow, state)
 
 
 def usage_text() -> str:
     return _(
-        "A d6 attack: /atk 4 — a chance of 4, in reply to the target's message; /atk "
+        "A d6 attack: /atk 4 — a chance of 4, in reply to the target's message; /atk auto — "
+        "no roll needed (a helpless target); /atk "
         "strength+agility luck 1; add «trick difficulty» or «trick advantage» to declare a "
         "manoeuvre before the roll. Defenders and armour answer by buttons. A run-up, an aim "
         "or full defence is an action of its own (/r 3 charge): the next attack or defence "

@@ -89,6 +89,8 @@ async def d6_vs_command(
             opponents = chances[1:]
         else:
             args = parse_d6_arguments(command.args)
+            if args.auto:  # a contest is rolled by every side (S2 «Состязания»)
+                raise ArgumentsError(Problem.NOT_A_NUMBER)
             pool = await rolling.d6_pool(
                 store,
                 who,

@@ -13,6 +13,8 @@ class D6InitAction(StrEnum):
     HOLD = "h"  # выжидание (x: steps so far)
     CUT_IN = "c"  # a holder acts now (the presser's own, or the NPC at index y)
     DEFEND = "d"  # a response to the last action (the presser's own, or the NPC at index y)
+    GUARD = "g"  # the presser defends the teammate at index y (x: steps so far); y=-1 picks
+    GUARD_BY = "gb"  # the Storyteller picks the NPC at index y who protects someone (x: steps)
     JOIN = "j"  # the presser joins from their sheet
     NEW_ROUND = "nr"  # (x: steps so far)
     END = "end"

@@ -18,6 +18,8 @@ class Panel(StrEnum):
     NONE = ""
     CUT_IN = "cut"
     DEFEND = "def"
+    GUARD = "grd"  # whom the presser protects (S3 «защищать себя или товарища»)
+    GUARD_BY = "grdby"  # the Storyteller picks the NPC who protects someone
 
 
 class Member(BaseModel):
@@ -36,6 +38,7 @@ class D6InitFlow(FlowState):
     round: Round | None = None
     members: dict[str, Member] = Field(default_factory=dict)
     panel: Panel = Panel.NONE
+    guard_by: str | None = None  # the NPC the Storyteller picked to protect someone
     note: str = ""  # the last step, as the tracker says it (escaped)
     on_edge: dict[str, int] = Field(default_factory=dict)  # §D.8 after a round of waiting
     ended: bool = False

@@ -36,7 +36,15 @@ from rules.sheet import Sheet, SheetSystem
 
 Change = Callable[[D6InitFlow], D6InitFlow]
 
-_STEPS = frozenset({D6InitAction.ACT, D6InitAction.HOLD, D6InitAction.NEW_ROUND})
+_STEPS = frozenset(
+    {
+        D6InitAction.ACT,
+        D6InitAction.HOLD,
+        D6InitAction.NEW_ROUND,
+        D6InitAction.GUARD,
+        D6InitAction.GUARD_BY,
+    }
+)
 
 
 def make_router() -> Router:
@@ -207,6 +215,43 @@ async def _apply(
     await message.answer(render.busy_text())
 
 
+def _guard(
+    state: D6InitFlow,
+    current: d6i.Round,
+    defender: str,
+    index: int,
+    name_of: Callable[[str], str],
+    profile: Profile,
+    rng: Rng | None,
+) -> D6InitFlow:
+    """S3 «Противник может … защищать себя или товарища»: ``defender`` (the presser's
+    character, or the NPC the Storyteller picked) defends the fighter at ``index`` against the
+    latest action; a slow defence of another is the chat's house rule (AMB-D8,
+    ``d6.slow_defence_of_others``). ``index`` −1 opens the choice."""
+    own = defender
+    if index < 0:
+        return state.model_copy(update={"panel": Panel.GUARD, "guard_by": None})
+    if not 0 <= index < len(current.fighters):
+        raise _Refused(render.invalid_button_text())
+    protected = current.fighters[index].sheet.id
+    if protected == view.last_actor(state):
+        raise _Refused(view.refused_text("cannot defend against oneself"))
+    guarded = None if protected == own else protected
+    try:
+        changed, defence = d6i.defend(current, own, protecting=guarded, rng=rng, profile=profile)
+    except RulesInputError as error:
+        if error.field == "protecting":
+            raise _Refused(view.slow_guard_refused_text(profile)) from None
+        raise
+    if guarded is None:
+        note = view.defended_note(name_of(own), defence.die, defence.slowness)
+    else:
+        note = view.guarded_note(name_of(own), name_of(guarded), defence.die, defence.slowness)
+    return state.model_copy(
+        update={"round": changed, "note": note, "panel": Panel.NONE, "guard_by": None}
+    )
+
+
 def _refusal(error: RulesInputError) -> str:
     if error.field == "combatant.id":
         return view.already_in_text()
@@ -336,6 +381,22 @@ async def _step(
             changed, defence = d6i.defend(current, key, rng=rng, profile=profile)
             note = view.defended_note(name_of(key), defence.die, defence.slowness)
         return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+    if action is D6InitAction.GUARD:
+        guard_by = None
+        if own not in state.members:
+            if not await storyteller():
+                raise _Refused(view.not_in_fight_text())
+            if data.y < 0:  # the Storyteller first picks the NPC who protects
+                return state.model_copy(update={"panel": Panel.GUARD_BY, "guard_by": None})
+            if state.panel is not Panel.GUARD or state.guard_by is None:
+                raise _Refused(render.invalid_button_text())
+            guard_by = state.guard_by
+        return _guard(state, current, guard_by or own, data.y, name_of, profile, rng)
+    if action is D6InitAction.GUARD_BY:
+        if not await storyteller():
+            raise _Refused(view.storyteller_only_text())
+        key = npc_at(data.y)
+        return state.model_copy(update={"panel": Panel.GUARD, "guard_by": key})
     if action is D6InitAction.JOIN:
         if own in state.members:
             raise _Refused(view.already_in_text())
@@ -343,9 +404,12 @@ async def _step(
         member = Member(name=user.full_name or str(user.id), user_id=user.id)
         return _join(state, _combatant(own, sheet, None, hero=True), member, rng)
     if action is D6InitAction.PANEL:
-        if not await storyteller():
+        # anyone in the fight closes the choice of whom to protect; the NPC panels are the
+        # Storyteller's
+        guard = state.panel is Panel.GUARD and own in state.members
+        if not guard and not await storyteller():
             raise _Refused(view.storyteller_only_text())
-        return state.model_copy(update={"panel": Panel.NONE})
+        return state.model_copy(update={"panel": Panel.NONE, "guard_by": None})
     if action is D6InitAction.NEW_ROUND:
         if current.up is not None and not await storyteller():
             raise _Refused(view.storyteller_only_text())

@@ -65,6 +65,11 @@ def tracker_text(state: D6InitFlow) -> str:
         lines.append(_("Nobody may hold this round (everyone waited in the last one)."))
     if state.note:
         lines.append(state.note)
+    if state.panel is Panel.GUARD:
+        by = _name(state, state.guard_by) if state.guard_by is not None else None
+        lines.append("🤝 " + guard_prompt(by))
+    elif state.panel is Panel.GUARD_BY:
+        lines.append("🤝 " + _("Who protects a teammate? Press the name."))
     return "\n".join(lines)
 
 
@@ -74,13 +79,35 @@ def _button(
     return table_text.button(text, D6InitCallback(f=flow.id, v=flow.version, a=action, x=x, y=y))
 
 
+def last_actor(state: D6InitFlow) -> str | None:
+    """Who took the action a defence answers: the latest «Действовать» of the round."""
+    current = state.round
+    if current is None:
+        return None
+    return next((s.actor for s in reversed(current.log) if s.kind is StepKind.ACT), None)
+
+
 def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | None:
     current = state.round
     if current is None or state.ended:
         return None
     steps = len(current.log)
+    if state.panel is Panel.GUARD:
+        attacker = last_actor(state)
+        guarded = [
+            _button(flow, _name(state, f.sheet.id), D6InitAction.GUARD, steps, i)
+            for i, f in enumerate(current.fighters)
+            if f.sheet.id != attacker
+        ]
+        picker = render.rows(guarded, 3)
+        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
+        return InlineKeyboardMarkup(inline_keyboard=picker)
     if state.panel is not Panel.NONE:
-        action = D6InitAction.CUT_IN if state.panel is Panel.CUT_IN else D6InitAction.DEFEND
+        action = {
+            Panel.CUT_IN: D6InitAction.CUT_IN,
+            Panel.DEFEND: D6InitAction.DEFEND,
+            Panel.GUARD_BY: D6InitAction.GUARD_BY,
+        }[state.panel]
         npcs = [
             _button(flow, _name(state, f.sheet.id), action, steps, i)
             for i, f in enumerate(current.fighters)
@@ -100,6 +127,8 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     second: list[InlineKeyboardButton] = []
     if any(s.kind is StepKind.ACT for s in current.log):
         second.append(_button(flow, "🛡 " + _("Defend"), D6InitAction.DEFEND, steps))
+        if len(current.fighters) > 2:  # someone besides the attacker and the defender
+            second.append(_button(flow, "🤝 " + _("Protect another"), D6InitAction.GUARD, steps))
     if any(f.holding and f.remaining for f in current.fighters):
         second.append(_button(flow, "⚡ " + _("Act from hold"), D6InitAction.CUT_IN, steps))
     if second:
@@ -114,9 +143,11 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-# The d6 tracker's own house rules (§D.7–§D.9): preparation, a round of waiting.
+# The d6 tracker's own house rules (§D.7–§D.9): preparation, a slow defence of a teammate,
+# a round of waiting.
 TRACKER_RULES = (
     "d6.preparation_split",
+    "d6.slow_defence_of_others",
     "d6.no_weakness_penalty",
     "d6.inactivity_wound_supporting",
 )
@@ -152,6 +183,31 @@ def defended_note(name: str, die: int, slowness: int) -> str:
     if slowness:
         text += " " + _("Slow: −{n} to the defence.").format(n=slowness)
     return text
+
+
+def guarded_note(name: str, protected: str, die: int, slowness: int) -> str:
+    """S3 «защищать себя или товарища»: the defender sets aside their highest die; slow
+    when it is below the attacker's (§D.9)."""
+    text = _("{name} protects a teammate, {protected}, and sets aside a {value}.").format(
+        name=escape(name), protected=escape(protected), value=die
+    )
+    if slowness:
+        text += " " + _("Slow: −{n} to the defence.").format(n=slowness)
+    return text
+
+
+def slow_guard_refused_text(profile: Profile) -> str:
+    """AMB-D8 with the switch off: the refusal owns up to the house rule."""
+    text = refused_text("slow defence of others")
+    tag = house_rules.house_tag(profile, dice=False, keys=("d6.slow_defence_of_others",))
+    return text + ("\n" + tag if tag is not None else "")
+
+
+def guard_prompt(by: str | None = None) -> str:
+    """``by``: the NPC the Storyteller picked (escaped), None for the presser's character."""
+    if by is not None:
+        return _("Whom does {name} protect? Press the name.").format(name=by)
+    return _("Whom does your character protect? Press the name.")
 
 
 def on_edge_note(names: list[str]) -> str:
@@ -214,6 +270,10 @@ def refused_text(reason: str) -> str:
         "holding is forbidden this round": _("Nobody may hold this round."),
         "cannot defend against oneself": _("Nobody defends against their own action."),
         "one response per attack": _("One response per attack."),
+        "slow defence of others": _(
+            "A slow defender protects only themself here: a teammate is protected only "
+            "with a die no lower than the attacker's."
+        ),
         "no action to respond to": _("There is no action to respond to yet."),
         "preparation comes before the first step": _(
             "Preparation comes before anyone has acted this round."

@@ -1,4 +1,5 @@
-"""The buttons under a d6 project: an action rolled with the presser's chance, and closing."""
+"""The buttons under a d6 project: an action rolled with the presser's chance, one that needs
+no roll, and closing."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from aiogram.filters.callback_data import CallbackData
 
 class ProjectAction(StrEnum):
     ROLL = "r"  # x: the presser's chance
+    AUTO = "a"  # an action that needs no roll (S2 «бросать кубики не нужно»)
     CLOSE = "c"
 
 

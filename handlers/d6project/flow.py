@@ -25,3 +25,5 @@ class ProjectFlow(FlowState):
     names: dict[str, str] = Field(default_factory=dict)
     history: tuple[str, ...] = ()  # the last actions, as shown (escaped)
     closed_unfinished: bool = False
+    # an action counted without a roll: its gain is the chat's number for it (AMB-D2)
+    auto_counted: bool = False

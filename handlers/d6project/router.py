@@ -24,7 +24,7 @@ from handlers.d6project import view
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6project.flow import HISTORY_KEPT, ProjectFlow
 from rules.d6.projects import ProjectStatus, new_project, project_step
-from rules.d6.roll import D6Outcome, fiasco_penalty
+from rules.d6.roll import D6Outcome, auto_success, fiasco_penalty, gain_value
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
@@ -70,7 +70,7 @@ async def project_command(
     state = ProjectFlow(title=title, project=new_project(scope), actions=actions)
     user = message.from_user
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
-    text, markup = view.draw(flow, state)
+    text, markup = view.draw(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
@@ -108,10 +108,19 @@ async def project_tap(
         else:
             after = state.model_copy(update={"closed_unfinished": True})
         await commit_tap(
-            callback, message, store, flow, after, lambda f: view.draw(f, after), close=True
+            callback,
+            message,
+            store,
+            flow,
+            after,
+            lambda f: view.draw(f, after, profile),
+            close=True,
         )
         return
-    if callback_data.a is not ProjectAction.ROLL or callback_data.x not in view.ROLL_CHANCES:
+    auto = callback_data.a is ProjectAction.AUTO
+    if not auto and (
+        callback_data.a is not ProjectAction.ROLL or callback_data.x not in view.ROLL_CHANCES
+    ):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     key = f"u{user.id}"
@@ -121,14 +130,20 @@ async def project_tap(
         return
     sheet = await store.load_sheet(flow.chat_id, user.id, SheetSystem.D6)
     weakness = sheet.weakness if sheet is not None else None
-    result = rolling.roll_d6(callback_data.x, rng=rng, profile=profile)
+    # S2 «бросать кубики не нужно»: the gain of an action with no roll is the chat's number
+    # for it (AMB-D2, ``d6.auto_success_gain``), as :func:`project_step` reads it.
+    result = auto_success() if auto else rolling.roll_d6(callback_data.x, rng=rng, profile=profile)
     try:
         project = project_step(state.project, result, weakness, profile)
     except RulesInputError:
         await callback.answer(render.closed_text(), show_alert=True)
         return
     fiasco = fiasco_penalty(weakness, profile) if result.outcome is D6Outcome.FIASCO else None
-    line = view.action_line(user.full_name, render.d6_faces_text(result), result.measures, fiasco)
+    if auto:
+        line = view.auto_line(user.full_name, gain_value(result, profile))
+    else:
+        faces = render.d6_faces_text(result)
+        line = view.action_line(user.full_name, faces, result.measures, fiasco)
     used_now = {**state.used, key: used + 1}
     after = state.model_copy(
         update={
@@ -136,9 +151,21 @@ async def project_tap(
             "used": used_now,
             "names": {**state.names, key: user.full_name},
             "history": (*state.history, line)[-HISTORY_KEPT:],
+            "auto_counted": state.auto_counted or auto,
         }
     )
     done = project.status is not ProjectStatus.IN_PROGRESS
+    if auto:  # nothing was rolled: no line in the log of rolls
+        await commit_tap(
+            callback,
+            message,
+            store,
+            flow,
+            after,
+            lambda f: view.draw(f, after, profile),
+            close=done,
+        )
+        return
     entry = LogEntry(
         user_id=user.id,
         name=user.full_name,
@@ -156,7 +183,7 @@ async def project_tap(
         store,
         flow,
         after,
-        lambda f: view.draw(f, after),
+        lambda f: view.draw(f, after, profile),
         close=done,
         entries=[entry],
     )

@@ -8,11 +8,12 @@ from html import escape
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render, table_text
+from bot import house_rules, render, table_text
 from bot.store import Flow
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6project.flow import ProjectFlow
 from rules.d6.projects import ProjectStatus
+from rules.profiles import Profile
 
 ROLL_CHANCES = range(1, 9)
 
@@ -65,7 +66,7 @@ def project_text(state: ProjectFlow) -> str:
             )
         )
     else:
-        lines.append(_("Each action: press your chance."))
+        lines.append(_("Each action: press your chance, or «No roll needed» when nothing hinders."))
     return "\n".join(lines)
 
 
@@ -79,13 +80,26 @@ def project_keyboard(flow: Flow, state: ProjectFlow) -> InlineKeyboardMarkup | N
     rows = render.rows(
         [table_text.button(f"🎲{n}", data(ProjectAction.ROLL, n)) for n in ROLL_CHANCES], 8
     )
+    rows.append([table_text.button("✅ " + _("No roll needed"), data(ProjectAction.AUTO))])
     stop = "⌛ " + _("Time is up") if state.actions is not None else "⏹ " + _("Stop here")
     rows.append([table_text.button(stop, data(ProjectAction.CLOSE))])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def draw(flow: Flow, state: ProjectFlow) -> tuple[str, InlineKeyboardMarkup | None]:
-    return project_text(state), project_keyboard(flow, state)
+def draw(
+    flow: Flow, state: ProjectFlow, profile: Profile | None = None
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    text = project_text(state)
+    if state.auto_counted and profile is not None:
+        tag = house_rules.house_tag(profile, dice=False, keys=("d6.auto_success_gain",))
+        if tag is not None:
+            text += "\n" + escape(tag, quote=False)
+    return text, project_keyboard(flow, state)
+
+
+def auto_line(name: str, gain: int) -> str:
+    """An action with no roll (S2 «бросать кубики не нужно»): its gain as the chat counts it."""
+    return f"{escape(name)}: " + _("no roll needed") + f" — +{gain}"
 
 
 def action_line(name: str, faces: str, measures: int, fiasco: int | None) -> str:

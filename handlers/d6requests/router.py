@@ -44,7 +44,7 @@ async def d6_ask_command(
         return
     try:
         args = parse_d6_arguments(command.args)
-        if not args.powers or args.luck or args.weakness or args.modifier:
+        if not args.powers or args.luck or args.weakness or args.modifier or args.auto:
             raise ArgumentsError(Problem.POOL_MISSING)
     except ArgumentsError:
         await message.answer(view.usage_text())

@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from bot import render, rolling
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_d6_arguments
+from bot.parsing import ArgumentsError, D6Arguments, parse_d6_arguments
 from bot.session import safe_edit
 from bot.store import Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, open_state, retrying, screen_of
@@ -28,7 +28,7 @@ from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
 from rules.d6.chance import Difficulty
 from rules.d6.combat import ActionKind, Edge, Trick, after_action, declare
-from rules.d6.roll import D6Result, special_effort
+from rules.d6.roll import D6Result, auto_success, special_effort
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
@@ -65,6 +65,9 @@ async def d6_roll_command(
         args = parse_d6_arguments(command.args)
     except ArgumentsError:
         await message.answer(view.hint_text(), parse_mode=ParseMode.HTML)
+        return
+    if args.auto:
+        await _auto_success(message, store, profile, who, args)
         return
     trick = args.trick()
     try:
@@ -118,6 +121,32 @@ async def d6_roll_command(
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+async def _auto_success(
+    message: Message, store: Store, profile: Profile, who: rolling.Roller, args: D6Arguments
+) -> None:
+    """S2 «Если у тебя есть подходящие силы и тебе никто не мешает … бросать кубики не нужно»:
+    no dice, nothing spent or logged; the powers named are checked on the sheet and shown, and
+    the gain reads as the chat's number for it (AMB-D2, ``d6.auto_success_gain``)."""
+    label = ""
+    if args.powers or args.chance is not None:
+        try:
+            pool = await rolling.d6_pool(
+                store, who, profile, chance=args.chance, powers=args.powers
+            )
+        except rolling.PoolRefused as refused:
+            await message.answer(str(refused), parse_mode=ParseMode.HTML)
+            return
+        label = pool.label
+    state = D6RollState(
+        roller=who.name,
+        powers=args.powers,
+        chance=args.chance,
+        label=label,
+        result=auto_success(),
+    )
+    await message.answer(view.result_text(state, None, profile), parse_mode=ParseMode.HTML)
+
+
 async def _open_wizard(
     message: Message, store: Store, profile: Profile, who: rolling.Roller
 ) -> None:
@@ -157,7 +186,7 @@ def _draw(flow: Flow, state: D6RollState, sheet: Sheet | None, profile: Profile)
         weakness = sheet.weakness if sheet is not None else None
         return (
             view.result_text(state, weakness, profile),
-            view.result_keyboard(flow.id, flow.version, state),
+            view.result_keyboard(flow.id, flow.version, state, profile),
         )
     pool = _wizard_pool(state, sheet, profile)
     if isinstance(pool, rolling.D6Pool):
@@ -271,7 +300,7 @@ async def _wizard_step(
             chosen = (*state.powers, name)
         after = state.model_copy(update={"powers": chosen, "chance": None})
     elif action is D6Action.CHANCE:
-        if x not in view.WIZARD_CHANCES:
+        if x not in view.WIZARD_CHANCES and x != view.NO_POWER:
             raise _Refused(render.invalid_button_text())
         after = state.model_copy(update={"chance": x, "powers": ()})
     elif action is D6Action.WEAKNESS:
@@ -330,7 +359,9 @@ async def _effort_step(
 ) -> None:
     result = state.result
     assert result is not None
-    if not view.effort_offered(result):
+    if not view.effort_offered(result, profile):
+        if result.faces and not result.special_effort and not result.armour:
+            raise _Refused(view.effort_noop_refused_text(profile))
         raise _Refused(view.effort_refused_text())
     if data.a is D6Action.BACK:
         await _commit(

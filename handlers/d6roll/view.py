@@ -13,13 +13,22 @@ from bot.house_rules import house_tag
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
 from rules.d6 import probability
+from rules.d6.chance import options
 from rules.d6.combat import aim
 from rules.d6.combat import escape as escape_roll
-from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result, EffortFuel, fiasco_penalty
+from rules.d6.roll import (
+    MEASURE_FACE,
+    D6Outcome,
+    D6Result,
+    EffortFuel,
+    fiasco_penalty,
+    gain_value,
+)
 from rules.profiles import Profile
 from rules.sheet import Sheet
 
 WIZARD_CHANCES = range(1, 13)
+NO_POWER = 0  # the chance button of an action no power fits: help and luck alone (§D.2)
 WIZARD_REQUIRED = range(1, 5)
 WIZARD_MODIFIERS = range(-3, 4)
 WIZARD_LUCK_SHOWN = 5
@@ -52,6 +61,7 @@ def help_lines(profile: Profile) -> str:
             _("/r strength+agility 2 luck 1 — powers from your sheet, 2 measures, a luck die"),
             _("/r — buttons: powers, weakness, luck, the odds; then «Special effort»"),
             _("/r 3 charge · defence · aim 1 · escape — a trick for the next attack or defence"),
+            _("/r 0 +1 luck 1 — no fitting power: help and luck alone; /r auto — no roll needed"),
         ]
     )
 
@@ -130,7 +140,9 @@ def wizard_keyboard(
             ],
             6,
         )
-    extras: list[InlineKeyboardButton] = []
+    extras: list[InlineKeyboardButton] = [
+        make(("✅ " if state.chance == NO_POWER else "") + "🚫 " + _("No power"), D6Action.CHANCE)
+    ]
     if sheet is not None and sheet.weakness is not None:
         mark = "✅ " if state.weakness else ""
         extras.append(make(mark + _("Weakness −{n}").format(n=sheet.weakness), D6Action.WEAKNESS))
@@ -172,6 +184,8 @@ def wizard_keyboard(
 def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> str:
     result = state.result
     assert result is not None
+    if result.outcome is D6Outcome.AUTO_SUCCESS:
+        return auto_success_text(state, profile)
     head = f"🎲 {escape(state.roller)}: " + _("chance {n}d6").format(n=len(result.faces))
     if state.label and state.label != str(len(result.faces)):
         head += f" ({state.label})"
@@ -193,6 +207,8 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
         lines.append(escape(tag, quote=False))
     if result.outcome is D6Outcome.FIASCO:
         lines.append(fiasco_hint(fiasco_penalty(weakness, profile)))
+    if state.choosing and not _to_reroll(result):
+        lines.append("⚠️ " + effort_noop_warning())
     if state.price is not None:
         lines.append(effort_line(state.price, len(result.rerolled)))
         if state.price is not EffortFuel.MEMORY:
@@ -201,6 +217,26 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
                 if state.wound_written
                 else _("No sheet here to write the wound on: the Storyteller keeps it.")
             )
+    return "\n".join(lines)
+
+
+def auto_success_text(state: D6RollState, profile: Profile) -> str:
+    """S2 «бросать кубики не нужно — у тебя и так всё получится»: no faces, no fiasco, no
+    effort; where a number is needed the gain is the chat's ``d6.auto_success_gain`` (AMB-D2)."""
+    result = state.result
+    assert result is not None
+    head = f"✅ {escape(state.roller)}: " + _("no roll needed")
+    if state.label:
+        head += f" ({state.label})"
+    gain = gain_value(result, profile)
+    lines = [
+        head,
+        f"<b>{render.d6_outcome_name(result.outcome)}</b>: "
+        + _("the gain counts as {n}").format(n=gain),
+    ]
+    tag = house_tag(profile, keys=("d6.auto_success_gain",))
+    if tag is not None:
+        lines.append(escape(tag, quote=False))
     return "\n".join(lines)
 
 
@@ -277,7 +313,17 @@ def effort_line(fuel: EffortFuel, rerolled: int) -> str:
         head = _("Special effort for a mental wound 3")
     else:
         head = _("Special effort for a memory")
+    if not rerolled:  # AMB-D14: allowed by the chat, and the price is paid all the same
+        return "💪 " + head + " · " + _("nothing to reroll: the price is paid, the dice stay")
     return "💪 " + head + " · " + _("dice rerolled: {n}").format(n=rerolled)
+
+
+def effort_noop_warning() -> str:
+    """AMB-D14: the player is warned before paying for an effort that rerolls nothing."""
+    return _(
+        "Every die already shows a measure of success: the effort rerolls nothing, "
+        "but its price is paid all the same."
+    )
 
 
 def fiasco_hint(penalty: int) -> str:
@@ -289,18 +335,24 @@ def fiasco_hint(penalty: int) -> str:
     ).format(n=penalty)
 
 
-def effort_offered(result: D6Result) -> bool:
-    """§D.4: once per action, never on armour, and only while some die is below 5."""
-    return (
-        not result.special_effort
-        and not result.armour
-        and any(f < MEASURE_FACE for f in result.faces)
-    )
+def _to_reroll(result: D6Result) -> bool:
+    return any(f < MEASURE_FACE for f in result.faces)
 
 
-def result_keyboard(flow_id: str, version: int, state: D6RollState) -> InlineKeyboardMarkup | None:
+def effort_offered(result: D6Result, profile: Profile | None = None) -> bool:
+    """§D.4: once per action, never on armour nor without dice; while every die already shows
+    a measure, only if the chat allows an effort that rerolls nothing (AMB-D14,
+    ``d6.special_effort_noop_allowed``)."""
+    if result.special_effort or result.armour or not result.faces:
+        return False
+    return _to_reroll(result) or options(profile).special_effort_noop_allowed
+
+
+def result_keyboard(
+    flow_id: str, version: int, state: D6RollState, profile: Profile | None = None
+) -> InlineKeyboardMarkup | None:
     result = state.result
-    if result is None or not effort_offered(result):
+    if result is None or not effort_offered(result, profile):
         return None
     if not state.choosing:
         return InlineKeyboardMarkup(
@@ -327,4 +379,11 @@ def not_yours_text() -> str:
 
 
 def effort_refused_text() -> str:
-    return _("No special effort here: it is made once per action, and only over dice below 5.")
+    return _("No special effort here: it is made once per action, and only after a roll of dice.")
+
+
+def effort_noop_refused_text(profile: Profile) -> str:
+    """AMB-D14 with the switch off: an effort must have a die to reroll."""
+    text = _("Every die already shows a measure of success: there is nothing to reroll.")
+    tag = house_tag(profile)
+    return text + ("\n" + tag if tag is not None else "")

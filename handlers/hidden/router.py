@@ -261,7 +261,7 @@ async def _prepare_d6(
     in secret like any hidden roll (§D.3)."""
     try:
         args = parse_d6_arguments(line)
-        if args.chance is None or args.powers or args.luck or args.weakness:
+        if args.chance is None or args.powers or args.luck or args.weakness or args.auto:
             raise ArgumentsError(Problem.POOL_MISSING)
         chance = args.chance + args.modifier
         if chance < 1:
