@@ -215,8 +215,10 @@ class RollEntry:
     The log stores JSON dicts; ``handlers/roll.py`` writes ``user_id``, ``name``, ``pool``,
     ``difficulty``, ``threshold``, ``willpower``, ``faces``, ``successes``, ``outcome`` and
     ``attempt``. Only the fields the statistics need are kept here; any others are ignored,
-    so new fields in the log never break ``/stats``. ``sides`` is optional and defaults to 10:
-    a d6 roll (the narrative system) must log ``"sides": 6``. ``faces`` may be empty (an
+    so new fields in the log never break ``/stats``. ``sides`` is optional and defaults to 10;
+    a d6 roll (the narrative system) is one with ``"system": "d6"`` (its successes are its
+    ``measures``) or ``"sides": 6``. ``fresh`` marks a follow-up of an action already counted
+    (a special effort): only those dice count. ``faces`` may be empty (an
     automatic success, §A.6, rolls no dice but still counts as a roll). ``outcome`` is the
     roll's outcome code as logged (``rules.d10.Outcome`` values for the d10 profiles).
     """
@@ -227,6 +229,9 @@ class RollEntry:
     successes: int
     outcome: str
     sides: int = DEFAULT_SIDES
+    # A follow-up of an action already counted (a d6 special effort): only its fresh dice
+    # count, not another roll, its successes or its outcome.
+    follow_up: bool = False
 
     @classmethod
     def from_log(cls, raw: Mapping[str, Any]) -> RollEntry | None:
@@ -242,7 +247,11 @@ class RollEntry:
         outcome = raw.get("outcome")
         name = raw.get("name", "")
         sides = raw.get("sides", DEFAULT_SIDES)
-        faces = raw.get("faces")
+        if raw.get("system") == "d6":  # the log's d6 line: measures of success on d6 (§D.3)
+            sides = raw.get("sides", 6)
+            successes = raw.get("measures", successes)
+        follow_up = "fresh" in raw
+        faces = raw.get("fresh") if follow_up else raw.get("faces")
         if not (_is_int(user_id) and _is_int(successes) and _is_int(sides)):
             return None
         if not isinstance(outcome, str) or not isinstance(name, str):
@@ -258,6 +267,7 @@ class RollEntry:
             successes=successes,
             outcome=outcome,
             sides=sides,
+            follow_up=follow_up,
         )
 
 
@@ -332,8 +342,12 @@ def chat_stats(entries: Iterable[Mapping[str, Any]]) -> ChatStats:
         if entry is None:
             skipped += 1
             continue
-        rolls += 1
         tally = tallies.setdefault(entry.user_id, _Tally(name=entry.name))
+        if entry.follow_up:
+            tally.faces.setdefault(entry.sides, []).extend(entry.faces)
+            all_faces.setdefault(entry.sides, []).extend(entry.faces)
+            continue
+        rolls += 1
         tally.rolls += 1
         tally.successes += entry.successes
         tally.outcomes[entry.outcome] += 1

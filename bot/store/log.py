@@ -57,6 +57,9 @@ class LogEntry(BaseModel):
     hidden: bool | None = None
     seq: int | None = None
     traits: str | None = None  # a sheet pool's trait codes, «dexterity+brawl»
+    # The dice thrown by a step that repeats an earlier roll's kept dice in ``faces`` (a d6
+    # special effort's rerolls): the fairness check counts these, not the kept ones again.
+    fresh: tuple[int, ...] | None = None
 
     def stored(self) -> str:
         return dump(self.model_dump(mode="json", exclude_none=True))

@@ -437,4 +437,5 @@ def _effort_change(wound: Difficulty | None, edges: tuple[Edge, ...] | None) -> 
 
 def _effort_entry(who: rolling.Roller, result: D6Result) -> LogEntry:
     entry = rolling.d6_log_entry(who.user_id, who.name, len(result.faces), result.required, result)
-    return entry.model_copy(update={"kind": "effort"})
+    fresh = tuple(result.faces[i] for i in result.rerolled)
+    return entry.model_copy(update={"kind": "effort", "fresh": fresh})

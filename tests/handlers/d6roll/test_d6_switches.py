@@ -359,3 +359,20 @@ async def test_the_house_gain_of_an_attack_without_a_roll(d6: Table) -> None:
     assert "Телесная рана 3" in [b.text for b in buttons(sent.reply_markup)]
     await d6.say(BORIS, "/atk авто удача 1")
     assert "/atk авто — без броска" in last_text(d6)
+
+
+async def test_stats_count_d6_rolls_and_an_efforts_fresh_dice_once(d6: Table) -> None:
+    """/stats reads the d6 log lines (measures on d6, §D.3) and an effort's rerolls, not the
+    dice it kept: counted again, kept 5s and 6s would make a fair die look loaded."""
+    await d6.say(BORIS, "/set\nСила 2")
+    d6.rng = Dealt(6, 2, 5)  # the roll: 6 2; the effort rerolls the 2 into a 5
+    await d6.say(BORIS, "/r сила")
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(BORIS, data_of(d6.session.sent[-1].reply_markup, D6Action.EFFORT, 0), mid)
+    await d6.tap(BORIS, data_of(d6.session.edits[-1].reply_markup, D6Action.EFFORT, 1), mid)
+    assert "Особое усилие" in d6.session.edits[-1].text
+    await d6.say(BORIS, "/stats")
+    text = last_text(d6)
+    assert "1 бросок" in text, text
+    assert "к6: кубиков 3" in text, text
+    assert "<code>1:0 2:1 3:0 4:0 5:1 6:1</code>" in text, text
