@@ -6,9 +6,10 @@ At-least-once delivery with exactly-once effects:
    the next batch (which confirms this one) only after the batch is in the inbox; a webhook
    answers 200 only after the update is in it (bot/webhook.py). If Redis is away, nothing is
    confirmed and Telegram keeps the updates.
-2. Updates of one chat run one after another, in the order they came, so results in a chat
-   come out in order; different chats run side by side. Across replicas a Redis lock per
-   chat does the same (bot/store/updates.py).
+2. Updates of one chat run one after another, the oldest first (an update a dead replica
+   had taken comes back from the inbox after later ones arrived, and goes before them), so
+   results in a chat come out in order; different chats run side by side. Across replicas a
+   Redis lock per chat does the same (bot/store/updates.py).
 3. An update leaves the inbox only when it is finished (its writes and replies done). One
    that met Redis or Telegram away stays there and is run again later; one left by a crashed
    process is picked up by the next start (or another replica) — from its journal, so the
@@ -44,6 +45,10 @@ POLL_ERRORS: tuple[type[BaseException], ...] = (
     TelegramServerError,
     *STORAGE_ERRORS,
 )
+
+
+def _update_id(raw: dict[str, Any]) -> int:
+    return int(raw["update_id"])
 
 
 class Delivery:
@@ -91,33 +96,40 @@ class Delivery:
         queue = self._queues[scope]
         try:
             while queue:
-                raw = queue[0]
+                # The chat's oldest update first: one a dead replica had taken comes back
+                # from the inbox after later ones were queued here.
+                raw = min(queue, key=_update_id)
+                ran = False
                 try:
-                    await self._run(raw)
+                    ran = await self._run(raw, queue)
                 finally:
-                    queue.popleft()
-                    self._known.discard(int(raw["update_id"]))
+                    if ran or self._stopping.is_set():
+                        queue.remove(raw)
+                        self._known.discard(_update_id(raw))
         finally:
+            for left in queue:  # cancelled at shutdown: the inbox keeps them
+                self._known.discard(_update_id(left))
             del self._workers[scope]
             del self._queues[scope]
 
-    async def _run(self, raw: dict[str, Any]) -> None:
+    async def _run(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
+        """Run the update (True), or leave it for an older one of its chat (False)."""
         update_id = int(raw["update_id"])
         for attempt in range(len(RETRY_PAUSE) + 1):
             try:
-                await self._feed(raw, attempt)
-                return
+                return await self._feed(raw, attempt, queue)
             except RETRIED_LATER as error:
                 if self._stopping.is_set() or attempt == len(RETRY_PAUSE):
                     log.warning("update %d left for later: %s", update_id, error)
-                    return
+                    return True
                 log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[attempt])
                 await asyncio.sleep(RETRY_PAUSE[attempt])
             except Exception:
                 log.exception("update %d failed", update_id)
-                return
+                return True
+        return True
 
-    async def _feed(self, raw: dict[str, Any], attempt: int) -> None:
+    async def _feed(self, raw: dict[str, Any], attempt: int, queue: deque[dict[str, Any]]) -> bool:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
         # and a chat another replica holds (ChatBusy, tried again every BUSY_PAUSE) or an
         # outage is not an error; _run logs what is.
@@ -131,9 +143,11 @@ class Delivery:
                     take_over=self.take_over,
                     attempt=attempt,
                 )
-                return
+                return True
             except ChatBusy:
                 await asyncio.sleep(BUSY_PAUSE)
+                if min(map(_update_id, queue)) < update.update_id:
+                    return False  # an older update of the chat came meanwhile: it goes first
 
     # ----- the inbox -------------------------------------------------------------------------
 

@@ -323,7 +323,7 @@ async def test_a_replica_killed_mid_burst_loses_and_repeats_nothing(
     taken (answered 200, so Telegram will not send it again) is in the inbox, and the other
     replica finishes it from its journal once the dead one's chat lock runs out; what it had
     not answered Telegram delivers again. Every command is answered, none rolled twice, each
-    result a reply to its command, in order, logged once; then the replica comes back."""
+    result a reply to its command, logged once; then the replica comes back."""
     redis = redis_factory()
     await redis.start()
     ports = [free_port(), free_port()]
@@ -355,7 +355,9 @@ async def test_a_replica_killed_mid_burst_loses_and_repeats_nothing(
         await fake_api.wait_for(answered, timeout=60)
         await bots.webhook(redis.url, balancer.url, ports[0])  # the replica comes back
         await asyncio.sleep(1.0)  # anything sent twice would show up by now
-        check_burst(fake_api, commands)
+        # Not in order: an update the dead replica had received but not yet answered comes
+        # back from Telegram only after the chat's later ones ran on the other replica.
+        check_burst(fake_api, commands, ordered=False)
 
     client = aioredis.Redis.from_url(redis.url, decode_responses=True)
     try:

@@ -1,0 +1,61 @@
+"""The order a chat's updates run in (bot/delivery.py): the oldest first, even when an older
+one comes back from the inbox (a dead replica had taken it) after later ones were queued."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import fakeredis
+from aiogram.types import Update
+
+from bot import delivery
+from bot.delivery import Delivery
+from bot.middlewares import ChatBusy
+from bot.store import Store
+from tests.bot.telegram_fakes import GROUP, make_bot, text_update, user
+
+
+class Dispatcher:
+    """Runs nothing: notes the order, and answers «busy» while the chat is held elsewhere."""
+
+    def __init__(self) -> None:
+        self.held = True
+        self.handled: list[int] = []
+
+    async def feed_update(self, bot: object, update: Update, **kwargs: Any) -> None:
+        if self.held:
+            raise ChatBusy(GROUP.id)
+        self.handled.append(update.update_id)
+
+
+def raw(update_id: int) -> dict[str, Any]:
+    update = text_update("/r 5 6", chat=GROUP, from_user=user())
+    data = update.model_dump(mode="json", exclude_none=True)
+    data["update_id"] = update_id
+    return data
+
+
+async def test_an_older_update_found_later_runs_before_the_later_ones(monkeypatch: Any) -> None:
+    monkeypatch.setattr(delivery, "BUSY_PAUSE", 0.01)
+    bot, _session = make_bot()
+    dispatcher = Dispatcher()
+    runner = Delivery(
+        dispatcher,  # type: ignore[arg-type]
+        bot,
+        Store(fakeredis.FakeAsyncRedis(decode_responses=True)),
+        take_over=False,
+    )
+    runner.submit(raw(12))
+    runner.submit(raw(13))
+    await asyncio.sleep(0.05)  # 12 waits for the chat's lock, held by a dead replica
+    runner.submit(raw(11))  # which had taken 11: the inbox gives it back
+    runner.submit(raw(11))  # found twice: queued once
+    await asyncio.sleep(0.05)
+    dispatcher.held = False  # the dead replica's lock ran out
+    for _ in range(100):
+        if len(dispatcher.handled) == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert dispatcher.handled == [11, 12, 13]
+    assert not runner._known
