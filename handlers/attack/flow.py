@@ -212,7 +212,10 @@ class AttackFlow(FlowState):
     def blind_plan(self, profile: Profile) -> combat.RollPlan:
         """S4 «Восприятие+Осведомлённость (сложность 8)» before a blind shot."""
         return combat.blind_fire_check(
-            self.attacker.rating(Trait.PERCEPTION), self.attacker.rating(Trait.AWARENESS), profile
+            self.attacker.rating(Trait.PERCEPTION),
+            self.attacker.rating(Trait.AWARENESS),
+            profile,
+            track=self.attacker.track,
         )
 
     def plan(self, profile: Profile, *, preview: bool = False) -> combat.AttackPlan:

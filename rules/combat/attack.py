@@ -288,18 +288,22 @@ def blind_fire_check(
     profile: Profile | None = None,
     *,
     gm_override: bool = False,
+    track: HealthTrack | None = None,
 ) -> RollPlan:
     """S4 «Восприятие+Осведомлённость (сложность 8), позволяет выстрелить в темноте».
 
     An Attribute + Ability check like any other, so 0 in Осведомлённость is an automatic
-    failure in the house profile (the default, as §B is the house sheet's).
+    failure in the house profile (the default, as §B is the house sheet's), and the shooter's
+    wounds take their dice off it as off any action pool (AMB-B17).
     """
     prof = HOUSE_MAGE if profile is None else check_profile(profile)
     skill = check_int(awareness, "awareness", 0, TRAIT_MAX)
     pool = check_int(perception, "perception", 0, TRAIT_MAX) + skill
+    if track is not None and not isinstance(track, HealthTrack):
+        raise RulesInputError(ErrorCode.TYPE, "track", "expected HealthTrack")
     if pool <= 0:
         return RollPlan(
             0, BLIND_FIRE_CHECK_DIFFICULTY, 0, PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY
         )
-    planned = _zero_ability((pool, PlanStatus.ROLL, None), skill, prof, gm_override)
+    planned = _zero_ability(_status_for(pool, track, frozenset()), skill, prof, gm_override)
     return RollPlan(planned[0], BLIND_FIRE_CHECK_DIFFICULTY, 0, planned[1], planned[2])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rules import combat, profiles
 from rules.combat import DefenceManoeuvre, PlanReason, PlanStatus
+from rules.health import DamageType, HealthTrack
 
 HOUSE = profiles.get("mage")
 REVISED = profiles.get("mage-revised")
@@ -63,3 +64,11 @@ def test_blind_fire_check_with_zero_awareness_fails_in_the_house_profile() -> No
     assert combat.blind_fire_check(3, 0, REVISED).pool == 3
     assert combat.blind_fire_check(3, 0, HOUSE, gm_override=True).pool == 3
     assert combat.blind_fire_check(3, 2).pool == 5
+
+
+def test_blind_fire_check_loses_dice_to_wounds() -> None:
+    """AMB-B17: the check is an action pool, so the wound penalty applies (§B.9)."""
+    hurt = HealthTrack((DamageType.LETHAL,) * 2)  # «Ранен»: −1
+    assert combat.blind_fire_check(3, 2, track=hurt).pool == 4
+    crippled = HealthTrack((DamageType.LETHAL,) * 7)  # «Без сознания»: no action at all
+    assert combat.blind_fire_check(3, 2, track=crippled).status is PlanStatus.IMPOSSIBLE
