@@ -301,13 +301,19 @@ def link_text(state: EffectFlow, profile: Profile) -> str:
     named = []
     if state.link_place is not None:
         row = tuple(magick.Place).index(state.link_place) + 1
-        named.append(_("place: {name} ({n})").format(name=place_name(state.link_place), n=row))
+        named.append(
+            _("{place} ({n})").format(  # the place names say «place» themselves
+                place=place_name(state.link_place), n=render.successes_text(row)
+            )
+        )
     if state.link_contact is not None:
         row = tuple(magick.Contact).index(state.link_contact) + 1
         named.append(
-            _("contact: {name} ({n})").format(name=contact_name(state.link_contact), n=row)
+            _("contact: {name} ({n})").format(
+                name=contact_name(state.link_contact), n=render.successes_text(row)
+            )
         )
-    lines = ["🔗 " + _("Link") + ": " + ", ".join(named)]
+    lines = ["🔗 " + _("Link") + ": " + "; ".join(named)]
     line = _("Successes on distance needed: {n}").format(n=need)
     if state.link_place is not None and state.link_contact is not None:
         if profile.magick.correspondence_better_link:

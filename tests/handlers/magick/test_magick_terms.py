@@ -112,7 +112,7 @@ async def test_a_correspondence_link_by_place_and_contact(table: Table) -> None:
     assert "🔗2 важная вещь, близкий друг" in labels(table, mid)
     await press(table, ANNA, mid, MagickAction.LINK_PLACE, 4)
     text = text_of(table, mid)
-    assert "место — место, знакомое по описанию (5)" in text, text
+    assert "🔗 Связь: место, знакомое по описанию — нужно 5 успехов" in text, text
     assert "Нужно успехов на расстояние: 5\n" in text
     assert "[📍5 знакомое по описанию]" in labels(table, mid)
     await press(table, ANNA, mid, MagickAction.LINK_CONTACT, 1)
