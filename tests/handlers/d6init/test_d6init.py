@@ -118,7 +118,7 @@ async def test_defence_against_a_higher_die_is_slow(d6: Table) -> None:
     slow = a.aside[0] - d.aside[0]
     text, _ = last_screen(d6)
     assert "защищается" in text
-    assert (f"неспешный −{slow}" in text.casefold()) == (slow > 0)
+    assert (f"неспешная защита: −{slow}" in text.casefold()) == (slow > 0)
 
 
 async def test_holding_then_cutting_in(d6: Table) -> None:
@@ -289,7 +289,7 @@ async def test_g_d13_a_slow_defence(d6: Table) -> None:
     _text, markup = last_screen(d6)
     await d6.tap(BORIS, press(markup, D6InitAction.DEFEND), mid)
     text, _markup = last_screen(d6)
-    assert "Boris защищается и откладывает 3. Неспешный −2 к защите." in text
+    assert "Boris защищается и откладывает 3. Неспешная защита: −2." in text
     state = await state_of(d6)
     assert state.round is not None
     boris = next(f for f in state.round.fighters if f.sheet.id == "u2")

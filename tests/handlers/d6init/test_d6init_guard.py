@@ -70,7 +70,7 @@ async def test_a_slow_defender_protects_a_teammate_by_the_book(d6: Table) -> Non
     assert names_in(picker) == ["Борис", "Вера", "↩ Назад"]  # not the ghoul who struck
     await d6.tap(BORIS, press(picker, D6InitAction.GUARD, 2), mid)
     text, _markup = last_screen(d6)
-    assert "Борис защищает товарища (Вера) и откладывает 2. Неспешный −4 к защите." in text
+    assert "Борис защищает товарища (Вера) и откладывает 2. Неспешная защита: −4." in text
     state = await state_of(d6)
     assert state.panel is Panel.NONE
     assert state.round is not None
@@ -91,12 +91,12 @@ async def test_the_house_rule_refuses_a_slow_defence_of_another(d6: Table) -> No
     alert = d6.session.answers[-1]
     assert alert.show_alert
     assert alert.text is not None
-    assert alert.text.startswith("Неспешный защищает только себя")
+    assert alert.text.startswith("Неспешно защищать здесь можно только себя")
     assert "🏠 дом. правило: Неспешная защита других: нет" in alert.text
     assert (await state_of(d6)).round == before.round
     await d6.tap(BORIS, press(picker, D6InitAction.GUARD, 1), mid)  # himself: slow is fine
     text, _markup = last_screen(d6)
-    assert "Борис защищается и откладывает 2. Неспешный −4 к защите." in text
+    assert "Борис защищается и откладывает 2. Неспешная защита: −4." in text
 
 
 async def test_under_the_house_rule_a_die_as_high_still_protects_another(d6: Table) -> None:
@@ -116,7 +116,7 @@ async def test_under_the_house_rule_a_die_as_high_still_protects_another(d6: Tab
     await d6.tap(BORIS, press(picker, D6InitAction.GUARD, 2), mid)
     text, _markup = last_screen(d6)
     assert "Борис защищает товарища (Вера) и откладывает 6." in text
-    assert "Неспешный" not in text.split("откладывает 6.")[1]
+    assert "Неспешная защита: −" not in text.split("откладывает 6.")[1]
 
 
 async def test_strangers_forged_and_stale_presses_change_nothing(d6: Table) -> None:
@@ -177,7 +177,7 @@ async def test_the_storyteller_has_an_npc_protect_another(d6: Table) -> None:
     assert names_in(picker) == ["Гуль 1", "Гуль 2", "↩ Назад"]  # not Борис, who struck
     await d6.tap(ANNA, named(picker, "Гуль 1"), mid)
     text, _markup = last_screen(d6)
-    assert "Гуль 2 защищает товарища (Гуль 1) и откладывает 3. Неспешный −3 к защите." in text
+    assert "Гуль 2 защищает товарища (Гуль 1) и откладывает 3. Неспешная защита: −3." in text
     state = await state_of(d6)
     assert state.panel is Panel.NONE
     assert state.guard_by is None
