@@ -37,7 +37,8 @@ log = logging.getLogger(__name__)
 
 POLL_TIMEOUT = 25  # seconds a long poll waits at Telegram
 RECOVER_EVERY = 3.0  # seconds between looks at the inbox for updates nobody is running
-BUSY_PAUSE = 0.1  # seconds between tries while another replica holds the chat
+BUSY_PAUSE = 0.1  # seconds before the first new try while another replica holds the chat
+BUSY_PAUSE_MAX = 1.0  # the pause doubles up to this: a dead holder's lock takes 15 s to go
 RETRY_PAUSE = (1.0, 2.0, 5.0, 10.0, 20.0)  # before running an update again after an outage
 POLL_BACKOFF = (0.5, 1.0, 2.0, 5.0)
 POLL_ERRORS: tuple[type[BaseException], ...] = (
@@ -131,9 +132,10 @@ class Delivery:
 
     async def _feed(self, raw: dict[str, Any], attempt: int, queue: deque[dict[str, Any]]) -> bool:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
-        # and a chat another replica holds (ChatBusy, tried again every BUSY_PAUSE) or an
-        # outage is not an error; _run logs what is.
+        # and a chat another replica holds (ChatBusy, tried again after BUSY_PAUSE, then less
+        # often) or an outage is not an error; _run logs what is.
         update = Update.model_validate(raw, context={"bot": self.bot})
+        pause = BUSY_PAUSE
         while True:
             try:
                 await self.dispatcher.feed_update(
@@ -145,7 +147,8 @@ class Delivery:
                 )
                 return True
             except ChatBusy:
-                await asyncio.sleep(BUSY_PAUSE)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, max(BUSY_PAUSE, BUSY_PAUSE_MAX))
                 if min(map(_update_id, queue)) < update.update_id:
                     return False  # an older update of the chat came meanwhile: it goes first
 

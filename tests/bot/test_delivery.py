@@ -38,6 +38,7 @@ def raw(update_id: int) -> dict[str, Any]:
 
 async def test_an_older_update_found_later_runs_before_the_later_ones(monkeypatch: Any) -> None:
     monkeypatch.setattr(delivery, "BUSY_PAUSE", 0.01)
+    monkeypatch.setattr(delivery, "BUSY_PAUSE_MAX", 0.02)
     bot, _session = make_bot()
     dispatcher = Dispatcher()
     runner = Delivery(
