@@ -13,6 +13,7 @@ from rules.combat.tracker import player_key
 from rules.health import DamageType
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
+from tests.handlers.dealt import Dealt
 
 ANNA = player(1, "Аня")  # the chat's administrator: runs the game
 BORIS = player(2, "Борис")
@@ -164,17 +165,6 @@ async def test_the_trackers_attack_button_opens_the_panel_for_whoever_acts(table
     await table.tap(ANNA, tracker_data("Атака"), tracker.message_id)
     _mid, text, _markup = panel(table)
     assert text.startswith(f"⚔️ <b>Атака</b>: {acting.group(1)} →")
-
-
-class Dealt(random.Random):
-    """The faces in the order given, then a plain seeded die."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(5)
-        self.faces = faces
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table: Table) -> None:

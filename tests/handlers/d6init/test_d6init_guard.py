@@ -4,30 +4,18 @@ slow defence of another is the chat's house rule (AMB-D8, ``d6.slow_defence_of_o
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from handlers.d6init.callbacks import D6InitAction, D6InitCallback
 from handlers.d6init.flow import Panel
 from tests.handlers.conftest import Table, buttons, player
 from tests.handlers.d6init.test_d6init import last_screen, press, state_of
+from tests.handlers.dealt import Dealt
 
 ANNA = player(1, "Аня")  # the Storyteller
 BORIS = player(2, "Борис")
 VERA = player(3, "Вера")
 GLEB = player(4, "Глеб")  # not in the fight
-
-
-class Dealt(random.Random):
-    """These faces first, in order, then a seeded die."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(5)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 @pytest.fixture

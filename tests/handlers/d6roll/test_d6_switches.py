@@ -4,7 +4,6 @@ effort with nothing to reroll, each as the book reads it and as the chat's switc
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime
 
 import pytest
@@ -18,21 +17,11 @@ from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, flows, player
 from tests.handlers.d6roll.test_d6roll import data_of
+from tests.handlers.dealt import Dealt
 
 ANNA = player(1, "Аня")  # the Storyteller
 BORIS = player(2, "Борис")
 VERA = player(3, "Вера")
-
-
-class Dealt(random.Random):
-    """These faces first, in order, then a seeded die."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(3)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 @pytest.fixture

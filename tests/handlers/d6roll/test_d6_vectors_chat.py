@@ -15,20 +15,10 @@ from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
 from tests.handlers.d6roll.test_d6roll import data_of
+from tests.handlers.dealt import Strict
 
 ANNA = player(1, "Anna")
 BORIS = player(2, "Boris")
-
-
-class Dealt:
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = faces
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-    def random(self) -> float:
-        return 0.5
 
 
 @pytest.fixture
@@ -56,7 +46,7 @@ async def test_g_d02_a_chance_of_nothing_and_a_luck_die(d6: Table) -> None:
 async def test_g_d03_g_d04_measures_fiasco_and_shortfall(
     d6: Table, line: str, faces: list[int], says: str
 ) -> None:
-    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    d6.rng = Strict(list(faces))  # type: ignore[assignment]
     await d6.say(ANNA, line)
     assert says in d6.session.sent[-1].text
 
@@ -65,7 +55,7 @@ async def test_g_d05_a_special_effort_for_a_mental_wound(d6: Table) -> None:
     """5,2,3 → the 2 and the 3 rerolled to 6 and 1: 5,6,1, two measures, a mental wound 3
     after the action."""
     await d6.say(ANNA, "/set\nСила 3")
-    d6.rng = Dealt([5, 2, 3, 6, 1])  # type: ignore[assignment]
+    d6.rng = Strict([5, 2, 3, 6, 1])  # type: ignore[assignment]
     await d6.say(ANNA, "/r сила")
     sent = d6.session.sent[-1]
     mid = d6.session.messages[-1].message_id
@@ -91,7 +81,7 @@ async def test_g_d05_a_special_effort_for_a_mental_wound(d6: Table) -> None:
 async def test_g_d06_a_contest_against_an_opponent_at_once(
     d6: Table, faces: list[int], says: str
 ) -> None:
-    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    d6.rng = Strict(list(faces))  # type: ignore[assignment]
     await d6.say(ANNA, "/vs 3 3")
     assert says in d6.session.sent[-1].text
 
@@ -100,7 +90,7 @@ async def test_g_d07_a_project_through_a_fiasco_to_its_gain(d6: Table) -> None:
     """Scope 5, weakness 2; measures 2, 0 (a fiasco: −2), 4, 3 → R 2, 0, 4, 7: done, gain 2."""
     await d6.say(ANNA, "/set\nСила 2\nСлабость 2")
     faces = [5, 6, 1, 1, 1, 1, 1, 1, 5, 5, 6, 6, 5, 6, 6, 1]  # 2, 0, 4, 3 measures
-    d6.rng = Dealt(faces)  # type: ignore[assignment]
+    d6.rng = Strict(faces)  # type: ignore[assignment]
     await d6.say(ANNA, "/project 5")
     readiness = await project_rolls(d6, 4, 4)
     assert "2 из 5" in readiness[0]
@@ -142,7 +132,7 @@ async def test_g_d08_a_fiasco_costs_the_weakness(
     d6: Table, weakness: str, scope: int, faces: list[int], says: list[str]
 ) -> None:
     await d6.say(ANNA, "/set\nСила 2" + (f"\n{weakness}" if weakness else ""))
-    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    d6.rng = Strict(list(faces))  # type: ignore[assignment]
     await d6.say(ANNA, f"/project {scope}")
     texts = await project_rolls(d6, 2, len(says))
     for text, said in zip(texts, says, strict=True):
@@ -161,7 +151,7 @@ async def test_g_d08_a_fiasco_costs_the_weakness(
 async def test_g_d09_a_challenge_of_two_heroes(d6: Table, faces: list[int], says: str) -> None:
     for hero in (ANNA, BORIS):
         await d6.say(hero, "/set\nСила 2\nСлабость 1")
-    d6.rng = Dealt(list(faces))  # type: ignore[assignment]
+    d6.rng = Strict(list(faces))  # type: ignore[assignment]
     await d6.say(ANNA, "/project 5 действий 2")
     texts = await project_rolls(d6, 3, 4, [ANNA, BORIS])
     assert says in texts[-1]
@@ -177,7 +167,7 @@ async def test_g_d09_a_challenge_of_two_heroes(d6: Table, faces: list[int], says
 async def test_g_d17_an_aim_cancels_the_difficulty_and_helps_the_next_attack(d6: Table) -> None:
     """Target difficulty 1, three measures of aiming: cancelled, +2 on the next turn — the next
     attack of 3 rolls 5 dice; after it one aims again."""
-    d6.rng = Dealt([5, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1])  # type: ignore[assignment]
+    d6.rng = Strict([5, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1])  # type: ignore[assignment]
     await d6.say(ANNA, "/r 3 прицел 1")
     text = d6.session.sent[-1].text
     assert "🎯 Прицеливание: трудность цели 1 снята. +2 на следующий ход" in text
@@ -192,7 +182,7 @@ async def test_g_d19_an_unfinished_project_eases_a_later_difficulty(d6: Table) -
     """A project left at readiness 2 says how to use it; against a difficulty of 3 it leaves
     1: a chance of 4 rolls 3 dice."""
     await d6.say(ANNA, "/set Сила 2")
-    d6.rng = Dealt([5, 6, 1, 1, 6, 6, 1])  # type: ignore[assignment]
+    d6.rng = Strict([5, 6, 1, 1, 6, 6, 1])  # type: ignore[assignment]
     await d6.say(ANNA, "/project 5 Мост")
     texts = await project_rolls(d6, 4, 1)
     assert "2 из 5" in texts[0]
@@ -222,7 +212,7 @@ async def test_g_d20_helpless_without_luck_and_not_with_a_luck_die(d6: Table) ->
     assert "шанс 0 или меньше" in d6.session.sent[-1].text
     assert "⛓ Беспомощ" in d6.session.sent[-1].text
     await d6.say(ANNA, "/set кубики удачи 1")
-    d6.rng = Dealt([5])  # type: ignore[assignment]
+    d6.rng = Strict([5])  # type: ignore[assignment]
     await d6.say(ANNA, "/r сила+ловкость удача 1")
     text = d6.session.sent[-1].text
     assert "шанс 1к6" in text

@@ -16,23 +16,11 @@ from handlers.d6roll.callbacks import D6Action, D6Callback
 from rules.d6.combat import Edge, Trick
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, flows, player
+from tests.handlers.dealt import Strict
 
 ANNA = player(1, "Anna")
 BORIS = player(2, "Boris")
 EMMA = player(3, "Emma", "en")
-
-
-class Dealt:
-    """d6 faces in the order given; running out is a test error."""
-
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = faces
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
-
-    def random(self) -> float:
-        return 0.5
 
 
 @pytest.fixture
@@ -42,7 +30,7 @@ async def d6(table: Table) -> Table:
 
 
 def deal(table: Table, faces: list[int]) -> None:
-    table.rng = Dealt(list(faces))  # type: ignore[assignment]
+    table.rng = Strict(list(faces))  # type: ignore[assignment]
 
 
 async def edges_of(table: Table, who: User) -> tuple[Edge, ...]:

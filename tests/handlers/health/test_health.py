@@ -7,7 +7,6 @@ further ``/dmg 2 л`` it rolls 4; only the Storyteller touches another character
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 from datetime import UTC, datetime
 
@@ -16,6 +15,7 @@ from aiogram.types import Message, MessageEntity
 from rules.health import DamageType
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, player
+from tests.handlers.dealt import Dealt
 
 ANNA = player(1, "Anna")  # a chat administrator
 BORIS = player(2, "Boris")  # a player
@@ -93,17 +93,6 @@ async def test_two_wounds_at_once_both_land(table: Table) -> None:
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert len(sheet.health.boxes) == 2
-
-
-class Dealt(random.Random):
-    """The faces given, then a seeded die."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(3)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 def soak_button(table: Table) -> tuple[str, int]:

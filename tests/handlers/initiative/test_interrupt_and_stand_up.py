@@ -8,25 +8,14 @@ S4 «Прерывание - отмена не разыгранных дейст�
 
 from __future__ import annotations
 
-import random
 import re
 
 from rules.combat.situation import Condition
 from rules.health import DamageType
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
+from tests.handlers.dealt import Dealt
 from tests.handlers.initiative.test_initiative import ANNA, BORIS, VERA, data_of, press, screen
-
-
-class Dealt(random.Random):
-    """The faces in the order given, then a plain seeded die."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(5)
-        self.faces = faces
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 async def resolving(table: Table, *, knocked_down: bool = False) -> None:

@@ -9,7 +9,6 @@ chat ignores: every switch a Storyteller can flip changes something a table sees
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 import pytest
@@ -20,22 +19,12 @@ from aiogram.utils.i18n import I18n
 
 from bot.house_rules import BY_KEY, CATALOGUE, Switch, label
 from tests.handlers.conftest import Table, player
+from tests.handlers.dealt import Dealt
 
 PLAYERS = {"A": player(1, "Аня"), "B": player(2, "Борис"), "V": player(3, "Вера")}
 STORYTELLER = PLAYERS["A"]  # the chat's administrator
 TAG = "🏠"
 BOOK_CHAT, HOUSE_CHAT = -1001, -1002  # one table (the fast store), two chats
-
-
-class Dealt(random.Random):
-    """The faces given, in order, for every die the bot asks for; then a seeded die."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(11)
-        self.faces = faces
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 @dataclass(frozen=True)
@@ -682,7 +671,7 @@ class Chat:
     async def step(self, line: str) -> None:
         word, _space, rest = line.partition(" ")
         if word == "deal":
-            self.table.rng = Dealt([int(f) for f in rest.split()])
+            self.table.rng = Dealt([int(f) for f in rest.split()], seed=11)
             return
         if word == "tap":
             who, _space, wanted = rest.partition(" ")
@@ -701,7 +690,7 @@ async def play(table: Table, case: Case, switch: Switch | None) -> str:
     its own at ``table``; what the bot showed after the Storyteller's setup, each message or
     alert followed by «—»."""
     chat = Chat(table, BOOK_CHAT if switch is None else HOUSE_CHAT)
-    table.rng = Dealt([])  # dice no step deals come out the same in both chats
+    table.rng = Dealt([], seed=11)  # dice no step deals come out the same in both chats
     if case.game != "mage":
         await chat.step(f"A /rules {case.game}")
     if switch is not None:
