@@ -166,7 +166,26 @@ class Table:
         update = Update(update_id=self.update_id, **payload)
         await self.dispatcher.feed_update(self.bot, update, rng=self.rng)
 
-    async def say(self, user: User, text: str, sender_chat: Chat | None = None) -> None:
+    async def say(
+        self,
+        user: User,
+        text: str,
+        sender_chat: Chat | None = None,
+        *,
+        reply_to: User | None = None,
+        replied_text: str = "…",
+    ) -> None:
+        """``user`` types ``text``; with ``reply_to``, as a reply to a message of theirs."""
+        replied = None
+        if reply_to is not None:
+            self.message_id += 1
+            replied = Message(
+                message_id=self.message_id,
+                date=datetime.now(UTC),
+                chat=self.chat,
+                from_user=reply_to,
+                text=replied_text,
+            )
         self.message_id += 1
         command_length = len(text.split()[0]) if text.startswith("/") and text.split() else 0
         entities = (
@@ -182,6 +201,7 @@ class Table:
             sender_chat=sender_chat,
             text=text,
             entities=entities,
+            reply_to_message=replied,
         )
         await self.feed(message=message)
 

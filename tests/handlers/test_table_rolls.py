@@ -155,25 +155,7 @@ async def test_extend_turns_a_roll_into_an_extended_action(table: Table) -> None
 
 async def reply_to(table: Table, author: User, replied_author: User, text: str) -> None:
     """``author`` says ``text`` as a reply to a message of ``replied_author``."""
-    table.message_id += 1
-    replied = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=replied_author,
-        text="я крадусь",
-    )
-    table.message_id += 1
-    message = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=author,
-        text=text,
-        reply_to_message=replied,
-        entities=[MessageEntity(type="bot_command", offset=0, length=len(text.split()[0]))],
-    )
-    await table.feed(message=message)
+    await table.say(author, text, reply_to=replied_author, replied_text="я крадусь")
 
 
 async def test_opposed_roll_by_reply_names_the_winner(table: Table) -> None:

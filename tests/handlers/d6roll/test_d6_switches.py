@@ -4,10 +4,8 @@ effort with nothing to reroll, each as the book reads it and as the chat's switc
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-from aiogram.types import Message, MessageEntity, User
+from aiogram.types import User
 
 from bot.store import log_key
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback
@@ -289,25 +287,7 @@ async def test_under_the_house_gain_a_challenge_action_without_a_roll_counts_mor
 
 async def attack_replying(table: Table, who: User, text: str, target: User) -> None:
     """``who`` types ``text`` in reply to a message of ``target``."""
-    table.message_id += 1
-    replied = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=target,
-        text="…",
-    )
-    table.message_id += 1
-    message = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=who,
-        text=text,
-        entities=[MessageEntity(type="bot_command", offset=0, length=len(text.split()[0]))],
-        reply_to_message=replied,
-    )
-    await table.feed(message=message)
+    await table.say(who, text, reply_to=target)
 
 
 def attack_button(markup: object, action: AttackAction, c: str = "") -> str:

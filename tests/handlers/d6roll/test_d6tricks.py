@@ -5,10 +5,8 @@ escapee. Each waits on the sheet, is spent by the roll it helps and lost on any 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-from aiogram.types import Message, MessageEntity, User
+from aiogram.types import User
 
 from bot.store import log_key
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback
@@ -57,25 +55,7 @@ def press(markup: object, action: AttackAction, x: int | None = None) -> str:
 
 async def reply_to(table: Table, author: User, replied_author: User, text: str) -> None:
     """``author`` says ``text`` as a reply to a message of ``replied_author``."""
-    table.message_id += 1
-    replied = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=replied_author,
-        text="убегаю",
-    )
-    table.message_id += 1
-    message = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=author,
-        text=text,
-        reply_to_message=replied,
-        entities=[MessageEntity(type="bot_command", offset=0, length=len(text.split()[0]))],
-    )
-    await table.feed(message=message)
+    await table.say(author, text, reply_to=replied_author, replied_text="убегаю")
 
 
 async def test_a_run_up_helps_the_next_attack_once(d6: Table) -> None:

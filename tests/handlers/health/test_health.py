@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from datetime import UTC, datetime
 
-from aiogram.types import Message, MessageEntity
+from aiogram.types import User
 
 from rules.health import DamageType
 from rules.sheet import SheetSystem
@@ -25,23 +24,9 @@ def dice_shown(text: str) -> int:
     return len(re.findall(r"\d+", text.splitlines()[1]))
 
 
-async def reply(table: Table, user: object, text: str, to: object) -> None:
+async def reply(table: Table, user: User, text: str, to: User) -> None:
     """``user`` says ``text`` in reply to a message of ``to``."""
-    table.message_id += 1
-    replied = Message(
-        message_id=table.message_id, date=datetime.now(UTC), chat=table.chat, from_user=to, text="…"
-    )
-    table.message_id += 1
-    message = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=user,
-        text=text,
-        entities=[MessageEntity(type="bot_command", offset=0, length=len(text.split()[0]))],
-        reply_to_message=replied,
-    )
-    await table.feed(message=message)
+    await table.say(user, text, reply_to=to)
 
 
 async def test_damage_takes_dice_from_the_next_rolls(table: Table) -> None:

@@ -7,7 +7,7 @@ import asyncio
 from datetime import UTC, datetime
 
 from aiogram.methods import GetChatMember
-from aiogram.types import Chat, Message, MessageEntity, User
+from aiogram.types import Chat, Message, User
 
 from bot.access import GameAccess, StorytellerFilter, game_access, is_storyteller
 from bot.store import ChatSettings, Store
@@ -23,25 +23,7 @@ ANONYMOUS = User(id=1087968824, is_bot=True, first_name="Group", username="Group
 
 async def reply(table: Table, user: User, text: str, to: User) -> None:
     """``user`` answers a message of ``to`` with ``text`` (a command)."""
-    table.message_id += 1
-    replied = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=to,
-        text="I am here",
-    )
-    table.message_id += 1
-    message = Message(
-        message_id=table.message_id,
-        date=datetime.now(UTC),
-        chat=table.chat,
-        from_user=user,
-        text=text,
-        entities=[MessageEntity(type="bot_command", offset=0, length=len(text.split()[0]))],
-        reply_to_message=replied,
-    )
-    await table.feed(message=message)
+    await table.say(user, text, reply_to=to, replied_text="I am here")
 
 
 async def storyteller(table: Table) -> int | None:
