@@ -155,27 +155,23 @@ async def project_tap(
         }
     )
     done = project.status is not ProjectStatus.IN_PROGRESS
-    if auto:  # nothing was rolled: no line in the log of rolls
-        await commit_tap(
-            callback,
-            message,
-            store,
-            flow,
-            after,
-            lambda f: view.draw(f, after, profile),
-            close=done,
-        )
-        return
-    entry = LogEntry(
-        user_id=user.id,
-        name=user.full_name,
-        system="d6",
-        chance=callback_data.x,
-        required=1,
-        faces=result.faces,
-        measures=result.measures,
-        outcome=result.outcome.value,
-        kind="project",
+    # Nothing rolled (an action without a roll): no line in the log of rolls.
+    entries = (
+        []
+        if auto
+        else [
+            LogEntry(
+                user_id=user.id,
+                name=user.full_name,
+                system="d6",
+                chance=callback_data.x,
+                required=1,
+                faces=result.faces,
+                measures=result.measures,
+                outcome=result.outcome.value,
+                kind="project",
+            )
+        ]
     )
     await commit_tap(
         callback,
@@ -185,5 +181,5 @@ async def project_tap(
         after,
         lambda f: view.draw(f, after, profile),
         close=done,
-        entries=[entry],
+        entries=entries,
     )
