@@ -1,12 +1,17 @@
 """``python -m bot``: long polling, or a webhook server when WEBHOOK_URL is set.
 
 A wrong or missing setting ends the process before anything starts, with one line on stderr
-and exit code 2, so a mistake in ``.env`` reads like a sentence and not like a traceback.
+and exit code 2, so a mistake in ``.env`` reads like a sentence and not like a traceback. The
+same holds for what only start-up can find out (README "Exit codes"): a token Telegram
+refuses or a password Redis refuses is a wrong setting (2); a Bot API server that stays
+unreachable through the session's retries is 3, for a supervisor to try again later. With
+LOG_LEVEL=DEBUG the traceback is logged before that line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import logging
@@ -15,7 +20,14 @@ import sys
 from typing import NoReturn
 
 from aiogram import Bot, Dispatcher
+from aiogram.exceptions import (
+    TelegramNetworkError,
+    TelegramNotFound,
+    TelegramServerError,
+    TelegramUnauthorizedError,
+)
 from pydantic import ValidationError
+from redis.exceptions import AuthenticationError as RedisAuthenticationError
 
 from bot.app import SHUTDOWN_GRACE, create_dispatcher
 from bot.delivery import Delivery
@@ -27,7 +39,8 @@ from bot.webhook import serve
 
 log = logging.getLogger("bot")
 
-EXIT_BAD_SETTINGS = 2
+EXIT_BAD_SETTINGS = 2  # a setting is missing or wrong, or Telegram or Redis refused it
+EXIT_UNREACHABLE = 3  # the Bot API server did not answer at start-up, retries included
 
 
 def load_settings() -> Settings:
@@ -41,9 +54,27 @@ def load_settings() -> Settings:
     return settings
 
 
-def fail(message: str) -> NoReturn:
+def fail(message: str, code: int = EXIT_BAD_SETTINGS) -> NoReturn:
     print(f"bot: {message}", file=sys.stderr)
-    raise SystemExit(EXIT_BAD_SETTINGS)
+    raise SystemExit(code)
+
+
+def startup_failure(error: BaseException, settings: Settings) -> tuple[int, str] | None:
+    """The exit code and the one line for an error start-up cannot get past, or None for
+    a bug (which keeps its traceback)."""
+    if isinstance(error, TelegramUnauthorizedError | TelegramNotFound):
+        return EXIT_BAD_SETTINGS, (
+            f"Telegram refused BOT_TOKEN ({error.message.strip()}): "
+            "check the token @BotFather gave you"
+        )
+    if isinstance(error, RedisAuthenticationError):
+        return EXIT_BAD_SETTINGS, f"Redis refused the credentials in REDIS_URL: {error}"
+    if isinstance(error, TelegramNetworkError | TelegramServerError):
+        return EXIT_UNREACHABLE, (
+            f"the Bot API at {settings.telegram_api_url} is unreachable "
+            f"(gave up after retries): {error.message.strip()}"
+        )
+    return None
 
 
 async def run(settings: Settings) -> None:
@@ -58,10 +89,18 @@ async def run(settings: Settings) -> None:
     gc.collect()
     gc.freeze()
     bot = Bot(token=token, session=make_session(settings))
-    if settings.webhook_url:
-        await serve(settings, dispatcher, bot)
-        return
-    await poll(dispatcher, bot, store)
+    try:
+        if settings.webhook_url:
+            await serve(settings, dispatcher, bot)
+        else:
+            await poll(dispatcher, bot, store)
+    except Exception:
+        # Start-up failed (a clean stop closes Redis in the Dispatcher's shutdown).
+        with contextlib.suppress(Exception):
+            await store.close()
+        raise
+    finally:
+        await bot.session.close()
 
 
 async def poll(dispatcher: Dispatcher, bot: Bot, store: Store) -> None:
@@ -74,7 +113,12 @@ async def poll(dispatcher: Dispatcher, bot: Bot, store: Store) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     workflow = {**dispatcher.workflow_data, "dispatcher": dispatcher, "bot": bot}
-    await dispatcher.emit_startup(**workflow)
+    try:
+        await dispatcher.emit_startup(**workflow)
+    except BaseException:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+        raise
     tasks = [
         asyncio.create_task(delivery.poll(dispatcher.resolve_used_update_types())),
         asyncio.create_task(delivery.recover_forever()),
@@ -118,7 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    asyncio.run(run(settings))
+    try:
+        asyncio.run(run(settings))
+    except Exception as error:
+        failure = startup_failure(error, settings)
+        if failure is None:
+            raise
+        log.debug("start-up failed", exc_info=error)
+        fail(failure[1], failure[0])
     return 0
 
 

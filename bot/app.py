@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from aiogram import Bot, Dispatcher, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.utils.i18n import I18n
-from redis.exceptions import RedisError
+from redis.exceptions import AuthenticationError, RedisError
 
 from bot.commands import set_commands
 from bot.features import FeatureSet
@@ -69,7 +69,8 @@ async def on_startup(
     """Check the token (getMe), publish the command menu, say in one line how we run.
 
     A Redis that is down at start-up is only a warning: the bot answers "storage
-    unavailable" until it returns, and then recovers by itself.
+    unavailable" until it returns, and then recovers by itself. One that refuses the
+    password in REDIS_URL will not change its mind: that stops start-up (bot/__main__.py).
     """
     me = await bot.me()
     if not settings.webhook_url:
@@ -87,6 +88,8 @@ async def on_startup(
         await store.load_scripts()
         await store.migrate_layout()
         storage = "redis" if settings.redis_url else "in-process storage"
+    except AuthenticationError:
+        raise
     except RedisError as error:
         storage = f"redis (unreachable for now: {error})"
     mode = f"webhook {settings.webhook_url}" if settings.webhook_url else "long polling"
