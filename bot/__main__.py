@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import gc
 import importlib
 import logging
@@ -29,6 +30,7 @@ from aiogram.exceptions import (
 from pydantic import ValidationError
 from redis.exceptions import AuthenticationError as RedisAuthenticationError
 
+from bot import metrics
 from bot.app import SHUTDOWN_GRACE, create_dispatcher
 from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
@@ -69,6 +71,8 @@ def startup_failure(error: BaseException, settings: Settings) -> tuple[int, str]
         )
     if isinstance(error, RedisAuthenticationError):
         return EXIT_BAD_SETTINGS, f"Redis refused the credentials in REDIS_URL: {error}"
+    if isinstance(error, OSError) and error.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL):
+        return EXIT_BAD_SETTINGS, f"cannot listen: {error}"
     if isinstance(error, TelegramNetworkError | TelegramServerError):
         return EXIT_UNREACHABLE, (
             f"the Bot API at {settings.telegram_api_url} is unreachable "
@@ -90,10 +94,11 @@ async def run(settings: Settings) -> None:
     gc.freeze()
     bot = Bot(token=token, session=make_session(settings))
     try:
-        if settings.webhook_url:
-            await serve(settings, dispatcher, bot)
-        else:
-            await poll(dispatcher, bot, store)
+        async with metrics.serving(settings):
+            if settings.webhook_url:
+                await serve(settings, dispatcher, bot)
+            else:
+                await poll(dispatcher, bot, store)
     except Exception:
         # Start-up failed (a clean stop closes Redis in the Dispatcher's shutdown).
         with contextlib.suppress(Exception):

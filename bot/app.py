@@ -18,6 +18,7 @@ from redis.exceptions import AuthenticationError, RedisError
 from bot.commands import set_commands
 from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
+from bot.metrics import MetricsMiddleware
 from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
 from bot.settings import Settings
 from bot.store import Store
@@ -54,6 +55,7 @@ def create_dispatcher(
     in_flight = InFlightMiddleware()
     dispatcher.update.outer_middleware(in_flight)
     dispatcher.update.outer_middleware(ErrorMiddleware(i18n, settings.default_locale))
+    dispatcher.update.outer_middleware(MetricsMiddleware())
     dispatcher.update.outer_middleware(StateMiddleware())
     dispatcher.update.outer_middleware(ChatLocaleMiddleware(i18n))
     dispatcher[IN_FLIGHT_KEY] = in_flight

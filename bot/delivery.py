@@ -30,6 +30,7 @@ from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, Telegra
 from aiogram.methods import GetUpdates
 from aiogram.types import Update
 
+from bot import metrics
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, update_scope
 from bot.store import STORAGE_ERRORS, Store
 
@@ -75,6 +76,7 @@ class Delivery:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._known: set[int] = set()  # update ids queued or running here
         self._stopping = asyncio.Event()
+        metrics.watch(self)
 
     # ----- running updates -------------------------------------------------------------------
 
@@ -89,6 +91,7 @@ class Delivery:
             log.warning("update %s is not an Update, dropped", update_id)
             return
         self._known.add(update_id)
+        metrics.queued(self, update_id)
         self._queues.setdefault(scope, deque()).append(raw)
         if scope not in self._workers:
             self._workers[scope] = asyncio.create_task(self._work(scope))
@@ -121,7 +124,9 @@ class Delivery:
                 return await self._feed(raw, attempt, queue)
             except RETRIED_LATER as error:
                 if self._stopping.is_set() or attempt == len(RETRY_PAUSE):
-                    log.warning("update %d left for later: %s", update_id, error)
+                    chat = update_scope(Update.model_validate(raw))
+                    log.warning("update %d of chat %d left for later: %s", update_id, chat, error)
+                    metrics.given_up(raw)
                     return True
                 log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[attempt])
                 await asyncio.sleep(RETRY_PAUSE[attempt])
@@ -152,6 +157,10 @@ class Delivery:
                 if min(map(_update_id, queue)) < update.update_id:
                     return False  # an older update of the chat came meanwhile: it goes first
 
+    def waiting(self) -> dict[int, list[int]]:
+        """The ids of the updates queued or being handled here, by chat (bot/metrics.py)."""
+        return {scope: [_update_id(raw) for raw in queue] for scope, queue in self._queues.items()}
+
     # ----- the inbox -------------------------------------------------------------------------
 
     async def recover(self) -> int:
@@ -176,6 +185,7 @@ class Delivery:
             try:
                 await self.recover()
             except STORAGE_ERRORS as error:
+                metrics.redis_error("inbox")
                 log.warning("inbox not read: %s", error)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), RECOVER_EVERY)
@@ -212,11 +222,13 @@ class Delivery:
                     offset = updates[-1].update_id + 1
                 failures = 0
             except POLL_ERRORS as error:
+                metrics.redis_error("polling", error)
                 pause = POLL_BACKOFF[min(failures, len(POLL_BACKOFF) - 1)]
                 failures += 1
                 log.warning("polling paused %.1f s: %s", pause, error)
                 await self._pause(pause)
             except TelegramRetryAfter as error:
+                metrics.too_many_requests(float(error.retry_after))
                 await self._pause(float(error.retry_after))
 
     async def _pause(self, seconds: float) -> None:

@@ -47,6 +47,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message, ReplyParameters
 from aiohttp import ClientConnectorError
 
+from bot import metrics
 from bot.sent import LostSendGuard
 
 if TYPE_CHECKING:
@@ -138,7 +139,11 @@ class RetryMiddleware(BaseRequestMiddleware):
                 delay = self._delay(error, method, attempt)
                 attempt += 1
                 if delay is None or attempt >= self.attempts or waited + delay > self.max_total:
+                    if isinstance(error, TelegramRetryAfter):
+                        metrics.too_many_requests(0.0)
                     raise
+                if isinstance(error, TelegramRetryAfter):
+                    metrics.too_many_requests(delay)
                 log.warning(
                     "%s failed (%s), retry %d in %.2f s",
                     method.__api_method__,

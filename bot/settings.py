@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     webhook_host: str = "0.0.0.0"  # listen on every interface: the container sits behind a proxy
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_path: str | None = None
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "0.0.0.0"  # the container publishes it; a firewall keeps it inside
 
     @field_validator("bot_token")
     @classmethod

@@ -22,6 +22,7 @@ from aiogram.webhook.aiohttp_server import setup_application
 from aiohttp import web
 from pydantic import ValidationError
 
+from bot import metrics
 from bot.app import SHUTDOWN_GRACE
 from bot.delivery import Delivery
 from bot.settings import Settings
@@ -60,6 +61,7 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
         try:
             await delivery.receive([raw])
         except STORAGE_ERRORS as error:
+            metrics.redis_error("webhook")
             log.warning("update %s not taken, Redis away: %s", raw.get("update_id"), error)
             return web.Response(status=503, text="Service Unavailable")
         return web.Response(status=200, text="ok")

@@ -38,6 +38,8 @@ _BOT_SETTINGS = (
     "WEBHOOK_HOST",
     "WEBHOOK_PORT",
     "WEBHOOK_PATH",
+    "METRICS_PORT",
+    "METRICS_HOST",
 )
 
 
