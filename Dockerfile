@@ -1,25 +1,32 @@
-# The bot as one small image: python -m bot, as an unprivileged user.
+# The bot as one small image: python -m bot, as an unprivileged user. The same image runs the
+# playground: docker run --rm --network host IMAGE python -m bot playground --no-browser
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PYTHONPATH=/app \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot
 
-# Dependencies first, so editing the code does not reinstall them.
-COPY pyproject.toml README.md ./
+# The locked dependencies first, in their own layer: editing the code does not reinstall them.
+COPY requirements.lock ./
+RUN pip install --no-deps -r requirements.lock
+
+# The code runs from /app (PYTHONPATH), where bot/i18n.py finds locales/ beside it; localapi/
+# is the playground's Bot API server and page.
 COPY rules ./rules
 COPY bot ./bot
 COPY handlers ./handlers
+COPY localapi ./localapi
 COPY locales ./locales
-RUN pip install . \
-    && python -c "from pathlib import Path; from bot.i18n import compile_catalogues; compile_catalogues(Path('locales'))" \
+RUN python -c "from pathlib import Path; from bot.i18n import compile_catalogues; compile_catalogues(Path('locales'))" \
     && chown -R bot:bot /app
 
 USER bot
-# Webhook mode listens here (WEBHOOK_PORT); long polling needs no port.
-EXPOSE 8080
+# Webhook mode listens on WEBHOOK_PORT (8080); METRICS_PORT, when set, serves /healthz and
+# /metrics (docker-compose.yml uses 9300). Long polling needs no port.
+EXPOSE 8080 9300
 CMD ["python", "-m", "bot"]
