@@ -242,7 +242,9 @@ async def init_command(
         sheet = await store.load_sheet(chat_id, user.id, system)
         own = args.base if args.base is not None else sheet_base(sheet)
         if own is None:
-            await message.answer(view.no_base_text())
+            # «Roll initiative» is a button of an open tracker: without one, name what exists.
+            tracker_open = await store.load_live(chat_id, KIND) is not None
+            await message.answer(view.no_base_text() if tracker_open else view.no_sheet_base_text())
             return
         name, user_id, base = roller_name(message, user), user.id, own
         modifier = _modifier(profile, sheet.health if sheet else None)

@@ -387,6 +387,13 @@ def no_base_text() -> str:
     )
 
 
+def no_sheet_base_text() -> str:
+    return _(
+        "Your sheet has no Dexterity and Wits. Type their sum, /init 7, or fill them in: "
+        "/set dexterity 3 wits 2."
+    )
+
+
 def no_npc_base_text(name: str) -> str:
     return _(
         "{name} has no Dexterity and Wits on a sheet: type the sum, /init npc {name} 6"

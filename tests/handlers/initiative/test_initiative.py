@@ -94,6 +94,15 @@ async def test_players_cannot_add_npcs_and_bad_input_is_answered(table: Table) -
     assert screen(table) == before
 
 
+async def test_init_without_a_sheet_or_a_tracker_names_what_exists(table: Table) -> None:
+    await table.say(VERA, "/init")
+    hint = table.session.sent[-1].text or ""
+    assert "/init 7" in hint
+    assert "/set ловкость 3 смекалка 2" in hint
+    assert "Бросить инициативу" not in hint  # the tracker and its button are not there yet
+    assert not any("⚔️" in (m.text or "") for m in table.session.messages)
+
+
 async def test_a_round_walks_declarations_up_and_actions_down(table: Table) -> None:
     await opened(table)
     await press(table, BORIS, "Заявки")
