@@ -22,6 +22,7 @@ from typing import NoReturn
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramNetworkError,
     TelegramNotFound,
     TelegramServerError,
@@ -66,8 +67,14 @@ def startup_failure(error: BaseException, settings: Settings) -> tuple[int, str]
     a bug (which keeps its traceback)."""
     if isinstance(error, TelegramUnauthorizedError | TelegramNotFound):
         return EXIT_BAD_SETTINGS, (
-            f"Telegram refused BOT_TOKEN ({error.message.strip()}): "
+            f"Telegram refused BOT_TOKEN ({_said(error.message, type(error).__name__)}): "
             "check the token @BotFather gave you"
+        )
+    if isinstance(error, ClientDecodeError):
+        # No Bot API answers this way: the URL is wrong, or a proxy refused (401, 404, 502…).
+        return EXIT_BAD_SETTINGS, (
+            f"{settings.telegram_api_url} does not answer like a Bot API server "
+            f"({_said(str(error.data), 'an empty answer')}): check TELEGRAM_API_URL and BOT_TOKEN"
         )
     if isinstance(error, RedisAuthenticationError):
         return EXIT_BAD_SETTINGS, f"Redis refused the credentials in REDIS_URL: {error}"
@@ -76,9 +83,15 @@ def startup_failure(error: BaseException, settings: Settings) -> tuple[int, str]
     if isinstance(error, TelegramNetworkError | TelegramServerError):
         return EXIT_UNREACHABLE, (
             f"the Bot API at {settings.telegram_api_url} is unreachable "
-            f"(gave up after retries): {error.message.strip()}"
+            f"(gave up after retries): {_said(error.message, type(error).__name__)}"
         )
     return None
+
+
+def _said(text: str | None, otherwise: str) -> str:
+    """What the other side said, on one line and short, or ``otherwise`` if nothing."""
+    line = " ".join((text or "").split())
+    return (line[:117] + "...") if len(line) > 120 else (line or otherwise)
 
 
 async def run(settings: Settings) -> None:
