@@ -5,21 +5,29 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import fakeredis
 import pytest
-from aiogram.types import TelegramObject, Update
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message, TelegramObject, Update
+from aiogram.utils.i18n import I18n
+from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client import REGISTRY
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot import delivery, metrics
+from bot.app import create_dispatcher
 from bot.delivery import Delivery
 from bot.metrics import MetricsMiddleware
 from bot.middlewares import ChatBusy
 from bot.session import RetryMiddleware
+from bot.settings import Settings
 from bot.store import Store
-from tests.bot.telegram_fakes import GROUP, make_bot, text_update, user
+from bot.webhook import build_app as build_webhook
+from tests.bot.telegram_fakes import GROUP, TOKEN, make_bot, text_update, user
 from tests.bot.test_session import ScriptedApi, Sleeps, api_bot
 
 
@@ -152,3 +160,41 @@ async def test_a_given_up_update_is_a_warning_naming_its_chat(
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any(f"update 7 of chat {GROUP.id}" in w for w in warnings), warnings
     assert handled("given_up") - given_up == 1
+
+
+async def test_webhook_mode_is_counted_and_judged_the_same(
+    fake_store: Store, tmp_path: Path
+) -> None:
+    router = Router()
+
+    @router.message(Command("ping"))
+    async def ping(message: Message) -> None:
+        await message.answer("pong")
+
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        bot_token=TOKEN,
+        webhook_url="https://dice.example.org/hook",
+        webhook_secret="s3cret",
+    )
+    dispatcher = create_dispatcher(
+        settings, fake_store, I18n(path=tmp_path, default_locale="ru"), routers=[router]
+    )
+    bot, session = make_bot()
+    before = handled("ok")
+    webhook = TestClient(TestServer(build_webhook(settings, dispatcher, bot)))
+    probe = TestClient(TestServer(metrics.build_app()))
+    async with webhook, probe:
+        body = text_update("/ping").model_dump(mode="json", exclude_none=True)
+        headers = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
+        assert (await webhook.post("/hook", json=body, headers=headers)).status == 200
+        for _ in range(100):
+            if handled("ok") > before:
+                break
+            await asyncio.sleep(0.01)
+        health = await probe.get("/healthz")
+        assert health.status == 200, await health.text()
+        page = await (await probe.get("/metrics")).text()
+    assert handled("ok") - before == 1
+    assert "storyteller_updates_handled_total" in page
+    assert session.calls("sendMessage")
