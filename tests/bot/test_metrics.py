@@ -171,7 +171,7 @@ async def test_webhook_mode_is_counted_and_judged_the_same(
     async def ping(message: Message) -> None:
         await message.answer("pong")
 
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None,
         bot_token=TOKEN,
         webhook_url="https://dice.example.org/hook",
