@@ -64,6 +64,9 @@ def test_the_image_installs_the_lock_before_the_code_and_holds_every_package() -
     ]
     copied = [step[1] for step in steps if step[0] == "COPY"]
     assert copied[0] == "requirements.lock"
-    assert any("requirements.lock" in " ".join(step) for step in steps[1:2])
+    lock = steps.index(["COPY", "requirements.lock", "./"])
+    install = " ".join(steps[lock + 1])
+    assert install.startswith("RUN pip install")
+    assert "-r requirements.lock" in install
     packages = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
     assert {re.sub(r"\*$", "", p) for p in packages} | {"locales"} <= set(copied[1:])
