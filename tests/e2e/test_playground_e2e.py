@@ -107,7 +107,8 @@ async def playground(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
 
 
 class Browser:
-    """One phone-sized page for the module, and every answer of 400 or more it was given."""
+    """One phone-sized page for the module, every answer of 400 or more it was given, and
+    every error its script raised."""
 
     def __init__(self, page: Page) -> None:
         self.page = page
@@ -134,6 +135,7 @@ async def browser(playground: str) -> AsyncIterator[Browser]:
                     opened.failed.append(f"{response.status} {response.url}")
 
             page.on("response", note)
+            page.on("pageerror", lambda error: opened.failed.append(f"script: {error}"))
             await page.goto(playground + "/")
             await page.locator(".person").first.wait_for()
             yield opened
@@ -188,6 +190,31 @@ async def test_the_icon_is_served_and_no_request_fails(playground: str, browser:
                 assert icon.status == 200, path
                 assert icon.content_type == "image/svg+xml"
     assert browser.failed == []
+
+
+# A 🟥 drawn on a canvas in the page's font: with a colour emoji font (Debian's
+# fonts-noto-color-emoji, which scripts/install adds) it is red; the box a missing glyph
+# leaves is drawn in the black of the pen.
+COLOURED_PIXELS_OF_AN_EMOJI = """() => {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 48;
+  const pen = canvas.getContext("2d");
+  pen.font = "36px " + getComputedStyle(document.body).fontFamily;
+  pen.textBaseline = "top";
+  pen.fillStyle = "#000";
+  pen.fillText("🟥", 4, 4);
+  const data = pen.getImageData(0, 0, 48, 48).data;
+  let coloured = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+    if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 40) coloured++;
+  }
+  return coloured;
+}"""
+
+
+async def test_emoji_are_drawn_in_colour(browser: Browser) -> None:
+    assert await browser.page.evaluate(COLOURED_PIXELS_OF_AN_EMOJI) > 400
 
 
 async def test_who_one_is_shows_and_changes_in_one_tap_on_a_phone(browser: Browser) -> None:
