@@ -21,7 +21,7 @@ const WORDS = {
   ru: {
     title: "Кубы — песочница",
     you: "Вы",
-    storyteller: "Рассказчик",
+    admin: "админ группы",
     player: "игрок",
     group: "группа",
     private: "личный чат",
@@ -40,7 +40,7 @@ const WORDS = {
   en: {
     title: "Dice bot — playground",
     you: "You",
-    storyteller: "Storyteller",
+    admin: "group admin",
     player: "player",
     group: "group",
     private: "private chat",
@@ -409,7 +409,8 @@ function drawPeople() {
     chip.setAttribute("role", "radio");
     const me = person.user_id === state.me.user_id;
     chip.setAttribute("aria-checked", me ? "true" : "false");
-    const role = t(person.role === "storyteller" ? "storyteller" : "player");
+    // The group's admin: the bot itself says how one becomes the Storyteller (/st).
+    const role = t(person.role === "storyteller" ? "admin" : "player");
     chip.title = `${person.name}: ${role}, ${person.language_code}`;
     chip.innerHTML =
       `<span class="avatar">${escapeHtml(person.name.slice(0, 1))}</span>` +

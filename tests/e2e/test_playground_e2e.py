@@ -241,7 +241,7 @@ async def test_the_page_speaks_the_language_of_the_person_one_is(browser: Browse
     assert await page.get_attribute("#send", "title") == "Send"
     assert await page.get_attribute("html", "lang") == "en"
     assert await page.inner_text("#chat-sub") == "group"
-    assert await page.locator(".person small").first.inner_text() == "Storyteller"
+    assert await page.locator(".person small").first.inner_text() == "group admin"
     assert "kept in memory" in await page.locator(".hint").text_content()  # type: ignore[operator]
     await browser.person(ANYA).click()
     assert await page.get_attribute("#text", "placeholder") == "Сообщение… например /r 7 6"
