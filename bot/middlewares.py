@@ -150,7 +150,10 @@ RETRIED_LATER: tuple[type[BaseException], ...] = (
 def update_scope(update: Update) -> int:
     """What an update is serialised by: its chat, or its sender outside a chat. The chat is
     the one aiogram hands the handlers (``event_chat``), so the update's journal and lock sit
-    in that chat's slot with its keys (bot/store/updates.py)."""
+    in that chat's slot with its keys (bot/store/updates.py). An inline query and a press on
+    a message sent in inline mode (``inline_message_id``, no message) have no chat: they go
+    in their sender's turn, with the sender's private chat, whose slot holds the sender's
+    own keys (bot/store/inline.py)."""
     context = UserContextMiddleware.resolve_event_context(update)
     if context.chat is not None:
         return context.chat.id
@@ -217,7 +220,9 @@ class StateMiddleware(BaseMiddleware):
             raise
         except Exception:
             sent = box.sent() if box is not None else None
-            await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+            await store.finish_update(
+                bot.id, event.update_id, scope, token, sent=sent, played=played_in(chat, user)
+            )
             raise
         finally:
             renew.cancel()
@@ -227,7 +232,9 @@ class StateMiddleware(BaseMiddleware):
             current_journal.reset(journaled)
             current_actor.reset(actor)
         sent = box.sent() if box is not None else None
-        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+        await store.finish_update(
+            bot.id, event.update_id, scope, token, sent=sent, played=played_in(chat, user)
+        )
         return result
 
     @staticmethod
@@ -238,6 +245,15 @@ class StateMiddleware(BaseMiddleware):
                 await store.renew_lock(bot_id, scope, token)
             except STORAGE_ERRORS as error:
                 log.warning("chat %d: lock not renewed: %s", scope, error)
+
+
+def played_in(chat: Chat | None, user: User | None) -> tuple[int, int, str] | None:
+    """(player, group, title) when a person used the bot in a group: that group becomes the
+    campaign their inline rolls belong to (bot/store/inline.py), in the update's finishing
+    script. An anonymous admin speaks as the group's bot account and plays nowhere."""
+    if chat is None or user is None or user.is_bot or chat.type not in ("group", "supergroup"):
+        return None
+    return user.id, chat.id, chat.title or ""
 
 
 _FLOW_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(FLOW_ID_BYTES)
