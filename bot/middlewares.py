@@ -42,6 +42,7 @@ from bot.store import (
     STORAGE_ERRORS,
     Begun,
     ChatSettings,
+    Journal,
     Store,
     current_actor,
     current_journal,
@@ -220,8 +221,9 @@ class StateMiddleware(BaseMiddleware):
             raise
         except Exception:
             sent = box.sent() if box is not None else None
+            played = played_in(chat, user, journal)
             await store.finish_update(
-                bot.id, event.update_id, scope, token, sent=sent, played=played_in(chat, user)
+                bot.id, event.update_id, scope, token, sent=sent, played=played
             )
             raise
         finally:
@@ -232,9 +234,8 @@ class StateMiddleware(BaseMiddleware):
             current_journal.reset(journaled)
             current_actor.reset(actor)
         sent = box.sent() if box is not None else None
-        await store.finish_update(
-            bot.id, event.update_id, scope, token, sent=sent, played=played_in(chat, user)
-        )
+        played = played_in(chat, user, journal)
+        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent, played=played)
         return result
 
     @staticmethod
@@ -247,11 +248,16 @@ class StateMiddleware(BaseMiddleware):
                 log.warning("chat %d: lock not renewed: %s", scope, error)
 
 
-def played_in(chat: Chat | None, user: User | None) -> tuple[int, int, str] | None:
-    """(player, group, title) when a person used the bot in a group: that group becomes the
-    campaign their inline rolls belong to (bot/store/inline.py), in the update's finishing
-    script. An anonymous admin speaks as the group's bot account and plays nowhere."""
-    if chat is None or user is None or user.is_bot or chat.type not in ("group", "supergroup"):
+def played_in(
+    chat: Chat | None, user: User | None, journal: Journal
+) -> tuple[int, int, str] | None:
+    """(player, group, title) when a person's update rolled in a group (a log line written):
+    that group becomes the campaign their inline rolls belong to (bot/store/inline.py), in
+    the update's finishing script. A refused command or tap changes nothing, and an
+    anonymous admin speaks as the group's bot account and plays nowhere."""
+    if not journal.rolled or chat is None or user is None or user.is_bot:
+        return None
+    if chat.type not in ("group", "supergroup"):
         return None
     return user.id, chat.id, chat.title or ""
 

@@ -129,6 +129,10 @@ async def test_a_bad_query_answers_a_hint_and_an_empty_one_the_help(table: Table
 
 async def test_a_sheet_pool_spends_willpower_once_in_the_last_campaign(table: Table) -> None:
     await table.say(ANNA, "/set ловк 3 драка 2 сила воли 5/5")
+    await table.say(ANNA, "/r 999")  # refused: no roll, so no campaign yet
+    answer = await ask(table, ANNA, "ловк+драка 6 св")
+    assert answer.results[0].reply_markup is None  # no sheet outside a campaign
+    await table.say(ANNA, "/r 3")  # a roll in the group links it
     answer = await ask(table, ANNA, "ловк+драка 6 св")
     assert "Chronicle" in (answer.results[0].description or "")
     table.rng = Dealt(9, 9, 2, 2, 2)
@@ -139,11 +143,12 @@ async def test_a_sheet_pool_spends_willpower_once_in_the_last_campaign(table: Ta
     assert sheet is not None and sheet.willpower_current == 4
     entries = await log(table, table.chat.id)
     assert entries[0]["willpower"] is True and entries[0]["traits"] == "dexterity+brawl"
+    assert len(entries) == 2
 
     await press(table, ANNA, roll_data(answer), inline_id="im-2")  # a copy of the same offer
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
     assert sheet is not None and sheet.willpower_current == 4
-    assert len(await log(table, table.chat.id)) == 1
+    assert len(await log(table, table.chat.id)) == 2
 
     answer = await ask(table, ANNA, "")  # the recent pool comes back as one tap
     assert any("Ловкость 3 + Драка 2" in (r.description or "") for r in answer.results)
