@@ -32,7 +32,9 @@ async def test_an_inline_roll_is_offered_without_dice_and_rolled_once_by_its_sen
     await bot_process.start()
     query = fake_api.inline_query(anya, "7 6", chat=side)
     answer = await fake_api.wait_for_inline_answer(query, timeout=10)
-    assert answer.is_personal and answer.cache_time is not None and answer.cache_time <= 10
+    assert answer.is_personal
+    assert answer.cache_time is not None
+    assert answer.cache_time <= 10
     first = answer.results[0]
     assert first["reply_markup"]["inline_keyboard"][0][0]["text"] == "🎲 Бросить"
     assert "%" in first["description"]
@@ -43,7 +45,8 @@ async def test_an_inline_roll_is_offered_without_dice_and_rolled_once_by_its_sen
 
     foreign = fake_api.press(side, boris, posted, "🎲 Бросить")
     toast = await fake_api.wait_for_callback_answer(foreign, timeout=10)
-    assert toast.text is not None and "Аня" in toast.text
+    assert toast.text is not None
+    assert "Аня" in toast.text
     assert posted.edits == 0
 
     pressed = fake_api.press(side, anya, posted, "🎲 Бросить")
@@ -55,7 +58,8 @@ async def test_an_inline_roll_is_offered_without_dice_and_rolled_once_by_its_sen
     (edit,) = [c for c in fake_api.calls_to("editMessageText") if c.ok]
     assert edit.params["inline_message_id"] == fake_api.inline_message_id(side, posted.message_id)
     faces = [int(face) for face in FACES_LINE.findall(posted.text)[0].split()]
-    assert len(faces) == 7 and posted.buttons == []
+    assert len(faces) == 7
+    assert posted.buttons == []
     result = d10.resolve(faces, 6, profiles.get(profiles.DEFAULT))
     stated = re.search(r"(\d+) успех", posted.text)
     assert (stated is not None and int(stated.group(1)) == result.successes) or (

@@ -77,12 +77,14 @@ async def test_answer_inline_query_is_validated_and_kept_once(
         "answerInlineQuery",
         {"inline_query_id": query_id, "results": [{"type": "article", "id": "a"}]},
     )
-    assert status == 400 and "InlineQueryResultArticle" in body["description"]  # no title
+    assert status == 400
+    assert "InlineQueryResultArticle" in body["description"]
     duplicate = [article("a", "x"), article("a", "y")]
     status, body = await call(
         http, fake_api, "answerInlineQuery", {"inline_query_id": query_id, "results": duplicate}
     )
-    assert status == 400 and body["description"] == "Bad Request: RESULT_ID_DUPLICATE"
+    assert status == 400
+    assert body["description"] == "Bad Request: RESULT_ID_DUPLICATE"
     status, body = await call(
         http,
         fake_api,
@@ -93,7 +95,8 @@ async def test_answer_inline_query_is_validated_and_kept_once(
     good = {"inline_query_id": query_id, "results": [article("a", "ok")], "is_personal": True}
     assert (await call(http, fake_api, "answerInlineQuery", good))[0] == 200
     answer = await fake_api.wait_for_inline_answer(query_id)
-    assert answer.is_personal and answer.results[0]["id"] == "a"
+    assert answer.is_personal
+    assert answer.results[0]["id"] == "a"
     status, _ = await call(http, fake_api, "answerInlineQuery", good)
     assert status == 400  # answered already
     status, _ = await call(
@@ -109,8 +112,10 @@ async def test_a_chosen_result_is_posted_via_the_bot_and_edited_by_its_inline_id
     body = {"inline_query_id": query_id, "results": [article("r1", "<b>7d10</b>", "inl:x:1")]}
     await call(http, fake_api, "answerInlineQuery", body)
     posted = fake_api.choose_inline_result(side_chat, anya, query_id, "r1")
-    assert posted.sender_id == anya.id and posted.data["via_bot"]["id"] == fake_api.bot.id
-    assert posted.text == "7d10" and posted.button_texts == ["🎲 Roll"]
+    assert posted.sender_id == anya.id
+    assert posted.data["via_bot"]["id"] == fake_api.bot.id
+    assert posted.text == "7d10"
+    assert posted.button_texts == ["🎲 Roll"]
     inline_id = fake_api.inline_message_id(side_chat, posted.message_id)
     assert inline_id is not None
 
@@ -124,11 +129,13 @@ async def test_a_chosen_result_is_posted_via_the_bot_and_edited_by_its_inline_id
         http, fake_api, "editMessageText", {"inline_message_id": inline_id, "text": "10 9 8"}
     )
     assert (status, answer["result"]) == (200, True)
-    assert posted.text == "10 9 8" and posted.buttons == []
+    assert posted.text == "10 9 8"
+    assert posted.buttons == []
     status, answer = await call(
         http, fake_api, "editMessageText", {"inline_message_id": inline_id, "text": "10 9 8"}
     )
-    assert status == 400 and "not modified" in answer["description"]
+    assert status == 400
+    assert "not modified" in answer["description"]
     status, _ = await call(http, fake_api, "editMessageReplyMarkup", {"inline_message_id": "nope"})
     assert status == 400
     status, answer = await call(
@@ -140,7 +147,8 @@ async def test_a_chosen_result_is_posted_via_the_bot_and_edited_by_its_inline_id
             "reply_markup": {"inline_keyboard": [[{"text": "again", "callback_data": "x"}]]},
         },
     )
-    assert (status, answer["result"]) == (200, True) and posted.button_texts == ["again"]
+    assert (status, answer["result"]) == (200, True)
+    assert posted.button_texts == ["again"]
 
 
 async def test_chosen_results_reach_the_bot_only_with_inline_feedback(

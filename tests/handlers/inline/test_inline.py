@@ -77,7 +77,8 @@ async def test_the_query_offers_the_roll_with_its_odds_and_no_dice(table: Table)
     content = first.input_message_content
     assert "7к10, сложность 6" in content.message_text  # type: ignore[union-attr]
     assert not FACES.findall(content.message_text)  # type: ignore[union-attr]
-    assert "Успех" in (first.description or "") and "%" in (first.description or "")
+    assert "Успех" in (first.description or "")
+    assert "%" in (first.description or "")
     roll_data(answer)
     assert "Сила Воли" in answer.results[1].title  # the same roll with Willpower
     assert await log(table, ANNA.id) == []
@@ -88,7 +89,8 @@ async def test_the_senders_press_rolls_once_and_edits_the_inline_message(table: 
     table.rng = Dealt(10, 8, 7, 6, 5, 3, 1)
     await press(table, ANNA, roll_data(answer))
     edits = inline_edits(table)
-    assert len(edits) == 1 and edits[0].inline_message_id == "im-1"
+    assert len(edits) == 1
+    assert edits[0].inline_message_id == "im-1"
     assert faces_line(edits[0].text or "") == ["10", "8", "7", "6", "5", "3", "1"]
     assert edits[0].reply_markup is None
     assert len(await log(table, ANNA.id)) == 1
@@ -120,7 +122,8 @@ async def test_a_stale_or_forged_button_rolls_nothing(table: Table) -> None:
 
 async def test_a_bad_query_answers_a_hint_and_an_empty_one_the_help(table: Table) -> None:
     answer = await ask(table, ANNA, "семь шесть")
-    assert len(answer.results) == 1 and answer.results[0].reply_markup is None
+    assert len(answer.results) == 1
+    assert answer.results[0].reply_markup is None
     assert answer.results[0].title == "Это ещё не бросок"
     answer = await ask(table, ANNA, "")
     assert answer.results[0].id == "help"
@@ -138,16 +141,20 @@ async def test_a_sheet_pool_spends_willpower_once_in_the_last_campaign(table: Ta
     table.rng = Dealt(9, 9, 2, 2, 2)
     await press(table, ANNA, roll_data(answer))
     text = inline_edits(table)[0].text or ""
-    assert "Ловкость 3 + Драка 2" in text and "Сила Воли: осталось 4 из 5" in text
+    assert "Ловкость 3 + Драка 2" in text
+    assert "Сила Воли: осталось 4 из 5" in text
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
-    assert sheet is not None and sheet.willpower_current == 4
+    assert sheet is not None
+    assert sheet.willpower_current == 4
     entries = await log(table, table.chat.id)
-    assert entries[0]["willpower"] is True and entries[0]["traits"] == "dexterity+brawl"
+    assert entries[0]["willpower"] is True
+    assert entries[0]["traits"] == "dexterity+brawl"
     assert len(entries) == 2
 
     await press(table, ANNA, roll_data(answer), inline_id="im-2")  # a copy of the same offer
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)
-    assert sheet is not None and sheet.willpower_current == 4
+    assert sheet is not None
+    assert sheet.willpower_current == 4
     assert len(await log(table, table.chat.id)) == 2
 
     answer = await ask(table, ANNA, "")  # the recent pool comes back as one tap
@@ -158,7 +165,8 @@ async def test_a_d6_campaign_offers_the_chance(table: Table) -> None:
     await table.store.update_chat(table.chat.id, profile="d6")
     await table.say(ANNA, "/r 3")
     answer = await ask(table, ANNA, "4 2")
-    assert "4к6" in answer.results[0].title and "2" in answer.results[0].title
+    assert "4к6" in answer.results[0].title
+    assert "2" in answer.results[0].title
     table.rng = Dealt(6, 5, 2, 1)
     await press(table, ANNA, roll_data(answer))
     assert faces_line(inline_edits(table)[0].text or "") == ["6", "5", "2", "1"]
