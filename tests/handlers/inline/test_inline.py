@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from aiogram.methods import AnswerCallbackQuery, AnswerInlineQuery, EditMessageText
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, InlineQuery, User
+from aiogram.types import CallbackQuery, Chat, InlineKeyboardMarkup, InlineQuery, User
 
+from handlers.inline.callbacks import CampaignCallback
 from handlers.inline.router import CACHE_SECONDS
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, player
@@ -171,3 +172,31 @@ async def test_a_d6_campaign_offers_the_chance(table: Table) -> None:
     await press(table, ANNA, roll_data(answer))
     assert faces_line(inline_edits(table)[0].text or "") == ["6", "5", "2", "1"]
     assert len(await log(table, table.chat.id)) == 2
+
+
+async def test_the_private_chat_chooses_the_campaign_of_inline_rolls(table: Table) -> None:
+    await table.say(ANNA, "/r 3")  # in «Chronicle»
+    chronicle = table.chat
+    table.chat = Chat(id=-1002, type="supergroup", title="Side game")
+    await table.say(ANNA, "/r 3")
+    answer = await ask(table, ANNA, "7 6")
+    assert "Side game" in (answer.results[0].description or "")
+
+    table.chat = Chat(id=ANNA.id, type="private")
+    await table.say(ANNA, "/inline")
+    shown = table.session.sent[-1]
+    assert "«Side game»" in shown.text
+    assert isinstance(shown.reply_markup, InlineKeyboardMarkup)
+    labels = [b.text for row in shown.reply_markup.inline_keyboard for b in row]
+    assert labels == ["Chronicle", "[Side game]"]
+
+    await table.tap(ANNA, CampaignCallback(chat=-999).pack(), 1)  # not one of hers
+    assert last_answer(table).show_alert
+    await table.tap(ANNA, CampaignCallback(chat=chronicle.id).pack(), 1)
+    assert "«Chronicle»" in (last_answer(table).text or "")
+    answer = await ask(table, ANNA, "7 6")
+    assert "Chronicle" in (answer.results[0].description or "")
+
+    table.chat = chronicle  # in a group, /inline says how, and chooses nothing
+    await table.say(ANNA, "/inline")
+    assert "@dice_bot 7 6" in table.session.sent[-1].text
