@@ -184,6 +184,8 @@ def _typed(line: str, base: Offer, campaign: Campaign) -> Offer:
             return d6_offer(base, args)
         return d10_offer(base, parse_roll_arguments(line, allow_traits=True))
     except ArgumentsError as problem:
+        if campaign.d6:  # the d6 game's own words: a chance, measures, powers
+            raise Refused(view.d6_problem_text(problem.token)) from None
         raise Refused(
             render.problem_sentence(problem.problem, problem.token, campaign.profile)
         ) from None

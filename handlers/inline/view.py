@@ -144,6 +144,16 @@ def problem_text(problem: str, bot_name: str, d6: bool) -> str:
     return problem + "\n" + _("For example: {line}").format(line=escape(example))
 
 
+def d6_problem_text(token: str) -> str:
+    """A d6 line not understood, in the d6 game's words (§D.2: the chance, the measures)."""
+    if not token:
+        return _("How many dice is the chance? For example 4, or 4 2 for two measures.")
+    return _(
+        "«{word}» is not understood: the chance and the measures needed are numbers, "
+        "powers are named as on your sheet."
+    ).format(word=escape(token[:24]))
+
+
 def table_only_text() -> str:
     """§D.12: a trick waits on the sheet for a later roll at the table; an automatic success
     rolls nothing to offer."""

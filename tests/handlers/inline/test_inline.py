@@ -172,6 +172,11 @@ async def test_a_d6_campaign_offers_the_chance(table: Table) -> None:
     await press(table, ANNA, roll_data(answer))
     assert faces_line(inline_edits(table)[0].text or "") == ["6", "5", "2", "1"]
     assert len(await log(table, table.chat.id)) == 2
+    hint = (await ask(table, ANNA, "12345")).results[0]
+    assert hint.reply_markup is None
+    assert "шанс" in (hint.description or "")  # the d6 game's words
+    hint = (await ask(table, ANNA, "4 разгон")).results[0]
+    assert hint.reply_markup is None  # a trick waits for the game's chat
 
 
 async def test_the_private_chat_chooses_the_campaign_of_inline_rolls(table: Table) -> None:
