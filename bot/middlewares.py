@@ -29,7 +29,14 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import Chat, TelegramObject, Update, User
+from aiogram.types import (
+    Chat,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    TelegramObject,
+    Update,
+    User,
+)
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
@@ -319,7 +326,12 @@ class ErrorMiddleware(BaseMiddleware):
                 # Under bot/delivery.py an update that met Redis or Telegram away is run again
                 # later from its journal: the player hears once that the answer will come, and
                 # is never told "try again" for a command whose effect may already be stored.
-                later = isinstance(error, RETRIED_LATER) and "delivery_token" in data
+                # An inline query is answered now or never (Telegram drops it in seconds).
+                later = (
+                    isinstance(error, RETRIED_LATER)
+                    and "delivery_token" in data
+                    and event.inline_query is None
+                )
                 if not later or (data.get("attempt", 0) == 0 and isinstance(error, STORAGE_ERRORS)):
                     await self._report(event, data, error, answered, later=later)
                 if later:
@@ -369,6 +381,13 @@ class ErrorMiddleware(BaseMiddleware):
             if update.callback_query is not None:
                 if update.callback_query.id not in answered:
                     await update.callback_query.answer(text, show_alert=True)
+            elif update.inline_query is not None:  # a hint in the list, never a silent failure
+                hint = InlineQueryResultArticle(
+                    id="error",
+                    title=text,
+                    input_message_content=InputTextMessageContent(message_text=text),
+                )
+                await update.inline_query.answer([hint], cache_time=0, is_personal=True)
             elif update.message is not None:
                 await update.message.answer(text)
         except TelegramAPIError as reply_error:

@@ -6,6 +6,7 @@ import re
 
 from aiogram.methods import AnswerCallbackQuery, AnswerInlineQuery, EditMessageText
 from aiogram.types import CallbackQuery, Chat, InlineKeyboardMarkup, InlineQuery, User
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from handlers.inline.callbacks import CampaignCallback
 from handlers.inline.router import CACHE_SECONDS
@@ -205,3 +206,15 @@ async def test_the_private_chat_chooses_the_campaign_of_inline_rolls(table: Tabl
     table.chat = chronicle  # in a group, /inline says how, and chooses nothing
     await table.say(ANNA, "/inline")
     assert "@dice_bot 7 6" in table.session.sent[-1].text
+
+
+async def test_a_query_the_bot_cannot_serve_is_answered_with_a_hint(table: Table) -> None:
+    async def away(_user_id: int) -> None:
+        raise RedisConnectionError("down")
+
+    table.store.plays = away  # type: ignore[assignment, method-assign]
+    answer = await ask(table, ANNA, "7 6")
+    (hint,) = answer.results
+    assert hint.id == "error"
+    assert hint.reply_markup is None
+    assert "недоступно" in hint.title
