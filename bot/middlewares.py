@@ -307,7 +307,8 @@ class ErrorMiddleware(BaseMiddleware):
     Redis down → "storage unavailable, try in a minute"; a :class:`RulesInputError` that no
     handler turned into a specific message → "that input is not valid"; anything else →
     "something went wrong". A callback query the handler did not answer is answered here (as
-    an alert), so the button's spinner never hangs.
+    an alert), so the button's spinner never hangs; an inline query gets the same words as
+    its one result, at once (Telegram forgets it in seconds, so it is never run again later).
     """
 
     def __init__(self, i18n: I18n, default_locale: str) -> None:
