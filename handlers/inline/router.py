@@ -410,7 +410,7 @@ async def inline_command(message: Message, store: Store, bot: Bot) -> None:
     campaign = await _campaign(store, user.id)
     _chosen, groups = await store.plays(user.id)
     await message.answer(
-        view.campaigns_text(campaign.title, bot_name, campaign.d6),
+        view.campaigns_text(campaign.title, bot_name, campaign.d6, len(groups)),
         parse_mode=ParseMode.HTML,
         reply_markup=view.campaigns_keyboard(
             sorted(groups.items(), key=lambda item: item[1]), campaign.home
@@ -434,7 +434,9 @@ async def choose_campaign(
     _chosen, groups = await store.plays(user_id)
     try:
         await bot.edit_message_text(
-            text=view.campaigns_text(campaign.title, me.username or me.first_name, campaign.d6),
+            text=view.campaigns_text(
+                campaign.title, me.username or me.first_name, campaign.d6, len(groups)
+            ),
             chat_id=message.chat.id,
             message_id=message.message_id,
             parse_mode=ParseMode.HTML,

@@ -166,24 +166,19 @@ def table_only_text() -> str:
 # ----- the private chat's choice ---------------------------------------------------------
 
 
-def campaigns_text(current: str | None, bot_name: str, d6: bool) -> str:
-    text = help_text(bot_name, d6, None)
+def campaigns_text(current: str | None, bot_name: str, d6: bool, choices: int) -> str:
+    """``/inline`` in the private chat: the help, and the campaign the rolls belong to, with
+    buttons to choose another when the player has rolled in more than one group."""
+    text = help_text(bot_name, d6, None) + "\n\n"
     if current is None:
-        return (
-            text
-            + "\n\n"
-            + _(
-                "You have not played in a group with the bot yet: inline rolls take typed pools "
-                "and go to no campaign's log. Roll once in your game's group to link it."
-            )
+        return text + _(
+            "You have not played in a group with the bot yet: inline rolls take typed pools "
+            "and go to no campaign's log. Roll once in your game's group to link it."
         )
-    return (
-        text
-        + "\n\n"
-        + _("Inline rolls now belong to «{title}». Choose another campaign:").format(
-            title=escape(current)
-        )
-    )
+    if choices < 2:
+        return text + chosen_text(escape(current))
+    chosen = _("Inline rolls now belong to «{title}». Choose another campaign:")
+    return text + chosen.format(title=escape(current))
 
 
 def campaigns_keyboard(
