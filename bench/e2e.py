@@ -107,8 +107,8 @@ class PinResponseTypes(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 _install = session.install_middlewares
-def install_middlewares(s):
-    _install(s)
+def install_middlewares(s, **options):
+    _install(s, **options)
     s.middleware(PinResponseTypes())
 session.install_middlewares = install_middlewares
 

@@ -6,6 +6,10 @@ in-process store as ``python -m bot`` without ``REDIS_URL``, polling through the
 delivery — against the local Bot API server of ``localapi`` (the one the tests use, which
 checks every call against the vendored Bot API schema), and that server also serves a page
 that looks and behaves like a Telegram group (``localapi/playground.py``).
+
+Everything lives in memory on purpose: the start line says so once, instead of the store's
+warning for a bot that was meant to keep its state. The bot's limiter tells the page when
+Telegram's 20 messages a minute in a group hold replies back, so a silent bot is explained.
 """
 
 from __future__ import annotations
@@ -14,15 +18,17 @@ import argparse
 import asyncio
 import logging
 import webbrowser
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from aiogram import Bot
 
 from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
-from bot.session import make_session
+from bot.session import RateLimitMiddleware, make_session
 from bot.settings import Settings
 from bot.store import Store
-from localapi.playground import Playground
+from localapi.playground import BOT_NAMES, Playground
 from localapi.server import FakeBotApi
 
 log = logging.getLogger("bot.playground")
@@ -47,7 +53,7 @@ async def run(port: int, browser: bool) -> None:
     # of updates, signals and shutdown that the playground must share.
     from bot.__main__ import poll
 
-    api = FakeBotApi()
+    api = FakeBotApi(bot_name=BOT_NAMES["ru"])
     playground = Playground(api)
     await api.start(port=port, routes=playground.routes)
     url = f"http://127.0.0.1:{api.port}/"
@@ -60,15 +66,32 @@ async def run(port: int, browser: bool) -> None:
             webhook_url=None,
             log_level="WARNING",
         )
-        store = Store.from_url(None)
+        with _quiet("bot.store"):
+            store = Store.from_url(None)
         dispatcher = create_dispatcher(settings, store, load_i18n(LOCALES_DIR, "ru"))
-        bot = Bot(token=api.token, session=make_session(settings))
-        print(f"playground: {url}  (Ctrl+C stops it)", flush=True)
+        limiter = RateLimitMiddleware(on_hold=playground.hold)
+        bot = Bot(token=api.token, session=make_session(settings, limiter=limiter))
+        print(
+            f"playground: {url}  (kept in memory, forgotten when it stops; Ctrl+C stops it)",
+            flush=True,
+        )
         if browser:
             webbrowser.open(url)
         await poll(dispatcher, bot, store)
     finally:
         await api.close()
+
+
+@contextmanager
+def _quiet(logger: str) -> Iterator[None]:
+    """Only errors from ``logger`` inside the block."""
+    quieted = logging.getLogger(logger)
+    level = quieted.level
+    quieted.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        quieted.setLevel(level)
 
 
 def main(argv: list[str] | None = None) -> int:

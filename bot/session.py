@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.base import BaseSession
@@ -187,18 +187,56 @@ class SlidingWindow:
         return len(self._slots)
 
 
-def _is_group(chat_id: object) -> bool:
+def _is_group(chat_id: object) -> TypeGuard[int | str]:
     # Group and channel ids are negative; a string is a public @channel or @supergroup.
     return isinstance(chat_id, str) or (isinstance(chat_id, int) and chat_id < 0)
 
 
-class RateLimitMiddleware(BaseRequestMiddleware):
-    """Throttles message sends: per group (20/min) and overall (30/s)."""
+# Told whenever the sends a group's budget holds back change: the chat, how many are held,
+# and how many seconds until the last of them may go (0 when none is held).
+HoldListener = Callable[[int | str, int, float], None]
 
-    def __init__(self, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep) -> None:
+
+class RateLimitMiddleware(BaseRequestMiddleware):
+    """Throttles message sends: per group (20/min) and overall (30/s).
+
+    ``on_hold`` lets a watcher see the replies a group's budget is holding back, so the
+    playground can say why the bot is silent instead of leaving the group wondering
+    (``bot/playground.py``).
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+        on_hold: HoldListener | None = None,
+    ) -> None:
         self.groups = SlidingWindow(GROUP_LIMIT, GROUP_PERIOD, clock)
         self.overall = SlidingWindow(GLOBAL_LIMIT, GLOBAL_PERIOD, clock)
+        self.clock = clock
         self.sleep = sleep
+        self.on_hold = on_hold
+        self._held: dict[int | str, list[float]] = {}  # a group's held sends: release times
+
+    async def _hold(self, chat_id: int | str, delay: float) -> None:
+        release = self.clock() + delay
+        held = self._held.setdefault(chat_id, [])
+        held.append(release)
+        self._tell(chat_id)
+        try:
+            await self.sleep(delay)
+        finally:
+            held.remove(release)
+            if not held:
+                del self._held[chat_id]
+            self._tell(chat_id)
+
+    def _tell(self, chat_id: int | str) -> None:
+        if self.on_hold is None:
+            return
+        held = self._held.get(chat_id, [])
+        self.on_hold(chat_id, len(held), max(0.0, max(held, default=0.0) - self.clock()))
 
     async def __call__(
         self,
@@ -212,7 +250,7 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 delay = self.groups.reserve((bot.id, chat_id))
                 if delay > 0:
                     log.info("group %s is at Telegram's limit, send delayed %.1f s", chat_id, delay)
-                    await self.sleep(delay)
+                    await self._hold(chat_id, delay)
             delay = self.overall.reserve(bot.id)
             if delay > 0:
                 await self.sleep(delay)
@@ -327,23 +365,28 @@ class PinResponseTypes(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-def make_session(settings: Settings) -> AiohttpSession:
+def make_session(
+    settings: Settings, *, limiter: RateLimitMiddleware | None = None
+) -> AiohttpSession:
     """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server)."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
-    install_middlewares(session)
+    install_middlewares(session, limiter=limiter)
     return session
 
 
-def install_middlewares(session: BaseSession) -> None:
+def install_middlewares(
+    session: BaseSession, *, limiter: RateLimitMiddleware | None = None
+) -> None:
     """Retries outside the limiter, so every retried attempt is throttled too; a send whose
-    answer was lost is looked for between the two, before it is tried again (bot/sent.py)."""
+    answer was lost is looked for between the two, before it is tried again (bot/sent.py).
+    ``limiter`` is one with a watcher (the playground's); by default a plain one."""
     session.middleware(PinResponseTypes())
     session.middleware(ExpiredCallbackAnswers())
     session.middleware(ReplyToCommand())
     session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
     session.middleware(LostSendGuard())
-    session.middleware(RateLimitMiddleware())
+    session.middleware(limiter or RateLimitMiddleware())
 
 
 def is_not_modified(error: TelegramBadRequest) -> bool:

@@ -15,12 +15,19 @@ and the page with its small JSON API:
   inline button; the answer (a toast or an alert) comes back once the bot has given it;
 - ``GET /api/commands?user_id=N`` — the command menu the bot set for that user's language;
 - ``GET /api/events`` — a server-sent event at every change, so the page redraws live;
+- ``GET /favicon.ico`` — the page's icon, a die;
 - ``POST /api/inline`` ``{"chat_id", "user_id", "query"}`` — a user types ``@bot query``
   (inline mode): the results the bot answered with, once it has (``id``, ``title``,
   ``description``), to show above the input as Telegram does;
 - ``POST /api/inline/choose`` ``{"chat_id", "user_id", "query_id", "result_id"}`` — the
   user taps one: its message is posted in the chat "via" the bot, and its buttons are pressed
   through ``/api/press`` like any other.
+
+The messages of a group also say ``held``: ``{"sends", "seconds"}`` while the bot's limiter
+holds replies back because Telegram allows a bot 20 messages a minute in one group, so the
+page can say why the bot is silent (null otherwise). Whoever runs the bot tells it through
+``Playground.hold``; the bot's display name is ``BOT_NAMES`` in the viewer's language, as
+Telegram shows a bot's name set per language, and not the name of a human role.
 
 Nothing here knows the bot: the bot process talks to this server over HTTP like to Telegram.
 """
@@ -30,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +49,8 @@ from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, JsonDic
 STATIC = Path(__file__).resolve().parent / "playground_static"
 GROUP_ID = -100
 GROUP_TITLE = "Хроника"
+# The bot's name as each language's users see it: a die, not the Storyteller, who is a person.
+BOT_NAMES = {"ru": "Кубы", "en": "Dice bot"}
 PRESS_WAIT = 5.0  # seconds to wait for the bot's answer to a button
 EVENT_KEEPALIVE = 15.0
 TEXT_MAX = 4096
@@ -79,9 +89,28 @@ class Playground:
         )
         for person in self.people:
             api.open_private_chat(person.user)
+        self._held: dict[int, tuple[int, float]] = {}  # chat: held sends, released by when
+
+    def hold(self, chat_id: int | str, sends: int, seconds: float) -> None:
+        """The bot's limiter holds ``sends`` replies to the chat back, the last for ``seconds``
+        more (none when ``sends`` is 0): the page shows a notice until they go."""
+        if not isinstance(chat_id, int):
+            return  # a public @channel: not in the playground
+        if sends > 0:
+            self._held[chat_id] = (sends, time.monotonic() + seconds)
+        else:
+            self._held.pop(chat_id, None)
+        self.api.touch()
+
+    def _held_in(self, chat_id: int) -> JsonDict | None:
+        if chat_id not in self._held:
+            return None
+        sends, until = self._held[chat_id]
+        return {"sends": sends, "seconds": round(max(0.0, until - time.monotonic()), 1)}
 
     def routes(self, app: web.Application) -> None:
         app.router.add_get("/", self._index)
+        app.router.add_get("/favicon.ico", self._favicon)
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/api/people", self._people)
         app.router.add_get("/api/messages", self._messages)
@@ -128,6 +157,9 @@ class Playground:
     async def _index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
 
+    async def _favicon(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "favicon.svg")
+
     async def _people(self, request: web.Request) -> web.Response:
         return web.json_response(
             {
@@ -144,6 +176,7 @@ class Playground:
                 "bot": {
                     "id": self.api.bot.id,
                     "name": self.api.bot.first_name,
+                    "names": BOT_NAMES,
                     "username": self.api.bot.username,
                 },
             }
@@ -179,6 +212,7 @@ class Playground:
                 "chat_id": chat.id,
                 "version": self.api.version,
                 "pinned": pinned,
+                "held": self._held_in(chat.id),
                 "messages": [self._shown(m) for m in chat.messages],
             }
         )

@@ -916,6 +916,11 @@ class FakeBotApi:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    def touch(self) -> None:
+        """A change the Bot API calls do not show (the playground's held replies): watchers
+        of ``changed`` and ``version`` look again."""
+        self._notify()
+
     async def changed(self, timeout: float) -> bool:  # noqa: ASYNC109
         """Wait for the next call or update (True), or ``timeout`` seconds (False)."""
         try:

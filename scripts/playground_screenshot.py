@@ -43,7 +43,7 @@ async def main() -> None:
             browser = await driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
             page = await browser.new_page(viewport={"width": 1000, "height": 760})
             await page.goto(url + "/")
-            await page.select_option("#who", "1004")
+            await page.locator('.person[data-user-id="1004"]').click()
             await page.fill("#text", "/r 5 7")
             await page.press("#text", "Enter")
             await page.wait_for_timeout(1500)

@@ -14,6 +14,81 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
+// ----- the page's own words, in the language of the person one plays ---------------------------
+// The bot's words come from the bot (its locales/); these are only the playground's.
+
+const WORDS = {
+  ru: {
+    title: "Кубы — песочница",
+    you: "Вы",
+    admin: "админ группы",
+    player: "игрок",
+    group: "группа",
+    private: "личный чат",
+    chats: "Чаты",
+    commands: "Команды",
+    send: "Отправить",
+    cancelReply: "Отменить ответ",
+    placeholder: "Сообщение… например /r 7 6",
+    reply: "↩ ответить",
+    edited: "изменено",
+    hint: "Песочница на этом компьютере: ничего не уходит в интернет, всё хранится в памяти и " +
+      "забывается, когда её останавливают. Каждый вызов бота сверяется со схемой Telegram Bot API.",
+    held: "⏳ ждём: Telegram разрешает 20 сообщений в минуту в группе",
+    heldLeft: (seconds) => `ещё ~${seconds} с`,
+  },
+  en: {
+    title: "Dice bot — playground",
+    you: "You",
+    admin: "group admin",
+    player: "player",
+    group: "group",
+    private: "private chat",
+    chats: "Chats",
+    commands: "Commands",
+    send: "Send",
+    cancelReply: "Cancel reply",
+    placeholder: "Message… e.g. /r 7 6",
+    reply: "↩ reply",
+    edited: "edited",
+    hint: "A playground on this machine: nothing leaves it, everything is kept in memory and " +
+      "forgotten when it stops. Every call the bot makes is checked against the Telegram Bot " +
+      "API schema.",
+    held: "⏳ waiting: Telegram allows 20 messages a minute in a group",
+    heldLeft: (seconds) => `~${seconds} s left`,
+  },
+};
+
+function language() {
+  const code = ((state.me && state.me.language_code) || "").slice(0, 2);
+  return WORDS[code] ? code : "en";
+}
+
+function t(key) {
+  return WORDS[language()][key];
+}
+
+function botName() {
+  return (state.bot.names && state.bot.names[language()]) || state.bot.name;
+}
+
+// Elements name their words: data-words (text), data-words-title, data-words-placeholder.
+function applyWords() {
+  document.documentElement.lang = language();
+  document.title = t("title");
+  for (const element of document.querySelectorAll("[data-words]")) {
+    element.textContent = t(element.dataset.words);
+  }
+  for (const element of document.querySelectorAll("[data-words-title]")) {
+    element.title = t(element.dataset.wordsTitle);
+    element.setAttribute("aria-label", element.title);
+  }
+  for (const element of document.querySelectorAll("[data-words-placeholder]")) {
+    element.placeholder = t(element.dataset.wordsPlaceholder);
+  }
+  $("people").setAttribute("aria-label", t("you"));
+}
+
 async function api(path, body) {
   const options = body === undefined
     ? {}
@@ -51,6 +126,10 @@ function renderEntities(text, entities) {
     if (entity.type === "text_link" && /^https?:/.test(entity.url || "")) {
       tag = [`<a href="${escapeHtml(entity.url)}" target="_blank" rel="noopener">`, "</a>"];
     }
+    if (entity.type === "bot_command") {
+      const command = text.slice(entity.offset, entity.offset + entity.length);
+      tag = [`<a href="#" class="command" data-command="${escapeHtml(command)}">`, "</a>"];
+    }
     if (!tag) continue;
     const end = entity.offset + entity.length;
     if (!opens.has(entity.offset)) opens.set(entity.offset, []);
@@ -67,14 +146,42 @@ function renderEntities(text, entities) {
   return html;
 }
 
+// ----- /commands in messages: tappable, like in Telegram -------------------------------------
+
+// Telegram marks /commands in the bot's messages too; the local server does it only for what
+// people type, so the page finds them in the bot's text (outside code and links).
+const COMMAND = /(?<![\w/@])\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?(?![\w/])/g;
+const NOT_COMMANDS = new Set(["code", "pre", "text_link", "url", "bot_command"]);
+
+function withCommands(text, entities) {
+  const all = [...(entities || [])];
+  const covered = all.filter((e) => NOT_COMMANDS.has(e.type));
+  for (const match of text.matchAll(COMMAND)) {
+    const offset = match.index;
+    const end = offset + match[0].length;
+    if (covered.some((e) => e.offset < end && offset < e.offset + e.length)) continue;
+    all.push({ type: "bot_command", offset, length: match[0].length });
+  }
+  return all;
+}
+
+function makeCommandsTappable(box) {
+  for (const link of box.querySelectorAll("a.command")) {
+    link.onclick = (event) => {
+      event.preventDefault();
+      sendTyped(link.dataset.command);
+    };
+  }
+}
+
 function personById(id) {
   return state.people.find((p) => p.user_id === id);
 }
 
 function chatsOf(me) {
   return [
-    { chat_id: state.group.chat_id, title: state.group.title, sub: "группа / group" },
-    { chat_id: me.user_id, title: state.bot.name, sub: "личный чат / private chat" },
+    { chat_id: state.group.chat_id, title: state.group.title, sub: t("group") },
+    { chat_id: me.user_id, title: botName(), sub: t("private") },
   ];
 }
 
@@ -95,6 +202,7 @@ function openChat(chatId) {
   state.replyTo = null;
   state.shown = "";
   $("reply-bar").hidden = true;
+  drawHeld(null);
   const chat = chatsOf(state.me).find((c) => c.chat_id === chatId);
   $("chat-title").textContent = chat.title;
   $("chat-sub").textContent = chat.sub;
@@ -105,7 +213,7 @@ function openChat(chatId) {
 
 function authorName(from) {
   if (!from) return "";
-  if (from.id === state.bot.id) return state.bot.name;
+  if (from.id === state.bot.id) return botName();
   return from.first_name || "";
 }
 
@@ -153,15 +261,18 @@ function drawMessages(data) {
     if (message.reply_to) {
       html += `<div class="quote"><b>${escapeHtml(authorName(message.reply_to.from))}</b> ${escapeHtml(message.reply_to.text)}</div>`;
     }
-    html += `<div class="text">${renderEntities(message.text, message.entities)}</div>`;
+    const entities = message.from && message.from.is_bot
+      ? withCommands(message.text, message.entities)
+      : message.entities;
+    html += `<div class="text">${renderEntities(message.text, entities)}</div>`;
     bubble.innerHTML = html;
     const meta = document.createElement("div");
     meta.className = "meta";
     const reply = document.createElement("button");
-    reply.textContent = "↩ ответить";
+    reply.textContent = t("reply");
     reply.onclick = () => startReply(message);
     meta.appendChild(reply);
-    meta.appendChild(document.createTextNode(message.edited ? " · изменено" : ""));
+    meta.appendChild(document.createTextNode(message.edited ? " · " + t("edited") : ""));
     bubble.appendChild(meta);
     element.appendChild(bubble);
     const keyboard = drawKeyboard(message);
@@ -171,6 +282,7 @@ function drawMessages(data) {
   for (const spoiler of box.querySelectorAll(".spoiler")) {
     spoiler.onclick = () => spoiler.classList.add("open");
   }
+  makeCommandsTappable(box);
   const pinned = data.messages.find((m) => m.message_id === data.pinned);
   $("pinned").hidden = !pinned;
   if (pinned) {
@@ -188,7 +300,33 @@ async function refresh() {
   if (state.chatId === null) return;
   const chatId = state.chatId;
   const data = await api(`/api/messages?chat_id=${chatId}`);
-  if (chatId === state.chatId) drawMessages(data);
+  if (chatId !== state.chatId) return;
+  drawMessages(data);
+  drawHeld(data.held);
+}
+
+// ----- replies held back by Telegram's 20 messages a minute in a group --------------------------
+// The bot's limiter tells the server while it holds replies (localapi/playground.py): the page
+// says so instead of a silent bot, and counts down to when the last of them may go.
+
+let heldTimer = null;
+
+function drawHeld(held) {
+  clearInterval(heldTimer);
+  heldTimer = null;
+  const notice = $("held");
+  if (!held || held.sends <= 0) {
+    notice.hidden = true;
+    return;
+  }
+  const until = Date.now() + held.seconds * 1000;
+  const draw = () => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    notice.textContent = left > 0 ? `${t("held")} · ${t("heldLeft")(left)}` : t("held");
+  };
+  draw();
+  notice.hidden = false;
+  heldTimer = setInterval(draw, 1000);
 }
 
 function startReply(message) {
@@ -226,6 +364,11 @@ async function press(messageId, data) {
   refresh();
 }
 
+async function sendTyped(text) {
+  $("commands").hidden = true;
+  try { await send(text); } catch (error) { toast(String(error.message || error)); }
+}
+
 async function send(text) {
   const body = { chat_id: state.chatId, user_id: state.me.user_id, text };
   if (state.replyTo !== null) body.reply_to = state.replyTo;
@@ -254,6 +397,42 @@ async function toggleCommands() {
   box.hidden = data.commands.length === 0;
 }
 
+// ----- who you are: one tap on a person, on a phone too -------------------------------------
+
+function drawPeople() {
+  const box = $("people");
+  box.innerHTML = "";
+  for (const person of state.people) {
+    const chip = document.createElement("button");
+    chip.type = "button";
+    chip.className = "person";
+    chip.dataset.userId = person.user_id;
+    chip.setAttribute("role", "radio");
+    const me = person.user_id === state.me.user_id;
+    chip.setAttribute("aria-checked", me ? "true" : "false");
+    // The group's admin: the bot itself says how one becomes the Storyteller (/st).
+    const role = t(person.role === "storyteller" ? "admin" : "player");
+    chip.title = `${person.name}: ${role}, ${person.language_code}`;
+    chip.innerHTML =
+      `<span class="avatar">${escapeHtml(person.name.slice(0, 1))}</span>` +
+      `<span class="who"><b>${escapeHtml(person.name)}</b><small>${escapeHtml(role)}</small></span>`;
+    chip.onclick = () => becomePerson(person.user_id);
+    box.appendChild(chip);
+  }
+}
+
+function becomePerson(userId) {
+  const person = personById(userId);
+  if (!person) return;
+  const wasGroup = state.chatId === null || state.chatId === state.group.chat_id;
+  state.me = person;
+  localStorage.setItem("playground.me", person.user_id);
+  $("commands").hidden = true;
+  applyWords();
+  drawPeople();
+  openChat(wasGroup ? state.group.chat_id : person.user_id);
+}
+
 function listen() {
   const events = new EventSource("/api/events");
   events.onmessage = () => refresh();
@@ -265,38 +444,23 @@ async function start() {
   state.people = data.people;
   state.group = data.group;
   state.bot = data.bot;
-  const who = $("who");
-  for (const person of state.people) {
-    const option = document.createElement("option");
-    option.value = person.user_id;
-    const role = person.role === "storyteller" ? "Рассказчик, админ" : "игрок";
-    option.textContent = `${person.name} (${role}, ${person.language_code})`;
-    who.appendChild(option);
-  }
-  const remembered = Number(localStorage.getItem("playground.me"));
-  state.me = personById(remembered) || state.people[0];
-  who.value = state.me.user_id;
-  who.onchange = () => {
-    state.me = personById(Number(who.value));
-    localStorage.setItem("playground.me", state.me.user_id);
-    $("commands").hidden = true;
-    openChat(state.chatId === state.group.chat_id ? state.group.chat_id : state.me.user_id);
-  };
+  const remembered = personById(Number(localStorage.getItem("playground.me")));
+  const firstPlayer = state.people.find((p) => p.role === "player") || state.people[0];
+  state.me = remembered || firstPlayer;
   $("composer").onsubmit = async (event) => {
     event.preventDefault();
     const text = $("text").value.trim();
     if (!text) return;
     $("text").value = "";
-    $("commands").hidden = true;
     hideInline();
-    try { await send(text); } catch (error) { toast(String(error.message || error)); }
+    await sendTyped(text);
   };
   $("menu").onclick = toggleCommands;
   $("text").addEventListener("input", inlineTyped);
   $("reply-cancel").onclick = () => { state.replyTo = null; $("reply-bar").hidden = true; };
   $("alert-ok").onclick = () => { $("alert").hidden = true; };
   $("menu-toggle").onclick = () => $("side").classList.toggle("open");
-  openChat(state.group.chat_id);
+  becomePerson(state.me.user_id);
   listen();
 }
 

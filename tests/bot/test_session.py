@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import socket
 import time
@@ -255,6 +256,37 @@ async def test_limiter_delays_only_beyond_the_group_limit(sleeps: Sleeps) -> Non
     await limiter(send, bot, EditMessageText(chat_id=-100, message_id=1, text="y"))
     await limiter(send, bot, SendMessage(chat_id=5, text="x"))
     assert sleeps.delays == []
+
+
+async def test_limiter_tells_its_watcher_what_a_group_holds_back() -> None:
+    clock = Clock()
+    told: list[tuple[int | str, int, float]] = []
+    released = asyncio.Event()
+
+    async def sleep(delay: float) -> None:
+        await released.wait()
+        clock.now += delay
+
+    limiter = RateLimitMiddleware(clock=clock, sleep=sleep, on_hold=lambda *args: told.append(args))
+    bot, _ = make_bot()
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    for _ in range(GROUP_LIMIT):
+        await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
+    await limiter(send, bot, SendMessage(chat_id=5, text="x"))  # a private chat: never held
+    assert told == []
+    held = [
+        asyncio.create_task(limiter(send, bot, SendMessage(chat_id=-100, text="x")))
+        for _ in range(2)
+    ]
+    await asyncio.sleep(0)
+    assert told == [(-100, 1, 60.0), (-100, 2, 60.0)]
+    released.set()
+    await asyncio.gather(*held)
+    assert [sends for _, sends, _ in told[2:]] == [1, 0]
+    assert told[-1] == (-100, 0, 0.0)
 
 
 async def test_limiter_overall_rate(sleeps: Sleeps) -> None:
