@@ -29,7 +29,14 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import Chat, TelegramObject, Update, User
+from aiogram.types import (
+    Chat,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    TelegramObject,
+    Update,
+    User,
+)
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
@@ -42,6 +49,7 @@ from bot.store import (
     STORAGE_ERRORS,
     Begun,
     ChatSettings,
+    Journal,
     Store,
     current_actor,
     current_journal,
@@ -150,7 +158,10 @@ RETRIED_LATER: tuple[type[BaseException], ...] = (
 def update_scope(update: Update) -> int:
     """What an update is serialised by: its chat, or its sender outside a chat. The chat is
     the one aiogram hands the handlers (``event_chat``), so the update's journal and lock sit
-    in that chat's slot with its keys (bot/store/updates.py)."""
+    in that chat's slot with its keys (bot/store/updates.py). An inline query and a press on
+    a message sent in inline mode (``inline_message_id``, no message) have no chat: they go
+    in their sender's turn, with the sender's private chat, whose slot holds the sender's
+    own keys (bot/store/inline.py)."""
     context = UserContextMiddleware.resolve_event_context(update)
     if context.chat is not None:
         return context.chat.id
@@ -217,7 +228,10 @@ class StateMiddleware(BaseMiddleware):
             raise
         except Exception:
             sent = box.sent() if box is not None else None
-            await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+            played = played_in(chat, user, journal)
+            await store.finish_update(
+                bot.id, event.update_id, scope, token, sent=sent, played=played
+            )
             raise
         finally:
             renew.cancel()
@@ -227,7 +241,8 @@ class StateMiddleware(BaseMiddleware):
             current_journal.reset(journaled)
             current_actor.reset(actor)
         sent = box.sent() if box is not None else None
-        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+        played = played_in(chat, user, journal)
+        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent, played=played)
         return result
 
     @staticmethod
@@ -238,6 +253,20 @@ class StateMiddleware(BaseMiddleware):
                 await store.renew_lock(bot_id, scope, token)
             except STORAGE_ERRORS as error:
                 log.warning("chat %d: lock not renewed: %s", scope, error)
+
+
+def played_in(
+    chat: Chat | None, user: User | None, journal: Journal
+) -> tuple[int, int, str] | None:
+    """(player, group, title) when a person's update rolled in a group (a log line written):
+    that group becomes the campaign their inline rolls belong to (bot/store/inline.py), in
+    the update's finishing script. A refused command or tap changes nothing, and an
+    anonymous admin speaks as the group's bot account and plays nowhere."""
+    if not journal.rolled or chat is None or user is None or user.is_bot:
+        return None
+    if chat.type not in ("group", "supergroup"):
+        return None
+    return user.id, chat.id, chat.title or ""
 
 
 _FLOW_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(FLOW_ID_BYTES)
@@ -278,7 +307,8 @@ class ErrorMiddleware(BaseMiddleware):
     Redis down → "storage unavailable, try in a minute"; a :class:`RulesInputError` that no
     handler turned into a specific message → "that input is not valid"; anything else →
     "something went wrong". A callback query the handler did not answer is answered here (as
-    an alert), so the button's spinner never hangs.
+    an alert), so the button's spinner never hangs; an inline query gets the same words as
+    its one result, at once (Telegram forgets it in seconds, so it is never run again later).
     """
 
     def __init__(self, i18n: I18n, default_locale: str) -> None:
@@ -297,7 +327,12 @@ class ErrorMiddleware(BaseMiddleware):
                 # Under bot/delivery.py an update that met Redis or Telegram away is run again
                 # later from its journal: the player hears once that the answer will come, and
                 # is never told "try again" for a command whose effect may already be stored.
-                later = isinstance(error, RETRIED_LATER) and "delivery_token" in data
+                # An inline query is answered now or never (Telegram drops it in seconds).
+                later = (
+                    isinstance(error, RETRIED_LATER)
+                    and "delivery_token" in data
+                    and event.inline_query is None
+                )
                 if not later or (data.get("attempt", 0) == 0 and isinstance(error, STORAGE_ERRORS)):
                     await self._report(event, data, error, answered, later=later)
                 if later:
@@ -347,6 +382,13 @@ class ErrorMiddleware(BaseMiddleware):
             if update.callback_query is not None:
                 if update.callback_query.id not in answered:
                     await update.callback_query.answer(text, show_alert=True)
+            elif update.inline_query is not None:  # a hint in the list, never a silent failure
+                hint = InlineQueryResultArticle(
+                    id="error",
+                    title=text,
+                    input_message_content=InputTextMessageContent(message_text=text),
+                )
+                await update.inline_query.answer([hint], cache_time=0, is_personal=True)
             elif update.message is not None:
                 await update.message.answer(text)
         except TelegramAPIError as reply_error:

@@ -23,6 +23,7 @@ from handlers import (
     hidden,
     history,
     initiative,
+    inline,
     magick,
     multi,
     opposed,
@@ -63,6 +64,7 @@ FEATURES: tuple[Feature, ...] = (
     requests.FEATURE,
     storyteller.FEATURE,
     history.FEATURE,
+    inline.FEATURE,
 )
 
 

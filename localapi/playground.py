@@ -15,7 +15,13 @@ and the page with its small JSON API:
   inline button; the answer (a toast or an alert) comes back once the bot has given it;
 - ``GET /api/commands?user_id=N`` — the command menu the bot set for that user's language;
 - ``GET /api/events`` — a server-sent event at every change, so the page redraws live;
-- ``GET /favicon.ico`` — the page's icon, a die.
+- ``GET /favicon.ico`` — the page's icon, a die;
+- ``POST /api/inline`` ``{"chat_id", "user_id", "query"}`` — a user types ``@bot query``
+  (inline mode): the results the bot answered with, once it has (``id``, ``title``,
+  ``description``), to show above the input as Telegram does;
+- ``POST /api/inline/choose`` ``{"chat_id", "user_id", "query_id", "result_id"}`` — the
+  user taps one: its message is posted in the chat "via" the bot, and its buttons are pressed
+  through ``/api/press`` like any other.
 
 The messages of a group also say ``held``: ``{"sends", "seconds"}`` while the bot's limiter
 holds replies back because Telegram allows a bot 20 messages a minute in one group, so the
@@ -48,6 +54,7 @@ BOT_NAMES = {"ru": "Кубы", "en": "Dice bot"}
 PRESS_WAIT = 5.0  # seconds to wait for the bot's answer to a button
 EVENT_KEEPALIVE = 15.0
 TEXT_MAX = 4096
+INLINE_QUERY_MAX = 256  # Telegram's limit on an inline query's text
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,7 @@ class Playground:
         app.router.add_post("/api/press", self._press)
         app.router.add_get("/api/commands", self._commands)
         app.router.add_get("/api/events", self._events)
+        self.inline_routes(app)
 
     # ----- reading the request ----------------------------------------------------------------
 
@@ -165,7 +173,12 @@ class Playground:
                     for p in self.people
                 ],
                 "group": {"chat_id": self.group.id, "title": self.group.title},
-                "bot": {"id": self.api.bot.id, "name": self.api.bot.first_name, "names": BOT_NAMES},
+                "bot": {
+                    "id": self.api.bot.id,
+                    "name": self.api.bot.first_name,
+                    "names": BOT_NAMES,
+                    "username": self.api.bot.username,
+                },
             }
         )
 
@@ -180,6 +193,7 @@ class Playground:
             "reply_markup": data.get("reply_markup"),
             "edited": message.edits > 0,
             "date": data.get("date"),
+            "via_bot": (data.get("via_bot") or {}).get("username"),
         }
         replied = data.get("reply_to_message")
         if isinstance(replied, dict):
@@ -267,3 +281,45 @@ class Playground:
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return response
+
+    # ----- inline mode ---------------------------------------------------------------------------
+
+    def inline_routes(self, app: web.Application) -> None:
+        app.router.add_post("/api/inline", self._inline_query)
+        app.router.add_post("/api/inline/choose", self._inline_choose)
+
+    async def _inline_query(self, request: web.Request) -> web.Response:
+        """``@bot query`` typed in a chat: the bot's answer, for the list above the input."""
+        body = await self._body(request)
+        user = self._user(body.get("user_id"))
+        chat = self._chat(body.get("chat_id"), user)
+        query = body.get("query")
+        if not isinstance(query, str) or len(query) > INLINE_QUERY_MAX:
+            raise web.HTTPBadRequest(text=f"query must be at most {INLINE_QUERY_MAX} characters")
+        query_id = self.api.inline_query(user, query, chat=chat)
+        with contextlib.suppress(AssertionError, TimeoutError):
+            await self.api.wait_for_inline_answer(query_id, PRESS_WAIT)
+        answer = self.api.inline_queries[query_id].answer
+        results = [
+            {
+                "id": result.get("id"),
+                "title": result.get("title", ""),
+                "description": result.get("description", ""),
+            }
+            for result in (answer.results if answer is not None else [])
+        ]
+        return web.json_response({"query_id": query_id, "results": results})
+
+    async def _inline_choose(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user = self._user(body.get("user_id"))
+        chat = self._chat(body.get("chat_id"), user)
+        query_id, result_id = body.get("query_id"), body.get("result_id")
+        record = self.api.inline_queries.get(str(query_id))
+        if record is None or record.user_id != user.id or not isinstance(result_id, str):
+            raise web.HTTPBadRequest(text="choose a result of your own inline query")
+        try:
+            posted = self.api.choose_inline_result(chat, user, str(query_id), result_id)
+        except LookupError as error:
+            raise web.HTTPNotFound(text=str(error)) from None
+        return web.json_response({"message_id": posted.message_id})

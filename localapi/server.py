@@ -16,7 +16,11 @@ invalid command names.
 
 The simulated world (users, chats, the messages each chat shows with their current text and
 keyboard) is in-memory; tests drive it with :meth:`FakeBotApi.send_text` and
-:meth:`FakeBotApi.press` and observe it with the ``wait_for*`` helpers.
+:meth:`FakeBotApi.press` and observe it with the ``wait_for*`` helpers. Inline mode too:
+:meth:`FakeBotApi.inline_query` types ``@bot …``, answerInlineQuery is validated and kept,
+:meth:`FakeBotApi.choose_inline_result` posts a result's message "via" the bot with an
+``inline_message_id``, by which the bot edits it and its buttons' presses arrive (with no
+``message``, as Telegram sends them).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ GROUP_ANONYMOUS_BOT_ID = 1087968824
 MAX_TEXT_LENGTH = 4096
 MAX_CALLBACK_DATA_BYTES = 64
 MAX_CALLBACK_ANSWER_LENGTH = 200
+MAX_INLINE_RESULTS = 50
 SECRET_TOKEN_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 JsonDict = dict[str, Any]
@@ -745,6 +750,23 @@ class CallbackQueryRecord:
 
 
 @dataclass
+class InlineAnswer:
+    """What the bot answered an inline query with (answerInlineQuery, as validated)."""
+
+    results: list[JsonDict]
+    cache_time: int | None
+    is_personal: bool
+
+
+@dataclass
+class InlineQueryRecord:
+    id: str
+    user_id: int
+    query: str
+    answer: InlineAnswer | None = None
+
+
+@dataclass
 class _Fault:
     method: str | None
     remaining: int
@@ -795,6 +817,10 @@ class FakeBotApi:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.callback_queries: dict[str, CallbackQueryRecord] = {}
+        self.inline_queries: dict[str, InlineQueryRecord] = {}
+        # A message sent in inline mode, by its inline_message_id: (chat id, message id).
+        self.inline_messages: dict[str, tuple[int, int]] = {}
+        self._inline_ids = itertools.count(1)
         self.commands: dict[tuple[str, str], list[JsonDict]] = {}
         self.webhook: JsonDict = {"url": ""}
         self.webhook_responses: list[tuple[str, int]] = []
@@ -827,6 +853,7 @@ class FakeBotApi:
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "editMessageCaption": self._edit_message_caption,
             "answerCallbackQuery": self._answer_callback_query,
+            "answerInlineQuery": self._answer_inline_query,
             "deleteMessage": self._delete_message,
             "deleteMessages": self._delete_messages,
             "pinChatMessage": self._pin_chat_message,
@@ -1216,17 +1243,110 @@ class FakeBotApi:
         self.callback_queries[query_id] = CallbackQueryRecord(
             query_id, chat.id, message_id, user.id, found["callback_data"]
         )
-        self.enqueue_update(
-            "callback_query",
-            {
-                "id": query_id,
-                "from": user.as_json(),  # Telegram reveals the real user even for anonymous admins
-                "message": copy.deepcopy(current.data),
-                "chat_instance": str(abs(chat.id) * 7 + 3),
-                "data": found["callback_data"],
-            },
-        )
+        payload: JsonDict = {
+            "id": query_id,
+            "from": user.as_json(),  # Telegram reveals the real user even for anonymous admins
+            "chat_instance": str(abs(chat.id) * 7 + 3),
+            "data": found["callback_data"],
+        }
+        inline_id = self.inline_message_id(chat, message_id)
+        if inline_id is not None:  # sent in inline mode: the bot gets no message, only its id
+            payload["inline_message_id"] = inline_id
+        else:
+            payload["message"] = copy.deepcopy(current.data)
+        self.enqueue_update("callback_query", payload)
         return query_id
+
+    # ----- simulation: inline mode -------------------------------------------------------------
+
+    def inline_query(self, user: FakeUser, query: str, *, chat: FakeChat | None = None) -> str:
+        """The user types ``@bot query`` in ``chat`` (any chat, the bot need not be in it);
+        returns the inline query's id, which the bot answers with answerInlineQuery."""
+        query_id = str(next(self._query_ids))
+        self.inline_queries[query_id] = InlineQueryRecord(query_id, user.id, query)
+        payload: JsonDict = {
+            "id": query_id,
+            "from": user.as_json(),
+            "query": query,
+            "offset": "",
+        }
+        if chat is not None:
+            payload["chat_type"] = "sender" if chat.id == user.id else chat.type
+        self.enqueue_update("inline_query", payload)
+        return query_id
+
+    async def wait_for_inline_answer(
+        self,
+        query_id: str,
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> InlineAnswer:
+        record = self.inline_queries[query_id]
+        await self.wait_for(lambda: record.answer is not None, timeout)
+        assert record.answer is not None
+        return record.answer
+
+    def choose_inline_result(
+        self, chat: FakeChat, user: FakeUser, query_id: str, result_id: str
+    ) -> ChatMessage:
+        """The user taps a result of the bot's answer: its message appears in ``chat`` as the
+        user's, "via" the bot, with its keyboard; the bot may edit it by the returned
+        message's ``inline_message_id`` (:meth:`inline_message_id`)."""
+        record = self.inline_queries[query_id]
+        if record.answer is None:
+            raise LookupError(f"inline query {query_id} has no answer yet")
+        result = next((r for r in record.answer.results if r.get("id") == result_id), None)
+        if result is None:
+            shown = [r.get("id") for r in record.answer.results]
+            raise LookupError(f"inline query {query_id} has no result {result_id!r}: {shown}")
+        content = result.get("input_message_content") or {}
+        if "message_text" not in content:
+            raise LookupError(f"result {result_id!r} carries no text message")
+        text, entities = rendered_text(
+            content["message_text"], content.get("parse_mode"), content.get("entities")
+        )
+        data: JsonDict = {
+            "message_id": chat.next_message_id,
+            "from": user.as_json(),
+            "date": int(time.time()),
+            "chat": chat.as_json(),
+            "via_bot": self.bot.as_json(),
+            "text": text,
+        }
+        if entities:
+            data["entities"] = entities
+        markup = result.get("reply_markup")
+        if markup is not None and markup.get("inline_keyboard"):
+            data["reply_markup"] = markup
+        message = self._store_message(chat, data)
+        inline_id = f"AgAAA{next(self._inline_ids):07d}{abs(chat.id) % 100_000:05d}"
+        self.inline_messages[inline_id] = (chat.id, message.message_id)
+        if "chosen_inline_result" in self._allowed_updates:  # /setinlinefeedback
+            self.enqueue_update(
+                "chosen_inline_result",
+                {
+                    "result_id": result_id,
+                    "from": user.as_json(),
+                    "query": record.query,
+                    "inline_message_id": inline_id,
+                },
+            )
+        self._notify()
+        return message
+
+    def inline_message_id(self, chat: FakeChat, message_id: int) -> str | None:
+        """The id the bot edits a message sent in inline mode by; None for any other."""
+        for inline_id, place in self.inline_messages.items():
+            if place == (chat.id, message_id):
+                return inline_id
+        return None
+
+    def _inline_message(self, params: JsonDict) -> ChatMessage:
+        place = self.inline_messages.get(str(params["inline_message_id"]))
+        chat = self.chats.get(place[0]) if place is not None else None
+        message = chat.message(place[1]) if chat is not None and place is not None else None
+        if message is None:
+            raise bad_request("MESSAGE_ID_INVALID")
+        return message
 
     # ----- observation -----------------------------------------------------------------------
 
@@ -1554,10 +1674,12 @@ class FakeBotApi:
         return copy.deepcopy(self._store_message(chat, data).data)
 
     async def _edit_message_text(self, params: JsonDict) -> JsonDict | bool:
-        if "inline_message_id" in params:
-            return True  # inline mode is not simulated
-        chat = self._chat_for(params.get("chat_id"))
-        message = self._bot_message(chat, params.get("message_id"), "edit")
+        inline = "inline_message_id" in params
+        if inline:
+            message = self._inline_message(params)
+        else:
+            chat = self._chat_for(params.get("chat_id"))
+            message = self._bot_message(chat, params.get("message_id"), "edit")
         if "text" not in params:
             raise bad_request("message text is empty")
         text, entities = rendered_text(
@@ -1567,24 +1689,29 @@ class FakeBotApi:
         markup = params.get("reply_markup")
         check_inline_keyboard(markup)
         # Telegram drops the inline keyboard when an edit does not repeat it.
-        return self._apply_edit(message, text, entities or None, markup)
+        edited = self._apply_edit(message, text, entities or None, markup)
+        return True if inline else edited  # an inline message's edit answers True
 
     async def _edit_message_reply_markup(self, params: JsonDict) -> JsonDict | bool:
-        if "inline_message_id" in params:
-            return True
-        chat = self._chat_for(params.get("chat_id"))
-        message = self._bot_message(chat, params.get("message_id"), "edit")
+        inline = "inline_message_id" in params
+        if inline:
+            message = self._inline_message(params)
+        else:
+            chat = self._chat_for(params.get("chat_id"))
+            message = self._bot_message(chat, params.get("message_id"), "edit")
         markup = params.get("reply_markup")
         check_inline_keyboard(markup)
-        return self._apply_edit(
+        edited = self._apply_edit(
             message, message.data.get("text"), message.data.get("entities"), markup
         )
+        return True if inline else edited
 
     async def _edit_message_caption(self, params: JsonDict) -> JsonDict | bool:
         """Only text messages are simulated: a caption edit of one says it has none, as
         Telegram does (the bot uses that to tell its own messages, bot/sent.py)."""
         if "inline_message_id" in params:
-            return True
+            self._inline_message(params)
+            raise bad_request("there is no caption in the message to edit")
         chat = self._chat_for(params.get("chat_id"))
         self._bot_message(chat, params.get("message_id"), "edit")
         raise bad_request("there is no caption in the message to edit")
@@ -1623,6 +1750,34 @@ class FakeBotApi:
             raise bad_request(_QUERY_INVALID.removeprefix("Bad Request: "))
         record.answer = CallbackAnswer(
             record.id, text, bool(params.get("show_alert", False)), params.get("url")
+        )
+        return True
+
+    async def _answer_inline_query(self, params: JsonDict) -> bool:
+        """Checked as Telegram does beyond the schema: the query is known and unanswered, at
+        most 50 results with unique ids of 1–64 bytes, each message's text and keyboard
+        valid; then kept for :meth:`choose_inline_result`."""
+        record = self.inline_queries.get(str(params["inline_query_id"]))
+        if record is None or record.answer is not None:
+            raise bad_request(_QUERY_INVALID.removeprefix("Bad Request: "))
+        results: list[JsonDict] = params["results"]
+        if len(results) > MAX_INLINE_RESULTS:
+            raise bad_request("RESULTS_TOO_MUCH")
+        ids = [str(r.get("id", "")) for r in results]
+        if len(set(ids)) != len(ids):
+            raise bad_request("RESULT_ID_DUPLICATE")
+        for result in results:
+            if not 1 <= len(str(result.get("id", "")).encode()) <= MAX_CALLBACK_DATA_BYTES:
+                raise bad_request("RESULT_ID_INVALID")
+            content = result.get("input_message_content") or {}
+            if "message_text" in content:
+                text, _ = rendered_text(
+                    content["message_text"], content.get("parse_mode"), content.get("entities")
+                )
+                check_message_text(text)
+            check_inline_keyboard(result.get("reply_markup"))
+        record.answer = InlineAnswer(
+            results, params.get("cache_time"), bool(params.get("is_personal", False))
         )
         return True
 

@@ -15,6 +15,7 @@ One :class:`Store` for the handlers, assembled from one part per concern:
 - :mod:`bot.store.log` — the chat's roll log;
 - :mod:`bot.store.sheets` — character and NPC sheets;
 - :mod:`bot.store.hidden` — the Storyteller's hidden rolls;
+- :mod:`bot.store.inline` — the rolls offered in inline mode, and where each player plays;
 - :mod:`bot.store.legacy` — the move of an older layout's keys, once at start-up.
 
 Keys (all under ``sdb:``; ``{…}`` is literal, the hash tag that keeps a chat's keys in one
@@ -45,6 +46,11 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   neither loses nor mixes a sheet), ``p:USER`` the player's shown name and @username
   (JSON, for ``/sheet @user``), ``npc:SYSTEM:NAME`` a Storyteller's NPC sheet (name
   casefolded) and ``npcname:SYSTEM:NAME`` its name as typed;
+- ``sdb:offer:{HOME}:ID`` — a roll offered in inline mode (``offer``: its JSON, ``rolled``:
+  its result's text once pressed), in the slot of the campaign it rolls for; gone after
+  ``OFFER_TTL`` (:mod:`bot.store.inline`);
+- ``sdb:plays:{USER}`` — a hash of the groups a player used the bot in (``c:CHAT`` → title,
+  at most ``PLAYS_CAP``) and ``last``, the campaign of their inline rolls;
 - ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten
@@ -54,8 +60,11 @@ again. Everything else expires sooner or is capped: no key grows or stays for ev
 On a cluster a step touches only its own chat's slot. The two that reach beyond it run as
 separate commands that may be repeated: the Storyteller's campaign lists after
 ``set_storyteller`` (:mod:`bot.store.chats`), and a hidden roll made from the private chat for
-a campaign, stored once per number (:mod:`bot.store.hidden`); the inbox, one key for every
-chat, is emptied right after the journal says done (:mod:`bot.store.updates`).
+a campaign, stored once per number (:mod:`bot.store.hidden`), and an inline roll, which has
+no chat and is rolled once by its offer's compare-and-set in the campaign's slot
+(:mod:`bot.store.inline`); the inbox, one key for every chat, is emptied right after the
+journal says done, and the player's last group is written beside it
+(:mod:`bot.store.updates`).
 """
 
 from __future__ import annotations
@@ -97,6 +106,7 @@ from bot.store.flows import (
     SheetSpend,
 )
 from bot.store.hidden import HiddenRecord, HiddenStore
+from bot.store.inline import OFFER_TTL, PLAYS_CAP, InlineStore, offer_key, plays_key
 from bot.store.journal import Journal, Prefetch, ReplayDice, current_journal, current_prefetch
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
@@ -107,6 +117,8 @@ __all__ = [
     "HIDDEN_CAP",
     "LOG_CAP",
     "LOG_TTL",
+    "OFFER_TTL",
+    "PLAYS_CAP",
     "PREFIX",
     "STORAGE_ERRORS",
     "AlsoStep",
@@ -116,6 +128,7 @@ __all__ = [
     "FlowState",
     "FlowStateError",
     "HiddenRecord",
+    "InlineStore",
     "Journal",
     "Live",
     "LiveAhead",
@@ -143,12 +156,14 @@ __all__ = [
     "live_key",
     "lock_key",
     "log_key",
+    "offer_key",
     "parse_chat_settings",
+    "plays_key",
     "sheet_key",
 ]
 
 
-class Store(ChatStore, FlowStore, HiddenStore, SheetStore, UpdateStore):
+class Store(ChatStore, FlowStore, HiddenStore, InlineStore, SheetStore, UpdateStore):
     """The contract the features use; every method is one atomic step on the server."""
 
     def __init__(self, redis: Redis) -> None:

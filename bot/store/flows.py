@@ -36,7 +36,7 @@ from bot.store.base import (
     pairs,
     sheet_key,
 )
-from bot.store.log import LogEntry, LogStore, log_append
+from bot.store.log import LogEntry, LogStore, log_append, stored
 from bot.store.sheets import npc_field, npc_name_field, parse_sheet, player_field
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 
@@ -487,7 +487,7 @@ class FlowStore(LogStore):
             *(named if (named := spend.name_field()) is not None else ("", "")),
         ]
         if entries:
-            args += [LOG_CAP, *(entry.stored() for entry in entries)]
+            args += [LOG_CAP, *stored(entries)]
         keys = [
             flow_key(flow.chat_id, flow.id),
             skey,
@@ -654,7 +654,7 @@ class FlowStore(LogStore):
         keys = [flow_key(flow.chat_id, flow.id)]
         if entries:
             keys.append(log_key(flow.chat_id))
-            args += [LOG_CAP, *(entry.stored() for entry in entries)]
+            args += [LOG_CAP, *stored(entries)]
         journal.forget()
         reply = await self._advance_flow(keys=keys, args=args)
         if not reply:

@@ -25,7 +25,7 @@ from bot.store.base import (
     log,
     log_key,
 )
-from bot.store.log import LogEntry, LogStore, log_append
+from bot.store.log import LogEntry, LogStore, log_append, stored
 
 # KEYS[1] the chat's hidden rolls; ARGV[1] seq. -1: no such roll; 0: already revealed; 1: now.
 # HSETNX makes the reveal happen once, whoever of two taps or two /reveal gets there first.
@@ -140,7 +140,7 @@ class HiddenStore(LogStore):
                 record.model_dump_json(exclude={"revealed"}),
                 HIDDEN_CAP,
                 LOG_CAP,
-                entry.stored(),
+                *stored([entry]),
             ],
         )
 

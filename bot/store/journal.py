@@ -65,6 +65,8 @@ class Journal:
     seed: bytes
     steps: dict[int, str] = field(default_factory=dict)
     taken: int = 0
+    # A roll went into the chat's log: its sender played there (bot/store/inline.py).
+    rolled: bool = False
 
     def dice(self) -> ReplayDice:
         return ReplayDice(self.seed)
@@ -84,6 +86,13 @@ class Journal:
 
 
 current_journal: ContextVar[Journal | None] = ContextVar("current_journal", default=None)
+
+
+def note_rolled() -> None:
+    """A log line is being written by the running update (``bot.store.log.stored``)."""
+    running = current_journal.get()
+    if running is not None:
+        running.rolled = True
 
 
 @dataclass

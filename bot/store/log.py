@@ -8,6 +8,7 @@ a log written by an older version must still be read.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -65,13 +66,22 @@ class LogEntry(BaseModel):
         return dump(self.model_dump(mode="json", exclude_none=True))
 
 
+def stored(entries: Iterable[LogEntry]) -> list[str]:
+    """The entries as the log keeps them, on their way into it: the running update is
+    noted as a roll, so its sender's inline rolls belong to this chat from now on."""
+    lines = [entry.stored() for entry in entries]
+    if lines:
+        journal.note_rolled()
+    return lines
+
+
 class LogStore(StoreBase):
     def _queue_log(self, pipe: Pipeline, chat_id: int, entries: tuple[LogEntry, ...]) -> None:
         if not entries:
             return
         key = log_key(chat_id)
-        for entry in entries:
-            pipe.lpush(key, entry.stored())
+        for line in stored(entries):
+            pipe.lpush(key, line)
         pipe.ltrim(key, 0, LOG_CAP - 1)
         pipe.expire(key, LOG_TTL)
 

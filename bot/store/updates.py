@@ -42,6 +42,7 @@ from bot.store.base import (
     tag,
 )
 from bot.store.chats import ChatSettings, parse_chat_settings
+from bot.store.inline import PLAYED, PLAYS_CAP, plays_key, plays_write
 from bot.store.journal import Journal, Prefetch
 
 JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
@@ -133,10 +134,13 @@ return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives}
 """.replace("CHAT_TTL", str(CHAT_TTL))
 
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), KEYS[4] the
-# chat's newest bot message; ARGV[1] lock token, ARGV[2] update id, ARGV[3] '1' when KEYS[3]
-# is the inbox, ARGV[4] the newest message the update sent in its chat ('' for none).
+# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster); ARGV[1]
+# lock token, ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox, ARGV[4] the newest
+# message the update sent in its chat ('' for none), ARGV[5..7] the group the sender played
+# in, its title and the cap ('' for none: bot/store/inline.py).
 _FINISH = """
 redis.call('HSET', KEYS[1], 'done', '1')
+PLAYED
 if ARGV[4] ~= '' then
   local known = tonumber(redis.call('GET', KEYS[4]) or '0')
   if tonumber(ARGV[4]) > known then
@@ -150,7 +154,7 @@ if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('DEL', KEYS[2])
 end
 return 1
-""".replace("CHAT_TTL", str(CHAT_TTL))
+""".replace("CHAT_TTL", str(CHAT_TTL)).replace("PLAYED", plays_write("KEYS[5]", 5))
 
 # KEYS[1] the chat's newest bot message; ARGV[1] a message id.
 _RAISE_SENT = """
@@ -191,6 +195,7 @@ class UpdateStore(StoreBase):
         self._finish = self.redis.register_script(_FINISH)
         self._raise_sent = self.redis.register_script(_RAISE_SENT)
         self._renew = self.redis.register_script(_RENEW)
+        self._played = self.redis.register_script(PLAYED)
 
     async def inbox_add(self, bot_id: int, updates: Mapping[int, str]) -> None:
         """Keep fetched updates (id → JSON) until they are finished: before polling
@@ -288,20 +293,42 @@ class UpdateStore(StoreBase):
         return status, parse_chat_settings(raw_settings), journal, prefetch
 
     async def finish_update(
-        self, bot_id: int, update_id: int, scope: int, token: str, *, sent: int | None = None
+        self,
+        bot_id: int,
+        update_id: int,
+        scope: int,
+        token: str,
+        *,
+        sent: int | None = None,
+        played: tuple[int, int, str] | None = None,
     ) -> None:
         """Mark the update done, out of the inbox, the lock released; ``sent``: the newest
-        message the update put in its chat, the floor of a later lost send's search."""
+        message the update put in its chat, the floor of a later lost send's search;
+        ``played``: (sender, group, its title), the group the sender's inline rolls belong to
+        from now on (bot/store/inline.py)."""
+        inline = played is not None and not self.cluster
         keys = [
             journal_key(bot_id, update_id, scope),
             lock_key(bot_id, scope),
             none_key(scope) if self.cluster else inbox_key(bot_id),
             sent_key(scope),
+            plays_key(played[0]) if played is not None and inline else none_key(scope),
         ]
-        args: list[str | int] = [token, update_id, "" if self.cluster else "1", sent or ""]
+        args: list[str | int] = [
+            token,
+            update_id,
+            "" if self.cluster else "1",
+            sent or "",
+            played[1] if played is not None and inline else "",
+            played[2] if played is not None and inline else "",
+            PLAYS_CAP,
+        ]
         await self._finish(keys=keys, args=args)
         if self.cluster:  # the inbox is in a slot of its own: out of it once done
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
+            if played is not None:  # and so is the player's: one more command
+                user_id, chat_id, title = played
+                await self._played(keys=[plays_key(user_id)], args=[chat_id, title, PLAYS_CAP])
 
     async def note_sent(self, chat_id: int, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""

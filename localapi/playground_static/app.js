@@ -257,6 +257,7 @@ function drawMessages(data) {
     bubble.className = "bubble";
     let html = "";
     if (!own) html += `<div class="author">${escapeHtml(authorName(message.from))}</div>`;
+    if (message.via_bot) html += `<div class="via">via @${escapeHtml(message.via_bot)}</div>`;
     if (message.reply_to) {
       html += `<div class="quote"><b>${escapeHtml(authorName(message.reply_to.from))}</b> ${escapeHtml(message.reply_to.text)}</div>`;
     }
@@ -451,14 +452,88 @@ async function start() {
     const text = $("text").value.trim();
     if (!text) return;
     $("text").value = "";
+    hideInline();
     await sendTyped(text);
   };
   $("menu").onclick = toggleCommands;
+  $("text").addEventListener("input", inlineTyped);
   $("reply-cancel").onclick = () => { state.replyTo = null; $("reply-bar").hidden = true; };
   $("alert-ok").onclick = () => { $("alert").hidden = true; };
   $("menu-toggle").onclick = () => $("side").classList.toggle("open");
   becomePerson(state.me.user_id);
   listen();
+}
+
+// ----- inline mode: "@bot 7 6" in the input lists the bot's results above it, as Telegram does;
+// tapping one posts its message "via" the bot, and its button is pressed like any other.
+
+const inline = { timer: null, asked: 0 };
+
+function inlineQueryOf(text) {
+  const name = state.bot && state.bot.username;
+  if (!name) return null;
+  const prefix = "@" + name.toLowerCase();
+  const lower = text.toLowerCase();
+  if (lower === prefix) return "";
+  if (!lower.startsWith(prefix + " ")) return null;
+  return text.slice(prefix.length + 1);
+}
+
+function hideInline() {
+  clearTimeout(inline.timer);
+  inline.asked += 1;  // an answer still on its way is not shown
+  $("inline-results").hidden = true;
+}
+
+function inlineTyped() {
+  const query = inlineQueryOf($("text").value);
+  if (query === null) { hideInline(); return; }
+  clearTimeout(inline.timer);
+  inline.timer = setTimeout(() => askInline(query), 300);
+}
+
+async function askInline(query) {
+  const asked = ++inline.asked;
+  const chatId = state.chatId;
+  let data;
+  try {
+    data = await api("/api/inline", { chat_id: chatId, user_id: state.me.user_id, query });
+  } catch (error) {
+    toast(String(error.message || error));
+    return;
+  }
+  if (asked !== inline.asked || chatId !== state.chatId) return;
+  drawInline(data);
+}
+
+function drawInline(data) {
+  const box = $("inline-results");
+  box.innerHTML = "";
+  for (const result of data.results) {
+    const item = document.createElement("button");
+    item.type = "button";
+    item.dataset.resultId = result.id;
+    item.innerHTML = `<b>${escapeHtml(result.title)}</b><small>${escapeHtml(result.description || "")}</small>`;
+    item.onclick = () => chooseInline(data.query_id, result.id);
+    box.appendChild(item);
+  }
+  if (!data.results.length) {
+    box.innerHTML = '<div class="inline-empty">Бот не ответил / no answer from the bot</div>';
+  }
+  box.hidden = false;
+}
+
+async function chooseInline(queryId, resultId) {
+  hideInline();
+  $("text").value = "";
+  try {
+    await api("/api/inline/choose", {
+      chat_id: state.chatId, user_id: state.me.user_id, query_id: queryId, result_id: resultId,
+    });
+  } catch (error) {
+    toast(String(error.message || error));
+  }
+  refresh();
 }
 
 start();

@@ -42,6 +42,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "reveal",
         "log",
         "stats",
+        "inline",
         "help",
     ]
     assert [c.command for c in russian.commands] == [c.command for c in default.commands]

@@ -1,0 +1,165 @@
+"""Rolls offered in inline mode, and where each player last played (README "Inline mode").
+
+An inline answer is prepared before anyone sees it, so it never holds dice: it holds an
+*offer* (``sdb:offer:{HOME}:ID``, a hash with the offer's JSON and, once rolled, the text of
+its result), and the first press of its «🎲 Бросить» by its sender rolls it. HOME is the
+campaign whose sheet, log and statistics the roll belongs to (or the sender's own id when
+they have played in no group yet), so the press's one transaction — the offer marked
+rolled, the Willpower or luck off the sheet, the log line — stays in that chat's slot of a
+Redis Cluster. An inline update has no chat and is journaled under its sender
+(:mod:`bot.store.updates`), another slot: the offer's own compare-and-set is what makes a
+press apply once, however often it is delivered or pressed, the way hidden rolls from a
+private chat are stored once per number (:mod:`bot.store.hidden`).
+
+``sdb:plays:{USER}`` is a hash of the groups a player used the bot in (``c:CHAT`` → title)
+and ``last``, the campaign their inline rolls belong to: written when an update of theirs
+in a group finishes (:meth:`bot.store.updates.UpdateStore.finish_update`), and by their
+choice in the private chat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+
+from redis.asyncio.client import Pipeline
+
+from bot.store import journal
+from bot.store.base import CHAT_TTL, FLOW_ID_BYTES, PREFIX, log_key, sheet_key, tag
+from bot.store.flows import SheetSpend
+from bot.store.log import LogEntry, LogStore
+from bot.store.sheets import parse_sheet
+from rules.sheet import Sheet, new_sheet, to_json
+
+# An offer not pressed within this is gone: its button then answers «closed». A rolled one
+# is kept as long, so a second press or a re-run of the update shows the same result.
+OFFER_TTL = 30 * 60
+PLAYS_CAP = 20  # groups remembered per player; more are forgotten, the last one kept
+
+
+def offer_key(home: int, offer_id: str) -> str:
+    return f"{PREFIX}:offer:{tag(home)}:{offer_id}"
+
+
+def plays_key(user_id: int) -> str:
+    """In the player's own slot: their inline queries and private chat are journaled there."""
+    return f"{PREFIX}:plays:{tag(user_id)}"
+
+
+def new_offer_id() -> str:
+    return secrets.token_urlsafe(FLOW_ID_BYTES)
+
+
+def plays_write(key: str, first: int) -> str:
+    """Lua that records chat ``ARGV[first]`` (title ``ARGV[first + 1]``) as the player's last
+    group in ``key``; past ``ARGV[first + 2]`` groups the others are forgotten."""
+    chat, title, cap = f"ARGV[{first}]", f"ARGV[{first + 1}]", f"ARGV[{first + 2}]"
+    return f"""if {chat} ~= '' then
+  redis.call('HSET', {key}, 'last', {chat}, 'c:' .. {chat}, {title})
+  if redis.call('HLEN', {key}) > tonumber({cap}) + 1 then
+    for _, name in ipairs(redis.call('HKEYS', {key})) do
+      if name ~= 'last' and name ~= 'c:' .. {chat} then
+        redis.call('HDEL', {key}, name)
+      end
+    end
+  end
+  redis.call('EXPIRE', {key}, {CHAT_TTL})
+end"""
+
+
+# KEYS[1] the player's plays; ARGV[1] the group, ARGV[2] its title, ARGV[3] the cap: what a
+# cluster runs after an update's finish, whose script cannot reach the player's slot.
+PLAYED = plays_write("KEYS[1]", 1)
+
+
+def _text(raw: str | bytes | None) -> str | None:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+class InlineStore(LogStore):
+    async def plays(self, user_id: int) -> tuple[int | None, dict[int, str]]:
+        """The campaign the player's inline rolls belong to (None: none yet) and every group
+        they played in, id → title."""
+        raw = await self.redis.hgetall(plays_key(user_id))
+        groups = {
+            int(name[2:]): str(title)
+            for name, title in raw.items()
+            if str(name).startswith("c:") and str(name)[2:].lstrip("-").isdigit()
+        }
+        last = str(raw.get("last", ""))
+        chosen = int(last) if last.lstrip("-").isdigit() and int(last) in groups else None
+        return chosen, groups
+
+    async def choose_play(self, user_id: int, chat_id: int) -> bool:
+        """Make one of the player's groups the campaign of their inline rolls; False when it
+        is not one of theirs (a forged or forgotten button)."""
+        journal.forget()
+        key = plays_key(user_id)
+
+        async def apply(pipe: Pipeline) -> bool:
+            known = await pipe.hexists(key, f"c:{chat_id}")
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            if known:
+                pipe.hset(key, "last", str(chat_id))
+                pipe.expire(key, CHAT_TTL)
+            return bool(known)
+
+        return await self._watched(key, apply)
+
+    async def put_offers(self, home: int, offers: Mapping[str, str]) -> None:
+        """Keep the offers of one inline answer (id → JSON) for ``OFFER_TTL``: a re-run of
+        the query makes new ones, and the unchosen ones expire unseen."""
+        journal.forget()
+        if not offers:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for offer_id, data in offers.items():
+                pipe.hset(offer_key(home, offer_id), "offer", data)
+                pipe.expire(offer_key(home, offer_id), OFFER_TTL)
+            await pipe.execute()
+
+    async def load_offer(self, home: int, offer_id: str) -> tuple[str | None, str | None]:
+        """(the offer's JSON, its result's text once rolled); (None, None) when it is gone."""
+        offer, rolled = await self.redis.hmget(offer_key(home, offer_id), ["offer", "rolled"])
+        return _text(offer), _text(rolled)
+
+    async def settle_offer(
+        self,
+        home: int,
+        offer_id: str,
+        result: Callable[[Sheet | None], str],
+        *,
+        spend: SheetSpend | None = None,
+        entries: Sequence[LogEntry] = (),
+    ) -> tuple[bool, str | None]:
+        """Roll the offer once: in one transaction on the campaign's slot, the offer marked
+        with its result's text (``result`` of the sheet after the spend), the ``spend`` off
+        the sheet and the log lines. (True, text) for the press that rolled it; (False, the
+        text rolled before) for any later one, or (False, None) when the offer is gone. A
+        spend the sheet cannot pay raises ``RulesInputError`` and writes nothing."""
+        journal.forget()
+        okey, skey = offer_key(home, offer_id), sheet_key(home)
+
+        async def apply(pipe: Pipeline) -> tuple[bool, str | None]:
+            offer, rolled = await pipe.hmget(okey, ["offer", "rolled"])
+            if offer is None or rolled is not None:
+                return False, _text(rolled)
+            updated: Sheet | None = None
+            if spend is not None:
+                current = parse_sheet(await pipe.hget(skey, spend.field()))
+                if current is None and spend.create:
+                    current = new_sheet(spend.system)
+                updated = spend.change(current) if current is not None else None
+            text = result(updated)
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            pipe.hset(okey, "rolled", text)
+            pipe.expire(okey, OFFER_TTL)
+            if spend is not None and updated is not None:
+                pipe.hset(skey, spend.field(), to_json(updated))
+            self._queue_log(pipe, home, tuple(entries))
+            return True, text
+
+        outcome: tuple[bool, str | None] = await self.redis.transaction(
+            apply, okey, skey, log_key(home), value_from_callable=True
+        )
+        return outcome

@@ -1,0 +1,69 @@
+"""End to end: inline mode through the real ``python -m bot``, the fake Bot API and Redis.
+
+The outside contract (kept stable for checks outside the repository): an inline query «7 6»
+is answered by answerInlineQuery whose first result's message carries no dice yet and has an
+inline button; pressing it as the query's sender edits that inline message (by
+inline_message_id) with a text showing 7 faces. Only the process shows this whole: the
+allowed updates asked for, an update with no chat going through the inbox and its journal,
+and the edit by inline_message_id accepted by the schema.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from localapi.server import FakeBotApi
+from rules import d10, profiles
+from tests.e2e.conftest import BotLauncher
+
+pytestmark = pytest.mark.e2e
+
+FACES_LINE = re.compile(r"^(?:10|[1-9])(?: (?:10|[1-9]))*$", re.MULTILINE)
+
+
+async def test_an_inline_roll_is_offered_without_dice_and_rolled_once_by_its_sender(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    anya = fake_api.add_user("Аня", language_code="ru")
+    boris = fake_api.add_user("Борис", language_code="ru")
+    side = fake_api.add_group("Болтовня", owner=anya, members=[boris])  # no campaign there
+    await bot_process.start()
+    query = fake_api.inline_query(anya, "7 6", chat=side)
+    answer = await fake_api.wait_for_inline_answer(query, timeout=10)
+    assert answer.is_personal
+    assert answer.cache_time is not None
+    assert answer.cache_time <= 10
+    first = answer.results[0]
+    assert first["reply_markup"]["inline_keyboard"][0][0]["text"] == "🎲 Бросить"
+    assert "%" in first["description"]
+
+    posted = fake_api.choose_inline_result(side, anya, query, first["id"])
+    assert not FACES_LINE.findall(posted.text)  # no dice yet
+    assert "7к10" in posted.text
+
+    foreign = fake_api.press(side, boris, posted, "🎲 Бросить")
+    toast = await fake_api.wait_for_callback_answer(foreign, timeout=10)
+    assert toast.text is not None
+    assert "Аня" in toast.text
+    assert posted.edits == 0
+
+    pressed = fake_api.press(side, anya, posted, "🎲 Бросить")
+    double = fake_api.press(side, anya, posted, "🎲 Бросить")  # before the first is handled
+    await fake_api.wait_for_callback_answer(pressed, timeout=10)
+    second = await fake_api.wait_for_callback_answer(double, timeout=10)
+    assert second.text == "Эти кубики уже брошены."
+    await fake_api.wait_for(lambda: posted.edits == 1, timeout=10)
+    (edit,) = [c for c in fake_api.calls_to("editMessageText") if c.ok]
+    assert edit.params["inline_message_id"] == fake_api.inline_message_id(side, posted.message_id)
+    faces = [int(face) for face in FACES_LINE.findall(posted.text)[0].split()]
+    assert len(faces) == 7
+    assert posted.buttons == []
+    result = d10.resolve(faces, 6, profiles.get(profiles.DEFAULT))
+    stated = re.search(r"(\d+) успех", posted.text)
+    assert (stated is not None and int(stated.group(1)) == result.successes) or (
+        result.successes <= 0
+    )
+    assert not fake_api.unanswered_callback_queries()
+    assert not fake_api.internal_errors
