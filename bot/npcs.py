@@ -14,7 +14,6 @@ import re
 from collections.abc import Sequence
 
 from bot.store import Store
-from rules.health import HealthTrack
 from rules.sheet import Sheet, SheetSystem, new_sheet
 
 _NUMBERED = re.compile(r"(.*\S)\s+([0-9]{1,3})")
@@ -103,7 +102,3 @@ async def group_sheets(
             found.append((int(numbered.group(2)), name, sheet))
     found.sort(key=lambda item: item[0])
     return [(name, sheet) for _n, name, sheet in found]
-
-
-def untouched(track: HealthTrack) -> bool:
-    return not track.boxes and not track.dead

@@ -352,6 +352,8 @@ async def _step(
     current = state.round
     assert current is not None
     if data.a is D6InitAction.REMOVE:
+        if data.y >= 0 and data.v != flow.version:  # a name pressed on an older list
+            raise _Refused(view.changed_text())
         return await _remove(state, current, data.y, own, storyteller)
 
     def name_of(key: str) -> str:

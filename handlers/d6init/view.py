@@ -286,6 +286,10 @@ def not_in_fight_text() -> str:
     return _("You are not in this fight: /init joins it.")
 
 
+def changed_text() -> str:
+    return _("The tracker has just changed; press again.")
+
+
 def already_in_text() -> str:
     return _("You are already in this fight.")
 
