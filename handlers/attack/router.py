@@ -173,9 +173,28 @@ async def atk_command(
         return
     else:
         key, name = player_key(user.id), user.first_name
+        if current.fighter(key) is None and await runs_game(
+            bot, message.chat, chat_settings, user, None
+        ):
+            acting = _acting_npc(current)
+            if acting is None:
+                await message.answer(view.name_the_npc_text(_npc_names(current)))
+                return
+            key, name = acting.key, acting.name
     refusal = await open_panel(bot, store, profile, message, current, key, name)
     if refusal is not None:
         await message.answer(refusal)
+
+
+def _acting_npc(current: Round) -> Fighter | None:
+    """The Storyteller's bare ``/atk`` outside the fight: the NPC whose action it is now."""
+    acting = current.actor()
+    fighter = current.fighter(acting[0]) if acting is not None else None
+    return fighter if fighter is not None and fighter.user_id is None else None
+
+
+def _npc_names(current: Round) -> list[str]:
+    return [f.name for f in current.fighters if f.user_id is None]
 
 
 def _npc_fighter(current: Round, text: str) -> Fighter | None:

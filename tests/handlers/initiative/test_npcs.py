@@ -138,3 +138,21 @@ async def test_the_storyteller_attacks_as_an_npc_by_name(table: Table) -> None:
     assert "Охранник 2" in panel.splitlines()[0]
     await table.say(BORIS, "/atk Охранник 1")  # a player may not
     assert "Охранник 1" not in table.session.sent[-1].text.splitlines()[0]
+
+
+async def test_the_storytellers_bare_atk_is_the_acting_npcs(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(BORIS, "/init 2")
+    await table.say(ANNA, "/atk")
+    assert "В бою нет НПС" in table.session.sent[-1].text
+    await table.say(ANNA, "/init npc Гуль 10")  # acts first, declares last
+    await table.say(ANNA, "/atk")
+    assert "/atk Гуль" in table.session.sent[-1].text  # nobody acts yet: which one?
+    await press(table, ANNA, "Заявки")
+    await press(table, ANNA, "Заявлено")
+    await press(table, ANNA, "Заявлено")
+    _mid, text, _markup = screen(table)
+    assert "▶️ Гуль" in text
+    await table.say(ANNA, "/atk")
+    assert "Гуль" in table.session.sent[-1].text.splitlines()[0]
+    assert "Аня" not in table.session.sent[-1].text.splitlines()[0]
