@@ -8,7 +8,9 @@ attack; a hit's gain is then spent by the attacker: all into a physical or a men
 written onto the target's sheet in the same step, a trick of §D.12, the declared manoeuvre, or
 shared out a measure a tap (§D.11). The tricks rolled before with /r (§D.12) count here: a
 run-up or an aim on the attack, full defence on a defence, the target's escape on an attack in
-reply to them.
+reply to them. A line that starts with an NPC's name is the Storyteller's attack as that NPC,
+or a player's attack on it; the Storyteller's defence and armour then roll for the NPC and the
+wound lands on its sheet (docs/product.md "NPCs").
 """
 
 from __future__ import annotations

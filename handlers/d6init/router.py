@@ -5,7 +5,9 @@ tracker is a sequence of small steps on :mod:`rules.d6.initiative`, each the flo
 compare-and-set. Steps that move the round carry how many steps were taken when they were
 drawn, so two presses of «Действовать» move the round once. Who may press: the one who is up
 (their player, or the Storyteller for anyone), a holder for themself, any participant with
-dice for their own defence; the Storyteller picks the NPC who cuts in or defends.
+dice for their own defence; the Storyteller picks the NPC who cuts in or defends, and is no
+fighter unless they join; «Убрать» takes out one's own character, or anyone for the
+Storyteller (docs/product.md "NPCs").
 """
 
 from __future__ import annotations
