@@ -102,3 +102,10 @@ async def group_sheets(
             found.append((int(numbered.group(2)), name, sheet))
     found.sort(key=lambda item: item[0])
     return [(name, sheet) for _n, name, sheet in found]
+
+
+async def note_npcs(store: Store, chat_id: int, system: SheetSystem, names: Sequence[str]) -> None:
+    """A blank sheet for each NPC that joins a fight without one, so the chat knows it by name
+    (``/atk бандит 4``, ``/dmg бандит тел 1``) and its wounds have a place to land."""
+    for name in names:
+        await store.update_npc(chat_id, system, name, lambda sheet: sheet)

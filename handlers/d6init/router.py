@@ -121,6 +121,8 @@ async def d6_init_command(
         if dice is None and (npc_sheet is None or npc_sheet.alacrity is None):
             await message.answer(view.no_npc_dice_text(args.npc[:40]))
             return
+        if npc_sheet is None:  # a bandit typed with its dice: known by name from now on
+            await npcs.note_npcs(store, chat_id, SheetSystem.D6, names)
 
         def change(state: D6InitFlow) -> D6InitFlow:
             for name in names:

@@ -131,3 +131,13 @@ async def test_the_scenarist_attacks_as_an_npc_by_name(d6: Table) -> None:
     await d6.tap(VERA, attack_press(sent.reply_markup, AttackAction.DEFEND, 2), mid)
     assert d6.session.answers[-1].show_alert
     assert "/atk Бандит 4" in (d6.session.answers[-1].text or "")
+
+
+async def test_an_npc_typed_with_its_dice_is_known_by_name(d6: Table) -> None:
+    await d6.say(VERA, "/init npc Разбойник 2")
+    await d6.say(BORIS, "/atk разбойник 3")
+    assert "Boris атакует → Разбойник" in d6.session.sent[-1].text
+    await d6.say(VERA, "/dmg разбойник тел 2")
+    sheet = await d6.store.load_npc(d6.chat.id, D6, "Разбойник")
+    assert sheet is not None
+    assert [w.magnitude for w in sheet.wounds] == [2]
