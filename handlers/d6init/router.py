@@ -135,13 +135,15 @@ async def d6_init_command(
             await message.answer(view.usage_text())
             return
         sheet = await store.load_sheet(chat_id, user.id, SheetSystem.D6)
+        character = sheet is not None and bool(sheet.powers)
         if (
             args.base is None
-            and sheet is None
+            and not character
             and await runs_game(bot, message.chat, chat_settings, user, None)
         ):
-            # The scenarist with no character of their own opens (or shows) the fight and is
-            # no fighter in it; /init 3 or «Вступить» adds them.
+            # The scenarist with no character of their own (no powers: a wound or a trick
+            # may have left a blank sheet) opens (or shows) the fight and is no fighter in
+            # it; /init 3 or «Вступить» adds them.
             await _apply(message, store, bot, lambda state: state, profile)
             return
         member = Member(name=roller_name(message, user), user_id=user.id)

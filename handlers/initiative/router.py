@@ -240,13 +240,10 @@ async def init_command(
             return
         sheet = await store.load_sheet(chat_id, user.id, system)
         own = args.base if args.base is not None else sheet_base(sheet)
-        if (
-            own is None
-            and sheet is None
-            and await runs_game(bot, message.chat, chat_settings, user, None)
-        ):
-            # The Storyteller with no character of their own opens (or shows) the fight and
-            # is no fighter in it: the players roll in, the NPCs are added by name.
+        if own is None and await runs_game(bot, message.chat, chat_settings, user, None):
+            # The Storyteller with no character of their own (no Dexterity + Wits) opens (or
+            # shows) the fight and is no fighter in it: the players roll in, the NPCs are
+            # added by name; /init 7 or «Бросить инициативу» seats them.
             await _apply(message, store, profile, bot, lambda current: current)
             return
         if own is None:

@@ -35,6 +35,7 @@ async def npc(table: Table, name: str, power: str = "сабля", alacrity: int 
 
 
 async def test_the_scenarist_opens_the_fight_and_is_no_fighter(d6: Table) -> None:
+    await d6.say(VERA, "/dmg 1 тел")  # a blank sheet with a wound is no character
     await d6.say(VERA, "/init")
     text, markup = last_screen(d6)
     assert "Бой открыт" in text
