@@ -332,20 +332,18 @@ async def _responder(
     user: User,
 ) -> rolling.Roller:
     """Who a defence or the armour is rolled for (docs/product.md "NPCs"): the Storyteller
-    answers for the NPC under attack; a player, or the Storyteller who joined the fight with
-    a sheet of their own, for themself. The Storyteller with neither is asked which NPC."""
+    answers for the NPC under attack; a player, or the Storyteller with a character of their
+    own (powers on a sheet), for themself. The Storyteller with neither is asked which NPC."""
     mine = rolling.Roller(message.chat.id, user.id, user.full_name)
     if state.target_user == user.id or not await runs_game(
         bot, message.chat, chat_settings, user, None
     ):
         return mine
     npc = state.target_npc
-    if npc is None and state.attack.user_id is not None:
-        # a player's attack on nobody named: one NPC answered already is the one attacked
-        npc = next((r.name for r in state.defences if r.user_id is None), None)
     if npc is not None:
         return rolling.Roller(message.chat.id, user.id, npc, npc=npc)
-    if await store.load_sheet(message.chat.id, user.id, SheetSystem.D6) is not None:
+    own = await store.load_sheet(message.chat.id, user.id, SheetSystem.D6)
+    if own is not None and own.powers:  # a character of their own, as /init reads it
         return mine
     raise _Refused(view.name_the_npc_text())
 
