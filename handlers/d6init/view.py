@@ -23,6 +23,12 @@ def _name(state: D6InitFlow, key: str) -> str:
     return escape(member.name if member is not None else key)
 
 
+def _plain_name(state: D6InitFlow, key: str) -> str:
+    """A name on a button: plain text, never HTML."""
+    member = state.members.get(key)
+    return member.name if member is not None else key
+
+
 def _line(state: D6InitFlow, fighter: Fighter, up: str | None) -> str:
     key = fighter.sheet.id
     mark = "▶ " if key == up else ""
@@ -113,7 +119,7 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     steps = len(current.log)
     if state.panel is Panel.REMOVE:
         gone = [
-            _button(flow, "✖ " + _name(state, f.sheet.id), D6InitAction.REMOVE, steps, i)
+            _button(flow, "✖ " + _plain_name(state, f.sheet.id), D6InitAction.REMOVE, steps, i)
             for i, f in enumerate(current.fighters)
         ]
         picker = render.rows(gone, 2)
