@@ -18,11 +18,12 @@ def roller_name(message: Message, user: User | None) -> str:
 
 def numbered_names(name: str, copies: int, taken: Callable[[str], bool]) -> list[str]:
     """``Гуль`` once, or ``Гуль 1``…``Гуль 3`` for several NPCs at once, numbering on past the
-    names ``taken`` says are already in the fight (both round trackers)."""
-    if copies == 1:
+    names ``taken`` says are already in the fight (both round trackers); one more of a group
+    already numbered gets the next number too."""
+    if copies == 1 and not taken(f"{name} 1"):
         return [name]
     names: list[str] = []
-    n = 0
+    n = 1 if taken(name) else 0  # a lone «Гуль» already fighting counts as the first
     while len(names) < copies:
         n += 1
         candidate = f"{name} {n}"

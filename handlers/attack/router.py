@@ -24,7 +24,7 @@ from bot import render, rolling
 from bot.access import runs_game
 from bot.combat import CURRENT_ROUND, REFRESH_TRACKER, TRACKER_HEALTH
 from bot.features import FeatureSet
-from bot.parsing import ArgumentsError, parse_init_arguments
+from bot.parsing import ArgumentsError, InitArguments, parse_init_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetSpend, Store
 from bot.taps import (
@@ -140,21 +140,25 @@ async def atk_command(
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
         return
+    user = message.from_user
+    chat_id = message.chat.id
     try:
         args = parse_init_arguments(command.args)
     except ArgumentsError:
-        await message.answer(view.usage_text())
-        return
-    if (args.base is not None and args.npc is None) or args.copies != 1:
-        await message.answer(view.usage_text())
-        return
-    user = message.from_user
-    chat_id = message.chat.id
+        args = None
+    if args is not None and ((args.base is not None and args.npc is None) or args.copies != 1):
+        args = None
     current = (
         await features.handoff(CURRENT_ROUND)(store, chat_id)
         if features.has(CURRENT_ROUND)
         else None
     )
+    if args is None:
+        npc = _npc_fighter(current, command.args or "") if current is not None else None
+        if npc is None:
+            await message.answer(view.usage_text())
+            return
+        args = InitArguments(npc=npc.name)
     if current is None:
         await message.answer(view.no_round_text())
         return
@@ -169,9 +173,38 @@ async def atk_command(
         return
     else:
         key, name = player_key(user.id), user.first_name
+        if current.fighter(key) is None and await runs_game(
+            bot, message.chat, chat_settings, user, None
+        ):
+            acting = _acting_npc(current)
+            if acting is None:
+                await message.answer(view.name_the_npc_text(_npc_names(current)))
+                return
+            key, name = acting.key, acting.name
     refusal = await open_panel(bot, store, profile, message, current, key, name)
     if refusal is not None:
         await message.answer(refusal)
+
+
+def _acting_npc(current: Round) -> Fighter | None:
+    """The Storyteller's bare ``/atk`` outside the fight: the NPC whose action it is now."""
+    acting = current.actor()
+    fighter = current.fighter(acting[0]) if acting is not None else None
+    return fighter if fighter is not None and fighter.user_id is None else None
+
+
+def _npc_names(current: Round) -> list[str]:
+    return [f.name for f in current.fighters if f.user_id is None]
+
+
+def _npc_fighter(current: Round, text: str) -> Fighter | None:
+    """``/atk Гуль 2``: the Storyteller attacks as an NPC of the round named by the whole
+    line (docs/product.md "NPCs")."""
+    typed = " ".join(text.split()).casefold()
+    for fighter in current.fighters:
+        if fighter.user_id is None and " ".join(fighter.name.split()).casefold() == typed:
+            return fighter
+    return None
 
 
 async def open_panel(

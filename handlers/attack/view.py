@@ -504,6 +504,15 @@ def not_in_fight_text(name: str) -> str:
     return _("{name} is not in this fight.").format(name=sheet_text.echoed(name))
 
 
+def name_the_npc_text(names: list[str]) -> str:
+    """The Storyteller's bare /atk when no NPC acts now: which NPC attacks, by name."""
+    if not names:
+        return _("No NPC is in this fight: add one with /init npc Ghoul 6.")
+    return _(
+        "Which NPC attacks? /atk {name} — or press «Attack» on the tracker when it acts."
+    ).format(name=sheet_text.echoed(names[0]))
+
+
 def usage_text() -> str:
     return _("Example: /atk — your character attacks; /atk npc Ghoul 1 — the Storyteller's NPC")
 

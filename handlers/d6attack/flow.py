@@ -45,6 +45,7 @@ class D6AttackFlow(FlowState):
     manoeuvre: Manoeuvre | None = None
     target_name: str | None = None
     target_user: int | None = None
+    target_npc: str | None = None  # the Storyteller's NPC under attack, named on the line
     defences: tuple[Roll, ...] = ()
     armour: Roll | None = None
     outcome: AttackResult | None = None
@@ -57,15 +58,19 @@ class D6AttackFlow(FlowState):
     # bound or finished without one): its line as shown, with the house tag if any (escaped)
     auto: str | None = None
 
-    def foes(self) -> tuple[tuple[int, str], ...]:
-        """(user id, name) of everyone the gain may go to: the one replied to, then each
-        defender, then whoever rolled the armour, once each (§D.11: «разделить все полученные
-        меры успеха между оппонентами»)."""
-        found: list[tuple[int, str]] = []
+    def foes(self) -> tuple[tuple[int | None, str], ...]:
+        """(user id, name) of everyone the gain may go to — the user id None for an NPC: the
+        one replied to or named, then each defender, then whoever rolled the armour, once each
+        (§D.11: «разделить все полученные меры успеха между оппонентами»)."""
+        found: list[tuple[int | None, str]] = []
         if self.target_user is not None and self.target_name is not None:
             found.append((self.target_user, self.target_name))
+        elif self.target_npc is not None:
+            found.append((None, self.target_npc))
         rolls = (*self.defences, *((self.armour,) if self.armour is not None else ()))
         for roll in rolls:
             if roll.user_id is not None and all(uid != roll.user_id for uid, _n in found):
                 found.append((roll.user_id, roll.name))
+            elif roll.user_id is None and (None, roll.name) not in found:
+                found.append((None, roll.name))
         return tuple(found)

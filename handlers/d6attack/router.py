@@ -8,7 +8,9 @@ attack; a hit's gain is then spent by the attacker: all into a physical or a men
 written onto the target's sheet in the same step, a trick of §D.12, the declared manoeuvre, or
 shared out a measure a tap (§D.11). The tricks rolled before with /r (§D.12) count here: a
 run-up or an aim on the attack, full defence on a defence, the target's escape on an attack in
-reply to them.
+reply to them. A line that starts with an NPC's name is the Storyteller's attack as that NPC,
+or a player's attack on it; the Storyteller's defence and armour then roll for the NPC and the
+wound lands on its sheet (docs/product.md "NPCs").
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 
-from bot import render, rolling, vocabulary
-from bot.access import owner_or_storyteller
+from bot import npcs, render, rolling, vocabulary
+from bot.access import owner_or_storyteller, runs_game
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
@@ -88,30 +90,58 @@ def _entry(roll: Roll, result: D6Result, kind: str) -> LogEntry:
     )
 
 
+def npc_roll_key(name: str) -> str:
+    """An NPC's key in an attack: its name, any case (a player's is ``u`` and their id)."""
+    return "n:" + " ".join(name.split()).casefold()
+
+
+async def _sides(
+    message: Message,
+    line: str,
+    store: Store,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> tuple[rolling.Roller, str | None, str]:
+    """Who attacks and which NPC is attacked, from a line that may start with an NPC's name
+    (docs/product.md "NPCs"): the Storyteller attacks as that NPC (``/atk атаман
+    сабля+сила``), a player attacks it (``/atk бандит сабля``). The rest of the line is the
+    pool."""
+    user = message.from_user
+    who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
+    named = await npcs.npc_at_start(store, message.chat.id, SheetSystem.D6, line)
+    if named is None:
+        return who, None, line
+    name, rest = named
+    if await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+        return rolling.Roller(who.chat_id, who.user_id, name, npc=name), None, rest
+    return who, name, rest
+
+
 async def d6_attack_command(
     message: Message,
     command: CommandObject,
     store: Store,
     profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    user = message.from_user
-    who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
+    who, target_npc, line = await _sides(message, command.args or "", store, bot, chat_settings)
     replied = message.reply_to_message
     target = replied.from_user if replied is not None else None
-    if target is not None and (target.is_bot or target.id == who.user_id):
+    if target is not None and (target.is_bot or target.id == who.user_id or target_npc):
         target = None
     fleeing = 0
     if target is not None:  # §D.12 Побег: the escapee's measures hinder whoever attacks them
         escapee = await store.load_sheet(message.chat.id, target.id, SheetSystem.D6)
         fleeing = pursuit(escapee.edges) if escapee is not None else 0
     try:
-        manoeuvre, rest = _manoeuvre((command.args or "").split())
+        manoeuvre, rest = _manoeuvre(line.split())
         args = parse_d6_arguments(" ".join(rest))
         if args.trick() is not None:  # a trick is an action of its own, rolled with /r
             raise ArgumentsError(Problem.NOT_A_NUMBER)
         if args.auto:
-            await _auto_attack(message, store, profile, who, args, manoeuvre, target)
+            await _auto_attack(message, store, profile, who, args, manoeuvre, target, target_npc)
             return
         pool = await rolling.d6_pool(
             store,
@@ -133,19 +163,14 @@ async def d6_attack_command(
         await message.answer(str(refused), parse_mode=ParseMode.HTML)
         return
     result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
-    attack = Roll(
-        key=f"u{who.user_id}",
-        name=who.name,
-        user_id=who.user_id,
-        faces=result.faces,
-        measures=result.measures,
-    )
+    attack = _attacker(who, result.faces, result.measures)
     state = D6AttackFlow(
         attack=attack,
         label=pool.label,
         manoeuvre=manoeuvre,
-        target_name=target.first_name if target is not None else None,
+        target_name=target.first_name if target is not None else target_npc,
         target_user=target.id if target is not None else None,
+        target_npc=target_npc,
     )
     entries = [_entry(attack, result, "attack")]
     flow = await rolling.create_d6_flow(store, state, who, pool, entries)
@@ -164,6 +189,7 @@ async def _auto_attack(
     args: D6Arguments,
     manoeuvre: Manoeuvre | None,
     target: User | None,
+    target_npc: str | None,
 ) -> None:
     """An attack that needs no roll (S2 «бросать кубики не нужно»; S3 «Беспомощность»: to bind
     or finish a helpless foe): a hit at once, no defence, its gain the chat's number for a
@@ -180,21 +206,28 @@ async def _auto_attack(
             return
         label = pool.label
     gain = gain_value(auto_success(), profile)
-    attack = Roll(
-        key=f"u{who.user_id}", name=who.name, user_id=who.user_id, faces=(), measures=gain
-    )
+    attack = _attacker(who, (), gain)
     state = D6AttackFlow(
         attack=attack,
         label=label,
         manoeuvre=manoeuvre,
-        target_name=target.first_name if target is not None else None,
+        target_name=target.first_name if target is not None else target_npc,
         target_user=target.id if target is not None else None,
+        target_npc=target_npc,
         outcome=resolve_attack(gain, {}, None, attacker=attack.key),
         auto=view.auto_line(label, gain, profile),
     )
     flow = await store.create_flow(state, who.chat_id, who.user_id)
     text, markup = view.draw(flow, state)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+def _attacker(who: rolling.Roller, faces: tuple[int, ...], measures: int) -> Roll:
+    if who.npc is not None:
+        return Roll(key=npc_roll_key(who.npc), name=who.npc, faces=faces, measures=measures)
+    return Roll(
+        key=f"u{who.user_id}", name=who.name, user_id=who.user_id, faces=faces, measures=measures
+    )
 
 
 @retrying
@@ -223,7 +256,12 @@ async def d6_attack_tap(
     action = callback_data.a
 
     if action in (AttackAction.DEFEND, AttackAction.ARMOUR):
-        await _respond(callback, message, store, flow, state, callback_data, profile, rng)
+        try:
+            who = await _responder(bot, chat_settings, store, message, state, user)
+        except _Refused as refused:
+            await callback.answer(refused.text, show_alert=True)
+            return
+        await _respond(callback, message, store, flow, state, callback_data, profile, who, rng)
         return
     attacker = state.attack.user_id or 0
     if not await owner_or_storyteller(bot, message.chat, chat_settings, user, attacker):
@@ -280,6 +318,36 @@ async def d6_attack_tap(
     await callback.answer(render.invalid_button_text(), show_alert=True)
 
 
+class _Refused(Exception):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+async def _responder(
+    bot: Bot,
+    chat_settings: ChatSettings,
+    store: Store,
+    message: Message,
+    state: D6AttackFlow,
+    user: User,
+) -> rolling.Roller:
+    """Who a defence or the armour is rolled for (docs/product.md "NPCs"): the Storyteller
+    answers for the NPC under attack; a player, or the Storyteller with a character of their
+    own (powers on a sheet), for themself. The Storyteller with neither is asked which NPC."""
+    mine = rolling.Roller(message.chat.id, user.id, user.full_name)
+    if state.target_user == user.id or not await runs_game(
+        bot, message.chat, chat_settings, user, None
+    ):
+        return mine
+    npc = state.target_npc
+    if npc is not None:
+        return rolling.Roller(message.chat.id, user.id, npc, npc=npc)
+    own = await store.load_sheet(message.chat.id, user.id, SheetSystem.D6)
+    if own is not None and own.powers:  # a character of their own, as /init reads it
+        return mine
+    raise _Refused(view.name_the_npc_text())
+
+
 async def _respond(
     callback: CallbackQuery,
     message: Message,
@@ -288,18 +356,18 @@ async def _respond(
     state: D6AttackFlow,
     data: D6AttackCallback,
     profile: Profile,
+    who: rolling.Roller,
     rng: Rng | None,
 ) -> None:
     """A defence or the armour (§D.9–§D.10), once each. A defence is the defender's action:
     full defence declared before adds its advantage to it (§D.12), and whatever else waited on
     the defender is lost with it — in the same step. The armour is no action and touches
     nothing."""
-    user = callback.from_user
     action = data.a
     if state.outcome is not None or data.x not in view.CHANCES:
         await callback.answer(render.closed_text(), show_alert=True)
         return
-    key = f"u{user.id}"
+    key = npc_roll_key(who.npc) if who.npc is not None else f"u{who.user_id}"
     armour = action is AttackAction.ARMOUR
     if not armour and key == state.attack.key:
         await callback.answer(view.not_the_attacker_text(), show_alert=True)
@@ -310,7 +378,6 @@ async def _respond(
         return
     dice, label, spend = data.x, "", None
     if not armour:
-        who = rolling.Roller(flow.chat_id, user.id, user.full_name)
         try:
             pool = rolling.d6_pool_of(
                 await rolling.load_sheet(store, who, profile),
@@ -327,8 +394,8 @@ async def _respond(
     result = rolling.roll_d6(dice, rng=rng, profile=profile, armour=armour)
     roll = Roll(
         key=key,
-        name=user.full_name,
-        user_id=user.id,
+        name=who.name,
+        user_id=who.user_id if who.npc is None else None,
         faces=result.faces,
         measures=result.measures,
         label=label,
@@ -420,9 +487,8 @@ async def _spend(
     ):
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
-    target_user, target_name = state.target_user, state.target_name
-    if target_user is None and state.defences:
-        target_user, target_name = state.defences[0].user_id, state.defences[0].name
+    foes = state.foes()
+    target_name = foes[0][1] if foes else state.target_name
     hurt = _wound_of(picked, state.outcome, profile)
     poison = hurt[1] if picked is GainChoice.POISON and hurt is not None else 0
     after = state.model_copy(
@@ -434,10 +500,24 @@ async def _spend(
         }
     )
     spends = []
-    if hurt is not None and target_user is not None:
-        await _sheet_for(store, flow.chat_id, target_user)
-        spends.append(SheetSpend(target_user, SheetSystem.D6, _wounding([hurt])))
+    if hurt is not None and foes:
+        spends.append(await _wound_spend(store, flow.chat_id, foes[0], [hurt]))
     await _commit_spending(callback, message, store, flow, after, spends, close=True)
+
+
+async def _wound_spend(
+    store: Store,
+    chat_id: int,
+    foe: tuple[int | None, str],
+    dealt: list[tuple[DifficultyKind, int]],
+) -> SheetSpend:
+    """The wounds onto a player's sheet, or onto the NPC's sheet by its name (a blank one
+    is made for an NPC the Storyteller never wrote down)."""
+    user_id, name = foe
+    if user_id is None:
+        return SheetSpend(0, SheetSystem.D6, _wounding(dealt), npc=name, create=True)
+    await _sheet_for(store, chat_id, user_id)
+    return SheetSpend(user_id, SheetSystem.D6, _wounding(dealt))
 
 
 async def _share(
@@ -479,11 +559,9 @@ async def _share(
         hurt = effect.difficulty
         if hurt is not None and hurt.kind in WOUND_KINDS:
             wounds.setdefault(int(effect.target), []).append((hurt.kind, hurt.magnitude))
-    spends = []
-    for foe, dealt in wounds.items():
-        user_id = foes[foe][0]
-        await _sheet_for(store, flow.chat_id, user_id)
-        spends.append(SheetSpend(user_id, SheetSystem.D6, _wounding(dealt)))
+    spends = [
+        await _wound_spend(store, flow.chat_id, foes[foe], dealt) for foe, dealt in wounds.items()
+    ]
     after = after.model_copy(update={"spent": GainChoice.SPLIT.value, "splitting": False})
     await _commit_spending(callback, message, store, flow, after, spends, close=True)
 

@@ -289,13 +289,31 @@ def draw(flow: Flow, state: D6AttackFlow) -> tuple[str, InlineKeyboardMarkup | N
 
 
 def usage_text() -> str:
+    return (
+        _(
+            "A d6 attack: /atk 4 — a chance of 4, in reply to the target's message; /atk auto — "
+            "no roll needed (a helpless target); /atk "
+            "strength+agility luck 1; add «trick difficulty» or «trick advantage» to declare a "
+            "manoeuvre before the roll. Defenders and armour answer by buttons. A run-up, an aim "
+            "or full defence is an action of its own (/r 3 charge): the next attack or defence "
+            "counts it, as an attack in reply to someone fleeing counts their escape."
+        )
+        + "\n"
+        + npc_usage_text()
+    )
+
+
+def npc_usage_text() -> str:
     return _(
-        "A d6 attack: /atk 4 — a chance of 4, in reply to the target's message; /atk auto — "
-        "no roll needed (a helpless target); /atk "
-        "strength+agility luck 1; add «trick difficulty» or «trick advantage» to declare a "
-        "manoeuvre before the roll. Defenders and armour answer by buttons. A run-up, an aim "
-        "or full defence is an action of its own (/r 3 charge): the next attack or defence "
-        "counts it, as an attack in reply to someone fleeing counts their escape."
+        "NPCs by name: /atk Bandit 4 attacks the Storyteller's NPC; the Storyteller's "
+        "/atk Ataman sabre+strength attacks as it."
+    )
+
+
+def name_the_npc_text() -> str:
+    return _(
+        "Which NPC answers? The attacker names it first on the line: /atk Bandit 4, and the "
+        "Storyteller's buttons answer for it."
     )
 
 

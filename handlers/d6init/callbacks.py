@@ -19,6 +19,7 @@ class D6InitAction(StrEnum):
     NEW_ROUND = "nr"  # (x: steps so far)
     END = "end"
     PANEL = "p"  # the Storyteller picks an NPC for CUT_IN (x=1) or DEFEND (x=2); x=0 closes
+    REMOVE = "rm"  # «Убрать»: y=-1 opens the list; the participant at index y leaves
 
 
 class D6InitCallback(CallbackData, prefix="d6i"):

@@ -20,6 +20,7 @@ class Panel(StrEnum):
     DEFEND = "def"
     GUARD = "grd"  # whom the presser protects (S3 «защищать себя или товарища»)
     GUARD_BY = "grdby"  # the Storyteller picks the NPC who protects someone
+    REMOVE = "rm"  # whom «Убрать» takes out of the fight
 
 
 class Member(BaseModel):

@@ -5,19 +5,21 @@ tracker is a sequence of small steps on :mod:`rules.d6.initiative`, each the flo
 compare-and-set. Steps that move the round carry how many steps were taken when they were
 drawn, so two presses of «Действовать» move the round once. Who may press: the one who is up
 (their player, or the Storyteller for anyone), a holder for themself, any participant with
-dice for their own defence; the Storyteller picks the NPC who cuts in or defends.
+dice for their own defence; the Storyteller picks the NPC who cuts in or defends, and is no
+fighter unless they join; «Убрать» takes out one's own character, or anyone for the
+Storyteller (docs/product.md "NPCs").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 
 from bot import live as bot_live
-from bot import render
+from bot import npcs, render
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import numbered_names, roller_name
@@ -111,15 +113,18 @@ async def d6_init_command(
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.storyteller_only_text())
             return
-        npc_sheet = await store.load_npc(chat_id, SheetSystem.D6, args.npc)
+        loaded = await store.load_live(chat_id, KIND)
+        seated = loaded[0].state(D6InitFlow) if loaded is not None else D6InitFlow()
+        names = numbered_names(args.npc, args.copies, lambda c: npc_key(c) in seated.members)
+        npc_sheet = await npcs.seat_copies(store, chat_id, SheetSystem.D6, args.npc, names)
         dice = args.base
         if dice is None and (npc_sheet is None or npc_sheet.alacrity is None):
             await message.answer(view.no_npc_dice_text(args.npc[:40]))
             return
-        npc, copies = args.npc, args.copies
+        if npc_sheet is None:  # a bandit typed with its dice: known by name from now on
+            await npcs.note_npcs(store, chat_id, SheetSystem.D6, names)
 
         def change(state: D6InitFlow) -> D6InitFlow:
-            names = numbered_names(npc, copies, lambda c: npc_key(c) in state.members)
             for name in names:
                 combatant = _combatant(npc_key(name), npc_sheet, dice, hero=False)
                 state = _join(state, combatant, Member(name=name), rng)
@@ -130,6 +135,17 @@ async def d6_init_command(
             await message.answer(view.usage_text())
             return
         sheet = await store.load_sheet(chat_id, user.id, SheetSystem.D6)
+        character = sheet is not None and bool(sheet.powers)
+        if (
+            args.base is None
+            and not character
+            and await runs_game(bot, message.chat, chat_settings, user, None)
+        ):
+            # The scenarist with no character of their own (no powers: a wound or a trick
+            # may have left a blank sheet) opens (or shows) the fight and is no fighter in
+            # it; /init 3 or «Вступить» adds them.
+            await _apply(message, store, bot, lambda state: state, profile)
+            return
         member = Member(name=roller_name(message, user), user_id=user.id)
         combatant = _combatant(player_key(user.id), sheet, args.base, hero=True)
 
@@ -278,11 +294,12 @@ async def d6_init_tap(
         return
     flow, message, state = opened
     current = state.round
-    if current is None or state.ended:
+    opening = current is None and callback_data.a in (D6InitAction.JOIN, D6InitAction.END)
+    if (current is None and not opening) or state.ended:
         await callback.answer(render.closed_text(), show_alert=True)
         return
     action, x = callback_data.a, callback_data.x
-    if action in _STEPS and x != len(current.log):
+    if action in _STEPS and current is not None and x != len(current.log):
         await heal(message, flow)
         await callback.answer(render.already_done_text())
         return
@@ -323,12 +340,27 @@ async def _step(
     user: User,
     rng: Rng | None,
 ) -> D6InitFlow:
-    current = state.round
-    assert current is not None
     own = player_key(user.id)
 
     async def storyteller() -> bool:
         return await runs_game(bot, message.chat, chat_settings, user, None)
+
+    if data.a is D6InitAction.JOIN:
+        if own in state.members:
+            raise _Refused(view.already_in_text())
+        sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.D6)
+        member = Member(name=user.full_name or str(user.id), user_id=user.id)
+        return _join(state, _combatant(own, sheet, None, hero=True), member, rng)
+    if data.a is D6InitAction.END:
+        if not await storyteller():
+            raise _Refused(view.storyteller_only_text())
+        return state.model_copy(update={"ended": True, "panel": Panel.NONE, "note": ""})
+    current = state.round
+    assert current is not None
+    if data.a is D6InitAction.REMOVE:
+        if data.y >= 0 and data.v != flow.version:  # a name pressed on an older list
+            raise _Refused(view.changed_text())
+        return await _remove(state, current, data.y, own, storyteller)
 
     def name_of(key: str) -> str:
         member = state.members.get(key)
@@ -397,16 +429,10 @@ async def _step(
             raise _Refused(view.storyteller_only_text())
         key = npc_at(data.y)
         return state.model_copy(update={"panel": Panel.GUARD, "guard_by": key})
-    if action is D6InitAction.JOIN:
-        if own in state.members:
-            raise _Refused(view.already_in_text())
-        sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.D6)
-        member = Member(name=user.full_name or str(user.id), user_id=user.id)
-        return _join(state, _combatant(own, sheet, None, hero=True), member, rng)
     if action is D6InitAction.PANEL:
-        # anyone in the fight closes the choice of whom to protect; the NPC panels are the
-        # Storyteller's
-        guard = state.panel is Panel.GUARD and own in state.members
+        # anyone in the fight closes the choice of whom to protect or remove; the NPC panels
+        # are the Storyteller's
+        guard = state.panel in (Panel.GUARD, Panel.REMOVE) and own in state.members
         if not guard and not await storyteller():
             raise _Refused(view.storyteller_only_text())
         return state.model_copy(update={"panel": Panel.NONE, "guard_by": None})
@@ -419,8 +445,38 @@ async def _step(
         return state.model_copy(
             update={"round": fresh, "note": note, "on_edge": on_edge, "panel": Panel.NONE}
         )
-    if action is D6InitAction.END:
-        if not await storyteller():
-            raise _Refused(view.storyteller_only_text())
-        return state.model_copy(update={"ended": True, "panel": Panel.NONE, "note": ""})
     raise _Refused(render.invalid_button_text())
+
+
+async def _remove(
+    state: D6InitFlow,
+    current: d6i.Round,
+    index: int,
+    own: str,
+    storyteller: Callable[[], Awaitable[bool]],
+) -> D6InitFlow:
+    """«Убрать»: anyone in the fight opens the list and takes their own character out; the
+    scenarist removes anyone, a player or an NPC (docs/product.md "NPCs"). The last one out
+    leaves the fight open with nobody in it."""
+    if index < 0:
+        if own not in state.members and not await storyteller():
+            raise _Refused(view.storyteller_only_text())
+        return state.model_copy(update={"panel": Panel.REMOVE, "guard_by": None})
+    if not 0 <= index < len(current.fighters):
+        raise _Refused(render.invalid_button_text())
+    key = current.fighters[index].sheet.id
+    if key != own and not await storyteller():
+        raise _Refused(view.storyteller_only_text())
+    changed = d6i.leave(current, key) if len(current.fighters) > 1 else None
+    members = {k: m for k, m in state.members.items() if k != key}
+    on_edge = {k: n for k, n in state.on_edge.items() if k != key}
+    note = view.removed_note(state.members[key].name if key in state.members else key)
+    return state.model_copy(
+        update={
+            "round": changed,
+            "members": members,
+            "on_edge": on_edge,
+            "note": note,
+            "panel": Panel.NONE,
+        }
+    )

@@ -23,6 +23,12 @@ def _name(state: D6InitFlow, key: str) -> str:
     return escape(member.name if member is not None else key)
 
 
+def _plain_name(state: D6InitFlow, key: str) -> str:
+    """A name on a button: plain text, never HTML."""
+    member = state.members.get(key)
+    return member.name if member is not None else key
+
+
 def _line(state: D6InitFlow, fighter: Fighter, up: str | None) -> str:
     key = fighter.sheet.id
     mark = "▶ " if key == up else ""
@@ -40,7 +46,15 @@ def _line(state: D6InitFlow, fighter: Fighter, up: str | None) -> str:
 def tracker_text(state: D6InitFlow) -> str:
     current = state.round
     if current is None:
-        return _("The fight has no participants.")
+        if state.ended:
+            return _("The fight has no participants.")
+        lines = ["⚔️ " + _("The fight is open; nobody is in it yet.")]
+        if state.note:
+            lines.append(state.note)
+        lines.append(
+            _("Players join with /init or «Join»; the Storyteller adds NPCs: /init npc Ghoul 2 x3")
+        )
+        return "\n".join(lines)
     head = "⚔️ " + _("Round {n} · d6 initiative").format(n=current.number)
     if state.ended:
         head = "🏁 " + _("The fight is over (round {n}).").format(n=current.number)
@@ -70,6 +84,8 @@ def tracker_text(state: D6InitFlow) -> str:
         lines.append("🤝 " + guard_prompt(by))
     elif state.panel is Panel.GUARD_BY:
         lines.append("🤝 " + _("Who protects a teammate? Press the name."))
+    elif state.panel is Panel.REMOVE:
+        lines.append("➖ " + _("Who leaves the fight? Press the name."))
     return "\n".join(lines)
 
 
@@ -89,9 +105,26 @@ def last_actor(state: D6InitFlow) -> str | None:
 
 def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | None:
     current = state.round
-    if current is None or state.ended:
+    if state.ended:
         return None
+    if current is None:  # the scenarist opened the fight; nobody is in it yet
+        return InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    _button(flow, "🎲 " + _("Join"), D6InitAction.JOIN),
+                    _button(flow, "🏁 " + _("End fight"), D6InitAction.END),
+                ]
+            ]
+        )
     steps = len(current.log)
+    if state.panel is Panel.REMOVE:
+        gone = [
+            _button(flow, "✖ " + _plain_name(state, f.sheet.id), D6InitAction.REMOVE, steps, i)
+            for i, f in enumerate(current.fighters)
+        ]
+        picker = render.rows(gone, 2)
+        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
+        return InlineKeyboardMarkup(inline_keyboard=picker)
     if state.panel is Panel.GUARD:
         attacker = last_actor(state)
         guarded = [
@@ -136,6 +169,11 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     rows.append(
         [
             _button(flow, "🎲 " + _("Join"), D6InitAction.JOIN),
+            _button(flow, "➖ " + _("Remove"), D6InitAction.REMOVE),
+        ]
+    )
+    rows.append(
+        [
             _button(flow, "🔄 " + _("New round"), D6InitAction.NEW_ROUND, steps),
             _button(flow, "🏁 " + _("End fight"), D6InitAction.END),
         ]
@@ -214,6 +252,10 @@ def on_edge_note(names: list[str]) -> str:
     return _("Nobody acted last round: on edge — {names}.").format(names=", ".join(names))
 
 
+def removed_note(name: str) -> str:
+    return _("{name} leaves the fight.").format(name=escape(name))
+
+
 def joined_note(name: str, dice: int) -> str:
     return _("{name} joins the fight with {n} dice.").format(name=escape(name), n=dice)
 
@@ -248,6 +290,10 @@ def not_your_turn_text(name: str) -> str:
 
 def not_in_fight_text() -> str:
     return _("You are not in this fight: /init joins it.")
+
+
+def changed_text() -> str:
+    return _("The tracker has just changed; press again.")
 
 
 def already_in_text() -> str:

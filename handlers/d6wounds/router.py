@@ -6,14 +6,14 @@ at once both land. The Storyteller wounds a player by replying to them, or an NP
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import rolling, vocabulary
+from bot import npcs, rolling, vocabulary
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
@@ -59,6 +59,21 @@ def _parse(text: str | None, *, damage: bool) -> _Args | None:
     if not damage and kinds:
         return None
     return _Args(number[0] if number else 1, kinds[0] if kinds else None, npc)
+
+
+async def _npc_named(store: Store, chat_id: int, text: str | None, *, damage: bool) -> _Args | None:
+    """``Охранник 2 тел 1``: a line that starts with an NPC's name, as the scenarist names
+    one (a group's copy by its number, docs/product.md "NPCs"); severity 1 when only the
+    kind follows the name."""
+    found = await npcs.npc_at_start(store, chat_id, D6, text or "", whole=True)
+    if found is None:
+        return None
+    name, rest = found
+    for line in (rest, rest + " 1"):
+        args = _parse(line, damage=damage)
+        if args is not None:
+            return replace(args, npc=name)
+    return None
 
 
 _KINDS: dict[str, DifficultyKind] = {
@@ -111,7 +126,9 @@ async def dmg_command(
     chat_settings: ChatSettings,
     profile: Profile,
 ) -> None:
-    args = _parse(command.args, damage=True)
+    args = _parse(command.args, damage=True) or await _npc_named(
+        store, message.chat.id, command.args, damage=True
+    )
     if args is None or args.kind is None:
         await message.answer(view.usage_text())
         return
@@ -136,7 +153,9 @@ async def dmg_command(
 async def heal_command(
     message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
 ) -> None:
-    args = _parse(command.args, damage=False)
+    args = _parse(command.args, damage=False) or await _npc_named(
+        store, message.chat.id, command.args, damage=False
+    )
     if args is None:
         await message.answer(view.usage_text())
         return

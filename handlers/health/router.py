@@ -23,7 +23,7 @@ from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot import render
+from bot import npcs, render
 from bot.access import runs_game
 from bot.combat import REFRESH_TRACKER
 from bot.features import FeatureSet
@@ -112,7 +112,7 @@ async def _refresh_tracker(
 
 
 async def _arguments(
-    message: Message, command: CommandObject, profile: Profile, *, damage: bool
+    message: Message, command: CommandObject, profile: Profile, store: Store, *, damage: bool
 ) -> HealthArguments | None:
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
@@ -120,9 +120,31 @@ async def _arguments(
     try:
         return parse_health_arguments(command.args, damage=damage)
     except ArgumentsError:
+        named = await _npc_named(store, message.chat.id, profile, command.args, damage=damage)
+        if named is not None:
+            return named
         usage = view.dmg_usage_text() if damage else view.heal_usage_text()
         await message.answer(usage)
         return None
+
+
+async def _npc_named(
+    store: Store, chat_id: int, profile: Profile, text: str | None, *, damage: bool
+) -> HealthArguments | None:
+    """``Охранник 2 л``, ``Гуль 3 у``: a line that starts with an NPC's name, as the
+    Storyteller names one (the copy of a group by its number, docs/product.md "NPCs"); one
+    level when only the kind follows the name."""
+    found = await npcs.npc_at_start(store, chat_id, system_of(profile), text or "", whole=True)
+    if found is None:
+        return None
+    name, rest = found
+    for line in (rest, "1 " + rest):
+        try:
+            args = parse_health_arguments(line, damage=damage)
+        except ArgumentsError:
+            continue
+        return args.model_copy(update={"npc": name})
+    return None
 
 
 async def dmg_command(
@@ -134,7 +156,7 @@ async def dmg_command(
     chat_settings: ChatSettings,
     features: FeatureSet,
 ) -> None:
-    args = await _arguments(message, command, profile, damage=True)
+    args = await _arguments(message, command, profile, store, damage=True)
     if args is None or args.kind is None or args.levels is None:
         return
     whose = await _whose(message, args, bot, chat_settings)
@@ -248,7 +270,7 @@ async def heal_command(
     chat_settings: ChatSettings,
     features: FeatureSet,
 ) -> None:
-    args = await _arguments(message, command, profile, damage=False)
+    args = await _arguments(message, command, profile, store, damage=False)
     if args is None:
         return
     whose = await _whose(message, args, bot, chat_settings)
@@ -289,18 +311,25 @@ async def hp_command(
     try:
         args = parse_health_arguments(command.args, damage=False)
     except ArgumentsError:
-        await message.answer(view.heal_usage_text())
-        return
+        named = await _npc_named(store, message.chat.id, profile, command.args, damage=False)
+        if named is None:
+            await message.answer(view.heal_usage_text())
+            return
+        args = named
     system = system_of(profile)
     user = message.from_user
     replied = message.reply_to_message
     target = replied.from_user if replied is not None else None
     if args.npc is not None:
-        sheet = await store.load_npc(message.chat.id, system, args.npc)
-        if sheet is None:
-            await message.answer(view.no_npc_text(args.npc))
-            return
-        name = args.npc
+        # a group's copies, each with its own health, or the one NPC of that name
+        shown = await npcs.group_sheets(store, message.chat.id, system, args.npc)
+        if not shown:
+            sheet = await store.load_npc(message.chat.id, system, args.npc)
+            if sheet is None:
+                await message.answer(view.no_npc_text(args.npc))
+                return
+            shown = [(args.npc, sheet)]
+        lines = [view.hp_text(name, sheet.health, profile) for name, sheet in shown]
     else:
         who = target if target is not None and not target.is_bot else user
         name = roller_name(message, who) if who is user else (who.first_name if who else "?")
@@ -308,4 +337,4 @@ async def hp_command(
         track = loaded.health if loaded is not None else HealthTrack()
         await message.answer(view.hp_text(name, track, profile), parse_mode=ParseMode.HTML)
         return
-    await message.answer(view.hp_text(name, sheet.health, profile), parse_mode=ParseMode.HTML)
+    await message.answer("\n\n".join(lines), parse_mode=ParseMode.HTML)

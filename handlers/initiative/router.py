@@ -12,7 +12,7 @@ is :mod:`rules.combat.tracker`; this module only decides who may press and draws
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 from aiogram import Bot, Router
 from aiogram.enums import ParseMode
@@ -20,7 +20,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 
 from bot import live as bot_live
-from bot import render, rolling
+from bot import npcs, render, rolling
 from bot.access import runs_game
 from bot.combat import OPEN_ATTACK, TrackerStep
 from bot.features import FeatureSet
@@ -211,20 +211,19 @@ async def init_command(
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.storyteller_only_text())
             return
-        npc, copies = args.npc, args.copies
-        npc_sheet = await store.load_npc(chat_id, system, npc) if copies == 1 else None
+        npc = args.npc
+        names, npc_sheet = await _seat_group(store, chat_id, system, npc, args.copies)
         typed = args.base if args.base is not None else sheet_base(npc_sheet)
         if typed is None:
             await message.answer(view.no_npc_base_text(npc))
             return
         base = typed
-        modifier = _modifier(profile, npc_sheet.health if npc_sheet else None)
+        # a copy joins with its own untouched health; a lone NPC with the sheet's
+        lone = names == [npc] and npc_sheet is not None
+        modifier = _modifier(profile, npc_sheet.health if lone and npc_sheet else None)
 
         def change(current: Round) -> Round:
-            def taken(candidate: str) -> bool:
-                return current.fighter(tracker.npc_key(candidate)) is not None
-
-            for name in numbered_names(npc, copies, taken):
+            for name in names:
                 current = tracker.join(
                     current,
                     key=tracker.npc_key(name),
@@ -241,6 +240,12 @@ async def init_command(
             return
         sheet = await store.load_sheet(chat_id, user.id, system)
         own = args.base if args.base is not None else sheet_base(sheet)
+        if own is None and await runs_game(bot, message.chat, chat_settings, user, None):
+            # The Storyteller with no character of their own (no Dexterity + Wits) opens (or
+            # shows) the fight and is no fighter in it: the players roll in, the NPCs are
+            # added by name; /init 7 or «Бросить инициативу» seats them.
+            await _apply(message, store, profile, bot, lambda current: current)
+            return
         if own is None:
             # «Roll initiative» is a button of an open tracker: without one, name what exists.
             tracker_open = await store.load_live(chat_id, KIND) is not None
@@ -261,6 +266,22 @@ async def init_command(
             )
 
     await _apply(message, store, profile, bot, change)
+
+
+async def _seat_group(
+    store: Store, chat_id: int, system: SheetSystem, npc: str, copies: int
+) -> tuple[list[str], Sheet | None]:
+    """The names the NPCs join under (numbered when several: «Гуль 1», «Гуль 2») and the
+    group's sheet; each numbered copy gets the group's traits with health of its own
+    (bot.npcs)."""
+    current = await current_round(store, chat_id) or Round()
+
+    def taken(candidate: str) -> bool:
+        return current.fighter(tracker.npc_key(candidate)) is not None
+
+    names = numbered_names(npc, copies, taken)
+    sheet = await npcs.seat_copies(store, chat_id, system, npc, names)
+    return names, sheet
 
 
 async def _apply(
@@ -421,6 +442,8 @@ async def init_tap(
             if x and not any(current.can_interrupt(f.key) for f in current.fighters):
                 raise _Refused(render.invalid_button_text())
             after = state.model_copy(update={"panel": PANELS[x], "picked": None})
+        elif _removal(state, action, x):
+            after = await _remove(state, action, x, user, storyteller)
         elif action is InitAction.NEXT or action is InitAction.DELAY:
             acting = current.actor()
             if acting is None:
@@ -535,6 +558,37 @@ _BY_INDEX = frozenset(
     {InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION}
     | {InitAction.INTERRUPT, InitAction.INTERRUPT_SPEND}
 )
+
+
+def _removal(state: InitFlow, action: InitAction, x: int) -> bool:
+    """«Убрать»: the panel opened or closed from itself, or a participant removed."""
+    if action is InitAction.REMOVE:
+        return True
+    if action is not InitAction.PANEL:
+        return False
+    return x == PANELS.index(Panel.REMOVE) or (x == 0 and state.panel is Panel.REMOVE)
+
+
+async def _remove(
+    state: InitFlow,
+    action: InitAction,
+    x: int,
+    user: User,
+    storyteller: Callable[[], Awaitable[None]],
+) -> InitFlow:
+    """Anyone in the fight opens «Убрать» and takes their own character out; the Storyteller
+    removes anyone, a player or an NPC (docs/product.md "NPCs")."""
+    current = state.round
+    own = tracker.player_key(user.id)
+    if action is InitAction.PANEL:
+        if current.fighter(own) is None:
+            await storyteller()
+        return state.model_copy(update={"panel": PANELS[x], "picked": None})
+    gone = _at(current, x)
+    if gone.key != own:
+        await storyteller()
+    changed = tracker.leave(current, gone.key)
+    return state.model_copy(update={"round": changed, "panel": Panel.NONE})
 
 
 def _interrupt_panel(state: InitFlow, x: int) -> bool:
@@ -790,9 +844,6 @@ async def _storyteller_step(
             n += 1
         name = view.npc_name(n)
         changed = tracker.join(current, key=tracker.npc_key(name), name=name, dex_wits=x, rng=rng)
-        return state.model_copy(update={"round": changed, "panel": Panel.NONE})
-    if action is InitAction.REMOVE:
-        changed = tracker.leave(current, _at(current, x).key)
         return state.model_copy(update={"round": changed, "panel": Panel.NONE})
     if action is InitAction.PICK:
         return state.model_copy(update={"picked": _at(current, x).key})

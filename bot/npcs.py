@@ -1,0 +1,111 @@
+"""The Storyteller's NPCs by name, and groups of copies (docs/product.md "NPCs").
+
+An NPC is a sheet the Storyteller keeps under a name (``/npc``). A group is several copies of
+one NPC in a fight, numbered «Охранник 1», «Охранник 2», …: each copy is a sheet of its own
+under its numbered name, written when the copies join the fight as the group's sheet with an
+untouched health track, so every feature that reads an NPC by name (the attack panel, the
+trackers, ``/dmg``, ``/r``) finds the group's traits and the copy's own health. A numbered
+sheet that is not a copy (the Storyteller wrote other traits on it) is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.store import Store
+from rules.sheet import Sheet, SheetSystem, new_sheet
+
+_NUMBERED = re.compile(r"(.*\S)\s+([0-9]{1,3})")
+
+
+def _folded(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def group_of(name: str) -> str | None:
+    """«Охранник 2» → «Охранник»: the group a numbered name belongs to, if it is numbered."""
+    found = _NUMBERED.fullmatch(" ".join(name.split()))
+    return found.group(1) if found is not None else None
+
+
+def fresh_copy(group: Sheet) -> Sheet:
+    """The group's sheet for one more copy: the same traits, its own health untouched (no
+    boxes, no d6 wounds, no conditions or tricks waiting, Willpower full)."""
+    blank = new_sheet(group.system)
+    return group.model_copy(
+        update={
+            "health": blank.health,
+            "wounds": blank.wounds,
+            "conditions": blank.conditions,
+            "edges": blank.edges,
+            "willpower_current": group.willpower,
+        }
+    )
+
+
+def _is_copy(sheet: Sheet, group: Sheet) -> bool:
+    """A numbered sheet made from the group (or blank): the same traits and powers."""
+    blank = new_sheet(sheet.system)
+    if sheet.traits == blank.traits and sheet.powers == blank.powers:
+        return True
+    return sheet.traits == group.traits and sheet.powers == group.powers
+
+
+async def seat_copies(
+    store: Store, chat_id: int, system: SheetSystem, group: str, names: Sequence[str]
+) -> Sheet | None:
+    """Write each copy's sheet from the group's ``group`` sheet as the copies join a fight;
+    the group's sheet (None when the Storyteller has none: the copies fight without one)."""
+    sheet = await store.load_npc(chat_id, system, group)
+    if sheet is None:
+        return None
+    fresh = fresh_copy(sheet)
+
+    def made(current: Sheet) -> Sheet:
+        return fresh if _is_copy(current, sheet) else current
+
+    for name in names:
+        if _folded(name) != _folded(group):
+            await store.update_npc(chat_id, system, name, made)
+    return sheet
+
+
+async def npc_at_start(
+    store: Store, chat_id: int, system: SheetSystem, text: str, *, whole: bool = False
+) -> tuple[str, str] | None:
+    """``Охранник 2 л`` → (``Охранник 2``, ``л``): the chat's NPC whose name the line starts
+    with (the longest that fits, any case), as the Storyteller names one; ``whole``: the name
+    may be the whole line (``/hp Охранник``)."""
+    words = text.split()
+    if not words or words[0][:1].isdigit() or words[0][:1] in "+-":
+        return None
+    typed = [w.casefold() for w in words]
+    best: tuple[str, str] | None = None
+    for name, _sheet in await store.list_npcs(chat_id, system):
+        parts = [w.casefold() for w in name.split()]
+        room = len(parts) <= len(typed) if whole else len(parts) < len(typed)
+        fits = room and typed[: len(parts)] == parts
+        if fits and (best is None or len(parts) > len(best[0].split())):
+            best = (name, " ".join(words[len(parts) :]))
+    return best
+
+
+async def group_sheets(
+    store: Store, chat_id: int, system: SheetSystem, group: str
+) -> list[tuple[str, Sheet]]:
+    """The copies of ``group`` the chat has sheets for, by number («Охранник 1», «Охранник 2»)."""
+    found: list[tuple[int, str, Sheet]] = []
+    for name, sheet in await store.list_npcs(chat_id, system):
+        numbered = _NUMBERED.fullmatch(" ".join(name.split()))
+        if numbered is not None and _folded(numbered.group(1)) == _folded(group):
+            found.append((int(numbered.group(2)), name, sheet))
+    found.sort(key=lambda item: item[0])
+    return [(name, sheet) for _n, name, sheet in found]
+
+
+async def note_npcs(store: Store, chat_id: int, system: SheetSystem, names: Sequence[str]) -> None:
+    """A blank sheet for each NPC that joins a fight without one, so the chat knows it by name
+    (``/atk бандит 4``, ``/dmg бандит тел 1``) and its wounds have a place to land."""
+    for name in names:
+        await store.update_npc(chat_id, system, name, lambda sheet: sheet)
