@@ -20,6 +20,10 @@ from rules.combat.situation import Condition
 from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
 from rules.sheet import SheetSystem, TraitCode
 
+# The marker every sheet message starts with, the «no sheet yet» answers too: a reply to such
+# a message with lines of traits writes them (handlers/sheet recognises its messages by it).
+SHEET_MARK = "📜"
+
 # What a refusal quotes back of the player's text, and how many refused lines it lists: a
 # 4000-character word or a 2000-line paste must still get a reply Telegram accepts.
 ECHO_MAX = 40
@@ -107,9 +111,16 @@ def condition_name(condition: Condition) -> str:
 
 def no_sheet_text(owner: str) -> str:
     """Said under a roll that needs a sheet; the roll's own example follows it, so this one
-    tells how to fill the sheet without a second «Пример:»."""
-    return _("{name} has no character sheet in this chat yet.").format(name=escape(owner)) + (
-        "\n" + _("Fill it in with /set dexterity 3 brawl 2, or /set alone for buttons.")
+    tells how to fill the sheet without a second «Пример:». It starts with the sheet's mark,
+    so a paste in reply to it fills the sheet."""
+    return (
+        f"{SHEET_MARK} "
+        + _("{name} has no character sheet in this chat yet.").format(name=escape(owner))
+        + "\n"
+        + _(
+            "Fill it in with /set dexterity 3 brawl 2, /set alone for buttons, or reply to "
+            "this message with the sheet's lines."
+        )
     )
 
 
