@@ -35,8 +35,10 @@ def contest_text(state: ContestFlow) -> str:
     if outcome is None:
         if len(state.sides) < 2:
             lines.append(_("Who opposes? Press your chance to roll."))
-        else:
+        elif len(state.sides) < SIDES_MAX:
             lines.append(_("More sides may join; «Result» calls it."))
+        else:
+            lines.append(_("«Result» calls it."))
         return "\n".join(lines)
     names = {s.key: escape(s.name) for s in state.sides}
     if outcome.tie:
@@ -93,7 +95,7 @@ def already_in_text() -> str:
 
 
 def only_opener_text() -> str:
-    return _("The one who started the contest or the Storyteller calls it.")
+    return _("The one who started the contest or the GM calls it.")
 
 
 def help_line(_profile: object) -> str:

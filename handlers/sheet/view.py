@@ -453,7 +453,20 @@ def help_line(profile: Profile) -> str:
 
 
 def help_section(profile: Profile) -> str:
-    """``/help sheet``: sheets and roll requests."""
+    """``/help sheet``: sheets and roll requests, in the words and examples of the chat's
+    game (the d6 sheet holds powers, a weakness and luck; its texts say «сценарист»)."""
+    if profile.system is GameSystem.D6:
+        return "\n".join(
+            [
+                "<b>" + _("Character sheet") + "</b>",
+                _("/set fire 2 weakness 3 luck 1 — powers, the weakness and luck dice"),
+                _("/set — buttons: weakness, luck and the rest"),
+                _("/sheet — your sheet; /sheet export — as text to copy"),
+                _("/sheet set — paste many lines: reply to the bot's sheet message with them"),
+                _("/ask strength+agility — the GM asks everyone for a roll from their sheets"),
+                _("/sheet all — every player's sheet; /npc Bandit: sabre 2 — NPC sheets (the GM)"),
+            ]
+        )
     return "\n".join(
         [
             "<b>" + _("Character sheet") + "</b>",
