@@ -80,7 +80,7 @@ async def test_the_house_rule_refuses_a_slow_defence_of_another(d6: Table) -> No
     assert alert.show_alert
     assert alert.text is not None
     assert alert.text.startswith("Неспешно защищать здесь можно только себя")
-    assert "🏠 дом. правило: Неспешная защита других: нет" in alert.text
+    assert "🏠 Неспешная защита других: нет" in alert.text
     assert (await state_of(d6)).round == before.round
     await d6.tap(BORIS, press(picker, D6InitAction.GUARD, 1), mid)  # himself: slow is fine
     text, _markup = last_screen(d6)
