@@ -381,7 +381,7 @@ def d6_pool_of(
     ``d6.no_power_impossible`` says «даже пробовать не стоит» (:func:`rules.d6.chance.chance`).
     """
     if (powers or weakness or luck) and sheet is None:
-        raise PoolRefused(sheet_text.no_sheet_text(owner))
+        raise PoolRefused(sheet_text.no_sheet_text(owner, d6=True))
     levels: dict[str, int] = {}
     parts: list[str] = []
     if chance == 0 and not powers:

@@ -109,18 +109,26 @@ def condition_name(condition: Condition) -> str:
     return _("blinded")
 
 
-def no_sheet_text(owner: str) -> str:
+def no_sheet_text(owner: str, *, d6: bool = False) -> str:
     """Said under a roll that needs a sheet; the roll's own example follows it, so this one
     tells how to fill the sheet without a second «Пример:». It starts with the sheet's mark,
     so a paste in reply to it fills the sheet."""
+    fill = (
+        _(
+            "Fill it in with /set fire 2 weakness 3, /set alone for buttons, or reply to this "
+            "message with the sheet's lines."
+        )
+        if d6
+        else _(
+            "Fill it in with /set dexterity 3 brawl 2, /set alone for buttons, or reply to "
+            "this message with the sheet's lines."
+        )
+    )
     return (
         f"{SHEET_MARK} "
         + _("{name} has no character sheet in this chat yet.").format(name=escape(owner))
         + "\n"
-        + _(
-            "Fill it in with /set dexterity 3 brawl 2, /set alone for buttons, or reply to "
-            "this message with the sheet's lines."
-        )
+        + fill
     )
 
 

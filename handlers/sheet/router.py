@@ -271,7 +271,10 @@ async def sheet_command(
         return
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
-        await message.answer(sheet_text.no_sheet_text(target.name), parse_mode=ParseMode.HTML)
+        await message.answer(
+            sheet_text.no_sheet_text(target.name, d6=system is SheetSystem.D6),
+            parse_mode=ParseMode.HTML,
+        )
         return
     text = (
         sheet_view.export_text(sheet, target.name, lang)
