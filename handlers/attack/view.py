@@ -267,13 +267,16 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
 def _result(state: AttackFlow, name: str, profile: Profile) -> str:
     plan_kind = _damage_kind(state, profile)
     track = state.track_after
-    if plan_kind is None or (state.levels == 0 and state.soak is None):
+    if plan_kind is None:
         return "✅ " + _("{name}: the hit takes effect, no damage.").format(name=escape(name))
-    if state.levels == 0:
-        return "🛡 " + _("The damage is fully soaked.")
-    head = "🩸 " + _("{name} takes {damage}.").format(
-        name=escape(name), damage=damage_levels(plan_kind, state.levels)
-    )
+    if state.levels == 0 and state.soak is None:
+        head = "✅ " + _("{name}: the hit takes effect, no damage.").format(name=escape(name))
+    elif state.levels == 0:
+        head = "🛡 " + _("The damage is fully soaked.")
+    else:
+        head = "🩸 " + _("{name} takes {damage}.").format(
+            name=escape(name), damage=damage_levels(plan_kind, state.levels)
+        )
     if state.stunned:
         head += " 💫 " + _stun_reason(profile)
     if state.knocked:
