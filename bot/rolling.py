@@ -744,9 +744,8 @@ def typed_label(dice: int, wound_penalty: int) -> str:
 
 
 def wounds_text(wound_penalty: int) -> str:
-    """The one form every roll shows its wound penalty in (§B.9): «−1 за раны», with a real
-    minus whichever sign the caller keeps the penalty in."""
-    return _("{n} for wounds").format(n=f"−{abs(wound_penalty)}")
+    """«−1 за раны»: the one form of :func:`bot.sheet_text.wounds_text`."""
+    return sheet_text.wounds_text(wound_penalty)
 
 
 def conditions_tag(conditions: Sequence[Condition], difficulty: int) -> str:

@@ -56,6 +56,12 @@ def trait_name(code: TraitCode, lang: Lang, system: SheetSystem) -> str:
     return escape(display_name(code, lang, system))
 
 
+def wounds_text(wound_penalty: int) -> str:
+    """The one form every roll and health line shows the wound penalty in (§B.9): «−1 за
+    раны», with a real minus whichever sign the caller keeps the penalty in."""
+    return _("{n} for wounds").format(n=f"−{abs(wound_penalty)}")
+
+
 def health_line(track: HealthTrack) -> str:
     """§B.9: the level reached, its dice penalty, and the seven boxes (/ bashing, X lethal,
     ✱ aggravated, as S4 marks them)."""
@@ -65,7 +71,7 @@ def health_line(track: HealthTrack) -> str:
     if not row.can_act:
         state = level + " — " + _("cannot act")
     elif row.penalty:
-        state = f"{level} ({row.penalty:+d})".replace("-", "−")
+        state = f"{level} ({wounds_text(row.penalty)})"
     else:
         state = level
     return "<b>" + _("Health") + f"</b>: {state} [{' '.join(boxes)}]"
@@ -92,7 +98,7 @@ def health_tag(track: HealthTrack) -> str:
     boxes = "".join(_BOX[b] for b in track.boxes)
     if not row.can_act:
         return f"🩸 {level} [{boxes}]"
-    penalty = f" {row.penalty:+d}".replace("-", "−") if row.penalty else ""
+    penalty = f", {wounds_text(row.penalty)}" if row.penalty else ""
     return f"🩸 {level}{penalty} [{boxes}]"
 
 

@@ -33,7 +33,7 @@ async def test_damage_takes_dice_from_the_next_rolls(table: Table) -> None:
     await table.say(ANNA, "/dmg 3 л")
     said = table.session.sent[-1].text
     assert "Anna получает 3 уровня летального урона." in said
-    assert "(−1)" in said
+    assert "(−1 за раны)" in said
     await table.say(ANNA, "/r 6 6")
     assert dice_shown(table.session.sent[-1].text) == 5
     await table.say(ANNA, "/dmg 2 л")

@@ -180,7 +180,7 @@ async def test_sheet_view_lists_groups_willpower_and_health(table: Table) -> Non
     assert "<b>Арете</b>: 2" in lines
     assert "<b>Сферы</b>: Силы 1" in lines
     # Two boxes filled: Ушибы, −1 die (S4's table, §B.9); lethal X above bashing /.
-    assert "<b>Здоровье</b>: Ушибы (−1) [X / · · · · ·]" in lines
+    assert "<b>Здоровье</b>: Ушибы (−1 за раны) [X / · · · · ·]" in lines
 
 
 async def test_no_sheet_yet_gets_a_hint(table: Table) -> None:
