@@ -468,8 +468,10 @@ _VALUE = re.compile(
     r"(?:(?P<value>[0-9]{1,6})(?:\s*/\s*(?P<max>[0-9]{1,6}))?|(?P<dots>[●•]+)[○◦]*)\s*$"
 )
 _NAME_END = re.compile(r"[\s:=—–]+$")
-# «·» is what the bot's own sheet view puts between traits, so a copied view reads back too.
+# «·» is what the bot's own sheet view puts between traits, so a copied view reads back too;
+# a d6 power's own name may hold it, so there only «,» and «;» separate.
 _SEPARATORS = re.compile(r"[,;·|]")
+_D6_SEPARATORS = re.compile(r"[,;]")
 _DECORATION = re.compile(r"^[\W_]+|[\W_]+$")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -501,7 +503,8 @@ def parse_block(text: str, system: SheetSystem) -> ParsedBlock:
     entries: list[BlockEntry] = []
     errors: list[BlockError] = []
     for number, line in enumerate((text if isinstance(text, str) else "").splitlines(), 1):
-        for raw in _SEPARATORS.split(line):
+        separators = _D6_SEPARATORS if system is SheetSystem.D6 else _SEPARATORS
+        for raw in separators.split(line):
             item = raw.strip()
             if not item or _is_heading(item, system):
                 continue
