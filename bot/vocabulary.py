@@ -1,4 +1,5 @@
-"""Keywords of the typed magick line (``/m 3 вульг свид кв 2``, RULES.md §C): the grammar of
+"""Keywords of the typed magick line (``/m 3 вульг свид кв 2``, RULES.md §C), of the d6 roll,
+and the Russian names of the house rules (``/rules set провал=после_отмены``): the grammar of
 what players type, in every spelling either language uses, whatever the chat's language; so
 it is data of the parser, not translatable text (like the trait names of ``bot.traits``)."""
 
