@@ -29,7 +29,13 @@ from aiogram.utils.i18n.context import get_i18n
 from bot import house_rules, render, sheet_text
 from bot.parsing import D6_CHANCE_MAX, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
-from bot.traits import PowerNameError, TraitNameError, parse_pool_expression, resolve_power
+from bot.traits import (
+    PowerNameError,
+    TraitNameError,
+    parse_pool_expression,
+    resolve_power,
+    said_name,
+)
 from rules import d10
 from rules.actions import PoolStatus
 from rules.combat.situation import Condition, own_action
@@ -252,8 +258,12 @@ async def _sheet_pool(
         if error.field == "pool":
             raise PoolRefused(render.range_sentence("pool", profile)) from None
         raise PoolRefused(trait_not_rolled_text()) from None
+    typed = expression.split("+")  # one part per code, in order (parse_pool_expression)
     label = sheet_pool_label(
-        [sheet_text.trait_name(code, lang, system) for code in pool.codes],
+        [
+            escape(said_name(code, part, lang, system))
+            for code, part in zip(pool.codes, typed, strict=True)
+        ],
         pool.ratings,
         [code in pool.missing for code in pool.codes],
         pool.wound_penalty,

@@ -203,14 +203,19 @@ def display_name(code: TraitCode, lang: Lang, system: SheetSystem = SheetSystem.
 
 def said_name(code: TraitCode, typed: str, lang: Lang, system: SheetSystem) -> str:
     """The name to answer with: the player's own word when they wrote one of the trait's
-    names in full («Могущество 2» is answered «Могущество», though the book says «Мощь»),
-    the sheet's name for a prefix or an abbreviation («ловк», «св»)."""
+    names in full, in the reader's language («Могущество 2» is answered «Могущество», though
+    the book says «Мощь»); the sheet's name for a prefix, an abbreviation («ловк», «св»), a
+    word of the other language or a stored code (``self_control``)."""
     key = normalise(typed)
-    if len(key) > 3:
+    if len(key) > 3 and key != normalise(code.value):
         for spelling in _spellings(code):
-            if normalise(spelling) == key:
+            cyrillic = bool(_CYRILLIC.search(spelling))
+            if normalise(spelling) == key and cyrillic == (lang == "ru"):
                 return spelling
     return display_name(code, lang, system)
+
+
+_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
 def normalise(text: str) -> str:

@@ -104,3 +104,6 @@ def test_the_players_word_is_said_back() -> None:
     assert said_name(Discipline.POTENCE, "могущество", "ru", DA) == "Могущество"
     assert said_name(Attribute.DEXTERITY, "ловк", "ru", MAGE) == "Ловкость"
     assert said_name(Attribute.STRENGTH, "str", "ru", MAGE) == "Сила"
+    assert said_name(Ability.BRAWL, "brawl", "ru", MAGE) == "Драка"  # the other language
+    assert said_name(Discipline.POTENCE, "potence", "en", DA) == "Potence"
+    assert said_name(Discipline.POTENCE, "могущество", "en", DA) == "Potence"

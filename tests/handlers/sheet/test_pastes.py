@@ -138,6 +138,11 @@ async def test_the_players_word_is_said_back(table: Table) -> None:
     sheet = await stored(table, ANNA, DA)
     assert sheet is not None
     assert sheet.rating(Discipline.POTENCE) == 2
+    # A roll by their word says it back too; the sheet keeps the book's.
+    await table.say(ANNA, "/r ловк+могущество 6")
+    assert "Ловкость 3 + Могущество 2 → 5к10" in table.session.sent[-1].text
+    await table.say(ANNA, "/sheet")
+    assert "Мощь 2" in table.session.sent[-1].text
 
 
 async def test_the_d6_weakness_line_with_its_name(table: Table) -> None:
