@@ -372,7 +372,10 @@ def plain(html_text: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", html_text))
 
 
-def storyteller_only_text() -> str:
+def storyteller_only_text(*, d6: bool = False) -> str:
+    """The d6 game names the one who runs it in its own texts' word («сценарист»)."""
+    if d6:
+        return _("Only the GM can do this. An administrator becomes one with /st.")
     return _("Only the Storyteller can do this. An administrator becomes one with /st.")
 
 
