@@ -5,9 +5,12 @@ Ways in, from quickest to most discoverable:
 - ``/set ловкость 3``, several pairs on one line (``/set ловк 3 драка 2``), Willpower as
   current/permanent (``/set сила воли 5/7``), or many lines after ``/set`` or ``/sheet set``;
 - a reply to any of the bot's sheet messages (they start with 📜: the view, the export, the
-  ``/sheet set`` prompt) with lines of traits sets them on the replier's OWN sheet, so a player
-  can copy an export, edit it and send it back (a reply without a single number is table
-  talk and gets no answer);
+  ``/sheet set`` prompt, «no sheet yet») or to a player's own ``/sheet`` with lines of traits
+  sets them on the replier's OWN sheet (the Storyteller's under a player's ``/sheet``: that
+  player's), so a player can copy an export, edit it and send it back; headings and labels
+  («Таланты: Бдительность 2, Драка 3») are read as a pasted sheet has them (a reply without
+  a single number is table talk and gets no answer);
+- ``/blood 2`` spends a Dark Ages vampire's blood, ``/blood +3`` adds it;
 - ``/set`` alone opens an editor in one message: category → trait → value buttons.
 
 Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update.
