@@ -17,10 +17,12 @@ from enum import StrEnum
 from typing import Any
 
 from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n.context import get_i18n
 from pydantic import BaseModel, ValidationError
 
 from bot import vocabulary
 from bot.house_rules_text import SWITCHES, VALUES
+from bot.traits import normalise
 from rules import profiles
 from rules.profiles import GameSystem, Profile
 
@@ -85,8 +87,8 @@ class Switch:
         return self.key.rpartition(".")[2]
 
     def parse(self, text: str) -> SwitchValue | None:
-        """A typed value (``on``/``off``, an enum's name, a number), or None if not one of
-        this switch's values."""
+        """A typed value (``on``/``off``, ``да``/``нет``, an enum's name in English or its
+        Russian word, a number), or None if not one of this switch's values."""
         word = text.strip().casefold()
         if isinstance(self.values[0], bool):
             if word in _TRUE:
@@ -98,11 +100,22 @@ class Switch:
             if word.lstrip("-").isdecimal() and len(word) <= 3 and int(word) in self.values:
                 return int(word)
             return None
-        return word if word in self.values else None
+        if word in self.values:
+            return word
+        return _VALUE_WORDS.get(typed_key(word)) if typed_key(word) in _VALUE_WORDS else None
 
 
 _TRUE = vocabulary.YES
 _FALSE = vocabulary.NO
+
+
+def typed_key(text: str) -> str:
+    """How a typed name is compared: case, «ё», and «_» or «-» between words ignored."""
+    return "_".join(normalise(text).split())
+
+
+_VALUE_WORDS = {typed_key(ru): value for value, ru in vocabulary.HOUSE_RULE_VALUES.items()}
+_NAME_WORDS = {typed_key(ru): key for key, ru in vocabulary.HOUSE_RULE_NAMES.items()}
 
 
 def _values(key: str, annotation: Any, default: Any) -> tuple[SwitchValue, ...] | None:
@@ -152,14 +165,25 @@ def groups_for(profile: Profile) -> tuple[Group, ...]:
     return tuple(shown)
 
 
+def find_group(word: str) -> Group | None:
+    """A group by its English name (``combat``) or its Russian word (``бой``)."""
+    key = typed_key(word)
+    for group in Group:
+        if key in (group.value, typed_key(vocabulary.HOUSE_RULE_GROUPS[group.value])):
+            return group
+    return None
+
+
 def switches_of(group: Group) -> tuple[Switch, ...]:
     return tuple(s for s in CATALOGUE if s.group is group)
 
 
 def find(name: str) -> Switch | None:
-    """A switch by its key, its last part when that is unique (``soak_difficulty``), or
-    without ``_rule`` (``botch`` for ``botch_rule``)."""
+    """A switch by its Russian name (``провал``), its key, its last part when that is unique
+    (``soak_difficulty``), or without ``_rule`` (``botch`` for ``botch_rule``)."""
     word = name.strip().casefold()
+    if typed_key(word) in _NAME_WORDS:
+        return BY_KEY[_NAME_WORDS[typed_key(word)]]
     if word in BY_KEY:
         return BY_KEY[word]
     for candidate in (word, word + "_rule"):
@@ -241,15 +265,37 @@ def reset(switches: dict[str, SwitchValue], group: Group | None = None) -> dict[
     return {k: v for k, v in switches.items() if k in BY_KEY and BY_KEY[k].group is not group}
 
 
+def _russian() -> bool:
+    return get_i18n().current_locale != "en"
+
+
+def typed_name(switch: Switch) -> str:
+    """The name a player types for the switch, in the chat's language: ``провал`` in
+    Russian, ``botch`` in English (the key's last part, unique, without ``_rule``)."""
+    if _russian():
+        return vocabulary.HOUSE_RULE_NAMES[switch.key]
+    return switch.leaf.removesuffix("_rule")
+
+
 def text_value(value: SwitchValue) -> str:
+    """A value as a player types it, in the chat's language (``да``, ``после_отмены``)."""
     if isinstance(value, bool):
+        if _russian():
+            return vocabulary.HOUSE_RULE_YES if value else vocabulary.HOUSE_RULE_NO
         return "on" if value else "off"
+    if isinstance(value, str) and _russian():
+        return vocabulary.HOUSE_RULE_VALUES.get(value, value)
     return str(value)
 
 
 def export_line(switches: dict[str, SwitchValue]) -> str:
-    """The table's house rules as one line another chat can import."""
-    pairs = " ".join(f"{k}={text_value(v)}" for k, v in sorted(switches.items()))
+    """The table's house rules as one line another chat can import (in the words of the
+    chat that exports; the import reads either language)."""
+    pairs = " ".join(
+        f"{typed_name(BY_KEY[k])}={text_value(v)}"
+        for k, v in sorted(switches.items())
+        if k in BY_KEY
+    )
     return f"{EXPORT_MARK} {pairs}".strip()
 
 
@@ -349,5 +395,4 @@ def house_tag(
     changed = changed_dice_rules(profile, *also, dice=dice, keys=keys)
     if not changed:
         return None
-    rules = ", ".join(f"{label(s)}: {shown_value(value_of(profile, s))}" for s in changed)
-    return "🏠 " + _("house rule: {rules}").format(rules=rules)
+    return "🏠 " + "; ".join(f"{label(s)}: {shown_value(value_of(profile, s))}" for s in changed)

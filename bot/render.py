@@ -52,21 +52,22 @@ _OUTCOMES: dict[Outcome, LazyProxy] = {
     Outcome.AUTO_SUCCESS: __("Automatic success"),
 }
 
-# §A.5: the two books name the degrees differently; the English words are the same.
+# §A.5: the two books name the degrees differently; the English words are the same. Each is
+# the whole name of the success («Полный успех»), which the result line leads with.
 _DEGREES: dict[LabelSet, dict[Degree, LazyProxy]] = {
     LabelSet.S0: {
-        Degree.MARGINAL: __("Marginal"),
-        Degree.MODERATE: __("Moderate"),
-        Degree.COMPLETE: __("Complete"),
-        Degree.EXCEPTIONAL: __("Exceptional"),
-        Degree.PHENOMENAL: __("Phenomenal"),
+        Degree.MARGINAL: __("Marginal success"),
+        Degree.MODERATE: __("Moderate success"),
+        Degree.COMPLETE: __("Complete success"),
+        Degree.EXCEPTIONAL: __("Exceptional success"),
+        Degree.PHENOMENAL: __("Phenomenal success"),
     },
     LabelSet.S1: {
-        Degree.MARGINAL: __("Marginal (dubious)"),
-        Degree.MODERATE: __("Moderate (Dark Ages)"),
-        Degree.COMPLETE: __("Complete (Dark Ages)"),
-        Degree.EXCEPTIONAL: __("Exceptional (Dark Ages)"),
-        Degree.PHENOMENAL: __("Phenomenal (rare luck)"),
+        Degree.MARGINAL: __("Marginal success (dubious)"),
+        Degree.MODERATE: __("Moderate success (Dark Ages)"),
+        Degree.COMPLETE: __("Complete success (Dark Ages)"),
+        Degree.EXCEPTIONAL: __("Exceptional success (Dark Ages)"),
+        Degree.PHENOMENAL: __("Phenomenal success (rare luck)"),
     },
 }
 
@@ -176,11 +177,13 @@ def conditions(
 
 
 def outcome_line(outcome: Outcome, successes: int, degree: Degree | None, labels: LabelSet) -> str:
+    """«Полный успех: 3 успеха»: a success is named by its degree (§A.5) when it has one; an
+    automatic success is always the one success it says."""
+    if outcome is Outcome.SUCCESS and degree is not None:
+        return f"<b>{degree_label(degree, labels)}</b>: " + successes_text(successes)
     line = f"<b>{outcome_label(outcome)}</b>"
     if outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS):
         line += ": " + successes_text(successes)
-        if degree is not None:
-            line += f" — {degree_label(degree, labels)}"
     return line
 
 
@@ -369,7 +372,10 @@ def plain(html_text: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", html_text))
 
 
-def storyteller_only_text() -> str:
+def storyteller_only_text(*, d6: bool = False) -> str:
+    """The d6 game names the one who runs it in its own texts' word («сценарист»)."""
+    if d6:
+        return _("Only the GM can do this. An administrator becomes one with /st.")
     return _("Only the Storyteller can do this. An administrator becomes one with /st.")
 
 

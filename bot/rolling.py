@@ -29,7 +29,13 @@ from aiogram.utils.i18n.context import get_i18n
 from bot import house_rules, render, sheet_text
 from bot.parsing import D6_CHANCE_MAX, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
-from bot.traits import PowerNameError, TraitNameError, parse_pool_expression, resolve_power
+from bot.traits import (
+    PowerNameError,
+    TraitNameError,
+    parse_pool_expression,
+    resolve_power,
+    said_name,
+)
 from rules import d10
 from rules.actions import PoolStatus
 from rules.combat.situation import Condition, own_action
@@ -252,8 +258,12 @@ async def _sheet_pool(
         if error.field == "pool":
             raise PoolRefused(render.range_sentence("pool", profile)) from None
         raise PoolRefused(trait_not_rolled_text()) from None
+    typed = expression.split("+")  # one part per code, in order (parse_pool_expression)
     label = sheet_pool_label(
-        [sheet_text.trait_name(code, lang, system) for code in pool.codes],
+        [
+            escape(said_name(code, part, lang, system))
+            for code, part in zip(pool.codes, typed, strict=True)
+        ],
         pool.ratings,
         [code in pool.missing for code in pool.codes],
         pool.wound_penalty,
@@ -381,7 +391,7 @@ def d6_pool_of(
     ``d6.no_power_impossible`` says «даже пробовать не стоит» (:func:`rules.d6.chance.chance`).
     """
     if (powers or weakness or luck) and sheet is None:
-        raise PoolRefused(sheet_text.no_sheet_text(owner))
+        raise PoolRefused(sheet_text.no_sheet_text(owner, d6=True))
     levels: dict[str, int] = {}
     parts: list[str] = []
     if chance == 0 and not powers:
@@ -744,7 +754,8 @@ def typed_label(dice: int, wound_penalty: int) -> str:
 
 
 def wounds_text(wound_penalty: int) -> str:
-    return _("{n} for wounds").format(n=wound_penalty)
+    """«−1 за раны»: the one form of :func:`bot.sheet_text.wounds_text`."""
+    return sheet_text.wounds_text(wound_penalty)
 
 
 def conditions_tag(conditions: Sequence[Condition], difficulty: int) -> str:

@@ -20,6 +20,10 @@ from rules.combat.situation import Condition
 from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
 from rules.sheet import SheetSystem, TraitCode
 
+# The marker every sheet message starts with, the «no sheet yet» answers too: a reply to such
+# a message with lines of traits writes them (handlers/sheet recognises its messages by it).
+SHEET_MARK = "📜"
+
 # What a refusal quotes back of the player's text, and how many refused lines it lists: a
 # 4000-character word or a 2000-line paste must still get a reply Telegram accepts.
 ECHO_MAX = 40
@@ -52,6 +56,12 @@ def trait_name(code: TraitCode, lang: Lang, system: SheetSystem) -> str:
     return escape(display_name(code, lang, system))
 
 
+def wounds_text(wound_penalty: int) -> str:
+    """The one form every roll and health line shows the wound penalty in (§B.9): «−1 за
+    раны», with a real minus whichever sign the caller keeps the penalty in."""
+    return _("{n} for wounds").format(n=f"−{abs(wound_penalty)}")
+
+
 def health_line(track: HealthTrack) -> str:
     """§B.9: the level reached, its dice penalty, and the seven boxes (/ bashing, X lethal,
     ✱ aggravated, as S4 marks them)."""
@@ -61,7 +71,7 @@ def health_line(track: HealthTrack) -> str:
     if not row.can_act:
         state = level + " — " + _("cannot act")
     elif row.penalty:
-        state = f"{level} ({row.penalty:+d})".replace("-", "−")
+        state = f"{level} ({wounds_text(row.penalty)})"
     else:
         state = level
     return "<b>" + _("Health") + f"</b>: {state} [{' '.join(boxes)}]"
@@ -88,7 +98,7 @@ def health_tag(track: HealthTrack) -> str:
     boxes = "".join(_BOX[b] for b in track.boxes)
     if not row.can_act:
         return f"🩸 {level} [{boxes}]"
-    penalty = f" {row.penalty:+d}".replace("-", "−") if row.penalty else ""
+    penalty = f", {wounds_text(row.penalty)}" if row.penalty else ""
     return f"🩸 {level}{penalty} [{boxes}]"
 
 
@@ -105,11 +115,26 @@ def condition_name(condition: Condition) -> str:
     return _("blinded")
 
 
-def no_sheet_text(owner: str) -> str:
+def no_sheet_text(owner: str, *, d6: bool = False) -> str:
     """Said under a roll that needs a sheet; the roll's own example follows it, so this one
-    tells how to fill the sheet without a second «Пример:»."""
-    return _("{name} has no character sheet in this chat yet.").format(name=escape(owner)) + (
-        "\n" + _("Fill it in with /set dexterity 3 brawl 2, or /set alone for buttons.")
+    tells how to fill the sheet without a second «Пример:». It starts with the sheet's mark,
+    so a paste in reply to it fills the sheet."""
+    fill = (
+        _(
+            "Fill it in with /set fire 2 weakness 3, /set alone for buttons, or reply to this "
+            "message with the sheet's lines."
+        )
+        if d6
+        else _(
+            "Fill it in with /set dexterity 3 brawl 2, /set alone for buttons, or reply to "
+            "this message with the sheet's lines."
+        )
+    )
+    return (
+        f"{SHEET_MARK} "
+        + _("{name} has no character sheet in this chat yet.").format(name=escape(owner))
+        + "\n"
+        + fill
     )
 
 

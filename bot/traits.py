@@ -22,7 +22,6 @@ sentences are the handlers' job.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ from rules.sheet import (
     catalogue,
     set_power,
     set_trait,
+    set_weakness,
     set_wheel,
     set_willpower,
     trait_code,
@@ -75,36 +75,36 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Attribute.STAMINA: _n("Выносливость", "Stamina", "sta"),
     Attribute.CHARISMA: _n("Обаяние", "Charisma", "Харизма", "cha"),
     Attribute.MANIPULATION: _n("Манипулирование", "Manipulation", "Манипуляция", "man"),
-    Attribute.APPEARANCE: _n("Внешность", "Appearance", "app"),
+    Attribute.APPEARANCE: _n("Внешность", "Appearance", "Привлекательность", "app"),
     Attribute.PERCEPTION: _n("Восприятие", "Perception", "per"),
     Attribute.INTELLIGENCE: _n("Интеллект", "Intelligence", "int"),
     Attribute.WITS: _n("Смекалка", "Wits", "Сообразительность", "wit"),
     Ability.ACADEMICS: _n("Академические знания", "Academics", "Академия"),
     Ability.ACTING: _n("Актёрство", "Acting", "Актерство", "Performance"),
-    Ability.ALERTNESS: _n("Бдительность", "Alertness"),
+    Ability.ALERTNESS: _n("Бдительность", "Alertness", "Внимательность"),
     Ability.ANIMAL_KEN: _n("Знание животных", "Animal Ken"),
     Ability.ARCHERY: _n("Стрельба из лука", "Archery"),
     Ability.ART: _n("Искусство", "Art"),
     Ability.ATHLETICS: _n("Атлетизм", "Athletics", "Атлетика"),
     Ability.AWARENESS: _n("Осведомлённость", "Awareness"),
-    Ability.BRAWL: _n("Драка", "Brawl"),
-    Ability.COMPUTER: _n("Компьютеры", "Computer", "Компьютер", "Computers"),
+    Ability.BRAWL: _n("Драка", "Brawl", "Рукопашный бой", "Рукопашная"),
+    Ability.COMPUTER: _n("Компьютеры", "Computer", "Компьютер", "Computers", "Информатика"),
     Ability.COSMOLOGY: _n("Космология", "Cosmology"),
     Ability.CRAFTS: _n("Ремесло", "Crafts", "Ремёсла"),
     Ability.DODGE: _n("Уклонение", "Dodge", "Уворот"),
     Ability.DRIVE: _n("Вождение", "Drive"),
     Ability.EMPATHY: _n("Эмпатия", "Empathy"),
-    Ability.ENIGMAS: _n("Загадки", "Enigmas", "Энигмы", "Энигма"),
+    Ability.ENIGMAS: _n("Загадки", "Enigmas", "Энигмы", "Энигма", "Головоломки"),
     Ability.ESOTERICA: _n("Эзотерика", "Esoterica"),
     Ability.ETIQUETTE: _n("Этикет", "Etiquette"),
-    Ability.EXPRESSION: _n("Экспрессия", "Expression", "Выразительность"),
-    Ability.FIREARMS: _n("Огнестрельное оружие", "Firearms", "Огн. Оружие"),
+    Ability.EXPRESSION: _n("Экспрессия", "Expression", "Выразительность", "Самовыражение"),
+    Ability.FIREARMS: _n("Огнестрельное оружие", "Firearms", "Огн. Оружие", "Стрельба"),
     Ability.HEARTH_WISDOM: _n("Народная мудрость", "Hearth Wisdom"),
     Ability.HERBALISM: _n("Травничество", "Herbalism"),
-    Ability.INTIMIDATION: _n("Запугивание", "Intimidation"),
-    Ability.INVESTIGATION: _n("Расследование", "Investigation"),
+    Ability.INTIMIDATION: _n("Запугивание", "Intimidation", "Устрашение"),
+    Ability.INVESTIGATION: _n("Расследование", "Investigation", "Расследования"),
     Ability.LARCENY: _n("Воровство", "Larceny"),
-    Ability.LAW: _n("Правоведение", "Law", "Право", "Закон"),
+    Ability.LAW: _n("Правоведение", "Law", "Право", "Закон", "Юриспруденция"),
     Ability.LEADERSHIP: _n("Лидерство", "Leadership"),
     Ability.LINGUISTICS: _n("Лингвистика", "Linguistics", "Языки"),
     Ability.MARTIAL_ARTS: _n("Боевые искусства", "Martial Arts"),
@@ -118,9 +118,9 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Ability.RIDE: _n("Верховая езда", "Ride", "Riding"),
     Ability.SCIENCE: _n("Наука", "Science", "Науки"),
     Ability.SENESCHAL: _n("Сенешаль", "Seneschal", "Управление хозяйством"),
-    Ability.STEALTH: _n("Скрытность", "Stealth", "Маскировка"),
-    Ability.STREETWISE: _n("Уличное чутьё", "Streetwise", "Знание улиц"),
-    Ability.SUBTERFUGE: _n("Хитрость", "Subterfuge"),
+    Ability.STEALTH: _n("Скрытность", "Stealth", "Маскировка", "Незаметность"),
+    Ability.STREETWISE: _n("Уличное чутьё", "Streetwise", "Знание улиц", "Уличная мудрость"),
+    Ability.SUBTERFUGE: _n("Хитрость", "Subterfuge", "Обман"),
     Ability.SURVIVAL: _n("Выживание", "Survival"),
     Ability.TECHNOLOGY: _n("Техника", "Technology", "Технологии"),
     Ability.THROWING: _n("Метание", "Throwing"),
@@ -132,11 +132,13 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Sphere.ENTROPY: _n(*SPHERE_NAMES[Sphere.ENTROPY]),
     Sphere.FORCES: _n(*SPHERE_NAMES[Sphere.FORCES]),
     Sphere.LIFE: _n(*SPHERE_NAMES[Sphere.LIFE]),
-    Sphere.MATTER: _n(*SPHERE_NAMES[Sphere.MATTER]),
+    Sphere.MATTER: _n(*SPHERE_NAMES[Sphere.MATTER], "Вещество"),
     Sphere.MIND: _n(*SPHERE_NAMES[Sphere.MIND]),
     Sphere.PRIME: _n(
         *SPHERE_NAMES[Sphere.PRIME],
+        "Первоосновы",
         "Первооснова",
+        "Основа",
         "Первичное",
         "Первичность",
         "Первоначало",
@@ -147,7 +149,9 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Stat.WILLPOWER: _n("Сила Воли", "Willpower", "св", "wp", "Воля", "Will"),
     Stat.ARETE: _n("Арете", "Arete", "Арте"),  # «Арте» sic in S4
     Stat.HUMANITY: _n("Человечность", "Humanity"),
-    Stat.BLOOD: _n("Запас крови", "Blood Pool", "Кровь", "Blood", "Пул крови"),
+    Stat.BLOOD: _n(
+        "Запас крови", "Blood Pool", "Кровь", "Blood", "Пул крови", "Очки крови", "Blood points"
+    ),
     # S1 names neither the Virtues nor the Disciplines: the words of the Russian
     # translations of Vampire, and the other ones players bring from them.
     Virtue.CONSCIENCE: _n("Совесть", "Conscience"),
@@ -156,26 +160,28 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Virtue.INSTINCTS: _n("Инстинкты", "Instincts", "Инстинкт", "Instinct"),
     Virtue.COURAGE: _n("Храбрость", "Courage", "Смелость", "Мужество"),
     Discipline.ANIMALISM: _n("Анимализм", "Animalism"),
-    Discipline.AUSPEX: _n("Прорицание", "Auspex", "Ауспекс"),
-    Discipline.CELERITY: _n("Стремительность", "Celerity", "Быстрота"),
-    Discipline.CHIMERSTRY: _n("Химерия", "Chimerstry", "Химеристика"),
+    Discipline.AUSPEX: _n("Прорицание", "Auspex", "Ауспекс", "Ясновидение"),
+    Discipline.CELERITY: _n("Стремительность", "Celerity", "Быстрота", "Скорость"),
+    Discipline.CHIMERSTRY: _n("Химерия", "Chimerstry", "Химеристика", "Наваждение"),
     Discipline.DEMENTATION: _n("Помешательство", "Dementation", "Деменция", "Безумие"),
     Discipline.DOMINATE: _n("Доминирование", "Dominate", "Подчинение"),
     Discipline.FORTITUDE: _n("Стойкость", "Fortitude"),
-    Discipline.MORTIS: _n("Мортис", "Mortis"),
+    Discipline.MORTIS: _n("Мортис", "Mortis", "Некромантия"),
     Discipline.OBFUSCATE: _n("Затемнение", "Obfuscate", "Сокрытие"),
-    Discipline.OBTENEBRATION: _n("Власть над тенью", "Obtenebration", "Обтенебрация"),
+    Discipline.OBTENEBRATION: _n(
+        "Власть над тенью", "Obtenebration", "Обтенебрация", "Власть над тьмой"
+    ),
     Discipline.POTENCE: _n("Мощь", "Potence", "Могущество"),
     Discipline.PRESENCE: _n("Присутствие", "Presence", "Величие"),
-    Discipline.PROTEAN: _n("Превращение", "Protean", "Протеан", "Оборотничество"),
+    Discipline.PROTEAN: _n("Превращение", "Protean", "Протеан", "Оборотничество", "Метаморфозы"),
     Discipline.QUIETUS: _n("Квиетус", "Quietus", "Смерть"),
     Discipline.SERPENTIS: _n("Серпентис", "Serpentis"),
-    Discipline.THAUMATURGY: _n("Тауматургия", "Thaumaturgy"),
+    Discipline.THAUMATURGY: _n("Тауматургия", "Thaumaturgy", "Магия крови"),
     Discipline.VICISSITUDE: _n("Изменчивость", "Vicissitude", "Вицисситуд"),
     Stat.QUINTESSENCE: _n("Квинтэссенция", "Quintessence", "Квинта", "Quint"),
     Stat.PARADOX: _n("Парадокс", "Paradox"),
-    D6Field.WEAKNESS: _n("Слабость", "Weakness"),
-    D6Field.LUCK: _n("Кубики удачи", "Luck dice", "Удача", "Luck"),
+    D6Field.WEAKNESS: _n("Слабость", "Weakness", "Слабости"),
+    D6Field.LUCK: _n("Кубики удачи", "Luck dice", "Удача", "Luck", "Кубы удачи"),
     D6Field.ALACRITY: _n("Расторопность", "Alacrity"),
 }
 
@@ -193,6 +199,23 @@ def display_name(code: TraitCode, lang: Lang, system: SheetSystem = SheetSystem.
     if lang == "en":
         return names.en
     return _SHOWN.get((system, code), names.ru)
+
+
+def said_name(code: TraitCode, typed: str, lang: Lang, system: SheetSystem) -> str:
+    """The name to answer with: the player's own word when they wrote one of the trait's
+    names in full, in the reader's language («Могущество 2» is answered «Могущество», though
+    the book says «Мощь»); the sheet's name for a prefix, an abbreviation («ловк», «св»), a
+    word of the other language or a stored code (``self_control``)."""
+    key = normalise(typed)
+    if len(key) > 3 and key != normalise(code.value):
+        for spelling in _spellings(code):
+            cyrillic = bool(_CYRILLIC.search(spelling))
+            if normalise(spelling) == key and cyrillic == (lang == "ru"):
+                return spelling
+    return display_name(code, lang, system)
+
+
+_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
 def normalise(text: str) -> str:
@@ -303,13 +326,46 @@ def _as_system(system: object) -> SheetSystem:
 
 
 def _near(key: str, index: _Index) -> list[TraitCode]:
-    close = difflib.get_close_matches(key, list(index.exact), n=MAX_CANDIDATES * 2, cutoff=0.6)
     codes: list[TraitCode] = []
-    for spelling in close:
+    for spelling in close_spellings(key, index.exact):
         code = index.exact[spelling]
         if code not in codes:
             codes.append(code)
     return codes[:MAX_CANDIDATES]
+
+
+def typos_allowed(word: str) -> int:
+    """How many slips a suggestion may be away from what was typed: one in a short word, two
+    in a long one. A looser measure offered «Скрытность?» for «Сущность» (four letters
+    apart), which helps nobody at the table."""
+    return 1 if len(word) <= 5 else 2
+
+
+def slips(a: str, b: str, limit: int) -> int:
+    """The letters typed wrong, missing, extra or swapped between ``a`` and ``b`` (the
+    optimal string alignment distance), counted only up to ``limit + 1``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        before, row = row, current
+    return row[-1]
+
+
+def close_spellings(key: str, spellings: Iterable[str]) -> list[str]:
+    """The spellings a typo away from ``key``, nearest first (see :func:`typos_allowed`)."""
+    limit = typos_allowed(key)
+    scored = [(slips(key, s, limit), s) for s in spellings]
+    return [s for d, s in sorted((d, s) for d, s in scored if d <= limit)][: MAX_CANDIDATES * 2]
 
 
 class PowerNameError(TraitNameError):
@@ -339,7 +395,7 @@ def resolve_power(text: str, powers: Iterable[str]) -> str:
         return found[0]
     if len(typed[0]) >= MIN_PREFIX and found:
         raise PowerNameError(NameProblem.AMBIGUOUS, text, tuple(found))
-    near = difflib.get_close_matches(key, list(by_key), n=MAX_CANDIDATES, cutoff=0.6)
+    near = close_spellings(key, by_key)[:MAX_CANDIDATES]
     raise PowerNameError(NameProblem.UNKNOWN, text, tuple(by_key[k] for k in near))
 
 
@@ -381,7 +437,10 @@ class BlockProblem(StrEnum):
 @dataclass(frozen=True)
 class BlockEntry:
     """One ``name value`` of a block: a fixed trait (``code``) or a d6 power (``power``).
-    ``current`` is the first number of ``Сила Воли 5/7`` (current points / permanent)."""
+    ``current`` is the first number of ``Сила Воли 5/7`` (current points / permanent);
+    ``name`` the trait's name as the player wrote it, so the answer can say it back in their
+    word («Могущество», not the book's «Мощь»); ``note`` a d6 weakness's own name
+    («Слабость: Жадность 2»)."""
 
     line: int
     text: str
@@ -389,6 +448,8 @@ class BlockEntry:
     code: TraitCode | None = None
     power: str | None = None
     current: int | None = None
+    name: str = ""
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -412,7 +473,29 @@ _VALUE = re.compile(
     r"(?:(?P<value>[0-9]{1,6})(?:\s*/\s*(?P<max>[0-9]{1,6}))?|(?P<dots>[●•]+)[○◦]*)\s*$"
 )
 _NAME_END = re.compile(r"[\s:=—–]+$")
-_SEPARATORS = re.compile(r"[,;]")
+# «·» is what the bot's own sheet view puts between traits, so a copied view reads back too;
+# a d6 power's own name may hold it, so there only «,» and «;» separate.
+_SEPARATORS = re.compile(r"[,;·|]")
+_D6_SEPARATORS = re.compile(r"[,;]")
+_DECORATION = re.compile(r"^[\W_]+|[\W_]+$")
+_LETTER = re.compile(r"[^\W\d_]")
+
+# The headings of a sheet as players paste it, in the books' words and the usual ones: a
+# heading alone on its line is skipped, and one before a colon («Таланты: Бдительность 2»)
+# is not part of the first trait's name. A word that is a trait of the sheet («Силы», the
+# Sphere) is never a heading there.
+SECTION_WORDS = frozenset(
+    normalise(word)
+    for word in (
+        *("Атрибуты", "Физические", "Социальные", "Ментальные", "Умственные"),
+        *("Способности", "Таланты", "Навыки", "Познания", "Знания", "Умения", "Сферы"),
+        *("Дисциплины", "Добродетели", "Достоинства", "Преимущества", "Дополнения"),
+        *("Предыстории", "Черты", "Характеристики", "Силы", "Личные силы", "Прочее"),
+        *("Attributes", "Physical", "Social", "Mental", "Abilities", "Talents", "Skills"),
+        *("Knowledges", "Spheres", "Disciplines", "Virtues", "Advantages", "Backgrounds"),
+        *("Traits", "Powers", "Other"),
+    )
+)
 _SEPARATOR_SPLIT = re.compile(r"\s*([:=—–])\s*")
 _MISSING = BlockProblem.MISSING_VALUE
 
@@ -425,16 +508,51 @@ def parse_block(text: str, system: SheetSystem) -> ParsedBlock:
     entries: list[BlockEntry] = []
     errors: list[BlockError] = []
     for number, line in enumerate((text if isinstance(text, str) else "").splitlines(), 1):
-        for raw in _SEPARATORS.split(line):
+        separators = _D6_SEPARATORS if system is SheetSystem.D6 else _SEPARATORS
+        for raw in separators.split(line):
             item = raw.strip()
-            if not item:
+            if not item or _is_heading(item, system):
                 continue
-            result = _parse_item(number, item, system)
+            result = _parse_labelled(number, item, system)
             if isinstance(result, BlockEntry):
                 entries.append(result)
             else:
                 errors.append(result)
     return ParsedBlock(tuple(entries), tuple(errors))
+
+
+def _is_heading(item: str, system: SheetSystem) -> bool:
+    """«Таланты:», «**Атрибуты**», «— Сферы —»: a section's heading without a value."""
+    key = normalise(_DECORATION.sub("", item))
+    return key in SECTION_WORDS and key not in _INDEX[system].exact
+
+
+def _parse_labelled(line: int, item: str, system: SheetSystem) -> BlockEntry | BlockError:
+    """An item, or a heading and the first item of its section on one line («Таланты:
+    Бдительность 2»): the words before the colon are a label when the words after it are a
+    name and a value of their own. On a d6 sheet «Слабость: Жадность 2» is the weakness
+    with its own name."""
+    label, colon, rest = item.partition(":")
+    rest = rest.strip()
+    match = _VALUE.search(rest) if colon else None
+    if match is None or not _LETTER.search(rest[: match.start()]):
+        return _parse_item(line, item, system)
+    if system is SheetSystem.D6 and _INDEX[system].exact.get(normalise(label)) is (
+        D6Field.WEAKNESS
+    ):
+        note = _NAME_END.sub("", rest[: match.start()]).strip()
+        value, current = _value(match)
+        return BlockEntry(line, item, value, D6Field.WEAKNESS, None, current, label, note)
+    return _parse_item(line, rest, system)
+
+
+def _value(match: re.Match[str]) -> tuple[int, int | None]:
+    """The rating and the current points (``5/7``) of an item's value."""
+    if match["dots"]:
+        return len(match["dots"]), None
+    if match["max"] is not None:
+        return int(match["max"]), int(match["value"])
+    return int(match["value"]), None
 
 
 def _parse_item(line: int, item: str, system: SheetSystem) -> BlockEntry | BlockError:
@@ -447,22 +565,32 @@ def _parse_item(line: int, item: str, system: SheetSystem) -> BlockEntry | Block
     name = _NAME_END.sub("", head)
     if not name:
         return BlockError(line, item, BlockProblem.UNKNOWN_NAME)
-    if match["dots"]:
-        value, current = len(match["dots"]), None
-    elif match["max"] is not None:
-        value, current = int(match["max"]), int(match["value"])
-    else:
-        value, current = int(match["value"]), None
+    value, current = _value(match)
     if system is SheetSystem.D6:
         fixed = _INDEX[system].exact.get(normalise(name))
         if fixed is None:
-            return BlockEntry(line, item, value, power=" ".join(name.split()), current=current)
-        return BlockEntry(line, item, value, code=fixed, current=current)
+            return _d6_weakness(line, item, name, value, current) or BlockEntry(
+                line, item, value, power=" ".join(name.split()), current=current
+            )
+        return BlockEntry(line, item, value, code=fixed, current=current, name=name)
     try:
         code = resolve(name, system)
     except TraitNameError as exc:
         return _name_error(line, item, exc)
-    return BlockEntry(line, item, value, code=code, current=current)
+    return BlockEntry(line, item, value, code=code, current=current, name=name)
+
+
+def _d6_weakness(
+    line: int, item: str, name: str, value: int, current: int | None
+) -> BlockEntry | None:
+    """«Слабость Жадность 2» without the colon: the weakness named after its word."""
+    words = name.split()
+    for cut in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:cut])
+        if _INDEX[SheetSystem.D6].exact.get(normalise(head)) is D6Field.WEAKNESS:
+            note = " ".join(words[cut:])
+            return BlockEntry(line, item, value, D6Field.WEAKNESS, None, current, head, note)
+    return None
 
 
 def _unreadable(line: int, item: str, system: SheetSystem) -> BlockError:
@@ -563,6 +691,9 @@ def _apply_entry(sheet: Sheet, entry: BlockEntry, profile: Profile | None) -> Sh
         _single(entry)
         return set_power(sheet, entry.power, entry.value)
     code = trait_code(entry.code, sheet.system)
+    if code is D6Field.WEAKNESS:
+        _single(entry)
+        return set_weakness(sheet, entry.value, entry.note)
     if code is Stat.WILLPOWER:
         return set_willpower(sheet, entry.value, entry.current)
     _single(entry)
@@ -596,7 +727,10 @@ def export_sheet(sheet: Sheet, lang: Lang) -> str:
     if sheet.system is SheetSystem.D6:
         lines.extend(f"{p.name} {p.level}" for p in sheet.powers)
         if sheet.weakness is not None:
-            lines.append(f"{display_name(D6Field.WEAKNESS, lang, sheet.system)} {sheet.weakness}")
+            name = display_name(D6Field.WEAKNESS, lang, sheet.system)
+            if sheet.weakness_name is not None:
+                name += f": {sheet.weakness_name}"
+            lines.append(f"{name} {sheet.weakness}")
         if sheet.luck:
             lines.append(f"{display_name(D6Field.LUCK, lang, sheet.system)} {sheet.luck}")
         if sheet.alacrity is not None:

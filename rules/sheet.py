@@ -472,6 +472,9 @@ class Sheet(_Frozen):
     health: Track = HealthTrack()
     powers: tuple[Power, ...] = ()
     weakness: int | None = None
+    # The weakness's own word on the character's sheet («Слабость: Жадность 2»), kept to
+    # be shown back; the rules only ever use its number (§D.1).
+    weakness_name: str | None = None
     luck: int = 0
     alacrity: int | None = None  # None: the S3 default (3 for a hero)
     wounds: tuple[Difficulty, ...] = ()
@@ -578,6 +581,7 @@ def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
         if (
             sheet.powers
             or sheet.weakness is not None
+            or sheet.weakness_name is not None
             or sheet.luck
             or sheet.wounds
             or sheet.alacrity is not None
@@ -603,6 +607,11 @@ def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
         seen.add(key)
     if sheet.weakness is not None:
         check_int(sheet.weakness, "weakness", WEAKNESS_MIN, WEAKNESS_MAX)
+    if sheet.weakness_name is not None:
+        if sheet.weakness is None:
+            raise RulesInputError(ErrorCode.STATE, "weakness_name", "a name without a weakness")
+        if _power_name(sheet.weakness_name) != sheet.weakness_name:
+            raise RulesInputError(ErrorCode.STATE, "weakness_name", "not normalised")
     check_int(sheet.luck, "luck", 0, LUCK_MAX)
     if sheet.alacrity is not None:
         check_int(sheet.alacrity, "alacrity", 1, ALACRITY_MAX)
@@ -684,7 +693,8 @@ def set_trait(
         return set_wheel(sheet, paradox=value, profile=profile)
     if key is D6Field.WEAKNESS:
         check_int(value, key.value, 0, WEAKNESS_MAX)
-        return _update(sheet, weakness=value or None)
+        name = sheet.weakness_name if value else None
+        return _update(sheet, weakness=value or None, weakness_name=name)
     if key is D6Field.ALACRITY:
         check_int(value, key.value, 0, ALACRITY_MAX)
         return _update(sheet, alacrity=value or None)
@@ -751,6 +761,34 @@ def regain_willpower(sheet: Sheet, points: int = 1) -> Sheet:
     if sheet.willpower is None or sheet.willpower_current is None:
         raise RulesInputError(ErrorCode.STATE, "willpower", "no rating on the sheet")
     return _update(sheet, willpower_current=min(sheet.willpower, sheet.willpower_current + points))
+
+
+# ---------------------------------------------------------------------------------------------
+# The blood pool (S1)
+
+
+def spend_blood(sheet: Sheet, points: int) -> Sheet:
+    """Spend points of the blood pool; more than the sheet holds (or a sheet without a pool)
+    is ``E_RANGE`` and leaves the sheet as it was."""
+    sheet = _check_sheet(sheet)
+    if Stat.BLOOD not in _CATALOGUE[sheet.system]:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "blood", f"on a {sheet.system} sheet")
+    check_int(points, "points", 1, BLOOD_MAX)
+    have = sheet.blood
+    if have is None:
+        raise RulesInputError(ErrorCode.STATE, "blood", "no blood pool on the sheet")
+    if have < points:
+        raise RulesInputError(ErrorCode.RANGE, "blood", f"{have} < {points}")
+    return _update(sheet, blood=have - points)
+
+
+def gain_blood(sheet: Sheet, points: int) -> Sheet:
+    """Blood drunk: added to the pool, never above the sheet's range (a typo, not a feast)."""
+    sheet = _check_sheet(sheet)
+    if Stat.BLOOD not in _CATALOGUE[sheet.system]:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "blood", f"on a {sheet.system} sheet")
+    check_int(points, "points", 1, BLOOD_MAX)
+    return _update(sheet, blood=min(BLOOD_MAX, (sheet.blood or 0) + points))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1017,6 +1055,17 @@ def set_power(sheet: Sheet, name: str, level: int) -> Sheet:
     else:
         powers[index] = Power(name=clean, level=level)
     return _update(sheet, powers=tuple(powers))
+
+
+def set_weakness(sheet: Sheet, value: int, name: str | None = None) -> Sheet:
+    """The weakness (S2 «от 1 до 5», 0 for none) with the word the character's sheet gives
+    it, if any; the name is checked like a power's, and goes with a weakness of 0."""
+    sheet = _check_sheet(sheet)
+    _require_d6(sheet, "weakness")
+    sheet = set_trait(sheet, D6Field.WEAKNESS, value)
+    if name is None or sheet.weakness is None:
+        return sheet
+    return _update(sheet, weakness_name=_power_name(name))
 
 
 def spend_luck(sheet: Sheet, dice: int) -> Sheet:

@@ -9,7 +9,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import house_rules, render, sheet_text, table_text
+from bot import house_rules, render, rolling, sheet_text, table_text
 from bot.store import Flow
 from handlers.attack.callbacks import AtkAction, AtkCallback
 from handlers.attack.flow import (
@@ -137,7 +137,7 @@ def plan_line(state: AttackFlow, profile: Profile) -> str:
         line += " " + _("threshold {t}").format(t=plan.roll.threshold)
     penalty = wound_penalty(state.attacker.track).penalty
     if penalty:
-        line += " (" + _("{n} for wounds").format(n=penalty) + ")"
+        line += " (" + rolling.wounds_text(penalty) + ")"
     if plan.damage_type is not None:
         damage = _("{n}d10").format(n=plan.damage_dice) + ", " + damage_name(plan.damage_type)
         line += " · " + _("damage {dice}").format(dice=damage)
@@ -269,9 +269,14 @@ def _result(state: AttackFlow, name: str, profile: Profile) -> str:
     track = state.track_after
     if plan_kind is None:
         return "✅ " + _("{name}: the hit takes effect, no damage.").format(name=escape(name))
-    head = "🩸 " + _("{name} takes {damage}.").format(
-        name=escape(name), damage=damage_levels(plan_kind, state.levels)
-    )
+    if state.levels == 0 and state.soak is None:
+        head = "✅ " + _("{name}: the hit takes effect, no damage.").format(name=escape(name))
+    elif state.levels == 0:
+        head = "🛡 " + _("The damage is fully soaked.")
+    else:
+        head = "🩸 " + _("{name} takes {damage}.").format(
+            name=escape(name), damage=damage_levels(plan_kind, state.levels)
+        )
     if state.stunned:
         head += " 💫 " + _stun_reason(profile)
     if state.knocked:

@@ -121,7 +121,7 @@ def spent_text(state: D6AttackFlow) -> str:
     if state.spent == GainChoice.POISON:
         return _(
             "Poison: {whom} takes a physical wound {n}, and the poison is in the blood "
-            "(the Storyteller says what it does)."
+            "(the GM says what it does)."
         ).format(whom=whom, n=state.poison or gain)
     if state.manoeuvre is Manoeuvre.DIFFICULTY:
         return _("A cunning trick: {whom} gets a difficulty −{n}.").format(whom=whom, n=gain)
@@ -322,7 +322,7 @@ def once_text() -> str:
 
 
 def attacker_only_text() -> str:
-    return _("The attacker (or the Storyteller) decides this.")
+    return _("The attacker (or the GM) decides this.")
 
 
 def not_the_attacker_text() -> str:

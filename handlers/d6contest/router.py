@@ -124,7 +124,7 @@ async def d6_vs_command(
     if flow is None:  # the luck dice left the sheet since it was read
         await message.answer(rolling.no_luck_text(0))
         return
-    text, markup = view.draw(flow, state)
+    text, markup = view.draw(flow, state, sides_max(profile))
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
@@ -173,7 +173,7 @@ async def d6_vs_tap(
             store,
             flow,
             after,
-            lambda f: view.draw(f, after),
+            lambda f: view.draw(f, after, sides_max(profile)),
             entries=[_entry(user.id, side)],
         )
         return
@@ -188,7 +188,13 @@ async def d6_vs_tap(
             return
         after = state.model_copy(update={"outcome": outcome})
         await commit_tap(
-            callback, message, store, flow, after, lambda f: view.draw(f, after), close=True
+            callback,
+            message,
+            store,
+            flow,
+            after,
+            lambda f: view.draw(f, after, sides_max(profile)),
+            close=True,
         )
         return
     await callback.answer(render.invalid_button_text(), show_alert=True)

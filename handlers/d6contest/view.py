@@ -28,15 +28,19 @@ def _side_line(side: Side) -> str:
     return f"<b>{escape(side.name)}</b> ({side.label}): {_faces(side)} — {measures}"
 
 
-def contest_text(state: ContestFlow) -> str:
+def contest_text(state: ContestFlow, room: int = SIDES_MAX) -> str:
+    """The contest so far; ``room`` is how many sides the table's rules let in (two unless
+    contests of many sides are on), so no line invites a side that could not join."""
     lines = ["⚔️ " + _("A d6 contest")]
     lines += [_side_line(s) for s in state.sides]
     outcome = state.outcome
     if outcome is None:
         if len(state.sides) < 2:
             lines.append(_("Who opposes? Press your chance to roll."))
-        else:
+        elif len(state.sides) < room:
             lines.append(_("More sides may join; «Result» calls it."))
+        else:
+            lines.append(_("«Result» calls it."))
         return "\n".join(lines)
     names = {s.key: escape(s.name) for s in state.sides}
     if outcome.tie:
@@ -56,7 +60,9 @@ def contest_text(state: ContestFlow) -> str:
     return "\n".join(lines)
 
 
-def contest_keyboard(flow: Flow, state: ContestFlow) -> InlineKeyboardMarkup | None:
+def contest_keyboard(
+    flow: Flow, state: ContestFlow, room: int = SIDES_MAX
+) -> InlineKeyboardMarkup | None:
     if state.outcome is not None:
         return None
 
@@ -64,7 +70,7 @@ def contest_keyboard(flow: Flow, state: ContestFlow) -> InlineKeyboardMarkup | N
         return ContestCallback(f=flow.id, v=flow.version, a=action, x=x)
 
     rows = []
-    if len(state.sides) < SIDES_MAX:
+    if len(state.sides) < room:
         rows += render.rows(
             [table_text.button(f"🎲{n}", data(ContestAction.JOIN, n)) for n in JOIN_CHANCES], 8
         )
@@ -73,8 +79,10 @@ def contest_keyboard(flow: Flow, state: ContestFlow) -> InlineKeyboardMarkup | N
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def draw(flow: Flow, state: ContestFlow) -> tuple[str, InlineKeyboardMarkup | None]:
-    return contest_text(state), contest_keyboard(flow, state)
+def draw(
+    flow: Flow, state: ContestFlow, room: int = SIDES_MAX
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return contest_text(state, room), contest_keyboard(flow, state, room)
 
 
 def usage_text() -> str:
@@ -93,7 +101,7 @@ def already_in_text() -> str:
 
 
 def only_opener_text() -> str:
-    return _("The one who started the contest or the Storyteller calls it.")
+    return _("The one who started the contest or the GM calls it.")
 
 
 def help_line(_profile: object) -> str:

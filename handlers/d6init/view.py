@@ -279,13 +279,11 @@ def usage_text() -> str:
 
 
 def storyteller_only_text() -> str:
-    return _("Only the Storyteller does this.")
+    return _("Only the GM does this.")
 
 
 def not_your_turn_text(name: str) -> str:
-    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(
-        name=escape(name)
-    )
+    return _("Now it is {name}'s turn; they or the GM press this.").format(name=escape(name))
 
 
 def not_in_fight_text() -> str:

@@ -37,10 +37,12 @@ def project_text(state: ProjectFlow) -> str:
     lines += list(state.history)
     if project.status is ProjectStatus.COMPLETE:
         lines.append("✅ " + _("Done! Gain {n}.").format(n=project.gain))
+    elif project.status is ProjectStatus.FAILED and state.actions is not None:
+        lines.append("❌ " + _("The challenge is failed: the readiness fell below zero."))
     elif project.status is ProjectStatus.FAILED:
         lines.append("❌ " + _("The project fails: the readiness fell below zero."))
     elif project.status is ProjectStatus.FAILED_TIME:
-        lines.append("⌛ " + _("Time is up: the challenge is lost."))
+        lines.append("⌛ " + _("Time is up: the challenge is failed."))
         if project.readiness > 0:  # what was done still counts (S2 «Недоделанный замысел»)
             lines.append(
                 _("Left unfinished: it can still ease a difficulty by {n}.").format(
@@ -124,7 +126,7 @@ def no_actions_text() -> str:
 
 
 def only_opener_text() -> str:
-    return _("The one who started it or the Storyteller stops it.")
+    return _("The one who started it or the GM stops it.")
 
 
 def help_line(_profile: object) -> str:

@@ -40,7 +40,7 @@ async def d6_ask_command(
         bot, message.chat, chat_settings, message.from_user, message.sender_chat
     )
     if access is GameAccess.DENIED:
-        await message.answer(render.storyteller_only_text())
+        await message.answer(render.storyteller_only_text(d6=True))
         return
     try:
         args = parse_d6_arguments(command.args)

@@ -59,4 +59,4 @@ def already_rolled_text() -> str:
 
 
 def only_asker_text() -> str:
-    return _("The one who asked or the Storyteller closes the request.")
+    return _("The one who asked or the GM closes the request.")

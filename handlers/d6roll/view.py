@@ -215,7 +215,7 @@ def result_text(state: D6RollState, weakness: int | None, profile: Profile) -> s
             lines.append(
                 _("The wound is on the sheet and is felt from the next action.")
                 if state.wound_written
-                else _("No sheet here to write the wound on: the Storyteller keeps it.")
+                else _("No sheet here to write the wound on: the GM keeps it.")
             )
     return "\n".join(lines)
 

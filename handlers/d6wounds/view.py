@@ -44,7 +44,7 @@ def usage_text() -> str:
     return _(
         "In the d6 game: /dmg 2 phys — a physical wound of severity 2; /dmg 3 ment — a mental "
         "one; /heal 1 — the first wound on the list heals. In reply to a player's message, or "
-        "/dmg npc Guard 2 phys, the Storyteller wounds another."
+        "/dmg npc Guard 2 phys, the GM wounds another."
     )
 
 
@@ -53,7 +53,7 @@ def no_wound_text(name: str) -> str:
 
 
 def storyteller_only_text() -> str:
-    return _("Only the Storyteller wounds or heals another character.")
+    return _("Only the GM wounds or heals another character.")
 
 
 def no_npc_text(name: str) -> str:

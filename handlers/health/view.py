@@ -42,11 +42,13 @@ def wound_text(state: WoundFlow, track: HealthTrack, profile: Profile) -> str:
         )
     ]
     if state.soak is not None and state.kept is not None:
+        kept = (
+            _("the damage is fully soaked")
+            if state.kept == 0
+            else damage_kind(state.damage, state.kept)
+        )
         lines.append(
-            "🛡 "
-            + _("Soak: {roll} → {damage}.").format(
-                roll=tally_text(state.soak), damage=damage_kind(state.damage, state.kept)
-            )
+            "🛡 " + _("Soak: {roll} → {damage}.").format(roll=tally_text(state.soak), damage=kept)
         )
     elif state.dice:
         lines.append(

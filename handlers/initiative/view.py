@@ -162,7 +162,7 @@ def note_text(note: Note) -> str:
         if note.levels:
             lines.append(_("{name} takes {damage}.").format(name=name, damage=damage))
         else:
-            lines.append(_("{name} soaks it all.").format(name=name))
+            lines.append("🛡 " + _("The damage is fully soaked."))
     return "\n".join(lines)
 
 

@@ -9,7 +9,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import house_rules, render, sheet_text, table_text
+from bot import house_rules, render, rolling, sheet_text, table_text
 from bot.store import Flow
 from handlers.magick.callbacks import (
     BarrierAction,
@@ -99,7 +99,7 @@ def _difficulty_line(state: EffectFlow, profile: Profile) -> str:
 def _pool_line(state: EffectFlow, profile: Profile) -> str:
     line = _("Arete {n}d10").format(n=state.dice(profile))
     if state.wound_penalty and profile.magick.wound_penalty_on_arete:
-        line += " (" + _("{n} for wounds").format(n=-state.wound_penalty) + ")"
+        line += " (" + rolling.wounds_text(state.wound_penalty) + ")"
     if state.quintessence:
         line += ", " + _("Quintessence {n}").format(n=state.quintessence)
     if state.willpower:

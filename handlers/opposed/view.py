@@ -62,12 +62,8 @@ def opposed_text(
         if winner is None:
             lines.append("🤝 <b>" + _("A tie") + "</b>")
         else:
-            lines.append(
-                "🏆 <b>"
-                + _("{name} wins").format(name=escape(winner))
-                + "</b>: "
-                + _("net successes: {n}").format(n=net)
-            )
+            won = _("{name} wins by {n} success", "{name} wins by {n} successes", n=net)
+            lines.append("🏆 <b>" + won.format(name=escape(winner), n=net) + "</b>")
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import render
+from bot import render, rolling
 from bot.sheet_text import candidates_text, lang_of
 from bot.traits import display_name
 from handlers.requests.callbacks import RequestAction, RequestCallback
@@ -48,7 +48,7 @@ def answer_line(answer: RequestAnswer) -> str:
     result = answer.result
     head = _("{dice}d10").format(dice=answer.dice)
     if answer.penalty:
-        head += " (" + _("wounds {penalty}").format(penalty=answer.penalty).replace("-", "−") + ")"
+        head += " (" + rolling.wounds_text(answer.penalty) + ")"
     outcome = f"<b>{render.outcome_label(result.outcome)}</b>"
     if result.successes:
         outcome += ": " + render.successes_text(result.successes)

@@ -43,7 +43,18 @@ from rules.dice import Rng
 from rules.difficulty import check_base, retry_difficulty
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile, RollContext
-from rules.sheet import Ability, Attribute, Sheet, catalogue, system_of, trait_code
+from rules.sheet import (
+    Ability,
+    Attribute,
+    Discipline,
+    Sheet,
+    Stat,
+    TraitCode,
+    Virtue,
+    catalogue,
+    system_of,
+    trait_code,
+)
 
 
 def make_router() -> Router:
@@ -165,18 +176,26 @@ async def _open_wizard(message: Message, store: Store, profile: Profile) -> None
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
+def _wizard_trait(code: TraitCode) -> bool:
+    """What a wizard button may add to a pool: an Attribute, an Ability, and on a Dark Ages
+    sheet what a vampire rolls besides them — a Virtue, a Discipline, Humanity."""
+    return isinstance(code, (Attribute, Ability, Virtue, Discipline)) or code is Stat.HUMANITY
+
+
 def _trait_buttons(sheet: Sheet | None, state: WizardState) -> list[view.TraitButton]:
-    """§A.2 on buttons: the sheet's Attributes, then its highest Abilities; the pool is their
-    sum, so the player never adds ratings in their head."""
-    if sheet is None or not sheet.traits:
+    """§A.2 on buttons: the sheet's Attributes, then its highest Abilities, then (Dark Ages)
+    its Virtues, Humanity and Disciplines; the pool is their sum, so the player never adds
+    ratings in their head."""
+    if sheet is None:
         return []
     codes = catalogue(sheet.system)
-    rated = [(c, sheet.rating(c)) for c in codes if isinstance(c, (Attribute, Ability))]
+    rated = [(c, sheet.rating(c)) for c in codes if _wizard_trait(c)]
     attributes = [(c, r) for c, r in rated if isinstance(c, Attribute) and r is not None]
     abilities = sorted(
         ((c, r) for c, r in rated if isinstance(c, Ability) and r),
         key=lambda pair: -(pair[1] or 0),
     )[: max(0, view.WIZARD_TRAITS_MAX - len(attributes))]
+    vampire = [(c, r) for c, r in rated if not isinstance(c, (Attribute, Ability)) and r]
     lang = sheet_text.lang_of(get_i18n().current_locale)
     return [
         view.TraitButton(
@@ -184,7 +203,7 @@ def _trait_buttons(sheet: Sheet | None, state: WizardState) -> list[view.TraitBu
             text=f"{display_name(code, lang, sheet.system)} {rating}",
             chosen=code.value in state.traits,
         )
-        for code, rating in attributes + abilities
+        for code, rating in attributes + abilities + vampire
     ]
 
 
@@ -386,7 +405,7 @@ async def _wizard_tap(
         state = state.model_copy(update={"pool": data.x, "traits": ()})
     elif action is RollAction.TRAIT:
         codes = catalogue(system_of(profile))
-        if not 0 <= data.x < len(codes) or not isinstance(codes[data.x], (Attribute, Ability)):
+        if not 0 <= data.x < len(codes) or not _wizard_trait(codes[data.x]):
             raise RulesInputError(ErrorCode.RANGE, "trait", str(data.x))
         code = codes[data.x].value
         if code in state.traits:

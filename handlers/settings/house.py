@@ -13,6 +13,7 @@ from babel.support import LazyProxy
 
 from bot import render
 from bot.house_rules import (
+    BY_KEY,
     Group,
     HouseRuleError,
     Switch,
@@ -24,8 +25,10 @@ from bot.house_rules import (
     shown_value,
     switches_of,
     text_value,
+    typed_name,
     value_of,
 )
+from bot.traits import close_spellings
 from handlers.settings.callbacks import HouseCallback
 from rules.profiles import Profile
 
@@ -78,7 +81,7 @@ def top_text(profile: Profile) -> str:
     other = next(v for v in example.values if v != value_of(profile, example))
     lines.append(
         _("Pick a group; typed: /rules set {example}, /rules export.").format(
-            example=f"{example.leaf.removesuffix('_rule')}={text_value(other)}"
+            example=escape(f"{typed_name(example)}={text_value(other)}")
         )
     )
     return "\n".join(lines)
@@ -132,7 +135,7 @@ def card_text(profile: Profile, switch: Switch) -> str:
     now and the value of the chat's book."""
     base = base_profile(profile.name)
     now, book = value_of(profile, switch), value_of(base, switch)
-    lines = [f"🏠 <b>{escape(label(switch))}</b> <code>{escape(switch.key)}</code>"]
+    lines = [f"🏠 <b>{escape(label(switch))}</b> <code>{escape(typed_name(switch))}</code>"]
     described = describe(switch)
     if described:
         lines.append(escape(described))
@@ -166,12 +169,19 @@ def set_text(switches: list[tuple[Switch, SwitchValue]]) -> str:
 
 def bad_rule_text(error: HouseRuleError, names: list[str]) -> str:
     if error.switch is not None:
-        values = ", ".join(text_value(v) for v in error.switch.values)
+        values = ", ".join(escape(text_value(v)) for v in error.switch.values)
         return _("«{value}» is not a value of {rule}. Values: {values}").format(
-            value=escape(error.name[:40]), rule=escape(error.switch.key), values=values
+            value=escape(error.name[:40]), rule=escape(typed_name(error.switch)), values=values
         )
-    return _("No house rule «{name}». Rules: {names}").format(
-        name=escape(error.name[:40]), names=", ".join(names)
+    if not error.name:
+        return _("Type /rules set name=value, or choose on buttons: /rules house")
+    near = close_spellings(error.name.casefold(), names)[:3]
+    if near:
+        return _("No house rule «{name}». Did you mean: {names}? All of them: /rules house").format(
+            name=escape(error.name[:40]), names=", ".join(escape(n) for n in near)
+        )
+    return _("No house rule «{name}». All of them, on buttons: /rules house").format(
+        name=escape(error.name[:40])
     )
 
 
@@ -184,8 +194,9 @@ def reset_text() -> str:
 
 
 def dropped_text(keys: list[str]) -> str:
+    names = [label(BY_KEY[k]) if k in BY_KEY else k for k in keys]
     return _("House rules that do not apply to this game were dropped: {keys}").format(
-        keys=", ".join(escape(k) for k in keys)
+        keys=", ".join(escape(n) for n in names)
     )
 
 

@@ -159,9 +159,7 @@ async def _house_command(
         return
     switches = dict(chat_settings.switches)
     if verb == "reset":
-        group = next(
-            (g for g in house_rules.Group if words and g.value == words[0].casefold()), None
-        )
+        group = house_rules.find_group(words[0]) if words else None
         switches = house_rules.reset(switches, group)
         await store.update_chat(message.chat.id, switches=switches)
         await message.answer(house.reset_text())
@@ -173,10 +171,14 @@ async def _house_command(
             raise house_rules.HouseRuleError("")
         for switch, value in assignments:
             if switch.group not in allowed:
-                raise house_rules.HouseRuleError(switch.key)
+                raise house_rules.HouseRuleError(house_rules.typed_name(switch))
             switches = house_rules.with_switch(chat_settings.profile, switches, switch, value)
     except house_rules.HouseRuleError as error:
-        names = [s.key for g in house_rules.groups_for(profile) for s in house_rules.switches_of(g)]
+        names = [
+            house_rules.typed_name(s)
+            for g in house_rules.groups_for(profile)
+            for s in house_rules.switches_of(g)
+        ]
         await message.answer(house.bad_rule_text(error, names), parse_mode=ParseMode.HTML)
         return
     await store.update_chat(message.chat.id, switches=switches)

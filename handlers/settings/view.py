@@ -10,7 +10,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import render
 from bot.store import ChatSettings
 from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
-from rules.profiles import Profile
+from rules.profiles import GameSystem, Profile
 
 
 def language_prompt() -> str:
@@ -80,7 +80,9 @@ def help_lines(profile: Profile) -> str:
     return "\n".join(
         [
             _("/lang — language of this chat"),
-            _(
+            _("/rules — the game and its house rules (the GM; chat admins until there is one)")
+            if profile.system is GameSystem.D6
+            else _(
                 "/rules — the game and its house rules (the Storyteller; chat admins until "
                 "there is one)"
             ),

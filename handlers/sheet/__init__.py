@@ -14,6 +14,7 @@ FEATURE = Feature(
     commands=(
         MenuCommand("set", __("Set your sheet's traits: /set dexterity 3"), rank=70),
         MenuCommand("sheet", __("Your character sheet"), rank=80),
+        MenuCommand("blood", __("Spend blood (Dark Ages): /blood 2"), rank=81),
     ),
     help=(HelpLine(HelpSection.SHEET, view.help_line),),
     help_topics={"sheet": view.help_section},

@@ -5,9 +5,12 @@ Ways in, from quickest to most discoverable:
 - ``/set ловкость 3``, several pairs on one line (``/set ловк 3 драка 2``), Willpower as
   current/permanent (``/set сила воли 5/7``), or many lines after ``/set`` or ``/sheet set``;
 - a reply to any of the bot's sheet messages (they start with 📜: the view, the export, the
-  ``/sheet set`` prompt) with lines of traits sets them on the replier's OWN sheet, so a player
-  can copy an export, edit it and send it back (a reply without a single number is table
-  talk and gets no answer);
+  ``/sheet set`` prompt, «no sheet yet») or to a player's own ``/sheet`` with lines of traits
+  sets them on the replier's OWN sheet (the Storyteller's under a player's ``/sheet``: that
+  player's), so a player can copy an export, edit it and send it back; headings and labels
+  («Таланты: Бдительность 2, Драка 3») are read as a pasted sheet has them (a reply without
+  a single number is table talk and gets no answer);
+- ``/blood 2`` spends a Dark Ages vampire's blood, ``/blood +3`` adds it;
 - ``/set`` alone opens an editor in one message: category → trait → value buttons.
 
 Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update.
@@ -41,11 +44,14 @@ from handlers.sheet.flow import EDITOR, EditorState
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
 from rules.sheet import (
+    BLOOD_MAX,
     Sheet,
     SheetSystem,
+    gain_blood,
     new_sheet,
     set_trait,
     set_willpower,
+    spend_blood,
     system_of,
     trait_code,
 )
@@ -74,6 +80,7 @@ def make_router() -> Router:
     router.message.register(set_command, Command("set"))
     router.message.register(sheet_command, Command("sheet"))
     router.message.register(npc_command, Command("npc"))
+    router.message.register(blood_command, Command("blood"))
     router.message.register(paste_reply, replies_to_a_sheet)
     router.callback_query.register(editor_tap, SheetCallback.filter())
     router.callback_query.register(roster_tap, RosterCallback.filter())
@@ -108,16 +115,23 @@ def forgiving(
 
 
 def replies_to_a_sheet(message: Message, bot: Bot) -> bool:
-    """A plain text reply to one of the bot's 📜 messages (privacy mode still delivers it)."""
+    """A plain text reply to one of the bot's 📜 messages (the sheet, the export, the prompt,
+    «no sheet yet»; privacy mode still delivers it), or to a player's own ``/sheet``."""
     reply = message.reply_to_message
     if message.text is None or message.text.startswith("/") or reply is None:
         return False
     author = reply.from_user
-    return (
-        author is not None
-        and author.id == bot.id
-        and (reply.text or "").startswith(sheet_view.SHEET_MARK)
-    )
+    if author is None:
+        return False
+    if author.id == bot.id:
+        return (reply.text or "").startswith(sheet_text.SHEET_MARK)
+    return not author.is_bot and _is_sheet_command(reply.text or "")
+
+
+def _is_sheet_command(text: str) -> bool:
+    """``/sheet`` or ``/sheet@OurBot``, with or without words after it."""
+    command = text.split(maxsplit=1)[0].casefold() if text.split() else ""
+    return command.partition("@")[0] in ("/sheet", "/set")
 
 
 async def _player(message: Message) -> User | None:
@@ -159,12 +173,30 @@ async def set_command(
     await _open_editor(message, user, store, profile, locale)
 
 
-async def paste_reply(message: Message, store: Store, profile: Profile, locale: str) -> None:
+async def paste_reply(
+    message: Message,
+    store: Store,
+    profile: Profile,
+    locale: str,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
     if not _RATING.search(message.text or ""):
         return  # «круто!» under a sheet is table talk, not a paste: no answer at all
     user = await _player(message)
     if user is None:
         return
+    replied = message.reply_to_message
+    author = replied.from_user if replied is not None else None
+    if (
+        author is not None
+        and not author.is_bot
+        and author.id != user.id
+        and await runs_game(bot, message.chat, chat_settings, user, None)
+    ):
+        # Under a player's own /sheet the Storyteller writes that player's sheet, as /set
+        # in reply to them does; anyone else's paste writes their own.
+        user = author
     await apply_text(message, user, message.text or "", store, profile, locale)
 
 
@@ -242,7 +274,10 @@ async def sheet_command(
         return
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
-        await message.answer(sheet_text.no_sheet_text(target.name), parse_mode=ParseMode.HTML)
+        await message.answer(
+            sheet_text.no_sheet_text(target.name, d6=system is SheetSystem.D6),
+            parse_mode=ParseMode.HTML,
+        )
         return
     text = (
         sheet_view.export_text(sheet, target.name, lang)
@@ -274,7 +309,7 @@ async def _roster(
     lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
     npcs = await store.list_npcs(message.chat.id, system)
-    text, markup = sheet_view.roster_page(players, lang, sheet_view.SHEET_MARK, npcs=npcs)
+    text, markup = sheet_view.roster_page(players, lang, sheet_text.SHEET_MARK, npcs=npcs)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
@@ -309,7 +344,7 @@ async def roster_tap(
             (p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)
         ]
         text, markup = sheet_view.roster_page(
-            players, lang, sheet_view.SHEET_MARK, npcs=npcs, page=callback_data.p
+            players, lang, sheet_text.SHEET_MARK, npcs=npcs, page=callback_data.p
         )
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
@@ -331,6 +366,77 @@ async def _target(
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
         return owner_of(reply.from_user)
     return owner_of(user)
+
+
+# ---------------------------------------------------------------------------------------------
+# The blood pool: /blood 2 spends, /blood +3 drinks, /blood shows it (Dark Ages)
+
+_BLOOD = re.compile(r"(?P<sign>\+?)\s*(?P<n>[0-9]{1,3})")
+
+
+async def blood_command(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    chat_settings: ChatSettings,
+) -> None:
+    """Blood spent (or drunk) in one atomic change of the sheet: more than the pool holds is
+    refused and writes nothing. The Storyteller spends a player's blood by replying to them,
+    as with ``/set``."""
+    user = await _player(message)
+    if user is None:
+        return
+    if system_of(profile) is not SheetSystem.DARK_AGES:
+        await message.answer(sheet_view.blood_other_game_text(), parse_mode=ParseMode.HTML)
+        return
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    if (
+        target is not None
+        and not target.is_bot
+        and target.id != user.id
+        and await runs_game(bot, message.chat, chat_settings, user, None)
+    ):
+        user = target
+    args = (command.args or "").strip()
+    system = SheetSystem.DARK_AGES
+    if not args:
+        sheet = await store.load_sheet(message.chat.id, user.id, system)
+        pool = sheet.blood if sheet is not None else None
+        await message.answer(
+            sheet_view.blood_pool_text(user.first_name, pool), parse_mode=ParseMode.HTML
+        )
+        return
+    match = _BLOOD.fullmatch(args)
+    points = int(match["n"]) if match is not None else 0
+    if match is None or not 1 <= points <= BLOOD_MAX:
+        await message.answer(sheet_view.blood_usage_text(), parse_mode=ParseMode.HTML)
+        return
+    gain = match["sign"] == "+"
+    held: list[int | None] = [None]
+
+    def change(sheet: Sheet) -> Sheet:
+        held[0] = sheet.blood
+        return gain_blood(sheet, points) if gain else spend_blood(sheet, points)
+
+    try:
+        sheet = await store.update_sheet(
+            message.chat.id, user.id, system, change, owner=owner_of(user)
+        )
+    except RulesInputError:
+        await message.answer(
+            sheet_view.blood_refused_text(user.first_name, points, held[0]),
+            parse_mode=ParseMode.HTML,
+        )
+        return
+    text = (
+        sheet_view.blood_gained_text(user.first_name, points, sheet.blood or 0)
+        if gain
+        else sheet_view.blood_spent_text(user.first_name, points, sheet.blood or 0)
+    )
+    await message.answer(text, parse_mode=ParseMode.HTML)
 
 
 # ---------------------------------------------------------------------------------------------

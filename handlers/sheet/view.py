@@ -19,6 +19,7 @@ from babel.support import LazyProxy
 
 from bot import render, rolling, table_text
 from bot.sheet_text import (
+    SHEET_MARK,
     candidates_text,
     echoed,
     health_line,
@@ -33,6 +34,7 @@ from bot.traits import (
     Lang,
     display_name,
     export_sheet,
+    said_name,
 )
 from handlers.sheet.callbacks import Category, RosterCallback, SheetAction, SheetCallback
 from rules.d6.chance import DifficultyKind
@@ -56,9 +58,6 @@ from rules.sheet import (
 )
 from rules.spheres import Sphere
 
-# The marker every sheet message starts with: a reply to such a message with lines of traits
-# sets them (the handler recognises its own messages by it).
-SHEET_MARK = "📜"
 # NPC sheets are marked apart, so a reply to one never pastes into the replier's own sheet.
 NPC_MARK = "🎭"
 MESSAGE_LIMIT = 4000  # Telegram's 4096 with room for the entities
@@ -161,7 +160,9 @@ def _d6_lines(sheet: Sheet, lang: Lang) -> list[str]:
         powers = " · ".join(f"{escape(p.name)} {p.level}" for p in sheet.powers)
         lines.append("<b>" + _("Powers") + f"</b>: {powers}")
     if sheet.weakness is not None:
-        lines.append(f"<b>{trait_name(D6Field.WEAKNESS, lang, sheet.system)}</b>: {sheet.weakness}")
+        named = f"{escape(sheet.weakness_name)} " if sheet.weakness_name is not None else ""
+        weakness = trait_name(D6Field.WEAKNESS, lang, sheet.system)
+        lines.append(f"<b>{weakness}</b>: {named}{sheet.weakness}")
     if sheet.luck:
         lines.append(f"<b>{trait_name(D6Field.LUCK, lang, sheet.system)}</b>: {sheet.luck}")
     if sheet.alacrity is not None:
@@ -238,7 +239,7 @@ def saved_text(sheet: Sheet, owner: str, lang: Lang, entries: Sequence[BlockEntr
     parts: list[str] = []
     for entry in entries:
         if entry.code is not None:
-            parts.append(_rating_text(sheet, entry.code, lang))
+            parts.append(_rating_text(sheet, entry.code, lang, entry.name))
         elif entry.power is not None:
             power = sheet.power(entry.power)
             parts.append(f"{escape(entry.power)} {power.level if power else 0}")
@@ -257,8 +258,10 @@ def saved_text(sheet: Sheet, owner: str, lang: Lang, entries: Sequence[BlockEntr
     )
 
 
-def _rating_text(sheet: Sheet, code: TraitCode, lang: Lang) -> str:
-    name = trait_name(code, lang, sheet.system)
+def _rating_text(sheet: Sheet, code: TraitCode, lang: Lang, typed: str = "") -> str:
+    name = escape(said_name(code, typed, lang, sheet.system))
+    if code is D6Field.WEAKNESS and sheet.weakness_name is not None:
+        name += ": " + escape(sheet.weakness_name)
     if code is Stat.WILLPOWER:
         return f"{name} {sheet.willpower_current}/{sheet.willpower}"
     value = sheet.rating(code)
@@ -378,6 +381,49 @@ def roster_page(
     return text, InlineKeyboardMarkup(inline_keyboard=[row])
 
 
+def blood_other_game_text() -> str:
+    return _("Only a Dark Ages vampire has a blood pool.")
+
+
+def blood_usage_text() -> str:
+    return _("/blood 2 — spend 2 blood points; /blood +3 — drink 3; /blood — the pool now.")
+
+
+def blood_pool_text(owner: str, pool: int | None) -> str:
+    if pool is None:
+        return _("{name}'s sheet has no blood pool yet: /set blood 10").format(name=escape(owner))
+    return "🩸 " + _("{name}'s blood pool: {n}").format(name=escape(owner), n=pool)
+
+
+def blood_spent_text(owner: str, points: int, left: int) -> str:
+    spent = _("{name} spends {n} blood point", "{name} spends {n} blood points", n=points)
+    return (
+        "🩸 "
+        + spent.format(name=escape(owner), n=points)
+        + " · "
+        + _("left in the pool: {n}").format(n=left)
+    )
+
+
+def blood_gained_text(owner: str, points: int, now: int) -> str:
+    drunk = _("{name} drinks {n} blood point", "{name} drinks {n} blood points", n=points)
+    return (
+        "🩸 "
+        + drunk.format(name=escape(owner), n=points)
+        + " · "
+        + _("the pool now: {n}").format(n=now)
+    )
+
+
+def blood_refused_text(owner: str, points: int, held: int | None) -> str:
+    """More than the pool holds: said with what it holds, and nothing was spent."""
+    if held is None:
+        return blood_pool_text(owner, None)
+    return _(
+        "{name} has only {held} blood in the pool, not enough to spend {n}. Nothing was spent."
+    ).format(name=escape(owner), held=held, n=points)
+
+
 def npc_usage_text() -> str:
     return _(
         "NPC sheets (Storyteller): /npc Guard: dexterity 3 brawl 2 — set; /npc Guard — show; "
@@ -407,7 +453,20 @@ def help_line(profile: Profile) -> str:
 
 
 def help_section(profile: Profile) -> str:
-    """``/help sheet``: sheets and roll requests."""
+    """``/help sheet``: sheets and roll requests, in the words and examples of the chat's
+    game (the d6 sheet holds powers, a weakness and luck; its texts say «сценарист»)."""
+    if profile.system is GameSystem.D6:
+        return "\n".join(
+            [
+                "<b>" + _("Character sheet") + "</b>",
+                _("/set fire 2 weakness 3 luck 1 — powers, the weakness and luck dice"),
+                _("/set — buttons: weakness, luck and the rest"),
+                _("/sheet — your sheet; /sheet export — as text to copy"),
+                _("/sheet set — paste many lines: reply to the bot's sheet message with them"),
+                _("/ask strength+agility — the GM asks everyone for a roll from their sheets"),
+                _("/sheet all — every player's sheet; /npc Bandit: sabre 2 — NPC sheets (the GM)"),
+            ]
+        )
     return "\n".join(
         [
             "<b>" + _("Character sheet") + "</b>",
@@ -418,6 +477,7 @@ def help_section(profile: Profile) -> str:
             _("/sheet set — paste many lines: reply to the bot's sheet message with them"),
             _("/ask perc+alert 8 — the Storyteller asks everyone for a roll from their sheets"),
             _("/sheet all — every player's sheet; /npc Guard: dex 3 — NPC sheets (Storyteller)"),
+            *([blood_usage_text()] if profile.name == "dark-ages" else []),
         ]
     )
 

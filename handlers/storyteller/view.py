@@ -8,11 +8,14 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from handlers.storyteller.callbacks import StCallback
-from rules.profiles import Profile
+from rules.profiles import GameSystem, Profile
 
 
 def help_line(profile: Profile) -> str:
-    """One line in /help (the screen must stay one screen)."""
+    """One line in /help (the screen must stay one screen), in the game's own word for the
+    one who runs it: the d6 texts call them «сценарист»."""
+    if profile.system is GameSystem.D6:
+        return _("/st the GM")
     return _("/st Storyteller")
 
 

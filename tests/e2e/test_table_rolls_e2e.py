@@ -173,7 +173,7 @@ async def test_opposed_roll_by_reply(table: Table) -> None:
         assert "Ничья" in message.text
     else:
         name = "Аня" if verdict.winner is contests.Side.A else "Борис"
-        assert f"Побеждает {name}: чистых успехов: {verdict.net}" in message.text
+        assert f"Побеждает {name} с перевесом в {verdict.net} успех" in message.text
     assert message.buttons == []
     await table.settle()
 

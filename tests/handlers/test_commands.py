@@ -27,6 +27,7 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
         "project",
         "set",
         "sheet",
+        "blood",
         "init",
         "atk",
         "dmg",

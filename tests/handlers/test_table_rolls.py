@@ -181,7 +181,7 @@ async def test_opposed_roll_by_reply_names_the_winner(table: Table) -> None:
     await table.tap(BORIS, roll_b, message_id)
     text = last_text(table)
     assert "Boris: 3к10, сложность 7" in text
-    assert "🏆 <b>Побеждает Anna</b>: чистых успехов: 1" in text
+    assert "🏆 <b>Побеждает Anna с перевесом в 1 успех</b>" in text
     assert last_markup(table) is None
     a = d10.resolve([9, 8, 7, 1], 6, MAGE)
     b = d10.resolve([10, 2, 2], 7, MAGE)
@@ -228,7 +228,7 @@ async def test_race_to_n_rounds_until_someone_gets_there(table: Table) -> None:
     await table.tap(BORIS, find(last_markup(table), VsCallback, a=VsAction.ROLL_B), message_id)
     text = last_text(table)
     assert "Раунд 2: Anna 2, Boris 0 · счёт 3:0" in text
-    assert "🏆 <b>Побеждает Anna</b>: чистых успехов: 3" in text
+    assert "🏆 <b>Побеждает Anna с перевесом в 3 успеха</b>" in text
 
 
 async def test_npc_side_is_played_by_the_storyteller(table: Table) -> None:

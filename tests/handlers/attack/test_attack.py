@@ -290,7 +290,7 @@ async def test_a_sweep_that_hits_knocks_the_target_down_even_when_all_is_soaked(
     await press(table, VERA, AtkAction.SOAK)
     _mid, text, markup = panel(table)
     assert markup is None
-    assert "Вера получает 0" in text
+    assert "🛡 Урон полностью поглощён." in text
     assert "🤸 Нокдаун: Вера на земле." in text, text
     sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
     assert sheet is not None

@@ -140,7 +140,7 @@ async def test_holding_then_cutting_in(d6: Table) -> None:
 
 async def test_the_storyteller_adds_npcs_and_defends_for_one(d6: Table) -> None:
     await d6.say(ANNA, "/init npc Гуль 2 x2")
-    assert "Рассказчик" in d6.session.sent[-1].text
+    assert "сценарист" in d6.session.sent[-1].text
     await d6.say(VERA, "/init npc Гуль 2 x2")
     await d6.say(ANNA, "/init 2")
     state = await state_of(d6)

@@ -80,7 +80,7 @@ async def test_the_house_rule_refuses_a_slow_defence_of_another(d6: Table) -> No
     assert alert.show_alert
     assert alert.text is not None
     assert alert.text.startswith("Неспешно защищать здесь можно только себя")
-    assert "🏠 дом. правило: Неспешная защита других: нет" in alert.text
+    assert "🏠 Неспешная защита других: нет" in alert.text
     assert (await state_of(d6)).round == before.round
     await d6.tap(BORIS, press(picker, D6InitAction.GUARD, 1), mid)  # himself: slow is fine
     text, _markup = last_screen(d6)
@@ -158,7 +158,7 @@ async def test_the_storyteller_has_an_npc_protect_another(d6: Table) -> None:
     assert "🤝 Кто защищает товарища? Нажмите на имя." in text
     assert names_in(picker) == ["Гуль 1", "Гуль 2", "↩ Назад"]
     await d6.tap(BORIS, named(picker, "Гуль 2"), mid)  # the Storyteller's choice
-    assert d6.session.answers[-1].text == "Это делает только Рассказчик."
+    assert d6.session.answers[-1].text == "Это делает только сценарист."
     await d6.tap(ANNA, named(picker, "Гуль 2"), mid)
     text, picker = last_screen(d6)
     assert "🤝 Кого защищает Гуль 2? Нажмите на имя." in text

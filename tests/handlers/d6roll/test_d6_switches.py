@@ -68,7 +68,7 @@ async def test_the_house_rule_refuses_no_power_even_with_help_and_keeps_the_luck
     await d6.say(BORIS, "/r 0 +1 удача 2")
     text = last_text(d6)
     assert "без подходящей силы это не удастся — не помогут ни друзья, ни удача" in text
-    assert "🏠 дом. правило: Без силы — никак: да" in text
+    assert "🏠 Без силы — никак: да" in text
     assert await flows(d6.store) == {}
     sheet = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
     assert sheet is not None
@@ -146,7 +146,7 @@ async def test_the_house_gain_of_a_success_without_a_roll(d6: Table) -> None:
     await d6.say(BORIS, "/r авто")
     text = last_text(d6)
     assert "выигрыш считается равным 3" in text
-    assert "🏠 дом. правило: Выигрыш успеха без броска: 3" in text
+    assert "🏠 Выигрыш успеха без броска: 3" in text
     await d6.say(BORIS, "/r 2")  # a rolled result does not own up to it
     assert "Выигрыш успеха без броска" not in last_text(d6)
 
@@ -224,7 +224,7 @@ async def test_the_house_rule_hides_an_effort_with_nothing_to_reroll(d6: Table) 
     d6.rng = Dealt(6, 5)
     await d6.say(BORIS, "/r 2")
     assert d6.session.sent[-1].reply_markup is None
-    assert "🏠 дом. правило: Усилие без перебросов: нет" in last_text(d6)
+    assert "🏠 Усилие без перебросов: нет" in last_text(d6)
     await d6.tap(BORIS, effort, mid)  # the button drawn before the rule changed
     alert = d6.session.answers[-1]
     assert alert.show_alert
@@ -272,7 +272,7 @@ async def test_under_the_house_gain_a_challenge_action_without_a_roll_counts_mor
     edit = d6.session.edits[-1]
     assert "Готовность: 2 из 3" in edit.text
     assert "Борис: без броска — +2" in edit.text
-    assert "🏠 дом. правило: Выигрыш успеха без броска: 2" in edit.text
+    assert "🏠 Выигрыш успеха без броска: 2" in edit.text
     await d6.tap(BORIS, project_button(edit.reply_markup, ProjectAction.AUTO), mid)
     assert d6.session.answers[-1].show_alert  # his one action is spent
     await d6.tap(ANNA, project_button(edit.reply_markup, ProjectAction.AUTO), mid)
@@ -324,7 +324,7 @@ async def test_the_house_gain_of_an_attack_without_a_roll(d6: Table) -> None:
     await attack_replying(d6, BORIS, "/atk авто", ANNA)
     sent = d6.session.sent[-1]
     assert "✅ без броска, выигрыш считается равным 3" in sent.text
-    assert "🏠 дом. правило: Выигрыш успеха без броска: 3" in sent.text
+    assert "🏠 Выигрыш успеха без броска: 3" in sent.text
     assert "Телесная рана 3" in [b.text for b in buttons(sent.reply_markup)]
     await d6.say(BORIS, "/atk авто удача 1")
     assert "/atk авто — без броска" in last_text(d6)

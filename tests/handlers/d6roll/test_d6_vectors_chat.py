@@ -161,7 +161,7 @@ async def test_g_d09_a_challenge_of_two_heroes(d6: Table, faces: list[int], says
         await d6.tap(BORIS, stop.callback_data or "", d6.session.messages[-1].message_id)
         assert d6.session.answers[-1].show_alert  # the opener's call, or the Storyteller's
         await d6.tap(ANNA, stop.callback_data or "", d6.session.messages[-1].message_id)
-        assert "Время вышло: вызов не пройден." in d6.session.edits[-1].text
+        assert "Время вышло: вызов провален." in d6.session.edits[-1].text
 
 
 async def test_g_d17_an_aim_cancels_the_difficulty_and_helps_the_next_attack(d6: Table) -> None:

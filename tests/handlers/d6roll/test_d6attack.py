@@ -246,7 +246,7 @@ async def test_a_split_with_the_declared_manoeuvre_and_bad_taps(d6: Table) -> No
         await d6.tap(ANNA, forged.pack(), mid)
         assert d6.session.answers[-1].show_alert
     await d6.tap(BORIS, share(markup, 0, "p"), mid)
-    assert d6.session.answers[-1].text == "Это решает нападающий (или Рассказчик)."
+    assert d6.session.answers[-1].text == "Это решает нападающий (или сценарист)."
     assert await flows(d6.store) == before
     await d6.tap(ANNA, share(markup, 1, "v"), mid)
     await d6.tap(ANNA, share(markup, 1, "v"), mid)  # the same drawing pressed twice

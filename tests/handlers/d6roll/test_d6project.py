@@ -82,7 +82,7 @@ async def test_a_challenge_counts_actions_and_its_time_runs_out(d6: Table) -> No
     await d6.tap(ANNA, press(edit.reply_markup, ProjectAction.CLOSE), mid)
     final = await state(d6, press(edit.reply_markup, ProjectAction.CLOSE))
     assert final.project.status is ProjectStatus.FAILED_TIME  # a challenge stops when time is up
-    assert "Время вышло: вызов не пройден." in d6.session.edits[-1].text
+    assert "Время вышло: вызов провален." in d6.session.edits[-1].text
     assert "Недоделанный замысел" in d6.session.edits[-1].text or final.project.readiness < 0
 
 

@@ -33,7 +33,7 @@ async def test_each_player_rolls_their_own_chance_once(d6: Table) -> None:
     await d6.say(ANNA, "/set\nСила 2\nЛовкость 3")
     await d6.say(BORIS, "/set\nСила 1\nЛовкость 1")
     await d6.say(ANNA, "/ask сила+ловкость")
-    assert "Рассказчик" in d6.session.sent[-1].text
+    assert "Это может только сценарист." in d6.session.sent[-1].text
     await d6.say(VERA, "/ask сила+ловкость 2")
     sent = d6.session.sent[-1]
     assert "Vera просит бросок: сила + ловкость, нужно мер успеха: 2" in sent.text

@@ -43,7 +43,7 @@ async def test_heal_and_the_storytellers_wounds(d6: Table) -> None:
     await d6.say(ANNA, "/heal 1")
     assert "Ран нет." in d6.session.sent[-1].text
     await d6.say(ANNA, "/dmg npc Страж 2 тел")
-    assert "Рассказчик" in d6.session.sent[-1].text
+    assert "сценарист" in d6.session.sent[-1].text
     await d6.say(VERA, "/dmg npc Страж 2 тел")
     assert "НПС «Страж» здесь нет" in d6.session.sent[-1].text
     sheet = await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6)

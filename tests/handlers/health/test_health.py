@@ -33,7 +33,7 @@ async def test_damage_takes_dice_from_the_next_rolls(table: Table) -> None:
     await table.say(ANNA, "/dmg 3 л")
     said = table.session.sent[-1].text
     assert "Anna получает 3 уровня летального урона." in said
-    assert "(−1)" in said
+    assert "(−1 за раны)" in said
     await table.say(ANNA, "/r 6 6")
     assert dice_shown(table.session.sent[-1].text) == 5
     await table.say(ANNA, "/dmg 2 л")
@@ -100,7 +100,7 @@ async def test_a_typed_wound_is_soaked_once_and_lands_less_what_was_soaked(table
     await table.tap(BORIS, data, mid)
     text = table.session.edits[-1].text
     assert "🛡 Поглощение: <b>7</b> 2 — 1 успех → 2 уровня ударного урона." in text
-    assert "дом. правило" not in text
+    assert "🏠" not in text
     await table.tap(BORIS, data, mid)  # a double tap soaks once
     sheet = await table.store.load_sheet(table.chat.id, BORIS.id, SheetSystem.MAGE)
     assert sheet is not None
@@ -114,13 +114,13 @@ async def test_a_soak_owns_up_to_the_tables_soak_rule(table: Table) -> None:
     await table.say(ANNA, "/rules set combat.soak_difficulty=8")
     await table.say(BORIS, "/set выносливость 2")
     await table.say(BORIS, "/dmg 3 b")
-    assert "🏠 дом. правило: Сложность поглощения: 8" in table.session.sent[-1].text
+    assert "🏠 Сложность поглощения: 8" in table.session.sent[-1].text
     data, mid = soak_button(table)
     table.rng = Dealt(7, 2)
     await table.tap(ANNA, data, mid)  # whoever runs the game may roll it
     text = table.session.edits[-1].text
     assert "Поглощение: 7 2 — 0 успехов → 3 уровня ударного урона." in text
-    assert "🏠 дом. правило: Сложность поглощения: 8" in text
+    assert "🏠 Сложность поглощения: 8" in text
 
 
 async def test_a_soak_refuses_a_track_that_changed_since(table: Table) -> None:

@@ -242,7 +242,7 @@ async def test_damage_shows_on_the_tracker_line(table: Table) -> None:
     await opened(table)
     await table.say(BORIS, "/dmg 2 л")
     _mid, text, _markup = screen(table)
-    assert re.search(r"Борис — .*🩸 Ушибы −1 \[XX\]", text), text
+    assert re.search(r"Борис — .*🩸 Ушибы, −1 за раны \[XX\]", text), text
 
 
 async def test_a_buried_tracker_is_posted_again_at_the_bottom(table: Table) -> None:

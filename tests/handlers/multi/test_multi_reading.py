@@ -45,8 +45,8 @@ async def test_the_wound_penalty_reaches_typed_actions(table: Table) -> None:
     await table.say(ANNA, "/dmg 3 л")
     await table.say(ANNA, "/multi 6 6")
     text = table.session.sent[-1].text
-    assert "1. 6 -1 за раны: 5 → 3к10, сложность 6" in text
-    assert "2. 6 -1 за раны: 5 → 2к10, сложность 6" in text
+    assert "1. 6 −1 за раны: 5 → 3к10, сложность 6" in text
+    assert "2. 6 −1 за раны: 5 → 2к10, сложность 6" in text
 
 
 async def test_a_split_pool_game_reads_two_numbers_that_are_not_parts_as_difficulties(

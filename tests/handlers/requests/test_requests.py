@@ -173,7 +173,7 @@ async def test_zero_ability_is_an_automatic_failure_and_wounds_reduce_the_pool(
     # S4 «0 в Способности - автоматически [Неудача], если ГМ не решит иначе».
     assert answer_line(final, "Boris") == "• Boris: <b>Неудача</b> — 0 в Способности"
     vera = answer_line(final, "Vera")
-    assert vera.startswith("• Vera: 4к10 (ранения −1): ")
+    assert vera.startswith("• Vera: 4к10 (−1 за раны): ")
     assert len(faces_in(vera)) == 4
 
 

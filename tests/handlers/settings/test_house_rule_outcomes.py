@@ -115,20 +115,20 @@ CASES: dict[str, Case] = {
     "auto_success_costs_wp": Case(
         "on",
         ("B /set сила воли 3", "B /r", "tap B =6", "tap B Автоуспех"),
-        book="<b>Автоуспех</b>: 1 успех — Минимальный\n—",
+        book="<b>Автоуспех</b>: 1 успех\n—",
         house="Сила Воли: осталось 2 из 3",
     ),
     "wp_auto_success": Case(
         "off",
         ("deal 2 2 2", "B /r 3 6 wp"),
-        book="Сила Воли\n2 2 2\n<b>Успех</b>: 1 успех",
+        book="Сила Воли\n2 2 2\n<b>Минимальный успех</b>: 1 успех",
         house="не даёт автоматический успех",
         tagged=False,
     ),
     "wp_cancellable_by_ones": Case(
         "on",
         ("deal 7 1 1", "B /r 3 6 wp"),
-        book="<b>Успех</b>: 1 успех",
+        book="<b>Минимальный успех</b>: 1 успех",
         house="<b>Неудача</b>",
     ),
     "wp_prevents_botch": Case(
@@ -141,7 +141,7 @@ CASES: dict[str, Case] = {
         "off",
         ("deal 7 2 2", "B /r 3 6 wp t2"),
         book="<b>Неудача</b>",
-        house="<b>Успех</b>: 1 успех",
+        house="<b>Минимальный успех</b>: 1 успех",
     ),
     "zero_ability": Case(
         "attribute_only",

@@ -9,7 +9,7 @@ import re
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.house_rules import BY_KEY, CATALOGUE, Group, Switch, describe, find, label
+from bot.house_rules import BY_KEY, CATALOGUE, Group, Switch, describe, find, label, switches_of
 from bot.middlewares import chat_profile
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from handlers.settings.callbacks import HouseCallback
@@ -55,12 +55,12 @@ async def test_a_typed_switch_changes_the_odds_and_tags_the_roll(admin_table: Ta
     assert "не даёт автоматический успех" in table.session.sent[-1].text
     await table.say(ANNA, "/rules set wp_auto_success=on wp_prevents_botch=off")
     await table.say(BORIS, "/r 5 6 wp")
-    assert "🏠 дом. правило: Сила Воли спасает от провала: нет" in table.session.sent[-1].text
+    assert "🏠 Сила Воли спасает от провала: нет" in table.session.sent[-1].text
     # the same roll with the book's rule carries no tag
     await table.say(ANNA, "/rules reset")
     assert (await table.store.load_chat(table.chat.id)).switches == {}
     await table.say(BORIS, "/r 5 6 wp")
-    assert "дом. правило" not in table.session.sent[-1].text
+    assert "🏠" not in table.session.sent[-1].text
 
 
 async def test_a_botch_switch_changes_a_roll_outcome(admin_table: Table) -> None:
@@ -79,10 +79,15 @@ async def test_bad_names_and_values_answer_with_the_lists(admin_table: Table) ->
     table = admin_table
     await table.say(ANNA, "/rules set nonsense=1")
     text = table.session.sent[-1].text
-    assert "Домашнего правила «nonsense» нет" in text
-    assert "botch_rule" in text
+    assert text == "Домашнего правила «nonsense» нет. Все правила — кнопками: /rules house"
+    await table.say(ANNA, "/rules set провл=да")  # a typo: the name it is close to
+    assert "Может быть, провал?" in table.session.sent[-1].text
     await table.say(ANNA, "/rules set botch=sometimes")
-    assert "Значения: raw_zero, net_negative" in table.session.sent[-1].text
+    assert "«sometimes» не подходит для «провал». Значения: без_успехов, после_отмены" in (
+        table.session.sent[-1].text
+    )
+    await table.say(ANNA, "/rules set")
+    assert "/rules set название=значение" in table.session.sent[-1].text
     await table.say(ANNA, "/rules set d6.shortfall_is_fiasco=on")  # not this game's
     assert "нет" in table.session.sent[-1].text
     assert (await table.store.load_chat(table.chat.id)).switches == {}
@@ -102,8 +107,8 @@ async def test_buttons_set_a_value_once_and_strangers_only_read(admin_table: Tab
     botch = next(b for b in buttons(group.reply_markup) if b.text.startswith("Провал"))
     await table.tap(BORIS, botch.callback_data or "", mid)  # anyone may read the card
     card = table.session.edits[-1]
-    assert "<b>Провал</b> <code>botch_rule</code>" in card.text
-    assert "«остался хотя бы один кубик с единицей»" in card.text
+    assert "<b>Провал</b> <code>провал</code>" in card.text
+    assert "в «Тёмных веках»: после того как единицы отменили успехи" in card.text
     assert "Сейчас: <b>ни одного успеха и единица</b>" in card.text
     values = [b.text for b in buttons(card.reply_markup)]
     assert values[:2] == ["✅ ни одного успеха и единица", "единица осталась после отмены"]
@@ -136,7 +141,7 @@ async def test_switching_the_game_keeps_what_applies(admin_table: Table) -> None
     assert (await table.store.load_chat(table.chat.id)).switches == {"combat.soak_difficulty": 7}
     await table.say(ANNA, "/rules d6")
     text = table.session.sent[-1].text
-    assert "сняты: combat.soak_difficulty" in text
+    assert "сняты: Сложность поглощения" in text
     assert (await table.store.load_chat(table.chat.id)).switches == {}
 
 
@@ -146,7 +151,7 @@ async def test_export_and_import_move_the_rules(admin_table: Table) -> None:
     await table.say(BORIS, "/rules export")
     line = table.session.sent[-1].text.splitlines()[-1].removeprefix("<code>")
     line = line.removesuffix("</code>")
-    assert line == "sdb-rules-v1 threshold_rule=off wp_auto_success=off"
+    assert line == "sdb-rules-v1 порог=нет св_успех=нет"
     other = make_table(table.store, table.i18n)
     other.chat = other.chat.model_copy(update={"id": -2002})
     other.update_id = 1000  # one store: update ids must not repeat the first table's
@@ -171,17 +176,17 @@ async def test_a_d6_switch_changes_a_d6_roll_and_tags_it(admin_table: Table) -> 
         if measures == 1:
             break
     assert "<b>Фиаско</b>" in text
-    assert "🏠 дом. правило: Нехватка мер — фиаско: да" in text
+    assert "🏠 Нехватка мер — фиаско: да" in text
 
 
 async def test_a_table_roll_owns_up_to_its_house_rule(admin_table: Table) -> None:
     table = admin_table
     await table.say(ANNA, "/rules set extended_botch=keep")
     await table.say(BORIS, "/ext 5 6 10")
-    assert "🏠 дом. правило: Провал в длительном действии: остаётся" in table.session.sent[-1].text
+    assert "🏠 Провал в длительном действии: остаётся" in table.session.sent[-1].text
     await table.say(ANNA, "/rules reset table")
     await table.say(BORIS, "/ext 5 6 10")
-    assert "дом. правило" not in table.session.sent[-1].text
+    assert "🏠" not in table.session.sent[-1].text
 
 
 @pytest.mark.parametrize("switch", CATALOGUE, ids=lambda s: s.key)
@@ -208,7 +213,7 @@ async def test_a_cast_owns_up_to_a_magick_rule_and_english_reads_it(admin_table:
     await table.say(ANNA, "/rules set magick.modifier_cap=2")
     await table.say(BORIS, "/set арете 3")
     await table.say(BORIS, "/m 3")
-    assert "🏠 дом. правило: Предел модификаторов: 2" in table.session.sent[-1].text
+    assert "🏠 Предел модификаторов: 2" in table.session.sent[-1].text
     await table.say(ANNA, "/lang en")
     await table.say(BORIS, "/rules house")
     text = table.session.sent[-1].text
@@ -220,10 +225,10 @@ async def test_the_odds_follow_the_house_rules_and_say_so(admin_table: Table) ->
     """/prob and the d6 wizard's live odds read the chat's switches (PRODUCT.md "/rules")."""
     table = admin_table
     await table.say(ANNA, "/prob 6 6")
-    assert "дом. правило" not in table.session.sent[-1].text
+    assert "🏠" not in table.session.sent[-1].text
     await table.say(ANNA, "/rules set botch=net_negative")
     await table.say(ANNA, "/prob 6 6")
-    assert "🏠 дом. правило:" in table.session.sent[-1].text
+    assert "🏠 " in table.session.sent[-1].text
     await table.say(ANNA, "/rules d6")
     await table.say(ANNA, "/prob 4 2")
     book = table.session.sent[-1].text
@@ -231,7 +236,7 @@ async def test_the_odds_follow_the_house_rules_and_say_so(admin_table: Table) ->
     await table.say(ANNA, "/prob 4 2")
     house = table.session.sent[-1].text
     assert book != house  # falling short now counts as a fiasco
-    assert "🏠 дом. правило: Нехватка мер — фиаско: да" in house
+    assert "🏠 Нехватка мер — фиаско: да" in house
     await table.say(BORIS, "/r")
     wizard = table.session.messages[-1]
 
@@ -266,10 +271,58 @@ async def test_the_tracker_and_the_barrier_own_up_to_their_house_rules(
     table = admin_table
     await table.say(ANNA, "/rules set wound_penalty_on_initiative=on botch=net_negative")
     await table.say(BORIS, "/init 7")
-    [tag] = [ln for ln in table.session.sent[-1].text.splitlines() if "дом. правило" in ln]
-    assert tag.count(", ") == 0  # one rule: a dice rule means nothing to the tracker
+    [tag] = [ln for ln in table.session.sent[-1].text.splitlines() if ln.startswith("🏠")]
+    assert tag.count("; ") == 0  # one rule: a dice rule means nothing to the tracker
     await table.say(ANNA, "/rules set magick.modifier_cap=4")
     assert (await table.store.load_chat(table.chat.id)).switches["magick.modifier_cap"] == 4
     await table.say(BORIS, "/set арете 3")
     await table.say(BORIS, "/barrier")
-    assert "🏠 дом. правило:" in table.session.sent[-1].text
+    assert "🏠 " in table.session.sent[-1].text
+
+
+async def test_house_rules_typed_in_russian(admin_table: Table) -> None:
+    """Every switch has a Russian name and every value a Russian word, shown in the answers."""
+    table = admin_table
+    await table.say(ANNA, "/rules set провал=после_отмены повтор=без_штрафа автоуспех=нет")
+    assert (await table.store.load_chat(table.chat.id)).switches == {
+        "botch_rule": "net_negative",
+        "retry_penalty": "none",
+        "auto_success": False,
+    }
+    await table.say(ANNA, "/rules set Провал-Длительного=Остаётся сложность_поглощения=7")
+    switches = (await table.store.load_chat(table.chat.id)).switches
+    assert switches["extended_botch"] == "keep"
+    assert switches["combat.soak_difficulty"] == 7
+    await table.say(ANNA, "/rules house")
+    top = table.session.sent[-1].text
+    assert "/rules set провал=" in top
+    await table.say(ANNA, "/rules reset бой")
+    assert "combat.soak_difficulty" not in (await table.store.load_chat(table.chat.id)).switches
+
+
+@pytest.mark.parametrize("switch", CATALOGUE, ids=lambda s: s.key)
+async def test_every_switch_is_typed_in_russian_and_its_card_has_no_codes(
+    table: Table, switch: Switch
+) -> None:
+    from bot.house_rules import value_of
+    from bot.vocabulary import HOUSE_RULE_NAMES, HOUSE_RULE_VALUES
+    from handlers.settings.house import GROUP_ORDER
+    from rules import profiles
+
+    table.session.admins.add(ANNA.id)
+    game = "d6" if switch.group is Group.D6 else "mage"
+    await table.say(ANNA, f"/rules {game}")
+    base = profiles.get(game)
+    other = next(v for v in switch.values if v != value_of(base, switch))
+    typed = (
+        "да" if other is True else "нет" if other is False else HOUSE_RULE_VALUES.get(str(other))
+    )
+    await table.say(ANNA, f"/rules set {HOUSE_RULE_NAMES[switch.key]}={typed or other}")
+    settings = await table.store.load_chat(table.chat.id)
+    assert value_of(chat_profile(settings), switch) == other
+    group = GROUP_ORDER.index(switch.group)
+    card = HouseCallback(a="c", g=group, i=switches_of(switch.group).index(switch)).pack()
+    await table.tap(ANNA, card, 999)
+    shown = table.session.edits[-1].text
+    assert HOUSE_RULE_NAMES[switch.key] in shown
+    assert not re.search(r"\bS[0-4]\b|§|AMB-|[a-z]_[a-z]", shown), shown

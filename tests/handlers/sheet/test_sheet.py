@@ -146,7 +146,7 @@ async def test_a_paste_writes_its_good_lines_and_names_the_bad(table: Table) -> 
     assert sheet.rating(Ability.ENIGMAS) == 2
     assert sheet.rating(Ability.BRAWL) is None
     answer = table.session.sent[-1].text
-    assert answer.startswith("✅ Anna — лист: Ловкость 3 · Загадки 2 · Хитрость 2\nПропущено:")
+    assert answer.startswith("✅ Anna — лист: Ловкость 3 · Энигмы 2 · Хитрость 2\nПропущено:")
     assert "«Драка 9»: значение должно быть от 0 до 5." in answer
     assert "«Здоровье 7»: нет такой черты." in answer
 
@@ -180,7 +180,7 @@ async def test_sheet_view_lists_groups_willpower_and_health(table: Table) -> Non
     assert "<b>Арете</b>: 2" in lines
     assert "<b>Сферы</b>: Силы 1" in lines
     # Two boxes filled: Ушибы, −1 die (S4's table, §B.9); lethal X above bashing /.
-    assert "<b>Здоровье</b>: Ушибы (−1) [X / · · · · ·]" in lines
+    assert "<b>Здоровье</b>: Ушибы (−1 за раны) [X / · · · · ·]" in lines
 
 
 async def test_no_sheet_yet_gets_a_hint(table: Table) -> None:
@@ -637,11 +637,15 @@ async def test_a_long_roster_pages_with_buttons(table: Table) -> None:
 
 async def test_the_names_players_also_use_for_spheres_and_abilities(table: Table) -> None:
     """«Энигмы», «Первоначало», «Соответствие»: names common at tables besides the seeds'."""
-    await table.say(ANNA, "/set энигмы 2 первоначало 2 соответствие 1")
+    await table.say(ANNA, "/set энигмы 2 первоначало 2 соответствие 1 первоосновы 3")
     said = table.session.sent[-1].text
-    assert "Загадки 2" in said
-    assert "Основы 2" in said
-    assert "Связи 1" in said
+    # The answer keeps the player's words; the sheet shows the book's.
+    assert said == "✅ Anna — лист: Энигмы 2 · Первоначало 3 · Соответствие 1 · Первоосновы 3"
+    await table.say(ANNA, "/sheet")
+    shown = table.session.sent[-1].text
+    assert "Загадки 2" in shown
+    assert "Основы 3" in shown
+    assert "Связи 1" in shown
 
 
 async def test_a_dark_ages_sheet_holds_virtues_blood_and_disciplines(table: Table) -> None:
@@ -650,7 +654,7 @@ async def test_a_dark_ages_sheet_holds_virtues_blood_and_disciplines(table: Tabl
     await table.store.update_chat(table.chat.id, profile="dark-ages")
     await table.say(ANNA, "/set совесть 3 самоконтроль 4 храбрость 2 кровь 10")
     assert table.session.sent[-1].text == (
-        "✅ Anna — лист: Совесть 3 · Самоконтроль 4 · Храбрость 2 · Запас крови 10"
+        "✅ Anna — лист: Совесть 3 · Самоконтроль 4 · Храбрость 2 · Кровь 10"
     )
     await table.say(ANNA, "/set\nЛовкость 3\nСтремительность 2\nМощь 1")
     await table.say(ANNA, "/sheet")

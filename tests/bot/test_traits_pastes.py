@@ -1,0 +1,109 @@
+"""Reading a sheet as players paste it (bot.traits): headings, a label before the first trait,
+the view's «·», the d6 weakness with its word, suggestions a typo away, the player's word."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.traits import (
+    TraitNameError,
+    apply_block,
+    export_sheet,
+    parse_block,
+    resolve,
+    said_name,
+    slips,
+)
+from rules.sheet import (
+    Ability,
+    Attribute,
+    D6Field,
+    Discipline,
+    SheetSystem,
+    Sphere,
+    new_sheet,
+)
+
+MAGE, DA, D6 = SheetSystem.MAGE, SheetSystem.DARK_AGES, SheetSystem.D6
+
+
+def test_a_label_before_the_first_trait_and_headings_alone() -> None:
+    parsed = parse_block("**Таланты**\nТаланты: Бдительность 2, Драка 3\n— Сферы —", MAGE)
+    assert parsed.errors == ()
+    assert [(e.code, e.value) for e in parsed.entries] == [
+        (Ability.ALERTNESS, 2),
+        (Ability.BRAWL, 3),
+    ]
+
+
+def test_a_trait_named_like_a_heading_is_still_a_trait() -> None:
+    """«Силы» heads a d6 list of powers, but on a Mage sheet it is the Sphere."""
+    parsed = parse_block("Силы: 2\nСилы", MAGE)
+    assert [(e.code, e.value) for e in parsed.entries] == [(Sphere.FORCES, 2)]
+    assert len(parsed.errors) == 1  # «Силы» alone: the value is missing
+
+
+def test_the_sheet_views_separator_reads_back() -> None:
+    parsed = parse_block("Физические: Сила 2 · Ловкость 3 · Выносливость 2", MAGE)
+    assert [e.code for e in parsed.entries] == [
+        Attribute.STRENGTH,
+        Attribute.DEXTERITY,
+        Attribute.STAMINA,
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["Слабость: Жадность 2", "Слабость Жадность 2", "Слабость:Жадность 2"]
+)
+def test_the_d6_weakness_with_its_word(text: str) -> None:
+    result = apply_block(new_sheet(D6), text)
+    assert result.errors == ()
+    assert (result.sheet.weakness, result.sheet.weakness_name) == (2, "Жадность")
+    assert export_sheet(result.sheet, "ru") == "Слабость: Жадность 2"
+    again = apply_block(new_sheet(D6), export_sheet(result.sheet, "ru")).sheet
+    assert again == result.sheet
+    cleared = apply_block(result.sheet, "Слабость 0").sheet
+    assert (cleared.weakness, cleared.weakness_name) == (None, None)
+
+
+def test_d6_power_names_keep_their_middle_dot() -> None:
+    result = apply_block(new_sheet(D6), "Огонь·Лёд 2")
+    assert [(p.name, p.level) for p in result.sheet.powers] == [("Огонь·Лёд", 2)]
+
+
+@pytest.mark.parametrize(
+    ("typed", "system", "code"),
+    [
+        ("Первоосновы", MAGE, Sphere.PRIME),
+        ("Внимательность", MAGE, Ability.ALERTNESS),
+        ("Рукопашный бой", DA, Ability.BRAWL),
+        ("Могущество", DA, Discipline.POTENCE),
+        ("Кубы удачи", D6, D6Field.LUCK),
+    ],
+)
+def test_the_names_players_bring(typed: str, system: SheetSystem, code: object) -> None:
+    assert resolve(typed, system) is code
+
+
+@pytest.mark.parametrize(
+    ("typed", "offered"),
+    [("Сущность", ()), ("Бдительнсоть", (Ability.ALERTNESS,)), ("Лвкость", (Attribute.DEXTERITY,))],
+)
+def test_suggestions_only_a_typo_away(typed: str, offered: tuple[object, ...]) -> None:
+    with pytest.raises(TraitNameError) as info:
+        resolve(typed, MAGE)
+    assert info.value.candidates == offered
+
+
+def test_slips_count_swaps_as_one() -> None:
+    assert slips("бдительнсоть", "бдительность", 2) == 1
+    assert slips("сущность", "скрытность", 2) == 3
+
+
+def test_the_players_word_is_said_back() -> None:
+    assert said_name(Discipline.POTENCE, "могущество", "ru", DA) == "Могущество"
+    assert said_name(Attribute.DEXTERITY, "ловк", "ru", MAGE) == "Ловкость"
+    assert said_name(Attribute.STRENGTH, "str", "ru", MAGE) == "Сила"
+    assert said_name(Ability.BRAWL, "brawl", "ru", MAGE) == "Драка"  # the other language
+    assert said_name(Discipline.POTENCE, "potence", "en", DA) == "Potence"
+    assert said_name(Discipline.POTENCE, "могущество", "en", DA) == "Potence"
