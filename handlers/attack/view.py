@@ -530,11 +530,11 @@ def interrupt_needed_text(target: Side | None) -> str:
 
 
 def no_interrupt_spend_text() -> str:
-    return _("At this table only a Willpower roll interrupts.")
+    return _("At this table an interruption takes a Willpower roll: spending a point is off.")
 
 
 def no_willpower_text(name: str) -> str:
-    return _("{name} has no Willpower on the sheet to roll: /set willpower N").format(name=name)
+    return _("{name} has no Willpower on the sheet: there is nothing to roll.").format(name=name)
 
 
 def blind_unseen_text(name: str) -> str:
