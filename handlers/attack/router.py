@@ -613,7 +613,9 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
         update={
             "stage": Stage.DONE,
             "levels": outcome.levels,
-            "stunned": outcome.stunned,
+            # A sheet with no Stamina written (an NPC nobody wrote down) says nothing of a
+            # stun: the tracker would skip two rounds of it on a guess (docs/rules.md §B.11).
+            "stunned": outcome.stunned and _target(state).stamina > 0,
             "knocked": Effect.KNOCKDOWN in MANOEUVRES[state.manoeuvre].effects,
             "track_after": outcome.track,
         }

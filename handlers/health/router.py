@@ -155,7 +155,8 @@ async def dmg_command(
         return
     if sheet is None:
         return
-    stamina = sheet.rating(Attribute.STAMINA) or 0
+    rated = sheet.rating(Attribute.STAMINA)  # None: not written down, so no stun is known
+    stamina = rated or 0
     soaker = combat.Target(stamina=stamina, track=before[-1])
     state = WoundFlow(
         name=whose.name,
@@ -164,7 +165,7 @@ async def dmg_command(
         damage=kind,
         levels=levels,
         dice=combat.soak_pool(soaker, kind, profile.combat),
-        stamina=stamina,
+        stamina=rated,
         before=before[-1],
         after=sheet.health,
     )
@@ -175,7 +176,7 @@ async def dmg_command(
         flow = await store.create_flow(state, message.chat.id, owner)
         markup = view.wound_keyboard(flow.id, flow.version, state.dice)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
-    stunned = is_stunned(levels, stamina, profile.combat)
+    stunned = rated is not None and is_stunned(levels, rated, profile.combat)
     await _stun_or_refresh(features, bot, store, message.chat.id, profile, whose, stunned)
 
 
