@@ -199,3 +199,21 @@ async def test_the_weapon_and_manoeuvre_are_kept_for_the_next_attack(table: Tabl
     flow = await table.store.load_flow(table.chat.id, AtkCallback.unpack(data).f)
     assert flow is not None
     assert (flow.data["manoeuvre"], flow.data["weapon"]) == ("strike", 0)
+
+
+async def test_a_soak_after_dmg_that_saves_from_the_stun_gives_the_turn_back(
+    table: Table,
+) -> None:
+    await round_of_two(table)
+    await table.say(ANNA, "/dmg 2 у", reply_to=VERA)  # 2 > Stamina 1: stunned, soak pending
+    _mid, text, _markup = tracker(table)
+    assert "💫" in text
+    wound = next(m for m in reversed(table.session.messages) if "Поглотить" in str(m.reply_markup))
+    assert wound.reply_markup is not None
+    table.rng = Dealt([9])  # the one soak die succeeds: 1 level left, not more than Stamina
+    await table.tap(VERA, buttons(wound.reply_markup)[0].callback_data or "", wound.message_id)
+    _mid, text, _markup = tracker(table)
+    assert "💫" not in text
+    await tap_tracker(table, BORIS, "Дальше")
+    _mid, text, _markup = tracker(table)
+    assert "▶️ Вера действует" in text
