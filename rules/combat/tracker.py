@@ -160,9 +160,18 @@ class Round(BaseModel):
     def can_delay(self) -> bool:
         """S4 «можно отложить заявленное действие»: only while someone later in the same
         pass has still to act, so the delayer still goes before them."""
-        if self.actor() is None or self.step + 1 >= len(self.schedule):
+        after = self.next_acting()
+        if self.actor() is None or after is None:
             return False
-        return self.schedule[self.step + 1][1] == self.schedule[self.step][1]
+        return self.schedule[after][1] == self.schedule[self.step][1]
+
+    def next_acting(self) -> int | None:
+        """The schedule's index of the next one who acts after the one acting now, passing
+        over the slots nobody acts in (:meth:`skipped`)."""
+        for index in range(self.step + 1, len(self.schedule)):
+            if not self.skipped(self.schedule[index]):
+                return index
+        return None
 
 
 def npc_key(name: str) -> str:
@@ -352,11 +361,14 @@ def delay(current: Round) -> Round:
     """S4 «отложить заявленное действие»: the acting character lets the next one go first
     and acts right after them, still before everyone lower who has not acted."""
     current = _round(current)
-    if not current.can_delay():
+    after = current.next_acting()
+    if not current.can_delay() or after is None:
         raise RulesInputError(ErrorCode.STATE, "delay", "nobody later in this pass")
     slots = [Slot(k, n) for k, n in current.schedule]
-    moved = delay_action(slots, current.step, current.step + 2)
-    return current.model_copy(update={"schedule": tuple((s.actor, s.action) for s in moved)})
+    moved = delay_action(slots, current.step, after + 1)
+    return _settle(
+        current.model_copy(update={"schedule": tuple((s.actor, s.action) for s in moved)})
+    )
 
 
 def interrupt(current: Round, key: str) -> Round:

@@ -292,3 +292,12 @@ def test_a_stun_takes_this_round_and_the_next() -> None:
     assert not later.stunned(keys["Аня"])
     assert not tracker.stun(current, keys["Аня"], stunned=False).stunned(keys["Аня"])
     assert tracker.stun(later, "n:nobody") == later
+
+
+def test_a_delay_passes_over_a_declared_defence() -> None:
+    current, keys = _declared(defence="Аня")  # Борис, then Аня's defence (no turn), Гуль
+    assert current.can_delay()
+    current = tracker.delay(current)
+    assert current.actor() == (keys["Гуль"], 1)  # Гуль goes first, then Борис
+    current = tracker.advance(current)
+    assert current.actor() == (keys["Борис"], 1)
