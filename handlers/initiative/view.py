@@ -201,10 +201,18 @@ def _phase_hint(state: InitFlow) -> str:
             "The Storyteller starts the declarations."
         )
     if current.phase is Phase.DECLARE:
-        return "✍️ " + _(
-            "{name} declares (lowest initiative first). Willpower and Quintessence "
-            "are declared before any roll."
-        ).format(name=_name(current, current.declarer()))
+        return (
+            "✍️ "
+            + _(
+                "{name} declares (lowest initiative first). Willpower and Quintessence "
+                "are declared before any roll."
+            ).format(name=_name(current, current.declarer()))
+            + "\n🛡 "
+            + _(
+                "A dodge or a block is declared with «🛡 Defence»; one not declared takes an "
+                "Interruption when the attack comes."
+            )
+        )
     actor = current.actor()
     if actor is not None:
         key, number = actor
