@@ -685,14 +685,18 @@ async def _land(
         )
         tracker = await features.handoff(AFTER_ATTACK)(store, message.chat.id, profile, aftermath)
     text, markup = view.draw(flow.next(after, close=False), after, profile)
-    advanced, sheet = await store.advance_flow_spending(
-        flow,
-        flow.version,
-        after,
-        spend,
-        screen=screen_of(text, markup),
-        also=tracker.step if tracker is not None else None,
-    )
+    try:
+        advanced, sheet = await store.advance_flow_spending(
+            flow,
+            flow.version,
+            after,
+            spend,
+            screen=screen_of(text, markup),
+            also=tracker.step if tracker is not None else None,
+        )
+    except RulesInputError:  # the Willpower point went since the panel read the sheet
+        await callback.answer(rolling.no_willpower_text(target.willpower or 0), show_alert=True)
+        return
     if advanced is None:
         raise TapConflict(flow.id)
     if tracker is not None and (

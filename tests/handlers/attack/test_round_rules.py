@@ -217,3 +217,24 @@ async def test_a_soak_after_dmg_that_saves_from_the_stun_gives_the_turn_back(
     await tap_tracker(table, BORIS, "Дальше")
     _mid, text, _markup = tracker(table)
     assert "▶️ Вера действует" in text
+
+
+async def test_an_interruption_for_a_point_not_there_changes_nothing(table: Table) -> None:
+    await round_of_two(table)
+    await tap_tracker(table, BORIS, "Атака")
+    await table.store.update_sheet(  # the points go after the panel read the sheet
+        table.chat.id,
+        VERA.id,
+        SheetSystem.MAGE,
+        lambda sheet: sheet.model_copy(update={"willpower_current": 0}),
+    )
+    table.rng = Dealt([8] * 7 + [2] * 4 + [2] * 8 + [2])
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    before = panel(table)[1]
+    await press(table, VERA, AtkAction.INTERRUPT, 2 * DODGE + 1)
+    assert table.session.answers[-1].show_alert
+    assert "(0 из 3)" in (table.session.answers[-1].text or "")
+    assert panel(table)[1] == before
+    sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == ()
