@@ -1,15 +1,18 @@
-"""A scripted combat round through the real bot: what it costs in messages and Redis.
+"""Scripted combat rounds through the real bot: what they cost in taps, messages and Redis.
 
 PRODUCT.md §5 holds a group to about 20 messages a minute, so a round of play must send
 only a few new messages and edit the rest; every Redis round-trip is latency a player waits
-for. This script plays one round with six participants — four players and two NPCs rolling
-initiative, six declarations, an attack on the panel opened from the tracker, six «Дальше»
-and «Новый раунд» — against the fake Bot API and a fresh redis-server, and prints, per
-step: the new messages, the edits and the Redis round-trips (counted from ``MONITOR`` as
-``bench/e2e.py`` counts them: a MULTI…EXEC is one).
+for; and every tap is a player's time at the table. This script plays two Mage rounds with
+six participants — four players and two NPCs; one declares a defence, five attack from the
+tracker (docs/rules.md §B.2–§B.3) — against the fake Bot API and a fresh redis-server, and
+prints, per step: the new messages, the edits and the Redis round-trips (counted from
+``MONITOR`` as ``bench/e2e.py`` counts them: a MULTI…EXEC is one); then each round's taps
+against the budget (at most 25 for six with five attacks; each attack at most 3 taps for the
+attacker and 1 for the defender).
 
-Exit status 1 if the round sent more than two new messages (the tracker and the attack
-panel); ``--strict`` also fails when a tap takes more than three round-trips (PRODUCT.md §5).
+Exit status 1 if the rounds sent more than two new messages (the tracker and the attack
+panel) or missed a tap budget; ``--strict`` also fails when a tap takes more than three
+round-trips (PRODUCT.md §5).
 Run: ``.venv/bin/python bench/combat.py`` (about ten seconds).
 """
 
@@ -34,6 +37,10 @@ from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser  # noqa:
 
 MESSAGE_TARGET = 2
 ROUND_TRIP_TARGET = 3
+# A round at a real table (docs/product.md): six fighters, five attacks.
+MAGE_ROUND_TAPS = 25
+ATTACKER_TAPS = 3
+DEFENDER_TAPS = 1
 # The delivery keeps every fetched update in the inbox before confirming it to Telegram
 # (PRODUCT.md §5 "nothing lost"): one write per fetched batch, and a look for orphans every
 # few seconds; neither is part of handling a tap.
@@ -114,75 +121,117 @@ def name_marked(text: str, mark: str) -> str:
     raise LookupError(mark)
 
 
-async def play(api: FakeBotApi, redis: RedisServer) -> list[Step]:
+@dataclass
+class Attack:
+    """The taps one attack of the round cost, by whom (the budget is per side)."""
+
+    attacker: str
+    target: str
+    attacker_taps: int = 0
+    defender_taps: int = 0
+
+
+@dataclass
+class RoundTally:
+    """The taps of one round, from «Заявки» or «Новый раунд» to «the round is over»."""
+
+    name: str
+    taps: int = 0
+    attacks: list[Attack] | None = None
+
+
+def target_for(panel: ChatMessage, acting: str, attacked: list[str]) -> str:
+    """The panel's target button for this attack: one the round has not hit yet, so the
+    round shows every kind of defence (a declared one, none possible, none taken)."""
+    targets = [b["text"] for b in panel.buttons if b["text"].startswith("🎯")]
+    fresh = [t for t in targets if t[2:] not in attacked and t[2:] != acting]
+    return (fresh or targets)[0]
+
+
+async def attack_round(
+    game: Round, master: FakeUser, players: dict[str, FakeUser], tally: RoundTally
+) -> None:
+    """Phases II–III of a Mage round (docs/rules.md §B.2): the lowest initiative declares a
+    defence, everyone else an attack; each acting fighter opens the panel from the tracker
+    and taps a target (the attack is rolled); the target answers with one tap (a declared
+    dodge, or «Без защиты» instead of an Interruption) or none when no defence is left; the
+    damage and soak roll by themselves and the tracker moves on with no «Дальше»."""
+    chat = game.chat
+    tracker = tracker_of(chat)
+    first = True
+    for _ in range(12):
+        if "✍️" not in tracker.text:
+            break
+        declarer = name_marked(tracker.text, "✍️")
+        label = "Защита" if first else "Заявлено"
+        first = False
+        who = players.get(declarer, master)
+        await game.measure(f"«{label}» ({declarer})", game.press(who, tracker, label), tap=True)
+        tally.taps += 1
+    attacked: list[str] = []
+    tally.attacks = []
+    for _ in range(12):
+        if "▶️" not in tracker.text:
+            break
+        acting = name_marked(tracker.text, "▶️")
+        actor = players.get(acting, master)
+        before = tracker.text
+        await game.measure(f"«Атака» ({acting})", game.press(actor, tracker, "Атака"), tap=True)
+        panel = panel_of(chat)
+        if panel is None or not panel.buttons:
+            raise RuntimeError(f"no attack panel for {acting}")
+        target = target_for(panel, acting, attacked)
+        attack = Attack(acting, target[2:], attacker_taps=2)
+        await game.measure(f"panel: {target}", game.press(actor, panel, target), tap=True)
+        defender = players.get(attack.target, master)
+        labels = " ".join(panel.button_texts)
+        if "Уклонение" in labels and "✋" not in labels:
+            await game.measure("panel: dodge", game.press(defender, panel, "Уклонение"), tap=True)
+            attack.defender_taps = 1
+        elif "Без защиты" in labels:
+            await game.measure(
+                "panel: «Без защиты»", game.press(defender, panel, "Без защиты"), tap=True
+            )
+            attack.defender_taps = 1
+        attacked.append(attack.target)
+        tally.attacks.append(attack)
+        tally.taps += attack.attacker_taps + attack.defender_taps
+        if tracker.text == before:  # the round did not move on by itself: a budget miss
+            await game.measure("«Дальше»", game.press(master, tracker, "Дальше"), tap=True)
+            tally.taps += 1
+
+
+async def play(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], list[RoundTally]]:
     master = api.add_user("Мастер", language_code="ru")
     names = ("Аня", "Борис", "Вера", "Глеб")
     players = {n: api.add_user(n, language_code="ru") for n in names}
     chat = api.add_group("Бенчмарк боя", owner=master, members=list(players.values()))
     chat.bot_is_admin = True
     game = Round(api, chat, redis)
+    traits = "ловкость 3 смекалка 2 драка 2 сила 2 выносливость 3 уклонение 2 сила воли 4"
     for user in players.values():
-        await game.say(user, "/set ловкость 3 смекалка 2 драка 2 сила 2 выносливость 2 атлетизм 1")
+        await game.say(user, f"/set {traits}")
     await game.say(master, "/st")
+    for npc in ("Гуль", "Страж"):
+        await game.say(master, f"/npc {npc}: {traits}")
 
     for name, user in players.items():
         await game.measure(f"/init ({name})", game.say(user, "/init"), tap=False)
-    await game.measure("/init npc Гуль 5 x2", game.say(master, "/init npc Гуль 5 x2"), tap=False)
+    for npc in ("Гуль", "Страж"):
+        await game.measure(f"/init npc {npc}", game.say(master, f"/init npc {npc}"), tap=False)
     tracker = tracker_of(chat)
+    rounds: list[RoundTally] = []
+    first = RoundTally("Mage round 1")
     await game.measure("«Заявки»", game.press(master, tracker, "Заявки"), tap=True)
-    for _ in range(6):
-        declarer = name_marked(tracker.text, "✍️")
-        who = players.get(declarer, master)
-        await game.measure(
-            f"«Заявлено» ({declarer})", game.press(who, tracker, "Заявлено"), tap=True
-        )
-    acting = name_marked(tracker.text, "▶️")
-    actor = players.get(acting, master)
-    await game.measure("«Атака» on the tracker", game.press(actor, tracker, "Атака"), tap=True)
-    panel = panel_of(chat)
-    if panel is not None and panel.buttons:
-        target = next(b["text"] for b in panel.buttons if b["text"].startswith("🎯"))
-        await game.measure("panel: target", game.press(actor, panel, target), tap=True)
-        await game.measure("panel: «Атака»", game.press(actor, panel, "⚔️ Атака"), tap=True)
-        if "защищается" in panel.text:  # the Storyteller lets the target take it
-            await game.measure(
-                "panel: «Без защиты»", game.press(master, panel, "Без защиты"), tap=True
-            )
-        if "Бросить урон" in " ".join(panel.button_texts):
-            await game.measure(
-                "panel: «Бросить урон»", game.press(actor, panel, "Бросить урон"), tap=True
-            )
-        if "Поглотить" in " ".join(panel.button_texts):
-            await game.measure(
-                "panel: «Поглотить»", game.press(master, panel, "Поглотить"), tap=True
-            )
-    # The one acting is knocked down and gets up; the last in the order interrupts for a point
-    # of Willpower (the sheets track none: taken on trust, nothing spent).
-    if "Дальше" in " ".join(tracker.button_texts):
-        acting = name_marked(tracker.text, "▶️")
-        await game.measure("«Состояния»", game.press(master, tracker, "Состояния"), tap=True)
-        await game.measure("conditions: whom", game.press(master, tracker, acting), tap=True)
-        await game.measure(
-            "conditions: knockdown", game.press(master, tracker, "нокдаун"), tap=True
-        )
-        await game.measure("conditions: «Назад»", game.press(master, tracker, "Назад"), tap=True)
-        await game.measure(
-            f"«Встать» ({acting})",
-            game.press(players.get(acting, master), tracker, "Встать"),
-            tap=True,
-        )
-    if "Прерывание" in " ".join(tracker.button_texts):
-        await game.measure("«Прерывание»", game.press(master, tracker, "Прерывание"), tap=True)
-        await game.measure(
-            "interruption: −1 Willpower", game.press(master, tracker, "−1 Сила Воли"), tap=True
-        )
-    for _ in range(6):
-        if "Дальше" not in " ".join(tracker.button_texts):
-            break
-        name = name_marked(tracker.text, "▶️")
-        await game.measure(f"«Дальше» ({name})", game.press(master, tracker, "Дальше"), tap=True)
+    first.taps += 1
+    await attack_round(game, master, players, first)
+    rounds.append(first)
+    second = RoundTally("Mage round 2")
     await game.measure("«Новый раунд»", game.press(master, tracker, "Новый раунд"), tap=True)
-    return game.steps
+    second.taps += 1
+    await attack_round(game, master, players, second)
+    rounds.append(second)
+    return game.steps, rounds
 
 
 async def main(arguments: list[str]) -> int:
@@ -212,7 +261,7 @@ async def main(arguments: list[str]) -> int:
                     30,
                     what="polling",
                 )
-                steps = await play(api, redis)
+                steps, rounds = await play(api, redis)
             finally:
                 await process.stop()
                 await redis.stop()
@@ -241,7 +290,27 @@ async def main(arguments: list[str]) -> int:
         f"delivery: mean {total_mean:.2f}"
     )
     print(f"(total {time.monotonic() - started:.0f} s)")
-    failed = sent > MESSAGE_TARGET or (options.strict and worst > ROUND_TRIP_TARGET)
+    print()
+    budget_missed = False
+    for tally in rounds:
+        attacks = tally.attacks or []
+        verdict = "met" if tally.taps <= MAGE_ROUND_TAPS else "MISSED"
+        budget_missed |= tally.taps > MAGE_ROUND_TAPS
+        print(
+            f"{tally.name}: {tally.taps} taps, {len(attacks)} attacks "
+            f"(target <= {MAGE_ROUND_TAPS} for six with five attacks: {verdict})"
+        )
+        for attack in attacks:
+            ok = attack.attacker_taps <= ATTACKER_TAPS and attack.defender_taps <= DEFENDER_TAPS
+            budget_missed |= not ok
+            print(
+                f"    {attack.attacker} → {attack.target}: attacker {attack.attacker_taps} "
+                f"(<= {ATTACKER_TAPS}), defender {attack.defender_taps} (<= {DEFENDER_TAPS})"
+                f"{'' if ok else '  MISSED'}"
+            )
+    failed = (
+        sent > MESSAGE_TARGET or budget_missed or (options.strict and worst > ROUND_TRIP_TARGET)
+    )
     return 1 if failed else 0
 
 

@@ -59,6 +59,42 @@ class TrackerHealth(Protocol):
 TRACKER_HEALTH: HandoffKey[TrackerHealth] = HandoffKey("tracker.health")
 
 
+@dataclass(frozen=True)
+class Aftermath:
+    """What a resolved attack changes in the round (by fighter key), besides health: who was
+    knocked down or stunned (§B.8, §B.11), whose declared defence it used or who interrupted
+    for it (§B.3 step 2), and whose action it was, so the tracker moves on by itself."""
+
+    changed: Mapping[str, HealthTrack]
+    knocked: frozenset[str] = frozenset()
+    stunned: frozenset[str] = frozenset()
+    defended: str | None = None
+    interrupted: str | None = None
+    resolved: str | None = None
+
+
+class AfterAttack(Protocol):
+    async def __call__(
+        self, store: Store, chat_id: int, profile: Profile, aftermath: Aftermath
+    ) -> TrackerStep | None: ...
+
+
+# The tracker's next state after an attack, as read ahead, to be stored with the attack's own
+# step; None when there is no tracker or nothing it shows changes.
+AFTER_ATTACK: HandoffKey[AfterAttack] = HandoffKey("tracker.after_attack")
+
+
+class StunTracker(Protocol):
+    async def __call__(
+        self, bot: Bot, store: Store, chat_id: int, profile: Profile, key: str, stunned: bool
+    ) -> None: ...
+
+
+# A wound typed with /dmg stunned the fighter ``key`` (or its soak saved them): the tracker
+# skips their actions for this round and the next (§B.11) and shows the new health.
+STUN_TRACKER: HandoffKey[StunTracker] = HandoffKey("tracker.stun")
+
+
 class CurrentRound(Protocol):
     async def __call__(self, store: Store, chat_id: int) -> Round | None: ...
 

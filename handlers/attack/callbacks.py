@@ -21,6 +21,7 @@ class AtkAction(StrEnum):
     AMBUSH = "amb"  # the attacker won the ambush (§B.7): one attack before the fight
     ATTACK = "go"
     DEFEND = "d"  # x: 0 no defence, 1 dodge, 2 block/parry
+    INTERRUPT = "i"  # x: 2 × the defence's index, + 1 for a point of Willpower spent
     DAMAGE = "dm"
     SOAK = "sk"
     CANCEL = "x"

@@ -91,6 +91,33 @@ DEFENCES = (
 )
 
 
+class Guard(StrEnum):
+    """How the target may defend (§B.3 step 2 «неразыгранный заявленный защитный манёвр либо
+    Прерывание»), as the round stood when the attack was rolled."""
+
+    FREE = "free"  # no declarations on the tracker: any defence, as the table says
+    DECLARED = "declared"  # a defence declared and not yet used
+    INTERRUPT = "interrupt"  # only by an Interruption (a Willpower roll or a point)
+    NONE = "none"  # acted already, nothing declared: no defence
+
+
+class Kit(BaseModel):
+    """What a character attacked with last, so the next attack starts from it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    reach: Reach = Reach.MELEE
+    manoeuvre: Manoeuvre = Manoeuvre.STRIKE
+    ability: Trait | None = None
+    weapon: int = 0
+
+
+# An Interruption buys «любой защитный манёвр» for this attack: a dodge or a block (a desperate
+# defence is declared for the whole turn, which an Interruption is not).
+INTERRUPT_DEFENCES = (Defence.DODGE, Defence.BLOCK)
+
+
 class Desperate(BaseModel):
     """A character in desperate defence this turn, and how many attacks it has met."""
 
@@ -113,6 +140,8 @@ class Side(BaseModel):
     track: HealthTrack = HealthTrack()
     conditions: tuple[Condition, ...] = ()
     sheet: bool = False  # whether a sheet stands behind it (an NPC without one gets one)
+    willpower: int | None = None  # permanent Willpower: the Interruption's roll (§B.3 step 2)
+    willpower_left: int | None = None  # current Willpower, when the sheet tracks it
 
     def rating(self, trait: Trait) -> int:
         return self.ratings.get(trait.value, 0)
@@ -166,6 +195,23 @@ class AttackFlow(FlowState):
     history: tuple[Past, ...] = ()
     round_no: int = 0  # the tracker's round the attack is made in (0: none open)
     desperate: tuple[Desperate, ...] = ()  # who is in desperate defence this round
+    guard: Guard = Guard.FREE
+    interruption: D10Result | None = None  # the target's Willpower roll to interrupt
+    interrupt_spent: bool = False  # the target spent a point of Willpower to interrupt
+    interrupted: bool = False  # the Interruption succeeded: the defence stands
+    kits: tuple[Kit, ...] = ()  # each attacker's last manoeuvre and weapon
+
+    def kit(self) -> Kit:
+        return Kit(
+            key=self.attacker.key,
+            reach=self.reach,
+            manoeuvre=self.manoeuvre,
+            ability=self.ability,
+            weapon=self.weapon,
+        )
+
+    def kit_of(self, key: str) -> Kit | None:
+        return next((k for k in self.kits if k.key == key), None)
 
     def earlier_levels(self) -> tuple[int, ...]:
         """What the chosen target took from the other attacks of this round (AMB-B10)."""

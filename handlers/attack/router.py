@@ -22,7 +22,7 @@ from aiogram.types import CallbackQuery, Message
 from bot import live as bot_live
 from bot import render, rolling
 from bot.access import runs_game
-from bot.combat import CURRENT_ROUND, REFRESH_TRACKER, TRACKER_HEALTH
+from bot.combat import AFTER_ATTACK, CURRENT_ROUND, REFRESH_TRACKER, Aftermath
 from bot.features import FeatureSet
 from bot.parsing import ArgumentsError, InitArguments, parse_init_arguments
 from bot.session import safe_edit
@@ -43,6 +43,7 @@ from handlers.attack.flow import (
     COVERS,
     DEFENCES,
     HISTORY_KEPT,
+    INTERRUPT_DEFENCES,
     KIND,
     MELEE,
     MOVES,
@@ -50,7 +51,10 @@ from handlers.attack.flow import (
     RANGED,
     WEAPONS,
     AttackFlow,
+    Defence,
     Desperate,
+    Guard,
+    Kit,
     Past,
     Side,
     Stage,
@@ -58,12 +62,19 @@ from handlers.attack.flow import (
 from rules import combat
 from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach, Trait
 from rules.combat.situation import Condition
-from rules.combat.tracker import Fighter, Round, npc_key, player_key
+from rules.combat.tracker import MAX_FIGHTERS, Fighter, Phase, Round, npc_key, player_key
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Sheet, new_sheet, set_conditions, set_health, system_of
+from rules.sheet import (
+    Sheet,
+    new_sheet,
+    set_conditions,
+    set_health,
+    spend_willpower,
+    system_of,
+)
 
 
 def make_router() -> Router:
@@ -103,7 +114,7 @@ def _ratings(sheet: Sheet | None) -> dict[str, int]:
 
 
 async def _sides(
-    store: Store, chat_id: int, profile: Profile, fighters: list[Fighter]
+    store: Store, chat_id: int, profile: Profile, fighters: list[Fighter], current: Round
 ) -> list[Side]:
     users = [f.user_id for f in fighters if f.user_id is not None]
     npcs = [f.name for f in fighters if f.user_id is None]
@@ -121,11 +132,20 @@ async def _sides(
                 user_id=fighter.user_id,
                 ratings=_ratings(sheet),
                 track=sheet.health if sheet is not None else HealthTrack(),
-                conditions=fighter.conditions,
+                conditions=_conditions(fighter, current),
                 sheet=sheet is not None,
+                willpower=sheet.willpower if sheet is not None else None,
+                willpower_left=sheet.willpower_current if sheet is not None else None,
             )
         )
     return sides
+
+
+def _conditions(fighter: Fighter, current: Round) -> tuple[Condition, ...]:
+    """The fighter's §B.8 conditions, with the stun the tracker counts (§B.11)."""
+    if current.stunned(fighter.key) and Condition.STUNNED not in fighter.conditions:
+        return (*fighter.conditions, Condition.STUNNED)
+    return fighter.conditions
 
 
 async def atk_command(
@@ -226,7 +246,7 @@ async def open_panel(
     others = [f for f in current.fighters if f.key != key]
     if not others:
         return view.no_targets_text()
-    sides = await _sides(store, chat_id, profile, [attacker, *others])
+    sides = await _sides(store, chat_id, profile, [attacker, *others], current)
     fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number)
     owner = attacker.user_id or 0
     # The chat has no panel yet (as read ahead): post it, then store it in one step.
@@ -252,13 +272,36 @@ async def open_panel(
         held = state.desperate if state is not None and state.round_no == current.number else ()
         if any(d.key == key for d in held):
             return view.desperate_busy_text(name)
-        after = fresh.model_copy(update={"history": history, "desperate": held})
+        kits = state.kits if state is not None else ()
+        after = _with_kit(fresh, kits).model_copy(update={"history": history, "desperate": held})
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
             await bot_live.show(bot, store, message, KIND, advanced, live, drawn, ttl=PANEL_TTL)
             return None
     return render.busy_text()
+
+
+def _with_kit(fresh: AttackFlow, kits: tuple[Kit, ...]) -> AttackFlow:
+    """The attacker's last manoeuvre and weapon, remembered across the fight's attacks."""
+    ready = fresh.model_copy(update={"kits": kits})
+    kit = ready.kit_of(fresh.attacker.key)
+    if kit is None:
+        return ready
+    return ready.model_copy(
+        update={
+            "reach": kit.reach,
+            "manoeuvre": kit.manoeuvre,
+            "ability": kit.ability,
+            "weapon": kit.weapon,
+        }
+    )
+
+
+def _remember(state: AttackFlow) -> AttackFlow:
+    """The attack is rolled: its manoeuvre and weapon become the attacker's next default."""
+    kits = tuple(k for k in state.kits if k.key != state.attacker.key)
+    return state.model_copy(update={"kits": (*kits, state.kit())[-MAX_FIGHTERS:]})
 
 
 def _history(state: AttackFlow) -> tuple[Past, ...]:
@@ -325,13 +368,25 @@ async def atk_tap(
             raise _Refused(view.not_yours_text())
 
     action, x = callback_data.a, callback_data.x
+    current = (
+        await features.handoff(CURRENT_ROUND)(store, message.chat.id)
+        if features.has(CURRENT_ROUND)
+        else None
+    )
     try:
         if state.stage is Stage.SETUP:
             await may_press(state.attacker)
             after = _setup(state, action, x, profile, rng)
+            if after.stage not in (Stage.SETUP, Stage.CANCELLED):
+                after = _guarded(_remember(after), current, profile, rng)
         elif state.stage is Stage.DEFENCE and action is AtkAction.DEFEND:
             await may_press(state.chosen_target())
-            after = _defend(state, x, profile, rng)
+            if state.guard is Guard.INTERRUPT and DEFENCES[x : x + 1] != (Defence.NONE,):
+                raise _Refused(view.interrupt_needed_text(state.chosen_target()))
+            after = _roll_through(_defend(state, x, profile, rng), profile, rng)
+        elif state.stage is Stage.DEFENCE and action is AtkAction.INTERRUPT:
+            await may_press(state.chosen_target())
+            after = _roll_through(_interrupt(state, x, profile, rng), profile, rng)
         elif state.stage is Stage.DAMAGE and action is AtkAction.DAMAGE:
             await may_press(state.attacker)
             after = _damage(state, profile, rng)
@@ -346,8 +401,8 @@ async def atk_tap(
     except RulesInputError:
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
-    if after.stage is Stage.DONE and (after.levels > 0 or after.knocked):
-        await _land(callback, message, bot, store, flow, after, profile, features)
+    if after.stage is Stage.DONE:
+        await _land(callback, message, bot, store, flow, after, profile, features, current)
     else:
         await commit_tap(
             callback, message, store, flow, after, lambda f: view.draw(f, after, profile)
@@ -374,10 +429,10 @@ def _setup(
     if action is AtkAction.ABILITY:
         allowed = MANOEUVRES[state.manoeuvre].abilities
         return state.model_copy(update={"ability": _cycle(allowed, state.used_ability())})
-    if action is AtkAction.TARGET:
+    if action is AtkAction.TARGET:  # the target's button rolls the attack (one tap)
         if not 0 <= x < len(state.targets):
             raise _Refused(render.invalid_button_text())
-        return state.model_copy(update={"target": x})
+        return _attack(state.model_copy(update={"target": x}), profile, rng)
     if action is AtkAction.WEAPON:
         if x not in WEAPONS:
             raise _Refused(render.invalid_button_text())
@@ -399,6 +454,77 @@ def _setup(
     if action is not AtkAction.ATTACK or state.chosen_target() is None:
         raise _Refused(render.invalid_button_text())
     return _attack(state, profile, rng)
+
+
+def guard_of(state: AttackFlow, current: Round | None) -> Guard:
+    """§B.3 step 2: the target defends with a declared, unused defensive manoeuvre (or the
+    desperate defence it holds), else only by an Interruption, which needs declared actions
+    not yet taken; a round without declarations on the tracker leaves it to the table."""
+    target = state.chosen_target()
+    if target is None or current is None or current.phase is not Phase.RESOLVE:
+        return Guard.FREE
+    if target.key not in current.order:
+        return Guard.FREE
+    if state.desperate_of(target.key) is not None or current.has_defence(target.key):
+        return Guard.DECLARED
+    if current.can_interrupt(target.key):
+        return Guard.INTERRUPT
+    return Guard.NONE
+
+
+def _guarded(
+    state: AttackFlow, current: Round | None, profile: Profile, rng: Rng | None
+) -> AttackFlow:
+    """The attack is rolled: a target that cannot defend takes the hit at once."""
+    if state.stage is not Stage.DEFENCE:
+        return state
+    guard = guard_of(state, current)
+    state = state.model_copy(update={"guard": guard})
+    if guard is not Guard.NONE:
+        return state
+    return _roll_through(_defend(state, DEFENCES.index(Defence.NONE), profile, rng), profile, rng)
+
+
+def _interrupt(state: AttackFlow, x: int, profile: Profile, rng: Rng | None) -> AttackFlow:
+    """S4 «Прерывание … (бросок Силы Воли или трата 1 Силы Воли)» for a dodge or a block
+    (x: the defence's index, twice, plus 1 for a point spent): one success at the table's
+    difficulty (AMB-B4), or the point, paid with the step that shows it; a failed roll costs
+    nothing and the attack comes through undefended (docs/rules.md §B.2)."""
+    target = state.chosen_target()
+    kind = DEFENCES[x // 2] if 0 <= x < 2 * len(DEFENCES) else Defence.NONE
+    if state.guard is not Guard.INTERRUPT or target is None or kind not in INTERRUPT_DEFENCES:
+        raise _Refused(render.invalid_button_text())
+    spend = x % 2 == 1
+    if spend:
+        try:
+            combat.interruption_allowed(profile, spend_willpower=True)
+        except RulesInputError:
+            raise _Refused(view.no_interrupt_spend_text()) from None
+        if target.willpower_left is not None and target.willpower_left < 1:
+            raise _Refused(rolling.no_willpower_text(target.willpower or 0))
+        ok, roll = True, None
+    else:
+        if not target.willpower:
+            raise _Refused(view.no_willpower_text(target.name))
+        roll = rolling.roll_d10(
+            target.willpower, profile.combat.interruption_difficulty, profile, rng=rng
+        )
+        ok = combat.interruption_allowed(profile, willpower_roll=roll)
+    tried = state.model_copy(
+        update={"interruption": roll, "interrupt_spent": spend, "interrupted": ok}
+    )
+    chosen = kind if ok else Defence.NONE
+    return _defend(tried, DEFENCES.index(chosen), profile, rng)
+
+
+def _roll_through(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
+    """After the defence the rest of the chain has no choice in it: damage and the soak are
+    rolled at once (§B.3 steps 3–4), so the attack costs the defender one tap."""
+    if state.stage is Stage.DAMAGE:
+        state = _damage(state, profile, rng)
+    if state.stage is Stage.SOAK:
+        state = _soak(state, profile, rng)
+    return state
 
 
 def _target(state: AttackFlow) -> combat.Target:
@@ -520,7 +646,9 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
         update={
             "stage": Stage.DONE,
             "levels": outcome.levels,
-            "stunned": outcome.stunned,
+            # A sheet with no Stamina written (an NPC nobody wrote down) says nothing of a
+            # stun: the tracker would skip two rounds of it on a guess (docs/rules.md §B.11).
+            "stunned": outcome.stunned and _target(state).stamina > 0,
             "knocked": Effect.KNOCKDOWN in MANOEUVRES[state.manoeuvre].effects,
             "track_after": outcome.track,
         }
@@ -536,67 +664,92 @@ async def _land(
     after: AttackFlow,
     profile: Profile,
     features: FeatureSet,
+    current: Round | None,
 ) -> None:
-    """The last step with the wound: the flow, the target's sheet and the tracker's health
-    line change in one step, the levels applied to the sheet as it is now (another wound may
-    have landed since the panel opened). A knocking hit puts the target down in the same
-    step, on the sheet and on the tracker (§B.8), even when it is all soaked."""
+    """The attack's last step: the flow, the target's sheet and the round tracker change in
+    one step (PRODUCT.md §5). The levels are applied to the sheet as it is now (another
+    wound may have landed since the panel opened); a knocking hit puts the target down, even
+    when it is all soaked (§B.8); a point of Willpower spent to interrupt leaves the sheet
+    here. The tracker takes the wound, the knockdown, the stun (§B.11), the defence used or
+    the Interruption, and moves on from the attacker's action by itself."""
     target = after.chosen_target()
-    kind = after.damage_kind
-    if target is None or kind is None:
+    if target is None:
         raise _Refused(render.invalid_button_text())
+    kind = after.damage_kind
+    levels = after.levels if kind is not None else 0
+    spent = after.interrupt_spent and after.interrupted
     system = system_of(profile)
-    levels = after.levels
-    landed: list[HealthTrack] = []
 
-    def wound(sheet: Sheet) -> Sheet:
-        track = apply_damage(sheet.health, kind, levels, profile.combat).track
-        landed.append(track)
-        hurt = set_health(sheet, track)
+    def wound(sheet: Sheet) -> Sheet | None:
+        hurt = sheet
+        if spent and sheet.willpower is not None:
+            hurt = spend_willpower(hurt)
+        if kind is not None and levels:
+            hurt = set_health(hurt, apply_damage(hurt.health, kind, levels, profile.combat).track)
         if after.knocked and Condition.PRONE not in hurt.conditions:
             hurt = set_conditions(hurt, (*hurt.conditions, Condition.PRONE))
-        return hurt
+        return None if hurt == sheet else hurt
 
     spend = SheetSpend(
         user_id=target.user_id or 0,
         system=system,
         change=wound,
         npc=target.name if target.user_id is None else None,
-        create=True,
+        create=bool(levels) or after.knocked,
     )
-    # The tracker's health line after the wound, taken in the same step (as read ahead).
+    # The tracker's step after the attack, taken in the same step (as read ahead).
     tracker = None
     expected: HealthTrack | None = None
-    if features.has(TRACKER_HEALTH):
+    if kind is not None and levels:
         now = (
             await store.load_sheet(message.chat.id, target.user_id, system)
             if target.user_id is not None
             else await store.load_npc(message.chat.id, system, target.name)
         ) or new_sheet(system)  # a sheet the step creates
         expected = apply_damage(now.health, kind, levels, profile.combat).track
-        knocked = frozenset({target.key}) if after.knocked else frozenset()
-        tracker = await features.handoff(TRACKER_HEALTH)(
-            store, message.chat.id, profile, {target.key: expected}, knocked
+    if features.has(AFTER_ATTACK) and current is not None:
+        aftermath = Aftermath(
+            changed={target.key: expected} if expected is not None else {},
+            knocked=frozenset({target.key}) if after.knocked else frozenset(),
+            stunned=frozenset({target.key}) if after.stunned else frozenset(),
+            defended=target.key if _used_declared(after) else None,
+            interrupted=target.key if after.interrupted else None,
+            resolved=after.attacker.key,
         )
-    drawn_state = after
-    text, markup = view.draw(flow.next(drawn_state, close=False), drawn_state, profile)
-    advanced, sheet = await store.advance_flow_spending(
-        flow,
-        flow.version,
-        after,
-        spend,
-        screen=screen_of(text, markup),
-        also=tracker.step if tracker is not None else None,
-    )
+        tracker = await features.handoff(AFTER_ATTACK)(store, message.chat.id, profile, aftermath)
+    text, markup = view.draw(flow.next(after, close=False), after, profile)
+    try:
+        advanced, sheet = await store.advance_flow_spending(
+            flow,
+            flow.version,
+            after,
+            spend,
+            screen=screen_of(text, markup),
+            also=tracker.step if tracker is not None else None,
+        )
+    except RulesInputError:  # the Willpower point went since the panel read the sheet
+        await callback.answer(rolling.no_willpower_text(target.willpower or 0), show_alert=True)
+        return
     if advanced is None:
         raise TapConflict(flow.id)
-    if tracker is not None and sheet is not None and sheet.health == expected:
+    if tracker is not None and (
+        expected is None or (sheet is not None and sheet.health == expected)
+    ):
         await bot_live.redraw(bot, message.chat.id, tracker.live, tracker.drawn)
-    elif features.has(REFRESH_TRACKER):  # the sheet had changed: read it again
+    elif expected is not None and features.has(REFRESH_TRACKER):  # the sheet had changed
         await features.handoff(REFRESH_TRACKER)(bot, store, message.chat.id, profile)
-    if sheet is not None and sheet.health != after.track_after:
+    if sheet is not None and expected is not None and sheet.health != after.track_after:
         shown = after.model_copy(update={"track_after": sheet.health})
         text, markup = view.draw(advanced, shown, profile)
         await store.keep_screen(advanced, screen_of(text, markup))
     await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
     await callback.answer()
+
+
+def _used_declared(state: AttackFlow) -> bool:
+    """A declared defence met this attack and is spent (a desperate one lasts the turn)."""
+    if state.guard is not Guard.DECLARED or state.defence in (None, Defence.NONE):
+        return False
+    target = state.chosen_target()
+    held = state.desperate_of(target.key) if target is not None else None
+    return held is None or held.met <= 1

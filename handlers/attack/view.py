@@ -14,12 +14,15 @@ from bot.store import Flow
 from handlers.attack.callbacks import AtkAction, AtkCallback
 from handlers.attack.flow import (
     DEFENCES,
+    INTERRUPT_DEFENCES,
     MELEE,
     RANGED,
     WEAPONS,
     AttackFlow,
     Defence,
+    Guard,
     Past,
+    Side,
     Stage,
 )
 from rules import combat
@@ -203,7 +206,7 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
             )
     if state.stage is Stage.SETUP:
         if target is None:
-            lines.append("🎯 " + _("Choose the target below."))
+            lines.append("🎯 " + _("Tap the target: the attack is rolled at once."))
         return "\n".join(lines)
     checked = _blind_check_line(state)
     if checked is not None:
@@ -217,7 +220,16 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         lines.append("🎯 " + _("An automatic hit: {n}.").format(n=render.successes_text(state.net)))
     if state.stage is Stage.DEFENCE and target is not None:
         held = state.desperate_of(target.key)
-        if held is not None:
+        if state.guard is Guard.INTERRUPT:
+            lines.append(
+                "✋ "
+                + _(
+                    "{name} declared no defence: only an Interruption (a Willpower roll at "
+                    "difficulty {d} or a point of Willpower) buys a dodge or a block, and "
+                    "drops the declared actions."
+                ).format(name=escape(target.name), d=profile.combat.interruption_difficulty)
+            )
+        elif held is not None:
             lines.append(
                 "🛡 "
                 + _(
@@ -232,7 +244,17 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
                 )
             )
         return "\n".join(lines)
-    if state.defence is None and state.ambush and state.net > 0:
+    interrupted = _interruption_line(state)
+    if interrupted is not None:
+        lines.append(interrupted)
+    if state.guard is Guard.NONE and state.defence is Defence.NONE and target is not None:
+        lines.append(
+            "🛡 "
+            + _("{name} has acted this turn and declared no defence: no defence.").format(
+                name=escape(target.name)
+            )
+        )
+    elif state.defence is None and state.ambush and state.net > 0:
         lines.append("🥷 " + _("Ambushed: no defence."))
     if state.defence is Defence.NONE:
         lines.append(_("No defence."))
@@ -262,6 +284,23 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
     elif state.stage is Stage.SOAK and target is not None:
         lines.append("🛡 " + _("{name} soaks.").format(name=escape(target.name)))
     return "\n".join(lines)
+
+
+def _interruption_line(state: AttackFlow) -> str | None:
+    """What the target's Interruption cost and whether it bought the defence (§B.3 step 2)."""
+    target = state.chosen_target()
+    if target is None or (state.interruption is None and not state.interrupt_spent):
+        return None
+    name = escape(target.name)
+    if state.interruption is None:
+        head = "✋ " + _("Interruption: {name} spends a point of Willpower.").format(name=name)
+    else:
+        head = "✋ " + _("Interruption: {name} rolls Willpower: {roll}").format(
+            name=name, roll=_faces(state.interruption)
+        )
+    if state.interrupted:
+        return head + "\n" + _("{name} drops the declared actions to defend.").format(name=name)
+    return head + "\n" + _("The interruption fails: {name} acts as declared.").format(name=name)
 
 
 def _result(state: AttackFlow, name: str, profile: Profile) -> str:
@@ -413,6 +452,8 @@ def _defence_rows(
     with the dice it has left."""
     target = state.chosen_target()
     held = state.desperate_of(target.key) if target is not None else None
+    if state.guard is Guard.INTERRUPT:
+        return _interrupt_rows(state, profile, button)
     if held is not None:
         plan = state.defence_plan(profile, held.defence)
         dice = plan.pool if plan is not None else 0
@@ -439,6 +480,27 @@ def _defence_rows(
     ]
 
 
+def _interrupt_rows(
+    state: AttackFlow,
+    profile: Profile,
+    button: Callable[[str, AtkAction, int], InlineKeyboardButton],
+) -> list[list[InlineKeyboardButton]]:
+    """One tap each: the Interruption and the defence it buys, rolled together."""
+    spend = profile.combat.interruption_by_wp_spend
+    rows: list[list[InlineKeyboardButton]] = []
+    for kind in INTERRUPT_DEFENCES:
+        word = "🏃 " + _("Dodge") if kind is Defence.DODGE else "🛡 " + _("Block / parry")
+        index = DEFENCES.index(kind)
+        row = [button("✋ " + word + " · " + _("Willpower roll"), AtkAction.INTERRUPT, 2 * index)]
+        if spend:
+            row.append(
+                button("✋ " + word + " · −1 " + _("Willpower"), AtkAction.INTERRUPT, 2 * index + 1)
+            )
+        rows.append(row)
+    rows.append([button(_("No defence"), AtkAction.DEFEND, DEFENCES.index(Defence.NONE))])
+    return rows
+
+
 def _approach_label(approach: Approach) -> str:
     if approach is Approach.FLANK:
         return "↗ " + _("flank +2")
@@ -463,6 +525,21 @@ def draw(
     if tag is not None:
         text += "\n" + escape(tag, quote=False)
     return text, keyboard(flow.id, flow.version, state, profile)
+
+
+def interrupt_needed_text(target: Side | None) -> str:
+    name = target.name if target is not None else "?"
+    return _(
+        "{name} declared no defence: defending takes an Interruption (the ✋ buttons)."
+    ).format(name=name)
+
+
+def no_interrupt_spend_text() -> str:
+    return _("At this table an interruption takes a Willpower roll: spending a point is off.")
+
+
+def no_willpower_text(name: str) -> str:
+    return _("{name} has no Willpower on the sheet: there is nothing to roll.").format(name=name)
 
 
 def blind_unseen_text(name: str) -> str:

@@ -11,6 +11,9 @@ class AttackAction(StrEnum):
     DEFEND = "d"  # x: the defender's chance
     ARMOUR = "a"  # x: the armour's chance
     RESOLVE = "r"
+    EFFORT = (
+        "ef"  # the presser's special effort on their own roll (x: 1 physical, 2 mental, 3 memory)
+    )
     SPEND = "s"  # x: a GainChoice
     SHARE = "sh"  # splitting the gain: one measure to the foe at index x, as c (a ShareUse)
     UNDO = "u"  # splitting the gain: take the last measure back (none given: stop splitting)

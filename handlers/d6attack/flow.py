@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.store import FlowState
 from rules.d6.combat import AttackResult, GainUse, Manoeuvre
+from rules.d6.roll import D6Result, EffortFuel
 
 KIND = "d6attack"
 DEFENDERS_MAX = 6
@@ -24,6 +25,11 @@ class Roll(BaseModel):
     faces: tuple[int, ...]
     measures: int
     label: str = ""  # how a defence's chance was made when a trick added to it (escaped)
+    # The roll as rolled, so a special effort (§D.4) may reroll it «сразу после броска
+    # кубиков», before «Итог»; and the effort's price once made (once per action).
+    result: D6Result | None = None
+    effort: EffortFuel | None = None
+    rerolled: int = 0
 
 
 class Share(BaseModel):

@@ -47,7 +47,7 @@ from rules.d6.combat import (
     shove,
     spend_gain,
 )
-from rules.d6.roll import D6Result, auto_success, gain_value
+from rules.d6.roll import D6Result, auto_success, gain_value, special_effort
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
@@ -163,7 +163,7 @@ async def d6_attack_command(
         await message.answer(str(refused), parse_mode=ParseMode.HTML)
         return
     result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
-    attack = _attacker(who, result.faces, result.measures)
+    attack = _attacker(who, result.faces, result.measures, result)
     state = D6AttackFlow(
         attack=attack,
         label=pool.label,
@@ -222,11 +222,22 @@ async def _auto_attack(
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
-def _attacker(who: rolling.Roller, faces: tuple[int, ...], measures: int) -> Roll:
+def _attacker(
+    who: rolling.Roller, faces: tuple[int, ...], measures: int, result: D6Result | None = None
+) -> Roll:
+    """The attack's roll, under the NPC's name when the Storyteller attacks as one; ``result``
+    is kept for «Особое усилие» after the roll (none for a success without a roll)."""
     if who.npc is not None:
-        return Roll(key=npc_roll_key(who.npc), name=who.npc, faces=faces, measures=measures)
+        return Roll(
+            key=npc_roll_key(who.npc), name=who.npc, faces=faces, measures=measures, result=result
+        )
     return Roll(
-        key=f"u{who.user_id}", name=who.name, user_id=who.user_id, faces=faces, measures=measures
+        key=f"u{who.user_id}",
+        name=who.name,
+        user_id=who.user_id,
+        faces=faces,
+        measures=measures,
+        result=result,
     )
 
 
@@ -262,6 +273,9 @@ async def d6_attack_tap(
             await callback.answer(refused.text, show_alert=True)
             return
         await _respond(callback, message, store, flow, state, callback_data, profile, who, rng)
+        return
+    if action is AttackAction.EFFORT:
+        await _effort(callback, message, store, flow, state, callback_data.x, profile, rng)
         return
     attacker = state.attack.user_id or 0
     if not await owner_or_storyteller(bot, message.chat, chat_settings, user, attacker):
@@ -399,6 +413,7 @@ async def _respond(
         faces=result.faces,
         measures=result.measures,
         label=label,
+        result=None if armour else result,
     )
     entries = [_entry(roll, result, "armour" if armour else "defence")]
     if armour:
@@ -411,6 +426,65 @@ async def _respond(
         )
         return
     await _commit_spending(callback, message, store, flow, after, [spend], entries=entries)
+
+
+async def _effort(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    flow: Flow,
+    state: D6AttackFlow,
+    x: int,
+    profile: Profile,
+    rng: Rng | None,
+) -> None:
+    """§D.4 «Особое усилие … сразу после броска кубиков»: the presser rerolls every die of
+    their own attack or defence that shows no measure, once per action, before «Итог»; its
+    wound lands on their sheet and the new faces in the log, in the same step."""
+    fuel = view.EFFORT_PRICES.get(x)
+    if state.outcome is not None or fuel is None:
+        await callback.answer(render.closed_text(), show_alert=True)
+        return
+    key = f"u{callback.from_user.id}"
+    rolls = (state.attack, *state.defences)
+    mine = next((r for r in rolls if r.key == key and r.result is not None), None)
+    if mine is None or mine.result is None or not view.effort_offered(mine, profile):
+        await callback.answer(view.effort_refused_text(), show_alert=True)
+        return
+    try:
+        effort = special_effort(mine.result, fuel, rng=rng, profile=profile)
+    except RulesInputError:
+        await callback.answer(view.effort_refused_text(), show_alert=True)
+        return
+    again = mine.model_copy(
+        update={
+            "faces": effort.result.faces,
+            "measures": effort.result.measures,
+            "result": effort.result,
+            "effort": fuel,
+            "rerolled": len(effort.result.rerolled),
+        }
+    )
+    if mine.key == state.attack.key:
+        after = state.model_copy(update={"attack": again})
+    else:
+        defences = tuple(again if d.key == key else d for d in state.defences)
+        after = state.model_copy(update={"defences": defences})
+    entry = _entry(again, effort.result, "effort").model_copy(
+        update={"fresh": tuple(effort.result.faces[i] for i in effort.result.rerolled)}
+    )
+    wound = effort.wound
+    spends = []
+    if wound is not None:
+        spends.append(
+            SheetSpend(
+                user_id=callback.from_user.id,
+                system=SheetSystem.D6,
+                change=lambda sheet: add_wound(sheet, wound.kind, wound.magnitude),
+                create=True,
+            )
+        )
+    await _commit_spending(callback, message, store, flow, after, spends, entries=[entry])
 
 
 async def _commit_spending(

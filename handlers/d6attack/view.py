@@ -12,11 +12,54 @@ from bot import house_rules, render, table_text
 from bot.store import Flow
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice, ShareUse
 from handlers.d6attack.flow import ALLY, DEFENDERS_MAX, D6AttackFlow, Roll, Share
+from rules.d6.chance import options as d6_options
 from rules.d6.combat import GainUse, Manoeuvre, durability_loss
-from rules.d6.roll import MEASURE_FACE
+from rules.d6.roll import MEASURE_FACE, EffortFuel
 from rules.profiles import Profile
 
 CHANCES = range(1, 7)
+# The special effort's prices as button numbers (§D.4).
+EFFORT_PRICES: dict[int, EffortFuel] = {
+    1: EffortFuel.PHYSICAL,
+    2: EffortFuel.MENTAL,
+    3: EffortFuel.MEMORY,
+}
+
+
+def effort_offered(roll: Roll, profile: Profile | None = None) -> bool:
+    """§D.4: once per action, after dice were rolled, and only while a die shows no measure
+    unless the chat allows an effort that rerolls nothing (AMB-D14)."""
+    result = roll.result
+    if result is None or result.special_effort or result.armour or not result.faces:
+        return False
+    to_reroll = any(f < MEASURE_FACE for f in result.faces)
+    return to_reroll or d6_options(profile).special_effort_noop_allowed
+
+
+def _effort_price(fuel: EffortFuel) -> str:
+    if fuel is EffortFuel.PHYSICAL:
+        return _("a physical wound 1")
+    if fuel is EffortFuel.MENTAL:
+        return _("a mental wound 3")
+    return _("a memory")
+
+
+def _effort_line(roll: Roll) -> str:
+    if roll.effort is None:
+        return ""
+    if roll.effort is EffortFuel.PHYSICAL:
+        head = _("Special effort for a physical wound 1")
+    elif roll.effort is EffortFuel.MENTAL:
+        head = _("Special effort for a mental wound 3")
+    else:
+        head = _("Special effort for a memory")
+    if not roll.rerolled:
+        return "\n💪 " + head + " · " + _("nothing to reroll: the price is paid, the dice stay")
+    return "\n💪 " + head + " · " + _("dice rerolled: {n}").format(n=roll.rerolled)
+
+
+def effort_refused_text() -> str:
+    return _("No special effort here: it is made once per action, and only after a roll of dice.")
 
 
 def _faces(roll: Roll) -> str:
@@ -46,7 +89,8 @@ def attack_text(state: D6AttackFlow) -> str:
     else:
         lines = [
             head,
-            f"{state.label}: {_faces(state.attack)} — {_measures(state.attack.measures)}",
+            f"{state.label}: {_faces(state.attack)} — {_measures(state.attack.measures)}"
+            + _effort_line(state.attack),
         ]
     for d in state.defences:
         lines.append(
@@ -54,6 +98,7 @@ def attack_text(state: D6AttackFlow) -> str:
             + _("{name} defends").format(name=escape(d.name))
             + (f" ({d.label})" if d.label else "")
             + f": {_faces(d)} — {_measures(d.measures)}"
+            + _effort_line(d)
         )
     if state.armour is not None:
         lines.append(
@@ -196,7 +241,9 @@ def share_of(state: D6AttackFlow, index: int, code: str) -> Share | None:
 THRESHOLDS = (0, 1, 2, 3)
 
 
-def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
+def keyboard(
+    flow: Flow, state: D6AttackFlow, profile: Profile | None = None
+) -> InlineKeyboardMarkup | None:
     def make(text: str, action: AttackAction, x: int = 0, c: str = "") -> InlineKeyboardButton:
         data = D6AttackCallback(f=flow.id, v=flow.version, a=action, x=x, c=c)
         return table_text.button(text, data)
@@ -208,6 +255,13 @@ def keyboard(flow: Flow, state: D6AttackFlow) -> InlineKeyboardMarkup | None:
             rows.append([make(f"🛡{n}", AttackAction.DEFEND, n) for n in CHANCES])
         if state.armour is None:
             rows.append([make(f"🪖{n}", AttackAction.ARMOUR, n) for n in CHANCES])
+        if any(effort_offered(r, profile) for r in (state.attack, *state.defences)):
+            rows.append(
+                [
+                    make("💪 " + _effort_price(fuel), AttackAction.EFFORT, n)
+                    for n, fuel in EFFORT_PRICES.items()
+                ]
+            )
         rows.append([make("🏁 " + _("Result"), AttackAction.RESOLVE)])
         return InlineKeyboardMarkup(inline_keyboard=rows)
     if not outcome.hit or state.spent is not None:
@@ -284,8 +338,10 @@ def auto_line(label: str, gain: int, profile: Profile) -> str:
     return text + ("\n" + escape(tag, quote=False) if tag is not None else "")
 
 
-def draw(flow: Flow, state: D6AttackFlow) -> tuple[str, InlineKeyboardMarkup | None]:
-    return attack_text(state), keyboard(flow, state)
+def draw(
+    flow: Flow, state: D6AttackFlow, profile: Profile | None = None
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return attack_text(state), keyboard(flow, state, profile)
 
 
 def usage_text() -> str:

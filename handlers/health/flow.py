@@ -27,6 +27,7 @@ class WoundFlow(FlowState):
     damage: DamageType
     levels: int
     dice: int  # the soak pool (§B.10: Stamina, or nothing against this damage)
+    stamina: int | None = None  # what a stun is measured against after the soak (§B.11)
     before: HealthTrack
     after: HealthTrack
     soak: DiceTally | None = None

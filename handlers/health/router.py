@@ -25,7 +25,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot import npcs, render
 from bot.access import runs_game
-from bot.combat import REFRESH_TRACKER
+from bot.combat import REFRESH_TRACKER, STUN_TRACKER
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
@@ -36,9 +36,10 @@ from handlers.health import view
 from handlers.health.callbacks import HealthAction, HealthCallback
 from handlers.health.flow import WoundFlow
 from rules import combat
+from rules.combat.tracker import npc_key, player_key
 from rules.dice import Rng
 from rules.errors import RulesInputError
-from rules.health import HealthTrack, apply_damage, heal
+from rules.health import HealthTrack, apply_damage, heal, is_stunned
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Attribute, Sheet, set_health, system_of
 
@@ -176,7 +177,8 @@ async def dmg_command(
         return
     if sheet is None:
         return
-    stamina = sheet.rating(Attribute.STAMINA) or 0
+    rated = sheet.rating(Attribute.STAMINA)  # None: not written down, so no stun is known
+    stamina = rated or 0
     soaker = combat.Target(stamina=stamina, track=before[-1])
     state = WoundFlow(
         name=whose.name,
@@ -185,6 +187,7 @@ async def dmg_command(
         damage=kind,
         levels=levels,
         dice=combat.soak_pool(soaker, kind, profile.combat),
+        stamina=rated,
         before=before[-1],
         after=sheet.health,
     )
@@ -195,7 +198,34 @@ async def dmg_command(
         flow = await store.create_flow(state, message.chat.id, owner)
         markup = view.wound_keyboard(flow.id, flow.version, state.dice)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
-    await _refresh_tracker(features, bot, store, message.chat.id, profile)
+    stunned = rated is not None and is_stunned(levels, rated, profile.combat)
+    await _stun_or_refresh(features, bot, store, message.chat.id, profile, whose, stunned)
+
+
+async def _stun_or_refresh(
+    features: FeatureSet,
+    bot: Bot,
+    store: Store,
+    chat_id: int,
+    profile: Profile,
+    whose: Whose,
+    stunned: bool,
+) -> None:
+    """§B.11: more levels than Stamina stun the character for this round and the next; the
+    tracker, if a fight is on, skips their actions (and a soak that saves them gives them
+    back). Without a stun it only shows the new health."""
+    key = fighter_key(whose.user_id, whose.npc)
+    if features.has(STUN_TRACKER) and key is not None:
+        await features.handoff(STUN_TRACKER)(bot, store, chat_id, profile, key, stunned)
+        return
+    await _refresh_tracker(features, bot, store, chat_id, profile)
+
+
+def fighter_key(user_id: int | None, npc: str | None) -> str | None:
+    """The tracker's key of the character a health command is about."""
+    if npc is not None:
+        return npc_key(npc)
+    return player_key(user_id) if user_id is not None else None
 
 
 class _TrackMoved(Exception):
@@ -258,7 +288,10 @@ async def soak_tap(
         raise TapConflict(flow.id)
     await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
     await callback.answer()
-    await _refresh_tracker(features, bot, store, message.chat.id, profile)
+    whose = Whose(name=state.name, user_id=state.user_id, npc=state.npc)
+    stamina = state.stamina
+    stunned = stamina is not None and is_stunned(kept, stamina, profile.combat)
+    await _stun_or_refresh(features, bot, store, message.chat.id, profile, whose, stunned)
 
 
 async def heal_command(

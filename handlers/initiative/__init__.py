@@ -4,11 +4,26 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.combat import ATTACK, CURRENT_ROUND, REFRESH_TRACKER, TRACKER, TRACKER_HEALTH
+from bot.combat import (
+    AFTER_ATTACK,
+    ATTACK,
+    CURRENT_ROUND,
+    REFRESH_TRACKER,
+    STUN_TRACKER,
+    TRACKER,
+    TRACKER_HEALTH,
+)
 from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.initiative import view
 from handlers.initiative.callbacks import InitCallback
-from handlers.initiative.router import current_round, health_step, make_router, refresh
+from handlers.initiative.router import (
+    after_attack,
+    current_round,
+    health_step,
+    make_router,
+    refresh,
+    stun_fighter,
+)
 
 FEATURE = Feature(
     name="initiative",
@@ -19,6 +34,8 @@ FEATURE = Feature(
         REFRESH_TRACKER: refresh,
         CURRENT_ROUND: current_round,
         TRACKER_HEALTH: health_step,
+        AFTER_ATTACK: after_attack,
+        STUN_TRACKER: stun_fighter,
     },
     # «Атака» opens the panel from the participants' sheets (PRODUCT.md §5: ≤ 3 round-trips).
     reads_ahead={InitCallback.__prefix__: (TRACKER, ATTACK)},

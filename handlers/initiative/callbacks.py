@@ -12,6 +12,7 @@ class InitAction(StrEnum):
     BASE = "b"  # the presser's Dexterity + Wits, when the sheet lacks it (x)
     START = "go"  # the Storyteller: declarations begin
     DECLARED = "d"  # the declarer is done
+    DECLARED_DEFENCE = "dd"  # the declarer is done, the last action a defence (§B.4)
     MORE = "m"  # the declarer declares one more action (§A.9)
     NEXT = "n"  # «Дальше»: the acting character's action is resolved
     DELAY = "w"  # «Отложить» (§B.2 III)

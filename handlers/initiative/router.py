@@ -22,7 +22,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from bot import live as bot_live
 from bot import npcs, render, rolling
 from bot.access import runs_game
-from bot.combat import OPEN_ATTACK, TrackerStep
+from bot.combat import OPEN_ATTACK, Aftermath, TrackerStep
 from bot.features import FeatureSet
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
@@ -163,6 +163,81 @@ async def health_step(
     after = state.model_copy(update={"health": tracks, "round": fallen})
     drawn = view.draw(flow.next(after), after, profile)
     return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
+
+
+async def after_attack(
+    store: Store, chat_id: int, profile: Profile, aftermath: Aftermath
+) -> TrackerStep | None:
+    """The tracker's step after an attack on the panel (bot.combat.AFTER_ATTACK), drawn but
+    not stored: the attack's own step stores it, so the round moves on in the same
+    round-trip (PRODUCT.md §5) and nobody taps «Дальше» after an attack."""
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None or profile.system is not GameSystem.D10:
+        return None
+    flow, live = loaded
+    try:
+        state = flow.state(InitFlow)
+    except FlowStateError:
+        return None
+    tracks = {**(await _tracks(store, chat_id, profile, state.round)), **aftermath.changed}
+    tracks = {k: v for k, v in tracks.items() if state.round.fighter(k) is not None}
+    try:
+        changed = round_after_attack(state.round, aftermath)
+    except RulesInputError:
+        return None
+    if tracks == state.health and changed == state.round:
+        return None
+    after = state.model_copy(update={"health": tracks, "round": changed, "note": None})
+    drawn = view.draw(flow.next(after), after, profile)
+    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
+
+
+def round_after_attack(current: Round, aftermath: Aftermath) -> Round:
+    """The round's own steps for what an attack did, in the order the table plays them: the
+    defence first (it came before the hit), then the hit's knockdown and stun, then the
+    attacker's action is over."""
+    interrupter, defender = aftermath.interrupted, aftermath.defended
+    if interrupter is not None and current.can_interrupt(interrupter):
+        current = tracker.interrupt(current, interrupter)
+    if defender is not None and current.has_defence(defender):
+        current = tracker.use_defence(current, defender)
+    for key in sorted(aftermath.knocked):
+        current = tracker.knock_down(current, key)
+    for key in sorted(aftermath.stunned):
+        current = tracker.stun(current, key)
+    if aftermath.resolved is not None:
+        current = tracker.resolved(current, aftermath.resolved)
+    return current
+
+
+async def stun_fighter(
+    bot: Bot, store: Store, chat_id: int, profile: Profile, key: str, stunned: bool
+) -> None:
+    """A wound typed with /dmg stunned ``key`` or its soak saved them (bot.combat.STUN_TRACKER):
+    the tracker skips or restores their actions and shows the new health in one step."""
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None or profile.system is not GameSystem.D10:
+        return
+    flow, live = loaded
+    for _attempt in range(CONFLICT_ATTEMPTS):
+        try:
+            state = flow.state(InitFlow)
+        except FlowStateError:
+            return
+        tracks = await _tracks(store, chat_id, profile, state.round)
+        changed = tracker.stun(state.round, key, stunned=stunned)
+        if tracks == state.health and changed == state.round:
+            return
+        after = state.model_copy(update={"health": tracks, "round": changed})
+        drawn = view.draw(flow.next(after), after, profile)
+        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
+        if advanced is not None:
+            await bot_live.redraw(bot, chat_id, live, drawn)
+            return
+        loaded = await store.load_live(chat_id, KIND)
+        if loaded is None:
+            return
+        flow, live = loaded
 
 
 async def current_round(store: Store, chat_id: int) -> Round | None:
@@ -393,15 +468,15 @@ async def init_tap(
             after, toast = await _roll_in(
                 store, profile, message.chat.id, state, user, action, x, rng
             )
-        elif action is InitAction.DECLARED or action is InitAction.MORE:
+        elif action in (InitAction.DECLARED, InitAction.MORE, InitAction.DECLARED_DEFENCE):
             key = current.declarer()
             if key is None:
                 raise _Refused(render.invalid_button_text())
             await own_or_storyteller(key)
             changed = (
-                tracker.declare(current, key)
-                if action is InitAction.DECLARED
-                else tracker.more_actions(current, key)
+                tracker.more_actions(current, key)
+                if action is InitAction.MORE
+                else tracker.declare(current, key, defence=action is InitAction.DECLARED_DEFENCE)
             )
             after = state.model_copy(update={"round": changed})
         elif action is InitAction.ATTACK:
@@ -550,6 +625,7 @@ async def _commit_conditions(
 # press of the same drawing finds the step taken and changes nothing.
 _STEPS = frozenset(
     {InitAction.START, InitAction.DECLARED, InitAction.MORE, InitAction.NEXT, InitAction.DELAY}
+    | {InitAction.DECLARED_DEFENCE}
     | {InitAction.NEW_ROUND, InitAction.ATTACK, InitAction.STAND_UP}
 )
 # Buttons that name a participant by position need the very drawing they were pressed on (a
@@ -751,7 +827,7 @@ def _step_of(action: InitAction, current: Round) -> int | None:
         return 0 if current.phase is Phase.GATHER else None
     if action is InitAction.NEW_ROUND:
         return current.number if current.phase is Phase.DONE else None
-    if action in (InitAction.DECLARED, InitAction.MORE):
+    if action in (InitAction.DECLARED, InitAction.MORE, InitAction.DECLARED_DEFENCE):
         return current.declared if current.phase is Phase.DECLARE else None
     return current.step if current.phase is Phase.RESOLVE else None
 

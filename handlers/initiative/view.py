@@ -33,7 +33,14 @@ def phase_name(phase: Phase) -> str:
     return _("round over")
 
 
-def _line(place: str, fighter: Fighter, mark: str, track: HealthTrack | None, actions: int) -> str:
+def _line(
+    place: str,
+    fighter: Fighter,
+    mark: str,
+    track: HealthTrack | None,
+    actions: int,
+    current: Round | None = None,
+) -> str:
     score = f"<b>{fighter.score}</b>"
     parts = f"{fighter.dex_wits}+🎲{fighter.die}"
     if fighter.modifier:
@@ -42,6 +49,8 @@ def _line(place: str, fighter: Fighter, mark: str, track: HealthTrack | None, ac
     if actions > 1:
         line += " · " + _("{n} action", "{n} actions", n=actions).format(n=actions)
     extras = [sheet_text.condition_name(c) for c in fighter.conditions]
+    if current is not None:
+        extras += _round_marks(current, fighter)
     if track is not None:
         tag = sheet_text.health_tag(track)
         if tag:
@@ -49,6 +58,17 @@ def _line(place: str, fighter: Fighter, mark: str, track: HealthTrack | None, ac
     if extras:
         line += " · " + ", ".join(extras)
     return line
+
+
+def _round_marks(current: Round, fighter: Fighter) -> list[str]:
+    """A stun the tracker counts (§B.11: this round and the next) and a declared defence
+    not yet used (§B.3 step 2)."""
+    marks: list[str] = []
+    if current.stunned(fighter.key) and Condition.STUNNED not in fighter.conditions:
+        marks.append("💫 " + sheet_text.condition_name(Condition.STUNNED))
+    if current.has_defence(fighter.key) and current.phase in (Phase.RESOLVE, Phase.DECLARE):
+        marks.append("🛡 " + _("defence declared"))
+    return marks
 
 
 def tracker_text(state: InitFlow, tracks: Mapping[str, HealthTrack]) -> str:
@@ -76,7 +96,7 @@ def tracker_text(state: InitFlow, tracks: Mapping[str, HealthTrack]) -> str:
         shown = fighter.actions if current.phase in (Phase.RESOLVE, Phase.DONE) else 1
         if current.phase is Phase.DECLARE and fighter.key in declared | {declarer}:
             shown = fighter.actions
-        lines.append(_line(f"{place}. ", fighter, mark, tracks.get(fighter.key), shown))
+        lines.append(_line(f"{place}. ", fighter, mark, tracks.get(fighter.key), shown, current))
     for fighter in waiting:
         line = _line("⏳ ", fighter, "", tracks.get(fighter.key), 1)
         lines.append(line + " — " + _("from the next round"))
@@ -181,10 +201,18 @@ def _phase_hint(state: InitFlow) -> str:
             "The Storyteller starts the declarations."
         )
     if current.phase is Phase.DECLARE:
-        return "✍️ " + _(
-            "{name} declares (lowest initiative first). Willpower and Quintessence "
-            "are declared before any roll."
-        ).format(name=_name(current, current.declarer()))
+        return (
+            "✍️ "
+            + _(
+                "{name} declares (lowest initiative first). Willpower and Quintessence "
+                "are declared before any roll."
+            ).format(name=_name(current, current.declarer()))
+            + "\n🛡 "
+            + _(
+                "A dodge or a block is declared with «🛡 Defence»; one not declared takes an "
+                "Interruption when the attack comes."
+            )
+        )
     actor = current.actor()
     if actor is not None:
         key, number = actor
@@ -294,6 +322,7 @@ def keyboard(
         rows.append(
             [
                 button("✅ " + _("Declared"), InitAction.DECLARED, current.declared),
+                button("🛡 " + _("Defence"), InitAction.DECLARED_DEFENCE, current.declared),
                 button("➕ " + _("One more action"), InitAction.MORE, current.declared),
             ]
         )

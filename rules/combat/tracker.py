@@ -72,6 +72,13 @@ class Fighter(BaseModel):
     actions: int = 1
     waiting: bool = False  # joined after declarations began: acts from the next round
     conditions: tuple[Condition, ...] = ()
+    # §B.3 step 2 «неразыгранный заявленный защитный манёвр»: how many of the declared
+    # actions are defences (the last ones), and how many of them attacks have used up.
+    defences: int = 0
+    defended: int = 0
+    # §B.11 «контужен и пропускает текущий и следующий ход»: the last round number the
+    # stun takes (0: not stunned).
+    stunned_through: int = 0
 
     @property
     def score(self) -> int:
@@ -97,6 +104,25 @@ class Round(BaseModel):
 
     def fighter(self, key: str) -> Fighter | None:
         return next((f for f in self.fighters if f.key == key), None)
+
+    def stunned(self, key: str) -> bool:
+        """Whether ``key`` is stunned this round (§B.11): their actions are skipped."""
+        fighter = self.fighter(key)
+        return fighter is not None and fighter.stunned_through >= self.number
+
+    def has_defence(self, key: str) -> bool:
+        """A declared defensive manoeuvre not yet used against an attack (§B.3 step 2)."""
+        fighter = self.fighter(key)
+        return fighter is not None and fighter.defended < fighter.defences
+
+    def skipped(self, slot: tuple[str, int]) -> bool:
+        """A slot nobody acts in: a stunned fighter's, or a declared defence, which is
+        rolled against an attack, not on its own turn."""
+        key, number = slot
+        fighter = self.fighter(key)
+        if fighter is None or self.stunned(key):
+            return True
+        return number > fighter.actions - fighter.defences
 
     def ranked(self) -> tuple[Fighter, ...]:
         """Everyone as the tracker lists them: the round's order once fixed, else by score."""
@@ -127,16 +153,25 @@ class Round(BaseModel):
         """S4 «Прерывание - отмена не разыгранных действий»: someone who has not acted yet
         this turn and still has a declared action waiting, while another acts."""
         actor = self.actor()
-        if actor is None or actor[0] == key or self.acted(key):
+        if actor is None or actor[0] == key or self.acted(key) or self.stunned(key):
             return False
         return any(k == key for k, _n in self.schedule[self.step :])
 
     def can_delay(self) -> bool:
         """S4 «можно отложить заявленное действие»: only while someone later in the same
         pass has still to act, so the delayer still goes before them."""
-        if self.actor() is None or self.step + 1 >= len(self.schedule):
+        after = self.next_acting()
+        if self.actor() is None or after is None:
             return False
-        return self.schedule[self.step + 1][1] == self.schedule[self.step][1]
+        return self.schedule[after][1] == self.schedule[self.step][1]
+
+    def next_acting(self) -> int | None:
+        """The schedule's index of the next one who acts after the one acting now, passing
+        over the slots nobody acts in (:meth:`skipped`)."""
+        for index in range(self.step + 1, len(self.schedule)):
+            if not self.skipped(self.schedule[index]):
+                return index
+        return None
 
 
 def npc_key(name: str) -> str:
@@ -237,22 +272,33 @@ def start_declarations(
         raise RulesInputError(ErrorCode.STATE, "fighters", "nobody rolled initiative")
     combatants = [Combatant(f.key, Initiative(f.score, f.dex_wits, f.die)) for f in acting]
     order = initiative_order(combatants, options, rng)
-    return current.model_copy(
-        update={"phase": Phase.DECLARE, "order": order, "declared": 0, "step": 0}
+    return _settle(
+        current.model_copy(
+            update={"phase": Phase.DECLARE, "order": order, "declared": 0, "step": 0}
+        )
     )
 
 
-def declare(current: Round, key: str, *, actions: int | None = None) -> Round:
+def declare(
+    current: Round, key: str, *, actions: int | None = None, defence: bool = False
+) -> Round:
     """The declarer is done (with ``actions`` actions, §A.9, if given); the next one is up,
-    and after the last the schedule of phases III–IV is built."""
+    and after the last the schedule of phases III–IV is built. With ``defence`` the last
+    declared action is a defensive manoeuvre (§B.4): it waits for an attack instead of a
+    turn of its own, and lets its declarer defend without an Interruption."""
     current, key = _round(current), _key(key)
     if current.declarer() != key:
         raise RulesInputError(ErrorCode.STATE, "declarer", key)
+    check_type(defence, bool, "defence")
     fighters = current.fighters
     if actions is not None:
         check_int(actions, "actions", 0, MAX_ACTIONS)
         fighters = tuple(
             f.model_copy(update={"actions": actions}) if f.key == key else f for f in fighters
+        )
+    if defence:
+        fighters = tuple(
+            f.model_copy(update={"defences": 1}) if f.key == key else f for f in fighters
         )
     return _settle(
         current.model_copy(update={"fighters": fighters, "declared": current.declared + 1})
@@ -275,7 +321,12 @@ def more_actions(current: Round, key: str) -> Round:
 
 
 def _settle(current: Round) -> Round:
-    """Move on when a phase has nobody left in it."""
+    """Move on when a phase has nobody left in it: a stunned declarer declares nothing and
+    a skipped slot (:meth:`Round.skipped`) is passed over, so the tracker moves by itself."""
+    while current.phase is Phase.DECLARE and (declarer := current.declarer()) is not None:
+        if not current.stunned(declarer):
+            break
+        current = current.model_copy(update={"declared": current.declared + 1})
     if current.phase is Phase.DECLARE and current.declared >= len(current.order):
         actions = {k: f.actions for k in current.order if (f := current.fighter(k)) is not None}
         schedule = build_turn_schedule(current.order, actions)
@@ -286,6 +337,13 @@ def _settle(current: Round) -> Round:
                 "step": 0,
             }
         )
+    step = current.step
+    while current.phase is Phase.RESOLVE and step < len(current.schedule):
+        if not current.skipped(current.schedule[step]):
+            break
+        step += 1
+    if step != current.step:
+        current = current.model_copy(update={"step": step})
     if current.phase is Phase.RESOLVE and current.step >= len(current.schedule):
         current = current.model_copy(update={"phase": Phase.DONE})
     return current
@@ -303,11 +361,14 @@ def delay(current: Round) -> Round:
     """S4 «отложить заявленное действие»: the acting character lets the next one go first
     and acts right after them, still before everyone lower who has not acted."""
     current = _round(current)
-    if not current.can_delay():
+    after = current.next_acting()
+    if not current.can_delay() or after is None:
         raise RulesInputError(ErrorCode.STATE, "delay", "nobody later in this pass")
     slots = [Slot(k, n) for k, n in current.schedule]
-    moved = delay_action(slots, current.step, current.step + 2)
-    return current.model_copy(update={"schedule": tuple((s.actor, s.action) for s in moved)})
+    moved = delay_action(slots, current.step, after + 1)
+    return _settle(
+        current.model_copy(update={"schedule": tuple((s.actor, s.action) for s in moved)})
+    )
 
 
 def interrupt(current: Round, key: str) -> Round:
@@ -360,8 +421,8 @@ def new_round(
     """Phase V into phase I again: everyone (the waiting included) rolls a new die, keeps
     their Dexterity + Wits unless ``dex_wits`` brings a changed sheet (and ``modifiers``
     anew, else none), and declares anew;
-    one action each unless declared otherwise. A stun lasts «текущий и следующий ход»
-    (§B.11), so it is cleared only by the Storyteller, not by the turn."""
+    one action each unless declared otherwise. A stun taken by :func:`stun` lasts its two
+    rounds here; the Storyteller's «Контузия» condition lasts until taken off."""
     current = _round(current)
     if not current.fighters:
         raise RulesInputError(ErrorCode.STATE, "fighters", "nobody in the fight")
@@ -379,6 +440,8 @@ def new_round(
                     "modifier": check_int(adds.get(f.key, 0), "modifier", -20, 20),
                     "actions": 1,
                     "waiting": False,
+                    "defences": 0,
+                    "defended": 0,
                 }
             )
         )
@@ -414,3 +477,42 @@ def toggle_condition(current: Round, key: str, condition: Condition | str) -> Ro
         for f in current.fighters
     )
     return current.model_copy(update={"fighters": fighters})
+
+
+def resolved(current: Round, key: str) -> Round:
+    """The action of ``key`` is resolved (an attack on the panel): when it was the one
+    acting, the next one acts, with no «Дальше» to tap; otherwise nothing changes."""
+    current, key = _round(current), _key(key)
+    actor = current.actor()
+    if actor is None or actor[0] != key:
+        return current
+    return advance(current)
+
+
+def use_defence(current: Round, key: str) -> Round:
+    """A declared defensive manoeuvre meets an attack (§B.3 step 2): it is used up."""
+    current, key = _round(current), _key(key)
+    fighter = current.fighter(key)
+    if fighter is None or not current.has_defence(key):
+        raise RulesInputError(ErrorCode.STATE, "defence", key)
+    fighters = tuple(
+        f.model_copy(update={"defended": f.defended + 1}) if f.key == key else f
+        for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})
+
+
+def stun(current: Round, key: str, *, stunned: bool = True) -> Round:
+    """§B.11 «контужен и пропускает текущий и следующий ход»: the fighter's actions of this
+    round and the next are skipped (``stunned`` False takes it back: the soak saved them).
+    One not in the fight is left alone."""
+    current, key = _round(current), _key(key)
+    check_type(stunned, bool, "stunned")
+    if current.fighter(key) is None:
+        return current
+    through = current.number + 1 if stunned else 0
+    fighters = tuple(
+        f.model_copy(update={"stunned_through": through}) if f.key == key else f
+        for f in current.fighters
+    )
+    return _settle(current.model_copy(update={"fighters": fighters}))

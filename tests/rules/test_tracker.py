@@ -239,3 +239,65 @@ def test_standing_up_at_once_or_spending_the_action() -> None:
     assert boris is not None
     assert (boris.conditions, boris.modifier) == ((), 0)
     assert spent.actor() == (keys["Гуль"], 1)
+
+
+def _declared(defence: str | None = None) -> tuple[Round, dict[str, str]]:
+    """Борис (18) acts before Аня (11) and Гуль (7); ``defence`` declares a defence."""
+    current = _round(("Аня", 7, 4), ("Гуль", 5, 2), ("Борис", 9, 9))
+    current = tracker.start_declarations(current, rng=random.Random(1))
+    keys = {f.name: f.key for f in current.fighters}
+    for name in ("Гуль", "Аня", "Борис"):
+        current = tracker.declare(current, keys[name], defence=name == defence)
+    return current, keys
+
+
+def test_a_declared_defence_waits_for_an_attack_and_has_no_turn() -> None:
+    """§B.3 step 2: «неразыгранный заявленный защитный манёвр» answers an attack."""
+    current, keys = _declared(defence="Аня")
+    assert current.has_defence(keys["Аня"])
+    assert not current.can_interrupt(keys["Аня"]) or current.has_defence(keys["Аня"])
+    current = tracker.use_defence(current, keys["Аня"])
+    assert not current.has_defence(keys["Аня"])
+    refused(ErrorCode.STATE, tracker.use_defence, current, keys["Аня"])
+    current = tracker.advance(current)  # Борис acted; Аня's slot is her defence: skipped
+    assert current.actor() == (keys["Гуль"], 1)
+
+
+def test_resolved_moves_on_only_from_the_one_acting() -> None:
+    current, keys = _declared()
+    assert tracker.resolved(current, keys["Гуль"]) == current  # an attack out of turn
+    moved = tracker.resolved(current, keys["Борис"])
+    assert moved.actor() == (keys["Аня"], 1)
+
+
+def test_a_stun_takes_this_round_and_the_next() -> None:
+    """§B.11 «контужен и пропускает текущий и следующий ход»."""
+    current, keys = _declared()
+    current = tracker.stun(current, keys["Аня"])
+    assert current.stunned(keys["Аня"])
+    assert not current.can_interrupt(keys["Аня"])
+    current = tracker.advance(current)  # Борис done; Аня stunned: Гуль is next
+    assert current.actor() == (keys["Гуль"], 1)
+    current = tracker.new_round(current, rng=random.Random(2))
+    assert current.stunned(keys["Аня"])
+    assert keys["Аня"] not in [current.declarer()]
+    while current.phase is Phase.DECLARE:
+        declarer = current.declarer()
+        assert declarer is not None
+        assert declarer != keys["Аня"]
+        current = tracker.declare(current, declarer)
+    assert current.actor() is not None
+    assert current.actor()[0] != keys["Аня"]  # type: ignore[index]
+    later = tracker.new_round(current, rng=random.Random(3))
+    assert not later.stunned(keys["Аня"])
+    assert not tracker.stun(current, keys["Аня"], stunned=False).stunned(keys["Аня"])
+    assert tracker.stun(later, "n:nobody") == later
+
+
+def test_a_delay_passes_over_a_declared_defence() -> None:
+    current, keys = _declared(defence="Аня")  # Борис, then Аня's defence (no turn), Гуль
+    assert current.can_delay()
+    current = tracker.delay(current)
+    assert current.actor() == (keys["Гуль"], 1)  # Гуль goes first, then Борис
+    current = tracker.advance(current)
+    assert current.actor() == (keys["Борис"], 1)

@@ -64,10 +64,9 @@ async def test_an_attack_runs_the_whole_chain_on_one_panel(table: Table) -> None
         _mid, text, _markup = panel(table)
         assert "Борис →" in text
         assert "Удар (Драка): 7к10, сложность 6" in text
-        await press(table, BORIS, AtkAction.TARGET, 0)  # Вера
-        await press(table, VERA, AtkAction.ATTACK)  # not Вера's attack
+        await press(table, VERA, AtkAction.TARGET, 0)  # not Вера's attack
         assert "Рассказчик" in (table.session.answers[-1].text or "")
-        await press(table, BORIS, AtkAction.ATTACK)
+        await press(table, BORIS, AtkAction.TARGET, 0)  # Вера: the attack is rolled at once
         _mid, text, _markup = panel(table)
         if "защищается" not in text:
             continue
@@ -78,15 +77,12 @@ async def test_an_attack_runs_the_whole_chain_on_one_panel(table: Table) -> None
         await press(table, VERA, AtkAction.DEFEND, 1)
         _mid, text, _markup = panel(table)
         assert "Защита (уклонение)" in text
+        _mid, text, markup = panel(table)
+        assert markup is None  # damage and the soak are rolled with the defence
         if "Попадание" not in text:
             continue
-        await press(table, BORIS, AtkAction.DAMAGE)
-        _mid, text, markup = panel(table)
         assert "Урон:" in text
-        if markup is not None:  # bashing: Вера soaks with Stamina
-            await press(table, VERA, AtkAction.SOAK)
-        _mid, text, markup = panel(table)
-        assert markup is None
+        assert "Поглощение:" in text  # bashing: Вера soaks with Stamina
         levels = int(re.search(r"получает (\d+)", text).group(1))  # type: ignore[union-attr]
         sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
         assert sheet is not None
@@ -176,15 +172,12 @@ async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table
     table.rng = Dealt([8] * 7 + [9, 9, 2, 2] + [2] * 6 + [2])
     await table.say(BORIS, "/atk")
     await press(table, BORIS, AtkAction.TARGET, 0)
-    await press(table, BORIS, AtkAction.ATTACK)
     _mid, _text, markup = panel(table)
     labels = [b.text for b in buttons(markup)]
     assert "🏃🏃 Отчаянное уклонение" in labels
     await press(table, VERA, AtkAction.DEFEND, 3)
     _mid, text, _markup = panel(table)
     assert "Защита (отчаянное уклонение): <b>9</b> <b>9</b> 2 2 — 2 успеха" in text
-    await press(table, BORIS, AtkAction.DAMAGE)
-    await press(table, VERA, AtkAction.SOAK)  # Выносливость 1 against bashing
     await table.say(VERA, "/atk")
     assert "в отчаянной защите на этот ход и больше ничего не делает" in (
         table.session.sent[-1].text
@@ -192,7 +185,6 @@ async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table
     table.rng = Dealt([8] * 7 + [9, 9, 9])
     await table.say(BORIS, "/atk")
     await press(table, BORIS, AtkAction.TARGET, 0)
-    await press(table, BORIS, AtkAction.ATTACK)
     _mid, text, markup = panel(table)
     assert "Вера — в отчаянной защите на этот ход (отчаянное уклонение): 2-я атака за ход" in text
     assert [b.text for b in buttons(markup)] == ["🛡 отчаянное уклонение (3к10)"]
@@ -209,9 +201,9 @@ async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table
 
 
 async def blind_shot(table: Table, faces: list[int]) -> str:
-    """Борис opens the panel on Вера and picks blind fire (§B.6); returns Атака's data."""
+    """Борис opens the panel and picks blind fire (§B.6); returns the data of Вера's button,
+    which shoots."""
     await table.say(BORIS, "/atk")
-    await press(table, BORIS, AtkAction.TARGET, 0)
     await press(table, BORIS, AtkAction.REACH, 1)
     await press(table, BORIS, AtkAction.MANOEUVRE, 3)
     table.rng = Dealt(faces)
@@ -220,7 +212,7 @@ async def blind_shot(table: Table, faces: list[int]) -> str:
     return next(
         b.callback_data or ""
         for b in buttons(markup)
-        if AtkCallback.unpack(b.callback_data or "").a is AtkAction.ATTACK
+        if AtkCallback.unpack(b.callback_data or "").a is AtkAction.TARGET
     )
 
 
@@ -280,14 +272,11 @@ async def test_a_sweep_that_hits_knocks_the_target_down_even_when_all_is_soaked(
     # damage: Сила 2 + 6 → 8 dice, all miss; Вера soaks with Stamina 1.
     table.rng = Dealt([8] * 7 + [2] * 4 + [2] * 8 + [2])
     await table.say(BORIS, "/atk")
-    await press(table, BORIS, AtkAction.TARGET, 0)
     await press(table, BORIS, AtkAction.MANOEUVRE, 2)
     _mid, text, _markup = panel(table)
     assert "Подсечка" in text
-    await press(table, BORIS, AtkAction.ATTACK)
+    await press(table, BORIS, AtkAction.TARGET, 0)
     await press(table, VERA, AtkAction.DEFEND, 1)
-    await press(table, BORIS, AtkAction.DAMAGE)
-    await press(table, VERA, AtkAction.SOAK)
     _mid, text, markup = panel(table)
     assert markup is None
     assert "🛡 Урон полностью поглощён." in text
@@ -304,12 +293,9 @@ async def test_a_sweep_that_hits_knocks_the_target_down_even_when_all_is_soaked(
     # A shove on one already down keeps one knockdown.
     table.rng = Dealt([8] * 7 + [2] * 4 + [2] * 8 + [2])
     await table.say(BORIS, "/atk")
-    await press(table, BORIS, AtkAction.TARGET, 0)
     await press(table, BORIS, AtkAction.MANOEUVRE, 3)
-    await press(table, BORIS, AtkAction.ATTACK)
+    await press(table, BORIS, AtkAction.TARGET, 0)
     await press(table, VERA, AtkAction.DEFEND, 1)
-    await press(table, BORIS, AtkAction.DAMAGE)
-    await press(table, VERA, AtkAction.SOAK)
     sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert [c.value for c in sheet.conditions] == ["prone"]
@@ -320,10 +306,7 @@ async def test_a_plain_strike_knocks_nobody_down(table: Table) -> None:
     table.rng = Dealt([8] * 7 + [2] * 4 + [9] * 9 + [2])
     await table.say(BORIS, "/atk")
     await press(table, BORIS, AtkAction.TARGET, 0)
-    await press(table, BORIS, AtkAction.ATTACK)
     await press(table, VERA, AtkAction.DEFEND, 1)
-    await press(table, BORIS, AtkAction.DAMAGE)
-    await press(table, VERA, AtkAction.SOAK)
     _mid, text, _markup = panel(table)
     assert "получает" in text
     assert "Нокдаун" not in text

@@ -11,6 +11,7 @@ from handlers.d6attack.flow import D6AttackFlow
 from rules.d6.combat import resolve_attack
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, flows, player
+from tests.handlers.dealt import Dealt
 
 ANNA = player(1, "Anna")
 BORIS = player(2, "Boris")
@@ -299,3 +300,40 @@ async def test_g_d15_breaking_an_item_by_the_gain_above_its_threshold(
     markup = d6.session.edits[-1].reply_markup
     await d6.tap(ANNA, press(markup, AttackAction.SPEND, x=2, c="b"), mid)
     assert f"порогом прочности 2 теряет {loss}" in d6.session.edits[-1].text
+
+
+async def test_a_special_effort_after_the_attack_and_the_defence_rolls(d6: Table) -> None:
+    """§D.4 «Особое усилие … сразу после броска кубиков»: the attacker and a defender each
+    reroll their dice without a measure once, before «Итог»; the price lands on their sheet."""
+    d6.rng = Dealt([6, 2, 1, 3, 5, 6, 5, 4])  # attack, defence, the two efforts
+    await d6.say(ANNA, "/atk 3")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    assert "💪 телесная рана 1" in [b.text for b in buttons(sent.reply_markup)]
+    await d6.tap(BORIS, press(sent.reply_markup, AttackAction.DEFEND, 2), mid)
+    markup = d6.session.edits[-1].reply_markup
+    effort = press(markup, AttackAction.EFFORT, 1)
+    await d6.tap(ANNA, effort, mid)  # the attack's 2 and 1 rerolled: 6 and 5
+    state = await state_of(d6, effort)
+    assert state.attack.measures == 3
+    assert "Особое усилие за телесную рану 1" in d6.session.edits[-1].text
+    await d6.tap(ANNA, press(d6.session.edits[-1].reply_markup, AttackAction.EFFORT, 1), mid)
+    assert d6.session.answers[-1].show_alert  # once per action
+    markup = d6.session.edits[-1].reply_markup
+    await d6.tap(BORIS, press(markup, AttackAction.EFFORT, 3), mid)  # a memory: Boris's 3 → 4
+    state = await state_of(d6, effort)
+    assert [d.faces for d in state.defences] == [(4, 5)]
+    anna = await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6)
+    assert anna is not None
+    assert [w.magnitude for w in anna.wounds] == [1]
+    boris = await d6.store.load_sheet(d6.chat.id, BORIS.id, SheetSystem.D6)
+    assert boris is None or not boris.wounds
+    assert not any(
+        D6AttackCallback.unpack(b.callback_data or "").a is AttackAction.EFFORT
+        for b in buttons(d6.session.edits[-1].reply_markup)
+    )  # both efforts made: the row is gone
+    flow = await d6.store.load_flow(d6.chat.id, D6AttackCallback.unpack(effort).f)
+    assert flow is not None
+    forged = D6AttackCallback(f=flow.id, v=flow.version, a=AttackAction.EFFORT, x=1).pack()
+    await d6.tap(VERA, forged, mid)
+    assert d6.session.answers[-1].show_alert  # Vera rolled nothing here
