@@ -179,6 +179,7 @@ class StateMiddleware(BaseMiddleware):
         token = str(data.get("delivery_token", PROCESS_TOKEN))
         scope = update_scope(event)
         wide = _reads_ahead(event, data.get("features"))
+        flow_id = button_flow(event)
         status, chat_settings, journal, prefetch = await store.begin_update(
             bot.id,
             event.update_id,
@@ -187,7 +188,7 @@ class StateMiddleware(BaseMiddleware):
             token,
             force=bool(data.get("take_over", True)),
             seed=secrets.token_bytes(32),
-            flow_id=button_flow(event),
+            flow_id=flow_id,
             sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
             all_sheets=wide is not None,
             live_names=wide or (),
@@ -198,6 +199,7 @@ class StateMiddleware(BaseMiddleware):
             log.info("update %d: %s, skipped", event.update_id, status.value)
             return None
         data["chat_settings"] = chat_settings
+        data["button_flow"] = flow_id
         data["profile"] = chat_profile(chat_settings)
         data.setdefault("rng", journal.dice())
         actor = current_actor.set(user.id if user is not None else 0)

@@ -50,6 +50,10 @@ CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 # middleware for each update; 0 outside one.
 current_actor: ContextVar[int] = ContextVar("current_actor", default=0)
 
+# The language a message opened in this update is drawn in (bot/i18n.py): a new flow keeps
+# it for its message's whole life, whoever taps later. None outside an update.
+current_locale: ContextVar[str | None] = ContextVar("current_locale", default=None)
+
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError)
 
 
