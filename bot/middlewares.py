@@ -36,13 +36,14 @@ from pydantic import ValidationError
 
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.sent import Outbox, current_outbox
+from bot.sent import Outbox, current_outbox, current_subject
 from bot.session import current_command, tracking_answers
 from bot.store import (
     STORAGE_ERRORS,
     Begun,
     ChatSettings,
     Store,
+    Subject,
     current_actor,
     current_journal,
     current_prefetch,
@@ -209,6 +210,7 @@ class StateMiddleware(BaseMiddleware):
         renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
         box = Outbox(store, chat.id) if chat is not None else None
         boxed = current_outbox.set(box)
+        subject = current_subject.set(_subject_of(event, user))
         try:
             result = await handler(event, data)
         except RETRIED_LATER:
@@ -219,17 +221,20 @@ class StateMiddleware(BaseMiddleware):
             raise
         except Exception:
             sent = box.sent() if box is not None else None
-            await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+            about = box.about if box is not None else None
+            await store.finish_update(bot.id, event.update_id, scope, token, sent=sent, about=about)
             raise
         finally:
             renew.cancel()
+            current_subject.reset(subject)
             current_outbox.reset(boxed)
             current_command.reset(command)
             current_prefetch.reset(ahead)
             current_journal.reset(journaled)
             current_actor.reset(actor)
         sent = box.sent() if box is not None else None
-        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+        about = box.about if box is not None else None
+        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent, about=about)
         return result
 
     @staticmethod
@@ -264,6 +269,15 @@ def _reads_ahead(update: Update, features: object) -> tuple[str, ...] | None:
     if query is None or not query.data or not isinstance(features, FeatureSet):
         return None
     return features.reads_ahead(query.data.split(":", 1)[0])
+
+
+def _subject_of(update: Update, user: User | None) -> Subject | None:
+    """Whom the bot's answers to this update are about: its sender, unless the sender is a
+    bot or speaks as the chat (an anonymous administrator is nobody's character)."""
+    message = update.message
+    if user is None or user.is_bot or (message is not None and message.sender_chat is not None):
+        return None
+    return Subject(user_id=user.id, name=user.first_name, username=user.username)
 
 
 def _command_of(update: Update) -> tuple[int, int] | None:

@@ -45,6 +45,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   neither loses nor mixes a sheet), ``p:USER`` the player's shown name and @username
   (JSON, for ``/sheet @user``), ``npc:SYSTEM:NAME`` a Storyteller's NPC sheet (name
   casefolded) and ``npcname:SYSTEM:NAME`` its name as typed;
+- ``sdb:about:{CHAT}`` — a sorted set of whom the bot's recent messages in the chat are
+  about (score: the message id; member: the id and :class:`Subject` JSON), written as an update
+  finishes, capped at ``ABOUT_CAP`` and forgotten after ``LOG_TTL`` (bot/replies.py);
 - ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten
@@ -101,7 +104,7 @@ from bot.store.hidden import HiddenRecord, HiddenStore
 from bot.store.journal import Journal, Prefetch, ReplayDice, current_journal, current_prefetch
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
-from bot.store.updates import Begun, UpdateStore, inbox_key, journal_key, lock_key
+from bot.store.updates import Begun, Subject, UpdateStore, inbox_key, journal_key, lock_key
 
 __all__ = [
     "CHAT_TTL",
@@ -129,6 +132,7 @@ __all__ = [
     "SheetOwner",
     "SheetSpend",
     "Store",
+    "Subject",
     "UpdateStore",
     "chat_key",
     "connect",
