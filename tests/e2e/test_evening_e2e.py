@@ -64,3 +64,22 @@ async def test_an_english_guest_taps_a_russian_tracker(world: BotLauncher) -> No
     labels = [b["text"] for b in tracker.buttons]
     assert "🎲 Бросить инициативу" in labels
     assert not any("Roll initiative" in label for label in labels)
+
+
+async def test_the_storytellers_wound_in_reply_to_a_rolls_result_lands_on_its_roller(
+    world: BotLauncher,
+) -> None:
+    api = world.api
+    master = api.add_user("Мастер", language_code="ru")
+    anna = api.add_user("Аня", language_code="ru")
+    chat = api.add_group("Вечер 2", owner=master, members=[anna], bot_is_admin=True)
+    claimed = await say(api, chat, master, "/st")
+    assert "Мастер" in claimed.text
+    rolled = await say(api, chat, anna, "/r 5 6")
+    assert rolled.text.startswith("🎲 Аня")
+    wound = await say(api, chat, master, "/dmg 1 у", reply_to=rolled)
+    assert "Аня получает 1 уровень ударного урона" in wound.text
+    health = await say(api, chat, anna, "/hp")
+    assert "Здоровье: Синяки [/ ·" in health.text
+    own = await say(api, chat, master, "/hp")
+    assert "Здоровье: Здоров [· ·" in own.text  # not the Storyteller's own
