@@ -25,6 +25,7 @@ from bot.access import owner_or_storyteller
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
+from bot.replies import replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
@@ -97,9 +98,8 @@ async def d6_attack_command(
 ) -> None:
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    if target is not None and (target.is_bot or target.id == who.user_id):
+    target = await replied_player(message, store)  # a player, or whom the bot's reply is about
+    if target is not None and target.id == who.user_id:
         target = None
     fleeing = 0
     if target is not None:  # §D.12 Побег: the escapee's measures hinder whoever attacks them

@@ -23,6 +23,7 @@ from bot.access import runs_game
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
+from bot.replies import replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, FlowStateError, LogEntry, Store
 from bot.taps import commit_tap, open_table_tap, retrying, screen_of
@@ -42,16 +43,19 @@ def make_router() -> Router:
     return router
 
 
-def _opponent(message: Message, mention: str | None) -> tuple[User | None, str | None]:
-    """The challenged player: the author of the replied-to message, a text mention (a user
-    without a username), or an @username (known by id only once they press)."""
+async def _opponent(
+    message: Message, mention: str | None, store: Store
+) -> tuple[User | None, str | None]:
+    """The challenged player: a text mention (a user without a username), the author of the
+    replied-to message or the player the bot's replied-to message is about (bot/replies.py),
+    or an @username (known by id only once they press)."""
     for entity in message.entities or ():
         if entity.type == MessageEntityType.TEXT_MENTION and entity.user is not None:
             return entity.user, None
-    replied = message.reply_to_message
-    author = replied.from_user if replied is not None else None
-    if mention is None and author is not None and not author.is_bot:
-        return author, None
+    if mention is None and message.reply_to_message is not None:
+        author = await replied_player(message, store)
+        if author is not None:
+            return author, None
     return None, mention
 
 
@@ -103,7 +107,7 @@ async def vs_command(
         )
         return
     challenger_id = user.id if user else 0
-    opponent, username = _opponent(message, args.mention)
+    opponent, username = await _opponent(message, args.mention, store)
     if opponent is not None and opponent.id == challenger_id and message.sender_chat is None:
         opponent = None
     named = opponent is not None or username is not None
@@ -309,7 +313,7 @@ async def _open_setup(
     words = (_without_text_mentions(message, command.args) or "").split()
     if any(not word.startswith("@") for word in words) or len(words) > 1:
         return False
-    opponent, username = _opponent(message, words[0][1:] if words else None)
+    opponent, username = await _opponent(message, words[0][1:] if words else None, store)
     user = message.from_user
     if opponent is not None and user is not None and opponent.id == user.id:
         opponent = None

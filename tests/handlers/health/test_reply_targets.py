@@ -45,7 +45,7 @@ async def test_dmg_heal_and_hp_in_reply_to_a_rolls_result_target_its_roller(tabl
     assert "Аня восстанавливает 1 уровень" in table.session.sent[-1].text
     assert await health(table, ANNA) == (DamageType.LETHAL, DamageType.LETHAL)
     await to_bot(table, BORIS, "/hp", rolled)  # anyone may look
-    assert "Аня" in table.session.sent[-1].text
+    assert table.session.sent[-1].text.startswith("<b>Аня</b>\n<b>Здоровье</b>: Ушибы")
     assert await health(table, STORYTELLER) == ()
 
 
@@ -89,3 +89,16 @@ async def test_d6_wounds_in_reply_to_a_rolls_result_land_on_its_roller(table: Ta
     assert anna is not None
     assert len(anna.wounds) == 1
     assert await table.store.load_sheet(table.chat.id, STORYTELLER.id, SheetSystem.D6) is None
+
+
+async def test_a_challenge_in_reply_to_a_rolls_result_challenges_its_roller(table: Table) -> None:
+    rolled = await result_of(table, ANNA, "/r 5 6")
+    await to_bot(table, BORIS, "/vs 4 6", rolled)
+    assert table.session.sent[-1].text.startswith("⚔️ <b>Противостояние</b>: Борис — Аня")
+
+
+async def test_a_d6_attack_in_reply_to_a_rolls_result_targets_its_roller(table: Table) -> None:
+    await table.store.update_chat(table.chat.id, profile="d6")
+    rolled = await result_of(table, ANNA, "/r 3")
+    await to_bot(table, BORIS, "/atk 3", rolled)
+    assert table.session.sent[-1].text.startswith("🗡 Борис атакует → Аня")
