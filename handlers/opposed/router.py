@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from bot import render, rolling, table_text
 from bot.access import runs_game
 from bot.features import FeatureSet
+from bot.i18n import drawing
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
 from bot.replies import replied_player
@@ -241,17 +242,18 @@ async def _answer_by_reply(
         await message.answer(view.already_rolled_text())
         return
     try:
-        resolved = await rolling.command_pool(
-            store,
-            message,
-            npc[0] if npc is not None else user.first_name,
-            args.pool,
-            args.traits,
-            profile,
-            args.dice,
-            npc=npc[0] if npc is not None else None,
-        )
-        typed, source = resolved.dice, resolved.source
+        with drawing(flow):  # the pool's words are lines of the challenge's message
+            resolved = await rolling.command_pool(
+                store,
+                message,
+                npc[0] if npc is not None else user.first_name,
+                args.pool,
+                args.traits,
+                profile,
+                args.dice,
+                npc=npc[0] if npc is not None else None,
+            )
+            typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
         await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
         return
