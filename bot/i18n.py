@@ -10,7 +10,7 @@ sees — a toast or an alert — is in the presser's own language (:func:`own_la
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -126,7 +126,7 @@ class ChatLocaleMiddleware(I18nMiddleware):
 
     async def __call__(
         self,
-        handler: Any,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:

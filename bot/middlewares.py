@@ -358,7 +358,10 @@ class ErrorMiddleware(BaseMiddleware):
             log.warning("update %d: unhandled rules input error: %s", update.update_id, error)
         else:
             log.exception("update %d: handler failed", update.update_id, exc_info=error)
-        text = self._text(error, self._locale(data), later=later)
+        # An alert under a tap is the presser's own, whatever language the message is in.
+        own = data.get("own_locale") if update.callback_query is not None else None
+        locale = own if isinstance(own, str) else self._locale(data)
+        text = self._text(error, locale, later=later)
         try:
             if update.callback_query is not None:
                 if update.callback_query.id not in answered:

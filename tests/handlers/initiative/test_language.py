@@ -65,3 +65,15 @@ async def test_the_chats_language_wins(table: Table) -> None:
     await table.say(ANNA, "/init 6")
     _mid, text, _markup = screen(table)
     assert text.startswith("⚔️ <b>Combat</b>")
+
+
+async def test_a_refusal_on_a_russian_tracker_is_in_the_pressers_language(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/init 6")
+    before = screen(table)
+    await press(table, JOHN, "Заявки")  # only whoever runs the game starts the declarations
+    answer = table.session.answers[-1]
+    assert answer.show_alert
+    assert answer.text
+    assert "Storyteller" in answer.text
+    assert screen(table) == before
