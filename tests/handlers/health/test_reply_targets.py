@@ -28,7 +28,9 @@ async def to_bot(table: Table, user: User, text: str, message_id: int) -> None:
     await table.say(user, text, reply_to=DICE, replied_id=message_id)
 
 
-async def health(table: Table, user: User, system: SheetSystem = SheetSystem.MAGE) -> tuple:
+async def health(
+    table: Table, user: User, system: SheetSystem = SheetSystem.MAGE
+) -> tuple[DamageType, ...]:
     sheet = await table.store.load_sheet(table.chat.id, user.id, system)
     return sheet.health.boxes if sheet is not None else ()
 
