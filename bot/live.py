@@ -17,6 +17,7 @@ from aiogram.enums import ChatType, ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot.sent import about
 from bot.session import is_not_modified
 from bot.store import Flow, Live, Screen, Store
 
@@ -45,7 +46,8 @@ async def post(
     """Send the live message (again) at the bottom, point the chat at it, drop the old copy
     and pin the new one when asked and allowed."""
     text, markup = drawn
-    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    with about(None):  # the table's message, nobody's in particular
+        sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
     await store.show_live(chat_id, name, flow.id, sent.message_id, ttl=ttl)
     if live.message is not None and live.message != sent.message_id:
         try:
@@ -77,9 +79,10 @@ async def open_shown(
     if ahead is None or ahead.flow is not None:
         return None
     text, markup = drawn
-    sent = await bot.send_message(
-        message.chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup
-    )
+    with about(None):  # the table's message, nobody's in particular
+        sent = await bot.send_message(
+            message.chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+        )
     dumped = markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
     live = await store.create_live(
         name,

@@ -27,6 +27,7 @@ from bot.access import owner_or_storyteller, runs_game
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
+from bot.replies import replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
@@ -127,9 +128,8 @@ async def d6_attack_command(
     rng: Rng | None = None,
 ) -> None:
     who, target_npc, line = await _sides(message, command.args or "", store, bot, chat_settings)
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    if target is not None and (target.is_bot or target.id == who.user_id or target_npc):
+    target = await replied_player(message, store)  # a player, or whom the bot's reply is about
+    if target is not None and (target.id == who.user_id or target_npc):
         target = None
     fleeing = 0
     if target is not None:  # §D.12 Побег: the escapee's measures hinder whoever attacks them

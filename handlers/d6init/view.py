@@ -9,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, table_text
+from bot.i18n import drawing
 from bot.store import Flow
 from handlers.d6init.callbacks import D6InitAction, D6InitCallback
 from handlers.d6init.flow import D6InitFlow, Panel
@@ -192,11 +193,12 @@ TRACKER_RULES = (
 
 
 def draw(flow: Flow, state: D6InitFlow, profile: Profile) -> Drawn:
-    text = tracker_text(state)
-    tag = house_rules.house_tag(profile, dice=False, keys=TRACKER_RULES)
-    if tag is not None:
-        text += "\n" + escape(tag, quote=False)
-    return text, tracker_keyboard(flow, state)
+    with drawing(flow):  # the chat's shared message keeps its language (bot/i18n.py)
+        text = tracker_text(state)
+        tag = house_rules.house_tag(profile, dice=False, keys=TRACKER_RULES)
+        if tag is not None:
+            text += "\n" + escape(tag, quote=False)
+        return text, tracker_keyboard(flow, state)
 
 
 # ----- what a step says -------------------------------------------------------------------------

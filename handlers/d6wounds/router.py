@@ -17,6 +17,7 @@ from bot import npcs, rolling, vocabulary
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
+from bot.replies import concerns, replied_player
 from bot.store import ChatSettings, SheetOwner, Store
 from handlers.d6wounds import view
 from rules.d6.chance import MAGNITUDE_MAX, DifficultyKind
@@ -92,20 +93,21 @@ async def _apply(
 ) -> tuple[str, Sheet] | None:
     """Whose sheet and the sheet after the change; None once refused (and answered)."""
     user = message.from_user
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    other = target is not None and not target.is_bot and user is not None and target.id != user.id
+    target = await replied_player(message, store) if npc is None else None
+    other = target is not None and user is not None and target.id != user.id
     chat_id = message.chat.id
     if npc is not None or other:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.storyteller_only_text())
             return None
         if npc is not None:
+            concerns(None)
             if await store.load_npc(chat_id, D6, npc) is None:
                 await message.answer(view.no_npc_text(npc))
                 return None
             return npc, await store.update_npc(chat_id, D6, npc, change)
         assert target is not None
+        concerns(target.id, target.first_name, target.username)
         owner = SheetOwner(user_id=target.id, name=target.first_name, username=target.username)
         return target.first_name, await store.update_sheet(
             chat_id, target.id, D6, change, owner=owner

@@ -212,9 +212,15 @@ async def m_command(
             if not isinstance(code, Sphere):
                 await message.answer(view.no_sphere_text(args.sphere))
                 return
-            level = level or sheet.spheres.get(code.value)
-            if not level:
-                await message.answer(view.no_level_text(args.sphere))
+            # §C.1: a mage casts only what their Spheres reach; a typed level above the
+            # sheet's is refused, not cast.
+            known = sheet.spheres.get(code.value) or 0
+            level = level or known
+            if not known:
+                await message.answer(view.no_sphere_on_sheet_text(args.sphere))
+                return
+            if level > known:
+                await message.answer(view.sphere_too_low_text(args.sphere, known, level))
                 return
             state = state.model_copy(update={"sphere": code})
         if level is None or level not in LEVELS:
@@ -288,6 +294,16 @@ def _cast(
         raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
     penalty = -wound_penalty(sheet.health).penalty
     current = state.model_copy(update={"held": held, "wound_penalty": penalty})
+    if first and current.quintessence:
+        # A point that cannot lower a difficulty already at its floor is not taken (§C.4).
+        try:
+            idle = current.difficulty(profile).floor_quintessence
+        except RulesInputError:
+            idle = 0
+        if idle:
+            current = current.model_copy(
+                update={"quintessence": current.quintessence - idle, "kept": idle}
+            )
     try:
         casting = magick.cast(
             sheet.arete or 1,
@@ -668,7 +684,12 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     if found is None:
         return
     user, sheet = found
-    state = BarrierFlow(caster=roller_name(message, user), user_id=user.id, arete=sheet.arete)
+    state = BarrierFlow(
+        caster=roller_name(message, user),
+        user_id=user.id,
+        arete=sheet.arete,
+        wound_penalty=-wound_penalty(sheet.health).penalty,
+    )
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = view.draw_barrier(flow, state, profile)
     await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
@@ -762,6 +783,8 @@ async def _cross(
                 "harm": state.harm + crossing.damage_levels,
                 "crossed": crossing.crossed,
                 "track": track,
+                "arete": sheet.arete,
+                "wound_penalty": -wound_penalty(changed.health).penalty,
             }
         )
         entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)

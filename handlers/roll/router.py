@@ -261,7 +261,7 @@ def _wizard_view(
         difficulty=state.difficulty,
         willpower=state.willpower,
         difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
-        auto_success=offered and not state.traits,
+        auto_success=offered,
         willpower_offered=state.willpower_offered,
         traits=traits,
         modifier=state.modifier,
@@ -432,7 +432,7 @@ async def _wizard_tap(
         await _wizard_roll(callback, message, data, flow, state, store, profile, rng)
         return
     elif action is RollAction.AUTO:
-        await _wizard_auto(callback, message, data, flow, state, store, profile)
+        await _wizard_auto(callback, message, flow, state, store, profile, who)
         return
     else:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
@@ -517,21 +517,26 @@ async def _has_willpower(
 async def _wizard_auto(
     callback: CallbackQuery,
     message: Message,
-    data: RollCallback,
     flow: Flow,
     state: WizardState,
     store: Store,
     profile: Profile,
+    who: rolling.Roller,
 ) -> None:
     """§A.6: no dice; the pool reaching the difficulty is one (marginal) success. Where the
     table's variant makes it cost a Willpower point (S1, ``auto_success_costs_wp``), the point
-    leaves the sheet in the same step, and a sheet with none left cannot take it."""
-    if state.pool is None or not auto_success_offered(state.pool, state.difficulty, profile):
+    leaves the sheet in the same step, and a sheet with none left cannot take it. The pool is
+    the one the wizard shows — typed or built from the sheet's traits, less the wounds."""
+    resolved = await _wizard_pool(store, who, profile, state)
+    if not isinstance(resolved, rolling.Pool):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
+    pool = resolved.dice
+    if not auto_success_offered(pool, state.difficulty, profile):
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
     known = await rolling.willpower_on_sheet(store, flow.chat_id, flow.owner_id, profile)
     try:
         found = auto_success(
-            state.pool,
+            pool,
             state.difficulty,
             profile,
             RollContext.NORMAL,
@@ -546,14 +551,15 @@ async def _wizard_auto(
         raise RulesInputError(ErrorCode.STATE, "auto_success")
     roller = callback.from_user.first_name
     entry = rolling.auto_success_entry(
-        flow.owner_id, roller, state.pool, state.difficulty, found.successes
+        flow.owner_id, roller, pool, state.difficulty, found.successes
     )
     text = view.auto_success_text(
-        pool=state.pool,
+        pool=pool,
         difficulty=state.difficulty,
         roller=roller,
         profile=profile,
         degree=found.degree,
+        source=resolved.source,
     )
     spend = rolling.spend(
         rolling.Roller(flow.chat_id, flow.owner_id, roller), profile, willpower=True
@@ -565,12 +571,13 @@ async def _wizard_auto(
         if advanced is None:
             raise TapConflict(flow.id)
         text = view.auto_success_text(
-            pool=state.pool,
+            pool=pool,
             difficulty=state.difficulty,
             roller=roller,
             profile=profile,
             degree=found.degree,
             willpower_left=rolling.willpower_left(sheet),
+            source=resolved.source,
         )
     else:
         if await store.close_flow(flow, flow.version) is None:

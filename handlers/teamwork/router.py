@@ -9,6 +9,7 @@ line and its own botch. The leader rolls first with the command; each helper pre
 
 from __future__ import annotations
 
+import contextlib
 from contextlib import suppress
 
 from aiogram import Router
@@ -20,6 +21,7 @@ from pydantic import ValidationError
 
 from bot import render, rolling, table_text
 from bot.features import FeatureSet
+from bot.i18n import drawing
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_team_arguments
 from bot.store import FlowStateError, LogEntry, Store
@@ -204,16 +206,21 @@ async def _join_by_reply(
         await message.answer(view.usage_text())
         return
     name = roller_name(message, user)
+    flow_id, message_id = joined
+    flow = await store.load_flow(message.chat.id, flow_id)
     try:
-        resolved = await rolling.command_pool(
-            store, message, name, args.pool, args.traits, profile, args.dice
-        )
+        # The pool's words are a line of the team's message: in that message's language.
+        with drawing(flow) if flow is not None else contextlib.nullcontext():
+            resolved = await rolling.command_pool(
+                store, message, name, args.pool, args.traits, profile, args.dice
+            )
+            source = resolved.source
     except rolling.PoolRefused as refused:
         await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
         return
-    flow_id, message_id = joined
-    for _attempt in range(CONFLICT_ATTEMPTS):
-        flow = await store.load_flow(message.chat.id, flow_id)
+    for attempt in range(CONFLICT_ATTEMPTS):
+        if attempt:
+            flow = await store.load_flow(message.chat.id, flow_id)
         if flow is None or flow.closed or flow.chat_id != message.chat.id:
             await message.answer(render.closed_text())
             return
@@ -240,9 +247,7 @@ async def _join_by_reply(
                 parse_mode=ParseMode.HTML,
             )
             return
-        member = Member(
-            user_id=user.id, name=name, pool=pool, result=result, source=resolved.source
-        )
+        member = Member(user_id=user.id, name=name, pool=pool, result=result, source=source)
         after = state.model_copy(
             update={
                 "members": (*state.members, member),

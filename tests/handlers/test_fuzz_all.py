@@ -13,7 +13,7 @@ Three claims, each checked on everything the bot tried to send:
    answer in the player's language and leaves Redis as it was;
 2. any callback_data — random, or a mutation of a button the bot really drew — is answered
    exactly once, and a tap that is refused leaves every Redis key as it was (only the
-   update-dedupe markers ``sdb:upd:*`` may appear);
+   update-dedupe markers ``sdb:upd:*`` and the records of what the bot sent may appear);
 3. random interleavings of real taps by several players, with double taps and re-delivered
    updates: a double tap and a re-delivery change nothing, a flow's version never goes back,
    a closed flow never reopens and no tap logs more than one roll.
@@ -76,6 +76,9 @@ ANONYMOUS = User(id=1087968824, is_bot=True, first_name="Group", username="Group
 BOT_NAME = "dice_bot"  # what the recording session's getMe answers
 PLAYERS = (ANNA, BORIS, VERA, EMMA)
 UPDATE_MARKERS = f"{PREFIX}:upd:"
+# What the bot said, not what the game holds: the newest message it sent in a chat and whom
+# each of its messages is about (a refusal is a message too).
+SENT_RECORDS = (f"{PREFIX}:sent:", f"{PREFIX}:about:")
 
 APOLOGIES = (
     "Что-то пошло не так",
@@ -252,12 +255,12 @@ async def tap(table: Table, user: User, data: str, chat_id: int, message_id: int
 
 
 async def snapshot(store: Store) -> dict[str, Any]:
-    """Every key and its value except the update-dedupe markers."""
+    """Every key and its value except the update-dedupe markers and the sent records."""
     redis = store.redis
     state: dict[str, Any] = {}
     keys = [str(key) for key in await redis.keys("*")]  # decode_responses=True
     for key in sorted(keys):
-        if key.startswith(UPDATE_MARKERS):
+        if key.startswith((UPDATE_MARKERS, *SENT_RECORDS)):
             continue
         kind = await redis.type(key)
         if kind == "string":
