@@ -34,6 +34,7 @@ from pydantic import ValidationError
 
 from bot import render, sheet_text
 from bot.access import GameAccess, game_access, runs_game
+from bot.replies import concerns, replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
 from bot.taps import heal, load_tap
@@ -155,19 +156,10 @@ async def set_command(
     user = await _player(message)
     if user is None:
         return
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    others = target is not None and not target.is_bot and target.id != user.id
-    if (
-        (command.args or "").strip()
-        and target is not None
-        and others
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
+    if (command.args or "").strip():
         # The Storyteller writes a player's sheet by replying to them (their wheel, a
         # Willpower point); anyone else's reply still writes their own sheet.
-        user = target
-    if (command.args or "").strip():
+        user = await _reply_target(message, user, store, bot, chat_settings)
         await apply_text(message, user, command.args or "", store, profile, locale)
         return
     await _open_editor(message, user, store, profile, locale)
@@ -186,17 +178,9 @@ async def paste_reply(
     user = await _player(message)
     if user is None:
         return
-    replied = message.reply_to_message
-    author = replied.from_user if replied is not None else None
-    if (
-        author is not None
-        and not author.is_bot
-        and author.id != user.id
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
-        # Under a player's own /sheet the Storyteller writes that player's sheet, as /set
-        # in reply to them does; anyone else's paste writes their own.
-        user = author
+    # Under a player's own /sheet (or the bot's answer to it) the Storyteller writes that
+    # player's sheet, as /set in reply to them does; anyone else's paste writes their own.
+    user = await _reply_target(message, user, store, bot, chat_settings)
     await apply_text(message, user, message.text or "", store, profile, locale)
 
 
@@ -272,6 +256,7 @@ async def sheet_command(
     ):
         await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
         return
+    concerns(target.user_id, target.name, target.username)  # a reply to this answer is theirs
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
         await message.answer(
@@ -362,10 +347,24 @@ async def _target(
             if (found.owner.username or "").casefold() == wanted:
                 return found.owner
         return None
-    reply = message.reply_to_message
-    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return owner_of(reply.from_user)
-    return owner_of(user)
+    replied = await replied_player(message, store)  # or whom the bot's replied message is about
+    return owner_of(replied if replied is not None else user)
+
+
+async def _reply_target(
+    message: Message, user: User, store: Store, bot: Bot, chat_settings: ChatSettings
+) -> User:
+    """Whose sheet a reply writes: the player replied to, or the player the bot's replied
+    message is about (a roll's result, their sheet), when the sender runs the game; otherwise
+    the sender's own (docs/product.md "Shared messages and replies")."""
+    target = await replied_player(message, store)
+    if (
+        target is not None
+        and target.id != user.id
+        and await runs_game(bot, message.chat, chat_settings, user, None)
+    ):
+        return target
+    return user
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,15 +390,7 @@ async def blood_command(
     if system_of(profile) is not SheetSystem.DARK_AGES:
         await message.answer(sheet_view.blood_other_game_text(), parse_mode=ParseMode.HTML)
         return
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    if (
-        target is not None
-        and not target.is_bot
-        and target.id != user.id
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
-        user = target
+    user = await _reply_target(message, user, store, bot, chat_settings)
     args = (command.args or "").strip()
     system = SheetSystem.DARK_AGES
     if not args:
