@@ -25,7 +25,7 @@ async def to_bot(
     table: Table, user: User, text: str, message_id: int, replied_text: str = ""
 ) -> None:
     await table.say(
-        user, text, reply_to=DICE, replied_id=message_id, replied_text=replied_text or None
+        user, text, reply_to=DICE, replied_id=message_id, replied_text=replied_text or "…"
     )
 
 
