@@ -17,7 +17,7 @@ from typing import NoReturn
 from aiogram import Bot, Dispatcher
 from pydantic import ValidationError
 
-from bot.app import SHUTDOWN_GRACE, create_dispatcher
+from bot.app import SHUTDOWN_GRACE, create_dispatcher, make_bot
 from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import make_session
@@ -57,7 +57,7 @@ async def run(settings: Settings) -> None:
     # hundreds of milliseconds mid-roll (bench/e2e.py measured p99 pauses of 140-400 ms).
     gc.collect()
     gc.freeze()
-    bot = Bot(token=token, session=make_session(settings))
+    bot = make_bot(token, make_session(settings))
     if settings.webhook_url:
         await serve(settings, dispatcher, bot)
         return

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from aiogram import Bot
-from aiogram.enums import ChatType, ParseMode
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import InlineKeyboardMarkup, Message
 
@@ -45,7 +45,7 @@ async def post(
     """Send the live message (again) at the bottom, point the chat at it, drop the old copy
     and pin the new one when asked and allowed."""
     text, markup = drawn
-    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    sent = await bot.send_message(chat_id, text, reply_markup=markup)
     await store.show_live(chat_id, name, flow.id, sent.message_id, ttl=ttl)
     if live.message is not None and live.message != sent.message_id:
         try:
@@ -77,9 +77,7 @@ async def open_shown(
     if ahead is None or ahead.flow is not None:
         return None
     text, markup = drawn
-    sent = await bot.send_message(
-        message.chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup
-    )
+    sent = await bot.send_message(message.chat.id, text, reply_markup=markup)
     dumped = markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
     live = await store.create_live(
         name,
@@ -138,7 +136,6 @@ async def show(
             chat_id=chat.id,
             message_id=live.message,
             reply_markup=markup,
-            parse_mode=ParseMode.HTML,
         )
     except TelegramBadRequest as error:
         if is_not_modified(error):
@@ -159,7 +156,6 @@ async def redraw(bot: Bot, chat_id: int, live: Live, drawn: Drawn) -> None:
             chat_id=chat_id,
             message_id=live.message,
             reply_markup=markup,
-            parse_mode=ParseMode.HTML,
         )
     except TelegramAPIError as error:
         log.info("live message %s not redrawn: %s", live.message, error)

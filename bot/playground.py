@@ -15,9 +15,7 @@ import asyncio
 import logging
 import webbrowser
 
-from aiogram import Bot
-
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import make_session
 from bot.settings import Settings
@@ -62,7 +60,7 @@ async def run(port: int, browser: bool) -> None:
         )
         store = Store.from_url(None)
         dispatcher = create_dispatcher(settings, store, load_i18n(LOCALES_DIR, "ru"))
-        bot = Bot(token=api.token, session=make_session(settings))
+        bot = make_bot(api.token, make_session(settings))
         print(f"playground: {url}  (Ctrl+C stops it)", flush=True)
         if browser:
             webbrowser.open(url)

@@ -28,7 +28,7 @@ from __future__ import annotations
 from contextlib import suppress
 
 from aiogram import Bot, F, Router
-from aiogram.enums import ChatType, ParseMode
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message, User
@@ -106,7 +106,6 @@ async def hidden_command(
         me = await bot.me()
         await message.answer(
             view.no_private_chat_text(user.first_name),
-            parse_mode=ParseMode.HTML,
             reply_markup=view.open_private_keyboard(me.username or ""),
         )
 
@@ -179,7 +178,6 @@ async def _prepare(
     except ArgumentsError as problem:
         await message.answer(
             render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
-            parse_mode=ParseMode.HTML,
         )
         return None
     base = profile.default_difficulty if arguments.difficulty is None else arguments.difficulty
@@ -196,7 +194,6 @@ async def _prepare(
     except RulesInputError as error:
         await message.answer(
             render.range_problem_text(error.field, profile, command="h"),
-            parse_mode=ParseMode.HTML,
         )
         return None
     return arguments.pool, result, None
@@ -218,7 +215,6 @@ async def _prepare_npc(
     except ArgumentsError as problem:
         await message.answer(
             render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
-            parse_mode=ParseMode.HTML,
         )
         return None
     who = rolling.Roller(chat_id, 0, name, npc=name)
@@ -243,12 +239,11 @@ async def _prepare_npc(
             rng=rng,
         )
     except rolling.PoolRefused as refused:
-        await message.answer(refused.text, parse_mode=ParseMode.HTML)
+        await message.answer(refused.text)
         return None
     except RulesInputError as error:
         await message.answer(
             render.range_problem_text(error.field, profile, command="h"),
-            parse_mode=ParseMode.HTML,
         )
         return None
     return resolved.dice, result, view.hidden_npc_note(name, resolved.source)
@@ -355,7 +350,6 @@ async def _roll_hidden(
         await bot.send_message(
             user.id,
             view.hidden_private_text(record, result, title, profile, note),
-            parse_mode=ParseMode.HTML,
             reply_markup=view.reveal_keyboard(chat_id, seq),
         )
     except (TelegramForbiddenError, TelegramBadRequest):
@@ -364,7 +358,6 @@ async def _roll_hidden(
     await bot.send_message(
         chat_id,
         view.hidden_group_text(user.first_name, seq, commitment_hex),
-        parse_mode=ParseMode.HTML,
     )
     return True
 
@@ -435,7 +428,6 @@ async def _publish(
     await bot.send_message(
         record.chat_id,
         view.reveal_text(record, result, hidden_rolls.record_profile(record, profile)),
-        parse_mode=ParseMode.HTML,
     )
     return None
 
@@ -479,5 +471,5 @@ async def campaign_tap(
     await store.choose_campaign(callback.from_user.id, callback_data.c)
     _chosen, runs = await store.campaigns(callback.from_user.id)
     title = runs.get(callback_data.c, str(callback_data.c))
-    await safe_edit(message, view.campaign_chosen_text(title), None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, view.campaign_chosen_text(title), None)
     await callback.answer()

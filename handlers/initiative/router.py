@@ -15,7 +15,6 @@ import logging
 from collections.abc import Callable, Mapping
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 
@@ -517,7 +516,7 @@ async def _commit_conditions(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -595,7 +594,7 @@ async def _interrupt(
         )
         if advanced is None:
             raise TapConflict(flow.id)
-        await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+        await safe_edit(message, drawn[0], drawn[1])
         await callback.answer()
         return
     dice = sheet.willpower if sheet is not None else None
@@ -684,7 +683,7 @@ async def _stand_up(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await safe_edit(message, drawn[0], drawn[1])
     await callback.answer()
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from contextlib import suppress
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -67,7 +66,7 @@ async def team_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -81,7 +80,6 @@ async def team_command(
     except RulesInputError as error:
         await message.answer(
             table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
         )
         return
     state = TeamFlow(
@@ -93,7 +91,7 @@ async def team_command(
     entry = rolling.log_entry(leader_id, leader, pool, first, KIND)
     flow = await store.create_flow(state, message.chat.id, leader_id, entries=[entry])
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying
@@ -209,7 +207,7 @@ async def _join_by_reply(
             store, message, name, args.pool, args.traits, profile, args.dice
         )
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     flow_id, message_id = joined
     for _attempt in range(CONFLICT_ATTEMPTS):
@@ -237,7 +235,6 @@ async def _join_by_reply(
         except RulesInputError as error:
             await message.answer(
                 table_text.range_text(error.field, profile, view.usage_text()),
-                parse_mode=ParseMode.HTML,
             )
             return
         member = Member(
@@ -265,7 +262,6 @@ async def _join_by_reply(
                     chat_id=message.chat.id,
                     message_id=message_id,
                     reply_markup=markup,
-                    parse_mode=ParseMode.HTML,
                 )
         return
     await message.answer(render.busy_text())
