@@ -241,9 +241,8 @@ def storyteller_only_text() -> str:
 
 
 def not_your_turn_text(name: str) -> str:
-    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(
-        name=escape(name)
-    )
+    """A callback answer: Telegram shows it as plain text, so the name goes in unescaped."""
+    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(name=name)
 
 
 def not_in_fight_text() -> str:
