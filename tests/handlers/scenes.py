@@ -1,7 +1,8 @@
 """Each feature's sample scenes, and a hand that presses every button the bot draws in them.
 
 A scene is what a table types to reach a feature's messages: a Storyteller (``st``), a player
-(``p``) and another player (``q``), in a game. ``play`` types it at a recording Table and
+(``p``), another player (``q``) and an administrator who is not the Storyteller (``e``), in a
+game. ``play`` types it at a recording Table and
 ``press_everything`` then presses every button of every message the bot sent or redrew, the
 new ones too, until nothing new is drawn. The buttons so reached are the real ones the fuzzer
 forges and mutates (tests/handlers/test_fuzz_all.py) and the screens the name test reads
@@ -10,6 +11,7 @@ forges and mutates (tests/handlers/test_fuzz_all.py) and the screens the name te
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -112,7 +114,7 @@ SCENES: dict[str, tuple[Scene, ...]] = {
                 f"st /npc {STRANGER}",
             ),
         ),
-        Scene("d6", lines("p /sheet", "st /sheet all")),
+        Scene("d6", lines("p /sheet", "q /set", "st /sheet all")),
     ),
     "initiative": (
         Scene(
@@ -137,6 +139,7 @@ SCENES: dict[str, tuple[Scene, ...]] = {
             "mage",
             lines(
                 "p /dmg 3 l",
+                "p /dmg 2 b",
                 "p /hp",
                 "p /heal",
                 f"st /dmg npc {NPC} 2 l",
@@ -175,8 +178,9 @@ SCENES: dict[str, tuple[Scene, ...]] = {
         ),
     ),
     "requests": (Scene("mage", lines("st /ask восп+бдит 8")),),
-    "history": (Scene("mage", lines("p /r 5 6", "q /r 4 6", "p /log", "p /stats")),),
-    "storyteller": (Scene("mage", lines("q /st", "st /st")),),
+    # More rolls than one page of /log shows, so it draws its page buttons.
+    "history": (Scene("mage", (*lines("p /r 5 6", "q /r 4 6") * 9, *lines("p /log", "p /stats"))),),
+    "storyteller": (Scene("mage", lines("q /st", "e /st", "st /st")),),
     "settings": (Scene("mage", lines("st /lang", "st /rules")),),
     "start": (Scene("mage", lines("p /help")),),
     "wizard": (Scene("mage", lines("p /r", "q /ext", "p /team")),),
@@ -260,10 +264,9 @@ async def say(table: Table, user: User, line: Line, cast: Mapping[str, User]) ->
 
 
 async def play(table: Table, scene: Scene, cast: Mapping[str, User]) -> None:
-    """The scene's game, its preamble and its lines, typed by the cast (st, p, q)."""
-    table.session.admins.add(cast["st"].id)
-    if scene.profile != "mage":
-        await table.store.update_chat(table.chat.id, profile=scene.profile)
+    """The scene's game, its preamble and its lines, typed by the cast (st, p, q, e)."""
+    table.session.admins.update({cast["st"].id, cast["e"].id})
+    await table.store.update_chat(table.chat.id, profile=scene.profile)
     for line in (*preamble(scene.profile), *scene.lines):
         await say(table, cast[line.who], line, cast)
 
@@ -377,16 +380,19 @@ async def press_everything(
     limit: int = 80,
 ) -> list[Button]:
     """Press every button the bot has drawn, as its flow's owner (else the Storyteller), and
-    every button those presses draw, each (message, data) once, up to ``limit`` presses.
-    Returns every button pressed, in order."""
+    every button those presses draw, each (message, data) once, up to ``limit`` presses;
+    the message pressed least so far goes first, so one deep menu cannot use the whole
+    budget. Returns every button pressed, in order."""
     users = {user.id: user for user in cast.values()}
     pressed: list[Button] = []
     seen: set[Button] = set()
+    per_message: Counter[tuple[int, int]] = Counter()
     while len(pressed) < limit:
         fresh = [b for b in drawn_buttons(table) if b not in seen]
         if not fresh:
             break
-        button = fresh[0]
+        button = min(fresh, key=lambda b: per_message[(b.chat_id, b.message_id)])
+        per_message[(button.chat_id, button.message_id)] += 1
         seen.add(button)
         owner = await owner_id(table.store, button.chat_id, button.data)
         user = users.get(owner or 0, cast["st"])

@@ -1,7 +1,8 @@
 """A name with & < > reads as typed in every answer (the bot sends HTML; views escape once).
 
 Every feature's sample scene (tests/handlers/scenes.py) is played by players named
-«Том & Джерри <3>», «Ана <i>&</i>» and «Вера &lt;3» (an entity typed as text) beside an NPC
+«Том & Джерри <3>», «Ана <i>&</i>», «Вера &lt;3» (an entity typed as text) and «Эмма <&>»
+beside an NPC
 «Гро & <м>», in a group titled «Хроника & <Мир>», and every button drawn is pressed. Each
 message is read as Telegram shows it: its HTML parsed the way the local Bot API server parses
 it (a stray < is Telegram's "can't parse entities"), buttons and callback answers as plain
@@ -34,9 +35,19 @@ from tests.handlers.scenes import NPC, SCENES, STRANGER, WORD, play, press_every
 TOM = player(11, "Том & Джерри <3>")
 ANA = player(12, "Ана <i>&</i>")
 VERA = player(13, "Вера &lt;3", "en")
-CAST = {"st": ANA, "p": TOM, "q": VERA}
+EMMA = player(14, "Эмма <&>")
+CAST = {"st": ANA, "p": TOM, "q": VERA, "e": EMMA}
 TITLE = "Хроника & <Мир>"
-NAMES = (TOM.first_name, ANA.first_name, VERA.first_name, NPC, STRANGER, WORD, TITLE)
+NAMES = (
+    TOM.first_name,
+    ANA.first_name,
+    VERA.first_name,
+    EMMA.first_name,
+    NPC,
+    STRANGER,
+    WORD,
+    TITLE,
+)
 # Where each name starts: the word no message says for any other reason.
 STARTS = {name: name.split()[0] for name in NAMES}
 LEFTOVERS = re.compile(r"&(?:amp|lt|gt|quot|#\d+|#x[0-9a-f]+);", re.IGNORECASE)
