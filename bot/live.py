@@ -132,10 +132,7 @@ async def show(
     text, markup = drawn
     try:
         await bot.edit_message_text(
-            text=text,
-            chat_id=chat.id,
-            message_id=live.message,
-            reply_markup=markup,
+            text=text, chat_id=chat.id, message_id=live.message, reply_markup=markup
         )
     except TelegramBadRequest as error:
         if is_not_modified(error):
@@ -152,10 +149,7 @@ async def redraw(bot: Bot, chat_id: int, live: Live, drawn: Drawn) -> None:
     text, markup = drawn
     try:
         await bot.edit_message_text(
-            text=text,
-            chat_id=chat_id,
-            message_id=live.message,
-            reply_markup=markup,
+            text=text, chat_id=chat_id, message_id=live.message, reply_markup=markup
         )
     except TelegramAPIError as error:
         log.info("live message %s not redrawn: %s", live.message, error)

@@ -150,6 +150,6 @@ async def typed_or_wizard(
         return parse(command.args)
     except ArgumentsError as problem:
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, usage),
+            table_text.problem_text(problem.problem, problem.token, profile, usage)
         )
         return None

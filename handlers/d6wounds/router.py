@@ -127,7 +127,7 @@ async def dmg_command(
     if done is not None:
         name, sheet = done
         await message.answer(
-            view.wounded_text(name, kind, severity, sheet, rolling.d6_helpless(sheet, profile)),
+            view.wounded_text(name, kind, severity, sheet, rolling.d6_helpless(sheet, profile))
         )
 
 

@@ -91,9 +91,7 @@ async def ext_command(
         state = begin(roller, pool, difficulty, args.target, args.max_rolls, first, profile)
         state = state.model_copy(update={"source": source, "threshold": threshold})
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     owner = user.id if user else 0
     entry = rolling.log_entry(owner, roller, pool, first, KIND)

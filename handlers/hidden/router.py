@@ -177,7 +177,7 @@ async def _prepare(
         arguments = parse_roll_arguments(command.args).with_dice_in_pool()
     except ArgumentsError as problem:
         await message.answer(
-            render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
+            render.parse_problem_text(problem.problem, problem.token, profile, command="h")
         )
         return None
     base = profile.default_difficulty if arguments.difficulty is None else arguments.difficulty
@@ -192,9 +192,7 @@ async def _prepare(
             rng=rng,
         )
     except RulesInputError as error:
-        await message.answer(
-            render.range_problem_text(error.field, profile, command="h"),
-        )
+        await message.answer(render.range_problem_text(error.field, profile, command="h"))
         return None
     return arguments.pool, result, None
 
@@ -214,7 +212,7 @@ async def _prepare_npc(
         args = parse_roll_arguments(line, allow_traits=True)
     except ArgumentsError as problem:
         await message.answer(
-            render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
+            render.parse_problem_text(problem.problem, problem.token, profile, command="h")
         )
         return None
     who = rolling.Roller(chat_id, 0, name, npc=name)
@@ -242,9 +240,7 @@ async def _prepare_npc(
         await message.answer(refused.text)
         return None
     except RulesInputError as error:
-        await message.answer(
-            render.range_problem_text(error.field, profile, command="h"),
-        )
+        await message.answer(render.range_problem_text(error.field, profile, command="h"))
         return None
     return resolved.dice, result, view.hidden_npc_note(name, resolved.source)
 
@@ -355,10 +351,7 @@ async def _roll_hidden(
     except (TelegramForbiddenError, TelegramBadRequest):
         return False
     await store.save_hidden(record, hidden_rolls.hidden_log_entry(record))
-    await bot.send_message(
-        chat_id,
-        view.hidden_group_text(user.first_name, seq, commitment_hex),
-    )
+    await bot.send_message(chat_id, view.hidden_group_text(user.first_name, seq, commitment_hex))
     return True
 
 

@@ -82,9 +82,7 @@ async def multi_command(
     try:
         state = _declared(roller, actions, sources, read_as, split, condition_mod, profile)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view.draw(flow, state, profile)

@@ -98,7 +98,7 @@ async def vs_command(
         ):
             return
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text())
         )
         return
     challenger_id = user.id if user else 0
@@ -107,14 +107,10 @@ async def vs_command(
         opponent = None
     named = opponent is not None or username is not None
     if not named and (npc is not None or not args.npc):
-        await message.answer(
-            view.opponent_missing_text() + "\n" + view.usage_text(),
-        )
+        await message.answer(view.opponent_missing_text() + "\n" + view.usage_text())
         return
     if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
-        await message.answer(
-            view.storyteller_only_text() + "\n" + view.usage_text(),
-        )
+        await message.answer(view.storyteller_only_text() + "\n" + view.usage_text())
         return
     try:
         resolved = await rolling.command_pool(
@@ -157,9 +153,7 @@ async def vs_command(
         state.contest()  # the rules check the race target here
         first = rolling.roll_d10(pool, a.difficulty, profile, threshold=a.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     state = state.model_copy(update={"roll_a": first})
     entry = rolling.log_entry(challenger_id, state.a.name, pool, first, KIND)
@@ -213,7 +207,7 @@ async def _answer_by_reply(
         args = parse_opposed_arguments(npc[1] if npc is not None else command.args)
     except ArgumentsError as problem:
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text())
         )
         return
     user = message.from_user
@@ -257,9 +251,7 @@ async def _answer_by_reply(
         difficulty = terms.difficulty
         result = rolling.roll_d10(pool, difficulty, profile, threshold=terms.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     name = user.first_name
     if state.b.storyteller:

@@ -87,9 +87,7 @@ async def roll_command(
     try:
         args = parse_roll_arguments(line, allow_traits=True)
     except ArgumentsError as problem:
-        await message.answer(
-            render.parse_problem_text(problem.problem, problem.token, profile),
-        )
+        await message.answer(render.parse_problem_text(problem.problem, problem.token, profile))
         return
     user_id = user.id if user else 0
     roller = npc[0] if npc is not None else roller_name(message, user)

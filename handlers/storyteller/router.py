@@ -146,9 +146,7 @@ async def _pass_role(message: Message, store: Store, user: User) -> None:
     if updated is None:
         await message.answer(view.storyteller_changed_text())
         return
-    await message.answer(
-        view.storyteller_passed_text(user.first_name, target.first_name),
-    )
+    await message.answer(view.storyteller_passed_text(user.first_name, target.first_name))
 
 
 async def storyteller_tap(

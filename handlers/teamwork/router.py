@@ -78,9 +78,7 @@ async def team_command(
         own = resolved.difficulty(difficulty, profile)
         first = rolling.roll_d10(pool, own.difficulty, profile, threshold=own.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     state = TeamFlow(
         leader=leader,
@@ -233,9 +231,7 @@ async def _join_by_reply(
                 pool, own.difficulty, profile, threshold=own.threshold, rng=rng
             )
         except RulesInputError as error:
-            await message.answer(
-                table_text.range_text(error.field, profile, view.usage_text()),
-            )
+            await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
             return
         member = Member(
             user_id=user.id, name=name, pool=pool, result=result, source=resolved.source
@@ -258,10 +254,7 @@ async def _join_by_reply(
             # The step is stored with its screen: if this edit fails, the next tap redraws.
             with suppress(TelegramAPIError):
                 await bot.edit_message_text(
-                    text=text,
-                    chat_id=message.chat.id,
-                    message_id=message_id,
-                    reply_markup=markup,
+                    text=text, chat_id=message.chat.id, message_id=message_id, reply_markup=markup
                 )
         return
     await message.answer(render.busy_text())
