@@ -307,7 +307,7 @@ async def atk_tap(
         else:
             raise _Refused(render.invalid_button_text())
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     except RulesInputError:
         await callback.answer(render.invalid_button_text(), show_alert=True)

@@ -19,8 +19,13 @@ Drawn = tuple[str, InlineKeyboardMarkup | None]
 
 
 def _name(state: D6InitFlow, key: str) -> str:
+    return escape(_label(state, key))
+
+
+def _label(state: D6InitFlow, key: str) -> str:
+    """A fighter's name on a button: Telegram shows a label as plain text, never escaped."""
     member = state.members.get(key)
-    return escape(member.name if member is not None else key)
+    return member.name if member is not None else key
 
 
 def _line(state: D6InitFlow, fighter: Fighter, up: str | None) -> str:
@@ -95,7 +100,7 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     if state.panel is Panel.GUARD:
         attacker = last_actor(state)
         guarded = [
-            _button(flow, _name(state, f.sheet.id), D6InitAction.GUARD, steps, i)
+            _button(flow, _label(state, f.sheet.id), D6InitAction.GUARD, steps, i)
             for i, f in enumerate(current.fighters)
             if f.sheet.id != attacker
         ]
@@ -109,7 +114,7 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
             Panel.GUARD_BY: D6InitAction.GUARD_BY,
         }[state.panel]
         npcs = [
-            _button(flow, _name(state, f.sheet.id), action, steps, i)
+            _button(flow, _label(state, f.sheet.id), action, steps, i)
             for i, f in enumerate(current.fighters)
             if state.members.get(f.sheet.id, None) is not None
             and state.members[f.sheet.id].user_id is None
@@ -241,8 +246,9 @@ def storyteller_only_text() -> str:
 
 
 def not_your_turn_text(name: str) -> str:
-    """A callback answer: Telegram shows it as plain text, so the name goes in unescaped."""
-    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(name=name)
+    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(
+        name=escape(name)
+    )
 
 
 def not_in_fight_text() -> str:

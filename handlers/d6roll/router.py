@@ -241,7 +241,7 @@ async def d6_tap(
                 callback, message, store, profile, flow, state, sheet, rng, callback_data
             )
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
 
 
 async def _commit(

@@ -389,7 +389,8 @@ async def init_tap(
             name = fighter.name if fighter is not None else "?"
             opener = features.handoff(OPEN_ATTACK)
             refusal = await opener(bot, store, profile, message, current, acting[0], name)
-            await callback.answer(refusal, show_alert=refusal is not None)
+            shown = render.plain(refusal) if refusal is not None else None
+            await callback.answer(shown, show_alert=refusal is not None)
             return
         elif action is InitAction.INTERRUPT or action is InitAction.INTERRUPT_SPEND:
             fighter = _at(current, x)
@@ -431,7 +432,7 @@ async def init_tap(
             await storyteller()
             after = await _storyteller_step(store, profile, message.chat.id, state, action, x, rng)
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     except RulesInputError as error:
         await callback.answer(_tap_refusal(action, error), show_alert=True)

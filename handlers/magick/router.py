@@ -466,7 +466,7 @@ async def magick_tap(
         else:
             after = _setup(state, action, x, profile)
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     text, markup = view.draw(flow.next(after), after, profile)
     advanced = await store.advance_flow(

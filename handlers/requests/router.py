@@ -187,7 +187,7 @@ async def _answer(
     try:
         harder = rolling.conditions_difficulty(sheet, pool.codes)
     except rolling.PoolRefused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     result = None
     if pool.status is PoolStatus.ROLL:

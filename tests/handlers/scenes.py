@@ -378,11 +378,13 @@ async def press_everything(
     cast: Mapping[str, User],
     press: Press = _plain_press,
     limit: int = 80,
+    by: str | None = None,
 ) -> list[Button]:
     """Press every button the bot has drawn, as its flow's owner (else the Storyteller), and
     every button those presses draw, each (message, data) once, up to ``limit`` presses;
     the message pressed least so far goes first, so one deep menu cannot use the whole
-    budget. Returns every button pressed, in order."""
+    budget; ``by`` names a role to press everything instead (a refusal's words). Returns
+    every button pressed, in order."""
     users = {user.id: user for user in cast.values()}
     pressed: list[Button] = []
     seen: set[Button] = set()
@@ -395,7 +397,7 @@ async def press_everything(
         per_message[(button.chat_id, button.message_id)] += 1
         seen.add(button)
         owner = await owner_id(table.store, button.chat_id, button.data)
-        user = users.get(owner or 0, cast["st"])
+        user = cast[by] if by is not None else users.get(owner or 0, cast["st"])
         await press(table, user, button)
         pressed.append(button)
     return pressed
