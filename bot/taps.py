@@ -21,7 +21,6 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from pydantic import ValidationError
@@ -75,7 +74,7 @@ async def heal(message: Message, flow: Flow) -> None:
         else None
     )
     try:
-        await safe_edit(message, flow.screen.text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, flow.screen.text, markup)
     except TelegramAPIError as error:
         log.info("flow %s: message not redrawn: %s", flow.id, error)
 
@@ -152,7 +151,7 @@ async def commit_tap(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer(toast)
     return advanced
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 
@@ -160,7 +159,7 @@ async def d6_attack_command(
         await message.answer(view.usage_text())
         return
     except rolling.PoolRefused as refused:
-        await message.answer(str(refused), parse_mode=ParseMode.HTML)
+        await message.answer(str(refused))
         return
     result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
     attack = _attacker(who, result.faces, result.measures, result)
@@ -178,7 +177,7 @@ async def d6_attack_command(
         await message.answer(rolling.no_luck_text(0))
         return
     text, markup = view.draw(flow, state)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def _auto_attack(
@@ -202,7 +201,7 @@ async def _auto_attack(
                 store, who, profile, chance=args.chance, powers=args.powers
             )
         except rolling.PoolRefused as refused:
-            await message.answer(str(refused), parse_mode=ParseMode.HTML)
+            await message.answer(str(refused))
             return
         label = pool.label
     gain = gain_value(auto_success(), profile)
@@ -219,7 +218,7 @@ async def _auto_attack(
     )
     flow = await store.create_flow(state, who.chat_id, who.user_id)
     text, markup = view.draw(flow, state)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _attacker(
@@ -522,7 +521,7 @@ async def _commit_spending(
             return
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await safe_edit(message, drawn[0], drawn[1])
     await callback.answer()
 
 

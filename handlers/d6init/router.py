@@ -313,7 +313,7 @@ async def d6_init_tap(
             bot, store, profile, message, chat_settings, flow, state, callback_data, user, rng
         )
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     except RulesInputError as error:
         await callback.answer(_refusal(error), show_alert=True)

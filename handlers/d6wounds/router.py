@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -147,8 +146,7 @@ async def dmg_command(
     if done is not None:
         name, sheet = done
         await message.answer(
-            view.wounded_text(name, kind, severity, sheet, rolling.d6_helpless(sheet, profile)),
-            parse_mode=ParseMode.HTML,
+            view.wounded_text(name, kind, severity, sheet, rolling.d6_helpless(sheet, profile))
         )
 
 
@@ -173,4 +171,4 @@ async def heal_command(
         return
     if done is not None:
         name, sheet = done
-        await message.answer(view.healed_text(name, sheet), parse_mode=ParseMode.HTML)
+        await message.answer(view.healed_text(name, sheet))

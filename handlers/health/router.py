@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -200,7 +199,7 @@ async def dmg_command(
         owner = message.from_user.id if message.from_user else 0
         flow = await store.create_flow(state, message.chat.id, owner)
         markup = view.wound_keyboard(flow.id, flow.version, state.dice)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
     stunned = rated is not None and is_stunned(levels, rated, profile.combat)
     await _stun_or_refresh(features, bot, store, message.chat.id, profile, whose, stunned)
 
@@ -289,7 +288,7 @@ async def soak_tap(
         return
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, None)
     await callback.answer()
     whose = Whose(name=state.name, user_id=state.user_id, npc=state.npc)
     stamina = state.stamina
@@ -328,7 +327,7 @@ async def heal_command(
         return
     if sheet is not None:
         text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         await _refresh_tracker(features, bot, store, message.chat.id, profile)
 
 
@@ -370,6 +369,6 @@ async def hp_command(
         name = roller_name(message, who) if who is user else (who.first_name if who else "?")
         loaded = await store.load_sheet(message.chat.id, who.id, system) if who else None
         track = loaded.health if loaded is not None else HealthTrack()
-        await message.answer(view.hp_text(name, track, profile), parse_mode=ParseMode.HTML)
+        await message.answer(view.hp_text(name, track, profile))
         return
-    await message.answer("\n\n".join(lines), parse_mode=ParseMode.HTML)
+    await message.answer("\n\n".join(lines))

@@ -15,7 +15,6 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 
@@ -467,7 +466,7 @@ async def init_tap(
         await heal(message, flow)
         with own_language():
             said = view.changed_text()
-        await callback.answer(said, show_alert=True)
+        await callback.answer(render.plain(said), show_alert=True)
         return
     try:
         if action is InitAction.ROLL or action is InitAction.BASE:
@@ -494,7 +493,8 @@ async def init_tap(
             name = fighter.name if fighter is not None else "?"
             opener = features.handoff(OPEN_ATTACK)
             refusal = await opener(bot, store, profile, message, current, acting[0], name)
-            await callback.answer(refusal, show_alert=refusal is not None)
+            shown = render.plain(refusal) if refusal is not None else None
+            await callback.answer(shown, show_alert=refusal is not None)
             return
         elif action is InitAction.INTERRUPT or action is InitAction.INTERRUPT_SPEND:
             fighter = _at(current, x)
@@ -540,12 +540,12 @@ async def init_tap(
     except _Refused as refused:
         with own_language():
             said = refused.text()
-        await callback.answer(said, show_alert=True)
+        await callback.answer(render.plain(said), show_alert=True)
         return
     except RulesInputError as error:
         with own_language():
             said = _tap_refusal(action, error)
-        await callback.answer(said, show_alert=True)
+        await callback.answer(render.plain(said), show_alert=True)
         return
     after = after.model_copy(update={"note": None})  # a note lasts until the next step
     # Conditions travel with the sheets, so every roll of the character sees them (§B.8):
@@ -627,7 +627,7 @@ async def _commit_conditions(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -737,7 +737,7 @@ async def _interrupt(
         )
         if advanced is None:
             raise TapConflict(flow.id)
-        await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+        await safe_edit(message, drawn[0], drawn[1])
         await callback.answer()
         return
     dice = sheet.willpower if sheet is not None else None
@@ -826,7 +826,7 @@ async def _stand_up(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await safe_edit(message, drawn[0], drawn[1])
     await callback.answer()
 
 

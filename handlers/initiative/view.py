@@ -412,7 +412,9 @@ def cannot_stand_text(name: str) -> str:
 
 
 def not_your_turn_text(name: str) -> str:
-    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(name=name)
+    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(
+        name=escape(name)
+    )
 
 
 def no_base_text() -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 from aiogram.utils.i18n.context import get_i18n
@@ -111,7 +110,7 @@ async def sphere_command(message: Message, command: CommandObject) -> None:
     if not 0 <= level <= 5 or (found is None and level):
         level = 0
     text, markup = view.sphere_card(found, level, _locale())
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> None:
@@ -127,7 +126,7 @@ async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> 
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     text, markup = view.sphere_card(found, callback_data.n, _locale())
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -244,7 +243,7 @@ async def m_command(
     if args is None:
         flow = await store.create_flow(state, message.chat.id, user.id)
         text, markup = view.draw(flow, state, profile)
-        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await message.answer(text, reply_markup=markup)
         return
     for _attempt in range(SHEET_RETRIES):
         try:
@@ -255,7 +254,7 @@ async def m_command(
                 after, message.chat.id, user.id, spend, entries=entries
             )
         except _Refused as refused:
-            await message.answer(refused.text, parse_mode=ParseMode.HTML)
+            await message.answer(refused.text)
             return
         except _SheetMoved:
             reread = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
@@ -265,7 +264,7 @@ async def m_command(
             state = state.model_copy(update={"held": sheet.quintessence})
             continue
         text, markup = view.draw(flow, after, profile)
-        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await message.answer(text, reply_markup=markup)
         return
     await message.answer(render.busy_text())
 
@@ -483,7 +482,7 @@ async def magick_tap(
         else:
             after = _setup(state, action, x, profile)
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     text, markup = view.draw(flow.next(after), after, profile)
     advanced = await store.advance_flow(
@@ -495,7 +494,7 @@ async def magick_tap(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -666,7 +665,7 @@ async def _commit(
             continue
         if advanced is None:
             raise TapConflict(flow.id)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, markup)
         await callback.answer()
         return
     await callback.answer(render.busy_text(), show_alert=True)
@@ -692,7 +691,7 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     )
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = view.draw_barrier(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying
@@ -735,7 +734,7 @@ async def barrier_tap(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -804,7 +803,7 @@ async def _cross(
             continue
         if advanced is None:
             raise TapConflict(flow.id)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, markup)
         await callback.answer()
         return
     await callback.answer(render.busy_text(), show_alert=True)

@@ -13,7 +13,7 @@ opponent, whose button only the Storyteller may press.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import MessageEntityType, ParseMode
+from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 from pydantic import ValidationError
@@ -103,8 +103,7 @@ async def vs_command(
         ):
             return
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text())
         )
         return
     challenger_id = user.id if user else 0
@@ -113,16 +112,10 @@ async def vs_command(
         opponent = None
     named = opponent is not None or username is not None
     if not named and (npc is not None or not args.npc):
-        await message.answer(
-            view.opponent_missing_text() + "\n" + view.usage_text(),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(view.opponent_missing_text() + "\n" + view.usage_text())
         return
     if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
-        await message.answer(
-            view.storyteller_only_text() + "\n" + view.usage_text(),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(view.storyteller_only_text() + "\n" + view.usage_text())
         return
     try:
         resolved = await rolling.command_pool(
@@ -137,7 +130,7 @@ async def vs_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -165,16 +158,13 @@ async def vs_command(
         state.contest()  # the rules check the race target here
         first = rolling.roll_d10(pool, a.difficulty, profile, threshold=a.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     state = state.model_copy(update={"roll_a": first})
     entry = rolling.log_entry(challenger_id, state.a.name, pool, first, KIND)
     flow = await store.create_flow(state, message.chat.id, challenger_id, entries=[entry])
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _challenge_in(replied: Message | None) -> str | None:
@@ -222,8 +212,7 @@ async def _answer_by_reply(
         args = parse_opposed_arguments(npc[1] if npc is not None else command.args)
     except ArgumentsError as problem:
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text())
         )
         return
     user = message.from_user
@@ -255,7 +244,7 @@ async def _answer_by_reply(
             )
             typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -268,10 +257,7 @@ async def _answer_by_reply(
         difficulty = terms.difficulty
         result = rolling.roll_d10(pool, difficulty, profile, threshold=terms.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     name = user.first_name
     if state.b.storyteller:
@@ -301,7 +287,7 @@ async def _answer_by_reply(
     if advanced is None:
         await message.answer(render.closed_text())
         return
-    await safe_edit(replied.as_(bot), text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(replied.as_(bot), text, markup)
 
 
 async def _open_setup(

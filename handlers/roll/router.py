@@ -17,7 +17,6 @@ from __future__ import annotations
 from contextlib import suppress
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
@@ -99,10 +98,7 @@ async def roll_command(
     try:
         args = parse_roll_arguments(line, allow_traits=True)
     except ArgumentsError as problem:
-        await message.answer(
-            render.parse_problem_text(problem.problem, problem.token, profile),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(render.parse_problem_text(problem.problem, problem.token, profile))
         return
     user_id = user.id if user else 0
     roller = npc[0] if npc is not None else roller_name(message, user)
@@ -117,9 +113,7 @@ async def roll_command(
             modifier=args.dice,
         )
     except rolling.PoolRefused as refused:
-        await message.answer(
-            refused.with_example(view.example_text("r")), parse_mode=ParseMode.HTML
-        )
+        await message.answer(refused.with_example(view.example_text("r")))
         return
     pool, source = resolved.dice, resolved.source
     typed = profile.default_difficulty if args.difficulty is None else args.difficulty
@@ -150,14 +144,12 @@ async def roll_command(
             store, message.chat.id, user_id, roller, record, result, profile
         )
     except NoWillpower as refused:
-        await message.answer(refused.text, parse_mode=ParseMode.HTML)
+        await message.answer(refused.text)
         return
     except RulesInputError as error:
-        await message.answer(
-            render.range_problem_text(error.field, profile), parse_mode=ParseMode.HTML
-        )
+        await message.answer(render.range_problem_text(error.field, profile))
         return
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:
@@ -173,7 +165,7 @@ async def _open_wizard(message: Message, store: Store, profile: Profile) -> None
     )
     flow = await store.create_flow(state, message.chat.id, who.user_id)
     text, markup = _wizard_view(flow, state, profile, sheet, None)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _wizard_trait(code: TraitCode) -> bool:
@@ -498,7 +490,7 @@ async def _wizard_roll(
         profile,
     )
     await store.keep_screen(flow, screen_of(text, markup))
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -583,7 +575,7 @@ async def _wizard_auto(
         if await store.close_flow(flow, flow.version) is None:
             raise TapConflict(flow.id)
         await store.log_roll(message.chat.id, entry)
-    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, None)
     await callback.answer()
 
 
@@ -630,7 +622,7 @@ async def _retry_tap(
     # The old message may be gone or too old to edit; its flow is closed either way.
     with suppress(TelegramBadRequest):
         await message.edit_reply_markup(reply_markup=None)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
     await callback.answer()
 
 
@@ -667,5 +659,5 @@ async def _extend_tap(
         raise TapConflict(flow.id)
     text, markup = await opening.open(store, flow.chat_id, flow.owner_id)
     await store.keep_screen(flow, screen_of(text, markup))
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()

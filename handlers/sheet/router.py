@@ -27,7 +27,6 @@ import re
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
@@ -139,7 +138,7 @@ async def _player(message: Message) -> User | None:
     """The person a sheet belongs to. A post on behalf of a chat (an anonymous administrator)
     says nothing about who wrote it, so it gets a hint instead of a sheet of its own."""
     if message.sender_chat is not None:
-        await message.answer(sheet_view.anonymous_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.anonymous_text())
         return None
     return message.from_user
 
@@ -193,7 +192,7 @@ async def apply_text(
     block = pairs_to_lines(text)
     parsed = parse_block(block, system)
     if not parsed.entries and not parsed.errors:
-        await message.answer(sheet_view.empty_set_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.empty_set_text())
         return
     applied: list[BlockEntry] = []
     skipped: list[BlockError] = []
@@ -204,12 +203,12 @@ async def apply_text(
         sheet = await store.update_sheet(message.chat.id, user.id, system, change, owner=owner)
     except _Refused as refused:
         text = sheet_view.block_errors_text(refused.result.errors, lang, system)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     text = sheet_view.saved_text(sheet, owner.name, lang, applied)
     if skipped:
         text += "\n" + sheet_view.skipped_text(skipped, lang, system)
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 async def sheet_command(
@@ -234,7 +233,7 @@ async def sheet_command(
             await apply_text(message, user, rest, store, profile, locale)
         else:
             prompt = sheet_view.paste_prompt_text(lang, system)
-            await message.answer(prompt, parse_mode=ParseMode.HTML)
+            await message.answer(prompt)
         return
     if sub == "all":
         await _roster(message, bot, store, chat_settings, system, locale)
@@ -242,26 +241,23 @@ async def sheet_command(
     export = sub == "export"
     mention = rest if export else (command.args or "").strip()
     if sub and not export and not sub.startswith("@"):
-        await message.answer(sheet_view.sheet_usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.sheet_usage_text())
         return
     target = await _target(message, user, mention, store, system)
     if target is None:
-        await message.answer(
-            sheet_view.unknown_player_text(mention.split()[0]), parse_mode=ParseMode.HTML
-        )
+        await message.answer(sheet_view.unknown_player_text(mention.split()[0]))
         return
     if target.user_id != user.id and (
         await game_access(bot, message.chat, chat_settings, user, message.sender_chat)
         is not GameAccess.ALLOWED
     ):
-        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.not_storyteller_text())
         return
     concerns(target.user_id, target.name, target.username)  # a reply to this answer is theirs
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
         await message.answer(
             sheet_text.no_sheet_text(target.name, d6=system is SheetSystem.D6),
-            parse_mode=ParseMode.HTML,
         )
         return
     text = (
@@ -269,7 +265,7 @@ async def sheet_command(
         if export
         else sheet_view.sheet_text(sheet, target.name, lang, profile=profile)
     )
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 async def _may_run_the_game(message: Message, bot: Bot, chat_settings: ChatSettings) -> bool:
@@ -289,13 +285,13 @@ async def _roster(
 ) -> None:
     """``/sheet all``: every player's sheet and every NPC, one line each (Storyteller)."""
     if not await _may_run_the_game(message, bot, chat_settings):
-        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.not_storyteller_text())
         return
     lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
     npcs = await store.list_npcs(message.chat.id, system)
     text, markup = sheet_view.roster_page(players, lang, sheet_text.SHEET_MARK, npcs=npcs)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def roster_tap(
@@ -331,7 +327,7 @@ async def roster_tap(
         text, markup = sheet_view.roster_page(
             players, lang, sheet_text.SHEET_MARK, npcs=npcs, page=callback_data.p
         )
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -388,7 +384,7 @@ async def blood_command(
     if user is None:
         return
     if system_of(profile) is not SheetSystem.DARK_AGES:
-        await message.answer(sheet_view.blood_other_game_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.blood_other_game_text())
         return
     user = await _reply_target(message, user, store, bot, chat_settings)
     args = (command.args or "").strip()
@@ -396,14 +392,12 @@ async def blood_command(
     if not args:
         sheet = await store.load_sheet(message.chat.id, user.id, system)
         pool = sheet.blood if sheet is not None else None
-        await message.answer(
-            sheet_view.blood_pool_text(user.first_name, pool), parse_mode=ParseMode.HTML
-        )
+        await message.answer(sheet_view.blood_pool_text(user.first_name, pool))
         return
     match = _BLOOD.fullmatch(args)
     points = int(match["n"]) if match is not None else 0
     if match is None or not 1 <= points <= BLOOD_MAX:
-        await message.answer(sheet_view.blood_usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.blood_usage_text())
         return
     gain = match["sign"] == "+"
     held: list[int | None] = [None]
@@ -419,7 +413,6 @@ async def blood_command(
     except RulesInputError:
         await message.answer(
             sheet_view.blood_refused_text(user.first_name, points, held[0]),
-            parse_mode=ParseMode.HTML,
         )
         return
     text = (
@@ -427,7 +420,7 @@ async def blood_command(
         if gain
         else sheet_view.blood_spent_text(user.first_name, points, sheet.blood or 0)
     )
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,7 +447,7 @@ async def npc_command(
 ) -> None:
     """The Storyteller's NPC sheets, by name; the same all-or-nothing text as ``/set``."""
     if not await _may_run_the_game(message, bot, chat_settings):
-        await message.answer(sheet_view.npc_only_storyteller_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.npc_only_storyteller_text())
         return
     system = system_of(profile)
     lang = sheet_text.lang_of(locale)
@@ -466,18 +459,18 @@ async def npc_command(
             if npcs
             else (sheet_view.npc_usage_text(), None)
         )
-        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await message.answer(text, reply_markup=markup)
         return
     if len(name) > NPC_NAME_MAX or name.startswith(("@", "/")):
-        await message.answer(sheet_view.npc_usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.npc_usage_text())
         return
     if not traits.strip():
         sheet = await store.load_npc(message.chat.id, system, name)
         if sheet is None:
-            await message.answer(sheet_view.no_npc_text(name), parse_mode=ParseMode.HTML)
+            await message.answer(sheet_view.no_npc_text(name))
             return
         text = sheet_view.sheet_text(sheet, name, lang, sheet_view.NPC_MARK)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     block = pairs_to_lines(traits)
     applied: list[BlockEntry] = []
@@ -488,12 +481,12 @@ async def npc_command(
         sheet = await store.update_npc(message.chat.id, system, name, change)
     except _Refused as refused:
         text = sheet_view.block_errors_text(refused.result.errors, lang, system)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     text = sheet_view.npc_saved_text(sheet, name, lang, applied)
     if skipped:
         text += "\n" + sheet_view.skipped_text(skipped, lang, system)
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -508,7 +501,7 @@ async def _open_editor(
     sheet = await store.load_sheet(message.chat.id, user.id, system) or new_sheet(system)
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = _editor_view(flow, state, sheet, locale)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def editor_change(key: str, value: int, profile: Profile) -> Callable[[Sheet], Sheet]:
@@ -615,8 +608,8 @@ async def _editor_step(
         sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)
     if close:
         text = sheet_view.sheet_text(sheet, state.name, sheet_text.lang_of(locale))
-        await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, None)
     else:
         text, markup = _editor_view(advanced, state, sheet, locale)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, markup)
     await callback.answer()

@@ -13,7 +13,6 @@ import contextlib
 from contextlib import suppress
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -69,7 +68,7 @@ async def team_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -81,10 +80,7 @@ async def team_command(
         own = resolved.difficulty(difficulty, profile)
         first = rolling.roll_d10(pool, own.difficulty, profile, threshold=own.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     state = TeamFlow(
         leader=leader,
@@ -95,7 +91,7 @@ async def team_command(
     entry = rolling.log_entry(leader_id, leader, pool, first, KIND)
     flow = await store.create_flow(state, message.chat.id, leader_id, entries=[entry])
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying
@@ -216,7 +212,7 @@ async def _join_by_reply(
             )
             source = resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     for attempt in range(CONFLICT_ATTEMPTS):
         if attempt:
@@ -242,10 +238,7 @@ async def _join_by_reply(
                 pool, own.difficulty, profile, threshold=own.threshold, rng=rng
             )
         except RulesInputError as error:
-            await message.answer(
-                table_text.range_text(error.field, profile, view.usage_text()),
-                parse_mode=ParseMode.HTML,
-            )
+            await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
             return
         member = Member(user_id=user.id, name=name, pool=pool, result=result, source=source)
         after = state.model_copy(
@@ -266,11 +259,7 @@ async def _join_by_reply(
             # The step is stored with its screen: if this edit fails, the next tap redraws.
             with suppress(TelegramAPIError):
                 await bot.edit_message_text(
-                    text=text,
-                    chat_id=message.chat.id,
-                    message_id=message_id,
-                    reply_markup=markup,
-                    parse_mode=ParseMode.HTML,
+                    text=text, chat_id=message.chat.id, message_id=message_id, reply_markup=markup
                 )
         return
     await message.answer(render.busy_text())

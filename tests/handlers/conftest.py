@@ -44,7 +44,7 @@ from aiogram.types import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.sent import LostSendGuard
 from bot.settings import Settings
@@ -236,7 +236,7 @@ def i18n() -> I18n:
 def make_table(store: Store, i18n: I18n, seed: int = 7) -> Table:
     session = RecordingSession()
     session.middleware(LostSendGuard())  # notes what each update sent, as in production
-    bot = Bot(TOKEN, session=session)
+    bot = make_bot(TOKEN, session)
     settings = Settings(_env_file=None)
     dispatcher = create_dispatcher(settings, store, i18n)
     return Table(dispatcher, bot, session, store, i18n, rng=random.Random(seed))
