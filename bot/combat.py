@@ -8,7 +8,7 @@ panel (``handlers/attack``) reads who fights through :data:`CURRENT_ROUND`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -16,7 +16,7 @@ from aiogram import Bot
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.features import HandoffKey
-from bot.store import AlsoStep, Live, Store
+from bot.store import AlsoStep, Flow, FlowState, Live, LogEntry, SheetSpend, Store
 from rules.combat.tracker import Round
 from rules.dice import Rng
 from rules.health import HealthTrack
@@ -138,8 +138,17 @@ class D6Side:
     dice: int
 
 
-class PostAttack(Protocol):
-    async def __call__(self, bot: Bot, message: Message) -> None: ...
+@dataclass(frozen=True)
+class D6Attack:
+    """A d6 attack rolled for the tracker and not stored yet: the tracker stores it with its
+    own step (one write), then posts it. ``spend``: what its roll changes on the attacker's
+    sheet (the tricks waiting on it, §D.12), stored with the attack instead."""
+
+    state: FlowState
+    owner: int
+    entries: tuple[LogEntry, ...]
+    spend: SheetSpend | None
+    draw: Callable[[Flow], tuple[str, InlineKeyboardMarkup | None]]
 
 
 class D6OpenAttack(Protocol):
@@ -151,12 +160,12 @@ class D6OpenAttack(Protocol):
         attacker: D6Side,
         target: D6Side,
         rng: Rng | None,
-    ) -> PostAttack | str: ...
+    ) -> D6Attack | str: ...
 
 
-# «⚔️ Атака» on the d6 tracker, a target picked: the attack's chance read from the attacker's
-# sheet, as a refusal to show (nothing is spent) or the step that rolls the attack and posts it
-# with its defence buttons, taken once the tracker has set the attacker's die aside.
+# «⚔️ Атака» on the d6 tracker, a target picked: the attack rolled from the attacker's sheet,
+# or a refusal to show (nothing is spent); the tracker sets the attacker's die aside and stores
+# the attack in the same step, then posts it with its defence buttons.
 D6_OPEN_ATTACK: HandoffKey[D6OpenAttack] = HandoffKey("d6attack.open")
 
 

@@ -25,7 +25,7 @@ from aiogram.types import CallbackQuery, Message, User
 from bot import live as bot_live
 from bot import npcs, render, rolling, vocabulary
 from bot.access import owner_or_storyteller, runs_game
-from bot.combat import D6_DEFEND, D6Defence, D6Side, PostAttack, TrackerStep
+from bot.combat import D6_DEFEND, D6Attack, D6Defence, D6Side, TrackerStep
 from bot.features import FeatureSet, in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
@@ -732,12 +732,12 @@ async def open_from_tracker(
     attacker: D6Side,
     target: D6Side,
     rng: Rng | None,
-) -> PostAttack | str:
+) -> D6Attack | str:
     """«⚔️ Атака» on the d6 tracker (bot.combat.D6_OPEN_ATTACK): the chance is the attacker's
     highest power, with the sheet's wounds and waiting tricks (§D.2, §D.12); a fighter with no
     power on their sheet (an NPC typed with its dice) rolls their dice on the tracker. The
-    attack posts the message ``/atk`` would, its target already named, so the target defends
-    with one tap."""
+    attack is the message ``/atk`` would post, its target already named, so the target defends
+    with one tap; the dice are rolled now and shown only if the tracker's step is stored."""
     npc = attacker.name if attacker.user_id is None else None
     who = rolling.Roller(chat_id, attacker.user_id or 0, attacker.name, npc=npc)
     aimed = rolling.Roller(
@@ -762,24 +762,19 @@ async def open_from_tracker(
     except rolling.PoolRefused as refused:
         return render.plain(str(refused))
     label = pool.label if best is not None else view.tracker_dice_label(attacker.dice)
-
-    async def post(bot: Bot, message: Message) -> None:
-        result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
-        attack = _attacker(who, result.faces, result.measures, result)
-        state = D6AttackFlow(
-            attack=attack,
-            label=label,
-            target_name=target.name,
-            target_user=target.user_id,
-            target_npc=target.name if target.user_id is None else None,
-        )
-        flow = await rolling.create_d6_flow(
-            store, state, who, pool, [_entry(attack, result, "attack")]
-        )
-        if flow is None:  # the luck dice left the sheet since it was read
-            await message.answer(rolling.no_luck_text(0))
-            return
-        text, markup = view.draw(flow, state, profile)
-        await message.answer(text, reply_markup=markup)
-
-    return post
+    result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
+    attack = _attacker(who, result.faces, result.measures, result)
+    state = D6AttackFlow(
+        attack=attack,
+        label=label,
+        target_name=target.name,
+        target_user=target.user_id,
+        target_npc=target.name if target.user_id is None else None,
+    )
+    return D6Attack(
+        state=state,
+        owner=who.user_id,
+        entries=(_entry(attack, result, "attack"),),
+        spend=rolling.d6_spend(who, pool),
+        draw=lambda flow: view.draw(flow, state, profile),
+    )

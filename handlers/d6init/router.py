@@ -25,9 +25,11 @@ from bot.combat import D6_OPEN_ATTACK, D6Defence, D6Side, TrackerStep
 from bot.features import FeatureSet, in_game
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
+from bot.session import safe_edit
 from bot.store import AlsoStep, ChatSettings, Flow, FlowStateError, Store
 from bot.taps import (
     CONFLICT_ATTEMPTS,
+    TapConflict,
     commit_tap,
     heal,
     open_state,
@@ -571,8 +573,30 @@ async def _attack(
         return
     note = view.attack_note(_side_name(state, actor), _side_name(state, target.sheet.id), up.value)
     after = state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
-    await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after, profile))
-    await opened(bot, message)
+    if opened.spend is not None:  # the roll uses tricks off the sheet: a write of its own
+        await commit_tap(
+            callback, message, store, flow, after, lambda f: view.draw(f, after, profile)
+        )
+        try:
+            made, _sheet = await store.create_flow_spending(
+                opened.state, flow.chat_id, opened.owner, opened.spend, entries=opened.entries
+            )
+        except RulesInputError:
+            return
+        text, markup = opened.draw(made)
+        await message.answer(text, reply_markup=markup)
+        return
+    new = store.new_flow(opened.state, flow.chat_id, opened.owner)
+    drawn = view.draw(flow.next(after), after, profile)
+    advanced = await store.advance_flow_creating(
+        flow, flow.version, after, new, screen=screen_of(*drawn), entries=opened.entries
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, drawn[0], drawn[1])
+    await callback.answer()
+    text, markup = opened.draw(new)
+    await message.answer(text, reply_markup=markup)
 
 
 def _side_name(state: D6InitFlow, key: str) -> str:
