@@ -8,10 +8,11 @@ tracker (docs/rules.md §B.2–§B.3) — against the fake Bot API and a fresh r
 prints, per step: the new messages, the edits and the Redis round-trips (counted from
 ``MONITOR`` as ``bench/e2e.py`` counts them: a MULTI…EXEC is one); then each round's taps
 against the budget (at most 25 for six with five attacks; each attack at most 3 taps for the
-attacker and 1 for the defender).
+attacker and 1 for the defender). Then a d6 round of six in a chat of its own: five attacks
+from the d6 tracker with no typed command, at most 20 taps (docs/rules.md §D.9).
 
-Exit status 1 if the rounds sent more than two new messages (the tracker and the attack
-panel) or missed a tap budget; ``--strict`` also fails when a tap takes more than three
+Exit status 1 if the Mage rounds sent more than two new messages (the tracker and the attack
+panel) or a round missed a tap budget; ``--strict`` also fails when a tap takes more than three
 round-trips (PRODUCT.md §5).
 Run: ``.venv/bin/python bench/combat.py`` (about ten seconds).
 """
@@ -133,6 +134,7 @@ class Attack:
     target: str
     attacker_taps: int = 0
     defender_taps: int = 0
+    note: str = ""  # a defence the rules refused (no die left, no chance after the slowness)
 
 
 @dataclass
@@ -293,6 +295,7 @@ async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], Roun
         defender = players.get(target, master)
         await game.measure(f"«Защита» ({target})", game.press(defender, panel, "Защита"), tap=True)
         attack.defender_taps = 1
+        attack.note = game.answer or ""
         await game.measure("«Итог · всё в раны»", game.press(actor, panel, "всё в раны"), tap=True)
         attack.attacker_taps += 1
         if d6_up(d6_tracker_of(chat).text) == acting and tracker.text == before:
@@ -393,7 +396,7 @@ async def main(arguments: list[str]) -> int:
         print(
             f"    {attack.attacker} → {attack.target}: attacker {attack.attacker_taps} "
             f"(<= {ATTACKER_TAPS}), defender {attack.defender_taps} (<= {DEFENDER_TAPS})"
-            f"{'' if ok else '  MISSED'}"
+            f"{'' if ok else '  MISSED'}{f' — {attack.note}' if attack.note else ''}"
         )
     failed = (
         sent > MESSAGE_TARGET or budget_missed or (options.strict and worst > ROUND_TRIP_TARGET)

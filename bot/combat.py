@@ -172,11 +172,12 @@ D6_OPEN_ATTACK: HandoffKey[D6OpenAttack] = HandoffKey("d6attack.open")
 @dataclass(frozen=True)
 class D6Defence:
     """The tracker's side of a defence under a d6 attack: the slowness it takes (§D.9), the
-    defender's dice on the tracker, and the tracker's step to store with the defence's own."""
+    defender's dice on the tracker, and the tracker's step to store with the defence's own
+    (None: the defender already set their die aside with the tracker's «Защита»)."""
 
     slowness: int
     dice: int
-    step: TrackerStep
+    step: TrackerStep | None
 
 
 class D6Defend(Protocol):

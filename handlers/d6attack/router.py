@@ -453,6 +453,8 @@ async def _respond(
     else:
         after = state.model_copy(update={"defences": (*state.defences, roll)})
     tracker = guard.step if guard is not None else None
+    if spend is None and tracker is not None:
+        spend = _unchanged(who)
     await _commit_spending(
         callback,
         message,
@@ -465,6 +467,14 @@ async def _respond(
     )
     if tracker is not None:
         await bot_live.redraw(bot, message.chat.id, tracker.live, tracker.drawn)
+
+
+def _unchanged(who: rolling.Roller) -> SheetSpend:
+    """The defender's sheet as it is: the one script that stores a step with a sheet's change
+    also takes the tracker's step, so a defence stays within one write (docs/product.md)."""
+    return SheetSpend(
+        who.user_id if who.npc is None else 0, SheetSystem.D6, lambda sheet: sheet, npc=who.npc
+    )
 
 
 def _best_power(sheet: Sheet | None) -> str | None:

@@ -624,8 +624,24 @@ async def defend_for_attack(
     fighter = next((f for f in current.fighters if f.sheet.id == defender), None)
     if fighter is None or all(f.sheet.id != attacker for f in current.fighters):
         return None
-    if all(s.actor != attacker or s.kind is not d6i.StepKind.ACT for s in current.log):
+    attack_at = next(
+        (
+            n
+            for n in range(len(current.log) - 1, -1, -1)
+            if current.log[n].actor == attacker and current.log[n].kind is d6i.StepKind.ACT
+        ),
+        None,
+    )
+    if attack_at is None:
         return None  # an attack typed before the attacker acted on the tracker
+    attack = current.log[attack_at]
+    done = next(
+        (s for s in current.log if s.responds_to == attack_at and s.actor == defender), None
+    )
+    if done is not None and done.value is not None and attack.value is not None:
+        # the die went aside with the tracker's own «Защита»: the slowness it took stands
+        slow = 0 if attack.was_holder else max(0, attack.value - done.value)
+        return D6Defence(slowness=slow, dice=fighter.sheet.alacrity, step=None)
     try:
         changed, defence = d6i.defend(current, defender, attacker=attacker, profile=profile)
     except RulesInputError as error:

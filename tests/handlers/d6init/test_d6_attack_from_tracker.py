@@ -160,3 +160,70 @@ async def test_a_forged_target_is_refused_and_spends_nothing(d6: Table) -> None:
     await d6.tap(ANNA, forged, tracker)
     after = await state_of(d6)
     assert after.round == state.round
+
+
+async def opened_attack(table: Table, faces: list[int]) -> tuple[int, object]:
+    """Anna (меч 2; dice 5 4 4) attacks Boris (щит 3; dice 4 2) from the tracker."""
+    await powers(table, ANNA.id, меч=2)
+    await powers(table, BORIS.id, щит=3)
+    table.rng = Dealt(5, 4, 4, 4, 2, *faces)
+    await table.say(ANNA, "/init 3")
+    await table.say(BORIS, "/init 2")
+    tracker = tracker_id(table)
+    _text, markup = last_screen(table)
+    await table.tap(ANNA, init_button(markup, D6InitAction.ATTACK, "Атака"), tracker)
+    _text, markup = last_screen(table)
+    await table.tap(ANNA, init_button(markup, D6InitAction.ATTACK, "Boris"), tracker)
+    return table.session.messages[-1].message_id, table.session.sent[-1].reply_markup
+
+
+async def test_a_typed_chance_under_the_attack_takes_the_slowness_and_the_die(d6: Table) -> None:
+    mid, markup = await opened_attack(d6, [6, 5, 6, 6, 6])
+    defend = attack_button(markup, AttackAction.DEFEND, 3)
+    await d6.tap(BORIS, defend, mid)
+    after = await attack_state(d6, defend)
+    assert len(after.defences[0].faces) == 2  # 3 pressed, slow by 1 (5 against 4)
+    state = await state_of(d6)
+    assert state.round is not None
+    assert state.round.fighters[1].aside == (4,)
+
+
+async def test_a_defence_taken_on_the_tracker_first_is_not_taken_twice(d6: Table) -> None:
+    mid, markup = await opened_attack(d6, [6, 5, 6, 6, 6])
+    tracker = tracker_id(d6)
+    shown = next(e for e in reversed(d6.session.edits) if e.message_id == tracker).reply_markup
+    await d6.tap(BORIS, init_button(shown, D6InitAction.DEFEND, "Защита"), tracker)
+    before = await state_of(d6)
+    assert before.round is not None
+    assert before.round.fighters[1].aside == (4,)
+    defend = attack_button(markup, AttackAction.DEFEND, 0)
+    await d6.tap(BORIS, defend, mid)
+    after = await attack_state(d6, defend)
+    assert len(after.defences[0].faces) == 2  # щит 3, the slowness 1 of that step
+    assert await state_of(d6) == before  # the die is not set aside again
+
+
+async def test_a_defender_with_no_die_left_is_refused_and_the_armour_still_rolls(
+    d6: Table,
+) -> None:
+    await powers(d6, ANNA.id, меч=2)
+    await powers(d6, BORIS.id, щит=3)
+    # Anna's dice 5 4, Boris's one die 6: Boris acts first, then Anna attacks him
+    d6.rng = Dealt(5, 4, 6, 6, 6, 6)
+    await d6.say(ANNA, "/init 2")
+    await d6.say(BORIS, "/init 1")
+    tracker = tracker_id(d6)
+    _text, markup = last_screen(d6)
+    await d6.tap(BORIS, init_button(markup, D6InitAction.ACT, "Действовать"), tracker)
+    _text, markup = last_screen(d6)
+    await d6.tap(ANNA, init_button(markup, D6InitAction.ATTACK, "Атака"), tracker)
+    _text, markup = last_screen(d6)
+    await d6.tap(ANNA, init_button(markup, D6InitAction.ATTACK, "Boris"), tracker)
+    mid, attack = d6.session.messages[-1].message_id, d6.session.sent[-1].reply_markup
+    defend = attack_button(attack, AttackAction.DEFEND, 0)
+    await d6.tap(BORIS, defend, mid)
+    assert d6.session.answers[-1].show_alert
+    assert d6.session.answers[-1].text == "Кубиков инициативы не осталось."
+    assert (await attack_state(d6, defend)).defences == ()
+    await d6.tap(BORIS, attack_button(attack, AttackAction.ARMOUR, 1), mid)
+    assert (await attack_state(d6, defend)).armour is not None
