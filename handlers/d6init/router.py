@@ -317,6 +317,9 @@ async def d6_init_tap(
         return
     user = callback.from_user
     if action is D6InitAction.ATTACK and callback_data.y >= 0 and current is not None:
+        if callback_data.v != flow.version:  # a name pressed on an older list
+            await callback.answer(view.changed_text(), show_alert=True)
+            return
         await _attack(
             callback,
             message,

@@ -227,3 +227,18 @@ async def test_a_defender_with_no_die_left_is_refused_and_the_armour_still_rolls
     assert (await attack_state(d6, defend)).defences == ()
     await d6.tap(BORIS, attack_button(attack, AttackAction.ARMOUR, 1), mid)
     assert (await attack_state(d6, defend)).armour is not None
+
+
+async def test_a_target_pressed_on_an_older_list_is_refused(d6: Table) -> None:
+    d6.rng = Dealt(5, 4, 3)
+    await d6.say(ANNA, "/init 1")
+    await d6.say(BORIS, "/init 1")
+    tracker = tracker_id(d6)
+    _text, markup = last_screen(d6)
+    await d6.tap(ANNA, init_button(markup, D6InitAction.ATTACK, "Атака"), tracker)
+    _text, listed = last_screen(d6)
+    await d6.say(VERA, "/init 1")  # the tracker changes under the list
+    before = await state_of(d6)
+    await d6.tap(ANNA, init_button(listed, D6InitAction.ATTACK, "Boris"), tracker)
+    assert d6.session.answers[-1].show_alert
+    assert await state_of(d6) == before
