@@ -8,10 +8,11 @@ tracker (docs/rules.md §B.2–§B.3) — against the fake Bot API and a fresh r
 prints, per step: the new messages, the edits and the Redis round-trips (counted from
 ``MONITOR`` as ``bench/e2e.py`` counts them: a MULTI…EXEC is one); then each round's taps
 against the budget (at most 25 for six with five attacks; each attack at most 3 taps for the
-attacker and 1 for the defender).
+attacker and 1 for the defender). Then a d6 round of six in a chat of its own: five attacks
+from the d6 tracker with no typed command, at most 20 taps (docs/rules.md §D.9).
 
-Exit status 1 if the rounds sent more than two new messages (the tracker and the attack
-panel) or missed a tap budget; ``--strict`` also fails when a tap takes more than three
+Exit status 1 if the Mage rounds sent more than two new messages (the tracker and the attack
+panel) or a round missed a tap budget; ``--strict`` also fails when a tap takes more than three
 round-trips (PRODUCT.md §5).
 Run: ``.venv/bin/python bench/combat.py`` (about ten seconds).
 """
@@ -41,6 +42,9 @@ ROUND_TRIP_TARGET = 3
 MAGE_ROUND_TAPS = 25
 ATTACKER_TAPS = 3
 DEFENDER_TAPS = 1
+# A d6 round of six (docs/rules.md §D.7–§D.9): five attacks from the tracker, none typed.
+D6_ROUND_TAPS = 20
+D6_ATTACKS = 5
 # The delivery keeps every fetched update in the inbox before confirming it to Telegram
 # (PRODUCT.md §5 "nothing lost"): one write per fetched batch, and a look for orphans every
 # few seconds; neither is part of handling a tap.
@@ -66,6 +70,7 @@ class Round:
         self.chat = chat
         self.redis = redis
         self.steps: list[Step] = []
+        self.answer: str | None = None  # the last tap's toast or alert
 
     def _counts(self) -> tuple[int, int]:
         calls = [c for c in self.api.calls_for_chat(self.chat) if c.applied]
@@ -103,7 +108,7 @@ class Round:
     async def press(self, user: FakeUser, message: ChatMessage, label: str) -> None:
         data = next(b["callback_data"] for b in message.buttons if label in b["text"])
         query = self.api.press(self.chat, user, message, data)
-        await self.api.wait_for_callback_answer(query, 10)
+        self.answer = (await self.api.wait_for_callback_answer(query, 10)).text
 
 
 def tracker_of(chat: FakeChat) -> ChatMessage:
@@ -129,6 +134,7 @@ class Attack:
     target: str
     attacker_taps: int = 0
     defender_taps: int = 0
+    note: str = ""  # a defence the rules refused (no die left, no chance after the slowness)
 
 
 @dataclass
@@ -234,6 +240,72 @@ async def play(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], list[Ro
     return game.steps, rounds
 
 
+def d6_tracker_of(chat: FakeChat) -> ChatMessage:
+    return next(m for m in reversed(chat.messages) if "инициатива d6" in m.text)
+
+
+def d6_attack_of(chat: FakeChat) -> ChatMessage:
+    return next(m for m in reversed(chat.messages) if "атакует →" in m.text)
+
+
+def d6_up(text: str) -> str:
+    for line in text.splitlines():
+        if line.startswith("Ходит: "):
+            return line.removeprefix("Ходит: ").rsplit(" (", 1)[0]
+    raise LookupError("nobody is up")
+
+
+async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], RoundTally]:
+    """A d6 round of six (docs/rules.md §D.9): four players and two NPCs with powers on their
+    sheets; whoever is up presses «⚔️ Атака» and a target (the attack rolls from the sheet),
+    the target answers with «🛡 Защита» (the chance and the slowness from the sheet and the
+    tracker), the attacker presses «Итог · всё в раны»; nobody types a command and nobody
+    presses «Действовать»: the tracker has moved on by itself."""
+    master = api.add_user("Сценарист", language_code="ru")
+    names = ("Аня", "Борис", "Вера", "Глеб")
+    players = {n: api.add_user(n, language_code="ru") for n in names}
+    chat = api.add_group("Бенчмарк д6", owner=master, members=list(players.values()))
+    chat.bot_is_admin = True
+    game = Round(api, chat, redis)
+    await game.say(master, "/rules d6")
+    await game.say(master, "/st")
+    for user in players.values():
+        await game.say(user, "/set\nСила 3\nЛовкость 2")
+    for npc in ("Бандит", "Атаман"):
+        await game.say(master, f"/npc {npc}\nСабля 3")
+    for name, user in players.items():
+        await game.measure(f"/init ({name})", game.say(user, "/init 3"), tap=False)
+    for npc in ("Бандит", "Атаман"):
+        await game.measure(f"/init npc {npc}", game.say(master, f"/init npc {npc} 3"), tap=False)
+    tally = RoundTally("d6 round 1", attacks=[])
+    attacked: list[str] = []
+    for _ in range(D6_ATTACKS):
+        tracker = d6_tracker_of(chat)
+        acting = d6_up(tracker.text)
+        before = tracker.text
+        actor = players.get(acting, master)
+        await game.measure(f"«Атака» ({acting})", game.press(actor, tracker, "Атака"), tap=True)
+        targets = [b["text"][2:] for b in tracker.buttons if b["text"].startswith("🎯")]
+        fresh = [t for t in targets if t not in attacked] or targets
+        target = fresh[0]
+        attack = Attack(acting, target, attacker_taps=1)
+        await game.measure(f"🎯 {target}", game.press(actor, tracker, f"🎯 {target}"), tap=True)
+        attack.attacker_taps += 1
+        panel = d6_attack_of(chat)
+        defender = players.get(target, master)
+        await game.measure(f"«Защита» ({target})", game.press(defender, panel, "Защита"), tap=True)
+        attack.defender_taps = 1
+        attack.note = game.answer or ""
+        await game.measure("«Итог · всё в раны»", game.press(actor, panel, "всё в раны"), tap=True)
+        attack.attacker_taps += 1
+        if d6_up(d6_tracker_of(chat).text) == acting and tracker.text == before:
+            raise RuntimeError("the d6 tracker did not move on")
+        attacked.append(target)
+        tally.attacks = [*(tally.attacks or []), attack]
+        tally.taps += attack.attacker_taps + attack.defender_taps
+    return game.steps, tally
+
+
 async def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="fail on a missed round-trip target")
@@ -262,14 +334,15 @@ async def main(arguments: list[str]) -> int:
                     what="polling",
                 )
                 steps, rounds = await play(api, redis)
+                d6_steps, d6_round = await play_d6(api, redis)
             finally:
                 await process.stop()
                 await redis.stop()
     sent = sum(s.sent for s in steps)
     edits = sum(s.edits for s in steps)
-    taps = [s for s in steps if s.tap]
+    taps = [s for s in (*steps, *d6_steps) if s.tap]
     print(f"{'step':34} {'new msgs':>8} {'edits':>6} {'redis trips':>12} {'handling':>9}")
-    for step in steps:
+    for step in (*steps, *d6_steps):
         print(
             f"{step.name:34} {step.sent:>8} {step.edits:>6} {step.round_trips:>12}"
             f" {step.handling:>9}"
@@ -308,6 +381,23 @@ async def main(arguments: list[str]) -> int:
                 f"(<= {ATTACKER_TAPS}), defender {attack.defender_taps} (<= {DEFENDER_TAPS})"
                 f"{'' if ok else '  MISSED'}"
             )
+    d6_sent = sum(s.sent for s in d6_steps if s.tap)
+    attacks = d6_round.attacks or []
+    verdict = "met" if d6_round.taps <= D6_ROUND_TAPS else "MISSED"
+    budget_missed |= d6_round.taps > D6_ROUND_TAPS
+    print(
+        f"{d6_round.name}: {d6_round.taps} taps, {len(attacks)} attacks, no typed command, "
+        f"{d6_sent} new messages (one per attack) "
+        f"(target <= {D6_ROUND_TAPS} for six with five attacks: {verdict})"
+    )
+    for attack in attacks:
+        ok = attack.attacker_taps <= ATTACKER_TAPS and attack.defender_taps <= DEFENDER_TAPS
+        budget_missed |= not ok
+        print(
+            f"    {attack.attacker} → {attack.target}: attacker {attack.attacker_taps} "
+            f"(<= {ATTACKER_TAPS}), defender {attack.defender_taps} (<= {DEFENDER_TAPS})"
+            f"{'' if ok else '  MISSED'}{f' — {attack.note}' if attack.note else ''}"
+        )
     failed = (
         sent > MESSAGE_TARGET or budget_missed or (options.strict and worst > ROUND_TRIP_TARGET)
     )

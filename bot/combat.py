@@ -8,7 +8,7 @@ panel (``handlers/attack``) reads who fights through :data:`CURRENT_ROUND`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -16,13 +16,15 @@ from aiogram import Bot
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.features import HandoffKey
-from bot.store import AlsoStep, Live, Store
+from bot.store import AlsoStep, Flow, FlowState, Live, LogEntry, SheetSpend, Store
 from rules.combat.tracker import Round
+from rules.dice import Rng
 from rules.health import HealthTrack
 from rules.profiles import Profile
 
 TRACKER = "init"  # the name of the chat's live tracker in the store (bot.store.flows.Live)
 ATTACK = "atk"  # the chat's attack panel: one message for every attack of the fight
+D6_TRACKER = "d6init"  # the d6 game's live tracker (handlers/d6init)
 
 
 class RefreshTracker(Protocol):
@@ -119,3 +121,72 @@ class OpenAttack(Protocol):
 # «Атака» under the tracker opens the attack panel for the acting participant; the answer is
 # a refusal to show, or None.
 OPEN_ATTACK: HandoffKey[OpenAttack] = HandoffKey("attack.open")
+
+
+# ----- the d6 game (docs/rules.md §D.7–§D.9) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class D6Side:
+    """A d6 fighter as the tracker knows them: the key both features use (``u`` and the user
+    id, or ``n:`` and the NPC's name), the name shown, the player (None: an NPC) and the dice
+    the tracker rolled for them, the chance of a fighter with no power on their sheet."""
+
+    key: str
+    name: str
+    user_id: int | None
+    dice: int
+
+
+@dataclass(frozen=True)
+class D6Attack:
+    """A d6 attack rolled for the tracker and not stored yet: the tracker stores it with its
+    own step (one write), then posts it. ``spend``: what its roll changes on the attacker's
+    sheet (the tricks waiting on it, §D.12), stored with the attack instead."""
+
+    state: FlowState
+    owner: int
+    entries: tuple[LogEntry, ...]
+    spend: SheetSpend | None
+    draw: Callable[[Flow], tuple[str, InlineKeyboardMarkup | None]]
+
+
+class D6OpenAttack(Protocol):
+    async def __call__(
+        self,
+        store: Store,
+        profile: Profile,
+        chat_id: int,
+        attacker: D6Side,
+        target: D6Side,
+        rng: Rng | None,
+    ) -> D6Attack | str: ...
+
+
+# «⚔️ Атака» on the d6 tracker, a target picked: the attack rolled from the attacker's sheet,
+# or a refusal to show (nothing is spent); the tracker sets the attacker's die aside and stores
+# the attack in the same step, then posts it with its defence buttons.
+D6_OPEN_ATTACK: HandoffKey[D6OpenAttack] = HandoffKey("d6attack.open")
+
+
+@dataclass(frozen=True)
+class D6Defence:
+    """The tracker's side of a defence under a d6 attack: the slowness it takes (§D.9), the
+    defender's dice on the tracker, and the tracker's step to store with the defence's own
+    (None: the defender already set their die aside with the tracker's «Защита»)."""
+
+    slowness: int
+    dice: int
+    step: TrackerStep | None
+
+
+class D6Defend(Protocol):
+    async def __call__(
+        self, store: Store, chat_id: int, profile: Profile, defender: str, attacker: str
+    ) -> D6Defence | str | None: ...
+
+
+# A defence under a d6 attack sets aside the defender's highest die on the tracker (§D.9): the
+# step, drawn but not stored; a refusal to show (no dice left); None when the defender or the
+# attacker is not on the tracker (the attack was typed outside the fight).
+D6_DEFEND: HandoffKey[D6Defend] = HandoffKey("d6tracker.defend")

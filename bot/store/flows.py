@@ -52,7 +52,7 @@ ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
 # happen in one script, so of two taps carrying the same version exactly one can pass, and a
 # lost compare-and-set logs nothing. The actor is remembered (the last few, "version:user")
 # so that only the same presser's repeat counts as a double tap (bot/taps.py).
-_ADVANCE_FLOW = """
+_ADVANCE_STEP = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
   return false
@@ -71,9 +71,24 @@ if #actors > ACTORS_KEPT then
 end
 redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
   'actors', actors, 'screen', ARGV[5])
-LOG_APPEND
-return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", log_append("KEYS[2]", 6))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT))
+_ADVANCE_FLOW = (
+    _ADVANCE_STEP + log_append("KEYS[2]", 6) + "\nreturn redis.call('HGETALL', KEYS[1])\n"
+)
+
+
+# KEYS: the flow advanced, the flow created, the chat's log. ARGV 1–5 as _ADVANCE_FLOW; 6–10
+# the new flow's kind, chat, owner, data and TTL; then the log's cap and entries. The new flow
+# exists only if the step was taken (one round-trip for a step that opens another flow).
+_ADVANCE_CREATING = (
+    _ADVANCE_STEP
+    + """redis.call('HSET', KEYS[2], 'kind', ARGV[6], 'chat_id', ARGV[7], 'owner_id', ARGV[8],
+  'version', 0, 'closed', '0', 'data', ARGV[9])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[10]))
+"""
+    + log_append("KEYS[3]", 11)
+    + "\nreturn redis.call('HGETALL', KEYS[1])\n"
+)
 
 
 # KEYS[1] flow; ARGV[1] the screen JSON. Only onto a flow that still exists, so an expired
@@ -377,6 +392,7 @@ def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
 class FlowStore(LogStore):
     def register_scripts(self) -> None:
         self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
+        self._advance_creating = self.redis.register_script(_ADVANCE_CREATING)
         self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
         self._set_live_message = self.redis.register_script(_SET_LIVE_MESSAGE)
         self._create_live = self.redis.register_script(_CREATE_LIVE)
@@ -673,6 +689,45 @@ class FlowStore(LogStore):
             args += [LOG_CAP, *stored(entries)]
         journal.forget()
         reply = await self._advance_flow(keys=keys, args=args)
+        if not reply:
+            return None
+        return _flow_from_hash(flow.id, pairs(reply))
+
+    async def advance_flow_creating(
+        self,
+        flow: Flow,
+        expected_version: int,
+        state: FlowState,
+        new: Flow,
+        *,
+        screen: Screen | None = None,
+        entries: Sequence[LogEntry] = (),
+        ttl: int = FLOW_TTL,
+    ) -> Flow | None:
+        """:meth:`advance_flow` that also stores ``new`` (made by :meth:`new_flow`) and its log
+        lines, only if the step is taken: a tap that opens another flow (the d6 tracker's
+        attack) stays within one write (the ≤ 3 round-trips of docs/product.md)."""
+        args: list[Any] = [
+            expected_version,
+            dump(_data(state)),
+            "0",
+            current_actor.get(),
+            screen.model_dump_json() if screen is not None else "",
+            new.kind,
+            new.chat_id,
+            new.owner_id,
+            dump(new.data),
+            ttl,
+        ]
+        if entries:
+            args += [LOG_CAP, *stored(entries)]
+        keys = [
+            flow_key(flow.chat_id, flow.id),
+            flow_key(new.chat_id, new.id),
+            log_key(flow.chat_id),
+        ]
+        journal.forget()
+        reply = await self._advance_creating(keys=keys, args=args)
         if not reply:
             return None
         return _flow_from_hash(flow.id, pairs(reply))

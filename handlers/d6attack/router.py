@@ -21,14 +21,16 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 
+from bot import live as bot_live
 from bot import npcs, render, rolling, vocabulary
 from bot.access import owner_or_storyteller, runs_game
-from bot.features import in_game
+from bot.combat import D6_DEFEND, D6Attack, D6Defence, D6Side, TrackerStep
+from bot.features import FeatureSet, in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
 from bot.replies import replied_player
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
+from bot.store import AlsoStep, ChatSettings, Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
 from handlers.d6attack import view
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
@@ -248,6 +250,7 @@ async def d6_attack_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
+    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     opened = await open_state(
@@ -271,7 +274,9 @@ async def d6_attack_tap(
         except _Refused as refused:
             await callback.answer(refused.text, show_alert=True)
             return
-        await _respond(callback, message, store, flow, state, callback_data, profile, who, rng)
+        await _respond(
+            callback, message, store, flow, state, callback_data, profile, who, rng, bot, features
+        )
         return
     if action is AttackAction.EFFORT:
         await _effort(callback, message, store, flow, state, callback_data.x, profile, rng)
@@ -288,6 +293,9 @@ async def d6_attack_tap(
             attacker=state.attack.key,
         )
         after = state.model_copy(update={"outcome": outcome})
+        if callback_data.x == view.RESOLVE_INTO_WOUND and outcome.hit and after.foes():
+            await _spend(callback, message, store, flow, after, GainChoice.PHYSICAL, profile)
+            return
         await commit_tap(
             callback,
             message,
@@ -371,17 +379,20 @@ async def _respond(
     profile: Profile,
     who: rolling.Roller,
     rng: Rng | None,
+    bot: Bot,
+    features: FeatureSet,
 ) -> None:
     """A defence or the armour (§D.9–§D.10), once each. A defence is the defender's action:
     full defence declared before adds its advantage to it (§D.12), and whatever else waited on
     the defender is lost with it — in the same step. The armour is no action and touches
     nothing."""
     action = data.a
-    if state.outcome is not None or data.x not in view.CHANCES:
+    armour = action is AttackAction.ARMOUR
+    from_sheet = not armour and data.x == view.FROM_SHEET
+    if state.outcome is not None or (data.x not in view.CHANCES and not from_sheet):
         await callback.answer(render.closed_text(), show_alert=True)
         return
     key = npc_roll_key(who.npc) if who.npc is not None else f"u{who.user_id}"
-    armour = action is AttackAction.ARMOUR
     if not armour and key == state.attack.key:
         await callback.answer(view.not_the_attacker_text(), show_alert=True)
         return
@@ -390,20 +401,41 @@ async def _respond(
         await callback.answer(view.once_text(), show_alert=True)
         return
     dice, label, spend = data.x, "", None
+    guard: D6Defence | None = None
     if not armour:
+        # The defence is a response on the tracker too: the highest die set aside, slow when
+        # lower than the attacker's (§D.9).
+        if features.has(D6_DEFEND):
+            found = await features.handoff(D6_DEFEND)(
+                store, message.chat.id, profile, key, state.attack.key
+            )
+            if isinstance(found, str):
+                await callback.answer(found, show_alert=True)
+                return
+            guard = found
+        sheet = await rolling.load_sheet(store, who, profile)
+        best = _best_power(sheet)
+        chance: int | None = data.x
+        if from_sheet:
+            chance = None if best is not None else (guard.dice if guard is not None else None)
+            if best is None and chance is None:
+                await callback.answer(view.no_power_text(), show_alert=True)
+                return
         try:
             pool = rolling.d6_pool_of(
-                await rolling.load_sheet(store, who, profile),
+                sheet,
                 who.name,
                 profile,
-                chance=data.x,
+                chance=chance,
+                powers=(best,) if from_sheet and best is not None else (),
+                modifier=-guard.slowness if guard is not None else 0,
                 action=ActionKind.DEFENCE,
             )
         except rolling.PoolRefused as refused:
             await callback.answer(render.plain(str(refused)), show_alert=True)
             return
         dice, spend = pool.dice, rolling.d6_spend(who, pool)
-        label = pool.label if pool.dice != data.x else ""
+        label = pool.label if pool.dice != data.x or from_sheet else ""
     result = rolling.roll_d6(dice, rng=rng, profile=profile, armour=armour)
     roll = Roll(
         key=key,
@@ -419,12 +451,37 @@ async def _respond(
         after = state.model_copy(update={"armour": roll})
     else:
         after = state.model_copy(update={"defences": (*state.defences, roll)})
-    if spend is None:
-        await commit_tap(
-            callback, message, store, flow, after, lambda f: view.draw(f, after), entries=entries
-        )
-        return
-    await _commit_spending(callback, message, store, flow, after, [spend], entries=entries)
+    tracker = guard.step if guard is not None else None
+    if spend is None and tracker is not None:
+        spend = _unchanged(who)
+    await _commit_spending(
+        callback,
+        message,
+        store,
+        flow,
+        after,
+        [spend] if spend is not None else [],
+        entries=entries,
+        tracker=tracker,
+    )
+    if tracker is not None:
+        await bot_live.redraw(bot, message.chat.id, tracker.live, tracker.drawn)
+
+
+def _unchanged(who: rolling.Roller) -> SheetSpend:
+    """The defender's sheet as it is: the one script that stores a step with a sheet's change
+    also takes the tracker's step, so a defence stays within one write (docs/product.md)."""
+    return SheetSpend(
+        who.user_id if who.npc is None else 0, SheetSystem.D6, lambda sheet: sheet, npc=who.npc
+    )
+
+
+def _best_power(sheet: Sheet | None) -> str | None:
+    """The power a one-tap attack or defence rolls (docs/rules.md §D.9): the sheet's highest,
+    the first written among equals; a player who means more powers types them (/atk)."""
+    if sheet is None or not sheet.powers:
+        return None
+    return max(sheet.powers, key=lambda p: p.level).name
 
 
 async def _effort(
@@ -496,14 +553,19 @@ async def _commit_spending(
     *,
     close: bool = False,
     entries: list[LogEntry] | None = None,
+    tracker: TrackerStep | None = None,
 ) -> None:
     """The step and the sheets it changes in one compare-and-set (a lost race runs the tap
-    again), then the message edited in place."""
+    again), then the message edited in place; ``tracker``: the d6 tracker's step a defence
+    takes, stored with it."""
     drawn = view.draw(flow.next(after, close=close), after)
+    also: AlsoStep | None = tracker.step if tracker is not None else None
     if not spends:
         advanced = await store.advance_flow(
             flow, flow.version, after, close=close, entries=entries or (), screen=screen_of(*drawn)
         )
+        if advanced is not None and also is not None:
+            await store.advance_flow(also.flow, also.version, also.state, screen=also.screen)
     else:
         try:
             advanced, _sheet = await store.advance_flow_spending(
@@ -515,6 +577,7 @@ async def _commit_spending(
                 entries=entries or (),
                 screen=screen_of(*drawn),
                 more=spends[1:],
+                also=also,
             )
         except RulesInputError:
             await callback.answer(render.invalid_button_text(), show_alert=True)
@@ -669,3 +732,58 @@ def _wound_of(
         _held, hurt = grapple(gain, 1)
         return (hurt.kind, hurt.magnitude) if hurt is not None else None
     return None
+
+
+async def open_from_tracker(
+    store: Store,
+    profile: Profile,
+    chat_id: int,
+    attacker: D6Side,
+    target: D6Side,
+    rng: Rng | None,
+) -> D6Attack | str:
+    """«⚔️ Атака» on the d6 tracker (bot.combat.D6_OPEN_ATTACK): the chance is the attacker's
+    highest power, with the sheet's wounds and waiting tricks (§D.2, §D.12); a fighter with no
+    power on their sheet (an NPC typed with its dice) rolls their dice on the tracker. The
+    attack is the message ``/atk`` would post, its target already named, so the target defends
+    with one tap; the dice are rolled now and shown only if the tracker's step is stored."""
+    npc = attacker.name if attacker.user_id is None else None
+    who = rolling.Roller(chat_id, attacker.user_id or 0, attacker.name, npc=npc)
+    aimed = rolling.Roller(
+        chat_id,
+        target.user_id or 0,
+        target.name,
+        npc=target.name if target.user_id is None else None,
+    )
+    sheet = await rolling.load_sheet(store, who, profile)
+    escapee = await rolling.load_sheet(store, aimed, profile)
+    best = _best_power(sheet)
+    try:
+        pool = rolling.d6_pool_of(
+            sheet,
+            who.name,
+            profile,
+            chance=None if best is not None else attacker.dice,
+            powers=(best,) if best is not None else (),
+            action=ActionKind.ATTACK,
+            pursuit=pursuit(escapee.edges) if escapee is not None else 0,
+        )
+    except rolling.PoolRefused as refused:
+        return render.plain(str(refused))
+    label = pool.label if best is not None else view.tracker_dice_label(attacker.dice)
+    result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
+    attack = _attacker(who, result.faces, result.measures, result)
+    state = D6AttackFlow(
+        attack=attack,
+        label=label,
+        target_name=target.name,
+        target_user=target.user_id,
+        target_npc=target.name if target.user_id is None else None,
+    )
+    return D6Attack(
+        state=state,
+        owner=who.user_id,
+        entries=(_entry(attack, result, "attack"),),
+        spend=rolling.d6_spend(who, pool),
+        draw=lambda flow: view.draw(flow, state, profile),
+    )

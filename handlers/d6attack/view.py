@@ -18,6 +18,8 @@ from rules.d6.roll import MEASURE_FACE, EffortFuel
 from rules.profiles import Profile
 
 CHANCES = range(1, 7)
+FROM_SHEET = 0  # «🛡 Защита»: the defender's chance from their sheet and the tracker
+RESOLVE_INTO_WOUND = 1  # «Итог» that puts a hit's whole gain into a physical wound
 # The special effort's prices as button numbers (§D.4).
 EFFORT_PRICES: dict[int, EffortFuel] = {
     1: EffortFuel.PHYSICAL,
@@ -252,6 +254,7 @@ def keyboard(
     rows: list[list[InlineKeyboardButton]] = []
     if outcome is None:
         if len(state.defences) < DEFENDERS_MAX:
+            rows.append([make("🛡 " + _("Defend"), AttackAction.DEFEND, FROM_SHEET)])
             rows.append([make(f"🛡{n}", AttackAction.DEFEND, n) for n in CHANCES])
         if state.armour is None:
             rows.append([make(f"🪖{n}", AttackAction.ARMOUR, n) for n in CHANCES])
@@ -262,7 +265,12 @@ def keyboard(
                     for n, fuel in EFFORT_PRICES.items()
                 ]
             )
-        rows.append([make("🏁 " + _("Result"), AttackAction.RESOLVE)])
+        last = [make("🏁 " + _("Result"), AttackAction.RESOLVE)]
+        if state.foes():
+            last.append(
+                make("🩸 " + _("Result: into a wound"), AttackAction.RESOLVE, RESOLVE_INTO_WOUND)
+            )
+        rows.append(last)
         return InlineKeyboardMarkup(inline_keyboard=rows)
     if not outcome.hit or state.spent is not None:
         return None
@@ -371,6 +379,15 @@ def name_the_npc_text() -> str:
         "Which NPC answers? The attacker names it first on the line: /atk Bandit 4, and the "
         "Storyteller's buttons answer for it."
     )
+
+
+def tracker_dice_label(n: int) -> str:
+    """The chance of a fighter with no power on their sheet: their dice on the tracker."""
+    return _("{n} by the initiative dice").format(n=n)
+
+
+def no_power_text() -> str:
+    return _("No power on the sheet to defend with: press the chance, 🛡1–🛡6.")
 
 
 def once_text() -> str:

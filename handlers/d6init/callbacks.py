@@ -20,6 +20,9 @@ class D6InitAction(StrEnum):
     END = "end"
     PANEL = "p"  # the Storyteller picks an NPC for CUT_IN (x=1) or DEFEND (x=2); x=0 closes
     REMOVE = "rm"  # «Убрать»: y=-1 opens the list; the participant at index y leaves
+    ATTACK = (
+        "at"  # the one who is up attacks: y=-1 opens the targets; the one at index y (x: steps)
+    )
 
 
 class D6InitCallback(CallbackData, prefix="d6i"):

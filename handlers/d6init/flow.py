@@ -7,10 +7,11 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.combat import D6_TRACKER
 from bot.store import FlowState
 from rules.d6.initiative import Round
 
-KIND = "d6init"
+KIND = D6_TRACKER
 ROUND_TTL = 7 * 86_400  # a fight may stretch over a week of evenings between sessions
 
 
@@ -21,6 +22,7 @@ class Panel(StrEnum):
     GUARD = "grd"  # whom the presser protects (S3 «защищать себя или товарища»)
     GUARD_BY = "grdby"  # the Storyteller picks the NPC who protects someone
     REMOVE = "rm"  # whom «Убрать» takes out of the fight
+    TARGET = "tgt"  # whom the one who is up attacks («⚔️ Атака»)
 
 
 class Member(BaseModel):

@@ -22,12 +22,22 @@ from aiogram.types import CallbackQuery, Message, User
 from bot import live as bot_live
 from bot import npcs, render
 from bot.access import runs_game
-from bot.features import in_game
+from bot.combat import D6_OPEN_ATTACK, D6Defence, D6Side, TrackerStep
+from bot.features import FeatureSet, in_game
 from bot.i18n import drawing
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
-from bot.store import ChatSettings, Flow, Store
-from bot.taps import CONFLICT_ATTEMPTS, commit_tap, heal, open_state, retrying, screen_of
+from bot.session import safe_edit
+from bot.store import AlsoStep, ChatSettings, Flow, FlowStateError, Store
+from bot.taps import (
+    CONFLICT_ATTEMPTS,
+    TapConflict,
+    commit_tap,
+    heal,
+    open_state,
+    retrying,
+    screen_of,
+)
 from bot.vocabulary import PREPARATION
 from handlers.d6init import view
 from handlers.d6init.callbacks import D6InitAction, D6InitCallback
@@ -43,6 +53,7 @@ Change = Callable[[D6InitFlow], D6InitFlow]
 _STEPS = frozenset(
     {
         D6InitAction.ACT,
+        D6InitAction.ATTACK,
         D6InitAction.HOLD,
         D6InitAction.NEW_ROUND,
         D6InitAction.GUARD,
@@ -289,6 +300,7 @@ async def d6_init_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
+    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     opened = await open_state(
@@ -308,6 +320,25 @@ async def d6_init_tap(
         await callback.answer(render.already_done_text())
         return
     user = callback.from_user
+    if action is D6InitAction.ATTACK and callback_data.y >= 0 and current is not None:
+        if callback_data.v != flow.version:  # a name pressed on an older list
+            await callback.answer(view.changed_text(), show_alert=True)
+            return
+        await _attack(
+            callback,
+            message,
+            store,
+            profile,
+            bot,
+            chat_settings,
+            features,
+            flow,
+            state,
+            current,
+            callback_data.y,
+            rng,
+        )
+        return
     try:
         after = await _step(
             bot, store, profile, message, chat_settings, flow, state, callback_data, user, rng
@@ -380,6 +411,12 @@ async def _step(
         return key
 
     action = data.a
+    if action is D6InitAction.ATTACK:  # the targets to pick from
+        if current.up is None:
+            raise _Refused(view.refused_text("not this fighter's turn"))
+        if current.up.actor != own and not await storyteller():
+            raise _Refused(view.not_your_turn_text(name_of(current.up.actor)))
+        return state.model_copy(update={"panel": Panel.TARGET, "guard_by": None})
     if action is D6InitAction.ACT or action is D6InitAction.HOLD:
         if current.up is None:
             raise _Refused(view.refused_text("not this fighter's turn"))
@@ -436,7 +473,7 @@ async def _step(
     if action is D6InitAction.PANEL:
         # anyone in the fight closes the choice of whom to protect or remove; the NPC panels
         # are the Storyteller's
-        guard = state.panel in (Panel.GUARD, Panel.REMOVE) and own in state.members
+        guard = state.panel in (Panel.GUARD, Panel.REMOVE, Panel.TARGET) and own in state.members
         if not guard and not await storyteller():
             raise _Refused(view.storyteller_only_text())
         return state.model_copy(update={"panel": Panel.NONE, "guard_by": None})
@@ -484,3 +521,140 @@ async def _remove(
             "panel": Panel.NONE,
         }
     )
+
+
+def _side(state: D6InitFlow, fighter: d6i.Fighter) -> D6Side:
+    key = fighter.sheet.id
+    member = state.members.get(key)
+    name = member.name if member is not None else key
+    return D6Side(key, name, member.user_id if member is not None else None, fighter.sheet.alacrity)
+
+
+async def _attack(
+    callback: CallbackQuery,
+    message: Message,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    features: FeatureSet,
+    flow: Flow,
+    state: D6InitFlow,
+    current: d6i.Round,
+    index: int,
+    rng: Rng | None,
+) -> None:
+    """«⚔️ Атака», a target picked: the attack is the one who is up's action, so their die is
+    set aside whatever the result (§D.9) and the round goes on by itself; the attack, rolled
+    from the attacker's sheet, is posted by the attack feature once the step is stored. An
+    attack that cannot be made (no chance) spends nothing."""
+    user = callback.from_user
+    up = current.up
+    if up is None:
+        await callback.answer(view.refused_text("not this fighter's turn"), show_alert=True)
+        return
+    actor = up.actor
+    if actor != player_key(user.id) and not await runs_game(
+        bot, message.chat, chat_settings, user, None
+    ):
+        await callback.answer(view.not_your_turn_text(_side_name(state, actor)), show_alert=True)
+        return
+    if not 0 <= index < len(current.fighters) or current.fighters[index].sheet.id == actor:
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    if not features.has(D6_OPEN_ATTACK):
+        await callback.answer(render.invalid_button_text(), show_alert=True)
+        return
+    attacker = next(f for f in current.fighters if f.sheet.id == actor)
+    target = current.fighters[index]
+    opened = await features.handoff(D6_OPEN_ATTACK)(
+        store, profile, message.chat.id, _side(state, attacker), _side(state, target), rng
+    )
+    if isinstance(opened, str):
+        await callback.answer(opened, show_alert=True)
+        return
+    try:
+        changed = d6i.act(current, actor, rng)
+    except RulesInputError as error:
+        await callback.answer(_refusal(error), show_alert=True)
+        return
+    note = view.attack_note(_side_name(state, actor), _side_name(state, target.sheet.id), up.value)
+    after = state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+    if opened.spend is not None:  # the roll uses tricks off the sheet: a write of its own
+        await commit_tap(
+            callback, message, store, flow, after, lambda f: view.draw(f, after, profile)
+        )
+        try:
+            made, _sheet = await store.create_flow_spending(
+                opened.state, flow.chat_id, opened.owner, opened.spend, entries=opened.entries
+            )
+        except RulesInputError:
+            return
+        text, markup = opened.draw(made)
+        await message.answer(text, reply_markup=markup)
+        return
+    new = store.new_flow(opened.state, flow.chat_id, opened.owner)
+    drawn = view.draw(flow.next(after), after, profile)
+    advanced = await store.advance_flow_creating(
+        flow, flow.version, after, new, screen=screen_of(*drawn), entries=opened.entries
+    )
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, drawn[0], drawn[1])
+    await callback.answer()
+    text, markup = opened.draw(new)
+    await message.answer(text, reply_markup=markup)
+
+
+def _side_name(state: D6InitFlow, key: str) -> str:
+    member = state.members.get(key)
+    return member.name if member is not None else key
+
+
+async def defend_for_attack(
+    store: Store, chat_id: int, profile: Profile, defender: str, attacker: str
+) -> D6Defence | str | None:
+    """A defence under a d6 attack (bot.combat.D6_DEFEND): the defender sets aside their
+    highest die against the attacker's latest action on the tracker, slow when it is lower
+    (§D.9). The step is drawn, not stored: the defence's own step stores it."""
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None or profile.system is not GameSystem.D6:
+        return None
+    flow, live = loaded
+    try:
+        state = flow.state(D6InitFlow)
+    except FlowStateError:
+        return None
+    current = state.round
+    if current is None or state.ended:
+        return None
+    fighter = next((f for f in current.fighters if f.sheet.id == defender), None)
+    if fighter is None or all(f.sheet.id != attacker for f in current.fighters):
+        return None
+    attack_at = next(
+        (
+            n
+            for n in range(len(current.log) - 1, -1, -1)
+            if current.log[n].actor == attacker and current.log[n].kind is d6i.StepKind.ACT
+        ),
+        None,
+    )
+    if attack_at is None:
+        return None  # an attack typed before the attacker acted on the tracker
+    attack = current.log[attack_at]
+    done = next(
+        (s for s in current.log if s.responds_to == attack_at and s.actor == defender), None
+    )
+    if done is not None and done.value is not None and attack.value is not None:
+        # the die went aside with the tracker's own «Защита»: the slowness it took stands
+        slow = 0 if attack.was_holder else max(0, attack.value - done.value)
+        return D6Defence(slowness=slow, dice=fighter.sheet.alacrity, step=None)
+    try:
+        changed, defence = d6i.defend(current, defender, attacker=attacker, profile=profile)
+    except RulesInputError as error:
+        return _refusal(error)
+    note = view.defended_note(_side_name(state, defender), defence.die, defence.slowness)
+    after = state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+    drawn = view.draw(flow.next(after), after, profile)
+    step = TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
+    return D6Defence(slowness=defence.slowness, dice=fighter.sheet.alacrity, step=step)

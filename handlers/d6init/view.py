@@ -92,6 +92,13 @@ def tracker_text(state: D6InitFlow) -> str:
         lines.append("🤝 " + _("Who protects a teammate? Press the name."))
     elif state.panel is Panel.REMOVE:
         lines.append("➖ " + _("Who leaves the fight? Press the name."))
+    elif state.panel is Panel.TARGET and current.up is not None:
+        lines.append(
+            "⚔️ "
+            + _("Whom does {name} attack? Press the name.").format(
+                name=_name(state, current.up.actor)
+            )
+        )
     return "\n".join(lines)
 
 
@@ -131,6 +138,16 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
         picker = render.rows(gone, 2)
         picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
         return InlineKeyboardMarkup(inline_keyboard=picker)
+    if state.panel is Panel.TARGET and current.up is not None:
+        actor = current.up.actor
+        targets = [
+            _button(flow, "🎯 " + _plain_name(state, f.sheet.id), D6InitAction.ATTACK, steps, i)
+            for i, f in enumerate(current.fighters)
+            if f.sheet.id != actor
+        ]
+        picker = render.rows(targets, 2)
+        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
+        return InlineKeyboardMarkup(inline_keyboard=picker)
     if state.panel is Panel.GUARD:
         attacker = last_actor(state)
         guarded = [
@@ -159,7 +176,10 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
         return InlineKeyboardMarkup(inline_keyboard=picker)
     rows: list[list[InlineKeyboardButton]] = []
     if current.up is not None:
-        first = [_button(flow, "▶ " + _("Act"), D6InitAction.ACT, steps)]
+        first = [_button(flow, "⚔️ " + _("Attack"), D6InitAction.ATTACK, steps)]
+        if len(current.fighters) < 2:
+            first = []
+        first.append(_button(flow, "▶ " + _("Act"), D6InitAction.ACT, steps))
         if not current.waiting_forbidden:
             first.append(_button(flow, "⏸ " + _("Hold back"), D6InitAction.HOLD, steps))
         rows.append(first)
@@ -211,6 +231,14 @@ def draw(flow: Flow, state: D6InitFlow, profile: Profile) -> Drawn:
 
 def acted_note(name: str, value: int) -> str:
     return _("{name} acts and sets aside a {value}.").format(name=escape(name), value=value)
+
+
+def attack_note(name: str, target: str, value: int) -> str:
+    """«⚔️ Атака» from the tracker: the attack is an action, its die set aside whatever the
+    result (§D.9); the attack itself is rolled on its own message."""
+    return _("{name} attacks {target} and sets aside a {value}.").format(
+        name=escape(name), target=escape(target), value=value
+    )
 
 
 def held_note(name: str) -> str:

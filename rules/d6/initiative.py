@@ -361,10 +361,12 @@ def defend(
     defender: str,
     *,
     protecting: str | None = None,
+    attacker: str | None = None,
     rng: Rng | None = None,
     profile: Profile | None = None,
 ) -> tuple[Round, Defence]:
-    """``defender`` responds to the latest action of the round (§D.9).
+    """``defender`` responds to the latest action of the round (§D.9), or to ``attacker``'s
+    latest one: an attack answered on its own message after the round went on.
 
     S3 «Вне зависимости от того, было ли действие успешным, тот, кто защищается, откладывает
     кубик инициативы с максимальным имеющимся значением». [P] AMB-D7: one response per attack
@@ -373,7 +375,13 @@ def defend(
     """
     i = _index(state, defender)
     attack_at = next(
-        (n for n in range(len(state.log) - 1, -1, -1) if state.log[n].kind is StepKind.ACT), None
+        (
+            n
+            for n in range(len(state.log) - 1, -1, -1)
+            if state.log[n].kind is StepKind.ACT
+            and (attacker is None or state.log[n].actor == attacker)
+        ),
+        None,
     )
     if attack_at is None:
         raise RulesInputError(ErrorCode.STATE, "state", "no action to respond to")

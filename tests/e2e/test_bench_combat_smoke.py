@@ -1,6 +1,7 @@
 """``bench/combat.py`` runs to the end, so the benchmark cannot rot unnoticed; its own checks
-(at most two new messages for a round of six participants, and at most three Redis
-round-trips for any tap of it with ``--strict``, PRODUCT.md §5) are the assertion."""
+(at most two new messages for a Mage round of six participants, a d6 round of six in at most
+20 taps with no typed command, and at most three Redis round-trips for any tap with
+``--strict``, PRODUCT.md §5) are the assertion."""
 
 from __future__ import annotations
 
@@ -32,3 +33,4 @@ async def test_the_combat_round_benchmark_runs_within_the_message_budget() -> No
     assert "new messages in the round: 2 (target <= 2: met)" in text
     assert "«Новый раунд»" in text
     assert "(target <= 3: met)" in text
+    assert "(target <= 20 for six with five attacks: met)" in text  # the d6 round

@@ -379,3 +379,19 @@ def test_holder_cuts_in_only_with_an_attack_while_someone_is_up() -> None:
     assert moved.log[-1] == d6.Step(
         actor="A", kind=d6.StepKind.ACT, value=6, was_holder=True, attack=False
     )
+
+
+def test_a_defence_answers_the_named_attacker_after_the_round_went_on() -> None:
+    """An attack answered on its own message after the next fighter acted: the defence
+    responds to that attacker's action, its slowness by that attacker's die."""
+    state = d6.start_round(
+        [d6.Combatant(id=k, alacrity=1) for k in "ABC"],
+        faces={"A": [6], "B": [5], "C": [2]},
+    )
+    state = d6.act(state, "A")
+    state = d6.act(state, "B")
+    state, defence = d6.defend(state, "C", attacker="A")
+    assert state.log[-1].responds_to == 0
+    assert defence.slowness == 4
+    with pytest.raises(RulesInputError):
+        d6.defend(state, "A", attacker="A")  # nobody answers their own action
