@@ -48,8 +48,9 @@ class TapConflict(Exception):
     """Another tap moved the flow on between this tap's read and its write."""
 
 
-async def _alert(callback: CallbackQuery, text: Callable[[], str], *, alert: bool = False) -> None:
-    """A refusal only the presser sees, in the presser's own language (bot/i18n.py)."""
+async def tell(callback: CallbackQuery, text: Callable[[], str], *, alert: bool = False) -> None:
+    """A toast or alert only the presser sees, in the presser's own language (bot/i18n.py):
+    a tap runs in the language of the message it sits under, so the text is made here."""
     with own_language():
         said = text()
     await callback.answer(said, show_alert=alert)
@@ -90,15 +91,15 @@ async def load_tap(
     message = callback.message
     flow = await store.load_flow(message.chat.id, flow_id) if message is not None else None
     if flow is not None and isinstance(message, Message) and flow.chat_id != message.chat.id:
-        await _alert(callback, render.invalid_button_text, alert=True)
+        await tell(callback, render.invalid_button_text, alert=True)
         return None
     if flow is None or flow.closed or not isinstance(message, Message):
         if flow is not None and isinstance(message, Message):
             await heal(message, flow)
-        await _alert(callback, render.closed_text, alert=True)
+        await tell(callback, render.closed_text, alert=True)
         return None
     if flow.kind not in kinds:
-        await _alert(callback, render.invalid_button_text, alert=True)
+        await tell(callback, render.invalid_button_text, alert=True)
         return None
     return flow, message
 
@@ -114,11 +115,11 @@ async def open_tap(
         return None
     flow, message = loaded
     if not 0 <= version <= flow.version:  # never drawn: a forged or garbled button
-        await _alert(callback, render.invalid_button_text, alert=True)
+        await tell(callback, render.invalid_button_text, alert=True)
         return None
     if version < flow.version and flow.acted_since(version, callback.from_user.id):
         await heal(message, flow)
-        await _alert(callback, render.already_done_text)
+        await tell(callback, render.already_done_text)
         return None
     return flow, message
 
@@ -174,7 +175,7 @@ def retrying(
             return
         callback = next((a for a in args if isinstance(a, CallbackQuery)), None)
         if callback is not None:
-            await _alert(callback, render.busy_text, alert=True)
+            await tell(callback, render.busy_text, alert=True)
 
     return run
 
@@ -198,10 +199,10 @@ async def open_table_tap(
     if opened is None:
         return None
     if owner_only and opened[0].owner_id != callback.from_user.id:
-        await _alert(callback, render.not_yours_text, alert=True)
+        await tell(callback, render.not_yours_text, alert=True)
         return None
     if profile.system is not system:
-        await _alert(callback, render.wrong_system_text, alert=True)
+        await tell(callback, render.wrong_system_text, alert=True)
         return None
     return opened
 
@@ -233,10 +234,10 @@ async def open_state(
     try:
         state = flow.state(model)
     except (ValidationError, FlowStateError):
-        await _alert(callback, render.invalid_button_text, alert=True)
+        await tell(callback, render.invalid_button_text, alert=True)
         return None
     if current_only and version != flow.version:
         await heal(message, flow)
-        await _alert(callback, render.already_done_text)
+        await tell(callback, render.already_done_text)
         return None
     return flow, message, state

@@ -33,6 +33,7 @@ from bot.taps import (
     open_state,
     retrying,
     screen_of,
+    tell,
 )
 from handlers.attack import view
 from handlers.attack.callbacks import AtkAction, AtkCallback
@@ -398,7 +399,7 @@ async def atk_tap(
         await callback.answer(render.plain(refused.text), show_alert=True)
         return
     except RulesInputError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if after.stage is Stage.DONE:
         await _land(callback, message, bot, store, flow, after, profile, features, current)
@@ -727,7 +728,7 @@ async def _land(
             also=tracker.step if tracker is not None else None,
         )
     except RulesInputError:  # the Willpower point went since the panel read the sheet
-        await callback.answer(rolling.no_willpower_text(target.willpower or 0), show_alert=True)
+        await tell(callback, lambda: rolling.no_willpower_text(target.willpower or 0), alert=True)
         return
     if advanced is None:
         raise TapConflict(flow.id)

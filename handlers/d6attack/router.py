@@ -31,7 +31,7 @@ from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
 from bot.replies import replied_player
 from bot.session import safe_edit
 from bot.store import AlsoStep, ChatSettings, Flow, LogEntry, SheetSpend, Store
-from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
+from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of, tell
 from handlers.d6attack import view
 from handlers.d6attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
@@ -283,7 +283,7 @@ async def d6_attack_tap(
         return
     attacker = state.attack.user_id or 0
     if not await owner_or_storyteller(bot, message.chat, chat_settings, user, attacker):
-        await callback.answer(view.attacker_only_text(), show_alert=True)
+        await tell(callback, lambda: view.attacker_only_text(), alert=True)
         return
     if action is AttackAction.RESOLVE and state.outcome is None:
         outcome = resolve_attack(
@@ -336,7 +336,7 @@ async def d6_attack_tap(
             callback, message, store, flow, state, callback_data.c, profile, callback_data.x
         )
         return
-    await callback.answer(render.invalid_button_text(), show_alert=True)
+    await tell(callback, lambda: render.invalid_button_text(), alert=True)
 
 
 class _Refused(Exception):
@@ -390,15 +390,15 @@ async def _respond(
     armour = action is AttackAction.ARMOUR
     from_sheet = not armour and data.x == view.FROM_SHEET
     if state.outcome is not None or (data.x not in view.CHANCES and not from_sheet):
-        await callback.answer(render.closed_text(), show_alert=True)
+        await tell(callback, lambda: render.closed_text(), alert=True)
         return
     key = npc_roll_key(who.npc) if who.npc is not None else f"u{who.user_id}"
     if not armour and key == state.attack.key:
-        await callback.answer(view.not_the_attacker_text(), show_alert=True)
+        await tell(callback, lambda: view.not_the_attacker_text(), alert=True)
         return
     taken = state.armour is not None if armour else any(d.key == key for d in state.defences)
     if taken or (not armour and len(state.defences) >= DEFENDERS_MAX):
-        await callback.answer(view.once_text(), show_alert=True)
+        await tell(callback, lambda: view.once_text(), alert=True)
         return
     dice, label, spend = data.x, "", None
     guard: D6Defence | None = None
@@ -419,7 +419,7 @@ async def _respond(
         if from_sheet:
             chance = None if best is not None else (guard.dice if guard is not None else None)
             if best is None and chance is None:
-                await callback.answer(view.no_power_text(), show_alert=True)
+                await tell(callback, lambda: view.no_power_text(), alert=True)
                 return
         try:
             pool = rolling.d6_pool_of(
@@ -499,18 +499,18 @@ async def _effort(
     wound lands on their sheet and the new faces in the log, in the same step."""
     fuel = view.EFFORT_PRICES.get(x)
     if state.outcome is not None or fuel is None:
-        await callback.answer(render.closed_text(), show_alert=True)
+        await tell(callback, lambda: render.closed_text(), alert=True)
         return
     key = f"u{callback.from_user.id}"
     rolls = (state.attack, *state.defences)
     mine = next((r for r in rolls if r.key == key and r.result is not None), None)
     if mine is None or mine.result is None or not view.effort_offered(mine, profile):
-        await callback.answer(view.effort_refused_text(), show_alert=True)
+        await tell(callback, lambda: view.effort_refused_text(), alert=True)
         return
     try:
         effort = special_effort(mine.result, fuel, rng=rng, profile=profile)
     except RulesInputError:
-        await callback.answer(view.effort_refused_text(), show_alert=True)
+        await tell(callback, lambda: view.effort_refused_text(), alert=True)
         return
     again = mine.model_copy(
         update={
@@ -580,7 +580,7 @@ async def _commit_spending(
                 also=also,
             )
         except RulesInputError:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
     if advanced is None:
         raise TapConflict(flow.id)
@@ -621,7 +621,7 @@ async def _spend(
         or picked is GainChoice.SPLIT
         or (picked is GainChoice.MANOEUVRE and state.manoeuvre is None)
     ):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     foes = state.foes()
     target_name = foes[0][1] if foes else state.target_name
@@ -673,7 +673,7 @@ async def _share(
     foes = state.foes()
     share = view.share_of(state, index, code)
     if share is None:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     after = state.model_copy(update={"split": (*state.split, share)})
     if len(after.split) < state.outcome.gain:
@@ -688,7 +688,7 @@ async def _share(
     try:
         effects = spend_gain(state.outcome.gain, shares, declared=state.manoeuvre)
     except RulesInputError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     wounds: dict[int, list[tuple[DifficultyKind, int]]] = {}
     for effect in effects:

@@ -19,7 +19,7 @@ from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
 from bot.store import ChatSettings, LogEntry, Store
-from bot.taps import commit_tap, open_state, retrying
+from bot.taps import commit_tap, open_state, retrying, tell
 from handlers.d6contest import view
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
 from handlers.d6contest.flow import SIDES_MAX, ContestFlow, Side
@@ -151,18 +151,18 @@ async def d6_vs_tap(
     flow, message, state = opened
     user = callback.from_user
     if state.outcome is not None:
-        await callback.answer(render.closed_text(), show_alert=True)
+        await tell(callback, lambda: render.closed_text(), alert=True)
         return
     if callback_data.a is ContestAction.JOIN:
         key = f"u{user.id}"
         if any(s.key == key for s in state.sides):
-            await callback.answer(view.already_in_text(), show_alert=True)
+            await tell(callback, lambda: view.already_in_text(), alert=True)
             return
         if callback_data.x not in view.JOIN_CHANCES:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         if len(state.sides) >= sides_max(profile):
-            await callback.answer(view.full_text(sides_max(profile)), show_alert=True)
+            await tell(callback, lambda: view.full_text(sides_max(profile)), alert=True)
             return
         side = _side(key, user.full_name, str(callback_data.x), callback_data.x, profile, rng)
         after = state.model_copy(update={"sides": (*state.sides, side)})
@@ -178,12 +178,12 @@ async def d6_vs_tap(
         return
     if callback_data.a is ContestAction.RESOLVE:
         if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
-            await callback.answer(view.only_opener_text(), show_alert=True)
+            await tell(callback, lambda: view.only_opener_text(), alert=True)
             return
         try:
             outcome = contest({s.key: s.measures for s in state.sides}, profile)
         except RulesInputError:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         after = state.model_copy(update={"outcome": outcome})
         await commit_tap(
@@ -196,4 +196,4 @@ async def d6_vs_tap(
             close=True,
         )
         return
-    await callback.answer(render.invalid_button_text(), show_alert=True)
+    await tell(callback, lambda: render.invalid_button_text(), alert=True)

@@ -37,6 +37,7 @@ from bot.taps import (
     open_state,
     retrying,
     screen_of,
+    tell,
 )
 from bot.vocabulary import PREPARATION
 from handlers.d6init import view
@@ -312,17 +313,17 @@ async def d6_init_tap(
     current = state.round
     opening = current is None and callback_data.a in (D6InitAction.JOIN, D6InitAction.END)
     if (current is None and not opening) or state.ended:
-        await callback.answer(render.closed_text(), show_alert=True)
+        await tell(callback, lambda: render.closed_text(), alert=True)
         return
     action, x = callback_data.a, callback_data.x
     if action in _STEPS and current is not None and x != len(current.log):
         await heal(message, flow)
-        await callback.answer(render.already_done_text())
+        await tell(callback, lambda: render.already_done_text())
         return
     user = callback.from_user
     if action is D6InitAction.ATTACK and callback_data.y >= 0 and current is not None:
         if callback_data.v != flow.version:  # a name pressed on an older list
-            await callback.answer(view.changed_text(), show_alert=True)
+            await tell(callback, lambda: view.changed_text(), alert=True)
             return
         await _attack(
             callback,
@@ -551,19 +552,19 @@ async def _attack(
     user = callback.from_user
     up = current.up
     if up is None:
-        await callback.answer(view.refused_text("not this fighter's turn"), show_alert=True)
+        await tell(callback, lambda: view.refused_text("not this fighter's turn"), alert=True)
         return
     actor = up.actor
     if actor != player_key(user.id) and not await runs_game(
         bot, message.chat, chat_settings, user, None
     ):
-        await callback.answer(view.not_your_turn_text(_side_name(state, actor)), show_alert=True)
+        await tell(callback, lambda: view.not_your_turn_text(_side_name(state, actor)), alert=True)
         return
     if not 0 <= index < len(current.fighters) or current.fighters[index].sheet.id == actor:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if not features.has(D6_OPEN_ATTACK):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     attacker = next(f for f in current.fighters if f.sheet.id == actor)
     target = current.fighters[index]

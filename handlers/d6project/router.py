@@ -17,7 +17,7 @@ from aiogram.types import CallbackQuery, Message
 from bot import render, rolling
 from bot.access import owner_or_storyteller
 from bot.store import ChatSettings, LogEntry, Store
-from bot.taps import commit_tap, open_state, retrying
+from bot.taps import commit_tap, open_state, retrying, tell
 from bot.vocabulary import ACTIONS
 from handlers.d6project import view
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
@@ -98,7 +98,7 @@ async def project_tap(
     user = callback.from_user
     if callback_data.a is ProjectAction.CLOSE:
         if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
-            await callback.answer(view.only_opener_text(), show_alert=True)
+            await tell(callback, lambda: view.only_opener_text(), alert=True)
             return
         if state.actions is not None:
             # A challenge has S2's time: stopping it is the Storyteller's «time is up».
@@ -120,12 +120,12 @@ async def project_tap(
     if not auto and (
         callback_data.a is not ProjectAction.ROLL or callback_data.x not in view.ROLL_CHANCES
     ):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     key = f"u{user.id}"
     used = state.used.get(key, 0)
     if state.actions is not None and used >= state.actions:
-        await callback.answer(view.no_actions_text(), show_alert=True)
+        await tell(callback, lambda: view.no_actions_text(), alert=True)
         return
     sheet = await store.load_sheet(flow.chat_id, user.id, SheetSystem.D6)
     weakness = sheet.weakness if sheet is not None else None
@@ -135,7 +135,7 @@ async def project_tap(
     try:
         project = project_step(state.project, result, weakness, profile)
     except RulesInputError:
-        await callback.answer(render.closed_text(), show_alert=True)
+        await tell(callback, lambda: render.closed_text(), alert=True)
         return
     fiasco = fiasco_penalty(weakness, profile) if result.outcome is D6Outcome.FIASCO else None
     if auto:

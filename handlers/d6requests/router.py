@@ -13,7 +13,7 @@ from bot.access import GameAccess, game_access, owner_or_storyteller
 from bot.features import in_game
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
 from bot.store import ChatSettings, LogEntry, Store
-from bot.taps import commit_tap, open_state, retrying
+from bot.taps import commit_tap, open_state, retrying, tell
 from handlers.d6requests import view
 from handlers.d6requests.callbacks import D6RequestAction, D6RequestCallback
 from handlers.d6requests.flow import D6Answer, D6RequestState
@@ -85,7 +85,7 @@ async def d6_request_tap(
     user = callback.from_user
     if callback_data.a is D6RequestAction.CLOSE:
         if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
-            await callback.answer(view.only_asker_text(), show_alert=True)
+            await tell(callback, lambda: view.only_asker_text(), alert=True)
             return
         await commit_tap(
             callback,
@@ -98,7 +98,7 @@ async def d6_request_tap(
         )
         return
     if state.answered(user.id):
-        await callback.answer(view.already_rolled_text(), show_alert=True)
+        await tell(callback, lambda: view.already_rolled_text(), alert=True)
         return
     who = rolling.Roller(flow.chat_id, user.id, user.first_name)
     try:

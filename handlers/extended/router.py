@@ -21,7 +21,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_extended_arguments
 from bot.store import Flow, FlowStateError, LogEntry, Store
-from bot.taps import commit_tap, open_table_tap, retrying
+from bot.taps import commit_tap, open_table_tap, retrying, tell
 from bot.wizard import typed_or_wizard
 from handlers.extended import view
 from handlers.extended.callbacks import ExtAction, ExtCallback
@@ -132,7 +132,7 @@ async def ext_tap(
         )
         after = state.after(result, profile)
     except (RulesInputError, ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     entry = rolling.log_entry(flow.owner_id, state.roller, state.pool, result, KIND)
     await commit_tap(

@@ -31,7 +31,7 @@ from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
 from bot.replies import concerns, replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, SheetOwner, SheetSpend, Store
-from bot.taps import TapConflict, open_state, retrying, screen_of
+from bot.taps import TapConflict, open_state, retrying, screen_of, tell
 from handlers.health import view
 from handlers.health.callbacks import HealthAction, HealthCallback
 from handlers.health.flow import WoundFlow
@@ -255,12 +255,12 @@ async def soak_tap(
     flow, message, state = opened
     user = callback.from_user
     if callback_data.a is not HealthAction.SOAK or state.soak is not None:
-        await callback.answer(view.soaked_already_text(), show_alert=True)
+        await tell(callback, lambda: view.soaked_already_text(), alert=True)
         return
     if (state.user_id is None or state.user_id != user.id) and not await runs_game(
         bot, message.chat, chat_settings, user, None
     ):
-        await callback.answer(view.not_yours_text(), show_alert=True)
+        await tell(callback, lambda: view.not_yours_text(), alert=True)
         return
     soak = combat.roll_soak(state.dice, profile.combat, rng=rng)
     kept = max(0, state.levels - soak.successes)
@@ -281,10 +281,10 @@ async def soak_tap(
             flow, flow.version, after, spend, close=True, screen=screen_of(text, None)
         )
     except _TrackMoved:
-        await callback.answer(view.track_moved_text(), show_alert=True)
+        await tell(callback, lambda: view.track_moved_text(), alert=True)
         return
     except RulesInputError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if advanced is None:
         raise TapConflict(flow.id)

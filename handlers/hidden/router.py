@@ -47,6 +47,7 @@ from bot.parsing import (
 )
 from bot.session import safe_edit
 from bot.store import ChatSettings, HiddenRecord, Store
+from bot.taps import tell
 from handlers.hidden import view
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules import magick
@@ -435,11 +436,11 @@ async def reveal_tap(
     """«Раскрыть» in the private chat: the roller or the chat's current Storyteller only."""
     record = await store.load_hidden(callback_data.c, callback_data.s)
     if record is None:
-        await callback.answer(view.no_hidden_roll_text(callback_data.s), show_alert=True)
+        await tell(callback, lambda: view.no_hidden_roll_text(callback_data.s), alert=True)
         return
     settings = await store.load_chat(record.chat_id)
     if callback.from_user.id not in (record.owner_id, settings.storyteller_id):
-        await callback.answer(render.storyteller_only_text(), show_alert=True)
+        await tell(callback, lambda: render.storyteller_only_text(), alert=True)
         return
     problem = await _publish(bot, store, record, chat_profile(settings))
     message = callback.message
@@ -449,7 +450,7 @@ async def reveal_tap(
     if problem is not None:
         await callback.answer(problem, show_alert=True)
         return
-    await callback.answer(view.reveal_done_text())
+    await tell(callback, lambda: view.reveal_done_text())
 
 
 async def campaign_tap(
@@ -459,7 +460,7 @@ async def campaign_tap(
     message = callback.message
     settings = await store.load_chat(callback_data.c)
     if settings.storyteller_id != callback.from_user.id or not isinstance(message, Message):
-        await callback.answer(render.storyteller_only_text(), show_alert=True)
+        await tell(callback, lambda: render.storyteller_only_text(), alert=True)
         return
     await store.choose_campaign(callback.from_user.id, callback_data.c)
     _chosen, runs = await store.campaigns(callback.from_user.id)

@@ -16,6 +16,7 @@ from bot import hidden_rolls, render
 from bot.session import safe_edit
 from bot.stats import chat_stats
 from bot.store import LOG_CAP, Store
+from bot.taps import tell
 from handlers.history import view
 from handlers.history.callbacks import LogCallback
 
@@ -40,7 +41,7 @@ async def log_tap(callback: CallbackQuery, callback_data: LogCallback, store: St
     entries from the n-th newest», which is what the button says."""
     message = callback.message
     if not isinstance(message, Message) or not 0 <= callback_data.o < LOG_CAP:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     entries, hidden = await store.history(message.chat.id)
     merged = hidden_rolls.merge_history(entries, hidden)

@@ -36,6 +36,7 @@ from bot.taps import (
     open_state,
     retrying,
     screen_of,
+    tell,
 )
 from handlers.initiative import view
 from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
@@ -466,7 +467,7 @@ async def init_tap(
         await heal(message, flow)
         with own_language():
             said = view.changed_text()
-        await callback.answer(render.plain(said), show_alert=True)
+        await tell(callback, lambda: render.plain(said), alert=True)
         return
     try:
         if action is InitAction.ROLL or action is InitAction.BASE:
@@ -540,12 +541,12 @@ async def init_tap(
     except _Refused as refused:
         with own_language():
             said = refused.text()
-        await callback.answer(render.plain(said), show_alert=True)
+        await tell(callback, lambda: render.plain(said), alert=True)
         return
     except RulesInputError as error:
         with own_language():
             said = _tap_refusal(action, error)
-        await callback.answer(render.plain(said), show_alert=True)
+        await tell(callback, lambda: render.plain(said), alert=True)
         return
     after = after.model_copy(update={"note": None})  # a note lasts until the next step
     # Conditions travel with the sheets, so every roll of the character sees them (§B.8):

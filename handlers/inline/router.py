@@ -38,6 +38,7 @@ from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, parse_roll_
 from bot.session import is_not_modified
 from bot.store import LOG_CAP, Store
 from bot.store.inline import new_offer_id
+from bot.taps import tell
 from handlers.inline import view
 from handlers.inline.callbacks import CampaignCallback, InlineRollCallback
 from handlers.inline.flow import Offer, d6_offer, d10_offer, needs_table, recent_queries
@@ -289,23 +290,23 @@ async def roll_offer(
     """The sender's first press rolls the offer and shows it in the message, once."""
     inline_id = callback.inline_message_id
     if inline_id is None:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     raw, rolled = await store.load_offer(callback_data.home, callback_data.offer)
     offer = _parse_offer(raw)
     if offer is None or offer.home != callback_data.home:
-        await callback.answer(view.expired_text(), show_alert=True)
+        await tell(callback, lambda: view.expired_text(), alert=True)
         return
     if offer.user_id != callback.from_user.id:
-        await callback.answer(view.not_yours_text(offer.name))
+        await tell(callback, lambda: view.not_yours_text(offer.name))
         return
     if rolled is not None:  # a second press, a copy of the offer, or a re-run: no new dice
         await _show(bot, inline_id, rolled)
-        await callback.answer(view.rolled_text())
+        await tell(callback, lambda: view.rolled_text())
         return
     profile = chat_profile(await store.load_chat(offer.home))
     if (offer.system == "d6") != (profile.system is GameSystem.D6):  # /rules changed the game
-        await callback.answer(view.expired_text(), show_alert=True)
+        await tell(callback, lambda: view.expired_text(), alert=True)
         return
     try:
         rolled_now, text = await _roll(store, offer, callback_data.offer, profile, rng)
@@ -313,7 +314,7 @@ async def roll_offer(
         await callback.answer(render.plain(refused.text)[:200], show_alert=True)
         return
     if text is None:
-        await callback.answer(view.expired_text(), show_alert=True)
+        await tell(callback, lambda: view.expired_text(), alert=True)
         return
     await _show(bot, inline_id, text)
     await callback.answer(None if rolled_now else view.rolled_text())
@@ -420,11 +421,11 @@ async def choose_campaign(
 ) -> None:
     message = callback.message
     if message is None or message.chat.type != ChatType.PRIVATE:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     user_id = callback.from_user.id
     if not await store.choose_play(user_id, callback_data.chat):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     me = await bot.me()
     campaign = await _campaign(store, user_id)
@@ -443,4 +444,4 @@ async def choose_campaign(
     except TelegramBadRequest as error:
         if not is_not_modified(error):
             raise
-    await callback.answer(view.chosen_text(campaign.title or ""))
+    await tell(callback, lambda: view.chosen_text(campaign.title or ""))

@@ -31,7 +31,7 @@ from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
-from bot.taps import TapConflict, open_state, retrying, screen_of
+from bot.taps import TapConflict, open_state, retrying, screen_of, tell
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
 from handlers.magick.callbacks import (
@@ -120,10 +120,10 @@ async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> 
     except ValueError:
         found = None
     if not isinstance(message, Message) or (callback_data.s and found is None):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if not 0 <= callback_data.n <= 5 or (found is None and callback_data.n):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     text, markup = view.sphere_card(found, callback_data.n, _locale())
     await safe_edit(message, text, markup)
@@ -444,7 +444,7 @@ async def magick_tap(
         action in (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
         and await runs_game(bot, message.chat, chat_settings, user, None)
     ):
-        await callback.answer(view.not_yours_text(), show_alert=True)
+        await tell(callback, lambda: view.not_yours_text(), alert=True)
         return
     try:
         if action is MagickAction.BACKLASH:
@@ -668,7 +668,7 @@ async def _commit(
         await safe_edit(message, text, markup)
         await callback.answer()
         return
-    await callback.answer(render.busy_text(), show_alert=True)
+    await tell(callback, lambda: render.busy_text(), alert=True)
 
 
 # ----- /barrier (§C.15) ----------------------------------------------------------------------
@@ -726,7 +726,7 @@ async def barrier_tap(
     elif action is BarrierAction.STOP:
         after = state.model_copy(update={"stopped": True})
     else:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     text, markup = view.draw_barrier(flow.next(after, close=after.over), after, profile)
     advanced = await store.advance_flow(
@@ -752,13 +752,13 @@ async def _cross(
     for _attempt in range(SHEET_RETRIES):
         sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
         if sheet is None or sheet.arete is None:
-            await callback.answer(view.no_arete_text(), show_alert=True)
+            await tell(callback, lambda: view.no_arete_text(), alert=True)
             return
         pool = sheet.arete
         if profile.magick.wound_penalty_on_arete:  # AMB-C5, as on any Arete roll
             pool += wound_penalty(sheet.health).penalty
         if pool <= 0 or sheet.health.dead:
-            await callback.answer(view.no_arete_dice_text(), show_alert=True)
+            await tell(callback, lambda: view.no_arete_dice_text(), alert=True)
             return
         crossing = magick.cross_barrier(
             pool,
@@ -806,4 +806,4 @@ async def _cross(
         await safe_edit(message, text, markup)
         await callback.answer()
         return
-    await callback.answer(render.busy_text(), show_alert=True)
+    await tell(callback, lambda: render.busy_text(), alert=True)

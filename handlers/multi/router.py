@@ -21,7 +21,7 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_multi_arguments
 from bot.store import FlowStateError, LogEntry, Store
-from bot.taps import commit_tap, open_table_tap, retrying
+from bot.taps import commit_tap, open_table_tap, retrying, tell
 from bot.wizard import typed_or_wizard
 from handlers.multi import view
 from handlers.multi.callbacks import MultiAction, MultiCallback
@@ -157,7 +157,7 @@ async def multi_tap(
             if k is None:
                 raise RulesInputError(ErrorCode.STATE, "action", "nothing left to roll")
             if callback_data.x != k:
-                await callback.answer(view.not_in_order_text(), show_alert=True)
+                await tell(callback, lambda: view.not_in_order_text(), alert=True)
                 return
             threshold = state.thresholds[k] if k < len(state.thresholds) else 0
             result = rolling.roll_d10(
@@ -170,7 +170,7 @@ async def multi_tap(
                 rolling.log_entry(flow.owner_id, state.roller, state.dice[k], result, KIND)
             )
     except (RulesInputError, ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     close = after.stopped or (bool(after.declared) and after.next_action() is None)
     await commit_tap(

@@ -27,7 +27,7 @@ from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
 from bot.replies import replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, FlowStateError, LogEntry, Store
-from bot.taps import commit_tap, open_table_tap, retrying, screen_of
+from bot.taps import commit_tap, open_table_tap, retrying, screen_of, tell
 from bot.wizard import OPEN_WIZARD
 from handlers.opposed import view
 from handlers.opposed.callbacks import VsAction, VsCallback
@@ -381,7 +381,7 @@ async def vs_tap(
     try:
         state = flow.state(OpposedFlow)
     except (ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     action = callback_data.a
     is_a = state.a.user_id == callback.from_user.id
@@ -392,7 +392,7 @@ async def vs_tap(
             callback, message, state.b, bot, chat_settings
         )
     if not allowed:
-        await callback.answer(view.not_your_side_text(), show_alert=True)
+        await tell(callback, lambda: view.not_your_side_text(), alert=True)
         return
     entries: list[LogEntry] = []
     adopt = action not in (VsAction.ROLL_A, VsAction.CANCEL)
@@ -410,10 +410,10 @@ async def vs_tap(
             after, entry = _roll(state, action, callback.from_user, profile, rng)
             entries.append(entry)
     except (RulesInputError, ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     except _AlreadyRolled:
-        await callback.answer(view.already_rolled_text(), show_alert=True)
+        await tell(callback, lambda: view.already_rolled_text(), alert=True)
         return
     await commit_tap(
         callback,

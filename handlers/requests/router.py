@@ -23,7 +23,7 @@ from bot import render, rolling, sheet_text
 from bot.access import GameAccess, game_access
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, Store
-from bot.taps import load_tap
+from bot.taps import load_tap, tell
 from bot.traits import TraitNameError, parse_pool_expression
 from handlers.requests import view
 from handlers.requests.callbacks import RequestAction, RequestCallback
@@ -152,7 +152,7 @@ async def request_tap(
         if state.system is not system_of(profile):
             raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
     except (RulesInputError, ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if callback_data.a is RequestAction.CLOSE:
         await _close(callback, message, bot, flow, codes, store, profile, chat_settings, locale)
@@ -173,11 +173,11 @@ async def _answer(
 ) -> None:
     user = callback.from_user
     if state.answered(user.id):
-        await callback.answer(view.already_rolled_text(), show_alert=True)
+        await tell(callback, lambda: view.already_rolled_text(), alert=True)
         return
     sheet = await store.load_sheet(flow.chat_id, user.id, state.system)
     if sheet is None:
-        await callback.answer(view.no_sheet_text(codes, locale, state.system), show_alert=True)
+        await tell(callback, lambda: view.no_sheet_text(codes, locale, state.system), alert=True)
         return
     pool = pool_from_traits(sheet, codes, profile)
     if pool.missing:
@@ -207,11 +207,11 @@ async def _answer(
     current: Flow | None = flow
     for _attempt in range(CAS_ATTEMPTS):
         if current is None or current.closed:
-            await callback.answer(render.closed_text(), show_alert=True)
+            await tell(callback, lambda: render.closed_text(), alert=True)
             return
         state = current.state(RequestState)
         if state.answered(user.id):
-            await callback.answer(view.already_rolled_text(), show_alert=True)
+            await tell(callback, lambda: view.already_rolled_text(), alert=True)
             return
         updated = state.model_copy(update={"answers": (*state.answers, answer)})
         advanced = await store.advance_flow(current, current.version, updated, entries=entries)
@@ -221,7 +221,7 @@ async def _answer(
             await callback.answer()
             return
         current = await store.load_flow(flow.chat_id, flow.id)
-    await callback.answer(render.invalid_button_text(), show_alert=True)
+    await tell(callback, lambda: render.invalid_button_text(), alert=True)
 
 
 def _log_entry(answer: RequestAnswer, result: d10.D10Result) -> LogEntry:
@@ -245,13 +245,13 @@ async def _close(
     if user.id != flow.owner_id:
         access = await game_access(bot, message.chat, chat_settings, user, None)
         if access is not GameAccess.ALLOWED:
-            await callback.answer(view.only_asker_closes_text(), show_alert=True)
+            await tell(callback, lambda: view.only_asker_closes_text(), alert=True)
             return
     current: Flow | None = flow
     for _attempt in range(CAS_ATTEMPTS):
         if current is None or current.closed:
             # Closed by a double tap or by another Storyteller's tap.
-            await callback.answer(render.already_done_text())
+            await tell(callback, lambda: render.already_done_text())
             return
         closed = await store.close_flow(current, current.version)
         if closed is not None:
@@ -261,4 +261,4 @@ async def _close(
             await callback.answer()
             return
         current = await store.load_flow(flow.chat_id, flow.id)
-    await callback.answer(render.invalid_button_text(), show_alert=True)
+    await tell(callback, lambda: render.invalid_button_text(), alert=True)

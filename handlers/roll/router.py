@@ -30,7 +30,7 @@ from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_roll_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, Store
-from bot.taps import TapConflict, commit_tap, heal, load_tap, retrying, screen_of
+from bot.taps import TapConflict, commit_tap, heal, load_tap, retrying, screen_of, tell
 from bot.traits import display_name
 from bot.wizard import EXTEND_ROLL, ExtendRequest
 from handlers.roll import view
@@ -354,18 +354,18 @@ async def roll_tap(
         return
     flow, message = loaded
     if flow.owner_id != callback.from_user.id:
-        await callback.answer(render.not_yours_text(), show_alert=True)
+        await tell(callback, lambda: render.not_yours_text(), alert=True)
         return
     if flow.version != callback_data.v:
         # Only the owner presses here, so an older drawing means they already acted on it.
         if callback_data.v > flow.version:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         await heal(message, flow)
-        await callback.answer(render.already_done_text())
+        await tell(callback, lambda: render.already_done_text())
         return
     if profile.system is not GameSystem.D10:
-        await callback.answer(render.d6_unsupported_text(), show_alert=True)
+        await tell(callback, lambda: render.d6_unsupported_text(), alert=True)
         return
     try:
         if flow.kind == WIZARD:
@@ -375,7 +375,7 @@ async def roll_tap(
         else:
             await _retry_tap(callback, message, callback_data, flow, store, profile, rng)
     except (RulesInputError, ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
 
 
 async def _wizard_tap(
@@ -452,7 +452,7 @@ async def _wizard_roll(
     who = rolling.Roller(flow.chat_id, flow.owner_id, callback.from_user.first_name)
     resolved = await _wizard_pool(store, who, profile, state)
     if isinstance(resolved, str):
-        await callback.answer(render.plain(resolved), show_alert=True)
+        await tell(callback, lambda: render.plain(resolved), alert=True)
         return
     if resolved is None:
         raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
@@ -501,7 +501,7 @@ async def _has_willpower(
     without Willpower (the wizard) and nothing rolled; the roll's own transaction re-checks."""
     left = await rolling.willpower_on_sheet(store, flow.chat_id, flow.owner_id, profile)
     if left is not None and left[0] < 1:
-        await callback.answer(rolling.no_willpower_text(left[1]), show_alert=True)
+        await tell(callback, lambda: rolling.no_willpower_text(left[1]), alert=True)
         return False
     return True
 
@@ -537,7 +537,9 @@ async def _wizard_auto(
     except RulesInputError as error:
         if error.code is not ErrorCode.WP_UNAVAILABLE:
             raise
-        await callback.answer(rolling.no_willpower_text(known[1] if known else 0), show_alert=True)
+        await tell(
+            callback, lambda: rolling.no_willpower_text(known[1] if known else 0), alert=True
+        )
         return
     if found.degree is None:
         raise RulesInputError(ErrorCode.STATE, "auto_success")
@@ -645,7 +647,7 @@ async def _extend_tap(
             await message.edit_reply_markup(
                 reply_markup=view.extend_targets_keyboard(flow.id, flow.version)
             )
-        await callback.answer(table_text.extend_prompt_text())
+        await tell(callback, lambda: table_text.extend_prompt_text())
         return
     request = ExtendRequest(
         roller=callback.from_user.first_name,

@@ -22,6 +22,7 @@ from bot.access import GameAccess, game_access, is_admin, is_storyteller
 from bot.middlewares import chat_profile
 from bot.session import safe_edit
 from bot.store import ChatSettings, Store
+from bot.taps import tell
 from handlers.settings import house, view
 from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
 from rules import profiles
@@ -79,10 +80,10 @@ async def lang_tap(
     message = callback.message
     code = callback_data.code
     if code not in render.LANGUAGES or not isinstance(message, Message):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if not await _may_set_language(bot, message.chat, chat_settings, callback.from_user, None):
-        await callback.answer(view.language_refusal_text(), show_alert=True)
+        await tell(callback, lambda: view.language_refusal_text(), alert=True)
         return
     await store.update_chat(message.chat.id, locale=code)
     with get_i18n().use_locale(code):
@@ -194,7 +195,7 @@ async def house_tap(
     one) changes; a set carries its value, so a double tap sets it once."""
     message = callback.message
     if not isinstance(message, Message):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     action, data = callback_data.a, callback_data
     groups = house.GROUP_ORDER
@@ -206,26 +207,26 @@ async def house_tap(
     if action in ("s", "r", "R"):
         access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
         if access is not GameAccess.ALLOWED:
-            await callback.answer(house.read_only_text(), show_alert=True)
+            await tell(callback, lambda: house.read_only_text(), alert=True)
             return
     card: int | None = None
     if action in ("c", "s") and group is not None:
         members = house_rules.switches_of(group)
         if not 0 <= data.i < len(members):
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         card = data.i
     if action == "s" and group is not None and card is not None:
         switch = house_rules.switches_of(group)[card]
         if not 0 <= data.x < len(switch.values):
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         try:
             switches = house_rules.with_switch(
                 chat_settings.profile, switches, switch, switch.values[data.x]
             )
         except house_rules.HouseRuleError:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         settings = await store.update_chat(message.chat.id, switches=switches)
         profile = chat_profile(settings)
@@ -241,7 +242,7 @@ async def house_tap(
     elif action == "t":
         group = None
     elif action not in ("g", "c") or group is None:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if group is not None and card is not None:
         switch = house_rules.switches_of(group)[card]
@@ -267,11 +268,11 @@ async def profile_tap(
 ) -> None:
     message = callback.message
     if not isinstance(message, Message) or callback_data.name not in profiles.names():
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
     if access is not GameAccess.ALLOWED:
-        await callback.answer(view.game_refusal_text(chat_settings), show_alert=True)
+        await tell(callback, lambda: view.game_refusal_text(chat_settings), alert=True)
         return
     kept, _dropped = house_rules.kept_on_switch(callback_data.name, chat_settings.switches)
     settings = await store.update_chat(message.chat.id, profile=callback_data.name, switches=kept)

@@ -36,7 +36,7 @@ from bot.access import GameAccess, game_access, runs_game
 from bot.replies import concerns, replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
-from bot.taps import heal, load_tap
+from bot.taps import heal, load_tap, tell
 from bot.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 from handlers.sheet import view as sheet_view
 from handlers.sheet.callbacks import RosterCallback, SheetAction, SheetCallback
@@ -307,11 +307,11 @@ async def roster_tap(
     are now; only whoever may read them (the Storyteller) turns the pages."""
     message = callback.message
     if not isinstance(message, Message):
-        await callback.answer(render.closed_text(), show_alert=True)
+        await tell(callback, lambda: render.closed_text(), alert=True)
         return
     access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
     if access is not GameAccess.ALLOWED:
-        await callback.answer(sheet_view.not_storyteller_text(), show_alert=True)
+        await tell(callback, lambda: sheet_view.not_storyteller_text(), alert=True)
         return
     system = system_of(profile)
     lang = sheet_text.lang_of(locale)
@@ -540,12 +540,12 @@ async def editor_tap(
         return
     flow, message = loaded
     if flow.owner_id != callback.from_user.id:
-        await callback.answer(sheet_view.not_your_sheet_text(), show_alert=True)
+        await tell(callback, lambda: sheet_view.not_your_sheet_text(), alert=True)
         return
     if flow.version != callback_data.v:
         # The editor is its owner's alone: an older drawing means they already pressed it.
         await heal(message, flow)
-        await callback.answer(render.already_done_text())
+        await tell(callback, lambda: render.already_done_text())
         return
     try:
         state = flow.state(EditorState)
@@ -553,7 +553,7 @@ async def editor_tap(
             raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
         await _editor_step(callback, message, callback_data, flow, state, store, profile, locale)
     except (RulesInputError, ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
 
 
 async def _editor_step(
@@ -602,7 +602,7 @@ async def _editor_step(
         close = True
     advanced = await store.advance_flow(flow, data.v, state, close=close)
     if advanced is None:
-        await callback.answer(render.already_done_text())
+        await tell(callback, lambda: render.already_done_text())
         return
     if setting is not None:
         sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)

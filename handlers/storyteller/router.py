@@ -33,7 +33,7 @@ from bot import render
 from bot.access import is_anonymous, is_chat_admin
 from bot.session import safe_edit
 from bot.store import ChatSettings, FlowStateError, Store
-from bot.taps import load_tap
+from bot.taps import load_tap, tell
 from handlers.storyteller import view
 from handlers.storyteller.callbacks import StCallback
 from handlers.storyteller.flow import CLAIM, ClaimState
@@ -159,24 +159,24 @@ async def storyteller_tap(
     flow, message = loaded
     tapper = callback.from_user
     if flow.owner_id not in (0, tapper.id):
-        await callback.answer(view.not_for_you_text(), show_alert=True)
+        await tell(callback, lambda: view.not_for_you_text(), alert=True)
         return
     if flow.version != callback_data.v:
-        await callback.answer(render.already_done_text())
+        await tell(callback, lambda: render.already_done_text())
         return
     try:
         expected = flow.state(ClaimState).expected
     except FlowStateError:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if expected == tapper.id:
-        await callback.answer(view.storyteller_already_text(), show_alert=True)
+        await tell(callback, lambda: view.storyteller_already_text(), alert=True)
         return
     if not await is_chat_admin(bot, message.chat.id, tapper.id):
-        await callback.answer(view.storyteller_admins_only_text(), show_alert=True)
+        await tell(callback, lambda: view.storyteller_admins_only_text(), alert=True)
         return
     if await store.close_flow(flow, flow.version) is None:
-        await callback.answer(render.already_done_text())
+        await tell(callback, lambda: render.already_done_text())
         return
     updated = await store.set_storyteller(
         message.chat.id,

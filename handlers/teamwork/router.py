@@ -24,7 +24,7 @@ from bot.i18n import drawing
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_team_arguments
 from bot.store import FlowStateError, LogEntry, Store
-from bot.taps import CONFLICT_ATTEMPTS, commit_tap, open_table_tap, retrying, screen_of
+from bot.taps import CONFLICT_ATTEMPTS, commit_tap, open_table_tap, retrying, screen_of, tell
 from bot.wizard import typed_or_wizard
 from handlers.teamwork import view
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
@@ -112,28 +112,28 @@ async def team_tap(
     try:
         state = flow.state(TeamFlow)
     except (ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     action = callback_data.a
     entries: list[LogEntry] = []
     if action is TeamAction.FINISH:
         if user.id != flow.owner_id:
-            await callback.answer(view.team_leader_only_text(), show_alert=True)
+            await tell(callback, lambda: view.team_leader_only_text(), alert=True)
             return
         after = state.model_copy(update={"closed": True, "pending": ()})
     elif state.has_rolled(user.id):
-        await callback.answer(view.team_already_text(), show_alert=True)
+        await tell(callback, lambda: view.team_already_text(), alert=True)
         return
     elif action is TeamAction.JOIN:
         if state.is_pending(user.id):
-            await callback.answer(render.already_done_text())
+            await tell(callback, lambda: render.already_done_text())
             return
         if len(state.members) + len(state.pending) >= MAX_MEMBERS:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         after = state.model_copy(update={"pending": (*state.pending, (user.id, user.first_name))})
     elif not state.is_pending(user.id):
-        await callback.answer(view.team_press_help_text(), show_alert=True)
+        await tell(callback, lambda: view.team_press_help_text(), alert=True)
         return
     else:
         try:
@@ -142,7 +142,7 @@ async def team_tap(
             pool = rolling.check_pool(callback_data.x, profile)
             result = rolling.roll_d10(pool, state.difficulty, profile, rng=rng)
         except RulesInputError:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await tell(callback, lambda: render.invalid_button_text(), alert=True)
             return
         member = Member(user_id=user.id, name=user.first_name, pool=pool, result=result)
         after = state.model_copy(

@@ -17,7 +17,7 @@ from bot import render, rolling, table_text
 from bot.features import FeatureSet
 from bot.session import safe_edit
 from bot.store import Flow, FlowState, FlowStateError, Store
-from bot.taps import TapConflict, commit_tap, open_table_tap, retrying, screen_of
+from bot.taps import TapConflict, commit_tap, open_table_tap, retrying, screen_of, tell
 from bot.wizard import WizardChoice, WizardMode, WizardTarget, target_key
 from handlers.wizard import view
 from handlers.wizard.callbacks import SetupAction, SetupCallback
@@ -103,7 +103,7 @@ async def setup_tap(
             return
         state = _choose(state, target, action, x, profile)
     except (RulesInputError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     await commit_tap(
         callback, message, store, flow, state, lambda f: view.draw(f, state, target, profile)
