@@ -333,3 +333,33 @@ async def test_an_ambush_resolves_in_the_attackers_one_tap(table: Table) -> None
     sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert sheet.health.boxes == (DamageType.BASHING,) * 2
+
+
+async def test_the_approach_button_names_the_dice_the_table_gives(table: Table) -> None:
+    """§B.7: flank +2 and rear +1 as written; the house's swap turns the buttons round too."""
+    await fight(table)
+
+    def labels() -> list[str]:
+        _mid, _text, markup = panel(table)
+        return [
+            b.text
+            for b in buttons(markup)
+            if AtkCallback.unpack(b.callback_data or "").a is AtkAction.APPROACH
+        ]
+
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.APPROACH)
+    assert labels() == ["↗ фланг +2"]
+    await press(table, BORIS, AtkAction.APPROACH)
+    assert labels() == ["↩ тыл +1"]
+    await press(table, BORIS, AtkAction.CANCEL)
+    await table.say(ANNA, "/rules set combat.swap_rear_flank=on")
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.APPROACH)
+    _mid, text, _markup = panel(table)
+    assert "Удар (Драка): 8к10" in text
+    assert labels() == ["↗ фланг +1"]
+    await press(table, BORIS, AtkAction.APPROACH)
+    _mid, text, _markup = panel(table)
+    assert "Удар (Драка): 9к10" in text
+    assert labels() == ["↩ тыл +2"]
