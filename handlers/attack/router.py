@@ -3,8 +3,9 @@
 The panel is one live message per chat (``bot.live``): every attack of the fight uses it in
 turn and leaves a line above the next, so a round sends the tracker and the panel and edits
 them after that (PRODUCT.md §5). The attacker (or the Storyteller for an NPC) picks the
-manoeuvre, the target among the round's participants and the §B.7 modifiers, and rolls; the
-target (or the Storyteller for an NPC) defends; the attacker rolls damage; the target soaks.
+manoeuvre and the §B.7 modifiers, then the target, whose button rolls the attack; the target
+(or the Storyteller for an NPC) defends with one tap that rolls the damage and the soak too
+(docs/rules.md §B.2); an ambush victim who may not defend takes it all in the attacker's tap.
 The damage lands on the target's sheet in the same transaction as the step that shows it,
 so a wound is never written without its message, nor twice (PRODUCT.md §3).
 """
@@ -475,7 +476,11 @@ def guard_of(state: AttackFlow, current: Round | None) -> Guard:
 def _guarded(
     state: AttackFlow, current: Round | None, profile: Profile, rng: Rng | None
 ) -> AttackFlow:
-    """The attack is rolled: a target that cannot defend takes the hit at once."""
+    """The attack is rolled: a target that cannot defend takes the hit at once, and so does
+    an ambush victim (AMB-B14), whose damage and soak then have no choice left in them: the
+    attack resolves in the attacker's one tap and the tracker moves on (docs/rules.md §B.2)."""
+    if state.stage is Stage.DAMAGE:
+        return _roll_through(state, profile, rng)
     if state.stage is not Stage.DEFENCE:
         return state
     guard = guard_of(state, current)

@@ -407,7 +407,7 @@ def keyboard(
                 ],
                 5,
             )
-        toggles = [button(_approach_label(state.approach), AtkAction.APPROACH)]
+        toggles = [button(_approach_label(state.approach, profile), AtkAction.APPROACH)]
         if len(spec.abilities) > 1:
             toggles.append(button("↔ " + trait_name(state.used_ability()), AtkAction.ABILITY))
         if state.reach is Reach.RANGED:
@@ -502,11 +502,14 @@ def _interrupt_rows(
     return rows
 
 
-def _approach_label(approach: Approach) -> str:
+def _approach_label(approach: Approach, profile: Profile) -> str:
+    """The dice the table gives: flank +2 and rear +1 as written, the other way round when the
+    house swaps them (docs/rules.md §B.7)."""
+    bonus = combat.approach_dice(approach, profile.combat)
     if approach is Approach.FLANK:
-        return "↗ " + _("flank +2")
+        return "↗ " + _("flank +{n}").format(n=bonus)
     if approach is Approach.REAR:
-        return "↩ " + _("rear +1")
+        return "↩ " + _("rear +{n}").format(n=bonus)
     return "⬆ " + _("front")
 
 

@@ -313,3 +313,53 @@ async def test_a_plain_strike_knocks_nobody_down(table: Table) -> None:
     sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
     assert sheet is not None
     assert not sheet.conditions
+
+
+async def test_an_ambush_resolves_in_the_attackers_one_tap(table: Table) -> None:
+    """AMB-B14: the ambush victim has no defence to choose, so the target's button rolls the
+    attack, the damage and the soak, and the wound lands (docs/rules.md §B.2, §B.7)."""
+    await fight(table)
+    # 7 hits; damage Сила 2 + 6 → 8 dice, 3 hit; Вера soaks 1 of them with Stamina 1.
+    table.rng = Dealt([8] * 7 + [9, 9, 9] + [2] * 5 + [7])
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.AMBUSH)
+    await press(table, BORIS, AtkAction.TARGET, 0)
+    _mid, text, markup = panel(table)
+    assert "🥷 Засада: цель не защищается." in text
+    assert "Урон: <b>9</b> <b>9</b> <b>9</b> 2 2 2 2 2 — 3 успеха" in text
+    assert "Поглощение: <b>7</b> — 1 успех" in text
+    assert "Вера получает 2 уровня ударного урона" in text
+    assert markup is None
+    sheet = await table.store.load_sheet(table.chat.id, VERA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == (DamageType.BASHING,) * 2
+
+
+async def test_the_approach_button_names_the_dice_the_table_gives(table: Table) -> None:
+    """§B.7: flank +2 and rear +1 as written; the house's swap turns the buttons round too."""
+    await fight(table)
+
+    def labels() -> list[str]:
+        _mid, _text, markup = panel(table)
+        return [
+            b.text
+            for b in buttons(markup)
+            if AtkCallback.unpack(b.callback_data or "").a is AtkAction.APPROACH
+        ]
+
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.APPROACH)
+    assert labels() == ["↗ фланг +2"]
+    await press(table, BORIS, AtkAction.APPROACH)
+    assert labels() == ["↩ тыл +1"]
+    await press(table, BORIS, AtkAction.CANCEL)
+    await table.say(ANNA, "/rules set combat.swap_rear_flank=on")
+    await table.say(BORIS, "/atk")
+    await press(table, BORIS, AtkAction.APPROACH)
+    _mid, text, _markup = panel(table)
+    assert "Удар (Драка): 8к10" in text
+    assert labels() == ["↗ фланг +1"]
+    await press(table, BORIS, AtkAction.APPROACH)
+    _mid, text, _markup = panel(table)
+    assert "Удар (Драка): 9к10" in text
+    assert labels() == ["↩ тыл +2"]

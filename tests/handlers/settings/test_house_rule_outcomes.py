@@ -59,14 +59,17 @@ def dice(*faces: int) -> str:
     return "deal " + " ".join(str(f) for f in faces)
 
 
-def strike(*taps: str, before: tuple[str, ...] = ()) -> tuple[str, ...]:
+def strike(
+    *taps: str, before: tuple[str, ...] = (), panel: tuple[str, ...] = ()
+) -> tuple[str, ...]:
     """Борис strikes Вера with his fists: 7 dice at difficulty 6 for 2 bashing dice and one
-    die more per success after the first; Вера dodges with 4 dice and soaks with 1."""
-    return (*FIGHT, *before, "B /atk", "tap B Вера", *taps)
+    die more per success after the first; Вера dodges with 4 dice and soaks with 1. The
+    ``panel`` taps (manoeuvre, weapon, modifiers) come before Вера's button, which rolls."""
+    return (*FIGHT, *before, "B /atk", *panel, "tap B Вера", *taps)
 
 
-HIT = ("tap B ⚔️ Атака", "tap V =🏃 Уклонение")  # 7 hits, no dodge: 8 damage dice
-DAMAGE = (*HIT, "tap B Бросить урон")
+# 7 hits, no dodge: 8 damage dice, then Вера's soak, all rolled in her one tap
+HIT = ("tap V =🏃 Уклонение",)
 # Аня casts a vulgar Sphere 3 before witnesses (+4 Paradox), then its Backlash: 7 7 7 1.
 PARADOX_4 = (
     "A /set арете 3 выносливость 2",
@@ -74,7 +77,7 @@ PARADOX_4 = (
     "A /m 3 вульг свид",
     dice(7, 7, 1, 7, *[7] * 12),
 )
-ONE_LEVEL = (*DAMAGE, "tap V Поглотить")  # with dice for one success of damage, none of soak
+ONE_LEVEL = HIT  # with dice for one success of damage, none of soak
 # Declarations done: Борис acts first (the tie goes to his Dexterity + Wits), Вера after him.
 RESOLVE = ("tap A Заявки", "tap V Заявлено", "tap B Заявлено")
 # Вера (Willpower 3) interrupts Борис's action, before she has acted.
@@ -196,7 +199,7 @@ CASES: dict[str, Case] = {
     ),
     "combat.attack_difficulty": Case(
         "7",
-        strike("tap B ⚔️ Атака", before=(dice(6, 6, 6, 6, 6, 6, 6),)),
+        strike(before=(dice(6, 6, 6, 6, 6, 6, 6),)),
         book="— 7 успехов",
         house="— 0 успехов",
     ),
@@ -208,33 +211,32 @@ CASES: dict[str, Case] = {
     ),
     "combat.extra_successes_add_damage": Case(
         "off",
-        strike(*DAMAGE, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)),
+        strike(*HIT, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)),
         book="— 8 успехов",
         house="Урон: <b>7</b> <b>7</b> — 2 успеха",
     ),
     "combat.damage_difficulty": Case(
         "8",
-        strike(*DAMAGE, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)),
+        strike(*HIT, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)),
         book="— 8 успехов",
         house="Урон: 7 7 7 7 7 7 7 7 — 0 успехов",
     ),
     "combat.soak_difficulty": Case(
         "8",
-        strike(*DAMAGE, "tap V Поглотить", before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 9),)),
+        strike(*HIT, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 9),)),
         book="Поглощение: <b>7</b> — 1 успех",
         house="Поглощение: 7 — 0 успехов",
     ),
     "combat.damage_ones_cancel": Case(
         "on",
-        strike(*DAMAGE, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 6, 1, 1),)),
+        strike(*HIT, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 6, 1, 1),)),
         book="— 6 успехов",
         house="— 4 успеха",
     ),
     "combat.soak_ones_cancel": Case(
         "on",
         strike(
-            *DAMAGE,
-            "tap V Поглотить",
+            *HIT,
             before=("V /set выносливость 2", dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8, 7, 1)),
         ),
         book="Поглощение: <b>7</b> 1 — 1 успех",
@@ -242,15 +244,14 @@ CASES: dict[str, Case] = {
     ),
     "combat.stamina_soaks_lethal": Case(
         "on",
-        strike(
-            "tap B 🗡1", *DAMAGE, "tap V Поглотить", before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),)
-        ),
+        # a lethal 🗡1: Вера's dodge rolls the damage and, under the house rule, her soak
+        strike(*HIT, before=(dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8),), panel=("tap B 🗡1",)),
         book="Вера получает 7 уровней летального урона",
         house="Поглощение: <b>7</b> — 1 успех",
     ),
     "combat.swap_rear_flank": Case(
         "on",
-        strike("tap B в лоб"),
+        strike(panel=("tap B в лоб",)),  # front → flank
         book="Удар (Драка): 9к10",
         house="Удар (Драка): 8к10",
     ),
@@ -268,13 +269,13 @@ CASES: dict[str, Case] = {
     ),
     "combat.desperate_defence_cumulative": Case(
         "off",
-        strike("tap B ⚔️ Атака", "tap V Отчаянное уклонение", before=(dice(*[8] * 7, 2, 2, 2, 2),)),
+        strike("tap V Отчаянное уклонение", before=(dice(*[8] * 7, 2, 2, 2, 2),)),
         book="(отчаянное уклонение): 2 2 2 2 —",
         house="(отчаянное уклонение): 2 2 2 —",
     ),
     "combat.stun_inclusive": Case(
         "on",
-        strike(*DAMAGE, "tap V Поглотить", before=(dice(*[8] * 7, 2, 2, 2, 2, 7, *[2] * 8),)),
+        strike(*HIT, before=(dice(*[8] * 7, 2, 2, 2, 2, 7, *[2] * 8),)),
         book="получает 1 уровень ударного урона.\n",
         house="Контузия: уровней не меньше, чем Выносливость",
     ),
@@ -292,14 +293,15 @@ CASES: dict[str, Case] = {
     ),
     "combat.free_move_bracket_is_half": Case(
         "off",
-        strike(*["tap B 🏃"] * 5),  # 1 → 2 → 3 → 5 → 10 m; Борис has Dexterity 4
-        book="Модификаторы: перемещение 10 м\n—",
+        # 1 → 2 → 3 → 5 → 10 m on the panel, before the target's button (a die less per
+        # metre leaves no dice to roll at 10 m); Борис has Dexterity 4
+        (*FIGHT, "B /atk", *["tap B 🏃"] * 5),
+        book="Модификаторы: перемещение 10 м\n🎯 Нажмите на цель",
         house="Дальше 8 м свободного перемещения: это отдельное действие.",
     ),
     "combat.immobilized_auto_hit_successes": Case(
         "3",
         strike(
-            "tap B ⚔️ Атака",
             before=(
                 "tap A Состояния",
                 "tap A =Вера",
@@ -312,7 +314,7 @@ CASES: dict[str, Case] = {
     ),
     "combat.ambush_victim_defends": Case(
         "on",
-        strike("tap B засада", "tap B ⚔️ Атака", before=(dice(8, 8, 8, 8, 8, 8, 8),)),
+        strike(before=(dice(8, 8, 8, 8, 8, 8, 8),), panel=("tap B засада",)),
         book="Засада: цель не защищается.",
         house="Вера защищается",
     ),
@@ -321,13 +323,11 @@ CASES: dict[str, Case] = {
     "combat.blind_fire_gated": Case(
         "off",
         strike(
-            "tap B Дальний бой",
-            "tap B вслепую",
-            "tap B ⚔️ Атака",
             before=(
                 "B /set огнестрельное оружие 2 восприятие 3 осведомлённость 1",
                 dice(2, 2, 2, 2, 9, 9),
             ),
+            panel=("tap B Дальний бой", "tap B вслепую"),
         ),
         book="Восприятие + Осведомлённость: 2 2 2 2 — 0 успехов",
         house="Атака: <b>9</b> <b>9</b> 2 2 2 2 — 2 успеха",
