@@ -258,7 +258,9 @@ async def sheet_command(
     export = sub == "export"
     mention = rest if export else (command.args or "").strip()
     if sub and not export and not sub.startswith("@"):
-        await message.answer(sheet_view.sheet_usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(
+            sheet_view.sheet_usage_text(system is SheetSystem.D6), parse_mode=ParseMode.HTML
+        )
         return
     target = await _target(message, user, mention, store, system)
     if target is None:
@@ -270,7 +272,9 @@ async def sheet_command(
         await game_access(bot, message.chat, chat_settings, user, message.sender_chat)
         is not GameAccess.ALLOWED
     ):
-        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        await message.answer(
+            sheet_view.not_storyteller_text(system is SheetSystem.D6), parse_mode=ParseMode.HTML
+        )
         return
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
@@ -304,7 +308,9 @@ async def _roster(
 ) -> None:
     """``/sheet all``: every player's sheet and every NPC, one line each (Storyteller)."""
     if not await _may_run_the_game(message, bot, chat_settings):
-        await message.answer(sheet_view.not_storyteller_text(), parse_mode=ParseMode.HTML)
+        await message.answer(
+            sheet_view.not_storyteller_text(system is SheetSystem.D6), parse_mode=ParseMode.HTML
+        )
         return
     lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
@@ -329,10 +335,11 @@ async def roster_tap(
         await callback.answer(render.closed_text(), show_alert=True)
         return
     access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
-    if access is not GameAccess.ALLOWED:
-        await callback.answer(sheet_view.not_storyteller_text(), show_alert=True)
-        return
     system = system_of(profile)
+    if access is not GameAccess.ALLOWED:
+        d6 = system is SheetSystem.D6
+        await callback.answer(sheet_view.not_storyteller_text(d6), show_alert=True)
+        return
     lang = sheet_text.lang_of(locale)
     npcs = await store.list_npcs(message.chat.id, system)
     if callback_data.n:
@@ -462,10 +469,12 @@ async def npc_command(
     locale: str,
 ) -> None:
     """The Storyteller's NPC sheets, by name; the same all-or-nothing text as ``/set``."""
-    if not await _may_run_the_game(message, bot, chat_settings):
-        await message.answer(sheet_view.npc_only_storyteller_text(), parse_mode=ParseMode.HTML)
-        return
     system = system_of(profile)
+    d6 = system is SheetSystem.D6
+    if not await _may_run_the_game(message, bot, chat_settings):
+        text = sheet_view.npc_only_storyteller_text(d6)
+        await message.answer(text, parse_mode=ParseMode.HTML)
+        return
     lang = sheet_text.lang_of(locale)
     name, traits = split_npc(command.args or "")
     if not name:
@@ -473,17 +482,17 @@ async def npc_command(
         text, markup = (
             sheet_view.roster_page(npcs, lang, sheet_view.NPC_MARK, npc_only=True)
             if npcs
-            else (sheet_view.npc_usage_text(), None)
+            else (sheet_view.npc_usage_text(d6), None)
         )
         await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
         return
     if len(name) > NPC_NAME_MAX or name.startswith(("@", "/")):
-        await message.answer(sheet_view.npc_usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.npc_usage_text(d6), parse_mode=ParseMode.HTML)
         return
     if not traits.strip():
         sheet = await store.load_npc(message.chat.id, system, name)
         if sheet is None:
-            await message.answer(sheet_view.no_npc_text(name), parse_mode=ParseMode.HTML)
+            await message.answer(sheet_view.no_npc_text(name, d6), parse_mode=ParseMode.HTML)
             return
         text = sheet_view.sheet_text(sheet, name, lang, sheet_view.NPC_MARK)
         await message.answer(text, parse_mode=ParseMode.HTML)
