@@ -116,3 +116,18 @@ async def test_hp_of_an_npc_and_of_a_group_by_number(d6: Table) -> None:
     await d6.say(ANNA, "/hp Бандит 5")
     assert "/hp Бандит" in d6.session.sent[-1].text
     assert "Здоров" not in d6.session.sent[-1].text  # never the d10 health track
+
+
+async def test_hp_lists_a_group_seated_on_the_d6_tracker(d6: Table) -> None:
+    await d6.say(VERA, "/init npc Охранник 3 x3")  # no sheet: the copies get blank ones
+    await d6.say(VERA, "/dmg Охранник 3 душ 1")
+    await d6.say(BORIS, "/hp охранник")
+    shown = d6.session.sent[-1].text
+    assert [line for line in shown.splitlines() if line.startswith("<b>")] == [
+        "<b>Охранник 1</b>",
+        "<b>Охранник 2</b>",
+        "<b>Охранник 3</b>",
+    ]
+    assert shown.endswith(
+        "<b>Охранник 3</b>\nРаны: 1) душевная рана −1\nКаждый шанс у персонажа меньше на 1."
+    )
