@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from redis.exceptions import AuthenticationError as RedisAuthenticationError
 
 from bot import metrics
-from bot.app import SHUTDOWN_GRACE, create_dispatcher
+from bot.app import SHUTDOWN_GRACE, create_dispatcher, make_bot
 from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import make_session
@@ -105,7 +105,7 @@ async def run(settings: Settings) -> None:
     # hundreds of milliseconds mid-roll (bench/e2e.py measured p99 pauses of 140-400 ms).
     gc.collect()
     gc.freeze()
-    bot = Bot(token=token, session=make_session(settings))
+    bot = make_bot(token, make_session(settings))
     try:
         async with metrics.serving(settings):
             if settings.webhook_url:

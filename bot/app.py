@@ -1,4 +1,5 @@
-"""The Dispatcher factory: the one place where state, languages, middlewares and routers meet.
+"""The Dispatcher and Bot factories: the one place where state, languages, middlewares, routers
+and the one parse mode meet.
 
 Nothing here lives at module level: every call builds a fresh Dispatcher, so tests and
 several bots in one process never share a router or a middleware (STYLE.md, aiogram's own
@@ -11,6 +12,9 @@ import logging
 from collections.abc import Sequence
 
 from aiogram import Bot, Dispatcher, Router
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.base import BaseSession
+from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.utils.i18n import I18n
 from redis.exceptions import AuthenticationError, RedisError
@@ -28,6 +32,16 @@ log = logging.getLogger(__name__)
 IN_FLIGHT_KEY = "in_flight"
 # How long a stop waits for updates already being handled (Docker's default kill is at 10 s).
 SHUTDOWN_GRACE = 8.0
+
+
+def make_bot(token: str, session: BaseSession | None = None) -> Bot:
+    """The Bot every send and edit goes through, with HTML as its one parse mode.
+
+    Every text the bot shows is HTML (the catalogues hold <b> and <code>), so no call picks
+    its own mode and a view escapes what a player typed exactly once, where it draws it
+    (bot/render.py); a name like «Том & Джерри <3>» then reads as typed everywhere.
+    """
+    return Bot(token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))
 
 
 def create_dispatcher(

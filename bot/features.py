@@ -18,7 +18,7 @@ from enum import IntEnum
 from typing import Any, Generic, TypeVar, cast
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatType, ParseMode
+from aiogram.enums import ChatType
 from aiogram.types import BotCommand, CallbackQuery, Message
 from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
@@ -118,7 +118,7 @@ def make_fallback_router(commands: Collection[str] = ()) -> Router:
         private = message.chat.type == ChatType.PRIVATE
         line = typos.meant(message.text, known, bot_username=me.username, slash=not private)
         if line is not None:
-            await message.answer(render.meant_text(line), parse_mode=ParseMode.HTML)
+            await message.answer(render.meant_text(line))
 
     router.message.register(mistyped)
     return router

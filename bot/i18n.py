@@ -1,29 +1,39 @@
 """Languages: compiled catalogues and the choice of a locale for each update.
 
-The bot speaks Russian first and English second (PRODUCT.md). A chat may pin its language;
-otherwise each player is answered in the language of their Telegram client, so a group of
-Russian speakers with one English-speaking guest still reads its own rolls comfortably.
+The bot speaks Russian first and English second (PRODUCT.md). A chat may pin its language
+(/lang); otherwise a message is drawn in the language of whoever opened it, and keeps that
+language for its whole life: the round tracker a Russian player opened stays Russian when an
+English-speaking guest taps it (the flow stores its ``locale``). Only what the presser alone
+sees — a toast or an alert — is in the presser's own language (:func:`own_language`).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 from aiogram.types import TelegramObject, User
-from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import I18n, get_i18n
 from aiogram.utils.i18n.middleware import I18nMiddleware
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.store import ChatSettings
+from bot.store import ChatSettings, Flow, Store, current_locale
 
 log = logging.getLogger(__name__)
 
 LOCALES = ("ru", "en")
 DOMAIN = "messages"
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+# Per update: the chat's pinned language (None when it pinned none) and the language of
+# whoever sent the update; set by ChatLocaleMiddleware.
+_pinned: ContextVar[str | None] = ContextVar("pinned_locale", default=None)
+_own: ContextVar[str | None] = ContextVar("own_locale", default=None)
 
 
 def compile_catalogues(path: Path, domain: str = DOMAIN) -> list[Path]:
@@ -67,15 +77,81 @@ def choose_locale(chat_settings: ChatSettings | None, user: User | None, default
     return user_locale(user, default)
 
 
-class ChatLocaleMiddleware(I18nMiddleware):
-    """Sets the gettext locale for the handler and puts it in workflow data as ``locale``.
+def pinned_locale(chat_settings: ChatSettings | None) -> str | None:
+    if chat_settings is not None and chat_settings.locale in LOCALES:
+        return chat_settings.locale
+    return None
 
-    Registered after the state middleware, so ``chat_settings`` is already loaded.
+
+@contextmanager
+def _speaking(locale: str | None) -> Iterator[None]:
+    try:
+        i18n = get_i18n()
+    except LookupError:  # outside an update (a pure view's test): the caller's locale stands
+        yield
+        return
+    if locale not in LOCALES or locale == i18n.current_locale:
+        yield
+        return
+    with i18n.use_locale(locale):
+        yield
+
+
+@contextmanager
+def drawing(flow: Flow) -> Iterator[None]:
+    """Draw ``flow``'s message in its own language: the chat's pinned one, else the one it
+    was opened in. For a message this update did not open (a command that redraws the round
+    tracker, a tap that also moves it)."""
+    with _speaking(_pinned.get() or flow.locale):
+        yield
+
+
+@contextmanager
+def own_language() -> Iterator[None]:
+    """The sender's own language (the chat's pinned one if any), for what only they see: a
+    toast or an alert under a message drawn in another language."""
+    with _speaking(_own.get()):
+        yield
+
+
+class ChatLocaleMiddleware(I18nMiddleware):
+    """Sets the gettext locale for the handler and puts it in workflow data as ``locale``
+    (``own_locale`` is the sender's, which differs on a tap on a message drawn in another
+    language).
+
+    A tap is handled in the language of the message it sits under: the flow its button names
+    was read ahead (``button_flow``), so this costs no round-trip. Registered after the state
+    middleware, so ``chat_settings`` is already loaded.
     """
 
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        chat_settings = data.get("chat_settings")
+        pinned = pinned_locale(chat_settings)
+        own = choose_locale(chat_settings, data.get("event_from_user"), self.i18n.default_locale)
+        locale = own
+        store, chat, flow_id = data.get("store"), data.get("event_chat"), data.get("button_flow")
+        if pinned is None and isinstance(store, Store) and chat is not None and flow_id:
+            shown = store.locale_ahead(chat.id, str(flow_id))
+            if shown in LOCALES:
+                locale = str(shown)
+        data["locale"], data["own_locale"] = locale, own
+        tokens = (_pinned.set(pinned), _own.set(own), current_locale.set(locale))
+        try:
+            return await super().__call__(handler, event, data)
+        finally:
+            current_locale.reset(tokens[2])
+            _own.reset(tokens[1])
+            _pinned.reset(tokens[0])
+
     async def get_locale(self, event: TelegramObject, data: dict[str, Any]) -> str:
-        locale = choose_locale(
+        locale = data.get("locale")
+        if isinstance(locale, str):
+            return locale
+        return choose_locale(
             data.get("chat_settings"), data.get("event_from_user"), self.i18n.default_locale
         )
-        data["locale"] = locale
-        return locale

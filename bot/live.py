@@ -13,10 +13,11 @@ from __future__ import annotations
 import logging
 
 from aiogram import Bot
-from aiogram.enums import ChatType, ParseMode
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot.sent import about
 from bot.session import is_not_modified
 from bot.store import Flow, Live, Screen, Store
 
@@ -45,7 +46,8 @@ async def post(
     """Send the live message (again) at the bottom, point the chat at it, drop the old copy
     and pin the new one when asked and allowed."""
     text, markup = drawn
-    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    with about(None):  # the table's message, nobody's in particular
+        sent = await bot.send_message(chat_id, text, reply_markup=markup)
     await store.show_live(chat_id, name, flow.id, sent.message_id, ttl=ttl)
     if live.message is not None and live.message != sent.message_id:
         try:
@@ -77,9 +79,8 @@ async def open_shown(
     if ahead is None or ahead.flow is not None:
         return None
     text, markup = drawn
-    sent = await bot.send_message(
-        message.chat.id, text, parse_mode=ParseMode.HTML, reply_markup=markup
-    )
+    with about(None):  # the table's message, nobody's in particular
+        sent = await bot.send_message(message.chat.id, text, reply_markup=markup)
     dumped = markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
     live = await store.create_live(
         name,
@@ -134,11 +135,7 @@ async def show(
     text, markup = drawn
     try:
         await bot.edit_message_text(
-            text=text,
-            chat_id=chat.id,
-            message_id=live.message,
-            reply_markup=markup,
-            parse_mode=ParseMode.HTML,
+            text=text, chat_id=chat.id, message_id=live.message, reply_markup=markup
         )
     except TelegramBadRequest as error:
         if is_not_modified(error):
@@ -155,11 +152,7 @@ async def redraw(bot: Bot, chat_id: int, live: Live, drawn: Drawn) -> None:
     text, markup = drawn
     try:
         await bot.edit_message_text(
-            text=text,
-            chat_id=chat_id,
-            message_id=live.message,
-            reply_markup=markup,
-            parse_mode=ParseMode.HTML,
+            text=text, chat_id=chat_id, message_id=live.message, reply_markup=markup
         )
     except TelegramAPIError as error:
         log.info("live message %s not redrawn: %s", live.message, error)

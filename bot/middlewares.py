@@ -43,7 +43,7 @@ from pydantic import ValidationError
 
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.sent import Outbox, current_outbox
+from bot.sent import Outbox, current_outbox, current_subject
 from bot.session import current_command, tracking_answers
 from bot.store import (
     STORAGE_ERRORS,
@@ -51,6 +51,7 @@ from bot.store import (
     ChatSettings,
     Journal,
     Store,
+    Subject,
     current_actor,
     current_journal,
     current_prefetch,
@@ -190,6 +191,7 @@ class StateMiddleware(BaseMiddleware):
         token = str(data.get("delivery_token", PROCESS_TOKEN))
         scope = update_scope(event)
         wide = _reads_ahead(event, data.get("features"))
+        flow_id = button_flow(event)
         status, chat_settings, journal, prefetch = await store.begin_update(
             bot.id,
             event.update_id,
@@ -198,7 +200,7 @@ class StateMiddleware(BaseMiddleware):
             token,
             force=bool(data.get("take_over", True)),
             seed=secrets.token_bytes(32),
-            flow_id=button_flow(event),
+            flow_id=flow_id,
             sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
             all_sheets=wide is not None,
             live_names=wide or (),
@@ -209,6 +211,7 @@ class StateMiddleware(BaseMiddleware):
             log.info("update %d: %s, skipped", event.update_id, status.value)
             return None
         data["chat_settings"] = chat_settings
+        data["button_flow"] = flow_id
         data["profile"] = chat_profile(chat_settings)
         data.setdefault("rng", journal.dice())
         actor = current_actor.set(user.id if user is not None else 0)
@@ -218,6 +221,7 @@ class StateMiddleware(BaseMiddleware):
         renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
         box = Outbox(store, chat.id) if chat is not None else None
         boxed = current_outbox.set(box)
+        subject = current_subject.set(_subject_of(event, user))
         try:
             result = await handler(event, data)
         except RETRIED_LATER:
@@ -229,12 +233,14 @@ class StateMiddleware(BaseMiddleware):
         except Exception:
             sent = box.sent() if box is not None else None
             played = played_in(chat, user, journal)
+            about = box.about if box is not None else None
             await store.finish_update(
-                bot.id, event.update_id, scope, token, sent=sent, played=played
+                bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
             )
             raise
         finally:
             renew.cancel()
+            current_subject.reset(subject)
             current_outbox.reset(boxed)
             current_command.reset(command)
             current_prefetch.reset(ahead)
@@ -242,7 +248,10 @@ class StateMiddleware(BaseMiddleware):
             current_actor.reset(actor)
         sent = box.sent() if box is not None else None
         played = played_in(chat, user, journal)
-        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent, played=played)
+        about = box.about if box is not None else None
+        await store.finish_update(
+            bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
+        )
         return result
 
     @staticmethod
@@ -291,6 +300,15 @@ def _reads_ahead(update: Update, features: object) -> tuple[str, ...] | None:
     if query is None or not query.data or not isinstance(features, FeatureSet):
         return None
     return features.reads_ahead(query.data.split(":", 1)[0])
+
+
+def _subject_of(update: Update, user: User | None) -> Subject | None:
+    """Whom the bot's answers to this update are about: its sender, unless the sender is a
+    bot or speaks as the chat (an anonymous administrator is nobody's character)."""
+    message = update.message
+    if user is None or user.is_bot or (message is not None and message.sender_chat is not None):
+        return None
+    return Subject(user_id=user.id, name=user.first_name, username=user.username)
 
 
 def _command_of(update: Update) -> tuple[int, int] | None:
@@ -377,7 +395,10 @@ class ErrorMiddleware(BaseMiddleware):
             log.warning("update %d: unhandled rules input error: %s", update.update_id, error)
         else:
             log.exception("update %d: handler failed", update.update_id, exc_info=error)
-        text = self._text(error, self._locale(data), later=later)
+        # An alert under a tap is the presser's own, whatever language the message is in.
+        own = data.get("own_locale") if update.callback_query is not None else None
+        locale = own if isinstance(own, str) else self._locale(data)
+        text = self._text(error, locale, later=later)
         try:
             if update.callback_query is not None:
                 if update.callback_query.id not in answered:

@@ -21,9 +21,7 @@ import webbrowser
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from aiogram import Bot
-
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import RateLimitMiddleware, make_session
 from bot.settings import Settings
@@ -70,7 +68,7 @@ async def run(port: int, browser: bool) -> None:
             store = Store.from_url(None)
         dispatcher = create_dispatcher(settings, store, load_i18n(LOCALES_DIR, "ru"))
         limiter = RateLimitMiddleware(on_hold=playground.hold)
-        bot = Bot(token=api.token, session=make_session(settings, limiter=limiter))
+        bot = make_bot(api.token, make_session(settings, limiter=limiter))
         print(
             f"playground: {url}  (kept in memory, forgotten when it stops; Ctrl+C stops it)",
             flush=True,

@@ -2,10 +2,10 @@
 
 The rules return codes (``Outcome.BOTCH``, ``Degree.MARGINAL``); the words for them live in
 the Babel catalogues and are chosen here, in the locale that the i18n middleware put in
-context. Everything a player typed (names) is HTML-escaped, and every message is sent with
-``parse_mode=HTML``. No business logic: the handlers decide what happened, this module only
-says it. The CallbackData factories live here too, beside the keyboards that carry them, so
-that the road goes handler → render and never back.
+context. Everything a player typed (names) is HTML-escaped here, once, because the Bot sends
+every message as HTML (bot/app.py: make_bot). No business logic: the handlers decide what
+happened, this module only says it. The CallbackData factories live here too, beside the
+keyboards that carry them, so that the road goes handler → render and never back.
 """
 
 from __future__ import annotations

@@ -574,7 +574,7 @@ def no_luck_text(held: int) -> str:
 
 
 def unknown_power_text(typed: str, candidates: Sequence[str]) -> str:
-    text = _("Your sheet has no power «{name}».").format(name=escape(sheet_text.echoed(typed)))
+    text = _("Your sheet has no power «{name}».").format(name=sheet_text.echoed(typed))
     if candidates:
         text += " " + _("Did you mean: {names}?").format(
             names=", ".join(escape(c) for c in candidates)

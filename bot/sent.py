@@ -26,7 +26,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
@@ -45,7 +45,7 @@ from aiogram.methods import EditMessageCaption, Response, SendMessage, TelegramM
 from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
-from bot.store import STORAGE_ERRORS
+from bot.store import STORAGE_ERRORS, Subject
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -62,16 +62,38 @@ _BOT_MESSAGE = "there is no caption in the message to edit"
 _NOT_A_MESSAGE = "message to edit not found"
 
 
+# Whom the messages the running update sends are about: the player whose command or tap it
+# answers (set by the state middleware), None for a message about nobody in particular (the
+# round tracker). The update's finish stores it per message, so a command in reply to a
+# roll's result targets its roller (bot/replies.py).
+current_subject: ContextVar[Subject | None] = ContextVar("current_subject", default=None)
+
+
+@contextmanager
+def about(subject: Subject | None) -> Iterator[None]:
+    """What is sent inside is about ``subject`` (None: about nobody)."""
+    token = current_subject.set(subject)
+    try:
+        yield
+    finally:
+        current_subject.reset(token)
+
+
 @dataclass
 class Outbox:
-    """What the running update has sent to its own chat: the search's floor in this update."""
+    """What the running update has sent to its own chat: the search's floor in this update,
+    and whom each message is about."""
 
     store: Store
     chat_id: int
     newest: int = 0  # the newest message this update put in its chat
+    about: dict[int, Subject] = field(default_factory=dict)
 
     def note(self, message_id: int) -> None:
         self.newest = max(self.newest, message_id)
+        subject = current_subject.get()
+        if subject is not None:
+            self.about[message_id] = subject
 
     def sent(self) -> int | None:
         return self.newest or None

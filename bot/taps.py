@@ -21,12 +21,12 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from pydantic import ValidationError
 
 from bot import render
+from bot.i18n import drawing, own_language
 from bot.session import safe_edit
 from bot.store import Flow, FlowState, FlowStateError, LogEntry, Screen, Store
 from rules.profiles import GameSystem, Profile
@@ -48,6 +48,13 @@ class TapConflict(Exception):
     """Another tap moved the flow on between this tap's read and its write."""
 
 
+async def _alert(callback: CallbackQuery, text: Callable[[], str], *, alert: bool = False) -> None:
+    """A refusal only the presser sees, in the presser's own language (bot/i18n.py)."""
+    with own_language():
+        said = text()
+    await callback.answer(said, show_alert=alert)
+
+
 def screen_of(text: str, markup: InlineKeyboardMarkup | None) -> Screen:
     dumped = markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
     return Screen(text=text, markup=dumped)
@@ -67,7 +74,7 @@ async def heal(message: Message, flow: Flow) -> None:
         else None
     )
     try:
-        await safe_edit(message, flow.screen.text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, flow.screen.text, markup)
     except TelegramAPIError as error:
         log.info("flow %s: message not redrawn: %s", flow.id, error)
 
@@ -83,15 +90,15 @@ async def load_tap(
     message = callback.message
     flow = await store.load_flow(message.chat.id, flow_id) if message is not None else None
     if flow is not None and isinstance(message, Message) and flow.chat_id != message.chat.id:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await _alert(callback, render.invalid_button_text, alert=True)
         return None
     if flow is None or flow.closed or not isinstance(message, Message):
         if flow is not None and isinstance(message, Message):
             await heal(message, flow)
-        await callback.answer(render.closed_text(), show_alert=True)
+        await _alert(callback, render.closed_text, alert=True)
         return None
     if flow.kind not in kinds:
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await _alert(callback, render.invalid_button_text, alert=True)
         return None
     return flow, message
 
@@ -107,11 +114,11 @@ async def open_tap(
         return None
     flow, message = loaded
     if not 0 <= version <= flow.version:  # never drawn: a forged or garbled button
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await _alert(callback, render.invalid_button_text, alert=True)
         return None
     if version < flow.version and flow.acted_since(version, callback.from_user.id):
         await heal(message, flow)
-        await callback.answer(render.already_done_text())
+        await _alert(callback, render.already_done_text)
         return None
     return flow, message
 
@@ -132,7 +139,8 @@ async def commit_tap(
     with that drawing (compare-and-set on ``flow.version``), then the message is edited.
     Raises :class:`TapConflict` when another tap won, so :func:`retrying` applies this press
     again to what that tap left."""
-    text, markup = view(flow.next(state, close=close))
+    with drawing(flow):
+        text, markup = view(flow.next(state, close=close))
     advanced = await store.advance_flow(
         flow,
         flow.version,
@@ -143,7 +151,7 @@ async def commit_tap(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer(toast)
     return advanced
 
@@ -166,7 +174,7 @@ def retrying(
             return
         callback = next((a for a in args if isinstance(a, CallbackQuery)), None)
         if callback is not None:
-            await callback.answer(render.busy_text(), show_alert=True)
+            await _alert(callback, render.busy_text, alert=True)
 
     return run
 
@@ -190,10 +198,10 @@ async def open_table_tap(
     if opened is None:
         return None
     if owner_only and opened[0].owner_id != callback.from_user.id:
-        await callback.answer(render.not_yours_text(), show_alert=True)
+        await _alert(callback, render.not_yours_text, alert=True)
         return None
     if profile.system is not system:
-        await callback.answer(render.wrong_system_text(), show_alert=True)
+        await _alert(callback, render.wrong_system_text, alert=True)
         return None
     return opened
 
@@ -225,10 +233,10 @@ async def open_state(
     try:
         state = flow.state(model)
     except (ValidationError, FlowStateError):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
+        await _alert(callback, render.invalid_button_text, alert=True)
         return None
     if current_only and version != flow.version:
         await heal(message, flow)
-        await callback.answer(render.already_done_text())
+        await _alert(callback, render.already_done_text)
         return None
     return flow, message, state

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, TypeVar
 
-from aiogram.enums import ParseMode
 from aiogram.filters import CommandObject
 from aiogram.types import InlineKeyboardMarkup, Message
 
@@ -151,7 +150,6 @@ async def typed_or_wizard(
         return parse(command.args)
     except ArgumentsError as problem:
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, usage),
-            parse_mode=ParseMode.HTML,
+            table_text.problem_text(problem.problem, problem.token, profile, usage)
         )
         return None

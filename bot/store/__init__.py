@@ -51,6 +51,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   ``OFFER_TTL`` (:mod:`bot.store.inline`);
 - ``sdb:plays:{USER}`` — a hash of the groups a player used the bot in (``c:CHAT`` → title,
   at most ``PLAYS_CAP``) and ``last``, the campaign of their inline rolls;
+- ``sdb:about:{CHAT}`` — a sorted set of whom the bot's recent messages in the chat are
+  about (score: the message id; member: the id and :class:`Subject` JSON), written as an update
+  finishes, capped at ``ABOUT_CAP`` and forgotten after ``LOG_TTL`` (bot/replies.py);
 - ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten
@@ -85,6 +88,7 @@ from bot.store.base import (
     chat_key,
     connect,
     current_actor,
+    current_locale,
     flow_key,
     hidden_key,
     hidden_seq_key,
@@ -110,7 +114,7 @@ from bot.store.inline import OFFER_TTL, PLAYS_CAP, InlineStore, offer_key, plays
 from bot.store.journal import Journal, Prefetch, ReplayDice, current_journal, current_prefetch
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
-from bot.store.updates import Begun, UpdateStore, inbox_key, journal_key, lock_key
+from bot.store.updates import Begun, Subject, UpdateStore, inbox_key, journal_key, lock_key
 
 __all__ = [
     "CHAT_TTL",
@@ -141,11 +145,13 @@ __all__ = [
     "SheetOwner",
     "SheetSpend",
     "Store",
+    "Subject",
     "UpdateStore",
     "chat_key",
     "connect",
     "current_actor",
     "current_journal",
+    "current_locale",
     "current_prefetch",
     "flow_key",
     "hidden_key",

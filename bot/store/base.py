@@ -30,6 +30,9 @@ FLOW_TTL = 86_400
 LOG_CAP = 200
 # A chat's roll log is forgotten after a quiet season; each roll starts the clock again.
 LOG_TTL = 90 * 86_400
+# How many of the bot's messages in a chat remember whom they are about (a reply to an
+# older one targets nobody): a few evenings of results.
+ABOUT_CAP = 500
 # A chat's table (settings, sheets, hidden rolls) and a Storyteller's campaign list are
 # forgotten after a year without a single update there; every update starts the clock again.
 CHAT_TTL = 365 * 86_400
@@ -49,6 +52,10 @@ CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 # step, so a repeat tap is told from a second player's press (bot/taps.py). Set by the
 # middleware for each update; 0 outside one.
 current_actor: ContextVar[int] = ContextVar("current_actor", default=0)
+
+# The language a message opened in this update is drawn in (bot/i18n.py): a new flow keeps
+# it for its message's whole life, whoever taps later. None outside an update.
+current_locale: ContextVar[str | None] = ContextVar("current_locale", default=None)
 
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError)
 
@@ -107,6 +114,12 @@ def sent_key(chat_id: int) -> str:
     """The newest message the bot is known to have put in the chat: a send whose answer was
     lost looks above it for what it may have delivered (bot/sent.py)."""
     return f"{PREFIX}:sent:{tag(chat_id)}"
+
+
+def about_key(chat_id: int) -> str:
+    """Whom each of the bot's recent messages in the chat is about (a roll's result: its
+    roller), so a command in reply to it targets that player (bot/replies.py)."""
+    return f"{PREFIX}:about:{tag(chat_id)}"
 
 
 def none_key(scope: int) -> str:

@@ -28,6 +28,7 @@ from bot.store.base import (
     FLOW_TTL,
     LOG_CAP,
     current_actor,
+    current_locale,
     dump,
     flow_key,
     live_key,
@@ -277,6 +278,9 @@ class Flow(BaseModel):
     # (version it produced, user id) of the last steps: who already acted on which drawing.
     actors: tuple[tuple[int, int], ...] = ()
     screen: Screen | None = None
+    # The language its message is drawn in, chosen when it was opened (bot/i18n.py); None
+    # for a flow stored before flows kept one.
+    locale: str | None = None
 
     def acted_since(self, version: int, user_id: int) -> bool:
         """Whether ``user_id`` moved this flow on after ``version``: their tap on a button
@@ -360,6 +364,7 @@ def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any]) -> Flow:
         closed=fields.get("closed") == "1",
         actors=_actors(fields.get("actors")),
         screen=_screen(fields.get("screen")),
+        locale=fields.get("locale") or None,
     )
 
 
@@ -389,6 +394,7 @@ class FlowStore(LogStore):
                 "version": flow.version,
                 "closed": "1" if flow.closed else "0",
                 "data": dump(flow.data),
+                "locale": flow.locale or "",
             },
         )
         pipe.expire(key, ttl)
@@ -406,6 +412,7 @@ class FlowStore(LogStore):
             owner_id=owner_id,
             version=0,
             data=_data(state),
+            locale=current_locale.get(),
         )
 
     async def create_flow(
@@ -542,6 +549,14 @@ class FlowStore(LogStore):
             return LiveAhead(raw=raw)
         return LiveAhead(raw=raw, flow=_flow_from_hash(pointer.flow, fields), live=pointer)
 
+    def locale_ahead(self, chat_id: int, flow_id: str) -> str | None:
+        """The language of the flow a button names, as this update read it ahead (a peek: the
+        handler still gets the flow from :meth:`load_flow`); None when it was not read ahead
+        or keeps no language."""
+        prefetch = journal.current_prefetch.get()
+        fields = prefetch.flows.get(flow_key(chat_id, flow_id)) if prefetch is not None else None
+        return (fields or {}).get("locale") or None
+
     def new_flow(self, state: FlowState, chat_id: int, owner_id: int) -> Flow:
         """A flow not stored yet (:meth:`create_live` stores it with its message)."""
         return self._new_flow(state, chat_id, owner_id)
@@ -568,6 +583,7 @@ class FlowStore(LogStore):
             "version": flow.version,
             "closed": "0",
             "data": dump(flow.data),
+            "locale": flow.locale or "",
             "screen": screen.model_dump_json(),
         }.items():
             fields += [key, value]

@@ -27,10 +27,15 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from bot.store.base import (
+    ABOUT_CAP,
     CHAT_TTL,
+    LOG_TTL,
     PREFIX,
     StoreBase,
+    about_key,
     chat_key,
     flow_key,
     hidden_key,
@@ -49,6 +54,16 @@ JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 # Renewed while the update runs (bot/delivery.py), so only a dead holder's lock runs out.
 LOCK_TTL_MS = 15_000
 MAX_ATTEMPTS = 5  # an update that failed this often is finished, so a poisoned one cannot loop
+
+
+class Subject(BaseModel):
+    """Whom a bot message is about: the player whose command or tap it answers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    name: str
+    username: str | None = None
 
 
 def journal_key(bot_id: int, update_id: int, scope: int) -> str:
@@ -134,13 +149,24 @@ return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives}
 """.replace("CHAT_TTL", str(CHAT_TTL))
 
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), KEYS[4] the
-# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster); ARGV[1]
-# lock token, ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox, ARGV[4] the newest
-# message the update sent in its chat ('' for none), ARGV[5..7] the group the sender played
-# in, its title and the cap ('' for none: bot/store/inline.py).
-_FINISH = """
+# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster), KEYS[6]
+# whom the chat's bot messages are about; ARGV[1] lock token, ARGV[2] update id, ARGV[3] '1'
+# when KEYS[3] is the inbox, ARGV[4] the newest message the update sent in its chat ('' for
+# none), ARGV[5..7] the group the sender played in, its title and the cap ('' for none:
+# bot/store/inline.py), ARGV[8..] pairs of a message id and whom it is about («ID {Subject
+# JSON}»).
+_FINISH = (
+    """
 redis.call('HSET', KEYS[1], 'done', '1')
 PLAYED
+if #ARGV > 7 then
+  for i = 8, #ARGV - 1, 2 do
+    redis.call('ZREMRANGEBYSCORE', KEYS[6], ARGV[i], ARGV[i])
+    redis.call('ZADD', KEYS[6], ARGV[i], ARGV[i + 1])
+  end
+  redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -(ABOUT_CAP + 1))
+  redis.call('EXPIRE', KEYS[6], LOG_TTL)
+end
 if ARGV[4] ~= '' then
   local known = tonumber(redis.call('GET', KEYS[4]) or '0')
   if tonumber(ARGV[4]) > known then
@@ -154,7 +180,11 @@ if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('DEL', KEYS[2])
 end
 return 1
-""".replace("CHAT_TTL", str(CHAT_TTL)).replace("PLAYED", plays_write("KEYS[5]", 5))
+""".replace("CHAT_TTL", str(CHAT_TTL))
+    .replace("PLAYED", plays_write("KEYS[5]", 5))
+    .replace("ABOUT_CAP", str(ABOUT_CAP))
+    .replace("LOG_TTL", str(LOG_TTL))
+)
 
 # KEYS[1] the chat's newest bot message; ARGV[1] a message id.
 _RAISE_SENT = """
@@ -301,11 +331,13 @@ class UpdateStore(StoreBase):
         *,
         sent: int | None = None,
         played: tuple[int, int, str] | None = None,
+        about: Mapping[int, Subject] | None = None,
     ) -> None:
         """Mark the update done, out of the inbox, the lock released; ``sent``: the newest
         message the update put in its chat, the floor of a later lost send's search;
         ``played``: (sender, group, its title), the group the sender's inline rolls belong to
-        from now on (bot/store/inline.py)."""
+        from now on (bot/store/inline.py); ``about``: whom the messages it sent there are
+        about (:meth:`message_about`)."""
         inline = played is not None and not self.cluster
         keys = [
             journal_key(bot_id, update_id, scope),
@@ -313,6 +345,7 @@ class UpdateStore(StoreBase):
             none_key(scope) if self.cluster else inbox_key(bot_id),
             sent_key(scope),
             plays_key(played[0]) if played is not None and inline else none_key(scope),
+            about_key(scope),
         ]
         args: list[str | int] = [
             token,
@@ -323,12 +356,27 @@ class UpdateStore(StoreBase):
             played[2] if played is not None and inline else "",
             PLAYS_CAP,
         ]
+        for message_id, subject in sorted((about or {}).items()):
+            # The id leads the member too: a set's members are unique, and two results of
+            # the same player are two members.
+            args += [message_id, f"{message_id} {subject.model_dump_json()}"]
         await self._finish(keys=keys, args=args)
         if self.cluster:  # the inbox is in a slot of its own: out of it once done
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
             if played is not None:  # and so is the player's: one more command
                 user_id, chat_id, title = played
                 await self._played(keys=[plays_key(user_id)], args=[chat_id, title, PLAYS_CAP])
+
+    async def message_about(self, chat_id: int, message_id: int) -> Subject | None:
+        """The player the bot's message ``message_id`` in the chat is about, if it is one of
+        its recent messages about someone."""
+        found = await self.redis.zrangebyscore(about_key(chat_id), message_id, message_id)
+        for raw in found:
+            try:
+                return Subject.model_validate_json(str(raw).partition(" ")[2])
+            except ValidationError:
+                return None
+        return None
 
     async def note_sent(self, chat_id: int, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""

@@ -15,7 +15,6 @@ import random
 from typing import TypeVar
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -396,7 +395,7 @@ async def atk_tap(
         else:
             raise _Refused(render.invalid_button_text())
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     except RulesInputError:
         await callback.answer(render.invalid_button_text(), show_alert=True)
@@ -742,7 +741,7 @@ async def _land(
         shown = after.model_copy(update={"track_after": sheet.health})
         text, markup = view.draw(advanced, shown, profile)
         await store.keep_screen(advanced, screen_of(text, markup))
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 

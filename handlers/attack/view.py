@@ -10,6 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, rolling, sheet_text, table_text
+from bot.i18n import drawing
 from bot.store import Flow
 from handlers.attack.callbacks import AtkAction, AtkCallback
 from handlers.attack.flow import (
@@ -520,11 +521,12 @@ def _cover_label(cover: Cover) -> str:
 def draw(
     flow: Flow, state: AttackFlow, profile: Profile
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    text = panel_text(state, profile)
-    tag = house_rules.house_tag(profile, house_rules.Group.COMBAT)
-    if tag is not None:
-        text += "\n" + escape(tag, quote=False)
-    return text, keyboard(flow.id, flow.version, state, profile)
+    with drawing(flow):  # the chat's shared message keeps its language (bot/i18n.py)
+        text = panel_text(state, profile)
+        tag = house_rules.house_tag(profile, house_rules.Group.COMBAT)
+        if tag is not None:
+            text += "\n" + escape(tag, quote=False)
+        return text, keyboard(flow.id, flow.version, state, profile)
 
 
 def interrupt_needed_text(target: Side | None) -> str:

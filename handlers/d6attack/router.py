@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 
@@ -27,6 +26,7 @@ from bot.access import owner_or_storyteller, runs_game
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
+from bot.replies import replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of
@@ -127,9 +127,8 @@ async def d6_attack_command(
     rng: Rng | None = None,
 ) -> None:
     who, target_npc, line = await _sides(message, command.args or "", store, bot, chat_settings)
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    if target is not None and (target.is_bot or target.id == who.user_id or target_npc):
+    target = await replied_player(message, store)  # a player, or whom the bot's reply is about
+    if target is not None and (target.id == who.user_id or target_npc):
         target = None
     fleeing = 0
     if target is not None:  # §D.12 Побег: the escapee's measures hinder whoever attacks them
@@ -160,7 +159,7 @@ async def d6_attack_command(
         await message.answer(view.usage_text())
         return
     except rolling.PoolRefused as refused:
-        await message.answer(str(refused), parse_mode=ParseMode.HTML)
+        await message.answer(str(refused))
         return
     result = rolling.roll_d6(pool.dice, rng=rng, profile=profile)
     attack = _attacker(who, result.faces, result.measures, result)
@@ -178,7 +177,7 @@ async def d6_attack_command(
         await message.answer(rolling.no_luck_text(0))
         return
     text, markup = view.draw(flow, state)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def _auto_attack(
@@ -202,7 +201,7 @@ async def _auto_attack(
                 store, who, profile, chance=args.chance, powers=args.powers
             )
         except rolling.PoolRefused as refused:
-            await message.answer(str(refused), parse_mode=ParseMode.HTML)
+            await message.answer(str(refused))
             return
         label = pool.label
     gain = gain_value(auto_success(), profile)
@@ -219,7 +218,7 @@ async def _auto_attack(
     )
     flow = await store.create_flow(state, who.chat_id, who.user_id)
     text, markup = view.draw(flow, state)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _attacker(
@@ -522,7 +521,7 @@ async def _commit_spending(
             return
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await safe_edit(message, drawn[0], drawn[1])
     await callback.answer()
 
 

@@ -10,7 +10,6 @@ once and calls it, for the Storyteller's quick opposition.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -106,7 +105,7 @@ async def d6_vs_command(
         await message.answer(view.usage_text())
         return
     except rolling.PoolRefused as refused:
-        await message.answer(str(refused), parse_mode=ParseMode.HTML)
+        await message.answer(str(refused))
         return
     sides = [_side(f"u{who.user_id}", who.name, pool.label, pool.dice, profile, rng)]
     for n, chance in enumerate(opponents, start=1):
@@ -125,7 +124,7 @@ async def d6_vs_command(
         await message.answer(rolling.no_luck_text(0))
         return
     text, markup = view.draw(flow, state, sides_max(profile))
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying

@@ -12,6 +12,7 @@ Storyteller (docs/product.md "NPCs").
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 
 from aiogram import Bot, Router
@@ -22,6 +23,7 @@ from bot import live as bot_live
 from bot import npcs, render
 from bot.access import runs_game
 from bot.features import in_game
+from bot.i18n import drawing
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.store import ChatSettings, Flow, Store
@@ -203,7 +205,9 @@ async def _apply(
     for _attempt in range(CONFLICT_ATTEMPTS):
         loaded = await store.load_live(chat_id, KIND)
         try:
-            after = change(loaded[0].state(D6InitFlow) if loaded else D6InitFlow())
+            # Its notes are the shared tracker's lines: in the tracker's language.
+            with drawing(loaded[0]) if loaded else contextlib.nullcontext():
+                after = change(loaded[0].state(D6InitFlow) if loaded else D6InitFlow())
         except _Refused as refused:
             await message.answer(refused.text if loaded else view.no_fight_text())
             return
@@ -309,7 +313,7 @@ async def d6_init_tap(
             bot, store, profile, message, chat_settings, flow, state, callback_data, user, rng
         )
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     except RulesInputError as error:
         await callback.answer(_refusal(error), show_alert=True)

@@ -9,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, table_text
+from bot.i18n import drawing
 from bot.store import Flow
 from handlers.d6init.callbacks import D6InitAction, D6InitCallback
 from handlers.d6init.flow import D6InitFlow, Panel
@@ -19,8 +20,13 @@ Drawn = tuple[str, InlineKeyboardMarkup | None]
 
 
 def _name(state: D6InitFlow, key: str) -> str:
+    return escape(_label(state, key))
+
+
+def _label(state: D6InitFlow, key: str) -> str:
+    """A fighter's name on a button: Telegram shows a label as plain text, never escaped."""
     member = state.members.get(key)
-    return escape(member.name if member is not None else key)
+    return member.name if member is not None else key
 
 
 def _plain_name(state: D6InitFlow, key: str) -> str:
@@ -128,7 +134,7 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
     if state.panel is Panel.GUARD:
         attacker = last_actor(state)
         guarded = [
-            _button(flow, _name(state, f.sheet.id), D6InitAction.GUARD, steps, i)
+            _button(flow, _label(state, f.sheet.id), D6InitAction.GUARD, steps, i)
             for i, f in enumerate(current.fighters)
             if f.sheet.id != attacker
         ]
@@ -142,7 +148,7 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
             Panel.GUARD_BY: D6InitAction.GUARD_BY,
         }[state.panel]
         npcs = [
-            _button(flow, _name(state, f.sheet.id), action, steps, i)
+            _button(flow, _label(state, f.sheet.id), action, steps, i)
             for i, f in enumerate(current.fighters)
             if state.members.get(f.sheet.id, None) is not None
             and state.members[f.sheet.id].user_id is None
@@ -192,11 +198,12 @@ TRACKER_RULES = (
 
 
 def draw(flow: Flow, state: D6InitFlow, profile: Profile) -> Drawn:
-    text = tracker_text(state)
-    tag = house_rules.house_tag(profile, dice=False, keys=TRACKER_RULES)
-    if tag is not None:
-        text += "\n" + escape(tag, quote=False)
-    return text, tracker_keyboard(flow, state)
+    with drawing(flow):  # the chat's shared message keeps its language (bot/i18n.py)
+        text = tracker_text(state)
+        tag = house_rules.house_tag(profile, dice=False, keys=TRACKER_RULES)
+        if tag is not None:
+            text += "\n" + escape(tag, quote=False)
+        return text, tracker_keyboard(flow, state)
 
 
 # ----- what a step says -------------------------------------------------------------------------

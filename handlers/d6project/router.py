@@ -11,7 +11,6 @@ eases a difficulty by its readiness, S2 «Недоделанный замысе�
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -71,7 +70,7 @@ async def project_command(
     user = message.from_user
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying

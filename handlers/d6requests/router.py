@@ -5,7 +5,6 @@ are lines of the same message; a player answers once, concurrent taps each land 
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -57,7 +56,6 @@ async def d6_ask_command(
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     await message.answer(
         view.request_text(state, closed=False),
-        parse_mode=ParseMode.HTML,
         reply_markup=view.keyboard(flow),
     )
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
@@ -64,7 +63,7 @@ async def d6_roll_command(
     try:
         args = parse_d6_arguments(command.args)
     except ArgumentsError:
-        await message.answer(view.hint_text(), parse_mode=ParseMode.HTML)
+        await message.answer(view.hint_text())
         return
     if args.auto:
         await _auto_success(message, store, profile, who, args)
@@ -84,7 +83,7 @@ async def d6_roll_command(
             action=ActionKind.OTHER if trick is None else ActionKind.TRICK,
         )
     except rolling.PoolRefused as refused:
-        await message.answer(str(refused) + "\n" + view.hint_text(), parse_mode=ParseMode.HTML)
+        await message.answer(str(refused) + "\n" + view.hint_text())
         return
     result = rolling.roll_d6(pool.dice, required=args.required, rng=rng, profile=profile)
     declared: Edge | None = None
@@ -115,10 +114,10 @@ async def d6_roll_command(
     entry = rolling.d6_log_entry(who.user_id, who.name, pool.dice, args.required, result)
     flow = await rolling.create_d6_flow(store, state, who, pool, [entry], declared)
     if flow is None:  # the luck dice left the sheet since it was read
-        await message.answer(rolling.no_luck_text(0), parse_mode=ParseMode.HTML)
+        await message.answer(rolling.no_luck_text(0))
         return
     text, markup = _draw(flow, state, pool.sheet, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def _auto_success(
@@ -134,7 +133,7 @@ async def _auto_success(
                 store, who, profile, chance=args.chance, powers=args.powers
             )
         except rolling.PoolRefused as refused:
-            await message.answer(str(refused), parse_mode=ParseMode.HTML)
+            await message.answer(str(refused))
             return
         label = pool.label
     state = D6RollState(
@@ -144,7 +143,7 @@ async def _auto_success(
         label=label,
         result=auto_success(),
     )
-    await message.answer(view.result_text(state, None, profile), parse_mode=ParseMode.HTML)
+    await message.answer(view.result_text(state, None, profile))
 
 
 async def _open_wizard(
@@ -154,7 +153,7 @@ async def _open_wizard(
     flow = await store.create_flow(state, who.chat_id, who.user_id)
     sheet = await rolling.load_sheet(store, who, profile)
     text, markup = _draw(flow, state, sheet, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _wizard_pool(
@@ -242,7 +241,7 @@ async def d6_tap(
                 callback, message, store, profile, flow, state, sheet, rng, callback_data
             )
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
 
 
 async def _commit(
@@ -274,7 +273,7 @@ async def _commit(
             raise _Refused(rolling.no_luck_text(0)) from None
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await safe_edit(message, drawn[0], drawn[1])
     await callback.answer()
 
 

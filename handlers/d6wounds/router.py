@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -17,6 +16,7 @@ from bot import npcs, rolling, vocabulary
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
+from bot.replies import concerns, replied_player
 from bot.store import ChatSettings, SheetOwner, Store
 from handlers.d6wounds import view
 from rules.d6.chance import MAGNITUDE_MAX, DifficultyKind
@@ -93,20 +93,21 @@ async def _apply(
 ) -> tuple[str, Sheet] | None:
     """Whose sheet and the sheet after the change; None once refused (and answered)."""
     user = message.from_user
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    other = target is not None and not target.is_bot and user is not None and target.id != user.id
+    target = await replied_player(message, store) if npc is None else None
+    other = target is not None and user is not None and target.id != user.id
     chat_id = message.chat.id
     if npc is not None or other:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.storyteller_only_text())
             return None
         if npc is not None:
+            concerns(None)
             if await store.load_npc(chat_id, D6, npc) is None:
                 await message.answer(view.no_npc_text(npc))
                 return None
             return npc, await store.update_npc(chat_id, D6, npc, change)
         assert target is not None
+        concerns(target.id, target.first_name, target.username)
         owner = SheetOwner(user_id=target.id, name=target.first_name, username=target.username)
         return target.first_name, await store.update_sheet(
             chat_id, target.id, D6, change, owner=owner
@@ -146,8 +147,7 @@ async def dmg_command(
     if done is not None:
         name, sheet = done
         await message.answer(
-            view.wounded_text(name, kind, severity, sheet, rolling.d6_helpless(sheet, profile)),
-            parse_mode=ParseMode.HTML,
+            view.wounded_text(name, kind, severity, sheet, rolling.d6_helpless(sheet, profile))
         )
 
 
@@ -172,7 +172,7 @@ async def heal_command(
         return
     if done is not None:
         name, sheet = done
-        await message.answer(view.healed_text(name, sheet), parse_mode=ParseMode.HTML)
+        await message.answer(view.healed_text(name, sheet))
 
 
 async def hp_command(
@@ -199,7 +199,7 @@ async def hp_command(
             await message.answer(view.no_npc_text(name))
             return
         lines = [_hp(name, sheet, profile) for name, sheet in shown]
-        await message.answer("\n\n".join(lines), parse_mode=ParseMode.HTML)
+        await message.answer("\n\n".join(lines))
         return
     user = message.from_user
     replied = message.reply_to_message
@@ -210,7 +210,7 @@ async def hp_command(
         return
     name = roller_name(message, who) if who is user else who.first_name
     sheet = await store.load_sheet(chat_id, who.id, D6)
-    await message.answer(_hp(name, sheet, profile), parse_mode=ParseMode.HTML)
+    await message.answer(_hp(name, sheet, profile))
 
 
 def _hp(name: str, sheet: Sheet | None, profile: Profile) -> str:

@@ -12,7 +12,6 @@ whether the work goes on after it is the Storyteller's call, so the button stays
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from pydantic import ValidationError
@@ -81,7 +80,7 @@ async def ext_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -92,16 +91,13 @@ async def ext_command(
         state = begin(roller, pool, difficulty, args.target, args.max_rolls, first, profile)
         state = state.model_copy(update={"source": source, "threshold": threshold})
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     owner = user.id if user else 0
     entry = rolling.log_entry(owner, roller, pool, first, KIND)
     flow = await store_flow(store, message.chat.id, owner, state, entry)
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -29,6 +28,7 @@ from bot.combat import CURRENT_ROUND, REFRESH_TRACKER, STUN_TRACKER
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
+from bot.replies import concerns, replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, SheetOwner, SheetSpend, Store
 from bot.taps import TapConflict, open_state, retrying, screen_of
@@ -68,21 +68,23 @@ class Whose:
 
 
 async def _whose(
-    message: Message, args: HealthArguments, bot: Bot, chat_settings: ChatSettings
+    message: Message, args: HealthArguments, bot: Bot, chat_settings: ChatSettings, store: Store
 ) -> Whose | None:
     """The sender's own character, or, for whoever runs the game, an NPC or the character of
-    the player replied to; None (answered) when the sender may not."""
+    the player replied to (or whom the bot's replied message is about, bot/replies.py);
+    None (answered) when the sender may not."""
     user = message.from_user
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    other = target is not None and not target.is_bot and user is not None and target.id != user.id
+    target = await replied_player(message, store) if args.npc is None else None
+    other = target is not None and user is not None and target.id != user.id
     if args.npc is not None or other:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.storyteller_only_text())
             return None
         if args.npc is not None:
+            concerns(None)
             return Whose(name=args.npc, npc=args.npc)
         assert target is not None
+        concerns(target.id, target.first_name, target.username)
         return Whose(name=target.first_name, user_id=target.id, username=target.username)
     if user is None or message.sender_chat is not None:
         await message.answer(view.storyteller_only_text())
@@ -200,7 +202,7 @@ async def dmg_command(
     args = await _arguments(message, command, profile, store, fighting, damage=True)
     if args is None or args.kind is None or args.levels is None:
         return
-    whose = await _whose(message, args, bot, chat_settings)
+    whose = await _whose(message, args, bot, chat_settings, store)
     if whose is None:
         return
     kind, levels = args.kind, args.levels
@@ -237,7 +239,7 @@ async def dmg_command(
         owner = message.from_user.id if message.from_user else 0
         flow = await store.create_flow(state, message.chat.id, owner)
         markup = view.wound_keyboard(flow.id, flow.version, state.dice)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
     stunned = rated is not None and is_stunned(levels, rated, profile.combat)
     await _stun_or_refresh(features, bot, store, message.chat.id, profile, whose, stunned)
 
@@ -326,7 +328,7 @@ async def soak_tap(
         return
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, None)
     await callback.answer()
     whose = Whose(name=state.name, user_id=state.user_id, npc=state.npc)
     stamina = state.stamina
@@ -347,7 +349,7 @@ async def heal_command(
     args = await _arguments(message, command, profile, store, fighting, damage=False)
     if args is None:
         return
-    whose = await _whose(message, args, bot, chat_settings)
+    whose = await _whose(message, args, bot, chat_settings, store)
     if whose is None:
         return
     levels = args.levels or 1
@@ -366,7 +368,7 @@ async def heal_command(
         return
     if sheet is not None:
         text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         await _refresh_tracker(features, bot, store, message.chat.id, profile)
 
 
@@ -396,8 +398,7 @@ async def hp_command(
         args = named
     system = system_of(profile)
     user = message.from_user
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
+    target = await replied_player(message, store) if args.npc is None else None
     if args.npc is not None:
         # a group's copies, each with its own health, or the one NPC of that name
         shown = await npcs.group_sheets(store, message.chat.id, system, args.npc, fighting)
@@ -411,10 +412,10 @@ async def hp_command(
             shown = [(args.npc, sheet)]
         lines = [view.hp_text(name, sheet.health, profile) for name, sheet in shown]
     else:
-        who = target if target is not None and not target.is_bot else user
+        who = target if target is not None else user
         name = roller_name(message, who) if who is user else (who.first_name if who else "?")
         loaded = await store.load_sheet(message.chat.id, who.id, system) if who else None
         track = loaded.health if loaded is not None else HealthTrack()
-        await message.answer(view.hp_text(name, track, profile), parse_mode=ParseMode.HTML)
+        await message.answer(view.hp_text(name, track, profile))
         return
-    await message.answer("\n\n".join(lines), parse_mode=ParseMode.HTML)
+    await message.answer("\n\n".join(lines))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from contextlib import suppress
 
 from aiogram import Bot, F, Router
-from aiogram.enums import ChatType, ParseMode
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message, User
@@ -106,7 +106,6 @@ async def hidden_command(
         me = await bot.me()
         await message.answer(
             view.no_private_chat_text(user.first_name),
-            parse_mode=ParseMode.HTML,
             reply_markup=view.open_private_keyboard(me.username or ""),
         )
 
@@ -178,8 +177,7 @@ async def _prepare(
         arguments = parse_roll_arguments(command.args).with_dice_in_pool()
     except ArgumentsError as problem:
         await message.answer(
-            render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
-            parse_mode=ParseMode.HTML,
+            render.parse_problem_text(problem.problem, problem.token, profile, command="h")
         )
         return None
     base = profile.default_difficulty if arguments.difficulty is None else arguments.difficulty
@@ -194,10 +192,7 @@ async def _prepare(
             rng=rng,
         )
     except RulesInputError as error:
-        await message.answer(
-            render.range_problem_text(error.field, profile, command="h"),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(render.range_problem_text(error.field, profile, command="h"))
         return None
     return arguments.pool, result, None
 
@@ -217,8 +212,7 @@ async def _prepare_npc(
         args = parse_roll_arguments(line, allow_traits=True)
     except ArgumentsError as problem:
         await message.answer(
-            render.parse_problem_text(problem.problem, problem.token, profile, command="h"),
-            parse_mode=ParseMode.HTML,
+            render.parse_problem_text(problem.problem, problem.token, profile, command="h")
         )
         return None
     who = rolling.Roller(chat_id, 0, name, npc=name)
@@ -243,13 +237,10 @@ async def _prepare_npc(
             rng=rng,
         )
     except rolling.PoolRefused as refused:
-        await message.answer(refused.text, parse_mode=ParseMode.HTML)
+        await message.answer(refused.text)
         return None
     except RulesInputError as error:
-        await message.answer(
-            render.range_problem_text(error.field, profile, command="h"),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(render.range_problem_text(error.field, profile, command="h"))
         return None
     return resolved.dice, result, view.hidden_npc_note(name, resolved.source)
 
@@ -355,17 +346,12 @@ async def _roll_hidden(
         await bot.send_message(
             user.id,
             view.hidden_private_text(record, result, title, profile, note),
-            parse_mode=ParseMode.HTML,
             reply_markup=view.reveal_keyboard(chat_id, seq),
         )
     except (TelegramForbiddenError, TelegramBadRequest):
         return False
     await store.save_hidden(record, hidden_rolls.hidden_log_entry(record))
-    await bot.send_message(
-        chat_id,
-        view.hidden_group_text(user.first_name, seq, commitment_hex),
-        parse_mode=ParseMode.HTML,
-    )
+    await bot.send_message(chat_id, view.hidden_group_text(user.first_name, seq, commitment_hex))
     return True
 
 
@@ -435,7 +421,6 @@ async def _publish(
     await bot.send_message(
         record.chat_id,
         view.reveal_text(record, result, hidden_rolls.record_profile(record, profile)),
-        parse_mode=ParseMode.HTML,
     )
     return None
 
@@ -481,5 +466,5 @@ async def campaign_tap(
     await store.choose_campaign(callback.from_user.id, callback_data.c)
     _chosen, runs = await store.campaigns(callback.from_user.id)
     title = runs.get(callback_data.c, str(callback_data.c))
-    await safe_edit(message, view.campaign_chosen_text(title), None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, view.campaign_chosen_text(title), None)
     await callback.answer()

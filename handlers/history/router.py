@@ -9,7 +9,6 @@ test, the view says its verdict in a sentence.
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
@@ -33,9 +32,7 @@ async def log_command(message: Message, store: Store) -> None:
     entries, hidden = await store.history(message.chat.id)
     merged = hidden_rolls.merge_history(entries, hidden)
     text, shown = view.log_page(merged)
-    await message.answer(
-        text, parse_mode=ParseMode.HTML, reply_markup=view.log_keyboard(0, shown, len(merged))
-    )
+    await message.answer(text, reply_markup=view.log_keyboard(0, shown, len(merged)))
 
 
 async def log_tap(callback: CallbackQuery, callback_data: LogCallback, store: Store) -> None:
@@ -50,11 +47,11 @@ async def log_tap(callback: CallbackQuery, callback_data: LogCallback, store: St
     offset = min(callback_data.o, max(0, len(merged) - 1))
     text, shown = view.log_page(merged, offset)
     markup = view.log_keyboard(offset, shown, len(merged))
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
 async def stats_command(message: Message, store: Store) -> None:
     entries, hidden = await store.history(message.chat.id)
     stats = chat_stats(view.countable(hidden_rolls.merge_history(entries, hidden)))
-    await message.answer(view.stats_text(stats), parse_mode=ParseMode.HTML)
+    await message.answer(view.stats_text(stats))

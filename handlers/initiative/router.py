@@ -15,7 +15,6 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 
@@ -24,6 +23,7 @@ from bot import npcs, render, rolling
 from bot.access import runs_game
 from bot.combat import OPEN_ATTACK, Aftermath, TrackerStep
 from bot.features import FeatureSet
+from bot.i18n import own_language
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.session import safe_edit
@@ -408,9 +408,10 @@ async def _apply(
 
 
 class _Refused(Exception):
-    """The tap was answered with a refusal; nothing changes."""
+    """The tap was answered with a refusal; nothing changes. ``text`` is drawn when the alert
+    is, in the presser's own language (the tracker keeps the chat's)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: Callable[[], str]) -> None:
         self.text = text
 
 
@@ -442,14 +443,14 @@ async def init_tap(
 
     async def storyteller() -> None:
         if not await runs_game(bot, message.chat, chat_settings, user, None):
-            raise _Refused(view.storyteller_only_text())
+            raise _Refused(view.storyteller_only_text)
 
     async def own_or_storyteller(key: str | None) -> None:
         if key is not None and key == tracker.player_key(user.id):
             return
         if not await runs_game(bot, message.chat, chat_settings, user, None):
             fighter = state.round.fighter(key) if key is not None else None
-            raise _Refused(view.not_your_turn_text(fighter.name if fighter else "?"))
+            raise _Refused(lambda: view.not_your_turn_text(fighter.name if fighter else "?"))
 
     action, x = callback_data.a, callback_data.x
     current = state.round
@@ -457,11 +458,15 @@ async def init_tap(
     if action in _STEPS and x != _step_of(action, current):
         # a step already taken by someone else's press of the same button
         await heal(message, flow)
-        await callback.answer(render.already_done_text())
+        with own_language():
+            said = render.already_done_text()
+        await callback.answer(said)
         return
     if action in _BY_INDEX and callback_data.v != flow.version:
         await heal(message, flow)
-        await callback.answer(view.changed_text(), show_alert=True)
+        with own_language():
+            said = view.changed_text()
+        await callback.answer(render.plain(said), show_alert=True)
         return
     try:
         if action is InitAction.ROLL or action is InitAction.BASE:
@@ -471,7 +476,7 @@ async def init_tap(
         elif action in (InitAction.DECLARED, InitAction.MORE, InitAction.DECLARED_DEFENCE):
             key = current.declarer()
             if key is None:
-                raise _Refused(render.invalid_button_text())
+                raise _Refused(render.invalid_button_text)
             await own_or_storyteller(key)
             changed = (
                 tracker.more_actions(current, key)
@@ -482,13 +487,14 @@ async def init_tap(
         elif action is InitAction.ATTACK:
             acting = current.actor()
             if acting is None or not features.has(OPEN_ATTACK):
-                raise _Refused(render.invalid_button_text())
+                raise _Refused(render.invalid_button_text)
             await own_or_storyteller(acting[0])
             fighter = current.fighter(acting[0])
             name = fighter.name if fighter is not None else "?"
             opener = features.handoff(OPEN_ATTACK)
             refusal = await opener(bot, store, profile, message, current, acting[0], name)
-            await callback.answer(refusal, show_alert=refusal is not None)
+            shown = render.plain(refusal) if refusal is not None else None
+            await callback.answer(shown, show_alert=refusal is not None)
             return
         elif action is InitAction.INTERRUPT or action is InitAction.INTERRUPT_SPEND:
             fighter = _at(current, x)
@@ -508,21 +514,21 @@ async def init_tap(
         elif action is InitAction.STAND_UP:
             acting = current.actor()
             if acting is None:
-                raise _Refused(render.invalid_button_text())
+                raise _Refused(render.invalid_button_text)
             await own_or_storyteller(acting[0])
             await _stand_up(callback, message, store, flow, state, acting[0], profile, rng)
             return
         elif action is InitAction.PANEL and _interrupt_panel(state, x):
             # Anyone at the table may ask to interrupt: the panel lists who still can.
             if x and not any(current.can_interrupt(f.key) for f in current.fighters):
-                raise _Refused(render.invalid_button_text())
+                raise _Refused(render.invalid_button_text)
             after = state.model_copy(update={"panel": PANELS[x], "picked": None})
         elif _removal(state, action, x):
             after = await _remove(state, action, x, user, storyteller)
         elif action is InitAction.NEXT or action is InitAction.DELAY:
             acting = current.actor()
             if acting is None:
-                raise _Refused(render.invalid_button_text())
+                raise _Refused(render.invalid_button_text)
             await own_or_storyteller(acting[0])
             changed = (
                 tracker.advance(current) if action is InitAction.NEXT else tracker.delay(current)
@@ -532,10 +538,14 @@ async def init_tap(
             await storyteller()
             after = await _storyteller_step(store, profile, message.chat.id, state, action, x, rng)
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        with own_language():
+            said = refused.text()
+        await callback.answer(render.plain(said), show_alert=True)
         return
     except RulesInputError as error:
-        await callback.answer(_tap_refusal(action, error), show_alert=True)
+        with own_language():
+            said = _tap_refusal(action, error)
+        await callback.answer(render.plain(said), show_alert=True)
         return
     after = after.model_copy(update={"note": None})  # a note lasts until the next step
     # Conditions travel with the sheets, so every roll of the character sees them (§B.8):
@@ -617,7 +627,7 @@ async def _commit_conditions(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -696,17 +706,17 @@ async def _interrupt(
     always interrupts, and leaves the sheet in the same step as the tracker's."""
     current = state.round
     if not current.can_interrupt(who.key):
-        raise _Refused(view.cannot_interrupt_text(who.name))
+        raise _Refused(lambda: view.cannot_interrupt_text(who.name))
     system = system_of(profile)
     sheet = await _sheet_of(store, message.chat.id, system, who)
     if spend:
         try:
             combat.interruption_allowed(profile, spend_willpower=True)
         except RulesInputError:
-            raise _Refused(view.no_interrupt_spend_text()) from None
+            raise _Refused(view.no_interrupt_spend_text) from None
         known = rolling.willpower_left(sheet)
         if known is not None and known[0] < 1:
-            raise _Refused(rolling.no_willpower_text(known[1]))
+            raise _Refused(lambda: rolling.no_willpower_text(known[1]))
         left = (known[0] - 1, known[1]) if known is not None else None
         note = Note(kind=NoteKind.INTERRUPT, name=who.name, ok=True, willpower_left=left)
         after = state.model_copy(
@@ -720,19 +730,19 @@ async def _interrupt(
         )
         paid = rolling.spend(roller, profile, willpower=True)
         if paid is None:
-            raise _Refused(render.invalid_button_text())
+            raise _Refused(render.invalid_button_text)
         drawn = view.draw(flow.next(after), after, profile)
         advanced, _sheet = await store.advance_flow_spending(
             flow, flow.version, after, paid, screen=screen_of(*drawn)
         )
         if advanced is None:
             raise TapConflict(flow.id)
-        await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+        await safe_edit(message, drawn[0], drawn[1])
         await callback.answer()
         return
     dice = sheet.willpower if sheet is not None else None
     if not dice:
-        raise _Refused(view.no_willpower_rating_text(who.name))
+        raise _Refused(lambda: view.no_willpower_rating_text(who.name))
     roll = rolling.roll_d10(dice, profile.combat.interruption_difficulty, profile, rng=rng)
     ok = combat.interruption_allowed(profile, willpower_roll=roll)
     note = Note(kind=NoteKind.INTERRUPT, name=who.name, ok=ok, roll=roll)
@@ -759,18 +769,18 @@ async def _stand_up(
     current = state.round
     who = current.fighter(key)
     if who is None or Condition.PRONE not in who.conditions:
-        raise _Refused(render.invalid_button_text())
+        raise _Refused(render.invalid_button_text)
     system = system_of(profile)
     sheet = await _sheet_of(store, message.chat.id, system, who)
     if sheet is None:
-        raise _Refused(view.cannot_stand_text(who.name))
+        raise _Refused(lambda: view.cannot_stand_text(who.name))
     dexterity = sheet.rating(Attribute.DEXTERITY) or 0
     athletics = sheet.rating(Ability.ATHLETICS) or 0
     plan = combat.stand_up_plan(dexterity, athletics, profile)
     wounds = wound_penalty(sheet.health)
     dice = plan.pool + wounds.penalty
     if plan.status is not combat.PlanStatus.ROLL or dice <= 0 or not wounds.can_act:
-        raise _Refused(view.cannot_stand_text(who.name))
+        raise _Refused(lambda: view.cannot_stand_text(who.name))
     roll = rolling.roll_d10(dice, plan.difficulty, profile, rng=rng)
     result = combat.stand_up(roll, profile)
     levels, soak = result.bashing, None
@@ -816,7 +826,7 @@ async def _stand_up(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1], parse_mode=ParseMode.HTML)
+    await safe_edit(message, drawn[0], drawn[1])
     await callback.answer()
 
 
@@ -855,19 +865,19 @@ async def _roll_in(
     key = tracker.player_key(user.id)
     current = state.round
     if current.fighter(key) is not None:
-        raise _Refused(view.already_in_text())
+        raise _Refused(view.already_in_text)
     sheet = await store.load_sheet(chat_id, user.id, system_of(profile))
     if action is InitAction.BASE:
         if not state.is_pending(user.id):
-            raise _Refused(view.press_roll_first_text())
+            raise _Refused(view.press_roll_first_text)
         if x not in view.BASES:
-            raise _Refused(render.invalid_button_text())
+            raise _Refused(render.invalid_button_text)
         base: int | None = x
     else:
         base = sheet_base(sheet)
         if base is None:
             if state.is_pending(user.id):
-                raise _Refused(view.no_base_text())
+                raise _Refused(view.no_base_text)
             pending = (*state.pending, (user.id, user.first_name))
             return state.model_copy(update={"pending": pending}), view.choose_base_text()
     assert base is not None
@@ -910,11 +920,11 @@ async def _storyteller_step(
         return state.model_copy(update={"ended": True, "pending": (), "panel": Panel.NONE})
     if action is InitAction.PANEL:
         if not 0 <= x < len(PANELS):
-            raise _Refused(render.invalid_button_text())
+            raise _Refused(render.invalid_button_text)
         return state.model_copy(update={"panel": PANELS[x], "picked": None})
     if action is InitAction.NPC_ADD:
         if x not in view.NPC_BASES:
-            raise _Refused(render.invalid_button_text())
+            raise _Refused(render.invalid_button_text)
         n = 1
         while current.fighter(tracker.npc_key(view.npc_name(n))) is not None:
             n += 1
@@ -926,12 +936,12 @@ async def _storyteller_step(
     picked = state.picked
     conditions = tuple(Condition)
     if action is not InitAction.CONDITION or picked is None or not 0 <= x < len(conditions):
-        raise _Refused(render.invalid_button_text())
+        raise _Refused(render.invalid_button_text)
     changed = tracker.toggle_condition(current, picked, conditions[x])
     return state.model_copy(update={"round": changed})
 
 
 def _at(current: Round, index: int) -> Fighter:
     if not 0 <= index < len(current.fighters):
-        raise _Refused(render.invalid_button_text())
+        raise _Refused(render.invalid_button_text)
     return current.fighters[index]

@@ -9,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, sheet_text, table_text
+from bot.i18n import drawing
 from bot.store import Flow
 from handlers.initiative.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.initiative.flow import InitFlow, Note, NoteKind
@@ -226,17 +227,22 @@ def _phase_hint(state: InitFlow) -> str:
 def draw(
     flow: Flow, state: InitFlow, profile: Profile | None = None
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    text = tracker_text(state, state.health)
-    spend = profile.combat.interruption_by_wp_spend if profile is not None else True
-    if state.panel is Panel.INTERRUPT and not state.ended:
-        difficulty = profile.combat.interruption_difficulty if profile is not None else 6
-        text += "\n" + interrupt_hint(difficulty, spend=spend)
-    tag = house_rules.house_tag(profile, house_rules.Group.COMBAT, dice=False) if profile else None
-    if tag is not None:  # the fight's own house rules (ties, wounds on initiative, …)
-        text += "\n" + escape(tag, quote=False)
-    if state.ended:
-        return text, None
-    return text, keyboard(flow.id, flow.version, state, spend=spend)
+    with drawing(flow):  # the chat's shared message keeps its language (bot/i18n.py)
+        text = tracker_text(state, state.health)
+        spend = profile.combat.interruption_by_wp_spend if profile is not None else True
+        if state.panel is Panel.INTERRUPT and not state.ended:
+            difficulty = profile.combat.interruption_difficulty if profile is not None else 6
+            text += "\n" + interrupt_hint(difficulty, spend=spend)
+        tag = (
+            house_rules.house_tag(profile, house_rules.Group.COMBAT, dice=False)
+            if profile
+            else None
+        )
+        if tag is not None:  # the fight's own house rules (ties, wounds on initiative, …)
+            text += "\n" + escape(tag, quote=False)
+        if state.ended:
+            return text, None
+        return text, keyboard(flow.id, flow.version, state, spend=spend)
 
 
 def interrupt_hint(difficulty: int, *, spend: bool) -> str:
@@ -406,7 +412,9 @@ def cannot_stand_text(name: str) -> str:
 
 
 def not_your_turn_text(name: str) -> str:
-    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(name=name)
+    return _("Now it is {name}'s turn; they or the Storyteller press this.").format(
+        name=escape(name)
+    )
 
 
 def no_base_text() -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatType, ParseMode
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import (
@@ -201,7 +201,7 @@ def _offer_result(offered: Offered, offer_id: str) -> InlineQueryResultArticle:
         id=offer_id,
         title=render.plain(offered.title),
         description=view.description(offered.odds, offered.source, offer.campaign),
-        input_message_content=InputTextMessageContent(message_text=text, parse_mode=ParseMode.HTML),
+        input_message_content=InputTextMessageContent(message_text=text),
         reply_markup=view.roll_keyboard(offer_id, offer.home),
     )
 
@@ -213,7 +213,7 @@ def _hint_result(
         id=result_id,
         title=title,
         description=description,
-        input_message_content=InputTextMessageContent(message_text=text, parse_mode=ParseMode.HTML),
+        input_message_content=InputTextMessageContent(message_text=text),
     )
 
 
@@ -387,9 +387,7 @@ async def _roll(
 async def _show(bot: Bot, inline_message_id: str, text: str) -> None:
     """The result in place of the offer, its button gone; an edit already made is fine."""
     try:
-        await bot.edit_message_text(
-            text=text, inline_message_id=inline_message_id, parse_mode=ParseMode.HTML
-        )
+        await bot.edit_message_text(text=text, inline_message_id=inline_message_id)
     except TelegramBadRequest as error:
         if not is_not_modified(error):
             raise
@@ -405,13 +403,12 @@ async def inline_command(message: Message, store: Store, bot: Bot) -> None:
     bot_name = me.username or me.first_name
     user = message.from_user
     if message.chat.type != ChatType.PRIVATE or user is None:
-        await message.answer(view.group_text(bot_name), parse_mode=ParseMode.HTML)
+        await message.answer(view.group_text(bot_name))
         return
     campaign = await _campaign(store, user.id)
     _chosen, groups = await store.plays(user.id)
     await message.answer(
         view.campaigns_text(campaign.title, bot_name, campaign.d6, len(groups)),
-        parse_mode=ParseMode.HTML,
         reply_markup=view.campaigns_keyboard(
             sorted(groups.items(), key=lambda item: item[1]), campaign.home
         ),
@@ -439,7 +436,6 @@ async def choose_campaign(
             ),
             chat_id=message.chat.id,
             message_id=message.message_id,
-            parse_mode=ParseMode.HTML,
             reply_markup=view.campaigns_keyboard(
                 sorted(groups.items(), key=lambda item: item[1]), campaign.home
             ),

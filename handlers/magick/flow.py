@@ -76,6 +76,7 @@ class EffectFlow(FlowState):
     pool: int = 0
     result: D10Result | None = None
     wasted: int = 0
+    kept: int = 0  # Quintessence asked for but not spent: the difficulty sat at its floor
     paradox: int = 0
     wheel: tuple[int, int] | None = None  # (Quintessence, Paradox) after the cast
     willpower_left: tuple[int, int] | None = None
@@ -200,6 +201,14 @@ class BarrierFlow(FlowState):
     crossed: bool = False
     stopped: bool = False
     track: HealthTrack | None = None
+    # The dice the caster's wounds take off Arete (a positive number) as the sheet was last
+    # read: at /barrier, then after each roll's harm; the header shows the next roll's pool.
+    wound_penalty: int = 0
+
+    def dice(self, profile: Profile) -> int:
+        """What the next roll throws: Arete, less the wounds when the table's rule says so."""
+        penalty = self.wound_penalty if profile.magick.wound_penalty_on_arete else 0
+        return max(0, self.arete - penalty)
 
     def barrier(self, profile: Profile) -> magick.Barrier:
         return magick.barrier(self.place, self.shift, profile=profile)

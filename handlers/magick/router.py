@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 from aiogram.utils.i18n.context import get_i18n
@@ -111,7 +110,7 @@ async def sphere_command(message: Message, command: CommandObject) -> None:
     if not 0 <= level <= 5 or (found is None and level):
         level = 0
     text, markup = view.sphere_card(found, level, _locale())
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> None:
@@ -127,7 +126,7 @@ async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> 
         await callback.answer(render.invalid_button_text(), show_alert=True)
         return
     text, markup = view.sphere_card(found, callback_data.n, _locale())
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -212,9 +211,15 @@ async def m_command(
             if not isinstance(code, Sphere):
                 await message.answer(view.no_sphere_text(args.sphere))
                 return
-            level = level or sheet.spheres.get(code.value)
-            if not level:
-                await message.answer(view.no_level_text(args.sphere))
+            # §C.1: a mage casts only what their Spheres reach; a typed level above the
+            # sheet's is refused, not cast.
+            known = sheet.spheres.get(code.value) or 0
+            level = level or known
+            if not known:
+                await message.answer(view.no_sphere_on_sheet_text(args.sphere))
+                return
+            if level > known:
+                await message.answer(view.sphere_too_low_text(args.sphere, known, level))
                 return
             state = state.model_copy(update={"sphere": code})
         if level is None or level not in LEVELS:
@@ -238,7 +243,7 @@ async def m_command(
     if args is None:
         flow = await store.create_flow(state, message.chat.id, user.id)
         text, markup = view.draw(flow, state, profile)
-        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await message.answer(text, reply_markup=markup)
         return
     for _attempt in range(SHEET_RETRIES):
         try:
@@ -249,7 +254,7 @@ async def m_command(
                 after, message.chat.id, user.id, spend, entries=entries
             )
         except _Refused as refused:
-            await message.answer(refused.text, parse_mode=ParseMode.HTML)
+            await message.answer(refused.text)
             return
         except _SheetMoved:
             reread = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
@@ -259,7 +264,7 @@ async def m_command(
             state = state.model_copy(update={"held": sheet.quintessence})
             continue
         text, markup = view.draw(flow, after, profile)
-        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await message.answer(text, reply_markup=markup)
         return
     await message.answer(render.busy_text())
 
@@ -288,6 +293,16 @@ def _cast(
         raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
     penalty = -wound_penalty(sheet.health).penalty
     current = state.model_copy(update={"held": held, "wound_penalty": penalty})
+    if first and current.quintessence:
+        # A point that cannot lower a difficulty already at its floor is not taken (§C.4).
+        try:
+            idle = current.difficulty(profile).floor_quintessence
+        except RulesInputError:
+            idle = 0
+        if idle:
+            current = current.model_copy(
+                update={"quintessence": current.quintessence - idle, "kept": idle}
+            )
     try:
         casting = magick.cast(
             sheet.arete or 1,
@@ -467,7 +482,7 @@ async def magick_tap(
         else:
             after = _setup(state, action, x, profile)
     except _Refused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     text, markup = view.draw(flow.next(after), after, profile)
     advanced = await store.advance_flow(
@@ -479,7 +494,7 @@ async def magick_tap(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -650,7 +665,7 @@ async def _commit(
             continue
         if advanced is None:
             raise TapConflict(flow.id)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, markup)
         await callback.answer()
         return
     await callback.answer(render.busy_text(), show_alert=True)
@@ -668,10 +683,15 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     if found is None:
         return
     user, sheet = found
-    state = BarrierFlow(caster=roller_name(message, user), user_id=user.id, arete=sheet.arete)
+    state = BarrierFlow(
+        caster=roller_name(message, user),
+        user_id=user.id,
+        arete=sheet.arete,
+        wound_penalty=-wound_penalty(sheet.health).penalty,
+    )
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = view.draw_barrier(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying
@@ -714,7 +734,7 @@ async def barrier_tap(
     )
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -762,6 +782,8 @@ async def _cross(
                 "harm": state.harm + crossing.damage_levels,
                 "crossed": crossing.crossed,
                 "track": track,
+                "arete": sheet.arete,
+                "wound_penalty": -wound_penalty(changed.health).penalty,
             }
         )
         entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)
@@ -781,7 +803,7 @@ async def _cross(
             continue
         if advanced is None:
             raise TapConflict(flow.id)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, markup)
         await callback.answer()
         return
     await callback.answer(render.busy_text(), show_alert=True)

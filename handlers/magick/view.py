@@ -31,6 +31,7 @@ from handlers.magick.flow import (
     Stage,
 )
 from rules import magick, probability
+from rules.combat.damage import DiceTally
 from rules.d10 import Outcome
 from rules.errors import RulesInputError
 from rules.health import DamageType
@@ -93,7 +94,20 @@ def _difficulty_line(state: EffectFlow, profile: Profile) -> str:
         line += "\n⚠️ " + _(
             "{n} Quintessence lowers nothing: the modifiers are already at −{cap}."
         ).format(n=found.wasted_quintessence, cap=profile.magick.modifier_cap)
+    if found.floor_quintessence:
+        line += "\n⚠️ " + floor_quintessence_text(
+            found.floor_quintessence, profile.effect_difficulty_min
+        )
     return line
+
+
+def floor_quintessence_text(n: int, floor: int) -> str:
+    """§C.4: the difficulty never goes below its floor, so a point spent there buys nothing
+    and the cast does not take it."""
+    return _(
+        "{n} Quintessence would lower nothing: the difficulty does not go below {floor}, "
+        "so it is not spent."
+    ).format(n=n, floor=floor)
 
 
 def _pool_line(state: EffectFlow, profile: Profile) -> str:
@@ -154,6 +168,11 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
     rolled = render.conditions(
         state.pool, result.difficulty, result.threshold, result.willpower, profile
     )
+    if state.wound_penalty and profile.magick.wound_penalty_on_arete:
+        # «Арете 2к10 (−1 за раны), сложность 6»: why the pool is smaller than the Arete.
+        dice, comma, rest = rolled.partition(", ")
+        wounds = " (" + rolling.wounds_text(-state.wound_penalty) + ")"
+        rolled = dice + wounds + comma + rest
     lines[0] += " → " + _("Arete") + " " + rolled
     if state.quintessence:
         lines[0] += ", " + _("Quintessence {n}").format(n=state.quintessence)
@@ -173,6 +192,8 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
                 n=state.wasted, cap=profile.magick.modifier_cap
             )
         )
+    if state.kept:
+        lines.append("⚠️ " + floor_quintessence_text(state.kept, profile.effect_difficulty_min))
     if state.paradox:
         lines.append("🌀 " + _("Paradox +{n}").format(n=state.paradox))
     if state.prepaid and state.stage is Stage.RITUAL:
@@ -485,6 +506,15 @@ def _effect_name(effect: magick.BacklashEffect) -> str:
     return names[effect]
 
 
+def _tally(tally: DiceTally) -> str:
+    """A damage or soak roll's faces high→low, the counting ones bold, and its successes."""
+    faces = " ".join(
+        f"<b>{f}</b>" if f >= tally.difficulty else str(f)
+        for f in sorted(tally.faces, reverse=True)
+    )
+    return (faces or "—") + " — " + render.successes_text(tally.successes)
+
+
 def backlash_text(state: EffectFlow, profile: Profile) -> str:
     """§C.12: the roll, what it discharged, the tier with the Storyteller's part, the damage."""
     found = state.backlash
@@ -514,11 +544,23 @@ def backlash_text(state: EffectFlow, profile: Profile) -> str:
     lines.append(_("Tier {n}").format(n=effects.tier) + ": " + _tier_options(effects))
     lines.append(flaw_line(effects.tier))
     if state.damage is not None and state.damage_type is not None:
-        damage = render.successes_text(state.damage.successes)
-        line = _("Damage ({kind}): {n}").format(kind=_damage_name(state.damage_type), n=damage)
+        lines.append(
+            _("Damage ({kind}): {n}d10, difficulty {d}").format(
+                kind=_damage_name(state.damage_type),
+                n=len(state.damage.faces),
+                d=state.damage.difficulty,
+            )
+            + ": "
+            + _tally(state.damage)
+        )
         if state.soak is not None:
-            line += ", " + _("soaked {n}").format(n=state.soak.successes)
-        lines.append(line)
+            lines.append(
+                _("Soak: {n}d10, difficulty {d}").format(
+                    n=len(state.soak.faces), d=state.soak.difficulty
+                )
+                + ": "
+                + _tally(state.soak)
+            )
         lines.append(
             _("Health levels lost: {n}").format(n=state.levels)
             + ("" if effects.soakable else " (" + _("unsoakable") + ")")
@@ -781,10 +823,18 @@ def no_sphere_text(name: str) -> str:
     )
 
 
-def no_level_text(name: str) -> str:
-    return _("Your sheet has no rating in {sphere}: type the level, /m {sphere} 3").format(
-        sphere=sheet_text.echoed(name)
-    )
+def no_sphere_on_sheet_text(name: str) -> str:
+    return _(
+        "Your sheet has no {sphere}: a mage casts only with the Spheres they know. "
+        "If the character has it, write it down: /set {sphere} 2"
+    ).format(sphere=sheet_text.echoed(name))
+
+
+def sphere_too_low_text(name: str, known: int, level: int) -> str:
+    return _(
+        "Your sheet has {sphere} {known}: an Effect of level {level} is beyond it. "
+        "Cast at most /m {sphere} {known}"
+    ).format(sphere=sheet_text.echoed(name), known=known, level=level)
 
 
 def not_enough_quintessence_text(held: int, profile: Profile) -> str:
@@ -876,6 +926,15 @@ def place_of_barrier(place: magick.BarrierPlace) -> str:
     return names[place]
 
 
+def _barrier_pool(state: BarrierFlow, profile: Profile) -> str:
+    """The dice the next roll throws: the Arete less the wounds' dice when the table's rule
+    takes them off Arete (AMB-C5), the penalty shown."""
+    line = _("Arete {n}d10").format(n=state.dice(profile))
+    if state.wound_penalty and profile.magick.wound_penalty_on_arete:
+        line += " (" + rolling.wounds_text(-state.wound_penalty) + ")"
+    return line
+
+
 def barrier_text(state: BarrierFlow, profile: Profile) -> str:
     found = state.barrier(profile)
     need = f"{found.successes}+" if found.at_least else str(found.successes)
@@ -884,7 +943,7 @@ def barrier_text(state: BarrierFlow, profile: Profile) -> str:
         + _("The Barrier")
         + f"</b>: {escape(state.caster)} · "
         + place_of_barrier(state.place),
-        _("Arete {n}d10").format(n=state.arete)
+        _barrier_pool(state, profile)
         + " · "
         + _("difficulty {d}").format(d=found.difficulty)
         + " · "

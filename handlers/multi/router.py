@@ -12,7 +12,6 @@ actions are rolled in the declared order from the same message.
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from pydantic import ValidationError
@@ -78,19 +77,16 @@ async def multi_command(
             sources[k] = resolved.source
             condition_mod = resolved.difficulty_mod
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         state = _declared(roller, actions, sources, read_as, split, condition_mod, profile)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _declared(

@@ -38,6 +38,12 @@ def multi_text(
         head += " · " + _("{n} dice split between the actions").format(n=split_of)
         if sources and sources[0]:
             head += f" ({sources[0]})"
+    lost = [base - pool.dice for base, pool in zip(declared, pools, strict=True)]
+    if split_of is None and any(lost):
+        # §A.9: each of several actions loses dice; the numbers, in the declared order.
+        head += " · " + _("dice lost to the actions: {list}").format(
+            list=", ".join(f"−{n}" for n in lost)
+        )
     lines = [head]
     if read_as is not None:
         lines.append(read_as_text(read_as, difficulties))

@@ -13,7 +13,7 @@ opponent, whose button only the Storyteller may press.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import MessageEntityType, ParseMode
+from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 from pydantic import ValidationError
@@ -21,8 +21,10 @@ from pydantic import ValidationError
 from bot import render, rolling, table_text
 from bot.access import runs_game
 from bot.features import FeatureSet
+from bot.i18n import drawing
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
+from bot.replies import replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, FlowStateError, LogEntry, Store
 from bot.taps import commit_tap, open_table_tap, retrying, screen_of
@@ -42,16 +44,19 @@ def make_router() -> Router:
     return router
 
 
-def _opponent(message: Message, mention: str | None) -> tuple[User | None, str | None]:
-    """The challenged player: the author of the replied-to message, a text mention (a user
-    without a username), or an @username (known by id only once they press)."""
+async def _opponent(
+    message: Message, mention: str | None, store: Store
+) -> tuple[User | None, str | None]:
+    """The challenged player: a text mention (a user without a username), the author of the
+    replied-to message or the player the bot's replied-to message is about (bot/replies.py),
+    or an @username (known by id only once they press)."""
     for entity in message.entities or ():
         if entity.type == MessageEntityType.TEXT_MENTION and entity.user is not None:
             return entity.user, None
-    replied = message.reply_to_message
-    author = replied.from_user if replied is not None else None
-    if mention is None and author is not None and not author.is_bot:
-        return author, None
+    if mention is None and message.reply_to_message is not None:
+        author = await replied_player(message, store)
+        if author is not None:
+            return author, None
     return None, mention
 
 
@@ -98,26 +103,19 @@ async def vs_command(
         ):
             return
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text())
         )
         return
     challenger_id = user.id if user else 0
-    opponent, username = _opponent(message, args.mention)
+    opponent, username = await _opponent(message, args.mention, store)
     if opponent is not None and opponent.id == challenger_id and message.sender_chat is None:
         opponent = None
     named = opponent is not None or username is not None
     if not named and (npc is not None or not args.npc):
-        await message.answer(
-            view.opponent_missing_text() + "\n" + view.usage_text(),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(view.opponent_missing_text() + "\n" + view.usage_text())
         return
     if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
-        await message.answer(
-            view.storyteller_only_text() + "\n" + view.usage_text(),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(view.storyteller_only_text() + "\n" + view.usage_text())
         return
     try:
         resolved = await rolling.command_pool(
@@ -132,7 +130,7 @@ async def vs_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -160,16 +158,13 @@ async def vs_command(
         state.contest()  # the rules check the race target here
         first = rolling.roll_d10(pool, a.difficulty, profile, threshold=a.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     state = state.model_copy(update={"roll_a": first})
     entry = rolling.log_entry(challenger_id, state.a.name, pool, first, KIND)
     flow = await store.create_flow(state, message.chat.id, challenger_id, entries=[entry])
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _challenge_in(replied: Message | None) -> str | None:
@@ -217,8 +212,7 @@ async def _answer_by_reply(
         args = parse_opposed_arguments(npc[1] if npc is not None else command.args)
     except ArgumentsError as problem:
         await message.answer(
-            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
+            table_text.problem_text(problem.problem, problem.token, profile, view.usage_text())
         )
         return
     user = message.from_user
@@ -237,19 +231,20 @@ async def _answer_by_reply(
         await message.answer(view.already_rolled_text())
         return
     try:
-        resolved = await rolling.command_pool(
-            store,
-            message,
-            npc[0] if npc is not None else user.first_name,
-            args.pool,
-            args.traits,
-            profile,
-            args.dice,
-            npc=npc[0] if npc is not None else None,
-        )
-        typed, source = resolved.dice, resolved.source
+        with drawing(flow):  # the pool's words are lines of the challenge's message
+            resolved = await rolling.command_pool(
+                store,
+                message,
+                npc[0] if npc is not None else user.first_name,
+                args.pool,
+                args.traits,
+                profile,
+                args.dice,
+                npc=npc[0] if npc is not None else None,
+            )
+            typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -262,10 +257,7 @@ async def _answer_by_reply(
         difficulty = terms.difficulty
         result = rolling.roll_d10(pool, difficulty, profile, threshold=terms.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     name = user.first_name
     if state.b.storyteller:
@@ -295,7 +287,7 @@ async def _answer_by_reply(
     if advanced is None:
         await message.answer(render.closed_text())
         return
-    await safe_edit(replied.as_(bot), text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(replied.as_(bot), text, markup)
 
 
 async def _open_setup(
@@ -309,7 +301,7 @@ async def _open_setup(
     words = (_without_text_mentions(message, command.args) or "").split()
     if any(not word.startswith("@") for word in words) or len(words) > 1:
         return False
-    opponent, username = _opponent(message, words[0][1:] if words else None)
+    opponent, username = await _opponent(message, words[0][1:] if words else None, store)
     user = message.from_user
     if opponent is not None and user is not None and opponent.id == user.id:
         opponent = None

@@ -9,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
+from bot.i18n import drawing
 from bot.store import Flow
 from handlers.opposed.callbacks import VsAction, VsCallback
 from handlers.opposed.flow import OpposedFlow, Party
@@ -150,6 +151,14 @@ def _terms(party: Party, profile: Profile) -> str | None:
 
 
 def draw(
+    flow: Flow, state: OpposedFlow, profile: Profile
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The shared message in its own language (bot/i18n.py), whoever's step drew it."""
+    with drawing(flow):
+        return _draw(flow, state, profile)
+
+
+def _draw(
     flow: Flow, state: OpposedFlow, profile: Profile
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     winner = None

@@ -11,7 +11,6 @@ from __future__ import annotations
 from html import escape
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -58,15 +57,13 @@ def other_botch_rule(profile: Profile) -> Profile:
 
 async def prob_command(message: Message, command: CommandObject, profile: Profile) -> None:
     if profile.system is GameSystem.D6:
-        await message.answer(
-            _with_tag(_d6_text(command.args, profile), profile), parse_mode=ParseMode.HTML
-        )
+        await message.answer(_with_tag(_d6_text(command.args, profile), profile))
         return
     try:
         args = parse_roll_arguments(command.args).with_dice_in_pool()
     except ArgumentsError as problem:
         text = render.parse_problem_text(problem.problem, problem.token, profile, "prob")
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     difficulty = profile.default_difficulty if args.difficulty is None else args.difficulty
     try:
@@ -88,7 +85,7 @@ async def prob_command(message: Message, command: CommandObject, profile: Profil
         )
     except RulesInputError as error:
         text = render.range_problem_text(error.field, profile, "prob")
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     text = view.prob_text(
         pool=args.pool,
@@ -99,7 +96,7 @@ async def prob_command(message: Message, command: CommandObject, profile: Profil
         chances=odds,
         other_rule_botch=other.botch,
     )
-    await message.answer(_with_tag(text, profile), parse_mode=ParseMode.HTML)
+    await message.answer(_with_tag(text, profile))
 
 
 def _with_tag(text: str, profile: Profile) -> str:

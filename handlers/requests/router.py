@@ -15,7 +15,6 @@ the roll and its log line are written by one script, so nothing is counted twice
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from pydantic import ValidationError
@@ -88,20 +87,20 @@ async def ask_command(
         bot, message.chat, chat_settings, message.from_user, message.sender_chat
     )
     if access is GameAccess.DENIED:
-        await message.answer(view.only_storyteller_text(), parse_mode=ParseMode.HTML)
+        await message.answer(view.only_storyteller_text())
         return
     if profile.system is not GameSystem.D10:
-        await message.answer(view.ask_d10_only_text(), parse_mode=ParseMode.HTML)
+        await message.answer(view.ask_d10_only_text())
         return
     system = system_of(profile)
     try:
         codes, difficulty = parse_request(command.args or "", profile)
     except TraitNameError as error:
         text = sheet_text.name_problem_text(error, sheet_text.lang_of(locale), system)
-        await message.answer(text + "\n" + view.ask_hint_text(), parse_mode=ParseMode.HTML)
+        await message.answer(text + "\n" + view.ask_hint_text())
         return
     except RulesInputError as error:
-        await message.answer(_input_problem(error, profile), parse_mode=ParseMode.HTML)
+        await message.answer(_input_problem(error, profile))
         return
     asker = render_name(message)
     state = RequestState(
@@ -111,7 +110,6 @@ async def ask_command(
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     await message.answer(
         view.request_text(state, codes, locale, profile, closed=False),
-        parse_mode=ParseMode.HTML,
         reply_markup=view.request_keyboard(flow.id),
     )
 
@@ -189,7 +187,7 @@ async def _answer(
     try:
         harder = rolling.conditions_difficulty(sheet, pool.codes)
     except rolling.PoolRefused as refused:
-        await callback.answer(refused.text, show_alert=True)
+        await callback.answer(render.plain(refused.text), show_alert=True)
         return
     result = None
     if pool.status is PoolStatus.ROLL:
@@ -219,9 +217,7 @@ async def _answer(
         advanced = await store.advance_flow(current, current.version, updated, entries=entries)
         if advanced is not None:
             text = view.request_text(updated, codes, locale, profile, closed=False)
-            await safe_edit(
-                message, text, view.request_keyboard(flow.id), parse_mode=ParseMode.HTML
-            )
+            await safe_edit(message, text, view.request_keyboard(flow.id))
             await callback.answer()
             return
         current = await store.load_flow(flow.chat_id, flow.id)
@@ -261,7 +257,7 @@ async def _close(
         if closed is not None:
             state = closed.state(RequestState)
             text = view.request_text(state, codes, locale, profile, closed=True)
-            await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+            await safe_edit(message, text, None)
             await callback.answer()
             return
         current = await store.load_flow(flow.chat_id, flow.id)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from contextlib import suppress
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
@@ -99,10 +98,7 @@ async def roll_command(
     try:
         args = parse_roll_arguments(line, allow_traits=True)
     except ArgumentsError as problem:
-        await message.answer(
-            render.parse_problem_text(problem.problem, problem.token, profile),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(render.parse_problem_text(problem.problem, problem.token, profile))
         return
     user_id = user.id if user else 0
     roller = npc[0] if npc is not None else roller_name(message, user)
@@ -117,9 +113,7 @@ async def roll_command(
             modifier=args.dice,
         )
     except rolling.PoolRefused as refused:
-        await message.answer(
-            refused.with_example(view.example_text("r")), parse_mode=ParseMode.HTML
-        )
+        await message.answer(refused.with_example(view.example_text("r")))
         return
     pool, source = resolved.dice, resolved.source
     typed = profile.default_difficulty if args.difficulty is None else args.difficulty
@@ -150,14 +144,12 @@ async def roll_command(
             store, message.chat.id, user_id, roller, record, result, profile
         )
     except NoWillpower as refused:
-        await message.answer(refused.text, parse_mode=ParseMode.HTML)
+        await message.answer(refused.text)
         return
     except RulesInputError as error:
-        await message.answer(
-            render.range_problem_text(error.field, profile), parse_mode=ParseMode.HTML
-        )
+        await message.answer(render.range_problem_text(error.field, profile))
         return
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def _open_wizard(message: Message, store: Store, profile: Profile) -> None:
@@ -173,7 +165,7 @@ async def _open_wizard(message: Message, store: Store, profile: Profile) -> None
     )
     flow = await store.create_flow(state, message.chat.id, who.user_id)
     text, markup = _wizard_view(flow, state, profile, sheet, None)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def _wizard_trait(code: TraitCode) -> bool:
@@ -261,7 +253,7 @@ def _wizard_view(
         difficulty=state.difficulty,
         willpower=state.willpower,
         difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
-        auto_success=offered and not state.traits,
+        auto_success=offered,
         willpower_offered=state.willpower_offered,
         traits=traits,
         modifier=state.modifier,
@@ -432,7 +424,7 @@ async def _wizard_tap(
         await _wizard_roll(callback, message, data, flow, state, store, profile, rng)
         return
     elif action is RollAction.AUTO:
-        await _wizard_auto(callback, message, data, flow, state, store, profile)
+        await _wizard_auto(callback, message, flow, state, store, profile, who)
         return
     else:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
@@ -498,7 +490,7 @@ async def _wizard_roll(
         profile,
     )
     await store.keep_screen(flow, screen_of(text, markup))
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -517,21 +509,26 @@ async def _has_willpower(
 async def _wizard_auto(
     callback: CallbackQuery,
     message: Message,
-    data: RollCallback,
     flow: Flow,
     state: WizardState,
     store: Store,
     profile: Profile,
+    who: rolling.Roller,
 ) -> None:
     """§A.6: no dice; the pool reaching the difficulty is one (marginal) success. Where the
     table's variant makes it cost a Willpower point (S1, ``auto_success_costs_wp``), the point
-    leaves the sheet in the same step, and a sheet with none left cannot take it."""
-    if state.pool is None or not auto_success_offered(state.pool, state.difficulty, profile):
+    leaves the sheet in the same step, and a sheet with none left cannot take it. The pool is
+    the one the wizard shows — typed or built from the sheet's traits, less the wounds."""
+    resolved = await _wizard_pool(store, who, profile, state)
+    if not isinstance(resolved, rolling.Pool):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
+    pool = resolved.dice
+    if not auto_success_offered(pool, state.difficulty, profile):
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
     known = await rolling.willpower_on_sheet(store, flow.chat_id, flow.owner_id, profile)
     try:
         found = auto_success(
-            state.pool,
+            pool,
             state.difficulty,
             profile,
             RollContext.NORMAL,
@@ -546,14 +543,15 @@ async def _wizard_auto(
         raise RulesInputError(ErrorCode.STATE, "auto_success")
     roller = callback.from_user.first_name
     entry = rolling.auto_success_entry(
-        flow.owner_id, roller, state.pool, state.difficulty, found.successes
+        flow.owner_id, roller, pool, state.difficulty, found.successes
     )
     text = view.auto_success_text(
-        pool=state.pool,
+        pool=pool,
         difficulty=state.difficulty,
         roller=roller,
         profile=profile,
         degree=found.degree,
+        source=resolved.source,
     )
     spend = rolling.spend(
         rolling.Roller(flow.chat_id, flow.owner_id, roller), profile, willpower=True
@@ -565,18 +563,19 @@ async def _wizard_auto(
         if advanced is None:
             raise TapConflict(flow.id)
         text = view.auto_success_text(
-            pool=state.pool,
+            pool=pool,
             difficulty=state.difficulty,
             roller=roller,
             profile=profile,
             degree=found.degree,
             willpower_left=rolling.willpower_left(sheet),
+            source=resolved.source,
         )
     else:
         if await store.close_flow(flow, flow.version) is None:
             raise TapConflict(flow.id)
         await store.log_roll(message.chat.id, entry)
-    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, None)
     await callback.answer()
 
 
@@ -623,7 +622,7 @@ async def _retry_tap(
     # The old message may be gone or too old to edit; its flow is closed either way.
     with suppress(TelegramBadRequest):
         await message.edit_reply_markup(reply_markup=None)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
     await callback.answer()
 
 
@@ -660,5 +659,5 @@ async def _extend_tap(
         raise TapConflict(flow.id)
     text, markup = await opening.open(store, flow.chat_id, flow.owner_id)
     await store.keep_screen(flow, screen_of(text, markup))
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()

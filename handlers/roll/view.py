@@ -47,10 +47,13 @@ def auto_success_text(
     profile: Profile,
     degree: Degree,
     willpower_left: tuple[int, int] | None = None,
+    source: str | None = None,
 ) -> str:
     """§A.6: no dice are rolled; the pool reaching the difficulty is worth one success, and
-    under the table's variant a Willpower point (``willpower_left`` after it)."""
-    head = f"🎲 {escape(roller)}: " + render.conditions(pool, difficulty, 0, False, profile)
+    under the table's variant a Willpower point (``willpower_left`` after it). ``source``: the
+    sheet's traits the pool came from (escaped)."""
+    head = f"🎲 {escape(roller)}: " + (f"{source} → " if source else "")
+    head += render.conditions(pool, difficulty, 0, False, profile)
     lines = [head, render.outcome_line(Outcome.AUTO_SUCCESS, 1, degree, profile.labels)]
     tag = house_rules.house_tag(profile)
     if tag is not None:

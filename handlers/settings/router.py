@@ -12,7 +12,7 @@ be pressed by anyone.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatType, ParseMode
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Chat, Message, User
 from aiogram.utils.i18n.context import get_i18n
@@ -93,7 +93,7 @@ async def lang_tap(
     await store.update_chat(message.chat.id, locale=code)
     with get_i18n().use_locale(code):
         text = view.language_set_text()
-    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, None)
     await callback.answer()
 
 
@@ -118,7 +118,6 @@ async def rules_command(
     current = chat_settings.profile
     await message.answer(
         view.rules_text(current),
-        parse_mode=ParseMode.HTML,
         reply_markup=view.rules_keyboard(profiles.names(), current),
     )
 
@@ -135,7 +134,7 @@ async def _switch_game(
     text = view.rules_set_text(settings.profile)
     if dropped:
         text += "\n" + house.dropped_text(dropped)
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 async def _house_command(
@@ -152,13 +151,12 @@ async def _house_command(
     if verb == "house":
         await message.answer(
             house.top_text(profile),
-            parse_mode=ParseMode.HTML,
             reply_markup=house.top_keyboard(profile),
         )
         return
     if verb == "export":
         line = house_rules.export_line(chat_settings.switches)
-        await message.answer(house.export_text(line), parse_mode=ParseMode.HTML)
+        await message.answer(house.export_text(line))
         return
     if access is not GameAccess.ALLOWED:
         await message.answer(house.read_only_text(_d6(chat_settings)))
@@ -185,10 +183,10 @@ async def _house_command(
             for g in house_rules.groups_for(profile)
             for s in house_rules.switches_of(g)
         ]
-        await message.answer(house.bad_rule_text(error, names), parse_mode=ParseMode.HTML)
+        await message.answer(house.bad_rule_text(error, names))
         return
     await store.update_chat(message.chat.id, switches=switches)
-    await message.answer(house.set_text(assignments), parse_mode=ParseMode.HTML)
+    await message.answer(house.set_text(assignments))
 
 
 async def house_tap(
@@ -255,14 +253,14 @@ async def house_tap(
         switch = house_rules.switches_of(group)[card]
         text = house.card_text(profile, switch)
         markup = house.card_keyboard(profile, group, card)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, markup)
         await callback.answer()
         return
     if group is None:
         text, markup = house.top_text(profile), house.top_keyboard(profile)
     else:
         text, markup = house.group_text(profile, group), house.group_keyboard(profile, group)
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -289,6 +287,5 @@ async def profile_tap(
         message,
         view.rules_text(settings.profile),
         view.rules_keyboard(profiles.names(), settings.profile),
-        parse_mode=ParseMode.HTML,
     )
     await callback.answer()

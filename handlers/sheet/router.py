@@ -27,13 +27,13 @@ import re
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
 
 from bot import render, sheet_text
 from bot.access import GameAccess, game_access, runs_game
+from bot.replies import concerns, replied_player
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
 from bot.taps import heal, load_tap
@@ -138,7 +138,7 @@ async def _player(message: Message) -> User | None:
     """The person a sheet belongs to. A post on behalf of a chat (an anonymous administrator)
     says nothing about who wrote it, so it gets a hint instead of a sheet of its own."""
     if message.sender_chat is not None:
-        await message.answer(sheet_view.anonymous_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.anonymous_text())
         return None
     return message.from_user
 
@@ -155,19 +155,10 @@ async def set_command(
     user = await _player(message)
     if user is None:
         return
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    others = target is not None and not target.is_bot and target.id != user.id
-    if (
-        (command.args or "").strip()
-        and target is not None
-        and others
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
+    if (command.args or "").strip():
         # The Storyteller writes a player's sheet by replying to them (their wheel, a
         # Willpower point); anyone else's reply still writes their own sheet.
-        user = target
-    if (command.args or "").strip():
+        user = await _reply_target(message, user, store, bot, chat_settings)
         await apply_text(message, user, command.args or "", store, profile, locale)
         return
     await _open_editor(message, user, store, profile, locale)
@@ -186,17 +177,9 @@ async def paste_reply(
     user = await _player(message)
     if user is None:
         return
-    replied = message.reply_to_message
-    author = replied.from_user if replied is not None else None
-    if (
-        author is not None
-        and not author.is_bot
-        and author.id != user.id
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
-        # Under a player's own /sheet the Storyteller writes that player's sheet, as /set
-        # in reply to them does; anyone else's paste writes their own.
-        user = author
+    # Under a player's own /sheet (or the bot's answer to it) the Storyteller writes that
+    # player's sheet, as /set in reply to them does; anyone else's paste writes their own.
+    user = await _reply_target(message, user, store, bot, chat_settings)
     await apply_text(message, user, message.text or "", store, profile, locale)
 
 
@@ -209,7 +192,7 @@ async def apply_text(
     block = pairs_to_lines(text)
     parsed = parse_block(block, system)
     if not parsed.entries and not parsed.errors:
-        await message.answer(sheet_view.empty_set_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.empty_set_text())
         return
     applied: list[BlockEntry] = []
     skipped: list[BlockError] = []
@@ -220,12 +203,12 @@ async def apply_text(
         sheet = await store.update_sheet(message.chat.id, user.id, system, change, owner=owner)
     except _Refused as refused:
         text = sheet_view.block_errors_text(refused.result.errors, lang, system)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     text = sheet_view.saved_text(sheet, owner.name, lang, applied)
     if skipped:
         text += "\n" + sheet_view.skipped_text(skipped, lang, system)
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 async def sheet_command(
@@ -250,7 +233,7 @@ async def sheet_command(
             await apply_text(message, user, rest, store, profile, locale)
         else:
             prompt = sheet_view.paste_prompt_text(lang, system)
-            await message.answer(prompt, parse_mode=ParseMode.HTML)
+            await message.answer(prompt)
         return
     if sub == "all":
         await _roster(message, bot, store, chat_settings, system, locale)
@@ -258,29 +241,23 @@ async def sheet_command(
     export = sub == "export"
     mention = rest if export else (command.args or "").strip()
     if sub and not export and not sub.startswith("@"):
-        await message.answer(
-            sheet_view.sheet_usage_text(system is SheetSystem.D6), parse_mode=ParseMode.HTML
-        )
+        await message.answer(sheet_view.sheet_usage_text(system is SheetSystem.D6))
         return
     target = await _target(message, user, mention, store, system)
     if target is None:
-        await message.answer(
-            sheet_view.unknown_player_text(mention.split()[0]), parse_mode=ParseMode.HTML
-        )
+        await message.answer(sheet_view.unknown_player_text(mention.split()[0]))
         return
     if target.user_id != user.id and (
         await game_access(bot, message.chat, chat_settings, user, message.sender_chat)
         is not GameAccess.ALLOWED
     ):
-        await message.answer(
-            sheet_view.not_storyteller_text(system is SheetSystem.D6), parse_mode=ParseMode.HTML
-        )
+        await message.answer(sheet_view.not_storyteller_text(system is SheetSystem.D6))
         return
+    concerns(target.user_id, target.name, target.username)  # a reply to this answer is theirs
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
         await message.answer(
             sheet_text.no_sheet_text(target.name, d6=system is SheetSystem.D6),
-            parse_mode=ParseMode.HTML,
         )
         return
     text = (
@@ -288,7 +265,7 @@ async def sheet_command(
         if export
         else sheet_view.sheet_text(sheet, target.name, lang, profile=profile)
     )
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 async def _may_run_the_game(message: Message, bot: Bot, chat_settings: ChatSettings) -> bool:
@@ -308,15 +285,13 @@ async def _roster(
 ) -> None:
     """``/sheet all``: every player's sheet and every NPC, one line each (Storyteller)."""
     if not await _may_run_the_game(message, bot, chat_settings):
-        await message.answer(
-            sheet_view.not_storyteller_text(system is SheetSystem.D6), parse_mode=ParseMode.HTML
-        )
+        await message.answer(sheet_view.not_storyteller_text(system is SheetSystem.D6))
         return
     lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
     npcs = await store.list_npcs(message.chat.id, system)
     text, markup = sheet_view.roster_page(players, lang, sheet_text.SHEET_MARK, npcs=npcs)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 async def roster_tap(
@@ -353,7 +328,7 @@ async def roster_tap(
         text, markup = sheet_view.roster_page(
             players, lang, sheet_text.SHEET_MARK, npcs=npcs, page=callback_data.p
         )
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()
 
 
@@ -369,10 +344,24 @@ async def _target(
             if (found.owner.username or "").casefold() == wanted:
                 return found.owner
         return None
-    reply = message.reply_to_message
-    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return owner_of(reply.from_user)
-    return owner_of(user)
+    replied = await replied_player(message, store)  # or whom the bot's replied message is about
+    return owner_of(replied if replied is not None else user)
+
+
+async def _reply_target(
+    message: Message, user: User, store: Store, bot: Bot, chat_settings: ChatSettings
+) -> User:
+    """Whose sheet a reply writes: the player replied to, or the player the bot's replied
+    message is about (a roll's result, their sheet), when the sender runs the game; otherwise
+    the sender's own (docs/product.md "Shared messages and replies")."""
+    target = await replied_player(message, store)
+    if (
+        target is not None
+        and target.id != user.id
+        and await runs_game(bot, message.chat, chat_settings, user, None)
+    ):
+        return target
+    return user
 
 
 # ---------------------------------------------------------------------------------------------
@@ -396,30 +385,20 @@ async def blood_command(
     if user is None:
         return
     if system_of(profile) is not SheetSystem.DARK_AGES:
-        await message.answer(sheet_view.blood_other_game_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.blood_other_game_text())
         return
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    if (
-        target is not None
-        and not target.is_bot
-        and target.id != user.id
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
-        user = target
+    user = await _reply_target(message, user, store, bot, chat_settings)
     args = (command.args or "").strip()
     system = SheetSystem.DARK_AGES
     if not args:
         sheet = await store.load_sheet(message.chat.id, user.id, system)
         pool = sheet.blood if sheet is not None else None
-        await message.answer(
-            sheet_view.blood_pool_text(user.first_name, pool), parse_mode=ParseMode.HTML
-        )
+        await message.answer(sheet_view.blood_pool_text(user.first_name, pool))
         return
     match = _BLOOD.fullmatch(args)
     points = int(match["n"]) if match is not None else 0
     if match is None or not 1 <= points <= BLOOD_MAX:
-        await message.answer(sheet_view.blood_usage_text(), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.blood_usage_text())
         return
     gain = match["sign"] == "+"
     held: list[int | None] = [None]
@@ -435,7 +414,6 @@ async def blood_command(
     except RulesInputError:
         await message.answer(
             sheet_view.blood_refused_text(user.first_name, points, held[0]),
-            parse_mode=ParseMode.HTML,
         )
         return
     text = (
@@ -443,7 +421,7 @@ async def blood_command(
         if gain
         else sheet_view.blood_spent_text(user.first_name, points, sheet.blood or 0)
     )
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -473,7 +451,7 @@ async def npc_command(
     d6 = system is SheetSystem.D6
     if not await _may_run_the_game(message, bot, chat_settings):
         text = sheet_view.npc_only_storyteller_text(d6)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     lang = sheet_text.lang_of(locale)
     name, traits = split_npc(command.args or "")
@@ -484,18 +462,18 @@ async def npc_command(
             if npcs
             else (sheet_view.npc_usage_text(d6), None)
         )
-        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await message.answer(text, reply_markup=markup)
         return
     if len(name) > NPC_NAME_MAX or name.startswith(("@", "/")):
-        await message.answer(sheet_view.npc_usage_text(d6), parse_mode=ParseMode.HTML)
+        await message.answer(sheet_view.npc_usage_text(d6))
         return
     if not traits.strip():
         sheet = await store.load_npc(message.chat.id, system, name)
         if sheet is None:
-            await message.answer(sheet_view.no_npc_text(name, d6), parse_mode=ParseMode.HTML)
+            await message.answer(sheet_view.no_npc_text(name, d6))
             return
         text = sheet_view.sheet_text(sheet, name, lang, sheet_view.NPC_MARK)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     block = pairs_to_lines(traits)
     applied: list[BlockEntry] = []
@@ -506,12 +484,12 @@ async def npc_command(
         sheet = await store.update_npc(message.chat.id, system, name, change)
     except _Refused as refused:
         text = sheet_view.block_errors_text(refused.result.errors, lang, system)
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     text = sheet_view.npc_saved_text(sheet, name, lang, applied)
     if skipped:
         text += "\n" + sheet_view.skipped_text(skipped, lang, system)
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -526,7 +504,7 @@ async def _open_editor(
     sheet = await store.load_sheet(message.chat.id, user.id, system) or new_sheet(system)
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = _editor_view(flow, state, sheet, locale)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 def editor_change(key: str, value: int, profile: Profile) -> Callable[[Sheet], Sheet]:
@@ -633,8 +611,8 @@ async def _editor_step(
         sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)
     if close:
         text = sheet_view.sheet_text(sheet, state.name, sheet_text.lang_of(locale))
-        await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, None)
     else:
         text, markup = _editor_view(advanced, state, sheet, locale)
-        await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+        await safe_edit(message, text, markup)
     await callback.answer()

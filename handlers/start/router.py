@@ -8,7 +8,6 @@ topics are the details a feature keeps off that screen.
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
@@ -29,9 +28,7 @@ def full_help(features: FeatureSet, profile: Profile) -> str:
 
 
 async def start_command(message: Message, profile: Profile, features: FeatureSet) -> None:
-    await message.answer(
-        view.start_text() + "\n\n" + full_help(features, profile), parse_mode=ParseMode.HTML
-    )
+    await message.answer(view.start_text() + "\n\n" + full_help(features, profile))
 
 
 async def help_command(
@@ -39,4 +36,4 @@ async def help_command(
 ) -> None:
     topic = features.help_topic((command.args or "").strip().casefold())
     text = topic(profile) if topic is not None else full_help(features, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML)
+    await message.answer(text)

@@ -25,7 +25,7 @@ exists, then only they do.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatType, MessageEntityType, ParseMode
+from aiogram.enums import ChatType, MessageEntityType
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Chat, Message, User
 
@@ -90,7 +90,7 @@ async def storyteller_command(
             else view.storyteller_takeover_text(current_name, d6=d6)
         )
         markup = view.claim_keyboard(flow.id, flow.version, takeover=current is not None, d6=d6)
-        await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await message.answer(text, reply_markup=markup)
         return
     user = message.from_user
     if user is None or message.sender_chat is not None:
@@ -105,7 +105,7 @@ async def storyteller_command(
             if current is None
             else view.storyteller_current_text(current_name, d6=d6)
         )
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     if current is None:
         updated = await store.set_storyteller(
@@ -116,12 +116,11 @@ async def storyteller_command(
             if updated is None
             else view.storyteller_set_text(user.first_name, d6=d6)
         )
-        await message.answer(text, parse_mode=ParseMode.HTML)
+        await message.answer(text)
         return
     flow = await store.create_flow(ClaimState(expected=current), chat.id, user.id)
     await message.answer(
         view.storyteller_takeover_text(current_name, d6=d6),
-        parse_mode=ParseMode.HTML,
         reply_markup=view.claim_keyboard(flow.id, flow.version, takeover=True, d6=d6),
     )
 
@@ -151,7 +150,6 @@ async def _pass_role(message: Message, store: Store, user: User, *, d6: bool) ->
         return
     await message.answer(
         view.storyteller_passed_text(user.first_name, target.first_name, d6=d6),
-        parse_mode=ParseMode.HTML,
     )
 
 
@@ -197,5 +195,5 @@ async def storyteller_tap(
         if updated is None
         else view.storyteller_set_text(tapper.first_name, d6=d6)
     )
-    await safe_edit(message, text, None, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, None)
     await callback.answer()

@@ -9,10 +9,10 @@ line and its own botch. The leader rolls first with the command; each helper pre
 
 from __future__ import annotations
 
+import contextlib
 from contextlib import suppress
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from bot import render, rolling, table_text
 from bot.features import FeatureSet
+from bot.i18n import drawing
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_team_arguments
 from bot.store import FlowStateError, LogEntry, Store
@@ -67,7 +68,7 @@ async def team_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
+        await message.answer(refused.with_example(view.usage_text()))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -79,10 +80,7 @@ async def team_command(
         own = resolved.difficulty(difficulty, profile)
         first = rolling.roll_d10(pool, own.difficulty, profile, threshold=own.threshold, rng=rng)
     except RulesInputError as error:
-        await message.answer(
-            table_text.range_text(error.field, profile, view.usage_text()),
-            parse_mode=ParseMode.HTML,
-        )
+        await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
     state = TeamFlow(
         leader=leader,
@@ -93,7 +91,7 @@ async def team_command(
     entry = rolling.log_entry(leader_id, leader, pool, first, KIND)
     flow = await store.create_flow(state, message.chat.id, leader_id, entries=[entry])
     text, markup = view.draw(flow, state, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying
@@ -204,16 +202,21 @@ async def _join_by_reply(
         await message.answer(view.usage_text())
         return
     name = roller_name(message, user)
-    try:
-        resolved = await rolling.command_pool(
-            store, message, name, args.pool, args.traits, profile, args.dice
-        )
-    except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()), parse_mode=ParseMode.HTML)
-        return
     flow_id, message_id = joined
-    for _attempt in range(CONFLICT_ATTEMPTS):
-        flow = await store.load_flow(message.chat.id, flow_id)
+    flow = await store.load_flow(message.chat.id, flow_id)
+    try:
+        # The pool's words are a line of the team's message: in that message's language.
+        with drawing(flow) if flow is not None else contextlib.nullcontext():
+            resolved = await rolling.command_pool(
+                store, message, name, args.pool, args.traits, profile, args.dice
+            )
+            source = resolved.source
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.with_example(view.usage_text()))
+        return
+    for attempt in range(CONFLICT_ATTEMPTS):
+        if attempt:
+            flow = await store.load_flow(message.chat.id, flow_id)
         if flow is None or flow.closed or flow.chat_id != message.chat.id:
             await message.answer(render.closed_text())
             return
@@ -235,14 +238,9 @@ async def _join_by_reply(
                 pool, own.difficulty, profile, threshold=own.threshold, rng=rng
             )
         except RulesInputError as error:
-            await message.answer(
-                table_text.range_text(error.field, profile, view.usage_text()),
-                parse_mode=ParseMode.HTML,
-            )
+            await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
             return
-        member = Member(
-            user_id=user.id, name=name, pool=pool, result=result, source=resolved.source
-        )
+        member = Member(user_id=user.id, name=name, pool=pool, result=result, source=source)
         after = state.model_copy(
             update={
                 "members": (*state.members, member),
@@ -261,11 +259,7 @@ async def _join_by_reply(
             # The step is stored with its screen: if this edit fails, the next tap redraws.
             with suppress(TelegramAPIError):
                 await bot.edit_message_text(
-                    text=text,
-                    chat_id=message.chat.id,
-                    message_id=message_id,
-                    reply_markup=markup,
-                    parse_mode=ParseMode.HTML,
+                    text=text, chat_id=message.chat.id, message_id=message_id, reply_markup=markup
                 )
         return
     await message.answer(render.busy_text())

@@ -9,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
+from bot.i18n import drawing
 from bot.store import Flow
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.teamwork.flow import TeamFlow
@@ -83,6 +84,12 @@ def usage_text() -> str:
 
 
 def draw(flow: Flow, state: TeamFlow, profile: Profile) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The shared message in its own language (bot/i18n.py), whoever's step drew it."""
+    with drawing(flow):
+        return _draw(flow, state, profile)
+
+
+def _draw(flow: Flow, state: TeamFlow, profile: Profile) -> tuple[str, InlineKeyboardMarkup | None]:
     result = teamwork([m.result for m in state.members], profile, state.target)
     ruined = profile.team_botch is TeamBotch.RUINS_ALL and any(
         m.result.outcome is d10.Outcome.BOTCH for m in state.members

@@ -11,7 +11,6 @@ declared by their features (:class:`bot.wizard.WizardTarget`); this one imports 
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.enums import ParseMode
 from aiogram.types import CallbackQuery, Message
 
 from bot import render, rolling, table_text
@@ -58,7 +57,7 @@ async def open_wizard(
     )
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view.draw(flow, state, found, profile)
-    await message.answer(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message.answer(text, reply_markup=markup)
 
 
 @retrying
@@ -180,5 +179,5 @@ async def _start(
         raise TapConflict(flow.id)
     text, markup = await opening.open(store, flow.chat_id, flow.owner_id)
     await store.keep_screen(flow, screen_of(text, markup))
-    await safe_edit(message, text, markup, parse_mode=ParseMode.HTML)
+    await safe_edit(message, text, markup)
     await callback.answer()

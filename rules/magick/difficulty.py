@@ -179,7 +179,10 @@ class EffectDifficulty(_Value):
 
     ``modifier_total`` is the uncapped sum including Quintessence, ``modifier_applied`` what
     the ±3 cap let through, ``wasted_quintessence`` the points of Quintessence that lowered
-    nothing because the cap was already reached (a warning for the player, not an error).
+    nothing because the cap was already reached (a warning for the player, not an error), and
+    ``floor_quintessence`` those that lowered nothing because the difficulty already sits at
+    the profile's floor (3): S4 «-1 к сложности за единицу» buys nothing there, so a caster
+    need not pay them.
     """
 
     base: int
@@ -190,6 +193,7 @@ class EffectDifficulty(_Value):
     difficulty: int
     threshold: int
     wasted_quintessence: int
+    floor_quintessence: int = 0
 
 
 def _clamp(value: int, cap: int) -> int:
@@ -231,6 +235,13 @@ def effect_difficulty(
     final = effective_difficulty(
         base, [capped], prof, floor=prof.effect_difficulty_min, validate_base=False
     )
+    # What the Quintessence the cap let through really lowered: the difficulty (and the
+    # threshold above the cap) with and without it; the rest hit the floor.
+    useful = q - wasted
+    bare = effective_difficulty(
+        base, [capped + useful], prof, floor=prof.effect_difficulty_min, validate_base=False
+    )
+    lowered = (bare.difficulty + bare.threshold) - (final.difficulty + final.threshold)
     return EffectDifficulty(
         base=base,
         modifiers=applied,
@@ -240,4 +251,7 @@ def effect_difficulty(
         difficulty=final.difficulty,
         threshold=final.threshold,
         wasted_quintessence=wasted,
+        floor_quintessence=(
+            max(0, useful - lowered) if final.difficulty <= prof.effect_difficulty_min else 0
+        ),
     )

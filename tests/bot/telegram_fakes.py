@@ -17,6 +17,7 @@ from aiogram.methods import TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import CallbackQuery, Chat, Message, Update, User
 
+from bot import app
 from bot.session import CallbackAnswerTracker
 
 TOKEN = "42:TEST-token"
@@ -79,7 +80,7 @@ class RecordingSession(BaseSession):
 
 def make_bot() -> tuple[Bot, RecordingSession]:
     session = RecordingSession()
-    return Bot(token=TOKEN, session=session), session
+    return app.make_bot(TOKEN, session), session
 
 
 _update_ids = itertools.count(1)

@@ -17,7 +17,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import Message
 from aiogram.utils.i18n import I18n
 
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
 from bot.store import Store
 from tests.bot.telegram_fakes import TOKEN, RecordingSession, text_update
@@ -63,7 +63,7 @@ async def test_stop_waits_for_the_update_in_flight(fake_store: Store, tmp_path: 
         settings, fake_store, I18n(path=tmp_path, default_locale="ru"), routers=[router]
     )
     session = PollingSession([text_update("/slow")])
-    bot = Bot(token=TOKEN, session=session)
+    bot = make_bot(TOKEN, session)
     polling = asyncio.create_task(dispatcher.start_polling(bot, handle_signals=False))
     await asyncio.wait_for(started.wait(), 5)
     await dispatcher.stop_polling()

@@ -14,6 +14,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramServerError
 
+from bot.app import make_bot
 from bot.sent import current_outbox, outbox
 from bot.session import RetryMiddleware, install_middlewares
 from bot.store import Store
@@ -32,7 +33,7 @@ async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
     for middleware in session.middleware._middlewares:
         if isinstance(middleware, RetryMiddleware):
             middleware.sleep = NoSleep()
-    bot = Bot(token=fake_api.token, session=session)
+    bot = make_bot(fake_api.token, session)
     try:
         yield bot
     finally:

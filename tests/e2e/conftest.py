@@ -1,7 +1,11 @@
 """Fixtures for end-to-end tests: the fake Bot API, a private redis-server, the bot process.
 
-Everything is function-scoped and torn down even when the test fails: a process left behind
-would hold a port and CPU on a machine shared by parallel runs.
+Everything is torn down even when the test fails: a process left behind would hold a port
+and CPU on a machine shared by parallel runs. A test that only plays at a table in chats of
+its own shares one world for the whole session (``shared_world``: the fake API, redis-server
+and a polling bot started once), and those tests run first, one after another, in the
+session's event loop; a test that stops, breaks or counts the bot's processes, or needs
+other settings, starts its own (``bot_process``).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from localapi.processes import BotProcess, RedisServer
 from localapi.server import FakeBotApi
@@ -137,3 +142,38 @@ async def module_bot(directory: Path, startup: float) -> AsyncIterator[BotLaunch
             await redis.stop()
     assert not api.internal_errors, api.internal_errors
     assert not api.unanswered_callback_queries()
+
+
+# Starting ``python -m bot`` on the busy shared machine can take this long.
+SHARED_STARTUP = 30.0
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def shared_world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
+    """The session's one fake Bot API, redis-server and polling bot; each test that uses it
+    makes its own users and chats (the fake numbers them apart), so none sees another's."""
+    async with module_bot(tmp_path_factory.mktemp("shared"), SHARED_STARTUP) as launcher:
+        yield launcher
+
+
+class SharedLauncher:
+    """``bot_process`` for a test that plays in the shared world: the bot already polls, so
+    ``start`` only hands back the running process."""
+
+    def __init__(self, launcher: BotLauncher) -> None:
+        self.launcher = launcher
+
+    async def start(self, *_arguments: str, **_options: object) -> BotProcess:
+        assert self.launcher.current.running, self.launcher.logs()
+        return self.launcher.current
+
+    def logs(self) -> str:
+        return self.launcher.logs()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The shared world's tests first and together: its server runs in the session's loop,
+    which stands still while a test of another loop runs."""
+    shared = [i for i in items if "shared_world" in getattr(i, "fixturenames", ())]
+    if shared:
+        items[:] = shared + [i for i in items if i not in shared]

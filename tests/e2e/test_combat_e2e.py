@@ -18,10 +18,10 @@ import pytest
 import pytest_asyncio
 
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
-from tests.e2e.conftest import BotLauncher, module_bot
-from tests.e2e.test_table_e2e import STARTUP, applied, bot_messages, unexpected_errors
+from tests.e2e.conftest import BotLauncher
+from tests.e2e.test_table_e2e import applied, bot_messages, unexpected_errors
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 
 @dataclass
@@ -51,13 +51,12 @@ class Fight:
         return query
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
-    async with module_bot(tmp_path_factory.mktemp("combat"), STARTUP) as launcher:
-        yield launcher
+@pytest.fixture(scope="module")
+def world(shared_world: BotLauncher) -> BotLauncher:
+    return shared_world
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def fight(world: BotLauncher) -> AsyncIterator[Fight]:
     api = world.api
     master = api.add_user("Мастер", language_code="ru")

@@ -21,9 +21,21 @@ from handlers.multi.callbacks import MultiCallback
 from handlers.opposed.callbacks import VsAction, VsCallback
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
-from tests.e2e.conftest import BotLauncher
+from tests.e2e.conftest import BotLauncher, SharedLauncher
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
+
+
+@pytest.fixture
+def fake_api(shared_world: BotLauncher) -> FakeBotApi:
+    """The session's fake Bot API: this module's tests play in chats of their own."""
+    return shared_world.api
+
+
+@pytest.fixture
+def bot_process(shared_world: BotLauncher) -> SharedLauncher:
+    return SharedLauncher(shared_world)
+
 
 STARTUP = 30.0
 WAIT = 10.0

@@ -9,21 +9,18 @@ discharges the wheel in the same message.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
-from tests.e2e.conftest import BotLauncher, module_bot
-from tests.e2e.test_table_e2e import STARTUP, unexpected_errors
+from tests.e2e.conftest import BotLauncher
+from tests.e2e.test_table_e2e import unexpected_errors
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
-    async with module_bot(tmp_path_factory.mktemp("magick"), STARTUP) as launcher:
-        yield launcher
+@pytest.fixture(scope="module")
+def world(shared_world: BotLauncher) -> BotLauncher:
+    return shared_world
 
 
 async def test_a_cast_then_its_backlash(world: BotLauncher) -> None:

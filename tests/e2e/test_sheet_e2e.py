@@ -15,9 +15,21 @@ import pytest
 
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from rules import d10, profiles
-from tests.e2e.conftest import BotLauncher
+from tests.e2e.conftest import BotLauncher, SharedLauncher
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
+
+
+@pytest.fixture
+def fake_api(shared_world: BotLauncher) -> FakeBotApi:
+    """The session's fake Bot API: this module's tests play in chats of their own."""
+    return shared_world.api
+
+
+@pytest.fixture
+def bot_process(shared_world: BotLauncher) -> SharedLauncher:
+    return SharedLauncher(shared_world)
+
 
 MAGE = profiles.get("mage")
 

@@ -37,9 +37,9 @@ from localapi.server import (
     FakeUser,
 )
 from rules import d10, probability, profiles
-from tests.e2e.conftest import BotLauncher, module_bot
+from tests.e2e.conftest import BotLauncher
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 PROFILE = profiles.get("mage")  # a new chat's profile (ChatSettings.profile)
 DEFAULT_DIFFICULTY = PROFILE.default_difficulty
@@ -219,15 +219,14 @@ class Table:
         assert self.launcher.current.running, self.launcher.logs()
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
-    """One bot process for the module; scenario 7 is checked over the whole module on the
-    way out, beside each test's own check of its chat."""
-    async with module_bot(tmp_path_factory.mktemp("table"), STARTUP) as launcher:
-        yield launcher
+@pytest.fixture(scope="module")
+def world(shared_world: BotLauncher) -> BotLauncher:
+    """The session's bot process; scenario 7 is checked over the whole session on the way
+    out, beside each test's own check of its chat."""
+    return shared_world
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def table(world: BotLauncher) -> AsyncIterator[Table]:
     api = world.api
     storyteller = api.add_user("Мастер", language_code="ru")

@@ -24,9 +24,9 @@ from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.wizard.callbacks import SetupAction, SetupCallback
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from rules import contests, d10, profiles
-from tests.e2e.conftest import BotLauncher, module_bot
+from tests.e2e.conftest import BotLauncher
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 MAGE = profiles.get("mage")
 STARTUP = 30.0
@@ -112,14 +112,13 @@ class Table:
         assert self.launcher.current.running, self.launcher.logs()
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
-    """One bot process for the module: a fresh supergroup per test costs nothing."""
-    async with module_bot(tmp_path_factory.mktemp("table-rolls"), STARTUP) as launcher:
-        yield launcher
+@pytest.fixture(scope="module")
+def world(shared_world: BotLauncher) -> BotLauncher:
+    """The session's bot process: a fresh supergroup per test costs nothing."""
+    return shared_world
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def table(world: BotLauncher) -> AsyncIterator[Table]:
     api = world.api
     master = api.add_user("Мастер", language_code="ru")

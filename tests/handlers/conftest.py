@@ -44,8 +44,9 @@ from aiogram.types import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.i18n import LOCALES_DIR, load_i18n
+from bot.sent import LostSendGuard
 from bot.settings import Settings
 from bot.store import Store, flow_key
 
@@ -174,13 +175,16 @@ class Table:
         *,
         reply_to: User | None = None,
         replied_text: str = "…",
+        replied_id: int | None = None,
     ) -> None:
-        """``user`` types ``text``; with ``reply_to``, as a reply to a message of theirs."""
+        """``user`` types ``text``; with ``reply_to``, as a reply to a message of theirs (the
+        bot's message ``replied_id`` when given)."""
         replied = None
         if reply_to is not None:
-            self.message_id += 1
+            if replied_id is None:
+                self.message_id += 1
             replied = Message(
-                message_id=self.message_id,
+                message_id=self.message_id if replied_id is None else replied_id,
                 date=datetime.now(UTC),
                 chat=self.chat,
                 from_user=reply_to,
@@ -231,7 +235,8 @@ def i18n() -> I18n:
 
 def make_table(store: Store, i18n: I18n, seed: int = 7) -> Table:
     session = RecordingSession()
-    bot = Bot(TOKEN, session=session)
+    session.middleware(LostSendGuard())  # notes what each update sent, as in production
+    bot = make_bot(TOKEN, session)
     settings = Settings(_env_file=None)
     dispatcher = create_dispatcher(settings, store, i18n)
     return Table(dispatcher, bot, session, store, i18n, rng=random.Random(seed))

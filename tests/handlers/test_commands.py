@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from aiogram import Bot
 from aiogram.methods import SetMyCommands
 from aiogram.utils.i18n import I18n
 
+from bot.app import make_bot
 from bot.commands import set_commands
 from handlers import all_features
 from tests.handlers.conftest import TOKEN, RecordingSession, Table, player
@@ -13,7 +13,7 @@ from tests.handlers.conftest import TOKEN, RecordingSession, Table, player
 
 async def test_command_menus_per_language(i18n: I18n) -> None:
     session = RecordingSession()
-    await set_commands(Bot(TOKEN, session=session), i18n, all_features())
+    await set_commands(make_bot(TOKEN, session), i18n, all_features())
     default, russian = session.of(SetMyCommands)
     assert default.language_code is None
     assert russian.language_code == "ru"

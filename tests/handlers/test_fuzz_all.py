@@ -11,15 +11,19 @@ Three claims, each checked on everything the bot tried to send:
    characters after HTML parsing, well-formed HTML, 64-byte callback_data, 200-character
    callback answers); a command whose argument is plainly out of range gets one short
    answer in the player's language and leaves Redis as it was;
-2. any callback_data — random, or a mutation of a button the bot really drew — is answered
-   exactly once, and a tap that is refused leaves every Redis key as it was (only the
-   update-dedupe markers ``sdb:upd:*`` may appear);
+2. every button of every message the bot sends in each feature's sample scenes
+   (tests/handlers/scenes.py), pressed, and any callback_data — random, or a forgery or
+   mutation of those real buttons — is answered exactly once, and a tap that is refused
+   leaves every Redis key as it was (only the update-dedupe markers ``sdb:upd:*`` and the
+   records of what the bot sent may appear); a closed flow never changes, and a button drawn
+   at an older version changes its flow only for a presser who has not acted on it since;
 3. random interleavings of real taps by several players, with double taps and re-delivered
    updates: a double tap and a re-delivery change nothing, a flow's version never goes back,
    a closed flow never reopens and no tap logs more than one roll.
 
 Each example builds its own table (fakeredis, recording session) on its own event loop, so
-hypothesis can shrink freely.
+hypothesis can shrink freely. The checks that read flows read them under today's keys
+(``bot.store.flow_key``), and a self-test runs each against a deliberately broken guard.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from aiogram.client.default import Default
 from aiogram.filters import Command
-from aiogram.filters.callback_data import CallbackData, CallbackQueryFilter
+from aiogram.filters.callback_data import CallbackQueryFilter
 from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageReplyMarkup,
@@ -52,10 +57,10 @@ from aiogram.types import (
     User,
 )
 from aiogram.utils.i18n import I18n
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
-from bot.store import PREFIX, Store, log_key
+from bot.store import PREFIX, Store, flow_key, log_key
 from handlers import FEATURES, all_features
 from handlers.hidden.view import START_PAYLOAD
 from localapi.server import (
@@ -66,6 +71,20 @@ from localapi.server import (
     rendered_text,
 )
 from tests.handlers.conftest import GROUP, Table, fresh_store, make_table, player
+from tests.handlers.scenes import (
+    CALLBACK_FACTORIES,
+    SCENES,
+    Button,
+    Line,
+    Scene,
+    drawn_buttons,
+    flow_of,
+    owner_id,
+    play,
+    press_everything,
+    unpacked,
+)
+from tests.handlers.scenes import tap as press
 
 ANNA = player(1, "Anna")  # a chat administrator who claims the Storyteller's role
 BORIS = player(2, "Boris")  # a player
@@ -76,6 +95,9 @@ ANONYMOUS = User(id=1087968824, is_bot=True, first_name="Group", username="Group
 BOT_NAME = "dice_bot"  # what the recording session's getMe answers
 PLAYERS = (ANNA, BORIS, VERA, EMMA)
 UPDATE_MARKERS = f"{PREFIX}:upd:"
+# What the bot said, not what the game holds: the newest message it sent in a chat and whom
+# each of its messages is about (a refusal is a message too).
+SENT_RECORDS = (f"{PREFIX}:sent:", f"{PREFIX}:about:")
 
 APOLOGIES = (
     "Что-то пошло не так",
@@ -105,19 +127,7 @@ def known_commands() -> list[str]:
     return sorted(names)
 
 
-def known_callbacks() -> list[type[CallbackData]]:
-    """Every callback_data factory some router filters on: a new feature's buttons count."""
-    found: list[type[CallbackData]] = []
-    for router in all_features().routers():
-        for handler in router.callback_query.handlers:
-            for flt in handler.filters or ():
-                if isinstance(flt.callback, CallbackQueryFilter):
-                    found.append(flt.callback.callback_data)
-    return found
-
-
 COMMAND_NAMES = known_commands()
-CALLBACK_FACTORIES = known_callbacks()
 
 
 # --- the table --------------------------------------------------------------------------------
@@ -149,15 +159,6 @@ SPEAKERS = (
     Who(BORIS, private_chat(BORIS)),
     Who(ANNA, private_chat(ANNA)),
 )
-
-
-@dataclass
-class Button:
-    """A button the bot drew: its data and the message it hangs under."""
-
-    data: str
-    chat_id: int
-    message_id: int
 
 
 @dataclass
@@ -228,36 +229,18 @@ async def say(
     await table.feed(message=message)
 
 
-def chat_of(chat_id: int) -> Chat:
-    if chat_id == GROUP.id:
-        return GROUP
-    return Chat(id=chat_id, type="private", first_name="p")
-
-
 async def tap(table: Table, user: User, data: str, chat_id: int, message_id: int) -> str:
     """Press ``data`` under the bot's message; returns the callback query's id."""
-    query_id = f"cb{table.update_id + 1}"
-    message = Message(
-        message_id=message_id,
-        date=datetime.now(UTC),
-        chat=chat_of(chat_id),
-        from_user=DICE,
-        text="…",
-    )
-    query = CallbackQuery(
-        id=query_id, from_user=user, chat_instance="ci", message=message, data=data
-    )
-    await table.feed(callback_query=query)
-    return query_id
+    return await press(table, user, Button(data, chat_id, message_id))
 
 
 async def snapshot(store: Store) -> dict[str, Any]:
-    """Every key and its value except the update-dedupe markers."""
+    """Every key and its value except the update-dedupe markers and the sent records."""
     redis = store.redis
     state: dict[str, Any] = {}
     keys = [str(key) for key in await redis.keys("*")]  # decode_responses=True
     for key in sorted(keys):
-        if key.startswith(UPDATE_MARKERS):
+        if key.startswith((UPDATE_MARKERS, *SENT_RECORDS)):
             continue
         kind = await redis.type(key)
         if kind == "string":
@@ -281,9 +264,9 @@ def markups(call: TelegramMethod[Any]) -> InlineKeyboardMarkup | None:
 
 
 def parse_mode(call: SendMessage | EditMessageText) -> str | None:
-    """The call's own parse_mode; aiogram's ``Default`` is the Bot's, and the table's Bot has
-    none."""
-    return call.parse_mode if isinstance(call.parse_mode, str) else None
+    """The call's own parse_mode; aiogram's ``Default`` is the Bot's, which is HTML for every
+    Bot (bot.app.make_bot)."""
+    return "HTML" if isinstance(call.parse_mode, Default) else call.parse_mode
 
 
 def check_calls(calls: list[TelegramMethod[Any]], watch: Watch) -> None:
@@ -312,25 +295,6 @@ def check_calls(calls: list[TelegramMethod[Any]], watch: Watch) -> None:
                         assert 1 <= size <= MAX_CALLBACK_DATA_BYTES, button.callback_data
 
 
-def drawn_buttons(table: Table, since: int = 0) -> list[Button]:
-    """The buttons under the bot's messages as they are now (the last send or edit wins)."""
-    shown: dict[tuple[int, int], InlineKeyboardMarkup | None] = {}
-    sent = iter(table.session.messages)
-    for call in table.session.calls:
-        if isinstance(call, SendMessage):
-            message = next(sent)
-            shown[(int(call.chat_id), message.message_id)] = markups(call)
-        elif isinstance(call, EditMessageText | EditMessageReplyMarkup):
-            shown[(int(call.chat_id or 0), call.message_id or 0)] = markups(call)
-    found = []
-    for (chat_id, message_id), markup in shown.items():
-        for row in markup.inline_keyboard if markup else ():
-            for button in row:
-                if button.callback_data:
-                    found.append(Button(button.callback_data, chat_id, message_id))
-    return found
-
-
 PROFILES = ("mage", "mage-revised", "dark-ages", "d6")
 LOCALES = (None, "ru", "en")  # None: each player's own client language
 
@@ -349,23 +313,16 @@ async def open_table(
     return table
 
 
-async def open_everything(table: Table) -> None:
-    """One message of each interactive kind, so the buttons to mutate are real."""
-    await say(table, Who(BORIS), "/r")
-    await say(table, Who(BORIS), "/r 5 6")
-    await say(table, Who(BORIS), "/ext 6 6 10")
-    await say(table, Who(ANNA), "/vs 5 6", reply_to=BORIS)
-    await say(table, Who(BORIS), "/team 6 6")
-    await say(table, Who(VERA), "/multi 6 7 7")
-    for wizard in ("/ext", "/multi", "/team", "/set"):  # the ones that ask by buttons
-        await say(table, Who(VERA), wizard)
-    await say(table, Who(BORIS), "/sheet")
-    await say(table, Who(ANNA), "/ask восп+бдит 8")
-    await say(table, Who(ANNA), "/h 7 6")
-    await say(table, Who(ANNA), "/lang")
-    await say(table, Who(ANNA), "/rules")
-    await say(table, Who(ANNA, private_chat(ANNA)), "/h")
-    await say(table, Who(EMMA), "/st")
+CAST = {"st": ANNA, "p": BORIS, "q": VERA, "e": EMMA}
+
+
+async def open_scenes(i18n: I18n, scenes: list[Scene], seed: int = 7) -> Table:
+    """A table where ``scenes`` were played by Anna (the Storyteller), Boris and Vera, with
+    Emma an administrator beside them."""
+    table = make_table(fresh_store(), i18n, seed)
+    for scene in scenes:
+        await play(table, scene, CAST)
+    return table
 
 
 # --- 1. random text after every command --------------------------------------------------------
@@ -584,22 +541,31 @@ def mutate(buttons: list[Button], how: Mutation) -> Button:
     return Button(data, button.chat_id, button.message_id)
 
 
-def unpacked(data: str) -> CallbackData | None:
-    for factory in CALLBACK_FACTORIES:
-        try:
-            return factory.unpack(data)
-        except (TypeError, ValueError):
-            continue
-    return None
+@dataclass(frozen=True)
+class FlowMark:
+    """What the checks read of a stored flow: its version, whether it is closed, and who
+    moved it on at which version (``actors``, the store's «version:user» list)."""
+
+    version: int
+    closed: bool
+    actors: tuple[tuple[int, int], ...]
+
+    def acted_since(self, version: int, user_id: int) -> bool:
+        return any(made > version and actor == user_id for made, actor in self.actors)
 
 
-def flow_versions(state: dict[str, Any]) -> dict[str, tuple[int, str]]:
-    prefix = f"{PREFIX}:flow:"
-    return {
-        key.removeprefix(prefix): (int(value["version"]), value.get("closed", "0"))
-        for key, value in state.items()
-        if key.startswith(prefix) and isinstance(value, dict)
-    }
+def flow_marks(state: dict[str, Any]) -> dict[str, FlowMark]:
+    """Every flow of a snapshot by its key (``bot.store.flow_key``: ``sdb:flow:{CHAT}:ID``)."""
+    marks = {}
+    for key, value in state.items():
+        if key.startswith(f"{PREFIX}:flow:") and isinstance(value, dict) and "version" in value:
+            pairs = (pair.split(":") for pair in str(value.get("actors", "")).split())
+            marks[key] = FlowMark(
+                int(value["version"]),
+                value.get("closed", "0") == "1",
+                tuple((int(made), int(actor)) for made, actor in pairs),
+            )
+    return marks
 
 
 async def press_and_check(
@@ -614,28 +580,33 @@ async def press_and_check(
     check_calls(calls, watch)
     answers = [c for c in calls if isinstance(c, AnswerCallbackQuery)]
     assert [a.callback_query_id for a in answers] == [query_id], button.data
-    old, new = flow_versions(before), flow_versions(after)
-    for flow_id, (version, closed) in old.items():
-        assert flow_id in new, f"flow {flow_id} vanished"
-        assert new[flow_id][0] >= version, "a flow's version went back"
-        assert not (closed == "1" and new[flow_id][1] != "1"), "a closed flow reopened"
+    old, new = flow_marks(before), flow_marks(after)
+    for key, mark in old.items():
+        assert key in new, f"flow {key} vanished"
+        assert new[key].version >= mark.version, "a flow's version went back"
+        assert not (mark.closed and not new[key].closed), "a closed flow reopened"
     rolls = len(after.get(log_key(GROUP.id), [])) - len(before.get(log_key(GROUP.id), []))
     assert rolls in (0, 1), rolls
-    event("a tap changed the state" if after != before else "a tap changed nothing")
-    if answers[0].show_alert:
-        event("refused with an alert")
+    if currently_in_test_context():  # statistics for hypothesis; not when pressed in turn
+        event("a tap changed the state" if after != before else "a tap changed nothing")
+        if answers[0].show_alert:
+            event("refused with an alert")
     if after != before:
         # Only a well-formed button of some feature may change anything, it must show its
         # effect to the players, and a refusal (an alert) never comes with a change.
-        assert not answers[0].show_alert, (button.data, answers[0].text)
+        assert not answers[0].show_alert, f"a refusal changed something: {button.data}"
         parsed = unpacked(button.data)
         assert parsed is not None, button.data
-        tapped = getattr(parsed, "f", None)
-        if isinstance(tapped, str) and f"{PREFIX}:flow:{tapped}" in after:
-            assert tapped in old, button.data
-            assert old[tapped][1] != "1", "a closed flow changed"
-            if hasattr(parsed, "v"):
-                assert parsed.v == old[tapped][0], "a stale version changed a flow"
+        tapped = flow_of(button.data)
+        key = flow_key(button.chat_id, tapped) if tapped is not None else None
+        if key is not None and before.get(key) != after.get(key):
+            assert key in old, f"a tap made flow {key} out of nothing"
+            mark = old[key]
+            assert not mark.closed, "a closed flow changed"
+            drawn_at = getattr(parsed, "v", None)
+            if isinstance(drawn_at, int):
+                assert drawn_at <= mark.version, "a button never drawn changed a flow"
+                assert not mark.acted_since(drawn_at, user.id), "a stale version changed a flow"
         shown = [c for c in calls if not isinstance(c, AnswerCallbackQuery)]
         assert shown or answers[0].text, "a silent change"
     return before, after, calls
@@ -674,12 +645,43 @@ OWNER = player(0, "the flow's owner")  # stands for whoever owns the button's fl
 tappers = st.sampled_from([OWNER, ANNA, BORIS, VERA, EMMA, player(9, "Stranger")])
 
 
-async def owner_of(store: Store, data: str) -> User:
-    """The player who opened the flow behind ``data``, so a spoiled tap is not refused only
-    for being someone else's."""
-    parts = data.split(":")
-    owner = await store.redis.hget(f"{PREFIX}:flow:{parts[1]}", "owner_id") if parts[1:] else None
-    return next((p for p in PLAYERS if str(p.id) == owner), ANNA)
+async def owner_of(store: Store, button: Button) -> User:
+    """The player who opened the flow behind ``button``, so a spoiled tap is not refused only
+    for being someone else's; Anna for a button of no flow or of a flow that is gone."""
+    owner = await owner_id(store, button.chat_id, button.data)
+    return next((p for p in PLAYERS if p.id == owner), ANNA)
+
+
+def test_every_feature_with_buttons_has_a_scene() -> None:
+    """The real buttons come from the scenes: a feature without one would go unpressed."""
+    assert set(FEATURE_PREFIXES) <= set(SCENES)
+
+
+@pytest.mark.parametrize("feature", sorted(SCENES))
+def test_every_button_of_every_scene_is_answered_once_and_consistently(
+    i18n: I18n, feature: str
+) -> None:
+    """Every button of every message the bot sends in the feature's scenes, and of every
+    message those presses draw, pressed by its flow's owner (else the Storyteller)."""
+
+    async def scenario() -> list[Button]:
+        pressed: list[Button] = []
+        for scene in SCENES[feature]:
+            table = await open_scenes(i18n, [scene])
+            with watching() as watch:
+
+                async def checked(table: Table, user: User, button: Button) -> None:
+                    await press_and_check(table, user, button, watch)
+
+                pressed += await press_everything(table, CAST, checked)
+        return pressed
+
+    pressed = asyncio.run(scenario())
+    own = [b for b in pressed if b.data.split(":")[0] in FEATURE_PREFIXES.get(feature, ())]
+    assert own or feature not in FEATURE_PREFIXES, f"{feature}'s scenes draw none of its buttons"
+
+
+SCENE_CASES = [(feature, scene) for feature in sorted(SCENES) for scene in SCENES[feature]]
 
 
 @pytest.mark.parametrize("feature", sorted(FEATURE_PREFIXES))
@@ -688,29 +690,39 @@ async def owner_of(store: Store, data: str) -> User:
 def test_any_tap_on_any_feature_is_answered_once_and_a_refusal_changes_nothing(
     i18n: I18n, feature: str, data: st.DataObject
 ) -> None:
-    """The one "every tap is answered once" property, for every feature's buttons: real
-    buttons spoiled (another flow, another version, another action or number, cut short),
-    the feature's prefix with garbage after it, or anything at all; pressed by the flow's
-    owner, another player, an admin or a stranger, in every game."""
+    """The one "every tap is answered once" property, for every feature's buttons: the real
+    buttons of its scene, reached by a few real presses, forged or spoiled (another flow,
+    another version, another action or number, cut short), the feature's prefix with garbage
+    after it, or anything at all; pressed by the flow's owner, another player, an admin or a
+    stranger."""
     prefixes = FEATURE_PREFIXES[feature]
-    profile = data.draw(st.sampled_from(PROFILES), label="profile")
+    scene = data.draw(st.sampled_from(SCENES[feature]), label="scene")
+    walk = data.draw(st.lists(st.tuples(st.integers(0, 10_000), tappers), max_size=4), "walk")
     spoil = data.draw(st.one_of(mutations, random_data((*prefixes, "zz"))), label="spoil")
     user = data.draw(tappers, label="user")
 
     async def scenario() -> None:
-        table = await open_table(i18n, profile=profile)
-        await open_everything(table)
-        drawn = drawn_buttons(table)
-        own = [b for b in drawn if b.data.split(":")[0] in prefixes]
-        real = own or drawn  # a feature with nothing drawn in this game: any message
-        if isinstance(spoil, Mutation):
-            original = real[spoil.index % len(real)]
-            button = mutate(real, spoil)
-        else:
-            original = real[len(spoil) % len(real)]
-            button = Button(spoil, original.chat_id, original.message_id)
-        tapper = await owner_of(table.store, original.data) if user is OWNER else user
+        table = await open_scenes(i18n, [scene])
+        seen = drawn_buttons(table)
         with watching() as watch:
+            for index, who in walk:  # real presses first: later screens, stale buttons
+                shown = drawn_buttons(table)
+                if not shown:
+                    break
+                real_button = shown[index % len(shown)]
+                presser = await owner_of(table.store, real_button) if who is OWNER else who
+                await press_and_check(table, presser, real_button, watch)
+                seen += [b for b in drawn_buttons(table) if b not in seen]
+            own = [b for b in seen if b.data.split(":")[0] in prefixes]
+            # A scene of this game that draws none: forge onto the last message.
+            real = own or seen or [Button(f"{prefixes[0]}:x", GROUP.id, table.message_id)]
+            if isinstance(spoil, Mutation):
+                original = real[spoil.index % len(real)]
+                button = mutate(real, spoil)
+            else:
+                original = real[len(spoil) % len(real)]
+                button = Button(spoil, original.chat_id, original.message_id)
+            tapper = await owner_of(table.store, original) if user is OWNER else user
             await press_and_check(table, tapper, button, watch)
 
     asyncio.run(scenario())
@@ -745,13 +757,14 @@ INTERRUPTIONS = (
 
 
 @settings(FUZZ, max_examples=40)
-@given(steps, st.integers(0, 2**16), st.sampled_from(PROFILES))
+@given(steps, st.integers(0, 2**16), st.lists(st.sampled_from(SCENE_CASES), min_size=1, max_size=3))
 def test_interleaved_real_taps_with_double_taps_keep_every_flow_consistent(
-    i18n: I18n, plan: list[tuple[int, User, str]], seed: int, profile: str
+    i18n: I18n, plan: list[tuple[int, User, str]], seed: int, cases: list[tuple[str, Scene]]
 ) -> None:
+    """Several features' scenes open at once, their real buttons pressed in any order."""
+
     async def scenario() -> None:
-        table = await open_table(i18n, seed, profile)
-        await open_everything(table)
+        table = await open_scenes(i18n, [scene for _feature, scene in cases], seed)
         with watching() as watch:
             for index, user, how in plan:
                 if how == "interrupt":
@@ -761,9 +774,11 @@ def test_interleaved_real_taps_with_double_taps_keep_every_flow_consistent(
                     check_calls(table.session.calls[start:], watch)
                     continue
                 shown = drawn_buttons(table)
+                if not shown:
+                    continue
                 button = shown[index % len(shown)]
                 if user is OWNER:
-                    user = await owner_of(table.store, button.data)
+                    user = await owner_of(table.store, button)
                 _, after, _ = await press_and_check(table, user, button, watch)
                 if how == "double":  # the same finger again: the first tap did all the work
                     _, again, _ = await press_and_check(table, user, button, watch)
@@ -787,3 +802,92 @@ def test_the_fuzzed_commands_cover_every_feature() -> None:
     assert expected <= set(COMMAND_NAMES)
     prefixes = {factory.__prefix__ for factory in CALLBACK_FACTORIES}
     assert {"r", "x", "o", "tm", "mu", "sh", "rq", "st", "hr", "hc", "lang", "prof"} <= prefixes
+
+
+# --- the checks themselves ------------------------------------------------------------------
+# Each flow check of press_and_check against a feature whose guard is deliberately broken: a
+# handler ahead of every router that does something to whatever flow a tap names and answers.
+
+SABOTAGE = {
+    "advance": lambda redis, key: redis.hincrby(key, "version", 1),
+    "rewind": lambda redis, key: redis.hincrby(key, "version", -1),
+    "reopen": lambda redis, key: redis.hset(key, "closed", "0"),
+    "delete": lambda redis, key: redis.delete(key),
+}
+
+
+def break_the_guard(table: Table, sabotage: str, alert: bool = False) -> None:
+    async def unguarded(callback: CallbackQuery) -> None:
+        flow = flow_of(callback.data or "")
+        if flow is not None and callback.message is not None:
+            await SABOTAGE[sabotage](table.store.redis, flow_key(callback.message.chat.id, flow))
+        await callback.answer("ok", show_alert=alert)
+
+    table.dispatcher.callback_query.register(unguarded)
+
+
+async def borises_roll(i18n: I18n) -> tuple[Table, Button, str]:
+    """A table where Boris rolled, one of his roll's buttons and its flow's key."""
+    table = await open_scenes(i18n, [Scene("mage", (Line("p", "/r 5 6"),))])
+    button = next(b for b in drawn_buttons(table) if flow_of(b.data) is not None)
+    flow = flow_of(button.data)
+    assert flow is not None
+    return table, button, flow_key(button.chat_id, flow)
+
+
+@pytest.mark.parametrize(
+    ("setup", "sabotage", "alert", "caught"),
+    [
+        ("acted", "advance", False, "a stale version changed a flow"),
+        ("closed", "advance", False, "a closed flow changed"),
+        ("future", "advance", False, "a button never drawn changed a flow"),
+        ("fresh", "advance", True, "a refusal changed something"),
+        ("fresh", "rewind", False, "a flow's version went back"),
+        ("closed", "reopen", False, "a closed flow reopened"),
+        ("fresh", "delete", False, "vanished"),
+        ("fresh", "advance", False, None),  # a plain step by its owner: nothing to catch
+    ],
+)
+def test_each_flow_check_catches_a_broken_guard(
+    i18n: I18n, setup: str, sabotage: str, alert: bool, caught: str | None
+) -> None:
+    async def scenario() -> None:
+        table, button, key = await borises_roll(i18n)
+        version = int(await table.store.redis.hget(key, "version"))
+        if setup == "acted":  # Boris already moved the flow on from this button's drawing
+            await table.store.redis.hset(
+                key, mapping={"version": version + 1, "actors": f"{version + 1}:{BORIS.id}"}
+            )
+        elif setup == "closed":
+            await table.store.redis.hset(key, "closed", "1")
+        elif setup == "future":
+            parsed = unpacked(button.data)
+            forged = parsed.model_copy(update={"v": version + 5}).pack() if parsed else ""
+            button = Button(forged, button.chat_id, button.message_id)
+        break_the_guard(table, sabotage, alert)
+        with watching() as watch:
+            await press_and_check(table, BORIS, button, watch)
+
+    if caught is None:
+        asyncio.run(scenario())
+    else:
+        with pytest.raises(AssertionError, match=caught):
+            asyncio.run(scenario())
+
+
+def test_the_owner_is_read_from_todays_key(i18n: I18n) -> None:
+    """A spoiled tap «by the owner» is pressed by whoever opened the flow: Vera for hers,
+    not the fallback Anna (what a key without the chat's hash tag found, for every flow)."""
+
+    async def scenario() -> tuple[User, User]:
+        table = await open_scenes(i18n, [Scene("mage", (Line("q", "/r 5 6"),))])
+        button = next(b for b in drawn_buttons(table) if flow_of(b.data) is not None)
+        legacy = f"{PREFIX}:flow:{flow_of(button.data)}"
+        assert not await table.store.redis.exists(legacy)
+        return await owner_of(table.store, button), await owner_of(
+            table.store, Button(button.data, button.chat_id + 1, button.message_id)
+        )
+
+    found, elsewhere = asyncio.run(scenario())
+    assert found is VERA
+    assert elsewhere is ANNA  # the same flow id in another chat is nobody's flow

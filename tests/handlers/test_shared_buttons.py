@@ -17,6 +17,7 @@ from aiogram.methods import EditMessageText, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.utils.i18n import I18n
 
+from bot.app import make_bot
 from bot.store import Store
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.roll.callbacks import RollAction, RollCallback
@@ -53,7 +54,7 @@ def real_table(real_store: Store, i18n: I18n) -> Table:
     table = make_table(real_store, i18n)
     session = FailingEdits()
     table.session = session
-    table.bot = Bot(table.bot.token, session=session)
+    table.bot = make_bot(table.bot.token, session)
     return table
 
 

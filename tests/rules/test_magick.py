@@ -127,6 +127,18 @@ def test_g_c04_floor_of_three() -> None:
     assert magick.effect_difficulty(1, False, False, [-3]).difficulty == 3
     low = magick.effect_difficulty(2, False, False, [(Modifier.ANALYSIS, -1)], quintessence=1)
     assert (low.difficulty, low.threshold, low.wasted_quintessence) == (3, 0, 0)
+    assert low.floor_quintessence == 0  # the point took 4 to 3: it counted
+
+
+def test_quintessence_below_the_floor_lowers_nothing() -> None:
+    """§C.4: 4 − focus 1 is already 3; two points of Quintessence buy nothing there, and one
+    of two on a bare 4 buys the step to 3."""
+    idle = magick.effect_difficulty(1, False, False, [(Modifier.SPHERE_FOCUS, -1)], 2)
+    assert (idle.difficulty, idle.floor_quintessence, idle.wasted_quintessence) == (3, 2, 0)
+    half = magick.effect_difficulty(1, False, False, [], 2)
+    assert (half.difficulty, half.floor_quintessence) == (3, 1)
+    capped = magick.effect_difficulty(1, False, False, [(Modifier.NODE, -3)], 1)
+    assert (capped.wasted_quintessence, capped.floor_quintessence) == (1, 0)
 
 
 def test_g_c01_to_c04_under_mage_revised() -> None:
@@ -668,6 +680,9 @@ def test_difficulty_bounds_and_cap(
     assert got.threshold >= 0
     assert -3 <= got.modifier_applied <= 3
     assert 0 <= got.wasted_quintessence <= q
+    assert 0 <= got.floor_quintessence <= q - got.wasted_quintessence
+    if got.floor_quintessence:
+        assert got.difficulty == profile.effect_difficulty_min
     assert got.modifier_total == sum(v for _, v in mods) - q
     # What is not clamped is base + applied, split into difficulty and threshold.
     raw = got.base + got.modifier_applied

@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import commitment
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
 from bot.store import Store, hidden_seq_key, log_key
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
@@ -85,7 +85,7 @@ class PrivacySession(RecordingSession):
 @pytest.fixture
 def table(fake_store: Store, i18n: I18n) -> Table:
     session = PrivacySession()
-    bot = Bot(TOKEN, session=session)
+    bot = make_bot(TOKEN, session)
     dispatcher = create_dispatcher(Settings(_env_file=None), fake_store, i18n)
     return Table(dispatcher, bot, session, fake_store, i18n, rng=random.Random(11))
 
@@ -387,7 +387,7 @@ arguments = st.one_of(st.text(max_size=20), st.lists(words, max_size=4).map(" ".
 def new_table(i18n: I18n) -> Table:
     store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
     session = PrivacySession()
-    bot = Bot(TOKEN, session=session)
+    bot = make_bot(TOKEN, session)
     dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n)
     return Table(dispatcher, bot, session, store, i18n, rng=random.Random(5))
 

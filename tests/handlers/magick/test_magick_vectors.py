@@ -134,7 +134,7 @@ async def test_g_c11_backlash_of_seven(table: Table) -> None:
     await press(table, ANNA, mid, MagickAction.BACKLASH)
     text = plain(shown(table, mid)[0])
     assert "Отдача: 7к10 Парадокса, сложность 6" in text
-    assert "Урон (ударный): 3 успеха" in text  # three bashing dice at 6, dealt 6 6 6
+    assert "Урон (ударный): 3к10, сложность 6: 6 6 6 — 3 успеха" in text  # dealt 6 6 6
     assert "разряжено: 3, на треке остаётся: 4" in text
     assert "Ступень 1" in text
     sheet = await table.store.load_sheet(table.chat.id, ANNA.id, SheetSystem.MAGE)

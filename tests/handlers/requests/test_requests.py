@@ -8,12 +8,11 @@ import re
 
 import fakeredis
 import pytest
-from aiogram import Bot
 from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.features import FeatureSet
 from bot.settings import Settings
 from bot.store import Store, flow_key, log_key
@@ -50,7 +49,7 @@ def table_features() -> FeatureSet:
 def table(fake_store: Store, i18n: I18n) -> Table:
     session = RecordingSession()
     session.admins.add(ST.id)
-    bot = Bot(TOKEN, session=session)
+    bot = make_bot(TOKEN, session)
     dispatcher = create_dispatcher(
         Settings(_env_file=None), fake_store, i18n, features=table_features()
     )
@@ -295,7 +294,7 @@ def new_table(i18n: I18n) -> Table:
     session.admins.add(ST.id)
     store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
     dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, features=table_features())
-    return Table(dispatcher, Bot(TOKEN, session=session), session, store, i18n)
+    return Table(dispatcher, make_bot(TOKEN, session), session, store, i18n)
 
 
 @FAST

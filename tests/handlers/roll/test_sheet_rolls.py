@@ -346,3 +346,33 @@ async def test_the_storyteller_answers_a_challenge_for_an_npc_by_name(table: Tab
     text = table.session.edits[-1].text
     assert "Страж: Восприятие 2 → 2к10, сложность 7" in text
     assert "НПС" not in text
+
+
+async def test_the_wizard_offers_the_automatic_success_for_a_sheet_pool(table: Table) -> None:
+    """§A.6 holds for a pool built from the sheet as for a typed one: 5 dice at difficulty 5."""
+    await give_sheet(table, ANNA.id)
+    await table.say(ANNA, "/r")
+    wizard = table.session.messages[-1].message_id
+
+    def data(action: RollAction, x: int = 0) -> str | None:
+        edits = table.session.edits
+        markup = edits[-1].reply_markup if edits else table.session.sent[-1].reply_markup
+        for button in buttons(markup):
+            parsed = RollCallback.unpack(button.callback_data or "")
+            if parsed.a is action and (x == 0 or parsed.x == x):
+                return button.callback_data or ""
+        return None
+
+    dexterity = catalogue(SheetSystem.MAGE).index(Attribute.DEXTERITY)
+    brawl = catalogue(SheetSystem.MAGE).index(Ability.BRAWL)
+    await table.tap(ANNA, data(RollAction.TRAIT, dexterity) or "", wizard)
+    await table.tap(ANNA, data(RollAction.TRAIT, brawl) or "", wizard)
+    await table.tap(ANNA, data(RollAction.DIFFICULTY, 5) or "", wizard)
+    auto = data(RollAction.AUTO)
+    assert auto is not None
+    await table.tap(ANNA, auto, wizard)
+    result = table.session.edits[-1].text
+    assert "Ловкость 3 + Драка 2 → 5к10, сложность 5" in result
+    assert "Автоуспех" in result
+    log = await table.store.recent_rolls(table.chat.id)
+    assert log[0]["outcome"] == "auto_success"

@@ -385,7 +385,8 @@ CASES: dict[str, Case] = {
         "off",
         ("A /set арете 3 квинтэссенция 2", dice(9, 9, 2), "A /m 3 вульг мод -3 кв 2"),
         book="Квинтэссенция (2) ничего не снизила: предел ±3.",
-        house="сложность 3 (легко), Квинтэссенция 2",
+        # outside the cap one point takes 4 to the floor of 3; the second is not spent
+        house="сложность 3 (легко), Квинтэссенция 1",
     ),
     "magick.quintessence_max_per_roll": Case(
         "1",
@@ -447,7 +448,7 @@ CASES: dict[str, Case] = {
     "magick.backlash_soakable_below_tier5": Case(
         "off",
         (*PARADOX_4, "tap A Отдача"),
-        book="Урон (ударный): 3 успеха, поглощено 2",
+        book="Поглощение: 2к10, сложность 6",
         house="Потеряно уровней здоровья: 3 (не поглощается)",
     ),
     "magick.backlash_difficulty": Case(

@@ -9,13 +9,12 @@ from datetime import UTC, datetime
 
 import fakeredis
 import pytest
-from aiogram import Bot
 from aiogram.types import Message, MessageEntity, User
 from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.app import create_dispatcher
+from bot.app import create_dispatcher, make_bot
 from bot.features import FeatureSet
 from bot.settings import Settings
 from bot.store import Store, flow_key, sheet_key
@@ -42,7 +41,7 @@ def table_features() -> FeatureSet:
 @pytest.fixture
 def table(fake_store: Store, i18n: I18n) -> Table:
     session = RecordingSession()
-    bot = Bot(TOKEN, session=session)
+    bot = make_bot(TOKEN, session)
     dispatcher = create_dispatcher(
         Settings(_env_file=None), fake_store, i18n, features=table_features()
     )
@@ -491,7 +490,7 @@ sheet_text = st.one_of(st.text(max_size=40), st.lists(sheet_words, max_size=7).m
 def new_table(i18n: I18n) -> Table:
     store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
     session = RecordingSession()
-    bot = Bot(TOKEN, session=session)
+    bot = make_bot(TOKEN, session)
     dispatcher = create_dispatcher(Settings(_env_file=None), store, i18n, features=table_features())
     return Table(dispatcher, bot, session, store, i18n, rng=random.Random(3))
 
