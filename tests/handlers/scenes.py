@@ -217,6 +217,19 @@ SCENES: dict[str, tuple[Scene, ...]] = {
     ),
     "d6project": (Scene("d6", lines("p /project 3 Починить катер", "q /project")),),
     "d6requests": (Scene("d6", lines("st /ask 4", "st /ask сила+ловкость")),),
+    # Inline mode's own buttons hang under messages with no chat (tests/handlers/inline
+    # presses them); here: the campaign chooser of /inline in the private chat, and /inline
+    # typed in the group.
+    "inline": (
+        Scene(
+            "mage",
+            (
+                *lines("p /r 5 6", "q /r ловк 6", "p /inline"),
+                Line("p", "/inline", private=True),
+                Line("q", "/inline", private=True),
+            ),
+        ),
+    ),
 }
 
 

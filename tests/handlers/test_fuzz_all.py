@@ -678,7 +678,16 @@ def test_every_button_of_every_scene_is_answered_once_and_consistently(
 
     pressed = asyncio.run(scenario())
     own = [b for b in pressed if b.data.split(":")[0] in FEATURE_PREFIXES.get(feature, ())]
-    assert own or feature not in FEATURE_PREFIXES, f"{feature}'s scenes draw none of its buttons"
+    assert own or feature not in FEATURE_PREFIXES or feature in CHATLESS, (
+        f"{feature}'s scenes draw none of its buttons"
+    )
+
+
+# Features whose buttons a scene in one group cannot draw, and where they are pressed instead.
+CHATLESS = {
+    "inline": "«🎲 Бросить» hangs under an inline message, which has no chat, and the campaign "
+    "chooser needs two groups: tests/handlers/inline presses both, forged and stale too",
+}
 
 
 SCENE_CASES = [(feature, scene) for feature in sorted(SCENES) for scene in SCENES[feature]]
