@@ -202,9 +202,8 @@ async def hp_command(
         await message.answer("\n\n".join(lines))
         return
     user = message.from_user
-    replied = message.reply_to_message
-    target = replied.from_user if replied is not None else None
-    who = target if target is not None and not target.is_bot else user
+    target = await replied_player(message, store)  # or whom the bot's replied message is about
+    who = target if target is not None else user
     if who is None or (who is user and message.sender_chat is not None):
         await message.answer(view.hp_usage_text())
         return

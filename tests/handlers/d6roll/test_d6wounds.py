@@ -5,6 +5,7 @@ mental one counts."""
 from __future__ import annotations
 
 import pytest
+from aiogram.types import User
 
 from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
@@ -88,6 +89,11 @@ async def test_hp_shows_the_wounds_they_take_off_and_helplessness(d6: Table) -> 
     assert "Каждый шанс у персонажа меньше на 3." in text  # physical 1 + the strongest mental 2
     assert "⛓ Беспомощ" in text  # powers 1 + 1 against 3, no luck
     await d6.say(BORIS, "/hp", reply_to=ANNA)  # anyone looks, at whom they reply to
+    assert d6.session.sent[-1].text == text
+    await d6.say(ANNA, "/r 2")
+    rolled = d6.session.messages[-1].message_id
+    dice = User(id=123456, is_bot=True, first_name="Dice")
+    await d6.say(BORIS, "/hp", reply_to=dice, replied_id=rolled)  # the bot's result of Anna's
     assert d6.session.sent[-1].text == text
     await d6.say(BORIS, "/hp")
     assert d6.session.sent[-1].text == "<b>Boris</b>\nРан нет."
