@@ -5,7 +5,9 @@ one NPC in a fight, numbered «Охранник 1», «Охранник 2», …
 under its numbered name, written when the copies join the fight as the group's sheet with an
 untouched health track, so every feature that reads an NPC by name (the attack panel, the
 trackers, ``/dmg``, ``/r``) finds the group's traits and the copy's own health. A numbered
-sheet that is not a copy (the Storyteller wrote other traits on it) is left as it is.
+sheet that is not a copy (the Storyteller wrote other traits on it) is left as it is. A
+group with no sheet seats its copies without one: the health commands find them by name
+among the open fight's NPCs, and a copy's first wound writes its sheet.
 """
 
 from __future__ import annotations
@@ -72,17 +74,32 @@ async def seat_copies(
 
 
 async def npc_at_start(
-    store: Store, chat_id: int, system: SheetSystem, text: str, *, whole: bool = False
+    store: Store,
+    chat_id: int,
+    system: SheetSystem,
+    text: str,
+    *,
+    whole: bool = False,
+    also: Sequence[str] = (),
 ) -> tuple[str, str] | None:
     """``Охранник 2 л`` → (``Охранник 2``, ``л``): the chat's NPC whose name the line starts
     with (the longest that fits, any case), as the Storyteller names one; ``whole``: the name
-    may be the whole line (``/hp Охранник``)."""
+    may be the whole line (``/hp Охранник``); ``also``: names known without a sheet (the
+    NPCs of the open fight: a group with no sheet seats its copies without one)."""
     words = text.split()
     if not words or words[0][:1].isdigit() or words[0][:1] in "+-":
         return None
+    known = [name for name, _sheet in await store.list_npcs(chat_id, system)]
+    return name_at_start(words, [*known, *also], whole=whole)
+
+
+def name_at_start(
+    words: Sequence[str], names: Sequence[str], *, whole: bool = False
+) -> tuple[str, str] | None:
+    """The longest of ``names`` the typed words start with (any case), and the words left."""
     typed = [w.casefold() for w in words]
     best: tuple[str, str] | None = None
-    for name, _sheet in await store.list_npcs(chat_id, system):
+    for name in names:
         parts = [w.casefold() for w in name.split()]
         room = len(parts) <= len(typed) if whole else len(parts) < len(typed)
         fits = room and typed[: len(parts)] == parts
@@ -92,11 +109,15 @@ async def npc_at_start(
 
 
 async def group_sheets(
-    store: Store, chat_id: int, system: SheetSystem, group: str
+    store: Store, chat_id: int, system: SheetSystem, group: str, also: Sequence[str] = ()
 ) -> list[tuple[str, Sheet]]:
-    """The copies of ``group`` the chat has sheets for, by number («Охранник 1», «Охранник 2»)."""
+    """The copies of ``group`` by number («Охранник 1», «Охранник 2»): those the chat has
+    sheets for, and those among ``also`` (the open fight's NPCs) with a blank sheet."""
     found: list[tuple[int, str, Sheet]] = []
-    for name, sheet in await store.list_npcs(chat_id, system):
+    listed = [(name, sheet) for name, sheet in await store.list_npcs(chat_id, system)]
+    seen = {_folded(name) for name, _sheet in listed}
+    listed += [(name, new_sheet(system)) for name in also if _folded(name) not in seen]
+    for name, sheet in listed:
         numbered = _NUMBERED.fullmatch(" ".join(name.split()))
         if numbered is not None and _folded(numbered.group(1)) == _folded(group):
             found.append((int(numbered.group(2)), name, sheet))

@@ -1,4 +1,4 @@
-"""``/dmg`` and ``/heal`` in a d6 chat: physical and mental wounds on the sheet (RULES.md
+"""``/dmg``, ``/heal`` and ``/hp`` in a d6 chat: physical and mental wounds on the sheet (RULES.md
 §D.1–§D.2), the difficulties every later chance counts."""
 
 from __future__ import annotations

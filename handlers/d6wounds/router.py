@@ -1,4 +1,4 @@
-"""``/dmg`` and ``/heal`` in a d6 chat (RULES.md §D.1–§D.2): a wound is a difficulty the
+"""``/dmg``, ``/heal`` and ``/hp`` in a d6 chat (RULES.md §D.1–§D.2): a wound is a difficulty the
 sheet keeps, physical ones adding up and only the strongest mental one counting in every later
 chance (``rules.d6.chance.difficulty_total``). One atomic sheet update each, so two wounds sent
 at once both land. The Storyteller wounds a player by replying to them, or an NPC by name."""
@@ -31,6 +31,7 @@ def make_router() -> Router:
     router = Router(name="d6wounds")
     router.message.register(dmg_command, Command("dmg", "damage"), in_game(GameSystem.D6))
     router.message.register(heal_command, Command("heal"), in_game(GameSystem.D6))
+    router.message.register(hp_command, Command("hp", "health"), in_game(GameSystem.D6))
     return router
 
 
@@ -172,3 +173,45 @@ async def heal_command(
     if done is not None:
         name, sheet = done
         await message.answer(view.healed_text(name, sheet))
+
+
+async def hp_command(
+    message: Message, command: CommandObject, store: Store, profile: Profile
+) -> None:
+    """The wounds a character carries (§D.2) and helplessness (§D.11): one's own, in reply
+    to a player's message theirs, an NPC's by name, a group's copies one by one. Anyone may
+    look: wounds are what the table sees anyway."""
+    chat_id = message.chat.id
+    text = (command.args or "").strip()
+    if text:
+        listed = [name for name, _sheet in await store.list_npcs(chat_id, D6)]
+        groups = [group for name in listed if (group := npcs.group_of(name)) is not None]
+        found = npcs.name_at_start(text.split(), [*listed, *groups], whole=True)
+        if found is None or found[1]:
+            await message.answer(view.no_npc_text(text) if found is None else view.hp_usage_text())
+            return
+        name = found[0]
+        shown = await npcs.group_sheets(store, chat_id, D6, name)
+        if not shown:
+            sheet = await store.load_npc(chat_id, D6, name)
+            shown = [(name, sheet)] if sheet is not None else []
+        if not shown:
+            await message.answer(view.no_npc_text(name))
+            return
+        lines = [_hp(name, sheet, profile) for name, sheet in shown]
+        await message.answer("\n\n".join(lines))
+        return
+    user = message.from_user
+    target = await replied_player(message, store)  # or whom the bot's replied message is about
+    who = target if target is not None else user
+    if who is None or (who is user and message.sender_chat is not None):
+        await message.answer(view.hp_usage_text())
+        return
+    name = roller_name(message, who) if who is user else who.first_name
+    sheet = await store.load_sheet(chat_id, who.id, D6)
+    await message.answer(_hp(name, sheet, profile))
+
+
+def _hp(name: str, sheet: Sheet | None, profile: Profile) -> str:
+    helpless = sheet is not None and rolling.d6_helpless(sheet, profile)
+    return view.hp_text(name, sheet, profile, helpless)

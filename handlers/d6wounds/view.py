@@ -7,7 +7,8 @@ from html import escape
 from aiogram.utils.i18n import gettext as _
 
 from bot import render
-from rules.d6.chance import DifficultyKind
+from rules.d6.chance import DifficultyKind, difficulty_total
+from rules.profiles import Profile
 from rules.sheet import Sheet
 
 
@@ -40,6 +41,31 @@ def healed_text(name: str, sheet: Sheet) -> str:
     return _("{name}: a wound healed.").format(name=escape(name)) + "\n" + wounds_line(sheet)
 
 
+def hp_text(name: str, sheet: Sheet | None, profile: Profile, helpless: bool) -> str:
+    """``/hp`` in a d6 chat: the wounds the sheet keeps, what they take off every chance
+    together (physical ones add up, only the strongest mental one counts: §D.2), and
+    helplessness while it lasts (§D.11)."""
+    lines = ["<b>" + escape(name) + "</b>"]
+    wounds = sheet.wounds if sheet is not None else ()
+    if sheet is None or not wounds:
+        lines.append(_("No wounds."))
+    else:
+        lines.append(wounds_line(sheet))
+        lines.append(
+            _("Every chance is {n} lower for them.").format(n=difficulty_total(wounds, profile))
+        )
+    if helpless:
+        lines.append(render.helpless_text())
+    return "\n".join(lines)
+
+
+def hp_usage_text() -> str:
+    return _(
+        "/hp — your character's wounds; in reply to a player's message — theirs; "
+        "/hp Bandit — an NPC's, /hp Guard — every copy of a group."
+    )
+
+
 def usage_text() -> str:
     return _(
         "In the d6 game: /dmg 2 phys — a physical wound of severity 2; /dmg 3 ment — a mental "
@@ -61,4 +87,4 @@ def no_npc_text(name: str) -> str:
 
 
 def help_line(_profile: object) -> str:
-    return _("/dmg 2 phys, /dmg 3 ment — wounds on your sheet; /heal 1 — one heals")
+    return _("/dmg 2 phys, /dmg 3 ment — wounds on your sheet; /heal 1 — one heals; /hp — wounds")

@@ -24,7 +24,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot import npcs, render
 from bot.access import runs_game
-from bot.combat import REFRESH_TRACKER, STUN_TRACKER
+from bot.combat import CURRENT_ROUND, REFRESH_TRACKER, STUN_TRACKER
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
@@ -41,7 +41,7 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage, heal, is_stunned
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Attribute, Sheet, set_health, system_of
+from rules.sheet import Attribute, Sheet, new_sheet, set_health, system_of
 
 
 def make_router() -> Router:
@@ -92,12 +92,35 @@ async def _whose(
     return Whose(name=roller_name(message, user), user_id=user.id, username=user.username)
 
 
+async def _fighting_npcs(features: FeatureSet, store: Store, chat_id: int) -> list[str]:
+    """The NPCs of the open fight by name: a group with no sheet seats its copies without
+    one («Гуль 1», «Гуль 2», bot/npcs.py), and the Storyteller still names them."""
+    if not features.has(CURRENT_ROUND):
+        return []
+    current = await features.handoff(CURRENT_ROUND)(store, chat_id)
+    if current is None:
+        return []
+    return [f.name for f in current.fighters if f.user_id is None]
+
+
+def _with_groups(names: list[str]) -> list[str]:
+    """The names and the groups they are numbered in («Гуль 2» → «Гуль»), for ``/hp Гуль``."""
+    groups = [group for name in names if (group := npcs.group_of(name)) is not None]
+    return [*names, *groups]
+
+
 async def _change(
-    store: Store, message: Message, whose: Whose, profile: Profile, change: Callable[[Sheet], Sheet]
+    store: Store,
+    message: Message,
+    whose: Whose,
+    profile: Profile,
+    change: Callable[[Sheet], Sheet],
+    fighting: list[str],
 ) -> Sheet | None:
     system = system_of(profile)
     if whose.npc is not None:
-        if await store.load_npc(message.chat.id, system, whose.npc) is None:
+        seated = whose.npc.casefold() in {name.casefold() for name in fighting}
+        if not seated and await store.load_npc(message.chat.id, system, whose.npc) is None:
             await message.answer(view.no_npc_text(whose.npc))
             return None
         return await store.update_npc(message.chat.id, system, whose.npc, change)
@@ -115,7 +138,13 @@ async def _refresh_tracker(
 
 
 async def _arguments(
-    message: Message, command: CommandObject, profile: Profile, store: Store, *, damage: bool
+    message: Message,
+    command: CommandObject,
+    profile: Profile,
+    store: Store,
+    fighting: list[str],
+    *,
+    damage: bool,
 ) -> HealthArguments | None:
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
@@ -123,7 +152,9 @@ async def _arguments(
     try:
         return parse_health_arguments(command.args, damage=damage)
     except ArgumentsError:
-        named = await _npc_named(store, message.chat.id, profile, command.args, damage=damage)
+        named = await _npc_named(
+            store, message.chat.id, profile, command.args, fighting, damage=damage
+        )
         if named is not None:
             return named
         usage = view.dmg_usage_text() if damage else view.heal_usage_text()
@@ -132,12 +163,20 @@ async def _arguments(
 
 
 async def _npc_named(
-    store: Store, chat_id: int, profile: Profile, text: str | None, *, damage: bool
+    store: Store,
+    chat_id: int,
+    profile: Profile,
+    text: str | None,
+    fighting: list[str],
+    *,
+    damage: bool,
 ) -> HealthArguments | None:
     """``Охранник 2 л``, ``Гуль 3 у``: a line that starts with an NPC's name, as the
-    Storyteller names one (the copy of a group by its number, docs/product.md "NPCs"); one
-    level when only the kind follows the name."""
-    found = await npcs.npc_at_start(store, chat_id, system_of(profile), text or "", whole=True)
+    Storyteller names one (the copy of a group by its number, docs/product.md "NPCs"; a
+    copy in the open fight even without a sheet); one level when only the kind follows."""
+    found = await npcs.npc_at_start(
+        store, chat_id, system_of(profile), text or "", whole=True, also=_with_groups(fighting)
+    )
     if found is None:
         return None
     name, rest = found
@@ -159,7 +198,8 @@ async def dmg_command(
     chat_settings: ChatSettings,
     features: FeatureSet,
 ) -> None:
-    args = await _arguments(message, command, profile, store, damage=True)
+    fighting = await _fighting_npcs(features, store, message.chat.id)
+    args = await _arguments(message, command, profile, store, fighting, damage=True)
     if args is None or args.kind is None or args.levels is None:
         return
     whose = await _whose(message, args, bot, chat_settings, store)
@@ -173,7 +213,7 @@ async def dmg_command(
         return set_health(sheet, apply_damage(sheet.health, kind, levels, profile.combat).track)
 
     try:
-        sheet = await _change(store, message, whose, profile, hurt)
+        sheet = await _change(store, message, whose, profile, hurt, fighting)
     except RulesInputError:
         await message.answer(view.dead_text(whose.name))
         return
@@ -305,7 +345,8 @@ async def heal_command(
     chat_settings: ChatSettings,
     features: FeatureSet,
 ) -> None:
-    args = await _arguments(message, command, profile, store, damage=False)
+    fighting = await _fighting_npcs(features, store, message.chat.id)
+    args = await _arguments(message, command, profile, store, fighting, damage=False)
     if args is None:
         return
     whose = await _whose(message, args, bot, chat_settings, store)
@@ -321,7 +362,7 @@ async def heal_command(
         return set_health(sheet, heal(sheet.health, min(levels, len(sheet.health.boxes))))
 
     try:
-        sheet = await _change(store, message, whose, profile, mend)
+        sheet = await _change(store, message, whose, profile, mend, fighting)
     except _NothingToHeal:
         await message.answer(view.nothing_to_heal_text(whose.name))
         return
@@ -338,15 +379,19 @@ async def hp_command(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
+    features: FeatureSet,
 ) -> None:
     """Anyone may look: health is what the table sees anyway."""
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
         return
+    fighting = await _fighting_npcs(features, store, message.chat.id)
     try:
         args = parse_health_arguments(command.args, damage=False)
     except ArgumentsError:
-        named = await _npc_named(store, message.chat.id, profile, command.args, damage=False)
+        named = await _npc_named(
+            store, message.chat.id, profile, command.args, fighting, damage=False
+        )
         if named is None:
             await message.answer(view.heal_usage_text())
             return
@@ -356,9 +401,11 @@ async def hp_command(
     target = await replied_player(message, store) if args.npc is None else None
     if args.npc is not None:
         # a group's copies, each with its own health, or the one NPC of that name
-        shown = await npcs.group_sheets(store, message.chat.id, system, args.npc)
+        shown = await npcs.group_sheets(store, message.chat.id, system, args.npc, fighting)
         if not shown:
             sheet = await store.load_npc(message.chat.id, system, args.npc)
+            if sheet is None and args.npc.casefold() in {n.casefold() for n in fighting}:
+                sheet = new_sheet(system)  # a copy seated without a sheet: untouched
             if sheet is None:
                 await message.answer(view.no_npc_text(args.npc))
                 return

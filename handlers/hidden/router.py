@@ -94,7 +94,7 @@ async def hidden_command(
         return
     user = message.from_user
     if user is None or not is_storyteller(chat_settings, user):
-        await message.answer(render.storyteller_only_text())
+        await message.answer(render.storyteller_only_text(d6=profile.system is GameSystem.D6))
         return
     with suppress(TelegramBadRequest, TelegramForbiddenError):
         await message.delete()
@@ -378,7 +378,7 @@ async def reveal_command(
         await message.answer(view.anonymous_reveal_text())
         return
     elif not is_storyteller(chat_settings, user):
-        await message.answer(render.storyteller_only_text())
+        await message.answer(render.storyteller_only_text(d6=profile.system is GameSystem.D6))
         return
     else:
         chat_id = message.chat.id
@@ -440,7 +440,8 @@ async def reveal_tap(
         return
     settings = await store.load_chat(record.chat_id)
     if callback.from_user.id not in (record.owner_id, settings.storyteller_id):
-        await tell(callback, lambda: render.storyteller_only_text(), alert=True)
+        d6 = chat_profile(settings).system is GameSystem.D6
+        await tell(callback, lambda: render.storyteller_only_text(d6=d6), alert=True)
         return
     problem = await _publish(bot, store, record, chat_profile(settings))
     message = callback.message
@@ -460,7 +461,8 @@ async def campaign_tap(
     message = callback.message
     settings = await store.load_chat(callback_data.c)
     if settings.storyteller_id != callback.from_user.id or not isinstance(message, Message):
-        await tell(callback, lambda: render.storyteller_only_text(), alert=True)
+        d6 = chat_profile(settings).system is GameSystem.D6
+        await tell(callback, lambda: render.storyteller_only_text(d6=d6), alert=True)
         return
     await store.choose_campaign(callback.from_user.id, callback_data.c)
     _chosen, runs = await store.campaigns(callback.from_user.id)

@@ -200,5 +200,7 @@ def dropped_text(keys: list[str]) -> str:
     )
 
 
-def read_only_text() -> str:
+def read_only_text(d6: bool = False) -> str:
+    if d6:
+        return _("Only the GM (or an admin until there is one) changes house rules.")
     return _("Only the Storyteller (or an admin until there is one) changes house rules.")

@@ -26,6 +26,12 @@ from bot.taps import tell
 from handlers.settings import house, view
 from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
 from rules import profiles
+from rules.profiles import GameSystem
+
+
+def _d6(chat_settings: ChatSettings) -> bool:
+    """The d6 texts call the one who runs the game «сценарист»: the refusals say so there."""
+    return chat_profile(chat_settings).system is GameSystem.D6
 
 
 def make_router() -> Router:
@@ -57,7 +63,7 @@ async def lang_command(
     if code and not await _may_set_language(
         bot, message.chat, chat_settings, message.from_user, message.sender_chat
     ):
-        await message.answer(view.language_refusal_text())
+        await message.answer(view.language_refusal_text(_d6(chat_settings)))
         return
     if not code:
         await message.answer(view.language_prompt(), reply_markup=view.language_keyboard())
@@ -83,7 +89,7 @@ async def lang_tap(
         await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if not await _may_set_language(bot, message.chat, chat_settings, callback.from_user, None):
-        await tell(callback, lambda: view.language_refusal_text(), alert=True)
+        await tell(callback, lambda: view.language_refusal_text(_d6(chat_settings)), alert=True)
         return
     await store.update_chat(message.chat.id, locale=code)
     with get_i18n().use_locale(code):
@@ -105,7 +111,7 @@ async def rules_command(
         await _house_command(message, store, chat_settings, access, name, words[1:])
         return
     if access is GameAccess.DENIED:
-        await message.answer(view.game_refusal_text(chat_settings))
+        await message.answer(view.game_refusal_text(chat_settings, _d6(chat_settings)))
         return
     if name in profiles.names() and access is GameAccess.ALLOWED:
         await _switch_game(message, store, chat_settings, name)
@@ -154,7 +160,7 @@ async def _house_command(
         await message.answer(house.export_text(line))
         return
     if access is not GameAccess.ALLOWED:
-        await message.answer(house.read_only_text())
+        await message.answer(house.read_only_text(_d6(chat_settings)))
         return
     switches = dict(chat_settings.switches)
     if verb == "reset":
@@ -207,7 +213,7 @@ async def house_tap(
     if action in ("s", "r", "R"):
         access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
         if access is not GameAccess.ALLOWED:
-            await tell(callback, lambda: house.read_only_text(), alert=True)
+            await tell(callback, lambda: house.read_only_text(_d6(chat_settings)), alert=True)
             return
     card: int | None = None
     if action in ("c", "s") and group is not None:
@@ -272,7 +278,9 @@ async def profile_tap(
         return
     access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
     if access is not GameAccess.ALLOWED:
-        await tell(callback, lambda: view.game_refusal_text(chat_settings), alert=True)
+        await tell(
+            callback, lambda: view.game_refusal_text(chat_settings, _d6(chat_settings)), alert=True
+        )
         return
     kept, _dropped = house_rules.kept_on_switch(callback_data.name, chat_settings.switches)
     settings = await store.update_chat(message.chat.id, profile=callback_data.name, switches=kept)

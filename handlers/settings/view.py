@@ -66,14 +66,16 @@ def rules_set_text(name: str) -> str:
     return _("Game of this chat: <b>{title}</b>.").format(title=render.profile_title(name))
 
 
-def game_storyteller_only_text() -> str:
+def game_storyteller_only_text(d6: bool = False) -> str:
+    if d6:
+        return _("Only the GM can change the game.")
     return _("Only the Storyteller can change the game.")
 
 
-def game_refusal_text(chat_settings: ChatSettings) -> str:
+def game_refusal_text(chat_settings: ChatSettings, d6: bool = False) -> str:
     if chat_settings.storyteller_id is None:
         return render.admins_only_text()
-    return game_storyteller_only_text()
+    return game_storyteller_only_text(d6)
 
 
 def help_lines(profile: Profile) -> str:
@@ -90,5 +92,7 @@ def help_lines(profile: Profile) -> str:
     )
 
 
-def language_refusal_text() -> str:
+def language_refusal_text(d6: bool = False) -> str:
+    if d6:
+        return _("The group's language is set by its GM or an administrator.")
     return _("The group's language is set by its Storyteller or an administrator.")

@@ -241,7 +241,7 @@ async def sheet_command(
     export = sub == "export"
     mention = rest if export else (command.args or "").strip()
     if sub and not export and not sub.startswith("@"):
-        await message.answer(sheet_view.sheet_usage_text())
+        await message.answer(sheet_view.sheet_usage_text(system is SheetSystem.D6))
         return
     target = await _target(message, user, mention, store, system)
     if target is None:
@@ -251,7 +251,7 @@ async def sheet_command(
         await game_access(bot, message.chat, chat_settings, user, message.sender_chat)
         is not GameAccess.ALLOWED
     ):
-        await message.answer(sheet_view.not_storyteller_text())
+        await message.answer(sheet_view.not_storyteller_text(system is SheetSystem.D6))
         return
     concerns(target.user_id, target.name, target.username)  # a reply to this answer is theirs
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
@@ -285,7 +285,7 @@ async def _roster(
 ) -> None:
     """``/sheet all``: every player's sheet and every NPC, one line each (Storyteller)."""
     if not await _may_run_the_game(message, bot, chat_settings):
-        await message.answer(sheet_view.not_storyteller_text())
+        await message.answer(sheet_view.not_storyteller_text(system is SheetSystem.D6))
         return
     lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
@@ -310,10 +310,11 @@ async def roster_tap(
         await tell(callback, lambda: render.closed_text(), alert=True)
         return
     access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
-    if access is not GameAccess.ALLOWED:
-        await tell(callback, lambda: sheet_view.not_storyteller_text(), alert=True)
-        return
     system = system_of(profile)
+    if access is not GameAccess.ALLOWED:
+        d6 = system is SheetSystem.D6
+        await tell(callback, lambda: sheet_view.not_storyteller_text(d6), alert=True)
+        return
     lang = sheet_text.lang_of(locale)
     npcs = await store.list_npcs(message.chat.id, system)
     if callback_data.n:
@@ -446,10 +447,12 @@ async def npc_command(
     locale: str,
 ) -> None:
     """The Storyteller's NPC sheets, by name; the same all-or-nothing text as ``/set``."""
-    if not await _may_run_the_game(message, bot, chat_settings):
-        await message.answer(sheet_view.npc_only_storyteller_text())
-        return
     system = system_of(profile)
+    d6 = system is SheetSystem.D6
+    if not await _may_run_the_game(message, bot, chat_settings):
+        text = sheet_view.npc_only_storyteller_text(d6)
+        await message.answer(text)
+        return
     lang = sheet_text.lang_of(locale)
     name, traits = split_npc(command.args or "")
     if not name:
@@ -457,17 +460,17 @@ async def npc_command(
         text, markup = (
             sheet_view.roster_page(npcs, lang, sheet_view.NPC_MARK, npc_only=True)
             if npcs
-            else (sheet_view.npc_usage_text(), None)
+            else (sheet_view.npc_usage_text(d6), None)
         )
         await message.answer(text, reply_markup=markup)
         return
     if len(name) > NPC_NAME_MAX or name.startswith(("@", "/")):
-        await message.answer(sheet_view.npc_usage_text())
+        await message.answer(sheet_view.npc_usage_text(d6))
         return
     if not traits.strip():
         sheet = await store.load_npc(message.chat.id, system, name)
         if sheet is None:
-            await message.answer(sheet_view.no_npc_text(name))
+            await message.answer(sheet_view.no_npc_text(name, d6))
             return
         text = sheet_view.sheet_text(sheet, name, lang, sheet_view.NPC_MARK)
         await message.answer(text)

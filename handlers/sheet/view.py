@@ -424,24 +424,34 @@ def blood_refused_text(owner: str, points: int, held: int | None) -> str:
     ).format(name=escape(owner), held=held, n=points)
 
 
-def npc_usage_text() -> str:
+def npc_usage_text(d6: bool = False) -> str:
+    """The d6 texts call the one who runs the game «сценарист», and their sheets hold powers."""
+    if d6:
+        return _(
+            "NPC sheets (the GM): /npc Bandit: sabre 2 strength 3 — set; /npc Bandit — show; "
+            "/npc — the list."
+        )
     return _(
         "NPC sheets (Storyteller): /npc Guard: dexterity 3 brawl 2 — set; /npc Guard — show; "
         "/npc — the list."
     )
 
 
-def no_npc_text(name: str) -> str:
-    return _("There is no NPC «{name}» in this chat.").format(name=escape(name)) + (
-        "\n" + npc_usage_text()
-    )
+def no_npc_text(name: str, d6: bool = False) -> str:
+    if d6:
+        text = _("There is no GM's NPC «{name}» in this chat.")
+    else:
+        text = _("There is no NPC «{name}» in this chat.")
+    return text.format(name=escape(name)) + "\n" + npc_usage_text(d6)
 
 
 def npc_saved_text(sheet: Sheet, name: str, lang: Lang, entries: Sequence[BlockEntry]) -> str:
     return NPC_MARK + " " + saved_text(sheet, name, lang, entries).removeprefix("✅ ")
 
 
-def npc_only_storyteller_text() -> str:
+def npc_only_storyteller_text(d6: bool = False) -> str:
+    if d6:
+        return _("Only the GM keeps NPC sheets.")
     return _("Only the Storyteller keeps NPC sheets.")
 
 
@@ -482,7 +492,9 @@ def help_section(profile: Profile) -> str:
     )
 
 
-def not_storyteller_text() -> str:
+def not_storyteller_text(d6: bool = False) -> str:
+    if d6:
+        return _("Only the GM can see other players' sheets.")
     return _("Only the Storyteller can see other players' sheets.")
 
 
@@ -500,7 +512,12 @@ def not_your_sheet_text() -> str:
     return _("This is not your sheet: open your own with /set.")
 
 
-def sheet_usage_text() -> str:
+def sheet_usage_text(d6: bool = False) -> str:
+    if d6:
+        return _(
+            "/sheet — your sheet; /sheet export — as text to copy; /sheet set — paste many "
+            "traits; the GM: /sheet @name or /sheet as a reply."
+        )
     return _(
         "/sheet — your sheet; /sheet export — as text to copy; /sheet set — paste many "
         "traits; the Storyteller: /sheet @name or /sheet as a reply."

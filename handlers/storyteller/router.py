@@ -37,6 +37,7 @@ from bot.taps import load_tap, tell
 from handlers.storyteller import view
 from handlers.storyteller.callbacks import StCallback
 from handlers.storyteller.flow import CLAIM, ClaimState
+from rules.profiles import GameSystem, Profile
 
 
 def make_router() -> Router:
@@ -72,9 +73,10 @@ def _wants_target(message: Message) -> bool:
 
 
 async def storyteller_command(
-    message: Message, bot: Bot, store: Store, chat_settings: ChatSettings
+    message: Message, bot: Bot, store: Store, chat_settings: ChatSettings, profile: Profile
 ) -> None:
     chat = message.chat
+    d6 = profile.system is GameSystem.D6  # the d6 texts call the role «сценарист»
     if chat.type == ChatType.PRIVATE:
         await message.answer(view.storyteller_group_only_text())
         return
@@ -83,25 +85,25 @@ async def storyteller_command(
     if is_anonymous(message):
         flow = await store.create_flow(ClaimState(expected=current), chat.id, 0)
         text = (
-            view.storyteller_anonymous_text()
+            view.storyteller_anonymous_text(d6=d6)
             if current is None
-            else view.storyteller_takeover_text(current_name)
+            else view.storyteller_takeover_text(current_name, d6=d6)
         )
-        markup = view.claim_keyboard(flow.id, flow.version, takeover=current is not None)
+        markup = view.claim_keyboard(flow.id, flow.version, takeover=current is not None, d6=d6)
         await message.answer(text, reply_markup=markup)
         return
     user = message.from_user
     if user is None or message.sender_chat is not None:
-        await message.answer(view.storyteller_admins_only_text())
+        await message.answer(view.storyteller_admins_only_text(d6=d6))
         return
     if current == user.id:
-        await _pass_role(message, store, user)
+        await _pass_role(message, store, user, d6=d6)
         return
     if not await is_chat_admin(bot, chat.id, user.id):
         text = (
-            view.storyteller_admins_only_text()
+            view.storyteller_admins_only_text(d6=d6)
             if current is None
-            else view.storyteller_current_text(current_name)
+            else view.storyteller_current_text(current_name, d6=d6)
         )
         await message.answer(text)
         return
@@ -110,20 +112,20 @@ async def storyteller_command(
             chat.id, expected=None, new_id=user.id, name=user.first_name, title=_chat_title(chat)
         )
         text = (
-            view.storyteller_changed_text()
+            view.storyteller_changed_text(d6=d6)
             if updated is None
-            else view.storyteller_set_text(user.first_name)
+            else view.storyteller_set_text(user.first_name, d6=d6)
         )
         await message.answer(text)
         return
     flow = await store.create_flow(ClaimState(expected=current), chat.id, user.id)
     await message.answer(
-        view.storyteller_takeover_text(current_name),
-        reply_markup=view.claim_keyboard(flow.id, flow.version, takeover=True),
+        view.storyteller_takeover_text(current_name, d6=d6),
+        reply_markup=view.claim_keyboard(flow.id, flow.version, takeover=True, d6=d6),
     )
 
 
-async def _pass_role(message: Message, store: Store, user: User) -> None:
+async def _pass_role(message: Message, store: Store, user: User, *, d6: bool) -> None:
     """The Storyteller's ``/st``: to a replied-to player it hands the role over; alone it
     only says who runs the game."""
     target = _target(message)
@@ -131,10 +133,10 @@ async def _pass_role(message: Message, store: Store, user: User) -> None:
         if _wants_target(message):
             await message.answer(view.storyteller_target_problem_text())
         else:
-            await message.answer(view.storyteller_already_text())
+            await message.answer(view.storyteller_already_text(d6=d6))
         return
     if target.id == user.id:
-        await message.answer(view.storyteller_already_text())
+        await message.answer(view.storyteller_already_text(d6=d6))
         return
     updated = await store.set_storyteller(
         message.chat.id,
@@ -144,15 +146,18 @@ async def _pass_role(message: Message, store: Store, user: User) -> None:
         title=_chat_title(message.chat),
     )
     if updated is None:
-        await message.answer(view.storyteller_changed_text())
+        await message.answer(view.storyteller_changed_text(d6=d6))
         return
-    await message.answer(view.storyteller_passed_text(user.first_name, target.first_name))
+    await message.answer(
+        view.storyteller_passed_text(user.first_name, target.first_name, d6=d6),
+    )
 
 
 async def storyteller_tap(
-    callback: CallbackQuery, callback_data: StCallback, bot: Bot, store: Store
+    callback: CallbackQuery, callback_data: StCallback, bot: Bot, store: Store, profile: Profile
 ) -> None:
     """«Я Рассказчик» / «Забрать роль»: the presser's real id, checked, becomes the role's."""
+    d6 = profile.system is GameSystem.D6
     loaded = await load_tap(callback, callback_data.f, store, CLAIM)
     if loaded is None:
         return
@@ -170,10 +175,10 @@ async def storyteller_tap(
         await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if expected == tapper.id:
-        await tell(callback, lambda: view.storyteller_already_text(), alert=True)
+        await tell(callback, lambda: view.storyteller_already_text(d6=d6), alert=True)
         return
     if not await is_chat_admin(bot, message.chat.id, tapper.id):
-        await tell(callback, lambda: view.storyteller_admins_only_text(), alert=True)
+        await tell(callback, lambda: view.storyteller_admins_only_text(d6=d6), alert=True)
         return
     if await store.close_flow(flow, flow.version) is None:
         await tell(callback, lambda: render.already_done_text())
@@ -186,9 +191,9 @@ async def storyteller_tap(
         title=_chat_title(message.chat),
     )
     text = (
-        view.storyteller_changed_text()
+        view.storyteller_changed_text(d6=d6)
         if updated is None
-        else view.storyteller_set_text(tapper.first_name)
+        else view.storyteller_set_text(tapper.first_name, d6=d6)
     )
     await safe_edit(message, text, None)
     await callback.answer()

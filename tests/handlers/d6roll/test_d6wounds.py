@@ -5,6 +5,7 @@ mental one counts."""
 from __future__ import annotations
 
 import pytest
+from aiogram.types import User
 
 from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
@@ -73,3 +74,66 @@ async def test_g_d20_helplessness_shows_where_the_wound_lands_and_on_the_sheet(
     await d6.say(ANNA, "/set кубики удачи 1")
     await d6.say(ANNA, "/sheet")
     assert "Беспомощ" not in d6.session.sent[-1].text
+
+
+async def test_hp_shows_the_wounds_they_take_off_and_helplessness(d6: Table) -> None:
+    await d6.say(ANNA, "/hp")
+    assert d6.session.sent[-1].text == "<b>Anna</b>\nРан нет."
+    await d6.say(ANNA, "/set\nСила 1\nЛовкость 1")
+    await d6.say(ANNA, "/dmg 1 тел")
+    await d6.say(ANNA, "/dmg 1 душ")
+    await d6.say(ANNA, "/dmg 2 душ")
+    await d6.say(ANNA, "/hp")
+    text = d6.session.sent[-1].text
+    assert "1) телесная рана −1, 2) душевная рана −1, 3) душевная рана −2" in text
+    assert "Каждый шанс у персонажа меньше на 3." in text  # physical 1 + the strongest mental 2
+    assert "⛓ Беспомощ" in text  # powers 1 + 1 against 3, no luck
+    await d6.say(BORIS, "/hp", reply_to=ANNA)  # anyone looks, at whom they reply to
+    assert d6.session.sent[-1].text == text
+    await d6.say(ANNA, "/r 2")
+    rolled = d6.session.messages[-1].message_id
+    dice = User(id=123456, is_bot=True, first_name="Dice")
+    await d6.say(BORIS, "/hp", reply_to=dice, replied_id=rolled)  # the bot's result of Anna's
+    assert d6.session.sent[-1].text == text
+    await d6.say(BORIS, "/hp")
+    assert d6.session.sent[-1].text == "<b>Boris</b>\nРан нет."
+
+
+async def test_hp_of_an_npc_and_of_a_group_by_number(d6: Table) -> None:
+    for name in ("Бандит", "Охранник 1", "Охранник 2", "Охранник 3"):
+        await d6.store.update_npc(d6.chat.id, SheetSystem.D6, name, lambda sheet: sheet)
+    await d6.say(VERA, "/dmg Охранник 2 тел 2")
+    await d6.say(VERA, "/dmg Бандит душ 1")
+    await d6.say(ANNA, "/hp бандит")
+    assert d6.session.sent[-1].text.startswith("<b>Бандит</b>\nРаны: 1) душевная рана −1")
+    await d6.say(ANNA, "/hp Охранник")
+    shown = d6.session.sent[-1].text
+    assert [line for line in shown.splitlines() if line.startswith("<b>")] == [
+        "<b>Охранник 1</b>",
+        "<b>Охранник 2</b>",
+        "<b>Охранник 3</b>",
+    ]
+    assert shown.count("Ран нет.") == 2
+    assert "1) телесная рана −2" in shown
+    await d6.say(ANNA, "/hp Охранник 3")
+    assert d6.session.sent[-1].text == "<b>Охранник 3</b>\nРан нет."
+    await d6.say(ANNA, "/hp Атаман")
+    assert "НПС «Атаман» здесь нет" in d6.session.sent[-1].text
+    await d6.say(ANNA, "/hp Бандит 5")
+    assert "/hp Бандит" in d6.session.sent[-1].text
+    assert "Здоров" not in d6.session.sent[-1].text  # never the d10 health track
+
+
+async def test_hp_lists_a_group_seated_on_the_d6_tracker(d6: Table) -> None:
+    await d6.say(VERA, "/init npc Охранник 3 x3")  # no sheet: the copies get blank ones
+    await d6.say(VERA, "/dmg Охранник 3 душ 1")
+    await d6.say(BORIS, "/hp охранник")
+    shown = d6.session.sent[-1].text
+    assert [line for line in shown.splitlines() if line.startswith("<b>")] == [
+        "<b>Охранник 1</b>",
+        "<b>Охранник 2</b>",
+        "<b>Охранник 3</b>",
+    ]
+    assert shown.endswith(
+        "<b>Охранник 3</b>\nРаны: 1) душевная рана −1\nКаждый шанс у персонажа меньше на 1."
+    )

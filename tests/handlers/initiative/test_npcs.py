@@ -156,3 +156,38 @@ async def test_the_storytellers_bare_atk_is_the_acting_npcs(table: Table) -> Non
     await table.say(ANNA, "/atk")
     assert "Гуль" in table.session.sent[-1].text.splitlines()[0]
     assert "Аня" not in table.session.sent[-1].text.splitlines()[0]
+
+
+async def test_copies_of_an_npc_without_a_sheet_are_found_by_name(table: Table) -> None:
+    """A group with no sheet seats its copies without one: /dmg, /heal and /hp still find
+    «Гуль 2» by name in the open fight, and its wound lands on a sheet of its own."""
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/init npc Гуль 6 x3")
+    assert await table.store.load_npc(table.chat.id, SYSTEM, "Гуль 2") is None
+
+    await table.say(ANNA, "/dmg Гуль 2 л")
+    second = await table.store.load_npc(table.chat.id, SYSTEM, "Гуль 2")
+    assert second is not None
+    assert second.health.boxes == (DamageType.LETHAL,)
+    assert await table.store.load_npc(table.chat.id, SYSTEM, "Гуль 1") is None
+
+    await table.say(BORIS, "/hp Гуль")
+    shown = table.session.sent[-1].text
+    assert [line for line in shown.splitlines() if line.startswith("<b>Гуль")] == [
+        "<b>Гуль 1</b>",
+        "<b>Гуль 2</b>",
+        "<b>Гуль 3</b>",
+    ]
+    assert shown.count("Здоров [") == 2  # only copy 2 is hurt
+
+    await table.say(BORIS, "/hp Гуль 3")
+    assert table.session.sent[-1].text.startswith("<b>Гуль 3</b>")
+
+    await table.say(ANNA, "/heal Гуль 2")
+    second = await table.store.load_npc(table.chat.id, SYSTEM, "Гуль 2")
+    assert second is not None
+    assert second.health.boxes == ()
+
+    await table.say(ANNA, "/dmg Гуль 7 л")  # no such copy: seven levels to «Гуль», unknown
+    assert "Гуль нет" in table.session.sent[-1].text
+    assert await table.store.list_npcs(table.chat.id, SYSTEM) == [("Гуль 2", second)]
