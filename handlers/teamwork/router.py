@@ -131,7 +131,7 @@ async def team_tap(
             await callback.answer(render.already_done_text())
             return
         if len(state.members) + len(state.pending) >= MAX_MEMBERS:
-            await callback.answer(render.invalid_button_text(), show_alert=True)
+            await callback.answer(view.team_full_text(MAX_MEMBERS), show_alert=True)
             return
         after = state.model_copy(update={"pending": (*state.pending, (user.id, user.first_name))})
     elif not state.is_pending(user.id):
@@ -226,7 +226,7 @@ async def _join_by_reply(
             await message.answer(view.team_already_text())
             return
         if len(state.members) >= MAX_MEMBERS:
-            await message.answer(render.invalid_button_text())
+            await message.answer(view.team_full_text(MAX_MEMBERS))
             return
         try:
             pool = rolling.check_pool(resolved.dice, profile)
