@@ -752,6 +752,12 @@ class _Fault:
     retry_after: int
     delay: float = 0.0
     after: bool = False  # applied first, then answered with ``status``
+    chat: int | None = None  # only calls to this chat (any if None)
+
+    def matches(self, method: str, params: JsonDict) -> bool:
+        if self.remaining <= 0 or self.method not in (None, method):
+            return False
+        return self.chat is None or str(params.get("chat_id")) == str(self.chat)
 
 
 _FAULT_DESCRIPTIONS = {
@@ -912,13 +918,13 @@ class FakeBotApi:
                 raise ApiError(401, "Unauthorized")
             if spec is None:
                 raise ApiError(404, "Not Found: method not found")
-            delay = self._take_fault(spec.name)
+            delay = self._take_fault(spec.name, raw)
             call.params = self.schema.validate_call(spec, raw, form=form)
             self._check_flood(spec.name, call.params)
             result = await self._apply(spec, call.params)
             call.applied = True
             self._count_send(spec.name, call.params)
-            self._take_after_fault(spec.name)
+            self._take_after_fault(spec.name, call.params)
             body: JsonDict = {"ok": True, "result": result}
             status = 200
         except ApiError as error:
@@ -976,14 +982,16 @@ class FakeBotApi:
         count: int = 1,
         status: int = 429,
         retry_after: int = 1,
+        chat: int | None = None,
     ) -> None:
-        """Make the next ``count`` calls of ``method`` (any method if None) fail before applying.
+        """Make the next ``count`` calls of ``method`` (any method if None; to ``chat`` only,
+        if given) fail before applying.
 
         429 answers carry ``parameters.retry_after`` like Telegram's flood control; 500/502/503/
         504 answer like a failing front end. The failed calls change nothing, so a retried call
         applies exactly once.
         """
-        self._faults.append(_Fault(method, count, status, retry_after))
+        self._faults.append(_Fault(method, count, status, retry_after, chat=chat))
 
     def fail_after_applying(
         self, method: str | None = None, *, count: int = 1, status: int = 502
@@ -1027,17 +1035,17 @@ class FakeBotApi:
             wait = max(1, math.ceil(60 - (now - in_group[0])))
             raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 
-    def _take_after_fault(self, method: str) -> None:
+    def _take_after_fault(self, method: str, params: JsonDict) -> None:
         for fault in self._faults:
-            if fault.after and fault.remaining > 0 and fault.method in (None, method):
+            if fault.after and fault.matches(method, params):
                 fault.remaining -= 1
                 raise ApiError(fault.status, _FAULT_DESCRIPTIONS.get(fault.status, "Error"))
 
-    def _take_fault(self, method: str) -> float:
+    def _take_fault(self, method: str, params: JsonDict) -> float:
         for fault in self._faults:
             if fault.after:
                 continue
-            if fault.remaining > 0 and fault.method in (None, method):
+            if fault.matches(method, params):
                 fault.remaining -= 1
                 if fault.delay:
                     return fault.delay

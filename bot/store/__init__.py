@@ -97,7 +97,14 @@ from bot.store.flows import (
     SheetSpend,
 )
 from bot.store.hidden import HiddenRecord, HiddenStore
-from bot.store.journal import Journal, Prefetch, ReplayDice, current_journal, current_prefetch
+from bot.store.journal import (
+    Journal,
+    Prefetch,
+    ReplayDice,
+    current_journal,
+    current_prefetch,
+    update_secret,
+)
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
 from bot.store.updates import Begun, UpdateStore, inbox_key, journal_key, lock_key
@@ -145,6 +152,7 @@ __all__ = [
     "log_key",
     "parse_chat_settings",
     "sheet_key",
+    "update_secret",
 ]
 
 

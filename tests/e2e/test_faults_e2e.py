@@ -10,6 +10,7 @@ once both count; a result whose send failed is sent later, logged once.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.test_roll_e2e import check_roll_report
+from tests.e2e.test_storyteller_e2e import COMMITMENT, faces_in
 
 pytestmark = pytest.mark.e2e
 
@@ -256,3 +258,34 @@ async def test_a_tap_while_redis_is_down_applies_once_after_it_is_back(
     finally:
         await launcher.stop_all()
         print(launcher.logs())
+
+
+async def test_a_hidden_roll_whose_group_notice_failed_reveals_what_the_group_saw(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    """The group's notice of a hidden roll fails four times (every retry of the first run):
+    the roll runs again later with the same dice and the same commitment, so the line
+    ``/reveal`` publishes hashes to the commitment the group saw."""
+    anya = fake_api.add_user("Аня")
+    group = fake_api.add_group("Стол", owner=anya)
+    private = fake_api.open_private_chat(anya)
+    await bot_process.start()
+    storyteller = fake_api.send_text(group, anya, "/st")
+    await fake_api.wait_for_message(group, after=storyteller, timeout=10)
+    fake_api.fail_next("sendMessage", count=4, status=500, chat=group.id)
+    fake_api.send_text(group, anya, "/h 7 6")
+    posted = await fake_api.wait_for_message(group, containing="тайный бросок №1", timeout=20)
+    seen = COMMITMENT.search(posted.text)
+    assert seen is not None
+    await asyncio.sleep(0.5)
+    shown = [m for m in private.messages if "Тайный бросок №1" in m.text]
+    assert shown
+    assert all(seen.group() in m.text for m in shown)
+    assert len({tuple(faces_in(m)) for m in shown}) == 1
+    typed = fake_api.send_text(group, anya, "/reveal")
+    revealed = await fake_api.wait_for_message(
+        group, after=typed, containing="раскрыт:", timeout=10
+    )
+    line = next(x for x in revealed.text.splitlines() if x.startswith("sdb-hidden-v1|"))
+    assert hashlib.sha256(line.encode("ascii")).hexdigest() == seen.group()
+    assert faces_in(revealed) == faces_in(shown[0])
