@@ -28,10 +28,11 @@ from typing import Any
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.methods import GetUpdates
-from aiogram.types import Update
+from aiogram.types import Message, Update
 
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, update_scope
-from bot.store import STORAGE_ERRORS, Store
+from bot.sent import SendKey
+from bot.store import REDIS_ERRORS, Store
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,9 @@ POLL_BACKOFF = (0.5, 1.0, 2.0, 5.0)
 POLL_ERRORS: tuple[type[BaseException], ...] = (
     TelegramNetworkError,
     TelegramServerError,
-    *STORAGE_ERRORS,
+    *REDIS_ERRORS,
 )
+SENDS_REMEMBERED = 4096  # updates whose delivered sends are kept for their next run
 
 
 def _update_id(raw: dict[str, Any]) -> int:
@@ -74,6 +76,9 @@ class Delivery:
         self._queues: dict[int, deque[dict[str, Any]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._known: set[int] = set()  # update ids queued or running here
+        # What each update's earlier runs here delivered (bot/sent.py): a run again after an
+        # outage does not post a result twice. Kept until the update runs to its end.
+        self._sent: dict[int, dict[SendKey, Message]] = {}
         self._stopping = asyncio.Event()
 
     # ----- running updates -------------------------------------------------------------------
@@ -118,17 +123,27 @@ class Delivery:
         update_id = int(raw["update_id"])
         for attempt in range(len(RETRY_PAUSE) + 1):
             try:
-                return await self._feed(raw, attempt, queue)
+                ran = await self._feed(raw, attempt, queue)
             except RETRIED_LATER as error:
                 if self._stopping.is_set() or attempt == len(RETRY_PAUSE):
                     log.warning("update %d left for later: %s", update_id, error)
                     return True
                 log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[attempt])
                 await asyncio.sleep(RETRY_PAUSE[attempt])
+                continue
             except Exception:
                 log.exception("update %d failed", update_id)
+                self._sent.pop(update_id, None)
                 return True
+            if ran:
+                self._sent.pop(update_id, None)
+            return ran
         return True
+
+    def _sent_before(self, update_id: int) -> dict[SendKey, Message]:
+        if update_id not in self._sent and len(self._sent) >= SENDS_REMEMBERED:
+            del self._sent[next(iter(self._sent))]  # the oldest: long left for later
+        return self._sent.setdefault(update_id, {})
 
     async def _feed(self, raw: dict[str, Any], attempt: int, queue: deque[dict[str, Any]]) -> bool:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
@@ -144,6 +159,7 @@ class Delivery:
                     delivery_token=self.token,
                     take_over=self.take_over,
                     attempt=attempt,
+                    sent_before=self._sent_before(update.update_id),
                 )
                 return True
             except ChatBusy:
@@ -175,8 +191,10 @@ class Delivery:
         while not self._stopping.is_set():
             try:
                 await self.recover()
-            except STORAGE_ERRORS as error:
+            except REDIS_ERRORS as error:
                 log.warning("inbox not read: %s", error)
+            except Exception:
+                log.exception("inbox not read")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), RECOVER_EVERY)
 
@@ -218,6 +236,12 @@ class Delivery:
                 await self._pause(pause)
             except TelegramRetryAfter as error:
                 await self._pause(float(error.retry_after))
+            except Exception:
+                # Polling must outlive anything: the updates stay unconfirmed at Telegram.
+                pause = POLL_BACKOFF[min(failures, len(POLL_BACKOFF) - 1)]
+                failures += 1
+                log.exception("polling paused %.1f s", pause)
+                await self._pause(pause)
 
     async def _pause(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):

@@ -39,6 +39,7 @@ from bot.i18n import choose_locale
 from bot.sent import Outbox, current_outbox
 from bot.session import current_command, tracking_answers
 from bot.store import (
+    REDIS_ERRORS,
     STORAGE_ERRORS,
     Begun,
     ChatSettings,
@@ -205,7 +206,11 @@ class StateMiddleware(BaseMiddleware):
         ahead = current_prefetch.set(prefetch)
         command = current_command.set(_command_of(event))
         renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
-        box = Outbox(store, chat.id) if chat is not None else None
+        box = (
+            Outbox(store, chat.id, delivered=data.get("sent_before", {}))
+            if chat is not None
+            else None
+        )
         boxed = current_outbox.set(box)
         try:
             result = await handler(event, data)
@@ -236,7 +241,7 @@ class StateMiddleware(BaseMiddleware):
             await asyncio.sleep(LOCK_RENEW_EVERY)
             try:
                 await store.renew_lock(bot_id, scope, token)
-            except STORAGE_ERRORS as error:
+            except REDIS_ERRORS as error:
                 log.warning("chat %d: lock not renewed: %s", scope, error)
 
 

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
@@ -62,13 +63,21 @@ _BOT_MESSAGE = "there is no caption in the message to edit"
 _NOT_A_MESSAGE = "message to edit not found"
 
 
+SendKey = tuple[str, str, str, int, int]  # chat, text, keyboard, reply target, occurrence
+
+
 @dataclass
 class Outbox:
-    """What the running update has sent to its own chat: the search's floor in this update."""
+    """What the running update has sent to its own chat (the search's floor in this update),
+    and what its earlier runs in this process delivered anywhere (``delivered``, kept by
+    bot/delivery.py across the runs of one update): a run again after Redis or Telegram was
+    away repeats each of those sends as it was answered, without sending it again."""
 
     store: Store
     chat_id: int
     newest: int = 0  # the newest message this update put in its chat
+    delivered: dict[SendKey, Message] = field(default_factory=dict)
+    _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
 
     def note(self, message_id: int) -> None:
         self.newest = max(self.newest, message_id)
@@ -76,14 +85,27 @@ class Outbox:
     def sent(self) -> int | None:
         return self.newest or None
 
+    def key(self, method: SendMessage) -> SendKey:
+        """The send's place in the update: a re-run rolls the same dice and so makes the
+        same sends in the same order; the n-th identical one is the n-th of the first run."""
+        markup = method.reply_markup
+        keyboard = markup.model_dump_json() if isinstance(markup, InlineKeyboardMarkup) else ""
+        what = (str(method.chat_id), method.text, keyboard, _reply_target(method))
+        self._seen[what] += 1
+        return (*what, self._seen[what])
+
 
 current_outbox: ContextVar[Outbox | None] = ContextVar("current_outbox", default=None)
 
 
 @contextmanager
-def outbox(store: Store, chat_id: int | None) -> Iterator[Outbox | None]:
+def outbox(
+    store: Store, chat_id: int | None, delivered: dict[SendKey, Message] | None = None
+) -> Iterator[Outbox | None]:
     """The update's outbox for the length of its handling (none outside a chat)."""
-    box = Outbox(store, chat_id) if chat_id is not None else None
+    box = None
+    if chat_id is not None:
+        box = Outbox(store, chat_id, delivered={} if delivered is None else delivered)
     token = current_outbox.set(box)
     try:
         yield box
@@ -158,7 +180,31 @@ class LostSendGuard(BaseRequestMiddleware):
     ) -> Response[TelegramType]:
         box = current_outbox.get()
         send = method if isinstance(method, SendMessage) else None
-        if box is None or send is None or send.chat_id != box.chat_id:
+        if box is None or send is None:
+            return await make_request(bot, method)
+        key = box.key(send)
+        if key in box.delivered:
+            log.info("sendMessage to %s delivered by an earlier run: not sent again", send.chat_id)
+            earlier = box.delivered[key]
+            if send.chat_id == box.chat_id:
+                box.note(earlier.message_id)
+            # aiogram's request chain passes the method's result, typed as its Response.
+            return cast(Response[TelegramType], earlier)
+        answer = await self._send(make_request, bot, send, box)
+        result: Any = answer
+        if isinstance(result, Message):
+            box.delivered[key] = result
+        return answer
+
+    async def _send(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        send: SendMessage,
+        box: Outbox,
+    ) -> Response[TelegramType]:
+        method = cast(TelegramMethod[TelegramType], send)
+        if send.chat_id != box.chat_id:
             return await make_request(bot, method)
         try:
             answer = await make_request(bot, method)

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from bot.app import SHUTDOWN_GRACE
 from bot.delivery import Delivery
 from bot.settings import Settings
-from bot.store import STORAGE_ERRORS, Store
+from bot.store import REDIS_ERRORS, Store
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
             return web.Response(status=400, text="Bad Request: not an Update")
         try:
             await delivery.receive([raw])
-        except STORAGE_ERRORS as error:
+        except REDIS_ERRORS as error:
             log.warning("update %s not taken, Redis away: %s", raw.get("update_id"), error)
             return web.Response(status=503, text="Service Unavailable")
         return web.Response(status=200, text="ok")

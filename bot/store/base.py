@@ -17,6 +17,14 @@ from redis.asyncio.client import Pipeline
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import (
+    AskError,
+    ClusterError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -50,7 +58,22 @@ CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 # middleware for each update; 0 outside one.
 current_actor: ContextVar[int] = ContextVar("current_actor", default=0)
 
-STORAGE_ERRORS: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError)
+# Redis away for a while, as a single server or a Redis Cluster shows it: refused or timed-out
+# connections, a server still loading, a cluster whose slots are not all served (CLUSTERDOWN,
+# a slot with no node), slots moving during a failover (MOVED, ASK, TRYAGAIN) and a write that
+# reached a replica. An update that meets one is run again later (bot/delivery.py).
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ClusterError,
+    AskError,
+    TryAgainError,
+    ReadOnlyError,
+    RedisClusterException,
+)
+# Anything the Redis client raises: what the loops that must never stop (polling, the inbox's
+# recovery, the webhook, a lock's renewal) survive, whether or not it is an outage.
+REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, RedisClusterException)
 
 
 class RedisUnavailable(RedisConnectionError):

@@ -22,6 +22,7 @@ from bot.store import inbox_key, log_key
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
+from tests.conftest import RedisClusterNodes
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.test_roll_e2e import check_roll_report
 from tests.e2e.test_storyteller_e2e import COMMITMENT, faces_in
@@ -289,3 +290,54 @@ async def test_a_hidden_roll_whose_group_notice_failed_reveals_what_the_group_sa
     line = next(x for x in revealed.text.splitlines() if x.startswith("sdb-hidden-v1|"))
     assert hashlib.sha256(line.encode("ascii")).hexdigest() == seen.group()
     assert faces_in(revealed) == faces_in(shown[0])
+
+
+async def test_a_burst_survives_a_cluster_primary_down_for_five_seconds(
+    fake_api: FakeBotApi, bot_process: BotLauncher, tmp_path: Path
+) -> None:
+    """A Redis Cluster loses one of its three primaries mid-burst (SIGKILL) for five seconds:
+    every command there meets CLUSTERDOWN, moved slots or a refused connection. The bot keeps
+    polling, and once the node is back every command is answered once, logged once."""
+    cluster = RedisClusterNodes(tmp_path / "cluster")
+    cluster.start()
+    try:
+        tables: list[tuple[FakeChat, FakeUser]] = []
+        for n in range(GROUPS):
+            player = fake_api.add_user(f"Игрок{n}")
+            tables.append((fake_api.add_group(f"Стол {n}", owner=player), player))
+        await bot_process.start(env=bot_process.environment(REDIS_URL=cluster.url), timeout=30)
+        commands = [
+            (group, fake_api.send_text(group, player, "/r 6 6"))
+            for _ in range(2)
+            for group, player in tables
+        ]
+        await fake_api.wait_for(lambda: len(fake_api.calls_to("sendMessage")) >= 4, timeout=20)
+        victim = cluster.nodes[1]
+        assert victim.process is not None
+        victim.process.kill()
+        victim.process.wait()
+        commands += [
+            (group, fake_api.send_text(group, player, "/r 6 6"))
+            for _ in range(2)
+            for group, player in tables
+        ]
+        await asyncio.sleep(5)
+        victim.start()
+
+        def answered() -> bool:
+            return all(c.message_id in replies(fake_api, g) for g, c in commands)
+
+        await fake_api.wait_for(answered, timeout=90)
+        await asyncio.sleep(1.0)  # anything sent twice would show up by now
+        check_burst(fake_api, commands)
+        for group, command in commands:
+            shown = replies(fake_api, group)[command.message_id]
+            assert len(shown) == 1, [m.text for m in shown]
+        client = aioredis.RedisCluster.from_url(cluster.url.replace("+cluster", ""))
+        try:
+            for group, _player in tables:
+                assert await client.llen(log_key(group.id)) == 4  # logged once
+        finally:
+            await client.aclose()
+    finally:
+        cluster.stop()
