@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -32,6 +33,7 @@ from aiogram.types import Message, Update
 
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, update_scope
 from bot.sent import SendKey
+from bot.session import flood_budget
 from bot.store import REDIS_ERRORS, Store
 
 log = logging.getLogger(__name__)
@@ -47,7 +49,17 @@ POLL_ERRORS: tuple[type[BaseException], ...] = (
     TelegramServerError,
     *REDIS_ERRORS,
 )
-SENDS_REMEMBERED = 4096  # updates whose delivered sends are kept for their next run
+RUNS_REMEMBERED = 4096  # updates whose earlier runs are remembered for their next run
+
+
+@dataclass
+class EarlierRuns:
+    """What an update's earlier runs in this process did: how many there were (the player
+    hears once that the answer will come, bot/middlewares.py) and what they delivered (a run
+    again after an outage does not post a result twice, bot/sent.py)."""
+
+    runs: int = 0
+    sent: dict[SendKey, Message] = field(default_factory=dict)
 
 
 def _update_id(raw: dict[str, Any]) -> int:
@@ -76,9 +88,8 @@ class Delivery:
         self._queues: dict[int, deque[dict[str, Any]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._known: set[int] = set()  # update ids queued or running here
-        # What each update's earlier runs here delivered (bot/sent.py): a run again after an
-        # outage does not post a result twice. Kept until the update runs to its end.
-        self._sent: dict[int, dict[SendKey, Message]] = {}
+        # Each update's earlier runs here, until it runs to its end.
+        self._ran: dict[int, EarlierRuns] = {}
         self._stopping = asyncio.Event()
 
     # ----- running updates -------------------------------------------------------------------
@@ -120,32 +131,38 @@ class Delivery:
 
     async def _run(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         """Run the update (True), or leave it for an older one of its chat (False)."""
+        with flood_budget():  # one for all its runs here: Telegram's 429s are waited out
+            return await self._runs(raw, queue)
+
+    async def _runs(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         update_id = int(raw["update_id"])
-        for attempt in range(len(RETRY_PAUSE) + 1):
+        for tried in range(len(RETRY_PAUSE) + 1):
             try:
-                ran = await self._feed(raw, attempt, queue)
+                ran = await self._feed(raw, self._earlier(update_id), queue)
             except RETRIED_LATER as error:
-                if self._stopping.is_set() or attempt == len(RETRY_PAUSE):
+                if self._stopping.is_set() or tried == len(RETRY_PAUSE):
                     log.warning("update %d left for later: %s", update_id, error)
                     return True
-                log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[attempt])
-                await asyncio.sleep(RETRY_PAUSE[attempt])
+                log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[tried])
+                await asyncio.sleep(RETRY_PAUSE[tried])
                 continue
             except Exception:
                 log.exception("update %d failed", update_id)
-                self._sent.pop(update_id, None)
+                self._ran.pop(update_id, None)
                 return True
             if ran:
-                self._sent.pop(update_id, None)
+                self._ran.pop(update_id, None)
             return ran
         return True
 
-    def _sent_before(self, update_id: int) -> dict[SendKey, Message]:
-        if update_id not in self._sent and len(self._sent) >= SENDS_REMEMBERED:
-            del self._sent[next(iter(self._sent))]  # the oldest: long left for later
-        return self._sent.setdefault(update_id, {})
+    def _earlier(self, update_id: int) -> EarlierRuns:
+        if update_id not in self._ran and len(self._ran) >= RUNS_REMEMBERED:
+            del self._ran[next(iter(self._ran))]  # the oldest: long left for later
+        return self._ran.setdefault(update_id, EarlierRuns())
 
-    async def _feed(self, raw: dict[str, Any], attempt: int, queue: deque[dict[str, Any]]) -> bool:
+    async def _feed(
+        self, raw: dict[str, Any], earlier: EarlierRuns, queue: deque[dict[str, Any]]
+    ) -> bool:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
         # and a chat another replica holds (ChatBusy, tried again after BUSY_PAUSE, then less
         # often) or an outage is not an error; _run logs what is.
@@ -158,15 +175,18 @@ class Delivery:
                     update,
                     delivery_token=self.token,
                     take_over=self.take_over,
-                    attempt=attempt,
-                    sent_before=self._sent_before(update.update_id),
+                    attempt=earlier.runs,
+                    sent_before=earlier.sent,
                 )
                 return True
-            except ChatBusy:
+            except ChatBusy:  # not a run: the chat was not this replica's yet
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, max(BUSY_PAUSE, BUSY_PAUSE_MAX))
                 if min(map(_update_id, queue)) < update.update_id:
                     return False  # an older update of the chat came meanwhile: it goes first
+            except BaseException:
+                earlier.runs += 1
+                raise
 
     # ----- the inbox -------------------------------------------------------------------------
 
@@ -207,6 +227,17 @@ class Delivery:
         for raw in raws:
             self.submit(raw)
 
+    async def receive_or_hold(self, raws: list[dict[str, Any]]) -> None:
+        """:meth:`receive`; while Redis is away, the updates are run from memory all the same
+        (and the error raised, so they are not confirmed: Telegram keeps them). Each player
+        hears at once, in reply, that the answer will come, and gets it once Redis is back."""
+        try:
+            await self.receive(raws)
+        except REDIS_ERRORS:
+            for raw in raws:
+                self.submit(raw)
+            raise
+
     # ----- polling ---------------------------------------------------------------------------
 
     async def poll(self, allowed_updates: list[str]) -> None:
@@ -226,7 +257,7 @@ class Delivery:
                     raws = [
                         u.model_dump(mode="json", by_alias=True, exclude_none=True) for u in updates
                     ]
-                    await self.receive(raws)
+                    await self.receive_or_hold(raws)
                     offset = updates[-1].update_id + 1
                 failures = 0
             except POLL_ERRORS as error:

@@ -135,6 +135,11 @@ class ChatBusy(Exception):
     """Another replica is handling an update of this chat: this one waits its turn."""
 
 
+class GivenUp(Exception):
+    """The update failed more often than ``MAX_ATTEMPTS`` (not counting outages): it is
+    dropped, and the player is told so in reply."""
+
+
 # Who is handling updates here: the chat lock's owner token (bot/store/updates.py).
 PROCESS_TOKEN = secrets.token_hex(8)
 LOCK_RENEW_EVERY = 5.0
@@ -195,6 +200,9 @@ class StateMiddleware(BaseMiddleware):
         )
         if status is Begun.BUSY:
             raise ChatBusy(scope)
+        if status is Begun.GIVEN_UP:
+            log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
+            raise GivenUp(scope)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
             return None
@@ -215,10 +223,10 @@ class StateMiddleware(BaseMiddleware):
         try:
             result = await handler(event, data)
         except RETRIED_LATER:
-            if box is not None and box.sent() is not None:
-                # Run again later: what this try delivered stays below the next try's floor.
-                with contextlib.suppress(*STORAGE_ERRORS):
-                    await store.note_sent(box.chat_id, box.newest)
+            # Run again later: not a failed try, and what it delivered stays below the floor.
+            with contextlib.suppress(*REDIS_ERRORS):
+                sent = box.sent() if box is not None else None
+                await store.postpone_update(bot.id, event.update_id, scope, sent=sent)
             raise
         except Exception:
             sent = box.sent() if box is not None else None
@@ -328,6 +336,11 @@ class ErrorMiddleware(BaseMiddleware):
                     "The dice table's memory is unavailable right now. "
                     "Please try again in a minute."
                 )
+            if isinstance(error, GivenUp):
+                return _(
+                    "This could not be answered: it failed too many times in a row. "
+                    "Send it again if it still matters."
+                )
             if isinstance(error, RulesInputError):
                 return _("That input is not valid. Send /help to see examples.")
             return _("Something went wrong on our side. Please try again.")
@@ -343,6 +356,8 @@ class ErrorMiddleware(BaseMiddleware):
     ) -> None:
         if isinstance(error, STORAGE_ERRORS):
             log.error("update %d: storage unavailable: %s", update.update_id, error)
+        elif isinstance(error, GivenUp):
+            pass  # logged where it was given up, with its chat
         elif isinstance(error, RulesInputError):
             log.warning("update %d: unhandled rules input error: %s", update.update_id, error)
         else:
@@ -353,6 +368,7 @@ class ErrorMiddleware(BaseMiddleware):
                 if update.callback_query.id not in answered:
                     await update.callback_query.answer(text, show_alert=True)
             elif update.message is not None:
-                await update.message.answer(text)
+                # A reply: the notice sits under the command it is about, as its result will.
+                await update.message.reply(text, allow_sending_without_reply=True)
         except TelegramAPIError as reply_error:
             log.warning("update %d: could not tell the player: %s", update.update_id, reply_error)

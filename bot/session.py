@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -59,6 +60,10 @@ log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
 Clock = Callable[[], float]
 
+# How long one update may wait out Telegram's flood control (429 with ``retry_after``):
+# Telegram asks for a minute at most in practice, and a result shown late beats a result
+# never shown, which the player may already have paid for (ARCHITECTURE.md).
+FLOOD_WAIT_BUDGET = 600.0
 GROUP_LIMIT = 20  # messages per minute in one group
 GROUP_PERIOD = 60.0
 GLOBAL_LIMIT = 30  # messages per second overall
@@ -78,11 +83,36 @@ def _never_reached_server(error: TelegramNetworkError) -> bool:
     return isinstance(error.__cause__, ClientConnectorError)
 
 
-class RetryMiddleware(BaseRequestMiddleware):
-    """Retries 429 after ``retry_after``, 5xx and network errors with backoff and jitter.
+@dataclass
+class FloodBudget:
+    """The seconds of 429 waits the running update has left (:data:`FLOOD_WAIT_BUDGET`)."""
 
-    At most ``attempts`` tries and ``max_total`` seconds of waiting: a roll answered a minute
-    late is worse than an error in the log.
+    left: float = FLOOD_WAIT_BUDGET
+
+
+current_flood_budget: ContextVar[FloodBudget | None] = ContextVar("flood_budget", default=None)
+
+
+@contextmanager
+def flood_budget(seconds: float = FLOOD_WAIT_BUDGET) -> Iterator[FloodBudget]:
+    """One budget for every request of the update run inside (all its runs, bot/delivery.py)."""
+    budget = FloodBudget(seconds)
+    token = current_flood_budget.set(budget)
+    try:
+        yield budget
+    finally:
+        current_flood_budget.reset(token)
+
+
+class RetryMiddleware(BaseRequestMiddleware):
+    """Waits out 429 for as long as Telegram asks, and retries 5xx and network errors with
+    backoff and jitter.
+
+    A 429 was not applied, and the result behind it may be paid for already: it is waited
+    out within the update's :class:`FloodBudget` (ten minutes, far above what Telegram asks;
+    ``flood_wait`` per request outside an update) and does not count as a try. Other errors
+    get at most ``attempts`` tries and ``max_total`` seconds of waiting, after which the
+    update is run again later (bot/delivery.py).
     """
 
     def __init__(
@@ -92,9 +122,11 @@ class RetryMiddleware(BaseRequestMiddleware):
         base_delay: float = 0.5,
         max_delay: float = 4.0,
         max_total: float = 30.0,
+        flood_wait: float = FLOOD_WAIT_BUDGET,
         sleep: Sleep = asyncio.sleep,
         jitter: Callable[[], float] = random.random,
     ) -> None:
+        self.flood_wait = flood_wait
         self.attempts = attempts
         self.base_delay = base_delay
         self.max_delay = max_delay
@@ -108,8 +140,6 @@ class RetryMiddleware(BaseRequestMiddleware):
         return float(ceiling / 2 + self.jitter() * ceiling / 2)
 
     def _delay(self, error: Exception, method: TelegramMethod[Any], attempt: int) -> float | None:
-        if isinstance(error, TelegramRetryAfter):
-            return float(error.retry_after)
         if isinstance(error, TelegramServerError):
             return self.backoff(attempt)
         if isinstance(error, TelegramNetworkError) and not isinstance(
@@ -131,10 +161,13 @@ class RetryMiddleware(BaseRequestMiddleware):
             return await make_request(bot, method)
         waited = 0.0
         attempt = 0
+        budget = current_flood_budget.get() or FloodBudget(self.flood_wait)
         while True:
             try:
                 return await make_request(bot, method)
-            except (TelegramRetryAfter, TelegramServerError, TelegramNetworkError) as error:
+            except TelegramRetryAfter as error:
+                await self._wait_out(error, method, budget)
+            except (TelegramServerError, TelegramNetworkError) as error:
                 delay = self._delay(error, method, attempt)
                 attempt += 1
                 if delay is None or attempt >= self.attempts or waited + delay > self.max_total:
@@ -148,6 +181,29 @@ class RetryMiddleware(BaseRequestMiddleware):
                 )
                 waited += delay
                 await self.sleep(delay)
+
+    async def _wait_out(
+        self, error: TelegramRetryAfter, method: TelegramMethod[Any], budget: FloodBudget
+    ) -> None:
+        delay = float(error.retry_after)
+        chat_id = getattr(method, "chat_id", None)
+        if delay > budget.left:
+            log.warning(
+                "%s to chat %s: Telegram asks to wait %.0f s, %.0f s of the update's budget left",
+                method.__api_method__,
+                chat_id,
+                delay,
+                budget.left,
+            )
+            raise error
+        budget.left -= delay
+        log.warning(
+            "%s to chat %s: flood control, waiting %.0f s as Telegram asks",
+            method.__api_method__,
+            chat_id,
+            delay,
+        )
+        await self.sleep(delay)
 
 
 class SlidingWindow:

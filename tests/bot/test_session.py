@@ -13,7 +13,7 @@ import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import Chat, Message
 from aiohttp import web
@@ -25,6 +25,7 @@ from bot.session import (
     RateLimitMiddleware,
     RetryMiddleware,
     SlidingWindow,
+    flood_budget,
     safe_edit,
 )
 from tests.bot.telegram_fakes import TOKEN, make_bot
@@ -159,6 +160,39 @@ async def test_retry_after_beyond_the_cap_is_not_waited(sleeps: Sleeps) -> None:
         with pytest.raises(Exception, match="Too Many Requests"):
             await bot.send_message(-100, "hi")
     assert sleeps.delays == []
+
+
+def flood(seconds: int) -> tuple[int, dict[str, Any]]:
+    return (
+        429,
+        {
+            "ok": False,
+            "error_code": 429,
+            "description": f"Too Many Requests: retry after {seconds}",
+            "parameters": {"retry_after": seconds},
+        },
+    )
+
+
+async def test_flood_control_is_waited_out_as_long_as_telegram_asks(sleeps: Sleeps) -> None:
+    """A restarted bot meets a group's flood control: Telegram asks for 54 s again and again.
+    Each wait is taken in full, and a 429 is no try: the result still goes out."""
+    api = ScriptedApi([flood(54)] * 6)
+    async with api_bot(api, RetryMiddleware(sleep=sleeps)) as bot:
+        message = await bot.send_message(-100, "hi")
+    assert message.message_id == 10
+    assert sleeps.delays == [54.0] * 6
+
+
+async def test_the_update_s_flood_budget_is_shared_by_its_requests(sleeps: Sleeps) -> None:
+    api = ScriptedApi([flood(54), (200, OK_MESSAGE), flood(54)])
+    async with api_bot(api, RetryMiddleware(sleep=sleeps)) as bot:
+        with flood_budget(100) as budget:
+            await bot.send_message(-100, "hi")
+            assert budget.left == 46
+            with pytest.raises(TelegramRetryAfter):
+                await bot.send_message(-100, "hi")
+    assert sleeps.delays == [54.0]
 
 
 async def test_connection_refused_is_retried(sleeps: Sleeps) -> None:

@@ -33,12 +33,20 @@ GROUPS = 8
 ROLLS_PER_GROUP = 6  # under Telegram's 20 messages a minute in one group
 
 
-def replies(api: FakeBotApi, chat: FakeChat) -> dict[int, list[ChatMessage]]:
-    """The bot's messages in ``chat`` by the message they reply to."""
+MEMORY_AWAY = "Память стола сейчас недоступна"
+
+
+def replies(
+    api: FakeBotApi, chat: FakeChat, *, notices: bool = False
+) -> dict[int, list[ChatMessage]]:
+    """The bot's messages in ``chat`` by the message they reply to: its results, or (with
+    ``notices``) only its notices that Redis is away and the result will follow."""
     found: dict[int, list[ChatMessage]] = defaultdict(list)
     for message in chat.messages:
         replied = message.data.get("reply_to_message")
-        if message.sender_id == api.bot.id and replied is not None:
+        if message.sender_id != api.bot.id or replied is None:
+            continue
+        if (MEMORY_AWAY in message.text) == notices:
             found[int(replied["message_id"])].append(message)
     return found
 
@@ -270,7 +278,7 @@ async def test_a_hidden_roll_whose_group_notice_failed_reveals_what_the_group_sa
     anya = fake_api.add_user("Аня")
     group = fake_api.add_group("Стол", owner=anya)
     private = fake_api.open_private_chat(anya)
-    await bot_process.start()
+    await bot_process.start(timeout=30)
     storyteller = fake_api.send_text(group, anya, "/st")
     await fake_api.wait_for_message(group, after=storyteller, timeout=10)
     fake_api.fail_next("sendMessage", count=4, status=500, chat=group.id)
@@ -341,3 +349,44 @@ async def test_a_burst_survives_a_cluster_primary_down_for_five_seconds(
             await client.aclose()
     finally:
         cluster.stop()
+
+
+async def test_a_command_while_redis_is_down_is_told_at_once_and_answered_once_it_is_back(
+    fake_api: FakeBotApi, redis_factory: Callable[..., RedisServer], tmp_path: Path
+) -> None:
+    """Polling with Redis down: the batch cannot be kept in the inbox, so it stays
+    unconfirmed at Telegram, and is run from memory all the same: within two seconds the
+    command gets a reply saying the table's memory is away, and its result follows once when
+    Redis is back."""
+    redis = redis_factory(appendonly=True)
+    await redis.start()
+    launcher = BotLauncher(fake_api, redis, tmp_path)
+    try:
+        player = fake_api.add_user("Аня")
+        group = fake_api.add_group("Стол", owner=player)
+        await launcher.start(timeout=30)
+        typed = fake_api.send_text(group, player, "/set сила воли 5")
+        await fake_api.wait_for_message(group, after=typed, timeout=10)
+        await asyncio.sleep(1.2)  # AOF everysec: the sheet is on disk
+        await redis.kill()
+        command = fake_api.send_text(group, player, "/r 5 6 св")
+        await fake_api.wait_for(
+            lambda: command.message_id in replies(fake_api, group, notices=True), timeout=2.0
+        )
+        await asyncio.sleep(2.0)
+        assert command.message_id not in replies(fake_api, group)
+        await redis.start()
+        await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), 30)
+        await asyncio.sleep(1.5)  # a second answer would show up by now
+        [shown] = replies(fake_api, group)[command.message_id]
+        assert "осталось 4 из 5" in shown.text
+        assert len(replies(fake_api, group, notices=True)[command.message_id]) == 1
+        client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+        try:
+            assert await client.llen(log_key(group.id)) == 1
+            assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
+        finally:
+            await client.aclose()
+    finally:
+        await launcher.stop_all()
+        print(launcher.logs())
