@@ -14,7 +14,9 @@ idempotency key and no way to read a message, but it has two facts to build one 
 
 So after an ambiguous failure the ids just above the floor are probed; a bot message there
 is the lost send, delivered, and its id is returned as if the first answer had arrived. If
-none is found, the error goes on to the retry as before. Only a send to the chat whose
+none is found, the error goes on to the retry as before: between a possible repeat (the same
+dice) and a possible loss the bot takes the repeat (ARCHITECTURE.md). A private chat's ids
+are the user's, shared with their other chats, so there gaps are passed over. Only a send to the chat whose
 update is running is probed: a send to another chat (the Storyteller's private chat) has no
 exact floor, and is retried as before, where a repeat shows the same dice.
 """
@@ -57,6 +59,9 @@ log = logging.getLogger(__name__)
 
 PROBE_SPAN = 12  # ids above the floor looked at: players' messages may come in between
 PROBE_MISSES = 3  # ids in a row that hold no message end the search
+# A private chat is numbered with the user's ids, shared with their other private chats and
+# basic groups: ids there skip, so a run of missing ones says nothing and more are looked at.
+PRIVATE_PROBE_SPAN = 40
 SETTLE = 0.5  # seconds for a send whose answer timed out to land before it is looked for
 
 _BOT_MESSAGE = "there is no caption in the message to edit"
@@ -147,15 +152,17 @@ def delivered(method: SendMessage, chat_id: int, message_id: int) -> Message:
 async def find_delivered(bot: Bot, chat_id: int, floor: int) -> int | None:
     """The first bot message above ``floor`` in the chat, or None: see the module's docstring.
     A probe that itself fails ends the search with None (send again, as before)."""
+    private = chat_id > 0
+    span = PRIVATE_PROBE_SPAN if private else PROBE_SPAN
     misses = 0
-    for message_id in range(floor + 1, floor + 1 + PROBE_SPAN):
+    for message_id in range(floor + 1, floor + 1 + span):
         try:
             await bot(EditMessageCaption(chat_id=chat_id, message_id=message_id))
         except TelegramBadRequest as error:
             if _BOT_MESSAGE in error.message:
                 return message_id
             misses = misses + 1 if _NOT_A_MESSAGE in error.message else 0
-            if misses >= PROBE_MISSES:
+            if misses >= PROBE_MISSES and not private:
                 return None
             continue
         except TelegramAPIError:

@@ -675,6 +675,16 @@ class FakeChat:
     deleted: list[ChatMessage] = field(default_factory=list)
     pinned: list[int] = field(default_factory=list)  # message ids, the newest pin last
     next_message_id: int = 1
+    # Ids skipped after each message, in turn: a private chat's ids are the user's, shared
+    # with their other private chats and basic groups, so the bot sees gaps there.
+    id_gaps: tuple[int, ...] = ()
+    _stored: int = 0
+
+    def advance(self) -> None:
+        """The next message's id, after one was stored."""
+        gap = self.id_gaps[self._stored % len(self.id_gaps)] if self.id_gaps else 0
+        self._stored += 1
+        self.next_message_id += 1 + gap
 
     def as_json(self) -> JsonDict:
         data: JsonDict = {"id": self.id, "type": self.type}
@@ -1109,11 +1119,15 @@ class FakeBotApi:
         self.chats[chat.id] = chat
         return chat
 
-    def open_private_chat(self, user: FakeUser) -> FakeChat:
-        """The user has pressed Start: only now may the bot write to them (else 403)."""
+    def open_private_chat(self, user: FakeUser, *, id_gaps: tuple[int, ...] = ()) -> FakeChat:
+        """The user has pressed Start: only now may the bot write to them (else 403).
+        ``id_gaps``: ids skipped after each message in turn, as Telegram numbers a private
+        chat with the user's ids, shared with their other chats (e.g. ``(0, 2, 5)``)."""
         chat = self.chats.get(user.id)
         if chat is None:
-            chat = FakeChat(user.id, "private", private_user=user, members={user.id: user})
+            chat = FakeChat(
+                user.id, "private", private_user=user, members={user.id: user}, id_gaps=id_gaps
+            )
             self.chats[user.id] = chat
         return chat
 
@@ -1127,7 +1141,7 @@ class FakeBotApi:
     def _store_message(self, chat: FakeChat, data: JsonDict) -> ChatMessage:
         message = ChatMessage(data)
         chat.messages.append(message)
-        chat.next_message_id += 1
+        chat.advance()
         return message
 
     def send_text(
