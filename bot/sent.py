@@ -16,9 +16,10 @@ So after an ambiguous failure the ids just above the floor are probed; a bot mes
 is the lost send, delivered, and its id is returned as if the first answer had arrived. If
 none is found, the error goes on to the retry as before: between a possible repeat (the same
 dice) and a possible loss the bot takes the repeat (ARCHITECTURE.md). A private chat's ids
-are the user's, shared with their other chats, so there gaps are passed over. Only a send to the chat whose
-update is running is probed: a send to another chat (the Storyteller's private chat) has no
-exact floor, and is retried as before, where a repeat shows the same dice.
+are the user's, shared with their other chats, so there gaps are passed over. Only a send
+to the chat whose update is running is probed: a send to another chat (the Storyteller's
+private chat) has no exact floor, and is retried as before, where a repeat shows the same
+dice.
 """
 
 from __future__ import annotations
