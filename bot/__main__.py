@@ -57,7 +57,7 @@ async def run(settings: Settings) -> None:
     # hundreds of milliseconds mid-roll (bench/e2e.py measured p99 pauses of 140-400 ms).
     gc.collect()
     gc.freeze()
-    bot = Bot(token=token, session=make_session(settings))
+    bot = Bot(token=token, session=make_session(settings, store))
     if settings.webhook_url:
         await serve(settings, dispatcher, bot)
         return

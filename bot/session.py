@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.base import BaseSession
@@ -49,6 +49,7 @@ from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message, Re
 from aiohttp import ClientConnectorError
 
 from bot.sent import LostSendGuard
+from bot.store import REDIS_ERRORS
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -248,13 +249,45 @@ def _is_group(chat_id: object) -> bool:
     return isinstance(chat_id, str) or (isinstance(chat_id, int) and chat_id < 0)
 
 
-class RateLimitMiddleware(BaseRequestMiddleware):
-    """Throttles message sends: per group (20/min) and overall (30/s)."""
+class SharedBudget(Protocol):
+    """The send budget every replica shares (``bot.store.Store.reserve_send``)."""
 
-    def __init__(self, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep) -> None:
+    async def reserve_send(
+        self, bot_id: int, chat_id: int | str | None, limit: int, period: float
+    ) -> float: ...
+
+
+class RateLimitMiddleware(BaseRequestMiddleware):
+    """Throttles message sends: per group (20/min) and overall (30/s).
+
+    With ``shared`` (the Store) the budget is kept in Redis, one for every replica and across
+    restarts, since Telegram counts per token; while Redis is away each process keeps its own
+    as before, the better guess there is.
+    """
+
+    def __init__(
+        self,
+        *,
+        shared: SharedBudget | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
         self.groups = SlidingWindow(GROUP_LIMIT, GROUP_PERIOD, clock)
         self.overall = SlidingWindow(GLOBAL_LIMIT, GLOBAL_PERIOD, clock)
+        self.shared = shared
         self.sleep = sleep
+
+    async def _reserve(
+        self, bot_id: int, chat_id: int | str | None, limit: int, period: float
+    ) -> float:
+        if self.shared is not None:
+            try:
+                return await self.shared.reserve_send(bot_id, chat_id, limit, period)
+            except REDIS_ERRORS as error:
+                log.info("send budget kept here while Redis is away: %s", error)
+        if chat_id is None:
+            return self.overall.reserve(bot_id)
+        return self.groups.reserve((bot_id, chat_id))
 
     async def __call__(
         self,
@@ -264,12 +297,12 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     ) -> Response[TelegramType]:
         if is_message_send(method):
             chat_id = getattr(method, "chat_id", None)
-            if _is_group(chat_id):
-                delay = self.groups.reserve((bot.id, chat_id))
+            if isinstance(chat_id, int | str) and _is_group(chat_id):
+                delay = await self._reserve(bot.id, chat_id, GROUP_LIMIT, GROUP_PERIOD)
                 if delay > 0:
                     log.info("group %s is at Telegram's limit, send delayed %.1f s", chat_id, delay)
                     await self.sleep(delay)
-            delay = self.overall.reserve(bot.id)
+            delay = await self._reserve(bot.id, None, GLOBAL_LIMIT, GLOBAL_PERIOD)
             if delay > 0:
                 await self.sleep(delay)
         return await make_request(bot, method)
@@ -383,14 +416,15 @@ class PinResponseTypes(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-def make_session(settings: Settings) -> AiohttpSession:
-    """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server)."""
+def make_session(settings: Settings, shared: SharedBudget | None = None) -> AiohttpSession:
+    """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server);
+    ``shared``: the send budget all replicas keep in Redis (the Store)."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
-    install_middlewares(session)
+    install_middlewares(session, shared)
     return session
 
 
-def install_middlewares(session: BaseSession) -> None:
+def install_middlewares(session: BaseSession, shared: SharedBudget | None = None) -> None:
     """Retries outside the limiter, so every retried attempt is throttled too; a send whose
     answer was lost is looked for between the two, before it is tried again (bot/sent.py)."""
     session.middleware(PinResponseTypes())
@@ -399,7 +433,7 @@ def install_middlewares(session: BaseSession) -> None:
     session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
     session.middleware(LostSendGuard())
-    session.middleware(RateLimitMiddleware())
+    session.middleware(RateLimitMiddleware(shared=shared))
 
 
 def is_not_modified(error: TelegramBadRequest) -> bool:

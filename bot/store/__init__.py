@@ -9,6 +9,7 @@ once, whichever replica receives it.
 One :class:`Store` for the handlers, assembled from one part per concern:
 
 - :mod:`bot.store.chats` — the chat's settings, the Storyteller's role and campaigns;
+- :mod:`bot.store.budget` — the bot's send budget, shared by its replicas;
 - :mod:`bot.store.updates` with :mod:`bot.store.journal` — the inbox, the update's journal
   and the chat lock (each update handled once in effect);
 - :mod:`bot.store.flows` — the state behind an interactive message, with its typed models;
@@ -45,6 +46,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   neither loses nor mixes a sheet), ``p:USER`` the player's shown name and @username
   (JSON, for ``/sheet @user``), ``npc:SYSTEM:NAME`` a Storyteller's NPC sheet (name
   casefolded) and ``npcname:SYSTEM:NAME`` its name as typed;
+- ``sdb:budget:BOT`` and ``sdb:budget:BOT:{CHAT}`` — the send slots the bot reserved in the
+  last second overall and in the last minute in a group, one budget for every replica and
+  across restarts (:mod:`bot.store.budget`); each expires a period after its last slot;
 - ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten
@@ -85,6 +89,7 @@ from bot.store.base import (
     log_key,
     sheet_key,
 )
+from bot.store.budget import BudgetStore, budget_key
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
 from bot.store.flows import (
     AlsoStep,
@@ -138,6 +143,7 @@ __all__ = [
     "SheetSpend",
     "Store",
     "UpdateStore",
+    "budget_key",
     "chat_key",
     "connect",
     "current_actor",
@@ -158,7 +164,7 @@ __all__ = [
 ]
 
 
-class Store(ChatStore, FlowStore, HiddenStore, SheetStore, UpdateStore):
+class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, SheetStore, UpdateStore):
     """The contract the features use; every method is one atomic step on the server."""
 
     def __init__(self, redis: Redis) -> None:
@@ -166,6 +172,7 @@ class Store(ChatStore, FlowStore, HiddenStore, SheetStore, UpdateStore):
         FlowStore.register_scripts(self)
         HiddenStore.register_scripts(self)
         UpdateStore.register_scripts(self)
+        BudgetStore.register_scripts(self)
 
     @classmethod
     def from_url(cls, redis_url: str | None) -> Store:

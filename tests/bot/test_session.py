@@ -18,6 +18,7 @@ from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import Chat, Message
 from aiohttp import web
 from aiohttp.test_utils import TestServer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.session import (
     GLOBAL_LIMIT,
@@ -28,6 +29,7 @@ from bot.session import (
     flood_budget,
     safe_edit,
 )
+from bot.store import Store
 from tests.bot.telegram_fakes import TOKEN, make_bot
 
 OK_MESSAGE = {
@@ -302,6 +304,45 @@ async def test_limiter_overall_rate(sleeps: Sleeps) -> None:
     for chat in range(GLOBAL_LIMIT + 1):
         await limiter(send, bot, SendMessage(chat_id=chat + 1, text="x"))
     assert sleeps.delays == [1.0]
+
+
+async def test_replicas_and_a_restart_share_one_send_budget(
+    sleeps: Sleeps, real_store: Store
+) -> None:
+    """Telegram counts per token: two replicas, and a process started again, spend from one
+    budget in Redis. The group's 21st send in a minute waits, whichever process makes it."""
+    bot, _ = make_bot()
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    first, second = (RateLimitMiddleware(shared=real_store, sleep=sleeps) for _ in range(2))
+    for n in range(GROUP_LIMIT):
+        await (first, second)[n % 2](send, bot, SendMessage(chat_id=-100, text="x"))
+    assert all(d < 1.0 for d in sleeps.delays)  # only the overall 30 a second
+    restarted = RateLimitMiddleware(shared=real_store, sleep=sleeps)
+    await restarted(send, bot, SendMessage(chat_id=-100, text="x"))
+    assert 55.0 < sleeps.delays[-1] <= 60.0
+    before = len(sleeps.delays)
+    await restarted(send, bot, SendMessage(chat_id=-200, text="x"))  # another group: free
+    assert sleeps.delays[before:] == []
+
+
+async def test_the_budget_is_kept_here_while_redis_is_away(sleeps: Sleeps) -> None:
+    class Away:
+        async def reserve_send(self, *args: Any) -> float:
+            raise RedisConnectionError("Connection refused")
+
+    clock = Clock()
+    limiter = RateLimitMiddleware(shared=Away(), clock=clock, sleep=sleeps)
+    bot, _ = make_bot()
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    for _ in range(GROUP_LIMIT + 1):
+        await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
+    assert sleeps.delays == [60.0]
 
 
 def bound_message(bot: Bot) -> Message:
