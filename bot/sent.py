@@ -25,8 +25,6 @@ dice.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import logging
 from collections import Counter
 from collections.abc import Iterator
@@ -51,7 +49,7 @@ from aiogram.methods import EditMessageCaption, Response, SendMessage, TelegramM
 from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
-from bot.store import REDIS_ERRORS, STORAGE_ERRORS, current_journal
+from bot.store import STORAGE_ERRORS
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -119,11 +117,6 @@ def outbox(
         yield box
     finally:
         current_outbox.reset(token)
-
-
-def _digest(key: SendKey) -> str:
-    """The send's place in its update, short and the same in every process."""
-    return hashlib.sha256(repr(key).encode()).hexdigest()[:16]
 
 
 def _ambiguous(error: Exception) -> bool:
@@ -198,16 +191,6 @@ class LostSendGuard(BaseRequestMiddleware):
         if box is None or send is None:
             return await make_request(bot, method)
         key = box.key(send)
-        journal = current_journal.get()
-        digest = _digest(key)
-        if (
-            key not in box.delivered
-            and journal is not None
-            and digest in journal.sent
-            and isinstance(send.chat_id, int)
-        ):
-            # Delivered by a run of this update in a process that died before finishing it.
-            box.delivered[key] = delivered(send, int(send.chat_id), journal.sent[digest])
         if key in box.delivered:
             log.info("sendMessage to %s delivered by an earlier run: not sent again", send.chat_id)
             earlier = box.delivered[key]
@@ -219,10 +202,6 @@ class LostSendGuard(BaseRequestMiddleware):
         result: Any = answer
         if isinstance(result, Message):
             box.delivered[key] = result
-            if journal is not None:
-                # Best effort: the send is done whether or not Redis hears of it.
-                with contextlib.suppress(*REDIS_ERRORS):
-                    await box.store.note_delivered(journal, digest, result.message_id)
         return answer
 
     async def _send(

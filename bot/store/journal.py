@@ -67,9 +67,6 @@ class Journal:
     seed: bytes
     steps: dict[int, str] = field(default_factory=dict)
     taken: int = 0
-    # The sends an earlier run delivered (``sent:DIGEST`` → message id, bot/sent.py), so a
-    # run again after a crash does not post them twice.
-    sent: dict[str, int] = field(default_factory=dict)
 
     def dice(self) -> ReplayDice:
         return ReplayDice(self.seed)

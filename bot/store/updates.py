@@ -194,12 +194,7 @@ def _journal_from(key: str, fields: Mapping[Any, Any]) -> Journal:
         for name, value in fields.items()
         if name.startswith("fx:") and name[3:].isdigit()
     }
-    sent = {
-        name[5:]: int(value)
-        for name, value in fields.items()
-        if name.startswith("sent:") and str(value).isdigit()
-    }
-    return Journal(key=key, seed=bytes.fromhex(fields["seed"]), steps=steps, sent=sent)
+    return Journal(key=key, seed=bytes.fromhex(fields["seed"]), steps=steps)
 
 
 class UpdateStore(StoreBase):
@@ -330,12 +325,6 @@ class UpdateStore(StoreBase):
         the next run's floor."""
         keys = [journal_key(bot_id, update_id, scope), sent_key(scope)]
         await self._postpone(keys=keys, args=[sent or ""])
-
-    async def note_delivered(self, journal: Journal, digest: str, message_id: int) -> None:
-        """A send of the running update was delivered as ``message_id``: kept in its journal,
-        so a run again after a crash returns it instead of sending it twice (bot/sent.py)."""
-        await self.redis.hset(journal.key, f"sent:{digest}", str(message_id))
-        journal.sent[digest] = message_id
 
     async def note_sent(self, chat_id: int, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""

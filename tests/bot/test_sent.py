@@ -16,7 +16,7 @@ from aiogram.exceptions import TelegramServerError
 
 from bot.sent import current_outbox, outbox
 from bot.session import RetryMiddleware, install_middlewares
-from bot.store import Store, current_journal
+from bot.store import Store
 from localapi.server import FakeBotApi, FakeChat
 
 
@@ -132,31 +132,6 @@ async def test_a_private_send_applied_then_answered_502_is_found_across_the_id_g
         )
     assert bot_texts(fake_api, private) == ["раньше", "Аня: 3 успеха"]
     assert found.message_id == private.messages[-1].message_id > command.message_id + 3
-    assert len(fake_api.calls_to("sendMessage")) == 2
-
-
-async def test_a_run_after_a_crash_does_not_send_what_the_dead_run_delivered(
-    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
-) -> None:
-    """The process died after its sends were answered and before the update finished: the
-    next run (same dice, same sends) finds them in the update's journal, in both chats."""
-    anya = fake_api.add_user("Аня")
-    private = fake_api.open_private_chat(anya)
-    shown = []
-    for _run in range(2):
-        _, _, journal, _ = await store.begin_update(
-            7, 900, group.id, group.id, "p", force=True, seed=bytes(32)
-        )
-        token = current_journal.set(journal)
-        try:
-            with outbox(store, group.id, {}):
-                shown.append(await bot.send_message(group.id, "Аня: 3 успеха"))
-                await bot.send_message(private.id, "тайно: 7 3 1")
-        finally:
-            current_journal.reset(token)
-    assert bot_texts(fake_api, group) == ["Аня: 3 успеха"]
-    assert bot_texts(fake_api, private) == ["тайно: 7 3 1"]
-    assert shown[0].message_id == shown[1].message_id
     assert len(fake_api.calls_to("sendMessage")) == 2
 
 
