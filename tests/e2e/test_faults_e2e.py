@@ -390,3 +390,28 @@ async def test_a_command_while_redis_is_down_is_told_at_once_and_answered_once_i
     finally:
         await launcher.stop_all()
         print(launcher.logs())
+
+
+async def test_a_restart_under_group_flood_control_keeps_to_the_budget_and_loses_nothing(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    """Telegram's flood control is on (20 messages a minute in a group): a burst of 24 rolls
+    in one group, the bot killed after some were answered and started again. The send budget
+    is in Redis, so the new process goes on where the old one stopped instead of starting
+    afresh: Telegram never answers 429, and every roll is answered with its one result."""
+    player = fake_api.add_user("Аня")
+    group = fake_api.add_group("Стол", owner=player)
+    fake_api.enforce_flood_limits()
+    first = await bot_process.start(timeout=30)
+    commands = [(group, fake_api.send_text(group, player, "/r 6 6")) for _ in range(24)]
+    await fake_api.wait_for(lambda: len(fake_api.calls_to("sendMessage")) >= 12, timeout=20)
+    await first.kill()
+    await bot_process.start(env=first.env, timeout=30)
+
+    def answered() -> bool:
+        return all(c.message_id in replies(fake_api, g) for g, c in commands)
+
+    await fake_api.wait_for(answered, timeout=120)
+    await asyncio.sleep(0.5)
+    check_burst(fake_api, commands)
+    assert not [c for c in fake_api.calls if c.status == 429]
