@@ -44,6 +44,7 @@ from bot.store import (
     Begun,
     ChatSettings,
     Store,
+    client_faults,
     current_actor,
     current_journal,
     current_prefetch,
@@ -185,19 +186,21 @@ class StateMiddleware(BaseMiddleware):
         token = str(data.get("delivery_token", PROCESS_TOKEN))
         scope = update_scope(event)
         wide = _reads_ahead(event, data.get("features"))
-        status, chat_settings, journal, prefetch = await store.begin_update(
-            bot.id,
-            event.update_id,
-            scope,
-            chat.id if chat is not None else None,
-            token,
-            force=bool(data.get("take_over", True)),
-            seed=secrets.token_bytes(32),
-            flow_id=button_flow(event),
-            sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
-            all_sheets=wide is not None,
-            live_names=wide or (),
-        )
+        with client_faults():
+            begun = await store.begin_update(
+                bot.id,
+                event.update_id,
+                scope,
+                chat.id if chat is not None else None,
+                token,
+                force=bool(data.get("take_over", True)),
+                seed=secrets.token_bytes(32),
+                flow_id=button_flow(event),
+                sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
+                all_sheets=wide is not None,
+                live_names=wide or (),
+            )
+        status, chat_settings, journal, prefetch = begun
         if status is Begun.BUSY:
             raise ChatBusy(scope)
         if status is Begun.GIVEN_UP:
@@ -221,7 +224,8 @@ class StateMiddleware(BaseMiddleware):
         )
         boxed = current_outbox.set(box)
         try:
-            result = await handler(event, data)
+            with client_faults():
+                result = await handler(event, data)
         except RETRIED_LATER:
             # Run again later: not a failed try, and what it delivered stays below the floor.
             with contextlib.suppress(*REDIS_ERRORS):
@@ -230,7 +234,8 @@ class StateMiddleware(BaseMiddleware):
             raise
         except Exception:
             sent = box.sent() if box is not None else None
-            await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+            with client_faults():
+                await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
             raise
         finally:
             renew.cancel()
@@ -240,7 +245,8 @@ class StateMiddleware(BaseMiddleware):
             current_journal.reset(journaled)
             current_actor.reset(actor)
         sent = box.sent() if box is not None else None
-        await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
+        with client_faults():
+            await store.finish_update(bot.id, event.update_id, scope, token, sent=sent)
         return result
 
     @staticmethod

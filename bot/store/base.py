@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
@@ -78,6 +79,23 @@ REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, RedisClusterExcepti
 
 class RedisUnavailable(RedisConnectionError):
     """Redis could not be reached in time; the error middleware turns it into a message."""
+
+
+@contextmanager
+def client_faults() -> Iterator[None]:
+    """redis-py's cluster client can trip over a connection another task has just closed
+    while a node goes away (``AttributeError`` on its writer): an outage, not a bug, so it is
+    raised as :class:`RedisUnavailable` and the update is run again later."""
+    try:
+        yield
+    except AttributeError as error:
+        frame = error.__traceback__
+        while frame is not None and frame.tb_next is not None:
+            frame = frame.tb_next
+        where = frame.tb_frame.f_globals.get("__name__", "") if frame is not None else ""
+        if str(where).startswith("redis."):
+            raise RedisUnavailable(f"Redis client fault: {error}") from error
+        raise
 
 
 def tag(scope: int) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot import commitment
-from bot.store import Journal, current_journal, update_secret
+from bot.store import Journal, RedisUnavailable, client_faults, current_journal, update_secret
 
 
 def test_an_update_run_again_has_the_same_secret_and_a_fresh_one_outside_an_update() -> None:
@@ -40,3 +42,21 @@ def test_a_fixed_nonce_commits_to_the_same_line() -> None:
     assert nonce_hex == nonce.hex()
     assert commitment.verify(commitment_hex, nonce_hex, payload)
     assert commitment.commit(payload)[1] != commitment.commit(payload)[1]
+
+
+def test_the_redis_client_tripping_over_a_closed_connection_is_an_outage() -> None:
+    """redis-py's cluster client, while a node goes away, may use a connection another task
+    just closed: that AttributeError is an outage; any other stays a bug."""
+
+    class Connection:
+        _writer = None
+
+        def send(self) -> None:
+            self._writer.writelines([])  # type: ignore[attr-defined]
+
+    connection = Connection()
+    with pytest.raises(AttributeError), client_faults():
+        connection.send()
+    fault = compile("writer = None\nwriter.writelines([])", "redis/asyncio/connection.py", "exec")
+    with pytest.raises(RedisUnavailable), client_faults():
+        exec(fault, {"__name__": "redis.asyncio.connection"})
