@@ -105,7 +105,7 @@ async def run(settings: Settings) -> None:
     # hundreds of milliseconds mid-roll (bench/e2e.py measured p99 pauses of 140-400 ms).
     gc.collect()
     gc.freeze()
-    bot = make_bot(token, make_session(settings))
+    bot = make_bot(token, make_session(settings, store))
     try:
         async with metrics.serving(settings):
             if settings.webhook_url:

@@ -204,13 +204,20 @@ def commitment_of(payload: str, nonce_hex: str) -> str:
     return hashlib.sha256(reveal_line(payload, nonce_hex).encode("ascii")).hexdigest()
 
 
-def commit(payload: str) -> tuple[str, str]:
-    """``(commitment_hex, nonce_hex)`` for a canonical payload, with a fresh secret nonce.
+def commit(payload: str, nonce: bytes | None = None) -> tuple[str, str]:
+    """``(commitment_hex, nonce_hex)`` for a canonical payload, with a secret nonce: fresh,
+    or ``nonce`` (32 secret bytes) when the roll's is fixed already, so a roll posted again
+    after a failed send shows the same commitment (ARCHITECTURE.md "Nothing lost, nothing
+    twice").
 
     The nonce must stay private (with the Storyteller and in the bot's state) until
     ``/reveal``: anyone holding it can test guesses of the roll against the commitment.
     """
-    nonce_hex = secrets.token_hex(NONCE_BYTES)
+    if nonce is None:
+        nonce = secrets.token_bytes(NONCE_BYTES)
+    if len(nonce) != NONCE_BYTES:
+        raise ValueError(f"nonce: expected {NONCE_BYTES} bytes")
+    nonce_hex = nonce.hex()
     return commitment_of(payload, nonce_hex), nonce_hex
 
 

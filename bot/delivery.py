@@ -23,16 +23,19 @@ import contextlib
 import json
 import logging
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.methods import GetUpdates
-from aiogram.types import Update
+from aiogram.types import Message, Update
 
 from bot import metrics
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, update_scope
-from bot.store import STORAGE_ERRORS, Store
+from bot.sent import SendKey
+from bot.session import flood_budget
+from bot.store import REDIS_ERRORS, Store
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +48,19 @@ POLL_BACKOFF = (0.5, 1.0, 2.0, 5.0)
 POLL_ERRORS: tuple[type[BaseException], ...] = (
     TelegramNetworkError,
     TelegramServerError,
-    *STORAGE_ERRORS,
+    *REDIS_ERRORS,
 )
+RUNS_REMEMBERED = 4096  # updates whose earlier runs are remembered for their next run
+
+
+@dataclass
+class EarlierRuns:
+    """What an update's earlier runs in this process did: how many there were (the player
+    hears once that the answer will come, bot/middlewares.py) and what they delivered (a run
+    again after an outage does not post a result twice, bot/sent.py)."""
+
+    runs: int = 0
+    sent: dict[SendKey, Message] = field(default_factory=dict)
 
 
 def _update_id(raw: dict[str, Any]) -> int:
@@ -75,6 +89,8 @@ class Delivery:
         self._queues: dict[int, deque[dict[str, Any]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._known: set[int] = set()  # update ids queued or running here
+        # Each update's earlier runs here, until it runs to its end.
+        self._ran: dict[int, EarlierRuns] = {}
         self._stopping = asyncio.Event()
         metrics.watch(self)
 
@@ -118,24 +134,40 @@ class Delivery:
 
     async def _run(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         """Run the update (True), or leave it for an older one of its chat (False)."""
+        with flood_budget():  # one for all its runs here: Telegram's 429s are waited out
+            return await self._runs(raw, queue)
+
+    async def _runs(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         update_id = int(raw["update_id"])
-        for attempt in range(len(RETRY_PAUSE) + 1):
+        for tried in range(len(RETRY_PAUSE) + 1):
             try:
-                return await self._feed(raw, attempt, queue)
+                ran = await self._feed(raw, self._earlier(update_id), queue)
             except RETRIED_LATER as error:
-                if self._stopping.is_set() or attempt == len(RETRY_PAUSE):
+                if self._stopping.is_set() or tried == len(RETRY_PAUSE):
                     chat = update_scope(Update.model_validate(raw))
                     log.warning("update %d of chat %d left for later: %s", update_id, chat, error)
                     metrics.given_up(raw)
                     return True
-                log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[attempt])
-                await asyncio.sleep(RETRY_PAUSE[attempt])
+                log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[tried])
+                await asyncio.sleep(RETRY_PAUSE[tried])
+                continue
             except Exception:
                 log.exception("update %d failed", update_id)
+                self._ran.pop(update_id, None)
                 return True
+            if ran:
+                self._ran.pop(update_id, None)
+            return ran
         return True
 
-    async def _feed(self, raw: dict[str, Any], attempt: int, queue: deque[dict[str, Any]]) -> bool:
+    def _earlier(self, update_id: int) -> EarlierRuns:
+        if update_id not in self._ran and len(self._ran) >= RUNS_REMEMBERED:
+            del self._ran[next(iter(self._ran))]  # the oldest: long left for later
+        return self._ran.setdefault(update_id, EarlierRuns())
+
+    async def _feed(
+        self, raw: dict[str, Any], earlier: EarlierRuns, queue: deque[dict[str, Any]]
+    ) -> bool:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
         # and a chat another replica holds (ChatBusy, tried again after BUSY_PAUSE, then less
         # often) or an outage is not an error; _run logs what is.
@@ -148,14 +180,18 @@ class Delivery:
                     update,
                     delivery_token=self.token,
                     take_over=self.take_over,
-                    attempt=attempt,
+                    attempt=earlier.runs,
+                    sent_before=earlier.sent,
                 )
                 return True
-            except ChatBusy:
+            except ChatBusy:  # not a run: the chat was not this replica's yet
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, max(BUSY_PAUSE, BUSY_PAUSE_MAX))
                 if min(map(_update_id, queue)) < update.update_id:
                     return False  # an older update of the chat came meanwhile: it goes first
+            except BaseException:
+                earlier.runs += 1
+                raise
 
     def waiting(self) -> dict[int, list[int]]:
         """The ids of the updates queued or being handled here, by chat (bot/metrics.py)."""
@@ -184,9 +220,11 @@ class Delivery:
         while not self._stopping.is_set():
             try:
                 await self.recover()
-            except STORAGE_ERRORS as error:
+            except REDIS_ERRORS as error:
                 metrics.redis_error("inbox")
                 log.warning("inbox not read: %s", error)
+            except Exception:
+                log.exception("inbox not read")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), RECOVER_EVERY)
 
@@ -198,6 +236,17 @@ class Delivery:
         )
         for raw in raws:
             self.submit(raw)
+
+    async def receive_or_hold(self, raws: list[dict[str, Any]]) -> None:
+        """:meth:`receive`; while Redis is away, the updates are run from memory all the same
+        (and the error raised, so they are not confirmed: Telegram keeps them). Each player
+        hears at once, in reply, that the answer will come, and gets it once Redis is back."""
+        try:
+            await self.receive(raws)
+        except REDIS_ERRORS:
+            for raw in raws:
+                self.submit(raw)
+            raise
 
     # ----- polling ---------------------------------------------------------------------------
 
@@ -218,7 +267,7 @@ class Delivery:
                     raws = [
                         u.model_dump(mode="json", by_alias=True, exclude_none=True) for u in updates
                     ]
-                    await self.receive(raws)
+                    await self.receive_or_hold(raws)
                     offset = updates[-1].update_id + 1
                 failures = 0
             except POLL_ERRORS as error:
@@ -230,6 +279,12 @@ class Delivery:
             except TelegramRetryAfter as error:
                 metrics.too_many_requests(float(error.retry_after))
                 await self._pause(float(error.retry_after))
+            except Exception:
+                # Polling must outlive anything: the updates stay unconfirmed at Telegram.
+                pause = POLL_BACKOFF[min(failures, len(POLL_BACKOFF) - 1)]
+                failures += 1
+                log.exception("polling paused %.1f s", pause)
+                await self._pause(pause)
 
     async def _pause(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):

@@ -46,12 +46,14 @@ from bot.i18n import choose_locale
 from bot.sent import Outbox, current_outbox, current_subject
 from bot.session import current_command, tracking_answers
 from bot.store import (
+    REDIS_ERRORS,
     STORAGE_ERRORS,
     Begun,
     ChatSettings,
     Journal,
     Store,
     Subject,
+    client_faults,
     current_actor,
     current_journal,
     current_prefetch,
@@ -143,6 +145,11 @@ class ChatBusy(Exception):
     """Another replica is handling an update of this chat: this one waits its turn."""
 
 
+class GivenUp(Exception):
+    """The update failed more often than ``MAX_ATTEMPTS`` (not counting outages): it is
+    dropped, and the player is told so in reply."""
+
+
 # Who is handling updates here: the chat lock's owner token (bot/store/updates.py).
 PROCESS_TOKEN = secrets.token_hex(8)
 LOCK_RENEW_EVERY = 5.0
@@ -192,21 +199,26 @@ class StateMiddleware(BaseMiddleware):
         scope = update_scope(event)
         wide = _reads_ahead(event, data.get("features"))
         flow_id = button_flow(event)
-        status, chat_settings, journal, prefetch = await store.begin_update(
-            bot.id,
-            event.update_id,
-            scope,
-            chat.id if chat is not None else None,
-            token,
-            force=bool(data.get("take_over", True)),
-            seed=secrets.token_bytes(32),
-            flow_id=flow_id,
-            sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
-            all_sheets=wide is not None,
-            live_names=wide or (),
-        )
+        with client_faults():
+            begun = await store.begin_update(
+                bot.id,
+                event.update_id,
+                scope,
+                chat.id if chat is not None else None,
+                token,
+                force=bool(data.get("take_over", True)),
+                seed=secrets.token_bytes(32),
+                flow_id=flow_id,
+                sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
+                all_sheets=wide is not None,
+                live_names=wide or (),
+            )
+        status, chat_settings, journal, prefetch = begun
         if status is Begun.BUSY:
             raise ChatBusy(scope)
+        if status is Begun.GIVEN_UP:
+            log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
+            raise GivenUp(scope)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
             return None
@@ -219,24 +231,30 @@ class StateMiddleware(BaseMiddleware):
         ahead = current_prefetch.set(prefetch)
         command = current_command.set(_command_of(event))
         renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
-        box = Outbox(store, chat.id) if chat is not None else None
+        box = (
+            Outbox(store, chat.id, delivered=data.get("sent_before", {}))
+            if chat is not None
+            else None
+        )
         boxed = current_outbox.set(box)
         subject = current_subject.set(_subject_of(event, user))
         try:
-            result = await handler(event, data)
+            with client_faults():
+                result = await handler(event, data)
         except RETRIED_LATER:
-            if box is not None and box.sent() is not None:
-                # Run again later: what this try delivered stays below the next try's floor.
-                with contextlib.suppress(*STORAGE_ERRORS):
-                    await store.note_sent(box.chat_id, box.newest)
+            # Run again later: not a failed try, and what it delivered stays below the floor.
+            with contextlib.suppress(*REDIS_ERRORS):
+                sent = box.sent() if box is not None else None
+                await store.postpone_update(bot.id, event.update_id, scope, sent=sent)
             raise
         except Exception:
             sent = box.sent() if box is not None else None
             played = played_in(chat, user, journal)
             about = box.about if box is not None else None
-            await store.finish_update(
-                bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
-            )
+            with client_faults():
+                await store.finish_update(
+                    bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
+                )
             raise
         finally:
             renew.cancel()
@@ -249,9 +267,10 @@ class StateMiddleware(BaseMiddleware):
         sent = box.sent() if box is not None else None
         played = played_in(chat, user, journal)
         about = box.about if box is not None else None
-        await store.finish_update(
-            bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
-        )
+        with client_faults():
+            await store.finish_update(
+                bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
+            )
         return result
 
     @staticmethod
@@ -260,7 +279,7 @@ class StateMiddleware(BaseMiddleware):
             await asyncio.sleep(LOCK_RENEW_EVERY)
             try:
                 await store.renew_lock(bot_id, scope, token)
-            except STORAGE_ERRORS as error:
+            except REDIS_ERRORS as error:
                 log.warning("chat %d: lock not renewed: %s", scope, error)
 
 
@@ -376,6 +395,11 @@ class ErrorMiddleware(BaseMiddleware):
                     "The dice table's memory is unavailable right now. "
                     "Please try again in a minute."
                 )
+            if isinstance(error, GivenUp):
+                return _(
+                    "This could not be answered: it failed too many times in a row. "
+                    "Send it again if it still matters."
+                )
             if isinstance(error, RulesInputError):
                 return _("That input is not valid. Send /help to see examples.")
             return _("Something went wrong on our side. Please try again.")
@@ -391,6 +415,8 @@ class ErrorMiddleware(BaseMiddleware):
     ) -> None:
         if isinstance(error, STORAGE_ERRORS):
             log.error("update %d: storage unavailable: %s", update.update_id, error)
+        elif isinstance(error, GivenUp):
+            pass  # logged where it was given up, with its chat
         elif isinstance(error, RulesInputError):
             log.warning("update %d: unhandled rules input error: %s", update.update_id, error)
         else:
@@ -411,6 +437,7 @@ class ErrorMiddleware(BaseMiddleware):
                 )
                 await update.inline_query.answer([hint], cache_time=0, is_personal=True)
             elif update.message is not None:
-                await update.message.answer(text)
+                # A reply: the notice sits under the command it is about, as its result will.
+                await update.message.reply(text, allow_sending_without_reply=True)
         except TelegramAPIError as reply_error:
             log.warning("update %d: could not tell the player: %s", update.update_id, reply_error)

@@ -14,15 +14,19 @@ idempotency key and no way to read a message, but it has two facts to build one 
 
 So after an ambiguous failure the ids just above the floor are probed; a bot message there
 is the lost send, delivered, and its id is returned as if the first answer had arrived. If
-none is found, the error goes on to the retry as before. Only a send to the chat whose
-update is running is probed: a send to another chat (the Storyteller's private chat) has no
-exact floor, and is retried as before, where a repeat shows the same dice.
+none is found, the error goes on to the retry as before: between a possible repeat (the same
+dice) and a possible loss the bot takes the repeat (ARCHITECTURE.md). A private chat's ids
+are the user's, shared with their other chats, so there gaps are passed over. Only a send
+to the chat whose update is running is probed: a send to another chat (the Storyteller's
+private chat) has no exact floor, and is retried as before, where a repeat shows the same
+dice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -56,6 +60,9 @@ log = logging.getLogger(__name__)
 
 PROBE_SPAN = 12  # ids above the floor looked at: players' messages may come in between
 PROBE_MISSES = 3  # ids in a row that hold no message end the search
+# A private chat is numbered with the user's ids, shared with their other private chats and
+# basic groups: ids there skip, so a run of missing ones says nothing and more are looked at.
+PRIVATE_PROBE_SPAN = 40
 SETTLE = 0.5  # seconds for a send whose answer timed out to land before it is looked for
 
 _BOT_MESSAGE = "there is no caption in the message to edit"
@@ -79,15 +86,23 @@ def about(subject: Subject | None) -> Iterator[None]:
         current_subject.reset(token)
 
 
+SendKey = tuple[str, str, str, int, int]  # chat, text, keyboard, reply target, occurrence
+
+
 @dataclass
 class Outbox:
-    """What the running update has sent to its own chat: the search's floor in this update,
-    and whom each message is about."""
+    """What the running update has sent to its own chat (the search's floor in this update),
+    whom each message is about, and what its earlier runs in this process delivered anywhere
+    (``delivered``, kept by bot/delivery.py across the runs of one update): a run again after
+    Redis or Telegram was away repeats each of those sends as it was answered, without
+    sending it again."""
 
     store: Store
     chat_id: int
     newest: int = 0  # the newest message this update put in its chat
     about: dict[int, Subject] = field(default_factory=dict)
+    delivered: dict[SendKey, Message] = field(default_factory=dict)
+    _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
 
     def note(self, message_id: int) -> None:
         self.newest = max(self.newest, message_id)
@@ -98,14 +113,27 @@ class Outbox:
     def sent(self) -> int | None:
         return self.newest or None
 
+    def key(self, method: SendMessage) -> SendKey:
+        """The send's place in the update: a re-run rolls the same dice and so makes the
+        same sends in the same order; the n-th identical one is the n-th of the first run."""
+        markup = method.reply_markup
+        keyboard = markup.model_dump_json() if isinstance(markup, InlineKeyboardMarkup) else ""
+        what = (str(method.chat_id), method.text, keyboard, _reply_target(method))
+        self._seen[what] += 1
+        return (*what, self._seen[what])
+
 
 current_outbox: ContextVar[Outbox | None] = ContextVar("current_outbox", default=None)
 
 
 @contextmanager
-def outbox(store: Store, chat_id: int | None) -> Iterator[Outbox | None]:
+def outbox(
+    store: Store, chat_id: int | None, delivered: dict[SendKey, Message] | None = None
+) -> Iterator[Outbox | None]:
     """The update's outbox for the length of its handling (none outside a chat)."""
-    box = Outbox(store, chat_id) if chat_id is not None else None
+    box = None
+    if chat_id is not None:
+        box = Outbox(store, chat_id, delivered={} if delivered is None else delivered)
     token = current_outbox.set(box)
     try:
         yield box
@@ -147,15 +175,17 @@ def delivered(method: SendMessage, chat_id: int, message_id: int) -> Message:
 async def find_delivered(bot: Bot, chat_id: int, floor: int) -> int | None:
     """The first bot message above ``floor`` in the chat, or None: see the module's docstring.
     A probe that itself fails ends the search with None (send again, as before)."""
+    private = chat_id > 0
+    span = PRIVATE_PROBE_SPAN if private else PROBE_SPAN
     misses = 0
-    for message_id in range(floor + 1, floor + 1 + PROBE_SPAN):
+    for message_id in range(floor + 1, floor + 1 + span):
         try:
             await bot(EditMessageCaption(chat_id=chat_id, message_id=message_id))
         except TelegramBadRequest as error:
             if _BOT_MESSAGE in error.message:
                 return message_id
             misses = misses + 1 if _NOT_A_MESSAGE in error.message else 0
-            if misses >= PROBE_MISSES:
+            if misses >= PROBE_MISSES and not private:
                 return None
             continue
         except TelegramAPIError:
@@ -180,7 +210,31 @@ class LostSendGuard(BaseRequestMiddleware):
     ) -> Response[TelegramType]:
         box = current_outbox.get()
         send = method if isinstance(method, SendMessage) else None
-        if box is None or send is None or send.chat_id != box.chat_id:
+        if box is None or send is None:
+            return await make_request(bot, method)
+        key = box.key(send)
+        if key in box.delivered:
+            log.info("sendMessage to %s delivered by an earlier run: not sent again", send.chat_id)
+            earlier = box.delivered[key]
+            if send.chat_id == box.chat_id:
+                box.note(earlier.message_id)
+            # aiogram's request chain passes the method's result, typed as its Response.
+            return cast(Response[TelegramType], earlier)
+        answer = await self._send(make_request, bot, send, box)
+        result: Any = answer
+        if isinstance(result, Message):
+            box.delivered[key] = result
+        return answer
+
+    async def _send(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        send: SendMessage,
+        box: Outbox,
+    ) -> Response[TelegramType]:
+        method = cast(TelegramMethod[TelegramType], send)
+        if send.chat_id != box.chat_id:
             return await make_request(bot, method)
         try:
             answer = await make_request(bot, method)

@@ -20,7 +20,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.base import BaseSession
@@ -49,6 +50,7 @@ from aiohttp import ClientConnectorError
 
 from bot import metrics
 from bot.sent import LostSendGuard
+from bot.store import REDIS_ERRORS
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -60,6 +62,10 @@ log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
 Clock = Callable[[], float]
 
+# How long one update may wait out Telegram's flood control (429 with ``retry_after``):
+# Telegram asks for a minute at most in practice, and a result shown late beats a result
+# never shown, which the player may already have paid for (ARCHITECTURE.md).
+FLOOD_WAIT_BUDGET = 600.0
 GROUP_LIMIT = 20  # messages per minute in one group
 GROUP_PERIOD = 60.0
 GLOBAL_LIMIT = 30  # messages per second overall
@@ -79,11 +85,36 @@ def _never_reached_server(error: TelegramNetworkError) -> bool:
     return isinstance(error.__cause__, ClientConnectorError)
 
 
-class RetryMiddleware(BaseRequestMiddleware):
-    """Retries 429 after ``retry_after``, 5xx and network errors with backoff and jitter.
+@dataclass
+class FloodBudget:
+    """The seconds of 429 waits the running update has left (:data:`FLOOD_WAIT_BUDGET`)."""
 
-    At most ``attempts`` tries and ``max_total`` seconds of waiting: a roll answered a minute
-    late is worse than an error in the log.
+    left: float = FLOOD_WAIT_BUDGET
+
+
+current_flood_budget: ContextVar[FloodBudget | None] = ContextVar("flood_budget", default=None)
+
+
+@contextmanager
+def flood_budget(seconds: float = FLOOD_WAIT_BUDGET) -> Iterator[FloodBudget]:
+    """One budget for every request of the update run inside (all its runs, bot/delivery.py)."""
+    budget = FloodBudget(seconds)
+    token = current_flood_budget.set(budget)
+    try:
+        yield budget
+    finally:
+        current_flood_budget.reset(token)
+
+
+class RetryMiddleware(BaseRequestMiddleware):
+    """Waits out 429 for as long as Telegram asks, and retries 5xx and network errors with
+    backoff and jitter.
+
+    A 429 was not applied, and the result behind it may be paid for already: it is waited
+    out within the update's :class:`FloodBudget` (ten minutes, far above what Telegram asks;
+    ``flood_wait`` per request outside an update) and does not count as a try. Other errors
+    get at most ``attempts`` tries and ``max_total`` seconds of waiting, after which the
+    update is run again later (bot/delivery.py).
     """
 
     def __init__(
@@ -93,9 +124,11 @@ class RetryMiddleware(BaseRequestMiddleware):
         base_delay: float = 0.5,
         max_delay: float = 4.0,
         max_total: float = 30.0,
+        flood_wait: float = FLOOD_WAIT_BUDGET,
         sleep: Sleep = asyncio.sleep,
         jitter: Callable[[], float] = random.random,
     ) -> None:
+        self.flood_wait = flood_wait
         self.attempts = attempts
         self.base_delay = base_delay
         self.max_delay = max_delay
@@ -109,8 +142,6 @@ class RetryMiddleware(BaseRequestMiddleware):
         return float(ceiling / 2 + self.jitter() * ceiling / 2)
 
     def _delay(self, error: Exception, method: TelegramMethod[Any], attempt: int) -> float | None:
-        if isinstance(error, TelegramRetryAfter):
-            return float(error.retry_after)
         if isinstance(error, TelegramServerError):
             return self.backoff(attempt)
         if isinstance(error, TelegramNetworkError) and not isinstance(
@@ -132,10 +163,13 @@ class RetryMiddleware(BaseRequestMiddleware):
             return await make_request(bot, method)
         waited = 0.0
         attempt = 0
+        budget = current_flood_budget.get() or FloodBudget(self.flood_wait)
         while True:
             try:
                 return await make_request(bot, method)
-            except (TelegramRetryAfter, TelegramServerError, TelegramNetworkError) as error:
+            except TelegramRetryAfter as error:
+                await self._wait_out(error, method, budget)
+            except (TelegramServerError, TelegramNetworkError) as error:
                 delay = self._delay(error, method, attempt)
                 attempt += 1
                 if delay is None or attempt >= self.attempts or waited + delay > self.max_total:
@@ -153,6 +187,29 @@ class RetryMiddleware(BaseRequestMiddleware):
                 )
                 waited += delay
                 await self.sleep(delay)
+
+    async def _wait_out(
+        self, error: TelegramRetryAfter, method: TelegramMethod[Any], budget: FloodBudget
+    ) -> None:
+        delay = float(error.retry_after)
+        chat_id = getattr(method, "chat_id", None)
+        if delay > budget.left:
+            log.warning(
+                "%s to chat %s: Telegram asks to wait %.0f s, %.0f s of the update's budget left",
+                method.__api_method__,
+                chat_id,
+                delay,
+                budget.left,
+            )
+            raise error
+        budget.left -= delay
+        log.warning(
+            "%s to chat %s: flood control, waiting %.0f s as Telegram asks",
+            method.__api_method__,
+            chat_id,
+            delay,
+        )
+        await self.sleep(delay)
 
 
 class SlidingWindow:
@@ -202,8 +259,20 @@ def _is_group(chat_id: object) -> TypeGuard[int | str]:
 HoldListener = Callable[[int | str, int, float], None]
 
 
+class SharedBudget(Protocol):
+    """The send budget every replica shares (``bot.store.Store.reserve_send``)."""
+
+    async def reserve_send(
+        self, bot_id: int, chat_id: int | str | None, limit: int, period: float
+    ) -> float: ...
+
+
 class RateLimitMiddleware(BaseRequestMiddleware):
     """Throttles message sends: per group (20/min) and overall (30/s).
+
+    With ``shared`` (the Store) the budget is kept in Redis, one for every replica and across
+    restarts, since Telegram counts per token; while Redis is away each process keeps its own
+    as before, the better guess there is.
 
     ``on_hold`` lets a watcher see the replies a group's budget is holding back, so the
     playground can say why the bot is silent instead of leaving the group wondering
@@ -213,12 +282,14 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     def __init__(
         self,
         *,
+        shared: SharedBudget | None = None,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
         on_hold: HoldListener | None = None,
     ) -> None:
         self.groups = SlidingWindow(GROUP_LIMIT, GROUP_PERIOD, clock)
         self.overall = SlidingWindow(GLOBAL_LIMIT, GLOBAL_PERIOD, clock)
+        self.shared = shared
         self.clock = clock
         self.sleep = sleep
         self.on_hold = on_hold
@@ -243,6 +314,18 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         held = self._held.get(chat_id, [])
         self.on_hold(chat_id, len(held), max(0.0, max(held, default=0.0) - self.clock()))
 
+    async def _reserve(
+        self, bot_id: int, chat_id: int | str | None, limit: int, period: float
+    ) -> float:
+        if self.shared is not None:
+            try:
+                return await self.shared.reserve_send(bot_id, chat_id, limit, period)
+            except REDIS_ERRORS as error:
+                log.info("send budget kept here while Redis is away: %s", error)
+        if chat_id is None:
+            return self.overall.reserve(bot_id)
+        return self.groups.reserve((bot_id, chat_id))
+
     async def __call__(
         self,
         make_request: NextRequestMiddlewareType[TelegramType],
@@ -251,12 +334,12 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     ) -> Response[TelegramType]:
         if is_message_send(method):
             chat_id = getattr(method, "chat_id", None)
-            if _is_group(chat_id):
-                delay = self.groups.reserve((bot.id, chat_id))
+            if isinstance(chat_id, int | str) and _is_group(chat_id):
+                delay = await self._reserve(bot.id, chat_id, GROUP_LIMIT, GROUP_PERIOD)
                 if delay > 0:
                     log.info("group %s is at Telegram's limit, send delayed %.1f s", chat_id, delay)
                     await self._hold(chat_id, delay)
-            delay = self.overall.reserve(bot.id)
+            delay = await self._reserve(bot.id, None, GLOBAL_LIMIT, GLOBAL_PERIOD)
             if delay > 0:
                 await self.sleep(delay)
         return await make_request(bot, method)
@@ -371,16 +454,24 @@ class PinResponseTypes(BaseRequestMiddleware):
 
 
 def make_session(
-    settings: Settings, *, limiter: RateLimitMiddleware | None = None
+    settings: Settings,
+    shared: SharedBudget | None = None,
+    *,
+    limiter: RateLimitMiddleware | None = None,
 ) -> AiohttpSession:
-    """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server)."""
+    """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server);
+    ``shared``: the send budget all replicas keep in Redis (the Store); ``limiter``: a send
+    limiter of the caller's (the playground watches its holds)."""
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
-    install_middlewares(session, limiter=limiter)
+    install_middlewares(session, shared, limiter=limiter)
     return session
 
 
 def install_middlewares(
-    session: BaseSession, *, limiter: RateLimitMiddleware | None = None
+    session: BaseSession,
+    shared: SharedBudget | None = None,
+    *,
+    limiter: RateLimitMiddleware | None = None,
 ) -> None:
     """Retries outside the limiter, so every retried attempt is throttled too; a send whose
     answer was lost is looked for between the two, before it is tried again (bot/sent.py).
@@ -391,7 +482,7 @@ def install_middlewares(
     session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
     session.middleware(LostSendGuard())
-    session.middleware(limiter or RateLimitMiddleware())
+    session.middleware(limiter or RateLimitMiddleware(shared=shared))
 
 
 def is_not_modified(error: TelegramBadRequest) -> bool:

@@ -3,9 +3,11 @@
 Telegram sends the secret given to setWebhook in the ``X-Telegram-Bot-Api-Secret-Token``
 header; it is compared in constant time and anything else gets 401, so a stranger who finds
 the URL cannot forge updates. A body that is not an Update gets 400. An update is answered
-200 only once it is in the Redis inbox (503 while Redis is away, so Telegram sends it again);
-bot/delivery.py then runs it. Several replicas may serve the same URL behind a load
-balancer: they share nothing but Redis, which serialises each chat's updates between them.
+200 only once it is in the Redis inbox (503 while Redis is away, so Telegram sends it again,
+while this replica runs it from memory all the same, so the player hears at once that the
+answer will come); bot/delivery.py then runs it. Several replicas may serve the same URL
+behind a load balancer: they share nothing but Redis, which serialises each chat's updates
+between them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from bot import metrics
 from bot.app import SHUTDOWN_GRACE
 from bot.delivery import Delivery
 from bot.settings import Settings
-from bot.store import STORAGE_ERRORS, Store
+from bot.store import REDIS_ERRORS, Store
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +61,8 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
         except (ValueError, ValidationError):
             return web.Response(status=400, text="Bad Request: not an Update")
         try:
-            await delivery.receive([raw])
-        except STORAGE_ERRORS as error:
+            await delivery.receive_or_hold([raw])
+        except REDIS_ERRORS as error:
             metrics.redis_error("webhook")
             log.warning("update %s not taken, Redis away: %s", raw.get("update_id"), error)
             return web.Response(status=503, text="Service Unavailable")

@@ -680,6 +680,16 @@ class FakeChat:
     deleted: list[ChatMessage] = field(default_factory=list)
     pinned: list[int] = field(default_factory=list)  # message ids, the newest pin last
     next_message_id: int = 1
+    # Ids skipped after each message, in turn: a private chat's ids are the user's, shared
+    # with their other private chats and basic groups, so the bot sees gaps there.
+    id_gaps: tuple[int, ...] = ()
+    _stored: int = 0
+
+    def advance(self) -> None:
+        """The next message's id, after one was stored."""
+        gap = self.id_gaps[self._stored % len(self.id_gaps)] if self.id_gaps else 0
+        self._stored += 1
+        self.next_message_id += 1 + gap
 
     def as_json(self) -> JsonDict:
         data: JsonDict = {"id": self.id, "type": self.type}
@@ -774,6 +784,12 @@ class _Fault:
     retry_after: int
     delay: float = 0.0
     after: bool = False  # applied first, then answered with ``status``
+    chat: int | None = None  # only calls to this chat (any if None)
+
+    def matches(self, method: str, params: JsonDict) -> bool:
+        if self.remaining <= 0 or self.method not in (None, method):
+            return False
+        return self.chat is None or str(params.get("chat_id")) == str(self.chat)
 
 
 _FAULT_DESCRIPTIONS = {
@@ -944,13 +960,13 @@ class FakeBotApi:
                 raise ApiError(401, "Unauthorized")
             if spec is None:
                 raise ApiError(404, "Not Found: method not found")
-            delay = self._take_fault(spec.name)
+            delay = self._take_fault(spec.name, raw)
             call.params = self.schema.validate_call(spec, raw, form=form)
             self._check_flood(spec.name, call.params)
             result = await self._apply(spec, call.params)
             call.applied = True
             self._count_send(spec.name, call.params)
-            self._take_after_fault(spec.name)
+            self._take_after_fault(spec.name, call.params)
             body: JsonDict = {"ok": True, "result": result}
             status = 200
         except ApiError as error:
@@ -1008,14 +1024,16 @@ class FakeBotApi:
         count: int = 1,
         status: int = 429,
         retry_after: int = 1,
+        chat: int | None = None,
     ) -> None:
-        """Make the next ``count`` calls of ``method`` (any method if None) fail before applying.
+        """Make the next ``count`` calls of ``method`` (any method if None; to ``chat`` only,
+        if given) fail before applying.
 
         429 answers carry ``parameters.retry_after`` like Telegram's flood control; 500/502/503/
         504 answer like a failing front end. The failed calls change nothing, so a retried call
         applies exactly once.
         """
-        self._faults.append(_Fault(method, count, status, retry_after))
+        self._faults.append(_Fault(method, count, status, retry_after, chat=chat))
 
     def fail_after_applying(
         self, method: str | None = None, *, count: int = 1, status: int = 502
@@ -1059,17 +1077,17 @@ class FakeBotApi:
             wait = max(1, math.ceil(60 - (now - in_group[0])))
             raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 
-    def _take_after_fault(self, method: str) -> None:
+    def _take_after_fault(self, method: str, params: JsonDict) -> None:
         for fault in self._faults:
-            if fault.after and fault.remaining > 0 and fault.method in (None, method):
+            if fault.after and fault.matches(method, params):
                 fault.remaining -= 1
                 raise ApiError(fault.status, _FAULT_DESCRIPTIONS.get(fault.status, "Error"))
 
-    def _take_fault(self, method: str) -> float:
+    def _take_fault(self, method: str, params: JsonDict) -> float:
         for fault in self._faults:
             if fault.after:
                 continue
-            if fault.remaining > 0 and fault.method in (None, method):
+            if fault.matches(method, params):
                 fault.remaining -= 1
                 if fault.delay:
                     return fault.delay
@@ -1133,11 +1151,15 @@ class FakeBotApi:
         self.chats[chat.id] = chat
         return chat
 
-    def open_private_chat(self, user: FakeUser) -> FakeChat:
-        """The user has pressed Start: only now may the bot write to them (else 403)."""
+    def open_private_chat(self, user: FakeUser, *, id_gaps: tuple[int, ...] = ()) -> FakeChat:
+        """The user has pressed Start: only now may the bot write to them (else 403).
+        ``id_gaps``: ids skipped after each message in turn, as Telegram numbers a private
+        chat with the user's ids, shared with their other chats (e.g. ``(0, 2, 5)``)."""
         chat = self.chats.get(user.id)
         if chat is None:
-            chat = FakeChat(user.id, "private", private_user=user, members={user.id: user})
+            chat = FakeChat(
+                user.id, "private", private_user=user, members={user.id: user}, id_gaps=id_gaps
+            )
             self.chats[user.id] = chat
         return chat
 
@@ -1151,7 +1173,7 @@ class FakeBotApi:
     def _store_message(self, chat: FakeChat, data: JsonDict) -> ChatMessage:
         message = ChatMessage(data)
         chat.messages.append(message)
-        chat.next_message_id += 1
+        chat.advance()
         return message
 
     def send_text(

@@ -9,6 +9,7 @@ once, whichever replica receives it.
 One :class:`Store` for the handlers, assembled from one part per concern:
 
 - :mod:`bot.store.chats` — the chat's settings, the Storyteller's role and campaigns;
+- :mod:`bot.store.budget` — the bot's send budget, shared by its replicas;
 - :mod:`bot.store.updates` with :mod:`bot.store.journal` — the inbox, the update's journal
   and the chat lock (each update handled once in effect);
 - :mod:`bot.store.flows` — the state behind an interactive message, with its typed models;
@@ -54,6 +55,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
 - ``sdb:about:{CHAT}`` — a sorted set of whom the bot's recent messages in the chat are
   about (score: the message id; member: the id and :class:`Subject` JSON), written as an update
   finishes, capped at ``ABOUT_CAP`` and forgotten after ``LOG_TTL`` (bot/replies.py);
+- ``sdb:budget:BOT`` and ``sdb:budget:BOT:{CHAT}`` — the send slots the bot reserved in the
+  last second overall and in the last minute in a group, one budget for every replica and
+  across restarts (:mod:`bot.store.budget`); each expires a period after its last slot;
 - ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten
@@ -82,10 +86,12 @@ from bot.store.base import (
     LOG_CAP,
     LOG_TTL,
     PREFIX,
+    REDIS_ERRORS,
     STORAGE_ERRORS,
     RedisUnavailable,
     StoreBase,
     chat_key,
+    client_faults,
     connect,
     current_actor,
     current_locale,
@@ -97,6 +103,7 @@ from bot.store.base import (
     log_key,
     sheet_key,
 )
+from bot.store.budget import BudgetStore, budget_key
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
 from bot.store.flows import (
     AlsoStep,
@@ -111,7 +118,14 @@ from bot.store.flows import (
 )
 from bot.store.hidden import HiddenRecord, HiddenStore
 from bot.store.inline import OFFER_TTL, PLAYS_CAP, InlineStore, offer_key, plays_key
-from bot.store.journal import Journal, Prefetch, ReplayDice, current_journal, current_prefetch
+from bot.store.journal import (
+    Journal,
+    Prefetch,
+    ReplayDice,
+    current_journal,
+    current_prefetch,
+    update_secret,
+)
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
 from bot.store.updates import Begun, Subject, UpdateStore, inbox_key, journal_key, lock_key
@@ -124,6 +138,7 @@ __all__ = [
     "OFFER_TTL",
     "PLAYS_CAP",
     "PREFIX",
+    "REDIS_ERRORS",
     "STORAGE_ERRORS",
     "AlsoStep",
     "Begun",
@@ -147,7 +162,9 @@ __all__ = [
     "Store",
     "Subject",
     "UpdateStore",
+    "budget_key",
     "chat_key",
+    "client_faults",
     "connect",
     "current_actor",
     "current_journal",
@@ -166,10 +183,11 @@ __all__ = [
     "parse_chat_settings",
     "plays_key",
     "sheet_key",
+    "update_secret",
 ]
 
 
-class Store(ChatStore, FlowStore, HiddenStore, InlineStore, SheetStore, UpdateStore):
+class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, InlineStore, SheetStore, UpdateStore):
     """The contract the features use; every method is one atomic step on the server."""
 
     def __init__(self, redis: Redis) -> None:
@@ -177,6 +195,7 @@ class Store(ChatStore, FlowStore, HiddenStore, InlineStore, SheetStore, UpdateSt
         FlowStore.register_scripts(self)
         HiddenStore.register_scripts(self)
         UpdateStore.register_scripts(self)
+        BudgetStore.register_scripts(self)
 
     @classmethod
     def from_url(cls, redis_url: str | None) -> Store:

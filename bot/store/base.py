@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
@@ -17,6 +18,14 @@ from redis.asyncio.client import Pipeline
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import (
+    AskError,
+    ClusterError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -57,11 +66,43 @@ current_actor: ContextVar[int] = ContextVar("current_actor", default=0)
 # it for its message's whole life, whoever taps later. None outside an update.
 current_locale: ContextVar[str | None] = ContextVar("current_locale", default=None)
 
-STORAGE_ERRORS: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError)
+# Redis away for a while, as a single server or a Redis Cluster shows it: refused or timed-out
+# connections, a server still loading, a cluster whose slots are not all served (CLUSTERDOWN,
+# a slot with no node), slots moving during a failover (MOVED, ASK, TRYAGAIN) and a write that
+# reached a replica. An update that meets one is run again later (bot/delivery.py).
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ClusterError,
+    AskError,
+    TryAgainError,
+    ReadOnlyError,
+    RedisClusterException,
+)
+# Anything the Redis client raises: what the loops that must never stop (polling, the inbox's
+# recovery, the webhook, a lock's renewal) survive, whether or not it is an outage.
+REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, RedisClusterException)
 
 
 class RedisUnavailable(RedisConnectionError):
     """Redis could not be reached in time; the error middleware turns it into a message."""
+
+
+@contextmanager
+def client_faults() -> Iterator[None]:
+    """redis-py's cluster client can trip over a connection another task has just closed
+    while a node goes away (``AttributeError`` on its writer): an outage, not a bug, so it is
+    raised as :class:`RedisUnavailable` and the update is run again later."""
+    try:
+        yield
+    except AttributeError as error:
+        frame = error.__traceback__
+        while frame is not None and frame.tb_next is not None:
+            frame = frame.tb_next
+        where = frame.tb_frame.f_globals.get("__name__", "") if frame is not None else ""
+        if str(where).startswith("redis."):
+            raise RedisUnavailable(f"Redis client fault: {error}") from error
+        raise
 
 
 def tag(scope: int) -> str:

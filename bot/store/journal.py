@@ -9,8 +9,10 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
+import hmac
 import pickle
 import random
+import secrets
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -71,6 +73,13 @@ class Journal:
     def dice(self) -> ReplayDice:
         return ReplayDice(self.seed)
 
+    def secret(self, label: str, size: int = 32) -> bytes:
+        """A secret of the update's own, the same on every run of it, kept nowhere but in
+        the seed: HMAC-SHA-256 of ``label`` under the seed, apart from the dice's stream."""
+        if size > hashlib.sha256().digest_size:
+            raise ValueError(f"at most 32 bytes, not {size}")
+        return hmac.new(self.seed, label.encode(), hashlib.sha256).digest()[:size]
+
     def next_step(self) -> int:
         self.taken += 1
         return self.taken
@@ -93,6 +102,16 @@ def note_rolled() -> None:
     running = current_journal.get()
     if running is not None:
         running.rolled = True
+
+
+def update_secret(label: str, size: int = 32) -> bytes:
+    """A secret fixed when the running update first ran (:meth:`Journal.secret`), so a re-run
+    after an outage shows the same one (a hidden roll's nonce, ARCHITECTURE.md "Nothing lost,
+    nothing twice"); fresh from the OS outside an update."""
+    journal = current_journal.get()
+    if journal is None:
+        return secrets.token_bytes(size)
+    return journal.secret(label, size)
 
 
 @dataclass

@@ -186,6 +186,18 @@ return 1
     .replace("LOG_TTL", str(LOG_TTL))
 )
 
+# KEYS[1] journal, KEYS[2] the chat's newest bot message; ARGV[1] the newest message the
+# update sent in its chat ('' for none).
+_POSTPONE = """
+if redis.call('HEXISTS', KEYS[1], 'attempts') == 1 then
+  redis.call('HINCRBY', KEYS[1], 'attempts', -1)
+end
+if ARGV[1] ~= '' and tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[2]) or '0') then
+  redis.call('SET', KEYS[2], ARGV[1], 'EX', CHAT_TTL)
+end
+return 1
+""".replace("CHAT_TTL", str(CHAT_TTL))
+
 # KEYS[1] the chat's newest bot message; ARGV[1] a message id.
 _RAISE_SENT = """
 if tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[1]) or '0') then
@@ -224,6 +236,7 @@ class UpdateStore(StoreBase):
         self._begin = self.redis.register_script(_BEGIN)
         self._finish = self.redis.register_script(_FINISH)
         self._raise_sent = self.redis.register_script(_RAISE_SENT)
+        self._postpone = self.redis.register_script(_POSTPONE)
         self._renew = self.redis.register_script(_RENEW)
         self._played = self.redis.register_script(PLAYED)
 
@@ -377,6 +390,16 @@ class UpdateStore(StoreBase):
             except ValidationError:
                 return None
         return None
+
+    async def postpone_update(
+        self, bot_id: int, update_id: int, scope: int, *, sent: int | None = None
+    ) -> None:
+        """The update met Redis or Telegram away and is run again later: that run does not
+        count against ``MAX_ATTEMPTS`` (an outage is not the update's fault, and what it paid
+        for must still be shown), and what it delivered (``sent``, in its chat) stays below
+        the next run's floor."""
+        keys = [journal_key(bot_id, update_id, scope), sent_key(scope)]
+        await self._postpone(keys=keys, args=[sent or ""])
 
     async def note_sent(self, chat_id: int, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""

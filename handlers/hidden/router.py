@@ -14,6 +14,9 @@ Decisions:
   nobody; the roll's number is spent, which is why a number may be skipped.
 - Only after the private delivery is the roll stored (with the nonce) and the commitment
   posted, so no commitment ever stands for a roll its Storyteller did not receive.
+- The nonce is fixed with the dice, by the update's journal (``update_secret``): a roll run
+  again after its group notice failed shows the same commitment in both chats, and
+  ``/reveal`` opens it.
 - The roll log gets a marker without the result; ``/log`` and ``/stats`` show the result
   only once it is revealed (``bot.hidden_rolls.merge_history``).
 - A Storyteller may also roll from the private chat for any campaign they run, chosen once
@@ -46,7 +49,7 @@ from bot.parsing import (
     parse_roll_arguments,
 )
 from bot.session import safe_edit
-from bot.store import ChatSettings, HiddenRecord, Store
+from bot.store import ChatSettings, HiddenRecord, Store, update_secret
 from bot.taps import tell
 from handlers.hidden import view
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
@@ -330,7 +333,11 @@ async def _roll_hidden(
         willpower=willpower,
         faces=result.faces,
     ).payload()
-    commitment_hex, nonce = commitment.commit(payload)
+    # The nonce is the update's, like its dice: a re-run after the group's notice failed
+    # commits to the same line, so /reveal matches whichever notice the group saw.
+    commitment_hex, nonce = commitment.commit(
+        payload, update_secret(f"hidden:{chat_id}:{seq}", commitment.NONCE_BYTES)
+    )
     record = HiddenRecord(
         seq=seq,
         chat_id=chat_id,

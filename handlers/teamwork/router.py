@@ -129,7 +129,7 @@ async def team_tap(
             await tell(callback, lambda: render.already_done_text())
             return
         if len(state.members) + len(state.pending) >= MAX_MEMBERS:
-            await tell(callback, lambda: render.invalid_button_text(), alert=True)
+            await tell(callback, lambda: view.team_full_text(MAX_MEMBERS), alert=True)
             return
         after = state.model_copy(update={"pending": (*state.pending, (user.id, user.first_name))})
     elif not state.is_pending(user.id):
@@ -229,7 +229,7 @@ async def _join_by_reply(
             await message.answer(view.team_already_text())
             return
         if len(state.members) >= MAX_MEMBERS:
-            await message.answer(render.invalid_button_text())
+            await message.answer(view.team_full_text(MAX_MEMBERS))
             return
         try:
             pool = rolling.check_pool(resolved.dice, profile)

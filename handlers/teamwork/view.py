@@ -70,6 +70,10 @@ def team_already_text() -> str:
     return _("You have already rolled for the team.")
 
 
+def team_full_text(cap: int) -> str:
+    return _("The team is full: {n} people at most.").format(n=cap)
+
+
 def team_press_help_text() -> str:
     return _("Press «Help» first, then choose your pool.")
 

@@ -7,7 +7,14 @@ import asyncio
 from typing import Any
 
 import fakeredis
+from aiogram.methods import GetUpdates
 from aiogram.types import Update
+from redis.exceptions import (
+    ClusterDownError,
+    MovedError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 
 from bot import delivery
 from bot.delivery import Delivery
@@ -60,3 +67,42 @@ async def test_an_older_update_found_later_runs_before_the_later_ones(monkeypatc
         await asyncio.sleep(0.01)
     assert dispatcher.handled == [11, 12, 13]
     assert not runner._known
+
+
+async def test_polling_outlives_any_redis_error_and_anything_else(monkeypatch: Any) -> None:
+    """A Redis Cluster missing a primary raises CLUSTERDOWN, MOVED or TRYAGAIN rather than a
+    connection error; none of those, nor a bug, may end the polling loop: the batch stays
+    unconfirmed (the same offset is asked again) until it is in the inbox."""
+    monkeypatch.setattr(delivery, "POLL_BACKOFF", (0.0,))
+    bot, _session = make_bot()
+    runner = Delivery(
+        Dispatcher(),  # type: ignore[arg-type]
+        bot,
+        Store(fakeredis.FakeAsyncRedis(decode_responses=True)),
+        take_over=True,
+    )
+    faults: list[BaseException] = [
+        ClusterDownError("The cluster is down"),
+        TryAgainError("TRYAGAIN"),
+        MovedError("3999 127.0.0.1:6381"),
+        SlotNotCoveredError("slot 3999 is not covered"),
+        RuntimeError("a bug"),
+    ]
+    offsets: list[int | None] = []
+    batch = [Update.model_validate(raw(21))]
+
+    async def get_updates(method: GetUpdates, **kwargs: Any) -> list[Update]:
+        await asyncio.sleep(0)
+        offsets.append(method.offset)
+        return batch
+
+    async def receive(raws: list[dict[str, Any]]) -> None:
+        if faults:
+            raise faults.pop(0)
+        runner.stop()
+
+    runner.bot = get_updates  # type: ignore[assignment]
+    monkeypatch.setattr(runner, "receive", receive)
+    await asyncio.wait_for(runner.poll([]), 5)
+    assert offsets == [None] * 6  # never confirmed before it was kept
+    assert not faults

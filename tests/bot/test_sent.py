@@ -116,6 +116,26 @@ async def test_the_bots_older_messages_are_below_the_floor_and_never_taken_for_t
     assert group.messages[-1].message_id == found.message_id
 
 
+async def test_a_private_send_applied_then_answered_502_is_found_across_the_id_gaps(
+    fake_api: FakeBotApi, bot: Bot, store: Store
+) -> None:
+    """A private chat is numbered with the user's ids, which their other chats take too:
+    the bot's lost message sits past a run of ids that hold nothing here, and is found."""
+    anya = fake_api.add_user("Аня")
+    private = fake_api.open_private_chat(anya, id_gaps=(0, 6, 9))
+    async with update(store, private.id):
+        await bot.send_message(private.id, "раньше")
+    command = fake_api.send_text(private, anya, "/r 5 6")
+    fake_api.fail_after_applying("sendMessage", status=502)
+    async with update(store, private.id):
+        found = await bot.send_message(
+            private.id, "Аня: 3 успеха", reply_to_message_id=command.message_id
+        )
+    assert bot_texts(fake_api, private) == ["раньше", "Аня: 3 успеха"]
+    assert found.message_id == private.messages[-1].message_id > command.message_id + 3
+    assert len(fake_api.calls_to("sendMessage")) == 2
+
+
 async def test_a_send_to_another_chat_is_not_looked_for(
     fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
 ) -> None:

@@ -14,11 +14,12 @@ import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import Chat, Message
 from aiohttp import web
 from aiohttp.test_utils import TestServer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.session import (
     GLOBAL_LIMIT,
@@ -26,8 +27,10 @@ from bot.session import (
     RateLimitMiddleware,
     RetryMiddleware,
     SlidingWindow,
+    flood_budget,
     safe_edit,
 )
+from bot.store import Store
 from tests.bot.telegram_fakes import TOKEN, make_bot
 
 OK_MESSAGE = {
@@ -160,6 +163,39 @@ async def test_retry_after_beyond_the_cap_is_not_waited(sleeps: Sleeps) -> None:
         with pytest.raises(Exception, match="Too Many Requests"):
             await bot.send_message(-100, "hi")
     assert sleeps.delays == []
+
+
+def flood(seconds: int) -> tuple[int, dict[str, Any]]:
+    return (
+        429,
+        {
+            "ok": False,
+            "error_code": 429,
+            "description": f"Too Many Requests: retry after {seconds}",
+            "parameters": {"retry_after": seconds},
+        },
+    )
+
+
+async def test_flood_control_is_waited_out_as_long_as_telegram_asks(sleeps: Sleeps) -> None:
+    """A restarted bot meets a group's flood control: Telegram asks for 54 s again and again.
+    Each wait is taken in full, and a 429 is no try: the result still goes out."""
+    api = ScriptedApi([flood(54)] * 6)
+    async with api_bot(api, RetryMiddleware(sleep=sleeps)) as bot:
+        message = await bot.send_message(-100, "hi")
+    assert message.message_id == 10
+    assert sleeps.delays == [54.0] * 6
+
+
+async def test_the_update_s_flood_budget_is_shared_by_its_requests(sleeps: Sleeps) -> None:
+    api = ScriptedApi([flood(54), (200, OK_MESSAGE), flood(54)])
+    async with api_bot(api, RetryMiddleware(sleep=sleeps)) as bot:
+        with flood_budget(100) as budget:
+            await bot.send_message(-100, "hi")
+            assert budget.left == 46
+            with pytest.raises(TelegramRetryAfter):
+                await bot.send_message(-100, "hi")
+    assert sleeps.delays == [54.0]
 
 
 async def test_connection_refused_is_retried(sleeps: Sleeps) -> None:
@@ -300,6 +336,45 @@ async def test_limiter_overall_rate(sleeps: Sleeps) -> None:
     for chat in range(GLOBAL_LIMIT + 1):
         await limiter(send, bot, SendMessage(chat_id=chat + 1, text="x"))
     assert sleeps.delays == [1.0]
+
+
+async def test_replicas_and_a_restart_share_one_send_budget(
+    sleeps: Sleeps, real_store: Store
+) -> None:
+    """Telegram counts per token: two replicas, and a process started again, spend from one
+    budget in Redis. The group's 21st send in a minute waits, whichever process makes it."""
+    bot, _ = make_bot()
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    first, second = (RateLimitMiddleware(shared=real_store, sleep=sleeps) for _ in range(2))
+    for n in range(GROUP_LIMIT):
+        await (first, second)[n % 2](send, bot, SendMessage(chat_id=-100, text="x"))
+    assert all(d < 1.0 for d in sleeps.delays)  # only the overall 30 a second
+    restarted = RateLimitMiddleware(shared=real_store, sleep=sleeps)
+    await restarted(send, bot, SendMessage(chat_id=-100, text="x"))
+    assert 55.0 < sleeps.delays[-1] <= 60.0
+    before = len(sleeps.delays)
+    await restarted(send, bot, SendMessage(chat_id=-200, text="x"))  # another group: free
+    assert sleeps.delays[before:] == []
+
+
+async def test_the_budget_is_kept_here_while_redis_is_away(sleeps: Sleeps) -> None:
+    class Away:
+        async def reserve_send(self, *args: Any) -> float:
+            raise RedisConnectionError("Connection refused")
+
+    clock = Clock()
+    limiter = RateLimitMiddleware(shared=Away(), clock=clock, sleep=sleeps)
+    bot, _ = make_bot()
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    for _ in range(GROUP_LIMIT + 1):
+        await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
+    assert sleeps.delays == [60.0]
 
 
 def bound_message(bot: Bot) -> Message:

@@ -10,6 +10,7 @@ once both count; a result whose send failed is sent later, logged once.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -21,8 +22,10 @@ from bot.store import inbox_key, log_key
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
+from tests.conftest import RedisClusterNodes
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.test_roll_e2e import check_roll_report
+from tests.e2e.test_storyteller_e2e import COMMITMENT, faces_in
 
 pytestmark = pytest.mark.e2e
 
@@ -30,12 +33,20 @@ GROUPS = 8
 ROLLS_PER_GROUP = 6  # under Telegram's 20 messages a minute in one group
 
 
-def replies(api: FakeBotApi, chat: FakeChat) -> dict[int, list[ChatMessage]]:
-    """The bot's messages in ``chat`` by the message they reply to."""
+MEMORY_AWAY = "Память стола сейчас недоступна"
+
+
+def replies(
+    api: FakeBotApi, chat: FakeChat, *, notices: bool = False
+) -> dict[int, list[ChatMessage]]:
+    """The bot's messages in ``chat`` by the message they reply to: its results, or (with
+    ``notices``) only its notices that Redis is away and the result will follow."""
     found: dict[int, list[ChatMessage]] = defaultdict(list)
     for message in chat.messages:
         replied = message.data.get("reply_to_message")
-        if message.sender_id == api.bot.id and replied is not None:
+        if message.sender_id != api.bot.id or replied is None:
+            continue
+        if (MEMORY_AWAY in message.text) == notices:
             found[int(replied["message_id"])].append(message)
     return found
 
@@ -256,3 +267,151 @@ async def test_a_tap_while_redis_is_down_applies_once_after_it_is_back(
     finally:
         await launcher.stop_all()
         print(launcher.logs())
+
+
+async def test_a_hidden_roll_whose_group_notice_failed_reveals_what_the_group_saw(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    """The group's notice of a hidden roll fails four times (every retry of the first run):
+    the roll runs again later with the same dice and the same commitment, so the line
+    ``/reveal`` publishes hashes to the commitment the group saw."""
+    anya = fake_api.add_user("Аня")
+    group = fake_api.add_group("Стол", owner=anya)
+    private = fake_api.open_private_chat(anya)
+    await bot_process.start(timeout=30)
+    storyteller = fake_api.send_text(group, anya, "/st")
+    await fake_api.wait_for_message(group, after=storyteller, timeout=10)
+    fake_api.fail_next("sendMessage", count=4, status=500, chat=group.id)
+    fake_api.send_text(group, anya, "/h 7 6")
+    posted = await fake_api.wait_for_message(group, containing="тайный бросок №1", timeout=20)
+    seen = COMMITMENT.search(posted.text)
+    assert seen is not None
+    await asyncio.sleep(0.5)
+    shown = [m for m in private.messages if "Тайный бросок №1" in m.text]
+    assert shown
+    assert all(seen.group() in m.text for m in shown)
+    assert len({tuple(faces_in(m)) for m in shown}) == 1
+    typed = fake_api.send_text(group, anya, "/reveal")
+    revealed = await fake_api.wait_for_message(
+        group, after=typed, containing="раскрыт:", timeout=10
+    )
+    line = next(x for x in revealed.text.splitlines() if x.startswith("sdb-hidden-v1|"))
+    assert hashlib.sha256(line.encode("ascii")).hexdigest() == seen.group()
+    assert faces_in(revealed) == faces_in(shown[0])
+
+
+async def test_a_burst_survives_a_cluster_primary_down_for_five_seconds(
+    fake_api: FakeBotApi, bot_process: BotLauncher, tmp_path: Path
+) -> None:
+    """A Redis Cluster loses one of its three primaries mid-burst (SIGKILL) for five seconds:
+    every command there meets CLUSTERDOWN, moved slots or a refused connection. The bot keeps
+    polling, and once the node is back every command is answered once, logged once."""
+    cluster = RedisClusterNodes(tmp_path / "cluster")
+    cluster.start()
+    try:
+        tables: list[tuple[FakeChat, FakeUser]] = []
+        for n in range(GROUPS):
+            player = fake_api.add_user(f"Игрок{n}")
+            tables.append((fake_api.add_group(f"Стол {n}", owner=player), player))
+        await bot_process.start(env=bot_process.environment(REDIS_URL=cluster.url), timeout=30)
+        commands = [
+            (group, fake_api.send_text(group, player, "/r 6 6"))
+            for _ in range(2)
+            for group, player in tables
+        ]
+        await fake_api.wait_for(lambda: len(fake_api.calls_to("sendMessage")) >= 4, timeout=20)
+        victim = cluster.nodes[1]
+        assert victim.process is not None
+        victim.process.kill()
+        victim.process.wait()
+        commands += [
+            (group, fake_api.send_text(group, player, "/r 6 6"))
+            for _ in range(2)
+            for group, player in tables
+        ]
+        await asyncio.sleep(5)
+        victim.start()
+
+        def answered() -> bool:
+            return all(c.message_id in replies(fake_api, g) for g, c in commands)
+
+        await fake_api.wait_for(answered, timeout=90)
+        await asyncio.sleep(1.0)  # anything sent twice would show up by now
+        check_burst(fake_api, commands)
+        for group, command in commands:
+            shown = replies(fake_api, group)[command.message_id]
+            assert len(shown) == 1, [m.text for m in shown]
+        client = aioredis.RedisCluster.from_url(cluster.url.replace("+cluster", ""))
+        try:
+            for group, _player in tables:
+                assert await client.llen(log_key(group.id)) == 4  # logged once
+        finally:
+            await client.aclose()
+    finally:
+        cluster.stop()
+
+
+async def test_a_command_while_redis_is_down_is_told_at_once_and_answered_once_it_is_back(
+    fake_api: FakeBotApi, redis_factory: Callable[..., RedisServer], tmp_path: Path
+) -> None:
+    """Polling with Redis down: the batch cannot be kept in the inbox, so it stays
+    unconfirmed at Telegram, and is run from memory all the same: within two seconds the
+    command gets a reply saying the table's memory is away, and its result follows once when
+    Redis is back."""
+    redis = redis_factory(appendonly=True)
+    await redis.start()
+    launcher = BotLauncher(fake_api, redis, tmp_path)
+    try:
+        player = fake_api.add_user("Аня")
+        group = fake_api.add_group("Стол", owner=player)
+        await launcher.start(timeout=30)
+        typed = fake_api.send_text(group, player, "/set сила воли 5")
+        await fake_api.wait_for_message(group, after=typed, timeout=10)
+        await asyncio.sleep(1.2)  # AOF everysec: the sheet is on disk
+        await redis.kill()
+        command = fake_api.send_text(group, player, "/r 5 6 св")
+        await fake_api.wait_for(
+            lambda: command.message_id in replies(fake_api, group, notices=True), timeout=2.0
+        )
+        await asyncio.sleep(2.0)
+        assert command.message_id not in replies(fake_api, group)
+        await redis.start()
+        await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), 30)
+        await asyncio.sleep(1.5)  # a second answer would show up by now
+        [shown] = replies(fake_api, group)[command.message_id]
+        assert "осталось 4 из 5" in shown.text
+        assert len(replies(fake_api, group, notices=True)[command.message_id]) == 1
+        client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+        try:
+            assert await client.llen(log_key(group.id)) == 1
+            assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
+        finally:
+            await client.aclose()
+    finally:
+        await launcher.stop_all()
+        print(launcher.logs())
+
+
+async def test_a_restart_under_group_flood_control_keeps_to_the_budget_and_loses_nothing(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    """Telegram's flood control is on (20 messages a minute in a group): a burst of 24 rolls
+    in one group, the bot killed after some were answered and started again. The send budget
+    is in Redis, so the new process goes on where the old one stopped instead of starting
+    afresh: Telegram never answers 429, and every roll is answered with its one result."""
+    player = fake_api.add_user("Аня")
+    group = fake_api.add_group("Стол", owner=player)
+    fake_api.enforce_flood_limits()
+    first = await bot_process.start(timeout=30)
+    commands = [(group, fake_api.send_text(group, player, "/r 6 6")) for _ in range(24)]
+    await fake_api.wait_for(lambda: len(fake_api.calls_to("sendMessage")) >= 12, timeout=20)
+    await first.kill()
+    await bot_process.start(env=first.env, timeout=30)
+
+    def answered() -> bool:
+        return all(c.message_id in replies(fake_api, g) for g, c in commands)
+
+    await fake_api.wait_for(answered, timeout=120)
+    await asyncio.sleep(0.5)
+    check_burst(fake_api, commands)
+    assert not [c for c in fake_api.calls if c.status == 429]

@@ -22,7 +22,7 @@ from bot.store import Store
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.roll.callbacks import RollAction, RollCallback
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
-from handlers.teamwork.flow import TeamFlow
+from handlers.teamwork.flow import MAX_MEMBERS, TeamFlow
 from tests.handlers.conftest import RecordingSession, Table, flows, make_table, player
 from tests.handlers.test_table_rolls import find
 
@@ -73,6 +73,22 @@ async def test_players_pressing_help_at_once_all_join(real_table: Table) -> None
     assert sorted(user_id for user_id, _ in state.pending) == [p.id for p in PLAYERS]
     assert all(a.show_alert is not True for a in table.session.answers)
     assert len(table.session.answers) == len(PLAYERS)
+
+
+async def test_thirty_presses_on_help_fill_the_team_and_tell_the_rest_it_is_full(
+    real_table: Table,
+) -> None:
+    table = real_table
+    crowd = [player(100 + n, f"Q{n}") for n in range(30)]
+    await table.say(ANNA, "/team 3 6")
+    join = find(table.session.sent[-1].reply_markup, TeamCallback, a=TeamAction.JOIN)
+    message_id = table.session.next_message_id
+    await asyncio.gather(*(table.tap(p, join, message_id) for p in crowd))
+    state = team_state(await flows(table.store))
+    assert len(state.members) + len(state.pending) == MAX_MEMBERS == 20  # the leader and 19
+    refused = [a for a in table.session.answers if a.show_alert]
+    assert len(refused) == 30 - 19
+    assert {a.text for a in refused} == {"В команде уже нет мест: не больше 20 участников."}
 
 
 async def test_a_press_on_an_old_keyboard_by_someone_else_applies(real_table: Table) -> None:

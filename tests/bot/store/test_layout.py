@@ -93,6 +93,20 @@ async def test_a_finished_or_given_up_update_leaves_the_inbox(store: Store) -> N
     assert await store.inbox(7) == {}
 
 
+async def test_a_run_that_met_an_outage_is_not_a_failed_try(store: Store) -> None:
+    """Redis or Telegram away for longer than MAX_ATTEMPTS runs never drops an update whose
+    result may be paid for; what a postponed run sent raises the chat's floor."""
+    for _ in range(3 * MAX_ATTEMPTS):
+        status, _, _, _ = await store.begin_update(7, 503, -100, -100, "a", force=True, seed=SEED)
+        assert status is Begun.GO
+        await store.postpone_update(7, 503, -100, sent=None)
+    await store.postpone_update(7, 503, -100, sent=41)
+    assert await store.last_sent(-100) == 41
+    await store.postpone_update(7, 504, -100)  # an update never begun: no journal made
+    status, _, _, _ = await store.begin_update(7, 504, -100, -100, "a", force=True, seed=SEED)
+    assert status is Begun.GO
+
+
 async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
     await store.set_storyteller(-100, expected=None, new_id=1, name="Аня", title="Хроника")
     assert await store.campaigns(1) == (None, {-100: "Хроника"})
