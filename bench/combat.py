@@ -1,6 +1,6 @@
 """Scripted combat rounds through the real bot: what they cost in taps, messages and Redis.
 
-PRODUCT.md §5 holds a group to about 20 messages a minute, so a round of play must send
+docs/product.md §5 holds a group to about 20 messages a minute, so a round of play must send
 only a few new messages and edit the rest; every Redis round-trip is latency a player waits
 for; and every tap is a player's time at the table. This script plays two Mage rounds with
 six participants — four players and two NPCs; one declares a defence, five attack from the
@@ -13,7 +13,7 @@ from the d6 tracker with no typed command, at most 20 taps (docs/rules.md §D.9)
 
 Exit status 1 if the Mage rounds sent more than two new messages (the tracker and the attack
 panel) or a round missed a tap budget; ``--strict`` also fails when a tap takes more than three
-round-trips (PRODUCT.md §5).
+round-trips (docs/product.md §5).
 Run: ``.venv/bin/python bench/combat.py`` (about ten seconds).
 """
 
@@ -46,7 +46,7 @@ DEFENDER_TAPS = 1
 D6_ROUND_TAPS = 20
 D6_ATTACKS = 5
 # The delivery keeps every fetched update in the inbox before confirming it to Telegram
-# (PRODUCT.md §5 "nothing lost"): one write per fetched batch, and a look for orphans every
+# (docs/product.md §5 "nothing lost"): one write per fetched batch, and a look for orphans every
 # few seconds; neither is part of handling a tap.
 INBOX_WRITE = re.compile(r'"(hset|hgetall)" "sdb:inbox:', re.IGNORECASE)
 # A connection the pool opens meanwhile (for that look for orphans) greets the server first.

@@ -1,6 +1,6 @@
 """Benchmark: exact d6 odds from ``rules.d6.probability`` against the icepool library.
 
-The d6 system (RULES.md §D.3–§D.4) counts fives and sixes as measures of success; a special
+The d6 system (docs/rules.md §D.3–§D.4) counts fives and sixes as measures of success; a special
 effort rerolls every die that is not 5–6 once. For every chance 1–30, with and without the
 effort, the full distribution of measures, P(fiasco) and P(success) for each required number
 must agree with icepool to 1e-12. Both sides run cold in the same process and the time ratio is

@@ -1,13 +1,13 @@
 """End-to-end benchmark: ``/r 7 6`` through the real bot process, next to a minimal echo bot.
 
-PRODUCT.md's quality bars ask two relative questions, and both need the real thing rather than a
-handler called in-process:
+docs/product.md's quality bars ask two relative questions, and both need the real thing rather than
+a handler called in-process:
 
 * throughput — does ``python -m bot`` answer ``/r 7 6`` at no less than 60% of the rate of the
   smallest aiogram bot (``bench/echo_bot.py``) polling the same fake Bot API server in the same
   run? Everything outside the bot (the fake server, the load, the machine) is shared, so the
   ratio is the cost of our middlewares, Redis, rules and rendering;
-* Redis round-trips — at most 3 per simple roll (PRODUCT.md §5), since every round-trip is
+* Redis round-trips — at most 3 per simple roll (docs/product.md §5), since every round-trip is
   latency a player waits for and a chance to fail when Redis is slow.
 
 Method. One fake Bot API server (``localapi/server.py``) runs in this script's event loop
@@ -122,7 +122,7 @@ entry.create_dispatcher = create_dispatcher
 """
 # Commands this script sends to Redis itself; they are not the bot's.
 # The delivery's inbox (bot/delivery.py): written once per fetched batch before Telegram is
-# told the batch arrived, and looked through for orphans every few seconds (PRODUCT.md §5
+# told the batch arrived, and looked through for orphans every few seconds (docs/product.md §5
 # "nothing lost"). Counted apart from handling the update.
 INBOX_CALL = re.compile(r'"(hset|hgetall)" "sdb:inbox:', re.IGNORECASE)
 HARNESS_COMMANDS = frozenset({"info", "config|resetstat", "config", "monitor", "ping"})

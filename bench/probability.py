@@ -1,11 +1,11 @@
 """Benchmark: exact d10 odds from ``rules.probability`` against the icepool library.
 
-PRODUCT.md §5 "Performance": identical (to 1e-12) to icepool on every pool 1–30 × difficulty
+docs/product.md §5 "Performance": identical (to 1e-12) to icepool on every pool 1–30 × difficulty
 2–10 × botch rule × Willpower, and at least 20× faster. The grid also covers thresholds 0–3
 (§A.8). Both sides run cold in the same process and the ratio is printed; the exit status is
 1 if any value differs, so CI can run it.
 
-The icepool side is an independent oracle written from RULES.md §A.4's pseudo-code: icepool
+The icepool side is an independent oracle written from docs/rules.md §A.4's pseudo-code: icepool
 sums ``pool`` copies of a die whose outcome is the vector (is a success, is a 1), and the
 rules text maps each (raw successes, ones) to (successes, outcome). The tests of
 ``rules.probability`` import this oracle from here so that there is only one.
@@ -59,7 +59,7 @@ def joint_law(pool: int, difficulty: int) -> icepool.Die:
 def judge(
     raw: int, ones: int, threshold: int, willpower: bool, botch_rule: BotchRule
 ) -> tuple[int, str]:
-    """RULES.md §A.4 ``roll_d10`` after the faces, as written there (default switches)."""
+    """docs/rules.md §A.4 ``roll_d10`` after the faces, as written there (default switches)."""
     after_t = max(0, raw - threshold)  # threshold first (S0)
     t_left = max(0, threshold - raw)
     net = after_t - ones

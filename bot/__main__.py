@@ -159,7 +159,8 @@ async def poll(dispatcher: Dispatcher, bot: Bot, store: Store) -> None:
 
 
 def run_playground(args: list[str]) -> int:
-    """``python -m bot playground`` (PRODUCT.md §4) lives in its own module, ``bot.playground``."""
+    """``python -m bot playground`` (docs/product.md §4) lives in its own module,
+    ``bot.playground``."""
     try:
         playground = importlib.import_module("bot.playground")
     except ModuleNotFoundError as error:

@@ -1,4 +1,4 @@
-"""Who may do what in a chat: the one answer every feature asks (PRODUCT.md §2 "Storyteller").
+"""Who may do what in a chat: the one answer every feature asks (docs/product.md §2 "Storyteller").
 
 Three roles matter at a table:
 

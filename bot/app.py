@@ -57,7 +57,7 @@ def create_dispatcher(
     feature reaches another only through ``features``, ARCHITECTURE.md). ``features``
     defaults to every feature of ``handlers.FEATURES``; ``routers``, when given, replaces
     their routers (tests that drive one router). FSM is disabled: all state is in Redis, so
-    any replica can handle any update (PRODUCT.md §3).
+    any replica can handle any update (docs/product.md §3).
     """
     if features is None:
         from handlers import all_features  # the composition root is the one place that may

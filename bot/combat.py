@@ -37,7 +37,7 @@ REFRESH_TRACKER: HandoffKey[RefreshTracker] = HandoffKey("tracker.refresh")
 @dataclass(frozen=True)
 class TrackerStep:
     """The tracker's health step after a wound, to be stored with the wound's own step (one
-    round-trip, PRODUCT.md §5), then shown where the tracker is."""
+    round-trip, docs/product.md §5), then shown where the tracker is."""
 
     step: AlsoStep
     live: Live

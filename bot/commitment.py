@@ -1,4 +1,4 @@
-"""Commitments for the Storyteller's hidden rolls (PRODUCT.md §2).
+"""Commitments for the Storyteller's hidden rolls (docs/product.md §2).
 
 A hidden roll («скрытый бросок») is only worth something if the table can trust it. When the
 Storyteller rolls with ``/h``, the group sees no pool, faces or result, only a SHA-256
@@ -64,7 +64,7 @@ _PAYLOAD = re.compile(
 
 
 def _int(value: object, field: str, lo: int | None = None) -> int:
-    # bool is an int subclass: ``True`` must never be written as pool=1 (RULES.md §0.2).
+    # bool is an int subclass: ``True`` must never be written as pool=1 (docs/rules.md §0.2).
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{field}: expected int, got {type(value).__name__}")
     if lo is not None and value < lo:
@@ -78,7 +78,7 @@ class HiddenRoll:
 
     ``faces`` are in the order rolled (a reveal that only matched as a multiset would let the
     order be reshuffled, harmless today but a needless freedom). ``difficulty`` and
-    ``threshold`` are the effective ones the roll was resolved at (RULES.md §A.4, §A.7), and
+    ``threshold`` are the effective ones the roll was resolved at (docs/rules.md §A.4, §A.7), and
     ``profile`` is the rules profile's name, since the same faces mean different results under
     different profiles. Construction validates every field, so an instance always has a
     payload.

@@ -1,4 +1,4 @@
-"""From Telegram to the handlers without losing or repeating an update (PRODUCT.md §5).
+"""From Telegram to the handlers without losing or repeating an update (docs/product.md §5).
 
 At-least-once delivery with exactly-once effects:
 

@@ -58,7 +58,7 @@ class MenuCommand:
     """One entry of Telegram's command menu; ``description`` is a lazy catalogue string.
 
     ``rank`` places it in the menu (lower first): the menu reads in the order a table
-    meets the commands (PRODUCT.md §2), which is not the order the routers must run in."""
+    meets the commands (docs/product.md §2), which is not the order the routers must run in."""
 
     name: str
     description: LazyProxy | str
@@ -105,7 +105,7 @@ class Feature:
 def make_fallback_router(commands: Collection[str] = ()) -> Router:
     """Answers any button no feature recognised (garbled or forged callback_data, or a
     button of a feature that no longer exists), so every callback query is answered once
-    and nothing raises (PRODUCT.md §5); and a mistyped command of ours with the line that
+    and nothing raises (docs/product.md §5); and a mistyped command of ours with the line that
     was meant (``bot.typos``)."""
     router = Router(name="fallback")
     router.callback_query.register(_unknown_tap)

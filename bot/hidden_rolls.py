@@ -1,4 +1,4 @@
-"""Hidden rolls in the roll log (PRODUCT.md §2 "/h"): a marker until revealed, then the roll.
+"""Hidden rolls in the roll log (docs/product.md §2 "/h"): a marker until revealed, then the roll.
 
 A hidden roll is logged without its result; ``/log`` and ``/stats`` (the history feature)
 and the hidden feature both read it through :func:`merge_history`, so a result never shows

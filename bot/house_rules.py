@@ -1,5 +1,5 @@
-"""House rules: the switches of ``rules.profiles`` a table may flip per chat (PRODUCT.md
-"/rules", RULES.md §A.0 and §F).
+"""House rules: the switches of ``rules.profiles`` a table may flip per chat (docs/product.md
+"/rules", docs/rules.md §A.0 and §F).
 
 The catalogue is read off the :class:`~rules.profiles.Profile` model itself, so a switch added
 to the rules is a house rule at once: booleans, enums and the bounded numbers, grouped as the
@@ -332,7 +332,7 @@ def label(switch: Switch) -> str:
 
 
 def describe(switch: Switch) -> str:
-    """One or two lines: the book's reading and the proposal it defaults to (RULES.md §F)."""
+    """One or two lines: the book's reading and the proposal it defaults to (docs/rules.md §F)."""
     known = SWITCHES.get(switch.key)
     return str(known[1]) if known is not None else ""
 

@@ -1,5 +1,5 @@
-"""The words of the house rules (PRODUCT.md "/rules"): each switch's name and one line with
-the book's reading and the proposal it defaults to (RULES.md §F), quoting the book where its
+"""The words of the house rules (docs/product.md "/rules"): each switch's name and one line with
+the book's reading and the proposal it defaults to (docs/rules.md §F), quoting the book where its
 words decide it. A player reads them, so they say «the book», «Mage», «the house sheet» and
 never a section code. Catalogue strings, so Russian comes from ``locales/``."""
 

@@ -1,6 +1,6 @@
 """Languages: compiled catalogues and the choice of a locale for each update.
 
-The bot speaks Russian first and English second (PRODUCT.md). A chat may pin its language
+The bot speaks Russian first and English second (docs/product.md). A chat may pin its language
 (/lang); otherwise a message is drawn in the language of whoever opened it, and keeps that
 language for its whole life: the round tracker a Russian player opened stays Russian when an
 English-speaking guest taps it (the flow stores its ``locale``). Only what the presser alone

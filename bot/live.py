@@ -1,5 +1,5 @@
 """A chat's live message: one message per chat and kind (the round tracker, the attack panel)
-that every step edits in place, so a round of play sends only a few new messages (PRODUCT.md
+that every step edits in place, so a round of play sends only a few new messages (docs/product.md
 §5: about 20 messages a minute in a group).
 
 Where it is shown is kept beside its flow (:class:`bot.store.Live`). A command that finds it

@@ -180,7 +180,7 @@ def update_scope(update: Update) -> int:
 
 class StateMiddleware(BaseMiddleware):
     """The update's journal, its chat's lock and settings in one round-trip; injects what
-    handlers need; finishes the update once its effect and replies are out (PRODUCT.md §5).
+    handlers need; finishes the update once its effect and replies are out (docs/product.md §5).
 
     An update finished before (a re-delivery) is skipped; one whose chat another replica is
     busy with raises :class:`ChatBusy` for bot/delivery.py to retry. The dice come from the

@@ -1,4 +1,4 @@
-"""How the bot names whoever sent a message (PRODUCT.md §2: results name the roller)."""
+"""How the bot names whoever sent a message (docs/product.md §2: results name the roller)."""
 
 from __future__ import annotations
 

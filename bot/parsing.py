@@ -1,4 +1,4 @@
-"""Reading the words players type after ``/r`` and ``/prob`` (PRODUCT.md §2 "Simple roll").
+"""Reading the words players type after ``/r`` and ``/prob`` (docs/product.md §2 "Simple roll").
 
 At the table nobody reads a manual, so the grammar is small and forgiving about case and
 order: the first number is the pool (запас кубиков), the second the difficulty (сложность),
@@ -465,7 +465,7 @@ def parse_multi_arguments(text: str | None) -> MultiArguments:
     )
 
 
-# --- Health: /dmg, /heal, /hp (RULES.md §B.10–§B.12) --------------------------------------
+# --- Health: /dmg, /heal, /hp (docs/rules.md §B.10–§B.12) --------------------------------------
 # «у»/«л»/«т» are the seeds' letters for ударный, летальный, тяжёлый; b/l/a the English ones.
 
 _DAMAGE_WORDS: dict[str, DamageType] = {

@@ -1,5 +1,5 @@
 """``python -m bot playground [--port P] [--no-browser]``: the bot in a browser in a minute
-(PRODUCT.md §4), with no token, no Redis and nothing from the internet.
+(docs/product.md §4), with no token, no Redis and nothing from the internet.
 
 One process runs the real bot — the same Dispatcher, handlers, middlewares and embedded
 in-process store as ``python -m bot`` without ``REDIS_URL``, polling through the same

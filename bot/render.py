@@ -1,4 +1,4 @@
-"""Rules results into localised HTML text and inline keyboards (PRODUCT.md §2).
+"""Rules results into localised HTML text and inline keyboards (docs/product.md §2).
 
 The rules return codes (``Outcome.BOTCH``, ``Degree.MARGINAL``); the words for them live in
 the Babel catalogues and are chosen here, in the locale that the i18n middleware put in
@@ -249,7 +249,7 @@ def example(command: str) -> str:
 
 
 def parse_problem_text(problem: Problem, token: str, profile: Profile, command: str = "r") -> str:
-    """A short answer that says what is wrong and shows a correct line (PRODUCT.md §5)."""
+    """A short answer that says what is wrong and shows a correct line (docs/product.md §5)."""
     return problem_sentence(problem, token, profile) + "\n" + example(command)
 
 

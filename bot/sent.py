@@ -1,4 +1,4 @@
-"""A send whose answer was lost is looked for before it is sent again (PRODUCT.md §5).
+"""A send whose answer was lost is looked for before it is sent again (docs/product.md §5).
 
 Telegram may apply a ``sendMessage`` and still answer 5xx, or the answer may be lost on the
 way: sending again then shows the player the same result twice. The Bot API has no

@@ -1,4 +1,4 @@
-"""The bot's HTTP session to the Bot API: retries, throttling, and quiet edits (PRODUCT.md §5).
+"""The bot's HTTP session to the Bot API: retries, throttling, and quiet edits (docs/product.md §5).
 
 Telegram answers 429 with ``retry_after`` when a group is flooded, 5xx when it is restarting,
 and the network sometimes drops. A request is retried only when that cannot send a message
@@ -385,7 +385,7 @@ current_command: ContextVar[tuple[int, int] | None] = ContextVar("current_comman
 
 class ReplyToCommand(BaseRequestMiddleware):
     """In a group, a message the bot sends while handling a command is a reply to it, so
-    when several players roll at once each result sits under its own command (PRODUCT.md §5).
+    when several players roll at once each result sits under its own command (docs/product.md §5).
     A send that already says what it replies to is left alone, and a deleted command does
     not stop the reply (``allow_sending_without_reply``)."""
 

@@ -1,4 +1,4 @@
-"""Settings of the running bot, read from the environment and a ``.env`` file (PRODUCT.md §4).
+"""Settings of the running bot, read from the environment and a ``.env`` file (docs/product.md §4).
 
 Every setting is checked at start-up so that a typo stops the process with one clear line
 instead of a traceback minutes later, when the first player rolls. The token is a

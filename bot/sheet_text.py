@@ -1,6 +1,6 @@
 """The words about sheets that the core and several features share: trait names in the
 reader's language, a refused trait name with its candidates, the player who has no sheet
-yet, and the health line of §B.9 (PRODUCT.md "Character sheet").
+yet, and the health line of §B.9 (docs/product.md "Character sheet").
 
 Trait names come from :mod:`bot.traits` (Russian names follow the seeds: S4 for Mage, S1
 for Dark Ages); the words around them from the Babel catalogues.

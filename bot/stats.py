@@ -1,6 +1,6 @@
 """``/stats``: per-player counts and averages, and a fairness check of the dice.
 
-PRODUCT.md promises that dice come from the OS random source and that ``/stats`` lets anyone
+docs/product.md promises that dice come from the OS random source and that ``/stats`` lets anyone
 check their distribution. The check is Pearson's chi-square goodness-of-fit test of the face
 counts against a uniform die, with an exact p-value: the probability that a fair die would
 spread its faces at least this unevenly. The p-value comes from the regularized upper

@@ -1,4 +1,4 @@
-"""What the rolls a table makes together share on screen (PRODUCT.md §2 "table rolls").
+"""What the rolls a table makes together share on screen (docs/product.md §2 "table rolls").
 
 Extended (§A.11), opposed (§A.12, §A.14), teamwork (§A.13) and multiple actions (§A.9) each
 live in one message redrawn after every tap. Each feature draws its own message
@@ -35,7 +35,7 @@ def roll_summary(result: D10Result) -> str:
 
 
 def with_house_tag(text: str, profile: Profile) -> str:
-    """A table roll's message with the house rules that change what it means (PRODUCT.md
+    """A table roll's message with the house rules that change what it means (docs/product.md
     "/rules"): the dice rules and those of extended, opposed, teamwork and multiple actions."""
     tag = house_rules.house_tag(profile, house_rules.Group.TABLE)
     return text if tag is None else text + "\n" + escape(tag, quote=False)

@@ -3,7 +3,7 @@
 Every such button carries a flow id (and usually the version it was drawn at), and nothing
 in it is trusted: :func:`load_tap` loads the flow and refuses a closed, foreign or garbled
 one with the same alerts everywhere. A button drawn at an older version is not "a double
-tap" for everyone (PRODUCT.md §3 "Concurrency"): only the presser who already moved the flow
+tap" for everyone (docs/product.md §3 "Concurrency"): only the presser who already moved the flow
 on since that drawing repeated themselves; anyone else's press is applied to the current
 state, and a press that loses a compare-and-set to another player's is tried again on fresh
 state (:func:`retrying`). A message whose redraw failed after its step was stored is not

@@ -68,7 +68,7 @@ def _n(ru: str, en: str, *aliases: str) -> TraitNames:
 
 
 # Russian names follow the seeds where they name the trait (S4 for Mage, S1 for Dark Ages,
-# RULES.md §G.2); the book-specific one is shown per system through _SHOWN below.
+# docs/rules.md §G.2); the book-specific one is shown per system through _SHOWN below.
 NAMES: Mapping[TraitCode, TraitNames] = {
     Attribute.STRENGTH: _n("Сила", "Strength", "str"),
     Attribute.DEXTERITY: _n("Ловкость", "Dexterity", "dex"),

@@ -1,4 +1,4 @@
-"""Commands as people mistype them (PRODUCT.md §5 "every bad input gets a clear answer"):
+"""Commands as people mistype them (docs/product.md §5 "every bad input gets a clear answer"):
 ``/R 7 6``, ``/r7 6``, ``/к 7 6`` and ``/кщдд 7 6`` typed on the Russian layout, ``r 7 6``
 without the slash. Nothing here runs a command; the fallback router answers with the line
 the player meant, which a tap copies.

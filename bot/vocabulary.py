@@ -1,4 +1,4 @@
-"""Keywords of the typed magick line (``/m 3 вульг свид кв 2``, RULES.md §C), of the d6 roll,
+"""Keywords of the typed magick line (``/m 3 вульг свид кв 2``, docs/rules.md §C), of the d6 roll,
 and the Russian names of the house rules (``/rules set провал=после_отмены``): the grammar of
 what players type, in every spelling either language uses, whatever the chat's language; so
 it is data of the parser, not translatable text (like the trait names of ``bot.traits``)."""
@@ -17,7 +17,7 @@ WILLPOWER_WORDS = frozenset({"св", "воля", "wp", "willpower"})
 ARETE = frozenset({"арете", "арте", "arete"})
 MAGICK = frozenset({"m", "м", "магия", "magick"})  # /h m …: a hidden Effect
 
-# The d6 roll (/r сила+ловкость удача 1 слаб, RULES.md §D.2) and its initiative (/init подг 2).
+# The d6 roll (/r сила+ловкость удача 1 слаб, docs/rules.md §D.2) and its initiative (/init подг 2).
 LUCK = frozenset({"удача", "удачи", "уд", "luck"})
 WEAKNESS = frozenset({"слаб", "слабость", "weak", "weakness"})
 ESCAPE = frozenset({"побег", "бегство", "escape", "flee"})  # /r 4 побег (§D.12)
@@ -33,10 +33,10 @@ ACTIONS = frozenset({"действий", "действия", "действие",
 # A house rule's yes and no (/rules set wp_auto_success=off).
 YES = frozenset({"on", "true", "yes", "1", "да", "вкл"})
 NO = frozenset({"off", "false", "no", "0", "нет", "выкл"})
-# d6 wounds (/dmg 2 тел, /dmg 3 душ, RULES.md §D.1).
+# d6 wounds (/dmg 2 тел, /dmg 3 душ, docs/rules.md §D.1).
 PHYSICAL = frozenset({"тел", "телесная", "телесн", "т", "physical", "phys", "p"})
 MENTAL = frozenset({"душ", "душевная", "душевн", "д", "mental", "ment", "m"})
-# A d6 manoeuvre declared before the attack roll (/atk 4 уловка трудность, RULES.md §D.11).
+# A d6 manoeuvre declared before the attack roll (/atk 4 уловка трудность, docs/rules.md §D.11).
 TRICK = frozenset({"уловка", "манёвр", "маневр", "trick", "manoeuvre", "maneuver"})
 TRICK_DIFFICULTY = frozenset({"трудность", "трудн", "difficulty"})
 TRICK_ADVANTAGE = frozenset({"преимущество", "преим", "advantage"})

@@ -1,4 +1,5 @@
-"""Webhook mode: an aiohttp server that only accepts updates carrying our secret (PRODUCT.md §4).
+"""Webhook mode: an aiohttp server that only accepts updates carrying our secret
+(docs/product.md §4).
 
 Telegram sends the secret given to setWebhook in the ``X-Telegram-Bot-Api-Secret-Token``
 header; it is compared in constant time and anything else gets 401, so a stranger who finds

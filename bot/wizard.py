@@ -1,4 +1,4 @@
-"""The contract between the one-message wizard and the table rolls it opens (PRODUCT.md §2).
+"""The contract between the one-message wizard and the table rolls it opens (docs/product.md §2).
 
 ``/ext``, ``/team``, ``/vs`` and ``/multi`` typed without numbers open one wizard
 (``handlers/wizard``): the player picks the pool, the difficulty and maybe a target on
@@ -135,7 +135,7 @@ async def typed_or_wizard(
     usage: str,
 ) -> Arguments | None:
     """The arguments of ``/ext``, ``/team`` or ``/multi``, or None once answered: the d6
-    game has no such rolls, a bare command opens the wizard (PRODUCT.md §2), and a line
+    game has no such rolls, a bare command opens the wizard (docs/product.md §2), and a line
     that does not parse is explained with the command's usage."""
     if profile.system is not GameSystem.D10:
         await message.answer(render.wrong_system_text())

@@ -1,5 +1,5 @@
 """The playground's web side: a Telegram group in the browser, on the same local Bot API server
-the tests use (PRODUCT.md §4 "Try it in one minute").
+the tests use (docs/product.md §4 "Try it in one minute").
 
 One aiohttp application serves both: the Bot API (``/bot{token}/{method}``, validated against
 the vendored schema exactly as in the tests, so the page shows what Telegram would be sent)

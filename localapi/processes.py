@@ -1,6 +1,6 @@
 """Real processes for end-to-end tests: Debian's ``redis-server`` and the bot (``python -m bot``).
 
-Why real ones: PRODUCT.md §5/§6 asks for proofs that only hold against the real things — a
+Why real ones: docs/product.md §5/§6 asks for proofs that only hold against the real things — a
 Redis restart with AOF loses nothing, the bot process recovers when Redis returns, SIGTERM stops
 it cleanly. Every process here gets a free port chosen by the OS and its own temporary
 directory, so tests run in parallel and never touch a Redis they did not start. Waiting is
@@ -65,7 +65,7 @@ class RedisServer:
     """One ``redis-server`` on 127.0.0.1 with its data in ``directory``.
 
     ``appendonly=True`` turns on AOF with ``appendfsync everysec`` — the production setting
-    (PRODUCT.md §3) — so a restart test exercises the same durability the product promises.
+    (docs/product.md §3) — so a restart test exercises the same durability the product promises.
     """
 
     def __init__(self, directory: Path, *, appendonly: bool = False) -> None:
@@ -195,7 +195,8 @@ class RedisServer:
 
 
 class BotProcess:
-    """The real bot, ``python -m bot``, configured only through its environment (PRODUCT.md §4).
+    """The real bot, ``python -m bot``, configured only through its environment
+    (docs/product.md §4).
 
     It runs in ``log_path``'s directory, not the checkout, so a developer's ``.env`` there
     cannot add settings the test did not choose. Its stdout and stderr go to ``log_path`` so a

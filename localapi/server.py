@@ -1,6 +1,6 @@
 """A local stand-in for the Telegram Bot API server, for end-to-end tests and benchmarks.
 
-Why it exists: Telegram is unreachable from the test machine, and PRODUCT.md §5 asks for proofs
+Why it exists: Telegram is unreachable from the test machine, and docs/product.md §5 asks for proofs
 that only a server-side view can give — "hidden rolls never reach the group in any form" (every
 outgoing call is recorded and can be inspected per chat), "429/5xx are retried and nothing is
 sent twice" (faults are injected *before* a call is applied), "every callback query is
@@ -1049,7 +1049,7 @@ class FakeBotApi:
         self._faults.append(_Fault(method, count, 200, 0, delay=seconds))
 
     def enforce_flood_limits(self, *, per_group_per_minute: int = 20, per_second: int = 30) -> None:
-        """Answer 429 like Telegram once the bot sends faster than its limits (PRODUCT.md §5:
+        """Answer 429 like Telegram once the bot sends faster than its limits (docs/product.md §5:
         about 20 messages a minute in one group, 30 a second overall). Off by default, so
         only tests of the bot's throttling pay for it."""
         self._flood_limits = (per_group_per_minute, per_second)

@@ -1,4 +1,4 @@
-"""Pure rules of the Storyteller d10 games and the d6 narrative system (RULES.md).
+"""Pure rules of the Storyteller d10 games and the d6 narrative system (docs/rules.md).
 
 Where each section lives: §0 conventions and errors :mod:`rules.errors`, :mod:`rules.dice`;
 §A.0 profiles :mod:`rules.profiles`; §A.1–§A.7 one d10 roll :mod:`rules.d10`; §A.2, §A.6,

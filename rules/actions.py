@@ -1,5 +1,5 @@
 """What one character does with a pool: building it, auto-success, Willpower, several actions
-in a turn, extended actions (RULES.md §A.2, §A.5 trait dots, §A.6, §A.7, §A.9, §A.11).
+in a turn, extended actions (docs/rules.md §A.2, §A.5 trait dots, §A.6, §A.7, §A.9, §A.11).
 
 Everything here is arithmetic on dots and dice; the roll itself is :mod:`rules.d10`. A pool
 that the rules reduce to nothing is a normal answer with ``PoolStatus.IMPOSSIBLE`` (§0.2),

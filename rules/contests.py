@@ -1,4 +1,4 @@
-"""Rolls against each other and rolls together (RULES.md §A.12–§A.15).
+"""Rolls against each other and rolls together (docs/rules.md §A.12–§A.15).
 
 Russian vocabulary: «Противопоставленные действия» (S0) = «Противостояние» (S1) =
 «Проверки-соревнования» (S4); «Работа в команде» for teamwork. Every function takes resolved

@@ -1,4 +1,4 @@
-"""One Storyteller d10 roll: faces, successes, the rule of one, botches (RULES.md §A.1–§A.7).
+"""One Storyteller d10 roll: faces, successes, the rule of one, botches (docs/rules.md §A.1–§A.7).
 
 The order of operations is §A.4's: successes are counted, the threshold takes its share
 first (S0 «Пороговое значение отнимает успехи до того, как их отнимут единицы»), then each

@@ -1,4 +1,4 @@
-"""Where dice faces come from (RULES.md §0.2 "Randomness").
+"""Where dice faces come from (docs/rules.md §0.2 "Randomness").
 
 Every rolling function takes an ``rng`` with ``randint(a, b)``; by default it is the
 operating system's source, so a Storyteller can trust that nobody seeded the dice. Tests

@@ -1,4 +1,4 @@
-"""Effective difficulty, the threshold rule and retries (RULES.md §A.3, §A.8, §A.10).
+"""Effective difficulty, the threshold rule and retries (docs/rules.md §A.3, §A.8, §A.10).
 
 S0 «Когда вы используете модификаторы, которые повышают сложность действия сверх 9, вы
 можете, вместо этого, создать пороговое значение.» Only modifier points become threshold: a

@@ -1,4 +1,4 @@
-"""Invalid input to the rules (RULES.md §0.2, §0.3).
+"""Invalid input to the rules (docs/rules.md §0.2, §0.3).
 
 A legal request that the rules forbid (a pool reduced to zero, a dead character acting) is
 not an error: it comes back as a normal result with an ``IMPOSSIBLE`` status. Only input
@@ -17,7 +17,7 @@ _E = TypeVar("_E", bound=Enum)
 
 
 class ErrorCode(StrEnum):
-    """Stable codes of RULES.md §0.3; the bot's catalogues key their messages on these."""
+    """Stable codes of docs/rules.md §0.3; the bot's catalogues key their messages on these."""
 
     TYPE = "E_TYPE"
     RANGE = "E_RANGE"
@@ -84,7 +84,7 @@ def check_type(value: Any, kind: type[_T], field: str) -> _T:
     """Accept an instance of one of the rules' own value types (a profile, a track, a roll).
 
     Without this a wrong object fails deep inside a rule as ``AttributeError``, which the bot
-    cannot map to a message (RULES.md §0.2: one documented exception type).
+    cannot map to a message (docs/rules.md §0.2: one documented exception type).
     """
     if not isinstance(value, kind):
         raise RulesInputError(

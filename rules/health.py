@@ -1,4 +1,4 @@
-"""The health track, damage, death, stun, wound penalties and healing (RULES.md §B.9–§B.12).
+"""The health track, damage, death, stun, wound penalties and healing (docs/rules.md §B.9–§B.12).
 
 The track is S4's seven levels «Синяки … Без Сознания» plus «Мёртв». A frozen
 :class:`HealthTrack` holds one damage type per filled box, always sorted the way S4 marks

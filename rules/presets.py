@@ -1,4 +1,4 @@
-"""Dark Ages example rolls as data, for ``/roll`` suggestions (RULES.md §A.16).
+"""Dark Ages example rolls as data, for ``/roll`` suggestions (docs/rules.md §A.16).
 
 S1 «Ниже приведены примеры бросков на действия, чаще всего выполняемые в процессе игры»: each
 entry is an Attribute + Ability pair and a difficulty, some with what a number of successes

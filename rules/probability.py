@@ -1,4 +1,4 @@
-"""Exact odds of a d10 roll and of an extended action (RULES.md §A.4, §A.7, §A.8, §A.11).
+"""Exact odds of a d10 roll and of an extended action (docs/rules.md §A.4, §A.7, §A.8, §A.11).
 
 Why exact and not simulated: a Storyteller choosing between «сложность 6» and «сложность 7»
 wants the real chance, and the texts' own figures are sometimes wrong (T-22's «в 75 случаях

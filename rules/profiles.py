@@ -1,7 +1,7 @@
-"""Rules profiles: the edition and house-rule switches of RULES.md §A.0.
+"""Rules profiles: the edition and house-rule switches of docs/rules.md §A.0.
 
 A chat picks one profile by name; the Storyteller may then flip any switch (every [P] choice
-of RULES.md that a group could decide differently is a field here, its default the proposal).
+of docs/rules.md that a group could decide differently is a field here, its default the proposal).
 Profiles are frozen values: a changed switch is a new profile made with ``model_copy``.
 
 Sections §B (combat), §C (magick) and §D (the d6 system) keep their switches in the nested
@@ -149,7 +149,7 @@ class CombatOptions(_Frozen):
 class MagickOptions(_Frozen):
     """Switches of §C (Mage magick, house sheet S4).
 
-    Each field is a choice the house sheet leaves open (RULES.md §F.3, AMB-C1..AMB-C17); the
+    Each field is a choice the house sheet leaves open (docs/rules.md §F.3, AMB-C1..AMB-C17); the
     default is the spec's proposal, so a group that reads a rule differently flips one field.
     """
 
@@ -340,10 +340,10 @@ def check_profile(value: Any, field: str = "profile") -> Profile:
 
 
 def combat_options(value: Any, field: str = "options") -> CombatOptions:
-    """The §B switches passed in, or the proposals of RULES.md when none are."""
+    """The §B switches passed in, or the proposals of docs/rules.md when none are."""
     return CombatOptions() if value is None else check_type(value, CombatOptions, field)
 
 
 def magick_options(value: Any, field: str = "options") -> MagickOptions:
-    """The §C switches passed in, or the proposals of RULES.md when none are."""
+    """The §C switches passed in, or the proposals of docs/rules.md when none are."""
     return MagickOptions() if value is None else check_type(value, MagickOptions, field)

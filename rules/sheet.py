@@ -1,5 +1,5 @@
-"""Character sheets: the trait catalogue and the pure operations on one sheet (PRODUCT.md
-"Character sheet"; RULES.md §A.2 ranges, §A.7 Willpower, §B.9 health, §C.11 the wheel, §D.1
+"""Character sheets: the trait catalogue and the pure operations on one sheet (docs/product.md
+"Character sheet"; docs/rules.md §A.2 ranges, §A.7 Willpower, §B.9 health, §C.11 the wheel, §D.1
 the d6 entities).
 
 A sheet is a frozen value: every operation returns a new :class:`Sheet` or raises
@@ -91,7 +91,7 @@ class Attribute(StrEnum):
 class Ability(StrEnum):
     """Every Ability of either d10 sheet; :data:`MAGE_ABILITIES` and
     :data:`DARK_AGES_ABILITIES` say which game has which. One code per Ability, whichever book
-    names it: S4's «Уклонение» and S1's «Уворот» are both ``DODGE`` (RULES.md §G.2)."""
+    names it: S4's «Уклонение» and S1's «Уворот» are both ``DODGE`` (docs/rules.md §G.2)."""
 
     ACADEMICS = "academics"  # Академические знания
     ACTING = "acting"  # Актерство (S1)
@@ -189,7 +189,7 @@ class Discipline(StrEnum):
 
 
 class D6Field(StrEnum):
-    """The fixed numbers of a d6 sheet besides its named powers (RULES.md §D.1)."""
+    """The fixed numbers of a d6 sheet besides its named powers (docs/rules.md §D.1)."""
 
     WEAKNESS = "weakness"  # слабость, 1–5 or none
     LUCK = "luck"  # кубики удачи

@@ -1,9 +1,9 @@
-"""The nine Spheres and what each level can do: reference-card DATA (RULES.md §C.16).
+"""The nine Spheres and what each level can do: reference-card DATA (docs/rules.md §C.16).
 
 This is the one place in ``rules`` that stores words, on purpose: the house sheet's Sphere
 table (S4 «Уровень Сферы») is reference text the bot shows verbatim on a card, not a result
 of any rule. The Russian is copied from S4 as written (typos included, e.g. «Переместится»,
-«Ближнюю Умбры»); the English is RULES.md §C.16's gloss. Logic never reads these strings:
+«Ближнюю Умбры»); the English is docs/rules.md §C.16's gloss. Logic never reads these strings:
 rules code only uses :class:`Sphere` and the level numbers.
 """
 

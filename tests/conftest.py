@@ -2,7 +2,7 @@
 
 The real server runs from Debian's binary on a random free port in a temporary directory, so
 tests never touch a system Redis and can stop and restart it to play an outage. A real
-three-node Redis Cluster (PRODUCT.md §5 "Scale") is made the same way, once per test session,
+three-node Redis Cluster (docs/product.md §5 "Scale") is made the same way, once per test session,
 and emptied before each test that uses it.
 """
 

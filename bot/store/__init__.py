@@ -1,4 +1,4 @@
-"""The state layer: the only code that speaks to Redis (PRODUCT.md §3).
+"""The state layer: the only code that speaks to Redis (docs/product.md §3).
 
 The bot process keeps nothing of its own, so several replicas can share one Redis. Every
 change is atomic on the server: a Lua script for the flow's compare-and-set and for the

@@ -1,4 +1,4 @@
-"""The connection, the key names and what every part of the Store shares (PRODUCT.md §3).
+"""The connection, the key names and what every part of the Store shares (docs/product.md §3).
 
 Fail fast and heal by itself: a player must hear "storage unavailable" within a second or
 two, not hang, and a dead pooled connection is retried once on a fresh one.

@@ -1,4 +1,4 @@
-"""One send budget for the bot, shared by every replica and kept across restarts (PRODUCT.md
+"""One send budget for the bot, shared by every replica and kept across restarts (docs/product.md
 §5): Telegram's limits are per token, not per process.
 
 Each limit is a sorted set of reserved send slots (milliseconds on the Redis server's clock,

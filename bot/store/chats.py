@@ -1,11 +1,11 @@
-"""A chat's settings and the Storyteller's role (PRODUCT.md §3).
+"""A chat's settings and the Storyteller's role (docs/product.md §3).
 
 The role is a field of the chat's settings changed by compare-and-set under WATCH. The
 Storytellers' campaign lists follow right after, in the same update: they belong to users,
 not to the chat, so on a Redis Cluster they sit in other slots than the chat and cannot be in
 its transaction. Their writes can be repeated (a re-run of the update after a crash makes
 them again), and whoever reads a list checks the chat's settings for the role
-(PRODUCT.md §2 "Storyteller").
+(docs/product.md §2 "Storyteller").
 """
 
 from __future__ import annotations

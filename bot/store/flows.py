@@ -1,4 +1,4 @@
-"""The state behind an interactive message: a flow (PRODUCT.md §3 "Concurrency").
+"""The state behind an interactive message: a flow (docs/product.md §3 "Concurrency").
 
 Every button carries its flow's id and the version it was drawn at. A tap is applied by a
 compare-and-set on that version, in one Lua script together with the log lines it writes,
@@ -236,7 +236,7 @@ class FlowState(BaseModel):
 class Screen(BaseModel):
     """What the message shows at a flow's version: its HTML text and inline keyboard (as the
     Bot API's JSON). Stored with the version that drew it, so a message whose edit failed can
-    be redrawn by the next tap on it, whichever feature it belongs to (PRODUCT.md §3)."""
+    be redrawn by the next tap on it, whichever feature it belongs to (docs/product.md §3)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -440,7 +440,7 @@ class FlowStore(LogStore):
         entries: Sequence[LogEntry] = (),
         ttl: int = FLOW_TTL,
     ) -> Flow:
-        """A new flow and its log lines in one round-trip (the ≤ 3 budget of PRODUCT.md §5)."""
+        """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5)."""
         flow = self._new_flow(state, chat_id, owner_id)
 
         def queue(pipe: Pipeline) -> None:

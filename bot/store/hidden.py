@@ -1,4 +1,4 @@
-"""The Storyteller's hidden rolls (PRODUCT.md §2 "Hidden rolls").
+"""The Storyteller's hidden rolls (docs/product.md §2 "Hidden rolls").
 
 A hidden roll is stored only once its result reached the Storyteller, together with its log
 line (which carries no result until ``/reveal``), once per number: the Storyteller may roll

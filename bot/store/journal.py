@@ -28,7 +28,7 @@ _T = TypeVar("_T")
 class ReplayDice(random.Random):
     """The update's dice: SHA-256 in counter mode over a 256-bit seed drawn from the OS
     (``secrets``), so a re-run of the update after a crash rolls exactly the same faces
-    (PRODUCT.md §5 "nothing is sent twice" — and never a different result)."""
+    (docs/product.md §5 "nothing is sent twice" — and never a different result)."""
 
     def __init__(self, seed: bytes) -> None:
         self._key = seed

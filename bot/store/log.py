@@ -1,4 +1,4 @@
-"""The chat's roll log: what ``/log`` lists and ``/stats`` counts (PRODUCT.md §2 "History").
+"""The chat's roll log: what ``/log`` lists and ``/stats`` counts (docs/product.md §2 "History").
 
 Entries are written typed (:class:`LogEntry`) and kept as compact JSON without empty fields,
 newest first, capped at ``LOG_CAP``; the readers take the stored dicts as they are, because

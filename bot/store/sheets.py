@@ -1,4 +1,4 @@
-"""Character and NPC sheets (PRODUCT.md "Character sheet").
+"""Character and NPC sheets (docs/product.md "Character sheet").
 
 Every change is a read-modify-write of one hash field under WATCH: the pure change runs in
 Python (``rules.sheet``), and a concurrent write to the chat's sheets makes the transaction

@@ -1,4 +1,4 @@
-"""Each update handled once in effect, however often it is delivered (PRODUCT.md §5).
+"""Each update handled once in effect, however often it is delivered (docs/product.md §5).
 
 Telegram delivers an update at least once: polling re-sends what was not confirmed, a webhook
 re-sends what was not answered, and a crash can hit anywhere in between. So an update is

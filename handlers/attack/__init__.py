@@ -1,4 +1,4 @@
-"""``/atk``: an attack played out on the chat's attack panel (RULES.md §B.3–§B.10)."""
+"""``/atk``: an attack played out on the chat's attack panel (docs/rules.md §B.3–§B.10)."""
 
 from __future__ import annotations
 

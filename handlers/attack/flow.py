@@ -1,4 +1,4 @@
-"""The attack panel's flow: the attack being made, step by step (RULES.md §B.3), and a short
+"""The attack panel's flow: the attack being made, step by step (docs/rules.md §B.3), and a short
 record of the fight's earlier attacks shown above it.
 
 The chain is S4 «1. Атака 2. Защита 3. Урон 4. Поглощение»; each stage waits for the one

@@ -1,13 +1,13 @@
-"""``/atk``: one attack played out on the chat's attack panel (RULES.md §B.3–§B.10).
+"""``/atk``: one attack played out on the chat's attack panel (docs/rules.md §B.3–§B.10).
 
 The panel is one live message per chat (``bot.live``): every attack of the fight uses it in
 turn and leaves a line above the next, so a round sends the tracker and the panel and edits
-them after that (PRODUCT.md §5). The attacker (or the Storyteller for an NPC) picks the
+them after that (docs/product.md §5). The attacker (or the Storyteller for an NPC) picks the
 manoeuvre and the §B.7 modifiers, then the target, whose button rolls the attack; the target
 (or the Storyteller for an NPC) defends with one tap that rolls the damage and the soak too
 (docs/rules.md §B.2); an ambush victim who may not defend takes it all in the attacker's tap.
 The damage lands on the target's sheet in the same transaction as the step that shows it,
-so a wound is never written without its message, nor twice (PRODUCT.md §3).
+so a wound is never written without its message, nor twice (docs/product.md §3).
 """
 
 from __future__ import annotations
@@ -672,7 +672,7 @@ async def _land(
     current: Round | None,
 ) -> None:
     """The attack's last step: the flow, the target's sheet and the round tracker change in
-    one step (PRODUCT.md §5). The levels are applied to the sheet as it is now (another
+    one step (docs/product.md §5). The levels are applied to the sheet as it is now (another
     wound may have landed since the panel opened); a knocking hit puts the target down, even
     when it is all soaked (§B.8); a point of Willpower spent to interrupt leaves the sheet
     here. The tracker takes the wound, the knockdown, the stun (§B.11), the defence used or

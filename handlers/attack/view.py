@@ -1,5 +1,5 @@
 """The attack panel on screen: the plan before the roll, each roll of the chain as it comes,
-and the target's new wound level at the end (RULES.md §B.3–§B.10)."""
+and the target's new wound level at the end (docs/rules.md §B.3–§B.10)."""
 
 from __future__ import annotations
 

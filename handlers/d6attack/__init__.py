@@ -1,4 +1,4 @@
-"""``/atk`` in a d6 chat: attack, defence, armour and the gain (RULES.md §D.9–§D.11)."""
+"""``/atk`` in a d6 chat: attack, defence, armour and the gain (docs/rules.md §D.9–§D.11)."""
 
 from __future__ import annotations
 

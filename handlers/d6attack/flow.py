@@ -1,4 +1,4 @@
-"""A d6 attack's flow (RULES.md §D.9–§D.11): the attack roll, the responses, the armour, the
+"""A d6 attack's flow (docs/rules.md §D.9–§D.11): the attack roll, the responses, the armour, the
 call, and where the gain went."""
 
 from __future__ import annotations

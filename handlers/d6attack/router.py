@@ -1,4 +1,4 @@
-"""``/atk`` in a d6 chat: an attack, its responses and its gain (RULES.md §D.9–§D.11).
+"""``/atk`` in a d6 chat: an attack, its responses and its gain (docs/rules.md §D.9–§D.11).
 
 The attacker rolls with the command (a manoeuvre is declared before the roll, S3 «о нём надо
 заявить заранее»); each defender answers once with their chance (AMB-D7), subtracting one

@@ -1,4 +1,4 @@
-"""A d6 attack on screen (RULES.md §D.9–§D.11): the attack, each response and the armour with
+"""A d6 attack on screen (docs/rules.md §D.9–§D.11): the attack, each response and the armour with
 their faces, then the gain, the defenders' advantages, and the choices for the gain."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``/vs`` in a d6 chat: contests of two or more sides (RULES.md §D.5)."""
+"""``/vs`` in a d6 chat: contests of two or more sides (docs/rules.md §D.5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``/vs`` in a d6 chat: a contest of two or more sides (RULES.md §D.5).
+"""``/vs`` in a d6 chat: a contest of two or more sides (docs/rules.md §D.5).
 
 S2 «при состязании все действия происходят одновременно»: every side rolls its own chance,
 the most measures win by the difference (the gain), equal tops are «ничья», and a fiasco is

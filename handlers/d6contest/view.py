@@ -1,4 +1,4 @@
-"""A d6 contest on screen (RULES.md §D.5): each side's faces and measures, then who won and
+"""A d6 contest on screen (docs/rules.md §D.5): each side's faces and measures, then who won and
 by what gain, ties and fiascoes in the text's words."""
 
 from __future__ import annotations

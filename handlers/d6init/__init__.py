@@ -1,5 +1,5 @@
 """``/init`` in a d6 chat: the die-spending initiative and its round tracker, one live message
-per chat (RULES.md §D.7–§D.9)."""
+per chat (docs/rules.md §D.7–§D.9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``/init`` in a d6 chat and its round tracker: one live message per chat (RULES.md §D.7–§D.9).
+"""``/init`` in a d6 chat and its round tracker: one live message per chat
+(docs/rules.md §D.7–§D.9).
 
 Initiative in the d6 game is spent, not compared once: every action sets a die aside, so the
 tracker is a sequence of small steps on :mod:`rules.d6.initiative`, each the flow's

@@ -1,4 +1,4 @@
-"""The d6 tracker on screen (RULES.md §D.7–§D.9): each participant's dice left and set aside,
+"""The d6 tracker on screen (docs/rules.md §D.7–§D.9): each participant's dice left and set aside,
 who is up by the die-spending order, who holds, and the buttons of a step."""
 
 from __future__ import annotations

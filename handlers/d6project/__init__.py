@@ -1,4 +1,4 @@
-"""``/project`` in a d6 chat: projects and challenges (RULES.md §D.6)."""
+"""``/project`` in a d6 chat: projects and challenges (docs/rules.md §D.6)."""
 
 from __future__ import annotations
 

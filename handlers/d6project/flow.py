@@ -1,4 +1,4 @@
-"""A d6 project's flow (RULES.md §D.6): the project, and for a challenge each character's
+"""A d6 project's flow (docs/rules.md §D.6): the project, and for a challenge each character's
 actions used."""
 
 from __future__ import annotations

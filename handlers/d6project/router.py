@@ -1,4 +1,4 @@
-"""``/project`` in a d6 chat: projects and challenges (RULES.md §D.6).
+"""``/project`` in a d6 chat: projects and challenges (docs/rules.md §D.6).
 
 S2 «Размах замысла — минимальное количество мер успеха, которое нужно получить, чтобы
 воплотить его»: each action is a roll whose measures add to the readiness; a fiasco takes the

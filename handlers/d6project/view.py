@@ -1,4 +1,4 @@
-"""A d6 project on screen (RULES.md §D.6): readiness against scope, the last actions, and how
+"""A d6 project on screen (docs/rules.md §D.6): readiness against scope, the last actions, and how
 it ended — complete with its gain, failed, out of time, or left unfinished."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``/ask`` in a d6 chat: the Storyteller's roll request of named powers (RULES.md §D.2)."""
+"""``/ask`` in a d6 chat: the Storyteller's roll request of named powers (docs/rules.md §D.2)."""
 
 from __future__ import annotations
 

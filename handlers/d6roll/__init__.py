@@ -1,5 +1,5 @@
 """``/r`` in a d6 chat: the chance from a number or the sheet's powers, the wizard with live
-odds, and the special effort (RULES.md §D.2–§D.4)."""
+odds, and the special effort (docs/rules.md §D.2–§D.4)."""
 
 from __future__ import annotations
 

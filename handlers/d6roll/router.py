@@ -1,10 +1,10 @@
-"""``/r`` in a d6 chat (RULES.md §D.2–§D.4): a typed chance or the sheet's powers, the wizard,
+"""``/r`` in a d6 chat (docs/rules.md §D.2–§D.4): a typed chance or the sheet's powers, the wizard,
 and the special effort under the result.
 
 One flow per message: the wizard's choices, then the roll, then the one special effort. The
 roll and the luck dice it spends are one transaction with the log line; the effort's wound
 goes onto the sheet in the step that rerolls, so a double tap pays once and a player never
-pays for a result they did not see (PRODUCT.md §3).
+pays for a result they did not see (docs/product.md §3).
 """
 
 from __future__ import annotations

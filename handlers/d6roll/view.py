@@ -1,4 +1,4 @@
-"""A d6 roll on screen (RULES.md §D.2–§D.4): the wizard with its live chances, the result
+"""A d6 roll on screen (docs/rules.md §D.2–§D.4): the wizard with its live chances, the result
 with its measures and fiasco hints, and the special effort's prices."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""``/dmg``, ``/heal`` and ``/hp`` in a d6 chat: physical and mental wounds on the sheet (RULES.md
-§D.1–§D.2), the difficulties every later chance counts."""
+"""``/dmg``, ``/heal`` and ``/hp`` in a d6 chat: physical and mental wounds on the sheet
+(docs/rules.md §D.1–§D.2), the difficulties every later chance counts."""
 
 from __future__ import annotations
 

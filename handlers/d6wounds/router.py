@@ -1,5 +1,5 @@
-"""``/dmg``, ``/heal`` and ``/hp`` in a d6 chat (RULES.md §D.1–§D.2): a wound is a difficulty the
-sheet keeps, physical ones adding up and only the strongest mental one counting in every later
+"""``/dmg``, ``/heal`` and ``/hp`` in a d6 chat (docs/rules.md §D.1–§D.2): a wound is a difficulty
+the sheet keeps, physical ones adding up and only the strongest mental one counting in every later
 chance (``rules.d6.chance.difficulty_total``). One atomic sheet update each, so two wounds sent
 at once both land. The Storyteller wounds a player by replying to them, or an NPC by name."""
 

@@ -1,4 +1,4 @@
-"""``/ext``: the extended action, one message edited in place (RULES.md §A.11)."""
+"""``/ext``: the extended action, one message edited in place (docs/rules.md §A.11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Extended rolls (длительное действие, RULES.md §A.11): ``/ext 7 6 10 [5]`` and «Продлить».
+"""Extended rolls (длительное действие, docs/rules.md §A.11): ``/ext 7 6 10 [5]`` and «Продлить».
 
 S1 «Действие, которое требует 2 и более успешных баллов, считается длительным»: the same pool
 is rolled turn after turn and the successes add up toward a target, maybe against a limit of

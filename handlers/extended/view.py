@@ -98,7 +98,7 @@ def extended_keyboard(
 
 
 def usage_text() -> str:
-    """One correct line for the command, shown under every problem (PRODUCT.md §5)."""
+    """One correct line for the command, shown under every problem (docs/product.md §5)."""
     return _(
         "Example: /ext 7 6 10 — 7 dice at difficulty 6 until 10 successes; "
         "/ext 7 6 10 5 — at most 5 rolls"

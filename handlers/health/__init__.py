@@ -1,4 +1,5 @@
-"""``/dmg``, ``/heal``, ``/hp``: health levels and their wound penalty (RULES.md §B.9–§B.12)."""
+"""``/dmg``, ``/heal``, ``/hp``: health levels and their wound penalty
+(docs/rules.md §B.9–§B.12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A wound typed with ``/dmg`` that its character may still soak (RULES.md §B.3 step 4,
+"""A wound typed with ``/dmg`` that its character may still soak (docs/rules.md §B.3 step 4,
 §B.10): the damage as typed, the track before and after it, and the soak once rolled."""
 
 from __future__ import annotations

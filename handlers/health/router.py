@@ -1,4 +1,4 @@
-"""``/dmg``, ``/heal`` and ``/hp``: a character's health levels in chat (RULES.md §B.9–§B.12).
+"""``/dmg``, ``/heal`` and ``/hp``: a character's health levels in chat (docs/rules.md §B.9–§B.12).
 
 The track lives on the character's sheet, so the wound penalty reaches every later action
 roll through :mod:`bot.rolling` by itself (§B.9). A player changes their own character; the
@@ -9,7 +9,7 @@ message they reply to, and an NPC by name. A change is one atomic update of the 
 ``/dmg`` takes the damage before soak (S4 «3. Урон 4. Поглощение»): the wound lands at once,
 and when the character can soak it (§B.10, by the table's rules) a button rolls the soak and
 puts the track back to the wound less what was soaked, in the same transaction as the step
-and only while the sheet still shows that wound (PRODUCT.md "Health": soak roll button after
+and only while the sheet still shows that wound (docs/product.md "Health": soak roll button after
 damage).
 """
 

@@ -1,4 +1,4 @@
-"""``/h`` and ``/reveal``: the Storyteller's hidden rolls (PRODUCT.md §2)."""
+"""``/h`` and ``/reveal``: the Storyteller's hidden rolls (docs/product.md §2)."""
 
 from __future__ import annotations
 

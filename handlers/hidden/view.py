@@ -1,4 +1,4 @@
-"""Hidden rolls on screen: the commitment, the private roll, the reveal (PRODUCT.md §2)."""
+"""Hidden rolls on screen: the commitment, the private roll, the reveal (docs/product.md §2)."""
 
 from __future__ import annotations
 

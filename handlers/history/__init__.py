@@ -1,4 +1,4 @@
-"""``/log`` and ``/stats``: the chat's recent rolls and the dice's fairness (PRODUCT.md §2)."""
+"""``/log`` and ``/stats``: the chat's recent rolls and the dice's fairness (docs/product.md §2)."""
 
 from __future__ import annotations
 

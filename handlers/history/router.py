@@ -2,7 +2,7 @@
 
 Both read the roll log and the chat's hidden rolls in one round-trip; a hidden roll shows as
 «тайный бросок» and counts for nothing until it is revealed (``merge_history``). ``/stats``
-is PRODUCT.md's promise that anyone can check the dice: ``bot.stats`` runs the chi-square
+is docs/product.md's promise that anyone can check the dice: ``bot.stats`` runs the chi-square
 test, the view says its verdict in a sentence.
 """
 

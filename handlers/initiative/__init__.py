@@ -1,4 +1,5 @@
-"""``/init``: initiative and the round tracker, one live message per chat (RULES.md §B.1–§B.2)."""
+"""``/init``: initiative and the round tracker, one live message per chat
+(docs/rules.md §B.1–§B.2)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,6 @@ FEATURE = Feature(
         AFTER_ATTACK: after_attack,
         STUN_TRACKER: stun_fighter,
     },
-    # «Атака» opens the panel from the participants' sheets (PRODUCT.md §5: ≤ 3 round-trips).
+    # «Атака» opens the panel from the participants' sheets (docs/product.md §5: ≤ 3 round-trips).
     reads_ahead={InitCallback.__prefix__: (TRACKER, ATTACK)},
 )

@@ -1,11 +1,11 @@
-"""``/init`` and the round tracker: one live message per chat (RULES.md §B.1–§B.2).
+"""``/init`` and the round tracker: one live message per chat (docs/rules.md §B.1–§B.2).
 
 The round is a flow the chat points to (``Store.open_live``), so ``/init`` from any player
 joins the same fight, and every step is the flow's compare-and-set. The message is edited
 in place; a command that finds it buried under the conversation posts it again at the
 bottom with the same state (the old one is deleted) and pins it when the bot may. Buttons
 that walk the phases carry the step they were drawn for, so two players pressing «Дальше»
-at once move the round one step, not two (PRODUCT.md §3 "Concurrency"). What a step means
+at once move the round one step, not two (docs/product.md §3 "Concurrency"). What a step means
 is :mod:`rules.combat.tracker`; this module only decides who may press and draws.
 """
 
@@ -171,7 +171,7 @@ async def after_attack(
 ) -> TrackerStep | None:
     """The tracker's step after an attack on the panel (bot.combat.AFTER_ATTACK), drawn but
     not stored: the attack's own step stores it, so the round moves on in the same
-    round-trip (PRODUCT.md §5) and nobody taps «Дальше» after an attack."""
+    round-trip (docs/product.md §5) and nobody taps «Дальше» after an attack."""
     loaded = await store.load_live(chat_id, KIND)
     if loaded is None or profile.system is not GameSystem.D10:
         return None

@@ -1,4 +1,4 @@
-"""``/m``: an Effect cast in chat, with Quintessence, Paradox and Backlash (RULES.md §C)."""
+"""``/m``: an Effect cast in chat, with Quintessence, Paradox and Backlash (docs/rules.md §C)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Effect as a flow: what the caster chose, then what the Arete roll and the wheel did
-(RULES.md §C.1–§C.12). The wizard and the typed line share it; «Отдача» reads it back."""
+(docs/rules.md §C.1–§C.12). The wizard and the typed line share it; «Отдача» reads it back."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``/m``: casting an Effect in chat (RULES.md §C.1–§C.12), typed in one line or on buttons.
+"""``/m``: casting an Effect in chat (docs/rules.md §C.1–§C.12), typed in one line or on buttons.
 
 The Arete roll is ``rules.magick.cast``: difficulty from the highest Sphere, vulgar or not,
 witnesses and the capped modifiers with Quintessence (§C.2–§C.4), Arete less wounds

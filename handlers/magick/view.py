@@ -1,5 +1,5 @@
 """The Effect on screen: the wizard with its live odds, the cast with the wheel, the Backlash
-(RULES.md §C.2–§C.12)."""
+(docs/rules.md §C.2–§C.12)."""
 
 from __future__ import annotations
 

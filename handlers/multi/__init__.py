@@ -1,4 +1,4 @@
-"""``/multi``: several actions in one turn, their pools reduced (RULES.md §A.9)."""
+"""``/multi``: several actions in one turn, their pools reduced (docs/rules.md §A.9)."""
 
 from __future__ import annotations
 

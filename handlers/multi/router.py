@@ -1,4 +1,4 @@
-"""Multiple actions in one turn (RULES.md §A.9): ``/multi 6 7 7``, rolled one by one.
+"""Multiple actions in one turn (docs/rules.md §A.9): ``/multi 6 7 7``, rolled one by one.
 
 Both profile modes. ``CUMULATIVE`` (S0, S4): every declared action loses dice, the k-th of N
 losing N + (k − 1) (S4 «…уменьшенное на общее кол-во действий + номер действия в порядке

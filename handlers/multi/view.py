@@ -84,7 +84,7 @@ def multi_keyboard(flow_id: str, version: int, *, action: int, dice: int) -> Inl
 
 
 def read_as_text(expression: str, difficulties: Sequence[int]) -> str:
-    """How a line of one sheet pool and bare numbers was read (PRODUCT.md §5: say it)."""
+    """How a line of one sheet pool and bare numbers was read (docs/product.md §5: say it)."""
     shown = ", ".join(str(d) for d in difficulties)
     return "ℹ️ " + _("Read as «{pool}» once at each difficulty: {difficulties}.").format(
         pool=escape(expression.replace("_", " ")), difficulties=shown
@@ -127,7 +127,7 @@ def not_in_order_text() -> str:
 
 
 def usage_text() -> str:
-    """One correct line for the command, shown under every problem (PRODUCT.md §5)."""
+    """One correct line for the command, shown under every problem (docs/product.md §5)."""
     return _(
         "Example: /multi 6 7 7 — three actions from pools 6, 7 and 7; /multi 6/8 7 — "
         "the first at difficulty 8"

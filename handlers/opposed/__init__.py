@@ -1,4 +1,4 @@
-"""``/vs``: an opposed roll between two players or a player and an NPC (RULES.md §A.12)."""
+"""``/vs``: an opposed roll between two players or a player and an NPC (docs/rules.md §A.12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Opposed rolls (противостояние, RULES.md §A.12, §A.14): ``/vs 6 7`` against another player.
+"""Opposed rolls (противостояние, docs/rules.md §A.12, §A.14): ``/vs 6 7`` against another player.
 
 S0 «…ваш персонаж получает только те успехи, которые превышают успехи соперника»: the
 challenger rolls at once; the challenged player (named by replying to their message or by

@@ -132,7 +132,7 @@ def already_rolled_text() -> str:
 
 
 def usage_text() -> str:
-    """One correct line for the command, shown under every problem (PRODUCT.md §5)."""
+    """One correct line for the command, shown under every problem (docs/product.md §5)."""
     return _(
         "Example: reply to a player's message with /vs 6 7 (your 6 dice at difficulty 7), "
         "or /vs 6 7 @name; add «to 5» for first to 5 successes"

@@ -1,4 +1,4 @@
-"""``/prob``: the exact odds of a roll before anyone rolls (PRODUCT.md §2)."""
+"""``/prob``: the exact odds of a roll before anyone rolls (docs/product.md §2)."""
 
 from __future__ import annotations
 

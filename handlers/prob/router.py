@@ -1,4 +1,4 @@
-"""``/prob 7 6``: the exact odds before anyone rolls (PRODUCT.md §2 "Knowing the odds").
+"""``/prob 7 6``: the exact odds before anyone rolls (docs/product.md §2 "Knowing the odds").
 
 The numbers come from :func:`rules.probability.d10`, exact rather than simulated. The chat's
 own botch rule is the headline; the other rule of §A.4 (S0 «ни одного успеха» vs S1 «остался
@@ -100,6 +100,6 @@ async def prob_command(message: Message, command: CommandObject, profile: Profil
 
 
 def _with_tag(text: str, profile: Profile) -> str:
-    """The odds under changed house rules say so (PRODUCT.md "/rules"), as a roll does."""
+    """The odds under changed house rules say so (docs/product.md "/rules"), as a roll does."""
     tag = house_rules.house_tag(profile)
     return text if tag is None else text + "\n" + escape(tag, quote=False)

@@ -1,4 +1,5 @@
-"""``/prob`` on screen: the exact chances of every result, as bars (PRODUCT.md §2, RULES.md §E)."""
+"""``/prob`` on screen: the exact chances of every result, as bars (docs/product.md §2,
+docs/rules.md §E)."""
 
 from __future__ import annotations
 

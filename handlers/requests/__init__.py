@@ -1,4 +1,5 @@
-"""``/ask``: the Storyteller asks the table for a roll from everyone's sheet (PRODUCT.md §2)."""
+"""``/ask``: the Storyteller asks the table for a roll from everyone's sheet
+(docs/product.md §2)."""
 
 from __future__ import annotations
 

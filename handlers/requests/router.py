@@ -1,4 +1,4 @@
-"""Roll requests: ``/ask восп+бдит 8`` (PRODUCT.md "Storyteller").
+"""Roll requests: ``/ask восп+бдит 8`` (docs/product.md "Storyteller").
 
 The Storyteller asks the table «Бросьте Восприятие + Бдительность, сложность 8»; the message
 carries a button, and each player's tap rolls the pool THEIR sheet gives (§A.2: the traits'

@@ -1,4 +1,4 @@
-"""Roll requests into localised HTML (PRODUCT.md "Storyteller").
+"""Roll requests into localised HTML (docs/product.md "Storyteller").
 
 The Storyteller's «Бросьте Восприятие + Бдительность, сложность 8» is one message; each
 player's roll from their own sheet becomes one line of it, so the table reads every result

@@ -1,4 +1,4 @@
-"""``/r``: the roll, its wizard, «Ещё раз», «Продлить» and «Автоуспех» (PRODUCT.md §2)."""
+"""``/r``: the roll, its wizard, «Ещё раз», «Продлить» and «Автоуспех» (docs/product.md §2)."""
 
 from __future__ import annotations
 

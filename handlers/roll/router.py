@@ -1,4 +1,4 @@
-"""The simple roll: ``/r 7 6``, its wizard, «Ещё раз» and «Автоуспех» (PRODUCT.md §2).
+"""The simple roll: ``/r 7 6``, its wizard, «Ещё раз» and «Автоуспех» (docs/product.md §2).
 
 One straight road per update: parse → rules → state → render → answer or edit. Every tap is
 a :class:`~bot.render.RollCallback` naming a flow and the version its button was drawn at;

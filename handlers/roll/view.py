@@ -1,4 +1,4 @@
-"""``/r`` on screen: the wizard, the result's buttons and the d6 result (PRODUCT.md §2)."""
+"""``/r`` on screen: the wizard, the result's buttons and the d6 result (docs/product.md §2)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def extend_targets_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=render.rows(buttons, 6))
 
 
-WIZARD_POOLS = range(1, 16)  # PRODUCT.md §2: pool buttons 1–15
+WIZARD_POOLS = range(1, 16)  # docs/product.md §2: pool buttons 1–15
 WIZARD_MODIFIERS = range(-2, 4)  # dice added or taken on the sheet's pool
 WIZARD_TRAITS_MAX = 15  # Attributes and the highest Abilities shown as buttons
 

@@ -1,4 +1,4 @@
-"""``/lang`` and ``/rules``: the chat's language and game (PRODUCT.md §2)."""
+"""``/lang`` and ``/rules``: the chat's language and game (docs/product.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""House rules on screen (PRODUCT.md "/rules"): the switches of the chat's game by group, each
+"""House rules on screen (docs/product.md "/rules"): the switches of the chat's game by group, each
 with its value and the book's; the words for the dice and Willpower rules a table argues about
 most, the switch's own name for the rest."""
 
@@ -131,7 +131,7 @@ def group_keyboard(profile: Profile, group: Group) -> InlineKeyboardMarkup:
 
 
 def card_text(profile: Profile, switch: Switch) -> str:
-    """A switch's card: its name, the book's reading and the proposal (RULES.md §F), the value
+    """A switch's card: its name, the book's reading and the proposal (docs/rules.md §F), the value
     now and the value of the chat's book."""
     base = base_profile(profile.name)
     now, book = value_of(profile, switch), value_of(base, switch)

@@ -1,4 +1,4 @@
-"""``/lang`` and ``/rules``: the chat's language and its rules profile (PRODUCT.md §2, §A.0).
+"""``/lang`` and ``/rules``: the chat's language and its rules profile (docs/product.md §2, §A.0).
 
 The game is the Storyteller's decision, so ``/rules`` is for chat administrators until
 someone claims the Storyteller's role with ``/st``, and from then on for the Storyteller alone
@@ -147,7 +147,7 @@ async def _house_command(
     words: list[str],
 ) -> None:
     """``/rules set botch=net_negative``, ``/rules reset [group]``, ``/rules export``,
-    ``/rules import <line>``, ``/rules house``: the house rules typed (PRODUCT.md "/rules")."""
+    ``/rules import <line>``, ``/rules house``: the house rules typed (docs/product.md "/rules")."""
     profile = chat_profile(chat_settings)
     if verb == "house":
         await message.answer(

@@ -1,4 +1,5 @@
-"""``/set``, ``/sheet``, ``/npc``: character sheets, typed, pasted or on buttons (PRODUCT.md §2)."""
+"""``/set``, ``/sheet``, ``/npc``: character sheets, typed, pasted or on buttons
+(docs/product.md §2)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Character sheets into localised HTML: the view, the export, the editor's keyboards
-(PRODUCT.md "Character sheet").
+(docs/product.md "Character sheet").
 
 Trait names come from :mod:`bot.traits` in the reader's language (Russian names follow the
 seeds: S4 for Mage, S1 for Dark Ages); the words around them from the Babel catalogues. Only
@@ -347,7 +347,7 @@ def roster_page(
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """Every sheet for the Storyteller: one line each, in the export's words, the players'
     first and then the NPCs' (🎭), a page at a time that fits one Telegram message, with
-    «⬅»/«➡» to the others (PRODUCT.md §5: nothing cut off unseen)."""
+    «⬅»/«➡» to the others (docs/product.md §5: nothing cut off unseen)."""
 
     def line(mark: str, name: str, sheet: Sheet) -> str:
         traits = " · ".join(export_sheet(sheet, lang).splitlines()) or "—"

@@ -1,4 +1,4 @@
-"""``/start`` and ``/help``, assembled from what every feature declares (PRODUCT.md §2)."""
+"""``/start`` and ``/help``, assembled from what every feature declares (docs/product.md §2)."""
 
 from __future__ import annotations
 

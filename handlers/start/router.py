@@ -1,4 +1,4 @@
-"""``/start`` and ``/help``: short, with examples, in the chat's language (PRODUCT.md §2).
+"""``/start`` and ``/help``: short, with examples, in the chat's language (docs/product.md §2).
 
 Nobody reads a manual at the table, so help is one screen of lines a player can copy. The
 lines are the features' own (:class:`bot.features.HelpLine`); ``/help sheet`` and other

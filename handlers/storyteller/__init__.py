@@ -1,4 +1,4 @@
-"""``/st``: who runs the game in this chat (PRODUCT.md §2 "The Storyteller")."""
+"""``/st``: who runs the game in this chat (docs/product.md §2 "The Storyteller")."""
 
 from __future__ import annotations
 

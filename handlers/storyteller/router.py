@@ -1,4 +1,4 @@
-"""``/st``: the Storyteller's role (Рассказчик; PRODUCT.md §2 "Storyteller").
+"""``/st``: the Storyteller's role (Рассказчик; docs/product.md §2 "Storyteller").
 
 Who may claim it: a chat administrator (getChatMember says creator or administrator). The
 role is one field of the chat's settings, changed only by the Store's compare-and-set, so of

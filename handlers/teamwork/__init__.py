@@ -1,4 +1,4 @@
-"""``/team``: several characters pool their successes (RULES.md §A.13)."""
+"""``/team``: several characters pool their successes (docs/rules.md §A.13)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Teamwork (работа в команде, RULES.md §A.13): ``/team 7 6 цель 5``, one message for all.
+"""Teamwork (работа в команде, docs/rules.md §A.13): ``/team 7 6 цель 5``, one message for all.
 
 S0 «…разные персонажи не могут объединять свои Черты…»: helpers do not pool their dice, each
 rolls their own pool and the successes add (:func:`rules.contests.teamwork`); S0 «каждый

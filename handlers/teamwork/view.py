@@ -83,7 +83,7 @@ def team_leader_only_text() -> str:
 
 
 def usage_text() -> str:
-    """One correct line for the command, shown under every problem (PRODUCT.md §5)."""
+    """One correct line for the command, shown under every problem (docs/product.md §5)."""
     return _("Example: /team 7 6 target 5 — you roll 7 dice at difficulty 6, the team needs 5")
 
 

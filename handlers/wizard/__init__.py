@@ -1,4 +1,4 @@
-"""The one-message wizard for the table rolls typed without numbers (PRODUCT.md §2)."""
+"""The one-message wizard for the table rolls typed without numbers (docs/product.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The wizard's choices so far, stored as its flow (PRODUCT.md §3 "Concurrency")."""
+"""The wizard's choices so far, stored as its flow (docs/product.md §3 "Concurrency")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The one-message wizard behind ``/ext``, ``/team``, ``/vs`` and ``/multi`` typed bare.
 
-PRODUCT.md §2: every command also works without arguments, as an inline keyboard in one
+docs/product.md §2: every command also works without arguments, as an inline keyboard in one
 message edited in place. The player picks the pool (1–15), the difficulty and, when the
 roll asks for one, the target (the number of successes, §A.11; optional for teamwork,
 §A.13), sees the odds of one roll, and presses «Бросить»: the same message then becomes the

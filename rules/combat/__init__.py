@@ -1,4 +1,4 @@
-"""Combat on the house sheet S4 (RULES.md §B.1–§B.8), resolved with the Mage d10 core.
+"""Combat on the house sheet S4 (docs/rules.md §B.1–§B.8), resolved with the Mage d10 core.
 
 S4 gives the shape of a fight — initiative «Ловкость + Смекалка + бросок одного d10» (§B.1),
 the five phases (§B.2), the chain «Атака / Защита / Урон / Поглощение» (§B.3), tables of

@@ -1,4 +1,4 @@
-"""The bounds of S4's numbers, and the chat's combat switches (RULES.md §B, AMB-B2)."""
+"""The bounds of S4's numbers, and the chat's combat switches (docs/rules.md §B, AMB-B2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The d6 narrative system of S2 and S3 (RULES.md §D): chance, the roll and its measures,
+"""The d6 narrative system of S2 and S3 (docs/rules.md §D): chance, the roll and its measures,
 special effort, contests, projects, die-spending initiative and combat.
 
 Modules follow the sections: :mod:`.chance` (§D.1–§D.2), :mod:`.roll` (§D.3–§D.5),

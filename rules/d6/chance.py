@@ -1,4 +1,4 @@
-"""Chance (шанс на успех) of the d6 narrative system: RULES.md §D.1–§D.2 (S2 «Силы»,
+"""Chance (шанс на успех) of the d6 narrative system: docs/rules.md §D.1–§D.2 (S2 «Силы»,
 «Преодоление препятствий») and helplessness (§D.11, S3 «Беспомощность»).
 
 The chance is the number of d6 to roll: S2 «Сумма всех ступеней задействованных сил — это

@@ -1,4 +1,4 @@
-"""Attack, defence, armour, spending the gain and tricks of the d6 system: RULES.md §D.9–§D.12
+"""Attack, defence, armour, spending the gain and tricks of the d6 system: docs/rules.md §D.9–§D.12
 (S3 «Атака и защита», «Броня», «Успешные атаки», «Манёвры», «Разнообразные уловки»).
 
 Everything here works on measures already rolled (see :mod:`rules.d6.roll`) and on initiative

@@ -1,4 +1,4 @@
-"""Initiative of the d6 system: RULES.md §D.7–§D.8 (S3 «Инициатива», «Подготовка», «Порядок
+"""Initiative of the d6 system: docs/rules.md §D.7–§D.8 (S3 «Инициатива», «Подготовка», «Порядок
 действий», «Безынициативность»).
 
 Initiative is spent, not compared once: every participant rolls Расторопность d6, and every

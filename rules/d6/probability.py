@@ -1,4 +1,4 @@
-"""Exact probabilities of the d6 roll (RULES.md §D.3–§D.5), as :class:`fractions.Fraction`.
+"""Exact probabilities of the d6 roll (docs/rules.md §D.3–§D.5), as :class:`fractions.Fraction`.
 
 Each die is a measure with probability 1/3 (S2 «Каждая пятёрка и шестёрка … означает одну меру
 успеха»), so the measures of a chance of ``n`` dice are binomial. A special effort (§D.4) rerolls

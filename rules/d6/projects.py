@@ -1,5 +1,5 @@
-"""Projects (Замыслы), challenges (Вызовы) and unfinished projects: RULES.md §D.6 (S2 «Замыслы»,
-«Недоделанный замысел»).
+"""Projects (Замыслы), challenges (Вызовы) and unfinished projects: docs/rules.md §D.6 (S2
+«Замыслы», «Недоделанный замысел»).
 
 A project is progress kept between rolls: S2 «Размах замысла — минимальное количество мер
 успеха, которое нужно получить, чтобы воплотить его». Its readiness («степень готовности»)

@@ -1,5 +1,5 @@
-"""The d6 roll: measures of success, gain, fiasco, special effort and contests (RULES.md §D.3–§D.5;
-S2 «Выигрыш», «Фиаско», «Особое усилие», «Состязания»).
+"""The d6 roll: measures of success, gain, fiasco, special effort and contests
+(docs/rules.md §D.3–§D.5; S2 «Выигрыш», «Фиаско», «Особое усилие», «Состязания»).
 
 S2 «Каждая пятёрка и шестёрка, выпавшая на костях, означает одну меру успеха.» No success
 count, no botch table: a roll is measured, and only zero measures is a fiasco. Armour rolls

@@ -1,4 +1,4 @@
-"""Mage magick: Effects, Paradox, Backlash and the Barrier (RULES.md §C, house sheet S4).
+"""Mage magick: Effects, Paradox, Backlash and the Barrier (docs/rules.md §C, house sheet S4).
 
 The house sheet (S4 «Создание Эффекта», «Расчёт Сложности для Магии», «Расчёт параметров
 Эффекта», «Накопление Парадокса», «Отдача», «Барьер» and the two range tables) sits on the

@@ -80,7 +80,7 @@ def test_any_text_parses_or_names_a_problem(text: str) -> None:
 def test_a_pool_by_trait_names(
     text: str, traits: str, difficulty: int | None, willpower: bool
 ) -> None:
-    """PRODUCT.md §2: «/r ловкость+драка 8 from the sheet»; the number is the difficulty."""
+    """docs/product.md §2: «/r ловкость+драка 8 from the sheet»; the number is the difficulty."""
     args = parse_roll_arguments(text, allow_traits=True)
     assert args.traits == traits
     assert args.difficulty == difficulty

@@ -1,4 +1,4 @@
-"""Mistyped commands get the line that was meant (PRODUCT.md §5; the two-tap issue's list)."""
+"""Mistyped commands get the line that was meant (docs/product.md §5; the two-tap issue's list)."""
 
 from __future__ import annotations
 

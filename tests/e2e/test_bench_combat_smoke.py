@@ -1,7 +1,7 @@
 """``bench/combat.py`` runs to the end, so the benchmark cannot rot unnoticed; its own checks
 (at most two new messages for a Mage round of six participants, a d6 round of six in at most
 20 taps with no typed command, and at most three Redis round-trips for any tap with
-``--strict``, PRODUCT.md §5) are the assertion."""
+``--strict``, docs/product.md §5) are the assertion."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Three players and two NPCs roll initiative into one tracker, declare from the lo
 initiative up, act from the highest down; a wound taken mid-round costs a die on the next
 roll and shows on the tracker line; two players pressing «Дальше» at once move the round
 one step; a new round re-rolls everyone. The whole round sends the tracker once and edits
-it in place (PRODUCT.md §5: about 20 messages a minute in a group).
+it in place (docs/product.md §5: about 20 messages a minute in a group).
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ async def test_a_d6_scene(world: BotLauncher) -> None:
 
 
 async def test_house_rules_survive_a_restart(world: BotLauncher) -> None:
-    """PRODUCT.md "/rules": a Storyteller's switch lives in Redis, not in the process."""
+    """docs/product.md "/rules": a Storyteller's switch lives in Redis, not in the process."""
     api = world.api
     master = api.add_user("Рассказчица", language_code="ru")
     player = api.add_user("Игорь", language_code="ru")

@@ -1,4 +1,4 @@
-"""The table's features in English, end to end (PRODUCT.md: "in both languages").
+"""The table's features in English, end to end (docs/product.md: "in both languages").
 
 The other E2E files play the table in Russian. Here three English-speaking players run one
 session through the real ``python -m bot``: the Storyteller role, an extended roll, an

@@ -1,7 +1,7 @@
 """Nothing lost, nothing twice: the real bot process under crashes, Redis faults and Bot API
 faults.
 
-PRODUCT.md §5: a burst of rolls through a bot killed with SIGKILL and started again is
+docs/product.md §5: a burst of rolls through a bot killed with SIGKILL and started again is
 answered in full; no command is rolled twice (a repeated reply shows the same dice); in
 groups each result is a reply to its command; two players pressing one shared button at
 once both count; a result whose send failed is sent later, logged once.
@@ -210,7 +210,7 @@ async def test_a_roll_sent_while_redis_is_frozen_is_rolled_once_and_paid_once(
 ) -> None:
     """Redis stops answering (SIGSTOP) while a Willpower roll comes in: the player is never
     told "try again" for a roll that was applied; once Redis answers, the roll is made once,
-    shown once, and the point is spent once (PRODUCT.md §5)."""
+    shown once, and the point is spent once (docs/product.md §5)."""
     player = fake_api.add_user("Аня")
     group = fake_api.add_group("Стол", owner=player)
     await bot_process.start(timeout=30)

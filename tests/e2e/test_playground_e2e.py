@@ -1,6 +1,6 @@
 """``python -m bot playground``: the real process, its JSON API, and the page in Chromium.
 
-Outside contract (PRODUCT.md §4): with no BOT_TOKEN and no REDIS_URL,
+Outside contract (docs/product.md §4): with no BOT_TOKEN and no REDIS_URL,
 ``python -m bot playground --port P --no-browser`` serves an HTML page at ``/``, and a
 ``/r 7 6`` posted to ``/api/messages`` for chat -100 is answered in
 ``GET /api/messages?chat_id=-100`` by a message with 7 faces. The browser tests drive

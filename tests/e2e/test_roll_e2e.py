@@ -81,7 +81,7 @@ async def test_flood_control_is_retried_and_sent_once(
 
 
 async def test_redis_with_aof_survives_a_crash(redis_factory: Callable[..., RedisServer]) -> None:
-    """The fixture's AOF mode is what the restart tests rely on (PRODUCT.md §3, §5)."""
+    """The fixture's AOF mode is what the restart tests rely on (docs/product.md §3, §5)."""
     server = redis_factory(appendonly=True)
     await server.start()
     url = server.url

@@ -1,4 +1,4 @@
-"""Scale, end to end (PRODUCT.md §5 "Scale"): the real ``python -m bot`` on a real three-node
+"""Scale, end to end (docs/product.md §5 "Scale"): the real ``python -m bot`` on a real three-node
 Redis Cluster, and two real webhook replicas behind one URL sharing one redis-server.
 
 On the cluster every step of an update must touch one slot (its chat's hash tag), so a table's
@@ -180,7 +180,7 @@ async def until_inbox_empty(cluster_url: str, bot_id: int) -> None:
 
 class Balancer:
     """One public URL in front of the replicas: each request goes to the next replica in
-    turn, and what it answers goes back (a load balancer, as PRODUCT.md §5 puts replicas)."""
+    turn, and what it answers goes back (a load balancer, as docs/product.md §5 puts replicas)."""
 
     def __init__(self, targets: Sequence[str]) -> None:
         self.targets = list(targets)
@@ -333,7 +333,7 @@ async def test_a_replica_killed_mid_burst_loses_and_repeats_nothing(
     bots: Bots,
     redis_factory: Callable[..., RedisServer],
 ) -> None:
-    """SIGKILL of one webhook replica in the middle of a burst (PRODUCT.md §5): what it had
+    """SIGKILL of one webhook replica in the middle of a burst (docs/product.md §5): what it had
     taken (answered 200, so Telegram will not send it again) is in the inbox, and the other
     replica finishes it from its journal once the dead one's chat lock runs out; what it had
     not answered Telegram delivers again. Every command is answered, none rolled twice, each

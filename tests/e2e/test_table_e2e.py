@@ -1,6 +1,6 @@
 """A table at play, end to end: the real ``python -m bot`` against the fake Bot API and Redis.
 
-Why these scenarios (PRODUCT.md §2, §5): a group of players taps one
+Why these scenarios (docs/product.md §2, §5): a group of players taps one
 wizard message, some of them twice, some on someone else's roll, while the bot restarts and
 Telegram answers 429. Each test checks what the chat shows (the fake server's view, the one a
 player has) and what the bot did to get there (the calls it made), and ends with the

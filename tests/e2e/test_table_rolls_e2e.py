@@ -260,7 +260,7 @@ async def test_wizards_and_an_answer_from_the_sheet(table: Table) -> None:
 async def test_what_players_typed_first_now_reads(table: Table) -> None:
     """The lines an evening of play saw refused, through the real process: mistyped
     commands, names as the sheet prints them, dice on a pool, one sheet pool at two
-    difficulties, NPCs by name, and the Dark Ages traits (PRODUCT.md §5)."""
+    difficulties, NPCs by name, and the Dark Ages traits (docs/product.md §5)."""
     for typo, fixed in (("/R 7 6", "/r 7 6"), ("/r8 6", "/r 8 6")):
         answer = await table.say(table.anya, typo)
         assert fixed in answer.text, (typo, answer.text)

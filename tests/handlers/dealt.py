@@ -1,4 +1,4 @@
-"""Dice a test deals: the bot's dice come from an injected random source (PRODUCT.md §5), so a
+"""Dice a test deals: the bot's dice come from an injected random source (docs/product.md §5), so a
 test that decides the outcome hands it the faces, in the order the bot asks for dice."""
 
 from __future__ import annotations

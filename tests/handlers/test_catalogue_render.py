@@ -3,7 +3,7 @@
 A translation can pass "is translated" and still read badly at the table: a placeholder
 renamed or left out, a `{name}` shown raw, «..» or « ,» where two pieces meet, a button whose
 label is only an emoji, or a <b> never closed or a stray < (every message is sent as HTML,
-and Telegram then refuses the whole of it). PRODUCT.md §6 (Russian that reads as written by a
+and Telegram then refuses the whole of it). docs/product.md §6 (Russian that reads as written by a
 person).
 
 The whole catalogue is one test per language, naming every offending msgid in one failure,

@@ -1,4 +1,4 @@
-"""Every feature at once under random input (PRODUCT.md §5).
+"""Every feature at once under random input (docs/product.md §5).
 
 The per-feature property tests feed one handler; this module drives the real Dispatcher with
 every router of ``handlers.all_features()`` behind the whole middleware chain, so a command or

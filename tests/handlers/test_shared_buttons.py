@@ -1,4 +1,4 @@
-"""Shared buttons under faults and races (PRODUCT.md §3 "Concurrency").
+"""Shared buttons under faults and races (docs/product.md §3 "Concurrency").
 
 Presses race on a real redis-server, where the compare-and-set really interleaves: only the
 same presser's repeat is a double tap; anyone else's press applies to the current state; a

@@ -1,6 +1,6 @@
 """Every button that several players press on one message, pressed by all of them at once on
 a real redis-server: each press applies once, none is lost, nobody is told "already done"
-(PRODUCT.md §3 "Concurrency"; the «Помочь» of /team has its own tests beside this one).
+(docs/product.md §3 "Concurrency"; the «Помочь» of /team has its own tests beside this one).
 """
 
 from __future__ import annotations

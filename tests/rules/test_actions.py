@@ -1,5 +1,5 @@
 """Pools, auto-success, Willpower, multiple and extended actions, presets
-(RULES.md §A.2, §A.5, §A.6, §A.7, §A.9, §A.11, §A.16)."""
+(docs/rules.md §A.2, §A.5, §A.6, §A.7, §A.9, §A.11, §A.16)."""
 
 from __future__ import annotations
 

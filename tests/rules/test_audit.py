@@ -1,4 +1,4 @@
-"""Rules the audit of RULES.md §A–§D against the seed texts found missing or wrong.
+"""Rules the audit of docs/rules.md §A–§D against the seed texts found missing or wrong.
 
 Each test quotes the section and the seed sentence it enforces.
 """

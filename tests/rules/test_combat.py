@@ -1,4 +1,4 @@
-"""Combat on the house sheet S4: RULES.md §B.1–§B.8 and the §E.2 vectors G-B01..G-B06, G-B12,
+"""Combat on the house sheet S4: docs/rules.md §B.1–§B.8 and the §E.2 vectors G-B01..G-B06, G-B12,
 G-B13 (the health vectors G-B07..G-B11 live in test_health.py; G-B06 and G-B10 also here)."""
 
 from __future__ import annotations

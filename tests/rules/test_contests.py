@@ -1,4 +1,4 @@
-"""Opposed rolls, teamwork, house contests and the drinking duel (RULES.md §A.12–§A.15)."""
+"""Opposed rolls, teamwork, house contests and the drinking duel (docs/rules.md §A.12–§A.15)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""One d10 roll against RULES.md §A.1–§A.7 and the §E.1 / §E.2 vectors (MAGE_REV unless named)."""
+"""One d10 roll against docs/rules.md §A.1–§A.7 and the §E.1 / §E.2 vectors (MAGE_REV unless
+named)."""
 
 from __future__ import annotations
 

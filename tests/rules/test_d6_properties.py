@@ -1,4 +1,5 @@
-"""Property tests of the d6 system (RULES.md §D): initiative, chance, roll, contests, errors."""
+"""Property tests of the d6 system (docs/rules.md §D): initiative, chance, roll, contests,
+errors."""
 
 from __future__ import annotations
 

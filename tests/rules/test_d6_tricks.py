@@ -1,4 +1,4 @@
-"""The declared tricks of RULES.md §D.12 that wait for a later roll (S3 «Атака с разгона»,
+"""The declared tricks of docs/rules.md §D.12 that wait for a later roll (S3 «Атака с разгона»,
 «Глухая оборона», «Прицеливание», «Побег»): what each leaves, which roll it helps, and what
 is spent or lost after an action."""
 

@@ -1,4 +1,5 @@
-"""RULES.md §E.2 "d6 system" vectors G-D01..G-D20, one test each, plus the initiative example."""
+"""docs/rules.md §E.2 "d6 system" vectors G-D01..G-D20, one test each, plus the initiative
+example."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Difficulty, the threshold rule, retries and labels (RULES.md §A.3, §A.5, §A.8, §A.10)."""
+"""Difficulty, the threshold rule, retries and labels (docs/rules.md §A.3, §A.5, §A.8, §A.10)."""
 
 from __future__ import annotations
 

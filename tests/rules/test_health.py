@@ -1,4 +1,4 @@
-"""Health track, death, stun, penalties, healing: RULES.md §B.9–§B.12, §E.2 G-B07..G-B11."""
+"""Health track, death, stun, penalties, healing: docs/rules.md §B.9–§B.12, §E.2 G-B07..G-B11."""
 
 from __future__ import annotations
 

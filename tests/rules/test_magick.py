@@ -1,4 +1,4 @@
-"""Mage magick against RULES.md §C, the §E.2 vectors G-C01..G-C16 and the house sheet (S4).
+"""Mage magick against docs/rules.md §C, the §E.2 vectors G-C01..G-C16 and the house sheet (S4).
 
 The vectors run on the default profile (``mage``, the house sheet). Where a vector rests on a
 [P] proposal, a second test flips the matching ``profile.magick`` switch and checks the other

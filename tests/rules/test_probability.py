@@ -76,7 +76,7 @@ def _assert_matches(ours: probability.D10Odds, oracle: Any, case: object) -> Non
 
 @pytest.mark.parametrize("pool", range(1, 31))
 def test_equals_icepool_on_the_grid(pool: int) -> None:
-    """PRODUCT.md §5: identical to icepool for pools 1–30 × difficulties × botch rule × WP."""
+    """docs/product.md §5: identical to icepool for pools 1–30 × difficulties × botch rule × WP."""
     for difficulty, profile, willpower, threshold in itertools.product(
         range(2, 11), (MAGE_REVISED, DARK_AGES), (False, True), range(4)
     ):
@@ -210,7 +210,7 @@ def test_brute_force_named_profiles(profile: Profile, pool: int) -> None:
         _assert_matches(ours, exact, (difficulty, willpower, threshold))
 
 
-# --- the texts' own figures (RULES.md §E.1) --------------------------------------------------
+# --- the texts' own figures (docs/rules.md §E.1) --------------------------------------------------
 
 
 @pytest.mark.parametrize("pool", range(1, 21))

@@ -1,4 +1,4 @@
-"""Every public function of rules/ lets only RulesInputError escape (RULES.md §0.2).
+"""Every public function of rules/ lets only RulesInputError escape (docs/rules.md §0.2).
 
 «Invalid input (a face of 11, difficulty 1, a negative pool, a bool where an int is
 expected) raises one documented exception type whose code says what is wrong.» The bot maps
@@ -352,7 +352,7 @@ def test_the_introspection_finds_the_public_surface() -> None:
 
 
 def test_the_packages_keep_their_public_names() -> None:
-    """``rules.combat`` and ``rules.magick`` are packages by RULES.md section; what callers
+    """``rules.combat`` and ``rules.magick`` are packages by docs/rules.md section; what callers
     import from them stays where it was."""
     from rules import combat, d6, magick
 

@@ -1,4 +1,4 @@
-"""The combat round as the tracker walks it (RULES.md §B.1–§B.2, AMB-B1, §A.9)."""
+"""The combat round as the tracker walks it (docs/rules.md §B.1–§B.2, AMB-B1, §A.9)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Where the Store's keys live: one Redis Cluster slot per chat, a clock or a cap on each key,
-and the older layout moved once (PRODUCT.md §5 "Scale").
+and the older layout moved once (docs/product.md §5 "Scale").
 
 Each test runs on fakeredis, one redis-server and a real three-node cluster (conftest.py):
 on the cluster a script or transaction whose keys fall in two slots fails, so these tests

@@ -1,8 +1,8 @@
 """The Store's contract, against fakeredis, a real redis-server and a real Redis Cluster.
 
 The same tests run on all three because the bot uses fakeredis when REDIS_URL is unset and
-promises the same semantics (PRODUCT.md §3), and runs on a cluster when REDIS_URL names one
-(PRODUCT.md §5 "Scale"): a script or transaction whose keys fall in two slots fails there.
+promises the same semantics (docs/product.md §3), and runs on a cluster when REDIS_URL names one
+(docs/product.md §5 "Scale"): a script or transaction whose keys fall in two slots fails there.
 """
 
 from __future__ import annotations
@@ -319,7 +319,7 @@ async def test_an_update_begins_with_its_chat_settings_and_is_done_once(store: S
 
 async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Store) -> None:
     """A tap's flow and the sender's sheets come with ``begin_update``: used once, and
-    forgotten at the update's first write (PRODUCT.md §5: at most 3 round-trips)."""
+    forgotten at the update's first write (docs/product.md §5: at most 3 round-trips)."""
     flow = await store.create_flow(Tally(total=5), -100, 42)
     await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 3))
     _, _, journal, prefetch = await store.begin_update(

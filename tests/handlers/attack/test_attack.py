@@ -1,4 +1,4 @@
-"""``/atk`` through the Dispatcher: the attack chain on one panel (RULES.md §B.3–§B.10)."""
+"""``/atk`` through the Dispatcher: the attack chain on one panel (docs/rules.md §B.3–§B.10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The d6 round tracker through the Dispatcher (RULES.md §D.7–§D.9): joining, the
+"""The d6 round tracker through the Dispatcher (docs/rules.md §D.7–§D.9): joining, the
 die-spending order, holding, cutting in, defence with slowness, new rounds, the end."""
 
 from __future__ import annotations

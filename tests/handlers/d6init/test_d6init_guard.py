@@ -1,4 +1,4 @@
-"""«Защитить товарища» on the d6 tracker through the Dispatcher (RULES.md §D.9, S3 «защищать
+"""«Защитить товарища» on the d6 tracker through the Dispatcher (docs/rules.md §D.9, S3 «защищать
 себя или товарища»): the defender names whom they protect, sets aside their highest die, and a
 slow defence of another is the chat's house rule (AMB-D8, ``d6.slow_defence_of_others``)."""
 

@@ -1,4 +1,4 @@
-"""The d6 roll's house-rule words through the Dispatcher (RULES.md §D.2–§D.4): a chance with
+"""The d6 roll's house-rule words through the Dispatcher (docs/rules.md §D.2–§D.4): a chance with
 no fitting power (``/r 0``, «Без силы»), a success without a roll (``/r авто``) and a special
 effort with nothing to reroll, each as the book reads it and as the chat's switch turns it."""
 

@@ -1,4 +1,4 @@
-"""G-D vectors of RULES.md §E.2 through the chat, with the dice dealt: G-D02 (a chance of 0,
+"""G-D vectors of docs/rules.md §E.2 through the chat, with the dice dealt: G-D02 (a chance of 0,
 and luck), G-D03 (measures), G-D04 (fiasco, shortfall), G-D05 (the special effort), G-D06
 (contests), G-D07–G-D09 (projects and a challenge), G-D17 (an aim and the attack it helps),
 G-D19 (an unfinished project easing a later difficulty), G-D20 (helplessness, and a luck die

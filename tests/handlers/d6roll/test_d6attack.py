@@ -1,4 +1,4 @@
-"""``/atk`` in a d6 chat (RULES.md §D.9–§D.11, G-D14): defences subtract, armour after or
+"""``/atk`` in a d6 chat (docs/rules.md §D.9–§D.11, G-D14): defences subtract, armour after or
 instead, a defender who out-rolls gains an advantage, the gain goes into a wound written on the
 target's sheet once, or into the manoeuvre declared before the roll."""
 

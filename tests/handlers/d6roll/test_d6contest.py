@@ -1,4 +1,4 @@
-"""``/vs`` in a d6 chat (RULES.md §D.5): sides join by their chance; the most measures win by
+"""``/vs`` in a d6 chat (docs/rules.md §D.5): sides join by their chance; the most measures win by
 the difference; equal tops tie; a fiasco is named whoever won."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``/project`` in a d6 chat (RULES.md §D.6): measures add up to the scope, a fiasco takes the
+"""``/project`` in a d6 chat (docs/rules.md §D.6): measures add up to the scope, a fiasco takes the
 roller's weakness away, below zero fails; a challenge counts each character's actions."""
 
 from __future__ import annotations

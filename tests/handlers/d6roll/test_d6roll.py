@@ -1,4 +1,4 @@
-"""``/r`` in a d6 chat through the Dispatcher (RULES.md §D.2–§D.4): the typed chance, powers
+"""``/r`` in a d6 chat through the Dispatcher (docs/rules.md §D.2–§D.4): the typed chance, powers
 from the sheet, luck, the wizard's live odds and the special effort."""
 
 from __future__ import annotations

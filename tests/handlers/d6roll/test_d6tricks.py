@@ -1,4 +1,4 @@
-"""The tricks of RULES.md §D.12 that are actions of their own and change a later roll, through
+"""The tricks of docs/rules.md §D.12 that are actions of their own and change a later roll, through
 the Dispatcher with dealt dice: «/r 3 разгон» helps the next attack, «/r 3 оборона» the next
 defence, «/r 3 прицел 1» the next turn (G-D17), «/r 3 побег» hinders whoever attacks the
 escapee. Each waits on the sheet, is spent by the roll it helps and lost on any other action."""

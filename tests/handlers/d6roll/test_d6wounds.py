@@ -1,4 +1,4 @@
-"""d6 wounds through the chat (RULES.md §D.1–§D.2): /dmg and /heal write the sheet's wounds,
+"""d6 wounds through the chat (docs/rules.md §D.1–§D.2): /dmg and /heal write the sheet's wounds,
 and the chance of G-D01 comes out of the sheet: physical wounds add up, only the strongest
 mental one counts."""
 

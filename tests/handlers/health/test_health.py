@@ -1,4 +1,4 @@
-"""``/dmg``, ``/heal``, ``/hp`` through the Dispatcher (RULES.md §B.9–§B.12).
+"""``/dmg``, ``/heal``, ``/hp`` through the Dispatcher (docs/rules.md §B.9–§B.12).
 
 The outside contract: after ``/dmg 3 л`` the same player's ``/r 6 6`` rolls 5 dice, after a
 further ``/dmg 2 л`` it rolls 4; only the Storyteller touches another character or an NPC.
@@ -89,7 +89,7 @@ def soak_button(table: Table) -> tuple[str, int]:
 
 
 async def test_a_typed_wound_is_soaked_once_and_lands_less_what_was_soaked(table: Table) -> None:
-    """PRODUCT.md "Health": a soak roll button after damage; §B.10 Stamina against bashing."""
+    """docs/product.md "Health": a soak roll button after damage; §B.10 Stamina against bashing."""
     await table.say(BORIS, "/set выносливость 2")
     await table.say(BORIS, "/dmg 3 b")
     assert "Boris может поглотить урон: 2к10." in table.session.sent[-1].text

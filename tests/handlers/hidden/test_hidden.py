@@ -373,7 +373,7 @@ async def test_forged_reveal_buttons_reveal_nothing(table: Table) -> None:
     assert_nothing_leaked(table, [])
 
 
-# --- Property tests (PRODUCT.md §5): any line, any tap --------------------
+# --- Property tests (docs/product.md §5): any line, any tap --------------------
 
 APOLOGIES = ("Что-то пошло не так", "Не получилось разобрать", "Хранилище бота")
 FAST = settings(

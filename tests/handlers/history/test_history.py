@@ -182,7 +182,7 @@ async def test_english_log_and_stats(table: Table) -> None:
 
 
 async def test_a_long_log_fits_a_message_and_pages_back(table: Table) -> None:
-    """PRODUCT.md §5: a message is at most 4096 characters; fifty-dice rolls by a long name
+    """docs/product.md §5: a message is at most 4096 characters; fifty-dice rolls by a long name
     make long lines, so a page holds what fits and «Раньше» shows the older ones."""
     long_name = player(77, "Александра-Виктория " * 3)
     for _ in range(30):

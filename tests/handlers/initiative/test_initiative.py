@@ -1,4 +1,4 @@
-"""``/init`` and the round tracker through the Dispatcher (RULES.md §B.1–§B.2).
+"""``/init`` and the round tracker through the Dispatcher (docs/rules.md §B.1–§B.2).
 
 Outside contract: ``/init``, ``/init 7``, ``/init npc Имя 6``; the tracker lists each
 participant's name with their total.

@@ -1,4 +1,4 @@
-"""The round tracker's Interruption and standing up from a knockdown (RULES.md §B.3, §B.8).
+"""The round tracker's Interruption and standing up from a knockdown (docs/rules.md §B.3, §B.8).
 
 S4 «Прерывание - отмена не разыгранных действий в обмен на любой защитный манёвр (бросок Силы
 Воли или трата 1 Силы Воли)»; «Чтобы сразу подняться - Ловкость + Атлетизм, с -2 к

@@ -291,7 +291,7 @@ async def test_crossing_the_barrier_hurts_for_each_failed_roll(table: Table) -> 
     assert markup is None
 
 
-# RULES.md §E.2 G-C01–G-C04 and G-C09 through the chat: the line typed, the difficulty and
+# docs/rules.md §E.2 G-C01–G-C04 and G-C09 through the chat: the line typed, the difficulty and
 # threshold the cast shows, and the Paradox it earns without and with a botch.
 G_C = [
     ("/m 3", 6, 0, (0, 3)),  # G-C01 natural; G-C09 (3, natural, success) 0

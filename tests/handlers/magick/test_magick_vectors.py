@@ -1,4 +1,4 @@
-"""The G-C vectors of RULES.md §E.2 that need chosen dice, through the chat: the Table's dice
+"""The G-C vectors of docs/rules.md §E.2 that need chosen dice, through the chat: the Table's dice
 are replaced by a source that deals the faces a vector names (rules.dice.Rng), so each case
 is the real command, the real buttons and the real texts.
 

@@ -1,4 +1,4 @@
-"""Property tests (PRODUCT.md §5): no text and no callback_data makes the bot fail.
+"""Property tests (docs/product.md §5): no text and no callback_data makes the bot fail.
 
 Each example gets a fresh table (fakeredis, recording session) on its own event loop, so
 hypothesis can shrink freely. "Failing" means an exception out of the Dispatcher or the

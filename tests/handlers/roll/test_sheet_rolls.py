@@ -1,6 +1,6 @@
 """Rolls by trait names from the player's sheet, and Willpower spent from it.
 
-PRODUCT.md §2: «/r ловкость+драка 8 from the sheet»; a name may be Russian or English, any
+docs/product.md §2: «/r ловкость+драка 8 from the sheet»; a name may be Russian or English, any
 case, an unambiguous prefix; an unknown or ambiguous one answers with the candidates. S0
 «Вы можете потратить один пункт Силы Воли…» (§A.7): the point leaves the sheet with the roll,
 and at 0 the Willpower toggle is gone and «св» is refused.
@@ -278,7 +278,7 @@ def wizard_data(table: Table, action: RollAction, x: int | None = None) -> str:
 
 
 async def test_a_recent_pool_with_willpower_in_three_taps(table: Table) -> None:
-    """PRODUCT.md's two-tap bar: after /r, the pool rolled before, Willpower, «Бросить»."""
+    """docs/product.md's two-tap bar: after /r, the pool rolled before, Willpower, «Бросить»."""
     await give_sheet(table, ANNA.id, wp=(3, 5))
     await table.say(ANNA, "/r ловк+драка 7")
     await table.say(ANNA, "/r")

@@ -1,4 +1,4 @@
-"""The wound penalty reaches typed pools too: one road for every roll (RULES.md §B.9).
+"""The wound penalty reaches typed pools too: one road for every roll (docs/rules.md §B.9).
 
 S4's health track takes dice from every action of the character, whether the player named
 the traits or typed the number; a character who cannot act is told so and nothing is rolled.

@@ -1,4 +1,4 @@
-"""Every house rule changes what the chat shows (PRODUCT.md "/rules", RULES.md §F).
+"""Every house rule changes what the chat shows (docs/product.md "/rules", docs/rules.md §F).
 
 For each switch of the catalogue the same chat is played twice with the same dealt dice:
 once under the book, once after the Storyteller typed ``/rules set key=value``. What the bot

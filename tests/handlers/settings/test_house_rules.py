@@ -1,4 +1,4 @@
-"""House rules through the chat (PRODUCT.md "/rules"): typed and on buttons, only for the
+"""House rules through the chat (docs/product.md "/rules"): typed and on buttons, only for the
 Storyteller (or an admin until there is one), stored per chat over the profile, felt by the
 next roll and its odds, dropped when the game changes, moved by export and import."""
 
@@ -222,7 +222,7 @@ async def test_a_cast_owns_up_to_a_magick_rule_and_english_reads_it(admin_table:
 
 
 async def test_the_odds_follow_the_house_rules_and_say_so(admin_table: Table) -> None:
-    """/prob and the d6 wizard's live odds read the chat's switches (PRODUCT.md "/rules")."""
+    """/prob and the d6 wizard's live odds read the chat's switches (docs/product.md "/rules")."""
     table = admin_table
     await table.say(ANNA, "/prob 6 6")
     assert "🏠" not in table.session.sent[-1].text
