@@ -201,7 +201,9 @@ class RetryMiddleware(BaseRequestMiddleware):
                 delay,
                 budget.left,
             )
+            metrics.too_many_requests(0.0)
             raise error
+        metrics.too_many_requests(delay)
         budget.left -= delay
         log.warning(
             "%s to chat %s: flood control, waiting %.0f s as Telegram asks",
@@ -239,6 +241,16 @@ class SlidingWindow:
         if self._reservations % 1024 == 0:
             self._forget_idle(now)
         return slot - now
+
+    def note(self, key: Hashable, delay: float) -> None:
+        """Mirror a slot reserved elsewhere (the shared budget in Redis) ``delay`` seconds
+        from now: /metrics reads what is left here, and while Redis is away this window
+        goes on from the sends it has seen instead of from nothing."""
+        now = self.clock()
+        slots = self._slots.setdefault(key, deque())
+        while slots and slots[0] <= now - self.period:
+            slots.popleft()
+        slots.append(now + max(delay, 0.0))
 
     def _forget_idle(self, now: float) -> None:
         idle = [k for k, s in self._slots.items() if not s or s[-1] <= now - self.period]
@@ -317,14 +329,18 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     async def _reserve(
         self, bot_id: int, chat_id: int | str | None, limit: int, period: float
     ) -> float:
+        window, key = (
+            (self.overall, bot_id) if chat_id is None else (self.groups, (bot_id, chat_id))
+        )
         if self.shared is not None:
             try:
-                return await self.shared.reserve_send(bot_id, chat_id, limit, period)
+                delay = await self.shared.reserve_send(bot_id, chat_id, limit, period)
             except REDIS_ERRORS as error:
                 log.info("send budget kept here while Redis is away: %s", error)
-        if chat_id is None:
-            return self.overall.reserve(bot_id)
-        return self.groups.reserve((bot_id, chat_id))
+            else:
+                window.note(key, delay)
+                return delay
+        return window.reserve(key)
 
     async def __call__(
         self,
