@@ -114,6 +114,12 @@ def own_language() -> Iterator[None]:
         yield
 
 
+def own_locale(default: str) -> str:
+    """The sender's own locale (the chat's pinned one if any), for the words of an alert only
+    they see, such as trait names; ``default`` outside an update."""
+    return _own.get() or default
+
+
 class ChatLocaleMiddleware(I18nMiddleware):
     """Sets the gettext locale for the handler and puts it in workflow data as ``locale``
     (``own_locale`` is the sender's, which differs on a tap on a message drawn in another

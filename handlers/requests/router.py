@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from bot import render, rolling, sheet_text
 from bot.access import GameAccess, game_access
+from bot.i18n import own_locale
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, Store
 from bot.taps import load_tap, tell
@@ -177,12 +178,15 @@ async def _answer(
         return
     sheet = await store.load_sheet(flow.chat_id, user.id, state.system)
     if sheet is None:
-        await tell(callback, lambda: view.no_sheet_text(codes, locale, state.system), alert=True)
+        own = own_locale(locale)  # the alert is the presser's: trait names in their words
+        await tell(callback, lambda: view.no_sheet_text(codes, own, state.system), alert=True)
         return
     pool = pool_from_traits(sheet, codes, profile)
     if pool.missing:
-        text = view.missing_traits_text(pool.missing, locale, state.system)
-        await callback.answer(text, show_alert=True)
+        own = own_locale(locale)
+        await tell(
+            callback, lambda: view.missing_traits_text(pool.missing, own, state.system), alert=True
+        )
         return
     try:
         harder = rolling.conditions_difficulty(sheet, pool.codes)
