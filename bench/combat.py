@@ -51,6 +51,10 @@ D6_ATTACKS = 5
 INBOX_WRITE = re.compile(r'"(hset|hgetall)" "sdb:inbox:', re.IGNORECASE)
 # A connection the pool opens meanwhile (for that look for orphans) greets the server first.
 HANDSHAKE = re.compile(r'\] "(ping|hello|client)"', re.IGNORECASE)
+# A new message first reserves its slot in the send budget every replica shares
+# (bot/store/budget.py: the group's minute and the bot's second): counted apart, since it is
+# the price of sending at all, not of handling the tap.
+BUDGET = re.compile(r'"sdb:budget:', re.IGNORECASE)
 
 
 @dataclass
@@ -59,7 +63,8 @@ class Step:
     sent: int
     edits: int
     round_trips: int  # everything the bot sent to Redis while the step ran
-    handling: int  # the same without the delivery's inbox write (one per fetched batch)
+    handling: int  # without the delivery's inbox write (one per fetched batch) and the budget
+    budget: int  # the shared send budget's reservations for the step's new messages
     tap: bool
     groups: list[list[str]]
 
@@ -95,8 +100,10 @@ class Round:
         inbox = sum(
             1 for line in monitor.lines if INBOX_WRITE.search(line) or HANDSHAKE.search(line)
         )
+        budget = sum(1 for line in monitor.lines if BUDGET.search(line))
         now_sent, now_edits = self._counts()
-        step = Step(name, now_sent - sent, now_edits - edits, trips, trips - inbox, tap, groups)
+        handling = trips - inbox - budget
+        step = Step(name, now_sent - sent, now_edits - edits, trips, handling, budget, tap, groups)
         self.steps.append(step)
 
     async def say(self, user: FakeUser, text: str) -> None:
@@ -341,11 +348,14 @@ async def main(arguments: list[str]) -> int:
     sent = sum(s.sent for s in steps)
     edits = sum(s.edits for s in steps)
     taps = [s for s in (*steps, *d6_steps) if s.tap]
-    print(f"{'step':34} {'new msgs':>8} {'edits':>6} {'redis trips':>12} {'handling':>9}")
+    print(
+        f"{'step':34} {'new msgs':>8} {'edits':>6} {'redis trips':>12} {'handling':>9}"
+        f" {'budget':>7}"
+    )
     for step in (*steps, *d6_steps):
         print(
             f"{step.name:34} {step.sent:>8} {step.edits:>6} {step.round_trips:>12}"
-            f" {step.handling:>9}"
+            f" {step.handling:>9} {step.budget:>7}"
         )
         if options.verbose:
             for group in step.groups:
@@ -361,6 +371,11 @@ async def main(arguments: list[str]) -> int:
         f"redis round-trips handling a tap: mean {mean:.2f}, worst {worst} "
         f"(target <= {ROUND_TRIP_TARGET}: {trips_verdict}); with the inbox write of its "
         f"delivery: mean {total_mean:.2f}"
+    )
+    reserved = sum(s.budget for s in taps)
+    print(
+        f"shared send budget: {reserved} round-trips over {sum(s.sent for s in taps)} new "
+        "messages of the taps (a group's minute and the bot's second, apart from handling)"
     )
     print(f"(total {time.monotonic() - started:.0f} s)")
     print()

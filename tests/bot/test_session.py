@@ -24,6 +24,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from bot.session import (
     GLOBAL_LIMIT,
     GROUP_LIMIT,
+    GROUP_PERIOD,
     RateLimitMiddleware,
     RetryMiddleware,
     SlidingWindow,
@@ -286,7 +287,7 @@ async def test_limiter_delays_only_beyond_the_group_limit(sleeps: Sleeps) -> Non
         await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
     assert sleeps.delays == []
     await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
-    assert sleeps.delays == [60.0]
+    assert sleeps.delays == [GROUP_PERIOD]
     # Edits and private chats are not held by the group limit.
     sleeps.delays.clear()
     await limiter(send, bot, EditMessageText(chat_id=-100, message_id=1, text="y"))
@@ -318,7 +319,7 @@ async def test_limiter_tells_its_watcher_what_a_group_holds_back() -> None:
         for _ in range(2)
     ]
     await asyncio.sleep(0)
-    assert told == [(-100, 1, 60.0), (-100, 2, 60.0)]
+    assert told == [(-100, 1, GROUP_PERIOD), (-100, 2, GROUP_PERIOD)]
     released.set()
     await asyncio.gather(*held)
     assert [sends for _, sends, _ in told[2:]] == [1, 0]
@@ -354,7 +355,7 @@ async def test_replicas_and_a_restart_share_one_send_budget(
     assert all(d < 1.0 for d in sleeps.delays)  # only the overall 30 a second
     restarted = RateLimitMiddleware(shared=real_store, sleep=sleeps)
     await restarted(send, bot, SendMessage(chat_id=-100, text="x"))
-    assert 55.0 < sleeps.delays[-1] <= 60.0
+    assert 55.0 < sleeps.delays[-1] <= GROUP_PERIOD
     before = len(sleeps.delays)
     await restarted(send, bot, SendMessage(chat_id=-200, text="x"))  # another group: free
     assert sleeps.delays[before:] == []
@@ -374,7 +375,7 @@ async def test_the_budget_is_kept_here_while_redis_is_away(sleeps: Sleeps) -> No
 
     for _ in range(GROUP_LIMIT + 1):
         await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
-    assert sleeps.delays == [60.0]
+    assert sleeps.delays == [GROUP_PERIOD]
 
 
 def bound_message(bot: Bot) -> Message:
