@@ -25,6 +25,7 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -313,6 +314,20 @@ async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], Roun
     return game.steps, tally
 
 
+def print_attacks(attacks: Sequence[Attack]) -> bool:
+    """Each attack's taps against its budget; True when one missed it."""
+    missed = False
+    for attack in attacks:
+        ok = attack.attacker_taps <= ATTACKER_TAPS and attack.defender_taps <= DEFENDER_TAPS
+        missed |= not ok
+        print(
+            f"    {attack.attacker} → {attack.target}: attacker {attack.attacker_taps} "
+            f"(<= {ATTACKER_TAPS}), defender {attack.defender_taps} (<= {DEFENDER_TAPS})"
+            f"{'' if ok else '  MISSED'}{f' — {attack.note}' if attack.note else ''}"
+        )
+    return missed
+
+
 async def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="fail on a missed round-trip target")
@@ -388,14 +403,7 @@ async def main(arguments: list[str]) -> int:
             f"{tally.name}: {tally.taps} taps, {len(attacks)} attacks "
             f"(target <= {MAGE_ROUND_TAPS} for six with five attacks: {verdict})"
         )
-        for attack in attacks:
-            ok = attack.attacker_taps <= ATTACKER_TAPS and attack.defender_taps <= DEFENDER_TAPS
-            budget_missed |= not ok
-            print(
-                f"    {attack.attacker} → {attack.target}: attacker {attack.attacker_taps} "
-                f"(<= {ATTACKER_TAPS}), defender {attack.defender_taps} (<= {DEFENDER_TAPS})"
-                f"{'' if ok else '  MISSED'}"
-            )
+        budget_missed |= print_attacks(attacks)
     d6_sent = sum(s.sent for s in d6_steps if s.tap)
     attacks = d6_round.attacks or []
     verdict = "met" if d6_round.taps <= D6_ROUND_TAPS else "MISSED"
@@ -405,14 +413,7 @@ async def main(arguments: list[str]) -> int:
         f"{d6_sent} new messages (one per attack) "
         f"(target <= {D6_ROUND_TAPS} for six with five attacks: {verdict})"
     )
-    for attack in attacks:
-        ok = attack.attacker_taps <= ATTACKER_TAPS and attack.defender_taps <= DEFENDER_TAPS
-        budget_missed |= not ok
-        print(
-            f"    {attack.attacker} → {attack.target}: attacker {attack.attacker_taps} "
-            f"(<= {ATTACKER_TAPS}), defender {attack.defender_taps} (<= {DEFENDER_TAPS})"
-            f"{'' if ok else '  MISSED'}{f' — {attack.note}' if attack.note else ''}"
-        )
+    budget_missed |= print_attacks(attacks)
     failed = (
         sent > MESSAGE_TARGET or budget_missed or (options.strict and worst > ROUND_TRIP_TARGET)
     )

@@ -111,19 +111,26 @@ def _modifier(profile: Profile, track: HealthTrack | None) -> int:
 async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> None:
     """Redraw the chat's tracker after a change it shows but does not own (health, §B.9): the
     sheets are read again and the tracker takes the new health as a step of its own."""
+    await _retrack(bot, store, chat_id, profile, lambda round_: round_)
+
+
+async def _retrack(bot: Bot, store: Store, chat_id: int, profile: Profile, change: Change) -> None:
+    """The tracker takes the sheets' health as read now and ``change`` of its round in one
+    compare-and-set, run again on a lost race; nothing when neither changes anything."""
     loaded = await store.load_live(chat_id, KIND)
     if loaded is None or profile.system is not GameSystem.D10:
         return
     flow, live = loaded
-    try:
-        state = flow.state(InitFlow)
-    except FlowStateError:
-        return
     for _attempt in range(CONFLICT_ATTEMPTS):
-        tracks = await _tracks(store, chat_id, profile, state.round)
-        if tracks == state.health:
+        try:
+            state = flow.state(InitFlow)
+        except FlowStateError:
             return
-        after = state.model_copy(update={"health": tracks})
+        tracks = await _tracks(store, chat_id, profile, state.round)
+        changed = change(state.round)
+        if tracks == state.health and changed == state.round:
+            return
+        after = state.model_copy(update={"health": tracks, "round": changed})
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
@@ -133,7 +140,6 @@ async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> Non
         if loaded is None:
             return
         flow, live = loaded
-        state = flow.state(InitFlow)
 
 
 async def health_step(
@@ -216,29 +222,9 @@ async def stun_fighter(
 ) -> None:
     """A wound typed with /dmg stunned ``key`` or its soak saved them (bot.combat.STUN_TRACKER):
     the tracker skips or restores their actions and shows the new health in one step."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None or profile.system is not GameSystem.D10:
-        return
-    flow, live = loaded
-    for _attempt in range(CONFLICT_ATTEMPTS):
-        try:
-            state = flow.state(InitFlow)
-        except FlowStateError:
-            return
-        tracks = await _tracks(store, chat_id, profile, state.round)
-        changed = tracker.stun(state.round, key, stunned=stunned)
-        if tracks == state.health and changed == state.round:
-            return
-        after = state.model_copy(update={"health": tracks, "round": changed})
-        drawn = view.draw(flow.next(after), after, profile)
-        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
-        if advanced is not None:
-            await bot_live.redraw(bot, chat_id, live, drawn)
-            return
-        loaded = await store.load_live(chat_id, KIND)
-        if loaded is None:
-            return
-        flow, live = loaded
+    await _retrack(
+        bot, store, chat_id, profile, lambda round_: tracker.stun(round_, key, stunned=stunned)
+    )
 
 
 async def current_round(store: Store, chat_id: int) -> Round | None:
