@@ -18,7 +18,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -276,7 +276,7 @@ class SharedBudget(Protocol):
     """The send budget every replica shares (``bot.store.Store.reserve_send``)."""
 
     async def reserve_send(
-        self, bot_id: int, chat_id: int | str | None, limit: int, period: float
+        self, bot_id: int, windows: Sequence[tuple[int | str | None, int, float]]
     ) -> float: ...
 
 
@@ -327,21 +327,26 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         held = self._held.get(chat_id, [])
         self.on_hold(chat_id, len(held), max(0.0, max(held, default=0.0) - self.clock()))
 
-    async def _reserve(
-        self, bot_id: int, chat_id: int | str | None, limit: int, period: float
-    ) -> float:
-        window, key = (
-            (self.overall, bot_id) if chat_id is None else (self.groups, (bot_id, chat_id))
-        )
+    async def _reserve(self, bot_id: int, group: int | str | None) -> float:
+        """How long the send waits: the group's minute (for a group) and the bot's second,
+        reserved in one step of the shared budget, or here while Redis is away."""
+        windows: list[tuple[SlidingWindow, Hashable, int | str | None, int, float]] = [
+            (self.overall, bot_id, None, GLOBAL_LIMIT, GLOBAL_PERIOD)
+        ]
+        if group is not None:
+            windows.insert(0, (self.groups, (bot_id, group), group, GROUP_LIMIT, GROUP_PERIOD))
         if self.shared is not None:
             try:
-                delay = await self.shared.reserve_send(bot_id, chat_id, limit, period)
+                delay = await self.shared.reserve_send(
+                    bot_id, [(chat, limit, period) for _w, _k, chat, limit, period in windows]
+                )
             except REDIS_ERRORS as error:
                 log.info("send budget kept here while Redis is away: %s", error)
             else:
-                window.note(key, delay)
+                for window, key, *_rest in windows:
+                    window.note(key, delay)
                 return delay
-        return window.reserve(key)
+        return max(window.reserve(key) for window, key, *_rest in windows)
 
     async def __call__(
         self,
@@ -351,13 +356,12 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     ) -> Response[TelegramType]:
         if is_message_send(method):
             chat_id = getattr(method, "chat_id", None)
-            if isinstance(chat_id, int | str) and _is_group(chat_id):
-                delay = await self._reserve(bot.id, chat_id, GROUP_LIMIT, GROUP_PERIOD)
-                if delay > 0:
-                    log.info("group %s is at Telegram's limit, send delayed %.1f s", chat_id, delay)
-                    await self._hold(chat_id, delay)
-            delay = await self._reserve(bot.id, None, GLOBAL_LIMIT, GLOBAL_PERIOD)
-            if delay > 0:
+            group = chat_id if isinstance(chat_id, int | str) and _is_group(chat_id) else None
+            delay = await self._reserve(bot.id, group)
+            if delay > 0 and group is not None:
+                log.info("group %s is at Telegram's limit, send delayed %.1f s", group, delay)
+                await self._hold(group, delay)
+            elif delay > 0:
                 await self.sleep(delay)
         return await make_request(bot, method)
 
