@@ -84,23 +84,13 @@ async def d6_vs_command(
             if len(chances) > sides_max(profile):
                 await message.answer(view.two_sides_text())
                 return
-            pool = await rolling.d6_pool(store, who, profile, chance=chances[0])
+            pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask(chance=chances[0]))
             opponents = chances[1:]
         else:
             args = parse_d6_arguments(command.args)
             if args.auto:  # a contest is rolled by every side (S2 «Состязания»)
                 raise ArgumentsError(Problem.NOT_A_NUMBER)
-            pool = await rolling.d6_pool(
-                store,
-                who,
-                profile,
-                chance=args.chance,
-                powers=args.powers,
-                weakness=args.weakness,
-                modifier=args.modifier,
-                luck=args.luck,
-                relief=args.relief,
-            )
+            pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask.typed(args))
     except ArgumentsError:
         await message.answer(view.usage_text())
         return

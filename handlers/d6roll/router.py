@@ -70,18 +70,10 @@ async def d6_roll_command(
         return
     trick = args.trick()
     try:
-        pool = await rolling.d6_pool(
-            store,
-            who,
-            profile,
-            chance=args.chance,
-            powers=args.powers,
-            weakness=args.weakness,
-            modifier=args.modifier,
-            luck=args.luck,
-            relief=args.relief,
-            action=ActionKind.OTHER if trick is None else ActionKind.TRICK,
+        ask = rolling.D6Ask.typed(
+            args, action=ActionKind.OTHER if trick is None else ActionKind.TRICK
         )
+        pool = await rolling.d6_pool(store, who, profile, ask)
     except rolling.PoolRefused as refused:
         await message.answer(str(refused) + "\n" + view.hint_text())
         return
@@ -130,7 +122,7 @@ async def _auto_success(
     if args.powers or args.chance is not None:
         try:
             pool = await rolling.d6_pool(
-                store, who, profile, chance=args.chance, powers=args.powers
+                store, who, profile, rolling.D6Ask(chance=args.chance, powers=args.powers)
             )
         except rolling.PoolRefused as refused:
             await message.answer(str(refused))
@@ -164,10 +156,7 @@ def _wizard_pool(
     if not state.powers and state.chance is None:
         return None
     try:
-        return rolling.d6_pool_of(
-            sheet,
-            state.roller,
-            profile,
+        ask = rolling.D6Ask(
             chance=state.chance,
             powers=state.powers,
             weakness=state.weakness,
@@ -175,6 +164,7 @@ def _wizard_pool(
             luck=state.luck,
             action=ActionKind.OTHER,
         )
+        return rolling.d6_pool_of(sheet, state.roller, profile, ask)
     except rolling.PoolRefused as refused:
         return str(refused)
 
