@@ -304,7 +304,7 @@ def _cast(
                 update={"quintessence": current.quintessence - idle, "kept": idle}
             )
     try:
-        casting = magick.cast(
+        spell = magick.Spell(
             sheet.arete or 1,
             current.level,
             current.vulgar,
@@ -315,9 +315,8 @@ def _cast(
             willpower=current.willpower,
             wound_penalty=min(penalty, magick.ARETE_MAX),
             ritual_rolls=current.rolls + 1 if current.target is not None else 0,
-            rng=rng,
-            profile=profile,
         )
+        casting = magick.cast(spell, rng=rng, profile=profile)
     except RulesInputError:
         raise _Refused(view.not_enough_quintessence_text(held, profile)) from None
     if casting.status is magick.CastStatus.IMPOSSIBLE:
