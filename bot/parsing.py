@@ -940,3 +940,40 @@ def _check_d6(line: _D6Line, chance: int | None, required: int) -> None:
         spent = [k for k in ("luck", "relief", *tricks, "weakness") if k in line.found]
         if spent or line.modifier or required != 1 or chance == 0:
             raise ArgumentsError(Problem.REPEATED, spent[0] if spent else "auto")
+
+
+# --- The d6 project (§D.6) ---------------------------------------------------------------------
+
+PROJECT_SCOPE_MAX = 30
+PROJECT_ACTIONS_MAX = 10
+PROJECT_TITLE_MAX = 60
+_TWO_DIGITS = re.compile(r"\d{1,2}")
+# /project 5 действий 3 Крепость: a challenge's actions per character, right after the scope.
+PROJECT = Grammar(keyword_table((vocabulary.ACTIONS, Keyword("actions", number=_TWO_DIGITS))))
+
+
+class ProjectArguments(BaseModel):
+    """``/project 5 [действий 3] [title]``: the scope (measures to gather), a challenge's
+    actions per character (None: a project without a time limit), and its title."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: int
+    actions: int | None = None
+    title: str = ""
+
+
+def parse_project_arguments(text: str | None) -> ProjectArguments:
+    """The scope first; «действий N» may follow it; every word after those is the title."""
+    words = tokenize(text)
+    if not words or not _TWO_DIGITS.fullmatch(words[0]):
+        raise ArgumentsError(Problem.POOL_MISSING, words[0] if words else "")
+    found: dict[str, Any] = {}
+    used = PROJECT.read(words, 1, found) if len(words) > 1 else None
+    scope, actions = int(words[0]), found.get("actions")
+    if not 1 <= scope <= PROJECT_SCOPE_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
+    if actions is not None and not 1 <= actions <= PROJECT_ACTIONS_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(actions))
+    title = " ".join(words[1 if used is None else used + 1 :])
+    return ProjectArguments(scope=scope, actions=actions, title=title[:PROJECT_TITLE_MAX])

@@ -17,7 +17,7 @@ from bot import render, rolling
 from bot.access import owner_or_storyteller
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
+from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, tokenize
 from bot.store import ChatSettings, LogEntry, Store
 from bot.taps import commit_tap, open_state, retrying, tell
 from handlers.d6contest import view
@@ -68,7 +68,7 @@ async def d6_vs_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    words = (command.args or "").split()
+    words = tokenize(command.args)
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
     if not words:

@@ -28,7 +28,7 @@ from bot.access import runs_game
 from bot.combat import CURRENT_ROUND
 from bot.features import FeatureSet
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_magick_arguments
+from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, open_state, retrying, screen_of, tell
@@ -93,7 +93,7 @@ def _locale() -> str:
 
 async def sphere_command(message: Message, command: CommandObject) -> None:
     """``/sphere`` the nine Spheres, ``/sphere материя`` one, ``/sphere материя 3`` a card."""
-    words = (command.args or "").split()
+    words = tokenize(command.args)
     level = 0
     if words and words[-1].isascii() and words[-1].isdigit() and len(words[-1]) == 1:
         level = int(words.pop())

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from bot import render, rolling, sheet_text
 from bot.access import GameAccess, game_access
 from bot.i18n import own_locale
+from bot.parsing import tokenize
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, Store
 from bot.taps import load_tap, tell
@@ -61,7 +62,7 @@ def parse_request(text: str, profile: Profile) -> tuple[list[TraitCode], int]:
     pool is tried on an empty sheet so a trait that is never rolled (a Sphere) is refused now
     rather than at every player's tap.
     """
-    words = text.split()
+    words = tokenize(text)
     difficulty = profile.default_difficulty
     if words and words[-1].isascii() and words[-1].isdigit():
         typed = words.pop()

@@ -33,6 +33,7 @@ from bot.parsing import (
     parse_magick_arguments,
     parse_multi_arguments,
     parse_opposed_arguments,
+    parse_project_arguments,
     parse_roll_arguments,
     parse_team_arguments,
     tokenize,
@@ -52,6 +53,7 @@ PARSERS: dict[str, Parser] = {
     "init": parse_init_arguments,
     "m": parse_magick_arguments,
     "d6": parse_d6_arguments,
+    "project": parse_project_arguments,
 }
 
 
@@ -85,6 +87,9 @@ PARSERS: dict[str, Parser] = {
         ("d6", "Удача1, 4 побег.", {"chance": 4, "luck": 1, "escape": True}),
         ("d6", "авто", {"auto": True, "chance": None}),
         ("d6", "удача1234", {"powers": ("удача1234",)}),  # too long to be luck: a power's name
+        ("project", "5 действий 3 Крепость", {"scope": 5, "actions": 3, "title": "Крепость"}),
+        ("project", "12 actions 2", {"scope": 12, "actions": 2, "title": ""}),
+        ("project", "5 Мост действий 3", {"actions": None, "title": "Мост действий 3"}),
     ],
 )
 def test_tricky_lines(command: str, text: str, expected: dict[str, Any]) -> None:
@@ -114,6 +119,10 @@ def test_tricky_lines(command: str, text: str, expected: dict[str, Any]) -> None
         ("d6", "сила 2 3", Problem.TOO_MANY_NUMBERS, "3"),
         ("d6", "31", Problem.NOT_A_NUMBER, "31"),
         ("d6", "+", Problem.NOT_A_NUMBER, "+"),
+        ("project", "Крепость 5", Problem.POOL_MISSING, "Крепость"),
+        ("project", "5 действий", Problem.POOL_MISSING, "действий"),
+        ("project", "31", Problem.NOT_A_NUMBER, "31"),
+        ("project", "5 действий 11", Problem.NOT_A_NUMBER, "11"),
     ],
 )
 def test_bad_lines(command: str, text: str, problem: Problem, token: str) -> None:
