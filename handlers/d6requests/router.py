@@ -102,7 +102,7 @@ async def d6_request_tap(
         return
     who = rolling.Roller(flow.chat_id, user.id, user.first_name)
     try:
-        pool = await rolling.d6_pool(store, who, profile, powers=state.powers)
+        pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask(powers=state.powers))
     except rolling.PoolRefused as refused:
         await callback.answer(render.plain(refused.text), show_alert=True)
         return

@@ -10,6 +10,7 @@ pays for a result they did not see (docs/product.md §3).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
@@ -70,18 +71,10 @@ async def d6_roll_command(
         return
     trick = args.trick()
     try:
-        pool = await rolling.d6_pool(
-            store,
-            who,
-            profile,
-            chance=args.chance,
-            powers=args.powers,
-            weakness=args.weakness,
-            modifier=args.modifier,
-            luck=args.luck,
-            relief=args.relief,
-            action=ActionKind.OTHER if trick is None else ActionKind.TRICK,
+        ask = rolling.D6Ask.typed(
+            args, action=ActionKind.OTHER if trick is None else ActionKind.TRICK
         )
+        pool = await rolling.d6_pool(store, who, profile, ask)
     except rolling.PoolRefused as refused:
         await message.answer(str(refused) + "\n" + view.hint_text())
         return
@@ -130,7 +123,7 @@ async def _auto_success(
     if args.powers or args.chance is not None:
         try:
             pool = await rolling.d6_pool(
-                store, who, profile, chance=args.chance, powers=args.powers
+                store, who, profile, rolling.D6Ask(chance=args.chance, powers=args.powers)
             )
         except rolling.PoolRefused as refused:
             await message.answer(str(refused))
@@ -164,10 +157,7 @@ def _wizard_pool(
     if not state.powers and state.chance is None:
         return None
     try:
-        return rolling.d6_pool_of(
-            sheet,
-            state.roller,
-            profile,
+        ask = rolling.D6Ask(
             chance=state.chance,
             powers=state.powers,
             weakness=state.weakness,
@@ -175,6 +165,7 @@ def _wizard_pool(
             luck=state.luck,
             action=ActionKind.OTHER,
         )
+        return rolling.d6_pool_of(sheet, state.roller, profile, ask)
     except rolling.PoolRefused as refused:
         return str(refused)
 
@@ -207,6 +198,19 @@ class _Refused(Exception):
         self.text = text
 
 
+@dataclass(frozen=True)
+class _Tap:
+    """One press on a d6 roll's message: what every step of it reads and redraws."""
+
+    callback: CallbackQuery
+    message: Message
+    store: Store
+    profile: Profile
+    flow: Flow
+    sheet: Sheet | None
+    rng: Rng | None
+
+
 @retrying
 async def d6_tap(
     callback: CallbackQuery,
@@ -231,34 +235,27 @@ async def d6_tap(
     flow, message, state = opened
     who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
     sheet = await rolling.load_sheet(store, who, profile)
+    tap = _Tap(callback, message, store, profile, flow, sheet, rng)
     try:
         if state.result is None:
-            await _wizard_step(
-                callback, message, store, profile, flow, state, sheet, rng, callback_data
-            )
+            await _wizard_step(tap, state, callback_data)
         else:
-            await _effort_step(
-                callback, message, store, profile, flow, state, sheet, rng, callback_data
-            )
+            await _effort_step(tap, state, callback_data)
     except _Refused as refused:
         await callback.answer(render.plain(refused.text), show_alert=True)
 
 
 async def _commit(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    profile: Profile,
-    flow: Flow,
+    tap: _Tap,
     after: D6RollState,
-    sheet: Sheet | None,
     *,
     spend: SheetSpend | None = None,
     entry: LogEntry | None = None,
 ) -> None:
     """Store the step with the screen it draws (compare-and-set, the spend in the same
     transaction), then edit the message."""
-    drawn = _draw(flow.next(after), after, sheet, profile)
+    store, flow = tap.store, tap.flow
+    drawn = _draw(flow.next(after), after, tap.sheet, tap.profile)
     entries = [entry] if entry is not None else []
     if spend is None:
         advanced = await store.advance_flow(
@@ -273,22 +270,12 @@ async def _commit(
             raise _Refused(rolling.no_luck_text(0)) from None
     if advanced is None:
         raise TapConflict(flow.id)
-    await safe_edit(message, drawn[0], drawn[1])
-    await callback.answer()
+    await safe_edit(tap.message, drawn[0], drawn[1])
+    await tap.callback.answer()
 
 
-async def _wizard_step(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    profile: Profile,
-    flow: Flow,
-    state: D6RollState,
-    sheet: Sheet | None,
-    rng: Rng | None,
-    data: D6Callback,
-) -> None:
-    action, x = data.a, data.x
+async def _wizard_step(tap: _Tap, state: D6RollState, data: D6Callback) -> None:
+    action, x, sheet = data.a, data.x, tap.sheet
     powers = sheet.powers if sheet is not None else ()
     if action is D6Action.POWER:
         if not 0 <= x < len(powers):
@@ -317,45 +304,28 @@ async def _wizard_step(
             raise _Refused(render.invalid_button_text())
         after = state.model_copy(update={"modifier": x - MODIFIER_SHIFT})
     elif action is D6Action.ROLL:
-        await _roll_step(callback, message, store, profile, flow, state, sheet, rng)
+        await _roll_step(tap, state)
         return
     else:
         raise _Refused(render.invalid_button_text())
-    await _commit(callback, message, store, profile, flow, after, sheet)
+    await _commit(tap, after)
 
 
-async def _roll_step(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    profile: Profile,
-    flow: Flow,
-    state: D6RollState,
-    sheet: Sheet | None,
-    rng: Rng | None,
-) -> None:
-    pool = _wizard_pool(state, sheet, profile)
+async def _roll_step(tap: _Tap, state: D6RollState) -> None:
+    flow = tap.flow
+    pool = _wizard_pool(state, tap.sheet, tap.profile)
     if not isinstance(pool, rolling.D6Pool):
         raise _Refused(pool or view.hint_text())
-    result = rolling.roll_d6(pool.dice, required=state.required, rng=rng, profile=profile)
+    result = rolling.roll_d6(pool.dice, required=state.required, rng=tap.rng, profile=tap.profile)
     after = state.model_copy(update={"label": pool.label, "result": result})
     who = rolling.Roller(flow.chat_id, flow.owner_id, state.roller)
     entry = rolling.d6_log_entry(who.user_id, who.name, pool.dice, state.required, result)
     spend = rolling.d6_spend(who, pool)
-    await _commit(callback, message, store, profile, flow, after, sheet, spend=spend, entry=entry)
+    await _commit(tap, after, spend=spend, entry=entry)
 
 
-async def _effort_step(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    profile: Profile,
-    flow: Flow,
-    state: D6RollState,
-    sheet: Sheet | None,
-    rng: Rng | None,
-    data: D6Callback,
-) -> None:
+async def _effort_step(tap: _Tap, state: D6RollState, data: D6Callback) -> None:
+    flow, sheet, profile = tap.flow, tap.sheet, tap.profile
     result = state.result
     assert result is not None
     if not view.effort_offered(result, profile):
@@ -363,27 +333,18 @@ async def _effort_step(
             raise _Refused(view.effort_noop_refused_text(profile))
         raise _Refused(view.effort_refused_text())
     if data.a is D6Action.BACK:
-        await _commit(
-            callback,
-            message,
-            store,
-            profile,
-            flow,
-            state.model_copy(update={"choosing": False}),
-            sheet,
-        )
+        await _commit(tap, state.model_copy(update={"choosing": False}))
         return
     if data.a is not D6Action.EFFORT:
         raise _Refused(render.invalid_button_text())
     if data.x == 0:
-        after = state.model_copy(update={"choosing": True})
-        await _commit(callback, message, store, profile, flow, after, sheet)
+        await _commit(tap, state.model_copy(update={"choosing": True}))
         return
     fuel = view.EFFORT_PRICES.get(data.x)
     if fuel is None or not state.choosing:
         raise _Refused(render.invalid_button_text())
     try:
-        effort = special_effort(result, fuel, rng=rng, profile=profile)
+        effort = special_effort(result, fuel, rng=tap.rng, profile=profile)
     except RulesInputError:
         raise _Refused(view.effort_refused_text()) from None
     wound = effort.wound
@@ -408,7 +369,7 @@ async def _effort_step(
     spend = None
     if sheet is not None and (wound is not None or left != state.left):
         spend = SheetSpend(who.user_id, SheetSystem.D6, _effort_change(wound, left))
-    await _commit(callback, message, store, profile, flow, after, sheet, spend=spend, entry=entry)
+    await _commit(tap, after, spend=spend, entry=entry)
 
 
 def _trick_of(state: D6RollState) -> Trick | None:

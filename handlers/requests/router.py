@@ -14,6 +14,8 @@ the roll and its log line are written by one script, so nothing is counted twice
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -22,6 +24,7 @@ from pydantic import ValidationError
 from bot import render, rolling, sheet_text
 from bot.access import GameAccess, game_access
 from bot.i18n import own_locale
+from bot.parsing import tokenize
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, Store
 from bot.taps import load_tap, tell
@@ -59,7 +62,7 @@ def parse_request(text: str, profile: Profile) -> tuple[list[TraitCode], int]:
     pool is tried on an empty sheet so a trait that is never rolled (a Sphere) is refused now
     rather than at every player's tap.
     """
-    words = text.split()
+    words = tokenize(text)
     difficulty = profile.default_difficulty
     if words and words[-1].isascii() and words[-1].isdigit():
         typed = words.pop()
@@ -155,23 +158,29 @@ async def request_tap(
     except (RulesInputError, ValidationError, FlowStateError):
         await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
+    press = _Press(callback, message, flow, codes, store, profile, locale)
     if callback_data.a is RequestAction.CLOSE:
-        await _close(callback, message, bot, flow, codes, store, profile, chat_settings, locale)
+        await _close(press, bot, chat_settings)
         return
-    await _answer(callback, message, flow, state, codes, store, profile, locale, rng)
+    await _answer(press, state, rng)
 
 
-async def _answer(
-    callback: CallbackQuery,
-    message: Message,
-    flow: Flow,
-    state: RequestState,
-    codes: list[TraitCode],
-    store: Store,
-    profile: Profile,
-    locale: str,
-    rng: Rng | None,
-) -> None:
+@dataclass(frozen=True)
+class _Press:
+    """A press under a request: the message, its flow and traits, and the chat's settings."""
+
+    callback: CallbackQuery
+    message: Message
+    flow: Flow
+    codes: list[TraitCode]
+    store: Store
+    profile: Profile
+    locale: str
+
+
+async def _answer(press: _Press, state: RequestState, rng: Rng | None) -> None:
+    callback, flow, codes = press.callback, press.flow, press.codes
+    store, profile, locale = press.store, press.profile, press.locale
     user = callback.from_user
     if state.answered(user.id):
         await tell(callback, lambda: view.already_rolled_text(), alert=True)
@@ -221,7 +230,7 @@ async def _answer(
         advanced = await store.advance_flow(current, current.version, updated, entries=entries)
         if advanced is not None:
             text = view.request_text(updated, codes, locale, profile, closed=False)
-            await safe_edit(message, text, view.request_keyboard(flow.id))
+            await safe_edit(press.message, text, view.request_keyboard(flow.id))
             await callback.answer()
             return
         current = await store.load_flow(flow.chat_id, flow.id)
@@ -232,19 +241,10 @@ def _log_entry(answer: RequestAnswer, result: d10.D10Result) -> LogEntry:
     return rolling.log_entry(answer.user_id, answer.name, answer.dice, result, REQUEST)
 
 
-async def _close(
-    callback: CallbackQuery,
-    message: Message,
-    bot: Bot,
-    flow: Flow,
-    codes: list[TraitCode],
-    store: Store,
-    profile: Profile,
-    chat_settings: ChatSettings,
-    locale: str,
-) -> None:
+async def _close(press: _Press, bot: Bot, chat_settings: ChatSettings) -> None:
     """The asker closes, or whoever may run the game now (a tap carries the real id, so an
     anonymous administrator who asked can close too). Answers landing meanwhile are kept."""
+    callback, message, flow, store = press.callback, press.message, press.flow, press.store
     user = callback.from_user
     if user.id != flow.owner_id:
         access = await game_access(bot, message.chat, chat_settings, user, None)
@@ -260,7 +260,7 @@ async def _close(
         closed = await store.close_flow(current, current.version)
         if closed is not None:
             state = closed.state(RequestState)
-            text = view.request_text(state, codes, locale, profile, closed=True)
+            text = view.request_text(state, press.codes, press.locale, press.profile, closed=True)
             await safe_edit(message, text, None)
             await callback.answer()
             return
