@@ -10,19 +10,13 @@ from __future__ import annotations
 
 from bot.features import Feature, FeatureSet
 from handlers import (
-    attack,
-    d6attack,
     d6contest,
-    d6init,
     d6project,
     d6requests,
     d6roll,
-    d6wounds,
     extended,
-    health,
     hidden,
     history,
-    initiative,
     inline,
     magick,
     multi,
@@ -37,6 +31,11 @@ from handlers import (
     teamwork,
     wizard,
 )
+from handlers.combat import attack, health
+from handlers.combat import tracker as initiative
+from handlers.d6combat import attack as d6attack
+from handlers.d6combat import tracker as d6init
+from handlers.d6combat import wounds as d6wounds
 
 FEATURES: tuple[Feature, ...] = (
     hidden.FEATURE,
