@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from bot.features import Feature, FeatureSet
 from handlers import (
+    combat,
+    d6combat,
     d6contest,
     d6project,
     d6requests,
@@ -31,11 +33,6 @@ from handlers import (
     teamwork,
     wizard,
 )
-from handlers.combat import attack, health
-from handlers.combat import tracker as initiative
-from handlers.d6combat import attack as d6attack
-from handlers.d6combat import tracker as d6init
-from handlers.d6combat import wounds as d6wounds
 
 FEATURES: tuple[Feature, ...] = (
     hidden.FEATURE,
@@ -52,12 +49,8 @@ FEATURES: tuple[Feature, ...] = (
     multi.FEATURE,
     wizard.FEATURE,
     sheet.FEATURE,
-    d6init.FEATURE,
-    initiative.FEATURE,
-    d6attack.FEATURE,
-    attack.FEATURE,
-    d6wounds.FEATURE,
-    health.FEATURE,
+    d6combat.FEATURE,
+    combat.FEATURE,
     magick.FEATURE,
     d6requests.FEATURE,
     requests.FEATURE,

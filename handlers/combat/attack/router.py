@@ -22,8 +22,6 @@ from aiogram.types import CallbackQuery, Message
 from bot import live as bot_live
 from bot import render, rolling
 from bot.access import runs_game
-from bot.combat import AFTER_ATTACK, CURRENT_ROUND, REFRESH_TRACKER, Aftermath
-from bot.features import FeatureSet
 from bot.parsing import ArgumentsError, InitArguments, parse_init_arguments
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, FlowStateError, SheetSpend, Store
@@ -60,6 +58,7 @@ from handlers.combat.attack.flow import (
     Side,
     Stage,
 )
+from handlers.combat.tracker.steps import Aftermath, after_attack, current_round, refresh
 from rules import combat
 from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach, Trait
 from rules.combat.situation import Condition
@@ -156,7 +155,6 @@ async def atk_command(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
 ) -> None:
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
@@ -169,11 +167,7 @@ async def atk_command(
         args = None
     if args is not None and ((args.base is not None and args.npc is None) or args.copies != 1):
         args = None
-    current = (
-        await features.handoff(CURRENT_ROUND)(store, chat_id)
-        if features.has(CURRENT_ROUND)
-        else None
-    )
+    current = await current_round(store, chat_id)
     if args is None:
         npc = _npc_fighter(current, command.args or "") if current is not None else None
         if npc is None:
@@ -344,7 +338,6 @@ async def atk_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     opened = await open_state(
@@ -369,11 +362,7 @@ async def atk_tap(
             raise _Refused(view.not_yours_text())
 
     action, x = callback_data.a, callback_data.x
-    current = (
-        await features.handoff(CURRENT_ROUND)(store, message.chat.id)
-        if features.has(CURRENT_ROUND)
-        else None
-    )
+    current = await current_round(store, message.chat.id)
     try:
         if state.stage is Stage.SETUP:
             await may_press(state.attacker)
@@ -403,7 +392,7 @@ async def atk_tap(
         await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if after.stage is Stage.DONE:
-        await _land(callback, message, bot, store, flow, after, profile, features, current)
+        await _land(callback, message, bot, store, flow, after, profile, current)
     else:
         await commit_tap(
             callback, message, store, flow, after, lambda f: view.draw(f, after, profile)
@@ -668,7 +657,6 @@ async def _land(
     flow: Flow,
     after: AttackFlow,
     profile: Profile,
-    features: FeatureSet,
     current: Round | None,
 ) -> None:
     """The attack's last step: the flow, the target's sheet and the round tracker change in
@@ -712,7 +700,7 @@ async def _land(
             else await store.load_npc(message.chat.id, system, target.name)
         ) or new_sheet(system)  # a sheet the step creates
         expected = apply_damage(now.health, kind, levels, profile.combat).track
-    if features.has(AFTER_ATTACK) and current is not None:
+    if current is not None:
         aftermath = Aftermath(
             changed={target.key: expected} if expected is not None else {},
             knocked=frozenset({target.key}) if after.knocked else frozenset(),
@@ -721,7 +709,7 @@ async def _land(
             interrupted=target.key if after.interrupted else None,
             resolved=after.attacker.key,
         )
-        tracker = await features.handoff(AFTER_ATTACK)(store, message.chat.id, profile, aftermath)
+        tracker = await after_attack(store, message.chat.id, profile, aftermath)
     text, markup = view.draw(flow.next(after, close=False), after, profile)
     try:
         advanced, sheet = await store.advance_flow_spending(
@@ -741,8 +729,8 @@ async def _land(
         expected is None or (sheet is not None and sheet.health == expected)
     ):
         await bot_live.redraw(bot, message.chat.id, tracker.live, tracker.drawn)
-    elif expected is not None and features.has(REFRESH_TRACKER):  # the sheet had changed
-        await features.handoff(REFRESH_TRACKER)(bot, store, message.chat.id, profile)
+    elif expected is not None:  # the sheet had changed
+        await refresh(bot, store, message.chat.id, profile)
     if sheet is not None and expected is not None and sheet.health != after.track_after:
         shown = after.model_copy(update={"track_after": sheet.health})
         text, markup = view.draw(advanced, shown, profile)

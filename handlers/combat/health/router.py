@@ -24,8 +24,6 @@ from aiogram.types import CallbackQuery, Message
 
 from bot import npcs, render
 from bot.access import runs_game
-from bot.combat import CURRENT_ROUND, REFRESH_TRACKER, STUN_TRACKER
-from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
 from bot.replies import concerns, replied_player
@@ -35,6 +33,7 @@ from bot.taps import TapConflict, open_state, retrying, screen_of, tell
 from handlers.combat.health import view
 from handlers.combat.health.callbacks import HealthAction, HealthCallback
 from handlers.combat.health.flow import WoundFlow
+from handlers.combat.tracker.steps import current_round, refresh, stun_fighter
 from rules import combat
 from rules.combat.tracker import npc_key, player_key
 from rules.dice import Rng
@@ -92,12 +91,10 @@ async def _whose(
     return Whose(name=roller_name(message, user), user_id=user.id, username=user.username)
 
 
-async def _fighting_npcs(features: FeatureSet, store: Store, chat_id: int) -> list[str]:
+async def _fighting_npcs(store: Store, chat_id: int) -> list[str]:
     """The NPCs of the open fight by name: a group with no sheet seats its copies without
     one («Гуль 1», «Гуль 2», bot/npcs.py), and the Storyteller still names them."""
-    if not features.has(CURRENT_ROUND):
-        return []
-    current = await features.handoff(CURRENT_ROUND)(store, chat_id)
+    current = await current_round(store, chat_id)
     if current is None:
         return []
     return [f.name for f in current.fighters if f.user_id is None]
@@ -129,12 +126,9 @@ async def _change(
     return await store.update_sheet(message.chat.id, whose.user_id, system, change, owner=owner)
 
 
-async def _refresh_tracker(
-    features: FeatureSet, bot: Bot, store: Store, chat_id: int, profile: Profile
-) -> None:
+async def _refresh_tracker(bot: Bot, store: Store, chat_id: int, profile: Profile) -> None:
     """The round tracker shows health too: redraw it when a fight is on (§B.9)."""
-    if features.has(REFRESH_TRACKER):
-        await features.handoff(REFRESH_TRACKER)(bot, store, chat_id, profile)
+    await refresh(bot, store, chat_id, profile)
 
 
 async def _arguments(
@@ -196,9 +190,8 @@ async def dmg_command(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
 ) -> None:
-    fighting = await _fighting_npcs(features, store, message.chat.id)
+    fighting = await _fighting_npcs(store, message.chat.id)
     args = await _arguments(message, command, profile, store, fighting, damage=True)
     if args is None or args.kind is None or args.levels is None:
         return
@@ -241,11 +234,10 @@ async def dmg_command(
         markup = view.wound_keyboard(flow.id, flow.version, state.dice)
     await message.answer(text, reply_markup=markup)
     stunned = rated is not None and is_stunned(levels, rated, profile.combat)
-    await _stun_or_refresh(features, bot, store, message.chat.id, profile, whose, stunned)
+    await _stun_or_refresh(bot, store, message.chat.id, profile, whose, stunned)
 
 
 async def _stun_or_refresh(
-    features: FeatureSet,
     bot: Bot,
     store: Store,
     chat_id: int,
@@ -257,10 +249,10 @@ async def _stun_or_refresh(
     tracker, if a fight is on, skips their actions (and a soak that saves them gives them
     back). Without a stun it only shows the new health."""
     key = fighter_key(whose.user_id, whose.npc)
-    if features.has(STUN_TRACKER) and key is not None:
-        await features.handoff(STUN_TRACKER)(bot, store, chat_id, profile, key, stunned)
+    if key is not None:
+        await stun_fighter(bot, store, chat_id, profile, key, stunned)
         return
-    await _refresh_tracker(features, bot, store, chat_id, profile)
+    await _refresh_tracker(bot, store, chat_id, profile)
 
 
 def fighter_key(user_id: int | None, npc: str | None) -> str | None:
@@ -282,7 +274,6 @@ async def soak_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     """«Поглотить»: the wounded character's player (the Storyteller for anyone) rolls the
@@ -333,7 +324,7 @@ async def soak_tap(
     whose = Whose(name=state.name, user_id=state.user_id, npc=state.npc)
     stamina = state.stamina
     stunned = stamina is not None and is_stunned(kept, stamina, profile.combat)
-    await _stun_or_refresh(features, bot, store, message.chat.id, profile, whose, stunned)
+    await _stun_or_refresh(bot, store, message.chat.id, profile, whose, stunned)
 
 
 async def heal_command(
@@ -343,9 +334,8 @@ async def heal_command(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
 ) -> None:
-    fighting = await _fighting_npcs(features, store, message.chat.id)
+    fighting = await _fighting_npcs(store, message.chat.id)
     args = await _arguments(message, command, profile, store, fighting, damage=False)
     if args is None:
         return
@@ -369,7 +359,7 @@ async def heal_command(
     if sheet is not None:
         text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
         await message.answer(text)
-        await _refresh_tracker(features, bot, store, message.chat.id, profile)
+        await _refresh_tracker(bot, store, message.chat.id, profile)
 
 
 async def hp_command(
@@ -379,13 +369,12 @@ async def hp_command(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
 ) -> None:
     """Anyone may look: health is what the table sees anyway."""
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
         return
-    fighting = await _fighting_npcs(features, store, message.chat.id)
+    fighting = await _fighting_npcs(store, message.chat.id)
     try:
         args = parse_health_arguments(command.args, damage=False)
     except ArgumentsError:

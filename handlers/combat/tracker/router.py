@@ -12,7 +12,7 @@ is :mod:`rules.combat.tracker`; this module only decides who may press and draws
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
@@ -21,13 +21,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from bot import live as bot_live
 from bot import npcs, render, rolling
 from bot.access import runs_game
-from bot.combat import OPEN_ATTACK, Aftermath, TrackerStep
-from bot.features import FeatureSet
 from bot.i18n import own_language
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.session import safe_edit
-from bot.store import AlsoStep, ChatSettings, Flow, FlowStateError, SheetSpend, Store
+from bot.store import ChatSettings, Flow, SheetSpend, Store
 from bot.taps import (
     CONFLICT_ATTEMPTS,
     TapConflict,
@@ -38,16 +36,18 @@ from bot.taps import (
     screen_of,
     tell,
 )
+from handlers.combat.attack.router import open_panel
 from handlers.combat.tracker import view
 from handlers.combat.tracker.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.combat.tracker.flow import KIND, ROUND_TTL, InitFlow, Note, NoteKind
+from handlers.combat.tracker.steps import current_round, initiative_modifier, read_tracks
 from rules import combat
 from rules.combat import tracker
 from rules.combat.situation import Condition
 from rules.combat.tracker import Fighter, Phase, Round
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
-from rules.health import DamageType, HealthTrack, apply_damage, wound_penalty
+from rules.health import DamageType, apply_damage, wound_penalty
 from rules.profiles import GameSystem, Profile
 from rules.sheet import (
     Ability,
@@ -82,160 +82,7 @@ def sheet_base(sheet: Sheet | None) -> int | None:
     return dexterity + wits
 
 
-async def _tracks(
-    store: Store, chat_id: int, profile: Profile, current: Round
-) -> dict[str, HealthTrack]:
-    users = [f.user_id for f in current.fighters if f.user_id is not None]
-    npcs = [f.name for f in current.fighters if f.user_id is None]
-    players, named = await store.load_many(chat_id, system_of(profile), users, npcs)
-    found: dict[str, HealthTrack] = {}
-    for fighter in current.fighters:
-        sheet = players.get(fighter.user_id) if fighter.user_id is not None else None
-        if fighter.user_id is None:
-            sheet = named.get(fighter.name)
-        if sheet is not None:
-            found[fighter.key] = sheet.health
-    return found
-
-
-def _modifier(profile: Profile, track: HealthTrack | None) -> int:
-    """AMB-B1: wounds slow initiative only when the table switched it on."""
-    if track is None or not profile.combat.wound_penalty_on_initiative:
-        return 0
-    return wound_penalty(track).penalty
-
-
 # ----- the message ------------------------------------------------------------------------
-
-
-async def refresh(bot: Bot, store: Store, chat_id: int, profile: Profile) -> None:
-    """Redraw the chat's tracker after a change it shows but does not own (health, §B.9): the
-    sheets are read again and the tracker takes the new health as a step of its own."""
-    await _retrack(bot, store, chat_id, profile, lambda round_: round_)
-
-
-async def _retrack(bot: Bot, store: Store, chat_id: int, profile: Profile, change: Change) -> None:
-    """The tracker takes the sheets' health as read now and ``change`` of its round in one
-    compare-and-set, run again on a lost race; nothing when neither changes anything."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None or profile.system is not GameSystem.D10:
-        return
-    flow, live = loaded
-    for _attempt in range(CONFLICT_ATTEMPTS):
-        try:
-            state = flow.state(InitFlow)
-        except FlowStateError:
-            return
-        tracks = await _tracks(store, chat_id, profile, state.round)
-        changed = change(state.round)
-        if tracks == state.health and changed == state.round:
-            return
-        after = state.model_copy(update={"health": tracks, "round": changed})
-        drawn = view.draw(flow.next(after), after, profile)
-        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
-        if advanced is not None:
-            await bot_live.redraw(bot, chat_id, live, drawn)
-            return
-        loaded = await store.load_live(chat_id, KIND)
-        if loaded is None:
-            return
-        flow, live = loaded
-
-
-async def health_step(
-    store: Store,
-    chat_id: int,
-    profile: Profile,
-    changed: Mapping[str, HealthTrack],
-    knocked: frozenset[str] = frozenset(),
-) -> TrackerStep | None:
-    """The tracker's step for new health and knockdowns (bot.combat.TRACKER_HEALTH), drawn
-    but not stored: the wound's own step stores it. Reads what the tap read ahead, so it
-    costs no trip."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None or profile.system is not GameSystem.D10:
-        return None
-    flow, live = loaded
-    try:
-        state = flow.state(InitFlow)
-    except FlowStateError:
-        return None
-    tracks = {**(await _tracks(store, chat_id, profile, state.round)), **changed}
-    tracks = {k: v for k, v in tracks.items() if state.round.fighter(k) is not None}
-    fallen = state.round
-    for key in sorted(knocked):
-        fallen = tracker.knock_down(fallen, key)
-    if tracks == state.health and fallen == state.round:
-        return None
-    after = state.model_copy(update={"health": tracks, "round": fallen})
-    drawn = view.draw(flow.next(after), after, profile)
-    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
-
-
-async def after_attack(
-    store: Store, chat_id: int, profile: Profile, aftermath: Aftermath
-) -> TrackerStep | None:
-    """The tracker's step after an attack on the panel (bot.combat.AFTER_ATTACK), drawn but
-    not stored: the attack's own step stores it, so the round moves on in the same
-    round-trip (docs/product.md §5) and nobody taps «Дальше» after an attack."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None or profile.system is not GameSystem.D10:
-        return None
-    flow, live = loaded
-    try:
-        state = flow.state(InitFlow)
-    except FlowStateError:
-        return None
-    tracks = {**(await _tracks(store, chat_id, profile, state.round)), **aftermath.changed}
-    tracks = {k: v for k, v in tracks.items() if state.round.fighter(k) is not None}
-    try:
-        changed = round_after_attack(state.round, aftermath)
-    except RulesInputError:
-        return None
-    if tracks == state.health and changed == state.round:
-        return None
-    after = state.model_copy(update={"health": tracks, "round": changed, "note": None})
-    drawn = view.draw(flow.next(after), after, profile)
-    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
-
-
-def round_after_attack(current: Round, aftermath: Aftermath) -> Round:
-    """The round's own steps for what an attack did, in the order the table plays them: the
-    defence first (it came before the hit), then the hit's knockdown and stun, then the
-    attacker's action is over."""
-    interrupter, defender = aftermath.interrupted, aftermath.defended
-    if interrupter is not None and current.can_interrupt(interrupter):
-        current = tracker.interrupt(current, interrupter)
-    if defender is not None and current.has_defence(defender):
-        current = tracker.use_defence(current, defender)
-    for key in sorted(aftermath.knocked):
-        current = tracker.knock_down(current, key)
-    for key in sorted(aftermath.stunned):
-        current = tracker.stun(current, key)
-    if aftermath.resolved is not None:
-        current = tracker.resolved(current, aftermath.resolved)
-    return current
-
-
-async def stun_fighter(
-    bot: Bot, store: Store, chat_id: int, profile: Profile, key: str, stunned: bool
-) -> None:
-    """A wound typed with /dmg stunned ``key`` or its soak saved them (bot.combat.STUN_TRACKER):
-    the tracker skips or restores their actions and shows the new health in one step."""
-    await _retrack(
-        bot, store, chat_id, profile, lambda round_: tracker.stun(round_, key, stunned=stunned)
-    )
-
-
-async def current_round(store: Store, chat_id: int) -> Round | None:
-    """The chat's open round, for the attack panel (bot.combat.CURRENT_ROUND)."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None:
-        return None
-    try:
-        return loaded[0].state(InitFlow).round
-    except FlowStateError:
-        return None
 
 
 # ----- /init --------------------------------------------------------------------------------
@@ -282,7 +129,7 @@ async def init_command(
         base = typed
         # a copy joins with its own untouched health; a lone NPC with the sheet's
         lone = names == [npc] and npc_sheet is not None
-        modifier = _modifier(profile, npc_sheet.health if lone and npc_sheet else None)
+        modifier = initiative_modifier(profile, npc_sheet.health if lone and npc_sheet else None)
 
         def change(current: Round) -> Round:
             for name in names:
@@ -314,7 +161,7 @@ async def init_command(
             await message.answer(view.no_base_text() if tracker_open else view.no_sheet_base_text())
             return
         name, user_id, base = roller_name(message, user), user.id, own
-        modifier = _modifier(profile, sheet.health if sheet else None)
+        modifier = initiative_modifier(profile, sheet.health if sheet else None)
 
         def change(current: Round) -> Round:
             return tracker.join(
@@ -358,7 +205,7 @@ async def _apply(
     except RulesInputError as error:
         await message.answer(_refusal(error))
         return
-    first = InitFlow(round=opening, health=await _tracks(store, chat_id, profile, opening))
+    first = InitFlow(round=opening, health=await read_tracks(store, chat_id, profile, opening))
     flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
     for _attempt in range(CONFLICT_ATTEMPTS):
         state = flow.state(InitFlow)
@@ -374,7 +221,7 @@ async def _apply(
         except RulesInputError as error:
             await message.answer(_refusal(error))
             return
-        tracks = await _tracks(store, chat_id, profile, changed)
+        tracks = await read_tracks(store, chat_id, profile, changed)
         after = state.model_copy(update={"round": changed, "health": tracks})
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
@@ -410,7 +257,6 @@ async def init_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     opened = await open_state(
@@ -473,13 +319,12 @@ async def init_tap(
             after = state.model_copy(update={"round": changed})
         elif action is InitAction.ATTACK:
             acting = current.actor()
-            if acting is None or not features.has(OPEN_ATTACK):
+            if acting is None:
                 raise _Refused(render.invalid_button_text)
             await own_or_storyteller(acting[0])
             fighter = current.fighter(acting[0])
             name = fighter.name if fighter is not None else "?"
-            opener = features.handoff(OPEN_ATTACK)
-            refusal = await opener(bot, store, profile, message, current, acting[0], name)
+            refusal = await open_panel(bot, store, profile, message, current, acting[0], name)
             shown = render.plain(refusal) if refusal is not None else None
             await callback.answer(shown, show_alert=refusal is not None)
             return
@@ -875,7 +720,7 @@ async def _roll_in(
         user_id=user.id,
         dex_wits=base,
         rng=rng,
-        modifier=_modifier(profile, sheet.health if sheet else None),
+        modifier=initiative_modifier(profile, sheet.health if sheet else None),
     )
     pending = tuple(p for p in state.pending if p[0] != user.id)
     toast = view.joined_late_text() if current.phase in (Phase.DECLARE, Phase.RESOLVE) else None
@@ -900,7 +745,7 @@ async def _storyteller_step(
         changed = tracker.start_declarations(current, rng=rng, options=profile.combat)
         return state.model_copy(update={"round": changed, "pending": ()})
     if action is InitAction.NEW_ROUND:
-        modifiers = {k: _modifier(profile, t) for k, t in state.health.items()}
+        modifiers = {k: initiative_modifier(profile, t) for k, t in state.health.items()}
         changed = tracker.new_round(current, rng=rng, options=profile.combat, modifiers=modifiers)
         return state.model_copy(update={"round": changed, "pending": (), "panel": Panel.NONE})
     if action is InitAction.END:

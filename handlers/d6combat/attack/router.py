@@ -24,8 +24,8 @@ from aiogram.types import CallbackQuery, Message, User
 from bot import live as bot_live
 from bot import npcs, render, rolling, vocabulary
 from bot.access import owner_or_storyteller, runs_game
-from bot.combat import D6_DEFEND, D6Attack, D6Defence, D6Side, TrackerStep
-from bot.features import FeatureSet, in_game
+from bot.combat import TrackerStep
+from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
 from bot.replies import replied_player
@@ -35,6 +35,7 @@ from bot.taps import TapConflict, commit_tap, open_state, retrying, screen_of, t
 from handlers.d6combat.attack import view
 from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6combat.attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
+from handlers.d6combat.tracker.steps import D6Attack, D6Defence, D6Side, defend_for_attack
 from rules.d6.chance import WOUND_KINDS, DifficultyKind
 from rules.d6.combat import (
     ActionKind,
@@ -250,7 +251,6 @@ async def d6_attack_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     opened = await open_state(
@@ -274,9 +274,7 @@ async def d6_attack_tap(
         except _Refused as refused:
             await callback.answer(refused.text, show_alert=True)
             return
-        await _respond(
-            callback, message, store, flow, state, callback_data, profile, who, rng, bot, features
-        )
+        await _respond(callback, message, store, flow, state, callback_data, profile, who, rng, bot)
         return
     if action is AttackAction.EFFORT:
         await _effort(callback, message, store, flow, state, callback_data.x, profile, rng)
@@ -380,7 +378,6 @@ async def _respond(
     who: rolling.Roller,
     rng: Rng | None,
     bot: Bot,
-    features: FeatureSet,
 ) -> None:
     """A defence or the armour (§D.9–§D.10), once each. A defence is the defender's action:
     full defence declared before adds its advantage to it (§D.12), and whatever else waited on
@@ -405,14 +402,11 @@ async def _respond(
     if not armour:
         # The defence is a response on the tracker too: the highest die set aside, slow when
         # lower than the attacker's (§D.9).
-        if features.has(D6_DEFEND):
-            found = await features.handoff(D6_DEFEND)(
-                store, message.chat.id, profile, key, state.attack.key
-            )
-            if isinstance(found, str):
-                await callback.answer(found, show_alert=True)
-                return
-            guard = found
+        found = await defend_for_attack(store, message.chat.id, profile, key, state.attack.key)
+        if isinstance(found, str):
+            await callback.answer(found, show_alert=True)
+            return
+        guard = found
         sheet = await rolling.load_sheet(store, who, profile)
         best = _best_power(sheet)
         chance: int | None = data.x
@@ -742,7 +736,7 @@ async def open_from_tracker(
     target: D6Side,
     rng: Rng | None,
 ) -> D6Attack | str:
-    """«⚔️ Атака» on the d6 tracker (bot.combat.D6_OPEN_ATTACK): the chance is the attacker's
+    """«⚔️ Атака» on the d6 tracker: the chance is the attacker's
     highest power, with the sheet's wounds and waiting tricks (§D.2, §D.12); a fighter with no
     power on their sheet (an NPC typed with its dice) rolls their dice on the tracker. The
     attack is the message ``/atk`` would post, its target already named, so the target defends

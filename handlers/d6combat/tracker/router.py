@@ -23,13 +23,12 @@ from aiogram.types import CallbackQuery, Message, User
 from bot import live as bot_live
 from bot import npcs, render
 from bot.access import runs_game
-from bot.combat import D6_OPEN_ATTACK, D6Defence, D6Side, TrackerStep
-from bot.features import FeatureSet, in_game
+from bot.features import in_game
 from bot.i18n import drawing
 from bot.names import numbered_names, roller_name
 from bot.parsing import ArgumentsError, parse_init_arguments
 from bot.session import safe_edit
-from bot.store import AlsoStep, ChatSettings, Flow, FlowStateError, Store
+from bot.store import ChatSettings, Flow, Store
 from bot.taps import (
     CONFLICT_ATTEMPTS,
     TapConflict,
@@ -41,6 +40,7 @@ from bot.taps import (
     tell,
 )
 from bot.vocabulary import PREPARATION
+from handlers.d6combat.attack.router import open_from_tracker
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import (
@@ -52,6 +52,7 @@ from handlers.d6combat.tracker.flow import (
     npc_key,
     player_key,
 )
+from handlers.d6combat.tracker.steps import D6Side, refusal, side_name
 from rules.d6 import initiative as d6i
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -233,7 +234,7 @@ async def _apply(
             await message.answer(refused.text if loaded else view.no_fight_text())
             return
         except RulesInputError as error:
-            await message.answer(_refusal(error))
+            await message.answer(refusal(error))
             return
         if loaded is None:
             flow, live, created = await store.open_live(KIND, after, chat_id, owner, ttl=ROUND_TTL)
@@ -293,12 +294,6 @@ def _guard(
     )
 
 
-def _refusal(error: RulesInputError) -> str:
-    if error.field == "combatant.id":
-        return view.already_in_text()
-    return view.refused_text(error.detail)
-
-
 # ----- the buttons ------------------------------------------------------------------------------
 
 
@@ -310,7 +305,6 @@ async def d6_init_tap(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     opened = await open_state(
@@ -341,7 +335,6 @@ async def d6_init_tap(
             profile,
             bot,
             chat_settings,
-            features,
             flow,
             state,
             current,
@@ -357,7 +350,7 @@ async def d6_init_tap(
         await callback.answer(render.plain(refused.text), show_alert=True)
         return
     except RulesInputError as error:
-        await callback.answer(_refusal(error), show_alert=True)
+        await callback.answer(refusal(error), show_alert=True)
         return
     await commit_tap(
         callback,
@@ -547,7 +540,6 @@ async def _attack(
     profile: Profile,
     bot: Bot,
     chat_settings: ChatSettings,
-    features: FeatureSet,
     flow: Flow,
     state: D6InitFlow,
     current: d6i.Round,
@@ -567,17 +559,14 @@ async def _attack(
     if actor != player_key(user.id) and not await runs_game(
         bot, message.chat, chat_settings, user, None
     ):
-        await tell(callback, lambda: view.not_your_turn_text(_side_name(state, actor)), alert=True)
+        await tell(callback, lambda: view.not_your_turn_text(side_name(state, actor)), alert=True)
         return
     if not 0 <= index < len(current.fighters) or current.fighters[index].sheet.id == actor:
         await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
-    if not features.has(D6_OPEN_ATTACK):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
     attacker = next(f for f in current.fighters if f.sheet.id == actor)
     target = current.fighters[index]
-    opened = await features.handoff(D6_OPEN_ATTACK)(
+    opened = await open_from_tracker(
         store, profile, message.chat.id, _side(state, attacker), _side(state, target), rng
     )
     if isinstance(opened, str):
@@ -586,9 +575,9 @@ async def _attack(
     try:
         changed = d6i.act(current, actor, rng)
     except RulesInputError as error:
-        await callback.answer(_refusal(error), show_alert=True)
+        await callback.answer(refusal(error), show_alert=True)
         return
-    note = view.attack_note(_side_name(state, actor), _side_name(state, target.sheet.id), up.value)
+    note = view.attack_note(side_name(state, actor), side_name(state, target.sheet.id), up.value)
     after = state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
     if opened.spend is not None:  # the roll uses tricks off the sheet: a write of its own
         await commit_tap(
@@ -614,57 +603,3 @@ async def _attack(
     await callback.answer()
     text, markup = opened.draw(new)
     await message.answer(text, reply_markup=markup)
-
-
-def _side_name(state: D6InitFlow, key: str) -> str:
-    member = state.members.get(key)
-    return member.name if member is not None else key
-
-
-async def defend_for_attack(
-    store: Store, chat_id: int, profile: Profile, defender: str, attacker: str
-) -> D6Defence | str | None:
-    """A defence under a d6 attack (bot.combat.D6_DEFEND): the defender sets aside their
-    highest die against the attacker's latest action on the tracker, slow when it is lower
-    (§D.9). The step is drawn, not stored: the defence's own step stores it."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None or profile.system is not GameSystem.D6:
-        return None
-    flow, live = loaded
-    try:
-        state = flow.state(D6InitFlow)
-    except FlowStateError:
-        return None
-    current = state.round
-    if current is None or state.ended:
-        return None
-    fighter = next((f for f in current.fighters if f.sheet.id == defender), None)
-    if fighter is None or all(f.sheet.id != attacker for f in current.fighters):
-        return None
-    attack_at = next(
-        (
-            n
-            for n in range(len(current.log) - 1, -1, -1)
-            if current.log[n].actor == attacker and current.log[n].kind is d6i.StepKind.ACT
-        ),
-        None,
-    )
-    if attack_at is None:
-        return None  # an attack typed before the attacker acted on the tracker
-    attack = current.log[attack_at]
-    done = next(
-        (s for s in current.log if s.responds_to == attack_at and s.actor == defender), None
-    )
-    if done is not None and done.value is not None and attack.value is not None:
-        # the die went aside with the tracker's own «Защита»: the slowness it took stands
-        slow = 0 if attack.was_holder else max(0, attack.value - done.value)
-        return D6Defence(slowness=slow, dice=fighter.sheet.alacrity, step=None)
-    try:
-        changed, defence = d6i.defend(current, defender, attacker=attacker, profile=profile)
-    except RulesInputError as error:
-        return _refusal(error)
-    note = view.defended_note(_side_name(state, defender), defence.die, defence.slowness)
-    after = state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
-    drawn = view.draw(flow.next(after), after, profile)
-    step = TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
-    return D6Defence(slowness=defence.slowness, dice=fighter.sheet.alacrity, step=step)
