@@ -275,17 +275,19 @@ class AttackFlow(FlowState):
         used = self.used_ability()
         ammo = {Ammo.MAGAZINE: MAGAZINE, Ammo.BURST: MAGAZINE}.get(spec.ammo)
         return combat.attack_plan(
-            self.manoeuvre,
+            combat.AttackSetup(
+                code=self.manoeuvre,
+                dexterity=self.attacker.rating(Trait.DEXTERITY),
+                ability=self.attacker.rating(used),
+                ability_used=used,
+                strength=self.attacker.rating(Trait.STRENGTH),
+                weapon_damage=self.weapon or None,
+                ammo=ammo,
+                situation=self.situation(),
+                track=self.attacker.track,
+                blind_check=self.blind_check,
+            ),
             profile,
-            dexterity=self.attacker.rating(Trait.DEXTERITY),
-            ability=self.attacker.rating(used),
-            ability_used=used,
-            strength=self.attacker.rating(Trait.STRENGTH),
-            weapon_damage=self.weapon or None,
-            ammo=ammo,
-            situation=self.situation(),
-            track=self.attacker.track,
-            blind_check=self.blind_check,
         )
 
     def defence_plan(self, profile: Profile, kind: Defence) -> combat.RollPlan | None:
@@ -306,15 +308,17 @@ class AttackFlow(FlowState):
                 else Trait.BRAWL
             )
         return combat.defence_plan(
-            code,
+            combat.DefenceSetup(
+                code=code,
+                dexterity=target.rating(Trait.DEXTERITY),
+                ability=target.rating(ability),
+                ability_used=ability,
+                attacks_before=held.met if held is not None else 0,
+                desperate=kind.desperate,
+                conditions=frozenset(target.conditions),
+                track=target.track,
+            ),
             profile,
-            dexterity=target.rating(Trait.DEXTERITY),
-            ability=target.rating(ability),
-            ability_used=ability,
-            attacks_before=held.met if held is not None else 0,
-            desperate=kind.desperate,
-            conditions=frozenset(target.conditions),
-            track=target.track,
         )
 
     def soak_dice(self, profile: Profile, kind: DamageType) -> int:

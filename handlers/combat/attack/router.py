@@ -13,6 +13,7 @@ so a wound is never written without its message, nor twice (docs/product.md §3)
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import TypeVar
 
 from aiogram import Bot, Router
@@ -528,18 +529,22 @@ def _target(state: AttackFlow) -> combat.Target:
     return combat.Target(stamina=target.rating(Trait.STAMINA), track=target.track)
 
 
-def _outcome(state: AttackFlow, profile: Profile, **rolled: object) -> combat.AttackOutcome:
+def _outcome(
+    state: AttackFlow, profile: Profile, dice: combat.Rolled | None = None
+) -> combat.AttackOutcome:
     """The rules' whole chain for what has been rolled so far. Dice not yet rolled come from
     a fixed stand-in source: only the numbers before them (net, pools) are read then."""
     return combat.resolve_attack(
         state.plan(profile),
         _target(state),
         profile,
-        attack=state.attack,
-        defence=state.defence_roll,
-        ambush=state.ambush,
+        replace(
+            dice or combat.Rolled(),
+            attack=state.attack,
+            defence=state.defence_roll,
+            ambush=state.ambush,
+        ),
         rng=_STAND_IN,
-        **rolled,  # type: ignore[arg-type]
     )
 
 
@@ -632,9 +637,11 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
     outcome = _outcome(
         state,
         profile,
-        damage_faces=state.damage.faces,
-        soak_faces=state.soak.faces if state.soak is not None else None,
-        earlier_levels=state.earlier_levels(),
+        combat.Rolled(
+            damage_faces=state.damage.faces,
+            soak_faces=state.soak.faces if state.soak is not None else None,
+            earlier_levels=state.earlier_levels(),
+        ),
     )
     return state.model_copy(
         update={
