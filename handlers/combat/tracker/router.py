@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
@@ -249,6 +250,44 @@ class _Refused(Exception):
         self.text = text
 
 
+@dataclass(frozen=True)
+class _Tap:
+    """One press on the tracker: what every step of it reads, and who may press."""
+
+    callback: CallbackQuery
+    message: Message
+    store: Store
+    profile: Profile
+    bot: Bot
+    chat_settings: ChatSettings
+    flow: Flow
+    state: InitFlow
+    rng: Rng | None
+
+    @property
+    def user(self) -> User:
+        return self.callback.from_user
+
+    async def storyteller(self) -> None:
+        if not await runs_game(self.bot, self.message.chat, self.chat_settings, self.user, None):
+            raise _Refused(view.storyteller_only_text)
+
+    async def own_or_storyteller(self, key: str | None) -> None:
+        if key is not None and key == tracker.player_key(self.user.id):
+            return
+        if not await runs_game(self.bot, self.message.chat, self.chat_settings, self.user, None):
+            fighter = self.state.round.fighter(key) if key is not None else None
+            raise _Refused(lambda: view.not_your_turn_text(fighter.name if fighter else "?"))
+
+    async def acting(self) -> str:
+        """The one acting now, if the presser may press for them."""
+        acting = self.state.round.actor()
+        if acting is None:
+            raise _Refused(render.invalid_button_text)
+        await self.own_or_storyteller(acting[0])
+        return acting[0]
+
+
 @retrying
 async def init_tap(
     callback: CallbackQuery,
@@ -272,23 +311,9 @@ async def init_tap(
     if opened is None:
         return
     flow, message, state = opened
-    user = callback.from_user
-
-    async def storyteller() -> None:
-        if not await runs_game(bot, message.chat, chat_settings, user, None):
-            raise _Refused(view.storyteller_only_text)
-
-    async def own_or_storyteller(key: str | None) -> None:
-        if key is not None and key == tracker.player_key(user.id):
-            return
-        if not await runs_game(bot, message.chat, chat_settings, user, None):
-            fighter = state.round.fighter(key) if key is not None else None
-            raise _Refused(lambda: view.not_your_turn_text(fighter.name if fighter else "?"))
-
+    tap = _Tap(callback, message, store, profile, bot, chat_settings, flow, state, rng)
     action, x = callback_data.a, callback_data.x
-    current = state.round
-    toast: str | None = None
-    if action in _STEPS and x != _step_of(action, current):
+    if action in _STEPS and x != _step_of(action, state.round):
         # a step already taken by someone else's press of the same button
         await heal(message, flow)
         with own_language():
@@ -302,73 +327,7 @@ async def init_tap(
         await tell(callback, lambda: render.plain(said), alert=True)
         return
     try:
-        if action is InitAction.ROLL or action is InitAction.BASE:
-            after, toast = await _roll_in(
-                store, profile, message.chat.id, state, user, action, x, rng
-            )
-        elif action in (InitAction.DECLARED, InitAction.MORE, InitAction.DECLARED_DEFENCE):
-            key = current.declarer()
-            if key is None:
-                raise _Refused(render.invalid_button_text)
-            await own_or_storyteller(key)
-            changed = (
-                tracker.more_actions(current, key)
-                if action is InitAction.MORE
-                else tracker.declare(current, key, defence=action is InitAction.DECLARED_DEFENCE)
-            )
-            after = state.model_copy(update={"round": changed})
-        elif action is InitAction.ATTACK:
-            acting = current.actor()
-            if acting is None:
-                raise _Refused(render.invalid_button_text)
-            await own_or_storyteller(acting[0])
-            fighter = current.fighter(acting[0])
-            name = fighter.name if fighter is not None else "?"
-            refusal = await open_panel(bot, store, profile, message, current, acting[0], name)
-            shown = render.plain(refusal) if refusal is not None else None
-            await callback.answer(shown, show_alert=refusal is not None)
-            return
-        elif action is InitAction.INTERRUPT or action is InitAction.INTERRUPT_SPEND:
-            fighter = _at(current, x)
-            await own_or_storyteller(fighter.key)
-            await _interrupt(
-                callback,
-                message,
-                store,
-                flow,
-                state,
-                fighter,
-                profile,
-                spend=action is InitAction.INTERRUPT_SPEND,
-                rng=rng,
-            )
-            return
-        elif action is InitAction.STAND_UP:
-            acting = current.actor()
-            if acting is None:
-                raise _Refused(render.invalid_button_text)
-            await own_or_storyteller(acting[0])
-            await _stand_up(callback, message, store, flow, state, acting[0], profile, rng)
-            return
-        elif action is InitAction.PANEL and _interrupt_panel(state, x):
-            # Anyone at the table may ask to interrupt: the panel lists who still can.
-            if x and not any(current.can_interrupt(f.key) for f in current.fighters):
-                raise _Refused(render.invalid_button_text)
-            after = state.model_copy(update={"panel": PANELS[x], "picked": None})
-        elif _removal(state, action, x):
-            after = await _remove(state, action, x, user, storyteller)
-        elif action is InitAction.NEXT or action is InitAction.DELAY:
-            acting = current.actor()
-            if acting is None:
-                raise _Refused(render.invalid_button_text)
-            await own_or_storyteller(acting[0])
-            changed = (
-                tracker.advance(current) if action is InitAction.NEXT else tracker.delay(current)
-            )
-            after = state.model_copy(update={"round": changed})
-        else:
-            await storyteller()
-            after = await _storyteller_step(store, profile, message.chat.id, state, action, x, rng)
+        step = await _step(tap, action, x)
     except _Refused as refused:
         with own_language():
             said = refused.text()
@@ -379,30 +338,90 @@ async def init_tap(
             said = _tap_refusal(action, error)
         await tell(callback, lambda: render.plain(said), alert=True)
         return
+    if step is not None:
+        await _store_step(tap, *step)
+
+
+async def _step(tap: _Tap, action: InitAction, x: int) -> tuple[InitFlow, str | None] | None:
+    """The tracker's next state and a toast for the presser, or None when the press was
+    answered already (the attack panel opened, an Interruption or a stand-up stored)."""
+    state, current = tap.state, tap.state.round
+    if action is InitAction.ROLL or action is InitAction.BASE:
+        return await _roll_in(
+            tap.store, tap.profile, tap.message.chat.id, state, tap.user, action, x, tap.rng
+        )
+    if action in (InitAction.DECLARED, InitAction.MORE, InitAction.DECLARED_DEFENCE):
+        key = current.declarer()
+        if key is None:
+            raise _Refused(render.invalid_button_text)
+        await tap.own_or_storyteller(key)
+        changed = (
+            tracker.more_actions(current, key)
+            if action is InitAction.MORE
+            else tracker.declare(current, key, defence=action is InitAction.DECLARED_DEFENCE)
+        )
+        return state.model_copy(update={"round": changed}), None
+    if action is InitAction.ATTACK:
+        key = await tap.acting()
+        fighter = current.fighter(key)
+        name = fighter.name if fighter is not None else "?"
+        refusal = await open_panel(tap.bot, tap.store, tap.profile, tap.message, current, key, name)
+        shown = render.plain(refusal) if refusal is not None else None
+        await tap.callback.answer(shown, show_alert=refusal is not None)
+        return None
+    if action is InitAction.INTERRUPT or action is InitAction.INTERRUPT_SPEND:
+        fighter = _at(current, x)
+        await tap.own_or_storyteller(fighter.key)
+        await _interrupt(tap, fighter, spend=action is InitAction.INTERRUPT_SPEND)
+        return None
+    if action is InitAction.STAND_UP:
+        await _stand_up(tap, await tap.acting())
+        return None
+    if action is InitAction.PANEL and _interrupt_panel(state, x):
+        # Anyone at the table may ask to interrupt: the panel lists who still can.
+        if x and not any(current.can_interrupt(f.key) for f in current.fighters):
+            raise _Refused(render.invalid_button_text)
+        return state.model_copy(update={"panel": PANELS[x], "picked": None}), None
+    if _removal(state, action, x):
+        return await _remove(state, action, x, tap.user, tap.storyteller), None
+    if action is InitAction.NEXT or action is InitAction.DELAY:
+        await tap.acting()
+        changed = tracker.advance(current) if action is InitAction.NEXT else tracker.delay(current)
+        return state.model_copy(update={"round": changed}), None
+    await tap.storyteller()
+    after = await _storyteller_step(
+        tap.store, tap.profile, tap.message.chat.id, state, action, x, tap.rng
+    )
+    return after, None
+
+
+async def _store_step(tap: _Tap, after: InitFlow, toast: str | None) -> None:
+    """The step stored and shown; conditions travel with the sheets, so every roll of the
+    character sees them (§B.8): those who leave the fight, or all at its end, lose theirs
+    before the step is stored (a repeat after a crash clears again, harmlessly); a changed
+    one is written with the step."""
     after = after.model_copy(update={"note": None})  # a note lasts until the next step
-    # Conditions travel with the sheets, so every roll of the character sees them (§B.8):
-    # those who leave the fight, or all at its end, lose theirs before the step is stored (a
-    # repeat after a crash clears again, harmlessly); a changed one is written with the step.
-    system = system_of(profile)
+    current, message = tap.state.round, tap.message
+    system = system_of(tap.profile)
     for gone in _left_with_conditions(current, after.round, ended=after.ended):
-        await _write_conditions(store, message.chat.id, system, gone, ())
+        await _write_conditions(tap.store, message.chat.id, system, gone, ())
     toggled = _conditions_changed(current, after.round)
     if toggled is not None and not after.ended:
-        await _commit_conditions(callback, message, store, flow, after, toggled, system, profile)
+        await _commit_conditions(tap, after, toggled, system)
         return
     await commit_tap(
-        callback,
+        tap.callback,
         message,
-        store,
-        flow,
+        tap.store,
+        tap.flow,
         after,
-        lambda f: view.draw(f, after, profile),
+        lambda f: view.draw(f, after, tap.profile),
         close=after.ended,
         toast=toast,
     )
     if after.ended:
-        await store.end_live(message.chat.id, KIND, flow.id)
-        await bot_live.unpin(bot, message)
+        await tap.store.end_live(message.chat.id, KIND, tap.flow.id)
+        await bot_live.unpin(tap.bot, message)
 
 
 def _left_with_conditions(before: Round, after: Round, *, ended: bool) -> list[Fighter]:
@@ -434,17 +453,17 @@ async def _write_conditions(
 
 
 async def _commit_conditions(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
-    after: InitFlow,
-    fighter: Fighter,
-    system: SheetSystem,
-    profile: Profile,
+    tap: _Tap, after: InitFlow, fighter: Fighter, system: SheetSystem
 ) -> None:
     """A condition toggled: the tracker's step and the character's sheet in one step (a
     character with no sheet yet gets one there)."""
+    callback, message, store, flow, profile = (
+        tap.callback,
+        tap.message,
+        tap.store,
+        tap.flow,
+        tap.profile,
+    )
     conditions = fighter.conditions
     spend = SheetSpend(
         user_id=fighter.user_id or 0,
@@ -521,21 +540,19 @@ async def _sheet_of(store: Store, chat_id: int, system: SheetSystem, who: Fighte
     return await store.load_npc(chat_id, system, who.name)
 
 
-async def _interrupt(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
-    state: InitFlow,
-    who: Fighter,
-    profile: Profile,
-    *,
-    spend: bool,
-    rng: Rng | None,
-) -> None:
+async def _interrupt(tap: _Tap, who: Fighter, *, spend: bool) -> None:
     """S4 «Прерывание … (бросок Силы Воли или трата 1 Силы Воли)»: the Willpower roll at the
     table's difficulty needs one success (AMB-B4); a point spent (where the table allows it)
     always interrupts, and leaves the sheet in the same step as the tracker's."""
+    callback, message, store, flow, state, profile, rng = (
+        tap.callback,
+        tap.message,
+        tap.store,
+        tap.flow,
+        tap.state,
+        tap.profile,
+        tap.rng,
+    )
     current = state.round
     if not current.can_interrupt(who.key):
         raise _Refused(lambda: view.cannot_interrupt_text(who.name))
@@ -583,21 +600,21 @@ async def _interrupt(
     await commit_tap(callback, message, store, flow, after, lambda f: view.draw(f, after, profile))
 
 
-async def _stand_up(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
-    state: InitFlow,
-    key: str,
-    profile: Profile,
-    rng: Rng | None,
-) -> None:
+async def _stand_up(tap: _Tap, key: str) -> None:
     """§B.8 «Чтобы сразу подняться - Ловкость + Атлетизм, с -2 к инициативе, при неудаче
     лежащий тратит целое действие, вставая на ноги, при провале ещё и получает 1 Ударный
     Урон»: the roll at the table's difficulty, the wound penalty off the pool (AMB-B17); a
     botch's level lands on the sheet directly, or soaked where the table allows (AMB-B16),
     with the knockdown taken off, in the same step as the tracker's."""
+    callback, message, store, flow, state, profile, rng = (
+        tap.callback,
+        tap.message,
+        tap.store,
+        tap.flow,
+        tap.state,
+        tap.profile,
+        tap.rng,
+    )
     current = state.round
     who = current.fighter(key)
     if who is None or Condition.PRONE not in who.conditions:
