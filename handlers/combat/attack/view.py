@@ -194,17 +194,9 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
     mods = _modifiers(state)
     if mods:
         lines.append(_("Modifiers: {list}").format(list=", ".join(mods)))
-    if state.moved:
-        moving = combat.movement(
-            state.attacker.rating(Trait.DEXTERITY), state.moved, profile.combat
-        )
-        if moving.separate_action:  # S4 «не отдельное действие до 1/2 скорости бега» (AMB-B8)
-            lines.append(
-                "🏃 "
-                + _("More than the free {free} m: the move is an action of its own.").format(
-                    free=moving.free_metres
-                )
-            )
+    moving = _movement_line(state, profile)
+    if moving is not None:
+        lines.append(moving)
     if state.stage is Stage.SETUP:
         if target is None:
             lines.append("🎯 " + _("Tap the target: the attack is rolled at once."))
@@ -220,31 +212,56 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         # AMB-B13: the immobilized target is hit with the table's count, or the roll's if more
         lines.append("🎯 " + _("An automatic hit: {n}.").format(n=render.successes_text(state.net)))
     if state.stage is Stage.DEFENCE and target is not None:
-        held = state.desperate_of(target.key)
-        if state.guard is Guard.INTERRUPT:
-            lines.append(
-                "✋ "
-                + _(
-                    "{name} declared no defence: only an Interruption (a Willpower roll at "
-                    "difficulty {d} or a point of Willpower) buys a dodge or a block, and "
-                    "drops the declared actions."
-                ).format(name=escape(target.name), d=profile.combat.interruption_difficulty)
-            )
-        elif held is not None:
-            lines.append(
-                "🛡 "
-                + _(
-                    "{name} is in desperate defence this turn ({kind}): attack {n} of the turn."
-                ).format(name=escape(target.name), kind=_defence_word(held.defence), n=held.met + 1)
-            )
-        else:
-            lines.append(
-                "🛡 "
-                + _("{name} defends: dodge, block or parry, or nothing.").format(
-                    name=escape(target.name)
-                )
-            )
+        lines.append(_defence_prompt(state, target, profile))
         return "\n".join(lines)
+    lines.extend(_defence_lines(state, target))
+    if state.net <= 0 and state.stage is Stage.DONE:
+        lines.append(_miss_line(state))
+        return "\n".join(lines)
+    lines.append("🎯 " + _("A hit: {n} net.").format(n=render.successes_text(state.net)))
+    if state.damage is not None:
+        lines.append(_("Damage: {roll}").format(roll=_tally(state.damage)))
+    if state.soak is not None:
+        lines.append(_("Soak: {roll}").format(roll=_tally(state.soak)))
+    if state.stage is Stage.DONE and target is not None:
+        lines.append(_result(state, target.name, profile))
+    elif state.stage is Stage.SOAK and target is not None:
+        lines.append("🛡 " + _("{name} soaks.").format(name=escape(target.name)))
+    return "\n".join(lines)
+
+
+def _movement_line(state: AttackFlow, profile: Profile) -> str | None:
+    if not state.moved:
+        return None
+    moving = combat.movement(state.attacker.rating(Trait.DEXTERITY), state.moved, profile.combat)
+    if not moving.separate_action:  # S4 «не отдельное действие до 1/2 скорости бега» (AMB-B8)
+        return None
+    return "🏃 " + _("More than the free {free} m: the move is an action of its own.").format(
+        free=moving.free_metres
+    )
+
+
+def _defence_prompt(state: AttackFlow, target: Side, profile: Profile) -> str:
+    """What the target may do against the rolled attack (§B.3 step 2)."""
+    held = state.desperate_of(target.key)
+    if state.guard is Guard.INTERRUPT:
+        return "✋ " + _(
+            "{name} declared no defence: only an Interruption (a Willpower roll at "
+            "difficulty {d} or a point of Willpower) buys a dodge or a block, and "
+            "drops the declared actions."
+        ).format(name=escape(target.name), d=profile.combat.interruption_difficulty)
+    if held is not None:
+        return "🛡 " + _(
+            "{name} is in desperate defence this turn ({kind}): attack {n} of the turn."
+        ).format(name=escape(target.name), kind=_defence_word(held.defence), n=held.met + 1)
+    return "🛡 " + _("{name} defends: dodge, block or parry, or nothing.").format(
+        name=escape(target.name)
+    )
+
+
+def _defence_lines(state: AttackFlow, target: Side | None) -> list[str]:
+    """The defence as it went: an Interruption, none possible, or the roll."""
+    lines: list[str] = []
     interrupted = _interruption_line(state)
     if interrupted is not None:
         lines.append(interrupted)
@@ -267,24 +284,13 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
             else _("no dice (0 in the Ability, wounds or stun)")
         )
         lines.append(_("Defence ({kind}): {roll}").format(kind=kind, roll=roll))
-    if state.net <= 0 and state.stage is Stage.DONE:
-        if state.attack is not None and state.attack.outcome.value == "botch":
-            lines.append(
-                "💥 " + _("A botch: the attack goes badly wrong (the Storyteller says how).")
-            )
-        else:
-            lines.append("🛡 " + _("No hit."))
-        return "\n".join(lines)
-    lines.append("🎯 " + _("A hit: {n} net.").format(n=render.successes_text(state.net)))
-    if state.damage is not None:
-        lines.append(_("Damage: {roll}").format(roll=_tally(state.damage)))
-    if state.soak is not None:
-        lines.append(_("Soak: {roll}").format(roll=_tally(state.soak)))
-    if state.stage is Stage.DONE and target is not None:
-        lines.append(_result(state, target.name, profile))
-    elif state.stage is Stage.SOAK and target is not None:
-        lines.append("🛡 " + _("{name} soaks.").format(name=escape(target.name)))
-    return "\n".join(lines)
+    return lines
+
+
+def _miss_line(state: AttackFlow) -> str:
+    if state.attack is not None and state.attack.outcome.value == "botch":
+        return "💥 " + _("A botch: the attack goes badly wrong (the Storyteller says how).")
+    return "🛡 " + _("No hit.")
 
 
 def _interruption_line(state: AttackFlow) -> str | None:
