@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
@@ -297,6 +298,55 @@ def _guard(
 # ----- the buttons ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Tap:
+    """One press on the d6 tracker: what every step of it reads, and who may press."""
+
+    callback: CallbackQuery
+    message: Message
+    store: Store
+    profile: Profile
+    bot: Bot
+    chat_settings: ChatSettings
+    flow: Flow
+    state: D6InitFlow
+    data: D6InitCallback
+    rng: Rng | None
+
+    @property
+    def user(self) -> User:
+        return self.callback.from_user
+
+    @property
+    def own(self) -> str:
+        return player_key(self.user.id)
+
+    async def storyteller(self) -> bool:
+        return await runs_game(self.bot, self.message.chat, self.chat_settings, self.user, None)
+
+    def name_of(self, key: str) -> str:
+        return side_name(self.state, key)
+
+    def npc_at(self, current: d6i.Round, index: int) -> str:
+        """The NPC the Storyteller picked by position on the drawn list."""
+        if not 0 <= index < len(current.fighters):
+            raise _Refused(render.invalid_button_text())
+        key = current.fighters[index].sheet.id
+        member = self.state.members.get(key)
+        if member is None or member.user_id is not None:
+            raise _Refused(render.invalid_button_text())
+        return key
+
+    async def up(self, current: d6i.Round) -> str:
+        """The one who is up, if the presser may press for them."""
+        if current.up is None:
+            raise _Refused(view.refused_text("not this fighter's turn"))
+        actor = current.up.actor
+        if actor != self.own and not await self.storyteller():
+            raise _Refused(view.not_your_turn_text(self.name_of(actor)))
+        return actor
+
+
 @retrying
 async def d6_init_tap(
     callback: CallbackQuery,
@@ -323,29 +373,17 @@ async def d6_init_tap(
         await heal(message, flow)
         await tell(callback, lambda: render.already_done_text())
         return
-    user = callback.from_user
+    tap = _Tap(
+        callback, message, store, profile, bot, chat_settings, flow, state, callback_data, rng
+    )
     if action is D6InitAction.ATTACK and callback_data.y >= 0 and current is not None:
         if callback_data.v != flow.version:  # a name pressed on an older list
             await tell(callback, lambda: view.changed_text(), alert=True)
             return
-        await _attack(
-            callback,
-            message,
-            store,
-            profile,
-            bot,
-            chat_settings,
-            flow,
-            state,
-            current,
-            callback_data.y,
-            rng,
-        )
+        await _attack(tap, current, callback_data.y)
         return
     try:
-        after = await _step(
-            bot, store, profile, message, chat_settings, flow, state, callback_data, user, rng
-        )
+        after = await _step(tap)
     except _Refused as refused:
         await callback.answer(render.plain(refused.text), show_alert=True)
         return
@@ -366,130 +404,129 @@ async def d6_init_tap(
         await bot_live.unpin(bot, message)
 
 
-async def _step(
-    bot: Bot,
-    store: Store,
-    profile: Profile,
-    message: Message,
-    chat_settings: ChatSettings,
-    flow: Flow,
-    state: D6InitFlow,
-    data: D6InitCallback,
-    user: User,
-    rng: Rng | None,
-) -> D6InitFlow:
-    own = player_key(user.id)
-
-    async def storyteller() -> bool:
-        return await runs_game(bot, message.chat, chat_settings, user, None)
-
+async def _step(tap: _Tap) -> D6InitFlow:
+    state, data, own = tap.state, tap.data, tap.own
     if data.a is D6InitAction.JOIN:
         if own in state.members:
             raise _Refused(view.already_in_text())
-        sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.D6)
+        user = tap.user
+        sheet = await tap.store.load_sheet(tap.message.chat.id, user.id, SheetSystem.D6)
         member = Member(name=user.full_name or str(user.id), user_id=user.id)
-        return _join(state, _combatant(own, sheet, None, hero=True), member, rng)
+        return _join(state, _combatant(own, sheet, None, hero=True), member, tap.rng)
     if data.a is D6InitAction.END:
-        if not await storyteller():
+        if not await tap.storyteller():
             raise _Refused(view.storyteller_only_text())
         return state.model_copy(update={"ended": True, "panel": Panel.NONE, "note": ""})
     current = state.round
     assert current is not None
     if data.a is D6InitAction.REMOVE:
-        if data.y >= 0 and data.v != flow.version:  # a name pressed on an older list
+        if data.y >= 0 and data.v != tap.flow.version:  # a name pressed on an older list
             raise _Refused(view.changed_text())
-        return await _remove(state, current, data.y, own, storyteller)
+        return await _remove(state, current, data.y, own, tap.storyteller)
+    step = _STEP_OF.get(data.a)
+    if step is None:
+        raise _Refused(render.invalid_button_text())
+    return await step(tap, current)
 
-    def name_of(key: str) -> str:
-        member = state.members.get(key)
-        return member.name if member is not None else key
 
-    def npc_at(index: int) -> str:
-        if not 0 <= index < len(current.fighters):
-            raise _Refused(render.invalid_button_text())
-        key = current.fighters[index].sheet.id
-        member = state.members.get(key)
-        if member is None or member.user_id is not None:
-            raise _Refused(render.invalid_button_text())
-        return key
+async def _targets(tap: _Tap, current: d6i.Round) -> D6InitFlow:
+    """«⚔️ Атака»: the targets to pick from."""
+    await tap.up(current)
+    return tap.state.model_copy(update={"panel": Panel.TARGET, "guard_by": None})
 
-    action = data.a
-    if action is D6InitAction.ATTACK:  # the targets to pick from
-        if current.up is None:
+
+async def _act_or_hold(tap: _Tap, current: d6i.Round) -> D6InitFlow:
+    actor = await tap.up(current)
+    assert current.up is not None
+    if tap.data.a is D6InitAction.ACT:
+        value = current.up.value
+        changed = d6i.act(current, actor, tap.rng)
+        note = view.acted_note(tap.name_of(actor), value)
+    else:
+        changed = d6i.hold(current, actor, tap.rng)
+        note = view.held_note(tap.name_of(actor))
+    return tap.state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+
+
+async def _cut_in_or_defend(tap: _Tap, current: d6i.Round) -> D6InitFlow:
+    state, data, own, action = tap.state, tap.data, tap.own, tap.data.a
+    if data.y >= 0:
+        if not await tap.storyteller():
+            raise _Refused(view.storyteller_only_text())
+        key = tap.npc_at(current, data.y)
+    elif own in state.members:
+        key = own
+    elif await tap.storyteller():
+        panel = Panel.CUT_IN if action is D6InitAction.CUT_IN else Panel.DEFEND
+        return state.model_copy(update={"panel": panel})
+    else:
+        raise _Refused(view.not_in_fight_text())
+    fighter = next(f for f in current.fighters if f.sheet.id == key)
+    if action is D6InitAction.CUT_IN:
+        if not fighter.holding:
             raise _Refused(view.refused_text("not this fighter's turn"))
-        if current.up.actor != own and not await storyteller():
-            raise _Refused(view.not_your_turn_text(name_of(current.up.actor)))
-        return state.model_copy(update={"panel": Panel.TARGET, "guard_by": None})
-    if action is D6InitAction.ACT or action is D6InitAction.HOLD:
-        if current.up is None:
-            raise _Refused(view.refused_text("not this fighter's turn"))
-        actor = current.up.actor
-        if actor != own and not await storyteller():
-            raise _Refused(view.not_your_turn_text(name_of(actor)))
-        if action is D6InitAction.ACT:
-            value = current.up.value
-            changed = d6i.act(current, actor, rng)
-            note = view.acted_note(name_of(actor), value)
-        else:
-            changed = d6i.hold(current, actor, rng)
-            note = view.held_note(name_of(actor))
-        return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
-    if action is D6InitAction.CUT_IN or action is D6InitAction.DEFEND:
-        if data.y >= 0:
-            if not await storyteller():
-                raise _Refused(view.storyteller_only_text())
-            key = npc_at(data.y)
-        elif own in state.members:
-            key = own
-        elif await storyteller():
-            panel = Panel.CUT_IN if action is D6InitAction.CUT_IN else Panel.DEFEND
-            return state.model_copy(update={"panel": panel})
-        else:
+        value = fighter.remaining[0] if fighter.remaining else 0
+        changed = d6i.act(current, key, tap.rng)
+        note = view.cut_in_note(tap.name_of(key), value)
+    else:
+        changed, defence = d6i.defend(current, key, rng=tap.rng, profile=tap.profile)
+        note = view.defended_note(tap.name_of(key), defence.die, defence.slowness)
+    return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+
+
+async def _guard_step(tap: _Tap, current: d6i.Round) -> D6InitFlow:
+    state, data, own = tap.state, tap.data, tap.own
+    guard_by = None
+    if own not in state.members:
+        if not await tap.storyteller():
             raise _Refused(view.not_in_fight_text())
-        fighter = next(f for f in current.fighters if f.sheet.id == key)
-        if action is D6InitAction.CUT_IN:
-            if not fighter.holding:
-                raise _Refused(view.refused_text("not this fighter's turn"))
-            value = fighter.remaining[0] if fighter.remaining else 0
-            changed = d6i.act(current, key, rng)
-            note = view.cut_in_note(name_of(key), value)
-        else:
-            changed, defence = d6i.defend(current, key, rng=rng, profile=profile)
-            note = view.defended_note(name_of(key), defence.die, defence.slowness)
-        return state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
-    if action is D6InitAction.GUARD:
-        guard_by = None
-        if own not in state.members:
-            if not await storyteller():
-                raise _Refused(view.not_in_fight_text())
-            if data.y < 0:  # the Storyteller first picks the NPC who protects
-                return state.model_copy(update={"panel": Panel.GUARD_BY, "guard_by": None})
-            if state.panel is not Panel.GUARD or state.guard_by is None:
-                raise _Refused(render.invalid_button_text())
-            guard_by = state.guard_by
-        return _guard(state, current, guard_by or own, data.y, name_of, profile, rng)
-    if action is D6InitAction.GUARD_BY:
-        if not await storyteller():
-            raise _Refused(view.storyteller_only_text())
-        key = npc_at(data.y)
-        return state.model_copy(update={"panel": Panel.GUARD, "guard_by": key})
-    if action is D6InitAction.PANEL:
-        # anyone in the fight closes the choice of whom to protect or remove; the NPC panels
-        # are the Storyteller's
-        guard = state.panel in (Panel.GUARD, Panel.REMOVE, Panel.TARGET) and own in state.members
-        if not guard and not await storyteller():
-            raise _Refused(view.storyteller_only_text())
-        return state.model_copy(update={"panel": Panel.NONE, "guard_by": None})
-    if action is D6InitAction.NEW_ROUND:
-        if current.up is not None and not await storyteller():
-            raise _Refused(view.storyteller_only_text())
-        fresh, ended = d6i.restart(current, rng=rng, profile=profile)
-        on_edge = {key: wound.magnitude for key, wound in ended.wounds.items()}
-        note = view.on_edge_note([name_of(k) for k in on_edge]) if on_edge else ""
-        return state.model_copy(
-            update={"round": fresh, "note": note, "on_edge": on_edge, "panel": Panel.NONE}
-        )
-    raise _Refused(render.invalid_button_text())
+        if data.y < 0:  # the Storyteller first picks the NPC who protects
+            return state.model_copy(update={"panel": Panel.GUARD_BY, "guard_by": None})
+        if state.panel is not Panel.GUARD or state.guard_by is None:
+            raise _Refused(render.invalid_button_text())
+        guard_by = state.guard_by
+    return _guard(state, current, guard_by or own, data.y, tap.name_of, tap.profile, tap.rng)
+
+
+async def _guard_by(tap: _Tap, current: d6i.Round) -> D6InitFlow:
+    if not await tap.storyteller():
+        raise _Refused(view.storyteller_only_text())
+    key = tap.npc_at(current, tap.data.y)
+    return tap.state.model_copy(update={"panel": Panel.GUARD, "guard_by": key})
+
+
+async def _close_panel(tap: _Tap, current: d6i.Round) -> D6InitFlow:
+    # anyone in the fight closes the choice of whom to protect or remove; the NPC panels
+    # are the Storyteller's
+    state = tap.state
+    guard = state.panel in (Panel.GUARD, Panel.REMOVE, Panel.TARGET) and tap.own in state.members
+    if not guard and not await tap.storyteller():
+        raise _Refused(view.storyteller_only_text())
+    return state.model_copy(update={"panel": Panel.NONE, "guard_by": None})
+
+
+async def _new_round(tap: _Tap, current: d6i.Round) -> D6InitFlow:
+    if current.up is not None and not await tap.storyteller():
+        raise _Refused(view.storyteller_only_text())
+    fresh, ended = d6i.restart(current, rng=tap.rng, profile=tap.profile)
+    on_edge = {key: wound.magnitude for key, wound in ended.wounds.items()}
+    note = view.on_edge_note([tap.name_of(k) for k in on_edge]) if on_edge else ""
+    return tap.state.model_copy(
+        update={"round": fresh, "note": note, "on_edge": on_edge, "panel": Panel.NONE}
+    )
+
+
+_STEP_OF: dict[D6InitAction, Callable[[_Tap, d6i.Round], Awaitable[D6InitFlow]]] = {
+    D6InitAction.ATTACK: _targets,
+    D6InitAction.ACT: _act_or_hold,
+    D6InitAction.HOLD: _act_or_hold,
+    D6InitAction.CUT_IN: _cut_in_or_defend,
+    D6InitAction.DEFEND: _cut_in_or_defend,
+    D6InitAction.GUARD: _guard_step,
+    D6InitAction.GUARD_BY: _guard_by,
+    D6InitAction.PANEL: _close_panel,
+    D6InitAction.NEW_ROUND: _new_round,
+}
 
 
 async def _remove(
@@ -533,32 +570,27 @@ def _side(state: D6InitFlow, fighter: d6i.Fighter) -> D6Side:
     return D6Side(key, name, member.user_id if member is not None else None, fighter.sheet.alacrity)
 
 
-async def _attack(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    profile: Profile,
-    bot: Bot,
-    chat_settings: ChatSettings,
-    flow: Flow,
-    state: D6InitFlow,
-    current: d6i.Round,
-    index: int,
-    rng: Rng | None,
-) -> None:
+async def _attack(tap: _Tap, current: d6i.Round, index: int) -> None:
     """«⚔️ Атака», a target picked: the attack is the one who is up's action, so their die is
     set aside whatever the result (§D.9) and the round goes on by itself; the attack, rolled
     from the attacker's sheet, is posted by the attack feature once the step is stored. An
     attack that cannot be made (no chance) spends nothing."""
+    callback, message, store, profile, flow, state, rng = (
+        tap.callback,
+        tap.message,
+        tap.store,
+        tap.profile,
+        tap.flow,
+        tap.state,
+        tap.rng,
+    )
     user = callback.from_user
     up = current.up
     if up is None:
         await tell(callback, lambda: view.refused_text("not this fighter's turn"), alert=True)
         return
     actor = up.actor
-    if actor != player_key(user.id) and not await runs_game(
-        bot, message.chat, chat_settings, user, None
-    ):
+    if actor != player_key(user.id) and not await tap.storyteller():
         await tell(callback, lambda: view.not_your_turn_text(side_name(state, actor)), alert=True)
         return
     if not 0 <= index < len(current.fighters) or current.fighters[index].sheet.id == actor:
