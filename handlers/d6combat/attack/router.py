@@ -16,6 +16,7 @@ wound lands on its sheet (docs/product.md "NPCs").
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
@@ -274,7 +275,8 @@ async def d6_attack_tap(
         except _Refused as refused:
             await callback.answer(refused.text, show_alert=True)
             return
-        await _respond(callback, message, store, flow, state, callback_data, profile, who, rng, bot)
+        press = _Press(callback, message, store, flow)
+        await _respond(press, state, callback_data, profile, who, rng, bot)
         return
     if action is AttackAction.EFFORT:
         await _effort(callback, message, store, flow, state, callback_data.x, profile, rng)
@@ -368,10 +370,7 @@ async def _responder(
 
 
 async def _respond(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
+    press: _Press,
     state: D6AttackFlow,
     data: D6AttackCallback,
     profile: Profile,
@@ -383,6 +382,7 @@ async def _respond(
     full defence declared before adds its advantage to it (§D.12), and whatever else waited on
     the defender is lost with it — in the same step. The armour is no action and touches
     nothing."""
+    callback, message, store, flow = press.callback, press.message, press.store, press.flow
     action = data.a
     armour = action is AttackAction.ARMOUR
     from_sheet = not armour and data.x == view.FROM_SHEET
@@ -449,10 +449,7 @@ async def _respond(
     if spend is None and tracker is not None:
         spend = _unchanged(who)
     await _commit_spending(
-        callback,
-        message,
-        store,
-        flow,
+        _Press(callback, message, store, flow),
         after,
         [spend] if spend is not None else [],
         entries=entries,
@@ -534,14 +531,22 @@ async def _effort(
                 create=True,
             )
         )
-    await _commit_spending(callback, message, store, flow, after, spends, entries=[entry])
+    await _commit_spending(_Press(callback, message, store, flow), after, spends, entries=[entry])
+
+
+@dataclass(frozen=True)
+class _Press:
+    """The press a step answers: its callback, the message under it, the store and the flow
+    the button names."""
+
+    callback: CallbackQuery
+    message: Message
+    store: Store
+    flow: Flow
 
 
 async def _commit_spending(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
+    press: _Press,
     after: D6AttackFlow,
     spends: list[SheetSpend],
     *,
@@ -552,6 +557,7 @@ async def _commit_spending(
     """The step and the sheets it changes in one compare-and-set (a lost race runs the tap
     again), then the message edited in place; ``tracker``: the d6 tracker's step a defence
     takes, stored with it."""
+    callback, message, store, flow = press.callback, press.message, press.store, press.flow
     drawn = view.draw(flow.next(after, close=close), after)
     also: AlsoStep | None = tracker.step if tracker is not None else None
     if not spends:
@@ -632,7 +638,7 @@ async def _spend(
     spends = []
     if hurt is not None and foes:
         spends.append(await _wound_spend(store, flow.chat_id, foes[0], [hurt]))
-    await _commit_spending(callback, message, store, flow, after, spends, close=True)
+    await _commit_spending(_Press(callback, message, store, flow), after, spends, close=True)
 
 
 async def _wound_spend(
@@ -693,7 +699,7 @@ async def _share(
         await _wound_spend(store, flow.chat_id, foes[foe], dealt) for foe, dealt in wounds.items()
     ]
     after = after.model_copy(update={"spent": GainChoice.SPLIT.value, "splitting": False})
-    await _commit_spending(callback, message, store, flow, after, spends, close=True)
+    await _commit_spending(_Press(callback, message, store, flow), after, spends, close=True)
 
 
 def _wounding(dealt: list[tuple[DifficultyKind, int]]) -> Callable[[Sheet], Sheet]:
