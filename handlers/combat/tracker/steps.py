@@ -10,15 +10,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from aiogram import Bot
-from aiogram.types import InlineKeyboardMarkup
 
 from bot import live as bot_live
 from bot.combat import TrackerStep
 from bot.store import AlsoStep, FlowStateError, Store
-from bot.taps import (
-    CONFLICT_ATTEMPTS,
-    screen_of,
-)
+from bot.taps import CONFLICT_ATTEMPTS, screen_of
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, InitFlow
 from rules.combat import tracker
@@ -26,12 +22,9 @@ from rules.combat.tracker import Round
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, wound_penalty
 from rules.profiles import GameSystem, Profile
-from rules.sheet import (
-    system_of,
-)
+from rules.sheet import system_of
 
 Change = Callable[[Round], Round]
-Drawn = tuple[str, InlineKeyboardMarkup | None]
 
 
 @dataclass(frozen=True)
@@ -51,6 +44,8 @@ class Aftermath:
 async def read_tracks(
     store: Store, chat_id: int, profile: Profile, current: Round
 ) -> dict[str, HealthTrack]:
+    """Every fighter's health as their sheet has it now (one read, or the tap's read-ahead):
+    a wound or a heal made outside the fight shows on the tracker at its next step."""
     users = [f.user_id for f in current.fighters if f.user_id is not None]
     npcs = [f.name for f in current.fighters if f.user_id is None]
     players, named = await store.load_many(chat_id, system_of(profile), users, npcs)

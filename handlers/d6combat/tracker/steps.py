@@ -11,24 +11,10 @@ from dataclasses import dataclass
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.combat import TrackerStep
-from bot.store import (
-    AlsoStep,
-    Flow,
-    FlowState,
-    FlowStateError,
-    LogEntry,
-    SheetSpend,
-    Store,
-)
-from bot.taps import (
-    screen_of,
-)
+from bot.store import AlsoStep, Flow, FlowState, FlowStateError, LogEntry, SheetSpend, Store
+from bot.taps import screen_of
 from handlers.d6combat.tracker import view
-from handlers.d6combat.tracker.flow import (
-    KIND,
-    D6InitFlow,
-    Panel,
-)
+from handlers.d6combat.tracker.flow import KIND, D6InitFlow, Panel
 from rules.d6 import initiative as d6i
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
