@@ -100,36 +100,6 @@ async def _retrack(bot: Bot, store: Store, chat_id: int, profile: Profile, chang
         flow, live = loaded
 
 
-async def health_step(
-    store: Store,
-    chat_id: int,
-    profile: Profile,
-    changed: Mapping[str, HealthTrack],
-    knocked: frozenset[str] = frozenset(),
-) -> TrackerStep | None:
-    """The tracker's step for new health and knockdowns , drawn
-    but not stored: the wound's own step stores it. Reads what the tap read ahead, so it
-    costs no trip."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None or profile.system is not GameSystem.D10:
-        return None
-    flow, live = loaded
-    try:
-        state = flow.state(InitFlow)
-    except FlowStateError:
-        return None
-    tracks = {**(await read_tracks(store, chat_id, profile, state.round)), **changed}
-    tracks = {k: v for k, v in tracks.items() if state.round.fighter(k) is not None}
-    fallen = state.round
-    for key in sorted(knocked):
-        fallen = tracker.knock_down(fallen, key)
-    if tracks == state.health and fallen == state.round:
-        return None
-    after = state.model_copy(update={"health": tracks, "round": fallen})
-    drawn = view.draw(flow.next(after), after, profile)
-    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
-
-
 async def after_attack(
     store: Store, chat_id: int, profile: Profile, aftermath: Aftermath
 ) -> TrackerStep | None:
