@@ -9,12 +9,14 @@ prints, per step: the new messages, the edits and the Redis round-trips (counted
 ``MONITOR`` as ``bench/e2e.py`` counts them: a MULTI…EXEC is one); then each round's taps
 against the budget (at most 25 for six with five attacks; each attack at most 3 taps for the
 attacker and 1 for the defender). Then a d6 round of six in a chat of its own: five attacks
-from the d6 tracker with no typed command, at most 20 taps (docs/rules.md §D.9).
+from the d6 tracker with no typed command, at most 20 taps (docs/rules.md §D.9). Last, the
+bot's CPU per tap in a Mage round of 6 and of 20 fighters, and their ratio against its target
+(only the tracker's drawing may grow with the fight).
 
 Exit status 1 if the Mage rounds sent more than two new messages (the tracker and the attack
 panel) or a round missed a tap budget; ``--strict`` also fails when a tap takes more than three
 round-trips (docs/product.md §5).
-Run: ``.venv/bin/python bench/combat.py`` (about ten seconds).
+Run: ``.venv/bin/python bench/combat.py`` (about a minute).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,8 +35,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from bench.e2e import Monitor, count_round_trips  # noqa: E402
-from localapi.processes import BotProcess, RedisServer  # noqa: E402
+from bench.e2e import CommandProcess, Monitor, count_round_trips  # noqa: E402
+from localapi.processes import RedisServer  # noqa: E402
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser  # noqa: E402
 
 MESSAGE_TARGET = 2
@@ -46,6 +48,12 @@ DEFENDER_TAPS = 1
 # A d6 round of six (docs/rules.md §D.7–§D.9): five attacks from the tracker, none typed.
 D6_ROUND_TAPS = 20
 D6_ATTACKS = 5
+# The cost of a tap must not grow with the fight (docs/product.md §5): a round of 20 against a
+# round of 6, each with the same attacks; only drawing the tracker's lines may grow.
+SIZES = (6, 20)
+SIZE_ATTACKS = 4
+CPU_RATIO_TARGET = 1.25
+FIGHTERS_MAX = 40
 # The delivery keeps every fetched update in the inbox before confirming it to Telegram
 # (docs/product.md §5 "nothing lost"): one write per fetched batch, and a look for orphans every
 # few seconds; neither is part of handling a tap.
@@ -68,13 +76,21 @@ class Step:
     budget: int  # the shared send budget's reservations for the step's new messages
     tap: bool
     groups: list[list[str]]
+    cpu: float | None = None  # the bot process's CPU seconds while the step ran
 
 
 class Round:
-    def __init__(self, api: FakeBotApi, chat: FakeChat, redis: RedisServer) -> None:
+    def __init__(
+        self,
+        api: FakeBotApi,
+        chat: FakeChat,
+        redis: RedisServer,
+        cpu: Callable[[], float | None] = lambda: None,
+    ) -> None:
         self.api = api
         self.chat = chat
         self.redis = redis
+        self.cpu = cpu
         self.steps: list[Step] = []
         self.answer: str | None = None  # the last tap's toast or alert
 
@@ -95,8 +111,10 @@ class Round:
     async def measure(self, name: str, act: object, *, tap: bool) -> None:
         sent, edits = self._counts()
         async with Monitor(self.redis.port) as monitor:
+            cpu_before = self.cpu()
             await act  # type: ignore[misc]
             await self._quiet()
+            cpu_after = self.cpu()
         _client, _lua, trips, groups = count_round_trips(monitor.lines)
         inbox = sum(
             1 for line in monitor.lines if INBOX_WRITE.search(line) or HANDSHAKE.search(line)
@@ -105,6 +123,8 @@ class Round:
         now_sent, now_edits = self._counts()
         handling = trips - inbox - budget
         step = Step(name, now_sent - sent, now_edits - edits, trips, handling, budget, tap, groups)
+        if cpu_before is not None and cpu_after is not None:
+            step.cpu = cpu_after - cpu_before
         self.steps.append(step)
 
     async def say(self, user: FakeUser, text: str) -> None:
@@ -163,7 +183,11 @@ def target_for(panel: ChatMessage, acting: str, attacked: list[str]) -> str:
 
 
 async def attack_round(
-    game: Round, master: FakeUser, players: dict[str, FakeUser], tally: RoundTally
+    game: Round,
+    master: FakeUser,
+    players: dict[str, FakeUser],
+    tally: RoundTally,
+    attacks: int = 12,
 ) -> None:
     """Phases II–III of a Mage round (docs/rules.md §B.2): the lowest initiative declares a
     defence, everyone else an attack; each acting fighter opens the panel from the tracker
@@ -173,7 +197,7 @@ async def attack_round(
     chat = game.chat
     tracker = tracker_of(chat)
     first = True
-    for _ in range(12):
+    for _ in range(FIGHTERS_MAX):
         if "✍️" not in tracker.text:
             break
         declarer = name_marked(tracker.text, "✍️")
@@ -184,7 +208,7 @@ async def attack_round(
         tally.taps += 1
     attacked: list[str] = []
     tally.attacks = []
-    for _ in range(12):
+    for _ in range(attacks):
         if "▶️" not in tracker.text:
             break
         acting = name_marked(tracker.text, "▶️")
@@ -246,6 +270,96 @@ async def play(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], list[Ro
     await attack_round(game, master, players, second)
     rounds.append(second)
     return game.steps, rounds
+
+
+async def play_size(
+    api: FakeBotApi, redis: RedisServer, cpu: Callable[[], float | None], size: int
+) -> list[Step]:
+    """A Mage round of ``size`` fighters in a chat of its own — four players and the rest
+    NPCs, seated as groups of copies (``/init npc Гуль x8``) — with «Заявки», every
+    declaration and :data:`SIZE_ATTACKS` attacks from the tracker: the taps whose CPU the
+    sizes compare."""
+    master = api.add_user("Мастер", language_code="ru")
+    names = ("Аня", "Борис", "Вера", "Глеб")
+    players = {n: api.add_user(n, language_code="ru") for n in names}
+    chat = api.add_group(f"Бой на {size}", owner=master, members=list(players.values()))
+    chat.bot_is_admin = True
+    game = Round(api, chat, redis, cpu)
+    traits = "ловкость 3 смекалка 2 драка 2 сила 2 выносливость 3 уклонение 2 сила воли 4"
+    for user in players.values():
+        await game.say(user, f"/set {traits}")
+    await game.say(master, "/st")
+    for user in players.values():
+        await game.say(user, "/init")
+    left, group = size - len(players), 0
+    while left > 0:
+        copies = min(left, 8)
+        group += 1
+        await game.say(master, f"/npc Гуль{group}: {traits}")
+        await game.say(master, f"/init npc Гуль{group} x{copies}")
+        left -= copies
+    tracker = tracker_of(chat)
+    tally = RoundTally(f"Mage round of {size}")
+    await game.measure("«Заявки»", game.press(master, tracker, "Заявки"), tap=True)
+    await attack_round(game, master, players, tally, attacks=SIZE_ATTACKS)
+    return game.steps
+
+
+def cpu_clock(process: CommandProcess) -> Callable[[], float | None]:
+    """The bot's CPU seconds so far with the scheduler's nanoseconds (every thread's
+    ``/proc/PID/task/*/schedstat``): a tap takes a few milliseconds, under the 10 ms tick
+    that ``/proc/PID/stat`` counts in; that tick where there is no schedstat."""
+
+    def clock() -> float | None:
+        if process.process is None:
+            return None
+        tasks = Path(f"/proc/{process.process.pid}/task")
+        try:
+            return sum(int((t / "schedstat").read_text().split()[0]) for t in tasks.iterdir()) / 1e9
+        except (OSError, ValueError, IndexError):
+            return process.cpu_seconds()
+
+    return clock
+
+
+def tap_kind(step: Step) -> str:
+    """What a tap did, whoever pressed it: «Заявлено», «Атака», a panel's target or defence."""
+    name = step.name.split(" (", 1)[0]
+    return "panel: " + name.removeprefix("panel: ")[:1] if name.startswith("panel") else name
+
+
+def cpu_by_kind(steps: Sequence[Step]) -> dict[str, list[float]]:
+    """The bot's CPU milliseconds of each tap, by what the tap did."""
+    kinds: dict[str, list[float]] = {}
+    for step in steps:
+        if step.tap and step.cpu is not None:
+            kinds.setdefault(tap_kind(step), []).append(step.cpu * 1000)
+    return kinds
+
+
+def print_sizes(by_size: dict[int, list[Step]]) -> bool:
+    """CPU per tap at each size, and the large round's cost on the small round's mix of taps
+    (a round of 20 has more declarations than one of 6) against the small one's, with its
+    target; True when it missed. Without a CPU clock (no /proc) it prints and misses nothing."""
+    small, large = min(by_size), max(by_size)
+    kinds = {size: cpu_by_kind(steps) for size, steps in by_size.items()}
+    for size in (small, large):
+        times = [t for found in kinds[size].values() for t in found]
+        shown = f"{sum(times) / len(times):.1f} ms over {len(times)} taps" if times else "-"
+        print(f"CPU per tap with {size} fighters: {shown}")
+    mix = {kind: len(times) for kind, times in kinds[small].items() if kind in kinds[large]}
+    if not mix:
+        return False
+    taps = sum(mix.values())
+    base = sum(n * sum(kinds[small][k]) / len(kinds[small][k]) for k, n in mix.items()) / taps
+    grown = sum(n * sum(kinds[large][k]) / len(kinds[large][k]) for k, n in mix.items()) / taps
+    ratio = grown / base if base else 0.0
+    verdict = "met" if ratio <= CPU_RATIO_TARGET else "MISSED"
+    print(
+        f"CPU per tap, {large} fighters / {small} (the same mix of taps): {ratio:.2f} "
+        f"(target <= {CPU_RATIO_TARGET}: only the tracker's drawing grows; {verdict})"
+    )
+    return ratio > CPU_RATIO_TARGET
 
 
 def d6_tracker_of(chat: FakeChat) -> ChatMessage:
@@ -346,7 +460,7 @@ async def main(arguments: list[str]) -> int:
                 "DEFAULT_LOCALE": "ru",
                 "LOG_LEVEL": "WARNING",
             }
-            process = BotProcess(env, Path(directory) / "bot.log")
+            process = CommandProcess(["-m", "bot"], env, Path(directory) / "bot.log")
             since = time.monotonic()
             await process.start()
             try:
@@ -357,6 +471,9 @@ async def main(arguments: list[str]) -> int:
                 )
                 steps, rounds = await play(api, redis)
                 d6_steps, d6_round = await play_d6(api, redis)
+                by_size = {
+                    size: await play_size(api, redis, cpu_clock(process), size) for size in SIZES
+                }
             finally:
                 await process.stop()
                 await redis.stop()
@@ -414,6 +531,9 @@ async def main(arguments: list[str]) -> int:
         f"(target <= {D6_ROUND_TAPS} for six with five attacks: {verdict})"
     )
     budget_missed |= print_attacks(attacks)
+    print()
+    # Printed, not failed on: CPU time on a machine shared with other work is only a reading.
+    print_sizes(by_size)
     failed = (
         sent > MESSAGE_TARGET or budget_missed or (options.strict and worst > ROUND_TRIP_TARGET)
     )

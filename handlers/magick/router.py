@@ -23,10 +23,9 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
+from bot import combat as bot_combat
 from bot import render, rolling
 from bot.access import runs_game
-from bot.combat import CURRENT_ROUND
-from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
 from bot.session import safe_edit
@@ -173,7 +172,6 @@ async def m_command(
     command: CommandObject,
     store: Store,
     profile: Profile,
-    features: FeatureSet,
     rng: Rng | None = None,
 ) -> None:
     if not _mage(profile):
@@ -190,9 +188,7 @@ async def m_command(
         return
     user, sheet = found
     # A fight on in the chat makes durations count in turns (§C.7, S4 «в бою»).
-    fighting = features.has(CURRENT_ROUND) and (
-        await features.handoff(CURRENT_ROUND)(store, message.chat.id) is not None
-    )
+    fighting = await bot_combat.fighting(store, message.chat.id)
     state = EffectFlow(
         caster=roller_name(message, user),
         user_id=user.id,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from rules.combat.attack import (
     AttackPlan,
+    AttackSetup,
     PlanReason,
     PlanStatus,
     RollPlan,
@@ -28,6 +29,7 @@ from rules.combat.damage import (
     AttackOutcome,
     DiceTally,
     HitResult,
+    Rolled,
     Target,
     damage_pool,
     resolve_attack,
@@ -39,6 +41,7 @@ from rules.combat.damage import (
 )
 from rules.combat.defence import (
     DefenceManoeuvre,
+    DefenceSetup,
     defence_plan,
     desperate_defence_pools,
     interruption_allowed,
@@ -112,11 +115,13 @@ __all__ = [
     "Approach",
     "AttackOutcome",
     "AttackPlan",
+    "AttackSetup",
     "Combatant",
     "Condition",
     "Cover",
     "DamageBase",
     "DefenceManoeuvre",
+    "DefenceSetup",
     "DiceTally",
     "Effect",
     "HitResult",
@@ -129,6 +134,7 @@ __all__ = [
     "PlanStatus",
     "Reach",
     "RollPlan",
+    "Rolled",
     "Situation",
     "Slot",
     "StandUp",

@@ -156,24 +156,30 @@ def _zero_ability(
     return plan
 
 
-def attack_plan(
-    code: Manoeuvre | str,
-    profile: Profile,
-    *,
-    dexterity: int,
-    ability: int,
-    ability_used: Trait | str | None = None,
-    strength: int = 0,
-    weapon_damage: int | None = None,
-    damage_type: DamageType | str | None = None,
-    ammo: int | None = None,
-    situation: Situation | None = None,
-    base_difficulty: int | None = None,
-    track: HealthTrack | None = None,
-    dice_penalty: int = 0,
-    blind_check: D10Result | None = None,
-    gm_override: bool = False,
-) -> AttackPlan:
+@dataclass(frozen=True)
+class AttackSetup:
+    """What one attack is made with (§B.3 step 1): the manoeuvre, the attacker's Dexterity
+    and the ability it uses, Strength, the weapon, ammo, the situation, the attacker's
+    health, the caller's multiple-action penalty, a blind-fire check already rolled and the
+    Storyteller's override of a zero ability. Checked by :func:`attack_plan`."""
+
+    code: Manoeuvre | str
+    dexterity: int
+    ability: int
+    ability_used: Trait | str | None = None
+    strength: int = 0
+    weapon_damage: int | None = None
+    damage_type: DamageType | str | None = None
+    ammo: int | None = None
+    situation: Situation | None = None
+    base_difficulty: int | None = None
+    track: HealthTrack | None = None
+    dice_penalty: int = 0
+    blind_check: D10Result | None = None
+    gm_override: bool = False
+
+
+def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
     """Pool, difficulty, threshold, damage dice and ammo of one attack (§B.3 step 1).
 
     Pool = Ловкость + the manoeuvre's ability + its extra dice (autofire +10, burst +2) +
@@ -185,6 +191,27 @@ def attack_plan(
     Damage type defaults (§B.10): Strength and the gun butt are bashing, a weapon is lethal;
     pass ``damage_type`` for a club or for claws.
     """
+    if not isinstance(setup, AttackSetup):
+        raise RulesInputError(ErrorCode.TYPE, "setup", "expected AttackSetup")
+    code, dexterity, ability, ability_used = (
+        setup.code,
+        setup.dexterity,
+        setup.ability,
+        setup.ability_used,
+    )
+    strength, weapon_damage, damage_type, ammo = (
+        setup.strength,
+        setup.weapon_damage,
+        setup.damage_type,
+        setup.ammo,
+    )
+    situation, base_difficulty, track, dice_penalty = (
+        setup.situation,
+        setup.base_difficulty,
+        setup.track,
+        setup.dice_penalty,
+    )
+    blind_check, gm_override = setup.blind_check, setup.gm_override
     spec = manoeuvre(code)
     opts = _options(profile)
     sit = situation if situation is not None else Situation()

@@ -168,19 +168,28 @@ class AttackOutcome:
     effects: frozenset[Effect]
 
 
+@dataclass(frozen=True)
+class Rolled:
+    """What is already known of an attack when it is resolved: the attack's and the
+    defence's rolls, an ambush, damage that cannot be soaked, the damage and soak faces
+    (None: rolled now) and the levels the target took from earlier attacks this turn."""
+
+    attack: D10Result | None = None
+    defence: D10Result | None = None
+    ambush: bool = False
+    unsoakable: bool = False
+    damage_faces: Sequence[int] | None = None
+    soak_faces: Sequence[int] | None = None
+    earlier_levels: Sequence[int] = ()
+
+
 def resolve_attack(
     plan: AttackPlan,
     target: Target,
     profile: Profile,
+    rolled: Rolled | None = None,
     *,
-    attack: D10Result | None = None,
-    defence: D10Result | None = None,
-    ambush: bool = False,
-    unsoakable: bool = False,
-    damage_faces: Sequence[int] | None = None,
-    soak_faces: Sequence[int] | None = None,
     rng: Rng | None = None,
-    earlier_levels: Sequence[int] = (),
 ) -> AttackOutcome:
     """S4 «Атакующий манёвр разыгрывается так: 1. Атака 2. Защита 3. Урон 4. Поглощение».
 
@@ -193,6 +202,20 @@ def resolve_attack(
     ``earlier_levels`` are what the target took from other attacks this turn: with
     ``stun_per_turn`` the stun counts their sum with this one's (AMB-B10).
     """
+    known = Rolled() if rolled is None else rolled
+    if not isinstance(known, Rolled):
+        raise RulesInputError(ErrorCode.TYPE, "rolled", "expected Rolled")
+    attack, defence, ambush, unsoakable = (
+        known.attack,
+        known.defence,
+        known.ambush,
+        known.unsoakable,
+    )
+    damage_faces, soak_faces, earlier_levels = (
+        known.damage_faces,
+        known.soak_faces,
+        known.earlier_levels,
+    )
     opts = _options(profile)
     if not isinstance(plan, AttackPlan):
         raise RulesInputError(ErrorCode.TYPE, "plan", "expected AttackPlan")

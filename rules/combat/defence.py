@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.combat.attack import RollPlan, _combat_difficulty, _status_for, _zero_ability
@@ -39,27 +40,53 @@ _DEFENCE_ABILITIES = {
 }
 
 
-def defence_plan(
-    code: DefenceManoeuvre | str,
-    profile: Profile,
-    *,
-    dexterity: int,
-    ability: int,
-    ability_used: Trait | str | None = None,
-    attacks_before: int = 0,
-    desperate: bool = False,
-    conditions: frozenset[Condition] = frozenset(),
-    track: HealthTrack | None = None,
-    dice_penalty: int = 0,
-    base_difficulty: int | None = None,
-    gm_override: bool = False,
-) -> RollPlan:
+@dataclass(frozen=True)
+class DefenceSetup:
+    """What one defence is made with (§B.3 step 2): the manoeuvre, the defender's Dexterity
+    and the ability it uses, the attacks already met this turn and whether the defence is
+    desperate, the defender's conditions and health, the caller's multiple-action penalty,
+    the table's base difficulty and the Storyteller's override of a zero ability. Checked by
+    :func:`defence_plan`."""
+
+    code: DefenceManoeuvre | str
+    dexterity: int
+    ability: int
+    ability_used: Trait | str | None = None
+    attacks_before: int = 0
+    desperate: bool = False
+    conditions: frozenset[Condition] = frozenset()
+    track: HealthTrack | None = None
+    dice_penalty: int = 0
+    base_difficulty: int | None = None
+    gm_override: bool = False
+
+
+def defence_plan(setup: DefenceSetup, profile: Profile) -> RollPlan:
     """The defence roll of §B.3 step 2, with «Отчаянная защита» as ``desperate``.
 
     Desperate defence: «с полным набором кубов, отнимая от него по 1 кубу за каждую
     получаемую атаку»; against the j-th attack of the turn (``attacks_before = j − 1``) the
     pool loses j − 1 dice (AMB-B5, see :func:`desperate_defence_pools`).
     """
+    if not isinstance(setup, DefenceSetup):
+        raise RulesInputError(ErrorCode.TYPE, "setup", "expected DefenceSetup")
+    code, dexterity, ability, ability_used = (
+        setup.code,
+        setup.dexterity,
+        setup.ability,
+        setup.ability_used,
+    )
+    attacks_before, desperate, conditions, track = (
+        setup.attacks_before,
+        setup.desperate,
+        setup.conditions,
+        setup.track,
+    )
+    dice_penalty, base_difficulty, gm_override = (
+        setup.dice_penalty,
+        setup.base_difficulty,
+        setup.gm_override,
+    )
     kind = parse_enum(DefenceManoeuvre, code, "defence")
     opts = _options(profile)
     dex = check_int(dexterity, "dexterity", 0, TRAIT_MAX)

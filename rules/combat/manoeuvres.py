@@ -91,31 +91,15 @@ class ManoeuvreSpec:
     reach: Reach
     abilities: tuple[Trait, ...]  # the first is the default; Dexterity is always the attribute
     difficulty_mod: int
-    attack_dice: int
     damage_base: DamageBase
-    damage_bonus: int
-    ammo: Ammo
-    effects: frozenset[Effect]
+    damage_bonus: int = 0
+    attack_dice: int = 0
+    ammo: Ammo = Ammo.NONE
+    effects: frozenset[Effect] = frozenset()
 
 
 _BRAWL_MELEE = (Trait.BRAWL, Trait.MELEE)
 _GUNS = (Trait.FIREARMS,)
-_NO_FX: frozenset[Effect] = frozenset()
-
-
-def _spec(
-    code: Manoeuvre,
-    reach: Reach,
-    abilities: tuple[Trait, ...],
-    diff: int,
-    base: DamageBase,
-    bonus: int = 0,
-    *,
-    dice: int = 0,
-    ammo: Ammo = Ammo.NONE,
-    effects: frozenset[Effect] = _NO_FX,
-) -> ManoeuvreSpec:
-    return ManoeuvreSpec(code, reach, abilities, diff, dice, base, bonus, ammo, effects)
 
 
 _M, _R = Reach.MELEE, Reach.RANGED
@@ -123,9 +107,9 @@ _M, _R = Reach.MELEE, Reach.RANGED
 MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
     s.code: s
     for s in (
-        _spec(Manoeuvre.STRIKE, _M, _BRAWL_MELEE, 0, DamageBase.STRENGTH_OR_WEAPON),
-        _spec(Manoeuvre.KICK, _M, (Trait.BRAWL,), 1, DamageBase.STRENGTH, 1),
-        _spec(
+        ManoeuvreSpec(Manoeuvre.STRIKE, _M, _BRAWL_MELEE, 0, DamageBase.STRENGTH_OR_WEAPON),
+        ManoeuvreSpec(Manoeuvre.KICK, _M, (Trait.BRAWL,), 1, DamageBase.STRENGTH, 1),
+        ManoeuvreSpec(
             Manoeuvre.DISARM,
             _M,
             (Trait.MELEE, Trait.BRAWL),
@@ -133,7 +117,7 @@ MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
             DamageBase.NONE,
             effects=frozenset({Effect.DISARM}),
         ),
-        _spec(
+        ManoeuvreSpec(
             Manoeuvre.GRAPPLE,
             _M,
             (Trait.BRAWL,),
@@ -141,7 +125,7 @@ MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
             DamageBase.STRENGTH,
             effects=frozenset({Effect.SUSTAINED, Effect.IMMOBILIZE_PARTIAL}),
         ),
-        _spec(
+        ManoeuvreSpec(
             Manoeuvre.HOLD,
             _M,
             (Trait.BRAWL,),
@@ -149,7 +133,7 @@ MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
             DamageBase.NONE,
             effects=frozenset({Effect.SUSTAINED, Effect.IMMOBILIZE_FULL}),
         ),
-        _spec(
+        ManoeuvreSpec(
             Manoeuvre.SHOVE,
             _M,
             (Trait.BRAWL,),
@@ -158,7 +142,7 @@ MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
             1,
             effects=frozenset({Effect.KNOCKDOWN}),
         ),
-        _spec(
+        ManoeuvreSpec(
             Manoeuvre.SWEEP,
             _M,
             _BRAWL_MELEE,
@@ -166,22 +150,26 @@ MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
             DamageBase.STRENGTH_OR_WEAPON,
             effects=frozenset({Effect.KNOCKDOWN}),
         ),
-        _spec(Manoeuvre.GUN_BUTT, _M, (Trait.MELEE,), 0, DamageBase.GUN_BUTT, 2),
-        _spec(Manoeuvre.SHOT, _R, (Trait.FIREARMS, Trait.THROWING), 0, DamageBase.WEAPON),
-        _spec(Manoeuvre.FULL_AUTO, _R, _GUNS, 2, DamageBase.WEAPON, dice=10, ammo=Ammo.MAGAZINE),
-        _spec(
+        ManoeuvreSpec(Manoeuvre.GUN_BUTT, _M, (Trait.MELEE,), 0, DamageBase.GUN_BUTT, 2),
+        ManoeuvreSpec(Manoeuvre.SHOT, _R, (Trait.FIREARMS, Trait.THROWING), 0, DamageBase.WEAPON),
+        ManoeuvreSpec(
+            Manoeuvre.FULL_AUTO, _R, _GUNS, 2, DamageBase.WEAPON, attack_dice=10, ammo=Ammo.MAGAZINE
+        ),
+        ManoeuvreSpec(
             Manoeuvre.SPRAY,
             _R,
             _GUNS,
             2,
             DamageBase.WEAPON,
-            dice=10,
+            attack_dice=10,
             ammo=Ammo.MAGAZINE,
             effects=frozenset({Effect.SPLIT_TARGETS}),
         ),
-        _spec(Manoeuvre.BURST, _R, _GUNS, 1, DamageBase.WEAPON, dice=2, ammo=Ammo.BURST),
+        ManoeuvreSpec(
+            Manoeuvre.BURST, _R, _GUNS, 1, DamageBase.WEAPON, attack_dice=2, ammo=Ammo.BURST
+        ),
         # The +3 is S4 «с +3 к сложности стрельбы»; the gate is AMB-B12.
-        _spec(Manoeuvre.BLIND_FIRE, _R, _GUNS, 3, DamageBase.WEAPON, ammo=Ammo.ONE),
+        ManoeuvreSpec(Manoeuvre.BLIND_FIRE, _R, _GUNS, 3, DamageBase.WEAPON, ammo=Ammo.ONE),
     )
 }
 

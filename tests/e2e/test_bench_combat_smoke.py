@@ -27,10 +27,13 @@ async def test_the_combat_round_benchmark_runs_within_the_message_budget() -> No
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
-    output, _ = await asyncio.wait_for(process.communicate(), 90)
+    output, _ = await asyncio.wait_for(process.communicate(), 240)
     text = output.decode(errors="replace")
     assert process.returncode == 0, text
     assert "new messages in the round: 2 (target <= 2: met)" in text
     assert "«Новый раунд»" in text
     assert "(target <= 3: met)" in text
     assert "(target <= 20 for six with five attacks: met)" in text  # the d6 round
+    assert (
+        "CPU per tap, 20 fighters / 6 (the same mix of taps):" in text
+    )  # a reading: the machine may be busy

@@ -116,7 +116,7 @@ SCENES: dict[str, tuple[Scene, ...]] = {
         ),
         Scene("d6", lines("p /sheet", "q /set", "st /sheet all")),
     ),
-    "initiative": (
+    "combat": (
         Scene(
             "mage",
             lines(
@@ -127,14 +127,10 @@ SCENES: dict[str, tuple[Scene, ...]] = {
                 "p /init",
             ),
         ),
-    ),
-    "attack": (
         Scene(
             "mage",
             lines("p /init", "q /init", f"st /init npc {NPC} 5", "p /atk", f"st /atk npc {NPC}"),
         ),
-    ),
-    "health": (
         Scene(
             "mage",
             lines(
@@ -187,7 +183,7 @@ SCENES: dict[str, tuple[Scene, ...]] = {
     "d6roll": (
         Scene("d6", lines("p /r сила+ловкость", "q /r 3", "p /r 2 уловка", f"q /r {WORD}+сила")),
     ),
-    "d6init": (
+    "d6combat": (
         Scene(
             "d6",
             lines(
@@ -198,9 +194,7 @@ SCENES: dict[str, tuple[Scene, ...]] = {
                 "p /init",
             ),
         ),
-    ),
-    "d6attack": (Scene("d6", lines("p /init 2", "q /init 1", "p /atk 3", "q /atk")),),
-    "d6wounds": (
+        Scene("d6", lines("p /init 2", "q /init 1", "p /atk 3", "q /atk")),
         Scene(
             "d6",
             lines(
@@ -320,8 +314,8 @@ def drawn_buttons(table: Table) -> list[Button]:
 def callback_factories() -> list[type[CallbackData]]:
     """Every callback_data factory some router filters on: a new feature's buttons count."""
     found: list[type[CallbackData]] = []
-    for router in all_features().routers():
-        for handler in router.callback_query.handlers:
+    for top in all_features().routers():
+        for handler in (h for router in top.chain_tail for h in router.callback_query.handlers):
             for flt in handler.filters or ():
                 if isinstance(flt.callback, CallbackQueryFilter):
                     found.append(flt.callback.callback_data)

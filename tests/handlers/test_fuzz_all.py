@@ -618,7 +618,8 @@ def feature_prefixes() -> dict[str, tuple[str, ...]]:
     for feature in FEATURES:
         prefixes = {
             flt.callback.callback_data.__prefix__
-            for handler in feature.make_router().callback_query.handlers
+            for router in feature.make_router().chain_tail  # a feature may include routers
+            for handler in router.callback_query.handlers
             for flt in handler.filters or ()
             if isinstance(flt.callback, CallbackQueryFilter)
         }

@@ -55,9 +55,7 @@ LEFTOVERS = re.compile(r"&(?:amp|lt|gt|quot|#\d+|#x[0-9a-f]+);", re.IGNORECASE)
 QUOTING = (
     "roll",
     "sheet",
-    "health",
-    "initiative",
-    "attack",
+    "combat",
     "teamwork",
     "opposed",
     "extended",
@@ -65,9 +63,7 @@ QUOTING = (
     "requests",
     "history",
     "d6roll",
-    "d6init",
-    "d6attack",
-    "d6wounds",
+    "d6combat",
     "d6contest",
     "d6requests",
 )

@@ -14,10 +14,10 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.utils.i18n import I18n
 
 from bot.store import Store
+from handlers.combat.tracker.callbacks import InitAction, InitCallback
+from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
-from handlers.d6init.callbacks import D6InitAction, D6InitCallback
 from handlers.d6requests.callbacks import D6RequestAction, D6RequestCallback
-from handlers.initiative.callbacks import InitAction, InitCallback
 from handlers.requests.callbacks import RequestAction, RequestCallback
 from rules.sheet import Ability, Attribute, Sheet, SheetSystem, set_power, set_trait
 from tests.handlers.conftest import Table, flows, make_table, player

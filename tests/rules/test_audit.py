@@ -20,17 +20,22 @@ REVISED = profiles.get("mage-revised")
 
 def test_defence_with_zero_ability_is_an_automatic_failure_in_the_house_profile() -> None:
     # S4 «Уклонение: Ловкость + Уклонение».
-    plan = combat.defence_plan(DefenceManoeuvre.DODGE, HOUSE, dexterity=3, ability=0)
+    plan = combat.defence_plan(
+        combat.DefenceSetup(code=DefenceManoeuvre.DODGE, dexterity=3, ability=0), HOUSE
+    )
     assert plan.status is PlanStatus.AUTO_FAILURE
     assert plan.reason is PlanReason.ZERO_ABILITY
     assert plan.pool == 0
 
 
 def test_defence_with_zero_ability_rolls_the_attribute_elsewhere_or_on_gm_override() -> None:
-    revised = combat.defence_plan(DefenceManoeuvre.DODGE, REVISED, dexterity=3, ability=0)
+    revised = combat.defence_plan(
+        combat.DefenceSetup(code=DefenceManoeuvre.DODGE, dexterity=3, ability=0), REVISED
+    )
     assert (revised.status, revised.pool) == (PlanStatus.ROLL, 3)
     overridden = combat.defence_plan(
-        DefenceManoeuvre.DODGE, HOUSE, dexterity=3, ability=0, gm_override=True
+        combat.DefenceSetup(code=DefenceManoeuvre.DODGE, dexterity=3, ability=0, gm_override=True),
+        HOUSE,
     )
     assert (overridden.status, overridden.pool) == (PlanStatus.ROLL, 3)
 

@@ -14,15 +14,18 @@ from rules.combat import (
     MANOEUVRES,
     STAND_UP_INITIATIVE,
     Approach,
+    AttackSetup,
     Combatant,
     Condition,
     Cover,
     DefenceManoeuvre,
+    DefenceSetup,
     Effect,
     HitResult,
     Manoeuvre,
     PlanReason,
     PlanStatus,
+    Rolled,
     Situation,
     Slot,
     Target,
@@ -78,7 +81,7 @@ def test_g_b01_initiative_and_standing_up() -> None:
 
 def test_g_b02_kick() -> None:
     """G-B02: Пинок, Ловкость 3 + Драка 2, Сила 2 → pool 5, diff 7, damage 3 (+ net − 1)."""
-    plan = attack_plan(Manoeuvre.KICK, HOUSE, dexterity=3, ability=2, strength=2)
+    plan = attack_plan(AttackSetup(code=Manoeuvre.KICK, dexterity=3, ability=2, strength=2), HOUSE)
     assert (plan.roll.pool, plan.roll.difficulty, plan.roll.threshold) == (5, 7, 0)
     assert plan.damage_dice == 3
     assert plan.damage_type is B
@@ -88,14 +91,19 @@ def test_g_b02_kick() -> None:
 
 def test_g_b03_full_auto() -> None:
     """G-B03: Ловкость 3 + Огн. Оружие 3, full auto → 16 dice at diff 8, magazine emptied."""
-    plan = attack_plan(Manoeuvre.FULL_AUTO, HOUSE, dexterity=3, ability=3, weapon_damage=5, ammo=17)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.FULL_AUTO, dexterity=3, ability=3, weapon_damage=5, ammo=17),
+        HOUSE,
+    )
     assert (plan.roll.pool, plan.roll.difficulty) == (16, 8)
     assert (plan.ammo_spent, plan.ammo_left) == (17, 0)
 
 
 def test_g_b03_burst() -> None:
     """G-B03: burst → 8 dice at diff 7, ammo −3."""
-    plan = attack_plan(Manoeuvre.BURST, HOUSE, dexterity=3, ability=3, weapon_damage=5, ammo=10)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.BURST, dexterity=3, ability=3, weapon_damage=5, ammo=10), HOUSE
+    )
     assert (plan.roll.pool, plan.roll.difficulty) == (8, 7)
     assert (plan.ammo_spent, plan.ammo_left) == (3, 7)
 
@@ -106,7 +114,9 @@ def test_g_b03_burst() -> None:
 def test_g_b03_not_enough_ammo_is_e_range(code: Manoeuvre, ammo: int) -> None:
     """G-B03: spray with 0 ammo → E_RANGE (and full auto with 0, burst with 2)."""
     with pytest.raises(RulesInputError) as err:
-        attack_plan(code, HOUSE, dexterity=3, ability=3, weapon_damage=5, ammo=ammo)
+        attack_plan(
+            AttackSetup(code=code, dexterity=3, ability=3, weapon_damage=5, ammo=ammo), HOUSE
+        )
     assert err.value.code is ErrorCode.RANGE
     assert err.value.field == "ammo"
 
@@ -115,7 +125,8 @@ def test_g_b04_cover_stacks() -> None:
     """G-B04: shooter in full cover, target in full cover, base 6 → 6 + 2 + 1 = 9."""
     sit = Situation(target_cover=Cover.FULL, own_cover=Cover.FULL)
     plan = attack_plan(
-        Manoeuvre.SHOT, HOUSE, dexterity=3, ability=3, weapon_damage=4, situation=sit
+        AttackSetup(code=Manoeuvre.SHOT, dexterity=3, ability=3, weapon_damage=4, situation=sit),
+        HOUSE,
     )
     assert plan.roll.difficulty == 9
     assert plan.roll.threshold == 0
@@ -128,27 +139,25 @@ def test_g_b05_blind_fire() -> None:
     assert (check.pool, check.difficulty) == (5, 8)
     passed = resolve([8, 2, 3, 4, 5], 8, HOUSE)
     plan = attack_plan(
-        Manoeuvre.BLIND_FIRE,
+        AttackSetup(
+            code=Manoeuvre.BLIND_FIRE, dexterity=3, ability=2, weapon_damage=4, blind_check=passed
+        ),
         HOUSE,
-        dexterity=3,
-        ability=2,
-        weapon_damage=4,
-        blind_check=passed,
     )
     assert plan.roll.difficulty == 9
     assert plan.status is PlanStatus.ROLL
     failed = resolve([7, 2, 3, 4, 5], 8, HOUSE)
     gated = attack_plan(
-        Manoeuvre.BLIND_FIRE, HOUSE, dexterity=3, ability=2, weapon_damage=4, blind_check=failed
+        AttackSetup(
+            code=Manoeuvre.BLIND_FIRE, dexterity=3, ability=2, weapon_damage=4, blind_check=failed
+        ),
+        HOUSE,
     )
     assert gated.status is PlanStatus.IMPOSSIBLE
     assert gated.roll.reason is PlanReason.BLIND_CHECK_FAILED
     ungated = attack_plan(
-        Manoeuvre.BLIND_FIRE,
+        AttackSetup(code=Manoeuvre.BLIND_FIRE, dexterity=3, ability=2, weapon_damage=4),
         with_options(blind_fire_gated=False),
-        dexterity=3,
-        ability=2,
-        weapon_damage=4,
     )
     assert ungated.status is PlanStatus.ROLL
 
@@ -156,14 +165,16 @@ def test_g_b05_blind_fire() -> None:
 def test_g_b06_full_attack_chain() -> None:
     """G-B06: attack 4, dodge 1 → net 3; weapon 4 → damage pool 6; faces 6,7,2,9,1,3 → 3
     (the 1 does not cancel); lethal vs Stamina 2 without armour → soak 0; 3 L; stunned."""
-    plan = attack_plan(Manoeuvre.SHOT, HOUSE, dexterity=3, ability=3, weapon_damage=4)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.SHOT, dexterity=3, ability=3, weapon_damage=4), HOUSE
+    )
     attack = resolve([6, 7, 8, 9, 2, 3], plan.roll.difficulty, HOUSE)
     assert attack.successes == 4
     dodge = resolve([6, 2, 3], 6, HOUSE)
     assert dodge.successes == 1
     target = Target(stamina=2)
     out = resolve_attack(
-        plan, target, HOUSE, attack=attack, defence=dodge, damage_faces=[6, 7, 2, 9, 1, 3]
+        plan, target, HOUSE, Rolled(attack=attack, defence=dodge, damage_faces=[6, 7, 2, 9, 1, 3])
     )
     assert out.result is HitResult.HIT
     assert out.net == 3
@@ -179,11 +190,17 @@ def test_g_b06_full_attack_chain() -> None:
 
 def test_g_b10_stun_through_an_attack() -> None:
     """G-B10 through the chain: Stamina 3; 4 levels after soak stun, 3 do not."""
-    plan = attack_plan(Manoeuvre.SHOT, HOUSE, dexterity=3, ability=3, weapon_damage=4)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.SHOT, dexterity=3, ability=3, weapon_damage=4), HOUSE
+    )
     hit = resolve([8, 8, 2, 2, 2, 2], 6, HOUSE)
-    four = resolve_attack(plan, Target(stamina=3), HOUSE, attack=hit, damage_faces=[6, 7, 8, 9, 2])
+    four = resolve_attack(
+        plan, Target(stamina=3), HOUSE, Rolled(attack=hit, damage_faces=[6, 7, 8, 9, 2])
+    )
     assert (four.levels, four.stunned) == (4, True)
-    three = resolve_attack(plan, Target(stamina=3), HOUSE, attack=hit, damage_faces=[6, 7, 8, 2, 2])
+    three = resolve_attack(
+        plan, Target(stamina=3), HOUSE, Rolled(attack=hit, damage_faces=[6, 7, 8, 2, 2])
+    )
     assert (three.levels, three.stunned) == (3, False)
     assert is_stunned(4, 3)
     assert not is_stunned(3, 3)
@@ -194,12 +211,14 @@ def test_g_b12_desperate_defence() -> None:
     assert desperate_defence_pools(6, 3) == (6, 5, 4)
     pools = [
         defence_plan(
-            DefenceManoeuvre.DODGE,
+            DefenceSetup(
+                code=DefenceManoeuvre.DODGE,
+                dexterity=3,
+                ability=3,
+                desperate=True,
+                attacks_before=j,
+            ),
             HOUSE,
-            dexterity=3,
-            ability=3,
-            desperate=True,
-            attacks_before=j,
         ).pool
         for j in range(3)
     ]
@@ -218,14 +237,18 @@ def test_g_b13_movement() -> None:
     assert movement(2, 4).dice_penalty == -4
     assert not movement(2, 13).separate_action
     assert movement(2, 14).separate_action
-    still = attack_plan(Manoeuvre.SHOT, HOUSE, dexterity=2, ability=4, weapon_damage=4)
+    still = attack_plan(
+        AttackSetup(code=Manoeuvre.SHOT, dexterity=2, ability=4, weapon_damage=4), HOUSE
+    )
     moving = attack_plan(
-        Manoeuvre.SHOT,
+        AttackSetup(
+            code=Manoeuvre.SHOT,
+            dexterity=2,
+            ability=4,
+            weapon_damage=4,
+            situation=Situation(metres_moved=4),
+        ),
         HOUSE,
-        dexterity=2,
-        ability=4,
-        weapon_damage=4,
-        situation=Situation(metres_moved=4),
     )
     assert still.roll.pool - moving.roll.pool == 4
 
@@ -264,34 +287,44 @@ def test_unknown_manoeuvre_is_unknown_key() -> None:
         manoeuvre("headbutt")
     assert err.value.code is ErrorCode.UNKNOWN_KEY
     with pytest.raises(RulesInputError) as err:
-        attack_plan(Manoeuvre.KICK, HOUSE, dexterity=3, ability=2, ability_used=Trait.MELEE)
+        attack_plan(
+            AttackSetup(code=Manoeuvre.KICK, dexterity=3, ability=2, ability_used=Trait.MELEE),
+            HOUSE,
+        )
     assert err.value.code is ErrorCode.UNKNOWN_KEY
 
 
 def test_weapon_and_strength_damage() -> None:
     """«Сила / урон оружия»; gun butt «Урон оружия + 2» on the melee rating or Strength (AMB-B7)."""
-    fist = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=2, ability=2, strength=3)
+    fist = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=3), HOUSE
+    )
     assert (fist.damage_dice, fist.damage_type) == (3, B)
     knife = attack_plan(
-        Manoeuvre.STRIKE,
+        AttackSetup(
+            code=Manoeuvre.STRIKE,
+            dexterity=2,
+            ability=2,
+            ability_used=Trait.MELEE,
+            strength=3,
+            weapon_damage=4,
+        ),
         HOUSE,
-        dexterity=2,
-        ability=2,
-        ability_used=Trait.MELEE,
-        strength=3,
-        weapon_damage=4,
     )
     assert (knife.damage_dice, knife.damage_type) == (4, L)
-    butt = attack_plan(Manoeuvre.GUN_BUTT, HOUSE, dexterity=2, ability=2, strength=3)
+    butt = attack_plan(
+        AttackSetup(code=Manoeuvre.GUN_BUTT, dexterity=2, ability=2, strength=3), HOUSE
+    )
     assert (butt.damage_dice, butt.damage_type) == (5, B)
     claws = attack_plan(
-        Manoeuvre.STRIKE, HOUSE, dexterity=2, ability=2, strength=3, damage_type="A"
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=3, damage_type="A"),
+        HOUSE,
     )
     assert claws.damage_type is A
-    disarm = attack_plan(Manoeuvre.DISARM, HOUSE, dexterity=2, ability=2)
+    disarm = attack_plan(AttackSetup(code=Manoeuvre.DISARM, dexterity=2, ability=2), HOUSE)
     assert (disarm.damage_dice, disarm.damage_type) == (0, None)
     with pytest.raises(RulesInputError) as err:
-        attack_plan(Manoeuvre.SHOT, HOUSE, dexterity=2, ability=2)
+        attack_plan(AttackSetup(code=Manoeuvre.SHOT, dexterity=2, ability=2), HOUSE)
     assert err.value.field == "weapon_damage"
 
 
@@ -303,12 +336,14 @@ def test_rear_and_flank_as_written_and_swapped() -> None:
     assert approach_dice(Approach.REAR, swapped) == 2
     assert approach_dice(Approach.FLANK, swapped) == 1
     plan = attack_plan(
-        Manoeuvre.STRIKE,
+        AttackSetup(
+            code=Manoeuvre.STRIKE,
+            dexterity=2,
+            ability=2,
+            strength=2,
+            situation=Situation(approach=Approach.FLANK),
+        ),
         HOUSE,
-        dexterity=2,
-        ability=2,
-        strength=2,
-        situation=Situation(approach=Approach.FLANK),
     )
     assert plan.roll.pool == 6
 
@@ -320,16 +355,25 @@ def test_conditions_modify_pool_and_difficulty() -> None:
         attacker_conditions=frozenset({Condition.BLINDED, Condition.PRONE}),
         target_conditions=frozenset({Condition.BLINDED, Condition.PRONE}),
     )
-    plan = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=2, ability=2, strength=2, situation=sit)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=2, situation=sit), HOUSE
+    )
     assert plan.roll.pool == 4 + 2 + 1
     assert (plan.roll.difficulty, plan.roll.threshold) == (9, 1)  # 6 + 2 + 2 = 10 → 9 + 1
     partial = Situation(target_conditions=frozenset({Condition.IMMOBILIZED_PARTIAL}))
-    p2 = attack_plan(Manoeuvre.KICK, HOUSE, dexterity=2, ability=2, strength=2, situation=partial)
+    p2 = attack_plan(
+        AttackSetup(code=Manoeuvre.KICK, dexterity=2, ability=2, strength=2, situation=partial),
+        HOUSE,
+    )
     assert p2.roll.pool == 6
     full = Situation(target_conditions=frozenset({Condition.IMMOBILIZED_FULL}))
-    p3 = attack_plan(Manoeuvre.KICK, HOUSE, dexterity=2, ability=2, strength=2, situation=full)
+    p3 = attack_plan(
+        AttackSetup(code=Manoeuvre.KICK, dexterity=2, ability=2, strength=2, situation=full), HOUSE
+    )
     assert p3.status is PlanStatus.AUTO_HIT
-    out = resolve_attack(p3, Target(stamina=1), HOUSE, damage_faces=[6, 6, 1], soak_faces=[2])
+    out = resolve_attack(
+        p3, Target(stamina=1), HOUSE, Rolled(damage_faces=[6, 6, 1], soak_faces=[2])
+    )
     assert out.net == 1  # AMB-B13: an automatic hit counts one success
     assert out.damage_pool == 3
     assert out.levels == 2
@@ -338,65 +382,86 @@ def test_conditions_modify_pool_and_difficulty() -> None:
 def test_off_hand_body_part_and_threshold() -> None:
     """Off hand +1, body part +1..+3; beyond 9 the surplus is threshold (§A.8)."""
     sit = Situation(off_hand=True, body_part=3)
-    plan = attack_plan(Manoeuvre.KICK, HOUSE, dexterity=2, ability=2, strength=2, situation=sit)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.KICK, dexterity=2, ability=2, strength=2, situation=sit), HOUSE
+    )
     assert (plan.roll.difficulty, plan.roll.threshold) == (9, 2)  # 6 + 1 + 1 + 3 = 11
 
 
 def test_cover_does_not_apply_to_melee() -> None:
     sit = Situation(target_cover=Cover.FULL, own_cover=Cover.FULL)
-    plan = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=2, ability=2, strength=2, situation=sit)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=2, situation=sit), HOUSE
+    )
     assert plan.roll.difficulty == 6
 
 
 def test_aiming() -> None:
     """S4 «+1 кубик к последующей атаке за каждый ход Прицеливания», needs Firearms > 0."""
     aimed = attack_plan(
-        Manoeuvre.SHOT,
+        AttackSetup(
+            code=Manoeuvre.SHOT,
+            dexterity=2,
+            ability=2,
+            weapon_damage=4,
+            situation=Situation(aim_turns=3),
+        ),
         HOUSE,
-        dexterity=2,
-        ability=2,
-        weapon_damage=4,
-        situation=Situation(aim_turns=3),
     )
     assert aimed.roll.pool == 7
     capped = attack_plan(
-        Manoeuvre.SHOT,
+        AttackSetup(
+            code=Manoeuvre.SHOT,
+            dexterity=2,
+            ability=2,
+            weapon_damage=4,
+            situation=Situation(aim_turns=3),
+        ),
         with_options(aim_cap=2),
-        dexterity=2,
-        ability=2,
-        weapon_damage=4,
-        situation=Situation(aim_turns=3),
     )
     assert capped.roll.pool == 6
     with pytest.raises(RulesInputError) as err:
         attack_plan(
-            Manoeuvre.SHOT,
+            AttackSetup(
+                code=Manoeuvre.SHOT,
+                dexterity=2,
+                ability=0,
+                weapon_damage=4,
+                situation=Situation(aim_turns=1),
+            ),
             HOUSE,
-            dexterity=2,
-            ability=0,
-            weapon_damage=4,
-            situation=Situation(aim_turns=1),
         )
     assert err.value.code is ErrorCode.NOT_ALLOWED
 
 
 def test_zero_ability_wounds_and_stun_block_the_attack() -> None:
     """S4 «0 в Способности - автоматически [Неудача]»; Калека −5; Контузия loses the turn."""
-    zero = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=3, ability=0, strength=2)
+    zero = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=3, ability=0, strength=2), HOUSE
+    )
     assert zero.status is PlanStatus.AUTO_FAILURE
     missed = resolve_attack(zero, Target(stamina=2), HOUSE)
     assert missed.result is HitResult.MISS
     revised = profiles.get("mage-revised")
-    assert attack_plan(Manoeuvre.STRIKE, revised, dexterity=3, ability=0).roll.pool == 3
+    assert (
+        attack_plan(AttackSetup(code=Manoeuvre.STRIKE, dexterity=3, ability=0), revised).roll.pool
+        == 3
+    )
     crippled = HealthTrack.parse("BBBBBB")
-    weak = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=3, ability=2, strength=2, track=crippled)
+    weak = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=3, ability=2, strength=2, track=crippled),
+        HOUSE,
+    )
     assert (weak.status, weak.roll.reason) == (PlanStatus.IMPOSSIBLE, PlanReason.POOL_EMPTY)
     hurt = attack_plan(
-        Manoeuvre.STRIKE, HOUSE, dexterity=3, ability=2, track=HealthTrack.parse("BB")
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=3, ability=2, track=HealthTrack.parse("BB")),
+        HOUSE,
     )
     assert hurt.roll.pool == 4
     stunned = Situation(attacker_conditions=frozenset({Condition.STUNNED}))
-    dazed = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=3, ability=2, situation=stunned)
+    dazed = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=3, ability=2, situation=stunned), HOUSE
+    )
     assert dazed.roll.reason is PlanReason.STUNNED
     with pytest.raises(RulesInputError) as err:
         resolve_attack(weak, Target(stamina=2), HOUSE)
@@ -407,10 +472,12 @@ def test_zero_ability_wounds_and_stun_block_the_attack() -> None:
 
 
 def test_defence_that_matches_the_attack_is_a_miss() -> None:
-    plan = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=2, ability=2, strength=2)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=2), HOUSE
+    )
     attack = resolve([6, 7, 2, 3], 6, HOUSE)
     block = resolve([8, 9, 2], 6, HOUSE)
-    out = resolve_attack(plan, Target(stamina=2), HOUSE, attack=attack, defence=block)
+    out = resolve_attack(plan, Target(stamina=2), HOUSE, Rolled(attack=attack, defence=block))
     assert out.result is HitResult.MISS
     assert out.track == HealthTrack()
 
@@ -418,29 +485,35 @@ def test_defence_that_matches_the_attack_is_a_miss() -> None:
 def test_defence_as_contest_switch() -> None:
     """defence_subtracts=False: a weaker defence doesn't reduce the attacker's successes."""
     prof = with_options(defence_subtracts=False)
-    plan = attack_plan(Manoeuvre.STRIKE, prof, dexterity=2, ability=2, strength=2)
+    plan = attack_plan(AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=2), prof)
     attack = resolve([6, 7, 8, 3], 6, prof)
     block = resolve([8, 2, 2], 6, prof)
     out = resolve_attack(
-        plan, Target(stamina=0), prof, attack=attack, defence=block, damage_faces=[2] * 4
+        plan, Target(stamina=0), prof, Rolled(attack=attack, defence=block, damage_faces=[2] * 4)
     )
     assert out.net == 3
     assert out.damage_pool == 4
 
 
 def test_botched_attack() -> None:
-    plan = attack_plan(Manoeuvre.SHOT, HOUSE, dexterity=2, ability=2, weapon_damage=4)
-    out = resolve_attack(plan, Target(stamina=2), HOUSE, attack=resolve([1, 2, 3, 4], 6, HOUSE))
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.SHOT, dexterity=2, ability=2, weapon_damage=4), HOUSE
+    )
+    out = resolve_attack(
+        plan, Target(stamina=2), HOUSE, Rolled(attack=resolve([1, 2, 3, 4], 6, HOUSE))
+    )
     assert out.result is HitResult.BOTCH
 
 
 def test_bashing_soak_with_stamina_and_armour() -> None:
     """AMB-B2: soak Stamina + armour at diff 6; 1s don't cancel; levels = damage − soak."""
-    plan = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=2, ability=2, strength=3)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=3), HOUSE
+    )
     attack = resolve([6, 7, 2, 3], 6, HOUSE)  # 2 successes → damage pool 3 + 1
     target = Target(stamina=2, armour=1, track=HealthTrack.parse("B"))
     out = resolve_attack(
-        plan, target, HOUSE, attack=attack, damage_faces=[6, 7, 8, 10], soak_faces=[6, 1, 2]
+        plan, target, HOUSE, Rolled(attack=attack, damage_faces=[6, 7, 8, 10], soak_faces=[6, 1, 2])
     )
     assert out.damage_pool == 4
     assert out.soak_pool == 3
@@ -475,34 +548,38 @@ def test_damage_rolls_never_cancel_or_botch_by_default() -> None:
 
 
 def test_dead_target_and_ambush_defence_rejected() -> None:
-    plan = attack_plan(Manoeuvre.STRIKE, HOUSE, dexterity=2, ability=2, strength=2)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=2, ability=2, strength=2), HOUSE
+    )
     attack = resolve([6, 7, 2, 3], 6, HOUSE)
     dead = HealthTrack((), dead=True)
     with pytest.raises(RulesInputError) as err:
-        resolve_attack(plan, Target(stamina=2, track=dead), HOUSE, attack=attack)
+        resolve_attack(plan, Target(stamina=2, track=dead), HOUSE, Rolled(attack=attack))
     assert err.value.code is ErrorCode.NOT_ALLOWED
     with pytest.raises(RulesInputError):
         resolve_attack(
             plan,
             Target(stamina=2),
             HOUSE,
-            attack=attack,
-            defence=resolve([6], 6, HOUSE),
-            ambush=True,
+            Rolled(attack=attack, defence=resolve([6], 6, HOUSE), ambush=True),
         )
 
 
 def test_attack_roll_must_match_the_plan() -> None:
-    plan = attack_plan(Manoeuvre.KICK, HOUSE, dexterity=2, ability=2, strength=2)
+    plan = attack_plan(AttackSetup(code=Manoeuvre.KICK, dexterity=2, ability=2, strength=2), HOUSE)
     with pytest.raises(RulesInputError) as err:
-        resolve_attack(plan, Target(stamina=2), HOUSE, attack=resolve([7, 7], 6, HOUSE))
+        resolve_attack(plan, Target(stamina=2), HOUSE, Rolled(attack=resolve([7, 7], 6, HOUSE)))
     assert err.value.code is ErrorCode.STATE
 
 
 def test_lethal_hit_kills_a_full_track() -> None:
-    plan = attack_plan(Manoeuvre.SHOT, HOUSE, dexterity=2, ability=2, weapon_damage=2)
+    plan = attack_plan(
+        AttackSetup(code=Manoeuvre.SHOT, dexterity=2, ability=2, weapon_damage=2), HOUSE
+    )
     target = Target(stamina=2, track=HealthTrack.parse("LLLLLLL"))
-    out = resolve_attack(plan, target, HOUSE, attack=resolve([7, 2], 6, HOUSE), damage_faces=[7, 2])
+    out = resolve_attack(
+        plan, target, HOUSE, Rolled(attack=resolve([7, 2], 6, HOUSE), damage_faces=[7, 2])
+    )
     assert out.track.dead
     assert not out.stunned
 
@@ -564,24 +641,30 @@ def test_delay_action() -> None:
 
 def test_defence_plans() -> None:
     """§B.4: Блок/Парирование Ловкость + Драка/Фехтование, Уклонение Ловкость + Уклонение."""
-    block = defence_plan("block", HOUSE, dexterity=3, ability=2)
+    block = defence_plan(DefenceSetup(code="block", dexterity=3, ability=2), HOUSE)
     assert (block.pool, block.difficulty) == (5, 6)
     prone = frozenset({Condition.PRONE})
     parry = defence_plan(
-        DefenceManoeuvre.BLOCK,
+        DefenceSetup(
+            code=DefenceManoeuvre.BLOCK,
+            dexterity=3,
+            ability=2,
+            ability_used=Trait.MELEE,
+            conditions=prone,
+        ),
         HOUSE,
-        dexterity=3,
-        ability=2,
-        ability_used=Trait.MELEE,
-        conditions=prone,
     )
     assert parry.difficulty == 8
-    dodge = defence_plan(DefenceManoeuvre.DODGE, HOUSE, dexterity=3, ability=2, conditions=prone)
+    dodge = defence_plan(
+        DefenceSetup(code=DefenceManoeuvre.DODGE, dexterity=3, ability=2, conditions=prone), HOUSE
+    )
     assert dodge.difficulty == 6
     with pytest.raises(RulesInputError):
-        defence_plan("dodge", HOUSE, dexterity=3, ability=2, ability_used="brawl")
+        defence_plan(
+            DefenceSetup(code="dodge", dexterity=3, ability=2, ability_used="brawl"), HOUSE
+        )
     with pytest.raises(RulesInputError) as err:
-        defence_plan("parry-ish", HOUSE, dexterity=3, ability=2)
+        defence_plan(DefenceSetup(code="parry-ish", dexterity=3, ability=2), HOUSE)
     assert err.value.code is ErrorCode.UNKNOWN_KEY
 
 
@@ -656,7 +739,7 @@ def test_split_spray() -> None:
 )
 def test_invalid_attack_input(kwargs: dict[str, object], code: ErrorCode) -> None:
     with pytest.raises(RulesInputError) as err:
-        attack_plan(Manoeuvre.STRIKE, HOUSE, **kwargs)  # type: ignore[arg-type]
+        attack_plan(AttackSetup(code=Manoeuvre.STRIKE, **kwargs), HOUSE)  # type: ignore[arg-type]
     assert err.value.code is code
 
 
@@ -700,15 +783,17 @@ def test_property_plans_are_well_formed(
     check = resolve([8], 8, HOUSE)
     try:
         plan = attack_plan(
-            code,
+            AttackSetup(
+                code=code,
+                dexterity=dex,
+                ability=skill,
+                strength=strength,
+                weapon_damage=3,
+                ammo=30,
+                situation=sit,
+                blind_check=check,
+            ),
             HOUSE,
-            dexterity=dex,
-            ability=skill,
-            strength=strength,
-            weapon_damage=3,
-            ammo=30,
-            situation=sit,
-            blind_check=check,
         )
     except RulesInputError:
         return
@@ -733,13 +818,14 @@ def test_property_attack_chain(
 ) -> None:
     """Levels never exceed the damage successes; the track only grows; stun iff > Stamina."""
     plan = attack_plan(
-        Manoeuvre.STRIKE, HOUSE, dexterity=5, ability=5, strength=3, damage_type=kind
+        AttackSetup(code=Manoeuvre.STRIKE, dexterity=5, ability=5, strength=3, damage_type=kind),
+        HOUSE,
     )
     attack = resolve([7] * hits + [2] * (10 - hits), 6, HOUSE)
     defence = resolve([7] * blocked + [2], 6, HOUSE)
     target = Target(stamina=stamina, armour=armour, track=HealthTrack.parse("B"))
     out = resolve_attack(
-        plan, target, HOUSE, attack=attack, defence=defence, rng=random.Random(seed)
+        plan, target, HOUSE, Rolled(attack=attack, defence=defence), rng=random.Random(seed)
     )
     if hits <= blocked:
         assert out.result is HitResult.MISS

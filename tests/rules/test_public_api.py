@@ -183,13 +183,15 @@ def _sample_values() -> dict[type, st.SearchStrategy[Any]]:
         ),
         combat.AttackPlan: st.sampled_from(list(combat.Manoeuvre)).map(
             lambda m: combat.attack_plan(
-                m,
+                combat.AttackSetup(
+                    code=m,
+                    dexterity=3,
+                    ability=2,
+                    weapon_damage=4,
+                    ammo=30,
+                    blind_check=d10.resolve([9], difficulty=8, profile=mage),
+                ),
                 mage,
-                dexterity=3,
-                ability=2,
-                weapon_damage=4,
-                ammo=30,
-                blind_check=d10.resolve([9], difficulty=8, profile=mage),
             )
         ),
         combat.Combatant: st.sampled_from(["A", "B"]).map(

@@ -8,7 +8,7 @@ import pytest
 from aiogram.types import User
 
 from bot.store import log_key
-from handlers.d6attack.callbacks import AttackAction, D6AttackCallback
+from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from rules.d6.chance import DifficultyKind

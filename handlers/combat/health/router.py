@@ -1,0 +1,410 @@
+"""``/dmg``, ``/heal`` and ``/hp``: a character's health levels in chat (docs/rules.md §B.9–§B.12).
+
+The track lives on the character's sheet, so the wound penalty reaches every later action
+roll through :mod:`bot.rolling` by itself (§B.9). A player changes their own character; the
+Storyteller (an admin until there is one) also changes the character of the player whose
+message they reply to, and an NPC by name. A change is one atomic update of the sheet: two
+``/dmg`` at once both land.
+
+``/dmg`` takes the damage before soak (S4 «3. Урон 4. Поглощение»): the wound lands at once,
+and when the character can soak it (§B.10, by the table's rules) a button rolls the soak and
+puts the track back to the wound less what was soaked, in the same transaction as the step
+and only while the sheet still shows that wound (docs/product.md "Health": soak roll button after
+damage).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiogram import Bot, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot import npcs, render
+from bot.access import runs_game
+from bot.names import roller_name
+from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
+from bot.replies import concerns, replied_player
+from bot.session import safe_edit
+from bot.store import ChatSettings, SheetOwner, SheetSpend, Store
+from bot.taps import TapConflict, open_state, retrying, screen_of, tell
+from handlers.combat.health import view
+from handlers.combat.health.callbacks import HealthAction, HealthCallback
+from handlers.combat.health.flow import WoundFlow
+from handlers.combat.tracker.steps import current_round, refresh, stun_fighter
+from rules import combat
+from rules.combat.tracker import npc_key, player_key
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.health import HealthTrack, apply_damage, heal, is_stunned
+from rules.profiles import GameSystem, Profile
+from rules.sheet import Attribute, Sheet, new_sheet, set_health, system_of
+
+
+def make_router() -> Router:
+    router = Router(name="health")
+    router.message.register(dmg_command, Command("dmg", "damage"))
+    router.message.register(heal_command, Command("heal"))
+    router.message.register(hp_command, Command("hp", "health"))
+    router.callback_query.register(soak_tap, HealthCallback.filter())
+    return router
+
+
+class _NothingToHeal(Exception):
+    """No wound on the track: nothing is written."""
+
+
+@dataclass(frozen=True)
+class Whose:
+    """The character a health command is about: a player's (by id) or an NPC (by name)."""
+
+    name: str
+    user_id: int | None = None
+    npc: str | None = None
+    username: str | None = None
+
+
+async def _whose(
+    message: Message, args: HealthArguments, bot: Bot, chat_settings: ChatSettings, store: Store
+) -> Whose | None:
+    """The sender's own character, or, for whoever runs the game, an NPC or the character of
+    the player replied to (or whom the bot's replied message is about, bot/replies.py);
+    None (answered) when the sender may not."""
+    user = message.from_user
+    target = await replied_player(message, store) if args.npc is None else None
+    other = target is not None and user is not None and target.id != user.id
+    if args.npc is not None or other:
+        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+            await message.answer(view.storyteller_only_text())
+            return None
+        if args.npc is not None:
+            concerns(None)
+            return Whose(name=args.npc, npc=args.npc)
+        assert target is not None
+        concerns(target.id, target.first_name, target.username)
+        return Whose(name=target.first_name, user_id=target.id, username=target.username)
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.storyteller_only_text())
+        return None
+    return Whose(name=roller_name(message, user), user_id=user.id, username=user.username)
+
+
+async def _fighting_npcs(store: Store, chat_id: int) -> list[str]:
+    """The NPCs of the open fight by name: a group with no sheet seats its copies without
+    one («Гуль 1», «Гуль 2», bot/npcs.py), and the Storyteller still names them."""
+    current = await current_round(store, chat_id)
+    if current is None:
+        return []
+    return [f.name for f in current.fighters if f.user_id is None]
+
+
+def _with_groups(names: list[str]) -> list[str]:
+    """The names and the groups they are numbered in («Гуль 2» → «Гуль»), for ``/hp Гуль``."""
+    groups = [group for name in names if (group := npcs.group_of(name)) is not None]
+    return [*names, *groups]
+
+
+async def _change(
+    store: Store,
+    message: Message,
+    whose: Whose,
+    profile: Profile,
+    change: Callable[[Sheet], Sheet],
+    fighting: list[str],
+) -> Sheet | None:
+    system = system_of(profile)
+    if whose.npc is not None:
+        seated = whose.npc.casefold() in {name.casefold() for name in fighting}
+        if not seated and await store.load_npc(message.chat.id, system, whose.npc) is None:
+            await message.answer(view.no_npc_text(whose.npc))
+            return None
+        return await store.update_npc(message.chat.id, system, whose.npc, change)
+    assert whose.user_id is not None
+    owner = SheetOwner(user_id=whose.user_id, name=whose.name, username=whose.username)
+    return await store.update_sheet(message.chat.id, whose.user_id, system, change, owner=owner)
+
+
+async def _refresh_tracker(bot: Bot, store: Store, chat_id: int, profile: Profile) -> None:
+    """The round tracker shows health too: redraw it when a fight is on (§B.9)."""
+    await refresh(bot, store, chat_id, profile)
+
+
+async def _arguments(
+    message: Message,
+    command: CommandObject,
+    profile: Profile,
+    store: Store,
+    fighting: list[str],
+    *,
+    damage: bool,
+) -> HealthArguments | None:
+    if profile.system is not GameSystem.D10:
+        await message.answer(view.d10_only_text())
+        return None
+    try:
+        return parse_health_arguments(command.args, damage=damage)
+    except ArgumentsError:
+        named = await _npc_named(
+            store, message.chat.id, profile, command.args, fighting, damage=damage
+        )
+        if named is not None:
+            return named
+        usage = view.dmg_usage_text() if damage else view.heal_usage_text()
+        await message.answer(usage)
+        return None
+
+
+async def _npc_named(
+    store: Store,
+    chat_id: int,
+    profile: Profile,
+    text: str | None,
+    fighting: list[str],
+    *,
+    damage: bool,
+) -> HealthArguments | None:
+    """``Охранник 2 л``, ``Гуль 3 у``: a line that starts with an NPC's name, as the
+    Storyteller names one (the copy of a group by its number, docs/product.md "NPCs"; a
+    copy in the open fight even without a sheet); one level when only the kind follows."""
+    found = await npcs.npc_at_start(
+        store, chat_id, system_of(profile), text or "", whole=True, also=_with_groups(fighting)
+    )
+    if found is None:
+        return None
+    name, rest = found
+    for line in (rest, "1 " + rest):
+        try:
+            args = parse_health_arguments(line, damage=damage)
+        except ArgumentsError:
+            continue
+        return args.model_copy(update={"npc": name})
+    return None
+
+
+async def dmg_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
+    fighting = await _fighting_npcs(store, message.chat.id)
+    args = await _arguments(message, command, profile, store, fighting, damage=True)
+    if args is None or args.kind is None or args.levels is None:
+        return
+    whose = await _whose(message, args, bot, chat_settings, store)
+    if whose is None:
+        return
+    kind, levels = args.kind, args.levels
+    before: list[HealthTrack] = []
+
+    def hurt(sheet: Sheet) -> Sheet:
+        before.append(sheet.health)
+        return set_health(sheet, apply_damage(sheet.health, kind, levels, profile.combat).track)
+
+    try:
+        sheet = await _change(store, message, whose, profile, hurt, fighting)
+    except RulesInputError:
+        await message.answer(view.dead_text(whose.name))
+        return
+    if sheet is None:
+        return
+    rated = sheet.rating(Attribute.STAMINA)  # None: not written down, so no stun is known
+    stamina = rated or 0
+    soaker = combat.Target(stamina=stamina, track=before[-1])
+    state = WoundFlow(
+        name=whose.name,
+        user_id=whose.user_id,
+        npc=whose.npc,
+        damage=kind,
+        levels=levels,
+        dice=combat.soak_pool(soaker, kind, profile.combat),
+        stamina=rated,
+        before=before[-1],
+        after=sheet.health,
+    )
+    text = view.wound_text(state, sheet.health, profile)
+    markup = None
+    if state.dice:
+        owner = message.from_user.id if message.from_user else 0
+        flow = await store.create_flow(state, message.chat.id, owner)
+        markup = view.wound_keyboard(flow.id, flow.version, state.dice)
+    await message.answer(text, reply_markup=markup)
+    stunned = rated is not None and is_stunned(levels, rated, profile.combat)
+    await _stun_or_refresh(bot, store, message.chat.id, profile, whose, stunned)
+
+
+async def _stun_or_refresh(
+    bot: Bot,
+    store: Store,
+    chat_id: int,
+    profile: Profile,
+    whose: Whose,
+    stunned: bool,
+) -> None:
+    """§B.11: more levels than Stamina stun the character for this round and the next; the
+    tracker, if a fight is on, skips their actions (and a soak that saves them gives them
+    back). Without a stun it only shows the new health."""
+    key = fighter_key(whose.user_id, whose.npc)
+    if key is not None:
+        await stun_fighter(bot, store, chat_id, profile, key, stunned)
+        return
+    await _refresh_tracker(bot, store, chat_id, profile)
+
+
+def fighter_key(user_id: int | None, npc: str | None) -> str | None:
+    """The tracker's key of the character a health command is about."""
+    if npc is not None:
+        return npc_key(npc)
+    return player_key(user_id) if user_id is not None else None
+
+
+class _TrackMoved(Exception):
+    """The sheet no longer shows the wound the soak was rolled against."""
+
+
+@retrying
+async def soak_tap(
+    callback: CallbackQuery,
+    callback_data: HealthCallback,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None = None,
+) -> None:
+    """«Поглотить»: the wounded character's player (the Storyteller for anyone) rolls the
+    soak; the track becomes the wound less the soaked levels (§B.10)."""
+    opened = await open_state(
+        callback, callback_data.f, callback_data.v, store, WoundFlow, profile, current_only=True
+    )
+    if opened is None:
+        return
+    flow, message, state = opened
+    user = callback.from_user
+    if callback_data.a is not HealthAction.SOAK or state.soak is not None:
+        await tell(callback, lambda: view.soaked_already_text(), alert=True)
+        return
+    if (state.user_id is None or state.user_id != user.id) and not await runs_game(
+        bot, message.chat, chat_settings, user, None
+    ):
+        await tell(callback, lambda: view.not_yours_text(), alert=True)
+        return
+    soak = combat.roll_soak(state.dice, profile.combat, rng=rng)
+    kept = max(0, state.levels - soak.successes)
+    track = apply_damage(state.before, state.damage, kept, profile.combat).track
+    after = state.model_copy(update={"soak": soak, "kept": kept})
+
+    def soaked(sheet: Sheet) -> Sheet:
+        if sheet.health != state.after:
+            raise _TrackMoved
+        return set_health(sheet, track)
+
+    spend = SheetSpend(
+        user_id=state.user_id or 0, system=system_of(profile), change=soaked, npc=state.npc
+    )
+    text = view.wound_text(after, track, profile)
+    try:
+        advanced, _sheet = await store.advance_flow_spending(
+            flow, flow.version, after, spend, close=True, screen=screen_of(text, None)
+        )
+    except _TrackMoved:
+        await tell(callback, lambda: view.track_moved_text(), alert=True)
+        return
+    except RulesInputError:
+        await tell(callback, lambda: render.invalid_button_text(), alert=True)
+        return
+    if advanced is None:
+        raise TapConflict(flow.id)
+    await safe_edit(message, text, None)
+    await callback.answer()
+    whose = Whose(name=state.name, user_id=state.user_id, npc=state.npc)
+    stamina = state.stamina
+    stunned = stamina is not None and is_stunned(kept, stamina, profile.combat)
+    await _stun_or_refresh(bot, store, message.chat.id, profile, whose, stunned)
+
+
+async def heal_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
+    fighting = await _fighting_npcs(store, message.chat.id)
+    args = await _arguments(message, command, profile, store, fighting, damage=False)
+    if args is None:
+        return
+    whose = await _whose(message, args, bot, chat_settings, store)
+    if whose is None:
+        return
+    levels = args.levels or 1
+    healed: list[int] = []
+
+    def mend(sheet: Sheet) -> Sheet:
+        if not sheet.health.boxes or sheet.health.dead:
+            raise _NothingToHeal
+        healed.append(min(levels, len(sheet.health.boxes)))
+        return set_health(sheet, heal(sheet.health, min(levels, len(sheet.health.boxes))))
+
+    try:
+        sheet = await _change(store, message, whose, profile, mend, fighting)
+    except _NothingToHeal:
+        await message.answer(view.nothing_to_heal_text(whose.name))
+        return
+    if sheet is not None:
+        text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
+        await message.answer(text)
+        await _refresh_tracker(bot, store, message.chat.id, profile)
+
+
+async def hp_command(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> None:
+    """Anyone may look: health is what the table sees anyway."""
+    if profile.system is not GameSystem.D10:
+        await message.answer(view.d10_only_text())
+        return
+    fighting = await _fighting_npcs(store, message.chat.id)
+    try:
+        args = parse_health_arguments(command.args, damage=False)
+    except ArgumentsError:
+        named = await _npc_named(
+            store, message.chat.id, profile, command.args, fighting, damage=False
+        )
+        if named is None:
+            await message.answer(view.heal_usage_text())
+            return
+        args = named
+    system = system_of(profile)
+    user = message.from_user
+    target = await replied_player(message, store) if args.npc is None else None
+    if args.npc is not None:
+        # a group's copies, each with its own health, or the one NPC of that name
+        shown = await npcs.group_sheets(store, message.chat.id, system, args.npc, fighting)
+        if not shown:
+            sheet = await store.load_npc(message.chat.id, system, args.npc)
+            if sheet is None and args.npc.casefold() in {n.casefold() for n in fighting}:
+                sheet = new_sheet(system)  # a copy seated without a sheet: untouched
+            if sheet is None:
+                await message.answer(view.no_npc_text(args.npc))
+                return
+            shown = [(args.npc, sheet)]
+        lines = [view.hp_text(name, sheet.health, profile) for name, sheet in shown]
+    else:
+        who = target if target is not None else user
+        name = roller_name(message, who) if who is user else (who.first_name if who else "?")
+        loaded = await store.load_sheet(message.chat.id, who.id, system) if who else None
+        track = loaded.health if loaded is not None else HealthTrack()
+        await message.answer(view.hp_text(name, track, profile))
+        return
+    await message.answer("\n\n".join(lines))

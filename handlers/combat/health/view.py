@@ -1,0 +1,176 @@
+"""Health on screen: the track after damage or healing, the soak of a typed wound, and the
+refusals (§B.10–§B.12)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+
+from bot import house_rules, render, sheet_text
+from handlers.combat.health.callbacks import HealthAction, HealthCallback
+from handlers.combat.health.flow import WoundFlow
+from rules.combat.damage import DiceTally
+from rules.health import (
+    DamageType,
+    Duration,
+    HealthTrack,
+    TimeUnit,
+    healing_plan,
+    needs_stabilising,
+    stabilise_difficulty,
+)
+from rules.profiles import Profile
+
+
+def damage_kind(kind: DamageType, levels: int) -> str:
+    if kind is DamageType.BASHING:
+        return _("{n} level of bashing", "{n} levels of bashing", n=levels).format(n=levels)
+    if kind is DamageType.LETHAL:
+        return _("{n} level of lethal", "{n} levels of lethal", n=levels).format(n=levels)
+    return _("{n} level of aggravated", "{n} levels of aggravated", n=levels).format(n=levels)
+
+
+def wound_text(state: WoundFlow, track: HealthTrack, profile: Profile) -> str:
+    """A typed wound (§B.10): the damage, the soak once rolled and what it left, the track
+    with its care, and the house rules that decided them."""
+    lines = [
+        "💥 "
+        + _("{name} takes {damage}.").format(
+            name=escape(state.name), damage=damage_kind(state.damage, state.levels)
+        )
+    ]
+    if state.soak is not None and state.kept is not None:
+        kept = (
+            _("the damage is fully soaked")
+            if state.kept == 0
+            else damage_kind(state.damage, state.kept)
+        )
+        lines.append(
+            "🛡 " + _("Soak: {roll} → {damage}.").format(roll=tally_text(state.soak), damage=kept)
+        )
+    elif state.dice:
+        lines.append(
+            "🛡 " + _("{name} may soak it: {n}d10.").format(name=escape(state.name), n=state.dice)
+        )
+    lines.append(status_text(track, profile))
+    soaks = state.dice > 0 or state.soak is not None
+    tag = house_rules.house_tag(
+        profile,
+        dice=False,
+        keys=house_rules.CARE_RULES + (house_rules.SOAK_RULES if soaks else ()),
+    )
+    if tag is not None:
+        lines.append(escape(tag, quote=False))
+    return "\n".join(lines)
+
+
+def tally_text(tally: DiceTally) -> str:
+    faces = " ".join(
+        f"<b>{f}</b>" if f >= tally.difficulty else str(f)
+        for f in sorted(tally.faces, reverse=True)
+    )
+    return (faces or "—") + " — " + render.successes_text(tally.successes)
+
+
+def wound_keyboard(flow_id: str, version: int, dice: int) -> InlineKeyboardMarkup:
+    data = HealthCallback(f=flow_id, v=version, a=HealthAction.SOAK).pack()
+    text = "🛡 " + _("Soak ({n}d10)").format(n=dice)
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=text, callback_data=data)]]
+    )
+
+
+def healed_text(name: str, levels: int, track: HealthTrack, profile: Profile | None = None) -> str:
+    head = "🩹 " + _("{name} heals {n} level.", "{name} heals {n} levels.", n=levels).format(
+        name=escape(name), n=levels
+    )
+    return head + "\n" + status_text(track, profile)
+
+
+def hp_text(name: str, track: HealthTrack, profile: Profile | None = None) -> str:
+    return f"<b>{escape(name)}</b>\n" + status_text(track, profile)
+
+
+def status_text(track: HealthTrack, profile: Profile | None = None) -> str:
+    """The track, when the next level heals, and (§B.12 S4 «Любое Летальное повреждение
+    начиная с Травм требует медицинского вмешательства») whether the lethal wounds worsen a
+    level a day until stabilised, as the table's house rules read it."""
+    lines = [sheet_text.health_line(track)]
+    if track.dead:
+        lines.append("☠️ " + _("Dead."))
+        return "\n".join(lines)
+    plan = healing_plan(track)
+    if plan:
+        lines.append(_("Next level heals in {time}.").format(time=duration_text(plan[0].duration)))
+    options = profile.combat if profile is not None else None
+    if needs_stabilising(track, options):
+        lines.append(
+            "🩺 "
+            + _(
+                "The lethal wounds worsen a level a day until stabilised: "
+                "Intelligence + Medicine, difficulty {n}."
+            ).format(n=stabilise_difficulty(options))
+        )
+    return "\n".join(lines)
+
+
+def duration_text(time: Duration) -> str:
+    n = time.amount
+    if time.unit is TimeUnit.HOUR:
+        return _("{n} hour", "{n} hours", n=n).format(n=n)
+    if time.unit is TimeUnit.DAY:
+        return _("{n} day", "{n} days", n=n).format(n=n)
+    if time.unit is TimeUnit.WEEK:
+        return _("{n} week", "{n} weeks", n=n).format(n=n)
+    return _("{n} month", "{n} months", n=n).format(n=n)
+
+
+def nothing_to_heal_text(name: str) -> str:
+    return _("{name} has no wounds to heal.").format(name=escape(name))
+
+
+def dead_text(name: str) -> str:
+    return "☠️ " + _("{name} is dead; damage changes nothing now.").format(name=escape(name))
+
+
+def storyteller_only_text() -> str:
+    return _("Only the Storyteller changes another character's health or an NPC's.")
+
+
+def no_npc_text(name: str) -> str:
+    return _("There is no NPC called {name}. Create one with /npc {name}: stamina 2").format(
+        name=escape(name)
+    )
+
+
+def dmg_usage_text() -> str:
+    return _(
+        "Example: /dmg 3 l — your character takes 3 lethal (b bashing, l lethal, "
+        "a aggravated); /dmg npc Ghoul 2 b; in reply to a player: their character"
+    )
+
+
+def heal_usage_text() -> str:
+    return _("Example: /heal — one level; /heal 2; /heal npc Ghoul")
+
+
+def d10_only_text() -> str:
+    return _("Health levels belong to the d10 games; the d6 game keeps wounds on the sheet.")
+
+
+def soaked_already_text() -> str:
+    return _("This wound is already soaked.")
+
+
+def track_moved_text() -> str:
+    return _("The health track has changed since this wound: soak it by hand and use /heal.")
+
+
+def not_yours_text() -> str:
+    return _("Only the wounded character's player or the Storyteller soaks this wound.")
+
+
+def help_line(profile: Profile) -> str:
+    return _("/dmg 3 l damage · /heal · /hp health")

@@ -1,0 +1,15 @@
+"""The d10 fight's handlers: the tracker's, the attack panel's and health's, in one router."""
+
+from __future__ import annotations
+
+from aiogram import Router
+
+from handlers.combat.attack import router as attack
+from handlers.combat.health import router as health
+from handlers.combat.tracker import router as tracker
+
+
+def make_router() -> Router:
+    router = Router(name="combat")
+    router.include_routers(tracker.make_router(), attack.make_router(), health.make_router())
+    return router
