@@ -46,7 +46,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   a player's sheet (``rules.sheet.to_json``; one per game system, so a ``/rules`` switch
   neither loses nor mixes a sheet), ``p:USER`` the player's shown name and @username
   (JSON, for ``/sheet @user``), ``npc:SYSTEM:NAME`` a Storyteller's NPC sheet (name
-  casefolded) and ``npcname:SYSTEM:NAME`` its name as typed;
+  casefolded: the field is the index by name, so a line that may start with an NPC's name
+  is looked up by the fields its first words make, never by reading every sheet) and
+  ``npcname:SYSTEM:NAME`` its name as typed;
 - ``sdb:offer:{HOME}:ID`` — a roll offered in inline mode (``offer``: its JSON, ``rolled``:
   its result's text once pressed), in the slot of the campaign it rolls for; gone after
   ``OFFER_TTL`` (:mod:`bot.store.inline`);
