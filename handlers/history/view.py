@@ -163,13 +163,11 @@ PLAYERS_SHOWN = 25
 def stats_text(stats: ChatStats) -> str:
     if stats.rolls == 0:
         return _("No rolls to count yet.")
-    lines = [
-        "📊 <b>"
-        + _(
-            "Statistics of the last {n} roll", "Statistics of the last {n} rolls", n=stats.rolls
-        ).format(n=stats.rolls)
-        + "</b>"
-    ]
+    n = stats.rolls
+    title = _(
+        "Statistics of the whole game: {n} roll", "Statistics of the whole game: {n} rolls", n=n
+    )
+    lines = ["📊 <b>" + title.format(n=n) + "</b>"]
     for player in stats.players[:PLAYERS_SHOWN]:
         rolls = _("{n} roll", "{n} rolls", n=player.rolls).format(n=player.rolls)
         line = f"{escape(player.name) or '?'}: {rolls}, " + _(

@@ -80,7 +80,7 @@ async def test_stats_counts_per_player_and_judges_the_dice(table: Table) -> None
     expected = stats.chat_stats(await table.store.recent_rolls(GROUP.id))
     anna = next(p for p in expected.players if p.user_id == ANNA.id)
     mean = f"{anna.mean_successes:.1f}".replace(".", ",")
-    assert text.startswith("📊 <b>Статистика за последние 4 броска</b>")
+    assert text.startswith("📊 <b>Статистика за всю игру: 4 броска</b>")
     assert f"Anna: 3 броска, в среднем {mean} успеха за бросок" in text
     assert "Boris: 1 бросок, " in text
     assert "<b>Честны ли кубики?</b>" in text
@@ -176,7 +176,9 @@ async def test_english_log_and_stats(table: Table) -> None:
     )
     await table.say(EMMA, "/stats")
     text = table.session.sent[-1].text
-    assert text.startswith("📊 <b>Statistics of the last 1 roll</b>\nEmma: 1 roll, on average ")
+    assert text.startswith(
+        "📊 <b>Statistics of the whole game: 1 roll</b>\nEmma: 1 roll, on average "
+    )
     assert "<b>Are the dice fair?</b>\nd10: 4 dice, average " in text
     assert "the check needs at least 50 dice of this kind." in text
 
