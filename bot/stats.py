@@ -344,8 +344,9 @@ def chat_stats(entries: Iterable[Mapping[str, Any]]) -> ChatStats:
             continue
         tally = tallies.setdefault(entry.user_id, _Tally(name=entry.name))
         if entry.follow_up:
-            tally.faces.setdefault(entry.sides, []).extend(entry.faces)
-            all_faces.setdefault(entry.sides, []).extend(entry.faces)
+            if entry.faces:
+                tally.faces.setdefault(entry.sides, []).extend(entry.faces)
+                all_faces.setdefault(entry.sides, []).extend(entry.faces)
             continue
         rolls += 1
         tally.rolls += 1
@@ -367,6 +368,7 @@ def chat_stats(entries: Iterable[Mapping[str, Any]]) -> ChatStats:
             dice=_fairness_by_sides(tally.faces),
         )
         for user_id, tally in tallies.items()
+        if tally.rolls or tally.faces
     ]
     players.sort(key=lambda p: (-p.rolls, p.user_id))
     return ChatStats(
