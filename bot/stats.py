@@ -10,8 +10,10 @@ no scipy.
 Results are numbers and :class:`Verdict` codes only; the words a player reads live in the
 bot's catalogues (``locales/``), like every other sentence.
 
-Pure and stdlib only: the entries come in (from ``Store.recent_rolls``, newest first), values
-come out.
+Pure and stdlib only: log entries or the chat's counters come in, values come out. The log
+keeps only the recent rolls, so ``/stats`` reads counters kept for the whole campaign
+(:func:`tally` says what entries add to them as they are written, :func:`from_counters` reads
+them back; ARCHITECTURE.md "Statistics of a whole campaign").
 """
 
 from __future__ import annotations
