@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from html import escape
 from typing import Any, TypeGuard
 
@@ -115,11 +115,6 @@ def log_keyboard(offset: int, shown: int, total: int) -> InlineKeyboardMarkup | 
             ),
         )
     return InlineKeyboardMarkup(inline_keyboard=[row]) if row else None
-
-
-def countable(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The entries ``/stats`` counts: an unrevealed hidden roll is not one (it has no dice)."""
-    return [e for e in entries if not (e.get("hidden") is True and "faces" not in e)]
 
 
 def verdict_sentence(fair: Fairness) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from aiogram.utils.i18n import I18n
 
 from bot import hidden_rolls, stats
-from bot.store import HiddenRecord
+from bot.store import LOG_CAP, HiddenRecord
 from handlers.history import view
 from tests.handlers.conftest import GROUP, Table, buttons, player
 
@@ -92,12 +92,15 @@ async def test_stats_counts_per_player_and_judges_the_dice(table: Table) -> None
 
 
 async def test_stats_of_a_crowded_log_fit_one_message(table: Table) -> None:
-    # 200 rolls by 70 players with Telegram's longest names: one message, most active first.
-    for n in range(200):
+    # More rolls than the log keeps, by 70 players with Telegram's longest names: one
+    # message, most active first, every roll of the game counted.
+    for n in range(LOG_CAP + 10):
         roller = player(100 + n % 70, "Я" * 60 + f"{n % 70:04d}")
         await table.say(roller, "/r 10 6")
     await table.say(ANNA, "/stats")
     text = table.session.sent[-1].text
+    assert text.startswith(f"📊 <b>Статистика за всю игру: {LOG_CAP + 10} бросков</b>")
+    assert f"к10: кубиков {10 * (LOG_CAP + 10)}," in text
     assert len(text) <= 4096
     assert text.count("Я" * 60) == view.PLAYERS_SHOWN
     assert "…и ещё 45 игроков" in text
@@ -118,12 +121,11 @@ def test_merge_history_hides_until_revealed() -> None:
     assert hidden[0] == marker
     assert hidden[1] == plain
     assert (hidden[2]["successes"], hidden[2]["sides"]) == (1, 6)
-    assert view.countable(hidden) == hidden[1:]
+    assert stats.tally(hidden) == stats.tally(hidden[1:])  # the marker counts for nothing
 
     shown = hidden_rolls.merge_history([marker], {1: record(1, revealed=True)})
     assert shown[0]["faces"] == [10, 6, 1]
     assert shown[0]["successes"] == 1
-    assert view.countable(shown) == shown
     counted = stats.chat_stats(shown)
     assert counted.rolls == 1
     assert counted.players[0].name == "Mira"
