@@ -57,9 +57,10 @@ def npc_name_field(system: SheetSystem, name: str) -> str:
 # ``/npc`` takes 40 and a fight's tracker 32, so every NPC a chat can hold is within it.
 NPC_NAME_LOOKUP = 64
 # How many first words of a command the update's first round-trip reads ahead as possible NPC
-# names (``sheets_ahead``): an NPC's name and a trait or two after it fit; a name of more words
-# is still found, by one HMGET of its own.
-NPC_WORDS_AHEAD = 6
+# names (``sheets_ahead``): a roll's line of up to nine words (an NPC's name, its traits, the
+# difficulty and the switches) is looked up with no round-trip of its own; a longer one costs
+# one HMGET.
+NPC_WORDS_AHEAD = 8
 
 
 def npc_prefixes(words: Sequence[str], *, whole: bool = False) -> list[str]:
