@@ -105,8 +105,12 @@ class LogEntry(BaseModel):
 
 def stored(entries: Iterable[LogEntry]) -> list[str]:
     """The entries as the log keeps them, on their way into it: the running update is
-    noted as a roll, so its sender's inline rolls belong to this chat from now on."""
-    return _prepared(tuple(entries))[0]
+    noted as a roll, so its sender's inline rolls belong to this chat from now on (a step
+    that logs rolls takes :func:`log_args`, which counts them too)."""
+    lines = [entry.stored() for entry in entries]
+    if lines:
+        journal.note_rolled()
+    return lines
 
 
 def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], stats.Tally]:
