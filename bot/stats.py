@@ -391,14 +391,18 @@ def chat_stats(entries: Iterable[Mapping[str, Any]]) -> ChatStats:
 #   ``f:USER:SIDES:FACE`` how often the face came up, ``n:USER`` the player's newest name.
 
 
-def _roll_fields(entry: RollEntry, counts: Counter[str]) -> None:
+def _roll_fields(entry: RollEntry, counts: dict[str, int]) -> None:
     user = entry.user_id
     if not entry.follow_up:
-        counts[f"r:{user}"] += 1
-        counts[f"s:{user}"] += entry.successes
-        counts[f"o:{user}:{entry.outcome}"] += 1
+        for name, amount in (
+            (f"r:{user}", 1),
+            (f"s:{user}", entry.successes),
+            (f"o:{user}:{entry.outcome}", 1),
+        ):
+            counts[name] = counts.get(name, 0) + amount
     for face in entry.faces:
-        counts[f"f:{user}:{entry.sides}:{face}"] += 1
+        name = f"f:{user}:{entry.sides}:{face}"
+        counts[name] = counts.get(name, 0) + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,7 +427,7 @@ def tally(entries: Iterable[Mapping[str, Any]]) -> Tally:
     """The counters' increments for these log entries (oldest first, as they are written):
     the same reading of an entry as :func:`chat_stats` (an unrevealed hidden roll, which has
     no result, and a damaged record add nothing)."""
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}
     names: dict[str, str] = {}
     for raw in entries:
         entry = RollEntry.from_log(raw)

@@ -60,9 +60,12 @@ end"""
 _COUNT = count_lua("KEYS[1]", "ARGV[1]")
 
 
-def packed(tally: stats.Tally) -> str:
-    """A tally as the counting Lua reads it: [[field, increment, …], [field, name, …]]."""
-    counts = [x for name, n in tally.counts.items() for x in (name, str(n))]
+def packed(tally: stats.Tally, logged: int = 0) -> str:
+    """A tally as the counting Lua reads it: [[field, increment, …], [field, name, …]], with
+    ``logged`` log lines written."""
+    counts = [LOGGED, str(logged)] if logged else []
+    for name, n in tally.counts.items():
+        counts += (name, str(n))
     names = [x for pair in tally.names.items() for x in pair]
     return dump([counts, names])
 
@@ -113,13 +116,12 @@ def stored(entries: Iterable[LogEntry]) -> list[str]:
     return lines
 
 
-def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], stats.Tally]:
-    """The entries as stored, and what they add to the counters (the lines among it)."""
+def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], str]:
+    """The entries as stored, and what they add to the counters, packed (the lines among it)."""
     dumped = [entry.model_dump(mode="json", exclude_none=True) for entry in entries]
     if dumped:
         journal.note_rolled()
-    found = stats.tally(dumped) + stats.Tally({LOGGED: len(dumped)})
-    return [dump(item) for item in dumped], found
+    return [dump(item) for item in dumped], packed(stats.tally(dumped), len(dumped))
 
 
 def log_args(entries: Sequence[LogEntry]) -> list[Any]:
@@ -127,8 +129,8 @@ def log_args(entries: Sequence[LogEntry]) -> list[Any]:
     entries' tally and the entries (nothing at all for no entries)."""
     if not entries:
         return []
-    lines, found = _prepared(entries)
-    return [LOG_CAP, packed(found), *lines]
+    lines, counted = _prepared(entries)
+    return [LOG_CAP, counted, *lines]
 
 
 class LogStore(StoreBase):
@@ -138,12 +140,11 @@ class LogStore(StoreBase):
         if not entries:
             return
         key = log_key(chat_id)
-        lines, found = _prepared(entries)
-        for line in lines:
-            pipe.lpush(key, line)
+        lines, counted = _prepared(entries)
+        pipe.lpush(key, *lines)
         pipe.ltrim(key, 0, LOG_CAP - 1)
         pipe.expire(key, LOG_TTL)
-        pipe.eval(_COUNT, 1, stats_key(chat_id), packed(found))
+        pipe.eval(_COUNT, 1, stats_key(chat_id), counted)
 
     async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
         await journal.pipeline(
