@@ -53,8 +53,9 @@ def npc_name_field(system: SheetSystem, name: str) -> str:
     return "npcname" + npc_field(system, name)[3:]
 
 
-# The longest name (in characters) a typed line is searched for as an NPC's: the Storyteller's
-# ``/npc`` takes 40 and a fight's tracker 32, so every NPC a chat can hold is within it.
+# The longest name (in characters) a typed line is looked up by field as an NPC's: ``/npc``
+# takes 40 and the d10 tracker 32; a line whose first words run longer (a d6 fight's NPC may
+# have any name) is matched against the chat's NPC roster instead, as a rarity.
 NPC_NAME_LOOKUP = 64
 # How many first words of a command the update's first round-trip reads ahead as possible NPC
 # names (``sheets_ahead``): a roll's line of up to nine words (an NPC's name, its traits, the
@@ -193,12 +194,26 @@ class SheetStore(StoreBase):
         names = npc_prefixes(words, whole=whole)
         if not names:
             return None
+        if len(names) < (len(words) if whole else len(words) - 1):  # past the lookup's bound
+            return await self._npc_by_roster(chat_id, system, words, whole=whole)
         raws = await self._peek(chat_id, npc_fields(system, names))
         for count in range(len(names), 0, -1):
             raw, shown = raws[2 * count - 2], raws[2 * count - 1]
             if raw is not None and parse_sheet(raw) is not None:
                 return str(shown or names[count - 1]), count
         return None
+
+    async def _npc_by_roster(
+        self, chat_id: int, system: SheetSystem, words: Sequence[str], *, whole: bool
+    ) -> tuple[str, int] | None:
+        typed = [w.casefold() for w in words]
+        best: tuple[str, int] | None = None
+        for name, _sheet in await self.list_npcs(chat_id, system):
+            parts = [w.casefold() for w in name.split()]
+            room = len(parts) <= len(typed) if whole else len(parts) < len(typed)
+            if room and typed[: len(parts)] == parts and (best is None or len(parts) > best[1]):
+                best = (name, len(parts))
+        return best
 
     async def _peek(self, chat_id: int, fields: Sequence[str]) -> list[str | None]:
         """These fields of the chat's sheets as read ahead, left there for the load that

@@ -88,3 +88,14 @@ async def test_an_npc_is_found_by_name_without_reading_every_sheet() -> None:
     assert await store.npc_at_start(1, MAGE, ["Старый"], whole=True) == ("Старый", 1)
     assert await store.npc_at_start(1, SheetSystem.D6, ["Старый", "вын"]) is None
     assert await store.npc_at_start(2, MAGE, ["Старый", "вын"]) is None
+
+
+async def test_an_npc_with_a_name_past_the_lookup_is_still_found() -> None:
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    long = " ".join(["Очень-очень-длинное имя"] * 4)  # a d6 fight seats any name
+    await store.update_npc(1, SheetSystem.D6, long, lambda s: s)
+    await store.update_npc(1, SheetSystem.D6, "Очень-очень-длинное", lambda s: s)
+    found = await store.npc_at_start(1, SheetSystem.D6, [*long.split(), "сила"])
+    assert found == (long, len(long.split()))
+    short = await store.npc_at_start(1, SheetSystem.D6, ["Очень-очень-длинное", "сила"])
+    assert short == ("Очень-очень-длинное", 1)
