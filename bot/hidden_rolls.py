@@ -7,11 +7,12 @@ before its reveal."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
+from bot import stats
 from bot.store import HiddenRecord, LogEntry
 from rules import profiles
 from rules.d6.roll import D6Result
@@ -45,7 +46,8 @@ def hidden_log_entry(record: HiddenRecord) -> LogEntry:
     return LogEntry(hidden=True, seq=record.seq, user_id=record.owner_id, name=record.name)
 
 
-def _revealed_entry(record: HiddenRecord) -> dict[str, Any] | None:
+def revealed_entry(record: HiddenRecord) -> dict[str, Any] | None:
+    """The roll as the log shows it once revealed (``/stats`` counts it from then on)."""
     result = record_result(record)
     if result is None:
         return None
@@ -94,7 +96,7 @@ def merge_history(
         if entry.get("hidden") is True:
             seq = entry.get("seq")
             record = hidden.get(seq) if isinstance(seq, int) else None
-            revealed = _revealed_entry(record) if record and record.revealed else None
+            revealed = revealed_entry(record) if record and record.revealed else None
             merged.append(
                 revealed
                 or {k: entry[k] for k in ("hidden", "seq", "user_id", "name") if k in entry}
@@ -105,3 +107,13 @@ def merge_history(
             entry["sides"] = 6
         merged.append(entry)
     return merged
+
+
+def older_tally(
+    entries: Sequence[Mapping[str, Any]], hidden: Mapping[int, HiddenRecord]
+) -> stats.Tally:
+    """What the log's lines from before the chat's counters began add to them, oldest first
+    (``Store.campaign_counters``): a hidden roll counts if it was revealed then, not if its
+    reveal counted it since (``HiddenRecord.counted``) or it is still hidden."""
+    earlier = {seq: record for seq, record in hidden.items() if not record.counted}
+    return stats.tally(merge_history(entries, earlier))

@@ -58,11 +58,10 @@ from bot.store import (
     current_journal,
     current_prefetch,
 )
-from bot.store.sheets import player_field
+from bot.store.sheets import sheets_ahead
 from rules import profiles
 from rules.errors import RulesInputError
 from rules.profiles import Profile
-from rules.sheet import SheetSystem
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +208,9 @@ class StateMiddleware(BaseMiddleware):
                 force=bool(data.get("take_over", True)),
                 seed=secrets.token_bytes(32),
                 flow_id=flow_id,
-                sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
+                sheet_fields=sheets_ahead(
+                    user.id if user else None, event.message.text if event.message else None
+                ),
                 all_sheets=wide is not None,
                 live_names=wide or (),
             )

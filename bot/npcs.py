@@ -89,7 +89,8 @@ async def npc_at_start(
     words = text.split()
     if not words or words[0][:1].isdigit() or words[0][:1] in "+-":
         return None
-    known = [name for name, _sheet in await store.list_npcs(chat_id, system)]
+    found = await store.npc_at_start(chat_id, system, words, whole=whole)
+    known = [found[0]] if found is not None else []
     return name_at_start(words, [*known, *also], whole=whole)
 
 

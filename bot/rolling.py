@@ -136,18 +136,14 @@ async def npc_named(
 ) -> tuple[str, str] | None:
     """``Страж вын 6`` → (``Страж``, ``вын 6``) when the line starts with the name of one of
     the chat's NPCs (the longest that fits, any case): the Storyteller rolls an NPC's sheet by
-    its name. A line that starts with a number is a pool and never an NPC (no read at all)."""
+    its name. A line that starts with a number is a pool and never an NPC (no read at all);
+    any other costs no round-trip of its own (``Store.npc_at_start``)."""
     words = text.split()
-    if not words or words[0][:1].isdigit() or words[0][:1] in "+-":
+    found = await store.npc_at_start(chat_id, system_of(profile), words)
+    if found is None:
         return None
-    typed = [w.casefold() for w in words]
-    best: tuple[str, str] | None = None
-    for name, _sheet in await store.list_npcs(chat_id, system_of(profile)):
-        parts = [w.casefold() for w in name.split()]
-        fits = len(parts) < len(typed) and typed[: len(parts)] == parts
-        if fits and (best is None or len(parts) > len(best[0].split())):
-            best = (name, " ".join(words[len(parts) :]))
-    return best
+    name, taken = found
+    return name, " ".join(words[taken:])
 
 
 async def load_sheet(store: Store, roller: Roller, profile: Profile) -> Sheet | None:

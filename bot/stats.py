@@ -10,8 +10,10 @@ no scipy.
 Results are numbers and :class:`Verdict` codes only; the words a player reads live in the
 bot's catalogues (``locales/``), like every other sentence.
 
-Pure and stdlib only: the entries come in (from ``Store.recent_rolls``, newest first), values
-come out.
+Pure and stdlib only: log entries or the chat's counters come in, values come out. The log
+keeps only the recent rolls, so ``/stats`` reads counters kept for the whole campaign
+(:func:`tally` says what entries add to them as they are written, :func:`from_counters` reads
+them back; ARCHITECTURE.md "Statistics of a whole campaign").
 """
 
 from __future__ import annotations
@@ -344,8 +346,9 @@ def chat_stats(entries: Iterable[Mapping[str, Any]]) -> ChatStats:
             continue
         tally = tallies.setdefault(entry.user_id, _Tally(name=entry.name))
         if entry.follow_up:
-            tally.faces.setdefault(entry.sides, []).extend(entry.faces)
-            all_faces.setdefault(entry.sides, []).extend(entry.faces)
+            if entry.faces:
+                tally.faces.setdefault(entry.sides, []).extend(entry.faces)
+                all_faces.setdefault(entry.sides, []).extend(entry.faces)
             continue
         rolls += 1
         tally.rolls += 1
@@ -362,11 +365,12 @@ def chat_stats(entries: Iterable[Mapping[str, Any]]) -> ChatStats:
             rolls=tally.rolls,
             dice_rolled=sum(len(f) for f in tally.faces.values()),
             successes=tally.successes,
-            mean_successes=tally.successes / tally.rolls,
+            mean_successes=tally.successes / tally.rolls if tally.rolls else 0.0,
             outcomes=dict(tally.outcomes),
             dice=_fairness_by_sides(tally.faces),
         )
         for user_id, tally in tallies.items()
+        if tally.rolls or tally.faces
     ]
     players.sort(key=lambda p: (-p.rolls, p.user_id))
     return ChatStats(
@@ -375,4 +379,136 @@ def chat_stats(entries: Iterable[Mapping[str, Any]]) -> ChatStats:
         dice=_fairness_by_sides(all_faces),
         skipped=skipped,
         outcomes=dict(all_outcomes),
+    )
+
+
+# ----- Counters for the whole campaign -----
+#
+# The roll log is capped, so ``/stats`` reads counters kept as the dice are rolled instead: a
+# :class:`Tally` of the new log entries is added to the chat's counters in the very step that
+# writes them (bot/store/log.py). Their fields, one hash per chat:
+#   ``r:USER`` rolls, ``s:USER`` successes (a d6 roll's measures), ``o:USER:CODE`` outcomes,
+#   ``f:USER:SIDES:FACE`` how often the face came up, ``n:USER`` the player's newest name.
+
+
+def _roll_fields(entry: RollEntry, counts: dict[str, int]) -> None:
+    user = entry.user_id
+    if not entry.follow_up:
+        for name, amount in (
+            (f"r:{user}", 1),
+            (f"s:{user}", entry.successes),
+            (f"o:{user}:{entry.outcome}", 1),
+        ):
+            counts[name] = counts.get(name, 0) + amount
+    for face in entry.faces:
+        name = f"f:{user}:{entry.sides}:{face}"
+        counts[name] = counts.get(name, 0) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What some log entries add to a chat's counters: field → increment, and each roller's
+    name as the newest of them shows it (``n:USER`` → name)."""
+
+    counts: Mapping[str, int] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.counts or self.names)
+
+    def __add__(self, other: Tally) -> Tally:
+        """Both together; ``other``'s names win (it is the newer)."""
+        counts = Counter(self.counts)
+        counts.update(other.counts)
+        return Tally(dict(counts), {**self.names, **other.names})
+
+
+def tally(entries: Iterable[Mapping[str, Any]]) -> Tally:
+    """The counters' increments for these log entries (oldest first, as they are written):
+    the same reading of an entry as :func:`chat_stats` (an unrevealed hidden roll, which has
+    no result, and a damaged record add nothing)."""
+    counts: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for raw in entries:
+        entry = RollEntry.from_log(raw)
+        if entry is None:
+            continue
+        _roll_fields(entry, counts)
+        names[f"n:{entry.user_id}"] = entry.name
+    return Tally({k: v for k, v in counts.items() if v}, names)
+
+
+def counter(raw: object) -> int:
+    """A counter's stored value; a damaged one counts as 0."""
+    try:
+        value = int(str(raw))
+    except ValueError:
+        return 0
+    return max(0, value)
+
+
+@dataclass
+class _Counted:
+    rolls: int = 0
+    successes: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    faces: dict[int, list[int]] = field(default_factory=dict)
+
+
+def _read_field(name: str, value: object, players: dict[int, _Counted]) -> None:
+    kind, _, rest = name.partition(":")
+    user, _, detail = rest.partition(":")
+    if kind not in ("r", "s", "o", "f") or not user.lstrip("-").isdigit():
+        return
+    counted = players.setdefault(int(user), _Counted())
+    amount = counter(value)
+    if kind == "r":
+        counted.rolls += amount
+    elif kind == "s":
+        counted.successes += amount
+    elif kind == "o" and detail:
+        counted.outcomes[detail] += amount
+    elif kind == "f":
+        sides, _, face = detail.partition(":")
+        size = int(sides) if sides.isdigit() else 0
+        if size in SUPPORTED_SIDES and face.isdigit() and 1 <= int(face) <= size:
+            counted.faces.setdefault(size, [0] * size)[int(face) - 1] += amount
+
+
+def from_counters(fields: Mapping[str, object]) -> ChatStats:
+    """The table's statistics from its counters (the hash the Store keeps), the same as
+    :func:`chat_stats` gives for the entries counted; a damaged field counts for nothing."""
+    players: dict[int, _Counted] = {}
+    for name, value in fields.items():
+        _read_field(str(name), value, players)
+    found: list[PlayerStats] = []
+    overall: dict[int, list[int]] = {}
+    outcomes: Counter[str] = Counter()
+    for user_id, counted in players.items():
+        if not counted.rolls and not any(sum(f) for f in counted.faces.values()):
+            continue
+        for sides, faces in counted.faces.items():
+            into = overall.setdefault(sides, [0] * sides)
+            for index, count in enumerate(faces):
+                into[index] += count
+        outcomes.update(counted.outcomes)
+        shown = fields.get(f"n:{user_id}")
+        found.append(
+            PlayerStats(
+                user_id=user_id,
+                name=str(shown) if shown is not None else str(user_id),
+                rolls=counted.rolls,
+                dice_rolled=sum(sum(f) for f in counted.faces.values()),
+                successes=counted.successes,
+                mean_successes=counted.successes / counted.rolls if counted.rolls else 0.0,
+                outcomes={k: v for k, v in counted.outcomes.items() if v},
+                dice={s: fairness(f, s) for s, f in sorted(counted.faces.items()) if sum(f)},
+            )
+        )
+    found.sort(key=lambda p: (-p.rolls, p.user_id))
+    return ChatStats(
+        players=tuple(found),
+        rolls=sum(p.rolls for p in found),
+        dice={s: fairness(f, s) for s, f in sorted(overall.items()) if sum(f)},
+        outcomes={k: v for k, v in outcomes.items() if v},
     )

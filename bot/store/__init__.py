@@ -35,6 +35,10 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
 - ``sdb:log:{CHAT}`` — a list of recent rolls (:class:`LogEntry`), newest first, capped at
   ``LOG_CAP`` and forgotten after ``LOG_TTL`` without a roll;
+- ``sdb:stats:{CHAT}`` — the chat's roll counters for ``/stats`` (``bot.stats``: rolls,
+  successes, outcomes and faces per player by id, the player's newest name, the log lines
+  written, ``seeded`` once the log's older lines were added), written by the step that logs
+  the rolls and by a hidden roll's reveal; forgotten ``CHAT_TTL`` after the last roll;
 - ``sdb:st:USER`` — a hash of the campaigns a Storyteller runs: chat id → chat title
   (written after :meth:`Store.set_storyteller` changes ``ChatSettings.storyteller_id``;
   a reader checks the chat's settings);
@@ -46,7 +50,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   a player's sheet (``rules.sheet.to_json``; one per game system, so a ``/rules`` switch
   neither loses nor mixes a sheet), ``p:USER`` the player's shown name and @username
   (JSON, for ``/sheet @user``), ``npc:SYSTEM:NAME`` a Storyteller's NPC sheet (name
-  casefolded) and ``npcname:SYSTEM:NAME`` its name as typed;
+  casefolded: the field is the index by name, so a line that may start with an NPC's name
+  is looked up by the fields its first words make, never by reading every sheet) and
+  ``npcname:SYSTEM:NAME`` its name as typed;
 - ``sdb:offer:{HOME}:ID`` — a roll offered in inline mode (``offer``: its JSON, ``rolled``:
   its result's text once pressed), in the slot of the campaign it rolls for; gone after
   ``OFFER_TTL`` (:mod:`bot.store.inline`);
@@ -102,6 +108,7 @@ from bot.store.base import (
     live_key,
     log_key,
     sheet_key,
+    stats_key,
 )
 from bot.store.budget import BudgetStore, budget_key
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
@@ -183,6 +190,7 @@ __all__ = [
     "parse_chat_settings",
     "plays_key",
     "sheet_key",
+    "stats_key",
     "update_secret",
 ]
 

@@ -126,6 +126,11 @@ def log_key(chat_id: int) -> str:
     return f"{PREFIX}:log:{tag(chat_id)}"
 
 
+def stats_key(chat_id: int) -> str:
+    """The chat's roll counters for ``/stats`` (bot/stats.py), written with each log line."""
+    return f"{PREFIX}:stats:{tag(chat_id)}"
+
+
 def sheet_key(chat_id: int) -> str:
     return f"{PREFIX}:sheet:{tag(chat_id)}"
 

@@ -26,7 +26,6 @@ from bot.store import journal
 from bot.store.base import (
     FLOW_ID_BYTES,
     FLOW_TTL,
-    LOG_CAP,
     current_actor,
     current_locale,
     dump,
@@ -36,8 +35,9 @@ from bot.store.base import (
     none_key,
     pairs,
     sheet_key,
+    stats_key,
 )
-from bot.store.log import LogEntry, LogStore, log_append, stored
+from bot.store.log import LogEntry, LogStore, log_append, log_args
 from bot.store.sheets import npc_field, npc_name_field, parse_sheet, player_field
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 
@@ -46,9 +46,10 @@ S = TypeVar("S", bound="FlowState")
 ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
 
 
-# KEYS[1] flow, KEYS[2] its chat's log (only with entries); ARGV: expected version, new data
-# JSON, close ('1'/'0'), the actor's user id, the screen drawn for the new version ('' keeps
-# none), then optionally the log cap and the log entries. The version check and the writes
+# KEYS[1] flow, KEYS[2] its chat's log and KEYS[3] its counters (only with entries); ARGV:
+# expected version, new data JSON, close ('1'/'0'), the actor's user id, the screen drawn for
+# the new version ('' keeps none), then optionally the log cap, the entries' tally and the
+# entries (bot.store.log.log_args). The version check and the writes
 # happen in one script, so of two taps carrying the same version exactly one can pass, and a
 # lost compare-and-set logs nothing. The actor is remembered (the last few, "version:user")
 # so that only the same presser's repeat counts as a double tap (bot/taps.py).
@@ -73,12 +74,15 @@ redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
   'actors', actors, 'screen', ARGV[5])
 """.replace("ACTORS_KEPT", str(ACTORS_KEPT))
 _ADVANCE_FLOW = (
-    _ADVANCE_STEP + log_append("KEYS[2]", 6) + "\nreturn redis.call('HGETALL', KEYS[1])\n"
+    _ADVANCE_STEP
+    + log_append("KEYS[2]", "KEYS[3]", 6)
+    + "\nreturn redis.call('HGETALL', KEYS[1])\n"
 )
 
 
-# KEYS: the flow advanced, the flow created, the chat's log. ARGV 1–5 as _ADVANCE_FLOW; 6–10
-# the new flow's kind, chat, owner, data and TTL; then the log's cap and entries. The new flow
+# KEYS: the flow advanced, the flow created, the chat's log and counters. ARGV 1–5 as
+# _ADVANCE_FLOW; 6–10 the new flow's kind, chat, owner, data and TTL; then the log's cap, tally
+# and entries. The new flow
 # exists only if the step was taken (one round-trip for a step that opens another flow).
 _ADVANCE_CREATING = (
     _ADVANCE_STEP
@@ -86,7 +90,7 @@ _ADVANCE_CREATING = (
   'version', 0, 'closed', '0', 'data', ARGV[9])
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[10]))
 """
-    + log_append("KEYS[3]", 11)
+    + log_append("KEYS[3]", "KEYS[4]", 11)
     + "\nreturn redis.call('HGETALL', KEYS[1])\n"
 )
 
@@ -119,11 +123,13 @@ return 1
 
 # A step that pays from a sheet read ahead, in one script (a wound landing from a combat
 # tap): KEYS[1] the flow, KEYS[2] the chat's sheets, KEYS[3] its log, KEYS[4] a second flow
-# that shows the change (the round tracker) or a placeholder. ARGV[1] expected version,
-# ARGV[2] data, ARGV[3] close, ARGV[4] actor, ARGV[5] screen, ARGV[6] the sheet's field,
-# ARGV[7] its raw value as read ahead, ARGV[8] '1' if it had one, ARGV[9] the new raw value
-# ('' writes none), ARGV[10] the second flow's expected version ('' for none), ARGV[11] its
-# data, ARGV[12] its screen, ARGV[13] the log cap, ARGV[14..] log entries. Returns false for
+# that shows the change (the round tracker) or a placeholder, KEYS[5] the chat's counters.
+# ARGV[1] expected version, ARGV[2] data, ARGV[3] close, ARGV[4] actor, ARGV[5] screen,
+# ARGV[6] the sheet's field, ARGV[7] its raw value as read ahead, ARGV[8] '1' if it had one,
+# ARGV[9] the new raw value ('' writes none), ARGV[10] the second flow's expected version
+# ('' for none), ARGV[11] its data, ARGV[12] its screen, ARGV[13] and ARGV[14] the shown-name
+# field and name of an NPC sheet it creates, ARGV[15..] the log's cap, tally and entries
+# (bot.store.log.log_args). Returns false for
 # a stale step, 'sheet' when the sheet changed since it was read (the caller reads again),
 # else the flow's hash. The second flow moves only if it is still at its version; its step
 # has no actor (a health line's redraw is nobody's tap).
@@ -170,7 +176,8 @@ if ARGV[10] ~= '' then
 end
 LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT)).replace("LOG_APPEND", log_append("KEYS[3]", 15))
+""".replace("ACTORS_KEPT", str(ACTORS_KEPT))
+_ADVANCE_SPENDING = _ADVANCE_SPENDING.replace("LOG_APPEND", log_append("KEYS[3]", "KEYS[5]", 15))
 
 # KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
 # pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
@@ -509,8 +516,7 @@ class FlowStore(LogStore):
             also.screen.model_dump_json() if also is not None else "",
             *(named if (named := spend.name_field()) is not None else ("", "")),
         ]
-        if entries:
-            args += [LOG_CAP, *stored(entries)]
+        args += log_args(entries)
         keys = [
             flow_key(flow.chat_id, flow.id),
             skey,
@@ -518,6 +524,7 @@ class FlowStore(LogStore):
             flow_key(also.flow.chat_id, also.flow.id)
             if also is not None
             else none_key(flow.chat_id),
+            stats_key(flow.chat_id),
         ]
         journal.forget()
         reply = await self._advance_spending(keys=keys, args=args)
@@ -685,8 +692,8 @@ class FlowStore(LogStore):
         ]
         keys = [flow_key(flow.chat_id, flow.id)]
         if entries:
-            keys.append(log_key(flow.chat_id))
-            args += [LOG_CAP, *stored(entries)]
+            keys += [log_key(flow.chat_id), stats_key(flow.chat_id)]
+            args += log_args(entries)
         journal.forget()
         reply = await self._advance_flow(keys=keys, args=args)
         if not reply:
@@ -719,12 +726,12 @@ class FlowStore(LogStore):
             dump(new.data),
             ttl,
         ]
-        if entries:
-            args += [LOG_CAP, *stored(entries)]
+        args += log_args(entries)
         keys = [
             flow_key(flow.chat_id, flow.id),
             flow_key(new.chat_id, new.id),
             log_key(flow.chat_id),
+            stats_key(flow.chat_id),
         ]
         journal.forget()
         reply = await self._advance_creating(keys=keys, args=args)

@@ -10,11 +10,13 @@ journaling it. A chat keeps its last ``HIDDEN_CAP`` hidden rolls.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from redis.asyncio.client import Pipeline
 
+from bot import stats
 from bot.store import journal
 from bot.store.base import (
     CHAT_TTL,
@@ -24,23 +26,41 @@ from bot.store.base import (
     hidden_seq_key,
     log,
     log_key,
+    stats_key,
 )
-from bot.store.log import LogEntry, LogStore, log_append, stored
+from bot.store.log import (
+    LOGGED,
+    SEEDED,
+    LogEntry,
+    LogStore,
+    count_lua,
+    log_append,
+    log_args,
+    packed,
+)
 
-# KEYS[1] the chat's hidden rolls; ARGV[1] seq. -1: no such roll; 0: already revealed; 1: now.
-# HSETNX makes the reveal happen once, whoever of two taps or two /reveal gets there first.
-_REVEAL_HIDDEN = """
+# KEYS[1] the chat's hidden rolls, KEYS[2] its counters; ARGV[1] seq, ARGV[2] the roll's tally
+# for the counters. -1: no such roll; 0: already revealed; 1: now. HSETNX makes the reveal
+# happen once, whoever of two taps or two /reveal gets there first, and the roll is counted
+# with it: ``c`` marks a reveal counted so (an older version wrote ``1``).
+_REVEAL_HIDDEN = (
+    """
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
   return -1
 end
-return redis.call('HSETNX', KEYS[1], ARGV[1] .. ':r', '1')
+if redis.call('HSETNX', KEYS[1], ARGV[1] .. ':r', 'c') == 0 then
+  return 0
+end
 """
+    + count_lua("KEYS[2]", "ARGV[2]")
+    + "\nreturn 1\n"
+)
 
 
-# KEYS[1] the chat's hidden rolls, KEYS[2] its log, KEYS[3] its counter; ARGV[1] seq, ARGV[2]
-# the record, ARGV[3] how many rolls are kept, ARGV[4] the log cap, ARGV[5] the log line. A
-# number already stored (a re-run of the update) writes nothing; the rolls older than the
-# last ARGV[3] go.
+# KEYS[1] the chat's hidden rolls, KEYS[2] its log, KEYS[3] its counter, KEYS[4] its roll
+# counters; ARGV[1] seq, ARGV[2] the record, ARGV[3] how many rolls are kept, ARGV[4..] the
+# log's cap, tally and line (bot.store.log.log_args). A number already stored (a re-run of the
+# update) writes nothing; the rolls older than the last ARGV[3] go.
 _SAVE_HIDDEN = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
   return 0
@@ -58,7 +78,7 @@ redis.call('EXPIRE', KEYS[1], CHAT_TTL)
 redis.call('EXPIRE', KEYS[3], CHAT_TTL)
 LOG_APPEND
 return 1
-""".replace("CHAT_TTL", str(CHAT_TTL)).replace("LOG_APPEND", log_append("KEYS[2]", 4))
+""".replace("CHAT_TTL", str(CHAT_TTL)).replace("LOG_APPEND", log_append("KEYS[2]", "KEYS[4]", 4))
 
 
 class HiddenRecord(BaseModel):
@@ -67,7 +87,8 @@ class HiddenRecord(BaseModel):
 
     ``payload`` is the canonical ``sdb-hidden-v1`` line (``bot.commitment``) and ``nonce`` its
     secret; ``result`` is the ``rules.d10.D10Result`` as JSON. ``revealed`` is read from the
-    ``{seq}:r`` field, never stored in the JSON.
+    ``{seq}:r`` field, never stored in the JSON; ``counted``, from its value, says the reveal
+    added the roll to the chat's counters (a reveal by an older version did not).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -83,6 +104,7 @@ class HiddenRecord(BaseModel):
     commitment: str
     result: dict[str, Any]
     revealed: bool = False
+    counted: bool = False
 
 
 def _hidden_from(raw: str | bytes | None, revealed: object) -> HiddenRecord | None:
@@ -93,7 +115,7 @@ def _hidden_from(raw: str | bytes | None, revealed: object) -> HiddenRecord | No
     except ValidationError:
         log.warning("damaged hidden roll ignored: %r", raw[:200])
         return None
-    return record.model_copy(update={"revealed": revealed is not None})
+    return record.model_copy(update={"revealed": revealed is not None, "counted": revealed == "c"})
 
 
 def _hidden_records(fields: Mapping[Any, Any]) -> dict[int, HiddenRecord]:
@@ -106,6 +128,20 @@ def _hidden_records(fields: Mapping[Any, Any]) -> dict[int, HiddenRecord]:
         if record is not None:
             records[int(name)] = record
     return records
+
+
+def _parsed(line: str) -> dict[str, Any]:
+    """A log line as the counting reads it: a damaged one reads as nothing (never counted)."""
+    try:
+        found = json.loads(line)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+# What the log's lines from before the counters add to them: (the lines, oldest first, the
+# chat's hidden rolls) → tally (bot.hidden_rolls.older_tally).
+OlderTally = Callable[[list[dict[str, Any]], Mapping[int, HiddenRecord]], stats.Tally]
 
 
 class HiddenStore(LogStore):
@@ -134,13 +170,13 @@ class HiddenStore(LogStore):
                 hidden_key(record.chat_id),
                 log_key(record.chat_id),
                 hidden_seq_key(record.chat_id),
+                stats_key(record.chat_id),
             ],
             args=[
                 record.seq,
-                record.model_dump_json(exclude={"revealed"}),
+                record.model_dump_json(exclude={"revealed", "counted"}),
                 HIDDEN_CAP,
-                LOG_CAP,
-                *stored([entry]),
+                *log_args([entry]),
             ],
         )
 
@@ -152,11 +188,49 @@ class HiddenStore(LogStore):
         """Every hidden roll of the chat by ``seq``, revealed or not."""
         return _hidden_records(await self.redis.hgetall(hidden_key(chat_id)))
 
-    async def reveal_hidden(self, chat_id: int, seq: int) -> bool | None:
-        """Mark the roll revealed: True if this call did it, False if it already was, None if
-        there is no such roll."""
-        found = int(await self._reveal_hidden(keys=[hidden_key(chat_id)], args=[seq]))
+    async def reveal_hidden(
+        self, chat_id: int, seq: int, entry: Mapping[str, Any] | None = None
+    ) -> bool | None:
+        """Mark the roll revealed, and count ``entry`` (the roll as the log now shows it) in
+        the chat's counters with it: True if this call did it, False if it already was, None
+        if there is no such roll."""
+        counted = packed(stats.tally([entry] if entry is not None else []))
+        found = int(
+            await self._reveal_hidden(
+                keys=[hidden_key(chat_id), stats_key(chat_id)], args=[seq, counted]
+            )
+        )
         return None if found < 0 else bool(found)
+
+    async def campaign_counters(self, chat_id: int, older: OlderTally) -> dict[str, str]:
+        """The chat's roll counters (``bot.stats.from_counters`` reads them): one HGETALL.
+        The first time, the log's lines from before the counters began are added to them,
+        once (``seeded``), by ``older`` (oldest first, with the chat's hidden rolls), in one
+        transaction with what it read."""
+        skey, lkey, hkey = stats_key(chat_id), log_key(chat_id), hidden_key(chat_id)
+        fields = cast(dict[str, str], await self.redis.hgetall(skey))
+        if fields.get(SEEDED) == "1":
+            return fields
+
+        async def apply(pipe: Pipeline) -> dict[str, str]:
+            fields = cast(dict[str, str], await pipe.hgetall(skey))
+            if fields.get(SEEDED) == "1":
+                return fields
+            logged = stats.counter(fields.get(LOGGED, 0))
+            lines = await pipe.lrange(lkey, logged, -1)
+            hidden = _hidden_records(await pipe.hgetall(hkey))
+            found = older([_parsed(str(line)) for line in reversed(lines)], hidden)
+            names = {k: v for k, v in found.names.items() if k not in fields}
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            for name, count in found.counts.items():
+                pipe.hincrby(skey, name, count)
+            marked: dict[Any, Any] = {**names, SEEDED: "1"}
+            pipe.hset(skey, mapping=marked)
+            pipe.expire(skey, CHAT_TTL)
+            merged = {k: str(stats.counter(fields.get(k, 0)) + n) for k, n in found.counts.items()}
+            return {**fields, **names, **merged, SEEDED: "1"}
+
+        return await self._watched([skey, lkey, hkey], apply)
 
     async def history(
         self, chat_id: int, limit: int = LOG_CAP

@@ -3,31 +3,71 @@
 Entries are written typed (:class:`LogEntry`) and kept as compact JSON without empty fields,
 newest first, capped at ``LOG_CAP``; the readers take the stored dicts as they are, because
 a log written by an older version must still be read.
+
+``/stats`` covers the whole campaign, not the capped log: the step that writes log lines adds
+their tally (``bot.stats.tally``) to the chat's counters (``sdb:stats:{CHAT}``) in the same
+script or transaction, no round-trip of its own. The counters also count the lines written
+(``logged``), so the first ``/stats`` of a chat whose log is older than its counters adds the
+older lines once (``seeded``; ARCHITECTURE.md "Statistics of a whole campaign").
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from redis.asyncio.client import Pipeline
 
+from bot import stats
 from bot.store import journal
-from bot.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key
+from bot.store.base import CHAT_TTL, LOG_CAP, LOG_TTL, StoreBase, dump, log_key, stats_key
+
+LOGGED = "logged"  # the counters' field: log lines written since the counters began
+SEEDED = "seeded"  # set once the log's older lines were added to the counters
 
 
-def log_append(key: str, cap: int) -> str:
-    """Lua that pushes ``ARGV[cap + 1..]`` (log entries, oldest first) onto the chat's log
-    ``key``, capped at ``ARGV[cap]`` and expiring after a quiet season."""
+def count_lua(stats_key: str, tally: str) -> str:
+    """Lua that adds a packed tally (:func:`packed`, in ``tally``) to the counters' hash."""
+    return f"""local counted = cjson.decode({tally})
+for i = 1, #counted[1], 2 do
+  redis.call('HINCRBY', {stats_key}, counted[1][i], counted[1][i + 1])
+end
+if #counted[2] > 0 then
+  redis.call('HSET', {stats_key}, unpack(counted[2]))
+end
+redis.call('EXPIRE', {stats_key}, {CHAT_TTL})"""
+
+
+def log_append(key: str, stats_key: str, cap: int) -> str:
+    """Lua that pushes ``ARGV[cap + 2..]`` (log entries, oldest first) onto the chat's log
+    ``key``, capped at ``ARGV[cap]`` and expiring after a quiet season, and adds their tally
+    ``ARGV[cap + 1]`` to the chat's counters ``stats_key``: the arguments :func:`log_args`
+    makes."""
+    counting = count_lua(stats_key, f"ARGV[{cap + 1}]").replace("\n", "\n  ")
     return f"""if #ARGV > {cap} then
-  for i = {cap + 1}, #ARGV do
+  for i = {cap + 2}, #ARGV do
     redis.call('LPUSH', {key}, ARGV[i])
   end
   redis.call('LTRIM', {key}, 0, tonumber(ARGV[{cap}]) - 1)
   redis.call('EXPIRE', {key}, {LOG_TTL})
+  {counting}
 end"""
+
+
+# KEYS[1] the chat's counters; ARGV[1] a packed tally.
+_COUNT = count_lua("KEYS[1]", "ARGV[1]")
+
+
+def packed(tally: stats.Tally, logged: int = 0) -> str:
+    """A tally as the counting Lua reads it: [[field, increment, …], [field, name, …]], with
+    ``logged`` log lines written."""
+    counts = [LOGGED, str(logged)] if logged else []
+    for name, n in tally.counts.items():
+        counts += (name, str(n))
+    names = [x for pair in tally.names.items() for x in pair]
+    return dump([counts, names])
 
 
 class LogEntry(BaseModel):
@@ -68,22 +108,43 @@ class LogEntry(BaseModel):
 
 def stored(entries: Iterable[LogEntry]) -> list[str]:
     """The entries as the log keeps them, on their way into it: the running update is
-    noted as a roll, so its sender's inline rolls belong to this chat from now on."""
+    noted as a roll, so its sender's inline rolls belong to this chat from now on (a step
+    that logs rolls takes :func:`log_args`, which counts them too)."""
     lines = [entry.stored() for entry in entries]
     if lines:
         journal.note_rolled()
     return lines
 
 
+def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], str]:
+    """The entries as stored, and what they add to the counters, packed (the lines among it)."""
+    dumped = [entry.model_dump(mode="json", exclude_none=True) for entry in entries]
+    if dumped:
+        journal.note_rolled()
+    return [dump(item) for item in dumped], packed(stats.tally(dumped), len(dumped))
+
+
+def log_args(entries: Sequence[LogEntry]) -> list[Any]:
+    """What a script's :func:`log_append` takes after its own arguments: the cap, the
+    entries' tally and the entries (nothing at all for no entries)."""
+    if not entries:
+        return []
+    lines, counted = _prepared(entries)
+    return [LOG_CAP, counted, *lines]
+
+
 class LogStore(StoreBase):
     def _queue_log(self, pipe: Pipeline, chat_id: int, entries: tuple[LogEntry, ...]) -> None:
+        """The log lines and their tally into a transaction being queued: one EVAL adds the
+        tally, so the counters cost one command more, however many faces were rolled."""
         if not entries:
             return
         key = log_key(chat_id)
-        for line in stored(entries):
-            pipe.lpush(key, line)
+        lines, counted = _prepared(entries)
+        pipe.lpush(key, *lines)
         pipe.ltrim(key, 0, LOG_CAP - 1)
         pipe.expire(key, LOG_TTL)
+        pipe.eval(_COUNT, 1, stats_key(chat_id), counted)
 
     async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
         await journal.pipeline(

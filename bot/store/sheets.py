@@ -53,6 +53,51 @@ def npc_name_field(system: SheetSystem, name: str) -> str:
     return "npcname" + npc_field(system, name)[3:]
 
 
+# The longest name (in characters) a typed line is looked up by field as an NPC's: ``/npc``
+# takes 40 and the d10 tracker 32; a line whose first words run longer (a d6 fight's NPC may
+# have any name) is matched against the chat's NPC roster instead, as a rarity.
+NPC_NAME_LOOKUP = 64
+# How many first words of a command the update's first round-trip reads ahead as possible NPC
+# names (``sheets_ahead``): a roll's line of up to nine words (an NPC's name, its traits, the
+# difficulty and the switches) is looked up with no round-trip of its own; a longer one costs
+# one HMGET.
+NPC_WORDS_AHEAD = 8
+
+
+def npc_prefixes(words: Sequence[str], *, whole: bool = False) -> list[str]:
+    """The names a line's first words could call an NPC by, casefolded, shortest first: the
+    first word, the first two, … — never the whole line unless ``whole`` (a roll's line goes
+    on after the name), never a line that starts with a number or a sign (a pool)."""
+    if not words or words[0][:1].isdigit() or words[0][:1] in "+-":
+        return []
+    found: list[str] = []
+    for count in range(1, (len(words) if whole else len(words) - 1) + 1):
+        name = " ".join(words[:count])
+        if len(name) > NPC_NAME_LOOKUP:
+            break
+        found.append(name.casefold())
+    return found
+
+
+def npc_fields(system: SheetSystem, names: Sequence[str]) -> list[str]:
+    """Each name's sheet field and its shown-name field, pairwise."""
+    return [f for name in names for f in (npc_field(system, name), npc_name_field(system, name))]
+
+
+def sheets_ahead(user_id: int | None, text: str | None) -> list[str]:
+    """What an update's first round-trip reads of its chat's sheets: the sender's own sheet
+    in every system, and, for a command, the NPC sheets its first words could name — the
+    hash's own ``npc:SYSTEM:NAME`` fields are the index by name, so a roll by traits or by an
+    NPC's name finds its sheet without a read of every sheet in the chat."""
+    fields = [] if user_id is None else [player_field(user_id, s) for s in SheetSystem]
+    command, _, args = (text or "").partition(" ")
+    if command.startswith("/") and args:
+        names = npc_prefixes(args.split()[:NPC_WORDS_AHEAD], whole=True)
+        for system in SheetSystem:
+            fields += npc_fields(system, names)
+    return fields
+
+
 def parse_sheet(raw: str | bytes | None) -> Sheet | None:
     """A stored sheet, or None; a damaged one is logged and treated as absent, never fatal."""
     if raw is None:
@@ -133,10 +178,55 @@ class SheetStore(StoreBase):
     async def load_npc(self, chat_id: int, system: SheetSystem, name: str) -> Sheet | None:
         key, field = sheet_key(chat_id), npc_field(system, name)
         prefetch = journal.current_prefetch.get()
+        known, ahead = prefetch.sheet(key, field) if prefetch is not None else (False, None)
+        if known:
+            return parse_sheet(ahead)
+        return parse_sheet(await self.redis.hget(key, field))
+
+    async def npc_at_start(
+        self, chat_id: int, system: SheetSystem, words: Sequence[str], *, whole: bool = False
+    ) -> tuple[str, int] | None:
+        """The chat's NPC the typed ``words`` start with — the longest name that fits, any
+        case — as (its name as typed, how many words it took); ``whole``: the name may be all
+        of them. The candidates are looked up by field, so the cost is the same however many
+        sheets the chat keeps: nothing when the update read them ahead (``sheets_ahead``),
+        else one HMGET."""
+        names = npc_prefixes(words, whole=whole)
+        if not names:
+            return None
+        if len(names) < (len(words) if whole else len(words) - 1):  # past the lookup's bound
+            return await self._npc_by_roster(chat_id, system, words, whole=whole)
+        raws = await self._peek(chat_id, npc_fields(system, names))
+        for count in range(len(names), 0, -1):
+            raw, shown = raws[2 * count - 2], raws[2 * count - 1]
+            if raw is not None and parse_sheet(raw) is not None:
+                return str(shown or names[count - 1]), count
+        return None
+
+    async def _npc_by_roster(
+        self, chat_id: int, system: SheetSystem, words: Sequence[str], *, whole: bool
+    ) -> tuple[str, int] | None:
+        typed = [w.casefold() for w in words]
+        best: tuple[str, int] | None = None
+        for name, _sheet in await self.list_npcs(chat_id, system):
+            parts = [w.casefold() for w in name.split()]
+            room = len(parts) <= len(typed) if whole else len(parts) < len(typed)
+            if room and typed[: len(parts)] == parts and (best is None or len(parts) > best[1]):
+                best = (name, len(parts))
+        return best
+
+    async def _peek(self, chat_id: int, fields: Sequence[str]) -> list[str | None]:
+        """These fields of the chat's sheets as read ahead, left there for the load that
+        follows (:meth:`load_npc`); one HMGET when any of them was not read ahead."""
+        key = sheet_key(chat_id)
+        prefetch = journal.current_prefetch.get()
         whole = prefetch.whole(key) if prefetch is not None else None
         if whole is not None:
-            return parse_sheet(whole.get(field))
-        return parse_sheet(await self.redis.hget(key, field))
+            return [whole.get(f) for f in fields]
+        ahead = prefetch.sheets if prefetch is not None else {}
+        if all((key, f) in ahead for f in fields):
+            return [ahead[(key, f)] for f in fields]
+        return cast(list[str | None], await self.redis.hmget(key, list(fields)))
 
     async def update_npc(
         self, chat_id: int, system: SheetSystem, name: str, change: Callable[[Sheet], Sheet]

@@ -421,7 +421,9 @@ async def _publish(
     result = hidden_rolls.record_result(record)
     if result is None:
         return render.invalid_button_text()
-    done = await store.reveal_hidden(record.chat_id, record.seq)
+    done = await store.reveal_hidden(
+        record.chat_id, record.seq, hidden_rolls.revealed_entry(record)
+    )
     if done is None:
         return view.no_hidden_roll_text(record.seq)
     if not done and not again:

@@ -1,8 +1,9 @@
 """``/log`` and ``/stats``: the chat's recent rolls and whether its dice look fair.
 
-Both read the roll log and the chat's hidden rolls in one round-trip; a hidden roll shows as
-«тайный бросок» and counts for nothing until it is revealed (``merge_history``). ``/stats``
-is docs/product.md's promise that anyone can check the dice: ``bot.stats`` runs the chi-square
+``/log`` reads the roll log and the chat's hidden rolls in one round-trip; a hidden roll shows
+as «тайный бросок» until it is revealed (``merge_history``). ``/stats`` reads the counters kept
+for the whole campaign as the dice are rolled, where a hidden roll counts from its reveal; it is
+docs/product.md's promise that anyone can check the dice: ``bot.stats`` runs the chi-square
 test, the view says its verdict in a sentence.
 """
 
@@ -14,7 +15,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot import hidden_rolls, render
 from bot.session import safe_edit
-from bot.stats import chat_stats
+from bot.stats import from_counters
 from bot.store import LOG_CAP, Store
 from bot.taps import tell
 from handlers.history import view
@@ -53,6 +54,7 @@ async def log_tap(callback: CallbackQuery, callback_data: LogCallback, store: St
 
 
 async def stats_command(message: Message, store: Store) -> None:
-    entries, hidden = await store.history(message.chat.id)
-    stats = chat_stats(view.countable(hidden_rolls.merge_history(entries, hidden)))
-    await message.answer(view.stats_text(stats))
+    """The whole campaign's counters, one read (ARCHITECTURE.md "Statistics of a whole
+    campaign"); a hidden roll counts from its reveal."""
+    counters = await store.campaign_counters(message.chat.id, hidden_rolls.older_tally)
+    await message.answer(view.stats_text(from_counters(counters)))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from html import escape
 from typing import Any, TypeGuard
 
@@ -117,11 +117,6 @@ def log_keyboard(offset: int, shown: int, total: int) -> InlineKeyboardMarkup | 
     return InlineKeyboardMarkup(inline_keyboard=[row]) if row else None
 
 
-def countable(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The entries ``/stats`` counts: an unrevealed hidden roll is not one (it has no dice)."""
-    return [e for e in entries if not (e.get("hidden") is True and "faces" not in e)]
-
-
 def verdict_sentence(fair: Fairness) -> str:
     """The chi-square verdict in words a player understands, with the p-value for the curious."""
     p = "—" if fair.p_value is None else render.decimal(fair.p_value, "0.000")
@@ -163,13 +158,11 @@ PLAYERS_SHOWN = 25
 def stats_text(stats: ChatStats) -> str:
     if stats.rolls == 0:
         return _("No rolls to count yet.")
-    lines = [
-        "📊 <b>"
-        + _(
-            "Statistics of the last {n} roll", "Statistics of the last {n} rolls", n=stats.rolls
-        ).format(n=stats.rolls)
-        + "</b>"
-    ]
+    n = stats.rolls
+    title = _(
+        "Statistics of the whole game: {n} roll", "Statistics of the whole game: {n} rolls", n=n
+    )
+    lines = ["📊 <b>" + title.format(n=n) + "</b>"]
     for player in stats.players[:PLAYERS_SHOWN]:
         rolls = _("{n} roll", "{n} rolls", n=player.rolls).format(n=player.rolls)
         line = f"{escape(player.name) or '?'}: {rolls}, " + _(

@@ -8,6 +8,7 @@ import fakeredis
 from bot.names import numbered_names
 from bot.npcs import fresh_copy, group_of, seat_copies
 from bot.store import Store
+from bot.store.sheets import npc_field, npc_name_field, npc_prefixes, player_field, sheets_ahead
 from rules.health import DamageType, HealthTrack
 from rules.sheet import Attribute, SheetSystem, new_sheet, set_health, set_trait
 
@@ -53,3 +54,48 @@ async def test_seating_leaves_a_numbered_npc_with_traits_of_its_own() -> None:
     assert second.rating(Attribute.STAMINA) is None
     assert await seat_copies(store, 1, MAGE, "Никто", ["Никто 1"]) is None
     assert await store.load_npc(1, MAGE, "Никто 1") is None
+
+
+def test_a_line_names_an_npc_by_its_first_words_only() -> None:
+    assert npc_prefixes(["Старый", "Страж", "ловк", "6"]) == [
+        "старый",
+        "старый страж",
+        "старый страж ловк",
+    ]
+    assert npc_prefixes(["Страж"]) == []  # a roll's line goes on after the name
+    assert npc_prefixes(["Страж"], whole=True) == ["страж"]
+    assert npc_prefixes(["7", "6"]) == []  # a pool is never a name
+    assert npc_prefixes(["+2", "ловк"]) == []
+    assert npc_prefixes(["я" * 60, "б" * 10, "6"]) == ["я" * 60]  # no name is that long
+
+
+def test_a_command_reads_ahead_its_sender_and_the_npcs_it_may_name() -> None:
+    ahead = sheets_ahead(7, "/r Страж ловк 6")
+    assert ahead[:3] == [player_field(7, system) for system in SheetSystem]
+    assert npc_field(MAGE, "страж ловк") in ahead
+    assert npc_name_field(SheetSystem.D6, "Страж") in ahead
+    assert sheets_ahead(None, "/r 7 6") == []
+    assert sheets_ahead(7, "just talking here") == sheets_ahead(7, None) == ahead[:3]
+
+
+async def test_an_npc_is_found_by_name_without_reading_every_sheet() -> None:
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    await store.update_npc(1, MAGE, "Старый  страж", lambda s: set_trait(s, Attribute.STAMINA, 3))
+    await store.update_npc(1, MAGE, "Старый", lambda s: s)
+    assert await store.npc_at_start(1, MAGE, ["старый", "СТРАЖ", "вын", "6"]) == ("Старый страж", 2)
+    assert await store.npc_at_start(1, MAGE, ["Старый", "вын"]) == ("Старый", 1)
+    assert await store.npc_at_start(1, MAGE, ["Старый"]) is None
+    assert await store.npc_at_start(1, MAGE, ["Старый"], whole=True) == ("Старый", 1)
+    assert await store.npc_at_start(1, SheetSystem.D6, ["Старый", "вын"]) is None
+    assert await store.npc_at_start(2, MAGE, ["Старый", "вын"]) is None
+
+
+async def test_an_npc_with_a_name_past_the_lookup_is_still_found() -> None:
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    long = " ".join(["Очень-очень-длинное имя"] * 4)  # a d6 fight seats any name
+    await store.update_npc(1, SheetSystem.D6, long, lambda s: s)
+    await store.update_npc(1, SheetSystem.D6, "Очень-очень-длинное", lambda s: s)
+    found = await store.npc_at_start(1, SheetSystem.D6, [*long.split(), "сила"])
+    assert found == (long, len(long.split()))
+    short = await store.npc_at_start(1, SheetSystem.D6, ["Очень-очень-длинное", "сила"])
+    assert short == ("Очень-очень-длинное", 1)

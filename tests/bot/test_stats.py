@@ -11,13 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.stats import (
+    ChatStats,
     RollEntry,
+    Tally,
     Verdict,
     chat_stats,
     chi2_sf,
     face_counts,
     fairness,
+    from_counters,
     regularized_gamma_q,
+    tally,
 )
 
 
@@ -303,3 +307,110 @@ def test_damaged_entries_are_refused(raw: dict[str, Any]) -> None:
 def test_entry_defaults() -> None:
     entry = RollEntry.from_log({"user_id": 9, "faces": [10], "successes": 1, "outcome": "x"})
     assert entry == RollEntry(user_id=9, name="", faces=(10,), successes=1, outcome="x", sides=10)
+
+
+# ----- the campaign's counters -----
+
+
+def as_hash(tally: Tally) -> dict[str, str]:
+    """The counters' hash as Redis hands it back after the tally was added to an empty one."""
+    return {**{k: str(v) for k, v in tally.counts.items()}, **tally.names}
+
+
+def same_stats(found: ChatStats, expected: ChatStats) -> None:
+    assert found.rolls == expected.rolls
+    assert found.outcomes == expected.outcomes
+    assert found.dice == expected.dice
+    assert found.players == expected.players
+
+
+def test_counters_say_what_the_log_says() -> None:
+    counted = tally(reversed(LOG))  # written oldest first
+    same_stats(from_counters(as_hash(counted)), chat_stats(LOG))
+    assert counted.names == {"n:1": "Анна", "n:2": "Boris", "n:3": "Вера"}  # the newest names
+
+
+def test_counters_of_batches_add_up() -> None:
+    oldest_first = list(reversed(LOG))
+    batches = tally(oldest_first[:3]) + tally(oldest_first[3:7]) + tally(oldest_first[7:])
+    assert batches == tally(oldest_first)
+
+
+def test_a_follow_up_counts_its_fresh_dice_only() -> None:
+    first = {**_entry(1, "Аня", [6, 2], 1, "success"), "system": "d6", "measures": 1}
+    again = {**first, "faces": [6, 5], "fresh": [5]}  # the special effort rerolled the 2
+    counted = tally([first, again])
+    assert counted.counts["r:1"] == 1
+    assert (counted.counts["f:1:6:6"], counted.counts["f:1:6:5"]) == (1, 1)
+    assert counted.counts["f:1:6:2"] == 1
+    same_stats(from_counters(as_hash(counted)), chat_stats([again, first]))
+
+
+def test_a_player_only_followed_up_has_no_average_to_divide() -> None:
+    again = {**_entry(1, "Аня", [6], 1, "success"), "sides": 6, "fresh": [6]}
+    [alone] = from_counters(as_hash(tally([again]))).players
+    assert (alone.rolls, alone.mean_successes, alone.dice_rolled) == (0, 0.0, 1)
+    assert chat_stats([again]).players[0].mean_successes == 0.0
+
+
+def test_a_renamed_player_is_one_player_under_the_newest_name() -> None:
+    counted = tally([_entry(7, "Аня", [1], 0, "failure"), _entry(7, "Анна", [2], 0, "failure")])
+    [player] = from_counters(as_hash(counted)).players
+    assert (player.user_id, player.name, player.rolls) == (7, "Анна", 2)
+
+
+def test_damaged_counters_count_for_nothing() -> None:
+    fields = {
+        "r:1": "2",
+        "s:1": "x",
+        "o:1:success": "2",
+        "f:1:10:3": "5",
+        "f:1:10:11": "4",  # off the die
+        "f:1:8:3": "4",  # no such die
+        "r:abc": "9",
+        "zz:1": "3",
+        "n:1": "Аня",
+        "logged": "12",
+        "seeded": "1",
+    }
+    [player] = from_counters(fields).players
+    assert (player.name, player.rolls, player.successes, player.dice_rolled) == ("Аня", 2, 0, 5)
+    assert player.dice[10].counts == (0, 0, 5, 0, 0, 0, 0, 0, 0, 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 4),
+            st.sampled_from([6, 10]),
+            st.lists(st.integers(1, 6), max_size=8),
+            st.integers(0, 5),
+            st.sampled_from(["success", "failure", "botch"]),
+            st.booleans(),
+        ),
+        max_size=40,
+    ),
+    st.integers(0, 40),
+)
+def test_counters_agree_with_the_log_however_it_is_split(rolls: list[Any], cut: int) -> None:
+    entries: list[dict[str, Any]] = []
+    for user, sides, faces, successes, outcome, fresh in rolls:
+        entry = {**_entry(user, f"p{user}", faces, successes, outcome), "sides": sides}
+        entries.append({**entry, "fresh": faces[:1]} if fresh else entry)
+    counted = tally(entries[:cut]) + tally(entries[cut:])
+    same_stats(from_counters(as_hash(counted)), chat_stats(list(reversed(entries))))
+
+
+def test_the_counters_do_not_grow_with_the_rolls() -> None:
+    rng = random.Random(5)
+    total = Tally()
+    for i in range(3000):
+        faces = [rng.randint(1, 10) for _ in range(rng.randint(1, 9))]
+        outcome = rng.choice(["success", "failure", "botch"])
+        total += tally([_entry(i % 3, f"p{i % 3}", faces, 1, outcome)])
+    fields = as_hash(total)
+    assert len(fields) <= 3 * (1 + 1 + 3 + 10 + 1)  # rolls, successes, outcomes, faces, name
+    found = from_counters(fields)
+    assert found.rolls == 3000
+    assert found.dice[10].verdict is Verdict.LOOKS_FAIR

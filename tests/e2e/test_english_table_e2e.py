@@ -144,7 +144,7 @@ async def test_a_session_in_english(fake_api: FakeBotApi, bot_process: BotLaunch
     assert "Recent rolls" in log.text
     assert "revealed #1" in log.text
     stats = await say(cat, "/stats")
-    assert "Statistics of the last" in stats.text
+    assert "Statistics of the whole game" in stats.text
 
     russian = [w for w in group_words(api, group) if CYRILLIC.search(w)]
     assert russian == []

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from bot.store import inbox_key, log_key
+from bot.store import inbox_key, log_key, stats_key
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
@@ -100,8 +100,10 @@ async def test_a_burst_survives_sigkill_and_nothing_is_rolled_twice(
     check_burst(fake_api, commands)
     client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
     try:
-        for group, _player in tables:
+        for group, player in tables:
             assert await client.llen(log_key(group.id)) == ROLLS_PER_GROUP  # logged once
+            counted = await client.hget(stats_key(group.id), f"r:{player.id}")
+            assert counted == str(ROLLS_PER_GROUP)  # and counted once for /stats
         assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
     finally:
         await client.aclose()

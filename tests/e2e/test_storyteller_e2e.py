@@ -138,6 +138,8 @@ async def test_hidden_roll_reveal_log_and_stats(
     assert "раскрыт №1" in log.text
     asked = fake_api.send_text(group, boris, "/stats")
     stats = await fake_api.wait_for_message(group, after=asked, containing="Статистика")
+    # the campaign's counters: the hidden roll from its reveal on, Борис's roll as it was made
+    assert "Статистика за всю игру: 2 броска" in stats.text
     assert "Аня: 1 бросок" in stats.text
     assert "Борис: 1 бросок" in stats.text
     assert "к10: кубиков 12" in stats.text

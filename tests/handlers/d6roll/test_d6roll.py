@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from bot import hidden_rolls, stats
 from bot.store import log_key
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from rules.d6 import probability
@@ -128,6 +129,16 @@ async def test_the_special_effort_rerolls_below_five_and_writes_the_wound(d6: Ta
     assert kinds.count("effort") == 1
     await d6.say(ANNA, "/r сила")  # the wound is felt from the next action
     assert "шанс 2к6 (Сила 3 − раны 1)" in d6.session.sent[-1].text
+    # /stats counts the effort's rerolled dice once, and not the kept ones again
+    await d6.say(BORIS, "/stats")
+    text = d6.session.sent[-1].text
+    logged = hidden_rolls.merge_history(await d6.store.recent_rolls(d6.chat.id), {})
+    fair = stats.chat_stats(logged).dice[6]
+    counts = " ".join(f"{face}:{n}" for face, n in enumerate(fair.counts, start=1))
+    assert f"к6: кубиков {fair.total}, в среднем" in text
+    assert f"<code>{counts}</code>" in text
+    rolls = len(logged) - 1  # the effort is not a roll of its own
+    assert f"Anna: {rolls} брос" in text
 
 
 async def test_the_wizard_builds_the_chance_from_the_sheet_with_live_odds(d6: Table) -> None:

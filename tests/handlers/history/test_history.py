@@ -8,7 +8,7 @@ from typing import Any
 from aiogram.utils.i18n import I18n
 
 from bot import hidden_rolls, stats
-from bot.store import HiddenRecord
+from bot.store import LOG_CAP, HiddenRecord
 from handlers.history import view
 from tests.handlers.conftest import GROUP, Table, buttons, player
 
@@ -80,7 +80,7 @@ async def test_stats_counts_per_player_and_judges_the_dice(table: Table) -> None
     expected = stats.chat_stats(await table.store.recent_rolls(GROUP.id))
     anna = next(p for p in expected.players if p.user_id == ANNA.id)
     mean = f"{anna.mean_successes:.1f}".replace(".", ",")
-    assert text.startswith("📊 <b>Статистика за последние 4 броска</b>")
+    assert text.startswith("📊 <b>Статистика за всю игру: 4 броска</b>")
     assert f"Anna: 3 броска, в среднем {mean} успеха за бросок" in text
     assert "Boris: 1 бросок, " in text
     assert "<b>Честны ли кубики?</b>" in text
@@ -92,12 +92,15 @@ async def test_stats_counts_per_player_and_judges_the_dice(table: Table) -> None
 
 
 async def test_stats_of_a_crowded_log_fit_one_message(table: Table) -> None:
-    # 200 rolls by 70 players with Telegram's longest names: one message, most active first.
-    for n in range(200):
+    # More rolls than the log keeps, by 70 players with Telegram's longest names: one
+    # message, most active first, every roll of the game counted.
+    for n in range(LOG_CAP + 10):
         roller = player(100 + n % 70, "Я" * 60 + f"{n % 70:04d}")
         await table.say(roller, "/r 10 6")
     await table.say(ANNA, "/stats")
     text = table.session.sent[-1].text
+    assert text.startswith(f"📊 <b>Статистика за всю игру: {LOG_CAP + 10} бросков</b>")
+    assert f"к10: кубиков {10 * (LOG_CAP + 10)}," in text
     assert len(text) <= 4096
     assert text.count("Я" * 60) == view.PLAYERS_SHOWN
     assert "…и ещё 45 игроков" in text
@@ -118,12 +121,11 @@ def test_merge_history_hides_until_revealed() -> None:
     assert hidden[0] == marker
     assert hidden[1] == plain
     assert (hidden[2]["successes"], hidden[2]["sides"]) == (1, 6)
-    assert view.countable(hidden) == hidden[1:]
+    assert stats.tally(hidden) == stats.tally(hidden[1:])  # the marker counts for nothing
 
     shown = hidden_rolls.merge_history([marker], {1: record(1, revealed=True)})
     assert shown[0]["faces"] == [10, 6, 1]
     assert shown[0]["successes"] == 1
-    assert view.countable(shown) == shown
     counted = stats.chat_stats(shown)
     assert counted.rolls == 1
     assert counted.players[0].name == "Mira"
@@ -176,7 +178,9 @@ async def test_english_log_and_stats(table: Table) -> None:
     )
     await table.say(EMMA, "/stats")
     text = table.session.sent[-1].text
-    assert text.startswith("📊 <b>Statistics of the last 1 roll</b>\nEmma: 1 roll, on average ")
+    assert text.startswith(
+        "📊 <b>Statistics of the whole game: 1 roll</b>\nEmma: 1 roll, on average "
+    )
     assert "<b>Are the dice fair?</b>\nd10: 4 dice, average " in text
     assert "the check needs at least 50 dice of this kind." in text
 
