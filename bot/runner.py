@@ -21,8 +21,9 @@ button pressed, who pressed it and what the chat knows in; an :class:`Outcome` o
    (:data:`CONFLICT_ATTEMPTS`); then the message is edited and the presser answered, in the
    presser's own language (:func:`tell`).
 
-A step raises ``RulesInputError`` for a press that means nothing in its state (a forged
-number, a choice made impossible since): that is an invalid button, and nothing changes.
+A step raises ``RulesInputError`` (or pydantic's ``ValidationError``) for a press that means
+nothing in its state (a forged number, a choice made impossible since): that is an invalid
+button, and nothing changes.
 """
 
 from __future__ import annotations
@@ -373,7 +374,7 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     known: Known[R] = Known(flow, context.profile, read, context.features)
     try:
         outcome = tap.step(state, data, Actor.of(presser), known, context.rng)
-    except RulesInputError:
+    except (RulesInputError, ValidationError):
         await tell(callback, render.invalid_button_text, alert=True)
         return True
     if outcome.state is None:
