@@ -244,7 +244,7 @@ def typed(gate: Gate, flow: Flow, model: type[S], version: int) -> S | Refusal:
 
 
 @dataclass(frozen=True)
-class Reading(Generic[S]):
+class Reading(Generic[S, A]):
     """What a declaration's ``read`` may look at to fetch what its step needs."""
 
     store: Store
@@ -252,6 +252,7 @@ class Reading(Generic[S]):
     presser: User
     flow: Flow
     state: S
+    action: A
     bot: Bot | None = None
     chat_settings: ChatSettings | None = None
 
@@ -275,7 +276,7 @@ class Tap(Generic[S, A, R]):
     system: GameSystem | None = GameSystem.D10
     wrong_system: Answer = render.wrong_system_text
     current_only: bool = False
-    read: Callable[[Reading[S]], Awaitable[R]] | None = None
+    read: Callable[[Reading[S, A]], Awaitable[R]] | None = None
     more_kinds: tuple[str, ...] = field(default=())
 
     @property
@@ -368,7 +369,7 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     read: Any = None
     if tap.read is not None:
         reading = Reading(
-            context.store, message, presser, flow, state, context.bot, context.chat_settings
+            context.store, message, presser, flow, state, data, context.bot, context.chat_settings
         )
         read = await tap.read(reading)
     known: Known[R] = Known(flow, context.profile, read, context.features)
