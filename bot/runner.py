@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar
@@ -125,13 +125,14 @@ class Actor:
 @dataclass(frozen=True)
 class Known(Generic[R]):
     """What the chat knows when a step runs: the flow as stored (its id, owner, version), the
-    chat's profile, the other features' hand-offs, and what the declaration's ``read``
-    fetched (None without one)."""
+    chat's profile, the other features' hand-offs, what the declaration's ``read`` fetched
+    (None without one), and the language the message is drawn in (bot/i18n.py)."""
 
     flow: Flow
     profile: Profile
     read: R
     features: FeatureSet | None = None
+    locale: str = "ru"
 
 
 @dataclass(frozen=True)
@@ -266,7 +267,8 @@ class Tap(Generic[S, A, R]):
     """A feature's buttons, declared once: the flow's model, the buttons' CallbackData (it
     carries the flow's id as ``f`` and the drawing's version as ``v``), the pure step, the
     view, and who may press (:class:`Gate`'s rules). ``read``: what the step needs besides
-    the flow, fetched before it runs (None: nothing)."""
+    the flow, fetched before it runs (None: nothing). ``versioned`` False: the buttons carry
+    no version (every player presses the same one, and the step applies each press once)."""
 
     model: type[S]
     callback: type[A]
@@ -277,12 +279,14 @@ class Tap(Generic[S, A, R]):
     wrong_system: Answer = render.wrong_system_text
     current_only: bool = False
     read: Callable[[Reading[S, A]], Awaitable[R]] | None = None
+    versioned: bool = True
     more_kinds: tuple[str, ...] = field(default=())
 
     @property
     def gate(self) -> Gate:
         return Gate(
             kinds=(self.model.kind, *self.more_kinds),
+            versioned=self.versioned,
             who=self.who,
             system=self.system,
             wrong_system=self.wrong_system,
@@ -300,12 +304,28 @@ class Context:
     bot: Bot | None = None
     chat_settings: ChatSettings | None = None
     rng: Rng | None = None
+    locale: str = "ru"
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Context:
+        """From aiogram's workflow data: ``store`` and ``profile`` always, the rest if set."""
+        locale = data.get("locale")
+        return cls(
+            store=data["store"],
+            profile=data["profile"],
+            features=data.get("features"),
+            bot=data.get("bot"),
+            chat_settings=data.get("chat_settings"),
+            rng=data.get("rng"),
+            locale=locale if isinstance(locale, str) else "ru",
+        )
 
 
 def address(data: CallbackData) -> tuple[str, int]:
-    """The flow id and version a button carries (every flow button names them ``f``, ``v``)."""
+    """The flow id and version a button carries (every flow button names them ``f``, ``v``;
+    a button that carries no version reads as version 0)."""
     flow_id = getattr(data, "f", None)
-    version = getattr(data, "v", None)
+    version = getattr(data, "v", 0)
     if not isinstance(flow_id, str) or not isinstance(version, int):
         raise TypeError(f"{type(data).__name__} names no flow and version")
     return flow_id, version
@@ -314,18 +334,8 @@ def address(data: CallbackData) -> tuple[str, int]:
 def register(router: Router, tap: Tap[Any, Any, Any]) -> None:
     """Answer the declaration's buttons on ``router`` through :func:`run_tap`."""
 
-    async def on_tap(
-        callback: CallbackQuery,
-        callback_data: CallbackData,
-        store: Store,
-        profile: Profile,
-        features: FeatureSet | None = None,
-        bot: Bot | None = None,
-        chat_settings: ChatSettings | None = None,
-        rng: Rng | None = None,
-    ) -> None:
-        context = Context(store, profile, features, bot, chat_settings, rng)
-        await run_tap(tap, callback, callback_data, context)
+    async def on_tap(callback: CallbackQuery, callback_data: CallbackData, **data: Any) -> None:
+        await run_tap(tap, callback, callback_data, Context.of(data))
 
     on_tap.__name__ = f"{tap.model.kind}_tap"
     router.callback_query.register(on_tap, tap.callback.filter())
@@ -372,7 +382,7 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
             context.store, message, presser, flow, state, data, context.bot, context.chat_settings
         )
         read = await tap.read(reading)
-    known: Known[R] = Known(flow, context.profile, read, context.features)
+    known: Known[R] = Known(flow, context.profile, read, context.features, context.locale)
     try:
         outcome = tap.step(state, data, Actor.of(presser), known, context.rng)
     except (RulesInputError, ValidationError):

@@ -13,7 +13,7 @@ import asyncio
 import functools
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypedDict, TypeVar, Unpack
 
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
@@ -54,6 +54,22 @@ __all__ = [
 P = ParamSpec("P")
 S = TypeVar("S", bound=FlowState)
 View = Callable[[Flow], tuple[str, InlineKeyboardMarkup | None]]
+
+
+class StateRules(TypedDict, total=False):
+    """:func:`open_state`'s refusals: owner only, current drawing only, the game."""
+
+    owner_only: bool
+    current_only: bool
+    system: GameSystem
+
+
+class CommitEffects(TypedDict, total=False):
+    """What :func:`commit_tap` stores and says with its step."""
+
+    close: bool
+    entries: Sequence[LogEntry]
+    toast: str | None
 
 
 class TapConflict(Exception):
@@ -123,18 +139,15 @@ async def open_state(
     store: Store,
     model: type[S],
     profile: Profile,
-    *,
-    owner_only: bool = False,
-    current_only: bool = False,
-    system: GameSystem = GameSystem.D10,
+    **rules: Unpack[StateRules],
 ) -> tuple[Flow, Message, S] | None:
     """To be removed once combat runs on :mod:`bot.runner`: :func:`open_table_tap` with the
     flow read as ``model``, and ``current_only`` (:attr:`bot.runner.Gate.current_only`)."""
     gate = Gate(
         kinds=(model.kind,),
-        who=Who.OWNER if owner_only else Who.ANYONE,
-        system=system,
-        current_only=current_only,
+        who=Who.OWNER if rules.get("owner_only", False) else Who.ANYONE,
+        system=rules.get("system", GameSystem.D10),
+        current_only=rules.get("current_only", False),
     )
     opened = await _opened(callback, flow_id, version, store, gate, profile.system)
     if opened is None:
@@ -154,15 +167,13 @@ async def commit_tap(
     flow: Flow,
     state: FlowState | Mapping[str, Any],
     view: View,
-    *,
-    close: bool = False,
-    entries: Sequence[LogEntry] = (),
-    toast: str | None = None,
+    **effects: Unpack[CommitEffects],
 ) -> Flow:
     """To be removed once combat runs on :mod:`bot.runner`: one step of a tap, drawn for the
     next version, stored with that drawing (compare-and-set on ``flow.version``), then
     shown. Raises :class:`TapConflict` when another tap won, so :func:`retrying` applies
     this press again to what that tap left."""
+    close, entries = effects.get("close", False), effects.get("entries", ())
     with drawing(flow):
         text, markup = view(flow.next(state, close=close))
     advanced = await store.advance_flow(
@@ -176,7 +187,7 @@ async def commit_tap(
     if advanced is None:
         raise TapConflict(flow.id)
     await safe_edit(message, text, markup)
-    await callback.answer(toast)
+    await callback.answer(effects.get("toast"))
     return advanced
 
 
