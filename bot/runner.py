@@ -268,12 +268,14 @@ class Tap(Generic[S, A, R]):
     carries the flow's id as ``f`` and the drawing's version as ``v``), the pure step, the
     view, and who may press (:class:`Gate`'s rules). ``read``: what the step needs besides
     the flow, fetched before it runs (None: nothing). ``versioned`` False: the buttons carry
-    no version (every player presses the same one, and the step applies each press once)."""
+    no version (every player presses the same one, and the step applies each press once).
+    ``view`` None: every step hands the message over (a one-time confirmation), so the
+    runner never draws the flow itself."""
 
     model: type[S]
     callback: type[A]
     step: Step[S, A, R]
-    view: View[S, R]
+    view: View[S, R] | None
     who: Who = Who.ANYONE
     system: GameSystem | None = GameSystem.D10
     wrong_system: Answer = render.wrong_system_text
@@ -414,6 +416,8 @@ async def _commit(
         if not await _hand_off(message, store, flow, outcome.handoff):
             return False
         return await _answered(callback, outcome)
+    if tap.view is None:
+        raise TypeError(f"{tap.model.kind}: a step with no hand-off needs the tap's view")
     with drawing(flow):
         text, markup = tap.view(flow.next(after, close=outcome.close), after, known)
     screen = screen_of(text, markup)
