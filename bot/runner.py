@@ -112,14 +112,19 @@ class Who(Enum):
 
 @dataclass(frozen=True)
 class Actor:
-    """Who pressed: their id and the name Telegram shows for them."""
+    """Who pressed: their id, their first name and (when Telegram gave one) their full name."""
 
     id: int
     name: str
+    full_name: str | None = None
+
+    @property
+    def whole_name(self) -> str:
+        return self.full_name or self.name
 
     @classmethod
     def of(cls, user: User) -> Actor:
-        return cls(id=user.id, name=user.first_name)
+        return cls(id=user.id, name=user.first_name, full_name=user.full_name)
 
 
 @dataclass(frozen=True)
