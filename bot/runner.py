@@ -149,7 +149,8 @@ class Outcome(Generic[S]):
     flow closes as it is and the hand-off opens another feature's flow, whose drawing the
     message then shows (bot/wizard.py). ``answer`` is the presser's toast (``alert``: an
     alert), made in their language; ``heal``: the message is redrawn from its stored screen
-    first (a repeated press)."""
+    first (a repeated press). ``unpaid``: what the presser is told when ``spend`` finds the
+    sheet no longer has what the step read (then nothing is stored)."""
 
     state: S | None = None
     close: bool = False
@@ -161,6 +162,7 @@ class Outcome(Generic[S]):
     answer: Answer | None = None
     alert: bool = False
     heal: bool = False
+    unpaid: Answer = render.invalid_button_text
 
     @property
     def moves(self) -> bool:
@@ -453,7 +455,7 @@ async def _commit(
                 screen=screen,
             )
     except RulesInputError:  # the sheet changed since the step read it: nothing was stored
-        await tell(callback, render.invalid_button_text, alert=True)
+        await tell(callback, outcome.unpaid, alert=True)
         return True
     if advanced is None:
         return False
