@@ -179,6 +179,11 @@ def repeat() -> Outcome[Any]:
     return Outcome(answer=render.already_done_text, heal=True)
 
 
+class SheetMoved(Exception):
+    """Raised by a spend's change when the sheet is no longer the one the step read: the
+    press is run again on the sheet as it is now (a casting, a crossing of the Barrier)."""
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a press is not run, as the presser is told; ``heal``: redraw the message first."""
@@ -454,6 +459,8 @@ async def _commit(
                 entries=outcome.entries,
                 screen=screen,
             )
+    except SheetMoved:  # the step's change was made for another sheet: run it again
+        return False
     except RulesInputError:  # the sheet changed since the step read it: nothing was stored
         await tell(callback, outcome.unpaid, alert=True)
         return True

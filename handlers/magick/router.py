@@ -16,27 +16,24 @@ Storyteller may name the successes it needs (§C.6); each reads the table's hous
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import render, rolling
+from bot import render, rolling, runner
 from bot.access import runs_game
 from bot.combat import CURRENT_ROUND
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments
+from bot.runner import SheetMoved as _SheetMoved
 from bot.session import safe_edit
 from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
 from bot.taps import TapConflict, open_state, retrying, screen_of, tell
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
 from handlers.magick.callbacks import (
-    BarrierAction,
-    BarrierCallback,
     MagickAction,
     MagickCallback,
     SphereCallback,
@@ -54,6 +51,8 @@ from handlers.magick.flow import (
     Panel,
     Stage,
 )
+from handlers.magick.tap import BARRIER
+from handlers.magick.tap import only_if as _only_if
 from rules import combat, magick
 from rules.d10 import Outcome
 from rules.dice import Rng, roll_faces
@@ -83,7 +82,7 @@ def make_router() -> Router:
     router.callback_query.register(magick_tap, MagickCallback.filter())
     router.callback_query.register(sphere_tap, SphereCallback.filter())
     router.message.register(barrier_command, Command("barrier"))
-    router.callback_query.register(barrier_tap, BarrierCallback.filter())
+    runner.register(router, BARRIER)
     return router
 
 
@@ -130,24 +129,9 @@ async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> 
     await callback.answer()
 
 
-class _SheetMoved(Exception):
-    """The sheet changed between the roll and its transaction: roll again on the new one."""
-
-
 class _Refused(Exception):
     def __init__(self, text: str) -> None:
         self.text = text
-
-
-def _only_if(before: Sheet, after: Sheet) -> Callable[[Sheet], Sheet]:
-    """The change a cast makes, valid only on the sheet it was computed from."""
-
-    def change(current: Sheet) -> Sheet:
-        if current != before:
-            raise _SheetMoved
-        return after
-
-    return change
 
 
 async def _caster(message: Message, store: Store) -> tuple[User, Sheet] | None:
@@ -692,118 +676,3 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = view.draw_barrier(flow, state, profile)
     await message.answer(text, reply_markup=markup)
-
-
-@retrying
-async def barrier_tap(
-    callback: CallbackQuery,
-    callback_data: BarrierCallback,
-    store: Store,
-    profile: Profile,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_state(
-        callback,
-        callback_data.f,
-        callback_data.v,
-        store,
-        BarrierFlow,
-        profile,
-        owner_only=True,
-        current_only=True,
-    )
-    if opened is None:
-        return
-    flow, message, state = opened
-    action, x = callback_data.a, callback_data.x
-    if action is BarrierAction.ROLL:
-        await _cross(callback, message, store, flow, state, profile, rng)
-        return
-    if action is BarrierAction.PLACE and not state.rolls and 0 <= x < len(view.PLACES):
-        after = state.model_copy(update={"place": view.PLACES[x]})
-    elif action is BarrierAction.SHIFT and not state.rolls and 0 <= x <= 4:
-        after = state.model_copy(update={"shift": x - magick.BARRIER_ADJUSTMENT_LIMIT})
-    elif action is BarrierAction.STOP:
-        after = state.model_copy(update={"stopped": True})
-    else:
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    text, markup = view.draw_barrier(flow.next(after, close=after.over), after, profile)
-    advanced = await store.advance_flow(
-        flow, flow.version, after, close=after.over, screen=screen_of(text, markup)
-    )
-    if advanced is None:
-        raise TapConflict(flow.id)
-    await safe_edit(message, text, markup)
-    await callback.answer()
-
-
-async def _cross(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
-    state: BarrierFlow,
-    profile: Profile,
-    rng: Rng | None,
-) -> None:
-    """One roll toward the other side; a failed one's unsoakable level lands on the sheet in
-    the same transaction as the step (§C.15)."""
-    for _attempt in range(SHEET_RETRIES):
-        sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
-        if sheet is None or sheet.arete is None:
-            await tell(callback, lambda: view.no_arete_text(), alert=True)
-            return
-        pool = sheet.arete
-        if profile.magick.wound_penalty_on_arete:  # AMB-C5, as on any Arete roll
-            pool += wound_penalty(sheet.health).penalty
-        if pool <= 0 or sheet.health.dead:
-            await tell(callback, lambda: view.no_arete_dice_text(), alert=True)
-            return
-        crossing = magick.cross_barrier(
-            pool,
-            state.place,
-            accumulated=state.gathered,
-            adjustment=state.shift,
-            rng=rng,
-            profile=profile,
-        )
-        changed = sheet
-        track = state.track
-        if crossing.damage_levels and not sheet.health.dead:
-            hurt = apply_damage(
-                sheet.health, crossing.damage_type, crossing.damage_levels, profile.combat
-            ).track
-            changed, track = set_health(sheet, hurt), hurt
-        after = state.model_copy(
-            update={
-                "rolls": (*state.rolls, crossing.roll),
-                "gathered": crossing.accumulated,
-                "harm": state.harm + crossing.damage_levels,
-                "crossed": crossing.crossed,
-                "track": track,
-                "arete": sheet.arete,
-                "wound_penalty": -wound_penalty(changed.health).penalty,
-            }
-        )
-        entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)
-        text, markup = view.draw_barrier(flow.next(after, close=after.over), after, profile)
-        spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-        try:
-            advanced, _stored = await store.advance_flow_spending(
-                flow,
-                flow.version,
-                after,
-                spend,
-                close=after.over,
-                entries=[entry],
-                screen=screen_of(text, markup),
-            )
-        except _SheetMoved:
-            continue
-        if advanced is None:
-            raise TapConflict(flow.id)
-        await safe_edit(message, text, markup)
-        await callback.answer()
-        return
-    await tell(callback, lambda: render.busy_text(), alert=True)
