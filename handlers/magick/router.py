@@ -16,9 +16,11 @@ Storyteller may name the successes it needs (§C.6); each reads the table's hous
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from dataclasses import dataclass
+
+from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import render, rolling, runner
@@ -28,9 +30,9 @@ from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments
 from bot.runner import SheetMoved as _SheetMoved
+from bot.runner import tell
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
-from bot.taps import TapConflict, open_state, retrying, screen_of, tell
+from bot.store import Flow, LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
 from handlers.magick.callbacks import (
@@ -79,7 +81,7 @@ def make_router() -> Router:
     router = Router(name="magick")
     router.message.register(m_command, Command("m", "magick"))
     router.message.register(sphere_command, Command("sphere", "spheres"))
-    router.callback_query.register(magick_tap, MagickCallback.filter())
+    runner.register(router, EFFECT)
     router.callback_query.register(sphere_tap, SphereCallback.filter())
     router.message.register(barrier_command, Command("barrier"))
     runner.register(router, BARRIER)
@@ -398,88 +400,115 @@ def _backlash(
     return state.model_copy(update=update), after
 
 
-@retrying
-async def magick_tap(
-    callback: CallbackQuery,
-    callback_data: MagickCallback,
-    store: Store,
-    profile: Profile,
-    bot: Bot,
-    chat_settings: ChatSettings,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_state(
-        callback,
-        callback_data.f,
-        callback_data.v,
-        store,
-        EffectFlow,
-        profile,
-        owner_only=False,
-        current_only=True,
-    )
-    if opened is None:
-        return
-    flow, message, state = opened
-    user = callback.from_user
-    action, x = callback_data.a, callback_data.x
-    # the Storyteller may roll another mage's Backlash and name the successes an Effect needs
-    if user.id != state.user_id and not (
-        action in (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
-        await tell(callback, lambda: view.not_yours_text(), alert=True)
-        return
+@dataclass(frozen=True)
+class Presser:
+    """What an Effect's step reads before it runs: whether a presser who is not the caster
+    runs the game (the Storyteller may roll another mage's Backlash and name the successes
+    an Effect needs), and the caster's sheet for a step that rolls or pays."""
+
+    runs_game: bool = False
+    sheet: Sheet | None = None
+
+
+_FOR_THE_STORYTELLER = (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
+_PAYING = (MagickAction.BACKLASH, MagickAction.NEXT_ROLL, MagickAction.ABANDON, MagickAction.CAST)
+
+
+async def effect_read(reading: runner.Reading[EffectFlow, MagickCallback]) -> Presser:
+    state, user, action = reading.state, reading.presser, reading.action.a
+    storyteller = False
+    asks = user.id != state.user_id and action in _FOR_THE_STORYTELLER
+    if asks and reading.bot is not None and reading.chat_settings is not None:
+        chat, settings = reading.message.chat, reading.chat_settings
+        storyteller = await runs_game(reading.bot, chat, settings, user, None)
+    sheet = None
+    if action in _PAYING and (user.id == state.user_id or storyteller):
+        sheet = await reading.store.load_sheet(
+            reading.flow.chat_id, state.user_id, SheetSystem.MAGE
+        )
+    return Presser(runs_game=storyteller, sheet=sheet)
+
+
+def effect_step(
+    state: EffectFlow,
+    data: MagickCallback,
+    actor: runner.Actor,
+    known: runner.Known[Presser],
+    rng: Rng | None,
+) -> runner.Outcome[EffectFlow]:
+    if actor.id != state.user_id and not (data.a in _FOR_THE_STORYTELLER and known.read.runs_game):
+        return runner.refuse(view.not_yours_text)
     try:
-        if action is MagickAction.BACKLASH:
-            if state.stage is not Stage.CAST or not state.paradox:
-                raise _Refused(render.invalid_button_text())
-            await _commit(callback, message, store, flow, state, profile, rng, mode="backlash")
-            return
-        if action in (MagickAction.NEXT_ROLL, MagickAction.ABANDON):
-            if state.stage is not Stage.RITUAL:
-                raise _Refused(render.invalid_button_text())
-            mode = "abandon" if action is MagickAction.ABANDON else "cast"
-            await _commit(callback, message, store, flow, state, profile, rng, mode=mode)
-            return
-        if action in (
-            MagickAction.PANEL,
-            MagickAction.ADD,
-            MagickAction.TAKE,
-            MagickAction.DAMAGING,
-            MagickAction.MAGNITUDE,
-            MagickAction.MAGE_TOO,
-            MagickAction.PERMANENT,
-            MagickAction.LINK_PLACE,
-            MagickAction.LINK_CONTACT,
-        ):
-            if state.stage not in (Stage.CAST, Stage.BACKLASH):
-                raise _Refused(render.invalid_button_text())
-            after = _allocate(state, action, x, profile)
-        elif action is MagickAction.EXTEND:
-            after = _extend(state, x)
-        elif state.stage is not Stage.SETUP:
-            raise _Refused(render.invalid_button_text())
-        elif action is MagickAction.CAST:
-            await _commit(callback, message, store, flow, state, profile, rng, mode="cast")
-            return
-        else:
-            after = _setup(state, action, x, profile)
+        return _effect_step(state, data, known, rng)
     except _Refused as refused:
-        await callback.answer(render.plain(refused.text), show_alert=True)
-        return
-    text, markup = view.draw(flow.next(after), after, profile)
-    advanced = await store.advance_flow(
-        flow,
-        flow.version,
-        after,
-        close=after.stage is Stage.CANCELLED,
-        screen=screen_of(text, markup),
-    )
-    if advanced is None:
-        raise TapConflict(flow.id)
-    await safe_edit(message, text, markup)
-    await callback.answer()
+        said = refused.text
+        return runner.refuse(lambda: render.plain(said))
+
+
+def _effect_step(
+    state: EffectFlow, data: MagickCallback, known: runner.Known[Presser], rng: Rng | None
+) -> runner.Outcome[EffectFlow]:
+    action, x, profile = data.a, data.x, known.profile
+    if action is MagickAction.BACKLASH:
+        if state.stage is not Stage.CAST or not state.paradox:
+            raise _Refused(render.invalid_button_text())
+        return _paid(state, known.read.sheet, profile, rng, mode="backlash")
+    if action in (MagickAction.NEXT_ROLL, MagickAction.ABANDON):
+        if state.stage is not Stage.RITUAL:
+            raise _Refused(render.invalid_button_text())
+        mode = "abandon" if action is MagickAction.ABANDON else "cast"
+        return _paid(state, known.read.sheet, profile, rng, mode=mode)
+    if action in _ALLOCATING:
+        if state.stage not in (Stage.CAST, Stage.BACKLASH):
+            raise _Refused(render.invalid_button_text())
+        after = _allocate(state, action, x, profile)
+    elif action is MagickAction.EXTEND:
+        after = _extend(state, x)
+    elif state.stage is not Stage.SETUP:
+        raise _Refused(render.invalid_button_text())
+    elif action is MagickAction.CAST:
+        return _paid(state, known.read.sheet, profile, rng, mode="cast")
+    else:
+        after = _setup(state, action, x, profile)
+    return runner.Outcome(state=after, close=after.stage is Stage.CANCELLED)
+
+
+_ALLOCATING = (
+    MagickAction.PANEL,
+    MagickAction.ADD,
+    MagickAction.TAKE,
+    MagickAction.DAMAGING,
+    MagickAction.MAGNITUDE,
+    MagickAction.MAGE_TOO,
+    MagickAction.PERMANENT,
+    MagickAction.LINK_PLACE,
+    MagickAction.LINK_CONTACT,
+)
+
+
+def _paid(
+    state: EffectFlow, sheet: Sheet | None, profile: Profile, rng: Rng | None, *, mode: str
+) -> runner.Outcome[EffectFlow]:
+    """«Сотворить», a ritual's next roll or its end, «Отдача»: the dice, then the flow and
+    the caster's sheet together, and only on the sheet the dice were cast for."""
+    if sheet is None or sheet.arete is None:
+        raise _Refused(view.no_arete_text())
+    entries: list[LogEntry] = []
+    if mode == "backlash":
+        after, changed = _backlash(state, sheet, profile, rng)
+    elif mode == "abandon":
+        after, changed = _abandon(state, sheet, profile)
+    else:
+        after, _before, changed = _cast(state, sheet, profile, rng)
+        entries = _entries(after)
+    spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
+    return runner.Outcome(state=after, spend=spend, entries=tuple(entries))
+
+
+def _draw_effect(
+    flow: Flow, state: EffectFlow, known: runner.Known[Presser]
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return view.draw(flow, state, known.profile)
 
 
 def _extend(state: EffectFlow, x: int) -> EffectFlow:
@@ -614,47 +643,6 @@ def _setup(state: EffectFlow, action: MagickAction, x: int, profile: Profile) ->
     raise _Refused(render.invalid_button_text())
 
 
-async def _commit(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
-    state: EffectFlow,
-    profile: Profile,
-    rng: Rng | None,
-    *,
-    mode: str,
-) -> None:
-    """«Сотворить», a ritual's next roll or its end, «Отдача»: the dice, then the flow and
-    the caster's sheet together."""
-    for _attempt in range(SHEET_RETRIES):
-        sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
-        if sheet is None or sheet.arete is None:
-            raise _Refused(view.no_arete_text())
-        entries: list[LogEntry] = []
-        if mode == "backlash":
-            after, changed = _backlash(state, sheet, profile, rng)
-        elif mode == "abandon":
-            after, changed = _abandon(state, sheet, profile)
-        else:
-            after, _before, changed = _cast(state, sheet, profile, rng)
-            entries = _entries(after)
-        text, markup = view.draw(flow.next(after), after, profile)
-        spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-        try:
-            advanced, _stored = await store.advance_flow_spending(
-                flow, flow.version, after, spend, entries=entries, screen=screen_of(text, markup)
-            )
-        except _SheetMoved:
-            continue
-        if advanced is None:
-            raise TapConflict(flow.id)
-        await safe_edit(message, text, markup)
-        await callback.answer()
-        return
-    await tell(callback, lambda: render.busy_text(), alert=True)
-
-
 # ----- /barrier (§C.15) ----------------------------------------------------------------------
 
 
@@ -676,3 +664,13 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = view.draw_barrier(flow, state, profile)
     await message.answer(text, reply_markup=markup)
+
+
+EFFECT: runner.Tap[EffectFlow, MagickCallback, Presser] = runner.Tap(
+    model=EffectFlow,
+    callback=MagickCallback,
+    step=effect_step,
+    view=_draw_effect,
+    current_only=True,
+    read=effect_read,
+)
