@@ -1,4 +1,4 @@
-"""Reading the words players type after ``/r`` and ``/prob`` (docs/product.md §2 "Simple roll").
+"""Reading the words players type after a command (docs/product.md §2 "Simple roll").
 
 At the table nobody reads a manual, so the grammar is small and forgiving about case and
 order: the first number is the pool (запас кубиков), the second the difficulty (сложность),
@@ -7,13 +7,21 @@ is ``t2``, ``пор2`` or ``+2``. This module only reads the syntax; the ranges 
 rules and the chat's profile, which the handler checks through ``rules`` so that a profile
 with a 4–10 difficulty range (S4) refuses a 3 in the same words as the rules do.
 
+Every command reads its line the same way: :func:`tokenize` splits it into words once, and a
+word is looked up in the command's :class:`Grammar`, a table of keyword → what it sets
+(:class:`Keyword`: a flag, or a field that takes the number after it). The spellings live in
+``bot.vocabulary``, so a new keyword is a row of a table; what no table knows is a number or a
+name, which each command's parser places by its own order.
+
 Pure: no aiogram, no words shown to anyone (problems are enum codes).
 """
 
 from __future__ import annotations
 
 import re
-from enum import StrEnum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum, StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -31,7 +39,8 @@ _THRESHOLD_LIKE = re.compile(r"(?:thr|t|пор)[-=]?[0-9-]", re.ASCII | re.IGNOR
 # Dice added to or taken from a pool (§A.2 bonuses and penalties): «+2», «-1», «+1к», «+1d».
 _DICE = re.compile(r"([+\-−][0-9]{1,2})(?:к|d|k)?", re.IGNORECASE)
 DICE_MODIFIER_MAX = 10
-_WILLPOWER_WORDS = frozenset({"wp", "св"})
+# A keyword with its number glued on, as the table rolls split it: «до5» → «до», «5».
+_KEYWORD_NUMBER = re.compile(r"([^\W\d_]+)([0-9]{1,6})")
 
 
 class Problem(StrEnum):
@@ -51,6 +60,137 @@ class ArgumentsError(ValueError):
         self.problem = problem
         self.token = token
         super().__init__(f"{problem.value}: {token!r}")
+
+
+# --- The tokenizer and the keyword tables -----------------------------------------------------
+
+
+def tokenize(
+    text: str | None, *, traits: bool = False, glued: bool = False, minus: bool = False
+) -> list[str]:
+    """The words of a typed line, split the one way every command splits it.
+
+    ``traits`` holds a pool by trait names together as one word (:func:`join_trait_expressions`:
+    «ловкость + драка» → «ловкость+драка»); ``glued`` splits a keyword from the number glued
+    to it («до5» → «до», «5»: the table rolls); ``minus`` reads the typographic «−» as «-»
+    (the d6 line, where a difficulty is typed «−1»)."""
+    line = (text or "").replace("−", "-") if minus else text or ""
+    words = (join_trait_expressions(line) if traits else line).split()
+    if not glued:
+        return words
+    out: list[str] = []
+    for word in words:
+        match = _KEYWORD_NUMBER.fullmatch(word)
+        out.extend(match.groups() if match is not None else (word,))
+    return out
+
+
+class Repeat(Enum):
+    """What a keyword typed a second time in one line does."""
+
+    REFUSE = "refuse"  # the line is refused (Problem.REPEATED), naming the word
+    AGAIN = "again"  # it sets its field again: the last one typed wins
+    IGNORE = "ignore"  # it is no keyword the second time: the line reads it as any other word
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One row of a command's table: the field a word sets, and how.
+
+    A flag sets ``key`` to ``value``. A keyword with a ``number`` (the pattern its value must
+    match as the next word) sets ``key`` to that number, or to the number glued on where the
+    command's :class:`Grammar` allows it («удача1»); with no number there it sets ``alone``,
+    and refuses the line when ``alone`` is None."""
+
+    key: str
+    value: object = True
+    number: re.Pattern[str] | None = None
+    alone: int | None = None
+    repeat: Repeat = Repeat.REFUSE
+
+
+def keyword_table(*rows: tuple[Iterable[str], Keyword]) -> Mapping[str, Keyword]:
+    """Every spelling of each row's words → its keyword; one spelling may mean one thing."""
+    table: dict[str, Keyword] = {}
+    for spellings, keyword in rows:
+        for word in spellings:
+            if word in table:
+                raise ValueError(f"{word!r} is two keywords")
+            table[word] = keyword
+    return table
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """A command's keywords and how its lines spell them: ``strip`` is the punctuation a
+    keyword may trail («вульг,»); ``stem`` finds the keyword in a word with its number glued on
+    and ``glued`` that number (group 1), read from the word as typed when ``glued_as_typed``;
+    ``missing`` is the problem of a keyword whose number is not there."""
+
+    table: Mapping[str, Keyword]
+    strip: str = ""
+    stem: re.Pattern[str] | None = None
+    glued: re.Pattern[str] | None = None
+    glued_as_typed: bool = False
+    missing: Problem = Problem.POOL_MISSING
+
+    def words(self) -> frozenset[str]:
+        return frozenset(self.table)
+
+    def _find(self, key: str) -> Keyword | None:
+        keyword = self.table.get(key)
+        if keyword is not None or self.stem is None:
+            return keyword
+        stem = self.stem.fullmatch(key)
+        keyword = self.table.get(stem.group(1)) if stem is not None else None
+        return keyword if keyword is not None and keyword.number is not None else None
+
+    def read(self, words: list[str], i: int, found: dict[str, Any]) -> int | None:
+        """Apply ``words[i]`` to ``found`` if it is one of the keywords: the index of the last
+        word it used (its number's, when that is the next word); None when it is no keyword
+        here, for the command to read it as a number or a name."""
+        word = words[i]
+        key = word.casefold().rstrip(self.strip) if self.strip else word.casefold()
+        keyword = self._find(key)
+        if keyword is None:
+            return None
+        if keyword.key in found and keyword.repeat is not Repeat.AGAIN:
+            if keyword.repeat is Repeat.IGNORE:
+                return None
+            raise ArgumentsError(Problem.REPEATED, word)
+        if keyword.number is None:
+            found[keyword.key] = keyword.value
+            return i
+        glued = None
+        if self.glued is not None:
+            glued = self.glued.fullmatch(word.casefold() if self.glued_as_typed else key)
+        if glued is not None:
+            found[keyword.key] = int(glued.group(1))
+            return i
+        if i + 1 < len(words) and keyword.number.fullmatch(words[i + 1]):
+            found[keyword.key] = int(words[i + 1])
+            return i + 1
+        if keyword.alone is None:
+            raise ArgumentsError(self.missing, word)
+        found[keyword.key] = keyword.alone
+        return i
+
+
+# /r: «св» spends Willpower once per roll.
+ROLL = Grammar(keyword_table((vocabulary.ROLL_WILLPOWER, Keyword("willpower"))))
+# /vs 6 7 до 5 нпс: a race to five successes against a non-player.
+OPPOSED = Grammar(
+    keyword_table(
+        (vocabulary.RACE, Keyword("race_to", number=_NUMBER)),
+        (vocabulary.NPC, Keyword("npc")),
+    ),
+    missing=Problem.NOT_A_NUMBER,
+)
+# /team 7 цель 5: the team's target.
+TEAM = Grammar(
+    keyword_table((vocabulary.TARGET, Keyword("target", number=_NUMBER))),
+    missing=Problem.NOT_A_NUMBER,
+)
 
 
 class RollArguments(BaseModel):
@@ -85,7 +225,7 @@ _PLUS_BETWEEN_NAMES = re.compile(r"(?<=[^\W\d_])\s*\+\s*(?=[^\W\d_])")
 
 
 # Keywords that follow a pool and are not part of a trait's name.
-_KEYWORDS = frozenset({"wp", "св", "цель", "target", "до", "to", "нпс", "npc", "нпц"})
+_KEYWORDS = ROLL.words() | OPPOSED.words() | TEAM.words()
 
 
 def join_trait_expressions(text: str | None) -> str:
@@ -112,73 +252,85 @@ def join_trait_expressions(text: str | None) -> str:
 _LETTERS_END = re.compile(r"(?:^|\+)[^\W\d_][^\W\d]*$")
 
 
+@dataclass
+class _RollLine:
+    """What a ``/r`` line has said so far, as its words are read in order."""
+
+    allow_traits: bool
+    numbers: list[int]
+    found: dict[str, Any]
+    traits: str | None = None
+    dice: int = 0
+
+    def pool_named(self) -> bool:
+        return bool(self.numbers) or self.traits is not None
+
+    def names_may_come(self) -> bool:
+        """A pool by names may still be typed: none yet, and at most the difficulty before."""
+        return self.allow_traits and self.traits is None and len(self.numbers) <= 1
+
+
 def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> RollArguments:
     """Read ``7 8 wp t1`` (any order after the numbers' own order); raise ArgumentsError.
 
     With ``allow_traits`` a word names the pool by the sheet's traits (``ловк+драка 7``);
     commands that cannot read a sheet keep calling a word «not a number»."""
-    numbers: list[int] = []
-    willpower = False
-    threshold: int | None = None
-    traits: str | None = None
-    dice = 0
-    for token in (join_trait_expressions(text) if allow_traits else text or "").split():
-        word = token.casefold()
-        if allow_traits and traits is None and len(numbers) <= 1:
-            glued = _GLUED_DICE.fullmatch(token)
-            if glued is not None:  # «ловк+драка-1»: the names, then the dice they gain or lose
-                token, word = glued.group(1), glued.group(1).casefold()
-                dice += _signed(glued.group(2))
-        if (numbers or traits is not None) and (modifier := _DICE.fullmatch(word)) is not None:
-            # only after a pool: «/r -1 6» is a pool of −1, out of range, not six dice less one
-            dice += _signed(modifier.group(1))
-            if abs(dice) > DICE_MODIFIER_MAX:
-                raise ArgumentsError(Problem.NOT_A_NUMBER, token)
-        elif _NUMBER.fullmatch(word):
-            if len(numbers) == (1 if traits is not None else 2):
-                raise ArgumentsError(Problem.TOO_MANY_NUMBERS, token)
-            numbers.append(int(word))
-        elif word in _WILLPOWER_WORDS:
-            if willpower:
-                raise ArgumentsError(Problem.REPEATED, token)
-            willpower = True
-        elif (match := _THRESHOLD.fullmatch(word)) is not None:
-            if threshold is not None:
-                raise ArgumentsError(Problem.REPEATED, token)
-            value = int(match.group(1))
-            if value < 0:
-                raise ArgumentsError(Problem.THRESHOLD_SYNTAX, token)
-            threshold = value
-        elif _THRESHOLD_LIKE.match(word):
-            raise ArgumentsError(Problem.THRESHOLD_SYNTAX, token)
-        elif (
-            allow_traits
-            and traits is None
-            and len(numbers) <= 1
-            and _TRAIT_EXPRESSION.fullmatch(token)
-        ):
-            # «/r ловк+драка 7»: a number already typed before the names is the difficulty.
-            traits = token
-        else:
-            raise ArgumentsError(Problem.NOT_A_NUMBER, token)
-    if traits is not None:
+    line = _RollLine(allow_traits, [], {})
+    for token in tokenize(text, traits=allow_traits):
+        _read_roll_word(line, token)
+    threshold = line.found.get("threshold", 0)
+    willpower = line.found.get("willpower", False)
+    if line.traits is not None:
         return RollArguments(
             pool=0,
-            difficulty=numbers[0] if numbers else None,
+            difficulty=line.numbers[0] if line.numbers else None,
             willpower=willpower,
-            threshold=threshold or 0,
-            traits=traits,
-            dice=dice,
+            threshold=threshold,
+            traits=line.traits,
+            dice=line.dice,
         )
-    if not numbers:
+    if not line.numbers:
         raise ArgumentsError(Problem.POOL_MISSING)
     return RollArguments(
-        pool=numbers[0],
-        difficulty=numbers[1] if len(numbers) > 1 else None,
+        pool=line.numbers[0],
+        difficulty=line.numbers[1] if len(line.numbers) > 1 else None,
         willpower=willpower,
-        threshold=threshold or 0,
-        dice=dice,
+        threshold=threshold,
+        dice=line.dice,
     )
+
+
+def _read_roll_word(line: _RollLine, token: str) -> None:
+    if line.names_may_come():
+        glued = _GLUED_DICE.fullmatch(token)
+        if glued is not None:  # «ловк+драка-1»: the names, then the dice they gain or lose
+            token = glued.group(1)
+            line.dice += _signed(glued.group(2))
+    word = token.casefold()
+    if line.pool_named() and (modifier := _DICE.fullmatch(word)) is not None:
+        # only after a pool: «/r -1 6» is a pool of −1, out of range, not six dice less one
+        line.dice += _signed(modifier.group(1))
+        if abs(line.dice) > DICE_MODIFIER_MAX:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, token)
+    elif _NUMBER.fullmatch(word):
+        if len(line.numbers) == (1 if line.traits is not None else 2):
+            raise ArgumentsError(Problem.TOO_MANY_NUMBERS, token)
+        line.numbers.append(int(word))
+    elif ROLL.read([token], 0, line.found) is not None:
+        pass
+    elif (match := _THRESHOLD.fullmatch(word)) is not None:
+        if "threshold" in line.found:
+            raise ArgumentsError(Problem.REPEATED, token)
+        if int(match.group(1)) < 0:
+            raise ArgumentsError(Problem.THRESHOLD_SYNTAX, token)
+        line.found["threshold"] = int(match.group(1))
+    elif _THRESHOLD_LIKE.match(word):
+        raise ArgumentsError(Problem.THRESHOLD_SYNTAX, token)
+    elif line.names_may_come() and _TRAIT_EXPRESSION.fullmatch(token):
+        # «/r ловк+драка 7»: a number already typed before the names is the difficulty.
+        line.traits = token
+    else:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, token)
 
 
 def _signed(text: str) -> int:
@@ -195,10 +347,6 @@ _GLUED_DICE = re.compile(
 # The same forgiving shape as /r: numbers in a fixed order, a few keywords in any order. A
 # keyword that takes a number accepts it glued («до5») or as the next word («до 5»).
 
-_RACE_WORDS = frozenset({"до", "to"})
-_TARGET_WORDS = frozenset({"цель", "target", "до", "to"})
-_NPC_WORDS = frozenset({"нпс", "npc", "нпц"})
-_KEYWORD_NUMBER = re.compile(r"([^\W\d_]+)([0-9]{1,6})")
 _ACTION = re.compile(r"([0-9]{1,6})/([0-9]{1,6})", re.ASCII)
 
 
@@ -268,22 +416,8 @@ class MultiArguments(BaseModel):
 
 
 def _words(text: str | None) -> list[str]:
-    """Split glued keyword-numbers («до5» → «до», «5») so each parser sees one shape."""
-    out: list[str] = []
-    for token in join_trait_expressions(text).split():
-        match = _KEYWORD_NUMBER.fullmatch(token)
-        if match is not None:
-            out.extend([match.group(1), match.group(2)])
-        else:
-            out.append(token)
-    return out
-
-
-def _keyword_value(words: list[str], index: int) -> int:
-    """The number after the keyword at ``index``; the keyword alone is a syntax problem."""
-    if index + 1 >= len(words) or not _NUMBER.fullmatch(words[index + 1]):
-        raise ArgumentsError(Problem.NOT_A_NUMBER, words[index])
-    return int(words[index + 1])
+    """A table roll's words: pools by names held together, glued keyword-numbers split."""
+    return tokenize(text, traits=True, glued=True)
 
 
 def _pool_traits(words: list[str]) -> tuple[str | None, list[str]]:
@@ -318,8 +452,7 @@ def _pool_dice(traits: str | None, words: list[str]) -> tuple[str | None, list[s
 
 
 def _is_keyword(word: str) -> bool:
-    folded = word.casefold()
-    return folded in _TARGET_WORDS or folded in _NPC_WORDS or folded in _WILLPOWER_WORDS
+    return word.casefold() in _KEYWORDS
 
 
 def parse_extended_arguments(text: str | None) -> ExtendedArguments:
@@ -346,28 +479,17 @@ def parse_extended_arguments(text: str | None) -> ExtendedArguments:
 def parse_opposed_arguments(text: str | None) -> OpposedArguments:
     traits, words, dice = _pool_dice(*_pool_traits(_words(text)))
     numbers: list[int] = [0] if traits is not None else []
-    race_to: int | None = None
-    npc = False
-    mention: str | None = None
+    found: dict[str, Any] = {}
     i = 0
     while i < len(words):
         word = words[i]
-        folded = word.casefold()
-        if _NUMBER.fullmatch(word):
-            if len(numbers) == 2:
-                raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
-            numbers.append(int(word))
-        elif folded in _RACE_WORDS:
-            if race_to is not None:
-                raise ArgumentsError(Problem.REPEATED, word)
-            race_to = _keyword_value(words, i)
-            i += 1
-        elif folded in _NPC_WORDS:
-            if npc:
-                raise ArgumentsError(Problem.REPEATED, word)
-            npc = True
-        elif word.startswith("@") and len(word) > 1 and mention is None:
-            mention = word[1:]
+        used = OPPOSED.read(words, i, found)
+        if used is not None:
+            i = used
+        elif _NUMBER.fullmatch(word):
+            _table_number(numbers, word, 2)
+        elif word.startswith("@") and len(word) > 1 and "mention" not in found:
+            found["mention"] = word[1:]
         else:
             raise ArgumentsError(Problem.NOT_A_NUMBER, word)
         i += 1
@@ -376,30 +498,31 @@ def parse_opposed_arguments(text: str | None) -> OpposedArguments:
     return OpposedArguments(
         pool=numbers[0],
         difficulty=numbers[1] if len(numbers) > 1 else None,
-        race_to=race_to,
-        npc=npc,
-        mention=mention,
         traits=traits,
         dice=dice,
+        **found,
     )
+
+
+def _table_number(numbers: list[int], word: str, most: int) -> None:
+    """The next of a table roll's numbers, in their fixed order."""
+    if len(numbers) == most:
+        raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+    numbers.append(int(word))
 
 
 def parse_team_arguments(text: str | None) -> TeamArguments:
     traits, words, dice = _pool_dice(*_pool_traits(_words(text)))
     numbers: list[int] = [0] if traits is not None else []
-    target: int | None = None
+    found: dict[str, Any] = {}
     i = 0
     while i < len(words):
         word = words[i]
-        if _NUMBER.fullmatch(word):
-            if len(numbers) == 2:
-                raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
-            numbers.append(int(word))
-        elif word.casefold() in _TARGET_WORDS:
-            if target is not None:
-                raise ArgumentsError(Problem.REPEATED, word)
-            target = _keyword_value(words, i)
-            i += 1
+        used = TEAM.read(words, i, found)
+        if used is not None:
+            i = used
+        elif _NUMBER.fullmatch(word):
+            _table_number(numbers, word, 2)
         else:
             raise ArgumentsError(Problem.NOT_A_NUMBER, word)
         i += 1
@@ -408,9 +531,9 @@ def parse_team_arguments(text: str | None) -> TeamArguments:
     return TeamArguments(
         pool=numbers[0],
         difficulty=numbers[1] if len(numbers) > 1 else None,
-        target=target,
         traits=traits,
         dice=dice,
+        **found,
     )
 
 
@@ -421,7 +544,7 @@ def parse_multi_arguments(text: str | None) -> MultiArguments:
     actions: list[tuple[int, int | None]] = []
     traits: list[str | None] = []
     dice: list[int] = []
-    for word in join_trait_expressions(text).split():
+    for word in tokenize(text, traits=True):
         signed = _DICE.fullmatch(word.casefold())
         if signed is not None and actions:  # «6 +1»: the dice of the action before it
             dice[-1] += _signed(signed.group(1))
@@ -466,15 +589,12 @@ def parse_multi_arguments(text: str | None) -> MultiArguments:
 
 
 # --- Health: /dmg, /heal, /hp (docs/rules.md §B.10–§B.12) --------------------------------------
-# «у»/«л»/«т» are the seeds' letters for ударный, летальный, тяжёлый; b/l/a the English ones.
+# The damage type's letters (``vocabulary.BASHING``…): the seeds' «у», «л», «т», or b, l, a.
 
-_DAMAGE_WORDS: dict[str, DamageType] = {
-    "у": DamageType.BASHING,
-    "b": DamageType.BASHING,
-    "л": DamageType.LETHAL,
-    "l": DamageType.LETHAL,
-    "т": DamageType.AGGRAVATED,
-    "a": DamageType.AGGRAVATED,
+_DAMAGE_WORDS: Mapping[str, DamageType] = {
+    **dict.fromkeys(vocabulary.BASHING, DamageType.BASHING),
+    **dict.fromkeys(vocabulary.LETHAL, DamageType.LETHAL),
+    **dict.fromkeys(vocabulary.AGGRAVATED, DamageType.AGGRAVATED),
 }
 _LEVELS_MAX = 20  # more than two full tracks is a typo
 
@@ -493,9 +613,9 @@ class HealthArguments(BaseModel):
 def parse_health_arguments(text: str | None, *, damage: bool) -> HealthArguments:
     """Words in any order after an optional ``npc Имя``: a number of levels and, for damage,
     one of the type letters (glued too: «3л»)."""
-    words = (text or "").split()
+    words = tokenize(text)
     npc: str | None = None
-    if words and words[0].casefold() in _NPC_WORDS:
+    if words and words[0].casefold() in vocabulary.NPC:
         name = [w for w in words[1:] if not _is_health_word(w)]
         if not name:
             raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
@@ -548,11 +668,11 @@ class InitArguments(BaseModel):
 
 def parse_init_arguments(text: str | None) -> InitArguments:
     """Numbers, an optional ``npc Имя`` in front and a multiplier (``x3``, ``х3``, ``×3``)."""
-    words = (text or "").split()
+    words = tokenize(text)
     npc: str | None = None
     copies = 1
     base: int | None = None
-    if words and words[0].casefold() in _NPC_WORDS:
+    if words and words[0].casefold() in vocabulary.NPC:
         rest = words[1:]
         name: list[str] = []
         for word in rest:
@@ -587,6 +707,39 @@ def parse_init_arguments(text: str | None) -> InitArguments:
 _SIGNED = re.compile(r"[+-]?[0-9]{1,2}")
 
 
+def _magick_number(key: str) -> Keyword:
+    # a second «кв 2» is no keyword: the line reads it as the Sphere's name and the level
+    return Keyword(key, number=_SIGNED, repeat=Repeat.IGNORE)
+
+
+# /m 3 вульг свид кв 2 мод -1 св: a flag may be typed again (the last «вульг»/«совп» wins); a
+# number may be glued to its word («кв2») or follow it.
+MAGICK = Grammar(
+    keyword_table(
+        (vocabulary.VULGAR, Keyword("vulgar", True, repeat=Repeat.AGAIN)),
+        (vocabulary.COINCIDENTAL, Keyword("vulgar", False, repeat=Repeat.AGAIN)),
+        (vocabulary.WITNESSES, Keyword("witnesses", repeat=Repeat.AGAIN)),
+        (vocabulary.WILLPOWER_WORDS, Keyword("willpower", repeat=Repeat.AGAIN)),
+        (vocabulary.QUINTESSENCE, _magick_number("quintessence")),
+        (vocabulary.MODIFIER, _magick_number("modifier")),
+        (vocabulary.ARETE, _magick_number("arete")),
+        (vocabulary.TARGET, _magick_number("target")),
+    ),
+    strip=".,",
+    stem=re.compile(r"(.*?)[+-]?[0-9]+"),
+    glued=re.compile(r"[^\W\d_]+([+-]?[0-9]{1,2})"),
+    glued_as_typed=True,
+)
+# The ranges a magick line's numbers must be in (§C.1–§C.4, §C.10), in the order checked.
+_MAGICK_RANGES = {
+    "level": (1, 5),
+    "quintessence": (0, 10),
+    "modifier": (-10, 10),
+    "target": (1, 50),
+    "arete": (1, 10),
+}
+
+
 class MagickArguments(BaseModel):
     """``/m 3 вульг свид кв 2 мод -1 св`` (§C.1–§C.4): the highest Sphere's level (or None:
     the sheet's rating of the Sphere named), vulgar or not, witnesses, Quintessence spent,
@@ -608,41 +761,16 @@ class MagickArguments(BaseModel):
 def parse_magick_arguments(text: str | None) -> MagickArguments:
     """Keywords in any order; a number after «кв»/«мод» is theirs (also glued: «кв2»), the
     first other number is the level, other words name the Sphere."""
-    words = (text or "").split()
+    words = tokenize(text)
     found: dict[str, Any] = {}
     name: list[str] = []
     i = 0
-
-    def number_after(key: str) -> int:
-        nonlocal i
-        glued = re.fullmatch(r"([^\W\d_]+)([+-]?[0-9]{1,2})", words[i].casefold())
-        if glued is not None:
-            return int(glued.group(2))
-        if i + 1 < len(words) and _SIGNED.fullmatch(words[i + 1]):
-            i += 1
-            return int(words[i])
-        raise ArgumentsError(Problem.POOL_MISSING, key)
-
     while i < len(words):
         word = words[i]
+        used = MAGICK.read(words, i, found)
         folded = word.casefold().rstrip(".,")
-        stem = re.sub(r"[+-]?[0-9]+$", "", folded)
-        if folded in vocabulary.VULGAR:
-            found["vulgar"] = True
-        elif folded in vocabulary.COINCIDENTAL:
-            found["vulgar"] = False
-        elif folded in vocabulary.WITNESSES:
-            found["witnesses"] = True
-        elif folded in vocabulary.WILLPOWER_WORDS:
-            found["willpower"] = True
-        elif stem in vocabulary.QUINTESSENCE and "quintessence" not in found:
-            found["quintessence"] = number_after(word)
-        elif stem in vocabulary.MODIFIER and "modifier" not in found:
-            found["modifier"] = number_after(word)
-        elif stem in vocabulary.ARETE and "arete" not in found:
-            found["arete"] = number_after(word)
-        elif stem in _TARGET_WORDS and "target" not in found:
-            found["target"] = number_after(word)
+        if used is not None:
+            i = used
         elif re.fullmatch(r"[0-9]{1,2}", folded) and "level" not in found:
             found["level"] = int(folded)
         elif re.fullmatch(r"[^\W\d_]+", folded) and len(name) < 3:
@@ -650,18 +778,10 @@ def parse_magick_arguments(text: str | None) -> MagickArguments:
         else:
             raise ArgumentsError(Problem.NOT_A_NUMBER, word)
         i += 1
-    level = found.get("level")
-    if level is not None and not 1 <= level <= 5:
-        raise ArgumentsError(Problem.NOT_A_NUMBER, str(level))
-    if not 0 <= found.get("quintessence", 0) <= 10:
-        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["quintessence"]))
-    if not -10 <= found.get("modifier", 0) <= 10:
-        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["modifier"]))
-    if not 1 <= found.get("target", 1) <= 50:
-        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["target"]))
-    if not 1 <= found.get("arete", 1) <= 10:
-        raise ArgumentsError(Problem.NOT_A_NUMBER, str(found["arete"]))
-    if level is None and not name:
+    for key, (low, high) in _MAGICK_RANGES.items():
+        if key in found and not low <= found[key] <= high:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, str(found[key]))
+    if "level" not in found and not name:
         raise ArgumentsError(Problem.POOL_MISSING, text or "")
     return MagickArguments(sphere=" ".join(name) if name else None, **found)
 
@@ -708,112 +828,152 @@ class D6Arguments(BaseModel):
         return None
 
 
-# The d6 words that take a number, after them or glued («удача 1», «удача1»): the key, the
-# words, the digits the number may have, and what the word alone means (None: it needs one).
-# «удача N» spends luck dice, «замысел N» is an unfinished project's readiness (§D.6),
-# «прицел N» the target's difficulty an aim cancels first (§D.12; alone: none).
-_D6_NUMBERED: tuple[tuple[str, frozenset[str], int, int | None], ...] = (
-    ("luck", vocabulary.LUCK, 3, None),
-    ("relief", vocabulary.RELIEF, 2, None),
-    ("aim", vocabulary.AIM, 2, 0),
+def _d6_number(key: str, digits: int, alone: int | None = None) -> Keyword:
+    return Keyword(key, number=re.compile(rf"[0-9]{{1,{digits}}}"), alone=alone)
+
+
+def _d6_flag(key: str) -> Keyword:
+    return Keyword(key, repeat=Repeat.AGAIN)
+
+
+# /r сила+ловкость 2 удача 1 слаб -1: «удача N» spends luck dice, «замысел N» is an unfinished
+# project's readiness (§D.6), «прицел N» the target's difficulty an aim cancels first (§D.12;
+# alone: none); the number follows or is glued on («удача1»), and each is typed once.
+D6 = Grammar(
+    keyword_table(
+        (vocabulary.LUCK, _d6_number("luck", 3)),
+        (vocabulary.RELIEF, _d6_number("relief", 2)),
+        (vocabulary.AIM, _d6_number("aim", 2, alone=0)),
+        (vocabulary.WEAKNESS, _d6_flag("weakness")),
+        (vocabulary.ESCAPE, _d6_flag("escape")),
+        (vocabulary.CHARGE, _d6_flag("charge")),
+        (vocabulary.AUTO, _d6_flag("auto")),
+        (
+            vocabulary.FULL_DEFENCE,
+            _d6_flag("full_defence"),
+        ),  # «глухая оборона»: two words, one trick
+    ),
+    strip=".,",
+    stem=re.compile(r"([^\W\d_]+)[0-9]{1,3}"),
+    glued=re.compile(r"[^\W\d_]+([0-9]{1,3})"),
 )
+_D6_TRICKS = ("aim", "escape", "charge", "full_defence")
+
+
+@dataclass
+class _D6Line:
+    """What a d6 line has said: its numbers and names in order, its keywords, its ± dice."""
+
+    numbers: list[str]
+    names: list[str]
+    found: dict[str, Any]
+    modifier: int = 0
 
 
 def parse_d6_arguments(text: str | None) -> D6Arguments:
     """Keywords anywhere; a number after «удача» is its dice (also glued: «удача1»); words
     are power names, ``+`` between them; without powers the first number is the chance and the
     second the measures required, with powers the one number is the measures required."""
-    words = (text or "").replace("−", "-").split()
-    numbers: list[str] = []
-    names: list[str] = []
-    found: dict[str, Any] = {}
-    modifier = 0
+    words = tokenize(text, minus=True)
+    line = _D6Line([], [], {})
     i = 0
     while i < len(words):
-        word = words[i]
-        folded = word.casefold().rstrip(".,")
-        glued = re.fullmatch(r"([^\W\d_]+)([0-9]{1,3})", folded)
-        numbered = next(
-            (
-                (key, digits, alone)
-                for key, spelled, digits, alone in _D6_NUMBERED
-                if folded in spelled or (glued is not None and glued.group(1) in spelled)
-            ),
-            None,
-        )
-        if numbered is not None:
-            key, digits, alone = numbered
-            if key in found:
-                raise ArgumentsError(Problem.REPEATED, word)
-            if glued is not None:
-                found[key] = int(glued.group(2))
-            elif i + 1 < len(words) and re.fullmatch(rf"[0-9]{{1,{digits}}}", words[i + 1]):
-                i += 1
-                found[key] = int(words[i])
-            elif alone is not None:
-                found[key] = alone
-            else:
-                raise ArgumentsError(Problem.POOL_MISSING, word)
-        elif folded in vocabulary.WEAKNESS:
-            found["weakness"] = True
-        elif folded in vocabulary.ESCAPE:
-            found["escape"] = True
-        elif folded in vocabulary.CHARGE:
-            found["charge"] = True
-        elif folded in vocabulary.AUTO:
-            found["auto"] = True
-        elif folded in vocabulary.FULL_DEFENCE:
-            found["full_defence"] = True  # «глухая оборона» is two words of one trick
-        elif re.fullmatch(r"[+-][0-9]{1,2}", folded):
-            modifier += int(folded)
-        elif re.fullmatch(r"[0-9]{1,3}", folded):
-            numbers.append(folded)
-        elif re.fullmatch(r"[0-9]+", folded):
-            raise ArgumentsError(Problem.NOT_A_NUMBER, word[:12])
-        else:
-            names.append(word)
-        i += 1
-    powers = tuple(" ".join(part.split()) for part in " ".join(names).split("+") if part.strip())
-    if names and not powers:
-        raise ArgumentsError(Problem.NOT_A_NUMBER, names[0][:24])
+        used = D6.read(words, i, line.found)
+        if used is None:
+            _read_d6_word(line, words[i])
+            used = i
+        i = used + 1
+    powers = tuple(
+        " ".join(part.split()) for part in " ".join(line.names).split("+") if part.strip()
+    )
+    if line.names and not powers:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, line.names[0][:24])
+    chance, required = _d6_chance(line, powers)
+    _check_d6(line, chance, required)
+    return D6Arguments(
+        chance=chance, powers=powers, required=required, modifier=line.modifier, **line.found
+    )
+
+
+def _read_d6_word(line: _D6Line, word: str) -> None:
+    folded = word.casefold().rstrip(".,")
+    if re.fullmatch(r"[+-][0-9]{1,2}", folded):
+        line.modifier += int(folded)
+    elif re.fullmatch(r"[0-9]{1,3}", folded):
+        line.numbers.append(folded)
+    elif re.fullmatch(r"[0-9]+", folded):
+        raise ArgumentsError(Problem.NOT_A_NUMBER, word[:12])
+    else:
+        line.names.append(word)
+
+
+def _d6_chance(line: _D6Line, powers: tuple[str, ...]) -> tuple[int | None, int]:
+    """The typed chance (None: the powers make it) and the measures required."""
+    numbers = line.numbers
     if powers:
         if len(numbers) > 1:
             raise ArgumentsError(Problem.TOO_MANY_NUMBERS, numbers[1])
-        chance = None
-        required = int(numbers[0]) if numbers else 1
-    else:
-        if not numbers and not found.get("auto"):  # «/r авто» needs no chance: nothing is rolled
-            raise ArgumentsError(Problem.POOL_MISSING)
-        if len(numbers) > 2:
-            raise ArgumentsError(Problem.TOO_MANY_NUMBERS, numbers[2])
-        chance = int(numbers[0]) if numbers else None
-        required = int(numbers[1]) if len(numbers) > 1 else 1
+        return None, int(numbers[0]) if numbers else 1
+    if not numbers and not line.found.get("auto"):  # «/r авто» needs no chance: nothing is rolled
+        raise ArgumentsError(Problem.POOL_MISSING)
+    if len(numbers) > 2:
+        raise ArgumentsError(Problem.TOO_MANY_NUMBERS, numbers[2])
+    return (
+        int(numbers[0]) if numbers else None,
+        int(numbers[1]) if len(numbers) > 1 else 1,
+    )
+
+
+def _check_d6(line: _D6Line, chance: int | None, required: int) -> None:
     if chance is not None and not 0 <= chance <= D6_CHANCE_MAX:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(chance))
     if not 1 <= required <= D6_REQUIRED_MAX:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(required))
-    if abs(modifier) > D6_MODIFIER_MAX:
-        raise ArgumentsError(Problem.NOT_A_NUMBER, str(modifier))
-    tricks = [t for t in ("aim", "escape", "charge", "full_defence") if t in found]
+    if abs(line.modifier) > D6_MODIFIER_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(line.modifier))
+    tricks = [t for t in _D6_TRICKS if t in line.found]
     if len(tricks) > 1:  # one action, one trick (§D.12)
         raise ArgumentsError(Problem.REPEATED, tricks[1])
-    if found.get("auto"):
+    if line.found.get("auto"):
         # Nothing is rolled, so nothing is spent or measured: no luck, trick, weakness,
         # difficulty or measures to reach (S2 «тебе никто не мешает»).
-        spent = [k for k in ("luck", "relief", *tricks, "weakness") if k in found]
-        if spent or modifier or required != 1 or chance == 0:
+        spent = [k for k in ("luck", "relief", *tricks, "weakness") if k in line.found]
+        if spent or line.modifier or required != 1 or chance == 0:
             raise ArgumentsError(Problem.REPEATED, spent[0] if spent else "auto")
-    return D6Arguments(
-        chance=chance,
-        powers=powers,
-        required=required,
-        luck=found.get("luck", 0),
-        weakness=found.get("weakness", False),
-        modifier=modifier,
-        aim=found.get("aim"),
-        relief=found.get("relief", 0),
-        escape=found.get("escape", False),
-        charge=found.get("charge", False),
-        full_defence=found.get("full_defence", False),
-        auto=found.get("auto", False),
-    )
+
+
+# --- The d6 project (§D.6) ---------------------------------------------------------------------
+
+PROJECT_SCOPE_MAX = 30
+PROJECT_ACTIONS_MAX = 10
+PROJECT_TITLE_MAX = 60
+_TWO_DIGITS = re.compile(r"\d{1,2}")
+# /project 5 действий 3 Крепость: a challenge's actions per character, right after the scope.
+PROJECT = Grammar(keyword_table((vocabulary.ACTIONS, Keyword("actions", number=_TWO_DIGITS))))
+
+
+class ProjectArguments(BaseModel):
+    """``/project 5 [действий 3] [title]``: the scope (measures to gather), a challenge's
+    actions per character (None: a project without a time limit), and its title."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: int
+    actions: int | None = None
+    title: str = ""
+
+
+def parse_project_arguments(text: str | None) -> ProjectArguments:
+    """The scope first; «действий N» may follow it; every word after those is the title."""
+    words = tokenize(text)
+    if not words or not _TWO_DIGITS.fullmatch(words[0]):
+        raise ArgumentsError(Problem.POOL_MISSING, words[0] if words else "")
+    found: dict[str, Any] = {}
+    used = PROJECT.read(words, 1, found) if len(words) > 1 else None
+    scope, actions = int(words[0]), found.get("actions")
+    if not 1 <= scope <= PROJECT_SCOPE_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
+    if actions is not None and not 1 <= actions <= PROJECT_ACTIONS_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(actions))
+    title = " ".join(words[1 if used is None else used + 1 :])
+    return ProjectArguments(scope=scope, actions=actions, title=title[:PROJECT_TITLE_MAX])

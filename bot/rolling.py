@@ -27,7 +27,7 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import house_rules, render, sheet_text
-from bot.parsing import D6_CHANCE_MAX, Problem
+from bot.parsing import D6_CHANCE_MAX, D6Arguments, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import (
     PowerNameError,
@@ -330,58 +330,49 @@ class D6Pool:
     action: ActionKind | None = None  # what the roll is to the tricks waiting (§D.12)
 
 
-async def d6_pool(
-    store: Store,
-    roller: Roller,
-    profile: Profile,
-    *,
-    chance: int | None = None,
-    powers: Sequence[str] = (),
-    weakness: bool = False,
-    modifier: int = 0,
-    luck: int = 0,
-    relief: int = 0,
-    action: ActionKind | None = None,
-    pursuit: int = 0,
-) -> D6Pool:
+@dataclass(frozen=True)
+class D6Ask:
+    """What a d6 action asks its chance to be made of (§D.2): a typed ``chance`` or the
+    sheet's ``powers``, the weakness, the difficulties and advantages (``modifier``), luck dice
+    to spend and an unfinished project's ``relief`` (§D.6); ``action`` says what the roll is to
+    the tricks waiting on the sheet (§D.12: a run-up helps the next attack, full defence the
+    next defence, an aim the next turn's roll; None: the roll leaves them be), ``pursuit`` is
+    the target's escape, a difficulty for their attacker."""
+
+    chance: int | None = None
+    powers: Sequence[str] = ()
+    weakness: bool = False
+    modifier: int = 0
+    luck: int = 0
+    relief: int = 0
+    action: ActionKind | None = None
+    pursuit: int = 0
+
+    @classmethod
+    def typed(cls, args: D6Arguments, action: ActionKind | None = None, pursuit: int = 0) -> D6Ask:
+        """What a typed d6 line asks (``/r сила+ловкость удача 1 слаб -1``)."""
+        return cls(
+            chance=args.chance,
+            powers=args.powers,
+            weakness=args.weakness,
+            modifier=args.modifier,
+            luck=args.luck,
+            relief=args.relief,
+            action=action,
+            pursuit=pursuit,
+        )
+
+
+async def d6_pool(store: Store, roller: Roller, profile: Profile, ask: D6Ask) -> D6Pool:
     """:func:`d6_pool_of` on the roller's sheet as stored now."""
     sheet = await load_sheet(store, roller, profile)
-    return d6_pool_of(
-        sheet,
-        roller.name,
-        profile,
-        chance=chance,
-        powers=powers,
-        weakness=weakness,
-        modifier=modifier,
-        luck=luck,
-        relief=relief,
-        action=action,
-        pursuit=pursuit,
-    )
+    return d6_pool_of(sheet, roller.name, profile, ask)
 
 
-def d6_pool_of(
-    sheet: Sheet | None,
-    owner: str,
-    profile: Profile,
-    *,
-    chance: int | None = None,
-    powers: Sequence[str] = (),
-    weakness: bool = False,
-    modifier: int = 0,
-    luck: int = 0,
-    relief: int = 0,
-    action: ActionKind | None = None,
-    pursuit: int = 0,
-) -> D6Pool:
+def d6_pool_of(sheet: Sheet | None, owner: str, profile: Profile, ask: D6Ask) -> D6Pool:
     """S2 «Сумма всех ступеней задействованных сил — это твой шанс на успех», less the
-    weakness when it hinders, less the difficulties, plus advantages and luck dice. ``relief``
-    is an unfinished project's readiness easing the typed difficulty (§D.6, G-D19).
-
-    ``action`` says what the roll is to the tricks waiting on the sheet (§D.12: a run-up helps
-    the next attack, full defence the next defence, an aim the next turn's roll; None: the
-    roll leaves them be). ``pursuit`` is the target's escape, a difficulty for their attacker.
+    weakness when it hinders, less the difficulties, plus advantages and luck dice; the
+    relief eases the typed difficulty (§D.6, G-D19).
 
     Powers named come from the sheet, and then its wounds count (physical ones add up, only
     the strongest mental one, AMB-D1). A typed chance is the player's own sum (S2 has the
@@ -390,17 +381,50 @@ def d6_pool_of(
     изменить ситуацию, если шанс станет выше нуля», unless the chat's house rule
     ``d6.no_power_impossible`` says «даже пробовать не стоит» (:func:`rules.d6.chance.chance`).
     """
-    if (powers or weakness or luck) and sheet is None:
+    if (ask.powers or ask.weakness or ask.luck) and sheet is None:
         raise PoolRefused(sheet_text.no_sheet_text(owner, d6=True))
+    levels, label = _d6_powers(sheet, ask)
+    weak = 0
+    if ask.weakness:
+        if sheet is None or sheet.weakness is None:
+            raise PoolRefused(no_weakness_text())
+        weak = sheet.weakness
+        label += " − " + _("weakness {n}").format(n=weak)
+    if sheet is not None and ask.luck > sheet.luck:
+        raise PoolRefused(no_luck_text(sheet.luck))
+    modifier, eased = _d6_relief(ask.modifier, ask.relief)
+    label += eased
+    if ask.luck:
+        label += " + " + _("luck {n}").format(n=ask.luck)
+    wounds = 0
+    if levels and sheet is not None and sheet.wounds:
+        wounds = difficulty_total(sheet.wounds, profile)
+        label += " − " + _("wounds {n}").format(n=wounds)
+    tricks = 0
+    if ask.action is not None and sheet is not None and sheet.edges:
+        tricks, helping = edge_modifier(sheet.edges, ask.action)
+        for edge in helping:
+            label += edge_label(edge)
+    if ask.pursuit:
+        label += " − " + _("escape {n}").format(n=ask.pursuit)
+    value = (ask.chance or 0) + sum(levels.values()) - weak + modifier + ask.luck - wounds
+    value += tricks - ask.pursuit
+    _check_d6_chance(value, label, sheet, profile, no_power=ask.chance == 0 and not levels)
+    return D6Pool(dice=value, label=label, luck=ask.luck, sheet=sheet, action=ask.action)
+
+
+def _d6_powers(sheet: Sheet | None, ask: D6Ask) -> tuple[dict[str, int], str]:
+    """The powers' levels off the sheet (each once) and the label's start: «Сила 2 +
+    Ловкость 1», the typed chance, or «no power» for a typed 0."""
     levels: dict[str, int] = {}
     parts: list[str] = []
-    if chance == 0 and not powers:
+    if ask.chance == 0 and not ask.powers:
         parts.append(_("no power"))
-    elif chance is not None:
-        parts.append(str(chance))
-    if sheet is not None and powers:
+    elif ask.chance is not None:
+        parts.append(str(ask.chance))
+    if sheet is not None and ask.powers:
         names = [p.name for p in sheet.powers]
-        for typed in powers:
+        for typed in ask.powers:
             try:
                 name = resolve_power(typed, names)
             except PowerNameError as error:
@@ -409,51 +433,32 @@ def d6_pool_of(
             if power is not None and name not in levels:
                 levels[name] = power.level
                 parts.append(f"{escape(name)} {power.level}")
-    label = " + ".join(parts)
-    weak = 0
-    if weakness:
-        if sheet is None or sheet.weakness is None:
-            raise PoolRefused(no_weakness_text())
-        weak = sheet.weakness
-        label += " − " + _("weakness {n}").format(n=weak)
-    if sheet is not None and luck > sheet.luck:
-        raise PoolRefused(no_luck_text(sheet.luck))
+    return levels, " + ".join(parts)
+
+
+def _d6_relief(modifier: int, relief: int) -> tuple[int, str]:
+    """The difficulty an unfinished project's readiness leaves (§D.6), and its words."""
     if relief and modifier < 0:
         eased = -unfinished_relief(-modifier, relief)
-        label += (
-            modifier_text(eased)
-            + " "
-            + (
-                _("(an unfinished project {r} eases −{m} to −{e})").format(
-                    r=relief, m=-modifier, e=-eased
-                )
-                if eased
-                else _("(an unfinished project {r} lifts −{m})").format(r=relief, m=-modifier)
+        if eased:
+            said = _("(an unfinished project {r} eases −{m} to −{e})").format(
+                r=relief, m=-modifier, e=-eased
             )
-        )
-        modifier = eased
-    else:
-        label += modifier_text(modifier)
-        if relief:
-            label += " " + _("(an unfinished project {r}: no difficulty typed to ease)").format(
-                r=relief
-            )
-    if luck:
-        label += " + " + _("luck {n}").format(n=luck)
-    wounds = 0
-    if levels and sheet is not None and sheet.wounds:
-        wounds = difficulty_total(sheet.wounds, profile)
-        label += " − " + _("wounds {n}").format(n=wounds)
-    tricks = 0
-    if action is not None and sheet is not None and sheet.edges:
-        tricks, helping = edge_modifier(sheet.edges, action)
-        for edge in helping:
-            label += edge_label(edge)
-    if pursuit:
-        label += " − " + _("escape {n}").format(n=pursuit)
-    value = (chance or 0) + sum(levels.values()) - weak + modifier + luck - wounds
-    value += tricks - pursuit
-    if chance == 0 and not levels:
+        else:
+            said = _("(an unfinished project {r} lifts −{m})").format(r=relief, m=-modifier)
+        return eased, modifier_text(eased) + " " + said
+    text = modifier_text(modifier)
+    if relief:
+        text += " " + _("(an unfinished project {r}: no difficulty typed to ease)").format(r=relief)
+    return modifier, text
+
+
+def _check_d6_chance(
+    value: int, label: str, sheet: Sheet | None, profile: Profile, *, no_power: bool
+) -> None:
+    """Refuse a chance the action cannot have: no fitting power under the house rule, 0 or
+    less (S2), or more dice than a chat shows."""
+    if no_power:
         verdict = d6_chance((), profile=profile)
         if verdict.reason is D6Impossible.NO_POWER:
             raise PoolRefused(d6_no_power_text(label, profile))
@@ -464,7 +469,6 @@ def d6_pool_of(
         raise PoolRefused(refused)
     if value > D6_CHANCE_MAX:
         raise PoolRefused(d6_too_many_text(value))
-    return D6Pool(dice=value, label=label, luck=luck, sheet=sheet, action=action)
 
 
 def edge_label(edge: Edge) -> str:

@@ -12,7 +12,7 @@ name (``сил вол`` → Сила Воли) and the prefix must point to one 
 exactly Strength. Prefixes shorter than two letters are not guessed.
 
 ``св`` and ``wp`` are abbreviations of Willpower here. In ``/r 7 8 св`` the roll grammar
-(``handlers/parsing.py``) reads a standalone ``св`` as "spend Willpower" before any trait
+(``bot/parsing.py``) reads a standalone ``св`` as "spend Willpower" before any trait
 lookup; this module only sees ``св`` where a trait name is expected (``/set св 5``, a pool
 ``сила_воли`` or ``св`` joined by ``+``). To roll Willpower alone in ``/r`` type ``воля``.
 

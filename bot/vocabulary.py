@@ -1,9 +1,20 @@
-"""Keywords of the typed magick line (``/m 3 вульг свид кв 2``, docs/rules.md §C), of the d6 roll,
-and the Russian names of the house rules (``/rules set провал=после_отмены``): the grammar of
+"""Keywords of the typed lines — the roll (``/r 7 6 св``), the table rolls (``/vs 6 до 5 нпс``),
+the magick line (``/m 3 вульг свид кв 2``, docs/rules.md §C), the d6 roll, the health line — and
+the Russian names of the house rules (``/rules set провал=после_отмены``): the grammar of
 what players type, in every spelling either language uses, whatever the chat's language; so
 it is data of the parser, not translatable text (like the trait names of ``bot.traits``)."""
 
 from __future__ import annotations
+
+# /r 7 6 св: Willpower on a roll. Only the short words: «воля» may be a trait's name there.
+ROLL_WILLPOWER = frozenset({"wp", "св"})
+# The table rolls (/vs 6 7 до 5 нпс, /team 7 цель 5): a race's length, the team's target.
+RACE = frozenset({"до", "to"})
+TARGET = frozenset({"цель", "target", "до", "to"})
+# /dmg 3 л: the seeds' letters for ударный, летальный, тяжёлый, and the English b/l/a.
+BASHING = frozenset({"у", "b"})
+LETHAL = frozenset({"л", "l"})
+AGGRAVATED = frozenset({"т", "a"})
 
 VULGAR = frozenset({"вульг", "вульгарно", "вульгарный", "вульгарная", "вульгарное", "vulgar"})
 COINCIDENTAL = frozenset(

@@ -44,7 +44,7 @@ from typing import Any
 
 from aiohttp import web
 
-from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, JsonDict
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, GroupShape, JsonDict
 
 STATIC = Path(__file__).resolve().parent / "playground_static"
 GROUP_ID = -100
@@ -85,7 +85,7 @@ class Playground:
             owner=storyteller,
             members=[p.user for p in self.people[1:]],
             bot_is_admin=True,
-            chat_id=GROUP_ID,
+            shape=GroupShape(chat_id=GROUP_ID),
         )
         for person in self.people:
             api.open_private_chat(person.user)

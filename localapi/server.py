@@ -155,6 +155,58 @@ def _field_specs(raw: Iterable[Mapping[str, Any]]) -> tuple[FieldSpec, ...]:
     )
 
 
+# The schema's scalar types: each takes the value and whether it came as a form's string
+# (Telegram reads «42» as an Integer there), and returns it or raises ValueError.
+def _integer(value: Any, from_string: bool) -> int:
+    if from_string and re.fullmatch(r"-?\d+", value.strip()):
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(value)
+
+
+def _float(value: Any, from_string: bool) -> float:
+    if from_string:
+        return float(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    raise ValueError(value)
+
+
+def _boolean(value: Any, from_string: bool) -> bool:
+    if from_string and value.lower() in ("true", "false", "1", "0"):
+        value = value.lower() in ("true", "1")
+    if not isinstance(value, bool):
+        raise ValueError(value)
+    return value
+
+
+def _true(value: Any, from_string: bool) -> bool:
+    if _boolean(value, from_string) is not True:
+        raise ValueError(value)
+    return True
+
+
+def _string(value: Any, from_string: bool) -> str:
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return value
+
+
+def _input_file(value: Any, from_string: bool) -> Any:
+    return value  # uploads and file ids/URLs are not simulated; accept any shape
+
+
+_SCALARS: dict[str, Callable[[Any, bool], Any]] = {
+    "Integer": _integer,
+    "Float": _float,
+    "Boolean": _boolean,
+    "True": _true,
+    "String": _string,
+    "InputFile": _input_file,
+}
+
+
 class BotApiSchema:
     """The Bot API as published in api.json, used to check calls and our own answers.
 
@@ -254,7 +306,6 @@ class BotApiSchema:
         self, type_expr: str, value: Any, path: str, *, top_level: bool, form: bool, answer: bool
     ) -> Any:
         wrong = bad_request(f'field "{path}" must be of type {type_expr}')
-        from_string = form and top_level and isinstance(value, str)
         if type_expr.startswith("Array of "):
             item_type = type_expr.removeprefix("Array of ")
             value = (
@@ -268,33 +319,12 @@ class BotApiSchema:
                 )
                 for i, item in enumerate(value)
             ]
-        if type_expr == "Integer":
-            if from_string and re.fullmatch(r"-?\d+", value.strip()):
-                return int(value)
-            if isinstance(value, int) and not isinstance(value, bool):
-                return value
-            raise wrong
-        if type_expr == "Float":
-            if from_string:
-                try:
-                    return float(value)
-                except ValueError:
-                    raise wrong from None
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                return value
-            raise wrong
-        if type_expr in ("Boolean", "True"):
-            if from_string and value.lower() in ("true", "false", "1", "0"):
-                value = value.lower() in ("true", "1")
-            if not isinstance(value, bool) or (type_expr == "True" and value is not True):
-                raise wrong
-            return value
-        if type_expr == "String":
-            if not isinstance(value, str):
-                raise wrong
-            return value
-        if type_expr == "InputFile":
-            return value  # uploads and file ids/URLs are not simulated; accept any shape
+        scalar = _SCALARS.get(type_expr)
+        if scalar is not None:
+            try:
+                return scalar(value, form and top_level and isinstance(value, str))
+            except ValueError:
+                raise wrong from None
         spec = self.types.get(type_expr)
         if spec is None:
             return value
@@ -306,6 +336,11 @@ class BotApiSchema:
             )
         if not spec.fields:
             return value  # opaque placeholder types (CallbackGame, InputFile-like)
+        return self._check_object(type_expr, spec, value, path, answer=answer)
+
+    def _check_object(
+        self, type_expr: str, spec: TypeSpec, value: Any, path: str, *, answer: bool
+    ) -> JsonDict:
         if not isinstance(value, dict):
             raise bad_request(f'field "{path}" must be an object of type {type_expr}')
         discriminator = self._discriminators.get(type_expr)
@@ -807,6 +842,22 @@ _FAULT_DESCRIPTIONS = {
 Handler = Callable[[JsonDict], Awaitable[Any]]
 
 
+@dataclass(frozen=True)
+class GroupShape:
+    """What kind of group :meth:`FakeBotApi.add_group` makes: a supergroup (else an old basic
+    group), a forum, an owner who posts anonymously, a public @username, a fixed chat id
+    (None: the next free one)."""
+
+    supergroup: bool = True
+    is_forum: bool = False
+    owner_anonymous: bool = False
+    username: str | None = None
+    chat_id: int | None = None
+
+
+PLAIN_SUPERGROUP = GroupShape()
+
+
 class FakeBotApi:
     """The fake server and the world it serves. Start with ``async with FakeBotApi() as api``.
 
@@ -1122,26 +1173,25 @@ class FakeBotApi:
         admins: Iterable[FakeUser] = (),
         anonymous_admins: Iterable[FakeUser] = (),
         members: Iterable[FakeUser] = (),
-        supergroup: bool = True,
-        is_forum: bool = False,
-        owner_anonymous: bool = False,
         bot_is_admin: bool = False,
-        username: str | None = None,
-        chat_id: int | None = None,
+        shape: GroupShape = PLAIN_SUPERGROUP,
     ) -> FakeChat:
         """A group the bot is in. Anonymous admins' messages are sent on behalf of the group."""
         number = next(self._group_ids)
+        chat_id = shape.chat_id
         if chat_id is None:
-            chat_id = -(1_000_000_000_000 + number) if supergroup else -(4_000_000_000 + number)
+            chat_id = (
+                -(1_000_000_000_000 + number) if shape.supergroup else -(4_000_000_000 + number)
+            )
         anonymous = list(anonymous_admins)
         chat = FakeChat(
             chat_id,
-            "supergroup" if supergroup else "group",
+            "supergroup" if shape.supergroup else "group",
             title=title,
-            username=username,
-            is_forum=is_forum,
+            username=shape.username,
+            is_forum=shape.is_forum,
             owner=owner,
-            owner_anonymous=owner_anonymous,
+            owner_anonymous=shape.owner_anonymous,
             admins={u.id: u for u in [*admins, *anonymous]},
             anonymous_admins={u.id for u in anonymous},
             bot_is_admin=bot_is_admin,

@@ -144,19 +144,8 @@ async def d6_attack_command(
         if args.auto:
             await _auto_attack(message, store, profile, who, args, manoeuvre, target, target_npc)
             return
-        pool = await rolling.d6_pool(
-            store,
-            who,
-            profile,
-            chance=args.chance,
-            powers=args.powers,
-            weakness=args.weakness,
-            modifier=args.modifier,
-            luck=args.luck,
-            relief=args.relief,
-            action=ActionKind.ATTACK,
-            pursuit=fleeing,
-        )
+        ask = rolling.D6Ask.typed(args, action=ActionKind.ATTACK, pursuit=fleeing)
+        pool = await rolling.d6_pool(store, who, profile, ask)
     except ArgumentsError:
         await message.answer(view.usage_text())
         return
@@ -200,7 +189,7 @@ async def _auto_attack(
     if args.powers or args.chance is not None:
         try:
             pool = await rolling.d6_pool(
-                store, who, profile, chance=args.chance, powers=args.powers
+                store, who, profile, rolling.D6Ask(chance=args.chance, powers=args.powers)
             )
         except rolling.PoolRefused as refused:
             await message.answer(str(refused))
@@ -422,15 +411,13 @@ async def _respond(
                 await tell(callback, lambda: view.no_power_text(), alert=True)
                 return
         try:
-            pool = rolling.d6_pool_of(
-                sheet,
-                who.name,
-                profile,
+            ask = rolling.D6Ask(
                 chance=chance,
                 powers=(best,) if from_sheet and best is not None else (),
                 modifier=-guard.slowness if guard is not None else 0,
                 action=ActionKind.DEFENCE,
             )
+            pool = rolling.d6_pool_of(sheet, who.name, profile, ask)
         except rolling.PoolRefused as refused:
             await callback.answer(render.plain(str(refused)), show_alert=True)
             return
@@ -759,15 +746,13 @@ async def open_from_tracker(
     escapee = await rolling.load_sheet(store, aimed, profile)
     best = _best_power(sheet)
     try:
-        pool = rolling.d6_pool_of(
-            sheet,
-            who.name,
-            profile,
+        ask = rolling.D6Ask(
             chance=None if best is not None else attacker.dice,
             powers=(best,) if best is not None else (),
             action=ActionKind.ATTACK,
             pursuit=pursuit(escapee.edges) if escapee is not None else 0,
         )
+        pool = rolling.d6_pool_of(sheet, who.name, profile, ask)
     except rolling.PoolRefused as refused:
         return render.plain(str(refused))
     label = pool.label if best is not None else view.tracker_dice_label(attacker.dice)

@@ -16,7 +16,7 @@ from aiogram.types import Message
 from bot import rolling, runner
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
+from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, tokenize
 from bot.store import Store
 from handlers.d6contest import view
 from handlers.d6contest.flow import SIDES_MAX, ContestFlow
@@ -43,7 +43,7 @@ async def d6_vs_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    words = (command.args or "").split()
+    words = tokenize(command.args)
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
     if not words:
@@ -59,23 +59,13 @@ async def d6_vs_command(
             if len(chances) > sides_max(profile):
                 await message.answer(view.two_sides_text())
                 return
-            pool = await rolling.d6_pool(store, who, profile, chance=chances[0])
+            pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask(chance=chances[0]))
             opponents = chances[1:]
         else:
             args = parse_d6_arguments(command.args)
             if args.auto:  # a contest is rolled by every side (S2 «Состязания»)
                 raise ArgumentsError(Problem.NOT_A_NUMBER)
-            pool = await rolling.d6_pool(
-                store,
-                who,
-                profile,
-                chance=args.chance,
-                powers=args.powers,
-                weakness=args.weakness,
-                modifier=args.modifier,
-                luck=args.luck,
-                relief=args.relief,
-            )
+            pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask.typed(args))
     except ArgumentsError:
         await message.answer(view.usage_text())
         return

@@ -15,17 +15,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import runner
+from bot.parsing import ArgumentsError, parse_project_arguments
 from bot.store import Store
-from bot.vocabulary import ACTIONS
 from handlers.d6project import view
 from handlers.d6project.flow import ProjectFlow
 from handlers.d6project.tap import TAP
 from rules.d6.projects import new_project
 from rules.profiles import GameSystem, Profile
-
-SCOPE_MAX = 30
-ACTIONS_MAX = 10
-TITLE_MAX = 60
 
 
 def make_router() -> Router:
@@ -35,32 +31,18 @@ def make_router() -> Router:
     return router
 
 
-def _parse(text: str | None) -> tuple[int, int | None, str] | None:
-    words = (text or "").split()
-    if not words or not words[0].isdecimal() or len(words[0]) > 2:
-        return None
-    scope, actions, rest = int(words[0]), None, words[1:]
-    if rest and rest[0].casefold() in ACTIONS:
-        if len(rest) < 2 or not rest[1].isdecimal() or len(rest[1]) > 2:
-            return None
-        actions, rest = int(rest[1]), rest[2:]
-    if not 1 <= scope <= SCOPE_MAX or (actions is not None and not 1 <= actions <= ACTIONS_MAX):
-        return None
-    return scope, actions, " ".join(rest)[:TITLE_MAX]
-
-
 async def project_command(
     message: Message, command: CommandObject, store: Store, profile: Profile
 ) -> None:
     if profile.system is not GameSystem.D6:
         await message.answer(view.d6_only_text())
         return
-    parsed = _parse(command.args)
-    if parsed is None:
+    try:
+        args = parse_project_arguments(command.args)
+    except ArgumentsError:
         await message.answer(view.usage_text())
         return
-    scope, actions, title = parsed
-    state = ProjectFlow(title=title, project=new_project(scope), actions=actions)
+    state = ProjectFlow(title=args.title, project=new_project(args.scope), actions=args.actions)
     user = message.from_user
     flow = await store.create_flow(state, message.chat.id, user.id if user else 0)
     text, markup = view.draw(flow, state, profile)

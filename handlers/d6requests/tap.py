@@ -61,7 +61,8 @@ def step(
         return refuse(view.already_rolled_text)
     profile = known.profile
     try:
-        pool = rolling.d6_pool_of(known.read.sheet, actor.name, profile, powers=state.powers)
+        ask = rolling.D6Ask(powers=state.powers)
+        pool = rolling.d6_pool_of(known.read.sheet, actor.name, profile, ask)
     except rolling.PoolRefused as refused:
         said = refused.text
         return refuse(lambda: render.plain(said))

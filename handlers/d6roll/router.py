@@ -67,18 +67,10 @@ async def d6_roll_command(
         return
     trick = args.trick()
     try:
-        pool = await rolling.d6_pool(
-            store,
-            who,
-            profile,
-            chance=args.chance,
-            powers=args.powers,
-            weakness=args.weakness,
-            modifier=args.modifier,
-            luck=args.luck,
-            relief=args.relief,
-            action=ActionKind.OTHER if trick is None else ActionKind.TRICK,
+        ask = rolling.D6Ask.typed(
+            args, action=ActionKind.OTHER if trick is None else ActionKind.TRICK
         )
+        pool = await rolling.d6_pool(store, who, profile, ask)
     except rolling.PoolRefused as refused:
         await message.answer(str(refused) + "\n" + view.hint_text())
         return
@@ -127,7 +119,7 @@ async def _auto_success(
     if args.powers or args.chance is not None:
         try:
             pool = await rolling.d6_pool(
-                store, who, profile, chance=args.chance, powers=args.powers
+                store, who, profile, rolling.D6Ask(chance=args.chance, powers=args.powers)
             )
         except rolling.PoolRefused as refused:
             await message.answer(str(refused))

@@ -39,10 +39,7 @@ def wizard_pool(
     if not state.powers and state.chance is None:
         return None
     try:
-        return rolling.d6_pool_of(
-            sheet,
-            state.roller,
-            profile,
+        ask = rolling.D6Ask(
             chance=state.chance,
             powers=state.powers,
             weakness=state.weakness,
@@ -50,6 +47,7 @@ def wizard_pool(
             luck=state.luck,
             action=ActionKind.OTHER,
         )
+        return rolling.d6_pool_of(sheet, state.roller, profile, ask)
     except rolling.PoolRefused as refused:
         return str(refused)
 

@@ -138,16 +138,14 @@ async def _d10_pool(
 async def _d6_pool(store: Store, offer: Offer, profile: Profile) -> rolling.D6Pool:
     who = rolling.Roller(offer.home, offer.user_id, offer.name)
     try:
-        return await rolling.d6_pool(
-            store,
-            who,
-            profile,
+        ask = rolling.D6Ask(
             chance=offer.chance,
             powers=offer.powers,
             weakness=offer.weakness,
             modifier=offer.modifier,
             luck=offer.luck,
         )
+        return await rolling.d6_pool(store, who, profile, ask)
     except rolling.PoolRefused as refused:
         raise Refused(refused.text) from None
 

@@ -114,9 +114,7 @@ class EffectFlow(FlowState):
             return None
         part = {p: self.allocation.get(p, 0) for p in PARTS}
         try:
-            return magick.allocate(
-                successes,
-                self.magnitude,
+            spread = magick.EffectParts(
                 damage=part["damage"],
                 duration=part["duration"],
                 area=part["area"],
@@ -128,8 +126,8 @@ class EffectFlow(FlowState):
                 damaging=True if self.damaging else None,  # None: a success on damage says so
                 in_combat=self.in_combat,
                 permanent=self.permanent,
-                profile=profile,
             )
+            return magick.allocate(successes, self.magnitude, spread, profile=profile)
         except RulesInputError:
             return None
 

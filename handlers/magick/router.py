@@ -28,7 +28,7 @@ from bot.access import runs_game
 from bot.combat import CURRENT_ROUND
 from bot.features import FeatureSet
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_magick_arguments
+from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
 from bot.runner import SheetMoved as _SheetMoved
 from bot.runner import tell
 from bot.session import safe_edit
@@ -94,7 +94,7 @@ def _locale() -> str:
 
 async def sphere_command(message: Message, command: CommandObject) -> None:
     """``/sphere`` the nine Spheres, ``/sphere материя`` one, ``/sphere материя 3`` a card."""
-    words = (command.args or "").split()
+    words = tokenize(command.args)
     level = 0
     if words and words[-1].isascii() and words[-1].isdigit() and len(words[-1]) == 1:
         level = int(words.pop())
@@ -290,7 +290,7 @@ def _cast(
                 update={"quintessence": current.quintessence - idle, "kept": idle}
             )
     try:
-        casting = magick.cast(
+        spell = magick.Spell(
             sheet.arete or 1,
             current.level,
             current.vulgar,
@@ -301,9 +301,8 @@ def _cast(
             willpower=current.willpower,
             wound_penalty=min(penalty, magick.ARETE_MAX),
             ritual_rolls=current.rolls + 1 if current.target is not None else 0,
-            rng=rng,
-            profile=profile,
         )
+        casting = magick.cast(spell, rng=rng, profile=profile)
     except RulesInputError:
         raise _Refused(view.not_enough_quintessence_text(held, profile)) from None
     if casting.status is magick.CastStatus.IMPOSSIBLE:

@@ -20,6 +20,7 @@ from aiogram.types import Message
 
 from bot import render, runner, sheet_text
 from bot.access import GameAccess, game_access
+from bot.parsing import tokenize
 from bot.store import ChatSettings, Store
 from bot.traits import TraitNameError, parse_pool_expression
 from handlers.requests import view
@@ -48,7 +49,7 @@ def parse_request(text: str, profile: Profile) -> tuple[list[TraitCode], int]:
     pool is tried on an empty sheet so a trait that is never rolled (a Sphere) is refused now
     rather than at every player's tap.
     """
-    words = text.split()
+    words = tokenize(text)
     difficulty = profile.default_difficulty
     if words and words[-1].isascii() and words[-1].isdigit():
         typed = words.pop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -45,19 +46,30 @@ class Casting(_Value):
 ARETE_MAX = 10  # S0 «Арете и Сила Воли имеют максимальный уровень, равный 10»
 
 
+@dataclass(frozen=True)
+class Spell:
+    """An Effect as it is cast (S4 steps 2–4): the caster's Arete, the highest Sphere level it
+    uses, vulgar or not, witnesses, the Storyteller's modifiers and the Quintessence spent
+    (``quintessence_available``: what the caster holds, None when not checked), Willpower,
+    the wound penalty, ``ritual_rolls`` — the rolls made so far in an extended casting, this
+    one included (it only matters on a botch) — and whether a success is automatic."""
+
+    arete: int
+    highest_sphere: int
+    vulgar: bool
+    witnesses: bool
+    modifiers: ModifierInput = ()
+    quintessence: int = 0
+    quintessence_available: int | None = None
+    willpower: bool = False
+    wound_penalty: int = 0
+    ritual_rolls: int = 0
+    auto_success: bool = False
+
+
 def cast(
-    arete: int,
-    highest_sphere: int,
-    vulgar: bool,
-    witnesses: bool,
-    modifiers: ModifierInput = (),
-    quintessence: int = 0,
+    spell: Spell,
     *,
-    quintessence_available: int | None = None,
-    willpower: bool = False,
-    wound_penalty: int = 0,
-    ritual_rolls: int = 0,
-    auto_success: bool = False,
     faces: Sequence[int] | None = None,
     rng: Rng | None = None,
     profile: Profile | None = None,
@@ -68,20 +80,22 @@ def cast(
     allocation and its outcome the Paradox table), so ``auto_success=True`` is
     ``E_NOT_ALLOWED`` unless a group removes ``MAGICK`` from ``auto_success_forbidden``; then
     §A.6 applies (pool ≥ difficulty, no threshold, one success). Wound penalties take dice
-    off Arete unless the profile says otherwise (AMB-C5). ``ritual_rolls`` is the number of
-    rolls made so far in an extended casting, this one included; it only matters on a botch.
+    off Arete unless the profile says otherwise (AMB-C5).
     """
+    if not isinstance(spell, Spell):
+        raise RulesInputError(ErrorCode.TYPE, "spell", "expected a Spell")
+    highest_sphere, vulgar, witnesses = spell.highest_sphere, spell.vulgar, spell.witnesses
     prof = _profile(profile)
-    level = check_int(arete, "arete", 1, ARETE_MAX)
-    penalty = check_int(wound_penalty, "wound_penalty", 0, ARETE_MAX)
-    check_bool(willpower, "willpower")
+    level = check_int(spell.arete, "arete", 1, ARETE_MAX)
+    penalty = check_int(spell.wound_penalty, "wound_penalty", 0, ARETE_MAX)
+    willpower = check_bool(spell.willpower, "willpower")
     diff = effect_difficulty(
         highest_sphere,
         vulgar,
         witnesses,
-        modifiers,
-        quintessence,
-        quintessence_available=quintessence_available,
+        spell.modifiers,
+        spell.quintessence,
+        quintessence_available=spell.quintessence_available,
         profile=prof,
     )
     pool = level - (penalty if prof.magick.wound_penalty_on_arete else 0)
@@ -95,12 +109,17 @@ def cast(
             outcome=None,
             paradox=0,
         )
-    if check_bool(auto_success, "auto_success"):
+    if check_bool(spell.auto_success, "auto_success"):
         return _auto_cast(diff, pool, highest_sphere, vulgar, witnesses, prof)
     dice = faces_or_roll(pool, faces, rng)
     result = d10.resolve(dice, diff.difficulty, prof, willpower, diff.threshold)
     paradox = paradox_gain(
-        highest_sphere, vulgar, witnesses, result.outcome, ritual_rolls=ritual_rolls, profile=prof
+        highest_sphere,
+        vulgar,
+        witnesses,
+        result.outcome,
+        ritual_rolls=spell.ritual_rolls,
+        profile=prof,
     )
     return Casting(
         status=CastStatus.ROLLED,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.errors import (
@@ -139,21 +140,34 @@ class EffectAllocation(_Value):
     time_successes: int
 
 
+@dataclass(frozen=True)
+class EffectParts:
+    """How a caster spreads an Effect's successes (§C.7): on damage, duration, area,
+    correspondence and time; the ``targets`` the area must pay for (``includes_mage``: the
+    mage among them), a Forces Effect (``forces``), whether it hurts (``damaging``; None: a
+    success on damage says so), in combat, and a permanent duration asked for."""
+
+    damage: int = 0
+    duration: int = 0
+    area: int = 0
+    correspondence: int = 0
+    time: int = 0
+    targets: int = 0
+    includes_mage: bool = False
+    forces: bool = False
+    damaging: bool | None = None
+    in_combat: bool = False
+    permanent: bool = False
+
+
+NOTHING_SPENT = EffectParts()
+
+
 def allocate(
     successes: int,
     required: int,
+    spread: EffectParts = NOTHING_SPENT,
     *,
-    damage: int = 0,
-    duration: int = 0,
-    area: int = 0,
-    correspondence: int = 0,
-    time: int = 0,
-    targets: int = 0,
-    includes_mage: bool = False,
-    forces: bool = False,
-    damaging: bool | None = None,
-    in_combat: bool = False,
-    permanent: bool = False,
     profile: Profile | None = None,
 ) -> EffectAllocation:
     """Spread an Effect's successes over damage, duration, area and range (§C.7).
@@ -163,30 +177,35 @@ def allocate(
     magnitude is a floor on the total, not an extra cost (AMB-C7), unless the profile says
     ``magnitude_is_separate_cost``. ``damaging`` defaults to "some success went on damage".
     """
+    if not isinstance(spread, EffectParts):
+        raise RulesInputError(ErrorCode.TYPE, "spread", "expected EffectParts")
     prof = _profile(profile)
     s = check_int(successes, "successes", 0, MAX_SUCCESSES)
     need = check_int(required, "required", 1, MAX_SUCCESSES)
     parts = {
-        "damage": check_int(damage, "damage", 0, MAX_SUCCESSES),
-        "duration": check_int(duration, "duration", 0, MAX_SUCCESSES),
-        "area": check_int(area, "area", 0, MAX_SUCCESSES),
-        "correspondence": check_int(correspondence, "correspondence", 0, MAX_SUCCESSES),
-        "time": check_int(time, "time", 0, MAX_SUCCESSES),
+        "damage": check_int(spread.damage, "damage", 0, MAX_SUCCESSES),
+        "duration": check_int(spread.duration, "duration", 0, MAX_SUCCESSES),
+        "area": check_int(spread.area, "area", 0, MAX_SUCCESSES),
+        "correspondence": check_int(spread.correspondence, "correspondence", 0, MAX_SUCCESSES),
+        "time": check_int(spread.time, "time", 0, MAX_SUCCESSES),
     }
     spent = sum(parts.values())
     budget = max(0, s - need) if prof.magick.magnitude_is_separate_cost else s
     if spent > budget:
         raise RulesInputError(ErrorCode.RANGE, "allocation", f"{spent} > {budget} successes")
-    cost = area_cost(targets, includes_mage=includes_mage, profile=prof)
+    cost = area_cost(spread.targets, includes_mage=spread.includes_mage, profile=prof)
     if parts["area"] < cost:
         raise RulesInputError(ErrorCode.RANGE, "area", f"{parts['area']} < {cost} for targets")
     works = s >= need
+    damaging = spread.damaging
     hurts = parts["damage"] > 0 if damaging is None else check_bool(damaging, "damaging")
-    levels = damage_levels(parts["damage"], forces=forces, profile=prof) if works and hurts else 0
+    levels = (
+        damage_levels(parts["damage"], forces=spread.forces, profile=prof) if works and hurts else 0
+    )
     kind, turns = duration_of(
         parts["duration"],
-        in_combat=in_combat,
-        permanent=permanent,
+        in_combat=spread.in_combat,
+        permanent=spread.permanent,
         total=s,
         required=need,
         profile=prof,

@@ -159,29 +159,36 @@ def test_g_c05_damage() -> None:
     """G-C05: S4 «сразу 1 ур. (Сфера Сил) + по 2 ур. за успех» → 5 with Forces, 4 without."""
     assert magick.damage_levels(2, forces=True) == 5
     assert magick.damage_levels(2, forces=False) == 4
-    with_forces = magick.allocate(3, 3, damage=2, area=1, targets=1, forces=True)
+    with_forces = magick.allocate(
+        3, 3, magick.EffectParts(damage=2, area=1, targets=1, forces=True)
+    )
     assert (with_forces.works, with_forces.damage_levels) == (True, 5)
-    matter = magick.allocate(3, 3, damage=2, area=1, targets=1)
+    matter = magick.allocate(3, 3, magick.EffectParts(damage=2, area=1, targets=1))
     assert matter.damage_levels == 4
 
 
 def test_g_c05_forces_switch_and_failed_effect() -> None:
     # AMB-C16: a damaging Forces Effect with nothing on damage still burns one level…
-    assert magick.allocate(2, 1, forces=True, damaging=True).damage_levels == 1
+    assert magick.allocate(2, 1, magick.EffectParts(forces=True, damaging=True)).damage_levels == 1
     # …unless the group reads the bonus as riding on a damage success.
     strict = _house(forces_damage_without_damage_successes=False)
-    assert magick.allocate(2, 1, forces=True, damaging=True, profile=strict).damage_levels == 0
+    assert (
+        magick.allocate(
+            2, 1, magick.EffectParts(forces=True, damaging=True), profile=strict
+        ).damage_levels
+        == 0
+    )
     # An Effect that falls short of its magnitude deals nothing.
-    short = magick.allocate(2, 3, damage=2, forces=True)
+    short = magick.allocate(2, 3, magick.EffectParts(damage=2, forces=True))
     assert (short.works, short.damage_levels) == (False, 0)
 
 
 def test_g_c06_duration() -> None:
     """G-C06: combat 3 → 3 turns; out of combat 2 → сутки, 4 → полгода."""
-    combat = magick.allocate(3, 1, duration=3, in_combat=True)
+    combat = magick.allocate(3, 1, magick.EffectParts(duration=3, in_combat=True))
     assert (combat.duration, combat.duration_turns) == (Duration.TURNS, 3)
-    assert magick.allocate(2, 1, duration=2).duration is Duration.DAY
-    assert magick.allocate(4, 1, duration=4).duration is Duration.HALF_YEAR
+    assert magick.allocate(2, 1, magick.EffectParts(duration=2)).duration is Duration.DAY
+    assert magick.allocate(4, 1, magick.EffectParts(duration=4)).duration is Duration.HALF_YEAR
     assert magick.duration_of(1)[0] is Duration.SCENE
     assert magick.duration_of(3)[0] is Duration.STORY
     assert magick.duration_of(7)[0] is Duration.GM_DECIDES
@@ -190,16 +197,24 @@ def test_g_c06_duration() -> None:
 
 def test_g_c06_permanent_duration_rules() -> None:
     # AMB-C9 default: «x2 необходимого количества - постоянный».
-    assert magick.allocate(6, 3, duration=1, permanent=True).duration is Duration.PERMANENT
-    assert magick.allocate(5, 3, duration=1, permanent=True).duration is Duration.SCENE
-    assert magick.allocate(6, 3, duration=1).duration is Duration.SCENE  # not asked for
+    assert (
+        magick.allocate(6, 3, magick.EffectParts(duration=1, permanent=True)).duration
+        is Duration.PERMANENT
+    )
+    assert (
+        magick.allocate(5, 3, magick.EffectParts(duration=1, permanent=True)).duration
+        is Duration.SCENE
+    )
+    assert (
+        magick.allocate(6, 3, magick.EffectParts(duration=1)).duration is Duration.SCENE
+    )  # not asked for
     ten = _house(permanent_duration_rule=MagickOptions.PermanentRule.TEN_ON_DURATION)
-    assert magick.allocate(6, 3, duration=1, permanent=True, profile=ten).duration is (
-        Duration.SCENE
-    )
-    assert magick.allocate(10, 3, duration=10, permanent=True, profile=ten).duration is (
-        Duration.PERMANENT
-    )
+    assert magick.allocate(
+        6, 3, magick.EffectParts(duration=1, permanent=True), profile=ten
+    ).duration is (Duration.SCENE)
+    assert magick.allocate(
+        10, 3, magick.EffectParts(duration=10, permanent=True), profile=ten
+    ).duration is (Duration.PERMANENT)
 
 
 def test_g_c07_area() -> None:
@@ -214,22 +229,28 @@ def test_g_c07_area() -> None:
 
 
 def test_g_c07_area_must_cover_targets() -> None:
-    err = refused(ErrorCode.RANGE, magick.allocate, 3, 1, area=1, targets=2)
+    err = refused(ErrorCode.RANGE, magick.allocate, 3, 1, magick.EffectParts(area=1, targets=2))
     assert err.field == "area"
 
 
 def test_g_c08_over_allocation() -> None:
     """G-C08: 4 successes cannot buy damage 2 + duration 2 + area 1."""
-    refused(ErrorCode.RANGE, magick.allocate, 4, 1, damage=2, duration=2, area=1, targets=1)
-    ok = magick.allocate(5, 1, damage=2, duration=2, area=1, targets=1)
+    refused(
+        ErrorCode.RANGE,
+        magick.allocate,
+        4,
+        1,
+        magick.EffectParts(damage=2, duration=2, area=1, targets=1),
+    )
+    ok = magick.allocate(5, 1, magick.EffectParts(damage=2, duration=2, area=1, targets=1))
     assert (ok.spent, ok.unspent) == (5, 0)
 
 
 def test_g_c08_separate_magnitude_cost() -> None:
     """AMB-C7 alternative: the magnitude is paid first, only the rest is allocated."""
     paid = _house(magnitude_is_separate_cost=True)
-    refused(ErrorCode.RANGE, magick.allocate, 4, 3, damage=2, profile=paid)
-    assert magick.allocate(5, 3, damage=2, profile=paid).damage_levels == 4
+    refused(ErrorCode.RANGE, magick.allocate, 4, 3, magick.EffectParts(damage=2), profile=paid)
+    assert magick.allocate(5, 3, magick.EffectParts(damage=2), profile=paid).damage_levels == 4
 
 
 @pytest.mark.parametrize(
@@ -468,30 +489,32 @@ def test_highest_sphere_needs_the_rating() -> None:
 
 def test_cast_success_and_paradox() -> None:
     # L2 vulgar, no witnesses: difficulty 6; two successes, one cancelled by the 1.
-    cast = magick.cast(4, 2, True, False, faces=[6, 7, 1, 3])
+    cast = magick.cast(magick.Spell(4, 2, True, False), faces=[6, 7, 1, 3])
     assert cast.status is CastStatus.ROLLED
     assert (cast.difficulty.difficulty, cast.successes, cast.outcome) == (6, 1, Outcome.SUCCESS)
     assert cast.paradox == 2
 
 
 def test_cast_botch_and_threshold() -> None:
-    botch = magick.cast(4, 2, True, False, faces=[1, 2, 3, 4])
+    botch = magick.cast(magick.Spell(4, 2, True, False), faces=[1, 2, 3, 4])
     assert (botch.outcome, botch.paradox) == (Outcome.BOTCH, 3)
     # L5 vulgar before witnesses, distracted +1: difficulty 10, threshold 1 (§A.8).
-    hard = magick.cast(3, 5, True, True, [(Modifier.DISTRACTED, 1)], faces=[10, 10, 3])
+    hard = magick.cast(
+        magick.Spell(3, 5, True, True, [(Modifier.DISTRACTED, 1)]), faces=[10, 10, 3]
+    )
     assert (hard.difficulty.threshold, hard.successes) == (1, 1)
 
 
 def test_cast_never_auto_succeeds() -> None:
     """AMB-C4: 8 Arete dice at difficulty 4 still roll; no successes is a failure."""
-    cast = magick.cast(8, 1, False, False, faces=[2, 2, 2, 2, 3, 3, 3, 3])
+    cast = magick.cast(magick.Spell(8, 1, False, False), faces=[2, 2, 2, 2, 3, 3, 3, 3])
     assert (cast.outcome, cast.successes, cast.paradox) == (Outcome.FAILURE, 0, 0)
 
 
 def test_cast_auto_success_is_a_profile_choice() -> None:
-    refused(ErrorCode.NOT_ALLOWED, magick.cast, 8, 1, False, False, auto_success=True)
+    refused(ErrorCode.NOT_ALLOWED, magick.cast, magick.Spell(8, 1, False, False, auto_success=True))
     lenient = HOUSE_MAGE.model_copy(update={"auto_success_forbidden": frozenset()})
-    auto = magick.cast(8, 1, True, False, auto_success=True, profile=lenient)
+    auto = magick.cast(magick.Spell(8, 1, True, False, auto_success=True), profile=lenient)
     assert (auto.outcome, auto.successes, auto.roll, auto.paradox) == (
         Outcome.AUTO_SUCCESS,
         1,
@@ -499,21 +522,32 @@ def test_cast_auto_success_is_a_profile_choice() -> None:
         1,
     )
     refused(
-        ErrorCode.NOT_ALLOWED, magick.cast, 4, 1, True, False, auto_success=True, profile=lenient
+        ErrorCode.NOT_ALLOWED,
+        magick.cast,
+        magick.Spell(4, 1, True, False, auto_success=True),
+        profile=lenient,
     )
 
 
 def test_cast_wounds_willpower_and_dice_source() -> None:
-    assert magick.cast(2, 1, False, False, wound_penalty=2).status is CastStatus.IMPOSSIBLE
+    assert (
+        magick.cast(magick.Spell(2, 1, False, False, wound_penalty=2)).status
+        is CastStatus.IMPOSSIBLE
+    )
     tough = _house(wound_penalty_on_arete=False)
-    assert magick.cast(2, 1, False, False, wound_penalty=2, faces=[5, 5], profile=tough).pool == 2
-    wp = magick.cast(2, 3, True, True, willpower=True, faces=[1, 2])
+    assert (
+        magick.cast(
+            magick.Spell(2, 1, False, False, wound_penalty=2), faces=[5, 5], profile=tough
+        ).pool
+        == 2
+    )
+    wp = magick.cast(magick.Spell(2, 3, True, True, willpower=True), faces=[1, 2])
     assert (wp.successes, wp.outcome) == (1, Outcome.SUCCESS)
-    refused(ErrorCode.FACES_LEN, magick.cast, 3, 1, False, False, faces=[5, 5])
-    rolled = magick.cast(5, 2, False, False, rng=random.Random(7))
+    refused(ErrorCode.FACES_LEN, magick.cast, magick.Spell(3, 1, False, False), faces=[5, 5])
+    rolled = magick.cast(magick.Spell(5, 2, False, False), rng=random.Random(7))
     assert rolled.roll is not None
     assert len(rolled.roll.faces) == 5
-    ritual = magick.cast(3, 4, True, False, ritual_rolls=4, faces=[1, 2, 3])
+    ritual = magick.cast(magick.Spell(3, 4, True, False, ritual_rolls=4), faces=[1, 2, 3])
     assert ritual.paradox == 9
 
 
@@ -767,7 +801,7 @@ def test_junk_input_raises_only_rules_errors(args: tuple[Any, ...]) -> None:
         lambda: magick.paradox_gain(level, vulgar, witnesses, q),
         lambda: magick.backlash_tier(level),
         lambda: magick.add_paradox(level, q, modifier),
-        lambda: magick.allocate(level, q, damage=modifier),
+        lambda: magick.allocate(level, q, magick.EffectParts(damage=modifier)),
         lambda: magick.barrier(modifier, level),
         lambda: magick.time_reach(level),
         lambda: magick.correspondence_required(modifier, q),

@@ -12,6 +12,7 @@ None, strings, huge and negative ints, empty and junk-filled containers).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import importlib
 import inspect
@@ -28,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import d10, profiles
+from rules import d10, magick, profiles
 from rules.errors import ErrorCode, RulesInputError
 
 
@@ -207,7 +208,16 @@ def _sample_values() -> dict[type, st.SearchStrategy[Any]]:
             lambda n: projects.new_challenge(n, 2, ["A", "B"])
         ),
         ExtendedStatus: st.sampled_from(list(ExtendedStatus)),
+        # The inputs a magick rule takes as one frozen value: each field plausible or junk.
+        magick.Spell: st.deferred(lambda: _fields_of(magick.Spell)),
+        magick.EffectParts: st.deferred(lambda: _fields_of(magick.EffectParts)),
     }
+
+
+def _fields_of(kind: type[Any]) -> st.SearchStrategy[Any]:
+    """An instance of a rules dataclass whose every field is plausible or junk."""
+    hints = typing.get_type_hints(kind)
+    return st.builds(kind, **{f.name: _value(hints[f.name]) for f in dataclasses.fields(kind)})
 
 
 SAMPLES = _sample_values()
