@@ -32,7 +32,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
@@ -164,10 +164,6 @@ class Outcome(Generic[S]):
     heal: bool = False
     unpaid: Answer = render.invalid_button_text
 
-    @property
-    def moves(self) -> bool:
-        return self.state is not None
-
 
 def refuse(text: Answer, *, alert: bool = True) -> Outcome[Any]:
     """A press that changes nothing, answered with ``text``."""
@@ -294,7 +290,7 @@ class Tap(Generic[S, A, R]):
     current_only: bool = False
     read: Callable[[Reading[S, A]], Awaitable[R]] | None = None
     versioned: bool = True
-    more_kinds: tuple[str, ...] = field(default=())
+    more_kinds: tuple[str, ...] = ()
 
     @property
     def gate(self) -> Gate:

@@ -5,7 +5,19 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bot import render
-from bot.runner import CLOSED, INVALID, NOT_YOURS, REPEATED, Gate, Refusal, Who, admit, typed
+from bot.runner import (
+    CLOSED,
+    INVALID,
+    NOT_YOURS,
+    REPEATED,
+    Gate,
+    Refusal,
+    Who,
+    admit,
+    refuse,
+    repeat,
+    typed,
+)
 from bot.store import Flow, FlowState
 from rules.profiles import GameSystem
 
@@ -91,3 +103,15 @@ def test_a_current_only_step_takes_no_press_on_an_older_drawing() -> None:
     assert typed(current, flow(), Note, 2) is REPEATED
     assert isinstance(typed(GATE, flow(), Note, 2), Note)
     assert not isinstance(typed(current, flow(), Note, 3), Refusal)
+
+
+def test_a_refusal_changes_nothing_and_a_repeat_redraws_quietly() -> None:
+    refused = refuse(render.not_yours_text)
+    assert refused.state is None
+    assert refused.alert
+    assert not refused.heal
+    repeated = repeat()
+    assert repeated.state is None
+    assert repeated.heal
+    assert not repeated.alert
+    assert repeated.answer is render.already_done_text
