@@ -11,11 +11,13 @@ one; the tracker is pinned when the bot may pin.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import NotRequired, Required, TypedDict, Unpack
 
 from aiogram import Bot
 from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
 from bot.sent import about
 from bot.session import is_not_modified
@@ -30,33 +32,42 @@ BURIED = 12
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 
 
-async def post(
-    bot: Bot,
-    store: Store,
-    chat_id: int,
-    chat_type: str,
-    name: str,
-    flow: Flow,
-    live: Live,
-    drawn: Drawn,
-    *,
-    ttl: int,
-    pin: bool = False,
-) -> None:
+@dataclass(frozen=True)
+class Shown:
+    """A live message as a step leaves it: its kind (``name``), its flow, where it stands
+    (``live``), what it shows, how long it lives, and whether it is pinned."""
+
+    name: str
+    flow: Flow
+    live: Live
+    drawn: Drawn
+    ttl: int
+    pin: bool = False
+
+
+class Keeping(TypedDict):
+    """How long the live message lives, and whether it is pinned (:func:`show`)."""
+
+    ttl: Required[int]
+    pin: NotRequired[bool]
+
+
+async def post_live(bot: Bot, store: Store, chat: Chat, shown: Shown) -> None:
     """Send the live message (again) at the bottom, point the chat at it, drop the old copy
     and pin the new one when asked and allowed."""
-    text, markup = drawn
+    name, live = shown.name, shown.live
+    text, markup = shown.drawn
     with about(None):  # the table's message, nobody's in particular
-        sent = await bot.send_message(chat_id, text, reply_markup=markup)
-    await store.show_live(chat_id, name, flow.id, sent.message_id, ttl=ttl)
+        sent = await bot.send_message(chat.id, text, reply_markup=markup)
+    await store.show_live(chat.id, name, shown.flow.id, sent.message_id, ttl=shown.ttl)
     if live.message is not None and live.message != sent.message_id:
         try:
-            await bot.delete_message(chat_id, live.message)
+            await bot.delete_message(chat.id, live.message)
         except TelegramAPIError as error:
             log.info("old %s message %s not deleted: %s", name, live.message, error)
-    if pin and chat_type != ChatType.PRIVATE:
+    if shown.pin and chat.type != ChatType.PRIVATE:
         try:
-            await bot.pin_chat_message(chat_id, sent.message_id, disable_notification=True)
+            await bot.pin_chat_message(chat.id, sent.message_id, disable_notification=True)
         except TelegramAPIError as error:
             log.info("%s message not pinned (no right to pin?): %s", name, error)
 
@@ -114,6 +125,25 @@ def _live_of(raw: str | None) -> Live | None:
         return None
 
 
+async def show_live(bot: Bot, store: Store, message: Message, shown: Shown) -> None:
+    """After a command changed it: edit the live message where it is, or post it again when
+    it is buried, missing or gone."""
+    chat, live = message.chat, shown.live
+    if live.message is None or message.message_id - live.message > BURIED:
+        await post_live(bot, store, chat, shown)
+        return
+    text, markup = shown.drawn
+    try:
+        await bot.edit_message_text(
+            text=text, chat_id=chat.id, message_id=live.message, reply_markup=markup
+        )
+    except TelegramBadRequest as error:
+        if is_not_modified(error):
+            return
+        log.info("%s message %s not edited (%s): posted again", shown.name, live.message, error)
+        await post_live(bot, store, chat, shown)
+
+
 async def show(
     bot: Bot,
     store: Store,
@@ -122,26 +152,11 @@ async def show(
     flow: Flow,
     live: Live,
     drawn: Drawn,
-    *,
-    ttl: int,
-    pin: bool = False,
+    **keeping: Unpack[Keeping],
 ) -> None:
-    """After a command changed it: edit the live message where it is, or post it again when
-    it is buried, missing or gone."""
-    chat = message.chat
-    if live.message is None or message.message_id - live.message > BURIED:
-        await post(bot, store, chat.id, chat.type, name, flow, live, drawn, ttl=ttl, pin=pin)
-        return
-    text, markup = drawn
-    try:
-        await bot.edit_message_text(
-            text=text, chat_id=chat.id, message_id=live.message, reply_markup=markup
-        )
-    except TelegramBadRequest as error:
-        if is_not_modified(error):
-            return
-        log.info("%s message %s not edited (%s): posted again", name, live.message, error)
-        await post(bot, store, chat.id, chat.type, name, flow, live, drawn, ttl=ttl, pin=pin)
+    """To be removed once combat calls :func:`show_live`: the same with the fields apart."""
+    shown = Shown(name, flow, live, drawn, keeping["ttl"], keeping.get("pin", False))
+    await show_live(bot, store, message, shown)
 
 
 async def redraw(bot: Bot, chat_id: int, live: Live, drawn: Drawn) -> None:

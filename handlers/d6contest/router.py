@@ -9,20 +9,20 @@ once and calls it, for the Storyteller's quick opposition.
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import Message
 
-from bot import render, rolling
-from bot.access import owner_or_storyteller
+from bot import rolling, runner
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, tokenize
-from bot.store import ChatSettings, LogEntry, Store
-from bot.taps import commit_tap, open_state, retrying, tell
+from bot.store import Store
 from handlers.d6contest import view
-from handlers.d6contest.callbacks import ContestAction, ContestCallback
-from handlers.d6contest.flow import SIDES_MAX, ContestFlow, Side
+from handlers.d6contest.flow import SIDES_MAX, ContestFlow
+from handlers.d6contest.tap import TAP, sides_max
+from handlers.d6contest.tap import entry as _entry
+from handlers.d6contest.tap import side as _side
 from rules.d6.roll import contest
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -32,33 +32,8 @@ from rules.profiles import GameSystem, Profile
 def make_router() -> Router:
     router = Router(name="d6contest")
     router.message.register(d6_vs_command, Command("vs", "oppose"), in_game(GameSystem.D6))
-    router.callback_query.register(d6_vs_tap, ContestCallback.filter())
+    runner.register(router, TAP)
     return router
-
-
-def sides_max(profile: Profile) -> int:
-    """S2 «нередко участвует более двух сторон»; a table that plays contests of two only
-    (AMB-D12) has no room for a third."""
-    return SIDES_MAX if profile.d6.multi_side_contests else 2
-
-
-def _side(key: str, name: str, label: str, dice: int, profile: Profile, rng: Rng | None) -> Side:
-    result = rolling.roll_d6(dice, rng=rng, profile=profile)
-    return Side(key=key, name=name, label=label, faces=result.faces, measures=result.measures)
-
-
-def _entry(user_id: int, side: Side) -> LogEntry:
-    return LogEntry(
-        user_id=user_id,
-        name=side.name,
-        system="d6",
-        chance=len(side.faces),
-        required=1,
-        faces=side.faces,
-        measures=side.measures,
-        outcome="fiasco" if side.measures == 0 else "success",
-        kind="vs",
-    )
 
 
 async def d6_vs_command(
@@ -115,75 +90,3 @@ async def d6_vs_command(
         return
     text, markup = view.draw(flow, state, sides_max(profile))
     await message.answer(text, reply_markup=markup)
-
-
-@retrying
-async def d6_vs_tap(
-    callback: CallbackQuery,
-    callback_data: ContestCallback,
-    store: Store,
-    profile: Profile,
-    bot: Bot,
-    chat_settings: ChatSettings,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_state(
-        callback,
-        callback_data.f,
-        callback_data.v,
-        store,
-        ContestFlow,
-        profile,
-        system=GameSystem.D6,
-    )
-    if opened is None:
-        return
-    flow, message, state = opened
-    user = callback.from_user
-    if state.outcome is not None:
-        await tell(callback, lambda: render.closed_text(), alert=True)
-        return
-    if callback_data.a is ContestAction.JOIN:
-        key = f"u{user.id}"
-        if any(s.key == key for s in state.sides):
-            await tell(callback, lambda: view.already_in_text(), alert=True)
-            return
-        if callback_data.x not in view.JOIN_CHANCES:
-            await tell(callback, lambda: render.invalid_button_text(), alert=True)
-            return
-        if len(state.sides) >= sides_max(profile):
-            await tell(callback, lambda: view.full_text(sides_max(profile)), alert=True)
-            return
-        side = _side(key, user.full_name, str(callback_data.x), callback_data.x, profile, rng)
-        after = state.model_copy(update={"sides": (*state.sides, side)})
-        await commit_tap(
-            callback,
-            message,
-            store,
-            flow,
-            after,
-            lambda f: view.draw(f, after, sides_max(profile)),
-            entries=[_entry(user.id, side)],
-        )
-        return
-    if callback_data.a is ContestAction.RESOLVE:
-        if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
-            await tell(callback, lambda: view.only_opener_text(), alert=True)
-            return
-        try:
-            outcome = contest({s.key: s.measures for s in state.sides}, profile)
-        except RulesInputError:
-            await tell(callback, lambda: render.invalid_button_text(), alert=True)
-            return
-        after = state.model_copy(update={"outcome": outcome})
-        await commit_tap(
-            callback,
-            message,
-            store,
-            flow,
-            after,
-            lambda f: view.draw(f, after, sides_max(profile)),
-            close=True,
-        )
-        return
-    await tell(callback, lambda: render.invalid_button_text(), alert=True)

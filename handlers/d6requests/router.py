@@ -6,25 +6,23 @@ from __future__ import annotations
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import Message
 
-from bot import render, rolling
-from bot.access import GameAccess, game_access, owner_or_storyteller
+from bot import render, runner
+from bot.access import GameAccess, game_access
 from bot.features import in_game
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
-from bot.store import ChatSettings, LogEntry, Store
-from bot.taps import commit_tap, open_state, retrying, tell
+from bot.store import ChatSettings, Store
 from handlers.d6requests import view
-from handlers.d6requests.callbacks import D6RequestAction, D6RequestCallback
-from handlers.d6requests.flow import D6Answer, D6RequestState
-from rules.dice import Rng
-from rules.profiles import GameSystem, Profile
+from handlers.d6requests.flow import D6RequestState
+from handlers.d6requests.tap import TAP
+from rules.profiles import GameSystem
 
 
 def make_router() -> Router:
     router = Router(name="d6requests")
     router.message.register(d6_ask_command, Command("ask"), in_game(GameSystem.D6))
-    router.callback_query.register(d6_request_tap, D6RequestCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -57,68 +55,4 @@ async def d6_ask_command(
     await message.answer(
         view.request_text(state, closed=False),
         reply_markup=view.keyboard(flow),
-    )
-
-
-@retrying
-async def d6_request_tap(
-    callback: CallbackQuery,
-    callback_data: D6RequestCallback,
-    bot: Bot,
-    store: Store,
-    profile: Profile,
-    chat_settings: ChatSettings,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_state(
-        callback,
-        callback_data.f,
-        callback_data.v,
-        store,
-        D6RequestState,
-        profile,
-        system=GameSystem.D6,
-    )
-    if opened is None:
-        return
-    flow, message, state = opened
-    user = callback.from_user
-    if callback_data.a is D6RequestAction.CLOSE:
-        if not await owner_or_storyteller(bot, message.chat, chat_settings, user, flow.owner_id):
-            await tell(callback, lambda: view.only_asker_text(), alert=True)
-            return
-        await commit_tap(
-            callback,
-            message,
-            store,
-            flow,
-            state,
-            lambda _f: (view.request_text(state, closed=True), None),
-            close=True,
-        )
-        return
-    if state.answered(user.id):
-        await tell(callback, lambda: view.already_rolled_text(), alert=True)
-        return
-    who = rolling.Roller(flow.chat_id, user.id, user.first_name)
-    try:
-        pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask(powers=state.powers))
-    except rolling.PoolRefused as refused:
-        await callback.answer(render.plain(refused.text), show_alert=True)
-        return
-    result = rolling.roll_d6(pool.dice, required=state.required, rng=rng, profile=profile)
-    answer = D6Answer(user_id=user.id, name=user.first_name, label=pool.label, result=result)
-    after = state.model_copy(update={"answers": (*state.answers, answer)})
-    entry: LogEntry = rolling.d6_log_entry(
-        user.id, user.first_name, pool.dice, state.required, result
-    )
-    entry = entry.model_copy(update={"kind": "request"})
-    await commit_tap(
-        callback,
-        message,
-        store,
-        flow,
-        after,
-        lambda f: (view.request_text(after, closed=False), view.keyboard(f)),
-        entries=[entry],
     )

@@ -13,19 +13,17 @@ from __future__ import annotations
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
-from pydantic import ValidationError
+from aiogram.types import Message
 
-from bot import render, rolling, table_text
+from bot import rolling, runner, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_extended_arguments
-from bot.store import Flow, FlowStateError, LogEntry, Store
-from bot.taps import commit_tap, open_table_tap, retrying, tell
+from bot.store import Flow, LogEntry, Store
 from bot.wizard import typed_or_wizard
 from handlers.extended import view
-from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.extended.flow import KIND, ExtendedFlow, begin, finished
+from handlers.extended.tap import TAP
 from rules.actions import start_extended
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -35,7 +33,7 @@ from rules.profiles import Profile
 def make_router() -> Router:
     router = Router(name="extended")
     router.message.register(ext_command, Command("ext", "extended"))
-    router.callback_query.register(ext_tap, ExtCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -98,50 +96,3 @@ async def ext_command(
     flow = await store_flow(store, message.chat.id, owner, state, entry)
     text, markup = view.draw(flow, state, profile)
     await message.answer(text, reply_markup=markup)
-
-
-@retrying
-async def ext_tap(
-    callback: CallbackQuery,
-    callback_data: ExtCallback,
-    store: Store,
-    profile: Profile,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=True
-    )
-    if opened is None:
-        return
-    flow, message = opened
-    try:
-        state = flow.state(ExtendedFlow)
-        if callback_data.a is ExtAction.STOP:
-            await commit_tap(
-                callback,
-                message,
-                store,
-                flow,
-                state,
-                lambda f: view.draw(f, state, profile, stopped=True),
-                close=True,
-            )
-            return
-        result = rolling.roll_d10(
-            state.pool, state.difficulty, profile, threshold=state.threshold, rng=rng
-        )
-        after = state.after(result, profile)
-    except (RulesInputError, ValidationError, FlowStateError):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    entry = rolling.log_entry(flow.owner_id, state.roller, state.pool, result, KIND)
-    await commit_tap(
-        callback,
-        message,
-        store,
-        flow,
-        after,
-        lambda f: view.draw(f, after, profile),
-        entries=[entry],
-        close=finished(after),
-    )

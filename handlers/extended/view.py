@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from html import escape
 
 from aiogram.types import InlineKeyboardMarkup
@@ -13,28 +12,15 @@ from bot.store import Flow
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.extended.flow import ExtendedFlow, finished
 from rules.actions import ExtendedStatus
-from rules.d10 import D10Result
 from rules.profiles import ExtendedBotch, Profile
 
 
-def extended_text(
-    *,
-    roller: str,
-    pool: int,
-    difficulty: int,
-    target: int,
-    max_rolls: int | None,
-    accumulated: int,
-    rolls_made: int,
-    status: ExtendedStatus,
-    history: Sequence[D10Result],
-    profile: Profile,
-    stopped: bool = False,
-    source: str | None = None,
-    threshold: int = 0,
-) -> str:
-    """``history`` is the latest rolls (at most :data:`table_text.HISTORY_SHOWN`), ending with roll
-    number ``rolls_made``."""
+def extended_text(state: ExtendedFlow, profile: Profile, *, stopped: bool = False) -> str:
+    """``state.history`` is the latest rolls (at most :data:`table_text.HISTORY_SHOWN`),
+    ending with roll number ``state.rolls_made``."""
+    roller, pool, difficulty, target = state.roller, state.pool, state.difficulty, state.target
+    max_rolls, accumulated, rolls_made = state.max_rolls, state.accumulated, state.rolls_made
+    status, history, source, threshold = state.status, state.history, state.source, state.threshold
     head = "⏳ <b>" + _("Extended action") + f"</b> — {escape(roller)}"
     terms = (source + " → " if source else "") + render.conditions(
         pool, difficulty, threshold, False, profile
@@ -108,21 +94,7 @@ def usage_text() -> str:
 def draw(
     flow: Flow, state: ExtendedFlow, profile: Profile, *, stopped: bool = False
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    text = extended_text(
-        roller=state.roller,
-        pool=state.pool,
-        difficulty=state.difficulty,
-        target=state.target,
-        max_rolls=state.max_rolls,
-        accumulated=state.accumulated,
-        rolls_made=state.rolls_made,
-        status=state.status,
-        history=state.history,
-        profile=profile,
-        stopped=stopped,
-        source=state.source,
-        threshold=state.threshold,
-    )
+    text = extended_text(state, profile, stopped=stopped)
     text = table_text.with_house_tag(text, profile)
     if stopped or finished(state):
         return text, None

@@ -48,9 +48,9 @@ from bot.parsing import (
     parse_magick_arguments,
     parse_roll_arguments,
 )
+from bot.runner import tell
 from bot.session import safe_edit
 from bot.store import ChatSettings, HiddenRecord, Store, update_secret
-from bot.taps import tell
 from handlers.hidden import view
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules import magick

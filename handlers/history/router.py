@@ -14,10 +14,10 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot import hidden_rolls, render
+from bot.runner import tell
 from bot.session import safe_edit
 from bot.stats import from_counters
 from bot.store import LOG_CAP, Store
-from bot.taps import tell
 from handlers.history import view
 from handlers.history.callbacks import LogCallback
 

@@ -35,10 +35,10 @@ from pydantic import ValidationError
 from bot import render, rolling
 from bot.middlewares import chat_profile
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, parse_roll_arguments
+from bot.runner import tell
 from bot.session import is_not_modified
 from bot.store import LOG_CAP, Store
 from bot.store.inline import new_offer_id
-from bot.taps import tell
 from handlers.inline import view
 from handlers.inline.callbacks import CampaignCallback, InlineRollCallback
 from handlers.inline.flow import Offer, d6_offer, d10_offer, needs_table, recent_queries

@@ -16,26 +16,25 @@ Storyteller may name the successes it needs (§C.6); each reads the table's hous
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import combat as bot_combat
-from bot import render, rolling
+from bot import render, rolling, runner
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
+from bot.runner import SheetMoved as _SheetMoved
+from bot.runner import tell
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, LogEntry, SheetSpend, Store
-from bot.taps import TapConflict, open_state, retrying, screen_of, tell
+from bot.store import Flow, LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, resolve
 from handlers.magick import view
 from handlers.magick.callbacks import (
-    BarrierAction,
-    BarrierCallback,
     MagickAction,
     MagickCallback,
     SphereCallback,
@@ -53,6 +52,8 @@ from handlers.magick.flow import (
     Panel,
     Stage,
 )
+from handlers.magick.tap import BARRIER
+from handlers.magick.tap import only_if as _only_if
 from rules import combat, magick
 from rules.d10 import Outcome
 from rules.dice import Rng, roll_faces
@@ -79,10 +80,10 @@ def make_router() -> Router:
     router = Router(name="magick")
     router.message.register(m_command, Command("m", "magick"))
     router.message.register(sphere_command, Command("sphere", "spheres"))
-    router.callback_query.register(magick_tap, MagickCallback.filter())
+    runner.register(router, EFFECT)
     router.callback_query.register(sphere_tap, SphereCallback.filter())
     router.message.register(barrier_command, Command("barrier"))
-    router.callback_query.register(barrier_tap, BarrierCallback.filter())
+    runner.register(router, BARRIER)
     return router
 
 
@@ -129,24 +130,9 @@ async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> 
     await callback.answer()
 
 
-class _SheetMoved(Exception):
-    """The sheet changed between the roll and its transaction: roll again on the new one."""
-
-
 class _Refused(Exception):
     def __init__(self, text: str) -> None:
         self.text = text
-
-
-def _only_if(before: Sheet, after: Sheet) -> Callable[[Sheet], Sheet]:
-    """The change a cast makes, valid only on the sheet it was computed from."""
-
-    def change(current: Sheet) -> Sheet:
-        if current != before:
-            raise _SheetMoved
-        return after
-
-    return change
 
 
 async def _caster(message: Message, store: Store) -> tuple[User, Sheet] | None:
@@ -409,88 +395,115 @@ def _backlash(
     return state.model_copy(update=update), after
 
 
-@retrying
-async def magick_tap(
-    callback: CallbackQuery,
-    callback_data: MagickCallback,
-    store: Store,
-    profile: Profile,
-    bot: Bot,
-    chat_settings: ChatSettings,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_state(
-        callback,
-        callback_data.f,
-        callback_data.v,
-        store,
-        EffectFlow,
-        profile,
-        owner_only=False,
-        current_only=True,
-    )
-    if opened is None:
-        return
-    flow, message, state = opened
-    user = callback.from_user
-    action, x = callback_data.a, callback_data.x
-    # the Storyteller may roll another mage's Backlash and name the successes an Effect needs
-    if user.id != state.user_id and not (
-        action in (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
-        and await runs_game(bot, message.chat, chat_settings, user, None)
-    ):
-        await tell(callback, lambda: view.not_yours_text(), alert=True)
-        return
+@dataclass(frozen=True)
+class Presser:
+    """What an Effect's step reads before it runs: whether a presser who is not the caster
+    runs the game (the Storyteller may roll another mage's Backlash and name the successes
+    an Effect needs), and the caster's sheet for a step that rolls or pays."""
+
+    runs_game: bool = False
+    sheet: Sheet | None = None
+
+
+_FOR_THE_STORYTELLER = (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
+_PAYING = (MagickAction.BACKLASH, MagickAction.NEXT_ROLL, MagickAction.ABANDON, MagickAction.CAST)
+
+
+async def effect_read(reading: runner.Reading[EffectFlow, MagickCallback]) -> Presser:
+    state, user, action = reading.state, reading.presser, reading.action.a
+    storyteller = False
+    asks = user.id != state.user_id and action in _FOR_THE_STORYTELLER
+    if asks and reading.bot is not None and reading.chat_settings is not None:
+        chat, settings = reading.message.chat, reading.chat_settings
+        storyteller = await runs_game(reading.bot, chat, settings, user, None)
+    sheet = None
+    if action in _PAYING and (user.id == state.user_id or storyteller):
+        sheet = await reading.store.load_sheet(
+            reading.flow.chat_id, state.user_id, SheetSystem.MAGE
+        )
+    return Presser(runs_game=storyteller, sheet=sheet)
+
+
+def effect_step(
+    state: EffectFlow,
+    data: MagickCallback,
+    actor: runner.Actor,
+    known: runner.Known[Presser],
+    rng: Rng | None,
+) -> runner.Outcome[EffectFlow]:
+    if actor.id != state.user_id and not (data.a in _FOR_THE_STORYTELLER and known.read.runs_game):
+        return runner.refuse(view.not_yours_text)
     try:
-        if action is MagickAction.BACKLASH:
-            if state.stage is not Stage.CAST or not state.paradox:
-                raise _Refused(render.invalid_button_text())
-            await _commit(callback, message, store, flow, state, profile, rng, mode="backlash")
-            return
-        if action in (MagickAction.NEXT_ROLL, MagickAction.ABANDON):
-            if state.stage is not Stage.RITUAL:
-                raise _Refused(render.invalid_button_text())
-            mode = "abandon" if action is MagickAction.ABANDON else "cast"
-            await _commit(callback, message, store, flow, state, profile, rng, mode=mode)
-            return
-        if action in (
-            MagickAction.PANEL,
-            MagickAction.ADD,
-            MagickAction.TAKE,
-            MagickAction.DAMAGING,
-            MagickAction.MAGNITUDE,
-            MagickAction.MAGE_TOO,
-            MagickAction.PERMANENT,
-            MagickAction.LINK_PLACE,
-            MagickAction.LINK_CONTACT,
-        ):
-            if state.stage not in (Stage.CAST, Stage.BACKLASH):
-                raise _Refused(render.invalid_button_text())
-            after = _allocate(state, action, x, profile)
-        elif action is MagickAction.EXTEND:
-            after = _extend(state, x)
-        elif state.stage is not Stage.SETUP:
-            raise _Refused(render.invalid_button_text())
-        elif action is MagickAction.CAST:
-            await _commit(callback, message, store, flow, state, profile, rng, mode="cast")
-            return
-        else:
-            after = _setup(state, action, x, profile)
+        return _effect_step(state, data, known, rng)
     except _Refused as refused:
-        await callback.answer(render.plain(refused.text), show_alert=True)
-        return
-    text, markup = view.draw(flow.next(after), after, profile)
-    advanced = await store.advance_flow(
-        flow,
-        flow.version,
-        after,
-        close=after.stage is Stage.CANCELLED,
-        screen=screen_of(text, markup),
-    )
-    if advanced is None:
-        raise TapConflict(flow.id)
-    await safe_edit(message, text, markup)
-    await callback.answer()
+        said = refused.text
+        return runner.refuse(lambda: render.plain(said))
+
+
+def _effect_step(
+    state: EffectFlow, data: MagickCallback, known: runner.Known[Presser], rng: Rng | None
+) -> runner.Outcome[EffectFlow]:
+    action, x, profile = data.a, data.x, known.profile
+    if action is MagickAction.BACKLASH:
+        if state.stage is not Stage.CAST or not state.paradox:
+            raise _Refused(render.invalid_button_text())
+        return _paid(state, known.read.sheet, profile, rng, mode="backlash")
+    if action in (MagickAction.NEXT_ROLL, MagickAction.ABANDON):
+        if state.stage is not Stage.RITUAL:
+            raise _Refused(render.invalid_button_text())
+        mode = "abandon" if action is MagickAction.ABANDON else "cast"
+        return _paid(state, known.read.sheet, profile, rng, mode=mode)
+    if action in _ALLOCATING:
+        if state.stage not in (Stage.CAST, Stage.BACKLASH):
+            raise _Refused(render.invalid_button_text())
+        after = _allocate(state, action, x, profile)
+    elif action is MagickAction.EXTEND:
+        after = _extend(state, x)
+    elif state.stage is not Stage.SETUP:
+        raise _Refused(render.invalid_button_text())
+    elif action is MagickAction.CAST:
+        return _paid(state, known.read.sheet, profile, rng, mode="cast")
+    else:
+        after = _setup(state, action, x, profile)
+    return runner.Outcome(state=after, close=after.stage is Stage.CANCELLED)
+
+
+_ALLOCATING = (
+    MagickAction.PANEL,
+    MagickAction.ADD,
+    MagickAction.TAKE,
+    MagickAction.DAMAGING,
+    MagickAction.MAGNITUDE,
+    MagickAction.MAGE_TOO,
+    MagickAction.PERMANENT,
+    MagickAction.LINK_PLACE,
+    MagickAction.LINK_CONTACT,
+)
+
+
+def _paid(
+    state: EffectFlow, sheet: Sheet | None, profile: Profile, rng: Rng | None, *, mode: str
+) -> runner.Outcome[EffectFlow]:
+    """«Сотворить», a ritual's next roll or its end, «Отдача»: the dice, then the flow and
+    the caster's sheet together, and only on the sheet the dice were cast for."""
+    if sheet is None or sheet.arete is None:
+        raise _Refused(view.no_arete_text())
+    entries: list[LogEntry] = []
+    if mode == "backlash":
+        after, changed = _backlash(state, sheet, profile, rng)
+    elif mode == "abandon":
+        after, changed = _abandon(state, sheet, profile)
+    else:
+        after, _before, changed = _cast(state, sheet, profile, rng)
+        entries = _entries(after)
+    spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
+    return runner.Outcome(state=after, spend=spend, entries=tuple(entries))
+
+
+def _draw_effect(
+    flow: Flow, state: EffectFlow, known: runner.Known[Presser]
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return view.draw(flow, state, known.profile)
 
 
 def _extend(state: EffectFlow, x: int) -> EffectFlow:
@@ -625,47 +638,6 @@ def _setup(state: EffectFlow, action: MagickAction, x: int, profile: Profile) ->
     raise _Refused(render.invalid_button_text())
 
 
-async def _commit(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
-    state: EffectFlow,
-    profile: Profile,
-    rng: Rng | None,
-    *,
-    mode: str,
-) -> None:
-    """«Сотворить», a ritual's next roll or its end, «Отдача»: the dice, then the flow and
-    the caster's sheet together."""
-    for _attempt in range(SHEET_RETRIES):
-        sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
-        if sheet is None or sheet.arete is None:
-            raise _Refused(view.no_arete_text())
-        entries: list[LogEntry] = []
-        if mode == "backlash":
-            after, changed = _backlash(state, sheet, profile, rng)
-        elif mode == "abandon":
-            after, changed = _abandon(state, sheet, profile)
-        else:
-            after, _before, changed = _cast(state, sheet, profile, rng)
-            entries = _entries(after)
-        text, markup = view.draw(flow.next(after), after, profile)
-        spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-        try:
-            advanced, _stored = await store.advance_flow_spending(
-                flow, flow.version, after, spend, entries=entries, screen=screen_of(text, markup)
-            )
-        except _SheetMoved:
-            continue
-        if advanced is None:
-            raise TapConflict(flow.id)
-        await safe_edit(message, text, markup)
-        await callback.answer()
-        return
-    await tell(callback, lambda: render.busy_text(), alert=True)
-
-
 # ----- /barrier (§C.15) ----------------------------------------------------------------------
 
 
@@ -689,116 +661,11 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     await message.answer(text, reply_markup=markup)
 
 
-@retrying
-async def barrier_tap(
-    callback: CallbackQuery,
-    callback_data: BarrierCallback,
-    store: Store,
-    profile: Profile,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_state(
-        callback,
-        callback_data.f,
-        callback_data.v,
-        store,
-        BarrierFlow,
-        profile,
-        owner_only=True,
-        current_only=True,
-    )
-    if opened is None:
-        return
-    flow, message, state = opened
-    action, x = callback_data.a, callback_data.x
-    if action is BarrierAction.ROLL:
-        await _cross(callback, message, store, flow, state, profile, rng)
-        return
-    if action is BarrierAction.PLACE and not state.rolls and 0 <= x < len(view.PLACES):
-        after = state.model_copy(update={"place": view.PLACES[x]})
-    elif action is BarrierAction.SHIFT and not state.rolls and 0 <= x <= 4:
-        after = state.model_copy(update={"shift": x - magick.BARRIER_ADJUSTMENT_LIMIT})
-    elif action is BarrierAction.STOP:
-        after = state.model_copy(update={"stopped": True})
-    else:
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    text, markup = view.draw_barrier(flow.next(after, close=after.over), after, profile)
-    advanced = await store.advance_flow(
-        flow, flow.version, after, close=after.over, screen=screen_of(text, markup)
-    )
-    if advanced is None:
-        raise TapConflict(flow.id)
-    await safe_edit(message, text, markup)
-    await callback.answer()
-
-
-async def _cross(
-    callback: CallbackQuery,
-    message: Message,
-    store: Store,
-    flow: Flow,
-    state: BarrierFlow,
-    profile: Profile,
-    rng: Rng | None,
-) -> None:
-    """One roll toward the other side; a failed one's unsoakable level lands on the sheet in
-    the same transaction as the step (§C.15)."""
-    for _attempt in range(SHEET_RETRIES):
-        sheet = await store.load_sheet(flow.chat_id, state.user_id, SheetSystem.MAGE)
-        if sheet is None or sheet.arete is None:
-            await tell(callback, lambda: view.no_arete_text(), alert=True)
-            return
-        pool = sheet.arete
-        if profile.magick.wound_penalty_on_arete:  # AMB-C5, as on any Arete roll
-            pool += wound_penalty(sheet.health).penalty
-        if pool <= 0 or sheet.health.dead:
-            await tell(callback, lambda: view.no_arete_dice_text(), alert=True)
-            return
-        crossing = magick.cross_barrier(
-            pool,
-            state.place,
-            accumulated=state.gathered,
-            adjustment=state.shift,
-            rng=rng,
-            profile=profile,
-        )
-        changed = sheet
-        track = state.track
-        if crossing.damage_levels and not sheet.health.dead:
-            hurt = apply_damage(
-                sheet.health, crossing.damage_type, crossing.damage_levels, profile.combat
-            ).track
-            changed, track = set_health(sheet, hurt), hurt
-        after = state.model_copy(
-            update={
-                "rolls": (*state.rolls, crossing.roll),
-                "gathered": crossing.accumulated,
-                "harm": state.harm + crossing.damage_levels,
-                "crossed": crossing.crossed,
-                "track": track,
-                "arete": sheet.arete,
-                "wound_penalty": -wound_penalty(changed.health).penalty,
-            }
-        )
-        entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)
-        text, markup = view.draw_barrier(flow.next(after, close=after.over), after, profile)
-        spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-        try:
-            advanced, _stored = await store.advance_flow_spending(
-                flow,
-                flow.version,
-                after,
-                spend,
-                close=after.over,
-                entries=[entry],
-                screen=screen_of(text, markup),
-            )
-        except _SheetMoved:
-            continue
-        if advanced is None:
-            raise TapConflict(flow.id)
-        await safe_edit(message, text, markup)
-        await callback.answer()
-        return
-    await tell(callback, lambda: render.busy_text(), alert=True)
+EFFECT: runner.Tap[EffectFlow, MagickCallback, Presser] = runner.Tap(
+    model=EffectFlow,
+    callback=MagickCallback,
+    step=effect_step,
+    view=_draw_effect,
+    current_only=True,
+    read=effect_read,
+)

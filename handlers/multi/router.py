@@ -13,20 +13,17 @@ from __future__ import annotations
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
-from pydantic import ValidationError
+from aiogram.types import Message
 
-from bot import render, rolling, table_text
+from bot import rolling, runner, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
 from bot.parsing import parse_multi_arguments
-from bot.store import FlowStateError, LogEntry, Store
-from bot.taps import commit_tap, open_table_tap, retrying, tell
+from bot.store import Store
 from bot.wizard import typed_or_wizard
 from handlers.multi import view
-from handlers.multi.callbacks import MultiAction, MultiCallback
-from handlers.multi.flow import KIND, MultiFlow, declare
-from rules.dice import Rng
+from handlers.multi.flow import MultiFlow, declare
+from handlers.multi.tap import TAP
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import MultipleActions, Profile
 
@@ -34,7 +31,7 @@ from rules.profiles import MultipleActions, Profile
 def make_router() -> Router:
     router = Router(name="multi")
     router.message.register(multi_command, Command("multi"))
-    router.callback_query.register(multi_tap, MultiCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -124,62 +121,3 @@ def _declared(
     if not parts and not 2 <= pool <= table_text.SPLIT_BUTTONS_MAX:
         raise RulesInputError(ErrorCode.RANGE, "parts", "split by typing")
     return declare(state, parts, profile) if parts else state
-
-
-@retrying
-async def multi_tap(
-    callback: CallbackQuery,
-    callback_data: MultiCallback,
-    store: Store,
-    profile: Profile,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=True
-    )
-    if opened is None:
-        return
-    flow, message = opened
-    entries: list[LogEntry] = []
-    try:
-        state = flow.state(MultiFlow)
-        action = callback_data.a
-        if action is MultiAction.STOP:
-            after = state.model_copy(update={"stopped": True})
-        elif action is MultiAction.SPLIT:
-            if state.declared or state.split_of is None:
-                raise RulesInputError(ErrorCode.STATE, "split", "already split")
-            first = callback_data.x
-            first_d, second_d = state.part_difficulties or (None, None)
-            after = declare(state, [(first, first_d), (state.split_of - first, second_d)], profile)
-        else:
-            k = state.next_action()
-            if k is None:
-                raise RulesInputError(ErrorCode.STATE, "action", "nothing left to roll")
-            if callback_data.x != k:
-                await tell(callback, lambda: view.not_in_order_text(), alert=True)
-                return
-            threshold = state.thresholds[k] if k < len(state.thresholds) else 0
-            result = rolling.roll_d10(
-                state.dice[k], state.difficulties[k], profile, threshold=threshold, rng=rng
-            )
-            results = list(state.results)
-            results[k] = result
-            after = state.model_copy(update={"results": tuple(results)})
-            entries.append(
-                rolling.log_entry(flow.owner_id, state.roller, state.dice[k], result, KIND)
-            )
-    except (RulesInputError, ValidationError, FlowStateError):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    close = after.stopped or (bool(after.declared) and after.next_action() is None)
-    await commit_tap(
-        callback,
-        message,
-        store,
-        flow,
-        after,
-        lambda f: view.draw(f, after, profile),
-        entries=entries,
-        close=close,
-    )

@@ -12,27 +12,15 @@ from bot import render, table_text
 from bot.store import Flow
 from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.multi.flow import MultiFlow
-from rules.actions import Pool
-from rules.d10 import D10Result
 from rules.profiles import Profile
 
 
-def multi_text(
-    *,
-    roller: str,
-    declared: Sequence[int],
-    pools: Sequence[Pool],
-    difficulties: Sequence[int],
-    results: Sequence[D10Result | None],
-    split_of: int | None,
-    profile: Profile,
-    stopped: bool = False,
-    sources: Sequence[str | None] = (),
-    read_as: str | None = None,
-    thresholds: Sequence[int] = (),
-) -> str:
+def multi_text(state: MultiFlow, profile: Profile) -> str:
     """Each action's pool after the §A.9 reduction, its result once rolled; where a pool's
     dice came from (the sheet's traits, the dice added, the wounds) before it."""
+    roller, declared, pools, split_of = state.roller, state.declared, state.pools, state.split_of
+    difficulties, results, stopped = state.difficulties, state.results, state.stopped
+    sources, read_as, thresholds = state.sources, state.read_as, state.thresholds
     head = "🔀 <b>" + _("Multiple actions") + f"</b> — {escape(roller)}"
     if split_of is not None:
         head += " · " + _("{n} dice split between the actions").format(n=split_of)
@@ -142,19 +130,7 @@ def draw(flow: Flow, state: MultiFlow, profile: Profile) -> tuple[str, InlineKey
         if state.stopped:
             return text + "\n⏹ " + table_text.stopped_text(), None
         return text, split_keyboard(flow.id, flow.version, state.split_of)
-    text = multi_text(
-        roller=state.roller,
-        declared=state.declared,
-        pools=state.pools,
-        difficulties=state.difficulties,
-        results=state.results,
-        split_of=state.split_of,
-        profile=profile,
-        stopped=state.stopped,
-        sources=state.sources,
-        read_as=state.read_as,
-        thresholds=state.thresholds,
-    )
+    text = multi_text(state, profile)
     text = table_text.with_house_tag(text, profile)
     nxt = state.next_action()
     if state.stopped or nxt is None:

@@ -15,32 +15,33 @@ from __future__ import annotations
 from aiogram import Bot, Router
 from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import Message, User
 from pydantic import ValidationError
 
-from bot import render, rolling, table_text
+from bot import render, rolling, runner, table_text
 from bot.access import runs_game
 from bot.features import FeatureSet
 from bot.i18n import drawing
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
 from bot.replies import replied_player
+from bot.runner import screen_of
 from bot.session import safe_edit
-from bot.store import ChatSettings, FlowStateError, LogEntry, Store
-from bot.taps import commit_tap, open_table_tap, retrying, screen_of, tell
+from bot.store import ChatSettings, FlowStateError, Store
 from bot.wizard import OPEN_WIZARD
 from handlers.opposed import view
-from handlers.opposed.callbacks import VsAction, VsCallback
+from handlers.opposed.callbacks import VsCallback
 from handlers.opposed.flow import KIND, OpposedFlow, Party
+from handlers.opposed.tap import TAP
 from rules.dice import Rng
-from rules.errors import ErrorCode, RulesInputError
+from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 
 
 def make_router() -> Router:
     router = Router(name="opposed")
     router.message.register(vs_command, Command("vs", "oppose"))
-    router.callback_query.register(vs_tap, VsCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -349,121 +350,3 @@ def _challenge(
     else:
         b = Party(name=view.npc_name(), storyteller=True, difficulty=difficulty)
     return OpposedFlow(a=a, b=b, race_to=race_to)
-
-
-async def _may_play_b(
-    callback: CallbackQuery, message: Message, party: Party, bot: Bot, chat_settings: ChatSettings
-) -> bool:
-    user = callback.from_user
-    if party.user_id is not None:
-        return party.user_id == user.id
-    if party.username is not None:
-        return (user.username or "").casefold() == party.username.casefold()
-    return await runs_game(bot, message.chat, chat_settings, user, None)
-
-
-@retrying
-async def vs_tap(
-    callback: CallbackQuery,
-    callback_data: VsCallback,
-    store: Store,
-    profile: Profile,
-    bot: Bot,
-    chat_settings: ChatSettings,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
-    )
-    if opened is None:
-        return
-    flow, message = opened
-    try:
-        state = flow.state(OpposedFlow)
-    except (ValidationError, FlowStateError):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    action = callback_data.a
-    is_a = state.a.user_id == callback.from_user.id
-    if action is VsAction.ROLL_A:
-        allowed = is_a
-    else:  # getChatMember is asked only when the Storyteller side's rights matter
-        allowed = (is_a and action is VsAction.CANCEL) or await _may_play_b(
-            callback, message, state.b, bot, chat_settings
-        )
-    if not allowed:
-        await tell(callback, lambda: view.not_your_side_text(), alert=True)
-        return
-    entries: list[LogEntry] = []
-    adopt = action not in (VsAction.ROLL_A, VsAction.CANCEL)
-    if adopt and state.b.user_id is None and not state.b.storyteller:
-        # The @username has shown up: from now on the side is theirs by id, by their name.
-        who = callback.from_user
-        b = state.b.model_copy(update={"user_id": who.id, "name": who.first_name})
-        state = state.model_copy(update={"b": b})
-    try:
-        if action is VsAction.CANCEL:
-            after = state.model_copy(update={"cancelled": True})
-        elif action in (VsAction.POOL, VsAction.DIFFICULTY):
-            after = _choose(state, action, callback_data.x, profile)
-        else:
-            after, entry = _roll(state, action, callback.from_user, profile, rng)
-            entries.append(entry)
-    except (RulesInputError, ValidationError, FlowStateError):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    except _AlreadyRolled:
-        await tell(callback, lambda: view.already_rolled_text(), alert=True)
-        return
-    await commit_tap(
-        callback,
-        message,
-        store,
-        flow,
-        after,
-        lambda f: view.draw(f, after, profile),
-        entries=entries,
-        close=after.finished or after.cancelled,
-    )
-
-
-class _AlreadyRolled(Exception):
-    """A side pressed its roll button twice in one round."""
-
-
-def _choose(state: OpposedFlow, action: VsAction, x: int, profile: Profile) -> OpposedFlow:
-    if not state.choosing:
-        raise RulesInputError(ErrorCode.STATE, "b", "the pool is already rolled")
-    if action is VsAction.POOL:
-        if x not in table_text.TABLE_POOLS:
-            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
-        b = state.b.model_copy(update={"pool": rolling.check_pool(x, profile)})
-    else:
-        b = state.b.model_copy(update={"difficulty": rolling.check_difficulty(x, profile)})
-    return state.model_copy(update={"b": b})
-
-
-def _roll(
-    state: OpposedFlow, action: VsAction, user: User, profile: Profile, rng: Rng | None
-) -> tuple[OpposedFlow, LogEntry]:
-    if action is VsAction.ROLL_A:
-        if state.roll_a is not None:
-            raise _AlreadyRolled
-        party = state.a
-    elif action is VsAction.ROLL_B:
-        if state.roll_b is not None:
-            raise _AlreadyRolled
-        party = state.b
-    else:
-        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
-    if party.pool is None:
-        raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
-    result = rolling.roll_d10(
-        party.pool, party.difficulty, profile, threshold=party.threshold, rng=rng
-    )
-    if action is VsAction.ROLL_A:
-        after = state.model_copy(update={"roll_a": result})
-    else:
-        after = state.model_copy(update={"roll_b": result})
-    roller_id = user.id
-    return after.settled(), rolling.log_entry(roller_id, party.name, party.pool, result, KIND)

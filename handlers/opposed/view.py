@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -14,26 +14,20 @@ from bot.store import Flow
 from handlers.opposed.callbacks import VsAction, VsCallback
 from handlers.opposed.flow import OpposedFlow, Party
 from rules.contests import Side
-from rules.d10 import D10Result
 from rules.profiles import Profile
 
 
-def opposed_text(
-    *,
-    name_a: str,
-    name_b: str,
-    race_to: int | None,
-    terms_a: str,
-    terms_b: str | None,
-    roll_a: D10Result | None,
-    roll_b: D10Result | None,
-    rounds: Sequence[tuple[int, int, int, int]],
-    winner: str | None,
-    finished: bool,
-    net: int,
-    cancelled: bool = False,
-) -> str:
-    """``rounds`` are (successes A, successes B, total A, total B) of finished race rounds."""
+def opposed_text(state: OpposedFlow, profile: Profile) -> str:
+    """``state.rounds`` are (successes A, successes B, total A, total B) of finished race
+    rounds."""
+    name_a, name_b, race_to = state.a.name, state.b.name, state.race_to
+    terms_a = _terms(state.a, profile) or ""
+    terms_b = None if state.choosing else _terms(state.b, profile)
+    roll_a, roll_b, rounds = state.roll_a, state.roll_b, state.rounds
+    finished, net, cancelled = state.finished, state.net, state.cancelled
+    winner = (
+        {Side.A: state.a.name, Side.B: state.b.name}.get(state.winner) if state.winner else None
+    )
     a, b = escape(name_a), escape(name_b)
     head = "⚔️ <b>" + _("Opposed roll") + f"</b>: {a} — {b}"
     if race_to is not None:
@@ -161,25 +155,7 @@ def draw(
 def _draw(
     flow: Flow, state: OpposedFlow, profile: Profile
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    winner = None
-    if state.winner is Side.A:
-        winner = state.a.name
-    elif state.winner is Side.B:
-        winner = state.b.name
-    text = opposed_text(
-        name_a=state.a.name,
-        name_b=state.b.name,
-        race_to=state.race_to,
-        terms_a=_terms(state.a, profile) or "",
-        terms_b=None if state.choosing else _terms(state.b, profile),
-        roll_a=state.roll_a,
-        roll_b=state.roll_b,
-        rounds=state.rounds,
-        winner=winner,
-        finished=state.finished,
-        net=state.net,
-        cancelled=state.cancelled,
-    )
+    text = opposed_text(state, profile)
     text = table_text.with_house_tag(text, profile)
     if state.finished or state.cancelled:
         return text, None

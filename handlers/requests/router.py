@@ -14,41 +14,28 @@ the roll and its log line are written by one script, so nothing is counted twice
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
-from pydantic import ValidationError
+from aiogram.types import Message
 
-from bot import render, rolling, sheet_text
+from bot import render, runner, sheet_text
 from bot.access import GameAccess, game_access
-from bot.i18n import own_locale
 from bot.parsing import tokenize
-from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, FlowStateError, LogEntry, Store
-from bot.taps import load_tap, tell
+from bot.store import ChatSettings, Store
 from bot.traits import TraitNameError, parse_pool_expression
 from handlers.requests import view
-from handlers.requests.callbacks import RequestAction, RequestCallback
-from handlers.requests.flow import RequestAnswer, RequestState
-from rules import d10
-from rules.actions import PoolStatus
-from rules.dice import Rng
+from handlers.requests.flow import RequestState
+from handlers.requests.tap import TAP
 from rules.difficulty import check_base
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile
-from rules.sheet import TraitCode, new_sheet, pool_from_traits, system_of, trait_code
-
-REQUEST = "request"
-# Each retry means another player's answer landed first; a table is a handful of players.
-CAS_ATTEMPTS = 12
+from rules.sheet import TraitCode, new_sheet, pool_from_traits, system_of
 
 
 def make_router() -> Router:
     router = Router(name="requests")
     router.message.register(ask_command, Command("ask"))
-    router.callback_query.register(request_tap, RequestCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -134,135 +121,3 @@ def _input_problem(error: RulesInputError, profile: Profile) -> str:
     if error.code is ErrorCode.NOT_ALLOWED and error.field == "codes":
         return view.not_rolled_text() + "\n" + view.ask_hint_text()
     return view.ask_hint_text()
-
-
-async def request_tap(
-    callback: CallbackQuery,
-    callback_data: RequestCallback,
-    bot: Bot,
-    store: Store,
-    profile: Profile,
-    chat_settings: ChatSettings,
-    locale: str,
-    rng: Rng | None = None,
-) -> None:
-    loaded = await load_tap(callback, callback_data.f, store, REQUEST)
-    if loaded is None:
-        return
-    flow, message = loaded
-    try:
-        state = flow.state(RequestState)
-        codes = [trait_code(c, state.system) for c in state.codes]
-        if state.system is not system_of(profile):
-            raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
-    except (RulesInputError, ValidationError, FlowStateError):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    press = _Press(callback, message, flow, codes, store, profile, locale)
-    if callback_data.a is RequestAction.CLOSE:
-        await _close(press, bot, chat_settings)
-        return
-    await _answer(press, state, rng)
-
-
-@dataclass(frozen=True)
-class _Press:
-    """A press under a request: the message, its flow and traits, and the chat's settings."""
-
-    callback: CallbackQuery
-    message: Message
-    flow: Flow
-    codes: list[TraitCode]
-    store: Store
-    profile: Profile
-    locale: str
-
-
-async def _answer(press: _Press, state: RequestState, rng: Rng | None) -> None:
-    callback, flow, codes = press.callback, press.flow, press.codes
-    store, profile, locale = press.store, press.profile, press.locale
-    user = callback.from_user
-    if state.answered(user.id):
-        await tell(callback, lambda: view.already_rolled_text(), alert=True)
-        return
-    sheet = await store.load_sheet(flow.chat_id, user.id, state.system)
-    if sheet is None:
-        own = own_locale(locale)  # the alert is the presser's: trait names in their words
-        await tell(callback, lambda: view.no_sheet_text(codes, own, state.system), alert=True)
-        return
-    pool = pool_from_traits(sheet, codes, profile)
-    if pool.missing:
-        own = own_locale(locale)
-        await tell(
-            callback, lambda: view.missing_traits_text(pool.missing, own, state.system), alert=True
-        )
-        return
-    try:
-        harder = rolling.conditions_difficulty(sheet, pool.codes)
-    except rolling.PoolRefused as refused:
-        await callback.answer(render.plain(refused.text), show_alert=True)
-        return
-    result = None
-    if pool.status is PoolStatus.ROLL:
-        difficulty = min(10, state.difficulty + harder)  # a request carries no threshold
-        result = rolling.roll_d10(pool.dice, difficulty, profile, rng=rng)
-    answer = RequestAnswer(
-        user_id=user.id,
-        name=user.first_name,
-        status=pool.status,
-        base=pool.base,
-        penalty=pool.wound_penalty,
-        dice=pool.dice,
-        reason=pool.reason,
-        result=result,
-    )
-    entries = [] if result is None else [_log_entry(answer, result)]
-    current: Flow | None = flow
-    for _attempt in range(CAS_ATTEMPTS):
-        if current is None or current.closed:
-            await tell(callback, lambda: render.closed_text(), alert=True)
-            return
-        state = current.state(RequestState)
-        if state.answered(user.id):
-            await tell(callback, lambda: view.already_rolled_text(), alert=True)
-            return
-        updated = state.model_copy(update={"answers": (*state.answers, answer)})
-        advanced = await store.advance_flow(current, current.version, updated, entries=entries)
-        if advanced is not None:
-            text = view.request_text(updated, codes, locale, profile, closed=False)
-            await safe_edit(press.message, text, view.request_keyboard(flow.id))
-            await callback.answer()
-            return
-        current = await store.load_flow(flow.chat_id, flow.id)
-    await tell(callback, lambda: render.invalid_button_text(), alert=True)
-
-
-def _log_entry(answer: RequestAnswer, result: d10.D10Result) -> LogEntry:
-    return rolling.log_entry(answer.user_id, answer.name, answer.dice, result, REQUEST)
-
-
-async def _close(press: _Press, bot: Bot, chat_settings: ChatSettings) -> None:
-    """The asker closes, or whoever may run the game now (a tap carries the real id, so an
-    anonymous administrator who asked can close too). Answers landing meanwhile are kept."""
-    callback, message, flow, store = press.callback, press.message, press.flow, press.store
-    user = callback.from_user
-    if user.id != flow.owner_id:
-        access = await game_access(bot, message.chat, chat_settings, user, None)
-        if access is not GameAccess.ALLOWED:
-            await tell(callback, lambda: view.only_asker_closes_text(), alert=True)
-            return
-    current: Flow | None = flow
-    for _attempt in range(CAS_ATTEMPTS):
-        if current is None or current.closed:
-            # Closed by a double tap or by another Storyteller's tap.
-            await tell(callback, lambda: render.already_done_text())
-            return
-        closed = await store.close_flow(current, current.version)
-        if closed is not None:
-            state = closed.state(RequestState)
-            text = view.request_text(state, press.codes, press.locale, press.profile, closed=True)
-            await safe_edit(message, text, None)
-            await callback.answer()
-            return
-        current = await store.load_flow(flow.chat_id, flow.id)
-    await tell(callback, lambda: render.invalid_button_text(), alert=True)

@@ -246,20 +246,10 @@ def _wizard_view(
         problem=resolved if isinstance(resolved, str) else None,
         from_sheet=bool(traits),
     )
-    markup = view.wizard_keyboard(
-        flow_id=flow.id,
-        version=flow.version,
-        pool=state.pool,
-        difficulty=state.difficulty,
-        willpower=state.willpower,
-        difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
-        auto_success=offered,
-        willpower_offered=state.willpower_offered,
-        traits=traits,
-        modifier=state.modifier,
-        ready=pool is not None,
-        recent=recent,
+    extras = view.WizardExtras(
+        traits=traits, recent=recent, auto_success=offered, ready=pool is not None
     )
+    markup = view.wizard_keyboard(flow, state, profile, extras)
     return text, markup
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -10,7 +10,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, table_text
+from bot.store import Flow
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
+from handlers.roll.flow import WizardState
 from rules.d10 import Degree, Outcome
 from rules.profiles import Profile
 
@@ -117,25 +119,30 @@ def wizard_text(
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class WizardExtras:
+    """What the wizard's keyboard shows besides its choices: the sheet's trait buttons, the
+    player's recent sheet pools, whether «Автоуспех» is offered, and whether a pool is
+    ready to roll."""
+
+    traits: Sequence[TraitButton] = ()
+    recent: Sequence[str] = ()
+    auto_success: bool = False
+    ready: bool = False
+
+
 def wizard_keyboard(
-    *,
-    flow_id: str,
-    version: int,
-    pool: int | None,
-    difficulty: int,
-    willpower: bool,
-    difficulties: Iterable[int],
-    auto_success: bool,
-    willpower_offered: bool = True,
-    traits: Sequence[TraitButton] = (),
-    modifier: int = 0,
-    ready: bool | None = None,
-    recent: Sequence[str] = (),
+    flow: Flow, state: WizardState, profile: Profile, extras: WizardExtras
 ) -> InlineKeyboardMarkup:
     """The sheet's traits (when there is a sheet) with a row of dice to add or take, or pool
     1–15; difficulty within the profile's range, Willpower, «Бросить»/«Автоуспех».
 
     The Willpower toggle is gone when the player's sheet has no points left (§A.7)."""
+
+    flow_id, version, pool, modifier = flow.id, flow.version, state.pool, state.modifier
+    difficulty, willpower = state.difficulty, state.willpower
+    difficulties = range(profile.difficulty_min, profile.difficulty_max + 1)
+    traits, recent = extras.traits, extras.recent
 
     def button(text: str, action: RollAction, x: int = 0) -> InlineKeyboardButton:
         data = RollCallback(f=flow_id, v=version, a=action, x=x).pack()
@@ -172,11 +179,11 @@ def wizard_keyboard(
     ]
     wp_text = ("✅ " if willpower else "▫️ ") + _("Willpower")
     keyboard += render.rows(diffs, 5)
-    if willpower_offered:
+    if state.willpower_offered:
         keyboard.append([button(wp_text, RollAction.WILLPOWER)])
-    if (pool is not None) if ready is None else ready:
+    if extras.ready:
         last = [button("🎲 " + _("Roll!"), RollAction.ROLL)]
-        if auto_success:
+        if extras.auto_success:
             last.insert(0, button("✨ " + _("Automatic success"), RollAction.AUTO))
         keyboard.append(last)
     return InlineKeyboardMarkup(inline_keyboard=keyboard)

@@ -20,9 +20,9 @@ from aiogram.utils.i18n.context import get_i18n
 from bot import house_rules, render
 from bot.access import GameAccess, game_access, is_admin, is_storyteller
 from bot.middlewares import chat_profile
+from bot.runner import tell
 from bot.session import safe_edit
 from bot.store import ChatSettings, Store
-from bot.taps import tell
 from handlers.settings import house, view
 from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
 from rules import profiles

@@ -27,23 +27,21 @@ from __future__ import annotations
 from aiogram import Bot, Router
 from aiogram.enums import ChatType, MessageEntityType
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, Chat, Message, User
+from aiogram.types import Chat, Message, User
 
-from bot import render
+from bot import runner
 from bot.access import is_anonymous, is_chat_admin
-from bot.session import safe_edit
-from bot.store import ChatSettings, FlowStateError, Store
-from bot.taps import load_tap, tell
+from bot.store import ChatSettings, Store
 from handlers.storyteller import view
-from handlers.storyteller.callbacks import StCallback
-from handlers.storyteller.flow import CLAIM, ClaimState
+from handlers.storyteller.flow import ClaimState
+from handlers.storyteller.tap import TAP
 from rules.profiles import GameSystem, Profile
 
 
 def make_router() -> Router:
     router = Router(name="storyteller")
     router.message.register(storyteller_command, Command("st"))
-    router.callback_query.register(storyteller_tap, StCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -151,49 +149,3 @@ async def _pass_role(message: Message, store: Store, user: User, *, d6: bool) ->
     await message.answer(
         view.storyteller_passed_text(user.first_name, target.first_name, d6=d6),
     )
-
-
-async def storyteller_tap(
-    callback: CallbackQuery, callback_data: StCallback, bot: Bot, store: Store, profile: Profile
-) -> None:
-    """«Я Рассказчик» / «Забрать роль»: the presser's real id, checked, becomes the role's."""
-    d6 = profile.system is GameSystem.D6
-    loaded = await load_tap(callback, callback_data.f, store, CLAIM)
-    if loaded is None:
-        return
-    flow, message = loaded
-    tapper = callback.from_user
-    if flow.owner_id not in (0, tapper.id):
-        await tell(callback, lambda: view.not_for_you_text(), alert=True)
-        return
-    if flow.version != callback_data.v:
-        await tell(callback, lambda: render.already_done_text())
-        return
-    try:
-        expected = flow.state(ClaimState).expected
-    except FlowStateError:
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    if expected == tapper.id:
-        await tell(callback, lambda: view.storyteller_already_text(d6=d6), alert=True)
-        return
-    if not await is_chat_admin(bot, message.chat.id, tapper.id):
-        await tell(callback, lambda: view.storyteller_admins_only_text(d6=d6), alert=True)
-        return
-    if await store.close_flow(flow, flow.version) is None:
-        await tell(callback, lambda: render.already_done_text())
-        return
-    updated = await store.set_storyteller(
-        message.chat.id,
-        expected=expected,
-        new_id=tapper.id,
-        name=tapper.first_name,
-        title=_chat_title(message.chat),
-    )
-    text = (
-        view.storyteller_changed_text(d6=d6)
-        if updated is None
-        else view.storyteller_set_text(tapper.first_name, d6=d6)
-    )
-    await safe_edit(message, text, None)
-    await callback.answer()

@@ -15,30 +15,31 @@ from contextlib import suppress
 from aiogram import Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import Message
 from pydantic import ValidationError
 
-from bot import render, rolling, table_text
+from bot import render, rolling, runner, table_text
 from bot.features import FeatureSet
 from bot.i18n import drawing
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_team_arguments
-from bot.store import FlowStateError, LogEntry, Store
-from bot.taps import CONFLICT_ATTEMPTS, commit_tap, open_table_tap, retrying, screen_of, tell
+from bot.runner import CONFLICT_ATTEMPTS, screen_of
+from bot.store import FlowStateError, Store
 from bot.wizard import typed_or_wizard
 from handlers.teamwork import view
-from handlers.teamwork.callbacks import TeamAction, TeamCallback
+from handlers.teamwork.callbacks import TeamCallback
 from handlers.teamwork.flow import KIND, MAX_MEMBERS, Member, TeamFlow
+from handlers.teamwork.tap import TAP
 from rules.contests import CONTEST_LIMIT
 from rules.dice import Rng
-from rules.errors import ErrorCode, RulesInputError, check_int
+from rules.errors import RulesInputError, check_int
 from rules.profiles import Profile
 
 
 def make_router() -> Router:
     router = Router(name="teamwork")
     router.message.register(team_command, Command("team"))
-    router.callback_query.register(team_tap, TeamCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -92,76 +93,6 @@ async def team_command(
     flow = await store.create_flow(state, message.chat.id, leader_id, entries=[entry])
     text, markup = view.draw(flow, state, profile)
     await message.answer(text, reply_markup=markup)
-
-
-@retrying
-async def team_tap(
-    callback: CallbackQuery,
-    callback_data: TeamCallback,
-    store: Store,
-    profile: Profile,
-    rng: Rng | None = None,
-) -> None:
-    opened = await open_table_tap(
-        callback, callback_data.f, callback_data.v, store, KIND, profile, owner_only=False
-    )
-    if opened is None:
-        return
-    flow, message = opened
-    user = callback.from_user
-    try:
-        state = flow.state(TeamFlow)
-    except (ValidationError, FlowStateError):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    action = callback_data.a
-    entries: list[LogEntry] = []
-    if action is TeamAction.FINISH:
-        if user.id != flow.owner_id:
-            await tell(callback, lambda: view.team_leader_only_text(), alert=True)
-            return
-        after = state.model_copy(update={"closed": True, "pending": ()})
-    elif state.has_rolled(user.id):
-        await tell(callback, lambda: view.team_already_text(), alert=True)
-        return
-    elif action is TeamAction.JOIN:
-        if state.is_pending(user.id):
-            await tell(callback, lambda: render.already_done_text())
-            return
-        if len(state.members) + len(state.pending) >= MAX_MEMBERS:
-            await tell(callback, lambda: view.team_full_text(MAX_MEMBERS), alert=True)
-            return
-        after = state.model_copy(update={"pending": (*state.pending, (user.id, user.first_name))})
-    elif not state.is_pending(user.id):
-        await tell(callback, lambda: view.team_press_help_text(), alert=True)
-        return
-    else:
-        try:
-            if callback_data.x not in table_text.TABLE_POOLS:
-                raise RulesInputError(ErrorCode.RANGE, "pool", str(callback_data.x))
-            pool = rolling.check_pool(callback_data.x, profile)
-            result = rolling.roll_d10(pool, state.difficulty, profile, rng=rng)
-        except RulesInputError:
-            await tell(callback, lambda: render.invalid_button_text(), alert=True)
-            return
-        member = Member(user_id=user.id, name=user.first_name, pool=pool, result=result)
-        after = state.model_copy(
-            update={
-                "members": (*state.members, member),
-                "pending": tuple(p for p in state.pending if p[0] != user.id),
-            }
-        )
-        entries.append(rolling.log_entry(user.id, user.first_name, pool, result, KIND))
-    await commit_tap(
-        callback,
-        message,
-        store,
-        flow,
-        after,
-        lambda f: view.draw(f, after, profile),
-        entries=entries,
-        close=after.closed,
-    )
 
 
 def _replied_team(message: Message) -> tuple[str, int] | None:

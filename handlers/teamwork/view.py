@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -15,22 +14,20 @@ from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.teamwork.flow import TeamFlow
 from rules import d10
 from rules.contests import teamwork
-from rules.d10 import D10Result
 from rules.profiles import Profile, TeamBotch
 
 
-def team_text(
-    *,
-    leader: str,
-    difficulty: int,
-    target: int | None,
-    members: Sequence[tuple[str, int, D10Result, str | None]],
-    pending: Sequence[str],
-    total: int,
-    reached: bool,
-    ruined: bool,
-    closed: bool,
-) -> str:
+def team_text(state: TeamFlow, profile: Profile) -> str:
+    """Each helper's roll on its own line (each succeeds or botches alone, §A.13) and the
+    pooled successes."""
+    pooled = teamwork([m.result for m in state.members], profile, state.target)
+    ruined = profile.team_botch is TeamBotch.RUINS_ALL and any(
+        m.result.outcome is d10.Outcome.BOTCH for m in state.members
+    )
+    leader, difficulty, target, closed = state.leader, state.difficulty, state.target, state.closed
+    members = [(m.name, m.pool, m.result, m.source) for m in state.members]
+    pending = [name for _uid, name in state.pending]
+    total, reached = pooled.total, pooled.reached
     head = "🤝 <b>" + _("Teamwork") + f"</b> — {escape(leader)} · "
     head += _("difficulty {d}").format(d=difficulty)
     if target is not None:
@@ -94,21 +91,7 @@ def draw(flow: Flow, state: TeamFlow, profile: Profile) -> tuple[str, InlineKeyb
 
 
 def _draw(flow: Flow, state: TeamFlow, profile: Profile) -> tuple[str, InlineKeyboardMarkup | None]:
-    result = teamwork([m.result for m in state.members], profile, state.target)
-    ruined = profile.team_botch is TeamBotch.RUINS_ALL and any(
-        m.result.outcome is d10.Outcome.BOTCH for m in state.members
-    )
-    text = team_text(
-        leader=state.leader,
-        difficulty=state.difficulty,
-        target=state.target,
-        members=[(m.name, m.pool, m.result, m.source) for m in state.members],
-        pending=[name for _uid, name in state.pending],
-        total=result.total,
-        reached=result.reached,
-        ruined=ruined,
-        closed=state.closed,
-    )
+    text = team_text(state, profile)
     text = table_text.with_house_tag(text, profile)
     if state.closed:
         return text, None

@@ -25,31 +25,8 @@ def draw(
         return target.title() + f" — {escape(state.roller)}\n✖ " + _("Cancelled."), None
     if state.mode is WizardMode.DECLARE:
         return _declare_view(flow, state, target, profile)
-    chances = None
-    if state.pool is not None:
-        chances = probability.d10(pool=state.pool, difficulty=state.difficulty, profile=profile)
-    text = setup_text(
-        title=target.title(),
-        roller=state.roller,
-        pool=state.pool,
-        difficulty=state.difficulty,
-        target=state.target,
-        target_required=target.target_required,
-        opponent=state.opponent,
-        profile=profile,
-        chances=chances,
-    )
-    markup = setup_keyboard(
-        flow.id,
-        flow.version,
-        pools=table_text.TABLE_POOLS,
-        pool=state.pool,
-        difficulty=state.difficulty,
-        difficulties=range(profile.difficulty_min, profile.difficulty_max + 1),
-        targets=table_text.EXTEND_TARGETS if target.targets else (),
-        target=state.target,
-        ready=state.ready(target),
-    )
+    text = setup_text(state, target, profile)
+    markup = setup_keyboard(flow, state, target, profile)
     return text, markup
 
 
@@ -78,18 +55,13 @@ def _declare_view(
     return text, markup
 
 
-def setup_text(
-    *,
-    title: str,
-    roller: str,
-    pool: int | None,
-    difficulty: int,
-    target: int | None,
-    target_required: bool,
-    opponent: str | None,
-    profile: Profile,
-    chances: render.D10Chances | None,
-) -> str:
+def setup_text(state: SetupState, target: WizardTarget, profile: Profile) -> str:
+    """The choices so far and the odds of one roll of the chosen pool."""
+    title, roller, pool, opponent = target.title(), state.roller, state.pool, state.opponent
+    difficulty, goal, target_required = state.difficulty, state.target, target.target_required
+    chances = None
+    if pool is not None:
+        chances = probability.d10(pool=pool, difficulty=difficulty, profile=profile)
     head = title + f" — {escape(roller)}"
     if opponent is not None:
         head += f" — {escape(opponent)}"
@@ -98,27 +70,24 @@ def setup_text(
         lines.append(_("Choose the pool (number of dice)."))
     else:
         lines.append(render.conditions(pool, difficulty, 0, False, profile))
-    if target_required and target is None:
+    if target_required and goal is None:
         lines.append(table_text.extend_prompt_text())
-    elif target is not None:
-        lines.append(_("target {n}").format(n=target))
+    elif goal is not None:
+        lines.append(_("target {n}").format(n=goal))
     if chances is not None:
         lines.append(render.chances_line(chances))
     return "\n".join(lines)
 
 
 def setup_keyboard(
-    flow_id: str,
-    version: int,
-    *,
-    pools: Iterable[int],
-    pool: int | None,
-    difficulty: int,
-    difficulties: Iterable[int],
-    targets: Sequence[int],
-    target: int | None,
-    ready: bool,
+    flow: Flow, state: SetupState, target: WizardTarget, profile: Profile
 ) -> InlineKeyboardMarkup:
+    flow_id, version, pool, difficulty = flow.id, flow.version, state.pool, state.difficulty
+    pools = table_text.TABLE_POOLS
+    difficulties = range(profile.difficulty_min, profile.difficulty_max + 1)
+    targets = table_text.EXTEND_TARGETS if target.targets else ()
+    chosen, ready = state.target, state.ready(target)
+
     def button(text: str, action: SetupAction, x: int = 0) -> InlineKeyboardButton:
         return table_text.button(text, SetupCallback(f=flow_id, v=version, a=action, x=x))
 
@@ -127,7 +96,7 @@ def setup_keyboard(
         button(render.marked(f"🎯{d}", d == difficulty), SetupAction.DIFFICULTY, d)
         for d in difficulties
     ]
-    goals = [button(render.marked(f"🏁{t}", t == target), SetupAction.TARGET, t) for t in targets]
+    goals = [button(render.marked(f"🏁{t}", t == chosen), SetupAction.TARGET, t) for t in targets]
     rows = render.rows(choices, 5) + render.rows(diffs, 5) + render.rows(goals, 6)
     last = [cancel_button(flow_id, version)]
     if ready:

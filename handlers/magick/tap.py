@@ -1,0 +1,123 @@
+"""Crossing the Barrier's buttons as one pure step (bot/runner.py, docs/rules.md §C.15): the
+place and the local shift, each roll toward the other side, and staying on this side.
+
+Only the crossing mage presses, one step at a time. Their sheet is read before a roll; a
+failed roll's unsoakable level lands on it in the step's own transaction, and only if the
+sheet is still the one the roll was made on (:func:`only_if`): otherwise the press is run
+again on the sheet as it is now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import render, rolling
+from bot.runner import Actor, Known, Outcome, Reading, SheetMoved, Tap, Who, refuse
+from bot.store import Flow, SheetSpend
+from handlers.magick import view
+from handlers.magick.callbacks import BarrierAction, BarrierCallback
+from handlers.magick.flow import KIND, BarrierFlow
+from rules import magick
+from rules.dice import Rng
+from rules.health import apply_damage, wound_penalty
+from rules.sheet import Sheet, SheetSystem, set_health
+
+
+def only_if(before: Sheet, after: Sheet) -> Callable[[Sheet], Sheet]:
+    """The change a step makes, valid only on the sheet it was computed from."""
+
+    def change(current: Sheet) -> Sheet:
+        if current != before:
+            raise SheetMoved
+        return after
+
+    return change
+
+
+async def read(reading: Reading[BarrierFlow, BarrierCallback]) -> Sheet | None:
+    """The mage's sheet, for a roll (nothing else needs it)."""
+    if reading.action.a is not BarrierAction.ROLL:
+        return None
+    return await reading.store.load_sheet(
+        reading.flow.chat_id, reading.state.user_id, SheetSystem.MAGE
+    )
+
+
+def step(
+    state: BarrierFlow,
+    action: BarrierCallback,
+    actor: Actor,
+    known: Known[Sheet | None],
+    rng: Rng | None,
+) -> Outcome[BarrierFlow]:
+    a, x = action.a, action.x
+    if a is BarrierAction.ROLL:
+        return _cross(state, known, rng)
+    if a is BarrierAction.PLACE and not state.rolls and 0 <= x < len(view.PLACES):
+        after = state.model_copy(update={"place": view.PLACES[x]})
+    elif a is BarrierAction.SHIFT and not state.rolls and 0 <= x <= 4:
+        after = state.model_copy(update={"shift": x - magick.BARRIER_ADJUSTMENT_LIMIT})
+    elif a is BarrierAction.STOP:
+        after = state.model_copy(update={"stopped": True})
+    else:
+        return refuse(render.invalid_button_text)
+    return Outcome(state=after, close=after.over)
+
+
+def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> Outcome[BarrierFlow]:
+    """One roll toward the other side; a failed one hurts (unsoakable)."""
+    sheet, profile = known.read, known.profile
+    if sheet is None or sheet.arete is None:
+        return refuse(view.no_arete_text)
+    pool = sheet.arete
+    if profile.magick.wound_penalty_on_arete:  # AMB-C5, as on any Arete roll
+        pool += wound_penalty(sheet.health).penalty
+    if pool <= 0 or sheet.health.dead:
+        return refuse(view.no_arete_dice_text)
+    crossing = magick.cross_barrier(
+        pool,
+        state.place,
+        accumulated=state.gathered,
+        adjustment=state.shift,
+        rng=rng,
+        profile=profile,
+    )
+    changed, track = sheet, state.track
+    if crossing.damage_levels and not sheet.health.dead:
+        hurt = apply_damage(
+            sheet.health, crossing.damage_type, crossing.damage_levels, profile.combat
+        ).track
+        changed, track = set_health(sheet, hurt), hurt
+    after = state.model_copy(
+        update={
+            "rolls": (*state.rolls, crossing.roll),
+            "gathered": crossing.accumulated,
+            "harm": state.harm + crossing.damage_levels,
+            "crossed": crossing.crossed,
+            "track": track,
+            "arete": sheet.arete,
+            "wound_penalty": -wound_penalty(changed.health).penalty,
+        }
+    )
+    entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)
+    spend = SheetSpend(state.user_id, SheetSystem.MAGE, only_if(sheet, changed))
+    return Outcome(state=after, close=after.over, entries=(entry,), spend=spend)
+
+
+def draw(
+    flow: Flow, state: BarrierFlow, known: Known[Sheet | None]
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return view.draw_barrier(flow, state, known.profile)
+
+
+BARRIER: Tap[BarrierFlow, BarrierCallback, Sheet | None] = Tap(
+    model=BarrierFlow,
+    callback=BarrierCallback,
+    step=step,
+    view=draw,
+    who=Who.OWNER,
+    current_only=True,
+    read=read,
+)

@@ -1,0 +1,120 @@
+"""The wizard's buttons as one pure step (bot/runner.py): a choice of pool, difficulty or target,
+undo, «Отмена», and «Бросить», which hands the message over to the roll it was opened for.
+
+Only whoever opened the wizard presses. «Бросить» rolls the first roll (when the target
+rolls at once) and builds the target's flow purely (:attr:`bot.wizard.WizardTarget.start`);
+the runner then closes the wizard and only the press that closed it opens that flow.
+"""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import rolling, table_text
+from bot.runner import Actor, Known, Outcome, Tap, Who
+from bot.store import Flow
+from bot.wizard import WizardChoice, WizardMode, WizardTarget, target_key
+from handlers.wizard import view
+from handlers.wizard.callbacks import SetupAction, SetupCallback
+from handlers.wizard.flow import SetupState
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import Profile
+
+
+def target_of(state: SetupState, known: Known[None]) -> WizardTarget:
+    """The roll the wizard opens, as its feature declared it; a wizard whose target is gone,
+    or whose chat switched between a cumulative and a split-pool game since it was drawn
+    (§A.9: its choices mean nothing in the new mode), is an invalid button."""
+    key = target_key(state.target_name)
+    if known.features is None or not known.features.has(key):
+        raise RulesInputError(ErrorCode.STATE, "target", state.target_name)
+    target = known.features.handoff(key)
+    if target.mode(known.profile) is not state.mode:
+        raise RulesInputError(ErrorCode.STATE, "mode", "the chat's game changed")
+    return target
+
+
+def step(
+    state: SetupState, action: SetupCallback, actor: Actor, known: Known[None], rng: Rng | None
+) -> Outcome[SetupState]:
+    target = target_of(state, known)
+    if action.a is SetupAction.CANCEL:
+        return Outcome(state=state.model_copy(update={"cancelled": True}), close=True)
+    if action.a is SetupAction.GO:
+        return _start(state, target, known, rng)
+    return Outcome(state=choose(state, target, action.a, action.x, known.profile))
+
+
+def choose(
+    state: SetupState, target: WizardTarget, action: SetupAction, x: int, profile: Profile
+) -> SetupState:
+    declaring = state.mode is WizardMode.DECLARE
+    if action is SetupAction.UNDO:
+        if not declaring or not state.pools:
+            raise RulesInputError(ErrorCode.STATE, "pools", "nothing to undo")
+        return state.model_copy(
+            update={"pools": state.pools[:-1], "difficulties": state.difficulties[:-1]}
+        )
+    if action is SetupAction.POOL and declaring:
+        if x not in table_text.TABLE_POOLS or len(state.pools) >= profile.max_declared_actions:
+            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+        return state.model_copy(
+            update={
+                "pools": (*state.pools, x),
+                "difficulties": (*state.difficulties, state.difficulty),
+            }
+        )
+    split = state.mode is WizardMode.SPLIT
+    if action is SetupAction.POOL and split and not 2 <= x <= table_text.SPLIT_BUTTONS_MAX:
+        raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+    if action is SetupAction.POOL:
+        if x not in table_text.TABLE_POOLS or x > profile.pool_sanity_max:
+            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+        return state.model_copy(update={"pool": x})
+    if action is SetupAction.DIFFICULTY:
+        return state.model_copy(update={"difficulty": rolling.check_difficulty(x, profile)})
+    if not target.targets or x not in table_text.EXTEND_TARGETS:
+        raise RulesInputError(ErrorCode.RANGE, "target", str(x))
+    # A second tap on the chosen target clears it where a target is optional (teamwork).
+    cleared = state.target == x and not target.target_required
+    return state.model_copy(update={"target": None if cleared else x})
+
+
+def _start(
+    state: SetupState, target: WizardTarget, known: Known[None], rng: Rng | None
+) -> Outcome[SetupState]:
+    """«Бросить»: the first roll (when the target rolls at once), and the message becomes
+    the target's own flow. The dice are cast before the wizard closes, so a roll the rules
+    refuse leaves the wizard open, and a lost race shows nothing."""
+    if not state.ready(target):
+        raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
+    profile = known.profile
+    difficulty = rolling.check_difficulty(state.difficulty, profile)
+    first = None
+    if target.rolls_first and state.pool is not None:
+        first = rolling.roll_d10(state.pool, difficulty, profile, rng=rng)
+    choice = WizardChoice(
+        owner_id=known.flow.owner_id,
+        roller=state.roller,
+        pool=state.pool,
+        difficulty=difficulty,
+        target=state.target,
+        pools=state.pools,
+        difficulties=state.difficulties,
+        carry=state.carry,
+        first=first,
+    )
+    opening = target.start(choice, profile)
+    return Outcome(state=state, close=True, handoff=opening.open)
+
+
+def draw(
+    flow: Flow, state: SetupState, known: Known[None]
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    return view.draw(flow, state, target_of(state, known), known.profile)
+
+
+TAP: Tap[SetupState, SetupCallback, None] = Tap(
+    model=SetupState, callback=SetupCallback, step=step, view=draw, who=Who.OWNER
+)

@@ -1,0 +1,117 @@
+"""The runner's refusals, pure (bot/runner.py): one table of who may press what, and when."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bot import render
+from bot.runner import (
+    CLOSED,
+    INVALID,
+    NOT_YOURS,
+    REPEATED,
+    Gate,
+    Refusal,
+    Who,
+    admit,
+    refuse,
+    repeat,
+    typed,
+)
+from bot.store import Flow, FlowState
+from rules.profiles import GameSystem
+
+CHAT = -1001
+OWNER, OTHER = 1, 2
+
+
+class Note(FlowState):
+    kind: ClassVar[str] = "runner-note"
+
+    text: str
+
+
+def flow(
+    *, version: int = 3, closed: bool = False, kind: str = Note.kind, chat: int = CHAT
+) -> Flow:
+    return Flow(
+        id="f1",
+        kind=kind,
+        chat_id=chat,
+        owner_id=OWNER,
+        version=version,
+        data={"text": "hi"},
+        closed=closed,
+        actors=((2, OWNER), (3, OTHER)),
+    )
+
+
+GATE = Gate(kinds=(Note.kind,))
+
+
+def test_a_current_press_by_anyone_is_admitted() -> None:
+    assert admit(GATE, flow(), CHAT, 3, OTHER, GameSystem.D10) is None
+
+
+def test_a_missing_or_closed_flow_is_closed_and_the_message_redrawn() -> None:
+    assert admit(GATE, None, CHAT, 3, OWNER, GameSystem.D10) is CLOSED
+    assert admit(GATE, flow(closed=True), CHAT, 3, OWNER, GameSystem.D10) is CLOSED
+    assert CLOSED.heal
+    assert CLOSED.text is render.closed_text
+
+
+def test_another_chats_or_another_features_flow_is_an_invalid_button() -> None:
+    assert admit(GATE, flow(chat=-5), CHAT, 3, OWNER, GameSystem.D10) is INVALID
+    assert admit(GATE, flow(kind="team"), CHAT, 3, OWNER, GameSystem.D10) is INVALID
+
+
+def test_a_version_never_drawn_is_an_invalid_button() -> None:
+    assert admit(GATE, flow(), CHAT, 4, OWNER, GameSystem.D10) is INVALID
+    assert admit(GATE, flow(), CHAT, -1, OWNER, GameSystem.D10) is INVALID
+    unversioned = Gate(kinds=(Note.kind,), versioned=False)
+    assert admit(unversioned, flow(), CHAT, 99, OWNER, GameSystem.D10) is None
+
+
+def test_an_older_drawing_is_a_repeat_only_for_whoever_acted_since() -> None:
+    # OTHER made version 3: their press on version 2 is a repeat; OWNER made only version 2.
+    assert admit(GATE, flow(), CHAT, 2, OTHER, GameSystem.D10) is REPEATED
+    assert admit(GATE, flow(), CHAT, 2, OWNER, GameSystem.D10) is None
+
+
+def test_an_owners_flow_refuses_everyone_else() -> None:
+    mine = Gate(kinds=(Note.kind,), who=Who.OWNER)
+    assert admit(mine, flow(), CHAT, 3, OTHER, GameSystem.D10) is NOT_YOURS
+    assert admit(mine, flow(), CHAT, 3, OWNER, GameSystem.D10) is None
+
+
+def test_a_chat_that_switched_games_is_told_so() -> None:
+    refused = admit(GATE, flow(), CHAT, 3, OWNER, GameSystem.D6)
+    assert refused is not None
+    assert refused.text is render.wrong_system_text
+    anywhere = Gate(kinds=(Note.kind,), system=None)
+    assert admit(anywhere, flow(), CHAT, 3, OWNER, GameSystem.D6) is None
+
+
+def test_a_flow_that_does_not_read_as_its_model_is_an_invalid_button() -> None:
+    garbled = flow().model_copy(update={"data": {"text": 5, "extra": 1}})
+    assert typed(GATE, garbled, Note, 3) is INVALID
+    assert typed(GATE, flow(), Note, 3) == Note(text="hi")
+
+
+def test_a_current_only_step_takes_no_press_on_an_older_drawing() -> None:
+    current = Gate(kinds=(Note.kind,), current_only=True)
+    assert typed(current, flow(), Note, 2) is REPEATED
+    assert isinstance(typed(GATE, flow(), Note, 2), Note)
+    assert not isinstance(typed(current, flow(), Note, 3), Refusal)
+
+
+def test_a_refusal_changes_nothing_and_a_repeat_redraws_quietly() -> None:
+    refused = refuse(render.not_yours_text)
+    assert refused.state is None
+    assert refused.alert
+    assert not refused.heal
+    repeated = repeat()
+    assert repeated.state is None
+    assert repeated.heal
+    assert not repeated.alert
+    assert repeated.answer is render.already_done_text

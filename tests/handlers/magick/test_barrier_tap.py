@@ -1,0 +1,69 @@
+"""Crossing the Barrier's step, pure: the choices before the first roll, a roll that hurts,
+and the change that holds only on the sheet it was made for."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import render
+from bot.runner import Known, SheetMoved
+from handlers.magick import view
+from handlers.magick.callbacks import BarrierAction, BarrierCallback
+from handlers.magick.flow import BarrierFlow
+from handlers.magick.tap import step
+from rules.profiles import HOUSE_MAGE
+from rules.sheet import Sheet, SheetSystem, new_sheet, set_trait
+from tests.handlers.stepping import ANNA, Faces, flow_of
+
+BARRIER = BarrierFlow(caster="Аня", user_id=ANNA.id, arete=2)
+MAGE = set_trait(new_sheet(SheetSystem.MAGE), "arete", 2)
+
+
+def press(action: BarrierAction, x: int = 0) -> BarrierCallback:
+    return BarrierCallback(f="f1", v=3, a=action, x=x)
+
+
+def known(sheet: Sheet | None = MAGE) -> Known[Sheet | None]:
+    return Known(flow=flow_of(BARRIER), profile=HOUSE_MAGE, read=sheet)
+
+
+def test_the_place_and_shift_are_chosen_before_the_first_roll() -> None:
+    placed = step(BARRIER, press(BarrierAction.PLACE, 1), ANNA, known(), Faces([]))
+    assert placed.state is not None
+    assert placed.state.place is view.PLACES[1]
+    shifted = step(BARRIER, press(BarrierAction.SHIFT, 4), ANNA, known(), Faces([]))
+    assert shifted.state is not None
+    assert shifted.state.shift == 2
+    forged = step(BARRIER, press(BarrierAction.SHIFT, 7), ANNA, known(), Faces([]))
+    assert forged.answer is render.invalid_button_text
+
+
+def test_a_failed_roll_hurts_and_the_wound_goes_with_the_step() -> None:
+    outcome = step(BARRIER, press(BarrierAction.ROLL), ANNA, known(), Faces([2, 3]))
+    after = outcome.state
+    assert after is not None
+    assert len(after.rolls) == 1
+    assert after.harm >= 1
+    assert outcome.spend is not None
+    hurt = outcome.spend.change(MAGE)
+    assert hurt.health != MAGE.health
+    assert [e.kind for e in outcome.entries] == ["effect"]
+
+
+def test_the_change_holds_only_on_the_sheet_it_was_made_for() -> None:
+    outcome = step(BARRIER, press(BarrierAction.ROLL), ANNA, known(), Faces([2, 3]))
+    assert outcome.spend is not None
+    moved = set_trait(MAGE, "arete", 3)
+    with pytest.raises(SheetMoved):
+        outcome.spend.change(moved)
+
+
+def test_no_arete_no_crossing() -> None:
+    outcome = step(BARRIER, press(BarrierAction.ROLL), ANNA, known(None), Faces([]))
+    assert outcome.state is None
+    assert outcome.answer is view.no_arete_text
+
+
+def test_staying_closes_the_crossing() -> None:
+    outcome = step(BARRIER, press(BarrierAction.STOP), ANNA, known(), Faces([]))
+    assert outcome.close

@@ -1,0 +1,68 @@
+"""An Effect's step, pure: the caster's choices, the cast paid on the sheet it was rolled for,
+and the Storyteller's own buttons (docs/rules.md §C)."""
+
+from __future__ import annotations
+
+from bot.runner import Known, Outcome
+from handlers.magick import view
+from handlers.magick.callbacks import MagickAction, MagickCallback
+from handlers.magick.flow import EffectFlow, Stage
+from handlers.magick.router import Presser, effect_step
+from rules.profiles import HOUSE_MAGE
+from rules.sheet import SheetSystem, new_sheet, set_trait
+from tests.handlers.stepping import ANNA, BORIS, Faces, flow_of, speaking
+
+EFFECT = EffectFlow(caster="Аня", user_id=ANNA.id, arete=3, held=0)
+MAGE = set_trait(new_sheet(SheetSystem.MAGE), "arete", 3)
+
+
+def press(action: MagickAction, x: int = 0) -> MagickCallback:
+    return MagickCallback(f="f1", v=3, a=action, x=x)
+
+
+def known(presser: Presser) -> Known[Presser]:
+    return Known(flow=flow_of(EFFECT), profile=HOUSE_MAGE, read=presser)
+
+
+def test_the_caster_chooses_and_cancelling_closes() -> None:
+    vulgar = step_of(press(MagickAction.VULGAR))
+    assert vulgar.state is not None
+    assert vulgar.state.vulgar
+    assert not vulgar.close
+    cancelled = step_of(press(MagickAction.CANCEL))
+    assert cancelled.state is not None
+    assert cancelled.state.stage is Stage.CANCELLED
+    assert cancelled.close
+
+
+def step_of(data: MagickCallback) -> Outcome[EffectFlow]:
+    return effect_step(EFFECT, data, ANNA, known(Presser()), Faces([]))
+
+
+def test_someone_else_is_refused_unless_they_run_the_game_for_its_buttons() -> None:
+    other = effect_step(EFFECT, press(MagickAction.VULGAR), BORIS, known(Presser()), Faces([]))
+    assert other.state is None
+    assert other.answer is view.not_yours_text
+    storyteller = effect_step(
+        EFFECT, press(MagickAction.VULGAR), BORIS, known(Presser(runs_game=True)), Faces([])
+    )
+    assert storyteller.answer is view.not_yours_text  # only Backlash and the successes needed
+
+
+def test_the_cast_rolls_arete_and_pays_on_the_sheet_in_one_step() -> None:
+    outcome = effect_step(
+        EFFECT, press(MagickAction.CAST), ANNA, known(Presser(sheet=MAGE)), Faces([8, 8, 8])
+    )
+    after = outcome.state
+    assert after is not None
+    assert after.result is not None
+    assert after.result.faces == (8, 8, 8)
+    assert outcome.spend is not None
+    assert [e.kind for e in outcome.entries] == ["effect"]
+
+
+def test_a_cast_without_a_sheet_is_refused() -> None:
+    with speaking("en"):  # the step words its refusals in the message's language
+        outcome = effect_step(EFFECT, press(MagickAction.CAST), ANNA, known(Presser()), Faces([]))
+    assert outcome.state is None
+    assert outcome.alert
