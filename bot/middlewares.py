@@ -41,6 +41,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
+from bot import session
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
 from bot.sent import Outbox, current_outbox, current_subject
@@ -58,6 +59,7 @@ from bot.store import (
     current_journal,
     current_prefetch,
 )
+from bot.store.budget import Window
 from bot.store.sheets import player_field
 from rules import profiles
 from rules.errors import RulesInputError
@@ -212,7 +214,12 @@ class StateMiddleware(BaseMiddleware):
                 sheet_fields=[player_field(user.id, s) for s in SheetSystem] if user else (),
                 all_sheets=wide is not None,
                 live_names=wide or (),
+                inbox=data.get("inbox_entry"),
+                lease=reply_windows(event, chat),
             )
+        kept = data.get("on_kept")
+        if callable(kept):  # bot/delivery.py: the update is in the inbox now
+            kept()
         status, chat_settings, journal, prefetch = begun
         if status is Begun.BUSY:
             raise ChatBusy(scope)
@@ -253,7 +260,14 @@ class StateMiddleware(BaseMiddleware):
             about = box.about if box is not None else None
             with client_faults():
                 await store.finish_update(
-                    bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
+                    bot.id,
+                    event.update_id,
+                    scope,
+                    token,
+                    sent=sent,
+                    played=played,
+                    about=about,
+                    lease=journal.lease,
                 )
             raise
         finally:
@@ -269,7 +283,14 @@ class StateMiddleware(BaseMiddleware):
         about = box.about if box is not None else None
         with client_faults():
             await store.finish_update(
-                bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
+                bot.id,
+                event.update_id,
+                scope,
+                token,
+                sent=sent,
+                played=played,
+                about=about,
+                lease=journal.lease,
             )
         return result
 
@@ -295,6 +316,20 @@ def played_in(
     if chat.type not in ("group", "supergroup"):
         return None
     return user.id, chat.id, chat.title or ""
+
+
+def reply_windows(update: Update, chat: Chat | None) -> list[Window]:
+    """The send budget's windows a command's reply in its own chat keeps (bot/session.py's
+    limiter: the group's minute, then the bot's second), reserved ahead by ``begin_update``
+    so the reply costs no round-trip of its own (bot/store/budget.py). A tap mostly edits
+    and a plain message is mostly not answered: they reserve when they send."""
+    message = update.message
+    if message is None or chat is None or not (message.text or "").startswith("/"):
+        return []
+    overall: Window = (None, session.GLOBAL_LIMIT, session.GLOBAL_PERIOD)
+    if chat.id < 0:  # a group's: its minute too, as the limiter counts it
+        return [(chat.id, session.GROUP_LIMIT, session.GROUP_PERIOD), overall]
+    return [overall]
 
 
 _FLOW_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(FLOW_ID_BYTES)

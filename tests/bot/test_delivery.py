@@ -96,7 +96,7 @@ async def test_polling_outlives_any_redis_error_and_anything_else(monkeypatch: A
         offsets.append(method.offset)
         return batch
 
-    async def receive(raws: list[dict[str, Any]]) -> None:
+    async def receive(raws: list[dict[str, Any]], updates: object = None) -> None:
         if faults:
             raise faults.pop(0)
         runner.stop()
