@@ -279,14 +279,19 @@ class Delivery:
         folded: dict[int, asyncio.Future[bool]] = {}
         rest: list[tuple[dict[str, Any], Update | None]] = []
         loop = asyncio.get_running_loop()
+        batch: set[int] = set()  # the chats with an update earlier in this batch
         for raw, update in zip(raws, parsed, strict=True):
             update_id = _update_id(raw)
+            scope = update_scope(update) if update is not None else None
             first = (
                 update is not None
                 and not self.store.cluster
                 and update_id not in self._known
+                and scope not in batch
                 and self._idle(update)
             )
+            if scope is not None:
+                batch.add(scope)
             if first:
                 self._keeping[update_id] = folded[update_id] = loop.create_future()
                 if self.submit(raw, update):
@@ -303,6 +308,8 @@ class Delivery:
             await self._keep([raw for raw in raws if _update_id(raw) in missed])
 
     async def _keep(self, raws: list[dict[str, Any]]) -> None:
+        if not raws:
+            return
         await self.store.inbox_add(
             self.bot.id,
             {_update_id(raw): json.dumps(raw, ensure_ascii=False) for raw in raws},
