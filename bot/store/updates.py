@@ -56,6 +56,7 @@ JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 # Renewed while the update runs (bot/delivery.py), so only a dead holder's lock runs out.
 LOCK_TTL_MS = 15_000
 MAX_ATTEMPTS = 5  # an update that failed this often is finished, so a poisoned one cannot loop
+DONE_SWEEP = 64  # the finished updates are swept of the old ones each time they grow by this
 
 
 class Subject(BaseModel):
@@ -68,9 +69,34 @@ class Subject(BaseModel):
     username: str | None = None
 
 
+def about_member(message_id: int, subject: Subject) -> str:
+    """«ID USER USERNAME NAME» (no username: empty): a few evenings of results are kept per
+    chat, so each is as short as it can be (bench/footprint.py); the name, last, may hold
+    spaces."""
+    return f"{message_id} {subject.user_id} {subject.username or ''} {subject.name}"
+
+
+def subject_of(member: str) -> Subject | None:
+    """The subject of an ``about`` member: :func:`about_member`'s form, or the JSON an older
+    version wrote after the id."""
+    rest = member.partition(" ")[2]
+    try:
+        if rest.startswith("{"):
+            return Subject.model_validate_json(rest)
+        user, username, name = rest.split(" ", 2)
+        return Subject(user_id=int(user), name=name, username=username or None)
+    except (ValueError, ValidationError):
+        return None
+
+
 def journal_key(bot_id: int, update_id: int, scope: int) -> str:
     """The update's journal, in the slot of the chat (``scope``) it is serialised by."""
     return f"{PREFIX}:upd:{bot_id}:{tag(scope)}:{update_id}"
+
+
+def done_key(bot_id: int, scope: int) -> str:
+    """The chat's finished updates (update id → when it finished), in the chat's slot."""
+    return f"{PREFIX}:done:{bot_id}:{tag(scope)}"
 
 
 def lock_key(bot_id: int, scope: int) -> str:
@@ -81,24 +107,24 @@ def inbox_key(bot_id: int) -> str:
     return f"{PREFIX}:inbox:{bot_id}"
 
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what
-# is read ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names,
-# KEYS[6] the chat's sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some
-# sheets or an 'S' for all of them), KEYS[7] and KEYS[8] the chat's hidden rolls and their
-# counter (only their clock is renewed), KEYS[9] and KEYS[10] the send budget's windows a
-# lease is reserved in (the group's, the bot's; placeholders without one), KEYS[11..] live
-# pointers, each read with the flow it points at. ARGV[1] lock token, ARGV[2] lock TTL (ms),
-# ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh seed, ARGV[5]
-# journal TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9] the
-# chat's flow keys' prefix, ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11] the update's
-# JSON to keep in the inbox ('' when it is there already), ARGV[12] the lease's member ('' for
-# none), ARGV[13..16] the limit and period (ms) of the group's window ('' for none) and of the
-# bot's, ARGV[17..] the sheet fields to read (the sender's sheets). Every update in a chat
-# renews the clock of the chat's table (CHAT_TTL).
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what is
+# read ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the
+# chat's sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some sheets or an 'S'
+# for all of them), KEYS[7] and KEYS[8] the chat's hidden rolls and their counter (only their
+# clock is renewed), KEYS[9] and KEYS[10] the send budget's windows a lease is reserved in (the
+# group's, the bot's; placeholders without one), KEYS[11] the chat's finished updates, KEYS[12..]
+# live pointers, each read with the flow it points at. ARGV[1] lock token, ARGV[2] lock TTL (ms),
+# ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh seed, ARGV[5] journal
+# TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9] the chat's flow
+# keys' prefix, ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11] the update's JSON to keep in the
+# inbox ('' when it is there already), ARGV[12] the lease's member ('' for none), ARGV[13..16] the
+# limit and period (ms) of the group's window ('' for none) and of the bot's, ARGV[17..] the sheet
+# fields to read (the sender's sheets). Every update in a chat renews the clock of the chat's
+# table (CHAT_TTL).
 _BEGIN = (
     RESERVE_FUNCTION
     + """
-if redis.call('HGET', KEYS[1], 'done') == '1' then
+if redis.call('HEXISTS', KEYS[11], ARGV[6]) == 1 or redis.call('HGET', KEYS[1], 'done') == '1' then
   if ARGV[10] == '1' then
     redis.call('HDEL', KEYS[3], ARGV[6])
   end
@@ -145,7 +171,7 @@ elseif string.find(flags, 's', 1, true) and #ARGV > 16 then
   sheets = redis.call('HMGET', KEYS[6], unpack(fields))
 end
 local lives = {}
-for i = 11, #KEYS do
+for i = 12, #KEYS do
   local pointer = redis.call('GET', KEYS[i])
   local fields = {}
   if pointer then
@@ -170,20 +196,31 @@ return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives, lea
 )
 
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), KEYS[4] the
-# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster), KEYS[6]
-# whom the chat's bot messages are about, KEYS[7] and KEYS[8] the send budget's windows of an
-# untaken lease (placeholders without one); ARGV[1] lock token, ARGV[2] update id, ARGV[3]
-# '1' when KEYS[3] is the inbox, ARGV[4] the newest message the update sent in its chat (''
-# for none), ARGV[5..7] the group the sender played in, its title and the cap ('' for none:
-# bot/store/inline.py), ARGV[8] the untaken lease's member ('' for none), ARGV[9..] pairs of
-# a message id and whom it is about («ID {Subject JSON}»). A finished journal keeps only
-# ``done``: a redelivery needs nothing else, and the seed and the writes' results were most
-# of what an update left behind (bench/footprint.py).
+# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster), KEYS[6] whom
+# the chat's bot messages are about, KEYS[7] and KEYS[8] the send budget's windows of an untaken
+# lease (placeholders without one), KEYS[9] the chat's finished updates; ARGV[1] lock token,
+# ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox, ARGV[4] the newest message the update
+# sent in its chat ('' for none), ARGV[5..7] the group the sender played in, its title and the cap
+# ('' for none: bot/store/inline.py), ARGV[8] the untaken lease's member ('' for none), ARGV[9..]
+# pairs of a message id and whom it is about (:func:`about_member`). A finished update leaves no
+# journal, only its id and the time it finished in the chat's finished updates: a redelivery needs
+# nothing else, and the seed and the writes' results were most of what an update left behind
+# (bench/footprint.py). Those older than a redelivery can come (a day) are dropped as the hash
+# grows, and the whole hash goes with a quiet chat.
 _FINISH = (
     """
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'done', '1')
-redis.call('EXPIRE', KEYS[1], JOURNAL_TTL)
+local clock = tonumber(redis.call('TIME')[1])
+redis.call('HSET', KEYS[9], ARGV[2], clock)
+if redis.call('HLEN', KEYS[9]) % DONE_SWEEP == 0 then
+  local finished = redis.call('HGETALL', KEYS[9])
+  for i = 1, #finished, 2 do
+    if tonumber(finished[i + 1]) < clock - JOURNAL_TTL then
+      redis.call('HDEL', KEYS[9], finished[i])
+    end
+  end
+end
+redis.call('EXPIRE', KEYS[9], JOURNAL_TTL)
 PLAYED
 if ARGV[8] ~= '' then
   redis.call('ZREM', KEYS[7], ARGV[8])
@@ -215,6 +252,7 @@ return 1
     .replace("ABOUT_CAP", str(ABOUT_CAP))
     .replace("LOG_TTL", str(LOG_TTL))
     .replace("JOURNAL_TTL", str(JOURNAL_TTL))
+    .replace("DONE_SWEEP", str(DONE_SWEEP))
 )
 
 # KEYS[1] journal, KEYS[2] the chat's newest bot message; ARGV[1] the newest message the
@@ -333,6 +371,7 @@ class UpdateStore(StoreBase):
             hidden_seq_key(chat_id) if chat_id is not None else none,
             budget_key(bot_id, group[0][0]) if leasing and group else none,
             budget_key(bot_id, None) if leasing else none,
+            done_key(bot_id, scope),
             *(live_key(chat_id, name) for name in lives if chat_id is not None),
         ]
         reading_flow = flow_id is not None and chat_id is not None
@@ -378,7 +417,7 @@ class UpdateStore(StoreBase):
         else:
             for name, value in zip(sheets, values, strict=False):
                 prefetch.sheets[(keys[5], name)] = value
-        for key, (pointer, raw) in zip(keys[10:], reply[5] if len(reply) > 5 else [], strict=False):
+        for key, (pointer, raw) in zip(keys[11:], reply[5] if len(reply) > 5 else [], strict=False):
             fields = dict(zip(raw[0::2], raw[1::2], strict=True))
             prefetch.lives[key] = (pointer or None, fields)
         waits = reply[6] if len(reply) > 6 else None
@@ -422,6 +461,7 @@ class UpdateStore(StoreBase):
             about_key(scope),
             budget_key(bot_id, groups[0]) if groups else none_key(scope),
             budget_key(bot_id, None) if refund else none_key(scope),
+            done_key(bot_id, scope),
         ]
         args: list[str | int] = [
             token,
@@ -436,7 +476,7 @@ class UpdateStore(StoreBase):
         for message_id, subject in sorted((about or {}).items()):
             # The id leads the member too: a set's members are unique, and two results of
             # the same player are two members.
-            args += [message_id, f"{message_id} {subject.model_dump_json()}"]
+            args += [message_id, about_member(message_id, subject)]
         await self._finish(keys=keys, args=args)
         if self.cluster:  # the inbox is in a slot of its own: out of it once done
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
@@ -449,10 +489,7 @@ class UpdateStore(StoreBase):
         its recent messages about someone."""
         found = await self.redis.zrangebyscore(about_key(chat_id), message_id, message_id)
         for raw in found:
-            try:
-                return Subject.model_validate_json(str(raw).partition(" ")[2])
-            except ValidationError:
-                return None
+            return subject_of(str(raw))
         return None
 
     async def postpone_update(
