@@ -485,13 +485,16 @@ async def monitored_sample(
     api: BenchApi, slot: tuple[FakeChat, FakeUser], options: Options, redis_port: int
 ) -> MonitorSample:
     """A few rolls one at a time under MONITOR: what exactly one roll asks of Redis."""
+    await asyncio.sleep(0.5)  # the measured phase's last updates finish before MONITOR starts
     async with Monitor(redis_port) as monitor:
         phase = await closed_loop(api, [slot], options.sample, ROLL_TEXT, roll=True, timeout=10)
     scans = sum(1 for line in monitor.lines if INBOX_SCAN.search(line))
     client, lua, trips, groups = count_round_trips(
         [line for line in monitor.lines if not INBOX_SCAN.search(line)]
     )
-    delivery = sum(1 for line in monitor.lines if INBOX_WRITE.search(line))
+    delivery = sum(  # the fetch's own; the update's first step writes it from Lua
+        1 for line in monitor.lines if INBOX_WRITE.search(line) and " lua]" not in line
+    )
     rolls = phase.replies
     # One roll's requests: the first group is the update's EVALSHA, the next its log write.
     per_roll = math.ceil(trips / rolls) if rolls else 0

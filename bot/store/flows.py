@@ -135,6 +135,30 @@ redis.call('EXPIRE', KEYS[2], tonumber(ARGV[10]))
 )
 
 
+# A new flow and its log lines, recorded in the update's journal, in one script (a roll's one
+# write: one command to send and one reply to read, where a MULTI…EXEC is seven of each).
+# KEYS[1] the flow, KEYS[2] the chat's log, KEYS[3] the update's journal (a placeholder
+# outside an update); ARGV[1] the flow's TTL, ARGV[2] the journal's field ('' for none),
+# ARGV[3] what it records, ARGV[4] the flow's fields as a JSON object of strings, ARGV[5] the
+# log's cap, ARGV[6..] the log entries.
+_CREATE_FLOW = (
+    """
+local fields = {}
+for name, value in pairs(cjson.decode(ARGV[4])) do
+  fields[#fields + 1] = name
+  fields[#fields + 1] = value
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+end
+"""
+    + log_append("KEYS[2]", 5)
+    + "\nreturn 1\n"
+)
+
+
 # KEYS[1] flow; ARGV[1] the screen JSON. Only onto a flow that still exists, so an expired
 # one is not brought back as a hash with a screen and nothing else.
 _KEEP_SCREEN = """
@@ -445,6 +469,7 @@ def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
 class FlowStore(LogStore):
     def register_scripts(self) -> None:
         self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
+        self._create_flow = self.redis.register_script(_CREATE_FLOW)
         self._advance_creating = self.redis.register_script(_ADVANCE_CREATING)
         self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
         self._set_live_message = self.redis.register_script(_SET_LIVE_MESSAGE)
@@ -452,18 +477,22 @@ class FlowStore(LogStore):
         self._advance_spending = self.redis.register_script(_ADVANCE_SPENDING)
         self._end_live = self.redis.register_script(_END_LIVE)
 
-    def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
-        key = flow_key(flow.chat_id, flow.id)
-        # The chat is the key's, and a flow is open until a step says otherwise: a roll's
-        # result keeps only what is its own (bench/footprint.py).
-        mapping: dict[Any, Any] = {
+    @staticmethod
+    def _new_fields(flow: Flow) -> dict[str, str]:
+        """A new flow's hash. The chat is the key's, and a flow is open until a step says
+        otherwise: a roll's result keeps only what is its own (bench/footprint.py)."""
+        return {
             "kind": flow.kind,
-            "owner_id": flow.owner_id,
-            "version": flow.version,
+            "owner_id": str(flow.owner_id),
+            "version": str(flow.version),
             **({"closed": "1"} if flow.closed else {}),
             **data_fields(dump(flow.data)),
             "locale": flow.locale or "",
         }
+
+    def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
+        key = flow_key(flow.chat_id, flow.id)
+        mapping: dict[Any, Any] = self._new_fields(flow)
         pipe.hset(key, mapping=mapping)
         pipe.expire(key, ttl)
 
@@ -492,14 +521,30 @@ class FlowStore(LogStore):
         entries: Sequence[LogEntry] = (),
         ttl: int = FLOW_TTL,
     ) -> Flow:
-        """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5)."""
+        """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5),
+        recorded in the running update's journal as :func:`journal.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
-
-        def queue(pipe: Pipeline) -> None:
-            self._queue_flow(pipe, flow, ttl)
-            self._queue_log(pipe, chat_id, tuple(entries))
-
-        return await journal.pipeline(self.redis, queue, flow)
+        record = journal.current_journal.get()
+        step = record.next_step() if record is not None else 0
+        if record is not None and step in record.steps:
+            return cast(Flow, record.decode(record.steps[step]))
+        journal.forget()
+        await self._create_flow(
+            keys=[
+                flow_key(chat_id, flow.id),
+                log_key(chat_id),
+                record.key if record is not None else none_key(chat_id),
+            ],
+            args=[
+                ttl,
+                f"fx:{step}" if record is not None else "",
+                record.encode(flow) if record is not None else "",
+                dump(self._new_fields(flow)),
+                LOG_CAP,
+                *stored(entries),
+            ],
+        )
+        return flow
 
     async def create_flow_spending(
         self,
