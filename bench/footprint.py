@@ -88,8 +88,10 @@ async def settle(redis: aioredis.Redis, deadline: float = 10.0) -> None:
     """Wait until every update is finished (the inbox is empty)."""
     ends = time.monotonic() + deadline
     while time.monotonic() < ends:
-        keys = [k async for k in redis.scan_iter(match="sdb:inbox:*")]
-        if not keys or all(await redis.hlen(k) == 0 for k in keys):
+        waiting = 0
+        async for key in redis.scan_iter(match="sdb:inbox:*"):
+            waiting += await redis.hlen(key)
+        if not waiting:
             return
         await asyncio.sleep(0.1)
 
