@@ -67,6 +67,9 @@ def data_fields(raw: str) -> dict[str, str]:
     :data:`DATA_PIECE` bytes, cut between characters."""
     if len(raw.encode()) <= DATA_PIECE:
         return {"data": raw}
+    if raw.isascii():  # a byte a character: cut every DATA_PIECE
+        cut = [raw[i : i + DATA_PIECE] for i in range(0, len(raw), DATA_PIECE)]
+        return {("data" if n == 0 else f"data{n}"): piece for n, piece in enumerate(cut)}
     pieces: list[str] = []
     start = size = 0
     for index, char in enumerate(raw):

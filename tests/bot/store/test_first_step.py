@@ -198,3 +198,10 @@ async def test_a_reply_finds_whom_the_message_is_about(store: Store) -> None:
     await store.finish_update(7, 950, -100, "me", about={31: anna})
     assert await store.message_about(-100, 31) == anna
     assert await store.message_about(-100, 32) is None
+
+
+def test_an_ascii_data_json_is_cut_every_piece() -> None:
+    raw = '{"faces":[' + ",".join(["10"] * 60) + "]}"
+    fields = data_fields(raw)
+    assert [len(piece) for piece in fields.values()][:-1] == [DATA_PIECE] * (len(fields) - 1)
+    assert data_of(fields) == raw
