@@ -22,7 +22,7 @@ from bot import render, rolling, sheet_text, table_text
 from bot.runner import Actor, Drawn, Known, Outcome, Reading, SheetMoved, Tap, Who, refuse
 from bot.store import Flow, Store
 from bot.traits import display_name
-from bot.wizard import EXTEND_ROLL, ExtendRequest
+from bot.wizard import EXTEND_ROLL, Choices, ExtendRequest, Wizard
 from handlers.roll import view
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from handlers.roll.flow import AutoDone, RollRecord, WizardState
@@ -44,19 +44,6 @@ from rules.sheet import (
     spend_willpower,
     system_of,
     trait_code,
-)
-
-WIZARD_ACTIONS = frozenset(
-    {
-        RollAction.POOL,
-        RollAction.DIFFICULTY,
-        RollAction.WILLPOWER,
-        RollAction.ROLL,
-        RollAction.AUTO,
-        RollAction.TRAIT,
-        RollAction.MODIFIER,
-        RollAction.RECENT,
-    }
 )
 
 
@@ -115,38 +102,78 @@ def wizard_pool(
     return None
 
 
-def chosen(state: WizardState, data: RollCallback, profile: Profile) -> WizardState:
-    """A choice on the wizard's buttons; a number no button offers is a RulesInputError."""
-    action, x = data.a, data.x
-    if action is RollAction.POOL:
-        if x not in view.WIZARD_POOLS or x > profile.pool_sanity_max:
-            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
-        return state.model_copy(update={"pool": x, "traits": ()})
-    if action is RollAction.TRAIT:
-        codes = catalogue(system_of(profile))
-        if not 0 <= x < len(codes) or not wizard_trait(codes[x]):
-            raise RulesInputError(ErrorCode.RANGE, "trait", str(x))
-        code = codes[x].value
-        if code in state.traits:
-            traits = tuple(t for t in state.traits if t != code)
-        else:  # a third trait replaces the last one (S0: at most two, an Attribute + an Ability)
-            traits = (*state.traits[: profile.max_traits_per_pool - 1], code)
-        return state.model_copy(update={"traits": traits, "pool": None})
-    if action is RollAction.RECENT:
-        if not 0 <= x < len(state.recent):
-            raise RulesInputError(ErrorCode.RANGE, "recent", str(x))
-        return state.model_copy(update={"traits": tuple(state.recent[x].split("+")), "pool": None})
-    if action is RollAction.MODIFIER:
-        if x - MODIFIER_SHIFT not in view.WIZARD_MODIFIERS:
-            raise RulesInputError(ErrorCode.RANGE, "modifier", str(x))
-        return state.model_copy(update={"modifier": x - MODIFIER_SHIFT})
-    if action is RollAction.DIFFICULTY:
-        return state.model_copy(update={"difficulty": check_base(x, profile)})
-    if action is RollAction.WILLPOWER:
-        if not profile.wp_auto_success or not state.willpower_offered:
-            raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower")
-        return state.model_copy(update={"willpower": not state.willpower})
-    raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", action.value)
+def _pool(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if x not in view.WIZARD_POOLS or x > profile.pool_sanity_max:
+        raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+    return state.model_copy(update={"pool": x, "traits": ()})
+
+
+def _trait(state: WizardState, x: int, profile: Profile) -> WizardState:
+    codes = catalogue(system_of(profile))
+    if not 0 <= x < len(codes) or not wizard_trait(codes[x]):
+        raise RulesInputError(ErrorCode.RANGE, "trait", str(x))
+    code = codes[x].value
+    if code in state.traits:
+        traits = tuple(t for t in state.traits if t != code)
+    else:  # a third trait replaces the last one (S0: at most two, an Attribute + an Ability)
+        traits = (*state.traits[: profile.max_traits_per_pool - 1], code)
+    return state.model_copy(update={"traits": traits, "pool": None})
+
+
+def _recent(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if not 0 <= x < len(state.recent):
+        raise RulesInputError(ErrorCode.RANGE, "recent", str(x))
+    return state.model_copy(update={"traits": tuple(state.recent[x].split("+")), "pool": None})
+
+
+def _modifier(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if x - MODIFIER_SHIFT not in view.WIZARD_MODIFIERS:
+        raise RulesInputError(ErrorCode.RANGE, "modifier", str(x))
+    return state.model_copy(update={"modifier": x - MODIFIER_SHIFT})
+
+
+def _difficulty(state: WizardState, x: int, profile: Profile) -> WizardState:
+    return state.model_copy(update={"difficulty": check_base(x, profile)})
+
+
+def _willpower(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if not profile.wp_auto_success or not state.willpower_offered:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower")
+    return state.model_copy(update={"willpower": not state.willpower})
+
+
+def _rolled(
+    state: WizardState, data: RollCallback, actor: Actor, known: Known[WizardRead], rng: Rng | None
+) -> Outcome[WizardState]:
+    return _roll(state, actor, known, rng)
+
+
+def _automatic(
+    state: WizardState, data: RollCallback, actor: Actor, known: Known[WizardRead], rng: Rng | None
+) -> Outcome[WizardState]:
+    return _auto(state, actor, known)
+
+
+def _profile(state: WizardState, known: Known[WizardRead]) -> Profile:
+    return known.profile
+
+
+# The /r wizard on the one wizard machinery (bot/wizard.py): its choices consult the profile.
+WIZARD: Wizard[WizardState, RollCallback, WizardRead, Profile] = Wizard(
+    choices=Choices(
+        {
+            RollAction.POOL: _pool,
+            RollAction.TRAIT: _trait,
+            RollAction.RECENT: _recent,
+            RollAction.MODIFIER: _modifier,
+            RollAction.DIFFICULTY: _difficulty,
+            RollAction.WILLPOWER: _willpower,
+        }
+    ),
+    ends={RollAction.ROLL: _rolled, RollAction.AUTO: _automatic},
+    seen=_profile,
+)
+WIZARD_ACTIONS = frozenset({*WIZARD.choices.picks, *WIZARD.ends})
 
 
 def wizard_step(
@@ -156,11 +183,7 @@ def wizard_step(
     known: Known[WizardRead],
     rng: Rng | None,
 ) -> Outcome[WizardState]:
-    if data.a is RollAction.ROLL:
-        return _roll(state, actor, known, rng)
-    if data.a is RollAction.AUTO:
-        return _auto(state, actor, known)
-    return Outcome(state=chosen(state, data, known.profile))
+    return WIZARD.step(state, data, actor, known, rng)
 
 
 def _roller(known: Known[WizardRead], name: str) -> rolling.Roller:
