@@ -59,7 +59,8 @@ class WizardRead:
 @dataclass(frozen=True)
 class ResultRead:
     """What a result's buttons need: the result's text as shown (its buttons are redrawn under
-    it) and the Willpower on the roller's sheet (None: not tracked)."""
+    it) and, for a next attempt that spends Willpower, the points on the roller's sheet
+    (None: not tracked, or not asked)."""
 
     text: str
     willpower: tuple[int, int] | None
@@ -457,7 +458,7 @@ class Shown:
     profile: Profile
 
     async def open(self, store: Store, chat_id: int, owner_id: int) -> Drawn:
-        who = rolling.Roller(chat_id, owner_id, self.roller)
+        who = rolling.Roller(chat_id, owner_id, self.roller, npc=self.record.npc)
         try:
             return await store_result(store, who, self.record, self.result, self.profile)
         except NoWillpower as refused:  # the sheet lost its last point since the step read it
@@ -531,7 +532,9 @@ async def read_result(reading: Reading[RollRecord, RollCallback]) -> ResultRead:
     flow, message = reading.flow, reading.message
     assert reading.profile is not None  # the runner always hands the chat's profile
     profile = reading.profile
-    left = await rolling.willpower_on_sheet(reading.store, flow.chat_id, flow.owner_id, profile)
+    left = None
+    if reading.action.a is RollAction.RETRY and reading.state.willpower:  # only it may pay
+        left = await rolling.willpower_on_sheet(reading.store, flow.chat_id, flow.owner_id, profile)
     return ResultRead(message.html_text if message.text is not None else "", left)
 
 

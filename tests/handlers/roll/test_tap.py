@@ -190,3 +190,14 @@ def test_a_wizard_button_means_nothing_under_a_result() -> None:
     record = failed_record()
     with pytest.raises(RulesInputError):
         result_step(record, press(RollAction.POOL, 3), ANNA, result_known(record), None)
+
+
+def test_an_npcs_next_attempt_stays_the_npcs() -> None:
+    record = failed_record(npc="Страж")
+    with speaking("ru"):
+        outcome = result_step(
+            record, press(RollAction.RETRY), ANNA, result_known(record), Faces([10])
+        )
+    assert outcome.post is not None
+    shown = outcome.post.__self__  # type: ignore[attr-defined]
+    assert shown.record.npc == "Страж"
