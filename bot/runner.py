@@ -32,12 +32,13 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from aiogram import Bot, Router
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
@@ -150,7 +151,10 @@ class Outcome(Generic[S]):
     message then shows (bot/wizard.py). ``answer`` is the presser's toast (``alert``: an
     alert), made in their language; ``heal``: the message is redrawn from its stored screen
     first (a repeated press). ``unpaid``: what the presser is told when ``spend`` finds the
-    sheet no longer has what the step read (then nothing is stored)."""
+    sheet no longer has what the step read (then nothing is stored). ``post``: once the step
+    is stored, a new message is sent below, drawn by ``post`` (a next attempt posted as its
+    own result); ``keyboard_only``: the message keeps its text and only its buttons are
+    redrawn (a result whose text the step never changes)."""
 
     state: S | None = None
     close: bool = False
@@ -163,6 +167,8 @@ class Outcome(Generic[S]):
     alert: bool = False
     heal: bool = False
     unpaid: Answer = render.invalid_button_text
+    post: Handoff | None = None
+    keyboard_only: bool = False
 
 
 def refuse(text: Answer, *, alert: bool = True) -> Outcome[Any]:
@@ -254,7 +260,8 @@ def typed(gate: Gate, flow: Flow, model: type[S], version: int) -> S | Refusal:
 
 @dataclass(frozen=True)
 class Reading(Generic[S, A]):
-    """What a declaration's ``read`` may look at to fetch what its step needs."""
+    """What a declaration's ``read`` may look at to fetch what its step needs (``profile``:
+    the chat's, which says whose sheets a read loads)."""
 
     store: Store
     message: Message
@@ -264,6 +271,7 @@ class Reading(Generic[S, A]):
     action: A
     bot: Bot | None = None
     chat_settings: ChatSettings | None = None
+    profile: Profile | None = None
 
 
 Step = Callable[[S, A, Actor, Known[R], Rng | None], Outcome[S]]
@@ -278,7 +286,9 @@ class Tap(Generic[S, A, R]):
     the flow, fetched before it runs (None: nothing). ``versioned`` False: the buttons carry
     no version (every player presses the same one, and the step applies each press once).
     ``view`` None: every step hands the message over (a one-time confirmation), so the
-    runner never draws the flow itself."""
+    runner never draws the flow itself. ``only``: a rule on the button's data (a magic
+    filter, ``F.a.in_(…)``) when two declarations share one CallbackData, each for its own
+    flow's buttons."""
 
     model: type[S]
     callback: type[A]
@@ -291,6 +301,7 @@ class Tap(Generic[S, A, R]):
     read: Callable[[Reading[S, A]], Awaitable[R]] | None = None
     versioned: bool = True
     more_kinds: tuple[str, ...] = ()
+    only: Any = None
 
     @property
     def gate(self) -> Gate:
@@ -348,7 +359,8 @@ def register(router: Router, tap: Tap[Any, Any, Any]) -> None:
         await run_tap(tap, callback, callback_data, Context.of(data))
 
     on_tap.__name__ = f"{tap.model.kind}_tap"
-    router.callback_query.register(on_tap, tap.callback.filter())
+    buttons = tap.callback.filter(tap.only) if tap.only is not None else tap.callback.filter()
+    router.callback_query.register(on_tap, buttons)
 
 
 async def run_tap(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context: Context) -> None:
@@ -389,7 +401,15 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     read: Any = None
     if tap.read is not None:
         reading = Reading(
-            context.store, message, presser, flow, state, data, context.bot, context.chat_settings
+            context.store,
+            message,
+            presser,
+            flow,
+            state,
+            data,
+            context.bot,
+            context.chat_settings,
+            context.profile,
         )
         read = await tap.read(reading)
     known: Known[R] = Known(flow, context.profile, read, context.features, context.locale)
@@ -462,7 +482,15 @@ async def _commit(
         return True
     if advanced is None:
         return False
-    await safe_edit(message, text, markup)
+    if outcome.keyboard_only:
+        # The old message may be gone or too old to edit; its flow is stored either way.
+        with suppress(TelegramBadRequest):
+            await message.edit_reply_markup(reply_markup=markup)
+    else:
+        await safe_edit(message, text, markup)
+    if outcome.post is not None:
+        posted, buttons = await outcome.post(store, flow.chat_id, flow.owner_id)
+        await message.answer(posted, reply_markup=buttons)
     return await _answered(callback, outcome)
 
 

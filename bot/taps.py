@@ -1,7 +1,7 @@
-"""The older ways to open a tap, kept as thin wrappers over :mod:`bot.runner` until the combat
-features move onto it (ARCHITECTURE.md "The road a tap travels"); new code declares a
-:class:`bot.runner.Tap` instead. Marked for removal: :func:`load_tap`, :func:`open_tap`,
-:func:`open_table_tap`, :func:`open_state`, :func:`commit_tap`, :func:`retrying`.
+"""The older way to open a tap, kept as thin wrappers over :mod:`bot.runner` only for the
+combat features until they move onto it (ARCHITECTURE.md "The road a tap travels"); new code
+declares a :class:`bot.runner.Tap` instead. Marked for removal: :func:`open_state`,
+:func:`commit_tap`, :func:`retrying`.
 
 Their refusals are :func:`bot.runner.admit`'s, so a press is refused the same way on either
 road; :func:`tell`, :func:`heal` and :func:`screen_of` are re-exported from there.
@@ -42,10 +42,7 @@ __all__ = [
     "TapConflict",
     "commit_tap",
     "heal",
-    "load_tap",
     "open_state",
-    "open_table_tap",
-    "open_tap",
     "retrying",
     "screen_of",
     "tell",
@@ -98,40 +95,6 @@ async def _opened(
     return flow, message
 
 
-async def load_tap(
-    callback: CallbackQuery, flow_id: str, store: Store, *kinds: str
-) -> tuple[Flow, Message] | None:
-    """To be removed once combat runs on :mod:`bot.runner`: the flow a button names, with
-    the closed, foreign and other-kind refusals and no version check."""
-    gate = Gate(kinds=kinds, versioned=False, system=None)
-    return await _opened(callback, flow_id, 0, store, gate)
-
-
-async def open_tap(
-    callback: CallbackQuery, flow_id: str, version: int, store: Store, kind: str
-) -> tuple[Flow, Message] | None:
-    """To be removed once combat runs on :mod:`bot.runner`: :func:`load_tap` for a button
-    drawn at ``version`` (a repeat by whoever acted since is redrawn and told so)."""
-    return await _opened(callback, flow_id, version, store, Gate(kinds=(kind,), system=None))
-
-
-async def open_table_tap(
-    callback: CallbackQuery,
-    flow_id: str,
-    version: int,
-    store: Store,
-    kind: str,
-    profile: Profile,
-    *,
-    owner_only: bool,
-    system: GameSystem = GameSystem.D10,
-) -> tuple[Flow, Message] | None:
-    """To be removed once combat runs on :mod:`bot.runner`: :func:`open_tap` with the
-    owner-only and game refusals."""
-    gate = Gate(kinds=(kind,), who=Who.OWNER if owner_only else Who.ANYONE, system=system)
-    return await _opened(callback, flow_id, version, store, gate, profile.system)
-
-
 async def open_state(
     callback: CallbackQuery,
     flow_id: str,
@@ -141,8 +104,10 @@ async def open_state(
     profile: Profile,
     **rules: Unpack[StateRules],
 ) -> tuple[Flow, Message, S] | None:
-    """To be removed once combat runs on :mod:`bot.runner`: :func:`open_table_tap` with the
-    flow read as ``model``, and ``current_only`` (:attr:`bot.runner.Gate.current_only`)."""
+    """To be removed once combat runs on :mod:`bot.runner`: the flow a button drawn at
+    ``version`` names, refused as :func:`bot.runner.admit` refuses (closed, foreign, another
+    feature's, a repeat, ``owner_only``, the game), read as ``model``, and ``current_only``
+    (:attr:`bot.runner.Gate.current_only`)."""
     gate = Gate(
         kinds=(model.kind,),
         who=Who.OWNER if rules.get("owner_only", False) else Who.ANYONE,
