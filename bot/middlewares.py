@@ -232,7 +232,13 @@ class StateMiddleware(BaseMiddleware):
         command = current_command.set(_command_of(event))
         renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
         box = (
-            Outbox(store, chat.id, delivered=data.get("sent_before", {}))
+            Outbox(
+                store,
+                chat.id,
+                delivered=data.get("sent_before", {}),
+                # A run before this one died in another process (bot/sent.py).
+                after_crash=journal.attempts > 1 and not data.get("attempt"),
+            )
             if chat is not None
             else None
         )
