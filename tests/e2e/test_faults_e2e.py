@@ -21,7 +21,7 @@ import redis.asyncio as aioredis
 from bot.store import inbox_key, log_key
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from localapi.processes import RedisServer
-from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, parse_html
 from tests.conftest import RedisClusterNodes
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.test_roll_e2e import check_roll_report
@@ -130,20 +130,51 @@ async def test_two_players_pressing_help_at_once_both_join(
     assert all(fake_api.callback_queries[q].answer.show_alert is not True for q in queries)  # type: ignore[union-attr]
 
 
-async def test_a_result_whose_sends_failed_is_sent_later_and_logged_once(
+async def test_a_refused_result_is_sent_later_or_at_last_dropped_and_paid_back(
     fake_api: FakeBotApi, bot_process: BotLauncher
 ) -> None:
+    """Telegram fails a result's sends four times: the result comes later, logged once. Then
+    Telegram refuses every message in the group for longer than GIVE_UP_AFTER: the Willpower
+    roll is dropped, its point given back in the drop's own step, and once Telegram takes
+    messages again the player reads so in reply to the command (docs/product.md §5)."""
     player = fake_api.add_user("Аня")
     group = fake_api.add_group("Стол", owner=player)
-    await bot_process.start()
+    await bot_process.start(env=bot_process.environment(GIVE_UP_AFTER="4"), timeout=30)
+    typed = fake_api.send_text(group, player, "/set сила воли 5")
+    await fake_api.wait_for_message(group, after=typed, timeout=10)
     fake_api.fail_next("sendMessage", count=4, status=502)  # every retry of the first try
     command = fake_api.send_text(group, player, "/r 5 6")
     await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), timeout=20)
     [shown] = replies(fake_api, group)[command.message_id]
     check_roll_report(shown, 5, 6)
+
+    fake_api.refuse("sendMessage", chat=group.id, status=502)
+    spend = fake_api.send_text(group, player, "/r 5 6 св")
     client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
     try:
         assert await client.llen(log_key(group.id)) == 1
+        for _ in range(300):  # dropped: out of the inbox, though nothing was shown
+            tried = [c for c in fake_api.calls_to("sendMessage") if c.status == 502]
+            if len(tried) > 4 and not await client.hlen(inbox_key(fake_api.bot.id)):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the refused roll was never dropped")
+        assert spend.message_id not in replies(fake_api, group)
+        paid = [parse_html(str(c.params["text"]))[0] for c in tried[4:]]
+        assert paid
+        assert all("осталось 4 из 5" in text for text in paid), paid  # it was spent
+        fake_api.clear_faults()
+        await fake_api.wait_for(lambda: spend.message_id in replies(fake_api, group), 40)
+        await asyncio.sleep(0.5)
+        [told] = replies(fake_api, group)[spend.message_id]
+        assert "Результат так и не удалось показать" in told.text
+        assert "Всё потраченное на него вернулось на лист" in told.text
+        again = fake_api.send_text(group, player, "/r 5 6 св")
+        await fake_api.wait_for(lambda: again.message_id in replies(fake_api, group), 10)
+        [result] = replies(fake_api, group)[again.message_id]
+        assert "осталось 4 из 5" in result.text  # the dropped roll's point came back
+        assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
     finally:
         await client.aclose()
 
