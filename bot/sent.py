@@ -136,12 +136,21 @@ current_outbox: ContextVar[Outbox | None] = ContextVar("current_outbox", default
 
 @contextmanager
 def outbox(
-    store: Store, chat_id: int | None, delivered: dict[SendKey, Message] | None = None
+    store: Store,
+    chat_id: int | None,
+    delivered: dict[SendKey, Message] | None = None,
+    *,
+    after_crash: bool = False,
 ) -> Iterator[Outbox | None]:
     """The update's outbox for the length of its handling (none outside a chat)."""
     box = None
     if chat_id is not None:
-        box = Outbox(store, chat_id, delivered={} if delivered is None else delivered)
+        box = Outbox(
+            store,
+            chat_id,
+            delivered={} if delivered is None else delivered,
+            after_crash=after_crash,
+        )
     token = current_outbox.set(box)
     try:
         yield box
