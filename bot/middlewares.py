@@ -218,6 +218,8 @@ class StateMiddleware(BaseMiddleware):
             raise ChatBusy(scope)
         if status is Begun.GIVEN_UP:
             log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
+            with client_faults():  # what it spent comes back in the step that ends it
+                await store.drop_update(bot.id, event.update_id, scope, token)
             raise GivenUp(scope)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)

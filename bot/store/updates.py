@@ -105,7 +105,6 @@ if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
 end
 local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 if attempts > tonumber(ARGV[7]) then
-  redis.call('HSET', KEYS[1], 'done', '1')
   if ARGV[10] == '1' then
     redis.call('HDEL', KEYS[3], ARGV[6])
   end
@@ -226,7 +225,7 @@ class Begun(StrEnum):
     GO = "go"  # handle it (for the first time, or again after a crash)
     DONE = "done"  # finished before: nothing to do
     BUSY = "busy"  # another replica holds the chat: try later
-    GIVEN_UP = "given-up"  # failed too often: dropped
+    GIVEN_UP = "given-up"  # failed too often: to be dropped (``drop_update``)
 
 
 def _journal_from(key: str, fields: Mapping[Any, Any]) -> Journal:

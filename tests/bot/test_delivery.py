@@ -15,6 +15,9 @@ from redis.exceptions import (
     SlotNotCoveredError,
     TryAgainError,
 )
+from redis.exceptions import (
+    ConnectionError as RedisConnectionError,
+)
 
 from bot import delivery
 from bot.delivery import Delivery
@@ -106,3 +109,38 @@ async def test_polling_outlives_any_redis_error_and_anything_else(monkeypatch: A
     await asyncio.wait_for(runner.poll([]), 5)
     assert offsets == [None] * 6  # never confirmed before it was kept
     assert not faults
+
+
+class Failing:
+    """Fails each update with the errors given, in turn, then runs it."""
+
+    def __init__(self, *errors: BaseException) -> None:
+        self.errors = list(errors)
+        self.handled: list[int] = []
+
+    async def feed_update(self, bot: object, update: Update, **kwargs: Any) -> None:
+        if self.errors:
+            raise self.errors.pop(0)
+        self.handled.append(update.update_id)
+
+
+async def test_an_update_is_never_dropped_while_redis_is_away(monkeypatch: Any) -> None:
+    """Past GIVE_UP_AFTER an update that met Redis away is still run again: its result comes
+    once Redis is back (only Telegram refusing the result drops an update)."""
+    monkeypatch.setattr(delivery, "RETRY_PAUSE", (0.0,))
+    bot, _session = make_bot()
+    dispatcher = Failing(*(RedisConnectionError("away") for _ in range(8)))
+    runner = Delivery(
+        dispatcher,  # type: ignore[arg-type]
+        bot,
+        Store(fakeredis.FakeAsyncRedis(decode_responses=True)),
+        take_over=True,
+    )
+    runner.give_up_after = 0.0
+    runner.submit(raw(31))
+    for _ in range(100):
+        if dispatcher.handled:
+            break
+        await asyncio.sleep(0.01)
+    assert dispatcher.handled == [31]
+    assert not runner._known

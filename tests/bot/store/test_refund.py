@@ -22,6 +22,7 @@ from bot.store import (
     journal_key,
 )
 from bot.store.journal import Spent, give_back, spent_between
+from bot.store.updates import MAX_ATTEMPTS
 from rules.errors import RulesInputError
 from rules.sheet import (
     Sheet,
@@ -160,3 +161,21 @@ async def test_a_spend_on_the_sheet_read_ahead_is_given_back_too(store: Store) -
 
 def sheet_field() -> str:
     return _spend().field()
+
+
+async def test_an_update_that_crashed_its_process_too_often_gives_back_what_it_spent(
+    store: Store,
+) -> None:
+    """Given up after MAX_ATTEMPTS runs that never ended (bot/middlewares.py drops it)."""
+    await store.update_sheet(CHAT, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    async with running(store, 904):
+        await store.create_flow_spending(Paid(), CHAT, USER, _spend())
+    for _ in range(MAX_ATTEMPTS - 1):
+        await store.begin_update(BOT, 904, CHAT, CHAT, "token", force=True, seed=bytes(32))
+    status, *_rest = await store.begin_update(
+        BOT, 904, CHAT, CHAT, "token", force=True, seed=bytes(32)
+    )
+    assert status is Begun.GIVEN_UP
+    assert await _willpower_now(store) == 4
+    assert await store.drop_update(BOT, 904, CHAT, "token") is not None
+    assert await _willpower_now(store) == 5
