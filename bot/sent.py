@@ -19,7 +19,14 @@ dice) and a possible loss the bot takes the repeat (ARCHITECTURE.md). A private 
 are the user's, shared with their other chats, so there gaps are passed over. Only a send
 to the chat whose update is running is probed: a send to another chat (the Storyteller's
 private chat) has no exact floor, and is retried as before, where a repeat shows the same
-dice.
+dice; it raises that chat's floor instead, so that chat's own lost sends never take it for
+theirs.
+
+The same search runs, before sending, in the run after a crash (``Outbox.after_crash``): the
+dead run may have had a send applied and died before anything was written down, and what
+it left above the floor is its sends, in order. Sends an earlier run delivered and wrote down
+(``sent:DIGEST`` in the update's journal, beside a later write or in the step that put the
+update off) are repeated from there without sending.
 """
 
 from __future__ import annotations
