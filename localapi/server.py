@@ -1066,6 +1066,10 @@ class FakeBotApi:
         only tests of the bot's throttling pay for it."""
         self._flood_limits = (per_group_per_minute, per_second)
 
+    def lift_flood_limits(self) -> None:
+        """Back to no flood control (a test that turned it on, on a server others share)."""
+        self._flood_limits = None
+
     @staticmethod
     def _is_send(method: str) -> bool:
         return method.startswith("send") and method != "sendChatAction"
