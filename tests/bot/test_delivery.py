@@ -7,7 +7,8 @@ import asyncio
 from typing import Any
 
 import fakeredis
-from aiogram.methods import GetUpdates
+from aiogram.exceptions import TelegramServerError
+from aiogram.methods import GetUpdates, SendMessage
 from aiogram.types import Update
 from redis.exceptions import (
     ClusterDownError,
@@ -21,7 +22,9 @@ from redis.exceptions import (
 
 from bot import delivery
 from bot.delivery import Delivery
+from bot.i18n import LOCALES_DIR, load_i18n
 from bot.middlewares import ChatBusy
+from bot.settings import Settings
 from bot.store import Store
 from tests.bot.telegram_fakes import GROUP, make_bot, text_update, user
 
@@ -144,3 +147,43 @@ async def test_an_update_is_never_dropped_while_redis_is_away(monkeypatch: Any) 
         await asyncio.sleep(0.01)
     assert dispatcher.handled == [31]
     assert not runner._known
+
+
+class Stopped:
+    """A Dispatcher whose updates meet Telegram refusing their result, with the data every
+    handler gets (bot/app.py): the i18n and the settings."""
+
+    def __init__(self) -> None:
+        self.workflow_data = {
+            "i18n": load_i18n(LOCALES_DIR, "ru"),
+            "settings": Settings(_env_file=None, give_up_after=1.0),  # type: ignore[call-arg]
+        }
+
+    async def feed_update(self, bot: object, update: Update, **kwargs: Any) -> None:
+        raise TelegramServerError(SendMessage(chat_id=GROUP.id, text="x"), "Bad Gateway")
+
+
+async def test_a_dropped_update_is_told_in_reply_in_its_players_language_once_telegram_takes_it(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(delivery, "RETRY_PAUSE", (0.0,))
+    bot, session = make_bot()
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    runner = Delivery(Stopped(), bot, store, take_over=True)  # type: ignore[arg-type]
+    assert runner.give_up_after == 1.0  # GIVE_UP_AFTER
+    runner.give_up_after = 0.0
+    # The notice itself meets Telegram away once more, and goes when it is back.
+    session.fail_next("sendMessage", TelegramServerError(SendMessage(chat_id=1, text="x"), "x"))
+    update = raw(41)  # a player whose Telegram speaks English, in a chat with no /lang
+    runner.submit(update)
+    for _ in range(200):
+        if session.calls("sendMessage") and not runner._known:
+            break
+        await asyncio.sleep(0.01)
+    [_failed, notice] = session.calls("sendMessage")
+    assert isinstance(notice, SendMessage)
+    assert notice.chat_id == GROUP.id
+    assert notice.reply_parameters is not None
+    assert notice.reply_parameters.message_id == update["message"]["message_id"]
+    assert notice.text.startswith("The result could not be shown")
+    assert "Everything it spent" not in notice.text  # it spent nothing
