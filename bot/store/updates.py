@@ -10,7 +10,10 @@ kept until its effect and its replies are out, and handling it again repeats not
 - the **journal** (``sdb:upd:BOT:{CHAT}:UPDATE``, a hash) carries the update's dice seed,
   drawn from the OS the first time (so a re-run rolls the very same dice), the result of each
   of its writes (``fx:N``, written in the same transaction as the write, so a re-run skips a
-  write that was applied and reads back what it returned) and ``done`` once finished;
+  write that was applied and reads back what it returned), beside each write what it took
+  from the sheets' pools (``sp:STEP``, given back if the update is dropped:
+  :meth:`UpdateStore.drop_update`) and the sends delivered so far (``sent:DIGEST``), the
+  runs begun (``attempts``), and ``done`` once finished;
 - the **chat lock** (``sdb:lock:BOT:{CHAT}``) serialises one chat's updates across
   replicas; it expires by itself if its holder dies.
 
