@@ -311,6 +311,11 @@ class Delivery:
             except ChatBusy:  # not a run: the chat was not this replica's yet
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, max(BUSY_PAUSE, BUSY_PAUSE_MAX))
+                # The holder may be a dead replica mid-update: that update is in the inbox
+                # (it was before it began), and must run before this one once the lock runs
+                # out, or the chat's floor would pass over what it had sent (bot/sent.py).
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await self.recover()
                 if min(map(_update_id, queue)) < update.update_id:
                     return False  # an older update of the chat came meanwhile: it goes first
             except BaseException:
