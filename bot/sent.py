@@ -284,7 +284,11 @@ class LostSendGuard(BaseRequestMiddleware):
         if found is None:
             box.after_crash = False  # the dead run got no further: the rest is sent anew
             return None
-        log.warning("sendMessage to %d was delivered by a run that died: not sent again", found)
+        log.warning(
+            "sendMessage to %d was delivered by a run that died, as %d: not sent again",
+            box.chat_id,
+            found,
+        )
         box.note(found)
         return delivered(send, box.chat_id, found)
 

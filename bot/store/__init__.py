@@ -28,9 +28,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   actors, screen; expires with its flow (a day unless the feature says otherwise);
 - ``sdb:inbox:BOT`` — the updates fetched or received and not yet finished (update id →
   JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the update's journal (dice seed, what its writes
-  returned and spent, the sends it delivered, ``done``; a day's TTL) and ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a
-  chat's updates across replicas (:mod:`bot.store.updates`); outside a chat, the sender's id
-  stands for CHAT;
+  returned and spent, the sends it delivered, ``done``; a day's TTL) and
+  ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a chat's updates across replicas
+  (:mod:`bot.store.updates`); outside a chat, the sender's id stands for CHAT;
 - ``sdb:live:{CHAT}:NAME`` — the chat's one live message of a kind (``init``: the round
   tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
 - ``sdb:log:{CHAT}`` — a list of recent rolls (:class:`LogEntry`), newest first, capped at

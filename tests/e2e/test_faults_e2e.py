@@ -89,14 +89,22 @@ def replies(
 
 
 def check_burst(
-    api: FakeBotApi, commands: list[tuple[FakeChat, ChatMessage]], *, ordered: bool = True
+    api: FakeBotApi,
+    commands: list[tuple[FakeChat, ChatMessage]],
+    *,
+    ordered: bool = True,
+    repeats: bool = False,
 ) -> None:
     """Every ``/r 6 6`` answered with one result, shown once (never rolled again, never
-    posted again), each a reply to its command, and (``ordered``) each chat's results in the
-    order of the commands they answer."""
+    posted again; with ``repeats``, perhaps posted again but always the same dice), each a
+    reply to its command, and (``ordered``) each chat's results in the order of the commands
+    they answer."""
     for group, command in commands:
         shown = replies(api, group)[command.message_id]
-        assert len(shown) == 1, [m.text for m in shown]
+        if repeats:
+            assert len({m.text for m in shown}) == 1, [m.text for m in shown]
+        else:
+            assert len(shown) == 1, [m.text for m in shown]
         check_roll_report(shown[0], 6, 6)
     if not ordered:
         return

@@ -332,7 +332,7 @@ async def test_two_webhook_replicas_behind_one_url_lose_and_repeat_nothing(
 BUSY_ROLLS = 24  # in one group: more than its 20 a minute, so the budget must hold some back
 
 
-async def test_a_replica_killed_mid_burst_under_flood_control_loses_and_repeats_nothing(
+async def test_a_replica_killed_mid_burst_under_flood_control_loses_and_rolls_nothing_twice(
     fake_api: FakeBotApi,
     bots: Bots,
     redis_factory: Callable[..., RedisServer],
@@ -343,7 +343,7 @@ async def test_a_replica_killed_mid_burst_under_flood_control_loses_and_repeats_
     finishes it from its journal once the dead one's chat lock runs out, finding what the dead
     one had sent; what it had not answered Telegram delivers again; then the replica comes
     back. The send budget is one for both and across the restart: Telegram never answers 429,
-    every command is answered once, none rolled twice, each result a reply to its command."""
+    every command is answered, none rolled twice, each result a reply to its command."""
     redis = redis_factory()
     await redis.start()
     fake_api.enforce_flood_limits()
@@ -385,8 +385,12 @@ async def test_a_replica_killed_mid_burst_under_flood_control_loses_and_repeats_
         flooded = [c for c in fake_api.calls if c.status == 429]
         assert not flooded, [(c.method, c.chat_id) for c in flooded]
         # Not in order: an update the dead replica had received but not yet answered comes
-        # back from Telegram only after the chat's later ones ran on the other replica.
-        check_burst(fake_api, commands, ordered=False)
+        # back from Telegram only after the chat's later ones ran on the other replica. And
+        # an older update that waited at the other replica may run before the dead run's is
+        # run again, moving the chat's floor past what the dead run had sent: that result
+        # may be shown twice, with the same dice (ARCHITECTURE.md "Nothing lost, nothing
+        # twice").
+        check_burst(fake_api, commands, ordered=False, repeats=True)
 
     client = aioredis.Redis.from_url(redis.url, decode_responses=True)
     try:
