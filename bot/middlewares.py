@@ -226,6 +226,8 @@ class StateMiddleware(BaseMiddleware):
             raise ChatBusy(scope)
         if status is Begun.GIVEN_UP:
             log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
+            with client_faults():  # what it spent comes back in the step that ends it
+                await store.drop_update(bot.id, event.update_id, scope, token)
             raise GivenUp(scope)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
@@ -240,7 +242,13 @@ class StateMiddleware(BaseMiddleware):
         command = current_command.set(_command_of(event))
         renew = LockRenewal(store, bot.id, scope, token)
         box = (
-            Outbox(store, chat.id, delivered=data.get("sent_before", {}))
+            Outbox(
+                store,
+                chat.id,
+                delivered=data.get("sent_before", {}),
+                # A run before this one died in another process (bot/sent.py).
+                after_crash=journal.attempts > 1 and not data.get("attempt"),
+            )
             if chat is not None
             else None
         )
