@@ -543,10 +543,12 @@ class UpdateStore(StoreBase):
         Then it leaves the inbox and its chat's lock, as a finished update does."""
         key = journal_key(bot_id, update_id, scope)
         sheets = sheet_key(scope)
+        finished = done_key(bot_id, scope)
 
         async def apply(pipe: Pipeline) -> list[Spent] | None:
             fields = await pipe.hgetall(key)
-            if fields.get("done") == "1":
+            # A finished update's journal is gone and its id is in the chat's finished ones.
+            if fields.get("done") == "1" or await pipe.hexists(finished, str(update_id)):
                 pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 return None
             spent = [
@@ -575,7 +577,7 @@ class UpdateStore(StoreBase):
         # Not through the journal's recording: this step ends the update, it is none of its
         # writes.
         refunded: list[Spent] | None = await self.redis.transaction(
-            apply, key, sheets, value_from_callable=True
+            apply, key, sheets, finished, value_from_callable=True
         )
         await self.finish_update(bot_id, update_id, scope, token)
         return refunded
