@@ -42,11 +42,22 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
 
+from bot import live as bot_live
 from bot import render
 from bot.features import FeatureSet
 from bot.i18n import drawing, own_language
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, FlowState, FlowStateError, LogEntry, Screen, Store
+from bot.store import (
+    AlsoStep,
+    ChatSettings,
+    Flow,
+    FlowState,
+    FlowStateError,
+    Live,
+    LogEntry,
+    Screen,
+    Store,
+)
 from bot.store.flows import SheetSpend
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -61,6 +72,33 @@ R = TypeVar("R")
 Answer = Callable[[], str]
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 Handoff = Callable[[Store, int, int], Awaitable[Drawn]]
+
+
+@dataclass(frozen=True)
+class Sequel:
+    """What an :attr:`Outcome.then` may use once the step is stored (or, for a step that
+    stores nothing, in its place): the store, the tapped message, the bot, the chat's profile."""
+
+    store: Store
+    message: Message
+    bot: Bot | None
+    profile: Profile
+
+
+# Work a step leaves for after its compare-and-set, the one part of a press that is not pure
+# (the attack panel opened for whoever acts, a finished fight's message unpinned); what it
+# returns, if anything, is the presser's alert instead of the step's answer.
+Then = Callable[[Sequel], Awaitable[Answer | None]]
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """Another live message to edit once the step is stored: the tracker whose step
+    (:attr:`Outcome.also`) went into the same compare-and-set as an attack's."""
+
+    live: Live
+    drawn: Drawn
+
 
 # How often a press that lost the race to another player's press is applied again to the
 # fresh state: each loss means someone else's step went through, so a whole table pressing
@@ -150,7 +188,10 @@ class Outcome(Generic[S]):
     message then shows (bot/wizard.py). ``answer`` is the presser's toast (``alert``: an
     alert), made in their language; ``heal``: the message is redrawn from its stored screen
     first (a repeated press). ``unpaid``: what the presser is told when ``spend`` finds the
-    sheet no longer has what the step read (then nothing is stored)."""
+    sheet no longer has what the step read (then nothing is stored). ``also``: a second
+    flow's step stored in the same compare-and-set (the tracker's, with an attack's or a
+    soak's: it needs a ``spend``), and ``redraw`` the live messages edited after it; ``then``:
+    what is left to do once it is stored (:data:`Then`)."""
 
     state: S | None = None
     close: bool = False
@@ -163,6 +204,9 @@ class Outcome(Generic[S]):
     alert: bool = False
     heal: bool = False
     unpaid: Answer = render.invalid_button_text
+    also: AlsoStep | None = None
+    redraw: tuple[Redraw, ...] = ()
+    then: Then | None = None
 
 
 def refuse(text: Answer, *, alert: bool = True) -> Outcome[Any]:
@@ -264,6 +308,7 @@ class Reading(Generic[S, A]):
     action: A
     bot: Bot | None = None
     chat_settings: ChatSettings | None = None
+    profile: Profile | None = None
 
 
 Step = Callable[[S, A, Actor, Known[R], Rng | None], Outcome[S]]
@@ -389,7 +434,15 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     read: Any = None
     if tap.read is not None:
         reading = Reading(
-            context.store, message, presser, flow, state, data, context.bot, context.chat_settings
+            context.store,
+            message,
+            presser,
+            flow,
+            state,
+            data,
+            context.bot,
+            context.chat_settings,
+            profile=context.profile,
         )
         read = await tap.read(reading)
     known: Known[R] = Known(flow, context.profile, read, context.features, context.locale)
@@ -401,23 +454,27 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     if outcome.state is None:
         if outcome.heal:
             await heal(message, flow)
-        if outcome.answer is not None:
-            await tell(callback, outcome.answer, alert=outcome.alert)
-        else:
-            await callback.answer()
-        return True
-    return await _commit(tap, callback, message, context.store, known, outcome)
+        return await _answered(callback, outcome, await _sequel(outcome, message, context))
+    return await _commit(tap, callback, message, context, known, outcome)
+
+
+async def _sequel(outcome: Outcome[Any], message: Message, context: Context) -> Answer | None:
+    """Run the step's :attr:`Outcome.then`, if any; its answer, if it has one."""
+    if outcome.then is None:
+        return None
+    return await outcome.then(Sequel(context.store, message, context.bot, context.profile))
 
 
 async def _commit(
     tap: Tap[S, A, R],
     callback: CallbackQuery,
     message: Message,
-    store: Store,
+    context: Context,
     known: Known[R],
     outcome: Outcome[S],
 ) -> bool:
     """Store the step with its effects and its drawing in one compare-and-set, then show it."""
+    store = context.store
     flow, after = known.flow, outcome.state
     assert after is not None
     if outcome.handoff is not None:
@@ -440,6 +497,7 @@ async def _commit(
                 close=outcome.close,
                 entries=outcome.entries,
                 screen=screen,
+                also=outcome.also,
                 more=outcome.more,
             )
         elif outcome.creates is not None:
@@ -463,7 +521,10 @@ async def _commit(
     if advanced is None:
         return False
     await safe_edit(message, text, markup)
-    return await _answered(callback, outcome)
+    if context.bot is not None:
+        for other in outcome.redraw:
+            await bot_live.redraw(context.bot, flow.chat_id, other.live, other.drawn)
+    return await _answered(callback, outcome, await _sequel(outcome, message, context))
 
 
 async def _hand_off(message: Message, store: Store, flow: Flow, handoff: Handoff) -> bool:
@@ -477,8 +538,13 @@ async def _hand_off(message: Message, store: Store, flow: Flow, handoff: Handoff
     return True
 
 
-async def _answered(callback: CallbackQuery, outcome: Outcome[Any]) -> bool:
-    if outcome.answer is not None:
+async def _answered(
+    callback: CallbackQuery, outcome: Outcome[Any], instead: Answer | None = None
+) -> bool:
+    """The presser's answer: the sequel's alert (``instead``) when it has one."""
+    if instead is not None:
+        await tell(callback, instead, alert=True)
+    elif outcome.answer is not None:
         await tell(callback, outcome.answer, alert=outcome.alert)
     else:
         await callback.answer()

@@ -13,8 +13,8 @@ from aiogram import Bot
 
 from bot import live as bot_live
 from bot.combat import TrackerStep
+from bot.runner import CONFLICT_ATTEMPTS, screen_of
 from bot.store import AlsoStep, FlowStateError, Store
-from bot.taps import CONFLICT_ATTEMPTS, screen_of
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, InitFlow
 from rules.combat import tracker
