@@ -62,6 +62,7 @@ from bot.store.flows import SheetSpend
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
+from rules.sheet import Sheet
 
 log = logging.getLogger(__name__)
 
@@ -77,12 +78,16 @@ Handoff = Callable[[Store, int, int], Awaitable[Drawn]]
 @dataclass(frozen=True)
 class Sequel:
     """What an :attr:`Outcome.then` may use once the step is stored (or, for a step that
-    stores nothing, in its place): the store, the tapped message, the bot, the chat's profile."""
+    stores nothing, in its place): the store, the tapped message, the bot, the chat's profile,
+    and what the compare-and-set left — the flow, and the sheet a ``spend`` changed (None
+    when the step stored nothing or changed no sheet)."""
 
     store: Store
     message: Message
     bot: Bot | None
     profile: Profile
+    flow: Flow | None = None
+    sheet: Sheet | None = None
 
 
 # Work a step leaves for after its compare-and-set, the one part of a press that is not pure
@@ -458,11 +463,18 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     return await _commit(tap, callback, message, context, known, outcome)
 
 
-async def _sequel(outcome: Outcome[Any], message: Message, context: Context) -> Answer | None:
+async def _sequel(
+    outcome: Outcome[Any],
+    message: Message,
+    context: Context,
+    stored: tuple[Flow | None, Sheet | None] = (None, None),
+) -> Answer | None:
     """Run the step's :attr:`Outcome.then`, if any; its answer, if it has one."""
     if outcome.then is None:
         return None
-    return await outcome.then(Sequel(context.store, message, context.bot, context.profile))
+    flow, sheet = stored
+    sequel = Sequel(context.store, message, context.bot, context.profile, flow, sheet)
+    return await outcome.then(sequel)
 
 
 async def _commit(
@@ -487,9 +499,10 @@ async def _commit(
         text, markup = tap.view(flow.next(after, close=outcome.close), after, known)
     screen = screen_of(text, markup)
     advanced: Flow | None
+    sheet: Sheet | None = None
     try:
         if outcome.spend is not None:
-            advanced, _sheet = await store.advance_flow_spending(
+            advanced, sheet = await store.advance_flow_spending(
                 flow,
                 flow.version,
                 after,
@@ -524,7 +537,9 @@ async def _commit(
     if context.bot is not None:
         for other in outcome.redraw:
             await bot_live.redraw(context.bot, flow.chat_id, other.live, other.drawn)
-    return await _answered(callback, outcome, await _sequel(outcome, message, context))
+    return await _answered(
+        callback, outcome, await _sequel(outcome, message, context, (advanced, sheet))
+    )
 
 
 async def _hand_off(message: Message, store: Store, flow: Flow, handoff: Handoff) -> bool:
