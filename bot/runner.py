@@ -97,6 +97,18 @@ Then = Callable[[Sequel], Awaitable[Answer | None]]
 
 
 @dataclass(frozen=True)
+class Opens:
+    """Another flow a step opens with a message of its own (the d6 tracker's «⚔️ Атака» rolls
+    the attack): stored with the step and its ``entries`` in the same compare-and-set, then
+    posted under the tapped message once the presser is answered."""
+
+    state: FlowState
+    owner: int
+    draw: Callable[[Flow], Drawn]
+    entries: tuple[LogEntry, ...] = ()
+
+
+@dataclass(frozen=True)
 class Redraw:
     """Another live message to edit once the step is stored: the tracker whose step
     (:attr:`Outcome.also`) went into the same compare-and-set as an attack's."""
@@ -196,7 +208,8 @@ class Outcome(Generic[S]):
     sheet no longer has what the step read (then nothing is stored). ``also``: a second
     flow's step stored in the same compare-and-set (the tracker's, with an attack's or a
     soak's: it needs a ``spend``), and ``redraw`` the live messages edited after it; ``then``:
-    what is left to do once it is stored (:data:`Then`)."""
+    what is left to do once it is stored (:data:`Then`); ``opens``: a flow the step opens
+    and posts (:class:`Opens`)."""
 
     state: S | None = None
     close: bool = False
@@ -212,6 +225,7 @@ class Outcome(Generic[S]):
     also: AlsoStep | None = None
     redraw: tuple[Redraw, ...] = ()
     then: Then | None = None
+    opens: Opens | None = None
 
 
 def refuse(text: Answer, *, alert: bool = True) -> Outcome[Any]:
@@ -500,6 +514,7 @@ async def _commit(
     screen = screen_of(text, markup)
     advanced: Flow | None
     sheet: Sheet | None = None
+    opened: Flow | None = None
     try:
         if outcome.spend is not None:
             advanced, sheet = await store.advance_flow_spending(
@@ -512,6 +527,12 @@ async def _commit(
                 screen=screen,
                 also=outcome.also,
                 more=outcome.more,
+            )
+        elif outcome.opens is not None:
+            opened = store.new_flow(outcome.opens.state, flow.chat_id, outcome.opens.owner)
+            entries = (*outcome.entries, *outcome.opens.entries)
+            advanced = await store.advance_flow_creating(
+                flow, flow.version, after, opened, screen=screen, entries=entries
             )
         elif outcome.creates is not None:
             advanced = await store.advance_flow_creating(
@@ -537,9 +558,11 @@ async def _commit(
     if context.bot is not None:
         for other in outcome.redraw:
             await bot_live.redraw(context.bot, flow.chat_id, other.live, other.drawn)
-    return await _answered(
-        callback, outcome, await _sequel(outcome, message, context, (advanced, sheet))
-    )
+    await _answered(callback, outcome, await _sequel(outcome, message, context, (advanced, sheet)))
+    if outcome.opens is not None and opened is not None:
+        text, markup = outcome.opens.draw(opened)
+        await message.answer(text, reply_markup=markup)
+    return True
 
 
 async def _hand_off(message: Message, store: Store, flow: Flow, handoff: Handoff) -> bool:

@@ -734,6 +734,16 @@ async def open_from_tracker(
     power on their sheet (an NPC typed with its dice) rolls their dice on the tracker. The
     attack is the message ``/atk`` would post, its target already named, so the target defends
     with one tap; the dice are rolled now and shown only if the tracker's step is stored."""
+    who, aimed = tracker_rollers(chat_id, attacker, target)
+    sheet = await rolling.load_sheet(store, who, profile)
+    escapee = await rolling.load_sheet(store, aimed, profile)
+    return attack_from_tracker(profile, chat_id, attacker, target, (sheet, escapee), rng)
+
+
+def tracker_rollers(
+    chat_id: int, attacker: D6Side, target: D6Side
+) -> tuple[rolling.Roller, rolling.Roller]:
+    """Who rolls a tracker's attack and at whom, as :mod:`bot.rolling` names them."""
     npc = attacker.name if attacker.user_id is None else None
     who = rolling.Roller(chat_id, attacker.user_id or 0, attacker.name, npc=npc)
     aimed = rolling.Roller(
@@ -742,8 +752,21 @@ async def open_from_tracker(
         target.name,
         npc=target.name if target.user_id is None else None,
     )
-    sheet = await rolling.load_sheet(store, who, profile)
-    escapee = await rolling.load_sheet(store, aimed, profile)
+    return who, aimed
+
+
+def attack_from_tracker(
+    profile: Profile,
+    chat_id: int,
+    attacker: D6Side,
+    target: D6Side,
+    sheets: tuple[Sheet | None, Sheet | None],
+    rng: Rng | None,
+) -> D6Attack | str:
+    """:func:`open_from_tracker` on the attacker's and the target's sheets as read: pure, so
+    the tracker's step rolls it (the refusal's text, or the attack not stored yet)."""
+    who, _aimed = tracker_rollers(chat_id, attacker, target)
+    sheet, escapee = sheets
     best = _best_power(sheet)
     try:
         ask = rolling.D6Ask(
