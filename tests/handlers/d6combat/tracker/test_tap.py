@@ -18,7 +18,7 @@ VERSION = 3
 
 def dice() -> random.Random:
     """d6s that fall the same way in every test."""
-    return dice()
+    return random.Random(7)
 
 
 def fight() -> D6InitFlow:
