@@ -8,7 +8,7 @@ drawn, so two presses of «Действовать» move the round once. Who may
 (their player, or the Storyteller for anyone), a holder for themself, any participant with
 dice for their own defence; the Storyteller picks the NPC who cuts in or defends, and is no
 fighter unless they join; «Убрать» takes out one's own character, or anyone for the
-Storyteller (docs/product.md "NPCs").
+Storyteller (docs/product.md "NPCs"). The buttons' step is :mod:`handlers.d6combat.tracker.tap`.
 """
 
 from __future__ import annotations
