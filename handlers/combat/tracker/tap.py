@@ -383,7 +383,9 @@ def _interrupt_spending(state: InitFlow, who: Fighter, known: Known[Table]) -> O
     paid = rolling.spend(roller, profile, willpower=True)
     if paid is None:
         raise Refused(render.invalid_button_text)
-    return Outcome(state=after, spend=paid)
+    # the point went between the read and the write (another tap spent it): nothing stored
+    permanent_now = left_now[1] if left_now is not None else 0
+    return Outcome(state=after, spend=paid, unpaid=lambda: rolling.no_willpower_text(permanent_now))
 
 
 def _interrupt_rolling(

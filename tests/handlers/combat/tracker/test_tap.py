@@ -192,6 +192,8 @@ def test_an_interruption_for_a_point_spends_it_with_the_step() -> None:
     assert outcome.spend.user_id == VERA.id
     assert outcome.state.note is not None
     assert outcome.state.note.willpower_left == (2, 3)
+    with speaking():  # the point went before the write: the presser is told, nothing stored
+        assert "0 of 3" in outcome.unpaid()
 
 
 def test_attack_opens_the_panel_and_stores_nothing_on_the_tracker() -> None:
