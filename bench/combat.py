@@ -116,10 +116,11 @@ class Round:
             await self._quiet()
             cpu_after = self.cpu()
         _client, _lua, trips, groups = count_round_trips(monitor.lines)
-        inbox = sum(
-            1 for line in monitor.lines if INBOX_WRITE.search(line) or HANDSHAKE.search(line)
-        )
-        budget = sum(1 for line in monitor.lines if BUDGET.search(line))
+        # Only what the bot sent: the update's first step keeps it in the inbox and reserves a
+        # command's reply from inside its script (lines run by Lua), in its own round-trip.
+        sent_lines = [line for line in monitor.lines if " lua]" not in line]
+        inbox = sum(1 for line in sent_lines if INBOX_WRITE.search(line) or HANDSHAKE.search(line))
+        budget = sum(1 for line in sent_lines if BUDGET.search(line))
         now_sent, now_edits = self._counts()
         handling = trips - inbox - budget
         step = Step(name, now_sent - sent, now_edits - edits, trips, handling, budget, tap, groups)

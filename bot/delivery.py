@@ -51,6 +51,9 @@ POLL_ERRORS: tuple[type[BaseException], ...] = (
     *REDIS_ERRORS,
 )
 RUNS_REMEMBERED = 4096  # updates whose earlier runs are remembered for their next run
+# How long a fetch waits for an update's first step to keep it in the inbox (folded into that
+# step's round-trip) before it writes the update there itself.
+KEEP_WAIT = 0.5
 
 
 @dataclass
@@ -89,6 +92,10 @@ class Delivery:
         self._queues: dict[int, deque[dict[str, Any]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._known: set[int] = set()  # update ids queued or running here
+        self._parsed: dict[int, Update] = {}  # the queued updates, validated once
+        # Fetched updates whose first step is to keep them in the inbox: settled True once
+        # it did, False if it could not (the fetch writes them itself then).
+        self._keeping: dict[int, asyncio.Future[bool]] = {}
         # Each update's earlier runs here, until it runs to its end.
         self._ran: dict[int, EarlierRuns] = {}
         self._stopping = asyncio.Event()
@@ -96,21 +103,32 @@ class Delivery:
 
     # ----- running updates -------------------------------------------------------------------
 
-    def submit(self, raw: dict[str, Any]) -> None:
-        """Queue an update (as the Bot API's JSON) behind its chat's earlier ones."""
+    def submit(self, raw: dict[str, Any], update: Update | None = None) -> bool:
+        """Queue an update (as the Bot API's JSON, and validated if the caller has it)
+        behind its chat's earlier ones; False if it is known here already or no Update."""
         update_id = int(raw["update_id"])
         if update_id in self._known:
-            return
+            return False
         try:
-            scope = update_scope(Update.model_validate(raw))
+            if update is None:
+                update = Update.model_validate(raw, context={"bot": self.bot})
+            scope = update_scope(update)
         except ValueError:
             log.warning("update %s is not an Update, dropped", update_id)
-            return
+            return False
         self._known.add(update_id)
+        self._parsed[update_id] = update
         metrics.queued(self, update_id)
         self._queues.setdefault(scope, deque()).append(raw)
         if scope not in self._workers:
             self._workers[scope] = asyncio.create_task(self._work(scope))
+        return True
+
+    def _idle(self, update: Update) -> bool:
+        """Whether the update is the next its chat runs here (nothing of the chat waits, at
+        most one runs: mostly one finishing, its reply out): its first step comes at once or
+        within moments, so it can keep the update in the inbox."""
+        return len(self._queues.get(update_scope(update), ())) <= 1
 
     async def _work(self, scope: int) -> None:
         queue = self._queues[scope]
@@ -125,12 +143,22 @@ class Delivery:
                 finally:
                     if ran or self._stopping.is_set():
                         queue.remove(raw)
-                        self._known.discard(_update_id(raw))
+                        self._forget(_update_id(raw))
         finally:
             for left in queue:  # cancelled at shutdown: the inbox keeps them
-                self._known.discard(_update_id(left))
+                self._forget(_update_id(left))
             del self._workers[scope]
             del self._queues[scope]
+
+    def _forget(self, update_id: int) -> None:
+        self._known.discard(update_id)
+        self._parsed.pop(update_id, None)
+        self._settle(update_id, kept=False)
+
+    def _settle(self, update_id: int, *, kept: bool) -> None:
+        keeping = self._keeping.pop(update_id, None)
+        if keeping is not None and not keeping.done():
+            keeping.set_result(kept)
 
     async def _run(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         """Run the update (True), or leave it for an older one of its chat (False)."""
@@ -144,7 +172,7 @@ class Delivery:
                 ran = await self._feed(raw, self._earlier(update_id), queue)
             except RETRIED_LATER as error:
                 if self._stopping.is_set() or tried == len(RETRY_PAUSE):
-                    chat = update_scope(Update.model_validate(raw))
+                    chat = update_scope(self._update(raw))
                     log.warning("update %d of chat %d left for later: %s", update_id, chat, error)
                     metrics.given_up(raw)
                     return True
@@ -171,9 +199,10 @@ class Delivery:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
         # and a chat another replica holds (ChatBusy, tried again after BUSY_PAUSE, then less
         # often) or an outage is not an error; _run logs what is.
-        update = Update.model_validate(raw, context={"bot": self.bot})
+        update = self._update(raw)
         pause = BUSY_PAUSE
         while True:
+            keeping = update.update_id in self._keeping
             try:
                 await self.dispatcher.feed_update(
                     self.bot,
@@ -182,6 +211,8 @@ class Delivery:
                     take_over=self.take_over,
                     attempt=earlier.runs,
                     sent_before=earlier.sent,
+                    inbox_entry=json.dumps(raw, ensure_ascii=False) if keeping else None,
+                    on_kept=lambda: self._settle(update.update_id, kept=True),
                 )
                 return True
             except ChatBusy:  # not a run: the chat was not this replica's yet
@@ -192,6 +223,12 @@ class Delivery:
             except BaseException:
                 earlier.runs += 1
                 raise
+            finally:  # whatever became of its first step, the fetch stops waiting for it
+                self._settle(update.update_id, kept=False)
+
+    def _update(self, raw: dict[str, Any]) -> Update:
+        known = self._parsed.get(_update_id(raw))
+        return known if known is not None else Update.model_validate(raw, context={"bot": self.bot})
 
     def waiting(self) -> dict[int, list[int]]:
         """The ids of the updates queued or being handled here, by chat (bot/metrics.py)."""
@@ -228,24 +265,67 @@ class Delivery:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), RECOVER_EVERY)
 
-    async def receive(self, raws: list[dict[str, Any]]) -> None:
-        """Keep updates in the inbox, then queue them (raises if Redis is away)."""
+    async def receive(
+        self, raws: list[dict[str, Any]], updates: list[Update] | None = None
+    ) -> None:
+        """Keep updates in the inbox and queue them (raises if Redis is away); ``updates``:
+        the same, validated, when the caller has them.
+
+        An update its chat runs at once is kept in the inbox by its own first step, in that
+        step's round-trip (``begin_update``); the others (a chat busy here, a cluster, where
+        the inbox is in a slot of its own) by one write for the batch, before they are
+        queued. Either way this returns only once every update is in the inbox."""
+        parsed: list[Update | None] = list(updates) if updates is not None else [None] * len(raws)
+        folded: dict[int, asyncio.Future[bool]] = {}
+        rest: list[tuple[dict[str, Any], Update | None]] = []
+        loop = asyncio.get_running_loop()
+        batch: set[int] = set()  # the chats with an update earlier in this batch
+        for raw, update in zip(raws, parsed, strict=True):
+            update_id = _update_id(raw)
+            scope = update_scope(update) if update is not None else None
+            first = (
+                update is not None
+                and not self.store.cluster
+                and update_id not in self._known
+                and scope not in batch
+                and self._idle(update)
+            )
+            if scope is not None:
+                batch.add(scope)
+            if first:
+                self._keeping[update_id] = folded[update_id] = loop.create_future()
+                if self.submit(raw, update):
+                    continue
+                self._settle(update_id, kept=False)
+                del folded[update_id]
+            rest.append((raw, update))
+        await self._keep([raw for raw, _update in rest])
+        for raw, update in rest:
+            self.submit(raw, update)
+        if folded:
+            await asyncio.wait(folded.values(), timeout=KEEP_WAIT)
+            missed = {k for k, f in folded.items() if not f.done() or not f.result()}
+            await self._keep([raw for raw in raws if _update_id(raw) in missed])
+
+    async def _keep(self, raws: list[dict[str, Any]]) -> None:
+        if not raws:
+            return
         await self.store.inbox_add(
             self.bot.id,
-            {int(raw["update_id"]): json.dumps(raw, ensure_ascii=False) for raw in raws},
+            {_update_id(raw): json.dumps(raw, ensure_ascii=False) for raw in raws},
         )
-        for raw in raws:
-            self.submit(raw)
 
-    async def receive_or_hold(self, raws: list[dict[str, Any]]) -> None:
+    async def receive_or_hold(
+        self, raws: list[dict[str, Any]], updates: list[Update] | None = None
+    ) -> None:
         """:meth:`receive`; while Redis is away, the updates are run from memory all the same
         (and the error raised, so they are not confirmed: Telegram keeps them). Each player
         hears at once, in reply, that the answer will come, and gets it once Redis is back."""
         try:
-            await self.receive(raws)
+            await self.receive(raws, updates)
         except REDIS_ERRORS:
-            for raw in raws:
-                self.submit(raw)
+            for index, raw in enumerate(raws):
+                self.submit(raw, updates[index] if updates is not None else None)
             raise
 
     # ----- polling ---------------------------------------------------------------------------
@@ -267,7 +347,7 @@ class Delivery:
                     raws = [
                         u.model_dump(mode="json", by_alias=True, exclude_none=True) for u in updates
                     ]
-                    await self.receive_or_hold(raws)
+                    await self.receive_or_hold(raws, list(updates))
                     offset = updates[-1].update_id + 1
                 failures = 0
             except POLL_ERRORS as error:

@@ -12,7 +12,7 @@ key instead of importing it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Generic, TypeVar, cast
@@ -31,11 +31,12 @@ D10_ONLY = frozenset({GameSystem.D10})  # a help line for the d10 games only
 D6_ONLY = frozenset({GameSystem.D6})
 
 
-def in_game(system: GameSystem) -> Callable[..., bool]:
+def in_game(system: GameSystem) -> Callable[..., Awaitable[bool]]:
     """A filter: the chat plays ``system``. A d6 feature answers a command the d10 one also
-    knows (``/r``, ``/init``) by standing before it with this filter."""
+    knows (``/r``, ``/init``) by standing before it with this filter. A coroutine, because
+    aiogram runs a plain function filter in a thread pool: every /r paid for a thread hop."""
 
-    def playing(_event: object, profile: Profile) -> bool:
+    async def playing(_event: object, profile: Profile) -> bool:
         return profile.system is system
 
     return playing

@@ -12,6 +12,7 @@ book the table chose".
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -193,8 +194,28 @@ def find(name: str) -> Switch | None:
     return None
 
 
+# The JSON form of recent profiles, by identity: a roll asks for a dozen switches of the same
+# profile, and dumping the whole model for each was a tenth of a roll's CPU (bench/e2e.py).
+# The weak reference tells a live profile from a new one that reuses a dead one's id.
+_DUMPS: dict[int, tuple[weakref.ref[Profile], dict[str, Any]]] = {}
+_DUMPS_KEPT = 256
+
+
+def profile_json(profile: Profile) -> dict[str, Any]:
+    """``profile.model_dump(mode="json")``, made once per profile object (frozen, so it never
+    changes); the caller must not change what it gets."""
+    known = _DUMPS.get(id(profile))
+    if known is not None and known[0]() is profile:
+        return known[1]
+    if len(_DUMPS) >= _DUMPS_KEPT:
+        _DUMPS.clear()
+    dumped: dict[str, Any] = profile.model_dump(mode="json")
+    _DUMPS[id(profile)] = (weakref.ref(profile), dumped)
+    return dumped
+
+
 def value_of(profile: Profile, switch: Switch) -> SwitchValue:
-    data: Any = profile.model_dump(mode="json")
+    data: Any = profile_json(profile)
     for part in switch.key.split("."):
         data = data[part]
     value: SwitchValue = data
@@ -375,6 +396,8 @@ def changed_dice_rules(
     try:
         base = base_profile(profile.name)
     except Exception:
+        return []
+    if profile is base:  # the book's own profile: nothing differs (most chats)
         return []
     if profile.system is GameSystem.D6:
         shown = [s for s in switches_of(Group.D6) if s.key in _D6_ROLL_RULES] if dice else []

@@ -41,6 +41,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
+from bot import session
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
 from bot.sent import Outbox, current_outbox, current_subject
@@ -58,6 +59,7 @@ from bot.store import (
     current_journal,
     current_prefetch,
 )
+from bot.store.budget import Window
 from bot.store.sheets import sheets_ahead
 from rules import profiles
 from rules.errors import RulesInputError
@@ -213,7 +215,12 @@ class StateMiddleware(BaseMiddleware):
                 ),
                 all_sheets=wide is not None,
                 live_names=wide or (),
+                inbox=data.get("inbox_entry"),
+                lease=reply_windows(event, chat),
             )
+        kept = data.get("on_kept")
+        if callable(kept):  # bot/delivery.py: the update is in the inbox now
+            kept()
         status, chat_settings, journal, prefetch = begun
         if status is Begun.BUSY:
             raise ChatBusy(scope)
@@ -231,7 +238,7 @@ class StateMiddleware(BaseMiddleware):
         journaled = current_journal.set(journal)
         ahead = current_prefetch.set(prefetch)
         command = current_command.set(_command_of(event))
-        renew = asyncio.create_task(self._renew(store, bot.id, scope, token))
+        renew = LockRenewal(store, bot.id, scope, token)
         box = (
             Outbox(store, chat.id, delivered=data.get("sent_before", {}))
             if chat is not None
@@ -254,7 +261,14 @@ class StateMiddleware(BaseMiddleware):
             about = box.about if box is not None else None
             with client_faults():
                 await store.finish_update(
-                    bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
+                    bot.id,
+                    event.update_id,
+                    scope,
+                    token,
+                    sent=sent,
+                    played=played,
+                    about=about,
+                    lease=journal.lease,
                 )
             raise
         finally:
@@ -270,18 +284,44 @@ class StateMiddleware(BaseMiddleware):
         about = box.about if box is not None else None
         with client_faults():
             await store.finish_update(
-                bot.id, event.update_id, scope, token, sent=sent, played=played, about=about
+                bot.id,
+                event.update_id,
+                scope,
+                token,
+                sent=sent,
+                played=played,
+                about=about,
+                lease=journal.lease,
             )
         return result
 
-    @staticmethod
-    async def _renew(store: Store, bot_id: int, scope: int, token: str) -> None:
+
+class LockRenewal:
+    """Renews the chat's lock every :data:`LOCK_RENEW_EVERY` seconds while the update runs.
+    Most updates end well within the first period, so only a timer is set at first; the task
+    that renews starts when it fires (a task for every update was a noticeable part of a
+    roll's CPU, bench/e2e.py)."""
+
+    def __init__(self, store: Store, bot_id: int, scope: int, token: str) -> None:
+        self.store, self.bot_id, self.scope, self.token = store, bot_id, scope, token
+        self._task: asyncio.Task[None] | None = None
+        self._timer = asyncio.get_running_loop().call_later(LOCK_RENEW_EVERY, self._start)
+
+    def _start(self) -> None:
+        self._task = asyncio.ensure_future(self._renew())
+
+    async def _renew(self) -> None:
         while True:
-            await asyncio.sleep(LOCK_RENEW_EVERY)
             try:
-                await store.renew_lock(bot_id, scope, token)
+                await self.store.renew_lock(self.bot_id, self.scope, self.token)
             except REDIS_ERRORS as error:
-                log.warning("chat %d: lock not renewed: %s", scope, error)
+                log.warning("chat %d: lock not renewed: %s", self.scope, error)
+            await asyncio.sleep(LOCK_RENEW_EVERY)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+        if self._task is not None:
+            self._task.cancel()
 
 
 def played_in(
@@ -298,12 +338,26 @@ def played_in(
     return user.id, chat.id, chat.title or ""
 
 
+def reply_windows(update: Update, chat: Chat | None) -> list[Window]:
+    """The send budget's windows a command's reply in its own chat keeps (bot/session.py's
+    limiter: the group's minute, then the bot's second), reserved ahead by ``begin_update``
+    so the reply costs no round-trip of its own (bot/store/budget.py). A tap mostly edits
+    and a plain message is mostly not answered: they reserve when they send."""
+    message = update.message
+    if message is None or chat is None or not (message.text or "").startswith("/"):
+        return []
+    overall: Window = (None, session.GLOBAL_LIMIT, session.GLOBAL_PERIOD)
+    if chat.id < 0:  # a group's: its minute too, as the limiter counts it
+        return [(chat.id, session.GROUP_LIMIT, session.GROUP_PERIOD), overall]
+    return [overall]
+
+
 _FLOW_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(FLOW_ID_BYTES)
 
 
 def button_flow(update: Update) -> str | None:
     """The flow a pressed button names: every flow button packs its flow id right after its
-    prefix (``prefix:flow:version:…``, bot/taps.py), so ``begin_update`` can read it ahead.
+    prefix (``prefix:flow:version:…``, bot/runner.py), so ``begin_update`` can read it ahead.
     Anything else (a garbled button) reads nothing ahead; the handler judges it."""
     query = update.callback_query
     if query is None or not query.data:

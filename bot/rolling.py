@@ -163,7 +163,8 @@ async def resolve_pool(
     kind: PoolKind = PoolKind.ACTION,
     modifier: int = 0,
 ) -> Pool:
-    """The pool of a typed number (``dice``) or of trait names (``traits``), after wounds.
+    """The pool of a typed number (``dice``) or of trait names (``traits``), after wounds:
+    :func:`pool_of` on the roller's sheet as stored.
 
     Names are resolved before the sheet is read, so an unknown or ambiguous name answers
     with the candidates even before the player has a sheet; a pool named by traits needs a
@@ -173,16 +174,40 @@ async def resolve_pool(
         if dice is None:
             raise ValueError("a pool is a number or trait names")
         sheet = await load_sheet(store, roller, profile)
-        if not modifier:
-            return typed_pool(dice, sheet, profile, kind)
-        label = escape(str(dice)) + modifier_text(modifier)
-        if dice >= 1 and dice + modifier < 1:  # S0: a pool brought to nothing
-            raise PoolRefused(pool_impossible_text(label))
-        pool = typed_pool(dice + modifier, sheet, profile, kind)
-        if pool.wound_penalty:
-            label += " " + wounds_text(pool.wound_penalty)
-        return replace(pool, label=label)
-    return await _sheet_pool(store, roller, profile, traits, modifier)
+        return pool_of(sheet, roller, profile, PoolAsk(dice=dice, kind=kind, modifier=modifier))
+    ask = PoolAsk(traits=traits, kind=kind, modifier=modifier)
+    _trait_codes(traits, profile)  # a name that means nothing is answered before any read
+    return pool_of(await load_sheet(store, roller, profile), roller, profile, ask)
+
+
+@dataclass(frozen=True)
+class PoolAsk:
+    """What a pool is asked as: a typed number (``dice``) or trait names (``traits``), with
+    the dice added or taken (``modifier``) and what the roll is for (``kind``)."""
+
+    dice: int | None = None
+    traits: str | None = None
+    kind: PoolKind = PoolKind.ACTION
+    modifier: int = 0
+
+
+def pool_of(sheet: Sheet | None, roller: Roller, profile: Profile, ask: PoolAsk) -> Pool:
+    """:func:`resolve_pool` on a sheet already read (None: the roller has none): pure, so a
+    tap's step reads the sheet first and asks for the pool without a round-trip."""
+    if ask.traits is not None:
+        return _sheet_pool(sheet, roller, profile, ask.traits, ask.modifier)
+    if ask.dice is None:
+        raise ValueError("a pool is a number or trait names")
+    dice, modifier, kind = ask.dice, ask.modifier, ask.kind
+    if not modifier:
+        return typed_pool(dice, sheet, profile, kind)
+    label = escape(str(dice)) + modifier_text(modifier)
+    if dice >= 1 and dice + modifier < 1:  # S0: a pool brought to nothing
+        raise PoolRefused(pool_impossible_text(label))
+    pool = typed_pool(dice + modifier, sheet, profile, kind)
+    if pool.wound_penalty:
+        label += " " + wounds_text(pool.wound_penalty)
+    return replace(pool, label=label)
 
 
 def typed_pool(dice: int, sheet: Sheet | None, profile: Profile, kind: PoolKind) -> Pool:
@@ -226,20 +251,26 @@ def conditions_difficulty(
     return effect.difficulty
 
 
-async def _sheet_pool(
-    store: Store, roller: Roller, profile: Profile, expression: str, modifier: int = 0
-) -> Pool:
+def _trait_codes(expression: str, profile: Profile) -> list[TraitCode]:
+    """The traits a pool names, or why the names mean nothing (before any sheet is read)."""
     if len(expression) > EXPRESSION_MAX:
         raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
     system = system_of(profile)
     lang = sheet_text.lang_of(get_i18n().current_locale)
     try:
-        codes = parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
+        return parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
     except TraitNameError as error:
         raise PoolRefused(sheet_text.name_problem_text(error, lang, system)) from None
     except RulesInputError:
         raise PoolRefused(too_many_traits_text(profile.max_traits_per_pool)) from None
-    sheet = await load_sheet(store, roller, profile)
+
+
+def _sheet_pool(
+    sheet: Sheet | None, roller: Roller, profile: Profile, expression: str, modifier: int = 0
+) -> Pool:
+    codes = _trait_codes(expression, profile)
+    system = system_of(profile)
+    lang = sheet_text.lang_of(get_i18n().current_locale)
     if sheet is None:
         raise PoolRefused(sheet_text.no_sheet_text(roller.name))
     try:

@@ -32,12 +32,13 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from aiogram import Bot, Router
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
@@ -205,11 +206,14 @@ class Outcome(Generic[S]):
     message then shows (bot/wizard.py). ``answer`` is the presser's toast (``alert``: an
     alert), made in their language; ``heal``: the message is redrawn from its stored screen
     first (a repeated press). ``unpaid``: what the presser is told when ``spend`` finds the
-    sheet no longer has what the step read (then nothing is stored). ``also``: a second
-    flow's step stored in the same compare-and-set (the tracker's, with an attack's or a
-    soak's: it needs a ``spend``), and ``redraw`` the live messages edited after it; ``then``:
-    what is left to do once it is stored (:data:`Then`); ``opens``: a flow the step opens
-    and posts (:class:`Opens`)."""
+    sheet no longer has what the step read (then nothing is stored). ``post``: once the step
+    is stored, a new message is sent below, drawn by ``post`` (a next attempt posted as its
+    own result); ``keyboard_only``: the message keeps its text and only its buttons are
+    redrawn (a result whose text the step never changes). ``also``: a second flow's step
+    stored in the same compare-and-set (the tracker's, with an attack's or a soak's: it needs
+    a ``spend``), and ``redraw`` the live messages edited after it; ``then``: what is left to
+    do once it is stored (:data:`Then`); ``opens``: a flow the step opens and posts
+    (:class:`Opens`)."""
 
     state: S | None = None
     close: bool = False
@@ -222,6 +226,8 @@ class Outcome(Generic[S]):
     alert: bool = False
     heal: bool = False
     unpaid: Answer = render.invalid_button_text
+    post: Handoff | None = None
+    keyboard_only: bool = False
     also: AlsoStep | None = None
     redraw: tuple[Redraw, ...] = ()
     then: Then | None = None
@@ -317,7 +323,8 @@ def typed(gate: Gate, flow: Flow, model: type[S], version: int) -> S | Refusal:
 
 @dataclass(frozen=True)
 class Reading(Generic[S, A]):
-    """What a declaration's ``read`` may look at to fetch what its step needs."""
+    """What a declaration's ``read`` may look at to fetch what its step needs (``profile``:
+    the chat's, which says whose sheets a read loads)."""
 
     store: Store
     message: Message
@@ -342,7 +349,9 @@ class Tap(Generic[S, A, R]):
     the flow, fetched before it runs (None: nothing). ``versioned`` False: the buttons carry
     no version (every player presses the same one, and the step applies each press once).
     ``view`` None: every step hands the message over (a one-time confirmation), so the
-    runner never draws the flow itself."""
+    runner never draws the flow itself. ``only``: a rule on the button's data (a magic
+    filter, ``F.a.in_(…)``) when two declarations share one CallbackData, each for its own
+    flow's buttons."""
 
     model: type[S]
     callback: type[A]
@@ -355,6 +364,7 @@ class Tap(Generic[S, A, R]):
     read: Callable[[Reading[S, A]], Awaitable[R]] | None = None
     versioned: bool = True
     more_kinds: tuple[str, ...] = ()
+    only: Any = None
 
     @property
     def gate(self) -> Gate:
@@ -412,7 +422,8 @@ def register(router: Router, tap: Tap[Any, Any, Any]) -> None:
         await run_tap(tap, callback, callback_data, Context.of(data))
 
     on_tap.__name__ = f"{tap.model.kind}_tap"
-    router.callback_query.register(on_tap, tap.callback.filter())
+    buttons = tap.callback.filter(tap.only) if tap.only is not None else tap.callback.filter()
+    router.callback_query.register(on_tap, buttons)
 
 
 async def run_tap(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context: Context) -> None:
@@ -461,7 +472,7 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
             data,
             context.bot,
             context.chat_settings,
-            profile=context.profile,
+            context.profile,
         )
         read = await tap.read(reading)
     known: Known[R] = Known(flow, context.profile, read, context.features, context.locale)
@@ -554,10 +565,18 @@ async def _commit(
         return True
     if advanced is None:
         return False
-    await safe_edit(message, text, markup)
+    if outcome.keyboard_only:
+        # The old message may be gone or too old to edit; its flow is stored either way.
+        with suppress(TelegramBadRequest):
+            await message.edit_reply_markup(reply_markup=markup)
+    else:
+        await safe_edit(message, text, markup)
     if context.bot is not None:
         for other in outcome.redraw:
             await bot_live.redraw(context.bot, flow.chat_id, other.live, other.drawn)
+    if outcome.post is not None:
+        posted, buttons = await outcome.post(store, flow.chat_id, flow.owner_id)
+        await message.answer(posted, reply_markup=buttons)
     await _answered(callback, outcome, await _sequel(outcome, message, context, (advanced, sheet)))
     if outcome.opens is not None and opened is not None:
         text, markup = outcome.opens.draw(opened)

@@ -58,11 +58,11 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
             return web.Response(status=401, text="Unauthorized")
         try:
             raw: Any = await request.json()
-            Update.model_validate(raw)
+            update = Update.model_validate(raw, context={"bot": bot})
         except (ValueError, ValidationError):
             return web.Response(status=400, text="Bad Request: not an Update")
         try:
-            await delivery.receive_or_hold([raw])
+            await delivery.receive_or_hold([raw], [update])
         except REDIS_ERRORS as error:
             metrics.redis_error("webhook")
             log.warning("update %s not taken, Redis away: %s", raw.get("update_id"), error)

@@ -8,6 +8,12 @@ wizard through :data:`OPEN_WIZARD`; both go through the :class:`~bot.features.Fe
 (ARCHITECTURE.md "Features do not import each other"). «Продлить» under a ``/r`` result hands
 its roll to the extended action the same way (:data:`EXTEND_ROLL`).
 
+Every wizard of the bot — the table rolls' (``handlers/wizard``), ``/r``'s, the d6 ``/r``'s and
+the Effect's setup under ``/m`` — runs on one machinery, :class:`Wizard`: its choice buttons are
+a table of :class:`Choices` (an action's number in, the next choices out, a number no button
+offers refused), the buttons that end it (roll, cast, cancel) are steps of their own, and the
+runner (bot/runner.py) stores, redraws and answers for all of them alike.
+
 A hand-off is two steps so that nothing is half done: ``start`` is pure (it checks the
 numbers and builds the new flow, raising ``RulesInputError`` on a bad one), then the caller
 closes its own flow, and only the one tap that closed it calls :attr:`Opening.open`.
@@ -15,24 +21,79 @@ closes its own flow, and only the one tap that closed it calls :attr:`Opening.op
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Protocol, TypeVar
+from enum import Enum, StrEnum
+from typing import Generic, Protocol, TypeVar, cast
 
 from aiogram.filters import CommandObject
+from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot import render, table_text
 from bot.features import FeatureSet, HandoffKey
 from bot.names import roller_name
 from bot.parsing import ArgumentsError
+from bot.runner import Actor, Known, Outcome, Step
 from bot.store import FlowState, LogEntry, Store
 from rules.d10 import D10Result
+from rules.dice import Rng
+from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile
 
 Arguments = TypeVar("Arguments")
 Drawn = tuple[str, InlineKeyboardMarkup | None]
+S = TypeVar("S", bound=FlowState)
+A = TypeVar("A", bound=CallbackData)
+R = TypeVar("R")
+Seen = TypeVar("Seen")
+
+Pick = Callable[[S, int, Seen], S]
+
+
+class Pressed(Protocol):
+    """A wizard's button as the machinery reads it: which choice (``a``) and its number."""
+
+    @property
+    def a(self) -> Enum: ...
+
+    @property
+    def x(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Choices(Generic[S, Seen]):
+    """A wizard's choice buttons: for each action, how its number changes the choices so far
+    (``Seen``: what a choice may consult — the chat's profile, the sheet read, the roll the
+    wizard opens). A pick raises ``RulesInputError`` for a number no button offers; an action
+    the table lacks is an invalid button too."""
+
+    picks: Mapping[Enum, Pick[S, Seen]]
+
+    def choose(self, state: S, action: Enum, x: int, seen: Seen) -> S:
+        pick = self.picks.get(action)
+        if pick is None:
+            raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", str(action.value))
+        return pick(state, x, seen)
+
+
+@dataclass(frozen=True)
+class Wizard(Generic[S, A, R, Seen]):
+    """One wizard: its :class:`Choices`, the buttons that end it (``ends``: a step each, for
+    a roll, a cast or «Отмена»), and what its choices consult (``seen``, from what the
+    step knows). :meth:`step` is the declaration's pure step (bot/runner.py)."""
+
+    choices: Choices[S, Seen]
+    ends: Mapping[Enum, Step[S, A, R]]
+    seen: Callable[[S, Known[R]], Seen]
+
+    def step(self, state: S, data: A, actor: Actor, known: Known[R], rng: Rng | None) -> Outcome[S]:
+        pressed = cast(Pressed, data)  # every wizard's CallbackData names its action and number
+        end = self.ends.get(pressed.a)
+        if end is not None:
+            return end(state, data, actor, known, rng)
+        seen = self.seen(state, known)
+        return Outcome(state=self.choices.choose(state, pressed.a, pressed.x, seen))
 
 
 class WizardMode(StrEnum):

@@ -24,13 +24,18 @@ slot of a Redis Cluster, so every script and transaction of an update, which tou
 its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:port``):
 
 - ``sdb:chat:{CHAT}`` — the chat's :class:`ChatSettings` as JSON;
-- ``sdb:flow:{CHAT}:FLOW`` — a hash: kind, chat_id, owner_id, version, closed, data (JSON),
-  actors, screen; expires with its flow (a day unless the feature says otherwise);
+- ``sdb:flow:{CHAT}:FLOW`` — a hash: kind, owner_id, version, closed, data (JSON), actors,
+  screen, locale (a new flow leaves out the chat, its key's, and ``closed``, and keeps a long
+  data JSON in pieces of 64 bytes, ``data``, ``data1``, …, which its first step writes
+  whole again: :mod:`bot.store.flows`); expires with its flow (a day unless the feature
+  says otherwise);
 - ``sdb:inbox:BOT`` — the updates fetched or received and not yet finished (update id →
-  JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the update's journal (dice seed, what its writes
-  returned, ``done``; a day's TTL) and ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a
-  chat's updates across replicas (:mod:`bot.store.updates`); outside a chat, the sender's id
-  stands for CHAT;
+  JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the running update's journal (dice seed, what its
+  writes returned, its tries; a day's TTL; deleted as it finishes, kept with ``done`` when
+  it is given up), ``sdb:done:BOT:{CHAT}`` — the chat's finished updates (update id → when,
+  for a day: what a redelivery is told by) and ``sdb:lock:BOT:{CHAT}`` — the lock that
+  serialises a chat's updates across replicas (:mod:`bot.store.updates`); outside a chat,
+  the sender's id stands for CHAT;
 - ``sdb:live:{CHAT}:NAME`` — the chat's one live message of a kind (``init``: the round
   tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
 - ``sdb:log:{CHAT}`` — a list of recent rolls (:class:`LogEntry`), newest first, capped at
@@ -59,11 +64,12 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
 - ``sdb:plays:{USER}`` — a hash of the groups a player used the bot in (``c:CHAT`` → title,
   at most ``PLAYS_CAP``) and ``last``, the campaign of their inline rolls;
 - ``sdb:about:{CHAT}`` — a sorted set of whom the bot's recent messages in the chat are
-  about (score: the message id; member: the id and :class:`Subject` JSON), written as an update
+  about (score: the message id; member: «ID USER USERNAME NAME»), written as an update
   finishes, capped at ``ABOUT_CAP`` and forgotten after ``LOG_TTL`` (bot/replies.py);
 - ``sdb:budget:BOT`` and ``sdb:budget:BOT:{CHAT}`` — the send slots the bot reserved in the
   last second overall and in the last minute in a group, one budget for every replica and
-  across restarts (:mod:`bot.store.budget`); each expires a period after its last slot;
+  across restarts (:mod:`bot.store.budget`; a command's reply is reserved by its update's
+  first step); each expires a period after its last slot;
 - ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten

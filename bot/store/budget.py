@@ -6,43 +6,94 @@ so replicas whose clocks differ agree): a send reserves the earliest slot that k
 window of ``period`` within ``limit`` and waits until then, as the in-process
 ``SlidingWindow`` of bot/session.py does for one process. A group's set carries the chat's
 hash tag (its slot on a cluster); the bot's overall one is a key of its own.
+
+A command's reply is reserved ahead, on one server, by the update's first round-trip
+(``begin_update``): a :class:`Lease` kept on the update's journal, which the update's first
+new message in its own chat takes instead of a round-trip of its own. A lease is a slot like
+any other, reserved moments before the send (a lease older than :data:`LEASE_FRESH` is not
+taken, so a send never goes much later than its slot, the transit Telegram's margins allow
+for), and one the update did not take is handed back by its finishing script.
 """
 
 from __future__ import annotations
 
+import itertools
 import secrets
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from bot.store import journal
 from bot.store.base import PREFIX, StoreBase, tag
+
+# reserve(keys, limits, member): the earliest slot that keeps every window of ``keys`` within
+# its limit ({limit, period in ms} each) reserved for ``member`` in all of them; how long (ms)
+# the send waits for it.
+RESERVE_FUNCTION = """
+local function reserve(keys, limits, member)
+  local clock = redis.call('TIME')
+  local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+  local slot = now
+  for i, key in ipairs(keys) do
+    local limit, period = tonumber(limits[i][1]), tonumber(limits[i][2])
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - period)
+    local since = '(' .. (slot - period)
+    if redis.call('ZCOUNT', key, since, '+inf') >= limit then
+      local kth = redis.call(
+        'ZREVRANGEBYSCORE', key, '+inf', since, 'WITHSCORES', 'LIMIT', limit - 1, 1)
+      slot = math.max(slot, tonumber(kth[2]) + period)
+    end
+  end
+  for i, key in ipairs(keys) do
+    redis.call('ZADD', key, slot, member)
+    redis.call('PEXPIRE', key, slot - now + tonumber(limits[i][2]))
+  end
+  return slot - now
+end
+"""
 
 # KEYS[1..n] the windows' reserved slots (a group's minute, then the bot's second); ARGV[2i-1]
 # and ARGV[2i] window i's limit and period (ms), the last ARGV a member unique to this send.
-# The send's slot is the earliest that keeps every window within its limit; returns how long
-# (ms) the send waits for it.
-_RESERVE = """
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local slot = now
+_RESERVE = (
+    RESERVE_FUNCTION
+    + """
+local limits = {}
 for i = 1, #KEYS do
-  local limit = tonumber(ARGV[2 * i - 1])
-  local period = tonumber(ARGV[2 * i])
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - period)
-  local since = '(' .. (slot - period)
-  if redis.call('ZCOUNT', KEYS[i], since, '+inf') >= limit then
-    local kth = redis.call(
-      'ZREVRANGEBYSCORE', KEYS[i], '+inf', since, 'WITHSCORES', 'LIMIT', limit - 1, 1)
-    slot = math.max(slot, tonumber(kth[2]) + period)
-  end
+  limits[i] = {ARGV[2 * i - 1], ARGV[2 * i]}
 end
-for i = 1, #KEYS do
-  redis.call('ZADD', KEYS[i], slot, ARGV[#ARGV])
-  redis.call('PEXPIRE', KEYS[i], slot - now + tonumber(ARGV[2 * i]))
-end
-return slot - now
+return reserve(KEYS, limits, ARGV[#ARGV])
 """
+)
 
 # A window the send must keep: the group (None for the bot's overall one), limit, seconds.
 Window = tuple[int | str | None, int, float]
+
+# How long after its slot a lease may still be taken: about the time a command's handling
+# takes. A send later than that reserves a slot of its own (and the lease is handed back).
+LEASE_FRESH = 0.25
+
+
+@dataclass
+class Lease:
+    """A send slot reserved for the update ahead (``begin_update``): the windows it holds (the
+    group or None, as :data:`Window`), its member in their sets, and when (``time.monotonic``)
+    the slot comes."""
+
+    windows: tuple[int | str | None, ...]
+    member: str
+    at: float
+    taken: bool = False
+
+    def take(self, windows: Sequence[Window]) -> float | None:
+        """Seconds to wait for the leased slot if it fits a send keeping ``windows`` and is
+        fresh; None if the send reserves its own."""
+        now = time.monotonic()
+        if self.taken or tuple(chat for chat, _l, _p in windows) != self.windows:
+            return None
+        if now > self.at + LEASE_FRESH:
+            return None
+        self.taken = True
+        return max(0.0, self.at - now)
 
 
 def budget_key(bot_id: int, chat_id: int | str | None) -> str:
@@ -53,18 +104,31 @@ def budget_key(bot_id: int, chat_id: int | str | None) -> str:
     return f"{PREFIX}:budget:{bot_id}:{where}"
 
 
+_ORIGIN = secrets.token_hex(8)  # this process, among the replicas
+_SENDS = itertools.count(1)
+
+
+def budget_member() -> str:
+    """A name for one send's slot, unique among the replicas' sends."""
+    return f"{_ORIGIN}:{next(_SENDS)}"
+
+
 class BudgetStore(StoreBase):
     def register_scripts(self) -> None:
         self._reserve = self.redis.register_script(_RESERVE)
-        self._origin = secrets.token_hex(8)  # this process, among the replicas
-        self._sends = 0
 
     async def reserve_send(self, bot_id: int, windows: Sequence[Window]) -> float:
         """Reserve one send's slot in each shared window (a group's minute, the bot's second);
-        seconds to wait before sending. One script on a single server; on a cluster the
-        windows live in different slots, so one call each and the latest slot wins."""
-        self._sends += 1
-        member = f"{self._origin}:{self._sends}"
+        seconds to wait before sending. The running update's lease if it fits (no round-trip);
+        else one script on a single server; on a cluster the windows live in different slots,
+        so one call each and the latest slot wins."""
+        running = journal.current_journal.get()
+        lease = running.lease if running is not None else None
+        if lease is not None:
+            leased = lease.take(windows)
+            if leased is not None:
+                return leased
+        member = budget_member()
         keys = [budget_key(bot_id, chat) for chat, _limit, _period in windows]
         limits = [[limit, int(period * 1000)] for _chat, limit, period in windows]
         if not self.cluster:

@@ -44,6 +44,50 @@ from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 S = TypeVar("S", bound="FlowState")
 
 ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
+# A new flow's data is kept in pieces of at most this many bytes ("data", "data1", …): Redis
+# keeps a hash whose values are all that short as one compact list (hash-max-listpack-value,
+# 64 by default) instead of a table with an entry per field, about 40% less for a roll's
+# result flow (bench/footprint.py). A step writes its data whole and drops the pieces.
+DATA_PIECE = 64
+# Lua: drop the pieces of the flow KEYS[n]'s data beyond the first (its step wrote "data").
+_DROP_PIECES = """
+local piece = 1
+while redis.call('HDEL', FLOW, 'data' .. piece) == 1 do
+  piece = piece + 1
+end
+"""
+
+
+def drop_pieces(flow: str) -> str:
+    return _DROP_PIECES.replace("FLOW", flow)
+
+
+def data_fields(raw: str) -> dict[str, str]:
+    """The data JSON as a new flow's fields: whole if short, else in pieces of at most
+    :data:`DATA_PIECE` bytes, cut between characters."""
+    if len(raw.encode()) <= DATA_PIECE:
+        return {"data": raw}
+    if raw.isascii():  # a byte a character: cut every DATA_PIECE
+        cut = [raw[i : i + DATA_PIECE] for i in range(0, len(raw), DATA_PIECE)]
+        return {("data" if n == 0 else f"data{n}"): piece for n, piece in enumerate(cut)}
+    pieces: list[str] = []
+    start = size = 0
+    for index, char in enumerate(raw):
+        width = len(char.encode())
+        if size + width > DATA_PIECE:
+            pieces.append(raw[start:index])
+            start, size = index, 0
+        size += width
+    pieces.append(raw[start:])
+    return {("data" if n == 0 else f"data{n}"): piece for n, piece in enumerate(pieces)}
+
+
+def data_of(fields: Mapping[Any, Any]) -> str:
+    """A flow's data JSON from its hash, whole or in pieces (:func:`data_fields`)."""
+    parts = [fields["data"]]
+    while (piece := fields.get(f"data{len(parts)}")) is not None:
+        parts.append(piece)
+    return "".join(parts)
 
 
 # KEYS[1] flow, KEYS[2] its chat's log and KEYS[3] its counters (only with entries); ARGV:
@@ -52,8 +96,9 @@ ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
 # entries (bot.store.log.log_args). The version check and the writes
 # happen in one script, so of two taps carrying the same version exactly one can pass, and a
 # lost compare-and-set logs nothing. The actor is remembered (the last few, "version:user")
-# so that only the same presser's repeat counts as a double tap (bot/taps.py).
-_ADVANCE_STEP = """
+# so that only the same presser's repeat counts as a double tap (bot/runner.py).
+_ADVANCE_STEP = (
+    """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
   return false
@@ -73,6 +118,8 @@ end
 redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
   'actors', actors, 'screen', ARGV[5])
 """.replace("ACTORS_KEPT", str(ACTORS_KEPT))
+    + drop_pieces("KEYS[1]")
+)
 _ADVANCE_FLOW = (
     _ADVANCE_STEP
     + log_append("KEYS[2]", "KEYS[3]", 6)
@@ -92,6 +139,31 @@ redis.call('EXPIRE', KEYS[2], tonumber(ARGV[10]))
 """
     + log_append("KEYS[3]", "KEYS[4]", 11)
     + "\nreturn redis.call('HGETALL', KEYS[1])\n"
+)
+
+
+# A new flow and its log lines, recorded in the update's journal, in one script (a roll's one
+# write: one command to send and one reply to read, where a MULTI…EXEC is seven of each).
+# KEYS[1] the flow, KEYS[2] the chat's log, KEYS[3] the update's journal (a placeholder
+# outside an update), KEYS[4] the chat's counters; ARGV[1] the flow's TTL, ARGV[2] the
+# journal's field ('' for none), ARGV[3] what it records, ARGV[4] the flow's fields as a JSON
+# object of strings, then the log's cap, the entries' tally and the entries
+# (bot.store.log.log_args; nothing without entries).
+_CREATE_FLOW = (
+    """
+local fields = {}
+for name, value in pairs(cjson.decode(ARGV[4])) do
+  fields[#fields + 1] = name
+  fields[#fields + 1] = value
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+end
+"""
+    + log_append("KEYS[2]", "KEYS[4]", 5)
+    + "\nreturn 1\n"
 )
 
 
@@ -133,7 +205,8 @@ return 1
 # a stale step, 'sheet' when the sheet changed since it was read (the caller reads again),
 # else the flow's hash. The second flow moves only if it is still at its version; its step
 # has no actor (a health line's redraw is nobody's tap).
-_ADVANCE_SPENDING = """
+_ADVANCE_SPENDING = (
+    """
 local function fresh(key, expected)
   local version = redis.call('HGET', key, 'version')
   if not version or tonumber(version) ~= tonumber(expected) then
@@ -161,6 +234,7 @@ if (ARGV[8] == '1' and current ~= ARGV[7]) or (ARGV[8] ~= '1' and current) then
 end
 redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
   'actors', actors(KEYS[1], new, ARGV[4]), 'screen', ARGV[5])
+DROP_PIECES_1
 if ARGV[9] ~= '' then
   redis.call('HSET', KEYS[2], ARGV[6], ARGV[9])
   if ARGV[8] ~= '1' and ARGV[13] ~= '' then
@@ -172,12 +246,16 @@ if ARGV[10] ~= '' then
   if other then
     redis.call('HSET', KEYS[4], 'version', other, 'data', ARGV[11],
       'actors', actors(KEYS[4], other, '0'), 'screen', ARGV[12])
+    DROP_PIECES_4
   end
 end
 LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
 """.replace("ACTORS_KEPT", str(ACTORS_KEPT))
-_ADVANCE_SPENDING = _ADVANCE_SPENDING.replace("LOG_APPEND", log_append("KEYS[3]", "KEYS[5]", 15))
+    .replace("LOG_APPEND", log_append("KEYS[3]", "KEYS[5]", 15))
+    .replace("DROP_PIECES_1", drop_pieces("KEYS[1]"))
+    .replace("DROP_PIECES_4", drop_pieces("KEYS[4]"))
+)
 
 # KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
 # pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
@@ -375,14 +453,16 @@ def _screen(raw: str | None) -> Screen | None:
         return None
 
 
-def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any]) -> Flow:
+def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Flow:
+    """The flow from its hash; ``chat_id`` is the chat of its key (a new flow's hash does not
+    repeat it, nor ``closed`` until it is)."""
     return Flow(
         id=flow_id,
         kind=fields["kind"],
-        chat_id=int(fields["chat_id"]),
+        chat_id=int(fields.get("chat_id") or chat_id),
         owner_id=int(fields["owner_id"]),
         version=int(fields["version"]),
-        data=json.loads(fields["data"]),
+        data=json.loads(data_of(fields)),
         closed=fields.get("closed") == "1",
         actors=_actors(fields.get("actors")),
         screen=_screen(fields.get("screen")),
@@ -399,6 +479,7 @@ def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
 class FlowStore(LogStore):
     def register_scripts(self) -> None:
         self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
+        self._create_flow = self.redis.register_script(_CREATE_FLOW)
         self._advance_creating = self.redis.register_script(_ADVANCE_CREATING)
         self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
         self._set_live_message = self.redis.register_script(_SET_LIVE_MESSAGE)
@@ -406,20 +487,23 @@ class FlowStore(LogStore):
         self._advance_spending = self.redis.register_script(_ADVANCE_SPENDING)
         self._end_live = self.redis.register_script(_END_LIVE)
 
+    @staticmethod
+    def _new_fields(flow: Flow) -> dict[str, str]:
+        """A new flow's hash. The chat is the key's, and a flow is open until a step says
+        otherwise: a roll's result keeps only what is its own (bench/footprint.py)."""
+        return {
+            "kind": flow.kind,
+            "owner_id": str(flow.owner_id),
+            "version": str(flow.version),
+            **({"closed": "1"} if flow.closed else {}),
+            **data_fields(dump(flow.data)),
+            "locale": flow.locale or "",
+        }
+
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
         key = flow_key(flow.chat_id, flow.id)
-        pipe.hset(
-            key,
-            mapping={
-                "kind": flow.kind,
-                "chat_id": flow.chat_id,
-                "owner_id": flow.owner_id,
-                "version": flow.version,
-                "closed": "1" if flow.closed else "0",
-                "data": dump(flow.data),
-                "locale": flow.locale or "",
-            },
-        )
+        mapping: dict[Any, Any] = self._new_fields(flow)
+        pipe.hset(key, mapping=mapping)
         pipe.expire(key, ttl)
 
     @staticmethod
@@ -447,14 +531,30 @@ class FlowStore(LogStore):
         entries: Sequence[LogEntry] = (),
         ttl: int = FLOW_TTL,
     ) -> Flow:
-        """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5)."""
+        """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5),
+        recorded in the running update's journal as :func:`journal.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
-
-        def queue(pipe: Pipeline) -> None:
-            self._queue_flow(pipe, flow, ttl)
-            self._queue_log(pipe, chat_id, tuple(entries))
-
-        return await journal.pipeline(self.redis, queue, flow)
+        record = journal.current_journal.get()
+        step = record.next_step() if record is not None else 0
+        if record is not None and step in record.steps:
+            return cast(Flow, record.decode(record.steps[step]))
+        journal.forget()
+        await self._create_flow(
+            keys=[
+                flow_key(chat_id, flow.id),
+                log_key(chat_id),
+                record.key if record is not None else none_key(chat_id),
+                stats_key(chat_id),
+            ],
+            args=[
+                ttl,
+                f"fx:{step}" if record is not None else "",
+                record.encode(flow) if record is not None else "",
+                dump(self._new_fields(flow)),
+                *log_args(entries),
+            ],
+        )
+        return flow
 
     async def create_flow_spending(
         self,
@@ -532,7 +632,7 @@ class FlowStore(LogStore):
             return None
         if not reply:
             return None, None
-        return _flow_from_hash(flow.id, pairs(reply)), updated
+        return _flow_from_hash(flow.id, pairs(reply), flow.chat_id), updated
 
     async def open_live(
         self, name: str, state: FlowState, chat_id: int, owner_id: int, *, ttl: int = FLOW_TTL
@@ -549,7 +649,7 @@ class FlowStore(LogStore):
             if pointer is not None:
                 fields = await pipe.hgetall(flow_key(chat_id, pointer.flow))
                 if fields and fields.get("closed") != "1":
-                    return _flow_from_hash(pointer.flow, fields), pointer, False
+                    return _flow_from_hash(pointer.flow, fields, chat_id), pointer, False
             flow = self._new_flow(state, chat_id, owner_id)
             fresh = Live(flow=flow.id)
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
@@ -570,7 +670,7 @@ class FlowStore(LogStore):
         pointer = _live(raw)
         if pointer is None or not fields or fields.get("closed") == "1":
             return LiveAhead(raw=raw)
-        return LiveAhead(raw=raw, flow=_flow_from_hash(pointer.flow, fields), live=pointer)
+        return LiveAhead(raw=raw, flow=_flow_from_hash(pointer.flow, fields, chat_id), live=pointer)
 
     def locale_ahead(self, chat_id: int, flow_id: str) -> str | None:
         """The language of the flow a button names, as this update read it ahead (a peek: the
@@ -668,7 +768,7 @@ class FlowStore(LogStore):
         fields = ahead if ahead is not None else await self.redis.hgetall(key)
         if not fields:
             return None
-        return _flow_from_hash(flow_id, fields)
+        return _flow_from_hash(flow_id, fields, chat_id)
 
     async def advance_flow(
         self,
@@ -698,7 +798,7 @@ class FlowStore(LogStore):
         reply = await self._advance_flow(keys=keys, args=args)
         if not reply:
             return None
-        return _flow_from_hash(flow.id, pairs(reply))
+        return _flow_from_hash(flow.id, pairs(reply), flow.chat_id)
 
     async def advance_flow_creating(
         self,
@@ -737,7 +837,7 @@ class FlowStore(LogStore):
         reply = await self._advance_creating(keys=keys, args=args)
         if not reply:
             return None
-        return _flow_from_hash(flow.id, pairs(reply))
+        return _flow_from_hash(flow.id, pairs(reply), flow.chat_id)
 
     async def keep_screen(self, flow: Flow, screen: Screen) -> None:
         """What a closed flow's message now shows (a hand-off drew another flow into it), so a
@@ -826,6 +926,9 @@ class FlowStore(LogStore):
                 "screen": screen.model_dump_json() if screen is not None else "",
             }
             pipe.hset(fkey, mapping=change)
+            pieces = [str(k) for k in fields if str(k).startswith("data") and str(k)[4:].isdigit()]
+            if pieces:
+                pipe.hdel(fkey, *pieces)
             if updated is not None:
                 pipe.hset(skey, field, to_json(updated))
                 if created and (named := spend.name_field()) is not None:
@@ -834,8 +937,11 @@ class FlowStore(LogStore):
                 if other_sheet is not None:
                     pipe.hset(skey, other_field, to_json(other_sheet))
             self._queue_log(pipe, flow.chat_id, tuple(entries))
-            new: dict[Any, Any] = {**fields, **change}
-            return _flow_from_hash(flow.id, new), updated
+            new: dict[Any, Any] = {
+                **{k: v for k, v in fields.items() if k not in pieces},
+                **change,
+            }
+            return _flow_from_hash(flow.id, new, flow.chat_id), updated
 
         advanced, sheet = await self._watched([fkey, skey], apply)
         if advanced is not None and also is not None:

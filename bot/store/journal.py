@@ -16,11 +16,14 @@ import secrets
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    from bot.store.budget import Lease
 
 _T = TypeVar("_T")
 
@@ -69,6 +72,8 @@ class Journal:
     taken: int = 0
     # A roll went into the chat's log: its sender played there (bot/store/inline.py).
     rolled: bool = False
+    # The send slot reserved ahead for the update's reply (bot/store/budget.py); not stored.
+    lease: Lease | None = None
 
     def dice(self) -> ReplayDice:
         return ReplayDice(self.seed)

@@ -23,6 +23,7 @@ done and removes), while on one server the same script does both.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
@@ -46,6 +47,7 @@ from bot.store.base import (
     sheet_key,
     tag,
 )
+from bot.store.budget import RESERVE_FUNCTION, Lease, Window, budget_key, budget_member
 from bot.store.chats import ChatSettings, parse_chat_settings
 from bot.store.inline import PLAYED, PLAYS_CAP, plays_key, plays_write
 from bot.store.journal import Journal, Prefetch
@@ -54,6 +56,7 @@ JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 # Renewed while the update runs (bot/delivery.py), so only a dead holder's lock runs out.
 LOCK_TTL_MS = 15_000
 MAX_ATTEMPTS = 5  # an update that failed this often is finished, so a poisoned one cannot loop
+DONE_SWEEP = 64  # the finished updates are swept of the old ones each time they grow by this
 
 
 class Subject(BaseModel):
@@ -66,9 +69,34 @@ class Subject(BaseModel):
     username: str | None = None
 
 
+def about_member(message_id: int, subject: Subject) -> str:
+    """«ID USER USERNAME NAME» (no username: empty): a few evenings of results are kept per
+    chat, so each is as short as it can be (bench/footprint.py); the name, last, may hold
+    spaces."""
+    return f"{message_id} {subject.user_id} {subject.username or ''} {subject.name}"
+
+
+def subject_of(member: str) -> Subject | None:
+    """The subject of an ``about`` member: :func:`about_member`'s form, or the JSON an older
+    version wrote after the id."""
+    rest = member.partition(" ")[2]
+    try:
+        if rest.startswith("{"):
+            return Subject.model_validate_json(rest)
+        user, username, name = rest.split(" ", 2)
+        return Subject(user_id=int(user), name=name, username=username or None)
+    except (ValueError, ValidationError):
+        return None
+
+
 def journal_key(bot_id: int, update_id: int, scope: int) -> str:
     """The update's journal, in the slot of the chat (``scope``) it is serialised by."""
     return f"{PREFIX}:upd:{bot_id}:{tag(scope)}:{update_id}"
+
+
+def done_key(bot_id: int, scope: int) -> str:
+    """The chat's finished updates (update id → when it finished), in the chat's slot."""
+    return f"{PREFIX}:done:{bot_id}:{tag(scope)}"
 
 
 def lock_key(bot_id: int, scope: int) -> str:
@@ -79,22 +107,31 @@ def inbox_key(bot_id: int) -> str:
     return f"{PREFIX}:inbox:{bot_id}"
 
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what
-# is read ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names,
-# KEYS[6] the chat's sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some
-# sheets or an 'S' for all of them), KEYS[7] and KEYS[8] the chat's hidden rolls and their
-# counter (only their clock is renewed), KEYS[9..] live pointers, each read with the flow it
-# points at. ARGV[1] lock token, ARGV[2] lock TTL (ms), ARGV[3] '1' to take the lock from a
-# holder presumed dead, ARGV[4] a fresh seed, ARGV[5] journal TTL, ARGV[6] update id,
-# ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9] the chat's flow keys' prefix,
-# ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11..] the sheet fields to read (the sender's
-# sheets). Every update in a chat renews the clock of the chat's table (CHAT_TTL).
-_BEGIN = """
-if redis.call('HGET', KEYS[1], 'done') == '1' then
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what is
+# read ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the
+# chat's sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some sheets or an 'S'
+# for all of them), KEYS[7] and KEYS[8] the chat's hidden rolls and their counter (only their
+# clock is renewed), KEYS[9] and KEYS[10] the send budget's windows a lease is reserved in (the
+# group's, the bot's; placeholders without one), KEYS[11] the chat's finished updates, KEYS[12..]
+# live pointers, each read with the flow it points at. ARGV[1] lock token, ARGV[2] lock TTL (ms),
+# ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh seed, ARGV[5] journal
+# TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9] the chat's flow
+# keys' prefix, ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11] the update's JSON to keep in the
+# inbox ('' when it is there already), ARGV[12] the lease's member ('' for none), ARGV[13..16] the
+# limit and period (ms) of the group's window ('' for none) and of the bot's, ARGV[17..] the sheet
+# fields to read (the sender's sheets). Every update in a chat renews the clock of the chat's
+# table (CHAT_TTL).
+_BEGIN = (
+    RESERVE_FUNCTION
+    + """
+if redis.call('HEXISTS', KEYS[11], ARGV[6]) == 1 or redis.call('HGET', KEYS[1], 'done') == '1' then
   if ARGV[10] == '1' then
     redis.call('HDEL', KEYS[3], ARGV[6])
   end
   return {'done'}
+end
+if ARGV[10] == '1' and ARGV[11] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[6], ARGV[11])
 end
 local holder = redis.call('GET', KEYS[2])
 if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
@@ -126,15 +163,15 @@ end
 local sheets = {}
 if string.find(flags, 'S', 1, true) then
   sheets = redis.call('HGETALL', KEYS[6])
-elseif string.find(flags, 's', 1, true) and #ARGV > 10 then
+elseif string.find(flags, 's', 1, true) and #ARGV > 16 then
   local fields = {}
-  for i = 11, #ARGV do
+  for i = 17, #ARGV do
     fields[#fields + 1] = ARGV[i]
   end
   sheets = redis.call('HMGET', KEYS[6], unpack(fields))
 end
 local lives = {}
-for i = 9, #KEYS do
+for i = 12, #KEYS do
   local pointer = redis.call('GET', KEYS[i])
   local fields = {}
   if pointer then
@@ -145,22 +182,52 @@ for i = 9, #KEYS do
   end
   lives[#lives + 1] = {pointer or false, fields}
 end
-return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives}
+local lease = false
+if ARGV[12] ~= '' then
+  local keys, limits = {}, {}
+  if ARGV[13] ~= '' then
+    keys[1], limits[1] = KEYS[9], {ARGV[13], ARGV[14]}
+  end
+  keys[#keys + 1], limits[#limits + 1] = KEYS[10], {ARGV[15], ARGV[16]}
+  lease = reserve(keys, limits, ARGV[12])
+end
+return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives, lease}
 """.replace("CHAT_TTL", str(CHAT_TTL))
+)
 
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), KEYS[4] the
-# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster), KEYS[6]
-# whom the chat's bot messages are about; ARGV[1] lock token, ARGV[2] update id, ARGV[3] '1'
-# when KEYS[3] is the inbox, ARGV[4] the newest message the update sent in its chat ('' for
-# none), ARGV[5..7] the group the sender played in, its title and the cap ('' for none:
-# bot/store/inline.py), ARGV[8..] pairs of a message id and whom it is about («ID {Subject
-# JSON}»).
+# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster), KEYS[6] whom
+# the chat's bot messages are about, KEYS[7] and KEYS[8] the send budget's windows of an untaken
+# lease (placeholders without one), KEYS[9] the chat's finished updates; ARGV[1] lock token,
+# ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox, ARGV[4] the newest message the update
+# sent in its chat ('' for none), ARGV[5..7] the group the sender played in, its title and the cap
+# ('' for none: bot/store/inline.py), ARGV[8] the untaken lease's member ('' for none), ARGV[9..]
+# pairs of a message id and whom it is about (:func:`about_member`). A finished update leaves no
+# journal, only its id and the time it finished in the chat's finished updates: a redelivery needs
+# nothing else, and the seed and the writes' results were most of what an update left behind
+# (bench/footprint.py). Those older than a redelivery can come (a day) are dropped as the hash
+# grows, and the whole hash goes with a quiet chat.
 _FINISH = (
     """
-redis.call('HSET', KEYS[1], 'done', '1')
+redis.call('DEL', KEYS[1])
+local clock = tonumber(redis.call('TIME')[1])
+redis.call('HSET', KEYS[9], ARGV[2], clock)
+if redis.call('HLEN', KEYS[9]) % DONE_SWEEP == 0 then
+  local finished = redis.call('HGETALL', KEYS[9])
+  for i = 1, #finished, 2 do
+    if tonumber(finished[i + 1]) < clock - JOURNAL_TTL then
+      redis.call('HDEL', KEYS[9], finished[i])
+    end
+  end
+end
+redis.call('EXPIRE', KEYS[9], JOURNAL_TTL)
 PLAYED
-if #ARGV > 7 then
-  for i = 8, #ARGV - 1, 2 do
+if ARGV[8] ~= '' then
+  redis.call('ZREM', KEYS[7], ARGV[8])
+  redis.call('ZREM', KEYS[8], ARGV[8])
+end
+if #ARGV > 8 then
+  for i = 9, #ARGV - 1, 2 do
     redis.call('ZREMRANGEBYSCORE', KEYS[6], ARGV[i], ARGV[i])
     redis.call('ZADD', KEYS[6], ARGV[i], ARGV[i + 1])
   end
@@ -184,6 +251,8 @@ return 1
     .replace("PLAYED", plays_write("KEYS[5]", 5))
     .replace("ABOUT_CAP", str(ABOUT_CAP))
     .replace("LOG_TTL", str(LOG_TTL))
+    .replace("JOURNAL_TTL", str(JOURNAL_TTL))
+    .replace("DONE_SWEEP", str(DONE_SWEEP))
 )
 
 # KEYS[1] journal, KEYS[2] the chat's newest bot message; ARGV[1] the newest message the
@@ -265,6 +334,8 @@ class UpdateStore(StoreBase):
         sheet_fields: Sequence[str] = (),
         all_sheets: bool = False,
         live_names: Sequence[str] = (),
+        inbox: str | None = None,
+        lease: Sequence[Window] = (),
     ) -> tuple[Begun, ChatSettings, Journal | None, Prefetch]:
         """Take the chat's lock and the update's journal, with the chat's settings, in one
         round-trip, reading ahead the flow ``flow_id`` (a button's) and the chat's sheets
@@ -273,13 +344,22 @@ class UpdateStore(StoreBase):
         reads every sheet of the chat instead, and ``live_names`` the chat's live messages
         of those names with their flows (a combat tap: ``Feature.reads_ahead``). A chat's
         update is serialised by that chat (``scope`` is ``chat_id``), so all of it is in
-        one slot of a cluster."""
+        one slot of a cluster.
+
+        On one server the same round-trip also keeps ``inbox`` (the update's JSON) in the
+        inbox, unless the update was finished before (bot/delivery.py: the fetch's own write,
+        folded in), and reserves a send slot in the windows ``lease`` (the group's, then the
+        bot's; bot/store/budget.py) for the update's reply: :attr:`Journal.lease`."""
         none = none_key(scope)
         if chat_id is not None and chat_id != scope:
             raise ValueError(f"chat {chat_id} is not the update's scope {scope}")
         sheets = sheet_fields if chat_id is not None else ()
         wide = all_sheets and chat_id is not None
         lives = list(live_names) if chat_id is not None else []
+        leasing = bool(lease) and not self.cluster
+        group = [w for w in lease if w[0] is not None] if leasing else []
+        overall = [w for w in lease if w[0] is None] if leasing else []
+        leasing = leasing and len(overall) == 1 and len(group) <= 1
         keys = [
             journal_key(bot_id, update_id, scope),
             lock_key(bot_id, scope),
@@ -289,6 +369,9 @@ class UpdateStore(StoreBase):
             sheet_key(chat_id) if chat_id is not None else none,
             hidden_key(chat_id) if chat_id is not None else none,
             hidden_seq_key(chat_id) if chat_id is not None else none,
+            budget_key(bot_id, group[0][0]) if leasing and group else none,
+            budget_key(bot_id, None) if leasing else none,
+            done_key(bot_id, scope),
             *(live_key(chat_id, name) for name in lives if chat_id is not None),
         ]
         reading_flow = flow_id is not None and chat_id is not None
@@ -308,6 +391,10 @@ class UpdateStore(StoreBase):
             flags,
             flow_key(chat_id, "") if chat_id is not None else "",
             "" if self.cluster else "1",
+            inbox or "",
+            budget_member() if leasing else "",
+            *((group[0][1], int(group[0][2] * 1000)) if leasing and group else ("", "")),
+            *((overall[0][1], int(overall[0][2] * 1000)) if leasing else ("", "")),
             *sheets,
         ]
         reply = await self._begin(keys=keys, args=args)
@@ -330,9 +417,16 @@ class UpdateStore(StoreBase):
         else:
             for name, value in zip(sheets, values, strict=False):
                 prefetch.sheets[(keys[5], name)] = value
-        for key, (pointer, raw) in zip(keys[8:], reply[5] if len(reply) > 5 else [], strict=False):
+        for key, (pointer, raw) in zip(keys[11:], reply[5] if len(reply) > 5 else [], strict=False):
             fields = dict(zip(raw[0::2], raw[1::2], strict=True))
             prefetch.lives[key] = (pointer or None, fields)
+        waits = reply[6] if len(reply) > 6 else None
+        if leasing and waits is not None:
+            journal.lease = Lease(
+                windows=(*(w[0] for w in group), None),
+                member=str(args[11]),
+                at=time.monotonic() + int(waits) / 1000,
+            )
         return status, parse_chat_settings(raw_settings), journal, prefetch
 
     async def finish_update(
@@ -345,13 +439,19 @@ class UpdateStore(StoreBase):
         sent: int | None = None,
         played: tuple[int, int, str] | None = None,
         about: Mapping[int, Subject] | None = None,
+        lease: Lease | None = None,
     ) -> None:
-        """Mark the update done, out of the inbox, the lock released; ``sent``: the newest
-        message the update put in its chat, the floor of a later lost send's search;
+        """Mark the update done (its journal shrunk to that mark), out of the inbox, the lock
+        released; ``sent``: the newest message the update put in its chat, the floor of a
+        later lost send's search;
         ``played``: (sender, group, its title), the group the sender's inline rolls belong to
         from now on (bot/store/inline.py); ``about``: whom the messages it sent there are
-        about (:meth:`message_about`)."""
+        about (:meth:`message_about`); ``lease``: the update's send slot reserved ahead,
+        handed back unless a send took it."""
         inline = played is not None and not self.cluster
+        refund = lease is not None and not lease.taken and not self.cluster
+        windows = lease.windows if lease is not None and refund else ()
+        groups = [chat for chat in windows if chat is not None]
         keys = [
             journal_key(bot_id, update_id, scope),
             lock_key(bot_id, scope),
@@ -359,6 +459,9 @@ class UpdateStore(StoreBase):
             sent_key(scope),
             plays_key(played[0]) if played is not None and inline else none_key(scope),
             about_key(scope),
+            budget_key(bot_id, groups[0]) if groups else none_key(scope),
+            budget_key(bot_id, None) if refund else none_key(scope),
+            done_key(bot_id, scope),
         ]
         args: list[str | int] = [
             token,
@@ -368,11 +471,12 @@ class UpdateStore(StoreBase):
             played[1] if played is not None and inline else "",
             played[2] if played is not None and inline else "",
             PLAYS_CAP,
+            lease.member if lease is not None and refund else "",
         ]
         for message_id, subject in sorted((about or {}).items()):
             # The id leads the member too: a set's members are unique, and two results of
             # the same player are two members.
-            args += [message_id, f"{message_id} {subject.model_dump_json()}"]
+            args += [message_id, about_member(message_id, subject)]
         await self._finish(keys=keys, args=args)
         if self.cluster:  # the inbox is in a slot of its own: out of it once done
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
@@ -385,10 +489,7 @@ class UpdateStore(StoreBase):
         its recent messages about someone."""
         found = await self.redis.zrangebyscore(about_key(chat_id), message_id, message_id)
         for raw in found:
-            try:
-                return Subject.model_validate_json(str(raw).partition(" ")[2])
-            except ValidationError:
-                return None
+            return subject_of(str(raw))
         return None
 
     async def postpone_update(

@@ -16,6 +16,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import render, rolling
 from bot.runner import Actor, Answer, Known, Outcome, Reading, Tap, Who, refuse
 from bot.store import Flow, LogEntry, SheetSpend
+from bot.wizard import Choices, Wizard
 from handlers.d6roll import view
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
@@ -94,50 +95,82 @@ def step(
 ) -> Outcome[D6RollState]:
     try:
         if state.result is None:
-            return _wizard_step(state, action, known, rng)
+            return WIZARD.step(state, action, actor, known, rng)
         return _effort_step(state, action, known, rng)
     except _Refused as refused:
         said = refused.text
         return refuse(lambda: render.plain(said()))
 
 
-def _wizard_step(
-    state: D6RollState, data: D6Callback, known: Known[Sheet | None], rng: Rng | None
-) -> Outcome[D6RollState]:
-    action, x, sheet = data.a, data.x, known.read
+def _power(state: D6RollState, x: int, sheet: Sheet | None) -> D6RollState:
     powers = sheet.powers if sheet is not None else ()
-    if action is D6Action.POWER:
-        if not 0 <= x < len(powers):
-            raise _Refused(render.invalid_button_text)
-        name = powers[x].name
-        chosen = tuple(p for p in state.powers if p != name)
-        if len(chosen) == len(state.powers):
-            chosen = (*state.powers, name)
-        after = state.model_copy(update={"powers": chosen, "chance": None})
-    elif action is D6Action.CHANCE:
-        if x not in view.WIZARD_CHANCES and x != view.NO_POWER:
-            raise _Refused(render.invalid_button_text)
-        after = state.model_copy(update={"chance": x, "powers": ()})
-    elif action is D6Action.WEAKNESS:
-        after = state.model_copy(update={"weakness": not state.weakness})
-    elif action is D6Action.LUCK:
-        if sheet is None or not 0 <= x <= sheet.luck:
-            luck = sheet.luck if sheet else 0
-            raise _Refused(lambda: rolling.no_luck_text(luck))
-        after = state.model_copy(update={"luck": x})
-    elif action is D6Action.REQUIRED:
-        if x not in view.WIZARD_REQUIRED:
-            raise _Refused(render.invalid_button_text)
-        after = state.model_copy(update={"required": x})
-    elif action is D6Action.MODIFIER:
-        if x - MODIFIER_SHIFT not in view.WIZARD_MODIFIERS:
-            raise _Refused(render.invalid_button_text)
-        after = state.model_copy(update={"modifier": x - MODIFIER_SHIFT})
-    elif action is D6Action.ROLL:
-        return _roll_step(state, known, rng)
-    else:
+    if not 0 <= x < len(powers):
         raise _Refused(render.invalid_button_text)
-    return Outcome(state=after)
+    name = powers[x].name
+    chosen = tuple(p for p in state.powers if p != name)
+    if len(chosen) == len(state.powers):
+        chosen = (*state.powers, name)
+    return state.model_copy(update={"powers": chosen, "chance": None})
+
+
+def _chance(state: D6RollState, x: int, sheet: Sheet | None) -> D6RollState:
+    if x not in view.WIZARD_CHANCES and x != view.NO_POWER:
+        raise _Refused(render.invalid_button_text)
+    return state.model_copy(update={"chance": x, "powers": ()})
+
+
+def _weakness(state: D6RollState, x: int, sheet: Sheet | None) -> D6RollState:
+    return state.model_copy(update={"weakness": not state.weakness})
+
+
+def _luck(state: D6RollState, x: int, sheet: Sheet | None) -> D6RollState:
+    if sheet is None or not 0 <= x <= sheet.luck:
+        luck = sheet.luck if sheet else 0
+        raise _Refused(lambda: rolling.no_luck_text(luck))
+    return state.model_copy(update={"luck": x})
+
+
+def _required(state: D6RollState, x: int, sheet: Sheet | None) -> D6RollState:
+    if x not in view.WIZARD_REQUIRED:
+        raise _Refused(render.invalid_button_text)
+    return state.model_copy(update={"required": x})
+
+
+def _modifier(state: D6RollState, x: int, sheet: Sheet | None) -> D6RollState:
+    if x - MODIFIER_SHIFT not in view.WIZARD_MODIFIERS:
+        raise _Refused(render.invalid_button_text)
+    return state.model_copy(update={"modifier": x - MODIFIER_SHIFT})
+
+
+def _rolled(
+    state: D6RollState,
+    data: D6Callback,
+    actor: Actor,
+    known: Known[Sheet | None],
+    rng: Rng | None,
+) -> Outcome[D6RollState]:
+    return _roll_step(state, known, rng)
+
+
+def _sheet(state: D6RollState, known: Known[Sheet | None]) -> Sheet | None:
+    return known.read
+
+
+# The d6 /r wizard on the one wizard machinery (bot/wizard.py): its choices consult the sheet.
+WIZARD: Wizard[D6RollState, D6Callback, Sheet | None, Sheet | None] = Wizard(
+    choices=Choices(
+        {
+            D6Action.POWER: _power,
+            D6Action.CHANCE: _chance,
+            D6Action.WEAKNESS: _weakness,
+            D6Action.LUCK: _luck,
+            D6Action.REQUIRED: _required,
+            D6Action.MODIFIER: _modifier,
+        }
+    ),
+    ends={D6Action.ROLL: _rolled},
+    seen=_sheet,
+)
 
 
 def _roll_step(

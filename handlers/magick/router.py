@@ -33,6 +33,7 @@ from bot.runner import tell
 from bot.session import safe_edit
 from bot.store import Flow, LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, resolve
+from bot.wizard import Choices
 from handlers.magick import view
 from handlers.magick.callbacks import (
     MagickAction,
@@ -464,7 +465,7 @@ def _effect_step(
     elif action is MagickAction.CAST:
         return _paid(state, known.read.sheet, profile, rng, mode="cast")
     else:
-        after = _setup(state, action, x, profile)
+        after = SETUP.choose(state, action, x, profile)
     return runner.Outcome(state=after, close=after.stage is Stage.CANCELLED)
 
 
@@ -616,26 +617,67 @@ def _step_named(state: EffectFlow, row: magick.Modifier, profile: Profile) -> Ef
     return state.model_copy(update={"named": after})
 
 
-def _setup(state: EffectFlow, action: MagickAction, x: int, profile: Profile) -> EffectFlow:
-    if action is MagickAction.LEVEL and x in LEVELS:
-        return state.model_copy(update={"level": x})
-    if action is MagickAction.VULGAR:
-        return state.model_copy(update={"vulgar": not state.vulgar})
-    if action is MagickAction.WITNESSES:
-        return state.model_copy(update={"witnesses": not state.witnesses})
-    if action is MagickAction.QUINTESSENCE and 0 <= x <= view.quintessence_most(state, profile):
-        return state.model_copy(update={"quintessence": x})
-    if action is MagickAction.MODIFIER and 0 <= x <= 2 * MODIFIER_CAP:
-        return state.model_copy(update={"modifier": x - MODIFIER_CAP})
-    if action is MagickAction.WILLPOWER:
-        return state.model_copy(update={"willpower": not state.willpower})
-    if action is MagickAction.MODIFIERS and x in (0, 1):
-        return state.model_copy(update={"modifiers_open": bool(x)})
-    if action is MagickAction.NAMED and 0 <= x < len(NAMED_MODIFIERS):
-        return _step_named(state, NAMED_MODIFIERS[x], profile)
-    if action is MagickAction.CANCEL:
-        return state.model_copy(update={"stage": Stage.CANCELLED})
-    raise _Refused(render.invalid_button_text())
+def _level(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    if x not in LEVELS:
+        raise _Refused(render.invalid_button_text())
+    return state.model_copy(update={"level": x})
+
+
+def _vulgar(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    return state.model_copy(update={"vulgar": not state.vulgar})
+
+
+def _witnesses(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    return state.model_copy(update={"witnesses": not state.witnesses})
+
+
+def _quintessence(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    if not 0 <= x <= view.quintessence_most(state, profile):
+        raise _Refused(render.invalid_button_text())
+    return state.model_copy(update={"quintessence": x})
+
+
+def _modifier(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    if not 0 <= x <= 2 * MODIFIER_CAP:
+        raise _Refused(render.invalid_button_text())
+    return state.model_copy(update={"modifier": x - MODIFIER_CAP})
+
+
+def _willpower(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    return state.model_copy(update={"willpower": not state.willpower})
+
+
+def _modifiers(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    if x not in (0, 1):
+        raise _Refused(render.invalid_button_text())
+    return state.model_copy(update={"modifiers_open": bool(x)})
+
+
+def _named(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    if not 0 <= x < len(NAMED_MODIFIERS):
+        raise _Refused(render.invalid_button_text())
+    return _step_named(state, NAMED_MODIFIERS[x], profile)
+
+
+def _cancel(state: EffectFlow, x: int, profile: Profile) -> EffectFlow:
+    return state.model_copy(update={"stage": Stage.CANCELLED})
+
+
+# The Effect's setup is a wizard on the one machinery (bot/wizard.py): its choices, each
+# checked against the table's profile; «Сотворить» ends it (:func:`_effect_step`).
+SETUP: Choices[EffectFlow, Profile] = Choices(
+    {
+        MagickAction.LEVEL: _level,
+        MagickAction.VULGAR: _vulgar,
+        MagickAction.WITNESSES: _witnesses,
+        MagickAction.QUINTESSENCE: _quintessence,
+        MagickAction.MODIFIER: _modifier,
+        MagickAction.WILLPOWER: _willpower,
+        MagickAction.MODIFIERS: _modifiers,
+        MagickAction.NAMED: _named,
+        MagickAction.CANCEL: _cancel,
+    }
+)
 
 
 # ----- /barrier (§C.15) ----------------------------------------------------------------------

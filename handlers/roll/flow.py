@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from bot.store import FlowState
 from rules import d10
@@ -13,6 +13,19 @@ WIZARD = "wizard"
 
 
 RESULT = "roll"
+
+
+class AutoDone(BaseModel):
+    """The automatic success a wizard ended with (§A.6): what its message says."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pool: int
+    difficulty: int
+    roller: str
+    degree: d10.Degree
+    source: str | None = None
+    willpower_left: tuple[int, int] | None = None  # after the point the table's variant takes
 
 
 class WizardState(FlowState):
@@ -29,6 +42,7 @@ class WizardState(FlowState):
     traits: tuple[str, ...] = ()  # trait codes picked on the sheet's buttons (§A.2)
     recent: tuple[str, ...] = ()  # the player's latest sheet pools, «dexterity+brawl»
     modifier: int = 0  # dice added or taken on top of the pool
+    done: AutoDone | None = None  # «Автоуспех» closed the wizard with this
 
 
 class RollRecord(FlowState):
@@ -47,3 +61,4 @@ class RollRecord(FlowState):
     source: str | None = None  # the sheet's traits the pool came from, as shown
     traits: str | None = None  # their codes, «dexterity+brawl», kept in the log
     npc: str | None = None  # the Storyteller's NPC whose sheet rolled
+    asking: bool = False  # «Продлить» pressed: the targets are shown under the result

@@ -26,3 +26,4 @@ class EditorState(FlowState):
     name: str
     category: Category | None = None
     trait: str | None = None
+    last: tuple[str, int] | None = None  # the value just set (trait key, value): drawn at once

@@ -28,20 +28,20 @@ from collections.abc import Callable
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
-from pydantic import ValidationError
+from aiogram.types import CallbackQuery, Message, User
 
-from bot import render, sheet_text
+from bot import render, runner, sheet_text
 from bot.access import GameAccess, game_access, runs_game
 from bot.replies import concerns, replied_player
+from bot.runner import tell
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, FlowStateError, SheetOwner, Store
-from bot.taps import heal, load_tap, tell
+from bot.store import ChatSettings, SheetOwner, Store
 from bot.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
+from handlers.sheet import tap
 from handlers.sheet import view as sheet_view
-from handlers.sheet.callbacks import RosterCallback, SheetAction, SheetCallback
-from handlers.sheet.flow import EDITOR, EditorState
-from rules.errors import ErrorCode, RulesInputError
+from handlers.sheet.callbacks import RosterCallback
+from handlers.sheet.flow import EditorState
+from rules.errors import RulesInputError
 from rules.profiles import Profile
 from rules.sheet import (
     BLOOD_MAX,
@@ -49,11 +49,8 @@ from rules.sheet import (
     SheetSystem,
     gain_blood,
     new_sheet,
-    set_trait,
-    set_willpower,
     spend_blood,
     system_of,
-    trait_code,
 )
 
 NPC_NAME_MAX = 40
@@ -82,7 +79,7 @@ def make_router() -> Router:
     router.message.register(npc_command, Command("npc"))
     router.message.register(blood_command, Command("blood"))
     router.message.register(paste_reply, replies_to_a_sheet)
-    router.callback_query.register(editor_tap, SheetCallback.filter())
+    runner.register(router, tap.TAP)
     router.callback_query.register(roster_tap, RosterCallback.filter())
     return router
 
@@ -503,116 +500,5 @@ async def _open_editor(
     state = EditorState(system=system, name=user.first_name)
     sheet = await store.load_sheet(message.chat.id, user.id, system) or new_sheet(system)
     flow = await store.create_flow(state, message.chat.id, user.id)
-    text, markup = _editor_view(flow, state, sheet, locale)
+    text, markup = tap.editor_view(flow, state, sheet, locale)
     await message.answer(text, reply_markup=markup)
-
-
-def editor_change(key: str, value: int, profile: Profile) -> Callable[[Sheet], Sheet]:
-    """What a value button does: set a trait, or the temporary Willpower points (§A.7), which
-    are checked against the permanent rating of the sheet as it is when the change applies."""
-
-    def change(sheet: Sheet) -> Sheet:
-        if key == sheet_view.WP_CURRENT:
-            if sheet.willpower is None:
-                raise RulesInputError(ErrorCode.STATE, "willpower", "no rating")
-            return set_willpower(sheet, sheet.willpower, value)
-        return set_trait(sheet, trait_code(key, sheet.system), value, profile)
-
-    return change
-
-
-def _editor_view(
-    flow: Flow, state: EditorState, sheet: Sheet, locale: str
-) -> tuple[str, InlineKeyboardMarkup]:
-    lang = sheet_text.lang_of(locale)
-    trait = state.trait
-    text = sheet_view.editor_text(sheet, state.name, lang, state.category, trait)
-    markup = sheet_view.editor_keyboard(flow.id, flow.version, sheet, lang, state.category, trait)
-    return text, markup
-
-
-async def editor_tap(
-    callback: CallbackQuery,
-    callback_data: SheetCallback,
-    store: Store,
-    profile: Profile,
-    locale: str,
-) -> None:
-    loaded = await load_tap(callback, callback_data.f, store, EDITOR)
-    if loaded is None:
-        return
-    flow, message = loaded
-    if flow.owner_id != callback.from_user.id:
-        await tell(callback, lambda: sheet_view.not_your_sheet_text(), alert=True)
-        return
-    if flow.version != callback_data.v:
-        # The editor is its owner's alone: an older drawing means they already pressed it.
-        await heal(message, flow)
-        await tell(callback, lambda: render.already_done_text())
-        return
-    try:
-        state = flow.state(EditorState)
-        if state.system is not system_of(profile):
-            raise RulesInputError(ErrorCode.STATE, "system", "the chat's game changed")
-        await _editor_step(callback, message, callback_data, flow, state, store, profile, locale)
-    except (RulesInputError, ValidationError, FlowStateError):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-
-
-async def _editor_step(
-    callback: CallbackQuery,
-    message: Message,
-    data: SheetCallback,
-    flow: Flow,
-    state: EditorState,
-    store: Store,
-    profile: Profile,
-    locale: str,
-) -> None:
-    owner = flow.owner_id
-    sheet = await store.load_sheet(flow.chat_id, owner, state.system) or new_sheet(state.system)
-    close = False
-    setting: Callable[[Sheet], Sheet] | None = None
-    action = data.a
-    if action is SheetAction.CATEGORY:
-        offered = {c.value: c for c in sheet_view.categories(state.system)}
-        category = offered.get(data.k)
-        if category is None:
-            raise RulesInputError(ErrorCode.NOT_ALLOWED, "category", data.k)
-        state = state.model_copy(update={"category": category, "trait": None})
-    elif action is SheetAction.TRAIT:
-        lang = sheet_text.lang_of(locale)
-        keys = (
-            [] if state.category is None else sheet_view.editor_targets(state.category, sheet, lang)
-        )
-        if data.k not in {key for key, _label in keys}:
-            raise RulesInputError(ErrorCode.STATE, "trait", data.k)
-        state = state.model_copy(update={"trait": data.k})
-    elif action is SheetAction.VALUE:
-        if state.trait is None or data.k != state.trait:
-            raise RulesInputError(ErrorCode.STATE, "value", data.k)
-        if data.x not in sheet_view.target_choices(state.trait, sheet):
-            raise RulesInputError(ErrorCode.RANGE, "value", str(data.x))
-        setting = editor_change(state.trait, data.x, profile)
-        sheet = setting(sheet)  # refused here, before any write
-        state = state.model_copy(update={"trait": None})
-    elif action is SheetAction.BACK:
-        if state.trait is not None:
-            state = state.model_copy(update={"trait": None})
-        else:
-            state = state.model_copy(update={"category": None})
-    else:
-        close = True
-    advanced = await store.advance_flow(flow, data.v, state, close=close)
-    if advanced is None:
-        await tell(callback, lambda: render.already_done_text())
-        return
-    if setting is not None:
-        sheet = await store.update_sheet(flow.chat_id, owner, state.system, setting)
-    if close:
-        text = sheet_view.sheet_text(sheet, state.name, sheet_text.lang_of(locale))
-        await safe_edit(message, text, None)
-    else:
-        text, markup = _editor_view(advanced, state, sheet, locale)
-        await safe_edit(message, text, markup)
-    await callback.answer()

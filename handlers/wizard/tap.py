@@ -8,12 +8,14 @@ the runner then closes the wizard and only the press that closed it opens that f
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling, table_text
 from bot.runner import Actor, Known, Outcome, Tap, Who
 from bot.store import Flow
-from bot.wizard import WizardChoice, WizardMode, WizardTarget, target_key
+from bot.wizard import Choices, Wizard, WizardChoice, WizardMode, WizardTarget, target_key
 from handlers.wizard import view
 from handlers.wizard.callbacks import SetupAction, SetupCallback
 from handlers.wizard.flow import SetupState
@@ -35,28 +37,29 @@ def target_of(state: SetupState, known: Known[None]) -> WizardTarget:
     return target
 
 
-def step(
-    state: SetupState, action: SetupCallback, actor: Actor, known: Known[None], rng: Rng | None
-) -> Outcome[SetupState]:
-    target = target_of(state, known)
-    if action.a is SetupAction.CANCEL:
-        return Outcome(state=state.model_copy(update={"cancelled": True}), close=True)
-    if action.a is SetupAction.GO:
-        return _start(state, target, known, rng)
-    return Outcome(state=choose(state, target, action.a, action.x, known.profile))
+@dataclass(frozen=True)
+class Seen:
+    """What the wizard's choices consult: the roll it opens and the chat's profile."""
+
+    target: WizardTarget
+    profile: Profile
 
 
-def choose(
-    state: SetupState, target: WizardTarget, action: SetupAction, x: int, profile: Profile
-) -> SetupState:
-    declaring = state.mode is WizardMode.DECLARE
-    if action is SetupAction.UNDO:
-        if not declaring or not state.pools:
-            raise RulesInputError(ErrorCode.STATE, "pools", "nothing to undo")
-        return state.model_copy(
-            update={"pools": state.pools[:-1], "difficulties": state.difficulties[:-1]}
-        )
-    if action is SetupAction.POOL and declaring:
+def _seen(state: SetupState, known: Known[None]) -> Seen:
+    return Seen(target_of(state, known), known.profile)
+
+
+def _undo(state: SetupState, x: int, seen: Seen) -> SetupState:
+    if state.mode is not WizardMode.DECLARE or not state.pools:
+        raise RulesInputError(ErrorCode.STATE, "pools", "nothing to undo")
+    return state.model_copy(
+        update={"pools": state.pools[:-1], "difficulties": state.difficulties[:-1]}
+    )
+
+
+def _pool(state: SetupState, x: int, seen: Seen) -> SetupState:
+    profile = seen.profile
+    if state.mode is WizardMode.DECLARE:
         if x not in table_text.TABLE_POOLS or len(state.pools) >= profile.max_declared_actions:
             raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
         return state.model_copy(
@@ -65,20 +68,57 @@ def choose(
                 "difficulties": (*state.difficulties, state.difficulty),
             }
         )
-    split = state.mode is WizardMode.SPLIT
-    if action is SetupAction.POOL and split and not 2 <= x <= table_text.SPLIT_BUTTONS_MAX:
+    if state.mode is WizardMode.SPLIT and not 2 <= x <= table_text.SPLIT_BUTTONS_MAX:
         raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
-    if action is SetupAction.POOL:
-        if x not in table_text.TABLE_POOLS or x > profile.pool_sanity_max:
-            raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
-        return state.model_copy(update={"pool": x})
-    if action is SetupAction.DIFFICULTY:
-        return state.model_copy(update={"difficulty": rolling.check_difficulty(x, profile)})
-    if not target.targets or x not in table_text.EXTEND_TARGETS:
+    if x not in table_text.TABLE_POOLS or x > profile.pool_sanity_max:
+        raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+    return state.model_copy(update={"pool": x})
+
+
+def _difficulty(state: SetupState, x: int, seen: Seen) -> SetupState:
+    return state.model_copy(update={"difficulty": rolling.check_difficulty(x, seen.profile)})
+
+
+def _target(state: SetupState, x: int, seen: Seen) -> SetupState:
+    if not seen.target.targets or x not in table_text.EXTEND_TARGETS:
         raise RulesInputError(ErrorCode.RANGE, "target", str(x))
     # A second tap on the chosen target clears it where a target is optional (teamwork).
-    cleared = state.target == x and not target.target_required
+    cleared = state.target == x and not seen.target.target_required
     return state.model_copy(update={"target": None if cleared else x})
+
+
+def _cancel(
+    state: SetupState, action: SetupCallback, actor: Actor, known: Known[None], rng: Rng | None
+) -> Outcome[SetupState]:
+    target_of(state, known)  # a wizard whose roll is gone is an invalid button, even here
+    return Outcome(state=state.model_copy(update={"cancelled": True}), close=True)
+
+
+def _go(
+    state: SetupState, action: SetupCallback, actor: Actor, known: Known[None], rng: Rng | None
+) -> Outcome[SetupState]:
+    return _start(state, target_of(state, known), known, rng)
+
+
+# The table rolls' wizard on the one wizard machinery (bot/wizard.py).
+WIZARD: Wizard[SetupState, SetupCallback, None, Seen] = Wizard(
+    choices=Choices(
+        {
+            SetupAction.UNDO: _undo,
+            SetupAction.POOL: _pool,
+            SetupAction.DIFFICULTY: _difficulty,
+            SetupAction.TARGET: _target,
+        }
+    ),
+    ends={SetupAction.CANCEL: _cancel, SetupAction.GO: _go},
+    seen=_seen,
+)
+
+
+def step(
+    state: SetupState, action: SetupCallback, actor: Actor, known: Known[None], rng: Rng | None
+) -> Outcome[SetupState]:
+    return WIZARD.step(state, action, actor, known, rng)
 
 
 def _start(

@@ -96,7 +96,7 @@ async def test_polling_outlives_any_redis_error_and_anything_else(monkeypatch: A
         offsets.append(method.offset)
         return batch
 
-    async def receive(raws: list[dict[str, Any]]) -> None:
+    async def receive(raws: list[dict[str, Any]], updates: object = None) -> None:
         if faults:
             raise faults.pop(0)
         runner.stop()
@@ -106,3 +106,65 @@ async def test_polling_outlives_any_redis_error_and_anything_else(monkeypatch: A
     await asyncio.wait_for(runner.poll([]), 5)
     assert offsets == [None] * 6  # never confirmed before it was kept
     assert not faults
+
+
+class KeepingDispatcher:
+    """Stands for the update's first step: keeps it in the inbox as ``begin_update`` does
+    (or fails to, like Redis away), then notes it."""
+
+    def __init__(self, store: Store, *, fails: bool = False) -> None:
+        self.store = store
+        self.fails = fails
+        self.handled: list[int] = []
+
+    async def feed_update(self, bot: Any, update: Update, **kwargs: Any) -> None:
+        entry = kwargs.get("inbox_entry")
+        if self.fails:
+            raise RuntimeError("the first step failed")
+        if entry is not None:
+            await self.store.inbox_add(bot.id, {update.update_id: entry})
+            kwargs["on_kept"]()
+        self.handled.append(update.update_id)
+
+
+async def test_an_update_its_chat_runs_at_once_is_kept_by_its_first_step(
+    monkeypatch: Any,
+) -> None:
+    """One round-trip less per update: the fetch does not write what the update's first step
+    writes, and it returns only once the update is in the inbox."""
+    bot, _session = make_bot()
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    dispatcher = KeepingDispatcher(store)
+    runner = Delivery(dispatcher, bot, store, take_over=True)  # type: ignore[arg-type]
+    writes: list[list[int]] = []
+    original = store.inbox_add
+
+    async def counted(bot_id: int, updates: dict[int, str]) -> None:
+        writes.append(sorted(updates))
+        await original(bot_id, updates)
+
+    monkeypatch.setattr(store, "inbox_add", counted)
+    first, second = raw(21), raw(22)  # the same chat: the second waits behind the first
+    await runner.receive([first, second], [Update.model_validate(r) for r in (first, second)])
+    assert writes[0] == [22]  # the fetch's own write: only the one queued behind
+    assert 21 in await store.inbox(bot.id)  # kept by its first step before receive returned
+    for _ in range(100):
+        if len(dispatcher.handled) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert dispatcher.handled == [21, 22]
+
+
+async def test_an_update_whose_first_step_failed_is_kept_by_the_fetch(monkeypatch: Any) -> None:
+    monkeypatch.setattr(delivery, "RETRY_PAUSE", (5.0,))
+    bot, _session = make_bot()
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    runner = Delivery(
+        KeepingDispatcher(store, fails=True),  # type: ignore[arg-type]
+        bot,
+        store,
+        take_over=True,
+    )
+    update = raw(31)
+    await asyncio.wait_for(runner.receive([update], [Update.model_validate(update)]), 2)
+    assert 31 in await store.inbox(bot.id)

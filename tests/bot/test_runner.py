@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from enum import StrEnum
 from typing import ClassVar
+
+from aiogram import F, Router
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot import render
 from bot.runner import (
@@ -11,10 +17,13 @@ from bot.runner import (
     NOT_YOURS,
     REPEATED,
     Gate,
+    Outcome,
     Refusal,
+    Tap,
     Who,
     admit,
     refuse,
+    register,
     repeat,
     typed,
 )
@@ -115,3 +124,38 @@ def test_a_refusal_changes_nothing_and_a_repeat_redraws_quietly() -> None:
     assert repeated.heal
     assert not repeated.alert
     assert repeated.answer is render.already_done_text
+
+
+async def test_two_declarations_on_one_callback_data_each_take_only_their_buttons() -> None:
+    """``Tap.only``: /r's wizard and its result share one CallbackData."""
+
+    class Act(StrEnum):
+        CHOOSE = "c"
+        AGAIN = "a"
+
+    class Button(CallbackData, prefix="rn"):
+        f: str
+        v: int
+        a: Act
+
+    tap: Tap[Note, Button, None] = Tap(
+        model=Note,
+        callback=Button,
+        step=lambda state, data, actor, known, rng: Outcome(state=state),
+        view=None,
+        only=F.a == Act.CHOOSE,
+    )
+    router = Router()
+    register(router, tap)
+    (handler,) = router.callback_query.handlers
+    user = User(id=OWNER, is_bot=False, first_name="A")
+    message = Message(message_id=1, date=datetime.now(UTC), chat=Chat(id=CHAT, type="group"))
+
+    def query(action: Act) -> CallbackQuery:
+        data = Button(f="f1", v=0, a=action).pack()
+        return CallbackQuery(id="q", from_user=user, chat_instance="c", message=message, data=data)
+
+    taken, _ = await handler.check(query(Act.CHOOSE))
+    refused, _ = await handler.check(query(Act.AGAIN))
+    assert taken
+    assert not refused

@@ -64,5 +64,39 @@ async def test_benchmark_runs_and_accounts_for_every_request(tmp_path: Path) -> 
     assert redis["round_trips_per_roll"] >= 1
     assert redis["sample_rolls"] == 2
     assert redis["one_roll"], redis
-    for line in ("throughput ours/echo", "round-trips per roll", "p99 ms"):
+    assert redis["round_trips_per_roll"] >= redis["handling_round_trips_per_roll"]
+    for line in (
+        "throughput ours/echo",
+        "bot CPU per reply ours/echo",
+        "round-trips per roll, the inbox's write included",
+        "p99 ms",
+    ):
         assert line in text
+    assert text.count("(target ") >= 3  # each target printed beside what was measured
+
+
+async def test_footprint_bench_reports_bytes_per_roll_and_per_chat(tmp_path: Path) -> None:
+    out = tmp_path / "footprint.json"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(REPO_ROOT / "bench" / "footprint.py"),
+        "--groups=1",
+        "--players=2",
+        "--rolls=4",
+        f"--json={out}",
+        cwd=REPO_ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 90)
+    text = output.decode(errors="replace")
+    assert process.returncode == 0, text
+    summary = json.loads(out.read_text())
+    assert summary["lost"] == 0
+    assert summary["rolls"] == 4
+    # A roll leaves at least its result's flow behind; the log line is counted apart.
+    assert summary["growth_by_kind"]["flow"] > 0
+    assert summary["bytes_per_roll"] > 0
+    assert summary["bytes_per_chat"] > summary["bytes_per_roll"]
+    assert "bytes retained per roll beyond its log line" in text
+    assert "(target <= 600" in text

@@ -14,8 +14,9 @@ Three claims, each checked on everything the bot tried to send:
 2. every button of every message the bot sends in each feature's sample scenes
    (tests/handlers/scenes.py), pressed, and any callback_data — random, or a forgery or
    mutation of those real buttons — is answered exactly once, and a tap that is refused
-   leaves every Redis key as it was (only the update-dedupe markers ``sdb:upd:*`` and the
-   records of what the bot sent may appear); a closed flow never changes, and a button drawn
+   leaves every Redis key as it was (only the update-dedupe markers ``sdb:upd:*`` and
+   ``sdb:done:*`` and the records of what the bot sent may appear); a closed flow never
+   changes, and a button drawn
    at an older version changes its flow only for a presser who has not acted on it since;
 3. random interleavings of real taps by several players, with double taps and re-delivered
    updates: a double tap and a re-delivery change nothing, a flow's version never goes back,
@@ -94,7 +95,8 @@ DICE = User(id=123456, is_bot=True, first_name="Dice")  # the bot itself (the to
 ANONYMOUS = User(id=1087968824, is_bot=True, first_name="Group", username="GroupAnonymousBot")
 BOT_NAME = "dice_bot"  # what the recording session's getMe answers
 PLAYERS = (ANNA, BORIS, VERA, EMMA)
-UPDATE_MARKERS = f"{PREFIX}:upd:"
+# An update's journal while it runs, and its id among the chat's finished updates after.
+UPDATE_MARKERS = (f"{PREFIX}:upd:", f"{PREFIX}:done:")
 # What the bot said, not what the game holds: the newest message it sent in a chat and whom
 # each of its messages is about (a refusal is a message too).
 SENT_RECORDS = (f"{PREFIX}:sent:", f"{PREFIX}:about:")
@@ -240,7 +242,7 @@ async def snapshot(store: Store) -> dict[str, Any]:
     state: dict[str, Any] = {}
     keys = [str(key) for key in await redis.keys("*")]  # decode_responses=True
     for key in sorted(keys):
-        if key.startswith((UPDATE_MARKERS, *SENT_RECORDS)):
+        if key.startswith((*UPDATE_MARKERS, *SENT_RECORDS)):
             continue
         kind = await redis.type(key)
         if kind == "string":

@@ -19,6 +19,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.app import make_bot
 from bot.store import Store
+from bot.store.flows import data_of
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.roll.callbacks import RollAction, RollCallback
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
@@ -60,7 +61,7 @@ def real_table(real_store: Store, i18n: I18n) -> Table:
 
 def team_state(stored: dict[str, Any]) -> TeamFlow:
     [flow] = stored.values()
-    return TeamFlow.model_validate_json(flow["data"])
+    return TeamFlow.model_validate_json(data_of(flow))
 
 
 async def test_players_pressing_help_at_once_all_join(real_table: Table) -> None:

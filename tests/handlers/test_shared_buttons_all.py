@@ -14,6 +14,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.utils.i18n import I18n
 
 from bot.store import Store
+from bot.store.flows import data_of
 from handlers.combat.tracker.callbacks import InitAction, InitCallback
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
@@ -81,7 +82,7 @@ async def test_everyone_pressing_a_shared_button_at_once_is_counted(
     posted = table.session.messages[-1]
     data = find(posted.reply_markup, shared.factory, **shared.match)
     await asyncio.gather(*(table.tap(p, data, posted.message_id) for p in PLAYERS))
-    stored = " ".join(f["data"] for f in (await flows(table.store)).values())
+    stored = " ".join(data_of(f) for f in (await flows(table.store)).values())
     missing = [p.first_name for p in PLAYERS if f'"{p.first_name}"' not in stored]
     refused = [a.text for a in table.session.answers if a.show_alert]
     if case == "join a d6 contest":  # eight sides at most: the opener and seven more

@@ -16,6 +16,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import Message, MessageEntity, User
 
 from bot.store import log_key
+from bot.store.flows import data_of
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.opposed.callbacks import VsAction, VsCallback
@@ -603,8 +604,8 @@ async def test_a_reply_with_team_joins_the_team_replied_to(table: Table) -> None
     assert edit.message_id == team.message_id
     assert "Boris: 4к10" in edit.text
     assert "сложность 7" in edit.text
-    [flow] = [f for f in (await flows(table.store)).values() if '"leader"' in f["data"]]
-    assert len(TeamFlow.model_validate_json(flow["data"]).members) == 2
+    [flow] = [f for f in (await flows(table.store)).values() if '"leader"' in data_of(f)]
+    assert len(TeamFlow.model_validate_json(data_of(flow)).members) == 2
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from bot.app import create_dispatcher, make_bot
 from bot.features import FeatureSet
 from bot.settings import Settings
 from bot.store import Store, flow_key, log_key
+from bot.store.flows import data_of as flow_data
 from handlers import requests, roll, sheet, start, storyteller
 from handlers import settings as settings_feature
 from handlers.requests.callbacks import RequestAction, RequestCallback
@@ -236,7 +237,9 @@ async def test_forged_request_data_changes_nothing(table: Table) -> None:
     await table.say(BORIS, "/set восприятие 3 бдительность 2")
     mid, data, _text = await ask(table)
     flow_id = RequestCallback.unpack(data).f
-    await table.store.redis.hset(flow_key(table.chat.id, flow_id), "data", '{"codes": 5}')
+    key = flow_key(table.chat.id, flow_id)
+    await table.store.redis.hset(key, "data", '{"codes": 5}')
+    await table.store.redis.hdel(key, *(f"data{n}" for n in range(1, 100)))  # whole, no pieces
     await table.tap(BORIS, data, mid)
     assert table.session.answers[-1].text == "Эта кнопка недействительна."
     await table.tap(BORIS, "rq:nosuchflow:go", mid)
@@ -253,7 +256,7 @@ async def test_simultaneous_taps_all_land_once(table: Table) -> None:
     mid, data, _text = await ask(table)
     await asyncio.gather(*(table.tap(p, data, mid) for p in players))
     raw = await table.store.redis.hgetall(flow_key(table.chat.id, RequestCallback.unpack(data).f))
-    answers = json.loads(raw["data"])["answers"]
+    answers = json.loads(flow_data(raw))["answers"]
     assert sorted(a["name"] for a in answers) == [p.first_name for p in players]
     assert raw["version"] == str(len(players))
     assert await table.store.redis.llen(log_key(table.chat.id)) == len(players)

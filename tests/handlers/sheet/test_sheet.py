@@ -386,7 +386,11 @@ async def test_editor_refuses_another_player_and_stale_or_forged_taps(table: Tab
 
     await table.tap(ANNA, to_attributes, mid)
     await table.tap(ANNA, to_attributes, mid)  # the same button again: already applied
-    assert len(table.session.edits) == 1
+    # The repeat changes nothing and says so; the lagging message is only redrawn as the
+    # editor stands (the same drawing as the first press made), as under every flow.
+    assert table.session.answers[-1].text == "Уже учтено."
+    first, again = table.session.edits
+    assert (again.text, str(again.reply_markup)) == (first.text, str(first.reply_markup))
     flow_id = SheetCallback.unpack(to_attributes).f
     raw = await table.store.redis.hgetall(flow_key(table.chat.id, flow_id))
     assert raw["version"] == "1"

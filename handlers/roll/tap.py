@@ -1,0 +1,563 @@
+"""The buttons of ``/r`` as pure steps (bot/runner.py): the wizard's choices, «Бросить» and
+«Автоуспех» (:data:`WIZARD_TAP`), and a result's «Ещё раз» and «Продлить»
+(:data:`RESULT_TAP`). Both flows are their opener's alone (docs/product.md §2).
+
+The wizard's read is the player's sheet, so its pool (traits, wounds, conditions) is worked
+out without a round-trip by :func:`bot.rolling.pool_of`; the dice are cast in the step, before
+the wizard closes, so a roll the rules refuse leaves the wizard open and a lost race shows
+nothing. A roll's result flow is opened by a hand-off (the wizard) or posted as a new message
+(«Ещё раз»), with its Willpower point taken in the same transaction (:func:`store_result`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+
+from aiogram import F
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.i18n import get_i18n
+
+from bot import render, rolling, sheet_text, table_text
+from bot.runner import Actor, Drawn, Known, Outcome, Reading, SheetMoved, Tap, Who, refuse
+from bot.store import Flow, Store
+from bot.traits import display_name
+from bot.wizard import EXTEND_ROLL, Choices, ExtendRequest, Wizard
+from handlers.roll import view
+from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
+from handlers.roll.flow import AutoDone, RollRecord, WizardState
+from rules import d10, probability
+from rules.actions import AutoStatus, auto_success
+from rules.dice import Rng
+from rules.difficulty import check_base, retry_difficulty
+from rules.errors import ErrorCode, RulesInputError
+from rules.profiles import GameSystem, Profile, RollContext
+from rules.sheet import (
+    Ability,
+    Attribute,
+    Discipline,
+    Sheet,
+    Stat,
+    TraitCode,
+    Virtue,
+    catalogue,
+    spend_willpower,
+    system_of,
+    trait_code,
+)
+
+
+@dataclass(frozen=True)
+class WizardRead:
+    """What the wizard's step and view need besides the flow: the player's sheet (None: none)
+    and their name, which a sheet-less pool's refusal quotes."""
+
+    sheet: Sheet | None
+    name: str
+
+
+@dataclass(frozen=True)
+class ResultRead:
+    """What a result's buttons need: the result's text as shown (its buttons are redrawn under
+    it) and, for a next attempt that spends Willpower, the points on the roller's sheet
+    (None: not tracked, or not asked)."""
+
+    text: str
+    willpower: tuple[int, int] | None
+
+
+# --- The wizard -------------------------------------------------------------------------
+
+
+def auto_success_offered(pool: int, difficulty: int, profile: Profile) -> bool:
+    """§A.6 in an ordinary situation (RollContext.NORMAL); the S1 variant's Willpower price is
+    taken on trust, since the bot does not yet know the character's Willpower."""
+    if not profile.auto_success:
+        return False
+    try:
+        found = auto_success(pool, difficulty, profile, RollContext.NORMAL, wp_current=1)
+    except RulesInputError:
+        return False
+    return found.status is AutoStatus.APPLIED
+
+
+def wizard_trait(code: TraitCode) -> bool:
+    """What a wizard button may add to a pool: an Attribute, an Ability, and on a Dark Ages
+    sheet what a vampire rolls besides them — a Virtue, a Discipline, Humanity."""
+    return isinstance(code, (Attribute, Ability, Virtue, Discipline)) or code is Stat.HUMANITY
+
+
+def wizard_pool(
+    sheet: Sheet | None, roller: rolling.Roller, profile: Profile, state: WizardState
+) -> rolling.Pool | str | None:
+    """The wizard's pool through the one road (§A.2 traits, §B.9 wounds, §B.8 conditions), the
+    reason there is none, or None while nothing is chosen."""
+    try:
+        if state.traits:
+            ask = rolling.PoolAsk(traits="+".join(state.traits), modifier=state.modifier)
+            return rolling.pool_of(sheet, roller, profile, ask)
+        if state.pool is not None:
+            return rolling.pool_of(sheet, roller, profile, rolling.PoolAsk(dice=state.pool))
+    except rolling.PoolRefused as refused:
+        return refused.text
+    return None
+
+
+def _pool(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if x not in view.WIZARD_POOLS or x > profile.pool_sanity_max:
+        raise RulesInputError(ErrorCode.RANGE, "pool", str(x))
+    return state.model_copy(update={"pool": x, "traits": ()})
+
+
+def _trait(state: WizardState, x: int, profile: Profile) -> WizardState:
+    codes = catalogue(system_of(profile))
+    if not 0 <= x < len(codes) or not wizard_trait(codes[x]):
+        raise RulesInputError(ErrorCode.RANGE, "trait", str(x))
+    code = codes[x].value
+    if code in state.traits:
+        traits = tuple(t for t in state.traits if t != code)
+    else:  # a third trait replaces the last one (S0: at most two, an Attribute + an Ability)
+        traits = (*state.traits[: profile.max_traits_per_pool - 1], code)
+    return state.model_copy(update={"traits": traits, "pool": None})
+
+
+def _recent(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if not 0 <= x < len(state.recent):
+        raise RulesInputError(ErrorCode.RANGE, "recent", str(x))
+    return state.model_copy(update={"traits": tuple(state.recent[x].split("+")), "pool": None})
+
+
+def _modifier(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if x - MODIFIER_SHIFT not in view.WIZARD_MODIFIERS:
+        raise RulesInputError(ErrorCode.RANGE, "modifier", str(x))
+    return state.model_copy(update={"modifier": x - MODIFIER_SHIFT})
+
+
+def _difficulty(state: WizardState, x: int, profile: Profile) -> WizardState:
+    return state.model_copy(update={"difficulty": check_base(x, profile)})
+
+
+def _willpower(state: WizardState, x: int, profile: Profile) -> WizardState:
+    if not profile.wp_auto_success or not state.willpower_offered:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "willpower")
+    return state.model_copy(update={"willpower": not state.willpower})
+
+
+def _rolled(
+    state: WizardState, data: RollCallback, actor: Actor, known: Known[WizardRead], rng: Rng | None
+) -> Outcome[WizardState]:
+    return _roll(state, actor, known, rng)
+
+
+def _automatic(
+    state: WizardState, data: RollCallback, actor: Actor, known: Known[WizardRead], rng: Rng | None
+) -> Outcome[WizardState]:
+    return _auto(state, actor, known)
+
+
+def _profile(state: WizardState, known: Known[WizardRead]) -> Profile:
+    return known.profile
+
+
+# The /r wizard on the one wizard machinery (bot/wizard.py): its choices consult the profile.
+WIZARD: Wizard[WizardState, RollCallback, WizardRead, Profile] = Wizard(
+    choices=Choices(
+        {
+            RollAction.POOL: _pool,
+            RollAction.TRAIT: _trait,
+            RollAction.RECENT: _recent,
+            RollAction.MODIFIER: _modifier,
+            RollAction.DIFFICULTY: _difficulty,
+            RollAction.WILLPOWER: _willpower,
+        }
+    ),
+    ends={RollAction.ROLL: _rolled, RollAction.AUTO: _automatic},
+    seen=_profile,
+)
+WIZARD_ACTIONS = frozenset({*WIZARD.choices.picks, *WIZARD.ends})
+
+
+def wizard_step(
+    state: WizardState,
+    data: RollCallback,
+    actor: Actor,
+    known: Known[WizardRead],
+    rng: Rng | None,
+) -> Outcome[WizardState]:
+    return WIZARD.step(state, data, actor, known, rng)
+
+
+def _roller(known: Known[WizardRead], name: str) -> rolling.Roller:
+    return rolling.Roller(known.flow.chat_id, known.flow.owner_id, name)
+
+
+def _roll(
+    state: WizardState, actor: Actor, known: Known[WizardRead], rng: Rng | None
+) -> Outcome[WizardState]:
+    """«Бросить»: the dice fall here; the wizard closes and its message becomes the result."""
+    profile, sheet = known.profile, known.read.sheet
+    resolved = wizard_pool(sheet, _roller(known, actor.name), profile, state)
+    if isinstance(resolved, str):
+        return refuse(partial(render.plain, resolved))
+    if resolved is None:
+        raise RulesInputError(ErrorCode.STATE, "pool", "not chosen")
+    harder = resolved.difficulty(check_base(state.difficulty, profile), profile, 0)
+    record = RollRecord(
+        pool=resolved.dice,
+        base=harder.difficulty,
+        willpower=state.willpower,
+        threshold=harder.threshold,
+        source=resolved.source,
+        traits=resolved.traits,
+    )
+    result = rolling.roll_d10(
+        record.pool,
+        record.base,
+        profile,
+        willpower=record.willpower,
+        threshold=record.threshold,
+        rng=rng,
+    )
+    left = rolling.willpower_left(sheet) if profile.system is GameSystem.D10 else None
+    if record.willpower and left is not None and left[0] < 1:
+        return refuse(partial(rolling.no_willpower_text, left[1]))
+    opened = Shown(actor.name, record, result, profile)
+    return Outcome(state=state, close=True, handoff=opened.open)
+
+
+def _auto(state: WizardState, actor: Actor, known: Known[WizardRead]) -> Outcome[WizardState]:
+    """§A.6: no dice; the pool reaching the difficulty is one (marginal) success. Where the
+    table's variant makes it cost a Willpower point (S1, ``auto_success_costs_wp``), the point
+    leaves the sheet in the same step, and a sheet with none left cannot take it. The pool is
+    the one the wizard shows — typed or built from the sheet's traits, less the wounds."""
+    profile, sheet = known.profile, known.read.sheet
+    resolved = wizard_pool(sheet, _roller(known, actor.name), profile, state)
+    if not isinstance(resolved, rolling.Pool) or not auto_success_offered(
+        resolved.dice, state.difficulty, profile
+    ):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
+    pool = resolved.dice
+    left = rolling.willpower_left(sheet) if profile.system is GameSystem.D10 else None
+    try:
+        found = auto_success(
+            pool,
+            state.difficulty,
+            profile,
+            RollContext.NORMAL,
+            wp_current=1 if left is None else left[0],  # an untracked sheet: on trust
+        )
+    except RulesInputError as error:
+        if error.code is not ErrorCode.WP_UNAVAILABLE:
+            raise
+        return refuse(partial(rolling.no_willpower_text, left[1] if left else 0))
+    if found.degree is None:
+        raise RulesInputError(ErrorCode.STATE, "auto_success")
+    owner = known.flow.owner_id
+    entry = rolling.auto_success_entry(owner, actor.name, pool, state.difficulty, found.successes)
+    done = AutoDone(
+        pool=pool,
+        difficulty=state.difficulty,
+        roller=actor.name,
+        degree=found.degree,
+        source=resolved.source,
+    )
+    spend = rolling.spend(_roller(known, actor.name), profile, willpower=True)
+    if found.wp_delta < 0 and left is not None and spend is not None:
+        done = done.model_copy(update={"willpower_left": (left[0] - 1, left[1])})
+        after = state.model_copy(update={"done": done})
+        return Outcome(
+            state=after,
+            close=True,
+            entries=(entry,),
+            spend=replace(spend, change=partial(_one_point_of, left[0])),
+            unpaid=partial(rolling.no_willpower_text, left[1]),
+        )
+    return Outcome(state=state.model_copy(update={"done": done}), close=True, entries=(entry,))
+
+
+def _one_point_of(seen: int, sheet: Sheet) -> Sheet | None:
+    """§A.7's point off the sheet the step read (its Willpower is what the message will say
+    is left); a sheet that moved since runs the press again."""
+    if sheet.willpower is None:
+        return None
+    if (sheet.willpower_current or 0) != seen:
+        raise SheetMoved
+    return spend_willpower(sheet)
+
+
+def trait_buttons(sheet: Sheet | None, state: WizardState) -> list[view.TraitButton]:
+    """§A.2 on buttons: the sheet's Attributes, then its highest Abilities, then (Dark Ages)
+    its Virtues, Humanity and Disciplines; the pool is their sum, so the player never adds
+    ratings in their head."""
+    if sheet is None:
+        return []
+    codes = catalogue(sheet.system)
+    rated = [(c, sheet.rating(c)) for c in codes if wizard_trait(c)]
+    attributes = [(c, r) for c, r in rated if isinstance(c, Attribute) and r is not None]
+    abilities = sorted(
+        ((c, r) for c, r in rated if isinstance(c, Ability) and r),
+        key=lambda pair: -(pair[1] or 0),
+    )[: max(0, view.WIZARD_TRAITS_MAX - len(attributes))]
+    vampire = [(c, r) for c, r in rated if not isinstance(c, (Attribute, Ability)) and r]
+    lang = sheet_text.lang_of(get_i18n().current_locale)
+    return [
+        view.TraitButton(
+            index=codes.index(code),
+            text=f"{display_name(code, lang, sheet.system)} {rating}",
+            chosen=code.value in state.traits,
+        )
+        for code, rating in attributes + abilities + vampire
+    ]
+
+
+def recent_buttons(sheet: Sheet | None, state: WizardState) -> list[str]:
+    """The player's latest sheet pools as they read («Ловкость + Драка»): one tap to a pool
+    rolled before, the wizard's shortest road to a roll with Willpower (three taps)."""
+    if sheet is None:
+        return []
+    lang = sheet_text.lang_of(get_i18n().current_locale)
+    shown: list[str] = []
+    for expression in state.recent:
+        try:
+            codes = [trait_code(c, sheet.system) for c in expression.split("+")]
+        except RulesInputError:
+            shown.append(expression)
+            continue
+        shown.append(" + ".join(display_name(c, lang, sheet.system) for c in codes))
+    return shown
+
+
+def wizard_view(
+    flow: Flow,
+    state: WizardState,
+    profile: Profile,
+    sheet: Sheet | None,
+    resolved: rolling.Pool | str | None,
+) -> tuple[str, InlineKeyboardMarkup]:
+    chances = None
+    offered = False
+    pool = resolved.dice if isinstance(resolved, rolling.Pool) else None
+    if pool is not None:
+        chances = probability.d10(
+            pool=pool,
+            difficulty=state.difficulty,
+            profile=profile,
+            willpower=state.willpower,
+        )
+        offered = auto_success_offered(pool, state.difficulty, profile)
+    traits = trait_buttons(sheet, state)
+    recent = recent_buttons(sheet, state)
+    text = view.wizard_text(
+        pool=pool,
+        difficulty=state.difficulty,
+        willpower=state.willpower,
+        profile=profile,
+        chances=chances,
+        source=resolved.source if isinstance(resolved, rolling.Pool) else None,
+        problem=resolved if isinstance(resolved, str) else None,
+        from_sheet=bool(traits),
+    )
+    extras = view.WizardExtras(
+        traits=traits, recent=recent, auto_success=offered, ready=pool is not None
+    )
+    return text, view.wizard_keyboard(flow, state, profile, extras)
+
+
+def draw_wizard(flow: Flow, state: WizardState, known: Known[WizardRead]) -> Drawn:
+    """The wizard as its choices stand, or the automatic success it ended with."""
+    done, profile = state.done, known.profile
+    if done is not None:
+        text = view.auto_success_text(
+            pool=done.pool,
+            difficulty=done.difficulty,
+            roller=done.roller,
+            profile=profile,
+            degree=done.degree,
+            willpower_left=done.willpower_left,
+            source=done.source,
+        )
+        return text, None
+    sheet = known.read.sheet
+    resolved = wizard_pool(sheet, _roller(known, known.read.name), profile, state)
+    return wizard_view(flow, state, profile, sheet, resolved)
+
+
+async def read_wizard(reading: Reading[WizardState, RollCallback]) -> WizardRead:
+    flow, name = reading.flow, reading.presser.first_name
+    assert reading.profile is not None  # the runner always hands the chat's profile
+    profile = reading.profile
+    who = rolling.Roller(flow.chat_id, flow.owner_id, name)
+    return WizardRead(await rolling.load_sheet(reading.store, who, profile), name)
+
+
+# --- A result's buttons -------------------------------------------------------------------
+
+
+class NoWillpower(Exception):
+    """The sheet has no Willpower left for a roll that spends it (§A.7)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def failed(result: d10.D10Result) -> bool:
+    return result.outcome in (d10.Outcome.FAILURE, d10.Outcome.BOTCH)
+
+
+async def store_result(
+    store: Store, who: rolling.Roller, record: RollRecord, result: d10.D10Result, profile: Profile
+) -> Drawn:
+    """Log the roll and open the flow behind the buttons under it (one round-trip).
+
+    A roll that spends Willpower takes the point off the player's sheet in the same
+    transaction (:meth:`Store.create_flow_spending`); with no points left it raises
+    :class:`NoWillpower` and nothing is written."""
+    chat_id, owner_id = who.chat_id, who.user_id
+    entry = rolling.log_entry(
+        owner_id, who.name, record.pool, result, attempt=record.attempt, traits=record.traits
+    )
+    kept = record.model_copy(update={"result": result})
+    left: tuple[int, int] | None = None
+    if result.willpower and profile.system is GameSystem.D10:
+        try:
+            spend = rolling.spend(who, profile, willpower=True)
+            assert spend is not None
+            flow, sheet = await store.create_flow_spending(
+                kept, chat_id, owner_id, spend, entries=[entry]
+            )
+        except RulesInputError as error:
+            if error.code is not ErrorCode.WP_UNAVAILABLE:
+                raise
+            known = await rolling.willpower_on_sheet(store, chat_id, owner_id, profile)
+            raise NoWillpower(rolling.no_willpower_text(known[1] if known else 0)) from None
+        if sheet is not None and sheet.willpower is not None:
+            left = (sheet.willpower_current or 0, sheet.willpower)
+    else:
+        flow = await store.create_flow(kept, chat_id, owner_id, entries=[entry])
+    text = render.roll_result_text(
+        result,
+        pool=record.pool,
+        roller=who.name,
+        profile=profile,
+        attempt=record.attempt,
+        source=record.source,
+        willpower_left=left,
+    )
+    return text, view.result_keyboard(flow.id, flow.version, retry=failed(result))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A roll the step made, shown once the step is stored: its result flow opened with its
+    log line and Willpower point (:func:`store_result`)."""
+
+    roller: str
+    record: RollRecord
+    result: d10.D10Result
+    profile: Profile
+
+    async def open(self, store: Store, chat_id: int, owner_id: int) -> Drawn:
+        who = rolling.Roller(chat_id, owner_id, self.roller, npc=self.record.npc)
+        try:
+            return await store_result(store, who, self.record, self.result, self.profile)
+        except NoWillpower as refused:  # the sheet lost its last point since the step read it
+            return refused.text, None
+
+
+def result_step(
+    record: RollRecord,
+    data: RollCallback,
+    actor: Actor,
+    known: Known[ResultRead],
+    rng: Rng | None,
+) -> Outcome[RollRecord]:
+    if data.a is RollAction.RETRY:
+        return _retry(record, actor, known, rng)
+    if data.a is not RollAction.EXTEND:
+        raise RulesInputError(ErrorCode.UNKNOWN_KEY, "action", data.a.value)
+    if record.result is None:
+        raise RulesInputError(ErrorCode.STATE, "result", "no roll to extend")
+    if data.x == 0:  # «Продлить»: first the targets, under the same result
+        after = record.model_copy(update={"asking": True})
+        return Outcome(state=after, keyboard_only=True, answer=table_text.extend_prompt_text)
+    if known.features is None:
+        raise RulesInputError(ErrorCode.STATE, "extend", "no extended action here")
+    request = ExtendRequest(
+        roller=actor.name,
+        pool=record.pool,
+        difficulty=record.base,
+        target=data.x,
+        first=record.result,
+    )
+    opening = known.features.handoff(EXTEND_ROLL)(request, known.profile)
+    return Outcome(state=record, close=True, handoff=opening.open)
+
+
+def _retry(
+    record: RollRecord, actor: Actor, known: Known[ResultRead], rng: Rng | None
+) -> Outcome[RollRecord]:
+    """«Ещё раз»: §A.10's next attempt, posted as a new message; the old button goes away."""
+    if record.result is not None and not failed(record.result):
+        raise RulesInputError(ErrorCode.STATE, "action", "a success is not retried")
+    profile = known.profile
+    attempt = record.attempt + 1
+    harder = retry_difficulty(record.base, attempt, profile)
+    result = rolling.roll_d10(
+        record.pool,
+        harder.difficulty,
+        profile,
+        willpower=record.willpower,
+        threshold=record.threshold + harder.threshold,
+        rng=rng,
+    )
+    left = known.read.willpower
+    if record.willpower and left is not None and left[0] < 1:
+        return refuse(partial(rolling.no_willpower_text, left[1]))
+    again = Shown(actor.name, record.model_copy(update={"attempt": attempt}), result, profile)
+    return Outcome(state=record, close=True, keyboard_only=True, post=again.open)
+
+
+def draw_result(flow: Flow, record: RollRecord, known: Known[ResultRead]) -> Drawn:
+    """The result as shown, with «Ещё раз»/«Продлить», the extended targets, or no buttons."""
+    if flow.closed:
+        return known.read.text, None
+    if record.asking:
+        return known.read.text, view.extend_targets_keyboard(flow.id, flow.version)
+    retry = record.result is None or failed(record.result)
+    return known.read.text, view.result_keyboard(flow.id, flow.version, retry=retry)
+
+
+async def read_result(reading: Reading[RollRecord, RollCallback]) -> ResultRead:
+    flow, message = reading.flow, reading.message
+    assert reading.profile is not None  # the runner always hands the chat's profile
+    profile = reading.profile
+    left = None
+    if reading.action.a is RollAction.RETRY and reading.state.willpower:  # only it may pay
+        left = await rolling.willpower_on_sheet(reading.store, flow.chat_id, flow.owner_id, profile)
+    return ResultRead(message.html_text if message.text is not None else "", left)
+
+
+WIZARD_TAP: Tap[WizardState, RollCallback, WizardRead] = Tap(
+    model=WizardState,
+    callback=RollCallback,
+    step=wizard_step,
+    view=draw_wizard,
+    who=Who.OWNER,
+    wrong_system=render.d6_unsupported_text,
+    current_only=True,
+    read=read_wizard,
+    only=F.a.in_(WIZARD_ACTIONS),
+)
+
+RESULT_TAP: Tap[RollRecord, RollCallback, ResultRead] = Tap(
+    model=RollRecord,
+    callback=RollCallback,
+    step=result_step,
+    view=draw_result,
+    who=Who.OWNER,
+    wrong_system=render.d6_unsupported_text,
+    current_only=True,
+    read=read_result,
+    only=~F.a.in_(WIZARD_ACTIONS),
+)
