@@ -365,7 +365,7 @@ _FLOW_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(FLOW_ID_BYT
 
 def button_flow(update: Update) -> str | None:
     """The flow a pressed button names: every flow button packs its flow id right after its
-    prefix (``prefix:flow:version:…``, bot/taps.py), so ``begin_update`` can read it ahead.
+    prefix (``prefix:flow:version:…``, bot/runner.py), so ``begin_update`` can read it ahead.
     Anything else (a garbled button) reads nothing ahead; the handler judges it."""
     query = update.callback_query
     if query is None or not query.data:

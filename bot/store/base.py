@@ -58,7 +58,7 @@ RETRIES = 1
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
 # Who the update being handled comes from: the store remembers it as the actor of a flow's
-# step, so a repeat tap is told from a second player's press (bot/taps.py). Set by the
+# step, so a repeat tap is told from a second player's press (bot/runner.py). Set by the
 # middleware for each update; 0 outside one.
 current_actor: ContextVar[int] = ContextVar("current_actor", default=0)
 

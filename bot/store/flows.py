@@ -96,7 +96,7 @@ def data_of(fields: Mapping[Any, Any]) -> str:
 # entries (bot.store.log.log_args). The version check and the writes
 # happen in one script, so of two taps carrying the same version exactly one can pass, and a
 # lost compare-and-set logs nothing. The actor is remembered (the last few, "version:user")
-# so that only the same presser's repeat counts as a double tap (bot/taps.py).
+# so that only the same presser's repeat counts as a double tap (bot/runner.py).
 _ADVANCE_STEP = (
     """
 local version = redis.call('HGET', KEYS[1], 'version')
