@@ -47,12 +47,17 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return ByWorkUnit(config, log)
 
 
+# End-to-end files whose every test starts processes of its own (``bot_process``): nothing
+# to share, so their long tests spread over the workers like any other.
+ONE_BY_ONE = frozenset({"tests/e2e/test_faults_e2e.py", "tests/e2e/test_scale_e2e.py"})
+
+
 def work_unit(nodeid: str) -> str:
     """What one xdist worker runs together, one test after another: an end-to-end file (its
     module-scoped processes start once; the shared world's tests keep to their session loop),
     the Redis Cluster's tests (the session's one cluster); any other test alone."""
     path = nodeid.split("::", 1)[0]
-    if path.startswith("tests/e2e/"):
+    if path.startswith("tests/e2e/") and path not in ONE_BY_ONE:
         return path
     if "[redis-cluster" in nodeid:
         return "redis-cluster"
