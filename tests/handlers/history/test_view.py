@@ -94,7 +94,7 @@ def test_statistics_per_player_and_the_dice(i18n: I18n) -> None:
         ru = view.stats_text(counted)
         assert view.stats_text(stats.chat_stats([])) == "Пока нечего считать: бросков не было."
     assert ru.splitlines() == [
-        "📊 <b>Статистика за последние 3 броска</b>",
+        "📊 <b>Статистика за всю игру: 3 броска</b>",
         "Аня &amp; &lt;к&gt;: 2 броска, в среднем 1,0 успеха за бросок, 1 провал",
         "Борис: 1 бросок, в среднем 0,0 успеха за бросок",
         "",
@@ -106,7 +106,7 @@ def test_statistics_per_player_and_the_dice(i18n: I18n) -> None:
     with speaking(i18n, "en"):
         en = view.stats_text(counted)
     assert en.splitlines()[:3] == [
-        "📊 <b>Statistics of the last 3 rolls</b>",
+        "📊 <b>Statistics of the whole game: 3 rolls</b>",
         "Аня &amp; &lt;к&gt;: 2 rolls, on average 1.0 successes per roll, 1 botch",
         "Борис: 1 roll, on average 0.0 successes per roll",
     ]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
+from bot.store import Flow
 from handlers.roll import view
+from handlers.roll.flow import WizardState
 from rules import probability, profiles
 from rules.d10 import Degree
 from tests.handlers.views import buttons, labels, prefixes, rows, speaking
@@ -47,19 +49,17 @@ def test_the_wizard_before_and_after_a_pool(i18n: I18n) -> None:
     assert problem == "🎲 <b>Roll</b>\nNo dice."
 
 
+def _flow() -> Flow:
+    return Flow(id="F", kind="roll.wizard", chat_id=-1, owner_id=1, version=2, data={})
+
+
 def test_pool_difficulty_willpower_and_roll_buttons(i18n: I18n) -> None:
-    def keyboard(**changes: object) -> object:
-        options: dict[str, object] = {
-            "flow_id": "F",
-            "version": 2,
-            "pool": 5,
-            "difficulty": 6,
-            "willpower": True,
-            "difficulties": range(4, 11),
-            "auto_success": True,
-        }
-        options.update(changes)
-        return view.wizard_keyboard(**options)  # type: ignore[arg-type]
+    def keyboard(*, auto_success: bool = True, **changes: object) -> object:
+        state = WizardState.model_validate(
+            {"pool": 5, "difficulty": 6, "willpower": True, **changes}
+        )
+        extras = view.WizardExtras(auto_success=auto_success, ready=state.pool is not None)
+        return view.wizard_keyboard(_flow(), state, MAGE, extras)
 
     with speaking(i18n, "ru"):
         full = keyboard()
@@ -88,21 +88,12 @@ def test_pool_difficulty_willpower_and_roll_buttons(i18n: I18n) -> None:
 
 def test_the_sheets_traits_with_dice_to_add_and_a_recent_pool(i18n: I18n) -> None:
     traits = [view.TraitButton(0, "Ловкость 3", True), view.TraitButton(5, "Драка 2", False)]
+    state = WizardState(
+        pool=None, difficulty=6, willpower=False, willpower_offered=False, modifier=1
+    )
+    extras = view.WizardExtras(traits=traits, recent=["ловк+драка 6"], ready=True)
     with speaking(i18n, "en"):
-        keyboard = view.wizard_keyboard(
-            flow_id="F",
-            version=2,
-            pool=None,
-            difficulty=6,
-            willpower=False,
-            difficulties=range(4, 11),
-            auto_success=False,
-            willpower_offered=False,
-            traits=traits,
-            modifier=1,
-            ready=True,
-            recent=["ловк+драка 6"],
-        )
+        keyboard = view.wizard_keyboard(_flow(), state, MAGE, extras)
     assert buttons(keyboard)[:3] == [
         ("⭐ ловк+драка 6", "r:F:2:rp:0"),
         ("✅ Ловкость 3", "r:F:2:t:0"),
