@@ -367,8 +367,15 @@ def d6_tracker_of(chat: FakeChat) -> ChatMessage:
     return next(m for m in reversed(chat.messages) if "инициатива d6" in m.text)
 
 
-def d6_attack_of(chat: FakeChat) -> ChatMessage:
-    return next(m for m in reversed(chat.messages) if "атакует →" in m.text)
+async def new_d6_attack(chat: FakeChat, seen: int) -> ChatMessage:
+    """The attack message a target's tap posts: it comes after the tap is answered, so on a
+    busy machine it may still be on its way when the bot first falls quiet."""
+    for _ in range(200):
+        fresh = [m for m in chat.messages[seen:] if "атакует →" in m.text and m.buttons]
+        if fresh:
+            return fresh[-1]
+        await asyncio.sleep(0.05)
+    raise AssertionError("no attack message after the target's tap")
 
 
 def d6_up(text: str) -> str:
@@ -412,9 +419,10 @@ async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], Roun
         fresh = [t for t in targets if t not in attacked] or targets
         target = fresh[0]
         attack = Attack(acting, target, attacker_taps=1)
+        seen = len(chat.messages)
         await game.measure(f"🎯 {target}", game.press(actor, tracker, f"🎯 {target}"), tap=True)
         attack.attacker_taps += 1
-        panel = d6_attack_of(chat)
+        panel = await new_d6_attack(chat, seen)
         defender = players.get(target, master)
         await game.measure(f"«Защита» ({target})", game.press(defender, panel, "Защита"), tap=True)
         attack.defender_taps = 1
