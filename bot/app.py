@@ -24,6 +24,7 @@ from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
 from bot.metrics import MetricsMiddleware
 from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
+from bot.routing import RoutedDispatcher
 from bot.settings import Settings
 from bot.store import Store
 
@@ -56,14 +57,15 @@ def create_dispatcher(
     ``store``, ``settings`` and ``features`` become workflow data for every handler (a
     feature reaches another only through ``features``, ARCHITECTURE.md). ``features``
     defaults to every feature of ``handlers.FEATURES``; ``routers``, when given, replaces
-    their routers (tests that drive one router). FSM is disabled: all state is in Redis, so
+    their routers (tests that drive one router). A message is offered only to the routers
+    that could take it (bot/routing.py). FSM is disabled: all state is in Redis, so
     any replica can handle any update (docs/product.md §3).
     """
     if features is None:
         from handlers import all_features  # the composition root is the one place that may
 
         features = all_features()
-    dispatcher = Dispatcher(
+    dispatcher = RoutedDispatcher(
         disable_fsm=True, store=store, settings=settings, i18n=i18n, features=features
     )
     in_flight = InFlightMiddleware()
