@@ -42,6 +42,7 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot import session
+from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
 from bot.sent import Outbox, current_outbox, current_subject
@@ -55,7 +56,6 @@ from bot.store import (
     Store,
     Subject,
     client_faults,
-    current_actor,
     current_journal,
     current_prefetch,
 )
@@ -234,7 +234,6 @@ class StateMiddleware(BaseMiddleware):
         data["button_flow"] = flow_id
         data["profile"] = chat_profile(chat_settings)
         data.setdefault("rng", journal.dice())
-        actor = current_actor.set(user.id if user is not None else 0)
         journaled = current_journal.set(journal)
         ahead = current_prefetch.set(prefetch)
         command = current_command.set(_command_of(event))
@@ -247,7 +246,9 @@ class StateMiddleware(BaseMiddleware):
         boxed = current_outbox.set(box)
         subject = current_subject.set(_subject_of(event, user))
         try:
-            with client_faults():
+            # The update's own state, for handlers (``ctx``) and what runs under them.
+            with client_faults(), using(actor=user.id if user is not None else 0) as ctx:
+                data["ctx"] = ctx
                 result = await handler(event, data)
         except RETRIED_LATER:
             # Run again later: not a failed try, and what it delivered stays below the floor.
@@ -278,7 +279,6 @@ class StateMiddleware(BaseMiddleware):
             current_command.reset(command)
             current_prefetch.reset(ahead)
             current_journal.reset(journaled)
-            current_actor.reset(actor)
         sent = box.sent() if box is not None else None
         played = played_in(chat, user, journal)
         about = box.about if box is not None else None

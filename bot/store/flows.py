@@ -22,12 +22,11 @@ from typing import Any, ClassVar, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
+from bot import context
 from bot.store import journal
 from bot.store.base import (
     FLOW_ID_BYTES,
     FLOW_TTL,
-    current_actor,
-    current_locale,
     dump,
     flow_key,
     live_key,
@@ -519,7 +518,7 @@ class FlowStore(LogStore):
             owner_id=owner_id,
             version=0,
             data=_data(state),
-            locale=current_locale.get(),
+            locale=context.current().locale,
         )
 
     async def create_flow(
@@ -605,7 +604,7 @@ class FlowStore(LogStore):
             expected_version,
             data,
             "1" if close else "0",
-            current_actor.get(),
+            context.current().actor,
             screen.model_dump_json() if screen is not None else "",
             field,
             raw or "",
@@ -787,7 +786,7 @@ class FlowStore(LogStore):
             expected_version,
             dump(_data(state)),
             "1" if close else "0",
-            current_actor.get(),
+            context.current().actor,
             screen.model_dump_json() if screen is not None else "",
         ]
         keys = [flow_key(flow.chat_id, flow.id)]
@@ -818,7 +817,7 @@ class FlowStore(LogStore):
             expected_version,
             dump(_data(state)),
             "0",
-            current_actor.get(),
+            context.current().actor,
             screen.model_dump_json() if screen is not None else "",
             new.kind,
             new.chat_id,
@@ -915,7 +914,7 @@ class FlowStore(LogStore):
             ]
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             version = expected_version + 1
-            actors = f"{fields.get('actors') or ''!s} {version}:{current_actor.get()}"
+            actors = f"{fields.get('actors') or ''!s} {version}:{context.current().actor}"
             if len(actors) > ACTORS_KEPT:
                 actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
             change: dict[Any, Any] = {
