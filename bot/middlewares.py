@@ -45,7 +45,7 @@ from bot import session
 from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.sent import Outbox, current_outbox, current_subject
+from bot.sent import Outbox
 from bot.session import current_command, tracking_answers
 from bot.store import (
     REDIS_ERRORS,
@@ -243,11 +243,16 @@ class StateMiddleware(BaseMiddleware):
             if chat is not None
             else None
         )
-        boxed = current_outbox.set(box)
-        subject = current_subject.set(_subject_of(event, user))
         try:
             # The update's own state, for handlers (``ctx``) and what runs under them.
-            with client_faults(), using(actor=user.id if user is not None else 0) as ctx:
+            with (
+                client_faults(),
+                using(
+                    actor=user.id if user is not None else 0,
+                    outbox=box,
+                    subject=_subject_of(event, user),
+                ) as ctx,
+            ):
                 data["ctx"] = ctx
                 result = await handler(event, data)
         except RETRIED_LATER:
@@ -274,8 +279,6 @@ class StateMiddleware(BaseMiddleware):
             raise
         finally:
             renew.cancel()
-            current_subject.reset(subject)
-            current_outbox.reset(boxed)
             current_command.reset(command)
             current_prefetch.reset(ahead)
             current_journal.reset(journaled)

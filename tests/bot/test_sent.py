@@ -15,7 +15,8 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramServerError
 
 from bot.app import make_bot
-from bot.sent import current_outbox, outbox
+from bot.context import current
+from bot.sent import outbox
 from bot.session import RetryMiddleware, install_middlewares
 from bot.store import Store
 from localapi.server import FakeBotApi, FakeChat
@@ -152,7 +153,7 @@ async def test_a_send_to_another_chat_is_not_looked_for(
 async def test_outside_an_update_nothing_is_looked_for(
     fake_api: FakeBotApi, bot: Bot, group: FakeChat
 ) -> None:
-    assert current_outbox.get() is None
+    assert current().outbox is None
     fake_api.fail_next("sendMessage", status=502, count=4)
     with pytest.raises(TelegramServerError):
         await bot.send_message(group.id, "никому")
