@@ -56,8 +56,6 @@ from bot.store import (
     Store,
     Subject,
     client_faults,
-    current_journal,
-    current_prefetch,
 )
 from bot.store.budget import Window
 from bot.store.sheets import sheets_ahead
@@ -234,8 +232,6 @@ class StateMiddleware(BaseMiddleware):
         data["button_flow"] = flow_id
         data["profile"] = chat_profile(chat_settings)
         data.setdefault("rng", journal.dice())
-        journaled = current_journal.set(journal)
-        ahead = current_prefetch.set(prefetch)
         command = current_command.set(_command_of(event))
         renew = LockRenewal(store, bot.id, scope, token)
         box = (
@@ -249,6 +245,8 @@ class StateMiddleware(BaseMiddleware):
                 client_faults(),
                 using(
                     actor=user.id if user is not None else 0,
+                    journal=journal,
+                    prefetch=prefetch,
                     outbox=box,
                     subject=_subject_of(event, user),
                 ) as ctx,
@@ -280,8 +278,6 @@ class StateMiddleware(BaseMiddleware):
         finally:
             renew.cancel()
             current_command.reset(command)
-            current_prefetch.reset(ahead)
-            current_journal.reset(journaled)
         sent = box.sent() if box is not None else None
         played = played_in(chat, user, journal)
         about = box.about if box is not None else None

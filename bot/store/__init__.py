@@ -133,8 +133,6 @@ from bot.store.journal import (
     Journal,
     Prefetch,
     ReplayDice,
-    current_journal,
-    current_prefetch,
     update_secret,
 )
 from bot.store.log import LogEntry
@@ -177,8 +175,6 @@ __all__ = [
     "chat_key",
     "client_faults",
     "connect",
-    "current_journal",
-    "current_prefetch",
     "flow_key",
     "hidden_key",
     "hidden_seq_key",

@@ -533,7 +533,7 @@ class FlowStore(LogStore):
         """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5),
         recorded in the running update's journal as :func:`journal.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
-        record = journal.current_journal.get()
+        record = context.current().journal
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Flow, record.decode(record.steps[step]))
@@ -661,7 +661,7 @@ class FlowStore(LogStore):
     def live_ahead(self, chat_id: int, name: str) -> LiveAhead | None:
         """The chat's live flow ``name`` as this update read it ahead (a combat tap), or None
         when it was not read ahead; good until the update's first write."""
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         ahead = prefetch.live(live_key(chat_id, name)) if prefetch is not None else None
         if ahead is None:
             return None
@@ -675,7 +675,7 @@ class FlowStore(LogStore):
         """The language of the flow a button names, as this update read it ahead (a peek: the
         handler still gets the flow from :meth:`load_flow`); None when it was not read ahead
         or keeps no language."""
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         fields = prefetch.flows.get(flow_key(chat_id, flow_id)) if prefetch is not None else None
         return (fields or {}).get("locale") or None
 
@@ -709,7 +709,7 @@ class FlowStore(LogStore):
             "screen": screen.model_dump_json(),
         }.items():
             fields += [key, value]
-        record = journal.current_journal.get()
+        record = context.current().journal
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Live | None, record.decode(record.steps[step]))
@@ -762,7 +762,7 @@ class FlowStore(LogStore):
     async def load_flow(self, chat_id: int, flow_id: str) -> Flow | None:
         """The chat's flow ``flow_id`` (a button's); None when the chat has no such flow."""
         key = flow_key(chat_id, flow_id)
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         ahead = prefetch.flow(key) if prefetch is not None else None
         fields = ahead if ahead is not None else await self.redis.hgetall(key)
         if not fields:
@@ -874,7 +874,7 @@ class FlowStore(LogStore):
         fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
         field = spend.field()
         data = dump(_data(state))
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         whole = prefetch.whole(skey) if prefetch is not None else None
         if whole is not None and not more:
             done = await self._spend_as_read(
