@@ -46,7 +46,7 @@ from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
 from bot.sent import Outbox
-from bot.session import current_command, tracking_answers
+from bot.session import tracking_answers
 from bot.store import (
     REDIS_ERRORS,
     STORAGE_ERRORS,
@@ -232,7 +232,6 @@ class StateMiddleware(BaseMiddleware):
         data["button_flow"] = flow_id
         data["profile"] = chat_profile(chat_settings)
         data.setdefault("rng", journal.dice())
-        command = current_command.set(_command_of(event))
         renew = LockRenewal(store, bot.id, scope, token)
         box = (
             Outbox(store, chat.id, delivered=data.get("sent_before", {}))
@@ -247,6 +246,7 @@ class StateMiddleware(BaseMiddleware):
                     actor=user.id if user is not None else 0,
                     journal=journal,
                     prefetch=prefetch,
+                    command=_command_of(event),
                     outbox=box,
                     subject=_subject_of(event, user),
                 ) as ctx,
@@ -277,7 +277,6 @@ class StateMiddleware(BaseMiddleware):
             raise
         finally:
             renew.cancel()
-            current_command.reset(command)
         sent = box.sent() if box is not None else None
         played = played_in(chat, user, journal)
         about = box.about if box is not None else None
