@@ -14,6 +14,11 @@ At-least-once delivery with exactly-once effects:
    that met Redis or Telegram away stays there and is run again later; one left by a crashed
    process is picked up by the next start (or another replica) — from its journal, so the
    dice and the writes are the same and nothing is paid twice.
+4. An update whose result Telegram keeps refusing (5xx or no answer; a 429 is waited out in
+   bot/session.py) is run again for ``GIVE_UP_AFTER`` seconds, then dropped: what it spent
+   goes back to the sheets in the drop's own step, and the player is told so in reply, once
+   Telegram takes messages again. A Redis outage never drops an update: its result comes
+   when Redis is back.
 """
 
 from __future__ import annotations
@@ -22,20 +27,30 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot, Dispatcher
-from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.methods import GetUpdates
-from aiogram.types import Message, Update
+from aiogram.types import Message, ReplyParameters, Update
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
 
 from bot import metrics
+from bot.i18n import choose_locale
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, update_scope
 from bot.sent import SendKey
 from bot.session import flood_budget
-from bot.store import REDIS_ERRORS, Store
+from bot.settings import Settings
+from bot.store import REDIS_ERRORS, STORAGE_ERRORS, ChatSettings, Store
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +59,7 @@ RECOVER_EVERY = 3.0  # seconds between looks at the inbox for updates nobody is 
 BUSY_PAUSE = 0.1  # seconds before the first new try while another replica holds the chat
 BUSY_PAUSE_MAX = 1.0  # the pause doubles up to this: a dead holder's lock takes 15 s to go
 RETRY_PAUSE = (1.0, 2.0, 5.0, 10.0, 20.0)  # before running an update again after an outage
+GIVE_UP_AFTER = 900.0  # seconds of Telegram refusing an update's result before it is dropped
 POLL_BACKOFF = (0.5, 1.0, 2.0, 5.0)
 POLL_ERRORS: tuple[type[BaseException], ...] = (
     TelegramNetworkError,
@@ -64,10 +80,35 @@ class EarlierRuns:
 
     runs: int = 0
     sent: dict[SendKey, Message] = field(default_factory=dict)
+    since: float = field(default_factory=time.monotonic)  # its first run here
 
 
 def _update_id(raw: dict[str, Any]) -> int:
     return int(raw["update_id"])
+
+
+def _reply_place(update: Update) -> tuple[int, int] | None:
+    """(chat, message) a notice about the update replies to: its command, or the message
+    whose button was pressed; None outside a chat (an inline query or an inline message)."""
+    if update.message is not None:
+        return update.message.chat.id, update.message.message_id
+    query = update.callback_query
+    if query is not None and query.message is not None:
+        return query.message.chat.id, query.message.message_id
+    return None
+
+
+def dropped_text(*, refunded: bool) -> str:
+    """What the player reads when their update was dropped (in the active locale)."""
+    if refunded:
+        return _(
+            "The result could not be shown: Telegram refused the bot's messages for too "
+            "long. Everything it spent is back on the sheet. Try again if it still matters."
+        )
+    return _(
+        "The result could not be shown: Telegram refused the bot's messages for too long. "
+        "Try again if it still matters."
+    )
 
 
 class Delivery:
@@ -89,6 +130,10 @@ class Delivery:
         # Polling has one consumer only: a chat lock found at start is a dead process's.
         self.take_over = take_over
         self.token = token
+        settings = self._workflow("settings")
+        self.give_up_after = (
+            settings.give_up_after if isinstance(settings, Settings) else GIVE_UP_AFTER
+        )
         self._queues: dict[int, deque[dict[str, Any]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._known: set[int] = set()  # update ids queued or running here
@@ -100,6 +145,11 @@ class Delivery:
         self._ran: dict[int, EarlierRuns] = {}
         self._stopping = asyncio.Event()
         metrics.watch(self)
+
+    def _workflow(self, name: str) -> object:
+        """What the Dispatcher hands every handler (bot/app.py): the settings, the i18n."""
+        data = getattr(self.dispatcher, "workflow_data", None)
+        return data.get(name) if isinstance(data, dict) else None
 
     # ----- running updates -------------------------------------------------------------------
 
@@ -167,17 +217,24 @@ class Delivery:
 
     async def _runs(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         update_id = int(raw["update_id"])
-        for tried in range(len(RETRY_PAUSE) + 1):
+        tried = 0
+        while True:
+            earlier = self._earlier(update_id)
             try:
-                ran = await self._feed(raw, self._earlier(update_id), queue)
+                ran = await self._feed(raw, earlier, queue)
             except RETRIED_LATER as error:
-                if self._stopping.is_set() or tried == len(RETRY_PAUSE):
+                if self._stopping.is_set():
                     chat = update_scope(self._update(raw))
                     log.warning("update %d of chat %d left for later: %s", update_id, chat, error)
-                    metrics.given_up(raw)
                     return True
-                log.info("update %d: %s, again in %.0f s", update_id, error, RETRY_PAUSE[tried])
-                await asyncio.sleep(RETRY_PAUSE[tried])
+                pause = RETRY_PAUSE[min(tried, len(RETRY_PAUSE) - 1)]
+                tried += 1
+                overdue = time.monotonic() - earlier.since + pause > self.give_up_after
+                if overdue and not isinstance(error, STORAGE_ERRORS) and await self._drop(raw):
+                    self._ran.pop(update_id, None)
+                    return True
+                log.info("update %d: %s, again in %.0f s", update_id, error, pause)
+                await self._pause(pause)
                 continue
             except Exception:
                 log.exception("update %d failed", update_id)
@@ -186,7 +243,74 @@ class Delivery:
             if ran:
                 self._ran.pop(update_id, None)
             return ran
+
+    async def _drop(self, raw: dict[str, Any]) -> bool:
+        """Drop an update Telegram refused for :attr:`give_up_after` seconds: what it spent
+        goes back in the drop's own step (``Store.drop_update``), then its player is told in
+        reply, as soon as Telegram takes the message. False while Redis is away (the update
+        is kept: its result may still come)."""
+        update = Update.model_validate(raw, context={"bot": self.bot})
+        scope = update_scope(update)
+        try:
+            refunded = await self.store.drop_update(
+                self.bot.id, update.update_id, scope, self.token
+            )
+        except REDIS_ERRORS as error:
+            log.info("update %d not dropped while Redis is away: %s", update.update_id, error)
+            return False
+        if refunded is None:  # finished meanwhile (another replica): nothing to undo or say
+            return True
+        log.warning(
+            "update %d of chat %d dropped after %.0f s of Telegram refusing it, %d spend(s) "
+            "given back",
+            update.update_id,
+            scope,
+            self.give_up_after,
+            len(refunded),
+        )
+        metrics.given_up(raw)
+        await self._tell_dropped(update, refunded=bool(refunded))
         return True
+
+    async def _tell_dropped(self, update: Update, *, refunded: bool) -> None:
+        """The dropped update's notice, a reply to its command (or to the message whose
+        button was pressed), tried until Telegram takes it or the bot stops."""
+        place = _reply_place(update)
+        if place is None:
+            return
+        chat_id, message_id = place
+        text = await self._dropped_text(update, chat_id, refunded=refunded)
+        reply = ReplyParameters(message_id=message_id, allow_sending_without_reply=True)
+        tried = 0
+        while not self._stopping.is_set():
+            try:
+                await self.bot.send_message(chat_id, text, reply_parameters=reply)
+                return
+            except (TelegramServerError, TelegramNetworkError, TelegramRetryAfter) as error:
+                pause = RETRY_PAUSE[min(tried, len(RETRY_PAUSE) - 1)]
+                tried += 1
+                log.info("chat %d not told of a dropped update yet: %s", chat_id, error)
+                await self._pause(pause)
+            except TelegramAPIError as error:
+                log.warning("chat %d not told of a dropped update: %s", chat_id, error)
+                return
+
+    async def _dropped_text(self, update: Update, chat_id: int, *, refunded: bool) -> str:
+        i18n = self._workflow("i18n")
+        settings = self._workflow("settings")
+        default = settings.default_locale if isinstance(settings, Settings) else "ru"
+        try:
+            chat: ChatSettings | None = await self.store.load_chat(chat_id)
+        except REDIS_ERRORS:
+            chat = None
+        user = update.message.from_user if update.message is not None else None
+        if update.callback_query is not None:
+            user = update.callback_query.from_user
+        locale = choose_locale(chat, user, default)
+        if not isinstance(i18n, I18n):
+            return dropped_text(refunded=refunded)
+        with i18n.context(), i18n.use_locale(locale):
+            return dropped_text(refunded=refunded)
 
     def _earlier(self, update_id: int) -> EarlierRuns:
         if update_id not in self._ran and len(self._ran) >= RUNS_REMEMBERED:
@@ -218,6 +342,11 @@ class Delivery:
             except ChatBusy:  # not a run: the chat was not this replica's yet
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, max(BUSY_PAUSE, BUSY_PAUSE_MAX))
+                # The holder may be a dead replica mid-update: that update is in the inbox
+                # (it was before it began), and must run before this one once the lock runs
+                # out, or the chat's floor would pass over what it had sent (bot/sent.py).
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await self.recover()
                 if min(map(_update_id, queue)) < update.update_id:
                     return False  # an older update of the chat came meanwhile: it goes first
             except BaseException:

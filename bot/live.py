@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import NotRequired, Required, TypedDict, Unpack
 
 from aiogram import Bot
 from aiogram.enums import ChatType
@@ -43,13 +42,6 @@ class Shown:
     drawn: Drawn
     ttl: int
     pin: bool = False
-
-
-class Keeping(TypedDict):
-    """How long the live message lives, and whether it is pinned (:func:`show`)."""
-
-    ttl: Required[int]
-    pin: NotRequired[bool]
 
 
 async def post_live(bot: Bot, store: Store, chat: Chat, shown: Shown) -> None:
@@ -142,21 +134,6 @@ async def show_live(bot: Bot, store: Store, message: Message, shown: Shown) -> N
             return
         log.info("%s message %s not edited (%s): posted again", shown.name, live.message, error)
         await post_live(bot, store, chat, shown)
-
-
-async def show(
-    bot: Bot,
-    store: Store,
-    message: Message,
-    name: str,
-    flow: Flow,
-    live: Live,
-    drawn: Drawn,
-    **keeping: Unpack[Keeping],
-) -> None:
-    """To be removed once combat calls :func:`show_live`: the same with the fields apart."""
-    shown = Shown(name, flow, live, drawn, keeping["ttl"], keeping.get("pin", False))
-    await show_live(bot, store, message, shown)
 
 
 async def redraw(bot: Bot, chat_id: int, live: Live, drawn: Drawn) -> None:

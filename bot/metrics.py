@@ -51,8 +51,8 @@ disable_created_metrics()  # type: ignore[no-untyped-call]
 UPDATES = Counter(
     "storyteller_updates_handled",
     "Updates handled, by kind (message, callback_query, ...) and outcome: ok; failed (a bug, "
-    "the player was told); retried (Redis or Telegram away, run again later); given_up (the "
-    "retries ran out, left in the inbox).",
+    "the player was told); retried (Redis or Telegram away, run again later); given_up (Telegram "
+    "refused its result past GIVE_UP_AFTER: dropped, what it spent given back, the player told).",
     ["kind", "outcome"],
 )
 LATENCY = Histogram(

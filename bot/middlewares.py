@@ -224,6 +224,8 @@ class StateMiddleware(BaseMiddleware):
             raise ChatBusy(scope)
         if status is Begun.GIVEN_UP:
             log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
+            with client_faults():  # what it spent comes back in the step that ends it
+                await store.drop_update(bot.id, event.update_id, scope, token)
             raise GivenUp(scope)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
@@ -234,7 +236,13 @@ class StateMiddleware(BaseMiddleware):
         data.setdefault("rng", journal.dice())
         renew = LockRenewal(store, bot.id, scope, token)
         box = (
-            Outbox(store, chat.id, delivered=data.get("sent_before", {}))
+            Outbox(
+                store,
+                chat.id,
+                delivered=data.get("sent_before", {}),
+                # A run before this one died in another process (bot/sent.py).
+                after_crash=journal.attempts > 1 and not data.get("attempt"),
+            )
             if chat is not None
             else None
         )
@@ -355,7 +363,7 @@ _FLOW_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(FLOW_ID_BYT
 
 def button_flow(update: Update) -> str | None:
     """The flow a pressed button names: every flow button packs its flow id right after its
-    prefix (``prefix:flow:version:…``, bot/taps.py), so ``begin_update`` can read it ahead.
+    prefix (``prefix:flow:version:…``, bot/runner.py), so ``begin_update`` can read it ahead.
     Anything else (a garbled button) reads nothing ahead; the handler judges it."""
     query = update.callback_query
     if query is None or not query.data:

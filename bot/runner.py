@@ -43,15 +43,27 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from pydantic import ValidationError
 
+from bot import live as bot_live
 from bot import render
 from bot.features import FeatureSet
 from bot.i18n import drawing, own_language
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, FlowState, FlowStateError, LogEntry, Screen, Store
+from bot.store import (
+    AlsoStep,
+    ChatSettings,
+    Flow,
+    FlowState,
+    FlowStateError,
+    Live,
+    LogEntry,
+    Screen,
+    Store,
+)
 from bot.store.flows import SheetSpend
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
+from rules.sheet import Sheet
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +74,49 @@ R = TypeVar("R")
 Answer = Callable[[], str]
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 Handoff = Callable[[Store, int, int], Awaitable[Drawn]]
+
+
+@dataclass(frozen=True)
+class Sequel:
+    """What an :attr:`Outcome.then` may use once the step is stored (or, for a step that
+    stores nothing, in its place): the store, the tapped message, the bot, the chat's profile,
+    and what the compare-and-set left — the flow, and the sheet a ``spend`` changed (None
+    when the step stored nothing or changed no sheet)."""
+
+    store: Store
+    message: Message
+    bot: Bot | None
+    profile: Profile
+    flow: Flow | None = None
+    sheet: Sheet | None = None
+
+
+# Work a step leaves for after its compare-and-set, the one part of a press that is not pure
+# (the attack panel opened for whoever acts, a finished fight's message unpinned); what it
+# returns, if anything, is the presser's alert instead of the step's answer.
+Then = Callable[[Sequel], Awaitable[Answer | None]]
+
+
+@dataclass(frozen=True)
+class Opens:
+    """Another flow a step opens with a message of its own (the d6 tracker's «⚔️ Атака» rolls
+    the attack): stored with the step and its ``entries`` in the same compare-and-set, then
+    posted under the tapped message once the presser is answered."""
+
+    state: FlowState
+    owner: int
+    draw: Callable[[Flow], Drawn]
+    entries: tuple[LogEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """Another live message to edit once the step is stored: the tracker whose step
+    (:attr:`Outcome.also`) went into the same compare-and-set as an attack's."""
+
+    live: Live
+    drawn: Drawn
+
 
 # How often a press that lost the race to another player's press is applied again to the
 # fresh state: each loss means someone else's step went through, so a whole table pressing
@@ -154,7 +209,11 @@ class Outcome(Generic[S]):
     sheet no longer has what the step read (then nothing is stored). ``post``: once the step
     is stored, a new message is sent below, drawn by ``post`` (a next attempt posted as its
     own result); ``keyboard_only``: the message keeps its text and only its buttons are
-    redrawn (a result whose text the step never changes)."""
+    redrawn (a result whose text the step never changes). ``also``: a second flow's step
+    stored in the same compare-and-set (the tracker's, with an attack's or a soak's: it needs
+    a ``spend``), and ``redraw`` the live messages edited after it; ``then``: what is left to
+    do once it is stored (:data:`Then`); ``opens``: a flow the step opens and posts
+    (:class:`Opens`)."""
 
     state: S | None = None
     close: bool = False
@@ -169,6 +228,10 @@ class Outcome(Generic[S]):
     unpaid: Answer = render.invalid_button_text
     post: Handoff | None = None
     keyboard_only: bool = False
+    also: AlsoStep | None = None
+    redraw: tuple[Redraw, ...] = ()
+    then: Then | None = None
+    opens: Opens | None = None
 
 
 def refuse(text: Answer, *, alert: bool = True) -> Outcome[Any]:
@@ -421,23 +484,34 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     if outcome.state is None:
         if outcome.heal:
             await heal(message, flow)
-        if outcome.answer is not None:
-            await tell(callback, outcome.answer, alert=outcome.alert)
-        else:
-            await callback.answer()
-        return True
-    return await _commit(tap, callback, message, context.store, known, outcome)
+        return await _answered(callback, outcome, await _sequel(outcome, message, context))
+    return await _commit(tap, callback, message, context, known, outcome)
+
+
+async def _sequel(
+    outcome: Outcome[Any],
+    message: Message,
+    context: Context,
+    stored: tuple[Flow | None, Sheet | None] = (None, None),
+) -> Answer | None:
+    """Run the step's :attr:`Outcome.then`, if any; its answer, if it has one."""
+    if outcome.then is None:
+        return None
+    flow, sheet = stored
+    sequel = Sequel(context.store, message, context.bot, context.profile, flow, sheet)
+    return await outcome.then(sequel)
 
 
 async def _commit(
     tap: Tap[S, A, R],
     callback: CallbackQuery,
     message: Message,
-    store: Store,
+    context: Context,
     known: Known[R],
     outcome: Outcome[S],
 ) -> bool:
     """Store the step with its effects and its drawing in one compare-and-set, then show it."""
+    store = context.store
     flow, after = known.flow, outcome.state
     assert after is not None
     if outcome.handoff is not None:
@@ -450,9 +524,11 @@ async def _commit(
         text, markup = tap.view(flow.next(after, close=outcome.close), after, known)
     screen = screen_of(text, markup)
     advanced: Flow | None
+    sheet: Sheet | None = None
+    opened: Flow | None = None
     try:
         if outcome.spend is not None:
-            advanced, _sheet = await store.advance_flow_spending(
+            advanced, sheet = await store.advance_flow_spending(
                 flow,
                 flow.version,
                 after,
@@ -460,7 +536,14 @@ async def _commit(
                 close=outcome.close,
                 entries=outcome.entries,
                 screen=screen,
+                also=outcome.also,
                 more=outcome.more,
+            )
+        elif outcome.opens is not None:
+            opened = store.new_flow(outcome.opens.state, flow.chat_id, outcome.opens.owner)
+            entries = (*outcome.entries, *outcome.opens.entries)
+            advanced = await store.advance_flow_creating(
+                flow, flow.version, after, opened, screen=screen, entries=entries
             )
         elif outcome.creates is not None:
             advanced = await store.advance_flow_creating(
@@ -488,10 +571,17 @@ async def _commit(
             await message.edit_reply_markup(reply_markup=markup)
     else:
         await safe_edit(message, text, markup)
+    if context.bot is not None:
+        for other in outcome.redraw:
+            await bot_live.redraw(context.bot, flow.chat_id, other.live, other.drawn)
     if outcome.post is not None:
         posted, buttons = await outcome.post(store, flow.chat_id, flow.owner_id)
         await message.answer(posted, reply_markup=buttons)
-    return await _answered(callback, outcome)
+    await _answered(callback, outcome, await _sequel(outcome, message, context, (advanced, sheet)))
+    if outcome.opens is not None and opened is not None:
+        text, markup = outcome.opens.draw(opened)
+        await message.answer(text, reply_markup=markup)
+    return True
 
 
 async def _hand_off(message: Message, store: Store, flow: Flow, handoff: Handoff) -> bool:
@@ -505,8 +595,13 @@ async def _hand_off(message: Message, store: Store, flow: Flow, handoff: Handoff
     return True
 
 
-async def _answered(callback: CallbackQuery, outcome: Outcome[Any]) -> bool:
-    if outcome.answer is not None:
+async def _answered(
+    callback: CallbackQuery, outcome: Outcome[Any], instead: Answer | None = None
+) -> bool:
+    """The presser's answer: the sequel's alert (``instead``) when it has one."""
+    if instead is not None:
+        await tell(callback, instead, alert=True)
+    elif outcome.answer is not None:
         await tell(callback, outcome.answer, alert=outcome.alert)
     else:
         await callback.answer()

@@ -19,12 +19,21 @@ dice) and a possible loss the bot takes the repeat (ARCHITECTURE.md). A private 
 are the user's, shared with their other chats, so there gaps are passed over. Only a send
 to the chat whose update is running is probed: a send to another chat (the Storyteller's
 private chat) has no exact floor, and is retried as before, where a repeat shows the same
-dice.
+dice; it raises that chat's floor instead, so that chat's own lost sends never take it for
+theirs.
+
+The same search runs, before sending, in the run after a crash (``Outbox.after_crash``): the
+dead run may have had a send applied and died before anything was written down, and what
+it left above the floor is its sends, in order. Sends an earlier run delivered and wrote down
+(``sent:DIGEST`` in the update's journal, beside a later write or in the step that put the
+update off) are repeated from there without sending.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import logging
 from collections import Counter
 from collections.abc import Iterator
@@ -49,7 +58,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
 from bot.context import current, using
-from bot.store import STORAGE_ERRORS, Subject
+from bot.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -59,6 +68,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PROBE_SPAN = 12  # ids above the floor looked at: players' messages may come in between
+# After a crash the dead run's result may sit above a whole burst of players' commands.
+CRASH_PROBE_SPAN = 60
 PROBE_MISSES = 3  # ids in a row that hold no message end the search
 # A private chat is numbered with the user's ids, shared with their other private chats and
 # basic groups: ids there skip, so a run of missing ones says nothing and more are looked at.
@@ -95,6 +106,10 @@ class Outbox:
     newest: int = 0  # the newest message this update put in its chat
     about: dict[int, Subject] = field(default_factory=dict)
     delivered: dict[SendKey, Message] = field(default_factory=dict)
+    # A run of this update died in another process (its journal counts a run that neither
+    # finished nor was put off): each send to the chat is first looked for above the floor,
+    # until one is not found (the dead run sent in order, so none after it was made either).
+    after_crash: bool = False
     _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
 
     def note(self, message_id: int) -> None:
@@ -118,14 +133,29 @@ class Outbox:
 
 @contextmanager
 def outbox(
-    store: Store, chat_id: int | None, delivered: dict[SendKey, Message] | None = None
+    store: Store,
+    chat_id: int | None,
+    delivered: dict[SendKey, Message] | None = None,
+    *,
+    after_crash: bool = False,
 ) -> Iterator[Outbox | None]:
     """The update's outbox for the length of its handling (none outside a chat)."""
     box = None
     if chat_id is not None:
-        box = Outbox(store, chat_id, delivered={} if delivered is None else delivered)
+        box = Outbox(
+            store,
+            chat_id,
+            delivered={} if delivered is None else delivered,
+            after_crash=after_crash,
+        )
     with using(outbox=box):
         yield box
+
+
+def send_digest(key: SendKey) -> str:
+    """The send's place in its update, short and the same in every process: the name of its
+    record in the update's journal (``sent:DIGEST``)."""
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:16]
 
 
 def _ambiguous(error: Exception) -> bool:
@@ -159,11 +189,11 @@ def delivered(method: SendMessage, chat_id: int, message_id: int) -> Message:
     )
 
 
-async def find_delivered(bot: Bot, chat_id: int, floor: int) -> int | None:
+async def find_delivered(bot: Bot, chat_id: int, floor: int, span: int = PROBE_SPAN) -> int | None:
     """The first bot message above ``floor`` in the chat, or None: see the module's docstring.
     A probe that itself fails ends the search with None (send again, as before)."""
     private = chat_id > 0
-    span = PRIVATE_PROBE_SPAN if private else PROBE_SPAN
+    span = max(span, PRIVATE_PROBE_SPAN) if private else span
     misses = 0
     for message_id in range(floor + 1, floor + 1 + span):
         try:
@@ -200,6 +230,12 @@ class LostSendGuard(BaseRequestMiddleware):
         if box is None or send is None:
             return await make_request(bot, method)
         key = box.key(send)
+        digest = send_digest(key)
+        journal = current().journal
+        recorded = journal.sent.get(digest) if journal is not None else None
+        if key not in box.delivered and recorded is not None and isinstance(send.chat_id, int):
+            # Delivered by a run in a process that died or was stopped after writing it down.
+            box.delivered[key] = delivered(send, send.chat_id, recorded)
         if key in box.delivered:
             log.info("sendMessage to %s delivered by an earlier run: not sent again", send.chat_id)
             earlier = box.delivered[key]
@@ -207,11 +243,50 @@ class LostSendGuard(BaseRequestMiddleware):
                 box.note(earlier.message_id)
             # aiogram's request chain passes the method's result, typed as its Response.
             return cast(Response[TelegramType], earlier)
+        if box.after_crash and send.chat_id == box.chat_id:
+            found = await self._left_by_the_dead(bot, box, send)
+            if found is not None:
+                box.delivered[key] = found
+                if journal is not None:
+                    journal.delivered(digest, found.message_id)
+                return cast(Response[TelegramType], found)
         answer = await self._send(make_request, bot, send, box)
         result: Any = answer
         if isinstance(result, Message):
             box.delivered[key] = result
+            if journal is not None:
+                journal.delivered(digest, result.message_id)
+            if send.chat_id != box.chat_id and isinstance(send.chat_id, int):
+                await self._raise_floor(box, send.chat_id, result.message_id)
         return answer
+
+    async def _left_by_the_dead(self, bot: Bot, box: Outbox, send: SendMessage) -> Message | None:
+        """The send as a run that died delivered it, if it did (``Outbox.after_crash``)."""
+        try:
+            floor = max(await box.store.last_sent(box.chat_id), box.newest, _reply_target(send))
+        except STORAGE_ERRORS:
+            box.after_crash = False
+            return None
+        found = await find_delivered(bot, box.chat_id, floor, CRASH_PROBE_SPAN)
+        if found is None:
+            box.after_crash = False  # the dead run got no further: the rest is sent anew
+            return None
+        log.warning(
+            "sendMessage to %d was delivered by a run that died, as %d: not sent again",
+            box.chat_id,
+            found,
+        )
+        box.note(found)
+        return delivered(send, box.chat_id, found)
+
+    @staticmethod
+    async def _raise_floor(box: Outbox, chat_id: int, message_id: int) -> None:
+        """A send into another chat than the update's (a hidden roll's notice from the
+        Storyteller's private chat) is not serialised with that chat's updates: it raises
+        that chat's floor, so a lost send there never takes this message for its own (the
+        worst left is a repeat). Best effort: the send is done either way."""
+        with contextlib.suppress(*REDIS_ERRORS):
+            await box.store.note_sent(chat_id, message_id)
 
     async def _send(
         self,

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     webhook_path: str | None = None
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str = "0.0.0.0"  # the container publishes it; a firewall keeps it inside
+    # Seconds an update whose result Telegram keeps refusing (5xx, no answer) is tried before
+    # it is dropped, what it spent given back, and its player told (bot/delivery.py).
+    give_up_after: float = Field(default=900.0, ge=1.0)
 
     @field_validator("bot_token")
     @classmethod

@@ -36,6 +36,7 @@ import math
 import os
 import re
 import socket
+import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1094,6 +1095,17 @@ class FakeBotApi:
         answer shows the message twice."""
         self._faults.append(_Fault(method, count, status, 0, after=True))
 
+    def refuse(
+        self, method: str | None = None, *, status: int = 502, chat: int | None = None
+    ) -> None:
+        """Fail every call of ``method`` (to ``chat`` only, if given) before applying it, until
+        :meth:`clear_faults`: Telegram's front end down for as long as a test needs."""
+        self._faults.append(_Fault(method, sys.maxsize, status, 1, chat=chat))
+
+    def clear_faults(self) -> None:
+        """Telegram works again: every fault still pending is forgotten."""
+        self._faults.clear()
+
     def delay_next(self, method: str | None = None, *, seconds: float, count: int = 1) -> None:
         """Apply the next calls but answer them only after ``seconds``: a client timeout then
         retrying the call is how real bots send a message twice."""
@@ -1104,6 +1116,10 @@ class FakeBotApi:
         about 20 messages a minute in one group, 30 a second overall). Off by default, so
         only tests of the bot's throttling pay for it."""
         self._flood_limits = (per_group_per_minute, per_second)
+
+    def lift_flood_limits(self) -> None:
+        """Back to no flood control (a test that turned it on, on a server others share)."""
+        self._flood_limits = None
 
     @staticmethod
     def _is_send(method: str) -> bool:

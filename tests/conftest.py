@@ -4,6 +4,10 @@ The real server runs from Debian's binary on a random free port in a temporary d
 tests never touch a system Redis and can stop and restart it to play an outage. A real
 three-node Redis Cluster (docs/product.md §5 "Scale") is made the same way, once per test session,
 and emptied before each test that uses it.
+
+Under pytest-xdist (scripts/test passes ``-n``) a test goes to whichever worker is free, except
+those that share something costly to start, which stay together on one worker
+(:func:`work_unit`): the cluster's tests, and each end-to-end file with its processes.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import fakeredis
 import pytest
@@ -25,6 +30,38 @@ from bot.store import Store
 from localapi.server import FakeBotApi
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's scheduler over our work units (:func:`work_unit`), taken in collection
+    order: the end-to-end files come first (tests/e2e/conftest.py), the shared world's ahead
+    of the rest, so a worker's long units start early and single tests fill the end."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByWorkUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    config.option.loadscopereorder = False
+    return ByWorkUnit(config, log)
+
+
+# End-to-end files whose every test starts processes of its own (``bot_process``): nothing
+# to share, so their long tests spread over the workers like any other.
+ONE_BY_ONE = frozenset({"tests/e2e/test_faults_e2e.py", "tests/e2e/test_scale_e2e.py"})
+
+
+def work_unit(nodeid: str) -> str:
+    """What one xdist worker runs together, one test after another: an end-to-end file (its
+    module-scoped processes start once; the shared world's tests keep to their session loop),
+    the Redis Cluster's tests (the session's one cluster); any other test alone."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("tests/e2e/") and path not in ONE_BY_ONE:
+        return path
+    if "[redis-cluster" in nodeid:
+        return "redis-cluster"
+    return nodeid
 
 
 def free_port() -> int:

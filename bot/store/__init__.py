@@ -31,11 +31,11 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   says otherwise);
 - ``sdb:inbox:BOT`` — the updates fetched or received and not yet finished (update id →
   JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the running update's journal (dice seed, what its
-  writes returned, its tries; a day's TTL; deleted as it finishes, kept with ``done`` when
-  it is given up), ``sdb:done:BOT:{CHAT}`` — the chat's finished updates (update id → when,
-  for a day: what a redelivery is told by) and ``sdb:lock:BOT:{CHAT}`` — the lock that
-  serialises a chat's updates across replicas (:mod:`bot.store.updates`); outside a chat,
-  the sender's id stands for CHAT;
+  writes returned and spent, the sends it delivered, its tries; a day's TTL; deleted as it
+  finishes, kept with ``done`` when it is given up), ``sdb:done:BOT:{CHAT}`` — the chat's
+  finished updates (update id → when, for a day: what a redelivery is told by) and
+  ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a chat's updates across replicas
+  (:mod:`bot.store.updates`); outside a chat, the sender's id stands for CHAT;
 - ``sdb:live:{CHAT}:NAME`` — the chat's one live message of a kind (``init``: the round
   tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
 - ``sdb:log:{CHAT}`` — a list of recent rolls (:class:`LogEntry`), newest first, capped at

@@ -95,7 +95,7 @@ def data_of(fields: Mapping[Any, Any]) -> str:
 # entries (bot.store.log.log_args). The version check and the writes
 # happen in one script, so of two taps carrying the same version exactly one can pass, and a
 # lost compare-and-set logs nothing. The actor is remembered (the last few, "version:user")
-# so that only the same presser's repeat counts as a double tap (bot/taps.py).
+# so that only the same presser's repeat counts as a double tap (bot/runner.py).
 _ADVANCE_STEP = (
     """
 local version = redis.call('HGET', KEYS[1], 'version')
@@ -194,13 +194,14 @@ return 1
 
 # A step that pays from a sheet read ahead, in one script (a wound landing from a combat
 # tap): KEYS[1] the flow, KEYS[2] the chat's sheets, KEYS[3] its log, KEYS[4] a second flow
-# that shows the change (the round tracker) or a placeholder, KEYS[5] the chat's counters.
-# ARGV[1] expected version, ARGV[2] data, ARGV[3] close, ARGV[4] actor, ARGV[5] screen,
-# ARGV[6] the sheet's field, ARGV[7] its raw value as read ahead, ARGV[8] '1' if it had one,
-# ARGV[9] the new raw value ('' writes none), ARGV[10] the second flow's expected version
-# ('' for none), ARGV[11] its data, ARGV[12] its screen, ARGV[13] and ARGV[14] the shown-name
-# field and name of an NPC sheet it creates, ARGV[15..] the log's cap, tally and entries
-# (bot.store.log.log_args). Returns false for
+# that shows the change (the round tracker) or a placeholder, KEYS[5] the chat's counters,
+# KEYS[6] the update's journal or a placeholder. ARGV[1] expected version, ARGV[2] data,
+# ARGV[3] close, ARGV[4] actor, ARGV[5] screen, ARGV[6] the sheet's field, ARGV[7] its raw
+# value as read ahead, ARGV[8] '1' if it had one, ARGV[9] the new raw value ('' writes none),
+# ARGV[10] the second flow's expected version ('' for none), ARGV[11] its data, ARGV[12] its
+# screen, ARGV[13] and ARGV[14] the name field of a sheet it makes, ARGV[15] and ARGV[16] the
+# journal's field and what the step spent ('' for none: bot/store/journal.py), ARGV[17..] the
+# log's cap, tally and entries (bot.store.log.log_args). Returns false for
 # a stale step, 'sheet' when the sheet changed since it was read (the caller reads again),
 # else the flow's hash. The second flow moves only if it is still at its version; its step
 # has no actor (a health line's redraw is nobody's tap).
@@ -240,6 +241,9 @@ if ARGV[9] ~= '' then
     redis.call('HSET', KEYS[2], ARGV[13], ARGV[14])
   end
 end
+if ARGV[15] ~= '' then
+  redis.call('HSET', KEYS[6], ARGV[15], ARGV[16])
+end
 if ARGV[10] ~= '' then
   local other = fresh(KEYS[4], ARGV[10])
   if other then
@@ -251,7 +255,7 @@ end
 LOG_APPEND
 return redis.call('HGETALL', KEYS[1])
 """.replace("ACTORS_KEPT", str(ACTORS_KEPT))
-    .replace("LOG_APPEND", log_append("KEYS[3]", "KEYS[5]", 15))
+    .replace("LOG_APPEND", log_append("KEYS[3]", "KEYS[5]", 17))
     .replace("DROP_PIECES_1", drop_pieces("KEYS[1]"))
     .replace("DROP_PIECES_4", drop_pieces("KEYS[4]"))
 )
@@ -600,6 +604,14 @@ class FlowStore(LogStore):
         the sheet changed since (the caller takes the WATCH way)."""
         raw = whole.get(field)
         updated = self._spent(parse_sheet(raw), spend)
+        running = context.current().journal
+        spending = running.spending if running is not None else []
+        record = (
+            (f"sp:{flow.id}:{expected_version}", journal.dump_spent(spending))
+            if running is not None and spending
+            else ("", "")
+        )
+        spending.clear()
         args: list[Any] = [
             expected_version,
             data,
@@ -614,6 +626,7 @@ class FlowStore(LogStore):
             dump(_data(also.state)) if also is not None else "",
             also.screen.model_dump_json() if also is not None else "",
             *(named if (named := spend.name_field()) is not None else ("", "")),
+            *record,
         ]
         args += log_args(entries)
         keys = [
@@ -624,6 +637,7 @@ class FlowStore(LogStore):
             if also is not None
             else none_key(flow.chat_id),
             stats_key(flow.chat_id),
+            running.key if running is not None else none_key(flow.chat_id),
         ]
         journal.forget()
         reply = await self._advance_spending(keys=keys, args=args)
@@ -953,4 +967,6 @@ class FlowStore(LogStore):
             if not spend.create:
                 return None
             current = new_sheet(spend.system)
-        return spend.change(current)
+        updated = spend.change(current)
+        journal.note_spent(spend.field(), current, updated)
+        return updated

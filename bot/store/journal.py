@@ -10,6 +10,7 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import json
 import pickle
 import random
 import secrets
@@ -22,11 +23,92 @@ from redis.asyncio.client import Pipeline
 from redis.exceptions import RedisError
 
 from bot.context import current
+from rules.errors import RulesInputError
+from rules.sheet import BLOOD_MAX, Sheet, gain_quintessence, validate
 
 if TYPE_CHECKING:
     from bot.store.budget import Lease
 
 _T = TypeVar("_T")
+
+# The pools a step pays from (Sheet fields): what an update spent of them comes back to the
+# sheet if the update is dropped before its result could be shown (ARCHITECTURE.md "Nothing
+# lost, nothing twice"). Wounds, Paradox and the other changes a result brings stay.
+POOLS = ("willpower_current", "blood", "quintessence", "luck")
+
+
+@dataclass(frozen=True)
+class Spent:
+    """Points a write took off one sheet (``field`` of the chat's sheets hash), by pool."""
+
+    field: str
+    points: dict[str, int]
+
+
+def spent_between(field_name: str, before: Sheet | None, after: Sheet | None) -> Spent | None:
+    """What changing ``before`` into ``after`` took from the pools; None when nothing."""
+    if before is None or after is None:
+        return None
+    points = {}
+    for pool in POOLS:
+        was, now = getattr(before, pool), getattr(after, pool)
+        if isinstance(was, int) and isinstance(now, int) and now < was:
+            points[pool] = was - now
+    return Spent(field_name, points) if points else None
+
+
+def give_back(sheet: Sheet, points: dict[str, int]) -> Sheet:
+    """``sheet`` with ``points`` returned to its pools, within each pool's bounds as the
+    sheet stands now (a rating lowered since keeps its new cap); a pool the sheet no longer
+    tracks gets nothing."""
+    for pool, amount in points.items():
+        try:
+            sheet = _returned(sheet, pool, amount)
+        except RulesInputError:
+            continue
+    return sheet
+
+
+def _returned(sheet: Sheet, pool: str, amount: int) -> Sheet:
+    if amount <= 0:
+        return sheet
+    if pool == "willpower_current":
+        if sheet.willpower is None:
+            return sheet
+        current = min(sheet.willpower, (sheet.willpower_current or 0) + amount)
+        return validate(sheet.model_copy(update={pool: current}))
+    if pool == "blood":
+        if sheet.blood is None:
+            return sheet
+        return validate(sheet.model_copy(update={pool: min(BLOOD_MAX, sheet.blood + amount)}))
+    if pool == "quintessence":
+        return gain_quintessence(sheet, amount)
+    if pool == "luck":
+        return validate(sheet.model_copy(update={pool: sheet.luck + amount}))
+    return sheet
+
+
+def dump_spent(spending: list[Spent]) -> str:
+    return json.dumps([[s.field, s.points] for s in spending], separators=(",", ":"))
+
+
+def load_spent(raw: str) -> list[Spent]:
+    """The ``sp:STEP`` records of a journal; what cannot be read is skipped."""
+    try:
+        items = json.loads(raw)
+    except ValueError:
+        return []
+    found = []
+    for item in items if isinstance(items, list) else []:
+        if (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and isinstance(item[1], dict)
+        ):
+            points = {str(k): int(v) for k, v in item[1].items() if isinstance(v, int)}
+            found.append(Spent(item[0], points))
+    return found
 
 
 class ReplayDice(random.Random):
@@ -75,6 +157,18 @@ class Journal:
     rolled: bool = False
     # The send slot reserved ahead for the update's reply (bot/store/budget.py); not stored.
     lease: Lease | None = None
+    # Runs begun, this one included: above 1, a run before this one neither finished nor was
+    # put off (``postpone_update``), so its process died mid-way and its sends may have been
+    # applied without a trace (bot/sent.py looks for them before sending).
+    attempts: int = 1
+    # The sends earlier runs delivered (``sent:DIGEST`` → message id, bot/sent.py) and those
+    # of this run not yet written down: written with the update's next write or postponement,
+    # never by a round-trip of their own.
+    sent: dict[str, int] = field(default_factory=dict)
+    unwritten: dict[str, int] = field(default_factory=dict)
+    # What the write being made takes off sheets (:func:`note_spent`), written beside it as
+    # ``sp:STEP``, so an update dropped at last gives it back in the drop's own step.
+    spending: list[Spent] = field(default_factory=list)
 
     def dice(self) -> ReplayDice:
         return ReplayDice(self.seed)
@@ -90,6 +184,27 @@ class Journal:
         self.taken += 1
         return self.taken
 
+    def delivered(self, digest: str, message_id: int) -> None:
+        """A send of this run was delivered: kept for the update's next write to record."""
+        self.sent[digest] = message_id
+        self.unwritten[digest] = message_id
+
+    def queue_records(self, pipe: Pipeline, step: int) -> Callable[[], None]:
+        """Queue, beside the write ``step`` in ``pipe``, what it spends and the sends not yet
+        written down; returns what to call once the write is applied."""
+        spending, self.spending = self.spending, []
+        if spending:
+            pipe.hset(self.key, f"sp:{step}", dump_spent(spending))
+        sent = dict(self.unwritten)
+        if sent:
+            pipe.hset(self.key, mapping={f"sent:{d}": str(i) for d, i in sent.items()})
+
+        def written() -> None:
+            for digest in sent:
+                self.unwritten.pop(digest, None)
+
+        return written
+
     @staticmethod
     def encode(value: object) -> str:
         # Our own values (pydantic models, tuples) written by us to our own Redis.
@@ -98,6 +213,15 @@ class Journal:
     @staticmethod
     def decode(raw: str) -> Any:
         return pickle.loads(base64.b64decode(raw))
+
+
+def note_spent(field_name: str, before: Sheet | None, after: Sheet | None) -> None:
+    """A write of the running update changes a sheet from ``before`` to ``after``: what it
+    takes from the pools is recorded in the write's own transaction (:func:`transaction`)."""
+    running = current().journal
+    spent = spent_between(field_name, before, after)
+    if running is not None and spent is not None:
+        running.spending.append(spent)
 
 
 def note_rolled() -> None:
@@ -178,16 +302,23 @@ async def transaction(
     if step in journal.steps:
         return cast(_T, journal.decode(journal.steps[step]))
 
+    written: list[Callable[[], None]] = []
+
     async def recorded(pipe: Pipeline) -> _T:
+        journal.spending.clear()  # a lost WATCH runs ``apply`` again on fresh data
         result = await apply(pipe)
         # It decided without writing: record that alone. (A cluster's pipeline does not say
         # whether MULTI was issued; both refuse a second one with a RedisError.)
         with contextlib.suppress(RedisError):
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         pipe.hset(journal.key, f"fx:{step}", journal.encode(result))
+        written[:] = [journal.queue_records(pipe, step)]
         return result
 
-    return cast(_T, await redis.transaction(recorded, *keys, value_from_callable=True))
+    result = cast(_T, await redis.transaction(recorded, *keys, value_from_callable=True))
+    for done in written:
+        done()
+    return result
 
 
 async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) -> _T:
@@ -198,11 +329,17 @@ async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) 
     step = journal.next_step() if journal is not None else 0
     if journal is not None and step in journal.steps:
         return cast(_T, journal.decode(journal.steps[step]))
+    written = None
+    if journal is not None:
+        journal.spending.clear()  # what a failed write noted: it took nothing
     async with redis.pipeline(transaction=True) as pipe:
         queue(pipe)
         if journal is not None:
             pipe.hset(journal.key, f"fx:{step}", journal.encode(result))
+            written = journal.queue_records(pipe, step)
         await pipe.execute()
+    if written is not None:
+        written()
     return result
 
 

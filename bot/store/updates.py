@@ -10,7 +10,10 @@ kept until its effect and its replies are out, and handling it again repeats not
 - the **journal** (``sdb:upd:BOT:{CHAT}:UPDATE``, a hash) carries the update's dice seed,
   drawn from the OS the first time (so a re-run rolls the very same dice), the result of each
   of its writes (``fx:N``, written in the same transaction as the write, so a re-run skips a
-  write that was applied and reads back what it returned) and ``done`` once finished;
+  write that was applied and reads back what it returned), beside each write what it took
+  from the sheets' pools (``sp:STEP``, given back if the update is dropped:
+  :meth:`UpdateStore.drop_update`) and the sends delivered so far (``sent:DIGEST``), the
+  runs begun (``attempts``), and ``done`` once finished;
 - the **chat lock** (``sdb:lock:BOT:{CHAT}``) serialises one chat's updates across
   replicas; it expires by itself if its holder dies.
 
@@ -29,7 +32,9 @@ from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from redis.asyncio.client import Pipeline
 
+from bot.context import current
 from bot.store.base import (
     ABOUT_CAP,
     CHAT_TTL,
@@ -50,7 +55,9 @@ from bot.store.base import (
 from bot.store.budget import RESERVE_FUNCTION, Lease, Window, budget_key, budget_member
 from bot.store.chats import ChatSettings, parse_chat_settings
 from bot.store.inline import PLAYED, PLAYS_CAP, plays_key, plays_write
-from bot.store.journal import Journal, Prefetch
+from bot.store.journal import Journal, Prefetch, Spent, give_back, load_spent
+from bot.store.sheets import parse_sheet
+from rules.sheet import to_json
 
 JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 # Renewed while the update runs (bot/delivery.py), so only a dead holder's lock runs out.
@@ -139,7 +146,6 @@ if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
 end
 local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 if attempts > tonumber(ARGV[7]) then
-  redis.call('HSET', KEYS[1], 'done', '1')
   if ARGV[10] == '1' then
     redis.call('HDEL', KEYS[3], ARGV[6])
   end
@@ -256,10 +262,14 @@ return 1
 )
 
 # KEYS[1] journal, KEYS[2] the chat's newest bot message; ARGV[1] the newest message the
-# update sent in its chat ('' for none).
+# update sent in its chat ('' for none), ARGV[2..] pairs of a journal field and a message id:
+# the sends it delivered (bot/sent.py).
 _POSTPONE = """
 if redis.call('HEXISTS', KEYS[1], 'attempts') == 1 then
   redis.call('HINCRBY', KEYS[1], 'attempts', -1)
+  for i = 2, #ARGV - 1, 2 do
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
 end
 if ARGV[1] ~= '' and tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[2]) or '0') then
   redis.call('SET', KEYS[2], ARGV[1], 'EX', CHAT_TTL)
@@ -288,7 +298,7 @@ class Begun(StrEnum):
     GO = "go"  # handle it (for the first time, or again after a crash)
     DONE = "done"  # finished before: nothing to do
     BUSY = "busy"  # another replica holds the chat: try later
-    GIVEN_UP = "given-up"  # failed too often: dropped
+    GIVEN_UP = "given-up"  # failed too often: to be dropped (``drop_update``)
 
 
 def _journal_from(key: str, fields: Mapping[Any, Any]) -> Journal:
@@ -297,7 +307,19 @@ def _journal_from(key: str, fields: Mapping[Any, Any]) -> Journal:
         for name, value in fields.items()
         if name.startswith("fx:") and name[3:].isdigit()
     }
-    return Journal(key=key, seed=bytes.fromhex(fields["seed"]), steps=steps)
+    sent = {
+        name[5:]: int(value)
+        for name, value in fields.items()
+        if name.startswith("sent:") and str(value).isdigit()
+    }
+    attempts = str(fields.get("attempts", "1"))
+    return Journal(
+        key=key,
+        seed=bytes.fromhex(fields["seed"]),
+        steps=steps,
+        attempts=int(attempts) if attempts.lstrip("-").isdigit() else 1,
+        sent=sent,
+    )
 
 
 class UpdateStore(StoreBase):
@@ -497,10 +519,69 @@ class UpdateStore(StoreBase):
     ) -> None:
         """The update met Redis or Telegram away and is run again later: that run does not
         count against ``MAX_ATTEMPTS`` (an outage is not the update's fault, and what it paid
-        for must still be shown), and what it delivered (``sent``, in its chat) stays below
-        the next run's floor."""
-        keys = [journal_key(bot_id, update_id, scope), sent_key(scope)]
-        await self._postpone(keys=keys, args=[sent or ""])
+        for must still be shown), what it delivered (``sent``, in its chat) stays below
+        the next run's floor, and the sends it delivered anywhere are written in its journal
+        (from the running update's :class:`Journal`), so a run in another process after
+        this one's death repeats them without sending them (bot/sent.py)."""
+        key = journal_key(bot_id, update_id, scope)
+        running = current().journal
+        delivered = dict(running.unwritten) if running is not None and running.key == key else {}
+        args: list[str | int] = [sent or ""]
+        for digest, message_id in delivered.items():
+            args += [f"sent:{digest}", message_id]
+        await self._postpone(keys=[key, sent_key(scope)], args=args)
+        if running is not None:
+            for digest in delivered:
+                running.unwritten.pop(digest, None)
+
+    async def drop_update(
+        self, bot_id: int, update_id: int, scope: int, token: str
+    ) -> list[Spent] | None:
+        """Drop an update whose result cannot be shown (Telegram refused it for too long,
+        bot/delivery.py): in one transaction, what its writes spent (the journal's ``sp:``
+        records) goes back to the sheets and the journal says ``done``, so no later run
+        makes or pays for it. What was given back; None if the update had already finished.
+        Then it leaves the inbox and its chat's lock, as a finished update does."""
+        key = journal_key(bot_id, update_id, scope)
+        sheets = sheet_key(scope)
+        finished = done_key(bot_id, scope)
+
+        async def apply(pipe: Pipeline) -> list[Spent] | None:
+            fields = await pipe.hgetall(key)
+            # A finished update's journal is gone and its id is in the chat's finished ones.
+            if fields.get("done") == "1" or await pipe.hexists(finished, str(update_id)):
+                pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                return None
+            spent = [
+                item
+                for name in sorted(fields)
+                if str(name).startswith("sp:")
+                for item in load_spent(str(fields[name]))
+            ]
+            names = sorted({item.field for item in spent})
+            current = (
+                dict(zip(names, await pipe.hmget(sheets, names), strict=True)) if names else {}
+            )
+            given: dict[Any, Any] = {}
+            for item in spent:
+                sheet = parse_sheet(given.get(item.field, current.get(item.field)))
+                if sheet is not None:
+                    given[item.field] = to_json(give_back(sheet, item.points))
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            if given:
+                pipe.hset(sheets, mapping=given)
+            pipe.hset(key, "done", "1")
+            pipe.hset(key, "dropped", "1")
+            pipe.expire(key, JOURNAL_TTL)
+            return [item for item in spent if item.field in given]
+
+        # Not through the journal's recording: this step ends the update, it is none of its
+        # writes.
+        refunded: list[Spent] | None = await self.redis.transaction(
+            apply, key, sheets, finished, value_from_callable=True
+        )
+        await self.finish_update(bot_id, update_id, scope, token)
+        return refunded
 
     async def note_sent(self, chat_id: int, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""

@@ -3,7 +3,8 @@
 
 The three parts call each other directly (ARCHITECTURE.md "Combat"): the tracker's «Атака»
 opens the panel (``attack.router.open_panel``), and a wound or an attack takes the tracker's
-step with its own (``tracker.steps``).
+step with its own (``tracker.steps``). Their buttons run on bot/runner.py, each part's step
+in its ``tap.py``.
 """
 
 from __future__ import annotations

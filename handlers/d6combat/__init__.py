@@ -3,8 +3,9 @@
 ``/dmg``, ``/heal``, ``/hp``: physical and mental wounds (§D.1–§D.2).
 
 The parts call each other directly (ARCHITECTURE.md "Combat"): the tracker's «⚔️ Атака» rolls
-through ``attack.router.open_from_tracker``, and a defence takes the tracker's step
-(``tracker.steps.defend_for_attack``) with its own.
+through ``attack.router.attack_from_tracker``, and a defence takes the tracker's step
+(``tracker.steps.defend_for_attack``) with its own. Their buttons run on bot/runner.py, each
+part's step in its ``tap.py``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ import asyncio
 from typing import Any
 
 import fakeredis
-from aiogram.methods import GetUpdates
+from aiogram.exceptions import TelegramServerError
+from aiogram.methods import GetUpdates, SendMessage
 from aiogram.types import Update
 from redis.exceptions import (
     ClusterDownError,
@@ -15,10 +16,15 @@ from redis.exceptions import (
     SlotNotCoveredError,
     TryAgainError,
 )
+from redis.exceptions import (
+    ConnectionError as RedisConnectionError,
+)
 
 from bot import delivery
 from bot.delivery import Delivery
+from bot.i18n import LOCALES_DIR, load_i18n
 from bot.middlewares import ChatBusy
+from bot.settings import Settings
 from bot.store import Store
 from tests.bot.telegram_fakes import GROUP, make_bot, text_update, user
 
@@ -168,3 +174,78 @@ async def test_an_update_whose_first_step_failed_is_kept_by_the_fetch(monkeypatc
     update = raw(31)
     await asyncio.wait_for(runner.receive([update], [Update.model_validate(update)]), 2)
     assert 31 in await store.inbox(bot.id)
+
+
+class Failing:
+    """Fails each update with the errors given, in turn, then runs it."""
+
+    def __init__(self, *errors: BaseException) -> None:
+        self.errors = list(errors)
+        self.handled: list[int] = []
+
+    async def feed_update(self, bot: object, update: Update, **kwargs: Any) -> None:
+        if self.errors:
+            raise self.errors.pop(0)
+        self.handled.append(update.update_id)
+
+
+async def test_an_update_is_never_dropped_while_redis_is_away(monkeypatch: Any) -> None:
+    """Past GIVE_UP_AFTER an update that met Redis away is still run again: its result comes
+    once Redis is back (only Telegram refusing the result drops an update)."""
+    monkeypatch.setattr(delivery, "RETRY_PAUSE", (0.0,))
+    bot, _session = make_bot()
+    dispatcher = Failing(*(RedisConnectionError("away") for _ in range(8)))
+    runner = Delivery(
+        dispatcher,  # type: ignore[arg-type]
+        bot,
+        Store(fakeredis.FakeAsyncRedis(decode_responses=True)),
+        take_over=True,
+    )
+    runner.give_up_after = 0.0
+    runner.submit(raw(31))
+    for _ in range(100):
+        if dispatcher.handled:
+            break
+        await asyncio.sleep(0.01)
+    assert dispatcher.handled == [31]
+    assert not runner._known
+
+
+class Stopped:
+    """A Dispatcher whose updates meet Telegram refusing their result, with the data every
+    handler gets (bot/app.py): the i18n and the settings."""
+
+    def __init__(self) -> None:
+        self.workflow_data = {
+            "i18n": load_i18n(LOCALES_DIR, "ru"),
+            "settings": Settings(_env_file=None, give_up_after=1.0),  # type: ignore[call-arg]
+        }
+
+    async def feed_update(self, bot: object, update: Update, **kwargs: Any) -> None:
+        raise TelegramServerError(SendMessage(chat_id=GROUP.id, text="x"), "Bad Gateway")
+
+
+async def test_a_dropped_update_is_told_in_reply_in_its_players_language_once_telegram_takes_it(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(delivery, "RETRY_PAUSE", (0.0,))
+    bot, session = make_bot()
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    runner = Delivery(Stopped(), bot, store, take_over=True)  # type: ignore[arg-type]
+    assert runner.give_up_after == 1.0  # GIVE_UP_AFTER
+    runner.give_up_after = 0.0
+    # The notice itself meets Telegram away once more, and goes when it is back.
+    session.fail_next("sendMessage", TelegramServerError(SendMessage(chat_id=1, text="x"), "x"))
+    update = raw(41)  # a player whose Telegram speaks English, in a chat with no /lang
+    runner.submit(update)
+    for _ in range(200):
+        if session.calls("sendMessage") and not runner._known:
+            break
+        await asyncio.sleep(0.01)
+    [_failed, notice] = session.calls("sendMessage")
+    assert isinstance(notice, SendMessage)
+    assert notice.chat_id == GROUP.id
+    assert notice.reply_parameters is not None
+    assert notice.reply_parameters.message_id == update["message"]["message_id"]
+    assert notice.text.startswith("The result could not be shown")
+    assert "Everything it spent" not in notice.text  # it spent nothing

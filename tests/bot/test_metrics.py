@@ -11,7 +11,9 @@ from typing import Any
 import fakeredis
 import pytest
 from aiogram import Router
+from aiogram.exceptions import TelegramServerError
 from aiogram.filters import Command
+from aiogram.methods import SendMessage
 from aiogram.types import Message, TelegramObject, Update
 from aiogram.utils.i18n import I18n
 from aiohttp.test_utils import TestClient, TestServer
@@ -148,8 +150,10 @@ async def test_health_sees_the_queues_and_the_oldest_wait(monkeypatch: pytest.Mo
 async def test_a_given_up_update_is_a_warning_naming_its_chat(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Telegram refused its result for longer than GIVE_UP_AFTER: it is dropped, counted."""
     monkeypatch.setattr(delivery, "RETRY_PAUSE", (0.0,))
-    runner = make_delivery(RedisConnectionError("away"))
+    runner = make_delivery(TelegramServerError(SendMessage(chat_id=1, text="x"), "Bad Gateway"))
+    runner.give_up_after = 0.0
     given_up = handled("given_up")
     with caplog.at_level(logging.INFO, logger="bot.delivery"):
         runner.submit(raw_update(7))

@@ -15,7 +15,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramServerError
 
 from bot.app import make_bot
-from bot.context import current
+from bot.context import current, using
 from bot.sent import outbox
 from bot.session import RetryMiddleware, install_middlewares
 from bot.store import Store
@@ -137,17 +137,84 @@ async def test_a_private_send_applied_then_answered_502_is_found_across_the_id_g
     assert len(fake_api.calls_to("sendMessage")) == 2
 
 
+async def test_a_run_after_a_crash_finds_what_the_dead_run_delivered(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    """The process died after Telegram applied its result and before the update finished:
+    the run in the next process looks above the floor first, past a burst of players'
+    commands, finds the dead run's message, and sends only what the dead run never got to."""
+    anya, vera = fake_api.add_user("Аня"), fake_api.add_user("Вера")
+    async with update(store, group.id):
+        await bot.send_message(group.id, "раньше")
+    command = fake_api.send_text(group, anya, "/r 5 6")
+    for n in range(15):
+        fake_api.send_text(group, vera, f"/r {n} 6")
+    with outbox(store, group.id):  # the run that died: nothing finished, no floor raised
+        shown = await bot.send_message(
+            group.id, "Аня: 3 успеха", reply_to_message_id=command.message_id
+        )
+    with outbox(store, group.id, after_crash=True) as box:
+        found = await bot.send_message(
+            group.id, "Аня: 3 успеха", reply_to_message_id=command.message_id
+        )
+        more = await bot.send_message(group.id, "Продлить?")
+        assert box is not None
+        assert box.sent() == more.message_id
+    assert found.message_id == shown.message_id
+    assert bot_texts(fake_api, group) == ["раньше", "Аня: 3 успеха", "Продлить?"]
+    assert len(fake_api.calls_to("sendMessage")) == 3
+
+
+async def test_a_run_after_a_crash_that_finds_nothing_sends_as_usual(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    """The dead run got no further than its writes: the first send is looked for once, then
+    everything is sent without looking again."""
+    with outbox(store, group.id, after_crash=True):
+        await bot.send_message(group.id, "Аня: 3 успеха")
+        await bot.send_message(group.id, "Продлить?")
+    assert bot_texts(fake_api, group) == ["Аня: 3 успеха", "Продлить?"]
+    probes = len(fake_api.calls_to("editMessageCaption"))
+    assert 1 <= probes <= 3  # one search, ended by the ids that hold nothing
+
+
+async def test_a_run_put_off_writes_down_what_it_delivered_for_the_next_process(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    """A run met an outage after its sends and was put off (``postpone_update``, in the same
+    round-trip): a run in another process later repeats those sends from the journal without
+    sending them, in both chats."""
+    anya = fake_api.add_user("Аня")
+    private = fake_api.open_private_chat(anya)
+    shown = []
+    for _run in range(2):
+        _, _, journal, _ = await store.begin_update(
+            7, 900, group.id, group.id, "p", force=True, seed=bytes(32)
+        )
+        with using(journal=journal), outbox(store, group.id) as box:
+            shown.append(await bot.send_message(group.id, "Аня: 3 успеха"))
+            await bot.send_message(private.id, "тайно: 7 3 1")
+            assert box is not None
+            await store.postpone_update(7, 900, group.id, sent=box.sent())
+    assert bot_texts(fake_api, group) == ["Аня: 3 успеха"]
+    assert bot_texts(fake_api, private) == ["тайно: 7 3 1"]
+    assert shown[0].message_id == shown[1].message_id
+    assert len(fake_api.calls_to("sendMessage")) == 2
+
+
 async def test_a_send_to_another_chat_is_not_looked_for(
     fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
 ) -> None:
     """Only the running update's own chat has an exact floor; elsewhere a lost answer is
-    retried as before (a repeat shows the same result)."""
+    retried as before (a repeat shows the same result). What it sent there raises that
+    chat's floor, so a lost send of that chat's own update never takes it for its own."""
     other = fake_api.add_group("Другой стол", owner=fake_api.add_user("Глеб"))
     fake_api.fail_next("sendMessage", status=500)
     with outbox(store, group.id):
-        await bot.send_message(other.id, "в личку")
+        sent = await bot.send_message(other.id, "в личку")
     assert not fake_api.calls_to("editMessageCaption")
     assert bot_texts(fake_api, other) == ["в личку"]
+    assert await store.last_sent(other.id) == sent.message_id
 
 
 async def test_outside_an_update_nothing_is_looked_for(

@@ -3,9 +3,9 @@
 Everything is torn down even when the test fails: a process left behind would hold a port
 and CPU on a machine shared by parallel runs. A test that only plays at a table in chats of
 its own shares one world for the whole session (``shared_world``: the fake API, redis-server
-and a polling bot started once), and those tests run first, one after another, in the
-session's event loop; a test that stops, breaks or counts the bot's processes, or needs
-other settings, starts its own (``bot_process``).
+and a polling bot started once; one per pytest-xdist worker), and those tests run first, one
+after another, in the session's event loop; a test that stops, breaks or counts the bot's
+processes, or needs other settings, starts its own (``bot_process``).
 """
 
 from __future__ import annotations
@@ -75,9 +75,12 @@ class BotLauncher:
         *arguments: str,
         env: dict[str, str] | None = None,
         ready: Callable[[], bool] | None = None,
-        timeout: float = 15.0,  # noqa: ASYNC109
+        timeout: float = 30.0,  # noqa: ASYNC109
     ) -> BotProcess:
-        """Start a process; by default ready means it made a getUpdates call after starting."""
+        """Start a process; by default ready means it made a getUpdates call after starting.
+        Importing aiogram alone takes seconds of CPU, and under pytest-xdist several workers
+        start bots at once on two cores: a ready bot ends the wait at once, so the limit is
+        only how long a stuck start takes to fail."""
         log_path = self.directory / f"bot-{len(self.processes)}.log"
         process = BotProcess(env or self.environment(), log_path)
         self.processes.append(process)
@@ -144,8 +147,10 @@ async def module_bot(directory: Path, startup: float) -> AsyncIterator[BotLaunch
     assert not api.unanswered_callback_queries()
 
 
+HERE = Path(__file__).resolve().parent
+
 # Starting ``python -m bot`` on the busy shared machine can take this long.
-SHARED_STARTUP = 30.0
+SHARED_STARTUP = 45.0
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -173,7 +178,12 @@ class SharedLauncher:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The shared world's tests first and together: its server runs in the session's loop,
-    which stands still while a test of another loop runs."""
+    which stands still while a test of another loop runs. Then the other end-to-end tests,
+    the long ones: with pytest-xdist each worker takes its end-to-end files first, so the
+    shared world's never wait behind another loop's, and the short tests even out the end
+    (tests/conftest.py)."""
     shared = [i for i in items if "shared_world" in getattr(i, "fixturenames", ())]
-    if shared:
-        items[:] = shared + [i for i in items if i not in shared]
+    e2e = [i for i in items if i not in shared and i.path.is_relative_to(HERE)]
+    if shared or e2e:
+        first = set(shared + e2e)
+        items[:] = shared + e2e + [i for i in items if i not in first]

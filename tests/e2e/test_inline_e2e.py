@@ -17,8 +17,10 @@ import pytest
 from localapi.server import FakeBotApi
 from rules import d10, profiles
 from tests.e2e.conftest import BotLauncher
+from tests.e2e.test_sheet_e2e import bot_process as bot_process  # the shared world's bot
+from tests.e2e.test_sheet_e2e import fake_api as fake_api  # the shared world's fake API
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 FACES_LINE = re.compile(r"^(?:10|[1-9])(?: (?:10|[1-9]))*$", re.MULTILINE)
 
@@ -30,6 +32,7 @@ async def test_an_inline_roll_is_offered_without_dice_and_rolled_once_by_its_sen
     boris = fake_api.add_user("Борис", language_code="ru")
     side = fake_api.add_group("Болтовня", owner=anya, members=[boris])  # no campaign there
     await bot_process.start()
+    first_call = len(fake_api.calls)
     query = fake_api.inline_query(anya, "7 6", chat=side)
     answer = await fake_api.wait_for_inline_answer(query, timeout=10)
     assert answer.is_personal
@@ -55,7 +58,7 @@ async def test_an_inline_roll_is_offered_without_dice_and_rolled_once_by_its_sen
     second = await fake_api.wait_for_callback_answer(double, timeout=10)
     assert second.text == "Эти кубики уже брошены."
     await fake_api.wait_for(lambda: posted.edits == 1, timeout=10)
-    (edit,) = [c for c in fake_api.calls_to("editMessageText") if c.ok]
+    (edit,) = [c for c in fake_api.calls[first_call:] if c.method == "editMessageText" and c.ok]
     assert edit.params["inline_message_id"] == fake_api.inline_message_id(side, posted.message_id)
     faces = [int(face) for face in FACES_LINE.findall(posted.text)[0].split()]
     assert len(faces) == 7

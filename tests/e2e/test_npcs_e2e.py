@@ -7,22 +7,18 @@ an NPC answered by the Storyteller for the NPC.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
 
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
-from tests.e2e.conftest import BotLauncher, module_bot
-from tests.e2e.test_table_e2e import STARTUP, unexpected_errors
+from tests.e2e.conftest import BotLauncher
+from tests.e2e.test_table_e2e import unexpected_errors
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotLauncher]:
-    async with module_bot(tmp_path_factory.mktemp("npcs"), STARTUP) as launcher:
-        yield launcher
+@pytest.fixture(scope="module")
+def world(shared_world: BotLauncher) -> BotLauncher:
+    return shared_world
 
 
 async def press(

@@ -1,5 +1,6 @@
 """End to end: a sheet pasted as a table pastes it, with the real ``python -m bot`` process, the
-fake Bot API (privacy mode on, as a group bot runs) and a real redis-server.
+fake Bot API (privacy mode on, as a group bot runs) and a real redis-server: the session's
+shared ones, in a group of its own.
 
 A player with no sheet asks for it, replies to the bot's «no sheet yet» with a block in
 headings («Таланты: Бдительность 2, Драка 3»), and rolls from it; the Storyteller types a
@@ -13,9 +14,11 @@ import pytest
 from localapi.server import FakeBotApi
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.test_sheet_e2e import Table, check_roll, say
+from tests.e2e.test_sheet_e2e import bot_process as bot_process  # the shared world's bot
+from tests.e2e.test_sheet_e2e import fake_api as fake_api  # the shared world's fake API
 from tests.e2e.test_sheet_e2e import table as table  # the fixture: Рита's group
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 
 async def test_a_labelled_paste_under_no_sheet_yet_and_a_russian_house_rule(

@@ -139,7 +139,7 @@ def unexpected_errors(calls: list[ApiCall], *, restarted_at: float = 0.0) -> lis
 
     A long poll that was still open on the server when its process stopped is answered 409
     once the next process polls; nobody reads that answer, so it is not the bot's doing. A
-    repeated tap redraws its message in case the first redraw was lost (bot/taps.py), and
+    repeated tap redraws its message in case the first redraw was lost (bot/runner.py), and
     "message is not modified" is Telegram's answer when it was not: a success for the bot.
     """
     refused = []

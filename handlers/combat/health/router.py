@@ -20,23 +20,19 @@ from dataclasses import dataclass
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import Message
 
-from bot import npcs, render
+from bot import npcs, runner
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
 from bot.replies import concerns, replied_player
-from bot.session import safe_edit
-from bot.store import ChatSettings, SheetOwner, SheetSpend, Store
-from bot.taps import TapConflict, open_state, retrying, screen_of, tell
+from bot.store import ChatSettings, SheetOwner, Store
 from handlers.combat.health import view
-from handlers.combat.health.callbacks import HealthAction, HealthCallback
 from handlers.combat.health.flow import WoundFlow
+from handlers.combat.health.tap import TAP, fighter_key
 from handlers.combat.tracker.steps import current_round, refresh, stun_fighter
 from rules import combat
-from rules.combat.tracker import npc_key, player_key
-from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage, heal, is_stunned
 from rules.profiles import GameSystem, Profile
@@ -48,7 +44,7 @@ def make_router() -> Router:
     router.message.register(dmg_command, Command("dmg", "damage"))
     router.message.register(heal_command, Command("heal"))
     router.message.register(hp_command, Command("hp", "health"))
-    router.callback_query.register(soak_tap, HealthCallback.filter())
+    runner.register(router, TAP)
     return router
 
 
@@ -253,78 +249,6 @@ async def _stun_or_refresh(
         await stun_fighter(bot, store, chat_id, profile, key, stunned)
         return
     await _refresh_tracker(bot, store, chat_id, profile)
-
-
-def fighter_key(user_id: int | None, npc: str | None) -> str | None:
-    """The tracker's key of the character a health command is about."""
-    if npc is not None:
-        return npc_key(npc)
-    return player_key(user_id) if user_id is not None else None
-
-
-class _TrackMoved(Exception):
-    """The sheet no longer shows the wound the soak was rolled against."""
-
-
-@retrying
-async def soak_tap(
-    callback: CallbackQuery,
-    callback_data: HealthCallback,
-    store: Store,
-    profile: Profile,
-    bot: Bot,
-    chat_settings: ChatSettings,
-    rng: Rng | None = None,
-) -> None:
-    """«Поглотить»: the wounded character's player (the Storyteller for anyone) rolls the
-    soak; the track becomes the wound less the soaked levels (§B.10)."""
-    opened = await open_state(
-        callback, callback_data.f, callback_data.v, store, WoundFlow, profile, current_only=True
-    )
-    if opened is None:
-        return
-    flow, message, state = opened
-    user = callback.from_user
-    if callback_data.a is not HealthAction.SOAK or state.soak is not None:
-        await tell(callback, lambda: view.soaked_already_text(), alert=True)
-        return
-    if (state.user_id is None or state.user_id != user.id) and not await runs_game(
-        bot, message.chat, chat_settings, user, None
-    ):
-        await tell(callback, lambda: view.not_yours_text(), alert=True)
-        return
-    soak = combat.roll_soak(state.dice, profile.combat, rng=rng)
-    kept = max(0, state.levels - soak.successes)
-    track = apply_damage(state.before, state.damage, kept, profile.combat).track
-    after = state.model_copy(update={"soak": soak, "kept": kept})
-
-    def soaked(sheet: Sheet) -> Sheet:
-        if sheet.health != state.after:
-            raise _TrackMoved
-        return set_health(sheet, track)
-
-    spend = SheetSpend(
-        user_id=state.user_id or 0, system=system_of(profile), change=soaked, npc=state.npc
-    )
-    text = view.wound_text(after, track, profile)
-    try:
-        advanced, _sheet = await store.advance_flow_spending(
-            flow, flow.version, after, spend, close=True, screen=screen_of(text, None)
-        )
-    except _TrackMoved:
-        await tell(callback, lambda: view.track_moved_text(), alert=True)
-        return
-    except RulesInputError:
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    if advanced is None:
-        raise TapConflict(flow.id)
-    await safe_edit(message, text, None)
-    await callback.answer()
-    whose = Whose(name=state.name, user_id=state.user_id, npc=state.npc)
-    stamina = state.stamina
-    stunned = stamina is not None and is_stunned(kept, stamina, profile.combat)
-    await _stun_or_refresh(bot, store, message.chat.id, profile, whose, stunned)
 
 
 async def heal_command(

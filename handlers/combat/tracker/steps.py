@@ -13,8 +13,8 @@ from aiogram import Bot
 
 from bot import live as bot_live
 from bot.combat import TrackerStep
-from bot.store import AlsoStep, FlowStateError, Store
-from bot.taps import CONFLICT_ATTEMPTS, screen_of
+from bot.runner import CONFLICT_ATTEMPTS, screen_of
+from bot.store import AlsoStep, Flow, FlowStateError, Live, Store
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, InitFlow
 from rules.combat import tracker
@@ -100,12 +100,22 @@ async def _retrack(bot: Bot, store: Store, chat_id: int, profile: Profile, chang
         flow, live = loaded
 
 
-async def after_attack(
-    store: Store, chat_id: int, profile: Profile, aftermath: Aftermath
-) -> TrackerStep | None:
-    """The tracker's step after an attack on the panel , drawn but
-    not stored: the attack's own step stores it, so the round moves on in the same
-    round-trip (docs/product.md §5) and nobody taps «Дальше» after an attack."""
+@dataclass(frozen=True)
+class Open:
+    """The chat's open round tracker as a tap read it: its flow and message, its state, and
+    every fighter's health as the sheets have it now (:func:`read_tracks`)."""
+
+    flow: Flow
+    live: Live
+    state: InitFlow
+    tracks: Mapping[str, HealthTrack]
+
+
+async def open_tracker(
+    store: Store, chat_id: int, profile: Profile, *, tracks: bool = True
+) -> Open | None:
+    """The chat's open d10 tracker, None without one; ``tracks`` False: the health as the
+    tracker last showed it, with no sheet read (a step that cannot wound anyone)."""
     loaded = await store.load_live(chat_id, KIND)
     if loaded is None or profile.system is not GameSystem.D10:
         return None
@@ -114,7 +124,16 @@ async def after_attack(
         state = flow.state(InitFlow)
     except FlowStateError:
         return None
-    tracks = {**(await read_tracks(store, chat_id, profile, state.round)), **aftermath.changed}
+    found = await read_tracks(store, chat_id, profile, state.round) if tracks else state.health
+    return Open(flow, live, state, found)
+
+
+def after_attack(opened: Open, profile: Profile, aftermath: Aftermath) -> TrackerStep | None:
+    """The tracker's step after an attack on the panel, drawn but not stored: the attack's
+    own step stores it, so the round moves on in the same round-trip (docs/product.md §5) and
+    nobody taps «Дальше» after an attack. Pure: the tracker as read in :func:`open_tracker`."""
+    flow, state = opened.flow, opened.state
+    tracks = {**opened.tracks, **aftermath.changed}
     tracks = {k: v for k, v in tracks.items() if state.round.fighter(k) is not None}
     try:
         changed = round_after_attack(state.round, aftermath)
@@ -124,7 +143,7 @@ async def after_attack(
         return None
     after = state.model_copy(update={"health": tracks, "round": changed, "note": None})
     drawn = view.draw(flow.next(after), after, profile)
-    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
+    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), opened.live, drawn)
 
 
 def round_after_attack(current: Round, aftermath: Aftermath) -> Round:

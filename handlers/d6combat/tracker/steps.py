@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.combat import TrackerStep
+from bot.runner import screen_of
 from bot.store import AlsoStep, Flow, FlowState, FlowStateError, LogEntry, SheetSpend, Store
-from bot.taps import screen_of
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.flow import KIND, D6InitFlow, Panel
 from rules.d6 import initiative as d6i

@@ -1,0 +1,112 @@
+"""The attack panel's step, pure (bot/runner.py): a panel and a press in, an Outcome out."""
+
+from __future__ import annotations
+
+from bot.runner import Known
+from bot.store import Live
+from handlers.combat.attack.callbacks import AtkAction, AtkCallback
+from handlers.combat.attack.flow import AttackFlow, Side, Stage
+from handlers.combat.attack.tap import TAP, Scene, step
+from handlers.combat.tracker.flow import InitFlow
+from handlers.combat.tracker.steps import Open
+from rules.combat import tracker
+from rules.combat.manoeuvres import Trait
+from rules.profiles import HOUSE_MAGE
+from rules.sheet import SheetSystem, new_sheet
+from tests.handlers.stepping import ANNA, BORIS, Faces, flow_of, speaking
+
+ANNA_SIDE = Side(
+    key=tracker.player_key(ANNA.id),
+    name=ANNA.name,
+    user_id=ANNA.id,
+    ratings={Trait.DEXTERITY.value: 3, Trait.BRAWL.value: 2, Trait.STRENGTH.value: 2},
+    sheet=True,
+)
+BORIS_SIDE = Side(key=tracker.player_key(BORIS.id), name=BORIS.name, user_id=BORIS.id)
+PANEL = AttackFlow(attacker=ANNA_SIDE, targets=(BORIS_SIDE,), round_no=1)
+
+
+def knowing(
+    state: AttackFlow, *, storyteller: bool = False, fight: Open | None = None
+) -> Known[Scene]:
+    scene = Scene(storyteller=storyteller, tracker=fight, sheet=new_sheet(SheetSystem.MAGE))
+    return Known(flow=flow_of(state), profile=HOUSE_MAGE, read=scene)
+
+
+def press(action: AtkAction, x: int = 0) -> AtkCallback:
+    return AtkCallback(f="f1", v=3, a=action, x=x)
+
+
+def fight() -> Open:
+    """Аня and Борис on the tracker, declared, Аня acting first."""
+    current = tracker.Round()
+    for side, base in ((ANNA_SIDE, 9), (BORIS_SIDE, 1)):
+        current = tracker.join(
+            current,
+            key=side.key,
+            name=side.name,
+            user_id=side.user_id,
+            dex_wits=base,
+            rng=Faces([5]),
+        )
+    current = tracker.start_declarations(current, rng=Faces([]))
+    current = tracker.declare(current, BORIS_SIDE.key)
+    current = tracker.declare(current, ANNA_SIDE.key)
+    acting = current.actor()
+    assert acting is not None
+    assert acting[0] == ANNA_SIDE.key
+    state = InitFlow(round=current)
+    flow = flow_of(state, flow_id="t1")
+    return Open(flow=flow, live=Live(flow="t1", message=10), state=state, tracks={})
+
+
+def test_the_attacker_sets_up_and_the_target_rolls_nothing_yet() -> None:
+    outcome = step(PANEL, press(AtkAction.WEAPON, 2), ANNA, knowing(PANEL), Faces([]))
+    assert outcome.state is not None
+    assert outcome.state.weapon == 2
+    assert outcome.spend is None
+    assert outcome.also is None
+
+
+def test_only_the_attacker_or_the_storyteller_sets_up() -> None:
+    refused = step(PANEL, press(AtkAction.WEAPON, 2), BORIS, knowing(PANEL), Faces([]))
+    assert refused.state is None
+    assert refused.alert
+    allowed = step(
+        PANEL, press(AtkAction.WEAPON, 2), BORIS, knowing(PANEL, storyteller=True), Faces([])
+    )
+    assert allowed.state is not None
+
+
+def test_a_miss_ends_the_attack_and_moves_the_round_on_in_the_same_step() -> None:
+    opened = fight()
+    known = knowing(PANEL, fight=opened)
+    with speaking():  # the tracker's step is drawn in the chat's language
+        outcome = step(PANEL, press(AtkAction.TARGET, 0), ANNA, known, Faces([1, 2, 3, 4, 5]))
+    assert outcome.state is not None
+    assert outcome.state.stage is Stage.DONE
+    assert outcome.spend is not None  # the target's sheet, unchanged by a miss
+    assert outcome.spend.change(new_sheet(SheetSystem.MAGE)) is None
+    assert outcome.also is not None  # the tracker's step goes with the attack's
+    assert outcome.also.flow.id == "t1"
+    (redraw,) = outcome.redraw
+    assert redraw.live.message == 10
+
+
+def test_a_hit_without_a_tracker_takes_no_tracker_step() -> None:
+    outcome = step(PANEL, press(AtkAction.TARGET, 0), ANNA, knowing(PANEL), Faces([9] * 20))
+    assert outcome.state is not None
+    assert outcome.state.stage is not Stage.SETUP
+    assert outcome.also is None
+    assert outcome.redraw == ()
+
+
+def test_a_button_of_another_stage_is_an_invalid_button() -> None:
+    outcome = step(PANEL, press(AtkAction.SOAK), ANNA, knowing(PANEL), Faces([]))
+    assert outcome.state is None
+    assert outcome.alert
+
+
+def test_the_panel_runs_on_its_current_drawing_only() -> None:
+    assert TAP.current_only
+    assert TAP.read is not None
