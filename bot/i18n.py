@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +21,14 @@ from aiogram.utils.i18n.middleware import I18nMiddleware
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.store import ChatSettings, Flow, Store, current_locale
+from bot.context import current, using
+from bot.store import ChatSettings, Flow, Store
 
 log = logging.getLogger(__name__)
 
 LOCALES = ("ru", "en")
 DOMAIN = "messages"
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
-
-# Per update: the chat's pinned language (None when it pinned none) and the language of
-# whoever sent the update; set by ChatLocaleMiddleware.
-_pinned: ContextVar[str | None] = ContextVar("pinned_locale", default=None)
-_own: ContextVar[str | None] = ContextVar("own_locale", default=None)
 
 
 def compile_catalogues(path: Path, domain: str = DOMAIN) -> list[Path]:
@@ -102,7 +97,7 @@ def drawing(flow: Flow) -> Iterator[None]:
     """Draw ``flow``'s message in its own language: the chat's pinned one, else the one it
     was opened in. For a message this update did not open (a command that redraws the round
     tracker, a tap that also moves it)."""
-    with _speaking(_pinned.get() or flow.locale):
+    with _speaking(current().pinned or flow.locale):
         yield
 
 
@@ -110,14 +105,14 @@ def drawing(flow: Flow) -> Iterator[None]:
 def own_language() -> Iterator[None]:
     """The sender's own language (the chat's pinned one if any), for what only they see: a
     toast or an alert under a message drawn in another language."""
-    with _speaking(_own.get()):
+    with _speaking(current().own):
         yield
 
 
 def own_locale(default: str) -> str:
     """The sender's own locale (the chat's pinned one if any), for the words of an alert only
     they see, such as trait names; ``default`` outside an update."""
-    return _own.get() or default
+    return current().own or default
 
 
 class ChatLocaleMiddleware(I18nMiddleware):
@@ -146,13 +141,9 @@ class ChatLocaleMiddleware(I18nMiddleware):
             if shown in LOCALES:
                 locale = str(shown)
         data["locale"], data["own_locale"] = locale, own
-        tokens = (_pinned.set(pinned), _own.set(own), current_locale.set(locale))
-        try:
+        # The update's languages, for what draws without being handed them (bot/context.py).
+        with using(pinned=pinned, own=own, locale=locale):
             return await super().__call__(handler, event, data)
-        finally:
-            current_locale.reset(tokens[2])
-            _own.reset(tokens[1])
-            _pinned.reset(tokens[0])
 
     async def get_locale(self, event: TelegramObject, data: dict[str, Any]) -> str:
         locale = data.get("locale")

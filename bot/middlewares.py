@@ -42,10 +42,11 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot import session
+from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.sent import Outbox, current_outbox, current_subject
-from bot.session import current_command, tracking_answers
+from bot.sent import Outbox
+from bot.session import tracking_answers
 from bot.store import (
     REDIS_ERRORS,
     STORAGE_ERRORS,
@@ -55,9 +56,6 @@ from bot.store import (
     Store,
     Subject,
     client_faults,
-    current_actor,
-    current_journal,
-    current_prefetch,
 )
 from bot.store.budget import Window
 from bot.store.sheets import sheets_ahead
@@ -236,10 +234,6 @@ class StateMiddleware(BaseMiddleware):
         data["button_flow"] = flow_id
         data["profile"] = chat_profile(chat_settings)
         data.setdefault("rng", journal.dice())
-        actor = current_actor.set(user.id if user is not None else 0)
-        journaled = current_journal.set(journal)
-        ahead = current_prefetch.set(prefetch)
-        command = current_command.set(_command_of(event))
         renew = LockRenewal(store, bot.id, scope, token)
         box = (
             Outbox(
@@ -252,10 +246,20 @@ class StateMiddleware(BaseMiddleware):
             if chat is not None
             else None
         )
-        boxed = current_outbox.set(box)
-        subject = current_subject.set(_subject_of(event, user))
         try:
-            with client_faults():
+            # The update's own state, for handlers (``ctx``) and what runs under them.
+            with (
+                client_faults(),
+                using(
+                    actor=user.id if user is not None else 0,
+                    journal=journal,
+                    prefetch=prefetch,
+                    command=_command_of(event),
+                    outbox=box,
+                    subject=_subject_of(event, user),
+                ) as ctx,
+            ):
+                data["ctx"] = ctx
                 result = await handler(event, data)
         except RETRIED_LATER:
             # Run again later: not a failed try, and what it delivered stays below the floor.
@@ -281,12 +285,6 @@ class StateMiddleware(BaseMiddleware):
             raise
         finally:
             renew.cancel()
-            current_subject.reset(subject)
-            current_outbox.reset(boxed)
-            current_command.reset(command)
-            current_prefetch.reset(ahead)
-            current_journal.reset(journaled)
-            current_actor.reset(actor)
         sent = box.sent() if box is not None else None
         played = played_in(chat, user, journal)
         about = box.about if box is not None else None

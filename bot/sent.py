@@ -38,7 +38,6 @@ import logging
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
@@ -58,7 +57,8 @@ from aiogram.methods import EditMessageCaption, Response, SendMessage, TelegramM
 from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
-from bot.store import REDIS_ERRORS, STORAGE_ERRORS, Subject, current_journal
+from bot.context import current, using
+from bot.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -80,21 +80,14 @@ _BOT_MESSAGE = "there is no caption in the message to edit"
 _NOT_A_MESSAGE = "message to edit not found"
 
 
-# Whom the messages the running update sends are about: the player whose command or tap it
-# answers (set by the state middleware), None for a message about nobody in particular (the
-# round tracker). The update's finish stores it per message, so a command in reply to a
-# roll's result targets its roller (bot/replies.py).
-current_subject: ContextVar[Subject | None] = ContextVar("current_subject", default=None)
-
-
 @contextmanager
 def about(subject: Subject | None) -> Iterator[None]:
-    """What is sent inside is about ``subject`` (None: about nobody)."""
-    token = current_subject.set(subject)
-    try:
+    """What is sent inside is about ``subject`` (None: about nobody, such as the round
+    tracker). The update's context says whom its messages are about — the player whose command
+    or tap it answers, set by the state middleware — and the update's finish stores it per
+    message, so a command in reply to a roll's result targets its roller (bot/replies.py)."""
+    with using(subject=subject):
         yield
-    finally:
-        current_subject.reset(token)
 
 
 SendKey = tuple[str, str, str, int, int]  # chat, text, keyboard, reply target, occurrence
@@ -121,7 +114,7 @@ class Outbox:
 
     def note(self, message_id: int) -> None:
         self.newest = max(self.newest, message_id)
-        subject = current_subject.get()
+        subject = current().subject
         if subject is not None:
             self.about[message_id] = subject
 
@@ -136,9 +129,6 @@ class Outbox:
         what = (str(method.chat_id), method.text, keyboard, _reply_target(method))
         self._seen[what] += 1
         return (*what, self._seen[what])
-
-
-current_outbox: ContextVar[Outbox | None] = ContextVar("current_outbox", default=None)
 
 
 @contextmanager
@@ -158,11 +148,8 @@ def outbox(
             delivered={} if delivered is None else delivered,
             after_crash=after_crash,
         )
-    token = current_outbox.set(box)
-    try:
+    with using(outbox=box):
         yield box
-    finally:
-        current_outbox.reset(token)
 
 
 def send_digest(key: SendKey) -> str:
@@ -238,13 +225,13 @@ class LostSendGuard(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
-        box = current_outbox.get()
+        box = current().outbox
         send = method if isinstance(method, SendMessage) else None
         if box is None or send is None:
             return await make_request(bot, method)
         key = box.key(send)
         digest = send_digest(key)
-        journal = current_journal.get()
+        journal = current().journal
         recorded = journal.sent.get(digest) if journal is not None else None
         if key not in box.delivered and recorded is not None and isinstance(send.chat_id, int):
             # Delivered by a run in a process that died or was stopped after writing it down.

@@ -20,7 +20,6 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
@@ -50,6 +49,7 @@ from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message, Re
 from aiohttp import ClientConnectorError
 
 from bot import metrics
+from bot.context import current, using
 from bot.sent import LostSendGuard
 from bot.store import REDIS_ERRORS
 
@@ -93,18 +93,12 @@ class FloodBudget:
     left: float = FLOOD_WAIT_BUDGET
 
 
-current_flood_budget: ContextVar[FloodBudget | None] = ContextVar("flood_budget", default=None)
-
-
 @contextmanager
 def flood_budget(seconds: float = FLOOD_WAIT_BUDGET) -> Iterator[FloodBudget]:
     """One budget for every request of the update run inside (all its runs, bot/delivery.py)."""
     budget = FloodBudget(seconds)
-    token = current_flood_budget.set(budget)
-    try:
+    with using(flood_budget=budget):
         yield budget
-    finally:
-        current_flood_budget.reset(token)
 
 
 class RetryMiddleware(BaseRequestMiddleware):
@@ -164,7 +158,7 @@ class RetryMiddleware(BaseRequestMiddleware):
             return await make_request(bot, method)
         waited = 0.0
         attempt = 0
-        budget = current_flood_budget.get() or FloodBudget(self.flood_wait)
+        budget = current().flood_budget or FloodBudget(self.flood_wait)
         while True:
             try:
                 return await make_request(bot, method)
@@ -366,21 +360,15 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-# The ids of callback queries answered while the current update is handled. The error
-# middleware opens a fresh set per update; the request middleware below fills it. This is how
-# "every callback query is answered exactly once" survives a handler that fails half-way.
-_answered: ContextVar[set[str] | None] = ContextVar("answered_callbacks", default=None)
-
-
 @contextmanager
 def tracking_answers() -> Iterator[set[str]]:
-    """Collect the callback queries answered inside this block (same task, same context)."""
+    """Collect the callback queries answered inside this block: the error middleware opens a
+    fresh set per update in its context (bot/context.py); the request middleware below fills
+    it. This is how "every callback query is answered exactly once" survives a handler that
+    fails half-way."""
     answered: set[str] = set()
-    token = _answered.set(answered)
-    try:
+    with using(answered=answered):
         yield answered
-    finally:
-        _answered.reset(token)
 
 
 class CallbackAnswerTracker(BaseRequestMiddleware):
@@ -393,15 +381,10 @@ class CallbackAnswerTracker(BaseRequestMiddleware):
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
         result = await make_request(bot, method)
-        answered = _answered.get()
+        answered = current().answered
         if answered is not None and isinstance(method, AnswerCallbackQuery):
             answered.add(method.callback_query_id)
         return result
-
-
-# The group command the update being handled answers: (chat id, message id). Set by the
-# state middleware for a message in a group; read below.
-current_command: ContextVar[tuple[int, int] | None] = ContextVar("current_command", default=None)
 
 
 class ReplyToCommand(BaseRequestMiddleware):
@@ -416,7 +399,9 @@ class ReplyToCommand(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
-        command = current_command.get()
+        # The group command the update answers (chat id, message id), from its context:
+        # the state middleware sets it for a message in a group.
+        command = current().command
         if (
             command is not None
             and isinstance(method, SendMessage)

@@ -105,8 +105,6 @@ from bot.store.base import (
     chat_key,
     client_faults,
     connect,
-    current_actor,
-    current_locale,
     flow_key,
     hidden_key,
     hidden_seq_key,
@@ -135,8 +133,6 @@ from bot.store.journal import (
     Journal,
     Prefetch,
     ReplayDice,
-    current_journal,
-    current_prefetch,
     update_secret,
 )
 from bot.store.log import LogEntry
@@ -179,10 +175,6 @@ __all__ = [
     "chat_key",
     "client_faults",
     "connect",
-    "current_actor",
-    "current_journal",
-    "current_locale",
-    "current_prefetch",
     "flow_key",
     "hidden_key",
     "hidden_seq_key",

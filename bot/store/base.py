@@ -10,7 +10,6 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -56,15 +55,6 @@ HEALTH_CHECK_INTERVAL = 15
 RETRIES = 1
 # REDIS_URL schemes of a Redis Cluster, and what the client library calls them.
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
-
-# Who the update being handled comes from: the store remembers it as the actor of a flow's
-# step, so a repeat tap is told from a second player's press (bot/runner.py). Set by the
-# middleware for each update; 0 outside one.
-current_actor: ContextVar[int] = ContextVar("current_actor", default=0)
-
-# The language a message opened in this update is drawn in (bot/i18n.py): a new flow keeps
-# it for its message's whole life, whoever taps later. None outside an update.
-current_locale: ContextVar[str | None] = ContextVar("current_locale", default=None)
 
 # Redis away for a while, as a single server or a Redis Cluster shows it: refused or timed-out
 # connections, a server still loading, a cluster whose slots are not all served (CLUSTERDOWN,

@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store import journal
+from bot import context
 from bot.store.base import PREFIX, StoreBase, tag
 
 # reserve(keys, limits, member): the earliest slot that keeps every window of ``keys`` within
@@ -122,7 +122,7 @@ class BudgetStore(StoreBase):
         seconds to wait before sending. The running update's lease if it fits (no round-trip);
         else one script on a single server; on a cluster the windows live in different slots,
         so one call each and the latest slot wins."""
-        running = journal.current_journal.get()
+        running = context.current().journal
         lease = running.lease if running is not None else None
         if lease is not None:
             leased = lease.take(windows)

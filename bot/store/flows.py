@@ -22,12 +22,11 @@ from typing import Any, ClassVar, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
+from bot import context
 from bot.store import journal
 from bot.store.base import (
     FLOW_ID_BYTES,
     FLOW_TTL,
-    current_actor,
-    current_locale,
     dump,
     flow_key,
     live_key,
@@ -523,7 +522,7 @@ class FlowStore(LogStore):
             owner_id=owner_id,
             version=0,
             data=_data(state),
-            locale=current_locale.get(),
+            locale=context.current().locale,
         )
 
     async def create_flow(
@@ -538,7 +537,7 @@ class FlowStore(LogStore):
         """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5),
         recorded in the running update's journal as :func:`journal.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
-        record = journal.current_journal.get()
+        record = context.current().journal
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Flow, record.decode(record.steps[step]))
@@ -605,7 +604,7 @@ class FlowStore(LogStore):
         the sheet changed since (the caller takes the WATCH way)."""
         raw = whole.get(field)
         updated = self._spent(parse_sheet(raw), spend)
-        running = journal.current_journal.get()
+        running = context.current().journal
         spending = running.spending if running is not None else []
         record = (
             (f"sp:{flow.id}:{expected_version}", journal.dump_spent(spending))
@@ -617,7 +616,7 @@ class FlowStore(LogStore):
             expected_version,
             data,
             "1" if close else "0",
-            current_actor.get(),
+            context.current().actor,
             screen.model_dump_json() if screen is not None else "",
             field,
             raw or "",
@@ -676,7 +675,7 @@ class FlowStore(LogStore):
     def live_ahead(self, chat_id: int, name: str) -> LiveAhead | None:
         """The chat's live flow ``name`` as this update read it ahead (a combat tap), or None
         when it was not read ahead; good until the update's first write."""
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         ahead = prefetch.live(live_key(chat_id, name)) if prefetch is not None else None
         if ahead is None:
             return None
@@ -690,7 +689,7 @@ class FlowStore(LogStore):
         """The language of the flow a button names, as this update read it ahead (a peek: the
         handler still gets the flow from :meth:`load_flow`); None when it was not read ahead
         or keeps no language."""
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         fields = prefetch.flows.get(flow_key(chat_id, flow_id)) if prefetch is not None else None
         return (fields or {}).get("locale") or None
 
@@ -724,7 +723,7 @@ class FlowStore(LogStore):
             "screen": screen.model_dump_json(),
         }.items():
             fields += [key, value]
-        record = journal.current_journal.get()
+        record = context.current().journal
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Live | None, record.decode(record.steps[step]))
@@ -777,7 +776,7 @@ class FlowStore(LogStore):
     async def load_flow(self, chat_id: int, flow_id: str) -> Flow | None:
         """The chat's flow ``flow_id`` (a button's); None when the chat has no such flow."""
         key = flow_key(chat_id, flow_id)
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         ahead = prefetch.flow(key) if prefetch is not None else None
         fields = ahead if ahead is not None else await self.redis.hgetall(key)
         if not fields:
@@ -801,7 +800,7 @@ class FlowStore(LogStore):
             expected_version,
             dump(_data(state)),
             "1" if close else "0",
-            current_actor.get(),
+            context.current().actor,
             screen.model_dump_json() if screen is not None else "",
         ]
         keys = [flow_key(flow.chat_id, flow.id)]
@@ -832,7 +831,7 @@ class FlowStore(LogStore):
             expected_version,
             dump(_data(state)),
             "0",
-            current_actor.get(),
+            context.current().actor,
             screen.model_dump_json() if screen is not None else "",
             new.kind,
             new.chat_id,
@@ -889,7 +888,7 @@ class FlowStore(LogStore):
         fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
         field = spend.field()
         data = dump(_data(state))
-        prefetch = journal.current_prefetch.get()
+        prefetch = context.current().prefetch
         whole = prefetch.whole(skey) if prefetch is not None else None
         if whole is not None and not more:
             done = await self._spend_as_read(
@@ -929,7 +928,7 @@ class FlowStore(LogStore):
             ]
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             version = expected_version + 1
-            actors = f"{fields.get('actors') or ''!s} {version}:{current_actor.get()}"
+            actors = f"{fields.get('actors') or ''!s} {version}:{context.current().actor}"
             if len(actors) > ACTORS_KEPT:
                 actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
             change: dict[Any, Any] = {

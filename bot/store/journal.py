@@ -15,7 +15,6 @@ import pickle
 import random
 import secrets
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -23,6 +22,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import RedisError
 
+from bot.context import current
 from rules.errors import RulesInputError
 from rules.sheet import BLOOD_MAX, Sheet, gain_quintessence, validate
 
@@ -215,13 +215,10 @@ class Journal:
         return pickle.loads(base64.b64decode(raw))
 
 
-current_journal: ContextVar[Journal | None] = ContextVar("current_journal", default=None)
-
-
 def note_spent(field_name: str, before: Sheet | None, after: Sheet | None) -> None:
     """A write of the running update changes a sheet from ``before`` to ``after``: what it
     takes from the pools is recorded in the write's own transaction (:func:`transaction`)."""
-    running = current_journal.get()
+    running = current().journal
     spent = spent_between(field_name, before, after)
     if running is not None and spent is not None:
         running.spending.append(spent)
@@ -229,7 +226,7 @@ def note_spent(field_name: str, before: Sheet | None, after: Sheet | None) -> No
 
 def note_rolled() -> None:
     """A log line is being written by the running update (``bot.store.log.stored``)."""
-    running = current_journal.get()
+    running = current().journal
     if running is not None:
         running.rolled = True
 
@@ -238,7 +235,7 @@ def update_secret(label: str, size: int = 32) -> bytes:
     """A secret fixed when the running update first ran (:meth:`Journal.secret`), so a re-run
     after an outage shows the same one (a hidden roll's nonce, ARCHITECTURE.md "Nothing lost,
     nothing twice"); fresh from the OS outside an update."""
-    journal = current_journal.get()
+    journal = current().journal
     if journal is None:
         return secrets.token_bytes(size)
     return journal.secret(label, size)
@@ -279,12 +276,9 @@ class Prefetch:
         return True, self.sheets.pop((key, field_name))
 
 
-current_prefetch: ContextVar[Prefetch | None] = ContextVar("current_prefetch", default=None)
-
-
 def forget() -> None:
     """A write is about to happen: what was read ahead may no longer be true."""
-    prefetch = current_prefetch.get()
+    prefetch = current().prefetch
     if prefetch is not None:
         prefetch.flows.clear()
         prefetch.sheets.clear()
@@ -301,7 +295,7 @@ async def transaction(
     journal in the same MULTI, and on a re-run of the update returns that record instead of
     writing again."""
     forget()
-    journal = current_journal.get()
+    journal = current().journal
     if journal is None:
         return cast(_T, await redis.transaction(apply, *keys, value_from_callable=True))
     step = journal.next_step()
@@ -331,7 +325,7 @@ async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) 
     """A MULTI/EXEC of writes whose result is known beforehand (a new flow, nothing), recorded
     like :func:`transaction`."""
     forget()
-    journal = current_journal.get()
+    journal = current().journal
     step = journal.next_step() if journal is not None else 0
     if journal is not None and step in journal.steps:
         return cast(_T, journal.decode(journal.steps[step]))
@@ -353,7 +347,7 @@ async def once(redis: Redis, write: Callable[[], Awaitable[int]]) -> int:
     """A single write that is not a transaction (a counter): its result is journaled right
     after it, so a re-run of the update reuses it unless the crash fell in between."""
     forget()
-    journal = current_journal.get()
+    journal = current().journal
     if journal is None:
         return int(await write())
     step = journal.next_step()

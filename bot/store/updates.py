@@ -34,6 +34,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
+from bot.context import current
 from bot.store.base import (
     ABOUT_CAP,
     CHAT_TTL,
@@ -54,7 +55,7 @@ from bot.store.base import (
 from bot.store.budget import RESERVE_FUNCTION, Lease, Window, budget_key, budget_member
 from bot.store.chats import ChatSettings, parse_chat_settings
 from bot.store.inline import PLAYED, PLAYS_CAP, plays_key, plays_write
-from bot.store.journal import Journal, Prefetch, Spent, current_journal, give_back, load_spent
+from bot.store.journal import Journal, Prefetch, Spent, give_back, load_spent
 from bot.store.sheets import parse_sheet
 from rules.sheet import to_json
 
@@ -523,7 +524,7 @@ class UpdateStore(StoreBase):
         (from the running update's :class:`Journal`), so a run in another process after
         this one's death repeats them without sending them (bot/sent.py)."""
         key = journal_key(bot_id, update_id, scope)
-        running = current_journal.get()
+        running = current().journal
         delivered = dict(running.unwritten) if running is not None and running.key == key else {}
         args: list[str | int] = [sent or ""]
         for digest, message_id in delivered.items():

@@ -22,6 +22,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.app import create_dispatcher
+from bot.context import UpdateContext, current
 from bot.i18n import compile_catalogues, load_i18n
 from bot.settings import Settings
 from bot.store import ChatSettings, Store, chat_key
@@ -85,9 +86,11 @@ def make_test_router(seen: Seen) -> Router:
         locale: str,
         settings: Settings,
         rng: Rng,
+        ctx: UpdateContext,
     ) -> None:
         seen.calls.append(
             {
+                "ctx": (ctx is current(), ctx.actor, ctx.locale, ctx.command, ctx.journal),
                 "store": store,
                 "chat_settings": chat_settings,
                 "profile": profile,
@@ -141,7 +144,8 @@ async def test_handlers_receive_the_workflow_data(
         switches={"threshold_rule": True, "no_such_rule": True, "botch_rule": "bogus"},
     )
     bot, session = make_bot()
-    await dispatcher.feed_update(bot, text_update("/echo"), rng=random.Random(3))
+    update = text_update("/echo")
+    await dispatcher.feed_update(bot, update, rng=random.Random(3))
     [call] = seen.calls
     assert call["store"] is fake_store
     assert call["chat_settings"].profile == "dark-ages"
@@ -152,6 +156,12 @@ async def test_handlers_receive_the_workflow_data(
     assert call["settings"].default_locale == "ru"
     assert call["roll"] == random.Random(3).randint(1, 10)
     assert sent_texts(session) == ["Hi"]  # the player's client is English
+    same, actor, locale, command, journal = call["ctx"]
+    assert same  # what the handler is handed is what the Store and the session find
+    assert update.message is not None
+    assert (actor, locale, command) == (7, "en", (GROUP.id, update.message.message_id))
+    assert journal is not None
+    assert current() == UpdateContext()  # the update's context went with it
 
 
 async def test_unknown_profile_falls_back(

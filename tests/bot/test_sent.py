@@ -15,9 +15,10 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramServerError
 
 from bot.app import make_bot
-from bot.sent import current_outbox, outbox
+from bot.context import current, using
+from bot.sent import outbox
 from bot.session import RetryMiddleware, install_middlewares
-from bot.store import Store, current_journal
+from bot.store import Store
 from localapi.server import FakeBotApi, FakeChat
 
 
@@ -190,15 +191,11 @@ async def test_a_run_put_off_writes_down_what_it_delivered_for_the_next_process(
         _, _, journal, _ = await store.begin_update(
             7, 900, group.id, group.id, "p", force=True, seed=bytes(32)
         )
-        token = current_journal.set(journal)
-        try:
-            with outbox(store, group.id) as box:
-                shown.append(await bot.send_message(group.id, "Аня: 3 успеха"))
-                await bot.send_message(private.id, "тайно: 7 3 1")
-                assert box is not None
-                await store.postpone_update(7, 900, group.id, sent=box.sent())
-        finally:
-            current_journal.reset(token)
+        with using(journal=journal), outbox(store, group.id) as box:
+            shown.append(await bot.send_message(group.id, "Аня: 3 успеха"))
+            await bot.send_message(private.id, "тайно: 7 3 1")
+            assert box is not None
+            await store.postpone_update(7, 900, group.id, sent=box.sent())
     assert bot_texts(fake_api, group) == ["Аня: 3 успеха"]
     assert bot_texts(fake_api, private) == ["тайно: 7 3 1"]
     assert shown[0].message_id == shown[1].message_id
@@ -223,7 +220,7 @@ async def test_a_send_to_another_chat_is_not_looked_for(
 async def test_outside_an_update_nothing_is_looked_for(
     fake_api: FakeBotApi, bot: Bot, group: FakeChat
 ) -> None:
-    assert current_outbox.get() is None
+    assert current().outbox is None
     fake_api.fail_next("sendMessage", status=502, count=4)
     with pytest.raises(TelegramServerError):
         await bot.send_message(group.id, "никому")

@@ -7,12 +7,12 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from bot.context import using
 from bot.store import (
     Begun,
     FlowState,
     Store,
     budget_key,
-    current_journal,
     flow_key,
     inbox_key,
     journal_key,
@@ -97,13 +97,10 @@ async def test_a_commands_reply_is_reserved_by_its_first_step(store: Store) -> N
     assert journal.lease is not None
     assert await store.redis.zcard(budget_key(7, -100)) == 1
     assert await store.redis.zcard(budget_key(7, None)) == 1
-    token = current_journal.set(journal)
-    try:
+    with using(journal=journal):
         assert await store.reserve_send(7, [GROUP, OVERALL]) == 0.0  # the lease: no trip
         assert journal.lease.taken
         await store.reserve_send(7, [GROUP, OVERALL])  # a second send reserves its own
-    finally:
-        current_journal.reset(token)
     assert await store.redis.zcard(budget_key(7, -100)) == 2
     await store.finish_update(7, 801, -100, "me", lease=journal.lease)
     assert await store.redis.zcard(budget_key(7, -100)) == 2  # both sends stay counted

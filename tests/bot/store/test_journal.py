@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot import commitment
-from bot.store import Journal, RedisUnavailable, client_faults, current_journal, update_secret
+from bot.context import using
+from bot.store import Journal, RedisUnavailable, client_faults, update_secret
 
 
 def test_an_update_run_again_has_the_same_secret_and_a_fresh_one_outside_an_update() -> None:
@@ -14,11 +15,8 @@ def test_an_update_run_again_has_the_same_secret_and_a_fresh_one_outside_an_upda
     other = Journal(key="k", seed=bytes(32))
     secrets = []
     for journal in (first, again, other):
-        token = current_journal.set(journal)
-        try:
+        with using(journal=journal):
             secrets.append(update_secret("hidden:-1:1"))
-        finally:
-            current_journal.reset(token)
     assert secrets[0] == secrets[1] != secrets[2]
     assert first.secret("hidden:-1:2") != secrets[0]
     assert update_secret("hidden:-1:1") != update_secret("hidden:-1:1")  # no update: fresh

@@ -14,6 +14,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
 import bot.store.hidden
+from bot.context import using
 from bot.store import (
     CHAT_TTL,
     LOG_TTL,
@@ -23,7 +24,6 @@ from bot.store import (
     Store,
     chat_key,
     connect,
-    current_journal,
     flow_key,
     hidden_key,
     hidden_seq_key,
@@ -115,26 +115,20 @@ async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
     assert await store.campaigns(2) == (None, {})
     # Inside an update: the role changes in the chat's transaction, the lists right after.
     _, _, journal, _ = await store.begin_update(1, 70, -100, -100, "a", force=False, seed=SEED)
-    token = current_journal.set(journal)
-    try:
+    with using(journal=journal):
         taken = await store.set_storyteller(
             -100, expected=1, new_id=2, name="Борис", title="Хроника"
         )
-    finally:
-        current_journal.reset(token)
     assert taken is not None
     assert taken.storyteller_id == 2
     # The process died between the two: the re-run writes the lists again, not the role.
     await store.redis.hset(campaigns_key(1), "-100", "Хроника")
     await store.redis.delete(campaigns_key(2))
     _, _, again, _ = await store.begin_update(1, 70, -100, -100, "b", force=True, seed=SEED)
-    token = current_journal.set(again)
-    try:
+    with using(journal=again):
         replayed = await store.set_storyteller(
             -100, expected=1, new_id=2, name="Борис", title="Хроника"
         )
-    finally:
-        current_journal.reset(token)
     assert replayed == taken
     assert await store.campaigns(1) == (None, {})
     assert await store.campaigns(2) == (None, {-100: "Хроника"})
@@ -172,12 +166,9 @@ async def test_a_hidden_roll_for_a_campaign_is_stored_once_from_the_private_chat
         _, _, journal, _ = await store.begin_update(
             1, 80, 42, 42, "a", force=attempt > 0, seed=seed
         )
-        token = current_journal.set(journal)
-        try:
+        with using(journal=journal):
             seq = await store.next_hidden_seq(-100)
             await store.save_hidden(_hidden(seq), _hidden_line(seq))
-        finally:
-            current_journal.reset(token)
         assert seq == 1
     assert list(await store.hidden_rolls(-100)) == [1]
     assert len(await store.recent_rolls(-100)) == 1

@@ -10,14 +10,13 @@ from typing import ClassVar
 
 import pytest
 
+from bot.context import using
 from bot.store import (
     Begun,
     FlowState,
     Journal,
     SheetSpend,
     Store,
-    current_journal,
-    current_prefetch,
     inbox_key,
     journal_key,
 )
@@ -59,11 +58,8 @@ async def running(store: Store, update_id: int) -> AsyncIterator[Journal]:
     )
     assert status is Begun.GO
     assert journal is not None
-    token = current_journal.set(journal)
-    try:
+    with using(journal=journal):
         yield journal
-    finally:
-        current_journal.reset(token)
 
 
 async def _willpower_now(store: Store) -> int | None:
@@ -143,11 +139,8 @@ async def test_a_spend_on_the_sheet_read_ahead_is_given_back_too(store: Store) -
         _status, _settings, _journal, prefetch = await store.begin_update(
             BOT, 903, CHAT, CHAT, "token", force=True, seed=bytes(32), all_sheets=True
         )
-        token = current_prefetch.set(prefetch)
-        try:
+        with using(prefetch=prefetch):
             advanced, sheet = await store.advance_flow_spending(flow, 0, Paid(), _spend())
-        finally:
-            current_prefetch.reset(token)
     assert advanced is not None
     assert sheet is not None
     assert await _willpower_now(store) == 2

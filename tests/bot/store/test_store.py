@@ -14,6 +14,7 @@ from typing import ClassVar
 import pytest
 from pydantic import ValidationError
 
+from bot.context import current, using
 from bot.store import (
     LOG_CAP,
     AlsoStep,
@@ -26,8 +27,6 @@ from bot.store import (
     SheetSpend,
     Store,
     chat_key,
-    current_journal,
-    current_prefetch,
     flow_key,
     log_key,
     sheet_key,
@@ -335,8 +334,7 @@ async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Stor
     )
     assert journal is not None
     assert flow_key(flow.chat_id, flow.id) in prefetch.flows
-    token = current_prefetch.set(prefetch)
-    try:
+    with using(prefetch=prefetch):
         await store.redis.hset(
             flow_key(flow.chat_id, flow.id), "version", 9
         )  # behind the prefetch's back
@@ -355,13 +353,11 @@ async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Stor
             seed=SEED,
             sheet_fields=[player_field(42, SheetSystem.MAGE)],
         )
-        current_prefetch.set(again)
+        current().prefetch = again
         await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 4))
         fresh = await store.load_sheet(-100, 42, SheetSystem.MAGE)
         assert fresh is not None
         assert fresh.rating("strength") == 4  # the write made the read-ahead forgotten
-    finally:
-        current_prefetch.reset(token)
 
 
 async def test_a_chat_is_held_by_one_replica_until_it_finishes(store: Store) -> None:
@@ -378,20 +374,14 @@ async def test_a_chat_is_held_by_one_replica_until_it_finishes(store: Store) -> 
 async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) -> None:
     _, _, journal, _ = await store.begin_update(1, 77, -100, -100, "a", force=False, seed=SEED)
     assert journal is not None
-    token = current_journal.set(journal)
-    try:
+    with using(journal=journal):
         flow = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
-    finally:
-        current_journal.reset(token)
     # The process dies here; the update is begun again with another fresh seed.
     _, _, again, _ = await store.begin_update(1, 77, -100, -100, "b", force=True, seed=bytes(32))
     assert again is not None
     assert again.seed == SEED
-    token = current_journal.set(again)
-    try:
+    with using(journal=again):
         replayed = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
-    finally:
-        current_journal.reset(token)
     assert replayed == flow
     assert len(await store.recent_rolls(-100)) == 1  # logged once
     assert [journal.dice().randint(1, 10) for _ in range(5)] == [
@@ -441,8 +431,7 @@ async def test_a_combat_tap_reads_ahead_every_sheet_and_the_live_messages(store:
         all_sheets=True,
         live_names=["tracker", "panel"],
     )
-    token = current_prefetch.set(prefetch)
-    try:
+    with using(prefetch=prefetch):
         await store.redis.delete(sheet_key(-100))  # behind the prefetch's back
         players, npcs = await store.load_many(-100, SheetSystem.MAGE, [42], ["Гуль"])
         assert players[42].rating("strength") == 3
@@ -454,8 +443,6 @@ async def test_a_combat_tap_reads_ahead_every_sheet_and_the_live_messages(store:
         assert ahead is not None
         assert ahead.raw is None  # read ahead: the chat has no panel
         assert await store.load_live(-100, "panel") is None
-    finally:
-        current_prefetch.reset(token)
 
 
 async def test_a_live_message_already_sent_is_stored_in_one_step_unless_another_won(
@@ -488,8 +475,7 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
     _, _, _, prefetch = await store.begin_update(
         1, 93, -100, -100, "a", force=False, seed=SEED, all_sheets=True
     )
-    token = current_prefetch.set(prefetch)
-    try:
+    with using(prefetch=prefetch):
         if changed_meanwhile:
             await store.redis.hset(  # another update's change, behind the read-ahead's back
                 sheet_key(-100),
@@ -507,8 +493,6 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
         advanced, sheet = await store.advance_flow_spending(
             panel, panel.version, Tally(total=1), spend, also=also
         )
-    finally:
-        current_prefetch.reset(token)
     assert advanced is not None
     assert advanced.version == 1
     assert sheet is not None
