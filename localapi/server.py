@@ -893,6 +893,9 @@ class FakeBotApi:
         self.webhook: JsonDict = {"url": ""}
         self.webhook_responses: list[tuple[str, int]] = []
         self._updates: list[JsonDict] = []
+        # Where assert_no_duplicate_sends starts reading: a test that plays in a world other
+        # tests played in before it checks its own sends only.
+        self.duplicates_from = 0
         self._next_update_id = 500_000_001
         self._allowed_updates: list[str] = []
         self._poll_generation = 0
@@ -1517,7 +1520,7 @@ class FakeBotApi:
         Why: a retry after a 5xx, 429 or timeout must not deliver the roll twice (§5).
         """
         seen: dict[tuple[str, str], float] = {}
-        for call in self.calls:
+        for call in self.calls[self.duplicates_from :]:
             if call.method != "sendMessage" or not call.applied:
                 continue
             key = (str(call.params.get("chat_id")), str(call.params.get("text")))

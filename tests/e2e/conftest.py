@@ -161,6 +161,15 @@ async def shared_world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterato
         yield launcher
 
 
+@pytest.fixture(autouse=True)
+def own_sends_only(request: pytest.FixtureRequest) -> None:
+    """A test in the shared world checks its own sends for repeats: an earlier test may have
+    shown the same text twice on purpose (a sheet asked for twice)."""
+    if "shared_world" in request.fixturenames:
+        launcher = request.getfixturevalue("shared_world")
+        launcher.api.duplicates_from = len(launcher.api.calls)
+
+
 class SharedLauncher:
     """``bot_process`` for a test that plays in the shared world: the bot already polls, so
     ``start`` only hands back the running process."""
