@@ -53,8 +53,10 @@ from bot.store import (
     Begun,
     ChatSettings,
     Journal,
+    ReadAhead,
     Store,
     Subject,
+    UpdateRef,
     client_faults,
 )
 from bot.store.budget import Window
@@ -200,19 +202,19 @@ class StateMiddleware(BaseMiddleware):
         flow_id = button_flow(event)
         with client_faults():
             begun = await store.begin_update(
-                bot.id,
-                event.update_id,
-                scope,
-                chat.id if chat is not None else None,
-                token,
+                UpdateRef(
+                    bot.id, event.update_id, scope, chat.id if chat is not None else None, token
+                ),
                 force=bool(data.get("take_over", True)),
                 seed=secrets.token_bytes(32),
-                flow_id=flow_id,
-                sheet_fields=sheets_ahead(
-                    user.id if user else None, event.message.text if event.message else None
+                ahead=ReadAhead(
+                    flow_id=flow_id,
+                    sheet_fields=sheets_ahead(
+                        user.id if user else None, event.message.text if event.message else None
+                    ),
+                    all_sheets=wide is not None,
+                    live_names=wide or (),
                 ),
-                all_sheets=wide is not None,
-                live_names=wide or (),
                 inbox=data.get("inbox_entry"),
                 lease=reply_windows(event, chat),
             )

@@ -57,6 +57,7 @@ from bot.store import (
     Live,
     LogEntry,
     Screen,
+    StepWrites,
     Store,
 )
 from bot.store.flows import SheetSpend
@@ -533,10 +534,9 @@ async def _commit(
                 flow.version,
                 after,
                 outcome.spend,
-                close=outcome.close,
-                entries=outcome.entries,
-                screen=screen,
-                also=outcome.also,
+                writes=StepWrites(
+                    close=outcome.close, entries=outcome.entries, screen=screen, also=outcome.also
+                ),
                 more=outcome.more,
             )
         elif outcome.opens is not None:

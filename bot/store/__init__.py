@@ -126,6 +126,7 @@ from bot.store.flows import (
     LiveAhead,
     Screen,
     SheetSpend,
+    StepWrites,
 )
 from bot.store.hidden import HiddenRecord, HiddenStore
 from bot.store.inline import OFFER_TTL, PLAYS_CAP, InlineStore, offer_key, plays_key
@@ -137,7 +138,16 @@ from bot.store.journal import (
 )
 from bot.store.log import LogEntry
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
-from bot.store.updates import Begun, Subject, UpdateStore, inbox_key, journal_key, lock_key
+from bot.store.updates import (
+    Begun,
+    ReadAhead,
+    Subject,
+    UpdateRef,
+    UpdateStore,
+    inbox_key,
+    journal_key,
+    lock_key,
+)
 
 __all__ = [
     "CHAT_TTL",
@@ -163,13 +173,16 @@ __all__ = [
     "LogEntry",
     "PlayerSheet",
     "Prefetch",
+    "ReadAhead",
     "RedisUnavailable",
     "ReplayDice",
     "Screen",
     "SheetOwner",
     "SheetSpend",
+    "StepWrites",
     "Store",
     "Subject",
+    "UpdateRef",
     "UpdateStore",
     "budget_key",
     "chat_key",

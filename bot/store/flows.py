@@ -350,6 +350,17 @@ class AlsoStep:
 
 
 @dataclass(frozen=True)
+class StepWrites:
+    """What a step writes besides the flow's new state: whether it closes the flow, the
+    log's new entries, the screen it shows and a second flow's step (:class:`AlsoStep`)."""
+
+    close: bool = False
+    entries: Sequence[LogEntry] = ()
+    screen: Screen | None = None
+    also: AlsoStep | None = None
+
+
+@dataclass(frozen=True)
 class LiveAhead:
     """A live message as an update read it ahead: the pointer's raw JSON (None: none), and
     its flow and pointer when that flow is open."""
@@ -591,17 +602,15 @@ class FlowStore(LogStore):
         flow: Flow,
         expected_version: int,
         data: str,
-        close: bool,
-        screen: Screen | None,
+        writes: StepWrites,
         skey: str,
         field: str,
         whole: Mapping[str, str],
         spend: SheetSpend,
-        entries: Sequence[LogEntry],
-        also: AlsoStep | None,
     ) -> tuple[Flow | None, Sheet | None] | None:
         """:meth:`advance_flow_spending` in one script on the sheet read ahead; None when
         the sheet changed since (the caller takes the WATCH way)."""
+        close, screen, entries, also = writes.close, writes.screen, writes.entries, writes.also
         raw = whole.get(field)
         updated = self._spent(parse_sheet(raw), spend)
         running = context.current().journal
@@ -873,18 +882,18 @@ class FlowStore(LogStore):
         state: FlowState,
         spend: SheetSpend,
         *,
-        close: bool = False,
-        entries: Sequence[LogEntry] = (),
-        screen: Screen | None = None,
-        also: AlsoStep | None = None,
+        writes: StepWrites | None = None,
         more: Sequence[SheetSpend] = (),
     ) -> tuple[Flow | None, Sheet | None]:
         """:meth:`advance_flow` that also applies ``spend``, in one WATCH transaction over
-        the flow and the sheets: a stale version spends nothing. ``more``: other characters'
-        changes in the same step (a gain split among several foes). ``also``: a second flow that
-        shows the change (the round tracker's health), moved in the same step when it is
-        still at its version. A combat tap that read every sheet ahead does all of it in one
-        script on the sheet as read (and reads again only if the sheet changed since)."""
+        the flow and the sheets: a stale version spends nothing. ``writes``: the rest of
+        the step (its ``also``: a second flow that shows the change, the round tracker's
+        health, moved in the same step when it is still at its version). ``more``: other
+        characters' changes in the same step (a gain split among several foes). A combat tap
+        that read every sheet ahead does all of it in one script on the sheet as read (and
+        reads again only if the sheet changed since)."""
+        writes = writes or StepWrites()
+        close, entries, screen, also = writes.close, writes.entries, writes.screen, writes.also
         fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
         field = spend.field()
         data = dump(_data(state))
@@ -892,17 +901,7 @@ class FlowStore(LogStore):
         whole = prefetch.whole(skey) if prefetch is not None else None
         if whole is not None and not more:
             done = await self._spend_as_read(
-                flow,
-                expected_version,
-                data,
-                close,
-                screen,
-                skey,
-                field,
-                whole,
-                spend,
-                entries,
-                also,
+                flow, expected_version, data, writes, skey, field, whole, spend
             )
             if done is not None:
                 return done

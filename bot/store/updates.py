@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -294,6 +295,33 @@ return 0
 """
 
 
+@dataclass(frozen=True)
+class UpdateRef:
+    """Which update :meth:`UpdateStore.begin_update` begins: the bot's, its id, the chat it
+    is serialised by (``scope``; outside a chat the sender's id), its chat (None outside
+    one) and the token of the process that handles it (the lock's holder)."""
+
+    bot_id: int
+    update_id: int
+    scope: int
+    chat_id: int | None
+    token: str
+
+
+@dataclass(frozen=True)
+class ReadAhead:
+    """What :meth:`UpdateStore.begin_update` reads ahead for the handler in its round-trip:
+    the flow ``flow_id`` (a button's) and the chat's sheets ``sheet_fields`` (the
+    sender's); ``all_sheets`` reads every sheet of the chat instead, and ``live_names`` the
+    chat's live messages of those names with their flows (a combat tap:
+    ``Feature.reads_ahead``). Nothing is read ahead outside a chat."""
+
+    flow_id: str | None = None
+    sheet_fields: Sequence[str] = ()
+    all_sheets: bool = False
+    live_names: Sequence[str] = ()
+
+
 class Begun(StrEnum):
     GO = "go"  # handle it (for the first time, or again after a crash)
     DONE = "done"  # finished before: nothing to do
@@ -344,40 +372,34 @@ class UpdateStore(StoreBase):
 
     async def begin_update(
         self,
-        bot_id: int,
-        update_id: int,
-        scope: int,
-        chat_id: int | None,
-        token: str,
+        update: UpdateRef,
         *,
         force: bool,
         seed: bytes,
-        flow_id: str | None = None,
-        sheet_fields: Sequence[str] = (),
-        all_sheets: bool = False,
-        live_names: Sequence[str] = (),
+        ahead: ReadAhead | None = None,
         inbox: str | None = None,
         lease: Sequence[Window] = (),
     ) -> tuple[Begun, ChatSettings, Journal | None, Prefetch]:
         """Take the chat's lock and the update's journal, with the chat's settings, in one
-        round-trip, reading ahead the flow ``flow_id`` (a button's) and the chat's sheets
-        ``sheet_fields`` (the sender's) for the handler (:class:`Prefetch`). ``force`` takes
-        the lock from a holder presumed dead (polling has one consumer only). ``all_sheets``
-        reads every sheet of the chat instead, and ``live_names`` the chat's live messages
-        of those names with their flows (a combat tap: ``Feature.reads_ahead``). A chat's
-        update is serialised by that chat (``scope`` is ``chat_id``), so all of it is in
-        one slot of a cluster.
+        round-trip, reading ahead what ``ahead`` names for the handler (:class:`Prefetch`).
+        ``force`` takes the lock from a holder presumed dead (polling has one consumer only).
+        A chat's update is serialised by that chat (``scope`` is ``chat_id``), so all of it
+        is in one slot of a cluster.
 
         On one server the same round-trip also keeps ``inbox`` (the update's JSON) in the
         inbox, unless the update was finished before (bot/delivery.py: the fetch's own write,
         folded in), and reserves a send slot in the windows ``lease`` (the group's, then the
         bot's; bot/store/budget.py) for the update's reply: :attr:`Journal.lease`."""
+        bot_id, update_id, scope = update.bot_id, update.update_id, update.scope
+        chat_id, token = update.chat_id, update.token
+        ahead = ahead or ReadAhead()
+        flow_id = ahead.flow_id
         none = none_key(scope)
         if chat_id is not None and chat_id != scope:
             raise ValueError(f"chat {chat_id} is not the update's scope {scope}")
-        sheets = sheet_fields if chat_id is not None else ()
-        wide = all_sheets and chat_id is not None
-        lives = list(live_names) if chat_id is not None else []
+        sheets = ahead.sheet_fields if chat_id is not None else ()
+        wide = ahead.all_sheets and chat_id is not None
+        lives = list(ahead.live_names) if chat_id is not None else []
         leasing = bool(lease) and not self.cluster
         group = [w for w in lease if w[0] is not None] if leasing else []
         overall = [w for w in lease if w[0] is None] if leasing else []

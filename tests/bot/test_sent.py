@@ -18,7 +18,7 @@ from bot.app import make_bot
 from bot.context import current, using
 from bot.sent import outbox
 from bot.session import RetryMiddleware, install_middlewares
-from bot.store import Store
+from bot.store import Store, UpdateRef
 from localapi.server import FakeBotApi, FakeChat
 
 
@@ -189,7 +189,7 @@ async def test_a_run_put_off_writes_down_what_it_delivered_for_the_next_process(
     shown = []
     for _run in range(2):
         _, _, journal, _ = await store.begin_update(
-            7, 900, group.id, group.id, "p", force=True, seed=bytes(32)
+            UpdateRef(7, 900, group.id, group.id, "p"), force=True, seed=bytes(32)
         )
         with using(journal=journal), outbox(store, group.id) as box:
             shown.append(await bot.send_message(group.id, "Аня: 3 успеха"))

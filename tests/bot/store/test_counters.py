@@ -23,6 +23,7 @@ from bot.store import (
     LogEntry,
     Screen,
     SheetSpend,
+    StepWrites,
     Store,
     log_key,
     stats_key,
@@ -79,7 +80,7 @@ async def test_the_counters_outlive_the_log_cap(store: Store) -> None:
         flow = advanced
         made += 5
     spent, _sheet = await store.advance_flow_spending(
-        flow, flow.version, Step(), spend, entries=[roll(made, 7, "Борис")]
+        flow, flow.version, Step(), spend, writes=StepWrites(entries=[roll(made, 7, "Борис")])
     )
     assert spent is not None
     made += 1

@@ -12,6 +12,7 @@ from bot.store import (
     Begun,
     FlowState,
     Store,
+    UpdateRef,
     budget_key,
     flow_key,
     inbox_key,
@@ -38,7 +39,7 @@ async def test_the_first_step_keeps_the_update_in_the_inbox_unless_it_was_done(
     store: Store,
 ) -> None:
     status, _, _, _ = await store.begin_update(
-        7, 501, -100, -100, "me", force=False, seed=SEED, inbox='{"update_id": 501}'
+        UpdateRef(7, 501, -100, -100, "me"), force=False, seed=SEED, inbox='{"update_id": 501}'
     )
     assert status is Begun.GO
     kept = await store.inbox(7)
@@ -47,16 +48,16 @@ async def test_the_first_step_keeps_the_update_in_the_inbox_unless_it_was_done(
     await store.finish_update(7, 501, -100, "me")
     assert await store.inbox(7) == {}
     again, _, _, _ = await store.begin_update(
-        7, 501, -100, -100, "me", force=False, seed=SEED, inbox='{"update_id": 501}'
+        UpdateRef(7, 501, -100, -100, "me"), force=False, seed=SEED, inbox='{"update_id": 501}'
     )
     assert again is Begun.DONE
     assert await store.inbox(7) == {}  # a redelivery of a finished update is not kept
 
 
 async def test_a_busy_chat_still_keeps_the_update_in_the_inbox(store: Store) -> None:
-    await store.begin_update(7, 601, -100, -100, "a", force=False, seed=SEED)
+    await store.begin_update(UpdateRef(7, 601, -100, -100, "a"), force=False, seed=SEED)
     status, _, _, _ = await store.begin_update(
-        7, 602, -100, -100, "b", force=False, seed=SEED, inbox='{"update_id": 602}'
+        UpdateRef(7, 602, -100, -100, "b"), force=False, seed=SEED, inbox='{"update_id": 602}'
     )
     assert status is Begun.BUSY
     if not store.cluster:
@@ -64,7 +65,9 @@ async def test_a_busy_chat_still_keeps_the_update_in_the_inbox(store: Store) -> 
 
 
 async def test_a_finished_update_leaves_only_its_id_and_when(store: Store) -> None:
-    _, _, journal, _ = await store.begin_update(7, 701, -100, -100, "me", force=False, seed=SEED)
+    _, _, journal, _ = await store.begin_update(
+        UpdateRef(7, 701, -100, -100, "me"), force=False, seed=SEED
+    )
     assert journal is not None
     await store.finish_update(7, 701, -100, "me")
     assert not await store.redis.exists(journal_key(7, 701, -100))
@@ -78,17 +81,19 @@ async def test_finished_updates_older_than_a_redelivery_are_swept(store: Store) 
     old = int(time.time()) - 2 * 86_400
     await store.redis.hset(done_key(7, -100), mapping={str(n): old for n in range(DONE_SWEEP - 2)})
     for update_id in (5001, 5002):
-        await store.begin_update(7, update_id, -100, -100, "me", force=True, seed=SEED)
+        await store.begin_update(UpdateRef(7, update_id, -100, -100, "me"), force=True, seed=SEED)
         await store.finish_update(7, update_id, -100, "me")
     # The sweep ran as the hash reached a multiple of DONE_SWEEP: only the new ones are left.
     assert sorted(await store.redis.hkeys(done_key(7, -100))) == ["5001", "5002"]
-    status, _, _, _ = await store.begin_update(7, 5001, -100, -100, "me", force=True, seed=SEED)
+    status, _, _, _ = await store.begin_update(
+        UpdateRef(7, 5001, -100, -100, "me"), force=True, seed=SEED
+    )
     assert status is Begun.DONE
 
 
 async def test_a_commands_reply_is_reserved_by_its_first_step(store: Store) -> None:
     _, _, journal, _ = await store.begin_update(
-        7, 801, -100, -100, "me", force=False, seed=SEED, lease=[GROUP, OVERALL]
+        UpdateRef(7, 801, -100, -100, "me"), force=False, seed=SEED, lease=[GROUP, OVERALL]
     )
     assert journal is not None
     if store.cluster:  # the bot's window is in a slot of its own: each send reserves
@@ -110,7 +115,7 @@ async def test_a_lease_nobody_took_is_handed_back(store: Store) -> None:
     if store.cluster:
         return
     _, _, journal, _ = await store.begin_update(
-        7, 901, -100, -100, "me", force=False, seed=SEED, lease=[GROUP, OVERALL]
+        UpdateRef(7, 901, -100, -100, "me"), force=False, seed=SEED, lease=[GROUP, OVERALL]
     )
     assert journal is not None
     assert journal.lease is not None
@@ -123,7 +128,7 @@ async def test_a_stale_or_foreign_lease_is_not_taken(store: Store) -> None:
     if store.cluster:
         return
     _, _, journal, _ = await store.begin_update(
-        7, 902, 55, 55, "me", force=False, seed=SEED, lease=[OVERALL]
+        UpdateRef(7, 902, 55, 55, "me"), force=False, seed=SEED, lease=[OVERALL]
     )
     assert journal is not None
     lease = journal.lease
@@ -140,7 +145,7 @@ async def test_a_full_window_makes_the_leased_reply_wait(store: Store) -> None:
     for _ in range(20):
         await store.reserve_send(7, [GROUP, OVERALL])
     _, _, journal, _ = await store.begin_update(
-        7, 903, -100, -100, "me", force=False, seed=SEED, lease=[GROUP, OVERALL]
+        UpdateRef(7, 903, -100, -100, "me"), force=False, seed=SEED, lease=[GROUP, OVERALL]
     )
     assert journal is not None
     assert journal.lease is not None
@@ -191,7 +196,7 @@ def test_whom_a_message_is_about_is_kept_short_and_read_in_either_form() -> None
 
 async def test_a_reply_finds_whom_the_message_is_about(store: Store) -> None:
     anna = Subject(user_id=42, name="Аня Ко", username="anya")
-    await store.begin_update(7, 950, -100, -100, "me", force=False, seed=SEED)
+    await store.begin_update(UpdateRef(7, 950, -100, -100, "me"), force=False, seed=SEED)
     await store.finish_update(7, 950, -100, "me", about={31: anna})
     assert await store.message_about(-100, 31) == anna
     assert await store.message_about(-100, 32) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import PLAYS_CAP, Begun, LogEntry, SheetSpend, Store
+from bot.store import PLAYS_CAP, Begun, LogEntry, SheetSpend, Store, UpdateRef
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, set_willpower, spend_willpower
 
@@ -63,7 +63,7 @@ async def test_an_update_that_rolled_in_a_group_makes_it_the_players_campaign(
     for n in range(PLAYS_CAP + 3):
         chat = CAMPAIGN - n
         status, _, _, _ = await store.begin_update(
-            7, 10 + n, chat, chat, "me", force=False, seed=SEED
+            UpdateRef(7, 10 + n, chat, chat, "me"), force=False, seed=SEED
         )
         assert status is Begun.GO
         await store.finish_update(7, 10 + n, chat, "me", played=(ANNA, chat, f"Game {n}"))

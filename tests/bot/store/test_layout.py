@@ -22,6 +22,7 @@ from bot.store import (
     HiddenRecord,
     LogEntry,
     Store,
+    UpdateRef,
     chat_key,
     connect,
     flow_key,
@@ -77,18 +78,24 @@ def test_a_cluster_url_makes_a_cluster_client() -> None:
 
 async def test_a_finished_or_given_up_update_leaves_the_inbox(store: Store) -> None:
     await store.inbox_add(7, {501: '{"update_id": 501}', 502: '{"update_id": 502}'})
-    status, _, _, _ = await store.begin_update(7, 501, -100, -100, "a", force=False, seed=SEED)
+    status, _, _, _ = await store.begin_update(
+        UpdateRef(7, 501, -100, -100, "a"), force=False, seed=SEED
+    )
     assert status is Begun.GO
     await store.finish_update(7, 501, -100, "a")
     assert list(await store.inbox(7)) == [502]
     # Delivered again once finished (a webhook's retry): found done and taken out again.
     await store.inbox_add(7, {501: '{"update_id": 501}'})
-    again, _, _, _ = await store.begin_update(7, 501, -100, -100, "b", force=False, seed=SEED)
+    again, _, _, _ = await store.begin_update(
+        UpdateRef(7, 501, -100, -100, "b"), force=False, seed=SEED
+    )
     assert again is Begun.DONE
     assert list(await store.inbox(7)) == [502]
     for _ in range(MAX_ATTEMPTS):
-        await store.begin_update(7, 502, -100, -100, "a", force=True, seed=SEED)
-    dropped, _, _, _ = await store.begin_update(7, 502, -100, -100, "a", force=True, seed=SEED)
+        await store.begin_update(UpdateRef(7, 502, -100, -100, "a"), force=True, seed=SEED)
+    dropped, _, _, _ = await store.begin_update(
+        UpdateRef(7, 502, -100, -100, "a"), force=True, seed=SEED
+    )
     assert dropped is Begun.GIVEN_UP
     assert await store.inbox(7) == {}
 
@@ -97,13 +104,17 @@ async def test_a_run_that_met_an_outage_is_not_a_failed_try(store: Store) -> Non
     """Redis or Telegram away for longer than MAX_ATTEMPTS runs never drops an update whose
     result may be paid for; what a postponed run sent raises the chat's floor."""
     for _ in range(3 * MAX_ATTEMPTS):
-        status, _, _, _ = await store.begin_update(7, 503, -100, -100, "a", force=True, seed=SEED)
+        status, _, _, _ = await store.begin_update(
+            UpdateRef(7, 503, -100, -100, "a"), force=True, seed=SEED
+        )
         assert status is Begun.GO
         await store.postpone_update(7, 503, -100, sent=None)
     await store.postpone_update(7, 503, -100, sent=41)
     assert await store.last_sent(-100) == 41
     await store.postpone_update(7, 504, -100)  # an update never begun: no journal made
-    status, _, _, _ = await store.begin_update(7, 504, -100, -100, "a", force=True, seed=SEED)
+    status, _, _, _ = await store.begin_update(
+        UpdateRef(7, 504, -100, -100, "a"), force=True, seed=SEED
+    )
     assert status is Begun.GO
 
 
@@ -114,7 +125,9 @@ async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
     assert lost is None
     assert await store.campaigns(2) == (None, {})
     # Inside an update: the role changes in the chat's transaction, the lists right after.
-    _, _, journal, _ = await store.begin_update(1, 70, -100, -100, "a", force=False, seed=SEED)
+    _, _, journal, _ = await store.begin_update(
+        UpdateRef(1, 70, -100, -100, "a"), force=False, seed=SEED
+    )
     with using(journal=journal):
         taken = await store.set_storyteller(
             -100, expected=1, new_id=2, name="Борис", title="Хроника"
@@ -124,7 +137,9 @@ async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
     # The process died between the two: the re-run writes the lists again, not the role.
     await store.redis.hset(campaigns_key(1), "-100", "Хроника")
     await store.redis.delete(campaigns_key(2))
-    _, _, again, _ = await store.begin_update(1, 70, -100, -100, "b", force=True, seed=SEED)
+    _, _, again, _ = await store.begin_update(
+        UpdateRef(1, 70, -100, -100, "b"), force=True, seed=SEED
+    )
     with using(journal=again):
         replayed = await store.set_storyteller(
             -100, expected=1, new_id=2, name="Борис", title="Хроника"
@@ -164,7 +179,7 @@ async def test_a_hidden_roll_for_a_campaign_is_stored_once_from_the_private_chat
     stores the roll and its log line once."""
     for attempt, seed in enumerate((SEED, bytes(32))):
         _, _, journal, _ = await store.begin_update(
-            1, 80, 42, 42, "a", force=attempt > 0, seed=seed
+            UpdateRef(1, 80, 42, 42, "a"), force=attempt > 0, seed=seed
         )
         with using(journal=journal):
             seq = await store.next_hidden_seq(-100)
@@ -204,7 +219,7 @@ async def test_every_key_has_a_clock_and_an_update_renews_its_chats(store: Store
     await store.set_storyteller(-100, expected=None, new_id=42, name="Аня", title="Хроника")
     await store.choose_campaign(42, -100)
     await store.inbox_add(7, {900: "{}"})
-    await store.begin_update(7, 900, -100, -100, "a", force=False, seed=SEED)
+    await store.begin_update(UpdateRef(7, 900, -100, -100, "a"), force=False, seed=SEED)
     await store.finish_update(7, 900, -100, "a")
     every = {"target_nodes": RedisCluster.PRIMARIES} if store.cluster else {}  # each node's
     keys = [str(key) for key in await store.redis.keys("*", **every)]
@@ -214,7 +229,7 @@ async def test_every_key_has_a_clock_and_an_update_renews_its_chats(store: Store
         assert await store.redis.ttl(key) > 0, key
     for key in (chat_key(-100), sheet_key(-100), hidden_key(-100), hidden_seq_key(-100)):
         await store.redis.expire(key, 100)
-    await store.begin_update(7, 901, -100, -100, "a", force=False, seed=SEED)
+    await store.begin_update(UpdateRef(7, 901, -100, -100, "a"), force=False, seed=SEED)
     for key in (chat_key(-100), sheet_key(-100), hidden_key(-100), hidden_seq_key(-100)):
         assert await store.redis.ttl(key) > CHAT_TTL - 60, key
 

@@ -15,8 +15,10 @@ from bot.store import (
     Begun,
     FlowState,
     Journal,
+    ReadAhead,
     SheetSpend,
     Store,
+    UpdateRef,
     inbox_key,
     journal_key,
 )
@@ -54,7 +56,7 @@ async def running(store: Store, update_id: int) -> AsyncIterator[Journal]:
     """The update's handling, as the state middleware begins it (bot/middlewares.py)."""
     await store.inbox_add(BOT, {update_id: "{}"})
     status, _settings, journal, _ahead = await store.begin_update(
-        BOT, update_id, CHAT, CHAT, "token", force=True, seed=bytes(32)
+        UpdateRef(BOT, update_id, CHAT, CHAT, "token"), force=True, seed=bytes(32)
     )
     assert status is Begun.GO
     assert journal is not None
@@ -113,7 +115,7 @@ async def test_a_dropped_update_gives_its_willpower_back_once(store: Store) -> N
     assert await _willpower_now(store) == 4
     assert not await store.redis.hexists(inbox_key(BOT), "901")
     status, *_rest = await store.begin_update(
-        BOT, 901, CHAT, CHAT, "token", force=True, seed=bytes(32)
+        UpdateRef(BOT, 901, CHAT, CHAT, "token"), force=True, seed=bytes(32)
     )
     assert status is Begun.DONE  # never run again
 
@@ -137,7 +139,10 @@ async def test_a_spend_on_the_sheet_read_ahead_is_given_back_too(store: Store) -
     flow = await store.create_flow(Paid(), CHAT, USER)
     async with running(store, 903):
         _status, _settings, _journal, prefetch = await store.begin_update(
-            BOT, 903, CHAT, CHAT, "token", force=True, seed=bytes(32), all_sheets=True
+            UpdateRef(BOT, 903, CHAT, CHAT, "token"),
+            force=True,
+            seed=bytes(32),
+            ahead=ReadAhead(all_sheets=True),
         )
         with using(prefetch=prefetch):
             advanced, sheet = await store.advance_flow_spending(flow, 0, Paid(), _spend())
@@ -164,9 +169,11 @@ async def test_an_update_that_crashed_its_process_too_often_gives_back_what_it_s
     async with running(store, 904):
         await store.create_flow_spending(Paid(), CHAT, USER, _spend())
     for _ in range(MAX_ATTEMPTS - 1):
-        await store.begin_update(BOT, 904, CHAT, CHAT, "token", force=True, seed=bytes(32))
+        await store.begin_update(
+            UpdateRef(BOT, 904, CHAT, CHAT, "token"), force=True, seed=bytes(32)
+        )
     status, *_rest = await store.begin_update(
-        BOT, 904, CHAT, CHAT, "token", force=True, seed=bytes(32)
+        UpdateRef(BOT, 904, CHAT, CHAT, "token"), force=True, seed=bytes(32)
     )
     assert status is Begun.GIVEN_UP
     assert await _willpower_now(store) == 4

@@ -23,9 +23,12 @@ from bot.store import (
     FlowState,
     FlowStateError,
     LogEntry,
+    ReadAhead,
     Screen,
     SheetSpend,
+    StepWrites,
     Store,
+    UpdateRef,
     chat_key,
     flow_key,
     log_key,
@@ -261,7 +264,9 @@ async def test_advance_spending_is_one_step_and_a_stale_tap_spends_nothing(
     flow = await store.create_flow(Tally(), -100, 42)
     results = await asyncio.gather(
         *(
-            store.advance_flow_spending(flow, 0, Tally(total=i), _spend(), entries=[_entry(i)])
+            store.advance_flow_spending(
+                flow, 0, Tally(total=i), _spend(), writes=StepWrites(entries=[_entry(i)])
+            )
             for i in range(1, 6)
         )
     )
@@ -297,20 +302,24 @@ SEED = bytes(range(32))
 async def test_an_update_begins_with_its_chat_settings_and_is_done_once(store: Store) -> None:
     await store.update_chat(-100, profile="dark-ages", locale="en")
     status, settings, journal, _ = await store.begin_update(
-        7, 1001, -100, -100, "me", force=False, seed=SEED
+        UpdateRef(7, 1001, -100, -100, "me"), force=False, seed=SEED
     )
     assert status is Begun.GO
     assert journal is not None
     assert journal.seed == SEED
     assert (settings.profile, settings.locale) == ("dark-ages", "en")
     await store.finish_update(7, 1001, -100, "me")
-    again, _, none, _ = await store.begin_update(7, 1001, -100, -100, "me", force=False, seed=SEED)
+    again, _, none, _ = await store.begin_update(
+        UpdateRef(7, 1001, -100, -100, "me"), force=False, seed=SEED
+    )
     assert (again, none) == (Begun.DONE, None)
     # Another bot's update with the same number is a different update.
-    other, _, _, _ = await store.begin_update(8, 1001, -100, -100, "me", force=False, seed=SEED)
+    other, _, _, _ = await store.begin_update(
+        UpdateRef(8, 1001, -100, -100, "me"), force=False, seed=SEED
+    )
     assert other is Begun.GO
     no_chat, defaults, _, _ = await store.begin_update(
-        7, 1002, 5, None, "me", force=False, seed=SEED
+        UpdateRef(7, 1002, 5, None, "me"), force=False, seed=SEED
     )
     assert no_chat is Begun.GO
     assert defaults == ChatSettings()
@@ -322,15 +331,12 @@ async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Stor
     flow = await store.create_flow(Tally(total=5), -100, 42)
     await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 3))
     _, _, journal, prefetch = await store.begin_update(
-        1,
-        90,
-        -100,
-        -100,
-        "a",
+        UpdateRef(1, 90, -100, -100, "a"),
         force=False,
         seed=SEED,
-        flow_id=flow.id,
-        sheet_fields=[player_field(42, system) for system in SheetSystem],
+        ahead=ReadAhead(
+            flow_id=flow.id, sheet_fields=[player_field(42, system) for system in SheetSystem]
+        ),
     )
     assert journal is not None
     assert flow_key(flow.chat_id, flow.id) in prefetch.flows
@@ -344,14 +350,10 @@ async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Stor
         assert sheet is not None
         assert sheet.rating("strength") == 3
         _, _, _, again = await store.begin_update(
-            1,
-            91,
-            -100,
-            -100,
-            "a",
+            UpdateRef(1, 91, -100, -100, "a"),
             force=True,
             seed=SEED,
-            sheet_fields=[player_field(42, SheetSystem.MAGE)],
+            ahead=ReadAhead(sheet_fields=[player_field(42, SheetSystem.MAGE)]),
         )
         current().prefetch = again
         await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 4))
@@ -361,23 +363,29 @@ async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Stor
 
 
 async def test_a_chat_is_held_by_one_replica_until_it_finishes(store: Store) -> None:
-    first, _, _, _ = await store.begin_update(1, 55, -1, -1, "a", force=False, seed=SEED)
-    second, _, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=False, seed=SEED)
+    first, _, _, _ = await store.begin_update(UpdateRef(1, 55, -1, -1, "a"), force=False, seed=SEED)
+    second, _, _, _ = await store.begin_update(
+        UpdateRef(1, 56, -1, -1, "b"), force=False, seed=SEED
+    )
     assert (first, second) == (Begun.GO, Begun.BUSY)
-    taken, _, _, _ = await store.begin_update(1, 56, -1, -1, "b", force=True, seed=SEED)
+    taken, _, _, _ = await store.begin_update(UpdateRef(1, 56, -1, -1, "b"), force=True, seed=SEED)
     assert taken is Begun.GO  # polling: the holder is a dead process
     await store.finish_update(1, 56, -1, "b")
-    third, _, _, _ = await store.begin_update(1, 57, -1, -1, "a", force=False, seed=SEED)
+    third, _, _, _ = await store.begin_update(UpdateRef(1, 57, -1, -1, "a"), force=False, seed=SEED)
     assert third is Begun.GO
 
 
 async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) -> None:
-    _, _, journal, _ = await store.begin_update(1, 77, -100, -100, "a", force=False, seed=SEED)
+    _, _, journal, _ = await store.begin_update(
+        UpdateRef(1, 77, -100, -100, "a"), force=False, seed=SEED
+    )
     assert journal is not None
     with using(journal=journal):
         flow = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
     # The process dies here; the update is begun again with another fresh seed.
-    _, _, again, _ = await store.begin_update(1, 77, -100, -100, "b", force=True, seed=bytes(32))
+    _, _, again, _ = await store.begin_update(
+        UpdateRef(1, 77, -100, -100, "b"), force=True, seed=bytes(32)
+    )
     assert again is not None
     assert again.seed == SEED
     with using(journal=again):
@@ -391,9 +399,11 @@ async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) ->
 
 async def test_an_update_that_keeps_failing_is_given_up(store: Store) -> None:
     for _ in range(5):
-        status, _, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
+        status, _, _, _ = await store.begin_update(
+            UpdateRef(1, 88, -1, -1, "a"), force=True, seed=SEED
+        )
         assert status is Begun.GO
-    status, _, _, _ = await store.begin_update(1, 88, -1, -1, "a", force=True, seed=SEED)
+    status, _, _, _ = await store.begin_update(UpdateRef(1, 88, -1, -1, "a"), force=True, seed=SEED)
     assert status is Begun.GIVEN_UP
 
 
@@ -421,15 +431,10 @@ async def test_a_combat_tap_reads_ahead_every_sheet_and_the_live_messages(store:
     await store.update_npc(-100, SheetSystem.MAGE, "Гуль", lambda s: set_trait(s, "strength", 5))
     tracker, _live, _created = await store.open_live("tracker", Tally(total=1), -100, 42)
     _, _, _, prefetch = await store.begin_update(
-        1,
-        92,
-        -100,
-        -100,
-        "a",
+        UpdateRef(1, 92, -100, -100, "a"),
         force=False,
         seed=SEED,
-        all_sheets=True,
-        live_names=["tracker", "panel"],
+        ahead=ReadAhead(all_sheets=True, live_names=["tracker", "panel"]),
     )
     with using(prefetch=prefetch):
         await store.redis.delete(sheet_key(-100))  # behind the prefetch's back
@@ -473,7 +478,7 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
     panel = await store.create_flow(Tally(total=0), -100, 42)
     tracker = await store.create_flow(Other(), -100, 1)
     _, _, _, prefetch = await store.begin_update(
-        1, 93, -100, -100, "a", force=False, seed=SEED, all_sheets=True
+        UpdateRef(1, 93, -100, -100, "a"), force=False, seed=SEED, ahead=ReadAhead(all_sheets=True)
     )
     with using(prefetch=prefetch):
         if changed_meanwhile:
@@ -491,7 +496,7 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
         )
         also = AlsoStep(tracker, tracker.version, Other(), Screen(text="tracker"))
         advanced, sheet = await store.advance_flow_spending(
-            panel, panel.version, Tally(total=1), spend, also=also
+            panel, panel.version, Tally(total=1), spend, writes=StepWrites(also=also)
         )
     assert advanced is not None
     assert advanced.version == 1
