@@ -1515,15 +1515,21 @@ class FakeBotApi:
         return [q for q in self.callback_queries.values() if q.answer is None]
 
     def assert_no_duplicate_sends(self, window: float = 5.0) -> None:
-        """No two applied sendMessage calls with the same chat and text within ``window`` s.
+        """No two applied sendMessage calls with the same chat, text and reply target within
+        ``window`` s.
 
-        Why: a retry after a 5xx, 429 or timeout must not deliver the roll twice (§5).
+        Why: a retry after a 5xx, 429 or timeout must not deliver the roll twice (§5). Two
+        equal texts answering two commands (two rolls of a player that came out alike: about
+        one pair in 1,400 for 5d10, whose dice are shown sorted) reply to two messages.
         """
-        seen: dict[tuple[str, str], float] = {}
+        seen: dict[tuple[str, str, str], float] = {}
         for call in self.calls[self.duplicates_from :]:
             if call.method != "sendMessage" or not call.applied:
                 continue
-            key = (str(call.params.get("chat_id")), str(call.params.get("text")))
+            reply = call.params.get("reply_parameters")
+            target = reply.get("message_id") if isinstance(reply, dict) else None
+            target = target if target is not None else call.params.get("reply_to_message_id")
+            key = (str(call.params.get("chat_id")), str(call.params.get("text")), str(target))
             if key in seen and call.at - seen[key] <= window:
                 raise AssertionError(f"sent twice to chat {key[0]}: {key[1]!r}")
             seen[key] = call.at
