@@ -27,7 +27,6 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import (
     AskError,
     ClusterError,
-    DataError,
     ReadOnlyError,
     RedisClusterException,
     RedisError,
@@ -220,27 +219,22 @@ class _HiredisPacking(AbstractConnection):
     """Packs a command in C, as redis-py's blocking client already does: the asyncio client
     encodes argument by argument in Python, and a roll's scripts carry a score of arguments
     each, so on a roll's three round-trips that was a measurable share of its CPU
-    (bench/README.md, ``cpu.py``). The bytes sent are the same; a value redis-py would refuse
-    (``None``, a bool) is refused with the same :class:`DataError`.
+    (bench/README.md, ``cpu.py``). The bytes sent are the same; anything but the plain
+    types (a memoryview, or a value redis-py refuses, ``None`` or a bool) goes the Python
+    way, so it is sent or refused exactly as before.
     """
 
     def pack_command(self, *args: Any) -> list[bytes]:
+        if not set(map(type, args)) <= _PLAIN:
+            return super().pack_command(*args)
         if isinstance(args[0], str):  # a command name with its subcommand, "CLIENT SETNAME"
             args = (*args[0].encode().split(), *args[1:])
         elif b" " in args[0]:
             args = (*args[0].split(), *args[1:])
-        if any(isinstance(arg, bool) for arg in args):
-            raise DataError(
-                "Invalid input of type: 'bool'. Convert to a bytes, string, int or float first."
-            )
-        try:
-            return [hiredis.pack_command(tuple(_plain(arg) for arg in args))]
-        except TypeError as error:
-            raise DataError(str(error)) from error
+        return [hiredis.pack_command(args)]
 
 
-def _plain(arg: Any) -> Any:
-    return bytes(arg) if isinstance(arg, (bytearray, memoryview)) else arg
+_PLAIN = frozenset({str, bytes, int, float})
 
 
 class _PackedConnection(_HiredisPacking, Connection):
