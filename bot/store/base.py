@@ -261,7 +261,12 @@ def is_cluster(redis: Redis) -> bool:
 
 
 def dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT.encode(value)
+
+
+# One encoder for every stored value: ``json.dumps`` with options builds a new one per call,
+# and a roll stores several values (bench/README.md, ``cpu.py``).
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def pairs(reply: list[Any]) -> dict[Any, Any]:
