@@ -248,6 +248,22 @@ class StateMiddleware(BaseMiddleware):
             if chat is not None
             else None
         )
+
+        async def finish() -> None:
+            """Done, whether its handler returned or failed for good: what it sent, whom
+            that is about and where its sender plays go with the mark (bot/store/updates.py)."""
+            with client_faults():
+                await store.finish_update(
+                    bot.id,
+                    event.update_id,
+                    scope,
+                    token,
+                    sent=box.sent() if box is not None else None,
+                    played=played_in(chat, user, journal),
+                    about=box.about if box is not None else None,
+                    lease=journal.lease,
+                )
+
         try:
             # The update's own state, for handlers (``ctx``) and what runs under them.
             with (
@@ -270,37 +286,11 @@ class StateMiddleware(BaseMiddleware):
                 await store.postpone_update(bot.id, event.update_id, scope, sent=sent)
             raise
         except Exception:
-            sent = box.sent() if box is not None else None
-            played = played_in(chat, user, journal)
-            about = box.about if box is not None else None
-            with client_faults():
-                await store.finish_update(
-                    bot.id,
-                    event.update_id,
-                    scope,
-                    token,
-                    sent=sent,
-                    played=played,
-                    about=about,
-                    lease=journal.lease,
-                )
+            await finish()
             raise
         finally:
             renew.cancel()
-        sent = box.sent() if box is not None else None
-        played = played_in(chat, user, journal)
-        about = box.about if box is not None else None
-        with client_faults():
-            await store.finish_update(
-                bot.id,
-                event.update_id,
-                scope,
-                token,
-                sent=sent,
-                played=played,
-                about=about,
-                lease=journal.lease,
-            )
+        await finish()
         return result
 
 
