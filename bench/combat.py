@@ -367,15 +367,17 @@ def d6_tracker_of(chat: FakeChat) -> ChatMessage:
     return next(m for m in reversed(chat.messages) if "инициатива d6" in m.text)
 
 
-async def new_d6_attack(chat: FakeChat, seen: int) -> ChatMessage:
-    """The attack message a target's tap posts: it comes after the tap is answered, so on a
-    busy machine it may still be on its way when the bot first falls quiet."""
-    for _ in range(200):
+async def new_d6_attack(chat: FakeChat, seen: int, answer: str | None) -> ChatMessage:
+    """The attack message a target's tap posts: it comes after the tap is answered, so it may
+    still be on its way when the bot first falls quiet, and a group past Telegram's 20
+    messages a minute holds it back until the minute frees a slot (bot/session.py)."""
+    for _ in range(1400):  # 70 s: longer than the group's minute
         fresh = [m for m in chat.messages[seen:] if "атакует →" in m.text and m.buttons]
         if fresh:
             return fresh[-1]
         await asyncio.sleep(0.05)
-    raise AssertionError("no attack message after the target's tap")
+    shown = "\n".join(f"  {m.text[:80]!r}" for m in chat.messages[seen - 2 :])
+    raise AssertionError(f"no attack message after the target's tap ({answer!r}):\n{shown}")
 
 
 def d6_up(text: str) -> str:
@@ -422,7 +424,7 @@ async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], Roun
         seen = len(chat.messages)
         await game.measure(f"🎯 {target}", game.press(actor, tracker, f"🎯 {target}"), tap=True)
         attack.attacker_taps += 1
-        panel = await new_d6_attack(chat, seen)
+        panel = await new_d6_attack(chat, seen, game.answer)
         defender = players.get(target, master)
         await game.measure(f"«Защита» ({target})", game.press(defender, panel, "Защита"), tap=True)
         attack.defender_taps = 1
