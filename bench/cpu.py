@@ -39,7 +39,6 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from aiogram import Bot  # noqa: E402
-from aiogram.client.session.base import BaseSession  # noqa: E402
 from aiogram.methods import TelegramMethod  # noqa: E402
 from aiogram.methods.base import TelegramType  # noqa: E402
 
@@ -56,7 +55,7 @@ ROLL_TEXT = "/r 7 6"
 CHATS = 8  # as e2e.py's 8 in flight, one chat each
 
 
-class MemorySession(BaseSession):
+class MemorySession(session.LeanAnswers):
     """Answers every method as a cooperative Telegram would, through aiogram's own request
     building and response parsing, so only the HTTP exchange itself is left out. The CPU
     spent making an answer is Telegram's, not ours: ``telegram`` sums it, to be taken off."""

@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -31,6 +32,7 @@ from aiogram.client.session.middlewares.base import (
 )
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramBadRequest,
     TelegramEntityTooLarge,
     TelegramNetworkError,
@@ -47,6 +49,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message, ReplyParameters
 from aiohttp import ClientConnectorError
+from pydantic import ValidationError
 
 from bot import metrics
 from bot.context import current, using
@@ -459,6 +462,61 @@ class PinResponseTypes(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
+# What Telegram's answer to a send echoes back that nothing in the bot reads: the message it
+# replies to (a whole message of its own, with its sender, chat and entities) and the
+# entities the HTML of its text made (one per bold die of a roll).
+ECHOED = ("reply_to_message", "entities")
+
+
+class LeanAnswers(BaseSession):
+    """Reads the answer to a send without what it echoes back (:data:`ECHOED`).
+
+    aiogram builds a model for every object of an answer, each about as dear as a Redis
+    round-trip's share of a roll's CPU, and a roll's answer holds a dozen that only repeat
+    what the bot sent (bench/README.md, ``cpu.py``). The bot needs the sent message's id,
+    chat, text and keyboard, as bot/sent.py's ``delivered`` does; those stay, and the handler
+    still gets a real ``Message``. Every other answer, and any that is not a plain success
+    (an error, a 429, a body that is not JSON), is read exactly as aiogram reads it.
+    """
+
+    def check_response(
+        self,
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+        status_code: int,
+        content: str,
+    ) -> Response[TelegramType]:
+        answer = self._sent(method, status_code, content)
+        if answer is None:
+            return super().check_response(bot, method, status_code, content)
+        try:
+            read = Response[Message].model_validate(answer, context={"bot": bot})
+        except ValidationError as error:
+            raise ClientDecodeError("Failed to deserialize object", error, answer) from error
+        return cast(Response[TelegramType], read)
+
+    def _sent(
+        self, method: TelegramMethod[Any], status_code: int, content: str
+    ) -> dict[str, Any] | None:
+        """A send's successful answer, without its echoes; None for any other answer."""
+        if method.__returning__ is not Message or status_code != HTTPStatus.OK:
+            return None
+        try:
+            answer = self.json_loads(content)
+        except ValueError:
+            return None
+        sent = answer.get("result") if isinstance(answer, dict) and answer.get("ok") else None
+        if not isinstance(sent, dict):
+            return None
+        for echoed in ECHOED:
+            sent.pop(echoed, None)
+        return cast(dict[str, Any], answer)
+
+
+class BotSession(LeanAnswers, AiohttpSession):
+    """aiohttp's session to the Bot API, reading the answers to sends the lean way."""
+
+
 def make_session(
     settings: Settings,
     shared: SharedBudget | None = None,
@@ -468,7 +526,7 @@ def make_session(
     """The session for TELEGRAM_API_URL (a self-hosted or the tests' fake Bot API server);
     ``shared``: the send budget all replicas keep in Redis (the Store); ``limiter``: a send
     limiter of the caller's (the playground watches its holds)."""
-    session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    session = BotSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
     install_middlewares(session, shared, limiter=limiter)
     return session
 

@@ -14,9 +14,14 @@ import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
-from aiogram.methods import EditMessageText, SendMessage
-from aiogram.types import Chat, Message
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramBadRequest,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+)
+from aiogram.methods import EditMessageText, GetUpdates, SendMessage
+from aiogram.types import Chat, InlineKeyboardMarkup, Message
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -25,6 +30,7 @@ from bot.session import (
     GLOBAL_LIMIT,
     GROUP_LIMIT,
     GROUP_PERIOD,
+    BotSession,
     RateLimitMiddleware,
     RetryMiddleware,
     SlidingWindow,
@@ -70,7 +76,8 @@ async def api_bot(api: ScriptedApi, retry: RetryMiddleware) -> AsyncIterator[Bot
     app.router.add_post("/bot{token}/{method}", api.handle)
     server = TestServer(app, host="127.0.0.1")
     await server.start_server()
-    session = AiohttpSession(api=TelegramAPIServer.from_base(str(server.make_url(""))))
+    # The production session (bot/session.py), so errors are read through its lean answers.
+    session = BotSession(api=TelegramAPIServer.from_base(str(server.make_url(""))))
     session.middleware(retry)
     bot = Bot(token=TOKEN, session=session)
     try:
@@ -414,3 +421,83 @@ async def test_safe_edit_raises_other_bad_requests() -> None:
     )
     with pytest.raises(TelegramBadRequest):
         await safe_edit(bound_message(bot), "new")
+
+
+# A send's answer is read without what it echoes back; everything else as aiogram reads it.
+
+KEYBOARD = {"inline_keyboard": [[{"text": "⏳ Продлить", "callback_data": "r:abc:0:ex:0"}]]}
+COMMAND = {
+    "message_id": 7,
+    "date": 1_700_000_000,
+    "chat": {"id": -100, "type": "supergroup", "title": "T"},
+    "from": {"id": 5, "is_bot": False, "first_name": "Аня"},
+    "text": "/r 7 6",
+    "entities": [{"type": "bot_command", "offset": 0, "length": 2}],
+}
+ECHOING = {
+    "ok": True,
+    "result": {
+        **OK_MESSAGE["result"],  # type: ignore[dict-item]
+        "from": {"id": 1, "is_bot": True, "first_name": "Dice"},
+        "reply_to_message": COMMAND,
+        "entities": [{"type": "bold", "offset": 0, "length": 2}],
+        "reply_markup": KEYBOARD,
+    },
+}
+
+
+async def test_a_send_s_answer_keeps_what_the_bot_reads_and_drops_the_echoes() -> None:
+    async with api_bot(ScriptedApi([(200, ECHOING)]), RetryMiddleware()) as bot:
+        sent = await bot.send_message(-100, "<b>hi</b>", reply_to_message_id=7)
+    assert isinstance(sent, Message)
+    assert (sent.message_id, sent.chat.id, sent.text) == (10, -100, "hi")
+    assert sent.from_user is not None
+    assert sent.from_user.is_bot
+    assert isinstance(sent.reply_markup, InlineKeyboardMarkup)
+    assert sent.reply_markup.model_dump(exclude_none=True) == KEYBOARD
+    assert sent.reply_to_message is None
+    assert sent.entities is None
+    assert sent.bot is bot  # a real Message, bound to its bot like any other
+
+
+async def test_other_answers_keep_everything() -> None:
+    update = {"update_id": 1, "message": {**COMMAND, "reply_to_message": COMMAND}}
+    api = ScriptedApi([(200, {"ok": True, "result": [update]})])
+    async with api_bot(api, RetryMiddleware()) as bot:
+        updates = await bot(GetUpdates())
+    message = updates[0].message
+    assert message is not None
+    assert message.entities is not None
+    assert message.reply_to_message is not None
+    assert message.reply_to_message.message_id == 7
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"ok": True, "result": {"message_id": "not a number", "date": 1}},
+        {"ok": True, "result": {**COMMAND, "chat": None}},
+    ],
+)
+async def test_a_send_s_answer_that_is_no_message_is_a_decode_error(body: dict[str, Any]) -> None:
+    async with api_bot(ScriptedApi([(200, body)]), RetryMiddleware()) as bot:
+        with pytest.raises(ClientDecodeError, match="Failed to deserialize object"):
+            await bot.send_message(-100, "hi")
+
+
+async def test_a_send_s_answer_that_is_not_json_is_a_decode_error() -> None:
+    async def handle(request: web.Request) -> web.Response:
+        return web.Response(text="<html>bad gateway</html>", content_type="text/html")
+
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", handle)
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server()
+    session = BotSession(api=TelegramAPIServer.from_base(str(server.make_url(""))))
+    bot = Bot(token=TOKEN, session=session)
+    try:
+        with pytest.raises(ClientDecodeError, match="Failed to decode object"):
+            await bot.send_message(-100, "hi")
+    finally:
+        await session.close()
+        await server.close()
