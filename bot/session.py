@@ -462,21 +462,24 @@ class PinResponseTypes(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-# What Telegram's answer to a send echoes back that nothing in the bot reads: the message it
-# replies to (a whole message of its own, with its sender, chat and entities) and the
-# entities the HTML of its text made (one per bold die of a roll).
+# What Telegram's answer to a send or an edit echoes back that nothing in the bot reads: the
+# message it replies to (a whole message of its own, with its sender, chat and entities) and
+# the entities the HTML of its text made (one per bold die of a roll).
 ECHOED = ("reply_to_message", "entities")
+# What the methods answered with a message return: a send's, and an edit's (True inline).
+_MESSAGE_ANSWERS = (Message, Message | bool)
 
 
 class LeanAnswers(BaseSession):
-    """Reads the answer to a send without what it echoes back (:data:`ECHOED`).
+    """Reads the answer to a send or an edit without what it echoes back (:data:`ECHOED`).
 
-    aiogram builds a model for every object of an answer, each about as dear as a Redis
-    round-trip's share of a roll's CPU, and a roll's answer holds a dozen that only repeat
-    what the bot sent (bench/README.md, ``cpu.py``). The bot needs the sent message's id,
-    chat, text and keyboard, as bot/sent.py's ``delivered`` does; those stay, and the handler
-    still gets a real ``Message``. Every other answer, and any that is not a plain success
-    (an error, a 429, a body that is not JSON), is read exactly as aiogram reads it.
+    aiogram builds a model for every object of an answer, a few microseconds each, and the
+    answer to a roll's result holds a dozen that only repeat what the bot sent: about 5% of
+    a roll's CPU (bench/README.md, ``cpu.py``). The bot needs the message's id, chat, text
+    and keyboard, as bot/sent.py's ``delivered`` does; those stay, and the caller still gets
+    a real ``Message`` (code that wants the dropped parts takes them from what it sent).
+    Every other answer, and any that is not a plain success (an error, a 429, a body that is
+    not JSON), is read exactly as aiogram reads it.
     """
 
     def check_response(
@@ -490,7 +493,9 @@ class LeanAnswers(BaseSession):
         if answer is None:
             return super().check_response(bot, method, status_code, content)
         try:
-            read = Response[Message].model_validate(answer, context={"bot": bot})
+            read = Response[method.__returning__].model_validate(  # type: ignore[name-defined]
+                answer, context={"bot": bot}
+            )
         except ValidationError as error:
             raise ClientDecodeError("Failed to deserialize object", error, answer) from error
         return cast(Response[TelegramType], read)
@@ -498,8 +503,8 @@ class LeanAnswers(BaseSession):
     def _sent(
         self, method: TelegramMethod[Any], status_code: int, content: str
     ) -> dict[str, Any] | None:
-        """A send's successful answer, without its echoes; None for any other answer."""
-        if method.__returning__ is not Message or status_code != HTTPStatus.OK:
+        """A send's or an edit's successful answer, without its echoes; None for any other."""
+        if method.__returning__ not in _MESSAGE_ANSWERS or status_code != HTTPStatus.OK:
             return None
         try:
             answer = self.json_loads(content)

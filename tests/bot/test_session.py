@@ -460,6 +460,18 @@ async def test_a_send_s_answer_keeps_what_the_bot_reads_and_drops_the_echoes() -
     assert sent.bot is bot  # a real Message, bound to its bot like any other
 
 
+async def test_an_edit_s_answer_drops_the_echoes_too() -> None:
+    api = ScriptedApi([(200, ECHOING), (200, {"ok": True, "result": True})])
+    async with api_bot(api, RetryMiddleware()) as bot:
+        edited = await bot.edit_message_text("<b>hi</b>", chat_id=-100, message_id=10)
+        inline = await bot.edit_message_text("<b>hi</b>", inline_message_id="abc")
+    assert isinstance(edited, Message)
+    assert edited.message_id == 10
+    assert edited.reply_to_message is None
+    assert edited.reply_markup is not None
+    assert inline is True
+
+
 async def test_other_answers_keep_everything() -> None:
     update = {"update_id": 1, "message": {**COMMAND, "reply_to_message": COMMAND}}
     api = ScriptedApi([(200, {"ok": True, "result": [update]})])
