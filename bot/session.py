@@ -474,7 +474,7 @@ class LeanAnswers(BaseSession):
     """Reads the answer to a send or an edit without what it echoes back (:data:`ECHOED`).
 
     aiogram builds a model for every object of an answer, a few microseconds each, and the
-    answer to a roll's result holds a dozen that only repeat what the bot sent: about 5% of
+    answer to a roll's result holds a dozen that only repeat what the bot sent: about 6% of
     a roll's CPU (bench/README.md, ``cpu.py``). The bot needs the message's id, chat, text
     and keyboard, as bot/sent.py's ``delivered`` does; those stay, and the caller still gets
     a real ``Message`` (code that wants the dropped parts takes them from what it sent).
