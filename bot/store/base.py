@@ -218,11 +218,11 @@ def connect(redis_url: str | None) -> Redis:
 class _QuickPool(BlockingConnectionPool):
     """redis-py's blocking pool with a short way for the usual case, an idle connection at
     hand: the full way (a lock, a timeout, a wait on a condition, an event and a few metrics
-    hooks per checkout and return) cost about as much CPU as the command it served, three
-    times a roll (bench/README.md, ``cpu.py``).
+    hooks per checkout and return), three times a roll, was 5–9% of a roll's CPU
+    (bench/README.md, ``cpu.py``).
 
-    The short way takes and gives back a connection in one step with no await between,
-    so a cancelled caller cannot leave the pool's books half-kept, and checks the
+    The short way moves a connection between the idle and the busy set in one step with no
+    await inside, so a cancelled caller cannot leave the pool's books half-kept, and checks the
     connection as the full way does before handing it out (connected, nothing unread).
     Anything else takes the full way: no idle connection (a new one is made, or the caller
     waits up to ``POOL_WAIT`` and gets "No connection available"), a caller waiting for a
