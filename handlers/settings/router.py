@@ -24,7 +24,12 @@ from bot.runner import tell
 from bot.session import safe_edit
 from bot.store import ChatSettings, Store
 from handlers.settings import house, view
-from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
+from handlers.settings.callbacks import (
+    HouseCallback,
+    LangCallback,
+    OldHouseCallback,
+    ProfileCallback,
+)
 from rules import profiles
 from rules.profiles import GameSystem
 
@@ -41,6 +46,7 @@ def make_router() -> Router:
     router.callback_query.register(lang_tap, LangCallback.filter())
     router.callback_query.register(profile_tap, ProfileCallback.filter())
     router.callback_query.register(house_tap, HouseCallback.filter())
+    router.callback_query.register(house_tap, OldHouseCallback.filter())
     return router
 
 
