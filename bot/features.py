@@ -193,12 +193,12 @@ class FeatureSet:
             chosen = [command for command in declared if system in command.systems]
         else:
             default = profiles.get(profiles.DEFAULT).system
-            chosen = []
+            by_name: dict[str, MenuCommand] = {}
             for command in declared:
-                same = [other for other in declared if other.name == command.name]
-                first = next((o for o in same if default in o.systems), same[0])
-                if first is command:
-                    chosen.append(command)
+                held = by_name.get(command.name)
+                if held is None or (default in command.systems and default not in held.systems):
+                    by_name[command.name] = command
+            chosen = list(by_name.values())
         with i18n.context(), i18n.use_locale(locale):
             return [
                 BotCommand(command=command.name, description=str(command.description))
