@@ -24,6 +24,7 @@ from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
 
 from bot import render, typos
+from rules import profiles
 from rules.profiles import GameSystem, Profile
 
 F = TypeVar("F")
@@ -59,11 +60,16 @@ class MenuCommand:
     """One entry of Telegram's command menu; ``description`` is a lazy catalogue string.
 
     ``rank`` places it in the menu (lower first): the menu reads in the order a table
-    meets the commands (docs/product.md §2), which is not the order the routers must run in."""
+    meets the commands (docs/product.md §2), which is not the order the routers must run in.
+    ``systems`` are the games whose chat menu lists it: a chat playing another game than
+    the default gets a menu of its own (``bot.commands.set_game_commands``), so a d6 feature
+    declares its own entry for a command the d10 one also answers, in the d6 game's words
+    (its chance, its GM); the menu for every chat takes the default game's entry of each."""
 
     name: str
     description: LazyProxy | str
     rank: int
+    systems: frozenset[GameSystem] = frozenset(GameSystem)
 
 
 @dataclass(frozen=True)
@@ -137,9 +143,14 @@ class FeatureSet:
         names = [feature.name for feature in self.features]
         if len(set(names)) != len(names):
             raise ValueError(f"two features share a name: {names}")
-        commands = [c.name for feature in self.features for c in feature.commands]
-        if len(set(commands)) != len(commands):
-            raise ValueError(f"two features declare one command: {commands}")
+        entries = [
+            (c.name, system)
+            for feature in self.features
+            for c in feature.commands
+            for system in c.systems
+        ]
+        if len(set(entries)) != len(entries):
+            raise ValueError(f"two menu entries of one command in one game: {entries}")
         self._handoffs: dict[str, Any] = {}
         self._reads_ahead: dict[str, tuple[str, ...]] = {}
         for feature in self.features:
@@ -173,15 +184,25 @@ class FeatureSet:
         the chat, or None for an ordinary tap (:attr:`Feature.reads_ahead`)."""
         return self._reads_ahead.get(prefix)
 
-    def menu(self, i18n: I18n, locale: str) -> list[BotCommand]:
-        commands = sorted(
-            (command for feature in self.features for command in feature.commands),
-            key=lambda command: command.rank,
-        )
+    def menu(self, i18n: I18n, locale: str, system: GameSystem | None = None) -> list[BotCommand]:
+        """The command menu in ``locale``: with ``system``, that game's commands in its
+        words; without, the menu for every chat: every command once, in the words of the
+        default game's entry where it has one."""
+        declared = [command for feature in self.features for command in feature.commands]
+        if system is not None:
+            chosen = [command for command in declared if system in command.systems]
+        else:
+            default = profiles.get(profiles.DEFAULT).system
+            by_name: dict[str, MenuCommand] = {}
+            for command in declared:
+                held = by_name.get(command.name)
+                if held is None or (default in command.systems and default not in held.systems):
+                    by_name[command.name] = command
+            chosen = list(by_name.values())
         with i18n.context(), i18n.use_locale(locale):
             return [
                 BotCommand(command=command.name, description=str(command.description))
-                for command in commands
+                for command in sorted(chosen, key=lambda command: command.rank)
             ]
 
     def help_topic(self, name: str) -> Callable[[Profile], str] | None:

@@ -24,10 +24,12 @@ FEATURE = Feature(
     name="combat",
     make_router=make_router,
     commands=(
-        MenuCommand("init", __("Initiative and the round tracker"), rank=83),
-        MenuCommand("atk", __("Attack on the panel: manoeuvre, target, dice"), rank=84),
-        MenuCommand("dmg", __("Damage your character: /dmg 3 l"), rank=85),
-        MenuCommand("hp", __("Health levels and wound penalty"), rank=86),
+        MenuCommand("init", __("Initiative and the round tracker"), rank=83, systems=D10_ONLY),
+        MenuCommand(
+            "atk", __("Attack on the panel: manoeuvre, target, dice"), rank=84, systems=D10_ONLY
+        ),
+        MenuCommand("dmg", __("Damage your character: /dmg 3 l"), rank=85, systems=D10_ONLY),
+        MenuCommand("hp", __("Health levels and wound penalty"), rank=86, systems=D10_ONLY),
     ),
     help=(
         HelpLine(HelpSection.COMBAT, tracker_view.help_line, D10_ONLY),

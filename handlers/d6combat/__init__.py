@@ -10,8 +10,10 @@ part's step in its ``tap.py``.
 
 from __future__ import annotations
 
+from aiogram.utils.i18n import lazy_gettext as __
+
 from bot.combat import D6_TRACKER
-from bot.features import D6_ONLY, Feature, HelpLine, HelpSection
+from bot.features import D6_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.d6combat.attack import view as attack_view
 from handlers.d6combat.attack.callbacks import D6AttackCallback
 from handlers.d6combat.router import make_router
@@ -22,6 +24,12 @@ from handlers.d6combat.wounds import view as wounds_view
 FEATURE = Feature(
     name="d6combat",
     make_router=make_router,
+    commands=(
+        MenuCommand("init", __("Initiative and the round tracker"), rank=83, systems=D6_ONLY),
+        MenuCommand("atk", __("Attack: /atk 4 in reply to the target"), rank=84, systems=D6_ONLY),
+        MenuCommand("dmg", __("A wound on your sheet: /dmg 2 phys"), rank=85, systems=D6_ONLY),
+        MenuCommand("hp", __("Your character's wounds"), rank=86, systems=D6_ONLY),
+    ),
     help=(
         HelpLine(HelpSection.COMBAT, tracker_view.help_line, D6_ONLY),
         HelpLine(HelpSection.COMBAT, attack_view.help_line, D6_ONLY),

@@ -11,6 +11,10 @@ from handlers.d6project.router import make_router
 FEATURE = Feature(
     name="d6project",
     make_router=make_router,
-    commands=(MenuCommand("project", __("A project or challenge (d6): /project 5"), rank=65),),
+    commands=(
+        MenuCommand(
+            "project", __("A project or challenge (d6): /project 5"), rank=65, systems=D6_ONLY
+        ),
+    ),
     help=(HelpLine(HelpSection.TABLE, view.help_line, D6_ONLY),),
 )

@@ -12,7 +12,7 @@ from handlers.extended.router import make_router
 FEATURE = Feature(
     name="extended",
     make_router=make_router,
-    commands=(MenuCommand("ext", __("Extended roll: /ext 7 6 10"), rank=30),),
+    commands=(MenuCommand("ext", __("Extended roll: /ext 7 6 10"), rank=30, systems=D10_ONLY),),
     help=(HelpLine(HelpSection.TABLE, view.help_line, D10_ONLY),),
     provides={
         target_key(handoffs.WIZARD_TARGET.name): handoffs.WIZARD_TARGET,

@@ -68,7 +68,9 @@ def extended_text(state: ExtendedFlow, profile: Profile, *, stopped: bool = Fals
 def extended_keyboard(
     flow_id: str, version: int, *, next_roll: int, botched: bool
 ) -> InlineKeyboardMarkup:
-    label = _("Start over") if botched else _("Roll ({n})").format(n=next_roll)
+    """The button names the roll it makes by its number, as the rolls above are numbered;
+    «№» keeps it from reading as the rolls left, which the terms line counts."""
+    label = _("Start over") if botched else _("Roll #{n}").format(n=next_roll)
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [

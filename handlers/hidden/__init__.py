@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.features import Feature, HelpLine, HelpSection, MenuCommand
+from bot.features import D6_ONLY, D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.hidden import view
 from handlers.hidden.router import make_router
 
@@ -12,7 +12,8 @@ FEATURE = Feature(
     name="hidden",
     make_router=make_router,
     commands=(
-        MenuCommand("h", __("Hidden roll (Storyteller): /h 7 6"), rank=130),
+        MenuCommand("h", __("Hidden roll (Storyteller): /h 7 6"), rank=130, systems=D10_ONLY),
+        MenuCommand("h", __("Hidden roll (GM): /h 4"), rank=130, systems=D6_ONLY),
         MenuCommand("reveal", __("Reveal a hidden roll"), rank=140),
     ),
     help=(HelpLine(HelpSection.STORYTELLER, view.help_line),),

@@ -12,9 +12,13 @@ FEATURE = Feature(
     name="magick",
     make_router=make_router,
     commands=(
-        MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87),
-        MenuCommand("sphere", __("The Spheres and what each level allows"), rank=88),
-        MenuCommand("barrier", __("Cross the Barrier into the spirit worlds"), rank=89),
+        MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87, systems=D10_ONLY),
+        MenuCommand(
+            "sphere", __("The Spheres and what each level allows"), rank=88, systems=D10_ONLY
+        ),
+        MenuCommand(
+            "barrier", __("Cross the Barrier into the spirit worlds"), rank=89, systems=D10_ONLY
+        ),
     ),
     help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
 )

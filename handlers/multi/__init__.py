@@ -12,7 +12,9 @@ from handlers.multi.router import make_router
 FEATURE = Feature(
     name="multi",
     make_router=make_router,
-    commands=(MenuCommand("multi", __("Several actions: /multi 6 7 7"), rank=60),),
+    commands=(
+        MenuCommand("multi", __("Several actions: /multi 6 7 7"), rank=60, systems=D10_ONLY),
+    ),
     help=(HelpLine(HelpSection.TABLE, view.help_line, D10_ONLY),),
     provides={target_key(handoffs.WIZARD_TARGET.name): handoffs.WIZARD_TARGET},
 )

@@ -12,7 +12,9 @@ from handlers.opposed.router import make_router
 FEATURE = Feature(
     name="opposed",
     make_router=make_router,
-    commands=(MenuCommand("vs", __("Opposed roll: reply with /vs 6 7"), rank=40),),
+    commands=(
+        MenuCommand("vs", __("Opposed roll: reply with /vs 6 7"), rank=40, systems=D10_ONLY),
+    ),
     help=(HelpLine(HelpSection.TABLE, view.help_line, D10_ONLY),),
     provides={target_key(handoffs.WIZARD_TARGET.name): handoffs.WIZARD_TARGET},
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.features import Feature, MenuCommand
+from bot.features import D10_ONLY, Feature, MenuCommand
 from handlers.requests.router import make_router
 
 FEATURE = Feature(
@@ -13,7 +13,10 @@ FEATURE = Feature(
     make_router=make_router,
     commands=(
         MenuCommand(
-            "ask", __("Ask the table for a roll (Storyteller): /ask perc+alert 8"), rank=90
+            "ask",
+            __("Ask the table for a roll (Storyteller): /ask perc+alert 8"),
+            rank=90,
+            systems=D10_ONLY,
         ),
     ),
 )

@@ -11,6 +11,6 @@ from handlers.roll.router import make_router
 FEATURE = Feature(
     name="roll",
     make_router=make_router,
-    commands=(MenuCommand("r", __("Roll dice: /r 7 6"), rank=10),),
+    commands=(MenuCommand("r", __("Roll dice: /r 7 6"), rank=10, systems=D10_ONLY),),
     help=(HelpLine(HelpSection.ROLLS, view.help_lines, D10_ONLY),),
 )

@@ -107,7 +107,7 @@ def wizard_text(
         lines.append(problem)
     elif pool is None:
         lines.append(
-            _("Tap the traits of the pool on your sheet.")
+            _("Tap the traits below that make up your pool.")
             if from_sheet
             else _("Choose the pool (number of dice).")
         )

@@ -6,7 +6,8 @@ someone claims the Storyteller's role with ``/st``, and from then on for the Sto
 ``sender_chat`` set to the group itself and a stand-in user (GroupAnonymousBot): before there is a
 Storyteller it counts as an administrator's; after, it may only open the keyboard, whose
 taps carry the real user. Buttons re-check the presser every time: a keyboard in a group can
-be pressed by anyone.
+be pressed by anyone. A game switch also gives the chat that game's command menu
+(``bot.commands.set_game_commands``), after the answer: a menu Telegram refuses is only logged.
 """
 
 from __future__ import annotations
@@ -19,12 +20,19 @@ from aiogram.utils.i18n.context import get_i18n
 
 from bot import house_rules, render
 from bot.access import GameAccess, game_access, is_admin, is_storyteller
+from bot.commands import set_game_commands
+from bot.features import FeatureSet
 from bot.middlewares import chat_profile
 from bot.runner import tell
 from bot.session import safe_edit
 from bot.store import ChatSettings, Store
 from handlers.settings import house, view
-from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
+from handlers.settings.callbacks import (
+    HouseCallback,
+    LangCallback,
+    OldHouseCallback,
+    ProfileCallback,
+)
 from rules import profiles
 from rules.profiles import GameSystem
 
@@ -41,6 +49,7 @@ def make_router() -> Router:
     router.callback_query.register(lang_tap, LangCallback.filter())
     router.callback_query.register(profile_tap, ProfileCallback.filter())
     router.callback_query.register(house_tap, HouseCallback.filter())
+    router.callback_query.register(house_tap, OldHouseCallback.filter())
     return router
 
 
@@ -99,7 +108,12 @@ async def lang_tap(
 
 
 async def rules_command(
-    message: Message, command: CommandObject, bot: Bot, store: Store, chat_settings: ChatSettings
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
+    features: FeatureSet,
 ) -> None:
     # chat admins until a Storyteller exists, then the Storyteller alone.
     access = await game_access(
@@ -115,6 +129,7 @@ async def rules_command(
         return
     if name in profiles.names() and access is GameAccess.ALLOWED:
         await _switch_game(message, store, chat_settings, name)
+        await set_game_commands(bot, get_i18n(), features, message.chat.id, name)
         return
     current = chat_settings.profile
     await message.answer(
@@ -271,6 +286,7 @@ async def profile_tap(
     bot: Bot,
     store: Store,
     chat_settings: ChatSettings,
+    features: FeatureSet,
 ) -> None:
     message = callback.message
     if not isinstance(message, Message) or callback_data.name not in profiles.names():
@@ -290,3 +306,4 @@ async def profile_tap(
         view.rules_keyboard(profiles.names(), settings.profile),
     )
     await callback.answer()
+    await set_game_commands(bot, get_i18n(), features, message.chat.id, settings.profile)

@@ -12,7 +12,7 @@ from handlers.teamwork.router import make_router
 FEATURE = Feature(
     name="teamwork",
     make_router=make_router,
-    commands=(MenuCommand("team", __("Teamwork: /team 7 6"), rank=50),),
+    commands=(MenuCommand("team", __("Teamwork: /team 7 6"), rank=50, systems=D10_ONLY),),
     help=(HelpLine(HelpSection.TABLE, view.help_line, D10_ONLY),),
     provides={target_key(handoffs.WIZARD_TARGET.name): handoffs.WIZARD_TARGET},
 )

@@ -19,7 +19,7 @@ import pytest
 import pytest_asyncio
 
 from localapi.processes import BotProcess, RedisServer
-from localapi.server import FakeBotApi
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
 
 
 @pytest.fixture
@@ -183,6 +183,35 @@ class SharedLauncher:
 
     def logs(self) -> str:
         return self.launcher.logs()
+
+
+class InChat:
+    """One chat of the fake Bot API as a test plays in it: a line typed and the bot's answer,
+    a line that edits a message of the bot's in place, a button pressed by its label."""
+
+    def __init__(self, api: FakeBotApi, chat: FakeChat) -> None:
+        self.api = api
+        self.chat = chat
+
+    async def say(self, user: FakeUser, text: str) -> ChatMessage:
+        """``user`` types ``text``; the bot's first message after it."""
+        typed = self.api.send_text(self.chat, user, text)
+        return await self.api.wait_for_message(self.chat, after=typed)
+
+    async def edit(self, message: ChatMessage, user: FakeUser, text: str) -> None:
+        """``user`` types ``text``, which the bot answers by editing ``message``."""
+        edits = message.edits
+        self.api.send_text(self.chat, user, text)
+        await self.api.wait_for(lambda: message.edits > edits)
+
+    async def press(self, user: FakeUser, message: ChatMessage, label: str) -> None:
+        """``user`` presses the first button of ``message`` whose text holds ``label``; back
+        once the tap is answered and the message redrawn."""
+        data = next(b["callback_data"] for b in message.buttons if label in b["text"])
+        edits = message.edits
+        query = self.api.press(self.chat, user, message, data)
+        await self.api.wait_for_callback_answer(query)
+        await self.api.wait_for(lambda: message.edits > edits)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
-from tests.e2e.conftest import BotLauncher
+from tests.e2e.conftest import BotLauncher, InChat
 from tests.e2e.test_table_e2e import unexpected_errors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
@@ -21,59 +20,40 @@ def world(shared_world: BotLauncher) -> BotLauncher:
     return shared_world
 
 
-async def press(
-    api: FakeBotApi, chat: FakeChat, user: FakeUser, msg: ChatMessage, label: str
-) -> None:
-    data = next(b["callback_data"] for b in msg.buttons if label in b["text"])
-    edits = msg.edits
-    query = api.press(chat, user, msg, data)
-    await api.wait_for_callback_answer(query)
-    await api.wait_for(lambda: msg.edits > edits)
-
-
 async def test_the_storyteller_fights_as_npcs_in_both_games(world: BotLauncher) -> None:
     api = world.api
     master = api.add_user("Мастер", language_code="ru")
     anya = api.add_user("Аня", language_code="ru")
-    chat = api.add_group("Хроника", owner=master, members=[anya], bot_is_admin=True)
+    mage = InChat(api, api.add_group("Хроника", owner=master, members=[anya], bot_is_admin=True))
     first = len(api.calls)
 
-    async def say(user: FakeUser, text: str, where: FakeChat = chat) -> ChatMessage:
-        typed = api.send_text(where, user, text)
-        return await api.wait_for_message(where, after=typed)
-
-    async def edit(tracker: ChatMessage, user: FakeUser, text: str) -> None:
-        edits = tracker.edits
-        api.send_text(chat, user, text)
-        await api.wait_for(lambda: tracker.edits > edits)
-
     # Mage: the Storyteller opens the fight and is no fighter in it
-    await say(master, "/npc Охранник: ловкость 3 смекалка 2 выносливость 3")
-    tracker = await say(master, "/init")
+    await mage.say(master, "/npc Охранник: ловкость 3 смекалка 2 выносливость 3")
+    tracker = await mage.say(master, "/init")
     assert "Мастер" not in tracker.text
-    await edit(tracker, anya, "/init 6")
-    await edit(tracker, master, "/init npc Охранник x2")
+    await mage.edit(tracker, anya, "/init 6")
+    await mage.edit(tracker, master, "/init npc Охранник x2")
     assert "Охранник 1 — <b>" in tracker.text or "Охранник 1 — " in tracker.text
     assert "Охранник 2" in tracker.text
     assert "Мастер" not in tracker.text
-    wound = await say(master, "/dmg Охранник 2 л")
+    wound = await mage.say(master, "/dmg Охранник 2 л")
     assert "Охранник 2" in wound.text
-    health = await say(anya, "/hp Охранник")
+    health = await mage.say(anya, "/hp Охранник")
     assert health.text.count("Охранник") == 2
     assert "Здоров [" in health.text  # copy 1 untouched
-    panel = await say(master, "/atk Охранник 1")
+    panel = await mage.say(master, "/atk Охранник 1")
     assert "Охранник 1" in panel.text.splitlines()[0]
 
     # d6: a player attacks a bandit; the Storyteller defends as the bandit
-    d6 = api.add_group("Д6", owner=master, members=[anya], bot_is_admin=True)
-    await say(master, "/rules d6", d6)
-    await say(master, "/npc Бандит\nСила 2", d6)
-    opened = await say(master, "/init", d6)
+    d6 = InChat(api, api.add_group("Д6", owner=master, members=[anya], bot_is_admin=True))
+    await d6.say(master, "/rules d6")
+    await d6.say(master, "/npc Бандит\nСила 2")
+    opened = await d6.say(master, "/init")
     assert "Бой открыт" in opened.text
     assert "Мастер" not in opened.text
-    attack = await say(anya, "/atk Бандит 3", d6)
+    attack = await d6.say(anya, "/atk Бандит 3")
     assert "Аня атакует → Бандит" in attack.text
-    await press(api, d6, master, attack, "🛡1")
+    await d6.press(master, attack, "🛡1")
     assert "Бандит защищается" in attack.text
     assert "Мастер" not in attack.text
     api.assert_no_duplicate_sends()

@@ -106,6 +106,41 @@ def test_placeholders_survive_translation() -> None:
     assert not offending, "\n".join(offending)
 
 
+# The d6 game's own texts call the one who runs it «сценарист», in English the GM; the World of
+# Darkness word must not leak into a message only the d6 game's features say.
+WOD_WORD = {"ru": "Рассказчик", "en": "Storyteller"}
+
+
+def wod_word_in_d6(po, locale: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every message said only by d6 features (handlers/d6*) whose text, or English source,
+    names the Storyteller."""
+    found = []
+    for message in po:
+        sources = [path for path, _line in message.locations]
+        if not message.id or not sources or not all(p.startswith("handlers/d6") for p in sources):
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        said = [*strings, *(ids if locale == "en" else ())]
+        if any(WOD_WORD[locale] in text for text in said):
+            found.append(f"{message.id!r}")
+    return found
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_d6_messages_name_the_gm_in_the_d6_words(locale: str) -> None:
+    offending = wod_word_in_d6(catalogue(locale), locale)
+    assert not offending, "\n".join(offending)
+
+
+def test_the_d6_word_check_catches_the_storyteller() -> None:
+    po = Catalog(locale="en")
+    po.add("Only the GM adds NPCs", "Only the GM adds NPCs", [("handlers/d6roll/view.py", 1)])
+    po.add("the Storyteller's NPC", "the GM's NPC", [("handlers/d6combat/view.py", 2)])
+    po.add("Ask the Storyteller", "Ask the Storyteller", [("handlers/roll/view.py", 3)])
+    assert wod_word_in_d6(po, "en") == ['"the Storyteller\'s NPC"']
+
+
 @pytest.mark.parametrize(
     ("n", "word"),
     [

@@ -1,14 +1,27 @@
-"""setMyCommands: English for everyone, Russian for Russian clients."""
+"""setMyCommands: English for everyone, Russian for Russian clients; a chat playing another
+game than the default gets that game's menu in its own scope."""
 
 from __future__ import annotations
 
-from aiogram.methods import SetMyCommands
+import logging
+from typing import Any
+
+import pytest
+from aiogram import Bot, Router
+from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.methods import DeleteMyCommands, SetMyCommands, TelegramMethod
+from aiogram.types import BotCommandScopeChat
 from aiogram.utils.i18n import I18n
 
 from bot.app import make_bot
-from bot.commands import set_commands
+from bot.commands import MENU_FLOOD_WAIT, set_commands, set_game_commands
+from bot.features import Feature, FeatureSet, MenuCommand
+from bot.session import RetryMiddleware
 from handlers import all_features
+from rules.profiles import GameSystem
 from tests.handlers.conftest import TOKEN, RecordingSession, Table, player
+
+D10_ONLY = {"ext", "team", "multi", "blood", "m", "sphere", "barrier"}
 
 
 async def test_command_menus_per_language(i18n: I18n) -> None:
@@ -60,3 +73,116 @@ async def test_a_mistyped_command_is_answered_with_the_line_meant(table: Table) 
     await table.say(player(1, "Аня"), "/kick@other_bot")
     await table.say(player(1, "Аня"), "/weather")
     assert len(table.session.sent) == sent  # another bot's business: silence
+
+
+def test_each_game_menu_lists_its_own_commands_in_its_words(i18n: I18n) -> None:
+    features = all_features()
+    every = [c.command for c in features.menu(i18n, "en")]
+    d6 = {c.command: c.description for c in features.menu(i18n, "ru", GameSystem.D6)}
+    d10 = [c.command for c in features.menu(i18n, "ru", GameSystem.D10)]
+    assert set(d6) == set(every) - D10_ONLY
+    assert d10 == [name for name in every if name != "project"]
+    assert list(d6) == [name for name in every if name in d6]  # the same order
+    assert d6["r"] == "Бросок кубиков: /r 4"
+    assert d6["h"] == "Тайный бросок (сценарист): /h 4"
+    assert d6["st"] == "Роль сценариста"
+    assert not [text for text in d6.values() if "Рассказчик" in text]
+    english = features.menu(i18n, "en", GameSystem.D6)
+    assert not [c.description for c in english if "Storyteller" in c.description]
+    assert {c.command: c.description for c in english}["ask"] == (
+        "Ask the table for a roll (GM): /ask strength+agility"
+    )
+
+
+async def test_a_chat_on_another_game_gets_its_menu_and_loses_it_back_home(i18n: I18n) -> None:
+    session = RecordingSession()
+    bot = make_bot(TOKEN, session)
+    assert await set_game_commands(bot, i18n, all_features(), -1001, "d6")
+    default, russian = session.of(SetMyCommands)
+    assert default.scope == russian.scope == BotCommandScopeChat(chat_id=-1001)
+    assert (default.language_code, russian.language_code) == (None, "ru")
+    assert "project" in [c.command for c in russian.commands]
+    assert russian.commands[0].description == "Бросок кубиков: /r 4"
+    assert await set_game_commands(bot, i18n, all_features(), -1001, "mage")
+    deleted = session.of(DeleteMyCommands)
+    assert [(d.scope, d.language_code) for d in deleted] == [
+        (BotCommandScopeChat(chat_id=-1001), None),
+        (BotCommandScopeChat(chat_id=-1001), "ru"),
+    ]
+    assert len(session.of(SetMyCommands)) == 2
+
+
+class Refusing(RecordingSession):
+    """Telegram refuses every menu call with ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    async def make_request(
+        self,
+        bot: Bot,
+        method: TelegramMethod[Any],
+        timeout: int | None = None,  # noqa: ASYNC109 - BaseSession's signature
+    ) -> Any:
+        if isinstance(method, SetMyCommands | DeleteMyCommands):
+            self.calls.append(method)
+            raise self.error
+        return await super().make_request(bot, method, timeout)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        TelegramBadRequest(SetMyCommands(commands=[]), "Bad Request: chat not found"),
+        TelegramRetryAfter(SetMyCommands(commands=[]), "Too Many Requests", retry_after=60),
+    ],
+)
+async def test_a_refused_menu_is_logged_and_left(
+    i18n: I18n, error: Exception, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = Refusing(error)
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    session.middleware(RetryMiddleware(sleep=sleep))
+    with caplog.at_level(logging.WARNING, logger="bot.commands"):
+        done = await set_game_commands(make_bot(TOKEN, session), i18n, all_features(), -5, "d6")
+    assert done is False
+    assert len(session.calls) == 1  # the first refusal ends it: no second language tried
+    assert slept == []  # a minute's flood wait is not worth holding the chat's next updates
+    assert "could not set the command menu of chat -5 for d6" in caplog.text
+
+
+async def test_a_short_flood_wait_is_waited_out_within_the_menus_budget(i18n: I18n) -> None:
+    session = Refusing(
+        TelegramRetryAfter(SetMyCommands(commands=[]), "Too Many Requests", retry_after=2)
+    )
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    session.middleware(RetryMiddleware(sleep=sleep))
+    assert not await set_game_commands(make_bot(TOKEN, session), i18n, all_features(), -5, "d6")
+    assert slept == [2.0, 2.0]
+    assert sum(slept) <= MENU_FLOOD_WAIT
+
+
+def test_one_command_has_one_entry_per_game(i18n: I18n) -> None:
+    """A d6 feature may word a command the d10 one declares; the menu for every chat keeps
+    the default game's words, and two entries for one game are a wiring error."""
+    d10 = MenuCommand("r", "d10 words", rank=1, systems=frozenset({GameSystem.D10}))
+    d6 = MenuCommand("r", "d6 words", rank=1, systems=frozenset({GameSystem.D6}))
+    both = MenuCommand("r", "any words", rank=1)
+    features = FeatureSet(
+        [Feature("d6", Router, commands=(d6,)), Feature("d10", Router, commands=(d10,))]
+    )
+    assert [c.description for c in features.menu(i18n, "en")] == ["d10 words"]
+    assert [c.description for c in features.menu(i18n, "en", GameSystem.D6)] == ["d6 words"]
+    with pytest.raises(ValueError, match="two menu entries"):
+        FeatureSet(
+            [Feature("d6", Router, commands=(d6,)), Feature("any", Router, commands=(both,))]
+        )

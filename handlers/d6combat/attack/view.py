@@ -368,8 +368,9 @@ def usage_text() -> str:
 
 
 def npc_usage_text() -> str:
+    """The d6 texts call the one who runs the game the GM («сценарист»), in English too."""
     return _(
-        "NPCs by name: /atk Bandit 4 attacks the Storyteller's NPC; the Storyteller's "
+        "NPCs by name: /atk Bandit 4 attacks the GM's NPC; the GM's "
         "/atk Ataman sabre+strength attacks as it."
     )
 
@@ -377,7 +378,7 @@ def npc_usage_text() -> str:
 def name_the_npc_text() -> str:
     return _(
         "Which NPC answers? The attacker names it first on the line: /atk Bandit 4, and the "
-        "Storyteller's buttons answer for it."
+        "GM's buttons answer for it."
     )
 
 

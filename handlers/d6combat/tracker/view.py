@@ -57,9 +57,7 @@ def tracker_text(state: D6InitFlow) -> str:
         lines = ["⚔️ " + _("The fight is open; nobody is in it yet.")]
         if state.note:
             lines.append(state.note)
-        lines.append(
-            _("Players join with /init or «Join»; the Storyteller adds NPCs: /init npc Ghoul 2 x3")
-        )
+        lines.append(_("Players join with /init or «Join»; the GM adds NPCs: /init npc Ghoul 2 x3"))
         return "\n".join(lines)
     head = "⚔️ " + _("Round {n} · d6 initiative").format(n=current.number)
     if state.ended:

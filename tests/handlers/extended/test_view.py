@@ -33,8 +33,8 @@ def test_rolls_so_far_and_rolls_left(i18n: I18n) -> None:
         "1. <b>9</b> <b>8</b> 2 <s>1</s> → <b>Успех</b>: 1 успех",
         "2. <b>10</b> <b>9</b> <b>8</b> <b>7</b> → <b>Успех</b>: 4 успеха",
     ]
-    # The button names the roll it makes: the third.
-    assert buttons(keyboard) == [("🎲 Бросить (3)", "x:F:3:go"), ("⏹ Прекратить", "x:F:3:st")]
+    # The button names the roll it makes, the third, not the one roll left.
+    assert buttons(keyboard) == [("🎲 Бросок №3", "x:F:3:go"), ("⏹ Прекратить", "x:F:3:st")]
     with speaking(i18n, "en"):
         text, keyboard = view.draw(FLOW, FIRST, MAGE)
     assert text.splitlines()[:3] == [
@@ -42,7 +42,7 @@ def test_rolls_so_far_and_rolls_left(i18n: I18n) -> None:
         "4d10, difficulty 6 (standard) · target 7 · rolls left: 2",
         "▰▱▱▱▱▱▱▱▱▱ 1/7",
     ]
-    assert buttons(keyboard) == [("🎲 Roll (2)", "x:F:3:go"), ("⏹ Stop", "x:F:3:st")]
+    assert buttons(keyboard) == [("🎲 Roll #2", "x:F:3:go"), ("⏹ Stop", "x:F:3:st")]
 
 
 def test_a_botch_loses_everything_and_offers_a_new_start(i18n: I18n) -> None:

@@ -263,6 +263,9 @@ async def test_reveal_button_in_the_private_chat_applies_once(table: Table) -> N
     private = next(s for s in table.session.sent if s.chat_id == ANNA.id)
     [button] = buttons(private.reply_markup)
     assert RevealCallback.unpack(button.callback_data or "") == RevealCallback(c=GROUP.id, s=1)
+    # «hr» stays the reveal's own prefix (the house-rules menus moved off it): the buttons
+    # already under private results keep their data
+    assert button.callback_data == f"hr:{GROUP.id}:1"
     table.chat = Chat(id=ANNA.id, type="private", first_name="Anna")
     message_id = table.session.messages[-2].message_id
 

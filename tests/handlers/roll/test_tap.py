@@ -22,7 +22,7 @@ from handlers.roll.tap import (
 from rules import d10
 from rules.errors import RulesInputError
 from rules.profiles import HOUSE_MAGE, Profile
-from rules.sheet import Sheet
+from rules.sheet import Ability, Attribute, Sheet, SheetSystem, new_sheet, set_trait
 from tests.handlers.stepping import ANNA, Faces, flow_of, speaking
 
 WIZARD = WizardState(difficulty=6)
@@ -131,6 +131,22 @@ def test_the_wizard_draws_its_odds_once_a_pool_is_chosen() -> None:
     assert rolls
     assert "%" in text
     assert not [b for row in bare_markup.inline_keyboard for b in row if "Roll!" in b.text]
+
+
+def test_the_hint_points_at_the_sheets_trait_buttons_it_draws() -> None:
+    """The hint before a pool names no button of its own: it points at the trait buttons
+    drawn under it from the player's sheet."""
+    sheet = set_trait(new_sheet(SheetSystem.MAGE), Attribute.DEXTERITY, 3)
+    sheet = set_trait(sheet, Ability.BRAWL, 2)
+    for lang, hint, trait in (
+        ("ru", "Выберите ниже черты, из которых сложится запас кубиков.", "Ловкость 3"),
+        ("en", "Tap the traits below that make up your pool.", "Dexterity 3"),
+    ):
+        with speaking(lang):
+            text, markup = draw_wizard(flow_of(WIZARD), WIZARD, wizard_known(WIZARD, sheet))
+        assert text.splitlines()[1] == hint
+        assert markup is not None
+        assert trait in [b.text for row in markup.inline_keyboard for b in row]
 
 
 def test_retry_rolls_one_harder_and_posts_a_new_result() -> None:

@@ -174,7 +174,7 @@ CASES: dict[str, Case] = {
     ),
     "extended_botch": Case(
         "keep",
-        ("deal 7 7 7 1 2 2", "B /ext 3 6 10", "tap B Бросить"),
+        ("deal 7 7 7 1 2 2", "B /ext 3 6 10", "tap B Бросок №2"),
         book="все накопленные успехи потеряны",
         house="накопленные успехи сохраняются",
     ),

@@ -12,7 +12,7 @@ from aiogram.utils.i18n import I18n
 from bot.house_rules import BY_KEY, CATALOGUE, Group, Switch, describe, find, label, switches_of
 from bot.middlewares import chat_profile
 from handlers.d6roll.callbacks import D6Action, D6Callback
-from handlers.settings.callbacks import HouseCallback
+from handlers.settings.callbacks import HouseCallback, OldHouseCallback
 from tests.handlers.conftest import Table, buttons, make_table, player
 
 ANNA = player(1, "Anna")  # an admin
@@ -131,6 +131,39 @@ async def test_buttons_set_a_value_once_and_strangers_only_read(admin_table: Tab
     assert table.session.answers[-1].show_alert
     assert (await table.store.load_chat(table.chat.id)).switches == {}
     assert Group.DICE.value == "dice"
+
+
+def test_house_buttons_have_their_own_prefix_and_still_read_the_old_one() -> None:
+    """The menus once shared «hr» with the hidden rolls' «Раскрыть»; new ones are drawn with
+    their own prefix and the ones already posted still parse."""
+    assert HouseCallback(a="s", g=0, i=0, x=1).pack() == "ho:s:0:0:1"
+    old = OldHouseCallback.unpack("hr:s:0:0:1")
+    assert isinstance(old, HouseCallback)
+    assert (old.a, old.g, old.i, old.x) == ("s", 0, 0, 1)
+    for broken in ("hr:s:0:0", "hr:-100:3", "ho:s:x:0:0", "ho:s:0:0:1:2"):
+        with pytest.raises((TypeError, ValueError)):
+            HouseCallback.unpack(broken)
+        with pytest.raises((TypeError, ValueError)):
+            OldHouseCallback.unpack(broken)
+
+
+async def test_old_and_new_house_buttons_both_set_and_broken_ones_are_refused(
+    admin_table: Table,
+) -> None:
+    table = admin_table
+    await table.say(ANNA, "/rules")
+    mid = table.session.messages[-1].message_id
+    botch_net = switches_of(Group.DICE).index(BY_KEY["botch_rule"])
+    await table.tap(ANNA, f"hr:s:0:{botch_net}:1", mid)  # a menu posted before the new prefix
+    assert (await table.store.load_chat(table.chat.id)).switches == {"botch_rule": "net_negative"}
+    assert "<b>Провал</b>" in table.session.edits[-1].text
+    await table.tap(ANNA, f"ho:s:0:{botch_net}:0", mid)
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
+    for broken in ("hr:s:0:0", "ho:s:x:0:0", "ho:", "hr:s:0:0:1:2"):
+        await table.tap(ANNA, broken, mid)
+        answer = table.session.answers[-1]
+        assert (answer.text, answer.show_alert) == ("Эта кнопка недействительна.", True)
+    assert (await table.store.load_chat(table.chat.id)).switches == {}
 
 
 async def test_switching_the_game_keeps_what_applies(admin_table: Table) -> None:

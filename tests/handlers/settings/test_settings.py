@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from aiogram.methods import GetChatMember
-from aiogram.types import Chat
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.exceptions import TelegramForbiddenError
+from aiogram.methods import DeleteMyCommands, GetChatMember, SetMyCommands, TelegramMethod
+from aiogram.types import BotCommandScopeChat, Chat
 
 from handlers.settings.callbacks import LangCallback, ProfileCallback
 from tests.handlers.conftest import GROUP, Table, buttons, player
@@ -136,3 +141,50 @@ async def test_help_follows_the_chats_game(table: Table) -> None:
     assert "/init — кубики инициативы (Расторопность)" in text
     for d10_only in ("Сила Воли", "порог", "/prob 7 6", "/h 7 6", "/m 3"):
         assert d10_only not in text, d10_only
+
+
+def menus(table: Table) -> list[tuple[str, str | None, str]]:
+    """Each chat-menu call: set or delete, its language code, the first command's words."""
+    found = []
+    for call in table.session.of(SetMyCommands) + table.session.of(DeleteMyCommands):
+        assert call.scope == BotCommandScopeChat(chat_id=GROUP.id)
+        first = call.commands[0].description if isinstance(call, SetMyCommands) else ""
+        found.append((type(call).__name__, call.language_code, first))
+    return found
+
+
+async def test_a_game_switch_gives_the_chat_its_menu_and_the_default_takes_it_away(
+    table: Table,
+) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/rules d6")
+    assert menus(table) == [
+        ("SetMyCommands", None, "Roll dice: /r 4"),
+        ("SetMyCommands", "ru", "Бросок кубиков: /r 4"),
+    ]
+    await table.say(ANNA, "/rules")
+    message_id = table.session.messages[-1].message_id
+    table.session.calls.clear()
+    await table.tap(ANNA, ProfileCallback(name="mage").pack(), message_id)
+    assert (await table.store.load_chat(GROUP.id)).profile == "mage"
+    assert menus(table) == [("DeleteMyCommands", None, ""), ("DeleteMyCommands", "ru", "")]
+    table.session.calls.clear()
+    await table.tap(BORIS, ProfileCallback(name="d6").pack(), message_id)  # refused: no menu
+    assert menus(table) == []
+
+
+async def test_a_menu_telegram_refuses_leaves_the_switch_standing(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def refuse(make_request: Any, bot: Bot, method: TelegramMethod[Any]) -> Any:
+        if isinstance(method, SetMyCommands):
+            raise TelegramForbiddenError(method, "Forbidden: bot was kicked from the chat")
+        return await make_request(bot, method)
+
+    table.session.middleware(refuse)
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/rules d6")
+    assert (await table.store.load_chat(GROUP.id)).profile == "d6"
+    texts = [sent.text for sent in table.session.sent]
+    assert texts == ["Игра этого чата: <b>Повествовательная система d6</b>."]
+    assert "could not set the command menu of chat -1001 for d6" in caplog.text

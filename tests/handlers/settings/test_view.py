@@ -43,7 +43,7 @@ def test_game_picker_marks_the_game_in_force(i18n: I18n) -> None:
             ("Маг: Восхождение (Revised)", "prof:mage-revised"),
             ("Вампир: Тёмные века", "prof:dark-ages"),
             ("✅ Повествовательная система d6", "prof:d6"),
-            ("🏠 Домашние правила", "hr:t:0:0:0"),
+            ("🏠 Домашние правила", "ho:t:0:0:0"),
         ]
     with speaking(i18n, "en"):
         assert view.rules_set_text("mage") == "Game of this chat: <b>Mage (house rules)</b>."
@@ -82,9 +82,9 @@ def test_house_rules_top_lists_what_changed(i18n: I18n) -> None:
         "Магия",
         "♻️ Сбросить все",
     ]
-    assert prefixes(keyboard) == {"hr"}
+    assert prefixes(keyboard) == {"ho"}
     assert "Ничего не изменено" in unchanged
-    assert buttons(d6_keyboard) == [("Игра d6", "hr:g:4:0:0"), ("♻️ Сбросить все", "hr:R:0:0:0")]
+    assert buttons(d6_keyboard) == [("Игра d6", "ho:g:4:0:0"), ("♻️ Сбросить все", "ho:R:0:0:0")]
     with speaking(i18n, "en"):
         assert house.top_text(CHANGED).startswith(
             "🏠 House rules of Mage: the Ascension Revised\n• Botch: a 1 left after cancelling "
@@ -102,14 +102,14 @@ def test_house_rules_group_and_card(i18n: I18n) -> None:
         card_keys = house.card_keyboard(CHANGED, Group.DICE, 0)
     assert group.startswith("🏠 Dice and Willpower\n✏️ <b>Botch</b>: a 1 left after cancelling")
     assert "<b>Threshold</b>: on" in group
-    assert buttons(group_keys)[0] == ("Botch: a 1 left after cancelling", "hr:c:0:0:0")
-    assert buttons(group_keys)[-2:] == [("♻️ Reset group", "hr:r:0:0:0"), ("↩ Back", "hr:t:0:0:0")]
+    assert buttons(group_keys)[0] == ("Botch: a 1 left after cancelling", "ho:c:0:0:0")
+    assert buttons(group_keys)[-2:] == [("♻️ Reset group", "ho:r:0:0:0"), ("↩ Back", "ho:t:0:0:0")]
     assert card.startswith("🏠 <b>Botch</b> <code>botch</code>\n")
     assert card.endswith("Now: <b>a 1 left after cancelling</b> · the book: no successes and a 1")
     assert buttons(card_keys) == [
-        ("no successes and a 1", "hr:s:0:0:0"),
-        ("✅ a 1 left after cancelling", "hr:s:0:0:1"),
-        ("↩ Back", "hr:g:0:0:0"),
+        ("no successes and a 1", "ho:s:0:0:0"),
+        ("✅ a 1 left after cancelling", "ho:s:0:0:1"),
+        ("↩ Back", "ho:g:0:0:0"),
     ]
     with speaking(i18n, "ru"):
         assert house.card_text(CHANGED, botch).startswith("🏠 <b>Провал</b> <code>провал</code>\n")

@@ -81,3 +81,14 @@ def test_a_parried_attack_gives_the_defender_an_advantage_and_closes() -> None:
         "Бандит &lt;1&gt;: преимущество +1 на следующее действие против нападавшего.",
     ]
     assert markup is None
+
+
+def test_the_usage_names_the_gm_in_the_d6_words(i18n: I18n) -> None:
+    """The d6 texts call the one who runs the game «сценарист»; in English, the GM."""
+    with i18n.use_locale("en"):
+        english = view.usage_text() + view.name_the_npc_text()
+    assert "attacks the GM's NPC; the GM's /atk Ataman" in english
+    assert "Storyteller" not in english
+    russian = view.usage_text() + view.name_the_npc_text()
+    assert "атака на НПС сценариста; сценарист пишет" in russian
+    assert "Рассказчик" not in russian
