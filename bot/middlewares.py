@@ -45,7 +45,7 @@ from bot import session
 from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.sent import Outbox
+from bot.sent import Outbox, Unrecorded
 from bot.session import tracking_answers
 from bot.store import (
     REDIS_ERRORS,
@@ -200,7 +200,12 @@ class StateMiddleware(BaseMiddleware):
         scope = update_scope(event)
         wide = _reads_ahead(event, data.get("features"))
         flow_id = button_flow(event)
+        unrecorded = data.get("unrecorded")
         with client_faults():
+            if isinstance(unrecorded, Unrecorded) and chat is not None:
+                # What the bot told this chat outside any update's count (its notices while
+                # Redis was away) goes below the floor before this update sends (bot/sent.py).
+                await unrecorded.record(store, chat.id)
             begun = await store.begin_update(
                 UpdateRef(
                     bot.id, event.update_id, scope, chat.id if chat is not None else None, token
@@ -399,13 +404,19 @@ class ErrorMiddleware(BaseMiddleware):
     "something went wrong". A callback query the handler did not answer is answered here (as
     an alert), so the button's spinner never hangs; an inline query gets the same words as
     its one result, at once (Telegram forgets it in seconds, so it is never run again later).
+
+    A message sent here is outside the update's count of what it sent (``Outbox``): it is
+    kept in :attr:`unrecorded`, handed to :class:`StateMiddleware` as ``unrecorded``, which
+    raises the chat's floor over it before the chat's next update (bot/sent.py).
     """
 
     def __init__(self, i18n: I18n, default_locale: str) -> None:
         self.i18n = i18n
         self.default_locale = default_locale
+        self.unrecorded = Unrecorded()
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        data["unrecorded"] = self.unrecorded
         with tracking_answers() as answered:
             try:
                 return await handler(event, data)
@@ -491,6 +502,7 @@ class ErrorMiddleware(BaseMiddleware):
                 await update.inline_query.answer([hint], cache_time=0, is_personal=True)
             elif update.message is not None:
                 # A reply: the notice sits under the command it is about, as its result will.
-                await update.message.reply(text, allow_sending_without_reply=True)
+                notice = await update.message.reply(text, allow_sending_without_reply=True)
+                self.unrecorded.note(notice.chat.id, notice.message_id)
         except TelegramAPIError as reply_error:
             log.warning("update %d: could not tell the player: %s", update.update_id, reply_error)
