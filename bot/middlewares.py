@@ -60,6 +60,7 @@ from bot.store import (
     client_faults,
 )
 from bot.store.budget import Window
+from bot.store.journal import Dropped
 from bot.store.sheets import sheets_ahead
 from rules import profiles
 from rules.errors import RulesInputError
@@ -148,7 +149,11 @@ class ChatBusy(Exception):
 
 class GivenUp(Exception):
     """The update failed more often than ``MAX_ATTEMPTS`` (not counting outages): it is
-    dropped, and the player is told so in reply."""
+    dropped, and the player is told so in reply, with what the drop did (``Dropped``)."""
+
+    def __init__(self, scope: int, dropped: Dropped | None = None) -> None:
+        super().__init__(scope)
+        self.dropped = dropped
 
 
 # Who is handling updates here: the chat lock's owner token (bot/store/updates.py).
@@ -232,8 +237,8 @@ class StateMiddleware(BaseMiddleware):
         if status is Begun.GIVEN_UP:
             log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
             with client_faults():  # what it spent comes back in the step that ends it
-                await store.drop_update(bot.id, event.update_id, scope, token)
-            raise GivenUp(scope)
+                dropped = await store.drop_update(bot.id, event.update_id, scope, token)
+            raise GivenUp(scope, dropped)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
             return None
@@ -396,6 +401,26 @@ def _command_of(update: Update) -> tuple[int, int] | None:
     return message.chat.id, message.message_id
 
 
+def _given_up_text(dropped: Dropped | None) -> str:
+    """What was paid is back, what else the update wrote stays: sent again it would be made
+    twice, so the player is asked to look first (as bot/delivery.py's ``dropped_text``)."""
+    if dropped is not None and dropped.refunded:
+        return _(
+            "This could not be answered: it failed too many times in a row. What it spent "
+            "is back on the sheet; any other change it made stays. Check before sending it "
+            "again."
+        )
+    if dropped is not None and dropped.wrote:
+        return _(
+            "This could not be answered: it failed too many times in a row. Any change it "
+            "made stays. Check before sending it again."
+        )
+    return _(
+        "This could not be answered: it failed too many times in a row. "
+        "Send it again if it still matters."
+    )
+
+
 class ErrorMiddleware(BaseMiddleware):
     """Logs any failure with its update id and tells the player something short and useful.
 
@@ -460,10 +485,7 @@ class ErrorMiddleware(BaseMiddleware):
                     "Please try again in a minute."
                 )
             if isinstance(error, GivenUp):
-                return _(
-                    "This could not be answered: it failed too many times in a row. "
-                    "Send it again if it still matters."
-                )
+                return _given_up_text(error.dropped)
             if isinstance(error, RulesInputError):
                 return _("That input is not valid. Send /help to see examples.")
             return _("Something went wrong on our side. Please try again.")
