@@ -254,6 +254,7 @@ class StateMiddleware(BaseMiddleware):
                 delivered=data.get("sent_before", {}),
                 # A run before this one died in another process (bot/sent.py).
                 after_crash=journal.attempts > 1 and not data.get("attempt"),
+                unrecorded=unrecorded if isinstance(unrecorded, Unrecorded) else None,
             )
             if chat is not None
             else None

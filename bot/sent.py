@@ -43,7 +43,6 @@ which it had promised, instead of being taken for it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 from collections import Counter
@@ -129,6 +128,9 @@ class Outbox:
     # finished nor was put off): each send to the chat is first looked for above the floor,
     # until one is not found (the dead run sent in order, so none after it was made either).
     after_crash: bool = False
+    # The process's messages no floor knows of yet: a send to another chat whose floor
+    # could not be raised then (Redis away) is kept there, for that chat's next update.
+    unrecorded: Unrecorded | None = None
     _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
 
     def note(self, message_id: int) -> None:
@@ -364,9 +366,13 @@ class LostSendGuard(BaseRequestMiddleware):
         """A send into another chat than the update's (a hidden roll's notice from the
         Storyteller's private chat) is not serialised with that chat's updates: it raises
         that chat's floor, so a lost send there never takes this message for its own (the
-        worst left is a repeat). Best effort: the send is done either way."""
-        with contextlib.suppress(*REDIS_ERRORS):
+        worst left is a repeat). With Redis away it is raised before that chat's next update
+        instead (:class:`Unrecorded`); the send is done either way."""
+        try:
             await box.store.note_sent(chat_id, message_id)
+        except REDIS_ERRORS:
+            if box.unrecorded is not None:
+                box.unrecorded.note(chat_id, message_id)
 
     async def _send(
         self,
