@@ -78,14 +78,18 @@ async def give_back_offers(redis: Redis, fields: Mapping[Any, Any]) -> list[Spen
     """Give back what the offers a dropped update's journal (``fields``) points at spent,
     each in one transaction on its campaign's slot, at most once: the offer says
     ``refunded`` after it. The sheets get the points as they stand now, as
-    ``UpdateStore.drop_update`` does. What was given back."""
+    ``UpdateStore.drop_update`` does. What was given back, now or by an earlier try of
+    the same drop (only that update's journal points at the offer)."""
     given_back: list[Spent] = []
     for home, offer_id in pointed_offers(fields):
         okey, skey = offer_key(home, offer_id), sheet_key(home)
 
         async def apply(pipe: Pipeline, okey: str = okey, skey: str = skey) -> list[Spent]:
             raw, refunded = await pipe.hmget(okey, ["spent", "refunded"])
-            spent = load_spent(str(raw)) if raw is not None and refunded is None else []
+            spent = load_spent(str(raw)) if raw is not None else []
+            if refunded is not None:
+                pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                return spent
             names = sorted({item.field for item in spent})
             now = dict(zip(names, await pipe.hmget(skey, names), strict=True)) if names else {}
             given: dict[Any, Any] = {}
@@ -94,7 +98,7 @@ async def give_back_offers(redis: Redis, fields: Mapping[Any, Any]) -> list[Spen
                 if sheet is not None:
                     given[item.field] = to_json(give_back(sheet, item.points))
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-            if raw is not None and refunded is None:
+            if raw is not None:
                 if given:
                     pipe.hset(skey, mapping=given)
                 pipe.hset(okey, "refunded", "1")

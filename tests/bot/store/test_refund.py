@@ -249,8 +249,8 @@ async def test_a_drop_repeated_after_dying_between_its_steps_gives_nothing_twice
         Spent(sheet_field(), {"willpower_current": 1})
     ]
     assert await _campaign_willpower(store) == 5
-    dropped = await store.drop_update(BOT, 912, USER, "token")
-    assert dropped == Dropped([], wrote=True)
+    dropped = await store.drop_update(BOT, 912, USER, "token")  # the player hears it was
+    assert dropped == Dropped([Spent(sheet_field(), {"willpower_current": 1})], wrote=True)
     assert await _campaign_willpower(store) == 5
 
 
