@@ -51,6 +51,7 @@ from bot.sent import SendKey
 from bot.session import flood_budget
 from bot.settings import Settings
 from bot.store import REDIS_ERRORS, STORAGE_ERRORS, ChatSettings, Store
+from bot.store.journal import Dropped
 
 log = logging.getLogger(__name__)
 
@@ -98,12 +99,21 @@ def _reply_place(update: Update) -> tuple[int, int] | None:
     return None
 
 
-def dropped_text(*, refunded: bool) -> str:
-    """What the player reads when their update was dropped (in the active locale)."""
+def dropped_text(*, refunded: bool, wrote: bool = False) -> str:
+    """What the player reads when their update was dropped (in the active locale): what it
+    paid is back (``refunded``), but any other change it wrote stays (wounds, a /set, the
+    roll in the log): sent again, it would be made twice, so the player is asked to look
+    first whenever it wrote anything (``Store.drop_update``)."""
     if refunded:
         return _(
             "The result could not be shown: Telegram refused the bot's messages for too "
-            "long. Everything it spent is back on the sheet. Try again if it still matters."
+            "long. What it spent is back on the sheet; any other change it made stays. "
+            "Check before sending it again."
+        )
+    if wrote:
+        return _(
+            "The result could not be shown: Telegram refused the bot's messages for too "
+            "long. Any change it made stays. Check before sending it again."
         )
     return _(
         "The result could not be shown: Telegram refused the bot's messages for too long. "
@@ -252,13 +262,11 @@ class Delivery:
         update = Update.model_validate(raw, context={"bot": self.bot})
         scope = update_scope(update)
         try:
-            refunded = await self.store.drop_update(
-                self.bot.id, update.update_id, scope, self.token
-            )
+            dropped = await self.store.drop_update(self.bot.id, update.update_id, scope, self.token)
         except REDIS_ERRORS as error:
             log.info("update %d not dropped while Redis is away: %s", update.update_id, error)
             return False
-        if refunded is None:  # finished meanwhile (another replica): nothing to undo or say
+        if dropped is None:  # finished meanwhile (another replica): nothing to undo or say
             return True
         log.warning(
             "update %d of chat %d dropped after %.0f s of Telegram refusing it, %d spend(s) "
@@ -266,26 +274,25 @@ class Delivery:
             update.update_id,
             scope,
             self.give_up_after,
-            len(refunded),
+            len(dropped.refunded),
         )
         metrics.given_up(raw)
-        await self._tell_dropped(update, refunded=bool(refunded))
+        await self._tell_dropped(update, dropped)
         return True
 
-    async def _tell_dropped(self, update: Update, *, refunded: bool) -> None:
+    async def _tell_dropped(self, update: Update, dropped: Dropped) -> None:
         """The dropped update's notice, a reply to its command (or to the message whose
         button was pressed), tried until Telegram takes it or the bot stops."""
         place = _reply_place(update)
         if place is None:
             return
         chat_id, message_id = place
-        text = await self._dropped_text(update, chat_id, refunded=refunded)
+        text = await self._dropped_text(update, chat_id, dropped)
         reply = ReplyParameters(message_id=message_id, allow_sending_without_reply=True)
         tried = 0
         while not self._stopping.is_set():
             try:
-                await self.bot.send_message(chat_id, text, reply_parameters=reply)
-                return
+                notice = await self.bot.send_message(chat_id, text, reply_parameters=reply)
             except (TelegramServerError, TelegramNetworkError, TelegramRetryAfter) as error:
                 pause = RETRY_PAUSE[min(tried, len(RETRY_PAUSE) - 1)]
                 tried += 1
@@ -294,8 +301,14 @@ class Delivery:
             except TelegramAPIError as error:
                 log.warning("chat %d not told of a dropped update: %s", chat_id, error)
                 return
+            else:
+                # Sent outside any update's count: the chat's floor goes over it, so a later
+                # search for a lost send never takes it for that send (bot/sent.py).
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await self.store.note_sent(chat_id, notice.message_id)
+                return
 
-    async def _dropped_text(self, update: Update, chat_id: int, *, refunded: bool) -> str:
+    async def _dropped_text(self, update: Update, chat_id: int, dropped: Dropped) -> str:
         i18n = self._workflow("i18n")
         settings = self._workflow("settings")
         default = settings.default_locale if isinstance(settings, Settings) else "ru"
@@ -307,10 +320,11 @@ class Delivery:
         if update.callback_query is not None:
             user = update.callback_query.from_user
         locale = choose_locale(chat, user, default)
+        told = {"refunded": bool(dropped.refunded), "wrote": dropped.wrote}
         if not isinstance(i18n, I18n):
-            return dropped_text(refunded=refunded)
+            return dropped_text(**told)
         with i18n.context(), i18n.use_locale(locale):
-            return dropped_text(refunded=refunded)
+            return dropped_text(**told)
 
     def _earlier(self, update_id: int) -> EarlierRuns:
         if update_id not in self._ran and len(self._ran) >= RUNS_REMEMBERED:

@@ -45,7 +45,7 @@ from bot import session
 from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.sent import Outbox
+from bot.sent import Outbox, Unrecorded
 from bot.session import tracking_answers
 from bot.store import (
     REDIS_ERRORS,
@@ -60,6 +60,7 @@ from bot.store import (
     client_faults,
 )
 from bot.store.budget import Window
+from bot.store.journal import Dropped
 from bot.store.sheets import sheets_ahead
 from rules import profiles
 from rules.errors import RulesInputError
@@ -148,7 +149,11 @@ class ChatBusy(Exception):
 
 class GivenUp(Exception):
     """The update failed more often than ``MAX_ATTEMPTS`` (not counting outages): it is
-    dropped, and the player is told so in reply."""
+    dropped, and the player is told so in reply, with what the drop did (``Dropped``)."""
+
+    def __init__(self, scope: int, dropped: Dropped | None = None) -> None:
+        super().__init__(scope)
+        self.dropped = dropped
 
 
 # Who is handling updates here: the chat lock's owner token (bot/store/updates.py).
@@ -200,7 +205,12 @@ class StateMiddleware(BaseMiddleware):
         scope = update_scope(event)
         wide = _reads_ahead(event, data.get("features"))
         flow_id = button_flow(event)
+        unrecorded = data.get("unrecorded")
         with client_faults():
+            if isinstance(unrecorded, Unrecorded) and chat is not None:
+                # What the bot told this chat outside any update's count (its notices while
+                # Redis was away) goes below the floor before this update sends (bot/sent.py).
+                await unrecorded.record(store, chat.id)
             begun = await store.begin_update(
                 UpdateRef(
                     bot.id, event.update_id, scope, chat.id if chat is not None else None, token
@@ -227,8 +237,8 @@ class StateMiddleware(BaseMiddleware):
         if status is Begun.GIVEN_UP:
             log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
             with client_faults():  # what it spent comes back in the step that ends it
-                await store.drop_update(bot.id, event.update_id, scope, token)
-            raise GivenUp(scope)
+                dropped = await store.drop_update(bot.id, event.update_id, scope, token)
+            raise GivenUp(scope, dropped)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
             return None
@@ -244,6 +254,7 @@ class StateMiddleware(BaseMiddleware):
                 delivered=data.get("sent_before", {}),
                 # A run before this one died in another process (bot/sent.py).
                 after_crash=journal.attempts > 1 and not data.get("attempt"),
+                unrecorded=unrecorded if isinstance(unrecorded, Unrecorded) else None,
             )
             if chat is not None
             else None
@@ -391,6 +402,26 @@ def _command_of(update: Update) -> tuple[int, int] | None:
     return message.chat.id, message.message_id
 
 
+def _given_up_text(dropped: Dropped | None) -> str:
+    """What was paid is back, what else the update wrote stays: sent again it would be made
+    twice, so the player is asked to look first (as bot/delivery.py's ``dropped_text``)."""
+    if dropped is not None and dropped.refunded:
+        return _(
+            "This could not be answered: it failed too many times in a row. What it spent "
+            "is back on the sheet; any other change it made stays. Check before sending it "
+            "again."
+        )
+    if dropped is not None and dropped.wrote:
+        return _(
+            "This could not be answered: it failed too many times in a row. Any change it "
+            "made stays. Check before sending it again."
+        )
+    return _(
+        "This could not be answered: it failed too many times in a row. "
+        "Send it again if it still matters."
+    )
+
+
 class ErrorMiddleware(BaseMiddleware):
     """Logs any failure with its update id and tells the player something short and useful.
 
@@ -399,13 +430,19 @@ class ErrorMiddleware(BaseMiddleware):
     "something went wrong". A callback query the handler did not answer is answered here (as
     an alert), so the button's spinner never hangs; an inline query gets the same words as
     its one result, at once (Telegram forgets it in seconds, so it is never run again later).
+
+    A message sent here is outside the update's count of what it sent (``Outbox``): it is
+    kept in :attr:`unrecorded`, handed to :class:`StateMiddleware` as ``unrecorded``, which
+    raises the chat's floor over it before the chat's next update (bot/sent.py).
     """
 
     def __init__(self, i18n: I18n, default_locale: str) -> None:
         self.i18n = i18n
         self.default_locale = default_locale
+        self.unrecorded = Unrecorded()
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        data["unrecorded"] = self.unrecorded
         with tracking_answers() as answered:
             try:
                 return await handler(event, data)
@@ -449,10 +486,7 @@ class ErrorMiddleware(BaseMiddleware):
                     "Please try again in a minute."
                 )
             if isinstance(error, GivenUp):
-                return _(
-                    "This could not be answered: it failed too many times in a row. "
-                    "Send it again if it still matters."
-                )
+                return _given_up_text(error.dropped)
             if isinstance(error, RulesInputError):
                 return _("That input is not valid. Send /help to see examples.")
             return _("Something went wrong on our side. Please try again.")
@@ -491,6 +525,7 @@ class ErrorMiddleware(BaseMiddleware):
                 await update.inline_query.answer([hint], cache_time=0, is_personal=True)
             elif update.message is not None:
                 # A reply: the notice sits under the command it is about, as its result will.
-                await update.message.reply(text, allow_sending_without_reply=True)
+                notice = await update.message.reply(text, allow_sending_without_reply=True)
+                self.unrecorded.note(notice.chat.id, notice.message_id)
         except TelegramAPIError as reply_error:
             log.warning("update %d: could not tell the player: %s", update.update_id, reply_error)

@@ -2,37 +2,47 @@
 
 Telegram may apply a ``sendMessage`` and still answer 5xx, or the answer may be lost on the
 way: sending again then shows the player the same result twice. The Bot API has no
-idempotency key and no way to read a message, but it has two facts to build one from:
+idempotency key and no way to read a message, but it has three facts to build one from:
 
 - message ids in a chat only grow, and the bot's sends in a chat are serialised by that
   chat's updates (bot/store/updates.py), so every bot message above the newest one the bot
   knows it sent (the chat's *floor*, kept in Redis by each finished update) is the send in
-  question;
+  question — or a message sent outside any update's count (see below);
 - ``editMessageCaption`` on a message tells what it is without changing it, because the
   bot sends only text: "there is no caption" is a bot message, "can't be edited" someone
-  else's, "not found" none at all.
+  else's, "not found" none at all;
+- ``editMessageText`` with exactly the send's text and keyboard answers "message is not
+  modified" on the send itself, and on any other bot message makes it show the send.
 
 So after an ambiguous failure the ids just above the floor are probed; a bot message there
-is the lost send, delivered, and its id is returned as if the first answer had arrived. If
-none is found, the error goes on to the retry as before: between a possible repeat (the same
-dice) and a possible loss the bot takes the repeat (ARCHITECTURE.md). A private chat's ids
-are the user's, shared with their other chats, so there gaps are passed over. Only a send
-to the chat whose update is running is probed: a send to another chat (the Storyteller's
-private chat) has no exact floor, and is retried as before, where a repeat shows the same
-dice; it raises that chat's floor instead, so that chat's own lost sends never take it for
-theirs.
+is then edited to the send (:func:`make_it_the_send`): either it was the lost send,
+delivered, or it was another bot message and shows the send now. Its id is returned as if
+the first answer had arrived: the send is shown either way, never lost. If none is found,
+the error goes on to the retry as before: between a possible repeat (the same dice) and a
+possible loss the bot takes the repeat (ARCHITECTURE.md). A private chat's ids are the
+user's, shared with their other chats, so there gaps are passed over. Only a send to the
+chat whose update is running is probed: a send to another chat (the Storyteller's private
+chat) has no exact floor, and is retried as before, where a repeat shows the same dice; it
+raises that chat's floor instead, so that chat's own lost sends never take it for theirs.
 
 The same search runs, before sending, in the run after a crash (``Outbox.after_crash``): the
 dead run may have had a send applied and died before anything was written down, and what
 it left above the floor is its sends, in order. Sends an earlier run delivered and wrote down
 (``sent:DIGEST`` in the update's journal, beside a later write or in the step that put the
 update off) are repeated from there without sending.
+
+Messages sent outside an update's count — the notice that the table's memory is away (sent
+while Redis is, so no floor can hear of it) and the other answers bot/middlewares.py gives
+for a failed update — are kept in :class:`Unrecorded` and raise their chat's floor before
+that chat's next update begins, so they are below every later search. What that cannot
+cover (a notice of a process that died before Redis came back, or of another replica) is
+what the edit above is for: found above the floor, such a notice is turned into the send,
+which it had promised, instead of being taken for it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 from collections import Counter
@@ -53,7 +63,13 @@ from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramServerError,
 )
-from aiogram.methods import EditMessageCaption, Response, SendMessage, TelegramMethod
+from aiogram.methods import (
+    EditMessageCaption,
+    EditMessageText,
+    Response,
+    SendMessage,
+    TelegramMethod,
+)
 from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
@@ -78,6 +94,8 @@ SETTLE = 0.5  # seconds for a send whose answer timed out to land before it is l
 
 _BOT_MESSAGE = "there is no caption in the message to edit"
 _NOT_A_MESSAGE = "message to edit not found"
+_NOT_MODIFIED = "message is not modified"
+UNRECORDED_CHATS = 4096  # chats whose unrecorded messages are remembered until their next update
 
 
 @contextmanager
@@ -110,6 +128,9 @@ class Outbox:
     # finished nor was put off): each send to the chat is first looked for above the floor,
     # until one is not found (the dead run sent in order, so none after it was made either).
     after_crash: bool = False
+    # The process's messages no floor knows of yet: a send to another chat whose floor
+    # could not be raised then (Redis away) is kept there, for that chat's next update.
+    unrecorded: Unrecorded | None = None
     _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
 
     def note(self, message_id: int) -> None:
@@ -150,6 +171,33 @@ def outbox(
         )
     with using(outbox=box):
         yield box
+
+
+@dataclass
+class Unrecorded:
+    """The newest message this process put in each chat outside any update's count (the
+    notices bot/middlewares.py sends for a failed update, above all the one that the table's
+    memory is away, sent while Redis is): no floor knows of them, so before the chat's next
+    update begins they raise its floor (:meth:`record`), and no later search above the
+    floor takes one for a lost send (module docstring)."""
+
+    newest: dict[int, int] = field(default_factory=dict)
+
+    def note(self, chat_id: int, message_id: int) -> None:
+        if chat_id not in self.newest and len(self.newest) >= UNRECORDED_CHATS:
+            del self.newest[next(iter(self.newest))]  # the oldest: its chat went quiet
+        self.newest[chat_id] = max(self.newest.get(chat_id, 0), message_id)
+
+    async def record(self, store: Store, chat_id: int) -> None:
+        """Raise the chat's floor over what was sent there unrecorded: a round-trip of its
+        own, only for a chat that has such a message (the first update after an outage).
+        Raises if Redis is away: the update cannot begin then either."""
+        message_id = self.newest.get(chat_id)
+        if message_id is None:
+            return
+        await store.note_sent(chat_id, message_id)
+        if self.newest.get(chat_id) == message_id:
+            del self.newest[chat_id]
 
 
 def send_digest(key: SendKey) -> str:
@@ -212,6 +260,40 @@ async def find_delivered(bot: Bot, chat_id: int, floor: int, span: int = PROBE_S
     return None
 
 
+async def make_it_the_send(bot: Bot, chat_id: int, message_id: int, send: SendMessage) -> bool:
+    """Whether the bot message ``message_id`` found above the floor shows ``send`` now.
+
+    It is edited to exactly the send's text and keyboard: on the send itself Telegram
+    answers "message is not modified" and nothing changes; on another bot message above the
+    floor (a notice no floor knows of, module docstring) the edit applies, and that message
+    shows the send instead — the notice had said the result would follow, and now it has.
+    Either way the send is shown, at this id. Any other answer (the edit failed or may not
+    have been applied) is False: the send goes out anew, a possible repeat, never a loss."""
+    markup = send.reply_markup if isinstance(send.reply_markup, InlineKeyboardMarkup) else None
+    edit = EditMessageText(
+        chat_id=chat_id,
+        message_id=message_id,
+        text=send.text,
+        parse_mode=send.parse_mode,
+        entities=send.entities,
+        link_preview_options=send.link_preview_options,
+        reply_markup=markup,
+    )
+    try:
+        await bot(edit)
+    except TelegramBadRequest as error:
+        return _NOT_MODIFIED in error.message
+    except TelegramAPIError:
+        return False
+    log.warning(
+        "message %d in chat %d was another bot message than the send looked for: "
+        "it shows the send now",
+        message_id,
+        chat_id,
+    )
+    return True
+
+
 class LostSendGuard(BaseRequestMiddleware):
     """Looks for a send Telegram may have applied before it is sent again (module docstring).
     Sits inside the retries, so each ambiguous try is checked before the next."""
@@ -268,7 +350,7 @@ class LostSendGuard(BaseRequestMiddleware):
             box.after_crash = False
             return None
         found = await find_delivered(bot, box.chat_id, floor, CRASH_PROBE_SPAN)
-        if found is None:
+        if found is None or not await make_it_the_send(bot, box.chat_id, found, send):
             box.after_crash = False  # the dead run got no further: the rest is sent anew
             return None
         log.warning(
@@ -284,9 +366,13 @@ class LostSendGuard(BaseRequestMiddleware):
         """A send into another chat than the update's (a hidden roll's notice from the
         Storyteller's private chat) is not serialised with that chat's updates: it raises
         that chat's floor, so a lost send there never takes this message for its own (the
-        worst left is a repeat). Best effort: the send is done either way."""
-        with contextlib.suppress(*REDIS_ERRORS):
+        worst left is a repeat). With Redis away it is raised before that chat's next update
+        instead (:class:`Unrecorded`); the send is done either way."""
+        try:
             await box.store.note_sent(chat_id, message_id)
+        except REDIS_ERRORS:
+            if box.unrecorded is not None:
+                box.unrecorded.note(chat_id, message_id)
 
     async def _send(
         self,
@@ -329,4 +415,7 @@ class LostSendGuard(BaseRequestMiddleware):
             return None
         if isinstance(error, TelegramNetworkError):
             await asyncio.sleep(self.settle)  # a send still on its way lands first
-        return await find_delivered(bot, box.chat_id, floor)
+        found = await find_delivered(bot, box.chat_id, floor)
+        if found is None or not await make_it_the_send(bot, box.chat_id, found, method):
+            return None
+        return found

@@ -45,6 +45,15 @@ class Spent:
     points: dict[str, int]
 
 
+@dataclass(frozen=True)
+class Dropped:
+    """What dropping an update did (``UpdateStore.drop_update``): what came back to the
+    sheets, and whether its journal says it wrote anything, which stays."""
+
+    refunded: list[Spent]
+    wrote: bool
+
+
 def spent_between(field_name: str, before: Sheet | None, after: Sheet | None) -> Spent | None:
     """What changing ``before`` into ``after`` took from the pools; None when nothing."""
     if before is None or after is None:

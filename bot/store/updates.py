@@ -55,8 +55,8 @@ from bot.store.base import (
 )
 from bot.store.budget import RESERVE_FUNCTION, Lease, Window, budget_key, budget_member
 from bot.store.chats import ChatSettings, parse_chat_settings
-from bot.store.inline import PLAYED, PLAYS_CAP, plays_key, plays_write
-from bot.store.journal import Journal, Prefetch, Spent, give_back, load_spent
+from bot.store.inline import PLAYED, PLAYS_CAP, give_back_offers, plays_key, plays_write
+from bot.store.journal import Dropped, Journal, Prefetch, Spent, give_back, load_spent
 from bot.store.sheets import parse_sheet
 from rules.sheet import to_json
 
@@ -558,17 +558,27 @@ class UpdateStore(StoreBase):
 
     async def drop_update(
         self, bot_id: int, update_id: int, scope: int, token: str
-    ) -> list[Spent] | None:
+    ) -> Dropped | None:
         """Drop an update whose result cannot be shown (Telegram refused it for too long,
         bot/delivery.py): in one transaction, what its writes spent (the journal's ``sp:``
         records) goes back to the sheets and the journal says ``done``, so no later run
-        makes or pays for it. What was given back; None if the update had already finished.
-        Then it leaves the inbox and its chat's lock, as a finished update does."""
+        makes or pays for it. What was given back, and whether it wrote anything; None if
+        the update had already finished. Then it leaves the inbox and its chat's lock, as a
+        finished update does.
+
+        What an inline roll of it paid is in its campaign's slot, which no transaction here
+        can reach on a cluster: it comes back in a step of its own before, marked in its
+        offer (bot/store/inline.py). Should the process die in between, the update is dropped
+        again later, and that step gives nothing twice."""
         key = journal_key(bot_id, update_id, scope)
         sheets = sheet_key(scope)
         finished = done_key(bot_id, scope)
+        inline: list[Spent] = []
+        before = await self.redis.hgetall(key)
+        if before.get("done") != "1" and not await self.redis.hexists(finished, str(update_id)):
+            inline = await give_back_offers(self.redis, before)
 
-        async def apply(pipe: Pipeline) -> list[Spent] | None:
+        async def apply(pipe: Pipeline) -> Dropped | None:
             fields = await pipe.hgetall(key)
             # A finished update's journal is gone and its id is in the chat's finished ones.
             if fields.get("done") == "1" or await pipe.hexists(finished, str(update_id)):
@@ -595,15 +605,16 @@ class UpdateStore(StoreBase):
             pipe.hset(key, "done", "1")
             pipe.hset(key, "dropped", "1")
             pipe.expire(key, JOURNAL_TTL)
-            return [item for item in spent if item.field in given]
+            wrote = any(str(name).startswith(("fx:", "sp:", "of:")) for name in fields)
+            return Dropped([*inline, *(item for item in spent if item.field in given)], wrote)
 
         # Not through the journal's recording: this step ends the update, it is none of its
         # writes.
-        refunded: list[Spent] | None = await self.redis.transaction(
+        dropped: Dropped | None = await self.redis.transaction(
             apply, key, sheets, finished, value_from_callable=True
         )
         await self.finish_update(bot_id, update_id, scope, token)
-        return refunded
+        return dropped
 
     async def note_sent(self, chat_id: int, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""

@@ -249,3 +249,21 @@ async def test_a_dropped_update_is_told_in_reply_in_its_players_language_once_te
     assert notice.reply_parameters.message_id == update["message"]["message_id"]
     assert notice.text.startswith("The result could not be shown")
     assert "Everything it spent" not in notice.text  # it spent nothing
+
+
+def test_the_drop_notice_claims_only_what_the_drop_did() -> None:
+    """Paid points are back, but what else the update wrote stays: the player is never told
+    all is undone, nor asked to simply send again what would then be made twice."""
+    i18n = load_i18n(LOCALES_DIR, "ru")
+    with i18n.context(), i18n.use_locale("ru"):
+        paid = delivery.dropped_text(refunded=True, wrote=True)
+        wrote = delivery.dropped_text(refunded=False, wrote=True)
+        nothing = delivery.dropped_text(refunded=False, wrote=False)
+    assert "Всё потраченное вернулось на лист" in paid
+    assert "остальные изменения, если они были, сохранились" in paid
+    assert "потрачен" not in wrote
+    assert "Изменения, если они были, сохранились" in wrote
+    assert "Проверьте, прежде чем повторять" in paid
+    assert "Проверьте, прежде чем повторять" in wrote
+    assert "Повторите, если это ещё нужно" in nothing
+    assert len({paid, wrote, nothing}) == 3

@@ -23,9 +23,11 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.app import create_dispatcher
 from bot.context import UpdateContext, current
-from bot.i18n import compile_catalogues, load_i18n
+from bot.i18n import LOCALES_DIR, compile_catalogues, load_i18n
+from bot.middlewares import _given_up_text
 from bot.settings import Settings
 from bot.store import ChatSettings, Store, chat_key
+from bot.store.journal import Dropped, Spent
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import BotchRule, Profile
@@ -298,3 +300,17 @@ def test_catalogues_are_recompiled_only_when_stale(tmp_path: Path) -> None:
     assert compile_catalogues(tmp_path) == [mo]
     translated = load_i18n(tmp_path, "ru").gettext("Hi", locale="ru")
     assert translated == "Здравствуйте"
+
+
+def test_an_update_given_up_tells_only_what_its_drop_did() -> None:
+    real = load_i18n(LOCALES_DIR, "ru")
+    with real.context(), real.use_locale("ru"):
+        paid = _given_up_text(Dropped([Spent("u:1:mage", {"willpower_current": 1})], True))
+        wrote = _given_up_text(Dropped([], wrote=True))
+        nothing = _given_up_text(Dropped([], wrote=False))
+        finished = _given_up_text(None)
+    assert "Всё потраченное вернулось на лист" in paid
+    assert "потрачен" not in wrote
+    assert "Изменения, если они были, сохранились" in wrote
+    assert nothing == finished
+    assert "отправьте команду снова" in nothing

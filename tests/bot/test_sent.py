@@ -13,10 +13,11 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramServerError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.app import make_bot
 from bot.context import current, using
-from bot.sent import outbox
+from bot.sent import Unrecorded, outbox
 from bot.session import RetryMiddleware, install_middlewares
 from bot.store import Store, UpdateRef
 from localapi.server import FakeBotApi, FakeChat
@@ -234,3 +235,26 @@ async def test_the_floor_survives_in_redis_and_only_rises(store: Store) -> None:
     assert await store.last_sent(-5) == 40
     await store.finish_update(7, 1, -5, "t", sent=41)
     assert await store.last_sent(-5) == 41
+
+
+async def test_a_send_to_another_chat_while_redis_is_away_raises_its_floor_before_its_next_update(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other chat's floor could not be raised after the send: the process keeps the
+    message, and raises that floor once it can, before that chat's next update."""
+    other = fake_api.add_group("Другой стол", owner=fake_api.add_user("Глеб"))
+
+    async def away(chat_id: int, message_id: int) -> None:
+        raise RedisConnectionError("away")
+
+    monkeypatch.setattr(store, "note_sent", away)
+    with outbox(store, group.id) as box:
+        assert box is not None
+        box.unrecorded = unrecorded = Unrecorded()
+        sent = await bot.send_message(other.id, "в личку")
+    monkeypatch.undo()
+    assert await store.last_sent(other.id) == 0
+    assert unrecorded.newest == {other.id: sent.message_id}
+    await unrecorded.record(store, other.id)
+    assert await store.last_sent(other.id) == sent.message_id
+    assert unrecorded.newest == {}

@@ -15,6 +15,7 @@ from bot.store import (
     Begun,
     FlowState,
     Journal,
+    LogEntry,
     ReadAhead,
     SheetSpend,
     Store,
@@ -22,7 +23,8 @@ from bot.store import (
     inbox_key,
     journal_key,
 )
-from bot.store.journal import Spent, give_back, spent_between
+from bot.store.inline import give_back_offers, offer_pointer
+from bot.store.journal import Dropped, Spent, give_back, spent_between
 from bot.store.updates import MAX_ATTEMPTS
 from rules.errors import RulesInputError
 from rules.sheet import (
@@ -108,8 +110,8 @@ async def test_a_dropped_update_gives_its_willpower_back_once(store: Store) -> N
     assert await _willpower_now(store) == 4
     # Another update spends a point meanwhile: only the dropped one's comes back.
     await store.update_sheet(CHAT, USER, SheetSystem.MAGE, spend_willpower)
-    refunded = await store.drop_update(BOT, 901, CHAT, "token")
-    assert refunded == [Spent(sheet_field(), {"willpower_current": 1})]
+    dropped = await store.drop_update(BOT, 901, CHAT, "token")
+    assert dropped == Dropped([Spent(sheet_field(), {"willpower_current": 1})], wrote=True)
     assert await _willpower_now(store) == 4
     assert await store.drop_update(BOT, 901, CHAT, "token") is None  # nothing given twice
     assert await _willpower_now(store) == 4
@@ -129,7 +131,7 @@ async def test_a_write_that_spent_nothing_leaves_nothing_to_give_back(store: Sto
             )
     fields = await store.redis.hgetall(journal_key(BOT, 902, CHAT))
     assert not [name for name in fields if name.startswith("sp:")]
-    assert await store.drop_update(BOT, 902, CHAT, "token") == []
+    assert await store.drop_update(BOT, 902, CHAT, "token") == Dropped([], wrote=True)
 
 
 async def test_a_spend_on_the_sheet_read_ahead_is_given_back_too(store: Store) -> None:
@@ -151,9 +153,9 @@ async def test_a_spend_on_the_sheet_read_ahead_is_given_back_too(store: Store) -
     assert await _willpower_now(store) == 2
     fields = await store.redis.hgetall(journal_key(BOT, 903, CHAT))
     assert f"sp:{flow.id}:0" in fields  # the script's own record
-    assert await store.drop_update(BOT, 903, CHAT, "token") == [
-        Spent(sheet_field(), {"willpower_current": 1})
-    ]
+    dropped = await store.drop_update(BOT, 903, CHAT, "token")
+    assert dropped is not None
+    assert dropped.refunded == [Spent(sheet_field(), {"willpower_current": 1})]
     assert await _willpower_now(store) == 3
 
 
@@ -179,3 +181,101 @@ async def test_an_update_that_crashed_its_process_too_often_gives_back_what_it_s
     assert await _willpower_now(store) == 4
     assert await store.drop_update(BOT, 904, CHAT, "token") is not None
     assert await _willpower_now(store) == 5
+
+
+async def test_an_update_that_wrote_nothing_says_so_when_dropped(store: Store) -> None:
+    async with running(store, 905):
+        pass
+    assert await store.drop_update(BOT, 905, CHAT, "token") == Dropped([], wrote=False)
+
+
+# ----- an inline roll's spend, in its campaign's slot -------------------------------------------
+
+CAMPAIGN = -100_555
+
+
+@asynccontextmanager
+async def pressing(store: Store, update_id: int) -> AsyncIterator[Journal]:
+    """A press on a message sent in inline mode: no chat, journaled under its sender, in
+    another slot than the campaign whose sheet it pays from (bot/store/inline.py)."""
+    status, _settings, journal, _ahead = await store.begin_update(
+        UpdateRef(BOT, update_id, USER, None, "token"), force=True, seed=bytes(32)
+    )
+    assert status is Begun.GO
+    assert journal is not None
+    with using(journal=journal):
+        yield journal
+
+
+async def _campaign_willpower(store: Store) -> int | None:
+    sheet = await store.load_sheet(CAMPAIGN, USER, SheetSystem.MAGE)
+    assert sheet is not None
+    return sheet.willpower_current
+
+
+async def _roll_offer(store: Store, offer_id: str) -> tuple[bool, str | None]:
+    entry = LogEntry(user_id=USER, name="Аня", pool=3, difficulty=6, faces=(9, 5, 1))
+    return await store.settle_offer(
+        CAMPAIGN, offer_id, lambda _sheet: "Аня: 1 успех", spend=_spend(), entries=[entry]
+    )
+
+
+async def test_a_dropped_inline_roll_gives_its_willpower_back_once(store: Store) -> None:
+    await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    await store.put_offers(CAMPAIGN, {"offer0000001": "{}"})
+    async with pressing(store, 911):
+        assert await _roll_offer(store, "offer0000001") == (True, "Аня: 1 успех")
+    assert await _campaign_willpower(store) == 4
+    # Another update spends a point meanwhile: only the dropped one's comes back.
+    await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, spend_willpower)
+    dropped = await store.drop_update(BOT, 911, USER, "token")
+    assert dropped == Dropped([Spent(sheet_field(), {"willpower_current": 1})], wrote=True)
+    assert await _campaign_willpower(store) == 4
+    assert await store.drop_update(BOT, 911, USER, "token") is None
+    assert await _campaign_willpower(store) == 4
+
+
+async def test_a_drop_repeated_after_dying_between_its_steps_gives_nothing_twice(
+    store: Store,
+) -> None:
+    """The inline step came first and the process died before the drop's own step: the
+    update is dropped again later, and its offer says it was given back already."""
+    await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    await store.put_offers(CAMPAIGN, {"offer0000002": "{}"})
+    async with pressing(store, 912):
+        await _roll_offer(store, "offer0000002")
+    fields = await store.redis.hgetall(journal_key(BOT, 912, USER))
+    assert await give_back_offers(store.redis, fields) == [
+        Spent(sheet_field(), {"willpower_current": 1})
+    ]
+    assert await _campaign_willpower(store) == 5
+    dropped = await store.drop_update(BOT, 912, USER, "token")  # the player hears it was
+    assert dropped == Dropped([Spent(sheet_field(), {"willpower_current": 1})], wrote=True)
+    assert await _campaign_willpower(store) == 5
+
+
+async def test_a_run_again_points_its_journal_at_the_offer_it_rolled_and_no_other_press_does(
+    store: Store,
+) -> None:
+    """On a cluster the journal is pointed at the offer after the roll's own step: a crash in
+    between is mended by the update's run again. A later press of the same offer (another
+    update) paid nothing, and its drop gives nothing."""
+    await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    await store.put_offers(CAMPAIGN, {"offer0000003": "{}"})
+    pointer = offer_pointer(CAMPAIGN, "offer0000003")
+    async with pressing(store, 913) as journal:
+        await _roll_offer(store, "offer0000003")
+    assert await store.redis.hexists(journal.key, pointer)
+    await store.redis.hdel(journal.key, pointer)  # died before the pointer was written
+    async with pressing(store, 913):
+        assert await _roll_offer(store, "offer0000003") == (False, "Аня: 1 успех")
+    assert await store.redis.hexists(journal.key, pointer)
+    async with pressing(store, 914) as other:
+        assert await _roll_offer(store, "offer0000003") == (False, "Аня: 1 успех")
+    assert not await store.redis.hexists(other.key, pointer)
+    assert await store.drop_update(BOT, 914, USER, "token") == Dropped([], wrote=False)
+    assert await _campaign_willpower(store) == 4
+    dropped = await store.drop_update(BOT, 913, USER, "token")
+    assert dropped is not None
+    assert dropped.refunded == [Spent(sheet_field(), {"willpower_current": 1})]
+    assert await _campaign_willpower(store) == 5
