@@ -360,8 +360,9 @@ class Delivery:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, max(BUSY_PAUSE, BUSY_PAUSE_MAX))
                 # The holder may be a dead replica mid-update: that update is in the inbox
-                # (it was before it began), and must run before this one once the lock runs
-                # out, or the chat's floor would pass over what it had sent (bot/sent.py).
+                # (it was before it began) and goes first once the lock runs out (its running
+                # mark says so: DeadRunFirst); queued here now, it also keeps its place among
+                # the chat's older updates.
                 with contextlib.suppress(*REDIS_ERRORS):
                     await self.recover()
                 if min(map(_update_id, queue)) < update.update_id:
