@@ -346,9 +346,10 @@ async def test_a_replica_killed_mid_burst_under_flood_control_loses_and_rolls_no
     Telegram's flood control (30 messages a second, 20 a minute in a group): what it had taken
     (answered 200, so Telegram will not send it again) is in the inbox, and the other replica
     finishes it from its journal once the dead one's chat lock runs out, before any other
-    update of the chat (its running mark), finding what the dead one had sent; what it had not answered Telegram delivers again; then the replica comes
-    back. The send budget is one for both and across the restart: Telegram never answers 429,
-    every command is answered, none rolled twice, each result a reply to its command."""
+    update of the chat (its running mark), finding what the dead one had sent; what it had
+    not answered Telegram delivers again; then the replica comes back. The send budget is one
+    for both and across the restart: Telegram never answers 429, every command is answered,
+    none rolled or shown twice, each result a reply to its command."""
     redis = redis_factory()
     await redis.start()
     fake_api.enforce_flood_limits()
