@@ -9,7 +9,10 @@ At-least-once delivery with exactly-once effects:
 2. Updates of one chat run one after another, the oldest first (an update a dead replica
    had taken comes back from the inbox after later ones arrived, and goes before them), so
    results in a chat come out in order; different chats run side by side. Across replicas a
-   Redis lock per chat does the same (bot/store/updates.py).
+   Redis lock per chat does the same (bot/store/updates.py). An update whose run died
+   mid-way goes before any other of its chat, older or not: until it ran again, the chat's
+   next update finds its running mark and does not begin (``Begun.BEHIND``), so nothing of
+   the chat finishes in between and what the dead run had sent is found (bot/sent.py).
 3. An update leaves the inbox only when it is finished (its writes and replies done). One
    that met Redis or Telegram away stays there and is run again later; one left by a crashed
    process is picked up by the next start (or another replica) — from its journal, so the
@@ -46,7 +49,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import metrics
 from bot.i18n import choose_locale
-from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, update_scope
+from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, DeadRunFirst, update_scope
 from bot.sent import SendKey
 from bot.session import flood_budget
 from bot.settings import Settings
@@ -153,6 +156,8 @@ class Delivery:
         self._keeping: dict[int, asyncio.Future[bool]] = {}
         # Each update's earlier runs here, until it runs to its end.
         self._ran: dict[int, EarlierRuns] = {}
+        # By chat: the queued update whose run died mid-way, to run next (``_put_first``).
+        self._first: dict[int, int] = {}
         self._stopping = asyncio.Event()
         metrics.watch(self)
 
@@ -194,9 +199,7 @@ class Delivery:
         queue = self._queues[scope]
         try:
             while queue:
-                # The chat's oldest update first: one a dead replica had taken comes back
-                # from the inbox after later ones were queued here.
-                raw = min(queue, key=_update_id)
+                raw = self._next(scope, queue)
                 ran = False
                 try:
                     ran = await self._run(raw, queue)
@@ -209,6 +212,17 @@ class Delivery:
                 self._forget(_update_id(left))
             del self._workers[scope]
             del self._queues[scope]
+            self._first.pop(scope, None)
+
+    def _next(self, scope: int, queue: deque[dict[str, Any]]) -> dict[str, Any]:
+        """The chat's update to run next: one whose run died mid-way (``_put_first``), else
+        the oldest (one a dead replica had taken comes back from the inbox after later ones
+        were queued here)."""
+        first = self._first.pop(scope, None)
+        for raw in queue:
+            if _update_id(raw) == first:
+                return raw
+        return min(queue, key=_update_id)
 
     def _forget(self, update_id: int) -> None:
         self._known.discard(update_id)
@@ -353,12 +367,16 @@ class Delivery:
                     on_kept=lambda: self._settle(update.update_id, kept=True),
                 )
                 return True
+            except DeadRunFirst as first:  # not a run: the dead run's update goes first
+                if await self._put_first(first.update_id, update_scope(update), queue):
+                    return False
             except ChatBusy:  # not a run: the chat was not this replica's yet
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, max(BUSY_PAUSE, BUSY_PAUSE_MAX))
                 # The holder may be a dead replica mid-update: that update is in the inbox
-                # (it was before it began), and must run before this one once the lock runs
-                # out, or the chat's floor would pass over what it had sent (bot/sent.py).
+                # (it was before it began) and goes first once the lock runs out (its running
+                # mark says so: DeadRunFirst); queued here now, it also keeps its place among
+                # the chat's older updates.
                 with contextlib.suppress(*REDIS_ERRORS):
                     await self.recover()
                 if min(map(_update_id, queue)) < update.update_id:
@@ -368,6 +386,27 @@ class Delivery:
                 raise
             finally:  # whatever became of its first step, the fetch stops waiting for it
                 self._settle(update.update_id, kept=False)
+
+    async def _put_first(self, dead: int, scope: int, queue: deque[dict[str, Any]]) -> bool:
+        """Queue the chat's update ``dead``, whose run died mid-way, to run next (True), from
+        the inbox unless it is queued here. Not in the inbox any more (finished or dropped
+        meanwhile, or run from memory while Redis was away, so Telegram sends it again): its
+        running mark is cleared, and the update that found it begins again (False)."""
+        if not any(_update_id(raw) == dead for raw in queue):
+            entry = await self.store.inbox_entry(self.bot.id, dead)
+            raw: Any = None
+            with contextlib.suppress(ValueError):
+                raw = json.loads(entry) if entry is not None else None
+            if isinstance(raw, dict) and raw.get("update_id") == dead:
+                self.submit(raw)
+        if any(_update_id(raw) == dead for raw in queue):
+            self._first[scope] = dead
+            return True
+        if dead in self._known:  # queued or running here for another chat: it clears the mark
+            await asyncio.sleep(BUSY_PAUSE)
+        else:
+            await self.store.unmark(self.bot.id, scope, dead)
+        return False
 
     def _update(self, raw: dict[str, Any]) -> Update:
         known = self._parsed.get(_update_id(raw))

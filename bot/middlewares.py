@@ -147,6 +147,15 @@ class ChatBusy(Exception):
     """Another replica is handling an update of this chat: this one waits its turn."""
 
 
+class DeadRunFirst(ChatBusy):
+    """A run of another update of this chat died mid-way (``Begun.BEHIND``): bot/delivery.py
+    runs ``update_id`` first, then this one."""
+
+    def __init__(self, scope: int, update_id: int) -> None:
+        super().__init__(scope, update_id)
+        self.update_id = update_id
+
+
 class GivenUp(Exception):
     """The update failed more often than ``MAX_ATTEMPTS`` (not counting outages): it is
     dropped, and the player is told so in reply, with what the drop did (``Dropped``)."""
@@ -234,6 +243,8 @@ class StateMiddleware(BaseMiddleware):
         status, chat_settings, journal, prefetch = begun
         if status is Begun.BUSY:
             raise ChatBusy(scope)
+        if status is Begun.BEHIND:  # always with the update it names
+            raise DeadRunFirst(scope, prefetch.behind or 0)
         if status is Begun.GIVEN_UP:
             log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
             with client_faults():  # what it spent comes back in the step that ends it

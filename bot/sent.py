@@ -27,7 +27,10 @@ raises that chat's floor instead, so that chat's own lost sends never take it fo
 
 The same search runs, before sending, in the run after a crash (``Outbox.after_crash``): the
 dead run may have had a send applied and died before anything was written down, and what
-it left above the floor is its sends, in order. Sends an earlier run delivered and wrote down
+it left above the floor is its sends, in order. No update of the chat finished in between
+to raise the floor past them, on any replica: the dead run's begin left the chat's running
+mark, and no other update of the chat begins before the dead run's update ran again
+(bot/store/updates.py, bot/delivery.py). Sends an earlier run delivered and wrote down
 (``sent:DIGEST`` in the update's journal, beside a later write or in the step that put the
 update off) are repeated from there without sending.
 

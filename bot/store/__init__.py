@@ -33,8 +33,10 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the running update's journal (dice seed, what its
   writes returned and spent, the sends it delivered, its tries; a day's TTL; deleted as it
   finishes, kept with ``done`` when it is given up), ``sdb:done:BOT:{CHAT}`` — the chat's
-  finished updates (update id → when, for a day: what a redelivery is told by) and
-  ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a chat's updates across replicas
+  finished updates (update id → when, for a day: what a redelivery is told by),
+  ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a chat's updates across replicas and
+  ``sdb:run:BOT:{CHAT}`` — the id of the chat's update whose run began and neither finished
+  nor was put off, which the chat's next update lets run first if that run died
   (:mod:`bot.store.updates`); outside a chat, the sender's id stands for CHAT;
 - ``sdb:live:{CHAT}:NAME`` — the chat's one live message of a kind (``init``: the round
   tracker) as JSON: its flow id and, once sent, its message id (:class:`Live`);
@@ -147,6 +149,7 @@ from bot.store.updates import (
     inbox_key,
     journal_key,
     lock_key,
+    running_key,
 )
 
 __all__ = [
@@ -200,6 +203,7 @@ __all__ = [
     "offer_key",
     "parse_chat_settings",
     "plays_key",
+    "running_key",
     "sheet_key",
     "stats_key",
     "update_secret",

@@ -263,6 +263,9 @@ class Prefetch:
     sheets_key: str | None = None
     all_sheets: dict[str, str] | None = None  # field → raw, every sheet of ``sheets_key``
     lives: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
+    # Not for the handler but for the delivery: the chat's update whose run died mid-way and
+    # must run before this one (``Begun.BEHIND``, bot/store/updates.py).
+    behind: int | None = None
 
     def flow(self, key: str) -> dict[str, str] | None:
         return self.flows.pop(key, None)

@@ -15,13 +15,20 @@ kept until its effect and its replies are out, and handling it again repeats not
   :meth:`UpdateStore.drop_update`) and the sends delivered so far (``sent:DIGEST``), the
   runs begun (``attempts``), and ``done`` once finished;
 - the **chat lock** (``sdb:lock:BOT:{CHAT}``) serialises one chat's updates across
-  replicas; it expires by itself if its holder dies.
+  replicas; it expires by itself if its holder dies;
+- the **running mark** (``sdb:run:BOT:{CHAT}``) names the chat's update whose run began and
+  neither finished nor was put off. A run that dies leaves it behind, and then the chat's
+  next update does not begin: :meth:`UpdateStore.begin_update` answers ``behind`` with the
+  marked update, which bot/delivery.py runs first, so nothing of the chat finishes between
+  the dead run and its re-run and the chat's floor stays below what the dead run had sent
+  (bot/sent.py). A mark whose update will never run again (finished, dropped, given up, its
+  journal gone) is cleared by the begin that finds it.
 
-The journal and the lock carry the chat's hash tag, so they share a slot with the chat's keys
-on a Redis Cluster. The inbox is one key for every chat, so on a cluster it lives in a slot of
-its own: there an update leaves it by a second command right after its journal says ``done``
-(a crash in between leaves a finished update in the inbox, which ``begin_update`` then finds
-done and removes), while on one server the same script does both.
+The journal, the lock and the mark carry the chat's hash tag, so they share a slot with the
+chat's keys on a Redis Cluster. The inbox is one key for every chat, so on a cluster it lives
+in a slot of its own: there an update leaves it by a second command right after its journal
+says ``done`` (a crash in between leaves a finished update in the inbox, which
+``begin_update`` then finds done and removes), while on one server the same script does both.
 """
 
 from __future__ import annotations
@@ -115,26 +122,37 @@ def inbox_key(bot_id: int) -> str:
     return f"{PREFIX}:inbox:{bot_id}"
 
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what is
-# read ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the
-# chat's sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some sheets or an 'S'
-# for all of them), KEYS[7] and KEYS[8] the chat's hidden rolls and their counter (only their
-# clock is renewed), KEYS[9] and KEYS[10] the send budget's windows a lease is reserved in (the
-# group's, the bot's; placeholders without one), KEYS[11] the chat's finished updates, KEYS[12..]
-# live pointers, each read with the flow it points at. ARGV[1] lock token, ARGV[2] lock TTL (ms),
-# ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh seed, ARGV[5] journal
-# TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9] the chat's flow
-# keys' prefix, ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11] the update's JSON to keep in the
-# inbox ('' when it is there already), ARGV[12] the lease's member ('' for none), ARGV[13..16] the
-# limit and period (ms) of the group's window ('' for none) and of the bot's, ARGV[17..] the sheet
-# fields to read (the sender's sheets). Every update in a chat renews the clock of the chat's
-# table (CHAT_TTL).
+def running_key(bot_id: int, scope: int) -> str:
+    """The chat's running mark (the module's docstring), in the chat's slot."""
+    return f"{PREFIX}:run:{bot_id}:{tag(scope)}"
+
+
+# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what is read
+# ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the chat's
+# sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some sheets or an 'S' for all of
+# them), KEYS[7] and KEYS[8] the chat's hidden rolls and their counter (only their clock is
+# renewed), KEYS[9] and KEYS[10] the send budget's windows a lease is reserved in (the group's, the
+# bot's; placeholders without one), KEYS[11] the chat's finished updates, KEYS[12] the chat's
+# running mark, KEYS[13..] live pointers, each read with the flow it points at. ARGV[1] lock token,
+# ARGV[2] lock TTL (ms), ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh
+# seed, ARGV[5] journal TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9]
+# the chat's flow keys' prefix, ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11] the update's JSON
+# to keep in the inbox ('' when it is there already), ARGV[12] the lease's member ('' for none),
+# ARGV[13..16] the limit and period (ms) of the group's window ('' for none) and of the bot's,
+# ARGV[17..] the sheet fields to read (the sender's sheets). Every update in a chat renews the clock
+# of the chat's table (CHAT_TTL). A mark naming another update is that update's if it is still
+# unfinished (its journal, KEYS[1] with its id for this one's, counts a run and is not ``done``):
+# its run died, as the lock is free (or taken over), so it goes first ('behind'); else it is stale.
 _BEGIN = (
     RESERVE_FUNCTION
     + """
+local running = redis.call('GET', KEYS[12])
 if redis.call('HEXISTS', KEYS[11], ARGV[6]) == 1 or redis.call('HGET', KEYS[1], 'done') == '1' then
   if ARGV[10] == '1' then
     redis.call('HDEL', KEYS[3], ARGV[6])
+  end
+  if running == ARGV[6] then
+    redis.call('DEL', KEYS[12])
   end
   return {'done'}
 end
@@ -145,14 +163,26 @@ local holder = redis.call('GET', KEYS[2])
 if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
   return {'busy'}
 end
+if running and running ~= ARGV[6] then
+  local dead = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6]) .. running
+  if redis.call('HEXISTS', KEYS[11], running) == 0 and redis.call('HEXISTS', dead, 'attempts') == 1
+      and redis.call('HGET', dead, 'done') ~= '1' then
+    return {'behind', running}
+  end
+  redis.call('DEL', KEYS[12])
+end
 local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 if attempts > tonumber(ARGV[7]) then
   if ARGV[10] == '1' then
     redis.call('HDEL', KEYS[3], ARGV[6])
   end
+  if running == ARGV[6] then
+    redis.call('DEL', KEYS[12])
+  end
   return {'given-up'}
 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[12], ARGV[6], 'EX', ARGV[5])
 redis.call('HSETNX', KEYS[1], 'seed', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 local flags = ARGV[8] or ''
@@ -178,7 +208,7 @@ elseif string.find(flags, 's', 1, true) and #ARGV > 16 then
   sheets = redis.call('HMGET', KEYS[6], unpack(fields))
 end
 local lives = {}
-for i = 12, #KEYS do
+for i = 13, #KEYS do
   local pointer = redis.call('GET', KEYS[i])
   local fields = {}
   if pointer then
@@ -205,7 +235,8 @@ return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives, lea
 # KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), KEYS[4] the
 # chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster), KEYS[6] whom
 # the chat's bot messages are about, KEYS[7] and KEYS[8] the send budget's windows of an untaken
-# lease (placeholders without one), KEYS[9] the chat's finished updates; ARGV[1] lock token,
+# lease (placeholders without one), KEYS[9] the chat's finished updates, KEYS[10] the chat's
+# running mark (cleared when it names this update); ARGV[1] lock token,
 # ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox, ARGV[4] the newest message the update
 # sent in its chat ('' for none), ARGV[5..7] the group the sender played in, its title and the cap
 # ('' for none: bot/store/inline.py), ARGV[8] the untaken lease's member ('' for none), ARGV[9..]
@@ -250,6 +281,9 @@ end
 if ARGV[3] == '1' then
   redis.call('HDEL', KEYS[3], ARGV[2])
 end
+if redis.call('GET', KEYS[10]) == ARGV[2] then
+  redis.call('DEL', KEYS[10])
+end
 if redis.call('GET', KEYS[2]) == ARGV[1] then
   redis.call('DEL', KEYS[2])
 end
@@ -262,15 +296,20 @@ return 1
     .replace("DONE_SWEEP", str(DONE_SWEEP))
 )
 
-# KEYS[1] journal, KEYS[2] the chat's newest bot message; ARGV[1] the newest message the
-# update sent in its chat ('' for none), ARGV[2..] pairs of a journal field and a message id:
-# the sends it delivered (bot/sent.py).
+# KEYS[1] journal, KEYS[2] the chat's newest bot message, KEYS[3] the chat's running mark;
+# ARGV[1] the newest message the update sent in its chat ('' for none), ARGV[2] the update's
+# id, ARGV[3..] pairs of a journal field and a message id: the sends it delivered
+# (bot/sent.py). Put off, the update is no dead run: its sends are written down, so the chat's
+# other updates need not wait for it (its mark goes).
 _POSTPONE = """
 if redis.call('HEXISTS', KEYS[1], 'attempts') == 1 then
   redis.call('HINCRBY', KEYS[1], 'attempts', -1)
-  for i = 2, #ARGV - 1, 2 do
+  for i = 3, #ARGV - 1, 2 do
     redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   end
+end
+if redis.call('GET', KEYS[3]) == ARGV[2] then
+  redis.call('DEL', KEYS[3])
 end
 if ARGV[1] ~= '' and tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[2]) or '0') then
   redis.call('SET', KEYS[2], ARGV[1], 'EX', CHAT_TTL)
@@ -285,6 +324,14 @@ if tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[1]) or '0') then
 end
 return 1
 """.replace("CHAT_TTL", str(CHAT_TTL))
+
+# KEYS[1] the chat's running mark; ARGV[1] the update id it is cleared of.
+_UNMARK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+end
+return 1
+"""
 
 # KEYS[1] chat lock; ARGV[1] token, ARGV[2] TTL (ms).
 _RENEW = """
@@ -326,6 +373,9 @@ class Begun(StrEnum):
     GO = "go"  # handle it (for the first time, or again after a crash)
     DONE = "done"  # finished before: nothing to do
     BUSY = "busy"  # another replica holds the chat: try later
+    # A run of another update of the chat died mid-way (``Prefetch.behind`` names it): that
+    # update runs first, then this one begins again (bot/delivery.py).
+    BEHIND = "behind"
     GIVEN_UP = "given-up"  # failed too often: to be dropped (``drop_update``)
 
 
@@ -357,6 +407,7 @@ class UpdateStore(StoreBase):
         self._raise_sent = self.redis.register_script(_RAISE_SENT)
         self._postpone = self.redis.register_script(_POSTPONE)
         self._renew = self.redis.register_script(_RENEW)
+        self._unmark = self.redis.register_script(_UNMARK)
         self._played = self.redis.register_script(PLAYED)
 
     async def inbox_add(self, bot_id: int, updates: Mapping[int, str]) -> None:
@@ -369,6 +420,16 @@ class UpdateStore(StoreBase):
     async def inbox(self, bot_id: int) -> dict[int, str]:
         raw = await self.redis.hgetall(inbox_key(bot_id))
         return {int(k): str(v) for k, v in raw.items()}
+
+    async def inbox_entry(self, bot_id: int, update_id: int) -> str | None:
+        """One update's JSON in the inbox; None once it is finished or dropped."""
+        raw = await self.redis.hget(inbox_key(bot_id), str(update_id))
+        return None if raw is None else str(raw)
+
+    async def unmark(self, bot_id: int, scope: int, update_id: int) -> None:
+        """Clear the chat's running mark if it still names ``update_id``: that update is no
+        longer in the inbox, so it will not run again here (bot/delivery.py)."""
+        await self._unmark(keys=[running_key(bot_id, scope)], args=[update_id])
 
     async def begin_update(
         self,
@@ -416,6 +477,7 @@ class UpdateStore(StoreBase):
             budget_key(bot_id, group[0][0]) if leasing and group else none,
             budget_key(bot_id, None) if leasing else none,
             done_key(bot_id, scope),
+            running_key(bot_id, scope),
             *(live_key(chat_id, name) for name in lives if chat_id is not None),
         ]
         reading_flow = flow_id is not None and chat_id is not None
@@ -445,6 +507,8 @@ class UpdateStore(StoreBase):
         status = Begun(reply[0])
         if status in (Begun.DONE, Begun.GIVEN_UP) and self.cluster:
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
+        if status is Begun.BEHIND:
+            return status, ChatSettings(), None, Prefetch(behind=int(reply[1]))
         if status is not Begun.GO:
             return status, ChatSettings(), None, Prefetch()
         raw_settings, raw_fields = reply[1], reply[2]
@@ -461,7 +525,7 @@ class UpdateStore(StoreBase):
         else:
             for name, value in zip(sheets, values, strict=False):
                 prefetch.sheets[(keys[5], name)] = value
-        for key, (pointer, raw) in zip(keys[11:], reply[5] if len(reply) > 5 else [], strict=False):
+        for key, (pointer, raw) in zip(keys[12:], reply[5] if len(reply) > 5 else [], strict=False):
             fields = dict(zip(raw[0::2], raw[1::2], strict=True))
             prefetch.lives[key] = (pointer or None, fields)
         waits = reply[6] if len(reply) > 6 else None
@@ -486,8 +550,8 @@ class UpdateStore(StoreBase):
         lease: Lease | None = None,
     ) -> None:
         """Mark the update done (its journal shrunk to that mark), out of the inbox, the lock
-        released; ``sent``: the newest message the update put in its chat, the floor of a
-        later lost send's search;
+        and the chat's running mark released; ``sent``: the newest message the update put in
+        its chat, the floor of a later lost send's search;
         ``played``: (sender, group, its title), the group the sender's inline rolls belong to
         from now on (bot/store/inline.py); ``about``: whom the messages it sent there are
         about (:meth:`message_about`); ``lease``: the update's send slot reserved ahead,
@@ -506,6 +570,7 @@ class UpdateStore(StoreBase):
             budget_key(bot_id, groups[0]) if groups else none_key(scope),
             budget_key(bot_id, None) if refund else none_key(scope),
             done_key(bot_id, scope),
+            running_key(bot_id, scope),
         ]
         args: list[str | int] = [
             token,
@@ -544,14 +609,16 @@ class UpdateStore(StoreBase):
         for must still be shown), what it delivered (``sent``, in its chat) stays below
         the next run's floor, and the sends it delivered anywhere are written in its journal
         (from the running update's :class:`Journal`), so a run in another process after
-        this one's death repeats them without sending them (bot/sent.py)."""
+        this one's death repeats them without sending them (bot/sent.py). So it is no dead
+        run: the chat's running mark goes, and the chat's other updates need not wait for
+        it."""
         key = journal_key(bot_id, update_id, scope)
         running = current().journal
         delivered = dict(running.unwritten) if running is not None and running.key == key else {}
-        args: list[str | int] = [sent or ""]
+        args: list[str | int] = [sent or "", update_id]
         for digest, message_id in delivered.items():
             args += [f"sent:{digest}", message_id]
-        await self._postpone(keys=[key, sent_key(scope)], args=args)
+        await self._postpone(keys=[key, sent_key(scope), running_key(bot_id, scope)], args=args)
         if running is not None:
             for digest in delivered:
                 running.unwritten.pop(digest, None)

@@ -4,6 +4,7 @@ one comes back from the inbox (a dead replica had taken it) after later ones wer
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import fakeredis
@@ -23,9 +24,9 @@ from redis.exceptions import (
 from bot import delivery
 from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
-from bot.middlewares import ChatBusy
+from bot.middlewares import ChatBusy, DeadRunFirst
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, running_key
 from tests.bot.telegram_fakes import GROUP, make_bot, text_update, user
 
 
@@ -174,6 +175,60 @@ async def test_an_update_whose_first_step_failed_is_kept_by_the_fetch(monkeypatc
     update = raw(31)
     await asyncio.wait_for(runner.receive([update], [Update.model_validate(update)]), 2)
     assert 31 in await store.inbox(bot.id)
+
+
+class Marked:
+    """Stands for the update's first step with the chat's running mark: an update begins only
+    if no other update's run is marked (else ``DeadRunFirst`` names it), marks itself, and
+    clears the mark as it finishes."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.handled: list[int] = []
+
+    async def feed_update(self, bot: Any, update: Update, **kwargs: Any) -> None:
+        marks = running_key(bot.id, GROUP.id)
+        marked = await self.store.redis.get(marks)
+        if marked is not None and int(marked) != update.update_id:
+            raise DeadRunFirst(GROUP.id, int(marked))
+        self.handled.append(update.update_id)
+        await self.store.redis.delete(marks)
+
+
+async def test_the_update_of_a_run_that_died_runs_before_the_one_that_found_its_mark() -> None:
+    """A newer update whose run died on another replica, in the inbox only, runs before the
+    older ones queued here: nothing of the chat finishes before it (bot/sent.py)."""
+    bot, _session = make_bot()
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    dispatcher = Marked(store)
+    await store.inbox_add(bot.id, {15: json.dumps(raw(15))})
+    await store.redis.set(running_key(bot.id, GROUP.id), "15")
+    runner = Delivery(dispatcher, bot, store, take_over=False)  # type: ignore[arg-type]
+    runner.submit(raw(12))
+    runner.submit(raw(13))
+    for _ in range(100):
+        if len(dispatcher.handled) == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert dispatcher.handled == [15, 12, 13]
+    assert not runner._known
+    assert not runner._first
+
+
+async def test_a_mark_whose_update_left_the_inbox_is_cleared_and_holds_nothing_up() -> None:
+    bot, _session = make_bot()
+    store = Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+    dispatcher = Marked(store)
+    await store.redis.set(running_key(bot.id, GROUP.id), "15")  # finished or dropped since
+    runner = Delivery(dispatcher, bot, store, take_over=False)  # type: ignore[arg-type]
+    runner.submit(raw(12))
+    runner.submit(raw(13))
+    for _ in range(100):
+        if len(dispatcher.handled) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert dispatcher.handled == [12, 13]
+    assert await store.redis.get(running_key(bot.id, GROUP.id)) is None
 
 
 class Failing:

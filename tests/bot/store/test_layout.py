@@ -34,6 +34,7 @@ from bot.store import (
     live_key,
     lock_key,
     log_key,
+    running_key,
     sheet_key,
 )
 from bot.store.base import campaign_pick_key, campaigns_key, none_key
@@ -61,6 +62,7 @@ def test_a_chats_keys_and_its_updates_share_one_slot() -> None:
         live_key(CHAT, "init"),
         journal_key(7, 99, CHAT),
         lock_key(7, CHAT),
+        running_key(7, CHAT),
         none_key(CHAT),
     ]
     assert {_slot(key) for key in keys} == {_slot(chat_key(CHAT))}

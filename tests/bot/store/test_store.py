@@ -368,8 +368,16 @@ async def test_a_chat_is_held_by_one_replica_until_it_finishes(store: Store) -> 
         UpdateRef(1, 56, -1, -1, "b"), force=False, seed=SEED
     )
     assert (first, second) == (Begun.GO, Begun.BUSY)
-    taken, _, _, _ = await store.begin_update(UpdateRef(1, 56, -1, -1, "b"), force=True, seed=SEED)
-    assert taken is Begun.GO  # polling: the holder is a dead process
+    # Polling: the holder is a dead process, whose update goes first (its running mark).
+    behind, _, _, ahead = await store.begin_update(
+        UpdateRef(1, 56, -1, -1, "b"), force=True, seed=SEED
+    )
+    assert (behind, ahead.behind) == (Begun.BEHIND, 55)
+    taken, _, _, _ = await store.begin_update(UpdateRef(1, 55, -1, -1, "b"), force=True, seed=SEED)
+    assert taken is Begun.GO
+    await store.finish_update(1, 55, -1, "b")
+    after, _, _, _ = await store.begin_update(UpdateRef(1, 56, -1, -1, "b"), force=False, seed=SEED)
+    assert after is Begun.GO
     await store.finish_update(1, 56, -1, "b")
     third, _, _, _ = await store.begin_update(UpdateRef(1, 57, -1, -1, "a"), force=False, seed=SEED)
     assert third is Begun.GO
