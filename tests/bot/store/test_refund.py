@@ -270,12 +270,14 @@ async def test_a_run_again_points_its_journal_at_the_offer_it_rolled_and_no_othe
     async with pressing(store, 913):
         assert await _roll_offer(store, "offer0000003") == (False, "Аня: 1 успех")
     assert await store.redis.hexists(journal.key, pointer)
-    async with pressing(store, 914) as other:
-        assert await _roll_offer(store, "offer0000003") == (False, "Аня: 1 успех")
-    assert not await store.redis.hexists(other.key, pointer)
-    assert await store.drop_update(BOT, 914, USER, "token") == Dropped([], wrote=False)
     assert await _campaign_willpower(store) == 4
     dropped = await store.drop_update(BOT, 913, USER, "token")
     assert dropped is not None
     assert dropped.refunded == [Spent(sheet_field(), {"willpower_current": 1})]
+    assert await _campaign_willpower(store) == 5
+    # The sender's next update begins only once 913 is settled (its running mark).
+    async with pressing(store, 914) as other:
+        assert await _roll_offer(store, "offer0000003") == (False, "Аня: 1 успех")
+    assert not await store.redis.hexists(other.key, pointer)
+    assert await store.drop_update(BOT, 914, USER, "token") == Dropped([], wrote=False)
     assert await _campaign_willpower(store) == 5

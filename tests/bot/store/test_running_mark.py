@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from bot.store import Begun, Store, UpdateRef, journal_key, lock_key, running_key
+from bot.store.journal import Dropped
 from bot.store.updates import MAX_ATTEMPTS, done_key
 
 SEED = bytes(range(32))
@@ -98,7 +99,7 @@ async def test_an_update_given_up_or_dropped_leaves_no_mark(store: Store) -> Non
     assert status is Begun.GIVEN_UP
     assert await mark(store) is None
     await store.begin_update(ref(741, "a"), force=True, seed=SEED)
-    assert await store.drop_update(BOT, 741, CHAT, "a") == []
+    assert await store.drop_update(BOT, 741, CHAT, "a") == Dropped([], wrote=False)
     assert await mark(store) is None
 
 
