@@ -143,6 +143,9 @@ def running_key(bot_id: int, scope: int) -> str:
 # of the chat's table (CHAT_TTL). A mark naming another update is that update's if it is still
 # unfinished (its journal, KEYS[1] with its id for this one's, counts a run and is not ``done``):
 # its run died, as the lock is free (or taken over), so it goes first ('behind'); else it is stale.
+# A lock held by this process's own token says the marked update is running here, alive: the
+# process serialises its chats' updates itself (bot/delivery.py), and a test feeding a chat's
+# updates at once runs them side by side, as before.
 _BEGIN = (
     RESERVE_FUNCTION
     + """
@@ -163,7 +166,7 @@ local holder = redis.call('GET', KEYS[2])
 if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
   return {'busy'}
 end
-if running and running ~= ARGV[6] then
+if running and running ~= ARGV[6] and holder ~= ARGV[1] then
   local dead = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6]) .. running
   if redis.call('HEXISTS', KEYS[11], running) == 0 and redis.call('HEXISTS', dead, 'attempts') == 1
       and redis.call('HGET', dead, 'done') ~= '1' then
