@@ -143,9 +143,9 @@ def running_key(bot_id: int, scope: int) -> str:
 # of the chat's table (CHAT_TTL). A mark naming another update is that update's if it is still
 # unfinished (its journal, KEYS[1] with its id for this one's, counts a run and is not ``done``):
 # its run died, as the lock is free (or taken over), so it goes first ('behind'); else it is stale.
-# A lock held by this process's own token says the marked update is running here, alive: the
-# process serialises its chats' updates itself (bot/delivery.py), and a test feeding a chat's
-# updates at once runs them side by side, as before.
+# A run records its process's token in its journal (``by``): a marked update whose run is this
+# process's is alive here, not dead (the process serialises its chats' updates itself,
+# bot/delivery.py, and a test feeding one chat's updates at once runs them side by side).
 _BEGIN = (
     RESERVE_FUNCTION
     + """
@@ -166,13 +166,17 @@ local holder = redis.call('GET', KEYS[2])
 if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
   return {'busy'}
 end
-if running and running ~= ARGV[6] and holder ~= ARGV[1] then
+if running and running ~= ARGV[6] then
   local dead = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6]) .. running
-  if redis.call('HEXISTS', KEYS[11], running) == 0 and redis.call('HEXISTS', dead, 'attempts') == 1
-      and redis.call('HGET', dead, 'done') ~= '1' then
-    return {'behind', running}
+  local by = redis.call('HGET', dead, 'by')
+  if by ~= ARGV[1] then
+    if redis.call('HEXISTS', KEYS[11], running) == 0
+        and redis.call('HEXISTS', dead, 'attempts') == 1
+        and redis.call('HGET', dead, 'done') ~= '1' then
+      return {'behind', running}
+    end
+    redis.call('DEL', KEYS[12])
   end
-  redis.call('DEL', KEYS[12])
 end
 local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 if attempts > tonumber(ARGV[7]) then
@@ -186,6 +190,7 @@ if attempts > tonumber(ARGV[7]) then
 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[12], ARGV[6], 'EX', ARGV[5])
+redis.call('HSET', KEYS[1], 'by', ARGV[1])
 redis.call('HSETNX', KEYS[1], 'seed', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 local flags = ARGV[8] or ''

@@ -56,6 +56,18 @@ async def test_a_polling_take_over_lets_the_dead_run_go_first_too(store: Store) 
     assert (behind, ahead.behind) == (Begun.BEHIND, 710)
 
 
+async def test_a_marked_update_this_process_runs_is_alive_not_dead(store: Store) -> None:
+    """Its run's journal names this process (``by``): the chat's next update here goes on,
+    however the lock stands; another process's next update still lets it go first."""
+    await store.begin_update(ref(720, "here"), force=False, seed=SEED)
+    await store.redis.delete(lock_key(BOT, CHAT))  # released by another update of this process
+    status, _, _, _ = await store.begin_update(ref(721, "here"), force=False, seed=SEED)
+    assert status is Begun.GO
+    await store.redis.delete(lock_key(BOT, CHAT))
+    behind, _, _, ahead = await store.begin_update(ref(722, "there"), force=False, seed=SEED)
+    assert (behind, ahead.behind) == (Begun.BEHIND, 721)
+
+
 async def test_an_update_put_off_is_not_waited_for(store: Store) -> None:
     """Redis or Telegram away: the update wrote down what it delivered and runs again later;
     the chat's other updates need not wait for it."""
