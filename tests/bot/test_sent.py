@@ -10,36 +10,20 @@ from contextlib import asynccontextmanager
 import fakeredis
 import pytest
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramServerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.app import make_bot
 from bot.context import current, using
 from bot.sent import Unrecorded, outbox
-from bot.session import RetryMiddleware, install_middlewares
 from bot.store import Store, UpdateRef
 from localapi.server import FakeBotApi, FakeChat
-
-
-class NoSleep:
-    async def __call__(self, delay: float) -> None:
-        return None
+from tests.bot.sessions import bot_without_pauses
 
 
 @pytest.fixture
 async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_api.base_url))
-    install_middlewares(session)
-    for middleware in session.middleware._middlewares:
-        if isinstance(middleware, RetryMiddleware):
-            middleware.sleep = NoSleep()
-    bot = make_bot(fake_api.token, session)
-    try:
+    async with bot_without_pauses(fake_api) as bot:
         yield bot
-    finally:
-        await session.close()
 
 
 @pytest.fixture

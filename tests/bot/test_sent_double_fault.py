@@ -10,17 +10,15 @@ from typing import Any
 
 import pytest
 from aiogram import Bot, Dispatcher, Router
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.filters import Command
 from aiogram.types import Message, Update
 
-from bot.app import create_dispatcher, make_bot
+from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
-from bot.session import RetryMiddleware, install_middlewares
 from bot.settings import Settings
 from bot.store import STORAGE_ERRORS, Store
 from localapi.server import ChatMessage, FakeBotApi, FakeChat
+from tests.bot.sessions import bot_without_pauses
 from tests.conftest import RedisServer
 
 RESULT = "Аня: 3 успеха. Сила Воли: осталось 4 из 5"
@@ -30,11 +28,6 @@ MEMORY_AWAY = "Память стола сейчас недоступна"
 class Died(BaseException):
     """The process is killed here: nothing after this point of the run happens (no finish,
     no putting off), as with SIGKILL."""
-
-
-class NoSleep:
-    async def __call__(self, delay: float) -> None:
-        return None
 
 
 class Table:
@@ -67,16 +60,8 @@ class Table:
 
 @pytest.fixture
 async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_api.base_url))
-    install_middlewares(session)
-    for middleware in session.middleware._middlewares:
-        if isinstance(middleware, RetryMiddleware):
-            middleware.sleep = NoSleep()
-    bot = make_bot(fake_api.token, session)
-    try:
+    async with bot_without_pauses(fake_api) as bot:
         yield bot
-    finally:
-        await session.close()
 
 
 @pytest.fixture

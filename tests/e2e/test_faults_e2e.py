@@ -446,6 +446,25 @@ async def test_a_burst_survives_a_cluster_primary_down_for_five_seconds(
         cluster.stop()
 
 
+async def _told_memory_is_away(
+    fake_api: FakeBotApi, redis: RedisServer, launcher: BotLauncher
+) -> tuple[FakeChat, ChatMessage]:
+    """A player with 5 Willpower on disk types «/r 5 6 св» while Redis is down: within two
+    seconds the command gets its reply that the table's memory is away."""
+    player = fake_api.add_user("Аня")
+    group = fake_api.add_group("Стол", owner=player)
+    await launcher.start(timeout=30)
+    typed = fake_api.send_text(group, player, "/set сила воли 5")
+    await fake_api.wait_for_message(group, after=typed, timeout=10)
+    await asyncio.sleep(1.2)  # AOF everysec: the sheet is on disk
+    await redis.kill()
+    command = fake_api.send_text(group, player, "/r 5 6 св")
+    await fake_api.wait_for(
+        lambda: command.message_id in replies(fake_api, group, notices=True), timeout=2.0
+    )
+    return group, command
+
+
 async def test_a_command_while_redis_is_down_is_told_at_once_and_answered_once_it_is_back(
     fake_api: FakeBotApi, redis_factory: Callable[..., RedisServer], tmp_path: Path
 ) -> None:
@@ -457,17 +476,7 @@ async def test_a_command_while_redis_is_down_is_told_at_once_and_answered_once_i
     await redis.start()
     launcher = BotLauncher(fake_api, redis, tmp_path)
     try:
-        player = fake_api.add_user("Аня")
-        group = fake_api.add_group("Стол", owner=player)
-        await launcher.start(timeout=30)
-        typed = fake_api.send_text(group, player, "/set сила воли 5")
-        await fake_api.wait_for_message(group, after=typed, timeout=10)
-        await asyncio.sleep(1.2)  # AOF everysec: the sheet is on disk
-        await redis.kill()
-        command = fake_api.send_text(group, player, "/r 5 6 св")
-        await fake_api.wait_for(
-            lambda: command.message_id in replies(fake_api, group, notices=True), timeout=2.0
-        )
+        group, command = await _told_memory_is_away(fake_api, redis, launcher)
         await asyncio.sleep(2.0)
         assert command.message_id not in replies(fake_api, group)
         await redis.start()
@@ -498,17 +507,7 @@ async def test_a_crash_after_a_redis_outage_never_takes_its_notice_for_the_resul
     await redis.start()
     launcher = BotLauncher(fake_api, redis, tmp_path)
     try:
-        player = fake_api.add_user("Аня")
-        group = fake_api.add_group("Стол", owner=player)
-        await launcher.start(timeout=30)
-        typed = fake_api.send_text(group, player, "/set сила воли 5")
-        await fake_api.wait_for_message(group, after=typed, timeout=10)
-        await asyncio.sleep(1.2)  # AOF everysec: the sheet is on disk
-        await redis.kill()
-        command = fake_api.send_text(group, player, "/r 5 6 св")
-        await fake_api.wait_for(
-            lambda: command.message_id in replies(fake_api, group, notices=True), timeout=2.0
-        )
+        group, command = await _told_memory_is_away(fake_api, redis, launcher)
         fake_api.refuse("sendMessage", chat=group.id)  # 502, never applied
         since = len(fake_api.calls)
         await redis.start()
