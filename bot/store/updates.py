@@ -22,7 +22,8 @@ kept until its effect and its replies are out, and handling it again repeats not
   marked update, which bot/delivery.py runs first, so nothing of the chat finishes between
   the dead run and its re-run and the chat's floor stays below what the dead run had sent
   (bot/sent.py). A mark whose update will never run again (finished, dropped, given up, its
-  journal gone) is cleared by the begin that finds it.
+  journal gone) is cleared by the begin that finds it; one whose run is this process's own
+  (the journal's ``by``) is a live run here, not a dead one.
 
 The journal, the lock and the mark carry the chat's hash tag, so they share a slot with the
 chat's keys on a Redis Cluster. The inbox is one key for every chat, so on a cluster it lives
