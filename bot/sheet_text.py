@@ -138,11 +138,23 @@ def no_sheet_text(owner: str, *, d6: bool = False) -> str:
     )
 
 
-def set_example() -> str:
+def set_example(*, d6: bool = False) -> str:
+    """The example names the game's own traits: a d6 sheet has no Dexterity or Willpower."""
+    if d6:
+        return _(
+            "Example: /set fire 2 weakness 3 — or /set alone for buttons; "
+            "several lines at once: /sheet set, then one trait per line."
+        )
     return _(
         "Example: /set dexterity 3 brawl 2 willpower 5/7 — or /set alone for buttons; "
         "several lines at once: /sheet set, then one trait per line."
     )
+
+
+def empty_sheet_text(*, d6: bool = False) -> str:
+    if d6:
+        return _("The sheet is empty. Set traits: /set fire 2 weakness 3")
+    return _("The sheet is empty. Set traits: /set dexterity 3 brawl 2")
 
 
 def candidates_text(codes: Sequence[TraitCode], lang: Lang, system: SheetSystem) -> str:

@@ -189,7 +189,7 @@ async def apply_text(
     block = pairs_to_lines(text)
     parsed = parse_block(block, system)
     if not parsed.entries and not parsed.errors:
-        await message.answer(sheet_view.empty_set_text())
+        await message.answer(sheet_view.empty_set_text(system))
         return
     applied: list[BlockEntry] = []
     skipped: list[BlockError] = []
@@ -287,7 +287,9 @@ async def _roster(
     lang = sheet_text.lang_of(locale)
     players = [(p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)]
     npcs = await store.list_npcs(message.chat.id, system)
-    text, markup = sheet_view.roster_page(players, lang, sheet_text.SHEET_MARK, npcs=npcs)
+    text, markup = sheet_view.roster_page(
+        players, lang, sheet_text.SHEET_MARK, npcs=npcs, d6=system is SheetSystem.D6
+    )
     await message.answer(text, reply_markup=markup)
 
 
@@ -323,7 +325,12 @@ async def roster_tap(
             (p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)
         ]
         text, markup = sheet_view.roster_page(
-            players, lang, sheet_text.SHEET_MARK, npcs=npcs, page=callback_data.p
+            players,
+            lang,
+            sheet_text.SHEET_MARK,
+            npcs=npcs,
+            page=callback_data.p,
+            d6=system is SheetSystem.D6,
         )
     await safe_edit(message, text, markup)
     await callback.answer()

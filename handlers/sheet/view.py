@@ -22,6 +22,7 @@ from bot.sheet_text import (
     SHEET_MARK,
     candidates_text,
     echoed,
+    empty_sheet_text,
     health_line,
     set_example,
     trait_name,
@@ -101,7 +102,7 @@ def sheet_text(
     else:
         lines.extend(_d10_lines(sheet, lang))
     if len(lines) == 1:
-        lines.append(_("The sheet is empty. Set traits: /set dexterity 3 brawl 2"))
+        lines.append(empty_sheet_text(d6=sheet.system is SheetSystem.D6))
     return "\n".join(lines)
 
 
@@ -201,7 +202,7 @@ def export_text(sheet: Sheet, owner: str, lang: Lang) -> str:
         "export: copy, edit, and send back as a reply to this message"
     )
     if not block:
-        return head + "\n" + _("The sheet is empty. Set traits: /set dexterity 3 brawl 2")
+        return head + "\n" + empty_sheet_text(d6=sheet.system is SheetSystem.D6)
     return head + f"\n<pre>{escape(block)}</pre>"
 
 
@@ -316,7 +317,7 @@ def block_errors_text(errors: Sequence[BlockError], lang: Lang, system: SheetSys
     lines.extend("• " + block_error_text(e, lang, system) for e in errors[:ERRORS_SHOWN])
     if len(errors) > ERRORS_SHOWN:
         lines.append(f"• … (+{len(errors) - ERRORS_SHOWN})")
-    lines.append(set_example())
+    lines.append(set_example(d6=system is SheetSystem.D6))
     return "\n".join(lines)
 
 
@@ -329,8 +330,8 @@ def skipped_text(errors: Sequence[BlockError], lang: Lang, system: SheetSystem) 
     return "\n".join(lines)
 
 
-def empty_set_text() -> str:
-    return _("No traits found in that text.") + "\n" + set_example()
+def empty_set_text(system: SheetSystem) -> str:
+    return _("No traits found in that text.") + "\n" + set_example(d6=system is SheetSystem.D6)
 
 
 ROSTER_PAGE = 3500  # a page's lines; the page mark and Telegram's entities fit beside them
@@ -344,6 +345,7 @@ def roster_page(
     *,
     page: int = 0,
     npc_only: bool = False,
+    d6: bool = False,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """Every sheet for the Storyteller: one line each, in the export's words, the players'
     first and then the NPCs' (🎭), a page at a time that fits one Telegram message, with
@@ -357,7 +359,7 @@ def roster_page(
 
     lines = [line(mark, name, sheet) for name, sheet in entries]
     if not lines:
-        lines.append(_("No sheets in this chat yet.") + "\n" + set_example())
+        lines.append(_("No sheets in this chat yet.") + "\n" + set_example(d6=d6))
     lines.extend(line(NPC_MARK, name, sheet) for name, sheet in npcs)
     pages: list[list[str]] = [[]]
     size = 0

@@ -108,3 +108,25 @@ def test_export_and_the_roster(i18n: I18n) -> None:
     assert buttons(first_keys) == [("Next ➡", "ro:1:0")]
     assert "Page 2 of " in second.splitlines()[-1]
     assert buttons(second_keys)[0] == ("⬅ Back", "ro:0:1")
+
+
+def test_the_d6_game_is_shown_its_own_traits_in_every_example(i18n: I18n) -> None:
+    """A d6 sheet has no Dexterity, Brawl or Willpower: its examples name its own traits."""
+    empty_d6 = sheets.new_sheet(SheetSystem.D6)
+    with speaking(i18n, "ru"):
+        sheet = view.sheet_text(empty_d6, "Борис", "ru", profile=profiles.D6)
+        export = view.export_text(empty_d6, "Борис", "ru")
+        nothing = view.empty_set_text(SheetSystem.D6)
+        nobody, _none = view.roster_page([], "ru", "📜", d6=True)
+        d10 = view.empty_set_text(SheetSystem.MAGE)
+    assert sheet.endswith("\nЛист пуст. Задайте черты: /set огонь 2 слабость 3")
+    assert export.endswith("\nЛист пуст. Задайте черты: /set огонь 2 слабость 3")
+    for text in (nothing, nobody):
+        assert "Пример: /set огонь 2 слабость 3 — или просто /set для кнопок" in text
+        assert "ловкость" not in text
+    assert "Пример: /set ловкость 3 драка 2" in d10
+    with speaking(i18n, "en"):
+        assert view.empty_set_text(SheetSystem.D6).endswith(
+            "Example: /set fire 2 weakness 3 — or /set alone for buttons; several lines at "
+            "once: /sheet set, then one trait per line."
+        )
