@@ -465,6 +465,24 @@ async def _told_memory_is_away(
     return group, command
 
 
+async def _answered_once(
+    fake_api: FakeBotApi, redis: RedisServer, group: FakeChat, command: ChatMessage
+) -> None:
+    """The command told the table's memory was away gets its result once, after that one
+    notice, paid and logged once, and nothing is left in the inbox."""
+    await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), 30)
+    await asyncio.sleep(1.5)  # a second answer would show up by now
+    [shown] = replies(fake_api, group)[command.message_id]
+    assert "осталось 4 из 5" in shown.text
+    assert len(replies(fake_api, group, notices=True)[command.message_id]) == 1
+    client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        assert await client.llen(log_key(group.id)) == 1
+        assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
+    finally:
+        await client.aclose()
+
+
 async def test_a_command_while_redis_is_down_is_told_at_once_and_answered_once_it_is_back(
     fake_api: FakeBotApi, redis_factory: Callable[..., RedisServer], tmp_path: Path
 ) -> None:
@@ -480,17 +498,7 @@ async def test_a_command_while_redis_is_down_is_told_at_once_and_answered_once_i
         await asyncio.sleep(2.0)
         assert command.message_id not in replies(fake_api, group)
         await redis.start()
-        await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), 30)
-        await asyncio.sleep(1.5)  # a second answer would show up by now
-        [shown] = replies(fake_api, group)[command.message_id]
-        assert "осталось 4 из 5" in shown.text
-        assert len(replies(fake_api, group, notices=True)[command.message_id]) == 1
-        client = aioredis.Redis.from_url(redis.url, decode_responses=True)
-        try:
-            assert await client.llen(log_key(group.id)) == 1
-            assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
-        finally:
-            await client.aclose()
+        await _answered_once(fake_api, redis, group, command)
     finally:
         await launcher.stop_all()
         print(launcher.logs())
@@ -523,17 +531,7 @@ async def test_a_crash_after_a_redis_outage_never_takes_its_notice_for_the_resul
         await first.kill()
         fake_api.clear_faults()
         await launcher.start(env=first.env, timeout=30)
-        await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), 30)
-        await asyncio.sleep(1.5)  # a second answer would show up by now
-        [shown] = replies(fake_api, group)[command.message_id]
-        assert "осталось 4 из 5" in shown.text
-        assert len(replies(fake_api, group, notices=True)[command.message_id]) == 1
-        client = aioredis.Redis.from_url(redis.url, decode_responses=True)
-        try:
-            assert await client.llen(log_key(group.id)) == 1
-            assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
-        finally:
-            await client.aclose()
+        await _answered_once(fake_api, redis, group, command)
     finally:
         await launcher.stop_all()
         print(launcher.logs())
