@@ -36,6 +36,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.store import journal
+from bot.store.lane import LanedRedis, ScriptLane
 
 log = logging.getLogger("bot.store")
 _T = TypeVar("_T")
@@ -212,7 +213,9 @@ def connect(redis_url: str | None) -> Redis:
         decode_responses=True,
     )
     pool.connection_class = _PACKED.get(pool.connection_class, pool.connection_class)
-    return Redis(connection_pool=pool)
+    client = LanedRedis(connection_pool=pool)
+    client.lane = ScriptLane.for_pool(pool)
+    return client
 
 
 class _QuickPool(BlockingConnectionPool):

@@ -1,0 +1,224 @@
+"""The scripts' shared connection (bot/store/lane.py) answers each caller with its own
+answer, raises what redis-py raises, and lives through an outage as the pool does."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis import Redis as SyncRedis
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+
+from bot.store import base
+from bot.store.base import STORAGE_ERRORS, connect
+from bot.store.lane import LanedRedis, ScriptLane
+from tests.conftest import REDIS_SERVER, RedisServer, free_port
+
+ECHO = "return {KEYS[1], ARGV[1]}"
+COUNT = "return redis.call('INCR', KEYS[1])"
+
+
+def connections_made(watcher: SyncRedis) -> int:
+    return int(watcher.info("stats")["total_connections_received"])
+
+
+def lane_of(redis: Redis) -> ScriptLane:
+    assert isinstance(redis, LanedRedis)
+    assert redis.lane is not None
+    return redis.lane
+
+
+async def test_every_caller_gets_its_own_answer_over_one_connection(
+    redis_server: RedisServer,
+) -> None:
+    redis = connect(redis_server.url)
+    try:
+        echo = redis.register_script(ECHO)
+        assert await echo(keys=["k"], args=["first"]) == ["k", "first"]  # loads it, opens
+        with SyncRedis(port=redis_server.port) as watcher:
+            before = connections_made(watcher)
+            answers = await asyncio.gather(
+                *(echo(keys=[f"k{n}"], args=[f"Бросок №{n}"]) for n in range(300))
+            )
+            assert answers == [[f"k{n}", f"Бросок №{n}"] for n in range(300)]
+            assert connections_made(watcher) == before
+    finally:
+        await redis.aclose()
+
+
+async def test_error_replies_raise_redis_py_errors_and_the_answers_stay_in_step(
+    redis_server: RedisServer,
+) -> None:
+    redis = connect(redis_server.url)
+    try:
+        echo = redis.register_script(ECHO)
+        broken = redis.register_script("return redis.call('NOPE')")
+        await echo(keys=["k"], args=["warm"])
+        calls: list[Any] = [
+            echo(keys=["a"], args=["1"]),
+            broken(keys=["b"]),
+            redis.evalsha("0" * 40, 0),
+            echo(keys=["c"], args=["2"]),
+        ]
+        a, b, unknown, c = await asyncio.gather(*calls, return_exceptions=True)
+        assert a == ["a", "1"]
+        assert isinstance(b, ResponseError)
+        assert isinstance(unknown, NoScriptError)
+        assert c == ["c", "2"]
+    finally:
+        await redis.aclose()
+
+
+async def test_a_script_forgotten_by_the_server_is_loaded_again(
+    redis_server: RedisServer,
+) -> None:
+    redis = connect(redis_server.url)
+    try:
+        count = redis.register_script(COUNT)
+        assert await count(keys=["n"]) == 1
+        await redis.script_flush()
+        assert await count(keys=["n"]) == 2  # NOSCRIPT from the lane, loaded by redis-py
+    finally:
+        await redis.aclose()
+
+
+async def test_a_cancelled_caller_leaves_its_answer_to_nobody(redis_server: RedisServer) -> None:
+    redis = connect(redis_server.url)
+    try:
+        echo = redis.register_script(ECHO)
+        await echo(keys=["k"], args=["warm"])
+        gone = asyncio.create_task(echo(keys=["gone"], args=["x"]))
+        await asyncio.sleep(0)  # written, not yet answered
+        gone.cancel()
+        assert await echo(keys=["next"], args=["y"]) == ["next", "y"]
+        assert gone.cancelled()
+    finally:
+        await redis.aclose()
+
+
+async def test_an_outage_surfaces_as_a_storage_error_and_heals(
+    redis_server: RedisServer,
+) -> None:
+    redis = connect(redis_server.url)
+    try:
+        count = redis.register_script(COUNT)
+        assert await count(keys=["n"]) == 1
+        redis_server.stop()
+        with pytest.raises(STORAGE_ERRORS):
+            await count(keys=["n"])
+        redis_server.start()  # the same data directory: the count is kept, the script is not
+        assert await count(keys=["n"]) == 2
+    finally:
+        await redis.aclose()
+
+
+async def test_a_frozen_server_times_out_and_a_late_answer_reaches_nobody(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(base, "COMMAND_TIMEOUT", 0.3)
+    redis = connect(redis_server.url)
+    try:
+        echo = redis.register_script(ECHO)
+        await echo(keys=["k"], args=["warm"])
+        assert redis_server.process is not None
+        redis_server.process.send_signal(subprocess.signal.SIGSTOP)  # type: ignore[attr-defined]
+        started = time.monotonic()
+        try:
+            stuck = await asyncio.gather(
+                *(echo(keys=[f"s{n}"], args=[str(n)]) for n in range(5)),
+                return_exceptions=True,
+            )
+        finally:
+            redis_server.process.send_signal(subprocess.signal.SIGCONT)  # type: ignore[attr-defined]
+        assert all(isinstance(error, STORAGE_ERRORS) for error in stuck)
+        assert time.monotonic() - started < 2.5  # the timeout, once more after a retry
+        answers = await asyncio.gather(*(echo(keys=[f"n{n}"], args=[str(n)]) for n in range(5)))
+        assert answers == [[f"n{n}", str(n)] for n in range(5)]
+    finally:
+        await redis.aclose()
+
+
+async def test_a_closed_client_refuses_at_once(redis_server: RedisServer) -> None:
+    redis = connect(redis_server.url)
+    echo = redis.register_script(ECHO)
+    await echo(keys=["k"], args=["warm"])
+    await redis.aclose()
+    with pytest.raises(RedisConnectionError):
+        await asyncio.wait_for(lane_of(redis).call("EVALSHA", echo.sha, 1, "k", "v"), 1)
+
+
+async def test_a_refused_connection_is_a_storage_error() -> None:
+    redis = connect(f"redis://127.0.0.1:{free_port()}/0")
+    try:
+        with pytest.raises(STORAGE_ERRORS):
+            await redis.evalsha("0" * 40, 0)
+    finally:
+        await redis.aclose()
+
+
+@pytest.mark.parametrize(
+    ("url", "laned"),
+    [
+        ("redis://localhost:1/0", True),
+        ("unix:///tmp/none.sock", True),
+        ("rediss://localhost:1/0", False),  # TLS stays on the pool
+    ],
+)
+def test_only_plain_connections_take_the_lane(url: str, laned: bool) -> None:
+    redis = connect(url)
+    assert isinstance(redis, LanedRedis)
+    assert (redis.lane is not None) is laned
+
+
+@pytest.fixture
+def guarded_socket(tmp_path: Path) -> Iterator[Path]:
+    """A redis-server on a Unix socket only, with a password."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("redis-server is not installed")
+    socket = tmp_path / "redis.sock"
+    process = subprocess.Popen(
+        [
+            REDIS_SERVER,
+            "--port",
+            "0",
+            "--unixsocket",
+            str(socket),
+            "--dir",
+            str(tmp_path),
+            "--save",
+            "",
+            "--requirepass",
+            "тайна",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not socket.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        yield socket
+    finally:
+        process.terminate()
+        process.wait(timeout=5)
+
+
+async def test_a_password_a_database_and_a_unix_socket(guarded_socket: Path) -> None:
+    redis = connect(f"unix://:%D1%82%D0%B0%D0%B9%D0%BD%D0%B0@{guarded_socket}?db=3")
+    try:
+        count = redis.register_script(COUNT)
+        assert isinstance(count, AsyncScript)
+        assert await count(keys=["n"]) == 1
+        assert await lane_of(redis).call("EVALSHA", count.sha, 1, "n") == 2
+        with SyncRedis(unix_socket_path=str(guarded_socket), password="тайна", db=3) as check:
+            assert check.get("n") == b"2"
+    finally:
+        await redis.aclose()
