@@ -7,10 +7,10 @@ call waking its own reader. That was most of what a script cost the bot (about 3
 a call with eight updates in flight, against 7 µs on one shared connection), and three of
 them a roll were the largest share of the bot's CPU that an echo bot does not pay.
 
-Here the scripts of every running update share one connection: each call is packed in C and
-written at once, Redis answers in the order it was asked, and one reader hands each answer
-to its caller; several written in one turn of the event loop reach Redis in one packet and
-come back in one. Nothing else changes: a script runs exactly as before (EVALSHA, the same
+Here the scripts of every running update share one connection: each call is packed in C,
+the calls asked in one turn of the event loop are written together at its next turn, Redis
+answers in the order it was asked, and one reader hands each answer to its caller (answers
+that arrive together are read together). Nothing else changes: a script runs exactly as before (EVALSHA, the same
 arguments, NOSCRIPT loaded again by redis-py's ``Script``), an error reply raises redis-py's
 own exception, and an outage looks as it did: a refused or lost connection raises
 ``ConnectionError``, an answer that does not come within the command timeout
@@ -36,7 +36,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-# What a reply may be made of; anything else (a memoryview, None) goes redis-py's way.
+# The arguments hiredis packs exactly as redis-py does; any other (a memoryview, None, a
+# bool) goes redis-py's way, to be sent or refused as it always was.
 _PLAIN = frozenset({str, bytes, int, float})
 
 
@@ -92,7 +93,7 @@ class _Wire(asyncio.Protocol):
             try:
                 reply = self._reader.gets()
             except InvalidResponse as error:
-                self._fail(RedisConnectionError(f"Protocol error from {self.where}: {error}"))
+                self.fail(RedisConnectionError(f"Protocol error from {self.where}: {error}"))
                 return
             if reply is False:
                 return
@@ -106,7 +107,7 @@ class _Wire(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         reason = f": {exc}" if exc else ""
-        self._fail(RedisConnectionError(f"Connection to {self.where} lost{reason}."))
+        self.fail(RedisConnectionError(f"Connection to {self.where} lost{reason}."))
 
     def _check(self) -> None:
         """The timeout's watch: one timer for the connection, moved on while answers come."""
@@ -117,9 +118,9 @@ class _Wire(asyncio.Protocol):
         if self.loop.time() < due:
             self._watch = self.loop.call_at(due, self._check)
             return
-        self._fail(RedisTimeoutError(f"Timeout reading from {self.where}"))
+        self.fail(RedisTimeoutError(f"Timeout reading from {self.where}"))
 
-    def _fail(self, error: Exception) -> None:
+    def fail(self, error: Exception) -> None:
         self.closed = True
         if self._watch is not None:
             self._watch.cancel()
@@ -172,9 +173,9 @@ class ScriptLane:
         return await wire.send(packed)
 
     async def _lost(self, error: Exception) -> None:
-        wire, self._wire = self._wire, None
-        if wire is not None and not wire.closed:
-            wire._fail(error)
+        """Nothing to put right before the retry: a connection that failed is closed already
+        (every failure closes it), and the retry opens a fresh one. An error reply that is
+        retried (the server still loading) leaves the connection as good as it was."""
 
     async def _open(self) -> _Wire:
         """One connection opened for every caller waiting for it; a caller given up on does
@@ -208,13 +209,13 @@ class ScriptLane:
                     await loop.create_connection(lambda: wire, kw["host"], kw["port"])
                 await self._introduce(wire)
         except TimeoutError as error:
-            wire._fail(RedisTimeoutError(f"Timeout connecting to {where}"))
+            wire.fail(RedisTimeoutError(f"Timeout connecting to {where}"))
             raise RedisTimeoutError(f"Timeout connecting to {where}") from error
         except OSError as error:
-            wire._fail(RedisConnectionError(f"Error connecting to {where}: {error}"))
+            wire.fail(RedisConnectionError(f"Error connecting to {where}: {error}"))
             raise RedisConnectionError(f"Error connecting to {where}: {error}") from error
         except BaseException:
-            wire._fail(RedisConnectionError(f"Connection to {where} given up."))
+            wire.fail(RedisConnectionError(f"Connection to {where} given up."))
             raise
         return wire
 
@@ -234,7 +235,9 @@ class ScriptLane:
 
     async def aclose(self) -> None:
         self._closed = True
-        await self._lost(RedisConnectionError("The Store is closed."))
+        wire, self._wire = self._wire, None
+        if wire is not None and not wire.closed:
+            wire.fail(RedisConnectionError("The Store is closed."))
 
 
 class LanedRedis(Redis):

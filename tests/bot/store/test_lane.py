@@ -4,6 +4,7 @@ answer, raises what redis-py raises, and lives through an outage as the pool doe
 from __future__ import annotations
 
 import asyncio
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -129,7 +130,7 @@ async def test_a_frozen_server_times_out_and_a_late_answer_reaches_nobody(
         echo = redis.register_script(ECHO)
         await echo(keys=["k"], args=["warm"])
         assert redis_server.process is not None
-        redis_server.process.send_signal(subprocess.signal.SIGSTOP)  # type: ignore[attr-defined]
+        redis_server.process.send_signal(signal.SIGSTOP)
         started = time.monotonic()
         try:
             stuck = await asyncio.gather(
@@ -137,7 +138,7 @@ async def test_a_frozen_server_times_out_and_a_late_answer_reaches_nobody(
                 return_exceptions=True,
             )
         finally:
-            redis_server.process.send_signal(subprocess.signal.SIGCONT)  # type: ignore[attr-defined]
+            redis_server.process.send_signal(signal.SIGCONT)
         assert all(isinstance(error, STORAGE_ERRORS) for error in stuck)
         assert time.monotonic() - started < 2.5  # the timeout, once more after a retry
         answers = await asyncio.gather(*(echo(keys=[f"n{n}"], args=[str(n)]) for n in range(5)))
@@ -220,5 +221,24 @@ async def test_a_password_a_database_and_a_unix_socket(guarded_socket: Path) -> 
         assert await lane_of(redis).call("EVALSHA", count.sha, 1, "n") == 2
         with SyncRedis(unix_socket_path=str(guarded_socket), password="тайна", db=3) as check:
             assert check.get("n") == b"2"
+    finally:
+        await redis.aclose()
+
+
+async def test_a_dropped_connection_is_opened_again_once_for_every_caller(
+    redis_server: RedisServer,
+) -> None:
+    redis = connect(redis_server.url)
+    try:
+        count = redis.register_script(COUNT)
+        assert await count(keys=["n"]) == 1
+        with SyncRedis(port=redis_server.port) as watcher:
+            before = connections_made(watcher)
+            calls = [asyncio.create_task(count(keys=["n"])) for _ in range(50)]
+            await asyncio.sleep(0)  # every call asked; written at the loop's next turn
+            watcher.client_kill_filter(_type="normal", skipme=True)
+            answers = await asyncio.gather(*calls)
+            assert sorted(answers) == list(range(2, 52))
+            assert connections_made(watcher) - before == 1
     finally:
         await redis.aclose()
