@@ -7,15 +7,16 @@ call waking its own reader. That was most of what a script cost the bot (about 3
 a call with eight updates in flight, against 7 µs on one shared connection), and three of
 them a roll were the largest share of the bot's CPU that an echo bot does not pay.
 
-Here the scripts of every running update share one connection: each call is packed in C,
-the calls asked in one turn of the event loop are written together at its next turn, Redis
+Here the scripts of every running update share one connection: each call is packed in C, the
+calls asked in one turn of the event loop are written together at its next turn, Redis
 answers in the order it was asked, and one reader hands each answer to its caller (answers
-that arrive together are read together). Nothing else changes: a script runs exactly as before (EVALSHA, the same
-arguments, NOSCRIPT loaded again by redis-py's ``Script``), an error reply raises redis-py's
-own exception, and an outage looks as it did: a refused or lost connection raises
-``ConnectionError``, an answer that does not come within the command timeout
-``TimeoutError``, and either is retried once on a fresh connection, as the pool retries.
-Everything else (transactions, WATCH, plain commands, script loading) stays on the pool.
+that arrive together are read together). Nothing else changes: a script runs exactly as
+before (EVALSHA, the same arguments, NOSCRIPT loaded again by redis-py's ``Script``), an
+error reply raises redis-py's own exception, and an outage looks as it did: a refused or
+lost connection raises ``ConnectionError``, an answer that does not come within the command
+timeout ``TimeoutError``, and either is retried once on a fresh connection, as the pool
+retries. Everything else (transactions, WATCH, plain commands, script loading) stays on the
+pool.
 
 Only a plain TCP or Unix socket connection with a password at most is carried here; TLS, a
 credential provider or RESP3 keep every call on the pool, as does a Redis Cluster.
