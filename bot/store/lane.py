@@ -1,11 +1,13 @@
-"""One pipelined connection for the Store's scripts (ARCHITECTURE.md, "The store"; bench/README.md).
+"""One pipelined connection for the Store's scripts (ARCHITECTURE.md, "The layers": store).
+
 
 Every routine update is three scripts (begin, its write, finish), and a table's updates run
 side by side. redis-py serves each call on a pooled connection of its own: a checkout, a
 retry wrapper, observability hooks, a write and a read with a timeout of their own, each
 call waking its own reader. That was most of what a script cost the bot (about 35 µs of CPU
 a call with eight updates in flight, against 7 µs on one shared connection), and three of
-them a roll were the largest share of the bot's CPU that an echo bot does not pay.
+them a roll were the largest share of the bot's CPU that an echo bot does not pay
+(bench/README.md, ``cpu.py``).
 
 Here the scripts of every running update share one connection: each call is packed in C, the
 calls asked in one turn of the event loop are written together at its next turn, Redis
