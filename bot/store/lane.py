@@ -1,6 +1,5 @@
 """One pipelined connection for the Store's scripts (ARCHITECTURE.md, "The layers": store).
 
-
 Every routine update is three scripts (begin, its write, finish), and a table's updates run
 side by side. redis-py serves each call on a pooled connection of its own: a checkout, a
 retry wrapper, observability hooks, a write and a read with a timeout of their own, each
