@@ -6,7 +6,8 @@ list per language from the catalogues: the default scope without a language code
 
 That menu is one for every chat, in the default game's words. A chat that switches to another
 game (``/rules``) gets a menu of its own in the chat's scope (BotCommandScopeChat, both
-languages again): only that game's commands, in its words (the d6 game's GM, its chance). Back
+languages again): only that game's commands, in its words (the d6 game's GM, its chance;
+no magick in Dark Ages, no blood in Mage). Back
 on the default game, the chat's own menu is deleted and the common one shows again.
 """
 
@@ -44,14 +45,14 @@ async def set_game_commands(
     default game; False if Telegram refused, which is logged and otherwise left alone: the
     chat keeps the menu it had, and the game switch stands."""
     scope = BotCommandScopeChat(chat_id=chat_id)
-    system = None if game == profiles.DEFAULT else profiles.get(game).system
+    profile = None if game == profiles.DEFAULT else profiles.get(game)
     try:
         with flood_budget(MENU_FLOOD_WAIT):
             for language_code, locale in MENUS:
-                if system is None:
+                if profile is None:
                     await bot.delete_my_commands(scope=scope, language_code=language_code)
                 else:
-                    menu = features.menu(i18n, locale, system)
+                    menu = features.menu(i18n, locale, profile)
                     await bot.set_my_commands(menu, scope=scope, language_code=language_code)
     except TelegramAPIError as error:
         log.warning("could not set the command menu of chat %s for %s: %s", chat_id, game, error)

@@ -26,10 +26,15 @@ from babel.support import LazyProxy
 from bot import render, typos
 from rules import profiles
 from rules.profiles import GameSystem, Profile
+from rules.sheet import SheetSystem, system_of
 
 F = TypeVar("F")
 D10_ONLY = frozenset({GameSystem.D10})  # a help line for the d10 games only
 D6_ONLY = frozenset({GameSystem.D6})
+# The d10 games apart, for what only one of them has (its sheet: Mage's magick, a Dark Ages
+# vampire's blood), as the features themselves tell them apart (``rules.sheet.system_of``).
+MAGE_ONLY = frozenset({SheetSystem.MAGE})
+DARK_AGES_ONLY = frozenset({SheetSystem.DARK_AGES})
 
 
 def in_game(system: GameSystem) -> Callable[..., Awaitable[bool]]:
@@ -64,12 +69,16 @@ class MenuCommand:
     ``systems`` are the games whose chat menu lists it: a chat playing another game than
     the default gets a menu of its own (``bot.commands.set_game_commands``), so a d6 feature
     declares its own entry for a command the d10 one also answers, in the d6 game's words
-    (its chance, its GM); the menu for every chat takes the default game's entry of each."""
+    (its chance, its GM); the menu for every chat takes the default game's entry of each.
+    ``sheets`` narrow it to the d10 games whose sheet has what it works on (``MAGE_ONLY``:
+    magick; ``DARK_AGES_ONLY``: blood), so a chat's menu never offers a command that would
+    only answer "not in this game"."""
 
     name: str
     description: LazyProxy | str
     rank: int
     systems: frozenset[GameSystem] = frozenset(GameSystem)
+    sheets: frozenset[SheetSystem] = frozenset(SheetSystem)
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,7 @@ class HelpLine:
     section: HelpSection
     text: Callable[[Profile], str]
     systems: frozenset[GameSystem] = frozenset(GameSystem)
+    sheets: frozenset[SheetSystem] = frozenset(SheetSystem)  # as MenuCommand's
 
 
 class HandoffKey(Generic[F]):
@@ -135,6 +145,11 @@ async def _unknown_tap(callback: CallbackQuery) -> None:
     await callback.answer(render.invalid_button_text(), show_alert=True)
 
 
+def _plays(profile: Profile, entry: MenuCommand | HelpLine) -> bool:
+    """Whether a chat on ``profile`` is shown ``entry``."""
+    return profile.system in entry.systems and system_of(profile) in entry.sheets
+
+
 class FeatureSet:
     """The bot's features in order: routers, the command menu, ``/help`` and hand-offs."""
 
@@ -184,13 +199,13 @@ class FeatureSet:
         the chat, or None for an ordinary tap (:attr:`Feature.reads_ahead`)."""
         return self._reads_ahead.get(prefix)
 
-    def menu(self, i18n: I18n, locale: str, system: GameSystem | None = None) -> list[BotCommand]:
-        """The command menu in ``locale``: with ``system``, that game's commands in its
+    def menu(self, i18n: I18n, locale: str, profile: Profile | None = None) -> list[BotCommand]:
+        """The command menu in ``locale``: with ``profile``, that game's commands in its
         words; without, the menu for every chat: every command once, in the words of the
         default game's entry where it has one."""
         declared = [command for feature in self.features for command in feature.commands]
-        if system is not None:
-            chosen = [command for command in declared if system in command.systems]
+        if profile is not None:
+            chosen = [command for command in declared if _plays(profile, command)]
         else:
             default = profiles.get(profiles.DEFAULT).system
             by_name: dict[str, MenuCommand] = {}
@@ -221,7 +236,7 @@ class FeatureSet:
                 line.text(profile)
                 for feature in self.features
                 for line in feature.help
-                if line.section is section and profile.system in line.systems
+                if line.section is section and _plays(profile, line)
             ]
             if lines:
                 found[section] = lines

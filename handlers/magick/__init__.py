@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
+from bot.features import MAGE_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from handlers.magick import view
 from handlers.magick.router import make_router
 
@@ -12,13 +12,13 @@ FEATURE = Feature(
     name="magick",
     make_router=make_router,
     commands=(
-        MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87, systems=D10_ONLY),
+        MenuCommand("m", __("Magick: /m 3 vulgar q 1"), rank=87, sheets=MAGE_ONLY),
         MenuCommand(
-            "sphere", __("The Spheres and what each level allows"), rank=88, systems=D10_ONLY
+            "sphere", __("The Spheres and what each level allows"), rank=88, sheets=MAGE_ONLY
         ),
         MenuCommand(
-            "barrier", __("Cross the Barrier into the spirit worlds"), rank=89, systems=D10_ONLY
+            "barrier", __("Cross the Barrier into the spirit worlds"), rank=89, sheets=MAGE_ONLY
         ),
     ),
-    help=(HelpLine(HelpSection.COMBAT, view.help_line, D10_ONLY),),
+    help=(HelpLine(HelpSection.COMBAT, view.help_line, sheets=MAGE_ONLY),),
 )

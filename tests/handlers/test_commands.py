@@ -18,10 +18,12 @@ from bot.commands import MENU_FLOOD_WAIT, set_commands, set_game_commands
 from bot.features import Feature, FeatureSet, MenuCommand
 from bot.session import RetryMiddleware
 from handlers import all_features
+from rules import profiles
 from rules.profiles import GameSystem
 from tests.handlers.conftest import TOKEN, RecordingSession, Table, player
 
 D10_ONLY = {"ext", "team", "multi", "blood", "m", "sphere", "barrier"}
+MAGICK = {"m", "sphere", "barrier"}  # a Mage's sheet only: not in a Dark Ages chat's menu
 
 
 async def test_command_menus_per_language(i18n: I18n) -> None:
@@ -78,20 +80,37 @@ async def test_a_mistyped_command_is_answered_with_the_line_meant(table: Table) 
 def test_each_game_menu_lists_its_own_commands_in_its_words(i18n: I18n) -> None:
     features = all_features()
     every = [c.command for c in features.menu(i18n, "en")]
-    d6 = {c.command: c.description for c in features.menu(i18n, "ru", GameSystem.D6)}
-    d10 = [c.command for c in features.menu(i18n, "ru", GameSystem.D10)]
+    d6 = {c.command: c.description for c in features.menu(i18n, "ru", profiles.D6)}
+    mage = [c.command for c in features.menu(i18n, "ru", profiles.MAGE_REVISED)]
+    dark_ages = [c.command for c in features.menu(i18n, "ru", profiles.DARK_AGES)]
     assert set(d6) == set(every) - D10_ONLY
-    assert d10 == [name for name in every if name != "project"]
+    assert mage == [name for name in every if name not in {"project", "blood"}]
+    assert dark_ages == [name for name in every if name not in {"project", *MAGICK}]
     assert list(d6) == [name for name in every if name in d6]  # the same order
     assert d6["r"] == "Бросок кубиков: /r 4"
     assert d6["h"] == "Тайный бросок (сценарист): /h 4"
     assert d6["st"] == "Роль сценариста"
     assert not [text for text in d6.values() if "Рассказчик" in text]
-    english = features.menu(i18n, "en", GameSystem.D6)
+    english = features.menu(i18n, "en", profiles.D6)
     assert not [c.description for c in english if "Storyteller" in c.description]
     assert {c.command: c.description for c in english}["ask"] == (
         "Ask the table for a roll (GM): /ask strength+agility"
     )
+
+
+def test_help_offers_magick_to_mage_chats_only(i18n: I18n) -> None:
+    features = all_features()
+
+    def lines(profile: profiles.Profile) -> str:
+        with i18n.context(), i18n.use_locale("en"):
+            return "\n".join(
+                line for found in features.help_lines(profile).values() for line in found
+            )
+
+    assert "/m 3 vulgar q 1" in lines(profiles.MAGE_REVISED)
+    assert "/m 3 vulgar q 1" in lines(profiles.get(profiles.DEFAULT))
+    assert "/m " not in lines(profiles.DARK_AGES)
+    assert "/m " not in lines(profiles.D6)
 
 
 async def test_a_chat_on_another_game_gets_its_menu_and_loses_it_back_home(i18n: I18n) -> None:
@@ -181,7 +200,7 @@ def test_one_command_has_one_entry_per_game(i18n: I18n) -> None:
         [Feature("d6", Router, commands=(d6,)), Feature("d10", Router, commands=(d10,))]
     )
     assert [c.description for c in features.menu(i18n, "en")] == ["d10 words"]
-    assert [c.description for c in features.menu(i18n, "en", GameSystem.D6)] == ["d6 words"]
+    assert [c.description for c in features.menu(i18n, "en", profiles.D6)] == ["d6 words"]
     with pytest.raises(ValueError, match="two menu entries"):
         FeatureSet(
             [Feature("d6", Router, commands=(d6,)), Feature("any", Router, commands=(both,))]
