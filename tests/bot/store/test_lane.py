@@ -7,7 +7,7 @@ import asyncio
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,28 @@ def connections_made(watcher: SyncRedis) -> int:
     return int(watcher.info("stats")["total_connections_received"])
 
 
+@pytest.fixture
+async def redis(redis_server: RedisServer) -> AsyncIterator[Redis]:
+    """The Store's client to a server of the test's own."""
+    client = connect(redis_server.url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def short_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(base, "COMMAND_TIMEOUT", 0.3)
+
+
+async def warm_echo(redis: Redis) -> AsyncScript:
+    """A script that answers its key and argument, loaded and its connection open."""
+    echo = redis.register_script(ECHO)
+    assert await echo(keys=["k"], args=["warm"]) == ["k", "warm"]
+    return echo
+
+
 def lane_of(redis: Redis) -> ScriptLane:
     assert isinstance(redis, LanedRedis)
     assert redis.lane is not None
@@ -38,119 +60,88 @@ def lane_of(redis: Redis) -> ScriptLane:
 
 
 async def test_every_caller_gets_its_own_answer_over_one_connection(
-    redis_server: RedisServer,
+    redis: Redis, redis_server: RedisServer
 ) -> None:
-    redis = connect(redis_server.url)
-    try:
-        echo = redis.register_script(ECHO)
-        assert await echo(keys=["k"], args=["first"]) == ["k", "first"]  # loads it, opens
-        with SyncRedis(port=redis_server.port) as watcher:
-            before = connections_made(watcher)
-            answers = await asyncio.gather(
-                *(echo(keys=[f"k{n}"], args=[f"Бросок №{n}"]) for n in range(300))
-            )
-            assert answers == [[f"k{n}", f"Бросок №{n}"] for n in range(300)]
-            assert connections_made(watcher) == before
-    finally:
-        await redis.aclose()
+    echo = await warm_echo(redis)
+    with SyncRedis(port=redis_server.port) as watcher:
+        before = connections_made(watcher)
+        answers = await asyncio.gather(
+            *(echo(keys=[f"k{n}"], args=[f"Бросок №{n}"]) for n in range(300))
+        )
+        assert answers == [[f"k{n}", f"Бросок №{n}"] for n in range(300)]
+        assert connections_made(watcher) == before
 
 
 async def test_error_replies_raise_redis_py_errors_and_the_answers_stay_in_step(
-    redis_server: RedisServer,
+    redis: Redis,
 ) -> None:
-    redis = connect(redis_server.url)
-    try:
-        echo = redis.register_script(ECHO)
-        broken = redis.register_script("return redis.call('NOPE')")
-        await echo(keys=["k"], args=["warm"])
-        calls: list[Any] = [
-            echo(keys=["a"], args=["1"]),
-            broken(keys=["b"]),
-            redis.evalsha("0" * 40, 0),
-            echo(keys=["c"], args=["2"]),
-        ]
-        a, b, unknown, c = await asyncio.gather(*calls, return_exceptions=True)
-        assert a == ["a", "1"]
-        assert isinstance(b, ResponseError)
-        assert isinstance(unknown, NoScriptError)
-        assert c == ["c", "2"]
-    finally:
-        await redis.aclose()
+    echo = await warm_echo(redis)
+    broken = redis.register_script("return redis.call('NOPE')")
+    calls: list[Any] = [
+        echo(keys=["a"], args=["1"]),
+        broken(keys=["b"]),
+        redis.evalsha("0" * 40, 0),
+        echo(keys=["c"], args=["2"]),
+    ]
+    a, b, unknown, c = await asyncio.gather(*calls, return_exceptions=True)
+    assert a == ["a", "1"]
+    assert isinstance(b, ResponseError)
+    assert isinstance(unknown, NoScriptError)
+    assert c == ["c", "2"]
 
 
-async def test_a_script_forgotten_by_the_server_is_loaded_again(
-    redis_server: RedisServer,
-) -> None:
-    redis = connect(redis_server.url)
-    try:
-        count = redis.register_script(COUNT)
-        assert await count(keys=["n"]) == 1
-        await redis.script_flush()
-        assert await count(keys=["n"]) == 2  # NOSCRIPT from the lane, loaded by redis-py
-    finally:
-        await redis.aclose()
+async def test_a_script_forgotten_by_the_server_is_loaded_again(redis: Redis) -> None:
+    count = redis.register_script(COUNT)
+    assert await count(keys=["n"]) == 1
+    await redis.script_flush()
+    assert await count(keys=["n"]) == 2  # NOSCRIPT from the lane, loaded by redis-py
 
 
-async def test_a_cancelled_caller_leaves_its_answer_to_nobody(redis_server: RedisServer) -> None:
-    redis = connect(redis_server.url)
-    try:
-        echo = redis.register_script(ECHO)
-        await echo(keys=["k"], args=["warm"])
-        gone = asyncio.create_task(echo(keys=["gone"], args=["x"]))
-        await asyncio.sleep(0)  # written, not yet answered
-        gone.cancel()
-        assert await echo(keys=["next"], args=["y"]) == ["next", "y"]
-        assert gone.cancelled()
-    finally:
-        await redis.aclose()
+async def test_a_cancelled_caller_leaves_its_answer_to_nobody(redis: Redis) -> None:
+    echo = await warm_echo(redis)
+    gone = asyncio.create_task(echo(keys=["gone"], args=["x"]))
+    await asyncio.sleep(0)  # written, not yet answered
+    gone.cancel()
+    assert await echo(keys=["next"], args=["y"]) == ["next", "y"]
+    assert gone.cancelled()
 
 
 async def test_an_outage_surfaces_as_a_storage_error_and_heals(
-    redis_server: RedisServer,
+    redis: Redis, redis_server: RedisServer
 ) -> None:
-    redis = connect(redis_server.url)
-    try:
-        count = redis.register_script(COUNT)
-        assert await count(keys=["n"]) == 1
-        redis_server.stop()
-        with pytest.raises(STORAGE_ERRORS):
-            await count(keys=["n"])
-        redis_server.start()  # the same data directory: the count is kept, the script is not
-        assert await count(keys=["n"]) == 2
-    finally:
-        await redis.aclose()
+    count = redis.register_script(COUNT)
+    assert await count(keys=["n"]) == 1
+    redis_server.stop()
+    with pytest.raises(STORAGE_ERRORS):
+        await count(keys=["n"])
+    redis_server.start()  # the same data directory: the count is kept, the script is not
+    assert await count(keys=["n"]) == 2
 
 
+@pytest.mark.usefixtures("short_timeout")
 async def test_a_frozen_server_times_out_and_a_late_answer_reaches_nobody(
-    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+    redis: Redis, redis_server: RedisServer
 ) -> None:
-    monkeypatch.setattr(base, "COMMAND_TIMEOUT", 0.3)
-    redis = connect(redis_server.url)
+    echo = await warm_echo(redis)
+    assert redis_server.process is not None
+    redis_server.process.send_signal(signal.SIGSTOP)
+    started = time.monotonic()
     try:
-        echo = redis.register_script(ECHO)
-        await echo(keys=["k"], args=["warm"])
-        assert redis_server.process is not None
-        redis_server.process.send_signal(signal.SIGSTOP)
-        started = time.monotonic()
-        try:
-            stuck = await asyncio.gather(
-                *(echo(keys=[f"s{n}"], args=[str(n)]) for n in range(5)),
-                return_exceptions=True,
-            )
-        finally:
-            redis_server.process.send_signal(signal.SIGCONT)
-        assert all(isinstance(error, STORAGE_ERRORS) for error in stuck)
-        assert time.monotonic() - started < 2.5  # the timeout, once more after a retry
-        answers = await asyncio.gather(*(echo(keys=[f"n{n}"], args=[str(n)]) for n in range(5)))
-        assert answers == [[f"n{n}", str(n)] for n in range(5)]
+        stuck = await asyncio.gather(
+            *(echo(keys=[f"s{n}"], args=[str(n)]) for n in range(5)),
+            return_exceptions=True,
+        )
     finally:
-        await redis.aclose()
+        redis_server.process.send_signal(signal.SIGCONT)
+    assert all(isinstance(error, STORAGE_ERRORS) for error in stuck)
+    assert time.monotonic() - started < 1.5  # 0.3 s, once more after a retry's pause
+    answers = await asyncio.gather(*(echo(keys=[f"n{n}"], args=[str(n)]) for n in range(5)))
+    assert answers == [[f"n{n}", str(n)] for n in range(5)]
 
 
 async def test_a_closed_client_refuses_at_once(redis_server: RedisServer) -> None:
     redis = connect(redis_server.url)
-    echo = redis.register_script(ECHO)
-    await echo(keys=["k"], args=["warm"])
+    echo = await warm_echo(redis)
     await redis.aclose()
     with pytest.raises(RedisConnectionError):
         await asyncio.wait_for(lane_of(redis).call("EVALSHA", echo.sha, 1, "k", "v"), 1)
@@ -226,19 +217,15 @@ async def test_a_password_a_database_and_a_unix_socket(guarded_socket: Path) -> 
 
 
 async def test_a_dropped_connection_is_opened_again_once_for_every_caller(
-    redis_server: RedisServer,
+    redis: Redis, redis_server: RedisServer
 ) -> None:
-    redis = connect(redis_server.url)
-    try:
-        count = redis.register_script(COUNT)
-        assert await count(keys=["n"]) == 1
-        with SyncRedis(port=redis_server.port) as watcher:
-            before = connections_made(watcher)
-            calls = [asyncio.create_task(count(keys=["n"])) for _ in range(50)]
-            await asyncio.sleep(0)  # every call asked; written at the loop's next turn
-            watcher.client_kill_filter(_type="normal", skipme=True)
-            answers = await asyncio.gather(*calls)
-            assert sorted(answers) == list(range(2, 52))
-            assert connections_made(watcher) - before == 1
-    finally:
-        await redis.aclose()
+    count = redis.register_script(COUNT)
+    assert await count(keys=["n"]) == 1
+    with SyncRedis(port=redis_server.port) as watcher:
+        before = connections_made(watcher)
+        calls = [asyncio.create_task(count(keys=["n"])) for _ in range(50)]
+        await asyncio.sleep(0)  # every call asked; written at the loop's next turn
+        watcher.client_kill_filter(_type="normal", skipme=True)
+        answers = await asyncio.gather(*calls)
+        assert sorted(answers) == list(range(2, 52))
+        assert connections_made(watcher) - before == 1
