@@ -2,7 +2,7 @@
 and the one parse mode meet.
 
 Nothing here lives at module level: every call builds a fresh Dispatcher, so tests and
-several bots in one process never share a router or a middleware (STYLE.md, aiogram's own
+several bots in one process never share a router or a middleware (as in aiogram's own
 examples).
 """
 
@@ -19,7 +19,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.utils.i18n import I18n
 from redis.exceptions import AuthenticationError, RedisError
 
-from bot.commands import set_commands
+from bot.commands import MenuUpkeep, set_commands
 from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
 from bot.metrics import MetricsMiddleware
@@ -74,6 +74,7 @@ def create_dispatcher(
     dispatcher.update.outer_middleware(MetricsMiddleware())
     dispatcher.update.outer_middleware(StateMiddleware())
     dispatcher.update.outer_middleware(ChatLocaleMiddleware(i18n))
+    dispatcher.update.outer_middleware(MenuUpkeep(i18n))
     dispatcher[IN_FLIGHT_KEY] = in_flight
     dispatcher.include_routers(*(features.routers() if routers is None else routers))
     dispatcher.startup.register(on_startup)

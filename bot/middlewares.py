@@ -1,4 +1,5 @@
-"""What happens to every update before and after a handler: one straight road (STYLE.md).
+"""What happens to every update before and after a handler: one straight road
+(ARCHITECTURE.md, "The layers").
 
 Order on the ``update`` observer, outermost first (after aiogram's own user-context step):
 
@@ -8,7 +9,11 @@ Order on the ``update`` observer, outermost first (after aiogram's own user-cont
 3. :class:`StateMiddleware` — begins the update's journal (a re-delivered update that was
    finished is dropped) and loads the chat's settings in the same Redis round-trip, hands
    handlers ``chat_settings``, ``profile`` and ``rng``, and finishes the update;
-4. :class:`bot.i18n.ChatLocaleMiddleware` — picks the language and sets ``locale``.
+4. :class:`bot.i18n.ChatLocaleMiddleware` — picks the language and sets ``locale``;
+5. :class:`bot.commands.MenuUpkeep` — once the handler is done, publishes again the command
+   menu of a chat on another game when this release changed it (once per chat and process).
+
+(:class:`bot.metrics.MetricsMiddleware`, between 2 and 3, counts and times the updates.)
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ slot of a Redis Cluster, so every script and transaction of an update, which tou
 its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:port``):
 
 - ``sdb:chat:{CHAT}`` — the chat's :class:`ChatSettings` as JSON;
+- ``sdb:menu:{CHAT}`` — the mark (game and content) of the command menu last published in
+  the chat's own scope, so a release that changes a game's menu publishes it again at the
+  chat's next update (bot/commands.py); forgotten ``CHAT_TTL`` after it was published;
 - ``sdb:flow:{CHAT}:FLOW`` — a hash: kind, owner_id, version, closed, data (JSON), actors,
   screen, locale (a new flow leaves out the chat, its key's, and ``closed``, and keeps a long
   data JSON in pieces of 64 bytes, ``data``, ``data1``, …, which its first step writes

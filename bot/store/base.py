@@ -114,6 +114,10 @@ def chat_key(chat_id: int) -> str:
     return f"{PREFIX}:chat:{tag(chat_id)}"
 
 
+def menu_key(chat_id: int) -> str:
+    return f"{PREFIX}:menu:{tag(chat_id)}"
+
+
 def flow_key(chat_id: int, flow_id: str) -> str:
     """A flow lives in its chat's slot: a tap's step writes it with the chat's log, sheets and
     the update's journal in one script or transaction."""

@@ -22,6 +22,7 @@ from bot.store.base import (
     campaigns_key,
     chat_key,
     log,
+    menu_key,
 )
 
 
@@ -52,6 +53,18 @@ def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:
 class ChatStore(StoreBase):
     async def load_chat(self, chat_id: int) -> ChatSettings:
         return parse_chat_settings(await self.redis.get(chat_key(chat_id)))
+
+    async def menu_mark(self, chat_id: int) -> str | None:
+        """The mark of the command menu last published in the chat's own scope (bot/commands.py)."""
+        mark = await self.redis.get(menu_key(chat_id))
+        return str(mark) if mark is not None else None
+
+    async def set_menu_mark(self, chat_id: int, mark: str | None) -> None:
+        """Remember the menu just published for the chat; None: it has none of its own now."""
+        if mark is None:
+            await self.redis.delete(menu_key(chat_id))
+        else:
+            await self.redis.set(menu_key(chat_id), mark, ex=CHAT_TTL)
 
     async def update_chat(self, chat_id: int, **changes: Any) -> ChatSettings:
         """Read-modify-write under WATCH, so two Storytellers' changes never overwrite each other.

@@ -129,7 +129,7 @@ async def rules_command(
         return
     if name in profiles.names() and access is GameAccess.ALLOWED:
         await _switch_game(message, store, chat_settings, name)
-        await set_game_commands(bot, get_i18n(), features, message.chat.id, name)
+        await set_game_commands(bot, get_i18n(), features, message.chat.id, name, store)
         return
     current = chat_settings.profile
     await message.answer(
@@ -306,4 +306,4 @@ async def profile_tap(
         view.rules_keyboard(profiles.names(), settings.profile),
     )
     await callback.answer()
-    await set_game_commands(bot, get_i18n(), features, message.chat.id, settings.profile)
+    await set_game_commands(bot, get_i18n(), features, message.chat.id, settings.profile, store)

@@ -12,9 +12,10 @@ from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiogram.methods import DeleteMyCommands, SetMyCommands, TelegramMethod
 from aiogram.types import BotCommandScopeChat
 from aiogram.utils.i18n import I18n
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.app import make_bot
-from bot.commands import MENU_FLOOD_WAIT, set_commands, set_game_commands
+from bot.commands import MENU_FLOOD_WAIT, MenuUpkeep, set_commands, set_game_commands
 from bot.features import Feature, FeatureSet, MenuCommand
 from bot.session import RetryMiddleware
 from handlers import all_features
@@ -205,3 +206,67 @@ def test_one_command_has_one_entry_per_game(i18n: I18n) -> None:
         FeatureSet(
             [Feature("d6", Router, commands=(d6,)), Feature("any", Router, commands=(both,))]
         )
+
+
+# A release that changes a game's menu reaches the chats that chose their game before it.
+
+
+def chat_menus(table: Table) -> list[tuple[str | None, list[str]]]:
+    """The menus published in the table's own scope so far: language code and commands."""
+    return [
+        (call.language_code, [c.command for c in call.commands])
+        for call in table.session.of(SetMyCommands)
+        if call.scope == BotCommandScopeChat(chat_id=table.chat.id)
+    ]
+
+
+async def test_a_chat_on_another_game_gets_this_releases_menu_once(table: Table) -> None:
+    await table.store.update_chat(table.chat.id, profile="dark-ages")  # chosen before
+    await table.say(player(1, "Аня"), "/r 5 6")
+    published = chat_menus(table)
+    assert [language for language, _ in published] == [None, "ru"]
+    assert "blood" in published[1][1]
+    assert "m" not in published[1][1]
+    mark = await table.store.menu_mark(table.chat.id)
+    assert mark is not None
+    assert mark.startswith("dark-ages:")
+    await table.say(player(2, "Борис"), "/r 3 6")
+    assert len(chat_menus(table)) == 2  # looked at once
+
+
+async def test_a_menu_published_by_this_release_is_left_alone(table: Table) -> None:
+    admin = player(1, "Аня")
+    table.session.admins.add(admin.id)
+    await table.say(admin, "/rules d6")
+    assert len(chat_menus(table)) == 2
+    assert (await table.store.menu_mark(table.chat.id) or "").startswith("d6:")
+    # Another process (a restart, a replica) sees the chat for the first time: same menu.
+    upkeep = MenuUpkeep(table.i18n)
+    await upkeep.keep(table.bot, table.store, all_features(), table.chat.id)
+    assert len(chat_menus(table)) == 2
+    await table.store.set_menu_mark(table.chat.id, "d6:an-older-release")
+    await upkeep.keep(table.bot, table.store, all_features(), table.chat.id)
+    assert len(chat_menus(table)) == 4
+    await table.say(admin, "/rules mage")  # back home: the chat's own menu and mark go
+    assert await table.store.menu_mark(table.chat.id) is None
+
+
+async def test_a_chat_on_the_default_game_is_not_looked_at(table: Table) -> None:
+    await table.say(player(1, "Аня"), "/r 5 6")
+    assert chat_menus(table) == []
+    assert table.session.of(DeleteMyCommands) == []
+
+
+async def test_a_menu_not_checked_while_redis_is_away_is_only_logged(
+    table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    await table.store.update_chat(table.chat.id, profile="d6")
+
+    async def away(chat_id: int) -> str | None:
+        raise RedisConnectionError("away")
+
+    monkeypatch.setattr(table.store, "menu_mark", away)
+    with caplog.at_level(logging.INFO, logger="bot.commands"):
+        await MenuUpkeep(table.i18n).keep(table.bot, table.store, all_features(), table.chat.id)
+    assert chat_menus(table) == []
+    assert f"command menu of chat {table.chat.id} not checked" in caplog.text
