@@ -82,6 +82,10 @@ class _Wire(asyncio.Protocol):
         self._outgoing.append(packed)
         return answer
 
+    def idle(self, limit: float) -> bool:
+        """Nothing asked or answered for more than ``limit`` seconds (0: never idle)."""
+        return 0 < limit < self.loop.time() - self._progress and not self._waiting
+
     def _flush(self) -> None:
         """What this turn of the event loop asked, written at once."""
         outgoing, self._outgoing = self._outgoing, []
@@ -170,6 +174,11 @@ class ScriptLane:
 
     async def _once(self, packed: bytes) -> Any:
         wire = self._wire
+        if wire is not None and wire.idle(float(self._kwargs.get("health_check_interval") or 0)):
+            # A connection quiet that long may have been dropped on the way (a NAT, a proxy)
+            # without a word: the pool checks its own with a PING then; a fresh one costs the
+            # same round-trip and cannot be the dead one.
+            wire.fail(RedisConnectionError(f"Connection to {wire.where} left idle."))
         if wire is None or wire.closed or wire.loop is not asyncio.get_running_loop():
             wire = await self._open()
         return await wire.send(packed)

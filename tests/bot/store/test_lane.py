@@ -229,3 +229,21 @@ async def test_a_dropped_connection_is_opened_again_once_for_every_caller(
         answers = await asyncio.gather(*calls)
         assert sorted(answers) == list(range(2, 52))
         assert connections_made(watcher) - before == 1
+
+
+async def test_a_connection_left_idle_is_made_anew_before_its_next_call(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(base, "HEALTH_CHECK_INTERVAL", 0.2)
+    redis = connect(redis_server.url)
+    try:
+        echo = await warm_echo(redis)
+        with SyncRedis(port=redis_server.port) as watcher:
+            before = connections_made(watcher)
+            assert await echo(keys=["a"], args=["1"]) == ["a", "1"]
+            assert connections_made(watcher) == before  # busy enough: the same one
+            await asyncio.sleep(0.3)
+            assert await echo(keys=["b"], args=["2"]) == ["b", "2"]
+            assert connections_made(watcher) == before + 1
+    finally:
+        await redis.aclose()
