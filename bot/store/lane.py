@@ -133,8 +133,8 @@ class _Wire(asyncio.Protocol):
             self._watch = None
         while self._waiting:
             answer = self._waiting.popleft()
-            if not answer.done():
-                answer.set_exception(error)
+            if not answer.done():  # each caller its own error, with a traceback of its own
+                answer.set_exception(type(error)(*error.args))
         if self.transport is not None:
             self.transport.abort()
 
@@ -241,8 +241,10 @@ class ScriptLane:
             hello.append(("SELECT", kw["db"]))
         if kw.get("client_name"):
             hello.append(("CLIENT", "SETNAME", kw["client_name"]))
-        for answer in [wire.send(hiredis.pack_command(command)) for command in hello]:
-            await answer
+        answers = [wire.send(hiredis.pack_command(command)) for command in hello]
+        for answer in await asyncio.gather(*answers, return_exceptions=True):
+            if isinstance(answer, BaseException):
+                raise answer
 
     async def aclose(self) -> None:
         self._closed = True

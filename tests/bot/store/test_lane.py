@@ -15,8 +15,8 @@ import pytest
 from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
+from redis.exceptions import AuthenticationError, NoScriptError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
 
 from bot.store import base
 from bot.store.base import STORAGE_ERRORS, connect
@@ -245,5 +245,14 @@ async def test_a_connection_left_idle_is_made_anew_before_its_next_call(
             await asyncio.sleep(0.3)
             assert await echo(keys=["b"], args=["2"]) == ["b", "2"]
             assert connections_made(watcher) == before + 1
+    finally:
+        await redis.aclose()
+
+
+async def test_a_wrong_password_is_refused_as_redis_py_refuses_it(guarded_socket: Path) -> None:
+    redis = connect(f"unix://:wrong@{guarded_socket}?db=3")
+    try:
+        with pytest.raises(AuthenticationError):
+            await redis.evalsha("0" * 40, 0)
     finally:
         await redis.aclose()
