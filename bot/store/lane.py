@@ -19,8 +19,9 @@ timeout ``TimeoutError``, and either is retried once on a fresh connection, as t
 retries. Everything else (transactions, WATCH, plain commands, script loading) stays on the
 pool.
 
-Only a plain TCP or Unix socket connection with a password at most is carried here; TLS, a
-credential provider or RESP3 keep every call on the pool, as does a Redis Cluster.
+A TCP connection (with TLS for a ``rediss://`` URL, on the context redis-py builds from the
+URL's options) or a Unix socket, with a password at most, is carried here; a credential
+provider or RESP3 keep every call on the pool, as does a Redis Cluster.
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ from typing import Any, cast
 import hiredis
 from redis._parsers.base import BaseParser
 from redis.asyncio import ConnectionPool, Redis
-from redis.asyncio.connection import Connection, SSLConnection, UnixDomainSocketConnection
+from redis.asyncio.connection import (
+    Connection,
+    RedisSSLContext,
+    SSLConnection,
+    UnixDomainSocketConnection,
+)
 from redis.asyncio.retry import Retry
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse
@@ -142,10 +148,18 @@ class _Wire(asyncio.Protocol):
 class ScriptLane:
     """The shared connection and how it is opened again after an outage (module docstring)."""
 
-    def __init__(self, kwargs: dict[str, Any], *, unix: bool, retry: Retry) -> None:
+    def __init__(
+        self,
+        kwargs: dict[str, Any],
+        *,
+        unix: bool,
+        retry: Retry,
+        tls: RedisSSLContext | None = None,
+    ) -> None:
         self._kwargs = kwargs
         self._unix = unix
         self._retry = retry
+        self._tls = tls  # redis-py's RedisSSLContext of a rediss:// URL: the same certificates
         self._wire: _Wire | None = None
         self._opening: asyncio.Task[_Wire] | None = None
         self._closed = False
@@ -156,16 +170,19 @@ class ScriptLane:
         kwargs = pool.connection_kwargs
         kinds = pool.connection_class.__mro__
         unix = UnixDomainSocketConnection in kinds
-        if SSLConnection in kinds or (not unix and Connection not in kinds):
+        if not unix and Connection not in kinds:
             return None
-        if "ssl_context" in kwargs or kwargs.get("credential_provider") is not None:
+        if kwargs.get("credential_provider") is not None:
             return None
         if kwargs.get("protocol") not in (None, 2, "2"):
             return None
         retry = kwargs.get("retry")
         if not isinstance(retry, Retry):
             return None
-        return cls(dict(kwargs), unix=unix, retry=retry)
+        tls = None
+        if SSLConnection in kinds:  # the context redis-py itself would connect with
+            tls = cast(SSLConnection, pool.connection_class(**kwargs)).ssl_context
+        return cls(dict(kwargs), unix=unix, retry=retry, tls=tls)
 
     async def call(self, *args: Any) -> Any:
         """One command's answer, retried once on a fresh connection as the pool's are."""
@@ -217,7 +234,8 @@ class ScriptLane:
                 if self._unix:
                     await loop.create_unix_connection(lambda: wire, kw["path"])
                 else:
-                    await loop.create_connection(lambda: wire, kw["host"], kw["port"])
+                    tls = self._tls.get() if self._tls is not None else None
+                    await loop.create_connection(lambda: wire, kw["host"], kw["port"], ssl=tls)
                 await self._introduce(wire)
         except TimeoutError as error:
             wire.fail(RedisTimeoutError(f"Timeout connecting to {where}"))

@@ -4,6 +4,7 @@ answer, raises what redis-py raises, and lives through an outage as the pool doe
 from __future__ import annotations
 
 import asyncio
+import shutil
 import signal
 import subprocess
 import time
@@ -15,7 +16,7 @@ import pytest
 from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
-from redis.exceptions import AuthenticationError, NoScriptError, ResponseError
+from redis.exceptions import AuthenticationError, NoScriptError, RedisError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from bot.store import base
@@ -161,13 +162,13 @@ async def test_a_refused_connection_is_a_storage_error() -> None:
     [
         ("redis://localhost:1/0", True),
         ("unix:///tmp/none.sock", True),
-        ("rediss://localhost:1/0", False),  # TLS stays on the pool
+        ("rediss://localhost:1/0", True),
+        ("redis+cluster://localhost:1", False),  # a Cluster keeps everything on the pool
     ],
 )
-def test_only_plain_connections_take_the_lane(url: str, laned: bool) -> None:
+def test_which_connections_take_the_lane(url: str, laned: bool) -> None:
     redis = connect(url)
-    assert isinstance(redis, LanedRedis)
-    assert (redis.lane is not None) is laned
+    assert (isinstance(redis, LanedRedis) and redis.lane is not None) is laned
 
 
 @pytest.fixture
@@ -256,3 +257,67 @@ async def test_a_wrong_password_is_refused_as_redis_py_refuses_it(guarded_socket
             await redis.evalsha("0" * 40, 0)
     finally:
         await redis.aclose()
+
+
+@pytest.fixture
+def tls_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
+    """A redis-server speaking TLS only, on a certificate of its own for 127.0.0.1."""
+    if not Path(REDIS_SERVER).exists() or shutil.which("openssl") is None:
+        pytest.skip("redis-server or openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"),
+            *("-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1"),
+            *("-addext", "subjectAltName=IP:127.0.0.1"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            *(REDIS_SERVER, "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1"),
+            *("--tls-cert-file", str(cert), "--tls-key-file", str(key)),
+            *("--tls-ca-cert-file", str(cert), "--tls-auth-clients", "no"),
+            *("--dir", str(tmp_path), "--save", ""),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with SyncRedis(
+                    host="127.0.0.1", port=port, ssl=True, ssl_ca_certs=str(cert), retry=None
+                ) as client:
+                    client.ping()
+                break
+            except RedisError:
+                if process.poll() is not None:
+                    pytest.skip("this redis-server was built without TLS")
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield port, cert
+    finally:
+        process.terminate()
+        process.wait(timeout=5)
+
+
+async def test_a_tls_connection_on_the_urls_certificates(tls_server: tuple[int, Path]) -> None:
+    port, cert = tls_server
+    redis = connect(f"rediss://127.0.0.1:{port}/0?ssl_ca_certs={cert}")
+    try:
+        echo = await warm_echo(redis)
+        answers = await asyncio.gather(*(echo(keys=[f"k{n}"], args=[str(n)]) for n in range(50)))
+        assert answers == [[f"k{n}", str(n)] for n in range(50)]
+    finally:
+        await redis.aclose()
+    untrusted = connect(f"rediss://127.0.0.1:{port}/0")  # the system's CAs: not this one
+    try:
+        with pytest.raises(STORAGE_ERRORS):
+            await lane_of(untrusted).call("EVALSHA", echo.sha, 1, "k", "v")
+    finally:
+        await untrusted.aclose()
