@@ -160,6 +160,7 @@ class ScriptLane:
         self._unix = unix
         self._retry = retry
         self._tls = tls  # redis-py's RedisSSLContext of a rediss:// URL: the same certificates
+        self._idle_limit = float(kwargs.get("health_check_interval") or 0)
         self._wire: _Wire | None = None
         self._opening: asyncio.Task[_Wire] | None = None
         self._closed = False
@@ -191,7 +192,7 @@ class ScriptLane:
 
     async def _once(self, packed: bytes) -> Any:
         wire = self._wire
-        if wire is not None and wire.idle(float(self._kwargs.get("health_check_interval") or 0)):
+        if wire is not None and wire.idle(self._idle_limit):
             # A connection quiet that long may have been dropped on the way (a NAT, a proxy)
             # without a word: the pool checks its own with a PING then; a fresh one costs the
             # same round-trip and cannot be the dead one.
