@@ -58,7 +58,7 @@ def load_settings() -> Settings:
 
 
 def fail(message: str, code: int = EXIT_BAD_SETTINGS) -> NoReturn:
-    print(f"bot: {message}", file=sys.stderr)
+    print(f"bot: {message}", file=sys.stderr)  # noqa: T201 - the command line's own answer
     raise SystemExit(code)
 
 

@@ -69,7 +69,7 @@ async def run(port: int, browser: bool) -> None:
         dispatcher = create_dispatcher(settings, store, load_i18n(LOCALES_DIR, "ru"))
         limiter = RateLimitMiddleware(on_hold=playground.hold)
         bot = make_bot(api.token, make_session(settings, limiter=limiter))
-        print(
+        print(  # noqa: T201 - the playground tells its user where the page is
             f"playground: {url}  (kept in memory, forgotten when it stops; Ctrl+C stops it)",
             flush=True,
         )
