@@ -99,7 +99,7 @@ PROPOSED_FIX = """
 import gc
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware
 from aiogram.methods import Response
-import bot.__main__ as entry
+import bot.launch as entry
 import bot.session as session
 
 class PinResponseTypes(BaseRequestMiddleware):

@@ -1,161 +1,64 @@
-"""``python -m bot``: long polling, or a webhook server when WEBHOOK_URL is set.
+"""``python -m bot``: long polling, or a webhook server when WEBHOOK_URL is set
+(bot/launch.py); ``python -m bot --version``; ``python -m bot playground``.
 
 A wrong or missing setting ends the process before anything starts, with one line on stderr
-and exit code 2, so a mistake in ``.env`` reads like a sentence and not like a traceback. The
-same holds for what only start-up can find out (README "Exit codes"): a token Telegram
-refuses or a password Redis refuses is a wrong setting (2); a Bot API server that stays
-unreachable through the session's retries is 3, for a supervisor to try again later. With
-LOG_LEVEL=DEBUG the traceback is logged before that line.
+and exit code 2, so a mistake in ``.env`` reads like a sentence and not like a traceback. It
+is answered within a second: this module imports only the settings, the log setup and the
+version (pydantic, the standard library); aiogram, the features and Redis, seconds of
+imports on a small machine, come in with bot/launch.py once the settings are known good.
+With LOG_LEVEL=DEBUG the traceback of a failed start-up is logged before that line.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import errno
-import gc
 import importlib
 import logging
-import signal
+import os
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from aiogram import Bot, Dispatcher
-from aiogram.exceptions import (
-    ClientDecodeError,
-    TelegramNetworkError,
-    TelegramNotFound,
-    TelegramServerError,
-    TelegramUnauthorizedError,
-)
-from pydantic import ValidationError
-from redis.exceptions import AuthenticationError as RedisAuthenticationError
+from bot import logs
+from bot.version import version
 
-from bot import metrics
-from bot.app import SHUTDOWN_GRACE, create_dispatcher, make_bot
-from bot.delivery import Delivery
-from bot.i18n import LOCALES_DIR, load_i18n
-from bot.session import make_session
-from bot.settings import Settings, describe_error
-from bot.store import Store
-from bot.webhook import serve
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 log = logging.getLogger("bot")
 
-EXIT_BAD_SETTINGS = 2  # a setting is missing or wrong, or Telegram or Redis refused it
-EXIT_UNREACHABLE = 3  # the Bot API server did not answer at start-up, retries included
+EXIT_BAD_SETTINGS = 2  # bot.settings.EXIT_BAD_SETTINGS, here before the settings load
+USAGE = "usage: python -m bot [--version | playground [--port P] [--no-browser]]"
 
 
 def load_settings() -> Settings:
     """The settings, or exit 2 with one line naming what is wrong."""
+    from pydantic import ValidationError
+
+    from bot.settings import Settings, describe_error
+
     try:
         settings = Settings()
     except ValidationError as error:
-        fail(describe_error(error))
+        fail(describe_error(error), log_format=_format_asked())
     if settings.bot_token is None:
-        fail("invalid settings: BOT_TOKEN is required (ask @BotFather for one)")
+        fail(
+            "invalid settings: BOT_TOKEN is required (ask @BotFather for one)",
+            log_format=settings.log_format,
+        )
     return settings
 
 
-def fail(message: str, code: int = EXIT_BAD_SETTINGS) -> NoReturn:
-    print(f"bot: {message}", file=sys.stderr)  # noqa: T201 - the command line's own answer
+def _format_asked() -> logs.LogFormat:
+    """LOG_FORMAT from the environment when the settings as a whole did not load."""
+    return "json" if os.environ.get("LOG_FORMAT", "").strip().lower() == "json" else "text"
+
+
+def fail(
+    message: str, code: int = EXIT_BAD_SETTINGS, *, log_format: logs.LogFormat = "text"
+) -> NoReturn:
+    line = logs.failure_line(message, log_format)
+    print(line, file=sys.stderr)  # noqa: T201 - the command line's own answer
     raise SystemExit(code)
-
-
-def startup_failure(error: BaseException, settings: Settings) -> tuple[int, str] | None:
-    """The exit code and the one line for an error start-up cannot get past, or None for
-    a bug (which keeps its traceback)."""
-    if isinstance(error, TelegramUnauthorizedError | TelegramNotFound):
-        return EXIT_BAD_SETTINGS, (
-            f"Telegram refused BOT_TOKEN ({_said(error.message, type(error).__name__)}): "
-            "check the token @BotFather gave you"
-        )
-    if isinstance(error, ClientDecodeError):
-        # No Bot API answers this way: the URL is wrong, or a proxy refused (401, 404, 502…).
-        return EXIT_BAD_SETTINGS, (
-            f"{settings.telegram_api_url} does not answer like a Bot API server "
-            f"({_said(str(error.data), 'an empty answer')}): check TELEGRAM_API_URL and BOT_TOKEN"
-        )
-    if isinstance(error, RedisAuthenticationError):
-        return EXIT_BAD_SETTINGS, f"Redis refused the credentials in REDIS_URL: {error}"
-    if isinstance(error, OSError) and error.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL):
-        return EXIT_BAD_SETTINGS, f"cannot listen: {error}"
-    if isinstance(error, TelegramNetworkError | TelegramServerError):
-        return EXIT_UNREACHABLE, (
-            f"the Bot API at {settings.telegram_api_url} is unreachable "
-            f"(gave up after retries): {_said(error.message, type(error).__name__)}"
-        )
-    return None
-
-
-def _said(text: str | None, otherwise: str) -> str:
-    """What the other side said, on one line and short, or ``otherwise`` if nothing."""
-    line = " ".join((text or "").split())
-    return (line[:117] + "...") if len(line) > 120 else (line or otherwise)
-
-
-async def run(settings: Settings) -> None:
-    """Build everything from the settings and run until a signal asks us to stop."""
-    token = settings.bot_token.get_secret_value() if settings.bot_token else ""
-    store = Store.from_url(settings.redis_url)
-    i18n = load_i18n(LOCALES_DIR, settings.default_locale)
-    dispatcher = create_dispatcher(settings, store, i18n)
-    # Everything built so far (routers, catalogues, pydantic models) lives as long as the
-    # process; freezing it keeps full collections from walking it and pausing the bot for
-    # hundreds of milliseconds mid-roll (bench/e2e.py measured p99 pauses of 140-400 ms).
-    gc.collect()
-    gc.freeze()
-    bot = make_bot(token, make_session(settings, store))
-    try:
-        async with metrics.serving(settings):
-            if settings.webhook_url:
-                await serve(settings, dispatcher, bot)
-            else:
-                await poll(dispatcher, bot, store)
-    except Exception:
-        # Start-up failed (a clean stop closes Redis in the Dispatcher's shutdown).
-        with contextlib.suppress(Exception):
-            await store.close()
-        raise
-    finally:
-        await bot.session.close()
-
-
-async def poll(dispatcher: Dispatcher, bot: Bot, store: Store) -> None:
-    """Long polling through bot/delivery.py (an update is confirmed only once it is in the
-    inbox; a chat's updates in order, chats side by side) until SIGTERM or SIGINT; what is
-    left unfinished stays in the inbox for the next start."""
-    delivery = Delivery(dispatcher, bot, store, take_over=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    workflow = {**dispatcher.workflow_data, "dispatcher": dispatcher, "bot": bot}
-    try:
-        await dispatcher.emit_startup(**workflow)
-    except BaseException:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
-        raise
-    tasks = [
-        asyncio.create_task(delivery.poll(dispatcher.resolve_used_update_types())),
-        asyncio.create_task(delivery.recover_forever()),
-    ]
-    try:
-        await stop.wait()
-        log.info("stop requested")
-    finally:
-        delivery.stop()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        left = await delivery.drain(SHUTDOWN_GRACE)
-        if left:
-            log.warning("%d chat(s) still busy at shutdown: left in the inbox", left)
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
-        await dispatcher.emit_shutdown(**workflow)
-        await bot.session.close()
 
 
 def run_playground(args: list[str]) -> int:
@@ -172,15 +75,20 @@ def run_playground(args: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args in (["--version"], ["-V"]):
+        print(version())  # noqa: T201 - the command line's own answer
+        return 0
+    if args in (["--help"], ["-h"]):
+        print(USAGE)  # noqa: T201 - the command line's own answer
+        return 0
     if args[:1] == ["playground"]:
         return run_playground(args[1:])
     if args:
-        fail(f"unknown arguments: {' '.join(args)} (usage: python -m bot [playground])")
+        fail(f"unknown arguments: {' '.join(args)} ({USAGE})")
     settings = load_settings()
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logs.setup(settings.log_level, settings.log_format)
+    from bot.launch import run, startup_failure  # the heavy part, now that it will run
+
     try:
         asyncio.run(run(settings))
     except Exception as error:
@@ -188,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         if failure is None:
             raise
         log.debug("start-up failed", exc_info=error)
-        fail(failure[1], failure[0])
+        fail(failure[1], failure[0], log_format=settings.log_format)
     return 0
 
 

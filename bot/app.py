@@ -27,6 +27,7 @@ from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
 from bot.routing import RoutedDispatcher
 from bot.settings import Settings
 from bot.store import Store
+from bot.version import version
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +114,10 @@ async def on_startup(
         storage = f"redis (unreachable for now: {error})"
     mode = f"webhook {settings.webhook_url}" if settings.webhook_url else "long polling"
     log.info(
-        "bot @%s (id %d) started: %s, %s, Bot API %s",
+        "bot @%s (id %d) started: storyteller-dice-bot %s, %s, %s, Bot API %s",
         me.username,
         me.id,
+        version(),
         mode,
         storage,
         settings.telegram_api_url,

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot, Dispatcher
+from aiogram.dispatcher.middlewares.user_context import UserContextMiddleware
 from aiogram.exceptions import (
     TelegramAPIError,
     TelegramNetworkError,
@@ -47,7 +48,7 @@ from aiogram.types import Message, ReplyParameters, Update
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import metrics
+from bot import logs, metrics
 from bot.i18n import choose_locale
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, DeadRunFirst, update_scope
 from bot.sent import SendKey
@@ -89,6 +90,12 @@ class EarlierRuns:
 
 def _update_id(raw: dict[str, Any]) -> int:
     return int(raw["update_id"])
+
+
+def _chat_of(update: Update) -> int | None:
+    """The chat an update is in, for the log; None outside a chat (an inline query)."""
+    chat = UserContextMiddleware.resolve_event_context(update).chat
+    return chat.id if chat is not None else None
 
 
 def _reply_place(update: Update) -> tuple[int, int] | None:
@@ -236,17 +243,47 @@ class Delivery:
 
     async def _run(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         """Run the update (True), or leave it for an older one of its chat (False)."""
-        with flood_budget():  # one for all its runs here: Telegram's 429s are waited out
+        update = self._update(raw)
+        # One for all its runs here: Telegram's 429s are waited out. Every log record of its
+        # runs names the update and its chat (bot/logs.py).
+        with flood_budget(), logs.about_update(update.update_id, _chat_of(update)):
             return await self._runs(raw, queue)
+
+    def _closed(self, raw: dict[str, Any], outcome: str, started: float, tries: int) -> None:
+        """The update is done here for good: counted once with its final outcome (its
+        retries were counted apart, bot/metrics.py), and one log line says so."""
+        kind = metrics.update_kind(raw)
+        metrics.handled(kind, outcome)
+        took = (time.monotonic() - started) * 1000
+        log.info(
+            "update %d (%s): %s in %.0f ms, %d tr%s",
+            _update_id(raw),
+            kind,
+            outcome,
+            took,
+            tries,
+            "y" if tries == 1 else "ies",
+            extra={
+                "update_id": _update_id(raw),
+                "chat": _chat_of(self._update(raw)),
+                "kind": kind,
+                "outcome": outcome,
+                "duration_ms": round(took),
+                "tries": tries,
+            },
+        )
 
     async def _runs(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
         update_id = int(raw["update_id"])
         tried = 0
+        started = time.monotonic()
+        last = metrics.Try()  # what the metrics middleware saw of the latest try
         while True:
             earlier = self._earlier(update_id)
             try:
-                ran = await self._feed(raw, earlier, queue)
+                ran = await self._feed(raw, earlier, queue, last)
             except RETRIED_LATER as error:
+                metrics.retried(metrics.update_kind(raw), error)
                 if self._stopping.is_set():
                     chat = update_scope(self._update(raw))
                     log.warning("update %d of chat %d left for later: %s", update_id, chat, error)
@@ -254,7 +291,11 @@ class Delivery:
                 pause = RETRY_PAUSE[min(tried, len(RETRY_PAUSE) - 1)]
                 tried += 1
                 overdue = time.monotonic() - earlier.since + pause > self.give_up_after
-                if overdue and not isinstance(error, STORAGE_ERRORS) and await self._drop(raw):
+                if (
+                    overdue
+                    and not isinstance(error, STORAGE_ERRORS)
+                    and await self._drop(raw, started, tried)
+                ):
                     self._ran.pop(update_id, None)
                     return True
                 log.info("update %d: %s, again in %.0f s", update_id, error, pause)
@@ -263,12 +304,14 @@ class Delivery:
             except Exception:
                 log.exception("update %d failed", update_id)
                 self._ran.pop(update_id, None)
+                self._closed(raw, "failed", started, tried + 1)
                 return True
             if ran:
                 self._ran.pop(update_id, None)
+                self._closed(raw, last.outcome, started, tried + 1)
             return ran
 
-    async def _drop(self, raw: dict[str, Any]) -> bool:
+    async def _drop(self, raw: dict[str, Any], since: float, tries: int) -> bool:
         """Drop an update Telegram refused for :attr:`give_up_after` seconds: what it spent
         goes back in the drop's own step (``Store.drop_update``), then its player is told in
         reply, as soon as Telegram takes the message. False while Redis is away (the update
@@ -290,7 +333,7 @@ class Delivery:
             self.give_up_after,
             len(dropped.refunded),
         )
-        metrics.given_up(raw)
+        self._closed(raw, "given_up", since, tries)
         await self._tell_dropped(update, dropped)
         return True
 
@@ -346,7 +389,11 @@ class Delivery:
         return self._ran.setdefault(update_id, EarlierRuns())
 
     async def _feed(
-        self, raw: dict[str, Any], earlier: EarlierRuns, queue: deque[dict[str, Any]]
+        self,
+        raw: dict[str, Any],
+        earlier: EarlierRuns,
+        queue: deque[dict[str, Any]],
+        last: metrics.Try | None = None,
     ) -> bool:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
         # and a chat another replica holds (ChatBusy, tried again after BUSY_PAUSE, then less
@@ -365,6 +412,7 @@ class Delivery:
                     sent_before=earlier.sent,
                     inbox_entry=json.dumps(raw, ensure_ascii=False) if keeping else None,
                     on_kept=lambda: self._settle(update.update_id, kept=True),
+                    update_try=last if last is not None else metrics.Try(),
                 )
                 return True
             except DeadRunFirst as first:  # not a run: the dead run's update goes first

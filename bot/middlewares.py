@@ -257,6 +257,7 @@ class StateMiddleware(BaseMiddleware):
             raise GivenUp(scope, dropped)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
+            data["update_skipped"] = True  # counted as a duplicate (bot/metrics.py)
             return None
         data["chat_settings"] = chat_settings
         data["button_flow"] = flow_id

@@ -47,9 +47,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 
 async def run(port: int, browser: bool) -> None:
-    # Imported here: bot.__main__ imports this module lazily, and its poll() is the one road
+    # Imported here: bot.launch is the heavy part of python -m bot, and its poll() is the one road
     # of updates, signals and shutdown that the playground must share.
-    from bot.__main__ import poll
+    from bot.launch import poll
 
     api = FakeBotApi(bot_name=BOT_NAMES["ru"])
     playground = Playground(api)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
@@ -491,7 +492,19 @@ class LeanAnswers(BaseSession):
     ) -> Response[TelegramType]:
         answer = self._sent(method, status_code, content)
         if answer is None:
-            return super().check_response(bot, method, status_code, content)
+            try:
+                return super().check_response(bot, method, status_code, content)
+            except ClientDecodeError as error:
+                if not passing_failure(status_code, content):
+                    raise
+                # A proxy's 5xx or an HTML page where the Bot API should be: the way to it is
+                # down for now, as when the network drops. Not Telegram's own 5xx: a proxy's
+                # 502 or 504 may come after Telegram applied a send, so a send is not simply
+                # sent again (RetryMiddleware); the update runs again later and finds what it
+                # sent (bot/sent.py). At start-up getMe is retried, then exit 3 (bot/launch.py).
+                raise TelegramNetworkError(
+                    method=method, message=f"HTTP {status_code}, {not_the_api(content)}"
+                ) from error
         try:
             read = Response[method.__returning__].model_validate(  # type: ignore[name-defined]
                 answer, context={"bot": bot}
@@ -516,6 +529,36 @@ class LeanAnswers(BaseSession):
         for echoed in ECHOED:
             sent.pop(echoed, None)
         return cast(dict[str, Any], answer)
+
+
+def passing_failure(status: int, content: str) -> bool:
+    """Whether an answer that is not the Bot API's own says it is away for now: a proxy's
+    5xx or 429 in any form, or an HTML page (a captive portal, a maintenance page) under any
+    status but a refusal (4xx: a wrong URL or token, which waiting will not mend)."""
+    if status >= HTTPStatus.INTERNAL_SERVER_ERROR or status == HTTPStatus.TOO_MANY_REQUESTS:
+        return True
+    if HTTPStatus.BAD_REQUEST <= status < HTTPStatus.INTERNAL_SERVER_ERROR:
+        return False
+    return _is_html(content)
+
+
+def _is_html(content: str) -> bool:
+    head = content[:512].lstrip().lower()
+    return head.startswith(("<!doctype html", "<html")) or "<html" in head
+
+
+def not_the_api(content: str) -> str:
+    """A short description of an answer that is not the Bot API's, for the log and stderr."""
+    title = _TITLE.search(content[:4096])
+    if title is not None:
+        return f"an HTML page: {' '.join(title.group(1).split())[:80]}"
+    if _is_html(content):
+        return "an HTML page"
+    line = " ".join(content.split())
+    return f"not a Bot API answer: {line[:80]}" if line else "an empty answer"
+
+
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 class BotSession(LeanAnswers, AiohttpSession):

@@ -1,7 +1,8 @@
 """Settings of the running bot, read from the environment and a ``.env`` file (docs/product.md §4).
 
-Every setting is checked at start-up so that a typo stops the process with one clear line
-instead of a traceback minutes later, when the first player rolls. The token is a
+Every setting is checked at start-up, before the chat library is even imported, so that a
+typo stops the process within a second with one clear line instead of a traceback minutes
+later, when the first player rolls. This module imports nothing of the bot's own. The token is a
 ``SecretStr`` so that it never lands in a log line or a ``repr``.
 """
 
@@ -14,14 +15,20 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.store.base import CLUSTER_SCHEMES
-
 TOKEN_SHAPE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
 # Telegram's own rule for setWebhook's secret_token: 1-256 characters of A-Z a-z 0-9 _ -.
 WEBHOOK_SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 DEFAULT_WEBHOOK_PATH = "/webhook"
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LogFormat = Literal["text", "json"]
+# A Redis Cluster's URL schemes, and the scheme of one node's URL each stands for
+# (bot/store/base.py connects by them).
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+
+# Exit codes of a start-up that cannot go on (README "Exit codes", bot/__main__.py).
+EXIT_BAD_SETTINGS = 2  # a setting is missing or wrong, or Telegram or Redis refused it
+EXIT_UNREACHABLE = 3  # the Bot API server did not answer at start-up, retries included
 
 
 class Settings(BaseSettings):
@@ -40,13 +47,16 @@ class Settings(BaseSettings):
     telegram_api_url: str = "https://api.telegram.org"
     default_locale: Literal["ru", "en"] = "ru"
     log_level: LogLevel = "INFO"
+    log_format: LogFormat = "text"  # json: one JSON object per line (bot/logs.py)
     webhook_url: str | None = None
     webhook_secret: SecretStr | None = None
     webhook_host: str = "0.0.0.0"  # listen on every interface: the container sits behind a proxy
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_path: str | None = None
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
-    metrics_host: str = "0.0.0.0"  # the container publishes it; a firewall keeps it inside
+    # The loopback interface: the numbers and probes are for this host only unless the
+    # operator says otherwise (docker-compose.yml does, for its published port).
+    metrics_host: str = "127.0.0.1"
     # Seconds an update whose result Telegram keeps refusing (5xx, no answer) is tried before
     # it is dropped, what it spent given back, and its player told (bot/delivery.py).
     give_up_after: float = Field(default=900.0, ge=1.0)
@@ -91,6 +101,11 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("default_locale", mode="before")
     @classmethod

@@ -70,6 +70,8 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
         return web.Response(status=200, text="ok")
 
     app.router.add_post(settings.listen_path, receive)
+    # /livez and /readyz where a load balancer in front of the webhook looks (bot/metrics.py).
+    metrics.add_probes(app, with_health=False)
 
     async def start_delivery(_: web.Application) -> None:
         app[TASKS_KEY] = [asyncio.create_task(delivery.recover_forever())]

@@ -35,6 +35,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from bot.settings import CLUSTER_SCHEMES
 from bot.store import journal
 from bot.store.lane import LanedRedis, ScriptLane
 
@@ -61,8 +62,8 @@ POOL_SIZE = 64
 POOL_WAIT = 1.0
 HEALTH_CHECK_INTERVAL = 15
 RETRIES = 1
-# REDIS_URL schemes of a Redis Cluster, and what the client library calls them.
-CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+# REDIS_URL schemes of a Redis Cluster, and what the client library calls them, are
+# bot.settings.CLUSTER_SCHEMES: the settings check them without importing the store.
 
 # Redis away for a while, as a single server or a Redis Cluster shows it: refused or timed-out
 # connections, a server still loading, a cluster whose slots are not all served (CLUSTERDOWN,

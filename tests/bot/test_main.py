@@ -2,15 +2,18 @@
 documents ("Exit codes"), never a traceback unless LOG_LEVEL=DEBUG.
 
 The process runs against what it would meet: a Bot API server answering 401, a port nobody
-listens on, a redis-server that wants a password it was not given.
+listens on, a proxy's error page, a redis-server that wants a password it was not given.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,17 +22,20 @@ import redis.asyncio as aioredis
 from aiohttp import web
 from redis.exceptions import AuthenticationError
 
+from bot.version import version
 from localapi.processes import redis_server_binary
 from localapi.server import FakeBotApi, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
-    """``python -m bot`` with only ``env`` for settings; its exit code and stderr."""
+async def run_bot(env: dict[str, str], cwd: Path, *python: str) -> tuple[int, str]:
+    """``python -m bot`` with only ``env`` for settings; its exit code and stderr.
+    ``python``: the interpreter's own options."""
     clean = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
+        *python,
         "-m",
         "bot",
         env={**clean, "PYTHONPATH": str(ROOT), **env},
@@ -162,3 +168,141 @@ async def test_redis_refusing_the_password_exits_2_in_one_line(
     assert code == 2, stderr
     assert "Redis refused" in the_error(stderr)
     assert "hunter2" not in stderr
+
+
+def bot_command(
+    args: list[str], cwd: Path, **env: str
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    """``python -X importtime -m bot ARGS`` and how long it took (wall clock)."""
+    clean = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "bot", *args],
+        env={**clean, "PYTHONPATH": str(ROOT), **env},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return result, time.perf_counter() - started
+
+
+def imported(stderr: str) -> set[str]:
+    """The modules ``-X importtime`` saw imported."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "code"),
+    [
+        ([], {}, 2),  # no BOT_TOKEN
+        ([], {"BOT_TOKEN": "123456:ABC", "REDIS_URL": "mysql://x"}, 2),
+        (["--version"], {}, 0),
+    ],
+)
+def test_settings_and_the_version_are_answered_before_aiogram_loads(
+    args: list[str], env: dict[str, str], code: int, tmp_path: Path
+) -> None:
+    """A wrong setting or ``--version`` never waits for aiogram, the features or Redis to
+    import (seconds of CPU on a small machine): the answer comes in well under a second."""
+    result, took = bot_command(args, tmp_path, **env)
+    assert result.returncode == code, result.stderr
+    modules = imported(result.stderr)
+    assert "bot.settings" in modules or args == ["--version"]
+    assert not {m for m in modules if m.split(".")[0] in {"aiogram", "redis", "handlers"}}
+    print(f"python -m bot {' '.join(args)}: {took:.2f} s, {len(modules)} modules")
+
+
+def test_version_prints_the_release(tmp_path: Path) -> None:
+    result, _took = bot_command(["--version"], tmp_path)
+    assert result.stdout.strip() == version()
+    assert result.stdout.strip().count(".") == 2  # semantic: MAJOR.MINOR.PATCH
+
+
+async def test_in_json_mode_the_failure_line_is_json_too(refusing_api: str, tmp_path: Path) -> None:
+    """LOG_FORMAT=json: every line is a JSON object, the traceback (DEBUG) and the last one
+    included; that one still says ``bot: …``."""
+    code, stderr = await run_bot(
+        {
+            "BOT_TOKEN": "123456:WRONG",
+            "TELEGRAM_API_URL": refusing_api,
+            "LOG_LEVEL": "DEBUG",
+            "LOG_FORMAT": "json",
+        },
+        tmp_path,
+    )
+    assert code == 2, stderr
+    records = [json.loads(line) for line in stderr.splitlines()]
+    assert all({"time", "level", "logger", "message"} <= set(r) for r in records)
+    assert any("Traceback" in r.get("error", "") for r in records)
+    assert records[-1]["message"].startswith("bot: ")
+    assert "BOT_TOKEN" in records[-1]["message"]
+
+
+async def test_json_mode_answers_a_bad_setting_in_json(tmp_path: Path) -> None:
+    code, stderr = await run_bot({"LOG_FORMAT": "json", "DEFAULT_LOCALE": "fr"}, tmp_path)
+    assert code == 2
+    (line,) = stderr.splitlines()
+    assert "DEFAULT_LOCALE" in json.loads(line)["message"]
+
+
+@pytest.fixture(params=["bad-gateway", "portal"])
+async def proxy_page(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """What a proxy in front of the Bot API answers while the way to it is down: its own
+    502 page, or a captive portal's page with 200."""
+
+    async def page(_: web.Request) -> web.Response:
+        if request.param == "bad-gateway":
+            html = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+            return web.Response(status=502, text=html, content_type="text/html")
+        html = "<!DOCTYPE html><html><head><title>Sign in to Wi-Fi</title></head></html>"
+        return web.Response(status=200, text=html, content_type="text/html")
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", page)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_proxy_s_page_at_start_is_retried_then_exit_3(
+    proxy_page: str, tmp_path: Path
+) -> None:
+    """Not a wrong setting: waiting may mend it, so a supervisor should try again (3)."""
+    code, stderr = await run_bot(
+        {"BOT_TOKEN": "123456:ABC", "TELEGRAM_API_URL": proxy_page}, tmp_path
+    )
+    assert code == 3, stderr
+    line = the_error(stderr)
+    assert "unreachable" in line
+    assert "HTML page" in line
+    assert "retry 1" in stderr
+    assert "retry 3" in stderr
+
+
+@pytest.mark.e2e
+async def test_redis_wanting_a_password_none_was_given_is_not_a_refusal(
+    locked_redis: int, fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """REDIS_URL gives no credentials: Redis did not refuse any, it wants some."""
+    code, stderr = await run_bot(
+        {
+            "BOT_TOKEN": fake_api.token,
+            "TELEGRAM_API_URL": fake_api.base_url,
+            "REDIS_URL": f"redis://127.0.0.1:{locked_redis}/0",
+        },
+        tmp_path,
+    )
+    assert code == 2, stderr
+    line = the_error(stderr)
+    assert "refused" not in line
+    assert "Redis asks for a password and REDIS_URL gives none" in line

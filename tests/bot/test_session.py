@@ -497,19 +497,63 @@ async def test_a_send_s_answer_that_is_no_message_is_a_decode_error(body: dict[s
             await bot.send_message(-100, "hi")
 
 
-async def test_a_send_s_answer_that_is_not_json_is_a_decode_error() -> None:
+async def answered_with(status: int, text: str, content_type: str) -> BaseException:
+    """What a send raises when the server at TELEGRAM_API_URL answers ``text``, and how
+    many requests reached it."""
+    asked: list[str] = []
+
     async def handle(request: web.Request) -> web.Response:
-        return web.Response(text="<html>bad gateway</html>", content_type="text/html")
+        asked.append(request.path)
+        return web.Response(status=status, text=text, content_type=content_type)
 
     app = web.Application()
     app.router.add_post("/bot{token}/{method}", handle)
     server = TestServer(app, host="127.0.0.1")
     await server.start_server()
     session = BotSession(api=TelegramAPIServer.from_base(str(server.make_url(""))))
+    session.middleware(RetryMiddleware(sleep=no_sleep))
     bot = Bot(token=TOKEN, session=session)
     try:
-        with pytest.raises(ClientDecodeError, match="Failed to decode object"):
+        with pytest.raises((ClientDecodeError, TelegramNetworkError)) as raised:
             await bot.send_message(-100, "hi")
     finally:
         await session.close()
         await server.close()
+    assert len(asked) == 1, asked  # a send that may have gone through is not sent again
+    return raised.value
+
+
+async def no_sleep(_: float) -> None:
+    return None
+
+
+async def test_a_send_s_answer_that_is_not_json_is_a_decode_error() -> None:
+    error = await answered_with(200, "bad gateway", "text/plain")
+    assert isinstance(error, ClientDecodeError)
+    assert "Failed to decode object" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("status", "text"),
+    [
+        (200, "<html><head><title>Wi-Fi login</title></head></html>"),
+        (502, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"),
+        (503, "upstream connect error"),
+    ],
+)
+async def test_a_proxy_s_page_is_the_way_down_for_now(status: int, text: str) -> None:
+    """A proxy's 5xx or an HTML page instead of the Bot API: the way to Telegram is down
+    for now (the update runs again later, start-up retries), not a wrong setting."""
+    error = await answered_with(status, text, "text/html")
+    assert isinstance(error, TelegramNetworkError)
+    assert f"HTTP {status}" in str(error)
+    if "<title>" in text:
+        assert text.split("<title>")[1].split("</title>")[0] in str(error)
+
+
+async def test_a_refusal_in_html_stays_a_refusal() -> None:
+    """401 or 404 in a page of a proxy's own: a wrong token or URL, as before."""
+    error = await answered_with(
+        401, "<html><title>401 Authorization Required</title></html>", "text/html"
+    )
+    assert isinstance(error, ClientDecodeError)

@@ -156,5 +156,6 @@ def test_unknown_argument_exits_2(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "bot: unknown arguments: --frobnicate (usage: python -m bot [playground])"
+        "bot: unknown arguments: --frobnicate (usage: python -m bot "
+        "[--version | playground [--port P] [--no-browser]])"
     ]

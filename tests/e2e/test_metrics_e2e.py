@@ -1,7 +1,9 @@
-"""METRICS_PORT on the real process: /healthz and /metrics while it polls the fake Bot API.
+"""METRICS_PORT and LOG_FORMAT=json on the real process: the probes and /metrics while it
+polls the fake Bot API, and its log.
 
-Only the running process shows that the server starts with the bot, that the health check
-reaches the same Redis and Bot API the bot uses, and that a roll lands in the counters.
+Only the running process shows that the server starts with the bot, that the probes reach
+the same Redis and Bot API the bot uses, that a roll lands in the counters once, and that
+every line the process writes (aiogram's and the libraries' included) is one JSON object.
 """
 
 from __future__ import annotations
@@ -29,9 +31,16 @@ async def test_health_and_metrics_while_polling(
 ) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    await bot_process.start(
-        env=bot_process.environment(METRICS_PORT=str(port), METRICS_HOST="127.0.0.1")
-    )
+    process = await bot_process.start(
+        env=bot_process.environment(METRICS_PORT=str(port), LOG_FORMAT="json")
+    )  # METRICS_HOST: the loopback interface by default
+
+    status, body = await get(f"{base}/livez")
+    assert status == 200, body
+    assert json.loads(body)["alive"] is True
+    status, body = await get(f"{base}/readyz")
+    assert status == 200, body
+    assert json.loads(body)["redis"] == {"ok": True}
 
     status, body = await get(f"{base}/healthz")
     assert status == 200, body
@@ -55,12 +64,42 @@ async def test_health_and_metrics_while_polling(
     assert handled in text
     assert 'storyteller_update_handling_seconds_count{kind="message"} 1.0' in text
     assert "storyteller_send_budget_overall" in text
-    assert f'storyteller_send_budget_group{{chat="{group.id}"}} 19.0' in text
+    assert "storyteller_send_budget_group_min 19.0" in text
+    assert 'storyteller_build_info{python="' in text
+    assert 'version="' in text
+    assert 'chat="' not in text
+    assert 'user="' not in text
+    assert str(group.id) not in text
 
-    await redis_server.stop()  # Redis away: the probe must say so
+    await redis_server.stop()  # Redis away: the probes must say so
     status, body = await get(f"{base}/healthz")
     assert status == 503, body
     report = json.loads(body)
     assert report["healthy"] is False
     assert report["redis"]["ok"] is False
     assert report["telegram"]["ok"] is True
+    status, body = await get(f"{base}/readyz")
+    assert status == 503, body
+    assert json.loads(body)["redis"]["ok"] is False
+    status, body = await get(f"{base}/livez")  # alive all the same: a restart would not help
+    assert status == 200, body
+
+    assert await process.stop() == 0
+    records = json_log(process.log_path.read_text())
+    assert {"time", "level", "logger", "message"} <= set(records[0])
+    assert any("started: storyteller-dice-bot" in r["message"] for r in records)
+    closing = [r for r in records if r.get("outcome")]
+    assert len(closing) == 1, closing  # one line per update, aiogram's folded into it
+    assert closing[0]["outcome"] == "ok"
+    assert closing[0]["chat"] == group.id
+    assert isinstance(closing[0]["update_id"], int)
+    assert not any(r["message"].startswith("Update id=") for r in records)
+
+
+def json_log(text: str) -> list[dict[str, object]]:
+    """Every line the process wrote, each one JSON object (the launcher's own header line
+    aside)."""
+    lines = [line for line in text.splitlines() if line and not line.startswith("=====")]
+    records = [json.loads(line) for line in lines]
+    assert all(isinstance(r, dict) for r in records)
+    return records
