@@ -57,7 +57,8 @@ def main() -> int:
         return 2
     api_url = os.environ.get("TELEGRAM_API_URL", OFFICIAL_API).rstrip("/")
     # As in aiogram's own echo example, and as our bot at its default LOG_LEVEL=INFO: both
-    # write aiogram's one line per handled update, so logging costs the same on both sides.
+    # write one line per handled update (ours its own, with the outcome, in place of
+    # aiogram's, bot/logs.py), so logging costs the same on both sides.
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -12,6 +12,7 @@ With LOG_LEVEL=DEBUG the traceback of a failed start-up is logged before that li
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import logging
 import os
@@ -87,9 +88,12 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"unknown arguments: {' '.join(args)} ({USAGE})")
     settings = load_settings()
     logs.setup(settings.log_level, settings.log_format)
-    from bot.launch import run, startup_failure  # the heavy part, now that it will run
-
+    # What is built from here to the first poll lives as long as the process: no collection
+    # until bot/launch.py freezes it all (bench/startup.py), whatever happens meanwhile.
+    gc.disable()
     try:
+        from bot.launch import run, startup_failure  # the heavy part, now that it will run
+
         asyncio.run(run(settings))
     except Exception as error:
         failure = startup_failure(error, settings)
@@ -97,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         log.debug("start-up failed", exc_info=error)
         fail(failure[1], failure[0], log_format=settings.log_format)
+    finally:
+        gc.enable()
     return 0
 
 

@@ -8,6 +8,7 @@ examples).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -93,25 +94,16 @@ async def on_startup(
     password in REDIS_URL will not change its mind: that stops start-up (bot/__main__.py).
     """
     me = await bot.me()
-    if not settings.webhook_url:
-        # A webhook left over from an earlier deployment would make getUpdates fail with 409.
-        try:
-            await bot.delete_webhook(drop_pending_updates=False)
-        except TelegramAPIError as error:
-            log.warning("could not remove an old webhook: %s", error)
+    # The rest at once: Telegram's calls and Redis's checks do not wait for each other (the
+    # time to the first poll is a restart's time without answers, bench/startup.py).
+    telegram = asyncio.create_task(_prepare_telegram(bot, settings, i18n, features))
     try:
-        await set_commands(bot, i18n, features)
-    except TelegramAPIError as error:
-        log.warning("could not set the command menu: %s", error)
-    try:
-        await store.ping()
-        await store.load_scripts()
-        await store.migrate_layout()
-        storage = "redis" if settings.redis_url else "in-process storage"
-    except AuthenticationError:
+        storage = await _check_storage(settings, store)
+    except BaseException:
+        telegram.cancel()
+        await asyncio.gather(telegram, return_exceptions=True)
         raise
-    except RedisError as error:
-        storage = f"redis (unreachable for now: {error})"
+    await telegram
     mode = f"webhook {settings.webhook_url}" if settings.webhook_url else "long polling"
     log.info(
         "bot @%s (id %d) started: storyteller-dice-bot %s, %s, %s, Bot API %s",
@@ -122,6 +114,35 @@ async def on_startup(
         storage,
         settings.telegram_api_url,
     )
+
+
+async def _prepare_telegram(bot: Bot, settings: Settings, i18n: I18n, features: FeatureSet) -> None:
+    """No webhook left over in long polling, and the command menus published; a refusal
+    of either is only a warning."""
+    if not settings.webhook_url:
+        # A webhook left over from an earlier deployment would make getUpdates fail with 409.
+        try:
+            await bot.delete_webhook(drop_pending_updates=False)
+        except TelegramAPIError as error:
+            log.warning("could not remove an old webhook: %s", error)
+    try:
+        await set_commands(bot, i18n, features)
+    except TelegramAPIError as error:
+        log.warning("could not set the command menu: %s", error)
+
+
+async def _check_storage(settings: Settings, store: Store) -> str:
+    """Redis answers, its scripts are loaded and its layout is current: how it is, for the
+    start-up line. A refused password stops start-up; Redis away does not."""
+    try:
+        await store.ping()
+        await store.load_scripts()
+        await store.migrate_layout()
+    except AuthenticationError:
+        raise
+    except RedisError as error:
+        return f"redis (unreachable for now: {error})"
+    return "redis" if settings.redis_url else "in-process storage"
 
 
 async def on_shutdown(dispatcher: Dispatcher, store: Store) -> None:

@@ -102,8 +102,11 @@ async def run(settings: Settings) -> None:
     # Everything built so far (routers, catalogues, pydantic models) lives as long as the
     # process; freezing it keeps full collections from walking it and pausing the bot for
     # hundreds of milliseconds mid-roll (bench/e2e.py measured p99 pauses of 140-400 ms).
+    # The collector was off since bot/__main__.py began importing (start-up only makes
+    # what lives on: collecting meanwhile was a sixth of its CPU); it is on again from here.
     gc.collect()
     gc.freeze()
+    gc.enable()
     bot = make_bot(token, make_session(settings, store))
     try:
         async with metrics.serving(settings, store, bot):
