@@ -75,10 +75,16 @@ BUILD.info({"version": version(), "python": platform.python_version()})
 UPDATES = Counter(
     "storyteller_updates_handled",
     "Updates done with, each once, by kind (message, callback_query, ...) and the outcome of "
-    "its last try: ok; failed (a bug, the player was told); duplicate (delivered again after "
-    "it was done, skipped); given_up (Telegram refused its result past GIVE_UP_AFTER, or it "
-    "failed too often: dropped, what it spent given back, the player told).",
+    "its last try: ok; failed (a bug, the player was told); given_up (Telegram refused its "
+    "result past GIVE_UP_AFTER, or it failed too often: dropped, what it spent given back, "
+    "the player told).",
     ["kind", "outcome"],
+)
+DUPLICATES = Counter(
+    "storyteller_updates_duplicate",
+    "Updates delivered again after they were done (Telegram sending again what a replica "
+    "had run from memory while Redis was away): skipped, and not counted again above.",
+    ["kind"],
 )
 RETRIES = Counter(
     "storyteller_update_retries",
@@ -143,8 +149,12 @@ class Try:
 
 
 def handled(kind: str, outcome: str) -> None:
-    """An update is done with: counted once, with the outcome of its last try."""
-    UPDATES.labels(kind, outcome).inc()
+    """An update is done with: counted once, with the outcome of its last try; a delivery
+    of one done before is counted apart (``duplicate``)."""
+    if outcome == "duplicate":
+        DUPLICATES.labels(kind).inc()
+    else:
+        UPDATES.labels(kind, outcome).inc()
 
 
 def retried(kind: str, error: BaseException) -> None:

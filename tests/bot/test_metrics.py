@@ -85,9 +85,16 @@ async def test_each_try_is_timed_and_its_outcome_told_not_counted() -> None:
                 await middleware(raising(error), update, {"update_try": last})
         seen.append(last.outcome)
 
-    assert seen == ["ok", "failed", "retried", "untouched"]
+    async def skipped(event: TelegramObject, data: dict[str, Any]) -> None:
+        data["update_skipped"] = True  # as StateMiddleware marks an update done before
+
+    last = metrics.Try()
+    await middleware(skipped, update, {"update_try": last})
+    seen.append(last.outcome)
+
+    assert seen == ["ok", "failed", "retried", "untouched", "duplicate"]
     assert {o: handled(o) - before[o] for o in before} == {"ok": 0, "failed": 0, "retried": 0}
-    assert sample("storyteller_update_handling_seconds_count", kind="message") - timed == 3
+    assert sample("storyteller_update_handling_seconds_count", kind="message") - timed == 4
     assert sample("storyteller_redis_errors_total", where="update") - redis_errors == 1
 
 
@@ -95,13 +102,19 @@ class ScriptedDispatcher:
     """Each try runs the real MetricsMiddleware around the next of ``tries``: an error to
     raise, or None for a try that goes through."""
 
-    def __init__(self, tries: list[BaseException | None]) -> None:
+    def __init__(self, tries: list[BaseException | str | None]) -> None:
         self.tries = list(tries)
         self.fed = 0
 
     async def feed_update(self, bot: object, update: Update, **kwargs: Any) -> None:
         self.fed += 1
-        await MetricsMiddleware()(raising(self.tries.pop(0)), update, dict(kwargs))
+        step = self.tries.pop(0)
+
+        async def skipped(event: TelegramObject, data: dict[str, Any]) -> None:
+            data["update_skipped"] = True  # done before: StateMiddleware skips it
+
+        handler = skipped if step == "skipped" else raising(step)  # type: ignore[arg-type]
+        await MetricsMiddleware()(handler, update, dict(kwargs))
 
 
 async def test_an_update_is_counted_once_with_its_final_outcome_and_retries_apart(
@@ -157,8 +170,17 @@ async def test_an_update_is_counted_once_with_its_final_outcome_and_retries_apar
     await runner.drain(0.01)
 
 
-async def test_a_bug_counts_failed_once() -> None:
-    scripted = ScriptedDispatcher([ValueError("bug")])
+@pytest.mark.parametrize(
+    ("step", "counted"),
+    [
+        (ValueError("bug"), ("storyteller_updates_handled_total", "failed")),
+        ("skipped", ("storyteller_updates_duplicate_total", None)),
+    ],
+)
+async def test_a_bug_and_a_duplicate_count_once_each(
+    step: BaseException | str, counted: tuple[str, str | None]
+) -> None:
+    scripted = ScriptedDispatcher([step])
     bot, _session = make_bot()
     runner = Delivery(
         scripted,  # type: ignore[arg-type]
@@ -166,13 +188,18 @@ async def test_a_bug_counts_failed_once() -> None:
         Store(fakeredis.FakeAsyncRedis(decode_responses=True)),
         take_over=False,
     )
-    failed = handled("failed")
-    runner.submit(raw_update(42))
+    name, outcome = counted
+    labels = {"kind": "message"} | ({"outcome": outcome} if outcome else {})
+    before = {o: handled(o) for o in ("ok", "failed")}
+    count = sample(name, **labels)
+    runner.submit(raw_update(42 if outcome else 43))
     for _ in range(200):
         if not runner.waiting():
             break
         await asyncio.sleep(0.01)
-    assert handled("failed") - failed == 1
+    assert sample(name, **labels) - count == 1
+    if outcome is None:  # a duplicate is not counted again among the handled
+        assert {o: handled(o) - before[o] for o in before} == {"ok": 0, "failed": 0}
 
 
 async def test_a_429_is_counted_with_the_time_waited(sleeps: Sleeps) -> None:
