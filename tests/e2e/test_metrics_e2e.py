@@ -9,12 +9,14 @@ every line the process writes (aiogram's and the libraries' included) is one JSO
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from pathlib import Path
 
 import aiohttp
 import pytest
 
-from localapi.processes import RedisServer
+from localapi.processes import BotProcess, RedisServer
 from localapi.server import FakeBotApi, free_port
 from tests.e2e.conftest import BotLauncher
 
@@ -103,3 +105,43 @@ def json_log(text: str) -> list[dict[str, object]]:
     records = [json.loads(line) for line in lines]
     assert all(isinstance(r, dict) for r in records)
     return records
+
+
+async def test_the_webhook_s_port_has_the_probes(
+    fake_api: FakeBotApi, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """In webhook mode a load balancer in front of the bot looks on the webhook's port."""
+    port = free_port()
+    process = BotProcess(
+        {
+            "BOT_TOKEN": fake_api.token,
+            "TELEGRAM_API_URL": fake_api.base_url,
+            "REDIS_URL": redis_server.url,
+            "WEBHOOK_URL": "https://dice.example.org/hook",
+            "WEBHOOK_SECRET": "s3cret",
+            "WEBHOOK_HOST": "127.0.0.1",
+            "WEBHOOK_PORT": str(port),
+        },
+        tmp_path / "bot.log",
+    )
+    await process.start()
+    try:
+        await process.wait_until(lambda: bool(fake_api.calls_to("setWebhook")), 60, "listening")
+        base = f"http://127.0.0.1:{port}"
+        status, body = 0, "not listening"
+        for _ in range(200):  # setWebhook is called as the server starts
+            with contextlib.suppress(aiohttp.ClientError):
+                status, body = await get(f"{base}/livez")
+                break
+            await asyncio.sleep(0.05)
+        assert status == 200, body
+        status, body = await get(f"{base}/readyz")
+        assert status == 200, body
+        await redis_server.stop()
+        status, body = await get(f"{base}/readyz")
+        assert status == 503, body
+        assert json.loads(body)["redis"]["ok"] is False
+        status, body = await get(f"{base}/livez")
+        assert status == 200, body
+    finally:
+        await process.stop()
