@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,7 +20,8 @@ import redis.asyncio as aioredis
 from aiohttp import web
 from redis.exceptions import AuthenticationError
 
-from localapi.processes import redis_server_binary
+from localapi.patience import patient
+from localapi.processes import end_process, redis_server_binary, run_to_end
 from localapi.server import FakeBotApi, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,24 +30,13 @@ ROOT = Path(__file__).resolve().parents[2]
 async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
     """``python -m bot`` with only ``env`` for settings; its exit code and stderr."""
     clean = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
+    finished = await run_to_end(
+        [sys.executable, "-m", "bot"],
+        timeout=60,
         env={**clean, "PYTHONPATH": str(ROOT), **env},
         cwd=cwd,  # an empty directory: no .env from the developer's checkout
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
     )
-    try:
-        _, stderr = await asyncio.wait_for(process.communicate(), 60)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise
-    assert process.returncode is not None
-    return process.returncode, stderr.decode()
+    return finished.returncode, finished.stderr
 
 
 def the_error(stderr: str) -> str:
@@ -131,7 +122,8 @@ async def locked_redis(tmp_path: Path) -> AsyncIterator[int]:
     )
     client = aioredis.Redis(port=port, password="s3same", socket_timeout=1)
     try:
-        for _ in range(250):
+        deadline = time.monotonic() + patient(5)
+        while time.monotonic() < deadline:
             with contextlib.suppress(OSError, aioredis.RedisError):
                 if await client.ping():
                     break
@@ -140,7 +132,7 @@ async def locked_redis(tmp_path: Path) -> AsyncIterator[int]:
     finally:
         await client.aclose()
         process.terminate()
-        await process.wait()
+        await end_process(process, grace=patient(5))
 
 
 @pytest.mark.e2e
