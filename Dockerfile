@@ -13,7 +13,7 @@ RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot
 
 # The locked dependencies first, in their own layer: editing the code does not reinstall them.
 COPY requirements.lock ./
-RUN pip install --no-deps -r requirements.lock
+RUN pip install --no-deps --require-hashes -r requirements.lock
 
 # The code runs from /app (PYTHONPATH), where bot/i18n.py finds locales/ beside it; localapi/
 # is the playground's Bot API server and page.
