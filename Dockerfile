@@ -1,6 +1,8 @@
 # The bot as one small image: python -m bot, as an unprivileged user. The same image runs the
 # playground: docker run --rm --network host IMAGE python -m bot playground --no-browser
-FROM python:3.11-slim
+# The exact release; pin its digest too where you build (python:TAG@sha256:..., README
+# "Dependencies").
+FROM python:3.11.13-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
