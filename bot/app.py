@@ -8,6 +8,7 @@ examples).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -26,13 +27,14 @@ from bot.metrics import MetricsMiddleware
 from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
 from bot.routing import RoutedDispatcher
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, legacy
 
 log = logging.getLogger(__name__)
 
 IN_FLIGHT_KEY = "in_flight"
 # How long a stop waits for updates already being handled (Docker's default kill is at 10 s).
 SHUTDOWN_GRACE = 8.0
+_BACKGROUND: set[asyncio.Task[None]] = set()  # start-up's work left for when Redis answers
 
 
 def make_bot(token: str, session: BaseSession | None = None) -> Bot:
@@ -111,6 +113,10 @@ async def on_startup(
         raise
     except RedisError as error:
         storage = f"redis (unreachable for now: {error})"
+        # The data's layout is brought up to date as soon as Redis answers.
+        task = asyncio.create_task(legacy.migrate_when_reachable(store.redis))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
     mode = f"webhook {settings.webhook_url}" if settings.webhook_url else "long polling"
     log.info(
         "bot @%s (id %d) started: %s, %s, Bot API %s",
@@ -124,6 +130,8 @@ async def on_startup(
 
 async def on_shutdown(dispatcher: Dispatcher, store: Store) -> None:
     """Let updates in flight finish (their replies still need the session), then close Redis."""
+    for task in _BACKGROUND:
+        task.cancel()
     in_flight: InFlightMiddleware = dispatcher[IN_FLIGHT_KEY]
     left = await in_flight.drain(SHUTDOWN_GRACE)
     if left:
