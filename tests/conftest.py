@@ -58,7 +58,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 # End-to-end files whose every test starts processes of its own (``bot_process``): nothing
 # to share, so their long tests spread over the workers like any other.
-ONE_BY_ONE = frozenset({"tests/e2e/test_faults_e2e.py", "tests/e2e/test_scale_e2e.py"})
+ONE_BY_ONE = frozenset(
+    {
+        "tests/e2e/test_faults_e2e.py",
+        "tests/e2e/test_scale_e2e.py",
+        "tests/e2e/test_upgrade_e2e.py",
+    }
+)
 
 
 def work_unit(nodeid: str) -> str:

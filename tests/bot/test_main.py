@@ -18,11 +18,14 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 from aiohttp import web
+from redis import Redis as SyncRedis
 from redis.exceptions import AuthenticationError
 
+from bot.store.legacy import LAYOUT, LAYOUT_KEY
 from localapi.patience import patient
 from localapi.processes import end_process, redis_server_binary, run_to_end
 from localapi.server import FakeBotApi, free_port
+from tests.conftest import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -154,3 +157,29 @@ async def test_redis_refusing_the_password_exits_2_in_one_line(
     assert code == 2, stderr
     assert "Redis refused" in the_error(stderr)
     assert "hunter2" not in stderr
+
+
+@pytest.mark.e2e
+async def test_data_of_a_newer_release_exits_2_untouched(
+    redis_server: RedisServer, fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A rollback past an upgrade that changed the layout (README "Upgrading")."""
+    newer = str(int(LAYOUT) + 1)
+    with SyncRedis(port=redis_server.port, decode_responses=True) as client:
+        client.set(LAYOUT_KEY, newer)
+        client.set("sdb:chat:-100", "{}")
+    code, stderr = await run_bot(
+        {
+            "BOT_TOKEN": fake_api.token,
+            "TELEGRAM_API_URL": fake_api.base_url,
+            "REDIS_URL": redis_server.url,
+        },
+        tmp_path,
+    )
+    assert code == 2, stderr
+    line = the_error(stderr)
+    assert f"layout {newer}, newer than this release's {LAYOUT}" in line
+    assert "restore the backup" in line
+    with SyncRedis(port=redis_server.port, decode_responses=True) as client:
+        assert client.get("sdb:chat:-100") == "{}"
+        assert client.get(LAYOUT_KEY) == newer

@@ -66,7 +66,11 @@ class Bots:
         process = BotProcess(env, self.directory / f"bot-{len(self.processes)}.log")
         self.processes.append(process)
         await process.start()
-        await process.wait_until(ready, STARTUP)
+        try:
+            await process.wait_until(ready, STARTUP)
+        except BaseException:
+            await process.kill()  # not left to burn CPU until the teardown
+            raise
         return process
 
     async def polling(self, redis_url: str) -> BotProcess:
@@ -87,7 +91,13 @@ class Bots:
         return await self.start(env, lambda: _listening(port))
 
     async def stop_all(self) -> None:
-        await asyncio.gather(*(process.stop() for process in self.processes))
+        """Every process stopped, each even when another's stop failed."""
+        stopped = await asyncio.gather(
+            *(process.stop() for process in self.processes), return_exceptions=True
+        )
+        for outcome in stopped:
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     def logs(self) -> str:
         return "\n".join(process.log_tail() for process in self.processes)

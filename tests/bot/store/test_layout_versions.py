@@ -62,10 +62,15 @@ async def test_a_replica_that_died_migrating_is_taken_over(
     first, second = clients
     await write_layout_1(first)
     monkeypatch.setattr(legacy, "WAIT_STEP", 0.05)
+    monkeypatch.setattr(legacy, "RENEW_EVERY", 0.0)  # the lease renewed at every key
     # A replica took the lock and died: its lock expires, and the next start migrates.
     await first.set(LOCK_KEY, "a-dead-replica", px=400)
-    assert await legacy.migrate(second) == 2 * CHATS
+    taken_over = asyncio.create_task(legacy.migrate(second))
+    await asyncio.sleep(0.1)
+    assert await first.get(LOCK_KEY) == "a-dead-replica"  # waited for it, did not steal it
+    assert await taken_over == 2 * CHATS
     assert await first.get(LAYOUT_KEY) == LAYOUT
+    assert await first.exists(LOCK_KEY) == 0
 
 
 async def test_a_migration_cut_short_is_resumed(
