@@ -51,6 +51,7 @@ LOCK_KEY = f"{PREFIX}:layout:lock"
 LOCK_MS = 30_000  # a migrating process renews it well before; a dead one's expires
 RENEW_EVERY = 5.0  # seconds between renewals while a step runs
 WAIT_STEP = 0.2  # seconds between a waiting replica's looks
+RETRY_PAUSE = 5.0  # seconds between tries while Redis is away at start-up
 
 
 class LayoutTooNew(RuntimeError):
@@ -209,16 +210,17 @@ async def migrate(redis: Redis) -> int:
         await lease.release()
 
 
-async def migrate_when_reachable(redis: Redis, pause: float = 5.0) -> None:
-    """:func:`migrate` again and again until Redis answers (it was away at start-up)."""
+async def migrate_when_reachable(redis: Redis) -> bool:
+    """:func:`migrate` again and again until Redis answers (it was away at start-up); True
+    once the data is in this release's layout, False when a newer release wrote it."""
     while True:
         try:
             await migrate(redis)
         except REDIS_ERRORS as error:
             log.warning("data layout not checked yet, Redis unreachable: %s", error)
-            await asyncio.sleep(pause)
+            await asyncio.sleep(RETRY_PAUSE)
         except LayoutTooNew as error:
             log.critical("%s", error)  # at start-up it would have stopped the bot
-            return
+            return False
         else:
-            return
+            return True
