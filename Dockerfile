@@ -1,6 +1,8 @@
 # The bot as one small image: python -m bot, as an unprivileged user. The same image runs the
 # playground: docker run --rm --network host IMAGE python -m bot playground --no-browser
-FROM python:3.11-slim
+# The exact release; pin its digest too where you build (python:TAG@sha256:..., README
+# "Dependencies").
+FROM python:3.11.13-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -13,7 +15,7 @@ RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot
 
 # The locked dependencies first, in their own layer: editing the code does not reinstall them.
 COPY requirements.lock ./
-RUN pip install --no-deps -r requirements.lock
+RUN pip install --no-deps --require-hashes -r requirements.lock
 
 # The code runs from /app (PYTHONPATH), where bot/i18n.py finds locales/ beside it; localapi/
 # is the playground's Bot API server and page.
@@ -26,7 +28,7 @@ RUN python -c "from pathlib import Path; from bot.i18n import compile_catalogues
     && chown -R bot:bot /app
 
 USER bot
-# Webhook mode listens on WEBHOOK_PORT (8080); METRICS_PORT, when set, serves /healthz and
-# /metrics (docker-compose.yml uses 9300). Long polling needs no port.
+# Webhook mode listens on WEBHOOK_PORT (8080); METRICS_PORT, when set, serves /livez, /readyz,
+# /healthz and /metrics (docker-compose.yml uses 9300). Long polling needs no port.
 EXPOSE 8080 9300
 CMD ["python", "-m", "bot"]

@@ -431,7 +431,9 @@ async def run_bot(
         await process.wait_until(
             lambda: any(c.at >= since for c in api.calls_to("getUpdates")), 30, what="polling"
         )
-        warm = await closed_loop(api, slots, options.warmup, text, roll=roll, timeout=10)
+        warm = await closed_loop(
+            api, slots, options.warmup, text, roll=roll, timeout=options.timeout
+        )
         if warm.lost:
             raise AssertionError(f"{name}: lost replies while warming up:\n{process.log_tail()}")
         stats = aioredis.Redis(port=redis_port, decode_responses=True) if redis_port else None
@@ -488,7 +490,9 @@ async def monitored_sample(
     """A few rolls one at a time under MONITOR: what exactly one roll asks of Redis."""
     await asyncio.sleep(0.5)  # the measured phase's last updates finish before MONITOR starts
     async with Monitor(redis_port) as monitor:
-        phase = await closed_loop(api, [slot], options.sample, ROLL_TEXT, roll=True, timeout=10)
+        phase = await closed_loop(
+            api, [slot], options.sample, ROLL_TEXT, roll=True, timeout=options.timeout
+        )
     scans = sum(1 for line in monitor.lines if INBOX_SCAN.search(line))
     client, lua, trips, groups = count_round_trips(
         [line for line in monitor.lines if not INBOX_SCAN.search(line)]

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
-from aiogram import Bot, Dispatcher, Router
+from aiogram import BaseMiddleware, Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
+from aiogram.types import TelegramObject
 from aiogram.utils.i18n import I18n
 from redis.exceptions import AuthenticationError, RedisError
 
@@ -27,7 +29,7 @@ from bot.metrics import MetricsMiddleware
 from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
 from bot.routing import RoutedDispatcher
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import RedisUnavailable, Store, legacy
 from bot.version import version
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,34 @@ log = logging.getLogger(__name__)
 IN_FLIGHT_KEY = "in_flight"
 # How long a stop waits for updates already being handled (Docker's default kill is at 10 s).
 SHUTDOWN_GRACE = 8.0
+LAYOUT_GATE_KEY = "layout_gate"
+_BACKGROUND: set[asyncio.Task[None]] = set()  # start-up's work left for when Redis answers
+
+
+class LayoutGate(BaseMiddleware):
+    """Holds every update back while the data's layout is not known to be this release's:
+    Redis was away at start-up, so the data may still be in an older layout, and an update
+    would read or write a chat mid-move (bot/store/legacy.py). Held back as when Redis is
+    away: the player is told the answer will come, and the update runs once the move is done.
+    Open unless start-up closes it."""
+
+    def __init__(self) -> None:
+        self.open = True
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not self.open:
+            raise RedisUnavailable("the data's layout is not checked yet")
+        return await handler(event, data)
+
+    async def open_when_migrated(self, store: Store) -> None:
+        """Open once the data is in this release's layout, as soon as Redis answers; stay
+        shut if a newer release wrote it (no update may touch that data)."""
+        self.open = await legacy.migrate_when_reachable(store.redis)
 
 
 def make_bot(token: str, session: BaseSession | None = None) -> Bot:
@@ -74,6 +104,9 @@ def create_dispatcher(
     dispatcher.update.outer_middleware(in_flight)
     dispatcher.update.outer_middleware(ErrorMiddleware(i18n, settings.default_locale))
     dispatcher.update.outer_middleware(MetricsMiddleware())
+    gate = LayoutGate()
+    dispatcher.update.outer_middleware(gate)
+    dispatcher[LAYOUT_GATE_KEY] = gate
     dispatcher.update.outer_middleware(StateMiddleware())
     dispatcher.update.outer_middleware(ChatLocaleMiddleware(i18n))
     dispatcher.update.outer_middleware(MenuUpkeep(i18n))
@@ -85,7 +118,12 @@ def create_dispatcher(
 
 
 async def on_startup(
-    bot: Bot, settings: Settings, store: Store, i18n: I18n, features: FeatureSet
+    bot: Bot,
+    settings: Settings,
+    store: Store,
+    i18n: I18n,
+    features: FeatureSet,
+    layout_gate: LayoutGate,
 ) -> None:
     """Check the token (getMe), publish the command menu, say in one line how we run.
 
@@ -98,7 +136,7 @@ async def on_startup(
     # time to the first poll is a restart's time without answers, bench/startup.py).
     telegram = asyncio.create_task(_prepare_telegram(bot, settings, i18n, features))
     try:
-        storage = await _check_storage(settings, store)
+        storage = await _check_storage(settings, store, layout_gate)
     except BaseException:
         telegram.cancel()
         await asyncio.gather(telegram, return_exceptions=True)
@@ -131,7 +169,7 @@ async def _prepare_telegram(bot: Bot, settings: Settings, i18n: I18n, features: 
         log.warning("could not set the command menu: %s", error)
 
 
-async def _check_storage(settings: Settings, store: Store) -> str:
+async def _check_storage(settings: Settings, store: Store, layout_gate: LayoutGate) -> str:
     """Redis answers, its scripts are loaded and its layout is current: how it is, for the
     start-up line. A refused password stops start-up; Redis away does not."""
     try:
@@ -141,12 +179,20 @@ async def _check_storage(settings: Settings, store: Store) -> str:
     except AuthenticationError:
         raise
     except RedisError as error:
+        # The data's layout is brought up to date as soon as Redis answers; no update runs
+        # before that.
+        layout_gate.open = False
+        task = asyncio.create_task(layout_gate.open_when_migrated(store))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
         return f"redis (unreachable for now: {error})"
     return "redis" if settings.redis_url else "in-process storage"
 
 
 async def on_shutdown(dispatcher: Dispatcher, store: Store) -> None:
     """Let updates in flight finish (their replies still need the session), then close Redis."""
+    for task in _BACKGROUND:
+        task.cancel()
     in_flight: InFlightMiddleware = dispatcher[IN_FLIGHT_KEY]
     left = await in_flight.drain(SHUTDOWN_GRACE)
     if left:

@@ -36,6 +36,7 @@ from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import make_session
 from bot.settings import EXIT_BAD_SETTINGS, EXIT_UNREACHABLE, Settings
 from bot.store import Store
+from bot.store.legacy import LayoutTooNew
 from bot.webhook import serve
 
 log = logging.getLogger("bot")
@@ -55,6 +56,8 @@ def startup_failure(error: BaseException, settings: Settings) -> tuple[int, str]
             f"{settings.telegram_api_url} does not answer like a Bot API server "
             f"({_said(str(error.data), 'an empty answer')}): check TELEGRAM_API_URL and BOT_TOKEN"
         )
+    if isinstance(error, LayoutTooNew):  # a rollback past an upgrade (README "Upgrading")
+        return EXIT_BAD_SETTINGS, str(error)
     if isinstance(error, RedisAuthenticationError):
         return EXIT_BAD_SETTINGS, redis_refusal(error, settings.redis_url)
     if isinstance(error, OSError) and error.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL):

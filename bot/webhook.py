@@ -94,9 +94,11 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
             allowed_updates=dispatcher.resolve_used_update_types(),
         )
 
-    app.on_startup.append(start_delivery)
     app.on_shutdown.append(stop_delivery)
     setup_application(app, dispatcher, bot=bot)
+    # The inbox is run only after the Dispatcher's start-up, which brings the data to this
+    # release's layout (bot/store/legacy.py): nothing reads or writes a chat mid-move.
+    app.on_startup.append(start_delivery)
     app.on_startup.append(register_webhook)
     return app
 

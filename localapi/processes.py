@@ -6,6 +6,11 @@ it cleanly. Every process here gets a free port chosen by the OS and its own tem
 directory, so tests run in parallel and never touch a Redis they did not start. Waiting is
 async, because the fake Bot API server lives in the same event loop as the test and must keep
 answering the bot while the test waits.
+
+Every limit here is what an idle machine needs, times ``TEST_TIMEOUT_SCALE``
+(:mod:`localapi.patience`). A process that outlives its test is ended, its process group with
+it, and its transport closed (:func:`end_process`): one left running would hold a port and CPU,
+and its transport, collected later, would fail whichever test happened to be running then.
 """
 
 from __future__ import annotations
@@ -16,13 +21,16 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 import redis.asyncio as aioredis
 
+from localapi.patience import patient
 from localapi.server import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +48,7 @@ _BOT_SETTINGS = (
     "WEBHOOK_PATH",
     "METRICS_PORT",
     "METRICS_HOST",
+    "LOG_FORMAT",
 )
 
 
@@ -59,6 +68,82 @@ def _tail(path: Path, lines: int = 40) -> str:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
     except FileNotFoundError:
         return "(no log)"
+
+
+async def end_process(
+    process: asyncio.subprocess.Process,
+    *,
+    grace: float = 0.0,
+    group: bool = False,
+) -> None:
+    """Make sure ``process`` is gone: wait ``grace`` seconds (already scaled) for it to exit,
+    then SIGKILL it (with ``group``, its whole process group: what it started dies with it),
+    reap it and close its transport, so nothing of it reaches the next test."""
+    if process.returncode is None and grace > 0:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), grace)
+    if group:
+        # Also when the leader is gone: its children may still be in the group.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+    transport = getattr(process, "_transport", None)  # closed by the exit; closing is idempotent
+    if transport is not None:
+        transport.close()
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A command run to its end: its exit code and what it wrote."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+async def run_to_end(
+    arguments: Sequence[str],
+    *,
+    timeout: float,  # noqa: ASYNC109 - expiry ends the process group and raises with its output
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    merge_stderr: bool = False,
+) -> Finished:
+    """Run ``arguments`` in a process group of its own until it exits, at most ``timeout``
+    seconds (times the scale). Its output goes to files, not pipes, so a run cut short still
+    shows what it said; however the wait ends (done, expired, cancelled), the group is killed
+    and the transport closed."""
+    limit = patient(timeout)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = await asyncio.create_subprocess_exec(
+            *arguments,
+            env=None if env is None else dict(env),
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=out,
+            stderr=out if merge_stderr else err,
+            start_new_session=True,
+        )
+        try:
+            await asyncio.wait_for(process.wait(), limit)
+        except TimeoutError:
+            expired = True
+        else:
+            expired = False
+        finally:
+            await end_process(process, group=True)
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode(errors="replace")
+        stderr = err.read().decode(errors="replace")
+    if expired:
+        said = "\n".join((stdout + stderr).splitlines()[-40:])
+        raise AssertionError(f"{' '.join(arguments)} did not finish within {limit:g} s:\n{said}")
+    assert process.returncode is not None
+    return Finished(process.returncode, stdout, stderr)
 
 
 class RedisServer:
@@ -102,7 +187,8 @@ class RedisServer:
         ]
 
     async def start(self, *, timeout: float = 10.0) -> None:  # noqa: ASYNC109
-        """Start on a fresh port (or the previous one, for a restart keeping the URL)."""
+        """Start on a fresh port (or the previous one, for a restart keeping the URL); each
+        try waits ``timeout`` seconds times the scale for a PING to be answered."""
         binary = redis_server_binary()
         if binary is None:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
@@ -117,7 +203,7 @@ class RedisServer:
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL,
             )
-            if await self._wait_ready(timeout):
+            if await self._wait_ready(patient(timeout)):
                 return
             await self._terminate()
             if keep_port:
@@ -154,13 +240,12 @@ class RedisServer:
             writer.write(b"SHUTDOWN NOSAVE\r\n")
             await writer.drain()
             writer.close()
-        await self._terminate(grace=5.0)
+        await self._terminate(grace=patient(5.0))
 
     async def kill(self) -> None:
         """SIGKILL: a crash, for "Redis restart mid-flow loses nothing" with AOF everysec."""
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-            await self.process.wait()
+        if self.process is not None:
+            await end_process(self.process)
 
     async def restart(self) -> None:
         await self.stop()
@@ -183,15 +268,10 @@ class RedisServer:
             return
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(process.wait(), grace)
-        if process.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            process.terminate()
-        try:
-            await asyncio.wait_for(process.wait(), 5)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+        await end_process(process, grace=patient(5.0))
 
 
 class BotProcess:
@@ -256,40 +336,42 @@ class BotProcess:
         timeout: float = 15.0,  # noqa: ASYNC109 - expiry raises with the bot's log
         what: str = "ready",
     ) -> None:
-        """Poll ``ready`` until true; if the bot dies or time runs out, fail with its log."""
-        deadline = time.monotonic() + timeout
+        """Poll ``ready`` until true; if the bot dies or time runs out (``timeout`` times the
+        scale), fail with its log."""
+        limit = patient(timeout)
+        deadline = time.monotonic() + limit
         while not ready():
             if not self.running:
                 code = None if self.process is None else self.process.returncode
                 raise AssertionError(f"the bot exited ({code}) before {what}:\n{self.log_tail()}")
             if time.monotonic() > deadline:
                 raise AssertionError(
-                    f"the bot was not {what} within {timeout} s:\n{self.log_tail()}"
+                    f"the bot was not {what} within {limit:g} s:\n{self.log_tail()}"
                 )
             await asyncio.sleep(0.02)
 
     async def stop(self, timeout: float = 10.0) -> int | None:  # noqa: ASYNC109
-        """SIGTERM and wait (a graceful shutdown is part of what is tested); SIGKILL if stuck."""
+        """SIGTERM and wait ``timeout`` seconds times the scale (a graceful shutdown is part of
+        what is tested); SIGKILL if stuck."""
         process = self.process
         if process is None:
             return None
-        if process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(process.wait(), timeout)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
-        self._close_log()
+        try:
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signal.SIGTERM)
+            await end_process(process, grace=patient(timeout))
+        finally:
+            self._close_log()
         return process.returncode
 
     async def kill(self) -> None:
         """SIGKILL: a crash, for "state lives in Redis, a new process carries on"."""
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-            await self.process.wait()
-        self._close_log()
+        try:
+            if self.process is not None:
+                await end_process(self.process)
+        finally:
+            self._close_log()
 
     def _close_log(self) -> None:
         if self._log is not None:

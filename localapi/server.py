@@ -47,6 +47,8 @@ from typing import Any, Literal
 import aiohttp
 from aiohttp import web
 
+from localapi.patience import patient
+
 API_JSON_ENV = "TELEGRAM_BOT_API_JSON"
 """Environment variable that overrides where api.json is read from."""
 
@@ -1446,12 +1448,16 @@ class FakeBotApi:
         predicate: Callable[[], bool],
         timeout: float = 5.0,  # noqa: ASYNC109 - expiry raises an AssertionError that explains
     ) -> None:
-        """Wait until ``predicate()`` holds; re-checked whenever a call or update happens."""
-        deadline = time.monotonic() + timeout
+        """Wait until ``predicate()`` holds; re-checked whenever a call or update happens.
+
+        ``timeout`` is what an idle machine needs; the wait allows it times
+        ``TEST_TIMEOUT_SCALE`` (:mod:`localapi.patience`)."""
+        limit = patient(timeout)
+        deadline = time.monotonic() + limit
         while not predicate():
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise AssertionError(f"condition not met within {timeout} s")
+                raise AssertionError(f"condition not met within {limit:g} s")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.1))
 
@@ -1483,7 +1489,8 @@ class FakeBotApi:
         except AssertionError:
             shown = "\n".join(f"  #{m.message_id} {m.sender_id}: {m.text!r}" for m in chat.messages)
             raise AssertionError(
-                f"no bot message containing {containing!r} in chat {chat.id} within {timeout} s; "
+                f"no bot message containing {containing!r} in chat {chat.id} "
+                f"within {patient(timeout):g} s; "
                 f"it shows:\n{shown}"
             ) from None
         found = find()

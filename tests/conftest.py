@@ -8,6 +8,10 @@ and emptied before each test that uses it.
 Under pytest-xdist (scripts/test passes ``-n``) a test goes to whichever worker is free, except
 those that share something costly to start, which stay together on one worker
 (:func:`work_unit`): the cluster's tests, and each end-to-end file with its processes.
+
+No test waits on a fixed wall: a limit is what an idle machine needs, times
+``TEST_TIMEOUT_SCALE`` (:mod:`localapi.patience`, default 3), and a wait ends as soon as its
+condition holds.
 """
 
 from __future__ import annotations
@@ -27,9 +31,14 @@ from redis import Redis as SyncRedis
 from redis.exceptions import RedisError
 
 from bot.store import Store
+from localapi.patience import SCALE_ENV, patient, timeout_scale
 from localapi.server import FakeBotApi
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def pytest_report_header() -> str:
+    return f"waits: the idle machine's limits times {timeout_scale():g} ({SCALE_ENV})"
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
@@ -49,7 +58,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 # End-to-end files whose every test starts processes of its own (``bot_process``): nothing
 # to share, so their long tests spread over the workers like any other.
-ONE_BY_ONE = frozenset({"tests/e2e/test_faults_e2e.py", "tests/e2e/test_scale_e2e.py"})
+ONE_BY_ONE = frozenset(
+    {
+        "tests/e2e/test_faults_e2e.py",
+        "tests/e2e/test_scale_e2e.py",
+        "tests/e2e/test_upgrade_e2e.py",
+    }
+)
 
 
 def work_unit(nodeid: str) -> str:
@@ -104,7 +119,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patient(10)
         while time.monotonic() < deadline:
             try:
                 with SyncRedis(port=self.port, socket_connect_timeout=0.2) as client:
@@ -121,7 +136,7 @@ class RedisServer:
             return
         self.process.terminate()
         try:
-            self.process.wait(timeout=5)
+            self.process.wait(timeout=patient(5))
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
@@ -183,7 +198,7 @@ class RedisClusterNodes:
         with SyncRedis(port=self.nodes[0].port) as first:
             for node, bus in zip(self.nodes[1:], self.buses[1:], strict=True):
                 first.execute_command("CLUSTER MEET", "127.0.0.1", node.port, bus)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + patient(20)
         while not all(self._ready(node) for node in self.nodes):
             if time.monotonic() > deadline:
                 raise RuntimeError("the Redis Cluster did not come up")

@@ -19,13 +19,22 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def pins(lock: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for line in (ROOT / lock).read_text().splitlines():
+def hashed_pins(lock: str) -> dict[str, tuple[str, list[str]]]:
+    """Each pin of a lock in pip's hash-checking form: name → (version, its sha256 hashes)."""
+    text = (ROOT / lock).read_text().replace("\\\n", " ")  # continuation lines joined
+    found: dict[str, tuple[str, list[str]]] = {}
+    for line in text.splitlines():
         if line and not line.startswith("#"):
-            name, version = line.split("==")
-            found[canonicalize_name(name)] = version.strip()
+            pin, *options = line.split()
+            name, version = pin.split("==")
+            hashes = [o.removeprefix("--hash=sha256:") for o in options]
+            assert all(o.startswith("--hash=sha256:") for o in options), line
+            found[canonicalize_name(name)] = (version, hashes)
     return found
+
+
+def pins(lock: str) -> dict[str, str]:
+    return {name: version for name, (version, _) in hashed_pins(lock).items()}
 
 
 @pytest.mark.parametrize(
@@ -49,6 +58,22 @@ def test_every_dependency_is_pinned_within_its_bounded_range(
         name = canonicalize_name(requirement.name)
         assert name in pinned, f"{name} is not in {lock}"
         assert requirement.specifier.contains(pinned[name]), f"{lock}: {name}=={pinned[name]}"
+
+
+@pytest.mark.parametrize("lock", ["requirements.lock", "requirements-dev.lock"])
+def test_every_pin_carries_the_hashes_pip_checks(lock: str) -> None:
+    """scripts/install and the Dockerfile install with --require-hashes: a pin without a
+    hash would stop them, and one a release file does not match is refused."""
+    for name, (_version, hashes) in hashed_pins(lock).items():
+        assert hashes, f"{lock}: {name} has no --hash"
+        assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), (name, hashes)
+
+
+def test_both_installs_check_the_hashes() -> None:
+    install = (ROOT / "scripts" / "install").read_text()
+    assert re.search(r"pip install --require-hashes -r \"\$LOCK\"", install)
+    docker = (ROOT / "Dockerfile").read_text()
+    assert "--require-hashes -r requirements.lock" in docker
 
 
 def test_the_dev_lock_runs_the_same_versions_as_the_image() -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from bot import commitment
 from bot.commitment import HiddenRoll, hidden_roll, parse_payload
+from localapi.patience import patient
 
 ROLL = hidden_roll(
     chat_id=-1001234567890,
@@ -130,7 +131,7 @@ def test_documented_shell_command_reproduces_the_commitment() -> None:
     command = commitment.shell_command(PAYLOAD, nonce)
     assert command == f"printf '%s' '{PAYLOAD}|nonce={nonce}' | sha256sum"
     out = subprocess.run(
-        ["sh", "-c", command], capture_output=True, text=True, check=True, timeout=10
+        ["sh", "-c", command], capture_output=True, text=True, check=True, timeout=patient(10)
     ).stdout
     assert out.split()[0] == digest
 

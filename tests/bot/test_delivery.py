@@ -27,6 +27,7 @@ from bot.i18n import LOCALES_DIR, load_i18n
 from bot.middlewares import ChatBusy, DeadRunFirst
 from bot.settings import Settings
 from bot.store import Store, running_key
+from localapi.patience import patient
 from tests.bot.telegram_fakes import GROUP, make_bot, text_update, user
 
 
@@ -110,7 +111,7 @@ async def test_polling_outlives_any_redis_error_and_anything_else(monkeypatch: A
 
     runner.bot = get_updates  # type: ignore[assignment]
     monkeypatch.setattr(runner, "receive", receive)
-    await asyncio.wait_for(runner.poll([]), 5)
+    await asyncio.wait_for(runner.poll([]), patient(5))
     assert offsets == [None] * 6  # never confirmed before it was kept
     assert not faults
 

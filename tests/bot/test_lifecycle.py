@@ -20,6 +20,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
 from bot.store import Store
+from localapi.patience import patient
 from tests.bot.telegram_fakes import TOKEN, RecordingSession, text_update
 
 
@@ -65,7 +66,7 @@ async def test_stop_waits_for_the_update_in_flight(fake_store: Store, tmp_path: 
     session = PollingSession([text_update("/slow")])
     bot = make_bot(TOKEN, session)
     polling = asyncio.create_task(dispatcher.start_polling(bot, handle_signals=False))
-    await asyncio.wait_for(started.wait(), 5)
+    await asyncio.wait_for(started.wait(), patient(5))
     await dispatcher.stop_polling()
     await polling
 

@@ -20,11 +20,15 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 from aiohttp import web
+from redis import Redis as SyncRedis
 from redis.exceptions import AuthenticationError
 
+from bot.store.legacy import LAYOUT, LAYOUT_KEY
 from bot.version import version
-from localapi.processes import redis_server_binary
+from localapi.patience import patient
+from localapi.processes import end_process, redis_server_binary, run_to_end
 from localapi.server import FakeBotApi, free_port
+from tests.conftest import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,25 +37,13 @@ async def run_bot(env: dict[str, str], cwd: Path, *python: str) -> tuple[int, st
     """``python -m bot`` with only ``env`` for settings; its exit code and stderr.
     ``python``: the interpreter's own options."""
     clean = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *python,
-        "-m",
-        "bot",
+    finished = await run_to_end(
+        [sys.executable, *python, "-m", "bot"],
+        timeout=60,
         env={**clean, "PYTHONPATH": str(ROOT), **env},
         cwd=cwd,  # an empty directory: no .env from the developer's checkout
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
     )
-    try:
-        _, stderr = await asyncio.wait_for(process.communicate(), 60)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise
-    assert process.returncode is not None
-    return process.returncode, stderr.decode()
+    return finished.returncode, finished.stderr
 
 
 def the_error(stderr: str) -> str:
@@ -137,7 +129,8 @@ async def locked_redis(tmp_path: Path) -> AsyncIterator[int]:
     )
     client = aioredis.Redis(port=port, password="s3same", socket_timeout=1)
     try:
-        for _ in range(250):
+        deadline = time.monotonic() + patient(5)
+        while time.monotonic() < deadline:
             with contextlib.suppress(OSError, aioredis.RedisError):
                 if await client.ping():
                     break
@@ -146,7 +139,7 @@ async def locked_redis(tmp_path: Path) -> AsyncIterator[int]:
     finally:
         await client.aclose()
         process.terminate()
-        await process.wait()
+        await end_process(process, grace=patient(5))
 
 
 @pytest.mark.e2e
@@ -182,7 +175,7 @@ def bot_command(
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=patient(60),
     )
     return result, time.perf_counter() - started
 
@@ -306,3 +299,29 @@ async def test_redis_wanting_a_password_none_was_given_is_not_a_refusal(
     line = the_error(stderr)
     assert "refused" not in line
     assert "Redis asks for a password and REDIS_URL gives none" in line
+
+
+@pytest.mark.e2e
+async def test_data_of_a_newer_release_exits_2_untouched(
+    redis_server: RedisServer, fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A rollback past an upgrade that changed the layout (README "Upgrading")."""
+    newer = str(int(LAYOUT) + 1)
+    with SyncRedis(port=redis_server.port, decode_responses=True) as client:
+        client.set(LAYOUT_KEY, newer)
+        client.set("sdb:chat:-100", "{}")
+    code, stderr = await run_bot(
+        {
+            "BOT_TOKEN": fake_api.token,
+            "TELEGRAM_API_URL": fake_api.base_url,
+            "REDIS_URL": redis_server.url,
+        },
+        tmp_path,
+    )
+    assert code == 2, stderr
+    line = the_error(stderr)
+    assert f"layout {newer}, newer than this release's {LAYOUT}" in line
+    assert "restore the backup" in line
+    with SyncRedis(port=redis_server.port, decode_responses=True) as client:
+        assert client.get("sdb:chat:-100") == "{}"
+        assert client.get(LAYOUT_KEY) == newer

@@ -11,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.settings import Settings, describe_error
+from localapi.patience import patient
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_TOKEN = "123456789:AAE-abc_DEF123"
@@ -36,7 +37,7 @@ def run_bot(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
         cwd=cwd,  # an empty directory: no .env from the developer's checkout
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=patient(30),  # importing the bot on a busy machine: times the scale
     )
 
 
@@ -152,7 +153,7 @@ def test_unknown_argument_exits_2(tmp_path: Path) -> None:
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=patient(30),
     )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [

@@ -6,6 +6,10 @@ its own shares one world for the whole session (``shared_world``: the fake API, 
 and a polling bot started once; one per pytest-xdist worker), and those tests run first, one
 after another, in the session's event loop; a test that stops, breaks or counts the bot's
 processes, or needs other settings, starts its own (``bot_process``).
+
+Every limit a test gives here is what an idle machine needs; the waits multiply it by
+``TEST_TIMEOUT_SCALE`` (:mod:`localapi.patience`), so a slow start on a busy machine is waited
+out, not failed on a fixed wall.
 """
 
 from __future__ import annotations
@@ -79,15 +83,20 @@ class BotLauncher:
     ) -> BotProcess:
         """Start a process; by default ready means it made a getUpdates call after starting.
         Importing aiogram alone takes seconds of CPU, and under pytest-xdist several workers
-        start bots at once on two cores: a ready bot ends the wait at once, so the limit is
-        only how long a stuck start takes to fail."""
+        start bots at once on two cores: a ready bot ends the wait at once, so the limit (times
+        the scale) is only how long a stuck start takes to fail. One that never got ready is
+        killed at once, not left to burn CPU until the test's teardown."""
         log_path = self.directory / f"bot-{len(self.processes)}.log"
         process = BotProcess(env or self.environment(), log_path)
         self.processes.append(process)
         since = time.monotonic()
         await process.start(*arguments)
         condition = ready or (lambda: any(c.at >= since for c in self.api.calls_to("getUpdates")))
-        await process.wait_until(condition, timeout, what="polling")
+        try:
+            await process.wait_until(condition, timeout, what="polling")
+        except BaseException:
+            await process.kill()
+            raise
         return process
 
     @property
@@ -106,8 +115,16 @@ class BotLauncher:
         return await self.start(env=previous.env)
 
     async def stop_all(self) -> None:
+        """Stop every process, each even when stopping another failed or was cancelled."""
+        errors: list[BaseException] = []
         for process in self.processes:
-            await process.stop()
+            try:
+                await process.stop()
+            except BaseException as error:  # the rest are stopped all the same
+                errors.append(error)
+                await process.kill()
+        if errors:
+            raise errors[0]
 
     def logs(self) -> str:
         return "\n".join(p.log_tail() for p in self.processes)
@@ -149,7 +166,8 @@ async def module_bot(directory: Path, startup: float) -> AsyncIterator[BotLaunch
 
 HERE = Path(__file__).resolve().parent
 
-# Starting ``python -m bot`` on the busy shared machine can take this long.
+# Starting ``python -m bot`` on an idle machine takes a few seconds; the shared world's first
+# start also compiles the project. Times the scale, like every limit here.
 SHARED_STARTUP = 45.0
 
 

@@ -5,12 +5,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 import pytest
 
-from localapi.processes import REPO_ROOT, redis_server_binary
+from localapi.processes import REPO_ROOT, redis_server_binary, run_to_end
 
 pytestmark = [
     pytest.mark.e2e,
@@ -19,17 +18,14 @@ pytestmark = [
 
 
 async def test_the_combat_round_benchmark_runs_within_the_message_budget() -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(REPO_ROOT / "bench" / "combat.py"),
-        "--strict",
+    finished = await run_to_end(
+        [sys.executable, str(REPO_ROOT / "bench" / "combat.py"), "--strict"],
+        timeout=240,
         cwd=REPO_ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
+        merge_stderr=True,
     )
-    output, _ = await asyncio.wait_for(process.communicate(), 240)
-    text = output.decode(errors="replace")
-    assert process.returncode == 0, text
+    text = finished.stdout
+    assert finished.returncode == 0, text
     assert "new messages in the round: 2 (target <= 2: met)" in text
     assert "«Новый раунд»" in text
     assert "(target <= 3: met)" in text

@@ -9,14 +9,14 @@ machine measure noise.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from localapi.processes import REPO_ROOT, redis_server_binary
+from localapi.patience import patient
+from localapi.processes import REPO_ROOT, redis_server_binary, run_to_end
 
 pytestmark = [
     pytest.mark.e2e,
@@ -28,23 +28,27 @@ SCRIPT = REPO_ROOT / "bench" / "e2e.py"
 
 async def test_benchmark_runs_and_accounts_for_every_request(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(SCRIPT),
-        "--requests=12",
-        "--warmup=4",
-        "--concurrency=3",
-        "--rounds=1",
-        "--shipped-requests=0",  # ``python -m bot`` itself is what the other E2E tests start
-        "--sample=2",
-        f"--json={out}",
+    # The script and everything it starts (two bots, redis-server) are one process group,
+    # killed whole if it overruns; its own waits take the same scale from the environment.
+    finished = await run_to_end(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--requests=12",
+            "--warmup=4",
+            "--concurrency=3",
+            "--rounds=1",
+            "--shipped-requests=0",  # ``python -m bot`` itself is what the other E2E tests start
+            "--sample=2",
+            f"--timeout={patient(10):g}",
+            f"--json={out}",
+        ],
+        timeout=60,
         cwd=REPO_ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
+        merge_stderr=True,
     )
-    output, _ = await asyncio.wait_for(process.communicate(), 60)
-    text = output.decode(errors="replace")
-    assert process.returncode == 0, text
+    text = finished.stdout
+    assert finished.returncode == 0, text
 
     summary = json.loads(out.read_text())
     runs = {run["name"]: run for run in summary["runs"]}
@@ -77,20 +81,21 @@ async def test_benchmark_runs_and_accounts_for_every_request(tmp_path: Path) -> 
 
 async def test_footprint_bench_reports_bytes_per_roll_and_per_chat(tmp_path: Path) -> None:
     out = tmp_path / "footprint.json"
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(REPO_ROOT / "bench" / "footprint.py"),
-        "--groups=1",
-        "--players=2",
-        "--rolls=4",
-        f"--json={out}",
+    finished = await run_to_end(
+        [
+            sys.executable,
+            str(REPO_ROOT / "bench" / "footprint.py"),
+            "--groups=1",
+            "--players=2",
+            "--rolls=4",
+            f"--json={out}",
+        ],
+        timeout=90,
         cwd=REPO_ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
+        merge_stderr=True,
     )
-    output, _ = await asyncio.wait_for(process.communicate(), 90)
-    text = output.decode(errors="replace")
-    assert process.returncode == 0, text
+    text = finished.stdout
+    assert finished.returncode == 0, text
     summary = json.loads(out.read_text())
     assert summary["lost"] == 0
     assert summary["rolls"] == 4

@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from localapi.patience import patient
 from localapi.processes import BotProcess, RedisServer
 from localapi.server import FakeBotApi, free_port
 from tests.e2e.conftest import BotLauncher
@@ -57,7 +59,8 @@ async def test_health_and_metrics_while_polling(
 
     # The reply goes out before the update is finished (its journal closed), then it counts.
     handled = 'storyteller_updates_handled_total{kind="message",outcome="ok"} 1.0'
-    for _ in range(100):
+    deadline = time.monotonic() + patient(5)
+    while time.monotonic() < deadline:
         status, text = await get(f"{base}/metrics")
         assert status == 200
         if handled in text:

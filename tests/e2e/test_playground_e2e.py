@@ -28,7 +28,8 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from localapi.processes import REPO_ROOT
+from localapi.patience import patient
+from localapi.processes import REPO_ROOT, end_process
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -50,6 +51,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 GROUP, ANYA, BORIS, JOHN = -100, 1002, 1003, 1005
+# Playwright counts in milliseconds: what the page needs on an idle machine, times the scale.
+WAIT_MS = patient(10) * 1000
 
 
 def free_port() -> int:
@@ -77,10 +80,11 @@ async def playground(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
         env={**env, "PYTHONPATH": str(REPO_ROOT)},
         stdout=log,
         stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + patient(30)
         async with aiohttp.ClientSession() as session:
             while True:
                 try:
@@ -96,12 +100,9 @@ async def playground(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
     finally:
         if process.returncode is None:
             process.terminate()
-            try:
-                # Replies still held by the group's budget would keep it up for its grace.
-                await asyncio.wait_for(process.wait(), 2)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
+        # Replies still held by the group's budget would keep it up for its grace: two
+        # seconds, then it is killed with anything it started.
+        await end_process(process, grace=2, group=True)
         log.close()
         print((directory / "playground.log").read_text())
 
@@ -125,9 +126,12 @@ async def browser(playground: str) -> AsyncIterator[Browser]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as driver:
-        chromium = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = await driver.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=patient(30) * 1000
+        )
         try:
             page = await chromium.new_page(viewport={"width": 400, "height": 800})
+            page.set_default_timeout(WAIT_MS)
             opened = Browser(page)
 
             def note(response: Any) -> None:
@@ -163,7 +167,8 @@ async def test_the_outside_contract(playground: str) -> None:
         ) as posted:
             assert posted.status == 200
         found: list[dict[str, Any]] = []
-        for _ in range(50):
+        deadline = time.monotonic() + patient(5)
+        while time.monotonic() < deadline:
             async with session.get(playground + "/api/messages?chat_id=-100") as response:
                 messages = (await response.json())["messages"]
             found = [m for m in messages if m["from"]["is_bot"] and FACES.search(m["text"])]
@@ -253,7 +258,7 @@ async def test_a_roll_and_a_button_under_it(browser: Browser) -> None:
     await page.fill("#text", "/r 7 6")
     await page.press("#text", "Enter")
     result = page.locator(".message", has_text=re.compile(r"Аня: 7к10"))
-    await result.last.wait_for(timeout=10_000)
+    await result.last.wait_for(timeout=WAIT_MS)
     text = await result.last.locator(".text").inner_text()
     assert FACES.search(text), text
     # The bot is the dice, not the Storyteller (a person at the table).
@@ -266,7 +271,7 @@ async def test_a_roll_and_a_button_under_it(browser: Browser) -> None:
         '([id, before]) => document.querySelector(`[data-message-id="${id}"]`)'
         ' && document.querySelector(`[data-message-id="${id}"]`).innerText !== before',
         arg=[await result.last.get_attribute("data-message-id"), before],
-        timeout=10_000,
+        timeout=WAIT_MS,
     )
     after = await page.locator(".message").last.inner_text()
     assert after != before, (label, after)
@@ -281,13 +286,13 @@ async def test_a_command_in_a_message_is_sent_by_a_tap(browser: Browser) -> None
     await page.fill("#text", "/start")
     await page.press("#text", "Enter")
     command = page.locator('.message:not(.own) a.command[data-command="/help"]')
-    await command.first.wait_for(timeout=10_000)
+    await command.first.wait_for(timeout=WAIT_MS)
     answers = await page.locator(".message:not(.own)").count()
     await command.first.click()
     await page.wait_for_function(
         "n => document.querySelectorAll('.message:not(.own)').length > n",
         arg=answers,
-        timeout=10_000,
+        timeout=WAIT_MS,
     )
     assert await page.locator(".message.own .text").last.inner_text() == "/help"
 
@@ -303,7 +308,7 @@ async def test_held_replies_are_explained(playground: str, browser: Browser) -> 
     # More replies than Telegram lets a bot send to one group in a minute.
     for _ in range(22):
         await post(playground, GROUP, BORIS, "/r 1 6")
-    await notice.wait_for(timeout=10_000)
+    await notice.wait_for(timeout=WAIT_MS)
     assert "ждём: Telegram разрешает 20 сообщений в минуту в группе" in await notice.inner_text()
     async with (
         aiohttp.ClientSession() as session,
@@ -313,6 +318,6 @@ async def test_held_replies_are_explained(playground: str, browser: Browser) -> 
     assert held["sends"] >= 1, held
     assert 0 < held["seconds"] <= 60, held
     await browser.person(JOHN).click()  # the group again, in English
-    await notice.wait_for(timeout=5_000)
+    await notice.wait_for(timeout=patient(5) * 1000)
     assert "waiting: Telegram allows 20 messages a minute in a group" in (await notice.inner_text())
     assert browser.failed == []

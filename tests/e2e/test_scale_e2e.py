@@ -31,6 +31,7 @@ import redis.asyncio as aioredis
 from aiohttp import web
 
 from bot.store import inbox_key, log_key
+from localapi.patience import patient
 from localapi.processes import BotProcess, RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, free_port, parse_html
 from tests.e2e.test_faults_e2e import check_burst, replies
@@ -65,7 +66,11 @@ class Bots:
         process = BotProcess(env, self.directory / f"bot-{len(self.processes)}.log")
         self.processes.append(process)
         await process.start()
-        await process.wait_until(ready, STARTUP)
+        try:
+            await process.wait_until(ready, STARTUP)
+        except BaseException:
+            await process.kill()  # not left to burn CPU until the teardown
+            raise
         return process
 
     async def polling(self, redis_url: str) -> BotProcess:
@@ -86,7 +91,13 @@ class Bots:
         return await self.start(env, lambda: _listening(port))
 
     async def stop_all(self) -> None:
-        await asyncio.gather(*(process.stop() for process in self.processes))
+        """Every process stopped, each even when another's stop failed."""
+        stopped = await asyncio.gather(
+            *(process.stop() for process in self.processes), return_exceptions=True
+        )
+        for outcome in stopped:
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     def logs(self) -> str:
         return "\n".join(process.log_tail() for process in self.processes)
@@ -171,7 +182,7 @@ async def test_a_table_plays_on_a_redis_cluster_and_survives_a_crash(
 async def until_inbox_empty(cluster_url: str, bot_id: int) -> None:
     client = aioredis.RedisCluster.from_url(cluster_url.replace("+cluster", ""))
     try:
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + patient(WAIT)
         while await client.hlen(inbox_key(bot_id)):
             assert time.monotonic() < deadline, "the bot never finished its updates"
             await asyncio.sleep(0.05)
@@ -326,7 +337,7 @@ async def test_two_webhook_replicas_behind_one_url_lose_and_repeat_nothing(
         assert await client.llen(log_key(groups[2].id)) == 8
         # Every update finished: the inbox drains (on a busy machine the last one may still
         # be closing its journal when its answer is out).
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + patient(WAIT)
         while await client.hlen(inbox_key(fake_api.bot.id)):
             assert time.monotonic() < deadline, "an update was never finished"
             await asyncio.sleep(0.05)

@@ -22,6 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from bot.store import base
 from bot.store.base import STORAGE_ERRORS, connect
 from bot.store.lane import LanedRedis, ScriptLane
+from localapi.patience import patient
 from tests.conftest import REDIS_SERVER, RedisServer, free_port
 
 ECHO = "return {KEYS[1], ARGV[1]}"
@@ -195,13 +196,13 @@ def guarded_socket(tmp_path: Path) -> Iterator[Path]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patient(10)
         while not socket.exists() and time.monotonic() < deadline:
             time.sleep(0.02)
         yield socket
     finally:
         process.terminate()
-        process.wait(timeout=5)
+        process.wait(timeout=patient(5))
 
 
 async def test_a_password_a_database_and_a_unix_socket(guarded_socket: Path) -> None:
@@ -286,7 +287,7 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patient(10)
         while True:
             try:
                 with SyncRedis(
@@ -303,7 +304,7 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         yield port, cert
     finally:
         process.terminate()
-        process.wait(timeout=5)
+        process.wait(timeout=patient(5))
 
 
 async def test_a_tls_connection_on_the_urls_certificates(tls_server: tuple[int, Path]) -> None:

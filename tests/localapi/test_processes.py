@@ -1,0 +1,125 @@
+"""The end-to-end tests' own machinery: one factor scales every wait, and a process that
+outlives its wait is ended with everything it started, its transport closed, so nothing of a
+failed test reaches the next one."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import re
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from localapi import patience
+from localapi.processes import BotProcess, RedisServer, redis_server_binary, run_to_end
+from localapi.server import FakeBotApi
+from tests.e2e import conftest as e2e
+
+# A process that starts a child of its own, says both pids, and then never ends.
+FAMILY = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+print(f"pids {child.pid}", flush=True)
+time.sleep(120)
+"""
+
+
+def gone(pid: int) -> bool:
+    """The process no longer runs (reaped, or a zombie its new parent has not reaped yet)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status
+
+
+def test_one_factor_scales_every_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(patience.SCALE_ENV, raising=False)
+    assert patience.patient(10) == 10 * patience.DEFAULT_SCALE
+    assert patience.DEFAULT_SCALE >= 2  # generous unless told otherwise
+    monkeypatch.setenv(patience.SCALE_ENV, "0.5")
+    assert patience.patient(10) == 5
+    for wrong in ("0", "-1", "soon", "inf", "nan"):
+        monkeypatch.setenv(patience.SCALE_ENV, wrong)
+        with pytest.raises(ValueError, match=patience.SCALE_ENV):
+            patience.patient(1)
+
+
+async def test_a_wait_for_the_fake_api_takes_the_factor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(patience.SCALE_ENV, "4")
+    async with FakeBotApi() as api:
+        began = time.monotonic()
+        with pytest.raises(AssertionError, match=r"within 0\.8 s"):
+            await api.wait_for(lambda: False, timeout=0.2)
+        assert time.monotonic() - began >= 0.8
+
+
+async def test_a_command_that_overruns_dies_with_its_children(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(patience.SCALE_ENV, "1")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(AssertionError, match=r"did not finish within 2 s") as failed:
+            await run_to_end([sys.executable, "-c", FAMILY], timeout=2)
+        gc.collect()
+    said = str(failed.value)
+    shown = re.search(r"^pids (\d+)$", said, re.M)  # what it wrote before it was cut short
+    assert shown is not None, said
+    child = int(shown[1])
+    deadline = time.monotonic() + patience.patient(5)
+    while not gone(child):
+        assert time.monotonic() < deadline, f"the child {child} outlived its group"
+        await asyncio.sleep(0.02)
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)], caught
+
+
+async def test_a_command_that_ends_gives_its_code_and_output() -> None:
+    done = await run_to_end(
+        [
+            sys.executable,
+            "-c",
+            "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)",
+        ],
+        timeout=30,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (3, "out\n", "err\n")
+
+
+class Sleeper(BotProcess):
+    """A "bot" that never polls: the start-up that a test gives up on."""
+
+    def command_line(self, arguments: Sequence[str]) -> list[str]:
+        return ["-c", "import time; time.sleep(120)"]
+
+
+async def test_a_bot_that_never_gets_ready_is_killed_at_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    if redis_server_binary() is None:
+        pytest.skip("redis-server is not installed")
+    monkeypatch.setenv(patience.SCALE_ENV, "1")
+    monkeypatch.setattr(e2e, "BotProcess", Sleeper)
+    redis = RedisServer(tmp_path)
+    async with FakeBotApi() as api:
+        await redis.start()
+        try:
+            launcher = e2e.BotLauncher(api, redis, tmp_path)
+            with pytest.raises(AssertionError, match=r"not polling within 0\.5 s"):
+                await launcher.start(timeout=0.5)
+            process = launcher.current
+            assert not process.running
+            assert process.process is not None
+            assert gone(process.process.pid)
+        finally:
+            await redis.stop()
+    assert redis.process is not None
+    assert redis.process.returncode is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(redis.process.pid, 0)
