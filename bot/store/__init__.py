@@ -94,7 +94,6 @@ journal says done, and the player's last group is written beside it
 from __future__ import annotations
 
 from redis.asyncio import Redis
-from redis.commands.core import AsyncScript
 
 from bot.store import legacy
 from bot.store.base import (
@@ -141,7 +140,8 @@ from bot.store.journal import (
     ReplayDice,
     update_secret,
 )
-from bot.store.log import LogEntry
+from bot.store.log import LogEntry, LogStore
+from bot.store.scripts import Bound
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
 from bot.store.updates import (
     Begun,
@@ -218,6 +218,7 @@ class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, InlineStore, SheetSt
 
     def __init__(self, redis: Redis) -> None:
         StoreBase.__init__(self, redis)
+        LogStore.register_scripts(self)
         FlowStore.register_scripts(self)
         HiddenStore.register_scripts(self)
         UpdateStore.register_scripts(self)
@@ -231,7 +232,7 @@ class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, InlineStore, SheetSt
         """Put every script on the server at start (one round-trip), so a step's first use
         of a script is not two extra round-trips (NOSCRIPT, then SCRIPT LOAD) in a tap. A
         cluster loads each on every primary, one by one (it pipelines no SCRIPT LOAD)."""
-        scripts = [v for v in vars(self).values() if isinstance(v, AsyncScript)]
+        scripts = [v.script for v in vars(self).values() if isinstance(v, Bound)]
         if self.cluster:
             for script in scripts:
                 await self.redis.script_load(script.script)

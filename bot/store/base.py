@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
@@ -53,6 +53,7 @@ ABOUT_CAP = 500
 # forgotten after a year without a single update there; every update starts the clock again.
 CHAT_TTL = 365 * 86_400
 HIDDEN_CAP = 200  # hidden rolls kept per chat: the oldest goes when one more is made
+ACTORS_KEPT = 480  # a flow's "version:user" pairs, in characters: the last 20-odd steps
 FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
 
 CONNECT_TIMEOUT = 0.5
@@ -323,7 +324,7 @@ def dump(value: Any) -> str:
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def pairs(reply: list[Any]) -> dict[Any, Any]:
+def pairs(reply: Sequence[Any]) -> dict[Any, Any]:
     return dict(zip(reply[0::2], reply[1::2], strict=True))
 
 
