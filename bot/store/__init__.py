@@ -2,9 +2,11 @@
 
 The bot process keeps nothing of its own, so several replicas can share one Redis. Every
 change is atomic on the server: a Lua script for the flow's compare-and-set and for the
-update de-duplication with the chat's settings, WATCH/MULTI/EXEC for chat settings, sheets
+update de-duplication with the chat's settings (the scripts are files in ``lua/``, called
+by name through :mod:`bot.store.scripts`), WATCH/MULTI/EXEC for chat settings, sheets
 and the steps that spend from a sheet. That is what makes a double tap on a button apply
-once, whichever replica receives it.
+once, whichever replica receives it, and a step sent again after its answer was lost apply
+once for its update.
 
 One :class:`Store` for the handlers, assembled from one part per concern:
 
@@ -34,7 +36,8 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   says otherwise);
 - ``sdb:inbox:BOT`` — the updates fetched or received and not yet finished (update id →
   JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the running update's journal (dice seed, what its
-  writes returned and spent, the sends it delivered, its tries; a day's TTL; deleted as it
+  writes returned and spent, the sends it delivered, its tries and the nonce of the call
+  that began the last, the steps it took on flows; a day's TTL; deleted as it
   finishes, kept with ``done`` when it is given up), ``sdb:done:BOT:{CHAT}`` — the chat's
   finished updates (update id → when, for a day: what a redelivery is told by),
   ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a chat's updates across replicas and

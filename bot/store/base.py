@@ -282,8 +282,13 @@ class StoreBase:
     """The client every part of the Store shares, and the WATCH transaction they use."""
 
     def __init__(self, redis: Redis) -> None:
+        from bot.store.scripts import Batch  # it reads this module's constants
+
         self.redis = redis
         self.cluster = is_cluster(redis)
+        # The scripts' calls in one turn of the event loop go together; a cluster sends each
+        # to its own slot's node.
+        self.batch: Batch | None = None if self.cluster else Batch(redis)
 
     async def close(self) -> None:
         await self.redis.aclose()

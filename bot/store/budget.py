@@ -82,7 +82,7 @@ def budget_member() -> str:
 
 class BudgetStore(StoreBase):
     def register_scripts(self) -> None:
-        self._reserve = RESERVE.bind(self.redis)
+        self._reserve = RESERVE.bind(self.redis, self.batch)
 
     async def reserve_send(self, bot_id: int, windows: Sequence[Window]) -> float:
         """Reserve one send's slot in each shared window (a group's minute, the bot's second);

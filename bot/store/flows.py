@@ -329,13 +329,13 @@ def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
 
 class FlowStore(LogStore):
     def register_scripts(self) -> None:
-        self._advance = ADVANCE.bind(self.redis)
-        self._create_flow = CREATE_FLOW.bind(self.redis)
-        self._keep_screen = KEEP_SCREEN.bind(self.redis)
-        self._show_live = SHOW_LIVE.bind(self.redis)
-        self._create_live = CREATE_LIVE.bind(self.redis)
-        self._advance_spending = ADVANCE_SPENDING.bind(self.redis)
-        self._end_live = END_LIVE.bind(self.redis)
+        self._advance = ADVANCE.bind(self.redis, self.batch)
+        self._create_flow = CREATE_FLOW.bind(self.redis, self.batch)
+        self._keep_screen = KEEP_SCREEN.bind(self.redis, self.batch)
+        self._show_live = SHOW_LIVE.bind(self.redis, self.batch)
+        self._create_live = CREATE_LIVE.bind(self.redis, self.batch)
+        self._advance_spending = ADVANCE_SPENDING.bind(self.redis, self.batch)
+        self._end_live = END_LIVE.bind(self.redis, self.batch)
 
     @staticmethod
     def _new_fields(flow: Flow) -> dict[str, str]:

@@ -113,8 +113,8 @@ OlderTally = Callable[[list[dict[str, Any]], Mapping[int, HiddenRecord]], stats.
 
 class HiddenStore(LogStore):
     def register_scripts(self) -> None:
-        self._reveal_hidden = REVEAL_HIDDEN.bind(self.redis)
-        self._save_hidden = SAVE_HIDDEN.bind(self.redis)
+        self._reveal_hidden = REVEAL_HIDDEN.bind(self.redis, self.batch)
+        self._save_hidden = SAVE_HIDDEN.bind(self.redis, self.batch)
 
     async def next_hidden_seq(self, chat_id: int) -> int:
         """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""

@@ -108,7 +108,7 @@ def log_args(entries: Sequence[LogEntry]) -> dict[str, Any]:
 
 class LogStore(StoreBase):
     def register_scripts(self) -> None:
-        self._count_tally = COUNT.bind(self.redis)
+        self._count_tally = COUNT.bind(self.redis, self.batch)
 
     def _queue_log(self, pipe: Pipeline, chat_id: int, entries: tuple[LogEntry, ...]) -> None:
         """The log lines and their tally into a transaction being queued: one EVAL adds the

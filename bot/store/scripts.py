@@ -13,7 +13,8 @@ Nothing else knows a position. The loader puts three things before the file's bo
 
 A script is registered with redis-py (``register_script``: EVALSHA, loaded again after a
 SCRIPT FLUSH), and called with keyword arguments, one per name; a missing or unknown name is
-a ``TypeError`` before anything is sent.
+a ``TypeError`` before anything is sent. On one server the calls asked in one turn of the
+event loop go together in one of redis-py's pipelines (:class:`Batch`).
 
 A call whose answer is lost (a command timeout, a dropped connection) is sent again by
 redis-py's retry without knowing whether it ran. So every script that changes something is
@@ -25,7 +26,8 @@ twice").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any, Generic, TypeVar
@@ -33,6 +35,7 @@ from typing import Any, Generic, TypeVar
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
 
 from bot.store.base import ABOUT_CAP, ACTORS_KEPT, CHAT_TTL, LOG_TTL
 
@@ -112,22 +115,28 @@ class Lua(Generic[R]):
             args += named[self.arg_list]
         return keys, args
 
-    def bind(self, redis: Redis) -> Bound[R]:
-        """The script registered with ``redis``, once per client (:class:`Bound`)."""
+    def bind(self, redis: Redis, batch: Batch | None = None) -> Bound[R]:
+        """The script registered with ``redis``, once per client (:class:`Bound`); its calls
+        go through ``batch`` when there is one."""
         source = self.source
-        return Bound(self, source, redis.register_script(source))
+        return Bound(self, source, redis.register_script(source), batch)
 
 
 class Bound(Generic[R]):
     """A :class:`Lua` registered with a client: call it with every name as a keyword."""
 
-    def __init__(self, lua: Lua[R], source: str, script: AsyncScript) -> None:
+    def __init__(
+        self, lua: Lua[R], source: str, script: AsyncScript, batch: Batch | None = None
+    ) -> None:
         self.lua = lua
         self.source = source
         self.script = script
+        self.batch = batch
 
     async def __call__(self, **named: Any) -> R:
         keys, args = self.lua.positions(named)
+        if self.batch is not None:
+            return self.lua.reply(await self.batch.call(self.script, keys, args))
         return self.lua.reply(await self.script(keys=keys, args=args))
 
     def queue(self, pipe: Pipeline, **named: Any) -> None:
@@ -158,3 +167,83 @@ def as_bool(reply: Any) -> bool:
 
 def as_is(reply: Any) -> Any:
     return reply
+
+
+class Batch:
+    """The script calls of every running update asked in one turn of the event loop, sent
+    together at its next turn in one of redis-py's pipelines (not a transaction: each script
+    is atomic by itself), each caller answered with its own reply or error.
+
+    A roll is three scripts, one after another, and a table's updates run side by side: sent
+    one by one, each call is a write and a wake-up of its own on both sides, and those were
+    the largest share of a roll's CPU that an echo bot does not pay (bench/README.md). A call
+    alone in its turn goes as a plain call. The pipeline is redis-py's: its connection from
+    the pool, its retry (the whole pipeline sent again once after a lost answer, which every
+    script bears, module docstring), its errors; a script the server forgot (NOSCRIPT) is
+    sent again by its own ``Script``, which loads it. A caller cancelled while waiting leaves
+    its reply to nobody; the others' calls go on.
+    """
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._waiting: list[tuple[AsyncScript, list[Any], list[Any], asyncio.Future[Any]]] = []
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def call(self, script: AsyncScript, keys: list[Any], args: list[Any]) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+        if not self._waiting:
+            loop.call_soon(self._flush)
+        self._waiting.append((script, keys, args, answer))
+        return answer
+
+    def _flush(self) -> None:
+        batch, self._waiting = self._waiting, []
+        task = asyncio.get_running_loop().create_task(self._send(batch))
+        self._sending.add(task)  # held until done: the loop keeps only a weak reference
+        task.add_done_callback(self._sending.discard)
+
+    async def _send(
+        self, batch: list[tuple[AsyncScript, list[Any], list[Any], asyncio.Future[Any]]]
+    ) -> None:
+        if len(batch) == 1:
+            script, keys, args, answer = batch[0]
+            await _settle(answer, script(keys=keys, args=args))
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for script, keys, args, _answer in batch:
+                    pipe.evalsha(script.sha, len(keys), *keys, *args)
+                replies = await pipe.execute(raise_on_error=False)
+        except Exception as error:  # the connection's: every call of the batch met it
+            for *_call, answer in batch:
+                if not answer.done():  # each caller its own error, with its own traceback
+                    answer.set_exception(_copy(error))
+            return
+        for (script, keys, args, answer), reply in zip(batch, replies, strict=True):
+            if isinstance(reply, NoScriptError):
+                await _settle(answer, script(keys=keys, args=args))
+            elif answer.done():
+                continue
+            elif isinstance(reply, Exception):
+                answer.set_exception(reply)
+            else:
+                answer.set_result(reply)
+
+
+async def _settle(answer: asyncio.Future[Any], call: Awaitable[Any]) -> None:
+    try:
+        reply = await call
+    except Exception as error:
+        if not answer.done():
+            answer.set_exception(error)
+        return
+    if not answer.done():
+        answer.set_result(reply)
+
+
+def _copy(error: Exception) -> Exception:
+    try:
+        return type(error)(*error.args)
+    except TypeError:  # an error that cannot be made again from its arguments
+        return error

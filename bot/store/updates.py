@@ -13,7 +13,10 @@ kept until its effect and its replies are out, and handling it again repeats not
   write that was applied and reads back what it returned), beside each write what it took
   from the sheets' pools (``sp:STEP``, given back if the update is dropped:
   :meth:`UpdateStore.drop_update`) and the sends delivered so far (``sent:DIGEST``), the
-  runs begun (``attempts``), and ``done`` once finished;
+  runs begun (``attempts``) with the nonce of the call that began the last (``run``, so the
+  same call sent again counts no second run; ``off`` once it was put off), the steps it
+  took on flows (``cas:FLOW:VERSION``, so such a step sent again is not taken twice), and
+  ``done`` once finished;
 - the **chat lock** (``sdb:lock:BOT:{CHAT}``) serialises one chat's updates across
   replicas; it expires by itself if its holder dies;
 - the **running mark** (``sdb:run:BOT:{CHAT}``) names the chat's update whose run began and
@@ -249,13 +252,13 @@ def _journal_from(key: str, fields: Mapping[Any, Any]) -> Journal:
 
 class UpdateStore(StoreBase):
     def register_scripts(self) -> None:
-        self._begin = BEGIN.bind(self.redis)
-        self._finish = FINISH.bind(self.redis)
-        self._raise_sent = RAISE_SENT.bind(self.redis)
-        self._postpone = POSTPONE.bind(self.redis)
-        self._renew = RENEW.bind(self.redis)
-        self._unmark = UNMARK.bind(self.redis)
-        self._played = PLAYED.bind(self.redis)
+        self._begin = BEGIN.bind(self.redis, self.batch)
+        self._finish = FINISH.bind(self.redis, self.batch)
+        self._raise_sent = RAISE_SENT.bind(self.redis, self.batch)
+        self._postpone = POSTPONE.bind(self.redis, self.batch)
+        self._renew = RENEW.bind(self.redis, self.batch)
+        self._unmark = UNMARK.bind(self.redis, self.batch)
+        self._played = PLAYED.bind(self.redis, self.batch)
 
     async def inbox_add(self, bot_id: int, updates: Mapping[int, str]) -> None:
         """Keep fetched updates (id → JSON) until they are finished: before polling

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 from redis import Redis as SyncRedis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from bot.store import Store, base
 from bot.store.base import STORAGE_ERRORS
+from bot.store.scripts import Batch
 from tests.conftest import REDIS_SERVER, RedisServer, free_port
 
 
@@ -60,6 +61,52 @@ async def test_a_script_forgotten_by_the_server_is_loaded_again(store: Store) ->
     await store.redis.script_flush()
     await store.note_sent(5, 11)  # NOSCRIPT, loaded again by redis-py's Script
     assert await store.last_sent(5) == 11
+
+
+async def test_scripts_asked_together_reach_the_server_together(
+    store: Store, redis_server: RedisServer
+) -> None:
+    await raise_floors(store, range(1, 3))
+    with SyncRedis(port=redis_server.port) as watcher:
+        before = int(watcher.info("stats")["total_reads_processed"])
+        await raise_floors(store, range(1, 101))
+        reads = int(watcher.info("stats")["total_reads_processed"]) - before
+    assert reads <= 10, reads  # one pipeline, read in a few gulps; not a hundred calls
+
+
+async def test_scripts_forgotten_by_the_server_are_loaded_again_in_a_batch(store: Store) -> None:
+    await raise_floors(store, range(1, 21))
+    await store.redis.script_flush()
+    await asyncio.gather(*(store.note_sent(chat, chat + 50) for chat in range(1, 21)))
+    assert await floors(store, range(1, 21)) == list(range(51, 71))
+
+
+async def test_a_batch_answers_each_caller_with_its_own_reply_or_error(store: Store) -> None:
+    batch = Batch(store.redis)
+    echo = store.redis.register_script("return {KEYS[1], ARGV[1]}")
+    broken = store.redis.register_script("return redis.call('NOPE')")
+    await echo(keys=["k"], args=["load"])
+    await store.redis.script_load(broken.script)
+    calls = [
+        batch.call(echo, ["a"], ["1"]),
+        batch.call(broken, ["b"], []),
+        batch.call(echo, ["c"], ["Бросок"]),
+    ]
+    a, b, c = await asyncio.gather(*calls, return_exceptions=True)
+    assert a == ["a", "1"]
+    assert isinstance(b, ResponseError)
+    assert c == ["c", "Бросок"]
+
+
+async def test_a_cancelled_caller_leaves_its_answer_to_nobody(store: Store) -> None:
+    batch = Batch(store.redis)
+    echo = store.redis.register_script("return {KEYS[1], ARGV[1]}")
+    await echo(keys=["k"], args=["load"])
+    gone = batch.call(echo, ["gone"], ["x"])
+    kept = batch.call(echo, ["kept"], ["y"])
+    gone.cancel()
+    assert await kept == ["kept", "y"]
+    assert await batch.call(echo, ["next"], ["z"]) == ["next", "z"]
 
 
 async def test_an_outage_surfaces_as_a_storage_error_and_heals(
