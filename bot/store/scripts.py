@@ -169,47 +169,59 @@ def as_is(reply: Any) -> Any:
     return reply
 
 
+# A script's call waiting in a batch: the script, its keys and arguments, and its answer.
+_Call = tuple[AsyncScript, list[Any], list[Any], "asyncio.Future[Any]"]
+
+
 class Batch:
     """The script calls of every running update asked in one turn of the event loop, sent
-    together at its next turn in one of redis-py's pipelines (not a transaction: each script
-    is atomic by itself), each caller answered with its own reply or error.
+    together in one of redis-py's pipelines (not a transaction: each script is atomic by
+    itself), each caller answered with its own reply or error.
 
     A roll is three scripts, one after another, and a table's updates run side by side: sent
     one by one, each call is a write and a wake-up of its own on both sides, and those were
-    the largest share of a roll's CPU that an echo bot does not pay (bench/README.md). A call
-    alone in its turn goes as a plain call. The pipeline is redis-py's: its connection from
-    the pool, its retry (the whole pipeline sent again once after a lost answer, which every
-    script bears, module docstring), its errors; a script the server forgot (NOSCRIPT) is
-    sent again by its own ``Script``, which loads it. A caller cancelled while waiting leaves
-    its reply to nobody; the others' calls go on.
+    the largest share of a roll's CPU that an echo bot does not pay (bench/README.md). The
+    first call of a turn waits that turn out for the others; alone, it goes as a plain call.
+    The pipeline is redis-py's: its connection from the pool, its retry (the whole pipeline
+    sent again once after a lost answer, which every script bears: module docstring), its
+    errors; a script the server forgot (NOSCRIPT) is sent again by its own ``Script``, which
+    loads it. A caller cancelled while waiting leaves its reply to nobody; the others' calls
+    go on.
     """
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
-        self._waiting: list[tuple[AsyncScript, list[Any], list[Any], asyncio.Future[Any]]] = []
+        self._gathering: list[_Call] | None = None  # the calls of this turn, while it lasts
         self._sending: set[asyncio.Task[None]] = set()
 
-    def call(self, script: AsyncScript, keys: list[Any], args: list[Any]) -> asyncio.Future[Any]:
+    async def call(self, script: AsyncScript, keys: list[Any], args: list[Any]) -> Any:
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Any] = loop.create_future()
-        if not self._waiting:
-            loop.call_soon(self._flush)
-        self._waiting.append((script, keys, args, answer))
-        return answer
+        if self._gathering is not None:  # the turn's first call sends this one with it
+            answer: asyncio.Future[Any] = loop.create_future()
+            self._gathering.append((script, keys, args, answer))
+            return await answer
+        others: list[_Call] = []
+        self._gathering = others
+        try:
+            await asyncio.sleep(0)  # the rest of this turn's calls join
+        except BaseException:  # given up on: the others go all the same
+            self._gathering = None
+            if others:
+                self._spawn(others)
+            raise
+        self._gathering = None
+        if not others:
+            return await script(keys=keys, args=args)
+        own: asyncio.Future[Any] = loop.create_future()
+        self._spawn([(script, keys, args, own), *others])
+        return await own
 
-    def _flush(self) -> None:
-        batch, self._waiting = self._waiting, []
+    def _spawn(self, batch: list[_Call]) -> None:
         task = asyncio.get_running_loop().create_task(self._send(batch))
         self._sending.add(task)  # held until done: the loop keeps only a weak reference
         task.add_done_callback(self._sending.discard)
 
-    async def _send(
-        self, batch: list[tuple[AsyncScript, list[Any], list[Any], asyncio.Future[Any]]]
-    ) -> None:
-        if len(batch) == 1:
-            script, keys, args, answer = batch[0]
-            await _settle(answer, script(keys=keys, args=args))
-            return
+    async def _send(self, batch: list[_Call]) -> None:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for script, keys, args, _answer in batch:

@@ -98,14 +98,21 @@ async def test_a_batch_answers_each_caller_with_its_own_reply_or_error(store: St
     assert c == ["c", "Бросок"]
 
 
-async def test_a_cancelled_caller_leaves_its_answer_to_nobody(store: Store) -> None:
+@pytest.mark.parametrize("cancelled", [0, 1])
+async def test_a_cancelled_caller_leaves_its_answer_to_nobody(store: Store, cancelled: int) -> None:
+    """The first call of a turn sends the others' with its own, so it may be given up on
+    while it gathers them (0) or while a later caller of the turn waits for its answer (1):
+    the other call is answered all the same."""
     batch = Batch(store.redis)
     echo = store.redis.register_script("return {KEYS[1], ARGV[1]}")
     await echo(keys=["k"], args=["load"])
-    gone = batch.call(echo, ["gone"], ["x"])
-    kept = batch.call(echo, ["kept"], ["y"])
-    gone.cancel()
-    assert await kept == ["kept", "y"]
+    calls = [asyncio.create_task(batch.call(echo, [f"k{n}"], [str(n)])) for n in range(2)]
+    await asyncio.sleep(0)  # both asked: the first gathers the turn's calls
+    calls[cancelled].cancel()
+    kept = 1 - cancelled
+    assert await calls[kept] == [f"k{kept}", str(kept)]
+    with pytest.raises(asyncio.CancelledError):
+        await calls[cancelled]
     assert await batch.call(echo, ["next"], ["z"]) == ["next", "z"]
 
 
