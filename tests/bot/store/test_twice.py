@@ -85,7 +85,7 @@ async def running(store: Store, update_id: int, **ahead: Any) -> AsyncIterator[J
         yield journal
 
 
-async def logged(store: Store) -> tuple[int, str | None, str | None]:
+async def logged(store: Store) -> tuple[int, Any, Any]:
     """(the chat's log lines, the lines /stats counted, the rolls it counts for the player)."""
     lines = await store.redis.llen(log_key(CHAT))
     lines_counted, rolls = await store.redis.hmget(stats_key(CHAT), ["logged", f"r:{USER}"])
