@@ -2,9 +2,11 @@
 
 The bot process keeps nothing of its own, so several replicas can share one Redis. Every
 change is atomic on the server: a Lua script for the flow's compare-and-set and for the
-update de-duplication with the chat's settings, WATCH/MULTI/EXEC for chat settings, sheets
+update de-duplication with the chat's settings (the scripts are files in ``lua/``, called
+by name through :mod:`bot.store.scripts`), WATCH/MULTI/EXEC for chat settings, sheets
 and the steps that spend from a sheet. That is what makes a double tap on a button apply
-once, whichever replica receives it.
+once, whichever replica receives it, and a step sent again after its answer was lost apply
+once for its update.
 
 One :class:`Store` for the handlers, assembled from one part per concern:
 
@@ -34,7 +36,8 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   says otherwise);
 - ``sdb:inbox:BOT`` — the updates fetched or received and not yet finished (update id →
   JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the running update's journal (dice seed, what its
-  writes returned and spent, the sends it delivered, its tries; a day's TTL; deleted as it
+  writes returned and spent, the sends it delivered, its tries and the nonce of the call
+  that began the last, the steps it took on flows; a day's TTL; deleted as it
   finishes, kept with ``done`` when it is given up), ``sdb:done:BOT:{CHAT}`` — the chat's
   finished updates (update id → when, for a day: what a redelivery is told by),
   ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a chat's updates across replicas and
@@ -94,7 +97,6 @@ journal says done, and the player's last group is written beside it
 from __future__ import annotations
 
 from redis.asyncio import Redis
-from redis.commands.core import AsyncScript
 
 from bot.store import legacy
 from bot.store.base import (
@@ -141,7 +143,8 @@ from bot.store.journal import (
     ReplayDice,
     update_secret,
 )
-from bot.store.log import LogEntry
+from bot.store.log import LogEntry, LogStore
+from bot.store.scripts import Bound
 from bot.store.sheets import PlayerSheet, SheetOwner, SheetStore
 from bot.store.updates import (
     Begun,
@@ -218,6 +221,7 @@ class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, InlineStore, SheetSt
 
     def __init__(self, redis: Redis) -> None:
         StoreBase.__init__(self, redis)
+        LogStore.register_scripts(self)
         FlowStore.register_scripts(self)
         HiddenStore.register_scripts(self)
         UpdateStore.register_scripts(self)
@@ -231,7 +235,7 @@ class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, InlineStore, SheetSt
         """Put every script on the server at start (one round-trip), so a step's first use
         of a script is not two extra round-trips (NOSCRIPT, then SCRIPT LOAD) in a tap. A
         cluster loads each on every primary, one by one (it pipelines no SCRIPT LOAD)."""
-        scripts = [v for v in vars(self).values() if isinstance(v, AsyncScript)]
+        scripts = [v.script for v in vars(self).values() if isinstance(v, Bound)]
         if self.cluster:
             for script in scripts:
                 await self.redis.script_load(script.script)

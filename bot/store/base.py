@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
@@ -37,7 +37,6 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.settings import CLUSTER_SCHEMES
 from bot.store import journal
-from bot.store.lane import LanedRedis, ScriptLane
 
 log = logging.getLogger("bot.store")
 _T = TypeVar("_T")
@@ -54,6 +53,7 @@ ABOUT_CAP = 500
 # forgotten after a year without a single update there; every update starts the clock again.
 CHAT_TTL = 365 * 86_400
 HIDDEN_CAP = 200  # hidden rolls kept per chat: the oldest goes when one more is made
+ACTORS_KEPT = 480  # a flow's "version:user" pairs, in characters: the last 20-odd steps
 FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
 
 CONNECT_TIMEOUT = 0.5
@@ -207,7 +207,7 @@ def connect(redis_url: str | None) -> Redis:
             decode_responses=True,
         )
         return cast(Redis, cluster)
-    pool = _QuickPool.from_url(
+    pool = BlockingConnectionPool.from_url(
         redis_url,
         max_connections=POOL_SIZE,
         timeout=POOL_WAIT,
@@ -218,56 +218,7 @@ def connect(redis_url: str | None) -> Redis:
         decode_responses=True,
     )
     pool.connection_class = _PACKED.get(pool.connection_class, pool.connection_class)
-    client = LanedRedis(connection_pool=pool)
-    client.lane = ScriptLane.for_pool(pool)
-    return client
-
-
-class _QuickPool(BlockingConnectionPool):
-    """redis-py's blocking pool with a short way for the usual case, an idle connection at
-    hand: the full way (a lock, a timeout, a wait on a condition, an event and a few metrics
-    hooks per checkout and return), three times a roll, was 5–9% of a roll's CPU
-    (bench/README.md, ``cpu.py``).
-
-    The short way moves a connection between the idle and the busy set in one step with no
-    await inside, so a cancelled caller cannot leave the pool's books half-kept, and checks the
-    connection as the full way does before handing it out (connected, nothing unread).
-    Anything else takes the full way: no idle connection (a new one is made, or the caller
-    waits up to ``POOL_WAIT`` and gets "No connection available"), a caller waiting for a
-    connection when one is given back, or the pool's maintenance mode. Left out of the
-    short way, as the bot uses none of them: redis-py's OpenTelemetry metrics and the
-    release event that re-authenticates a streaming credential provider.
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._waiting = 0  # callers in the full way's wait for a connection
-
-    async def get_connection(self, *args: Any, **options: Any) -> AbstractConnection:
-        if not self._available_connections or self._in_maintenance or args or options:
-            self._waiting += 1
-            try:
-                full = super().get_connection(*args, **options)  # type: ignore[no-untyped-call]
-                return cast(AbstractConnection, await full)
-            finally:
-                self._waiting -= 1
-        connection: AbstractConnection = self._available_connections.pop()
-        self._in_use_connections.add(connection)
-        try:
-            await self.ensure_connection(connection)
-        except BaseException:
-            await self.release(connection)
-            raise
-        return connection
-
-    async def release(self, connection: AbstractConnection) -> None:
-        if self._waiting or self._in_maintenance:
-            await super().release(connection)
-            return
-        if connection.should_reconnect():  # type: ignore[no-untyped-call]
-            await connection.disconnect()
-        self._in_use_connections.remove(connection)
-        self._available_connections.append(connection)
+    return Redis(connection_pool=pool)
 
 
 class _HiredisPacking(AbstractConnection):
@@ -324,7 +275,7 @@ def dump(value: Any) -> str:
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def pairs(reply: list[Any]) -> dict[Any, Any]:
+def pairs(reply: Sequence[Any]) -> dict[Any, Any]:
     return dict(zip(reply[0::2], reply[1::2], strict=True))
 
 
@@ -332,8 +283,13 @@ class StoreBase:
     """The client every part of the Store shares, and the WATCH transaction they use."""
 
     def __init__(self, redis: Redis) -> None:
+        from bot.store.scripts import Batch  # it reads this module's constants
+
         self.redis = redis
         self.cluster = is_cluster(redis)
+        # The scripts' calls in one turn of the event loop go together; a cluster sends each
+        # to its own slot's node.
+        self.batch: Batch | None = None if self.cluster else Batch(redis)
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -25,44 +25,11 @@ from dataclasses import dataclass
 
 from bot import context
 from bot.store.base import PREFIX, StoreBase, tag
+from bot.store.scripts import Lua, as_int
 
-# reserve(keys, limits, member): the earliest slot that keeps every window of ``keys`` within
-# its limit ({limit, period in ms} each) reserved for ``member`` in all of them; how long (ms)
-# the send waits for it.
-RESERVE_FUNCTION = """
-local function reserve(keys, limits, member)
-  local clock = redis.call('TIME')
-  local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-  local slot = now
-  for i, key in ipairs(keys) do
-    local limit, period = tonumber(limits[i][1]), tonumber(limits[i][2])
-    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - period)
-    local since = '(' .. (slot - period)
-    if redis.call('ZCOUNT', key, since, '+inf') >= limit then
-      local kth = redis.call(
-        'ZREVRANGEBYSCORE', key, '+inf', since, 'WITHSCORES', 'LIMIT', limit - 1, 1)
-      slot = math.max(slot, tonumber(kth[2]) + period)
-    end
-  end
-  for i, key in ipairs(keys) do
-    redis.call('ZADD', key, slot, member)
-    redis.call('PEXPIRE', key, slot - now + tonumber(limits[i][2]))
-  end
-  return slot - now
-end
-"""
-
-# KEYS[1..n] the windows' reserved slots (a group's minute, then the bot's second); ARGV[2i-1]
-# and ARGV[2i] window i's limit and period (ms), the last ARGV a member unique to this send.
-_RESERVE = (
-    RESERVE_FUNCTION
-    + """
-local limits = {}
-for i = 1, #KEYS do
-  limits[i] = {ARGV[2 * i - 1], ARGV[2 * i]}
-end
-return reserve(KEYS, limits, ARGV[#ARGV])
-"""
+# One send's slot in every window named (lua/reserve.lua).
+RESERVE = Lua(
+    "reserve", keys=(), args=("member",), key_list="windows", arg_list="limits", reply=as_int
 )
 
 # A window the send must keep: the group (None for the bot's overall one), limit, seconds.
@@ -115,7 +82,7 @@ def budget_member() -> str:
 
 class BudgetStore(StoreBase):
     def register_scripts(self) -> None:
-        self._reserve = self.redis.register_script(_RESERVE)
+        self._reserve = RESERVE.bind(self.redis, self.batch)
 
     async def reserve_send(self, bot_id: int, windows: Sequence[Window]) -> float:
         """Reserve one send's slot in each shared window (a group's minute, the bot's second);
@@ -133,9 +100,9 @@ class BudgetStore(StoreBase):
         limits = [[limit, int(period * 1000)] for _chat, limit, period in windows]
         if not self.cluster:
             flat = [x for pair in limits for x in pair]
-            return int(await self._reserve(keys=keys, args=[*flat, member])) / 1000
+            return await self._reserve(windows=keys, limits=flat, member=member) / 1000
         waits = [
-            int(await self._reserve(keys=[key], args=[*pair, member]))
+            await self._reserve(windows=[key], limits=pair, member=member)
             for key, pair in zip(keys, limits, strict=True)
         ]
         return max(waits, default=0) / 1000

@@ -25,6 +25,7 @@ from redis.asyncio.client import Pipeline
 from bot import context
 from bot.store import journal
 from bot.store.base import (
+    ACTORS_KEPT,
     FLOW_ID_BYTES,
     FLOW_TTL,
     dump,
@@ -35,30 +36,20 @@ from bot.store.base import (
     pairs,
     sheet_key,
     stats_key,
+    tag,
 )
-from bot.store.log import LogEntry, LogStore, log_append, log_args
+from bot.store.log import LogEntry, LogStore, log_args
+from bot.store.scripts import Lua, as_bool, as_int, as_is, flag
 from bot.store.sheets import npc_field, npc_name_field, parse_sheet, player_field
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 
 S = TypeVar("S", bound="FlowState")
 
-ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
 # A new flow's data is kept in pieces of at most this many bytes ("data", "data1", …): Redis
 # keeps a hash whose values are all that short as one compact list (hash-max-listpack-value,
 # 64 by default) instead of a table with an entry per field, about 40% less for a roll's
 # result flow (bench/footprint.py). A step writes its data whole and drops the pieces.
 DATA_PIECE = 64
-# Lua: drop the pieces of the flow KEYS[n]'s data beyond the first (its step wrote "data").
-_DROP_PIECES = """
-local piece = 1
-while redis.call('HDEL', FLOW, 'data' .. piece) == 1 do
-  piece = piece + 1
-end
-"""
-
-
-def drop_pieces(flow: str) -> str:
-    return _DROP_PIECES.replace("FLOW", flow)
 
 
 def data_fields(raw: str) -> dict[str, str]:
@@ -89,211 +80,57 @@ def data_of(fields: Mapping[Any, Any]) -> str:
     return "".join(parts)
 
 
-# KEYS[1] flow, KEYS[2] its chat's log and KEYS[3] its counters (only with entries); ARGV:
-# expected version, new data JSON, close ('1'/'0'), the actor's user id, the screen drawn for
-# the new version ('' keeps none), then optionally the log cap, the entries' tally and the
-# entries (bot.store.log.log_args). The version check and the writes
-# happen in one script, so of two taps carrying the same version exactly one can pass, and a
-# lost compare-and-set logs nothing. The actor is remembered (the last few, "version:user")
-# so that only the same presser's repeat counts as a double tap (bot/runner.py).
-_ADVANCE_STEP = (
-    """
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then
-  return false
-end
-if tonumber(version) ~= tonumber(ARGV[1]) then
-  return false
-end
-if redis.call('HGET', KEYS[1], 'closed') == '1' then
-  return false
-end
-local new = tonumber(version) + 1
-local actors = (redis.call('HGET', KEYS[1], 'actors') or '') .. ' ' .. new .. ':' .. ARGV[4]
-if #actors > ACTORS_KEPT then
-  local cut = string.find(actors, ' ', #actors - ACTORS_KEPT, true)
-  actors = string.sub(actors, cut)
-end
-redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
-  'actors', actors, 'screen', ARGV[5])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT))
-    + drop_pieces("KEYS[1]")
+# A tap's step (with a new flow it opens), once per update: lua/advance.lua.
+ADVANCE = Lua(
+    "advance",
+    keys=("flow", "new_flow", "log", "stats", "journal"),
+    args=(
+        "expected", "data", "close", "actor", "screen", "mark",
+        "new_kind", "new_chat", "new_owner", "new_data", "new_ttl", "log_cap", "tally",
+    ),
+    arg_list="entries",
+    reply=as_is,
+)  # fmt: skip
+CREATE_FLOW = Lua(
+    "create_flow",
+    keys=("flow", "log", "journal", "stats"),
+    args=("ttl", "step", "record", "fields", "log_cap", "tally"),
+    arg_list="entries",
+    reply=as_int,
 )
-_ADVANCE_FLOW = (
-    _ADVANCE_STEP
-    + log_append("KEYS[2]", "KEYS[3]", 6)
-    + "\nreturn redis.call('HGETALL', KEYS[1])\n"
+KEEP_SCREEN = Lua("keep_screen", keys=("flow",), args=("screen",), reply=as_int)
+SHOW_LIVE = Lua("show_live", keys=("live",), args=("flow", "message", "ttl"), reply=as_bool)
+CREATE_LIVE = Lua(
+    "create_live",
+    keys=("live", "flow", "journal"),
+    args=("expected", "pointer", "ttl", "step", "success", "failure"),
+    arg_list="fields",
+    reply=as_bool,
 )
+END_LIVE = Lua("end_live", keys=("live",), args=("flow",), reply=as_int)
+ADVANCE_SPENDING = Lua(
+    "advance_spending",
+    keys=("flow", "sheets", "log", "also", "stats", "journal"),
+    args=(
+        "expected", "data", "close", "actor", "screen", "mark",
+        "field", "raw", "had", "sheet", "name_field", "name", "spent_field", "spent",
+        "also_version", "also_data", "also_screen", "log_cap", "tally",
+    ),
+    arg_list="entries",
+    reply=as_is,
+)  # fmt: skip
 
 
-# KEYS: the flow advanced, the flow created, the chat's log and counters. ARGV 1–5 as
-# _ADVANCE_FLOW; 6–10 the new flow's kind, chat, owner, data and TTL; then the log's cap, tally
-# and entries. The new flow
-# exists only if the step was taken (one round-trip for a step that opens another flow).
-_ADVANCE_CREATING = (
-    _ADVANCE_STEP
-    + """redis.call('HSET', KEYS[2], 'kind', ARGV[6], 'chat_id', ARGV[7], 'owner_id', ARGV[8],
-  'version', 0, 'closed', '0', 'data', ARGV[9])
-redis.call('EXPIRE', KEYS[2], tonumber(ARGV[10]))
-"""
-    + log_append("KEYS[3]", "KEYS[4]", 11)
-    + "\nreturn redis.call('HGETALL', KEYS[1])\n"
-)
-
-
-# A new flow and its log lines, recorded in the update's journal, in one script (a roll's one
-# write: one command to send and one reply to read, where a MULTI…EXEC is seven of each).
-# KEYS[1] the flow, KEYS[2] the chat's log, KEYS[3] the update's journal (a placeholder
-# outside an update), KEYS[4] the chat's counters; ARGV[1] the flow's TTL, ARGV[2] the
-# journal's field ('' for none), ARGV[3] what it records, ARGV[4] the flow's fields as a JSON
-# object of strings, then the log's cap, the entries' tally and the entries
-# (bot.store.log.log_args; nothing without entries).
-_CREATE_FLOW = (
-    """
-local fields = {}
-for name, value in pairs(cjson.decode(ARGV[4])) do
-  fields[#fields + 1] = name
-  fields[#fields + 1] = value
-end
-redis.call('HSET', KEYS[1], unpack(fields))
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
-if ARGV[2] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-end
-"""
-    + log_append("KEYS[2]", "KEYS[4]", 5)
-    + "\nreturn 1\n"
-)
-
-
-# KEYS[1] flow; ARGV[1] the screen JSON. Only onto a flow that still exists, so an expired
-# one is not brought back as a hash with a screen and nothing else.
-_KEEP_SCREEN = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('HSET', KEYS[1], 'screen', ARGV[1])
-  return 1
-end
-return 0
-"""
-
-
-# KEYS[1] the live pointer; ARGV: the flow id it must still name, the message id, the TTL.
-_SET_LIVE_MESSAGE = """
-local raw = redis.call('GET', KEYS[1])
-if not raw then
-  return 0
-end
-local pointer = cjson.decode(raw)
-if pointer['flow'] ~= ARGV[1] then
-  return 0
-end
-pointer['message'] = tonumber(ARGV[2])
-redis.call('SET', KEYS[1], cjson.encode(pointer), 'EX', tonumber(ARGV[3]))
-return 1
-"""
-
-# A step that pays from a sheet read ahead, in one script (a wound landing from a combat
-# tap): KEYS[1] the flow, KEYS[2] the chat's sheets, KEYS[3] its log, KEYS[4] a second flow
-# that shows the change (the round tracker) or a placeholder, KEYS[5] the chat's counters,
-# KEYS[6] the update's journal or a placeholder. ARGV[1] expected version, ARGV[2] data,
-# ARGV[3] close, ARGV[4] actor, ARGV[5] screen, ARGV[6] the sheet's field, ARGV[7] its raw
-# value as read ahead, ARGV[8] '1' if it had one, ARGV[9] the new raw value ('' writes none),
-# ARGV[10] the second flow's expected version ('' for none), ARGV[11] its data, ARGV[12] its
-# screen, ARGV[13] and ARGV[14] the name field of a sheet it makes, ARGV[15] and ARGV[16] the
-# journal's field and what the step spent ('' for none: bot/store/journal.py), ARGV[17..] the
-# log's cap, tally and entries (bot.store.log.log_args). Returns false for
-# a stale step, 'sheet' when the sheet changed since it was read (the caller reads again),
-# else the flow's hash. The second flow moves only if it is still at its version; its step
-# has no actor (a health line's redraw is nobody's tap).
-_ADVANCE_SPENDING = (
-    """
-local function fresh(key, expected)
-  local version = redis.call('HGET', key, 'version')
-  if not version or tonumber(version) ~= tonumber(expected) then
-    return nil
-  end
-  if redis.call('HGET', key, 'closed') == '1' then
-    return nil
-  end
-  return tonumber(version) + 1
-end
-local function actors(key, new, actor)
-  local list = (redis.call('HGET', key, 'actors') or '') .. ' ' .. new .. ':' .. actor
-  if #list > ACTORS_KEPT then
-    list = string.sub(list, string.find(list, ' ', #list - ACTORS_KEPT, true))
-  end
-  return list
-end
-local new = fresh(KEYS[1], ARGV[1])
-if not new then
-  return false
-end
-local current = redis.call('HGET', KEYS[2], ARGV[6])
-if (ARGV[8] == '1' and current ~= ARGV[7]) or (ARGV[8] ~= '1' and current) then
-  return 'sheet'
-end
-redis.call('HSET', KEYS[1], 'version', new, 'data', ARGV[2], 'closed', ARGV[3],
-  'actors', actors(KEYS[1], new, ARGV[4]), 'screen', ARGV[5])
-DROP_PIECES_1
-if ARGV[9] ~= '' then
-  redis.call('HSET', KEYS[2], ARGV[6], ARGV[9])
-  if ARGV[8] ~= '1' and ARGV[13] ~= '' then
-    redis.call('HSET', KEYS[2], ARGV[13], ARGV[14])
-  end
-end
-if ARGV[15] ~= '' then
-  redis.call('HSET', KEYS[6], ARGV[15], ARGV[16])
-end
-if ARGV[10] ~= '' then
-  local other = fresh(KEYS[4], ARGV[10])
-  if other then
-    redis.call('HSET', KEYS[4], 'version', other, 'data', ARGV[11],
-      'actors', actors(KEYS[4], other, '0'), 'screen', ARGV[12])
-    DROP_PIECES_4
-  end
-end
-LOG_APPEND
-return redis.call('HGETALL', KEYS[1])
-""".replace("ACTORS_KEPT", str(ACTORS_KEPT))
-    .replace("LOG_APPEND", log_append("KEYS[3]", "KEYS[5]", 17))
-    .replace("DROP_PIECES_1", drop_pieces("KEYS[1]"))
-    .replace("DROP_PIECES_4", drop_pieces("KEYS[4]"))
-)
-
-# KEYS[1] the live pointer, KEYS[2] the new flow, KEYS[3] the update's journal; ARGV[1] the
-# pointer as read ahead ('' for none), ARGV[2] the new pointer, ARGV[3] the TTL, ARGV[4] the
-# journal's field, ARGV[5] what success records, ARGV[6] what failure records, ARGV[7..] the
-# new flow's fields. A live message already sent is stored in one step, only if no other
-# update made the chat's live message in between.
-_CREATE_LIVE = """
-local ok = (redis.call('GET', KEYS[1]) or '') == ARGV[1]
-if ok then
-  local fields = {}
-  for i = 7, #ARGV do
-    fields[#fields + 1] = ARGV[i]
-  end
-  redis.call('HSET', KEYS[2], unpack(fields))
-  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
-end
-if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[4], ok and ARGV[5] or ARGV[6])
-end
-if ok then
-  return 1
-end
-return 0
-"""
-
-# KEYS[1] the live pointer; ARGV[1] the flow id it must still name.
-_END_LIVE = """
-local raw = redis.call('GET', KEYS[1])
-if raw and cjson.decode(raw)['flow'] == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-"""
+def step_mark(flow: Flow, expected_version: int) -> tuple[str, str]:
+    """(the running update's journal, or a placeholder outside one; its mark of the step
+    that moves ``flow`` on from ``expected_version``, '' outside an update): the same step
+    sent again finds its mark and is not taken twice (lua/advance.lua)."""
+    running = context.current().journal
+    # On a cluster a script's keys share one slot: an update of another chat (a private
+    # chat's) leaves its steps here unmarked.
+    if running is None or f":{tag(flow.chat_id)}:" not in running.key:
+        return none_key(flow.chat_id), ""
+    return running.key, f"cas:{flow.id}:{expected_version}"
 
 
 class FlowStateError(ValueError):
@@ -492,14 +329,13 @@ def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
 
 class FlowStore(LogStore):
     def register_scripts(self) -> None:
-        self._advance_flow = self.redis.register_script(_ADVANCE_FLOW)
-        self._create_flow = self.redis.register_script(_CREATE_FLOW)
-        self._advance_creating = self.redis.register_script(_ADVANCE_CREATING)
-        self._keep_screen = self.redis.register_script(_KEEP_SCREEN)
-        self._set_live_message = self.redis.register_script(_SET_LIVE_MESSAGE)
-        self._create_live = self.redis.register_script(_CREATE_LIVE)
-        self._advance_spending = self.redis.register_script(_ADVANCE_SPENDING)
-        self._end_live = self.redis.register_script(_END_LIVE)
+        self._advance = ADVANCE.bind(self.redis, self.batch)
+        self._create_flow = CREATE_FLOW.bind(self.redis, self.batch)
+        self._keep_screen = KEEP_SCREEN.bind(self.redis, self.batch)
+        self._show_live = SHOW_LIVE.bind(self.redis, self.batch)
+        self._create_live = CREATE_LIVE.bind(self.redis, self.batch)
+        self._advance_spending = ADVANCE_SPENDING.bind(self.redis, self.batch)
+        self._end_live = END_LIVE.bind(self.redis, self.batch)
 
     @staticmethod
     def _new_fields(flow: Flow) -> dict[str, str]:
@@ -554,19 +390,15 @@ class FlowStore(LogStore):
             return cast(Flow, record.decode(record.steps[step]))
         journal.forget()
         await self._create_flow(
-            keys=[
-                flow_key(chat_id, flow.id),
-                log_key(chat_id),
-                record.key if record is not None else none_key(chat_id),
-                stats_key(chat_id),
-            ],
-            args=[
-                ttl,
-                f"fx:{step}" if record is not None else "",
-                record.encode(flow) if record is not None else "",
-                dump(self._new_fields(flow)),
-                *log_args(entries),
-            ],
+            flow=flow_key(chat_id, flow.id),
+            log=log_key(chat_id),
+            journal=record.key if record is not None else none_key(chat_id),
+            stats=stats_key(chat_id),
+            ttl=ttl,
+            step=f"fx:{step}" if record is not None else "",
+            record=record.encode(flow) if record is not None else "",
+            fields=dump(self._new_fields(flow)),
+            **log_args(entries),
         )
         return flow
 
@@ -621,35 +453,35 @@ class FlowStore(LogStore):
             else ("", "")
         )
         spending.clear()
-        args: list[Any] = [
-            expected_version,
-            data,
-            "1" if close else "0",
-            context.current().actor,
-            screen.model_dump_json() if screen is not None else "",
-            field,
-            raw or "",
-            "1" if raw is not None else "0",
-            to_json(updated) if updated is not None else "",
-            also.version if also is not None else "",
-            dump(_data(also.state)) if also is not None else "",
-            also.screen.model_dump_json() if also is not None else "",
-            *(named if (named := spend.name_field()) is not None else ("", "")),
-            *record,
-        ]
-        args += log_args(entries)
-        keys = [
-            flow_key(flow.chat_id, flow.id),
-            skey,
-            log_key(flow.chat_id),
-            flow_key(also.flow.chat_id, also.flow.id)
-            if also is not None
-            else none_key(flow.chat_id),
-            stats_key(flow.chat_id),
-            running.key if running is not None else none_key(flow.chat_id),
-        ]
+        where, mark = step_mark(flow, expected_version)
+        named = spend.name_field() or ("", "")
         journal.forget()
-        reply = await self._advance_spending(keys=keys, args=args)
+        reply = await self._advance_spending(
+            flow=flow_key(flow.chat_id, flow.id),
+            sheets=skey,
+            log=log_key(flow.chat_id),
+            also=flow_key(also.flow.chat_id, also.flow.id) if also else none_key(flow.chat_id),
+            stats=stats_key(flow.chat_id),
+            journal=running.key if running is not None else where,
+            expected=expected_version,
+            data=data,
+            close="1" if close else "0",
+            actor=context.current().actor,
+            screen=screen.model_dump_json() if screen is not None else "",
+            mark=mark,
+            field=field,
+            raw=raw or "",
+            had=flag(raw is not None),
+            sheet=to_json(updated) if updated is not None else "",
+            name_field=named[0],
+            name=named[1],
+            spent_field=record[0],
+            spent=record[1],
+            also_version=also.version if also is not None else "",
+            also_data=dump(_data(also.state)) if also is not None else "",
+            also_screen=also.screen.model_dump_json() if also is not None else "",
+            **log_args(entries),
+        )
         if reply == "sheet":
             return None
         if not reply:
@@ -737,23 +569,19 @@ class FlowStore(LogStore):
         if record is not None and step in record.steps:
             return cast(Live | None, record.decode(record.steps[step]))
         journal.forget()
-        reply = await self._create_live(
-            keys=[
-                live_key(flow.chat_id, name),
-                flow_key(flow.chat_id, flow.id),
-                record.key if record is not None else none_key(flow.chat_id),
-            ],
-            args=[
-                expected or "",
-                live.model_dump_json(),
-                ttl,
-                f"fx:{step}" if record is not None else "",
-                record.encode(live) if record is not None else "",
-                record.encode(None) if record is not None else "",
-                *fields,
-            ],
+        made = await self._create_live(
+            live=live_key(flow.chat_id, name),
+            flow=flow_key(flow.chat_id, flow.id),
+            journal=record.key if record is not None else none_key(flow.chat_id),
+            expected=expected or "",
+            pointer=live.model_dump_json(),
+            ttl=ttl,
+            step=f"fx:{step}" if record is not None else "",
+            success=record.encode(live) if record is not None else "",
+            failure=record.encode(None) if record is not None else "",
+            fields=fields,
         )
-        return live if reply else None
+        return live if made else None
 
     async def load_live(self, chat_id: int, name: str) -> tuple[Flow, Live] | None:
         """The chat's open live flow called ``name`` and where it is shown, if there is one."""
@@ -773,14 +601,13 @@ class FlowStore(LogStore):
     ) -> bool:
         """Record the message now showing the live flow (sent or re-posted at the bottom);
         False when the chat's live flow is another one by now."""
-        reply = await self._set_live_message(
-            keys=[live_key(chat_id, name)], args=[flow_id, message_id, ttl]
+        return await self._show_live(
+            live=live_key(chat_id, name), flow=flow_id, message=message_id, ttl=ttl
         )
-        return bool(reply)
 
     async def end_live(self, chat_id: int, name: str, flow_id: str) -> None:
         """The live flow ended: the chat has none of that kind until it is opened again."""
-        await self._end_live(keys=[live_key(chat_id, name)], args=[flow_id])
+        await self._end_live(live=live_key(chat_id, name), flow=flow_id)
 
     async def load_flow(self, chat_id: int, flow_id: str) -> Flow | None:
         """The chat's flow ``flow_id`` (a button's); None when the chat has no such flow."""
@@ -805,22 +632,9 @@ class FlowStore(LogStore):
         """Compare-and-set: the new Flow (version + 1), or None if stale, closed or expired;
         ``entries`` go to the flow's chat log only when the set succeeds (oldest first), and
         ``screen`` is what the message will show at the new version."""
-        args: list[Any] = [
-            expected_version,
-            dump(_data(state)),
-            "1" if close else "0",
-            context.current().actor,
-            screen.model_dump_json() if screen is not None else "",
-        ]
-        keys = [flow_key(flow.chat_id, flow.id)]
-        if entries:
-            keys += [log_key(flow.chat_id), stats_key(flow.chat_id)]
-            args += log_args(entries)
-        journal.forget()
-        reply = await self._advance_flow(keys=keys, args=args)
-        if not reply:
-            return None
-        return _flow_from_hash(flow.id, pairs(reply), flow.chat_id)
+        return await self._advance_step(
+            flow, expected_version, dump(_data(state)), close=close, screen=screen, entries=entries
+        )
 
     async def advance_flow_creating(
         self,
@@ -836,27 +650,55 @@ class FlowStore(LogStore):
         """:meth:`advance_flow` that also stores ``new`` (made by :meth:`new_flow`) and its log
         lines, only if the step is taken: a tap that opens another flow (the d6 tracker's
         attack) stays within one write (the ≤ 3 round-trips of docs/product.md)."""
-        args: list[Any] = [
+        return await self._advance_step(
+            flow,
             expected_version,
             dump(_data(state)),
-            "0",
-            context.current().actor,
-            screen.model_dump_json() if screen is not None else "",
-            new.kind,
-            new.chat_id,
-            new.owner_id,
-            dump(new.data),
-            ttl,
-        ]
-        args += log_args(entries)
-        keys = [
-            flow_key(flow.chat_id, flow.id),
-            flow_key(new.chat_id, new.id),
-            log_key(flow.chat_id),
-            stats_key(flow.chat_id),
-        ]
+            screen=screen,
+            entries=entries,
+            new={
+                "new_flow": flow_key(new.chat_id, new.id),
+                "new_kind": new.kind,
+                "new_chat": new.chat_id,
+                "new_owner": new.owner_id,
+                "new_data": dump(new.data),
+                "new_ttl": ttl,
+            },
+        )
+
+    async def _advance_step(
+        self,
+        flow: Flow,
+        expected_version: int,
+        data: str,
+        *,
+        close: bool = False,
+        screen: Screen | None = None,
+        entries: Sequence[LogEntry] = (),
+        new: Mapping[str, Any] | None = None,
+    ) -> Flow | None:
+        """The compare-and-set of :meth:`advance_flow` (with ``new``, the keys and arguments
+        of the flow it opens), once per update (lua/advance.lua)."""
+        where, mark = step_mark(flow, expected_version)
+        opened = new or {
+            "new_flow": none_key(flow.chat_id),
+            **dict.fromkeys(("new_kind", "new_chat", "new_owner", "new_data", "new_ttl"), ""),
+        }
         journal.forget()
-        reply = await self._advance_creating(keys=keys, args=args)
+        reply = await self._advance(
+            flow=flow_key(flow.chat_id, flow.id),
+            log=log_key(flow.chat_id),
+            stats=stats_key(flow.chat_id),
+            journal=where,
+            expected=expected_version,
+            data=data,
+            close="1" if close else "0",
+            actor=context.current().actor,
+            screen=screen.model_dump_json() if screen is not None else "",
+            mark=mark,
+            **opened,
+            **log_args(entries),
+        )
         if not reply:
             return None
         return _flow_from_hash(flow.id, pairs(reply), flow.chat_id)
@@ -866,7 +708,7 @@ class FlowStore(LogStore):
         late tap on the old buttons redraws the message instead of finding it dead."""
         journal.forget()
         await self._keep_screen(
-            keys=[flow_key(flow.chat_id, flow.id)], args=[screen.model_dump_json()]
+            flow=flow_key(flow.chat_id, flow.id), screen=screen.model_dump_json()
         )
 
     async def close_flow(

@@ -33,52 +33,19 @@ from bot.store.log import (
     SEEDED,
     LogEntry,
     LogStore,
-    count_lua,
-    log_append,
     log_args,
     packed,
 )
+from bot.store.scripts import Lua, as_int
 
-# KEYS[1] the chat's hidden rolls, KEYS[2] its counters; ARGV[1] seq, ARGV[2] the roll's tally
-# for the counters. -1: no such roll; 0: already revealed; 1: now. HSETNX makes the reveal
-# happen once, whoever of two taps or two /reveal gets there first, and the roll is counted
-# with it: ``c`` marks a reveal counted so (an older version wrote ``1``).
-_REVEAL_HIDDEN = (
-    """
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
-  return -1
-end
-if redis.call('HSETNX', KEYS[1], ARGV[1] .. ':r', 'c') == 0 then
-  return 0
-end
-"""
-    + count_lua("KEYS[2]", "ARGV[2]")
-    + "\nreturn 1\n"
+REVEAL_HIDDEN = Lua("reveal_hidden", keys=("hidden", "stats"), args=("seq", "tally"), reply=as_int)
+SAVE_HIDDEN = Lua(
+    "save_hidden",
+    keys=("hidden", "log", "hidden_seq", "stats"),
+    args=("seq", "record", "keep", "log_cap", "tally"),
+    arg_list="entries",
+    reply=as_int,
 )
-
-
-# KEYS[1] the chat's hidden rolls, KEYS[2] its log, KEYS[3] its counter, KEYS[4] its roll
-# counters; ARGV[1] seq, ARGV[2] the record, ARGV[3] how many rolls are kept, ARGV[4..] the
-# log's cap, tally and line (bot.store.log.log_args). A number already stored (a re-run of the
-# update) writes nothing; the rolls older than the last ARGV[3] go.
-_SAVE_HIDDEN = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
-  return 0
-end
-local floor = tonumber(ARGV[1]) - tonumber(ARGV[3])
-if floor > 0 then
-  for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
-    local seq = tonumber(string.match(name, '^(%d+)'))
-    if seq and seq <= floor then
-      redis.call('HDEL', KEYS[1], name)
-    end
-  end
-end
-redis.call('EXPIRE', KEYS[1], CHAT_TTL)
-redis.call('EXPIRE', KEYS[3], CHAT_TTL)
-LOG_APPEND
-return 1
-""".replace("CHAT_TTL", str(CHAT_TTL)).replace("LOG_APPEND", log_append("KEYS[2]", "KEYS[4]", 4))
 
 
 class HiddenRecord(BaseModel):
@@ -146,8 +113,8 @@ OlderTally = Callable[[list[dict[str, Any]], Mapping[int, HiddenRecord]], stats.
 
 class HiddenStore(LogStore):
     def register_scripts(self) -> None:
-        self._reveal_hidden = self.redis.register_script(_REVEAL_HIDDEN)
-        self._save_hidden = self.redis.register_script(_SAVE_HIDDEN)
+        self._reveal_hidden = REVEAL_HIDDEN.bind(self.redis, self.batch)
+        self._save_hidden = SAVE_HIDDEN.bind(self.redis, self.batch)
 
     async def next_hidden_seq(self, chat_id: int) -> int:
         """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
@@ -166,18 +133,14 @@ class HiddenStore(LogStore):
         once for its number however often the update runs."""
         journal.forget()
         await self._save_hidden(
-            keys=[
-                hidden_key(record.chat_id),
-                log_key(record.chat_id),
-                hidden_seq_key(record.chat_id),
-                stats_key(record.chat_id),
-            ],
-            args=[
-                record.seq,
-                record.model_dump_json(exclude={"revealed", "counted"}),
-                HIDDEN_CAP,
-                *log_args([entry]),
-            ],
+            hidden=hidden_key(record.chat_id),
+            log=log_key(record.chat_id),
+            hidden_seq=hidden_seq_key(record.chat_id),
+            stats=stats_key(record.chat_id),
+            seq=record.seq,
+            record=record.model_dump_json(exclude={"revealed", "counted"}),
+            keep=HIDDEN_CAP,
+            **log_args([entry]),
         )
 
     async def load_hidden(self, chat_id: int, seq: int) -> HiddenRecord | None:
@@ -195,10 +158,8 @@ class HiddenStore(LogStore):
         the chat's counters with it: True if this call did it, False if it already was, None
         if there is no such roll."""
         counted = packed(stats.tally([entry] if entry is not None else []))
-        found = int(
-            await self._reveal_hidden(
-                keys=[hidden_key(chat_id), stats_key(chat_id)], args=[seq, counted]
-            )
+        found = await self._reveal_hidden(
+            hidden=hidden_key(chat_id), stats=stats_key(chat_id), seq=seq, tally=counted
         )
         return None if found < 0 else bool(found)
 

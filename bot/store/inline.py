@@ -40,6 +40,7 @@ from bot.store.base import CHAT_TTL, FLOW_ID_BYTES, PREFIX, log_key, sheet_key, 
 from bot.store.flows import SheetSpend
 from bot.store.journal import Spent, dump_spent, give_back, load_spent, spent_between
 from bot.store.log import LogEntry, LogStore
+from bot.store.scripts import Lua, as_int
 from bot.store.sheets import parse_sheet
 from rules.sheet import Sheet, new_sheet, to_json
 
@@ -113,26 +114,8 @@ def new_offer_id() -> str:
     return secrets.token_urlsafe(FLOW_ID_BYTES)
 
 
-def plays_write(key: str, first: int) -> str:
-    """Lua that records chat ``ARGV[first]`` (title ``ARGV[first + 1]``) as the player's last
-    group in ``key``; past ``ARGV[first + 2]`` groups the others are forgotten."""
-    chat, title, cap = f"ARGV[{first}]", f"ARGV[{first + 1}]", f"ARGV[{first + 2}]"
-    return f"""if {chat} ~= '' then
-  redis.call('HSET', {key}, 'last', {chat}, 'c:' .. {chat}, {title})
-  if redis.call('HLEN', {key}) > tonumber({cap}) + 1 then
-    for _, name in ipairs(redis.call('HKEYS', {key})) do
-      if name ~= 'last' and name ~= 'c:' .. {chat} then
-        redis.call('HDEL', {key}, name)
-      end
-    end
-  end
-  redis.call('EXPIRE', {key}, {CHAT_TTL})
-end"""
-
-
-# KEYS[1] the player's plays; ARGV[1] the group, ARGV[2] its title, ARGV[3] the cap: what a
-# cluster runs after an update's finish, whose script cannot reach the player's slot.
-PLAYED = plays_write("KEYS[1]", 1)
+# The player's last group, where a cluster keeps it apart from the update's finish.
+PLAYED = Lua("played", keys=("plays",), args=("chat", "title", "cap"), reply=as_int)
 
 
 def _text(raw: str | bytes | None) -> str | None:

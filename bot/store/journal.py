@@ -315,9 +315,21 @@ async def transaction(
         return cast(_T, journal.decode(journal.steps[step]))
 
     written: list[Callable[[], None]] = []
+    runs = [0]
 
     async def recorded(pipe: Pipeline) -> _T:
         journal.spending.clear()  # a lost WATCH runs ``apply`` again on fresh data
+        runs[0] += 1
+        if runs[0] > 1:
+            # redis-py runs the transaction again after a lost WATCH, and a lost connection
+            # (an EXEC whose answer never came) counts as one: the EXEC may have been
+            # applied. Its record says so, and then nothing is written twice.
+            await pipe.watch(journal.key)
+            landed = await pipe.hget(journal.key, f"fx:{step}")
+            if landed is not None:
+                pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                written.clear()
+                return cast(_T, journal.decode(str(landed)))
         result = await apply(pipe)
         # It decided without writing: record that alone. (A cluster's pipeline does not say
         # whether MULTI was issued; both refuse a second one with a RedisError.)
@@ -335,24 +347,23 @@ async def transaction(
 
 async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) -> _T:
     """A MULTI/EXEC of writes whose result is known beforehand (a new flow, nothing), recorded
-    like :func:`transaction`."""
-    forget()
+    like :func:`transaction`. Inside an update it watches the update's journal, so an EXEC
+    whose answer was lost is looked up in the journal instead of being sent again blindly
+    (redis-py repeats an unwatched one): a round-trip more, for a write applied once."""
     journal = current().journal
-    step = journal.next_step() if journal is not None else 0
-    if journal is not None and step in journal.steps:
-        return cast(_T, journal.decode(journal.steps[step]))
-    written = None
-    if journal is not None:
-        journal.spending.clear()  # what a failed write noted: it took nothing
-    async with redis.pipeline(transaction=True) as pipe:
+    if journal is None:
+        forget()
+        async with redis.pipeline(transaction=True) as pipe:
+            queue(pipe)
+            await pipe.execute()
+        return result
+
+    async def apply(pipe: Pipeline) -> _T:
+        pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         queue(pipe)
-        if journal is not None:
-            pipe.hset(journal.key, f"fx:{step}", journal.encode(result))
-            written = journal.queue_records(pipe, step)
-        await pipe.execute()
-    if written is not None:
-        written()
-    return result
+        return result
+
+    return await transaction(redis, [journal.key], apply)
 
 
 async def once(redis: Redis, write: Callable[[], Awaitable[int]]) -> int:

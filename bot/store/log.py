@@ -22,42 +22,15 @@ from redis.asyncio.client import Pipeline
 
 from bot import stats
 from bot.store import journal
-from bot.store.base import CHAT_TTL, LOG_CAP, LOG_TTL, StoreBase, dump, log_key, stats_key
+from bot.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key, stats_key
+from bot.store.scripts import Lua, as_int
 
 LOGGED = "logged"  # the counters' field: log lines written since the counters began
 SEEDED = "seeded"  # set once the log's older lines were added to the counters
 
 
-def count_lua(stats_key: str, tally: str) -> str:
-    """Lua that adds a packed tally (:func:`packed`, in ``tally``) to the counters' hash."""
-    return f"""local counted = cjson.decode({tally})
-for i = 1, #counted[1], 2 do
-  redis.call('HINCRBY', {stats_key}, counted[1][i], counted[1][i + 1])
-end
-if #counted[2] > 0 then
-  redis.call('HSET', {stats_key}, unpack(counted[2]))
-end
-redis.call('EXPIRE', {stats_key}, {CHAT_TTL})"""
-
-
-def log_append(key: str, stats_key: str, cap: int) -> str:
-    """Lua that pushes ``ARGV[cap + 2..]`` (log entries, oldest first) onto the chat's log
-    ``key``, capped at ``ARGV[cap]`` and expiring after a quiet season, and adds their tally
-    ``ARGV[cap + 1]`` to the chat's counters ``stats_key``: the arguments :func:`log_args`
-    makes."""
-    counting = count_lua(stats_key, f"ARGV[{cap + 1}]").replace("\n", "\n  ")
-    return f"""if #ARGV > {cap} then
-  for i = {cap + 2}, #ARGV do
-    redis.call('LPUSH', {key}, ARGV[i])
-  end
-  redis.call('LTRIM', {key}, 0, tonumber(ARGV[{cap}]) - 1)
-  redis.call('EXPIRE', {key}, {LOG_TTL})
-  {counting}
-end"""
-
-
-# KEYS[1] the chat's counters; ARGV[1] a packed tally.
-_COUNT = count_lua("KEYS[1]", "ARGV[1]")
+# A tally added to the chat's counters inside a transaction (:meth:`LogStore._queue_log`).
+COUNT = Lua("count", keys=("stats",), args=("tally",), reply=as_int)
 
 
 def packed(tally: stats.Tally, logged: int = 0) -> str:
@@ -124,16 +97,19 @@ def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], str]:
     return [dump(item) for item in dumped], packed(stats.tally(dumped), len(dumped))
 
 
-def log_args(entries: Sequence[LogEntry]) -> list[Any]:
-    """What a script's :func:`log_append` takes after its own arguments: the cap, the
-    entries' tally and the entries (nothing at all for no entries)."""
+def log_args(entries: Sequence[LogEntry]) -> dict[str, Any]:
+    """The named arguments of a script that logs lines (``append_log`` in lua/prelude.lua):
+    the cap, the entries' tally and the entries (no entries: nothing is logged)."""
     if not entries:
-        return []
+        return {"log_cap": "", "tally": "", "entries": []}
     lines, counted = _prepared(entries)
-    return [LOG_CAP, counted, *lines]
+    return {"log_cap": LOG_CAP, "tally": counted, "entries": lines}
 
 
 class LogStore(StoreBase):
+    def register_scripts(self) -> None:
+        self._count_tally = COUNT.bind(self.redis, self.batch)
+
     def _queue_log(self, pipe: Pipeline, chat_id: int, entries: tuple[LogEntry, ...]) -> None:
         """The log lines and their tally into a transaction being queued: one EVAL adds the
         tally, so the counters cost one command more, however many faces were rolled."""
@@ -144,7 +120,7 @@ class LogStore(StoreBase):
         pipe.lpush(key, *lines)
         pipe.ltrim(key, 0, LOG_CAP - 1)
         pipe.expire(key, LOG_TTL)
-        pipe.eval(_COUNT, 1, stats_key(chat_id), counted)
+        self._count_tally.queue(pipe, stats=stats_key(chat_id), tally=counted)
 
     async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
         await journal.pipeline(

@@ -13,7 +13,10 @@ kept until its effect and its replies are out, and handling it again repeats not
   write that was applied and reads back what it returned), beside each write what it took
   from the sheets' pools (``sp:STEP``, given back if the update is dropped:
   :meth:`UpdateStore.drop_update`) and the sends delivered so far (``sent:DIGEST``), the
-  runs begun (``attempts``), and ``done`` once finished;
+  runs begun (``attempts``) with the nonce of the call that began the last (``run``, so the
+  same call sent again counts no second run; ``off`` once it was put off), the steps it
+  took on flows (``cas:FLOW:VERSION``, so such a step sent again is not taken twice), and
+  ``done`` once finished;
 - the **chat lock** (``sdb:lock:BOT:{CHAT}``) serialises one chat's updates across
   replicas; it expires by itself if its holder dies;
 - the **running mark** (``sdb:run:BOT:{CHAT}``) names the chat's update whose run began and
@@ -34,20 +37,18 @@ says ``done`` (a crash in between leaves a finished update in the inbox, which
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
 from bot.context import current
 from bot.store.base import (
-    ABOUT_CAP,
-    CHAT_TTL,
-    LOG_TTL,
     PREFIX,
     StoreBase,
     about_key,
@@ -57,14 +58,16 @@ from bot.store.base import (
     hidden_seq_key,
     live_key,
     none_key,
+    pairs,
     sent_key,
     sheet_key,
     tag,
 )
-from bot.store.budget import RESERVE_FUNCTION, Lease, Window, budget_key, budget_member
+from bot.store.budget import Lease, Window, budget_key, budget_member
 from bot.store.chats import ChatSettings, parse_chat_settings
-from bot.store.inline import PLAYED, PLAYS_CAP, give_back_offers, plays_key, plays_write
+from bot.store.inline import PLAYED, PLAYS_CAP, give_back_offers, plays_key
 from bot.store.journal import Dropped, Journal, Prefetch, Spent, give_back, load_spent
+from bot.store.scripts import Lua, as_bool, as_int, flag, pairs_of
 from bot.store.sheets import parse_sheet
 from rules.sheet import to_json
 
@@ -128,227 +131,65 @@ def running_key(bot_id: int, scope: int) -> str:
     return f"{PREFIX}:run:{bot_id}:{tag(scope)}"
 
 
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), then what is read
-# ahead for the handler: KEYS[4] chat settings, KEYS[5] the flow a button names, KEYS[6] the chat's
-# sheets (each only when ARGV[8] says so: a 'c', an 'f', an 's' for some sheets or an 'S' for all of
-# them), KEYS[7] and KEYS[8] the chat's hidden rolls and their counter (only their clock is
-# renewed), KEYS[9] and KEYS[10] the send budget's windows a lease is reserved in (the group's, the
-# bot's; placeholders without one), KEYS[11] the chat's finished updates, KEYS[12] the chat's
-# running mark, KEYS[13..] live pointers, each read with the flow it points at. ARGV[1] lock token,
-# ARGV[2] lock TTL (ms), ARGV[3] '1' to take the lock from a holder presumed dead, ARGV[4] a fresh
-# seed, ARGV[5] journal TTL, ARGV[6] update id, ARGV[7] attempts allowed, ARGV[8] the flags, ARGV[9]
-# the chat's flow keys' prefix, ARGV[10] '1' when KEYS[3] is the inbox, ARGV[11] the update's JSON
-# to keep in the inbox ('' when it is there already), ARGV[12] the lease's member ('' for none),
-# ARGV[13..16] the limit and period (ms) of the group's window ('' for none) and of the bot's,
-# ARGV[17..] the sheet fields to read (the sender's sheets). Every update in a chat renews the clock
-# of the chat's table (CHAT_TTL). A mark naming another update is that update's if it is still
-# unfinished (its journal, KEYS[1] with its id for this one's, counts a run and is not ``done``):
-# its run died, as the lock is free (or taken over), so it goes first ('behind'); else it is stale.
-# A run records its process's token in its journal (``by``): a marked update whose run is this
-# process's is alive here, not dead (the process serialises its chats' updates itself,
-# bot/delivery.py, and a test feeding one chat's updates at once runs them side by side).
-_BEGIN = (
-    RESERVE_FUNCTION
-    + """
-local running = redis.call('GET', KEYS[12])
-if redis.call('HEXISTS', KEYS[11], ARGV[6]) == 1 or redis.call('HGET', KEYS[1], 'done') == '1' then
-  if ARGV[10] == '1' then
-    redis.call('HDEL', KEYS[3], ARGV[6])
-  end
-  if running == ARGV[6] then
-    redis.call('DEL', KEYS[12])
-  end
-  return {'done'}
-end
-if ARGV[10] == '1' and ARGV[11] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[6], ARGV[11])
-end
-local holder = redis.call('GET', KEYS[2])
-if holder and holder ~= ARGV[1] and ARGV[3] ~= '1' then
-  return {'busy'}
-end
-if running and running ~= ARGV[6] then
-  local dead = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6]) .. running
-  local by = redis.call('HGET', dead, 'by')
-  if by ~= ARGV[1] then
-    if redis.call('HEXISTS', KEYS[11], running) == 0
-        and redis.call('HEXISTS', dead, 'attempts') == 1
-        and redis.call('HGET', dead, 'done') ~= '1' then
-      return {'behind', running}
-    end
-    redis.call('DEL', KEYS[12])
-  end
-end
-local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-if attempts > tonumber(ARGV[7]) then
-  if ARGV[10] == '1' then
-    redis.call('HDEL', KEYS[3], ARGV[6])
-  end
-  if running == ARGV[6] then
-    redis.call('DEL', KEYS[12])
-  end
-  return {'given-up'}
-end
-redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-redis.call('SET', KEYS[12], ARGV[6], 'EX', ARGV[5])
-redis.call('HSET', KEYS[1], 'by', ARGV[1])
-redis.call('HSETNX', KEYS[1], 'seed', ARGV[4])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-local flags = ARGV[8] or ''
-local settings = false
-if string.find(flags, 'c', 1, true) then
-  settings = redis.call('GET', KEYS[4])
-  for _, i in ipairs({4, 6, 7, 8}) do
-    redis.call('EXPIRE', KEYS[i], CHAT_TTL)
-  end
-end
-local flow = {}
-if string.find(flags, 'f', 1, true) then
-  flow = redis.call('HGETALL', KEYS[5])
-end
-local sheets = {}
-if string.find(flags, 'S', 1, true) then
-  sheets = redis.call('HGETALL', KEYS[6])
-elseif string.find(flags, 's', 1, true) and #ARGV > 16 then
-  local fields = {}
-  for i = 17, #ARGV do
-    fields[#fields + 1] = ARGV[i]
-  end
-  sheets = redis.call('HMGET', KEYS[6], unpack(fields))
-end
-local lives = {}
-for i = 13, #KEYS do
-  local pointer = redis.call('GET', KEYS[i])
-  local fields = {}
-  if pointer then
-    local id = string.match(pointer, '"flow"%s*:%s*"([^"]+)"')
-    if id then
-      fields = redis.call('HGETALL', ARGV[9] .. id)
-    end
-  end
-  lives[#lives + 1] = {pointer or false, fields}
-end
-local lease = false
-if ARGV[12] ~= '' then
-  local keys, limits = {}, {}
-  if ARGV[13] ~= '' then
-    keys[1], limits[1] = KEYS[9], {ARGV[13], ARGV[14]}
-  end
-  keys[#keys + 1], limits[#limits + 1] = KEYS[10], {ARGV[15], ARGV[16]}
-  lease = reserve(keys, limits, ARGV[12])
-end
-return {'go', settings, redis.call('HGETALL', KEYS[1]), flow, sheets, lives, lease}
-""".replace("CHAT_TTL", str(CHAT_TTL))
+class BeginReply(NamedTuple):
+    """What lua/begin.lua answers (all but ``status`` only with ``go``, ``behind`` only
+    with ``behind``): the journal, flow and sheets as Redis lists them (field, value, …)."""
+
+    status: str
+    behind: str | None = None
+    settings: str | None = None
+    journal: Sequence[str] = ()
+    flow: Sequence[str] = ()
+    sheets: Sequence[str | None] = ()
+    lives: Sequence[Sequence[Any]] = ()
+    lease: int | None = None
+
+    @classmethod
+    def of(cls, reply: list[Any]) -> BeginReply:
+        return cls(*reply)
+
+
+# On a cluster the inbox and the send budget live in other slots than the chat's: a key
+# that is never written stands for each (``none_key``), and the script leaves it alone.
+BEGIN = Lua(
+    "begin",
+    keys=(
+        "journal", "lock", "inbox", "chat", "flow", "sheets", "hidden", "hidden_seq",
+        "group_budget", "bot_budget", "done", "running",
+    ),
+    args=(
+        "token", "lock_ttl", "force", "seed", "run", "journal_ttl", "update", "max_attempts",
+        "read_chat", "read_flow", "all_sheets", "flow_prefix", "in_inbox", "inbox_entry",
+        "lease_member", "group_limit", "group_period", "bot_limit", "bot_period",
+    ),
+    key_list="lives",
+    arg_list="sheet_fields",
+    reply=BeginReply.of,
+)  # fmt: skip
+FINISH = Lua(
+    "finish",
+    keys=(
+        "journal", "lock", "inbox", "sent", "plays", "about", "group_budget", "bot_budget",
+        "done", "running",
+    ),
+    args=(
+        "token", "update", "in_inbox", "sent_message", "played_chat", "played_title",
+        "plays_cap", "lease_member",
+    ),
+    arg_list="about_pairs",
+    reply=as_int,
+    constants={"JOURNAL_TTL": JOURNAL_TTL, "DONE_SWEEP": DONE_SWEEP},
+)  # fmt: skip
+POSTPONE = Lua(
+    "postpone",
+    keys=("journal", "sent", "running"),
+    args=("message", "update"),
+    arg_list="records",
+    reply=as_int,
 )
-
-# KEYS[1] journal, KEYS[2] chat lock, KEYS[3] inbox (a placeholder on a cluster), KEYS[4] the
-# chat's newest bot message, KEYS[5] the sender's plays (a placeholder on a cluster), KEYS[6] whom
-# the chat's bot messages are about, KEYS[7] and KEYS[8] the send budget's windows of an untaken
-# lease (placeholders without one), KEYS[9] the chat's finished updates, KEYS[10] the chat's
-# running mark (cleared when it names this update); ARGV[1] lock token,
-# ARGV[2] update id, ARGV[3] '1' when KEYS[3] is the inbox, ARGV[4] the newest message the update
-# sent in its chat ('' for none), ARGV[5..7] the group the sender played in, its title and the cap
-# ('' for none: bot/store/inline.py), ARGV[8] the untaken lease's member ('' for none), ARGV[9..]
-# pairs of a message id and whom it is about (:func:`about_member`). A finished update leaves no
-# journal, only its id and the time it finished in the chat's finished updates: a redelivery needs
-# nothing else, and the seed and the writes' results were most of what an update left behind
-# (bench/footprint.py). Those older than a redelivery can come (a day) are dropped as the hash
-# grows, and the whole hash goes with a quiet chat.
-_FINISH = (
-    """
-redis.call('DEL', KEYS[1])
-local clock = tonumber(redis.call('TIME')[1])
-redis.call('HSET', KEYS[9], ARGV[2], clock)
-if redis.call('HLEN', KEYS[9]) % DONE_SWEEP == 0 then
-  local finished = redis.call('HGETALL', KEYS[9])
-  for i = 1, #finished, 2 do
-    if tonumber(finished[i + 1]) < clock - JOURNAL_TTL then
-      redis.call('HDEL', KEYS[9], finished[i])
-    end
-  end
-end
-redis.call('EXPIRE', KEYS[9], JOURNAL_TTL)
-PLAYED
-if ARGV[8] ~= '' then
-  redis.call('ZREM', KEYS[7], ARGV[8])
-  redis.call('ZREM', KEYS[8], ARGV[8])
-end
-if #ARGV > 8 then
-  for i = 9, #ARGV - 1, 2 do
-    redis.call('ZREMRANGEBYSCORE', KEYS[6], ARGV[i], ARGV[i])
-    redis.call('ZADD', KEYS[6], ARGV[i], ARGV[i + 1])
-  end
-  redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -(ABOUT_CAP + 1))
-  redis.call('EXPIRE', KEYS[6], LOG_TTL)
-end
-if ARGV[4] ~= '' then
-  local known = tonumber(redis.call('GET', KEYS[4]) or '0')
-  if tonumber(ARGV[4]) > known then
-    redis.call('SET', KEYS[4], ARGV[4], 'EX', CHAT_TTL)
-  end
-end
-if ARGV[3] == '1' then
-  redis.call('HDEL', KEYS[3], ARGV[2])
-end
-if redis.call('GET', KEYS[10]) == ARGV[2] then
-  redis.call('DEL', KEYS[10])
-end
-if redis.call('GET', KEYS[2]) == ARGV[1] then
-  redis.call('DEL', KEYS[2])
-end
-return 1
-""".replace("CHAT_TTL", str(CHAT_TTL))
-    .replace("PLAYED", plays_write("KEYS[5]", 5))
-    .replace("ABOUT_CAP", str(ABOUT_CAP))
-    .replace("LOG_TTL", str(LOG_TTL))
-    .replace("JOURNAL_TTL", str(JOURNAL_TTL))
-    .replace("DONE_SWEEP", str(DONE_SWEEP))
-)
-
-# KEYS[1] journal, KEYS[2] the chat's newest bot message, KEYS[3] the chat's running mark;
-# ARGV[1] the newest message the update sent in its chat ('' for none), ARGV[2] the update's
-# id, ARGV[3..] pairs of a journal field and a message id: the sends it delivered
-# (bot/sent.py). Put off, the update is no dead run: its sends are written down, so the chat's
-# other updates need not wait for it (its mark goes).
-_POSTPONE = """
-if redis.call('HEXISTS', KEYS[1], 'attempts') == 1 then
-  redis.call('HINCRBY', KEYS[1], 'attempts', -1)
-  for i = 3, #ARGV - 1, 2 do
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-  end
-end
-if redis.call('GET', KEYS[3]) == ARGV[2] then
-  redis.call('DEL', KEYS[3])
-end
-if ARGV[1] ~= '' and tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[2]) or '0') then
-  redis.call('SET', KEYS[2], ARGV[1], 'EX', CHAT_TTL)
-end
-return 1
-""".replace("CHAT_TTL", str(CHAT_TTL))
-
-# KEYS[1] the chat's newest bot message; ARGV[1] a message id.
-_RAISE_SENT = """
-if tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[1]) or '0') then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', CHAT_TTL)
-end
-return 1
-""".replace("CHAT_TTL", str(CHAT_TTL))
-
-# KEYS[1] the chat's running mark; ARGV[1] the update id it is cleared of.
-_UNMARK = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-end
-return 1
-"""
-
-# KEYS[1] chat lock; ARGV[1] token, ARGV[2] TTL (ms).
-_RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-"""
+RAISE_SENT = Lua("raise_sent", keys=("sent",), args=("message",), reply=as_int)
+UNMARK = Lua("unmark", keys=("running",), args=("update",), reply=as_int)
+RENEW = Lua("renew", keys=("lock",), args=("token", "ttl"), reply=as_bool)
 
 
 @dataclass(frozen=True)
@@ -411,13 +252,13 @@ def _journal_from(key: str, fields: Mapping[Any, Any]) -> Journal:
 
 class UpdateStore(StoreBase):
     def register_scripts(self) -> None:
-        self._begin = self.redis.register_script(_BEGIN)
-        self._finish = self.redis.register_script(_FINISH)
-        self._raise_sent = self.redis.register_script(_RAISE_SENT)
-        self._postpone = self.redis.register_script(_POSTPONE)
-        self._renew = self.redis.register_script(_RENEW)
-        self._unmark = self.redis.register_script(_UNMARK)
-        self._played = self.redis.register_script(PLAYED)
+        self._begin = BEGIN.bind(self.redis, self.batch)
+        self._finish = FINISH.bind(self.redis, self.batch)
+        self._raise_sent = RAISE_SENT.bind(self.redis, self.batch)
+        self._postpone = POSTPONE.bind(self.redis, self.batch)
+        self._renew = RENEW.bind(self.redis, self.batch)
+        self._unmark = UNMARK.bind(self.redis, self.batch)
+        self._played = PLAYED.bind(self.redis, self.batch)
 
     async def inbox_add(self, bot_id: int, updates: Mapping[int, str]) -> None:
         """Keep fetched updates (id → JSON) until they are finished: before polling
@@ -438,7 +279,7 @@ class UpdateStore(StoreBase):
     async def unmark(self, bot_id: int, scope: int, update_id: int) -> None:
         """Clear the chat's running mark if it still names ``update_id``: that update is no
         longer in the inbox, so it will not run again here (bot/delivery.py)."""
-        await self._unmark(keys=[running_key(bot_id, scope)], args=[update_id])
+        await self._unmark(running=running_key(bot_id, scope), update=update_id)
 
     async def begin_update(
         self,
@@ -461,90 +302,45 @@ class UpdateStore(StoreBase):
         folded in), and reserves a send slot in the windows ``lease`` (the group's, then the
         bot's; bot/store/budget.py) for the update's reply: :attr:`Journal.lease`."""
         bot_id, update_id, scope = update.bot_id, update.update_id, update.scope
-        chat_id, token = update.chat_id, update.token
-        ahead = ahead or ReadAhead()
-        flow_id = ahead.flow_id
+        if update.chat_id is not None and update.chat_id != scope:
+            raise ValueError(f"chat {update.chat_id} is not the update's scope {scope}")
         none = none_key(scope)
-        if chat_id is not None and chat_id != scope:
-            raise ValueError(f"chat {chat_id} is not the update's scope {scope}")
-        sheets = ahead.sheet_fields if chat_id is not None else ()
-        wide = ahead.all_sheets and chat_id is not None
-        lives = list(ahead.live_names) if chat_id is not None else []
-        leasing = bool(lease) and not self.cluster
-        group = [w for w in lease if w[0] is not None] if leasing else []
-        overall = [w for w in lease if w[0] is None] if leasing else []
-        leasing = leasing and len(overall) == 1 and len(group) <= 1
-        keys = [
-            journal_key(bot_id, update_id, scope),
-            lock_key(bot_id, scope),
-            none if self.cluster else inbox_key(bot_id),
-            chat_key(chat_id) if chat_id is not None else none,
-            flow_key(chat_id, flow_id) if flow_id is not None and chat_id is not None else none,
-            sheet_key(chat_id) if chat_id is not None else none,
-            hidden_key(chat_id) if chat_id is not None else none,
-            hidden_seq_key(chat_id) if chat_id is not None else none,
-            budget_key(bot_id, group[0][0]) if leasing and group else none,
-            budget_key(bot_id, None) if leasing else none,
-            done_key(bot_id, scope),
-            running_key(bot_id, scope),
-            *(live_key(chat_id, name) for name in lives if chat_id is not None),
-        ]
-        reading_flow = flow_id is not None and chat_id is not None
-        flags = (
-            ("c" if chat_id is not None else "")
-            + ("f" if reading_flow else "")
-            + ("S" if wide else "s" if sheets else "")
-        )
-        args: list[Any] = [
-            token,
-            LOCK_TTL_MS,
-            "1" if force else "0",
-            seed.hex(),
-            JOURNAL_TTL,
-            update_id,
-            MAX_ATTEMPTS,
-            flags,
-            flow_key(chat_id, "") if chat_id is not None else "",
-            "" if self.cluster else "1",
-            inbox or "",
-            budget_member() if leasing else "",
-            *((group[0][1], int(group[0][2] * 1000)) if leasing and group else ("", "")),
-            *((overall[0][1], int(overall[0][2] * 1000)) if leasing else ("", "")),
-            *sheets,
-        ]
-        reply = await self._begin(keys=keys, args=args)
-        status = Begun(reply[0])
+        leasing = None if self.cluster else _leasing(lease)
+        named: dict[str, Any] = {
+            "journal": journal_key(bot_id, update_id, scope),
+            "lock": lock_key(bot_id, scope),
+            "inbox": none if self.cluster else inbox_key(bot_id),
+            "done": done_key(bot_id, scope),
+            "running": running_key(bot_id, scope),
+            "token": update.token,
+            "lock_ttl": LOCK_TTL_MS,
+            "force": flag(force),
+            "seed": seed.hex(),
+            "run": secrets.token_hex(8),  # this call's own: sent again, it counts one run
+            "journal_ttl": JOURNAL_TTL,
+            "update": update_id,
+            "max_attempts": MAX_ATTEMPTS,
+            "in_inbox": flag(not self.cluster),
+            "inbox_entry": inbox or "",
+            **_reading(update.chat_id, ahead or ReadAhead(), none),
+            **_lease_args(bot_id, leasing, none),
+        }
+        reply = await self._begin(**named)
+        status = Begun(reply.status)
         if status in (Begun.DONE, Begun.GIVEN_UP) and self.cluster:
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
-        if status is Begun.BEHIND:
-            return status, ChatSettings(), None, Prefetch(behind=int(reply[1]))
         if status is not Begun.GO:
-            return status, ChatSettings(), None, Prefetch()
-        raw_settings, raw_fields = reply[1], reply[2]
-        fields = dict(zip(raw_fields[0::2], raw_fields[1::2], strict=True))
-        journal = _journal_from(keys[0], fields)
-        prefetch = Prefetch()
-        raw_flow = reply[3] if len(reply) > 3 else []
-        if flow_id is not None and reading_flow:
-            prefetch.flows[keys[4]] = dict(zip(raw_flow[0::2], raw_flow[1::2], strict=True))
-        values = reply[4] if len(reply) > 4 else []
-        if wide:
-            prefetch.sheets_key = keys[5]
-            prefetch.all_sheets = dict(zip(values[0::2], values[1::2], strict=True))
-        else:
-            for name, value in zip(sheets, values, strict=False):
-                prefetch.sheets[(keys[5], name)] = value
-        for key, (pointer, raw) in zip(keys[12:], reply[5] if len(reply) > 5 else [], strict=False):
-            fields = dict(zip(raw[0::2], raw[1::2], strict=True))
-            prefetch.lives[key] = (pointer or None, fields)
-        waits = reply[6] if len(reply) > 6 else None
-        if leasing and waits is not None:
+            behind = int(reply.behind) if status is Begun.BEHIND and reply.behind else None
+            return status, ChatSettings(), None, Prefetch(behind=behind)
+        journal = _journal_from(named["journal"], pairs(reply.journal))
+        if leasing is not None and reply.lease is not None:
+            group = leasing[0]
             journal.lease = Lease(
-                windows=(*(w[0] for w in group), None),
-                member=str(args[11]),
-                at=time.monotonic() + int(waits) / 1000,
+                windows=(group[0], None) if group is not None else (None,),
+                member=named["lease_member"],
+                at=time.monotonic() + int(reply.lease) / 1000,
             )
-        return status, parse_chat_settings(raw_settings), journal, prefetch
+        return status, parse_chat_settings(reply.settings), journal, _prefetch(named, reply)
 
     async def finish_update(
         self,
@@ -565,42 +361,54 @@ class UpdateStore(StoreBase):
         from now on (bot/store/inline.py); ``about``: whom the messages it sent there are
         about (:meth:`message_about`); ``lease``: the update's send slot reserved ahead,
         handed back unless a send took it."""
-        inline = played is not None and not self.cluster
-        refund = lease is not None and not lease.taken and not self.cluster
-        windows = lease.windows if lease is not None and refund else ()
-        groups = [chat for chat in windows if chat is not None]
-        keys = [
-            journal_key(bot_id, update_id, scope),
-            lock_key(bot_id, scope),
-            none_key(scope) if self.cluster else inbox_key(bot_id),
-            sent_key(scope),
-            plays_key(played[0]) if played is not None and inline else none_key(scope),
-            about_key(scope),
-            budget_key(bot_id, groups[0]) if groups else none_key(scope),
-            budget_key(bot_id, None) if refund else none_key(scope),
-            done_key(bot_id, scope),
-            running_key(bot_id, scope),
-        ]
-        args: list[str | int] = [
-            token,
-            update_id,
-            "" if self.cluster else "1",
-            sent or "",
-            played[1] if played is not None and inline else "",
-            played[2] if played is not None and inline else "",
-            PLAYS_CAP,
-            lease.member if lease is not None and refund else "",
-        ]
+        none = none_key(scope)
+        about_args: list[Any] = []
         for message_id, subject in sorted((about or {}).items()):
             # The id leads the member too: a set's members are unique, and two results of
             # the same player are two members.
-            args += [message_id, about_member(message_id, subject)]
-        await self._finish(keys=keys, args=args)
+            about_args += [message_id, about_member(message_id, subject)]
+        await self._finish(
+            journal=journal_key(bot_id, update_id, scope),
+            lock=lock_key(bot_id, scope),
+            inbox=none if self.cluster else inbox_key(bot_id),
+            sent=sent_key(scope),
+            about=about_key(scope),
+            done=done_key(bot_id, scope),
+            running=running_key(bot_id, scope),
+            token=token,
+            update=update_id,
+            in_inbox=flag(not self.cluster),
+            sent_message=sent or "",
+            plays_cap=PLAYS_CAP,
+            about_pairs=about_args,
+            **self._played_args(played, none),
+            **self._refund_args(bot_id, lease, none),
+        )
         if self.cluster:  # the inbox is in a slot of its own: out of it once done
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
             if played is not None:  # and so is the player's: one more command
                 user_id, chat_id, title = played
-                await self._played(keys=[plays_key(user_id)], args=[chat_id, title, PLAYS_CAP])
+                await self._played(
+                    plays=plays_key(user_id), chat=chat_id, title=title, cap=PLAYS_CAP
+                )
+
+    def _played_args(self, played: tuple[int, int, str] | None, none: str) -> dict[str, Any]:
+        """The sender's group for the finish's script; on a cluster a command of its own."""
+        if played is None or self.cluster:
+            return {"plays": none, "played_chat": "", "played_title": ""}
+        user_id, chat_id, title = played
+        return {"plays": plays_key(user_id), "played_chat": chat_id, "played_title": title}
+
+    def _refund_args(self, bot_id: int, lease: Lease | None, none: str) -> dict[str, Any]:
+        """The untaken send slot the finish hands back (none on a cluster: never leased)."""
+        if lease is None or lease.taken or self.cluster:
+            return {"group_budget": none, "bot_budget": none, "lease_member": ""}
+        groups = [chat for chat in lease.windows if chat is not None]
+        return {
+            "group_budget": budget_key(bot_id, groups[0]) if groups else none,
+            "bot_budget": budget_key(bot_id, None),
+            "lease_member": lease.member,
+        }
 
     async def message_about(self, chat_id: int, message_id: int) -> Subject | None:
         """The player the bot's message ``message_id`` in the chat is about, if it is one of
@@ -624,10 +432,14 @@ class UpdateStore(StoreBase):
         key = journal_key(bot_id, update_id, scope)
         running = current().journal
         delivered = dict(running.unwritten) if running is not None and running.key == key else {}
-        args: list[str | int] = [sent or "", update_id]
-        for digest, message_id in delivered.items():
-            args += [f"sent:{digest}", message_id]
-        await self._postpone(keys=[key, sent_key(scope), running_key(bot_id, scope)], args=args)
+        await self._postpone(
+            journal=key,
+            sent=sent_key(scope),
+            running=running_key(bot_id, scope),
+            message=sent or "",
+            update=update_id,
+            records=pairs_of((f"sent:{digest}", i) for digest, i in delivered.items()),
+        )
         if running is not None:
             for digest in delivered:
                 running.unwritten.pop(digest, None)
@@ -694,7 +506,7 @@ class UpdateStore(StoreBase):
 
     async def note_sent(self, chat_id: int, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""
-        await self._raise_sent(keys=[sent_key(chat_id)], args=[message_id])
+        await self._raise_sent(sent=sent_key(chat_id), message=message_id)
 
     async def last_sent(self, chat_id: int) -> int:
         """The newest message the finished updates of the chat put in it (0: none known)."""
@@ -702,4 +514,76 @@ class UpdateStore(StoreBase):
         return int(raw) if raw else 0
 
     async def renew_lock(self, bot_id: int, scope: int, token: str) -> bool:
-        return bool(await self._renew(keys=[lock_key(bot_id, scope)], args=[token, LOCK_TTL_MS]))
+        return await self._renew(lock=lock_key(bot_id, scope), token=token, ttl=LOCK_TTL_MS)
+
+
+def _reading(chat_id: int | None, ahead: ReadAhead, none: str) -> dict[str, Any]:
+    """The keys and arguments of what ``begin_update`` reads ahead: nothing outside a chat."""
+    if chat_id is None:
+        return {
+            **dict.fromkeys(("chat", "flow", "sheets", "hidden", "hidden_seq"), none),
+            **dict.fromkeys(("read_chat", "read_flow", "all_sheets", "flow_prefix"), ""),
+            "lives": [],
+            "sheet_fields": [],
+        }
+    return {
+        "chat": chat_key(chat_id),
+        "flow": flow_key(chat_id, ahead.flow_id) if ahead.flow_id is not None else none,
+        "sheets": sheet_key(chat_id),
+        "hidden": hidden_key(chat_id),
+        "hidden_seq": hidden_seq_key(chat_id),
+        "lives": [live_key(chat_id, name) for name in ahead.live_names],
+        "read_chat": "1",
+        "read_flow": flag(ahead.flow_id is not None),
+        "all_sheets": flag(ahead.all_sheets),
+        "flow_prefix": flow_key(chat_id, ""),
+        "sheet_fields": [] if ahead.all_sheets else list(ahead.sheet_fields),
+    }
+
+
+def _prefetch(named: Mapping[str, Any], reply: BeginReply) -> Prefetch:
+    """What ``begin_update`` read ahead (``named``: what it asked for), for the handler."""
+    prefetch = Prefetch()
+    if named["read_flow"]:
+        prefetch.flows[named["flow"]] = pairs(reply.flow)
+    if named["all_sheets"]:
+        prefetch.sheets_key = named["sheets"]
+        prefetch.all_sheets = pairs(reply.sheets)
+    for name, value in zip(named["sheet_fields"], reply.sheets, strict=False):
+        prefetch.sheets[(named["sheets"], name)] = value
+    for key, (pointer, raw) in zip(named["lives"], reply.lives, strict=False):
+        prefetch.lives[key] = (pointer or None, pairs(raw))
+    return prefetch
+
+
+# The windows a reply's slot is reserved in ahead: the group's (None: a private chat) and the
+# bot's; None when ``lease`` is not that (nothing is reserved ahead then).
+Leasing = tuple[Window | None, Window]
+
+
+def _leasing(lease: Sequence[Window]) -> Leasing | None:
+    group = [w for w in lease if w[0] is not None]
+    overall = [w for w in lease if w[0] is None]
+    if len(overall) != 1 or len(group) > 1:
+        return None
+    return (group[0] if group else None), overall[0]
+
+
+def _lease_args(bot_id: int, leasing: Leasing | None, none: str) -> dict[str, Any]:
+    """The keys and arguments of the reply's send slot ``begin_update`` reserves."""
+    if leasing is None:
+        return {
+            **dict.fromkeys(("group_budget", "bot_budget"), none),
+            **dict.fromkeys(("lease_member", "group_limit", "group_period"), ""),
+            **dict.fromkeys(("bot_limit", "bot_period"), ""),
+        }
+    group, overall = leasing
+    return {
+        "group_budget": budget_key(bot_id, group[0]) if group is not None else none,
+        "bot_budget": budget_key(bot_id, None),
+        "lease_member": budget_member(),
+        "group_limit": group[1] if group is not None else "",
+        "group_period": int(group[2] * 1000) if group is not None else "",
+        "bot_limit": overall[1],
+        "bot_period": int(overall[2] * 1000),
+    }

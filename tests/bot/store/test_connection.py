@@ -53,7 +53,7 @@ def test_keeps_the_kind_of_connection_the_url_names(url: str, kind: type) -> Non
     assert chosen is not kind
 
 
-# The pool's short way to an idle connection (``_QuickPool``) keeps redis-py's promises.
+# The pool (redis-py's blocking one) hands out and takes back connections as promised.
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ async def test_a_caller_waits_for_a_connection_and_gives_up_in_time(
 ) -> None:
     redis = connect(redis_server.url)
     try:
-        await redis.ping()  # an idle connection, so the next takes the short way
+        await redis.ping()  # one connection made and idle
         held = [await redis.connection_pool.get_connection() for _ in range(2)]
         waiter = asyncio.create_task(redis.ping())
         await asyncio.sleep(0.05)
