@@ -48,6 +48,9 @@ class UpdateContext:
     command: tuple[int, int] | None = None  # the group command its messages reply to
     flood_budget: FloodBudget | None = None  # seconds of 429 waits left (bot/session.py)
     answered: set[str] | None = None  # callback queries answered so far (bot/session.py)
+    # a command read otherwise than typed («/к 7 6» as «/r 7 6», bot/typos.py): the chat and
+    # the line, said at the top of the first message sent there (bot/session.py)
+    understood: tuple[int, str] | None = None
 
 
 # The context of each task running an update. A plain dict the middlewares fill and empty:

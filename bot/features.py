@@ -184,6 +184,10 @@ class FeatureSet:
             make_fallback_router(commands)
         ]
 
+    def command_names(self) -> frozenset[str]:
+        """Every command of the menu, as typed after the slash."""
+        return frozenset(c.name for feature in self.features for c in feature.commands)
+
     def handoff(self, key: HandoffKey[F]) -> F:
         """The provider registered for ``key``; a missing one is a wiring error."""
         try:

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from bot import vocabulary
+from bot import typos, vocabulary
 from rules.d6.combat import Trick
 from rules.health import DamageType
 
@@ -73,8 +73,9 @@ def tokenize(
     ``traits`` holds a pool by trait names together as one word (:func:`join_trait_expressions`:
     «ловкость + драка» → «ловкость+драка»); ``glued`` splits a keyword from the number glued
     to it («до5» → «до», «5»: the table rolls); ``minus`` reads the typographic «−» as «-»
-    (the d6 line, where a difficulty is typed «−1»)."""
-    line = (text or "").replace("−", "-") if minus else text or ""
+    (the d6 line, where a difficulty is typed «−1»). A word typed with letters of both
+    scripts is read in one (``cв`` with a Latin «c» is «св», ``bot.typos.unmix``)."""
+    line = typos.unmix((text or "").replace("−", "-") if minus else text or "")
     words = (join_trait_expressions(line) if traits else line).split()
     if not glued:
         return words
@@ -176,8 +177,14 @@ class Grammar:
         return i
 
 
-# /r: «св» spends Willpower once per roll.
-ROLL = Grammar(keyword_table((vocabulary.ROLL_WILLPOWER, Keyword("willpower"))))
+# /r: «св» spends Willpower once per roll; «сложность 7» names the difficulty.
+ROLL = Grammar(
+    keyword_table(
+        (vocabulary.ROLL_WILLPOWER, Keyword("willpower")),
+        (vocabulary.DIFFICULTY, Keyword("difficulty", number=_NUMBER)),
+    ),
+    missing=Problem.NOT_A_NUMBER,
+)
 # /vs 6 7 до 5 нпс: a race to five successes against a non-player.
 OPPOSED = Grammar(
     keyword_table(
@@ -276,8 +283,15 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
     With ``allow_traits`` a word names the pool by the sheet's traits (``ловк+драка 7``);
     commands that cannot read a sheet keep calling a word «not a number»."""
     line = _RollLine(allow_traits, [], {})
-    for token in tokenize(text, traits=allow_traits):
-        _read_roll_word(line, token)
+    words = tokenize(text, traits=allow_traits)
+    i = 0
+    while i < len(words):
+        used = ROLL.read(words, i, line.found)
+        if used is None:
+            _read_roll_word(line, words[i])
+            used = i
+        i = used + 1
+    _place_difficulty(line)
     threshold = line.found.get("threshold", 0)
     willpower = line.found.get("willpower", False)
     if line.traits is not None:
@@ -300,12 +314,31 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
     )
 
 
+def _place_difficulty(line: _RollLine) -> None:
+    """«сложность 7» is the number the order would have made the difficulty."""
+    difficulty = line.found.pop("difficulty", None)
+    if difficulty is None:
+        return
+    if len(line.numbers) == (0 if line.traits is not None else 1):
+        line.numbers.append(difficulty)
+    elif not line.numbers:
+        raise ArgumentsError(Problem.POOL_MISSING)
+    else:
+        raise ArgumentsError(Problem.TOO_MANY_NUMBERS, str(difficulty))
+
+
 def _read_roll_word(line: _RollLine, token: str) -> None:
     if line.names_may_come():
         glued = _GLUED_DICE.fullmatch(token)
         if glued is not None:  # «ловк+драка-1»: the names, then the dice they gain or lose
             token = glued.group(1)
             line.dice += _signed(glued.group(2))
+        named = _GLUED_NUMBER.fullmatch(token)
+        if named is not None and not _THRESHOLD.fullmatch(token.casefold()):
+            # «ловкость+фехтование7»: the names, then the number typed without a space
+            _read_roll_word(line, named.group(1))
+            _read_roll_word(line, named.group(2))
+            return
     word = token.casefold()
     if line.pool_named() and (modifier := _DICE.fullmatch(word)) is not None:
         # only after a pool: «/r -1 6» is a pool of −1, out of range, not six dice less one
@@ -316,8 +349,6 @@ def _read_roll_word(line: _RollLine, token: str) -> None:
         if len(line.numbers) == (1 if line.traits is not None else 2):
             raise ArgumentsError(Problem.TOO_MANY_NUMBERS, token)
         line.numbers.append(int(word))
-    elif ROLL.read([token], 0, line.found) is not None:
-        pass
     elif (match := _THRESHOLD.fullmatch(word)) is not None:
         if "threshold" in line.found:
             raise ArgumentsError(Problem.REPEATED, token)
@@ -337,6 +368,10 @@ def _signed(text: str) -> int:
     return int(text.replace("−", "-"))
 
 
+_GLUED_NUMBER = re.compile(  # a name of three letters at least: «x1», «ab1» are no names
+    r"([^\W\d_]{3}[^\W\d]*(?:[.\-][^\W\d_]+)*(?:\+[^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*)*)"
+    r"([0-9]{1,2})"
+)
 _GLUED_DICE = re.compile(
     r"([^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*(?:\+[^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*)*)"
     r"([+\-−][0-9]{1,2})"

@@ -388,6 +388,11 @@ def meant_text(line: str) -> str:
     return _("Did you mean <code>{line}</code>?").format(line=escape(line))
 
 
+def understood_text(line: str) -> str:
+    """The first line of the answer to a command the bot read otherwise than typed."""
+    return _("<i>Read as</i> <code>{line}</code>").format(line=escape(line))
+
+
 def busy_text() -> str:
     return _("Many taps at once: please press again.")
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
+from bot.typos import unmix
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
 from rules.sheet import (
@@ -219,8 +220,9 @@ _CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
 def normalise(text: str) -> str:
-    """The form names are compared in: casefolded, ё→е, ``._-`` as spaces, single spaces."""
-    folded = text.casefold().replace("ё", "е")
+    """The form names are compared in: casefolded, ё→е, ``._-`` as spaces, single spaces,
+    each word in one script (``cила`` with a Latin «c» is «сила», ``bot.typos.unmix``)."""
+    folded = unmix(text).casefold().replace("ё", "е")
     return " ".join(re.sub(r"[._\-]", " ", folded).split())
 
 

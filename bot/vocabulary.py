@@ -8,6 +8,8 @@ from __future__ import annotations
 
 # /r 7 6 св: Willpower on a roll. Only the short words: «воля» may be a trait's name there.
 ROLL_WILLPOWER = frozenset({"wp", "св"})
+# /r восприятие+бдительность сложность 7: the difficulty named, as a request for a roll says it.
+DIFFICULTY = frozenset({"сложность", "сложн", "слож", "diff", "difficulty"})
 # The table rolls (/vs 6 7 до 5 нпс, /team 7 цель 5): a race's length, the team's target.
 RACE = frozenset({"до", "to"})
 TARGET = frozenset({"цель", "target", "до", "to"})

@@ -68,10 +68,18 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
     assert all(1 <= len(c.description) <= 256 for c in default.commands + russian.commands)
 
 
-async def test_a_mistyped_command_is_answered_with_the_line_meant(table: Table) -> None:
-    await table.say(player(1, "Аня"), "/к 7 6")
-    assert "/r 7 6" in table.session.sent[-1].text
-    assert "имели в виду" in table.session.sent[-1].text
+async def test_a_command_typed_as_on_a_phone_runs_as_meant(table: Table) -> None:
+    await table.say(player(1, "Аня"), "/к 7 6")  # the Russian layout: said, then rolled
+    answer = table.session.sent[-1].text
+    assert answer.startswith("<i>Поняли как</i> <code>/r 7 6</code>\n🎲 Аня: 7к10, сложность 6")
+    await table.say(player(1, "Аня"), "/R 6 7")  # any case: not worth a word
+    assert table.session.sent[-1].text.startswith("🎲 Аня: 6к10, сложность 7")
+    await table.say(player(1, "Аня"), "/r6 7 cв")  # glued, and a Latin «c» in «св»
+    assert table.session.sent[-1].text.startswith("🎲 Аня: 6к10, сложность 7")
+    assert "Сила Воли" in table.session.sent[-1].text or "св" in table.session.sent[-1].text
+    await table.say(player(1, "Аня"), "/Rules")
+    assert "Поняли" not in table.session.sent[-1].text
+    assert "🎲" not in table.session.sent[-1].text
     sent = len(table.session.sent)
     await table.say(player(1, "Аня"), "/kick@other_bot")
     await table.say(player(1, "Аня"), "/weather")
