@@ -635,15 +635,28 @@ _DAMAGE_WORDS: Mapping[str, DamageType] = {
 _LEVELS_MAX = 20  # more than two full tracks is a typo
 
 
+class NamedPlayer(BaseModel):
+    """A player a line names by their name (``/dmg Борис 2 л``), as the chat's sheets know
+    them: the handler finds them, the grammar only reads the rest."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    name: str
+    username: str | None = None
+
+
 class HealthArguments(BaseModel):
     """``/dmg 3 л``, ``/dmg npc Гуль 2 у``, ``/heal [2]``, ``/hp [npc Гуль]``: how many levels
-    (None: not given), the damage type (only /dmg), and the Storyteller's NPC by name."""
+    (None: not given), the damage type (only /dmg), and the Storyteller's NPC by name or the
+    player named."""
 
     model_config = ConfigDict(frozen=True)
 
     levels: int | None = None
     kind: DamageType | None = None
     npc: str | None = None
+    player: NamedPlayer | None = None
 
 
 def parse_health_arguments(text: str | None, *, damage: bool) -> HealthArguments:

@@ -26,7 +26,7 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import house_rules, render, sheet_text
+from bot import house_rules, npcs, render, sheet_text
 from bot.parsing import D6_CHANCE_MAX, D6Arguments, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import (
@@ -137,13 +137,25 @@ async def npc_named(
     """``Страж вын 6`` → (``Страж``, ``вын 6``) when the line starts with the name of one of
     the chat's NPCs (the longest that fits, any case): the Storyteller rolls an NPC's sheet by
     its name. A line that starts with a number is a pool and never an NPC (no read at all);
-    any other costs no round-trip of its own (``Store.npc_at_start``)."""
+    any other costs no round-trip of its own (``Store.npc_at_start``). Else a part of a name
+    will do («гуго» for «Епископ Гуго», ``bot.npcs.npc_by_part``) when the line's first word is
+    no trait; a part that several names share raises :class:`PoolRefused` naming them."""
     words = text.split()
-    found = await store.npc_at_start(chat_id, system_of(profile), words)
+    system = system_of(profile)
+    found = await store.npc_at_start(chat_id, system, words)
     if found is None:
-        return None
+        try:
+            return await npcs.npc_by_part(store, chat_id, system, text)
+        except npcs.AmbiguousName as ambiguous:
+            raise PoolRefused(ambiguous_npc_text(ambiguous.typed, ambiguous.names)) from None
     name, taken = found
     return name, " ".join(words[taken:])
+
+
+def ambiguous_npc_text(typed: str, names: Sequence[str]) -> str:
+    return _("«{part}» is in the names of several NPCs: {names}. Type more of the name.").format(
+        part=sheet_text.echoed(typed), names=", ".join(f"«{escape(n)}»" for n in names)
+    )
 
 
 async def load_sheet(store: Store, roller: Roller, profile: Profile) -> Sheet | None:

@@ -174,7 +174,11 @@ async def _prepare(
     words = (command.args or "").split(maxsplit=1)
     if words and words[0].casefold() in vocabulary.MAGICK:
         return await _prepare_effect(message, words[1] if len(words) > 1 else "", profile, rng)
-    npc = await rolling.npc_named(store, chat_id, profile, command.args or "")
+    try:
+        npc = await rolling.npc_named(store, chat_id, profile, command.args or "")
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text)
+        return None
     if npc is not None:
         return await _prepare_npc(message, npc, profile, rng, store, chat_id)
     try:

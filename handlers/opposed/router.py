@@ -90,7 +90,11 @@ async def vs_command(
         return
     user = message.from_user
     line = _without_text_mentions(message, command.args)
-    npc = await rolling.npc_named(store, message.chat.id, profile, line or "")
+    try:
+        npc = await rolling.npc_named(store, message.chat.id, profile, line or "")
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text)
+        return
     if npc is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(render.npc_storyteller_only_text(npc[0]))
@@ -207,8 +211,12 @@ async def _answer_by_reply(
         await message.answer(render.invalid_button_text())
         return
     npc = None
-    if state.b.storyteller:  # the Storyteller answers for an NPC of the chat by its name
-        npc = await rolling.npc_named(store, message.chat.id, profile, command.args or "")
+    try:
+        if state.b.storyteller:  # the Storyteller answers for an NPC of the chat by its name
+            npc = await rolling.npc_named(store, message.chat.id, profile, command.args or "")
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text)
+        return
     try:
         args = parse_opposed_arguments(npc[1] if npc is not None else command.args)
     except ArgumentsError as problem:

@@ -47,7 +47,11 @@ async def roll_command(
         return
     line = command.args or ""
     user = message.from_user
-    npc = await rolling.npc_named(store, message.chat.id, profile, line)
+    try:
+        npc = await rolling.npc_named(store, message.chat.id, profile, line)
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text)
+        return
     if npc is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(render.npc_storyteller_only_text(npc[0]))

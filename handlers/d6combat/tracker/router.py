@@ -87,11 +87,15 @@ async def d6_init_command(
             return
         loaded = await store.load_live(chat_id, KIND)
         seated = loaded[0].state(D6InitFlow) if loaded is not None else D6InitFlow()
-        names = numbered_names(args.npc, args.copies, lambda c: npc_key(c) in seated.members)
-        npc_sheet = await npcs.seat_copies(store, chat_id, SheetSystem.D6, args.npc, names)
-        dice = args.base
+        npc, dice = args.npc, args.base
+        if args.copies == 1 and dice is not None:  # «Стражник 2»: the group's second copy
+            members = [m.name for m in seated.members.values()]
+            copy = await npcs.copy_named(store, chat_id, SheetSystem.D6, npc, dice, members)
+            npc, dice = (copy, None) if copy is not None else (npc, dice)
+        names = numbered_names(npc, args.copies, lambda c: npc_key(c) in seated.members)
+        npc_sheet = await npcs.seat_copies(store, chat_id, SheetSystem.D6, npc, names)
         if dice is None and (npc_sheet is None or npc_sheet.alacrity is None):
-            await message.answer(view.no_npc_dice_text(args.npc[:40]))
+            await message.answer(view.no_npc_dice_text(npc[:40]))
             return
         if npc_sheet is None:  # a bandit typed with its dice: known by name from now on
             await npcs.note_npcs(store, chat_id, SheetSystem.D6, names)
