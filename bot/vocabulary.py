@@ -43,6 +43,10 @@ FULL_DEFENCE = frozenset({"оборона", "глухая", "стойка", "def
 AUTO = frozenset({"авто", "автоуспех", "auto", "automatic"})
 PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})
 ACTIONS = frozenset({"действий", "действия", "действие", "дейст", "actions", "action"})
+# /lang свой: the chat's pinned language undone, each person reads the bot in their own.
+LANG_PERSONAL = frozenset(
+    {"own", "auto", "personal", "reset", "свой", "свои", "авто", "личный", "каждому", "сброс"}
+)
 # A house rule's yes and no (/rules set wp_auto_success=off).
 YES = frozenset({"on", "true", "yes", "1", "да", "вкл"})
 NO = frozenset({"off", "false", "no", "0", "нет", "выкл"})
