@@ -393,6 +393,11 @@ def understood_text(line: str) -> str:
     return _("<i>Read as</i> <code>{line}</code>").format(line=escape(line))
 
 
+def understood_name_text(typed: str, name: str) -> str:
+    """A name a slip away read as the one it means, said at the top of the answer."""
+    return _("<i>Read «{typed}» as</i> «{name}»").format(typed=escape(typed), name=name)
+
+
 def busy_text() -> str:
     return _("Many taps at once: please press again.")
 

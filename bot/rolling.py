@@ -27,12 +27,15 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import house_rules, npcs, render, sheet_text
+from bot.context import note_understood
 from bot.parsing import D6_CHANCE_MAX, D6Arguments, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import (
     PowerNameError,
     TraitNameError,
+    corrected,
     parse_pool_expression,
+    resolve,
     resolve_power,
     said_name,
 )
@@ -188,7 +191,7 @@ async def resolve_pool(
         sheet = await load_sheet(store, roller, profile)
         return pool_of(sheet, roller, profile, PoolAsk(dice=dice, kind=kind, modifier=modifier))
     ask = PoolAsk(traits=traits, kind=kind, modifier=modifier)
-    _trait_codes(traits, profile)  # a name that means nothing is answered before any read
+    _trait_codes(traits, profile, None)  # a name that means nothing is answered before any read
     return pool_of(await load_sheet(store, roller, profile), roller, profile, ask)
 
 
@@ -263,8 +266,10 @@ def conditions_difficulty(
     return effect.difficulty
 
 
-def _trait_codes(expression: str, profile: Profile) -> list[TraitCode]:
-    """The traits a pool names, or why the names mean nothing (before any sheet is read)."""
+def _trait_codes(expression: str, profile: Profile, chat_id: int | None) -> list[TraitCode]:
+    """The traits a pool names, or why the names mean nothing (before any sheet is read).
+    A name one slip away from one trait only is read as that trait, and the answer says so
+    (``bot.traits.corrected``) in ``chat_id``'s answer (None: said by a later reading)."""
     if len(expression) > EXPRESSION_MAX:
         raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
     system = system_of(profile)
@@ -272,15 +277,44 @@ def _trait_codes(expression: str, profile: Profile) -> list[TraitCode]:
     try:
         return parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
     except TraitNameError as error:
+        fixed = _corrected_codes(expression, profile, chat_id)
+        if fixed is not None:
+            return fixed
         raise PoolRefused(sheet_text.name_problem_text(error, lang, system)) from None
     except RulesInputError:
         raise PoolRefused(too_many_traits_text(profile.max_traits_per_pool)) from None
 
 
+def _corrected_codes(
+    expression: str, profile: Profile, chat_id: int | None
+) -> list[TraitCode] | None:
+    """The pool with each mistyped name read as the one trait it certainly means, noted for
+    the answer; None when a name is wrong past that certainty."""
+    system = system_of(profile)
+    lang = sheet_text.lang_of(get_i18n().current_locale)
+    codes: list[TraitCode] = []
+    notes: list[str] = []
+    for part in expression.split("+"):
+        try:
+            codes.append(resolve(part, system))
+            continue
+        except TraitNameError:
+            fixed = corrected(part, system)
+        if fixed is None:
+            return None
+        codes.append(fixed)
+        name = escape(sheet_text.trait_name(fixed, lang, system))
+        notes.append(render.understood_name_text(part.replace("_", " "), name))
+    if chat_id is not None:  # the names' count was checked before them (parse_pool_expression)
+        for note in notes:
+            note_understood(chat_id, note)
+    return codes
+
+
 def _sheet_pool(
     sheet: Sheet | None, roller: Roller, profile: Profile, expression: str, modifier: int = 0
 ) -> Pool:
-    codes = _trait_codes(expression, profile)
+    codes = _trait_codes(expression, profile, roller.chat_id)
     system = system_of(profile)
     lang = sheet_text.lang_of(get_i18n().current_locale)
     if sheet is None:

@@ -27,7 +27,7 @@ from aiogram.enums import MessageEntityType
 from aiogram.filters import Command
 from aiogram.types import BotCommand, Message, TelegramObject
 
-from bot import typos
+from bot import render, typos
 from bot.context import using
 
 # Every message: a router that takes more than commands.
@@ -138,7 +138,7 @@ class RoutedDispatcher(Dispatcher):
                 else e.model_copy(update={"offset": e.offset + shift})
                 for e in entities
             ]
-        understood = (event.chat.id, line) if reading.said else None
+        understood = (event.chat.id, render.understood_text(line)) if reading.said else None
         return event.model_copy(update={"text": line, "entities": entities}), understood
 
     async def _propagate_event(

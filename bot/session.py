@@ -51,7 +51,7 @@ from aiogram.types import InaccessibleMessage, InlineKeyboardMarkup, Message, Re
 from aiohttp import ClientConnectorError
 from pydantic import ValidationError
 
-from bot import metrics, render
+from bot import metrics
 from bot.context import current, using
 from bot.sent import LostSendGuard
 from bot.store import REDIS_ERRORS
@@ -432,10 +432,10 @@ class SayUnderstood(BaseRequestMiddleware):
         ctx = current()
         understood = ctx.understood
         if understood is not None and isinstance(method, SendMessage):
-            chat_id, line = understood
+            chat_id, note = understood
             if method.chat_id == chat_id and isinstance(method.text, str):
                 ctx.understood = None
-                method.text = render.understood_text(line) + "\n" + method.text
+                method.text = note + "\n" + method.text
         return await make_request(bot, method)
 
 

@@ -343,6 +343,21 @@ def _near(key: str, index: _Index) -> list[TraitCode]:
     return codes[:MAX_CANDIDATES]
 
 
+CONFIDENT_MIN = 5  # a word this long with one slip in it means the one name a slip away
+
+
+def corrected(text: str, system: SheetSystem) -> TraitCode | None:
+    """The trait a mistyped name certainly means: one slip away (a letter wrong, missing,
+    extra or two swapped) from a spelling of that trait and of no other, in a word of five
+    letters at least («ловкасть» → Ловкость); None when unsure, for the player to choose."""
+    index = _INDEX[_as_system(system)]
+    key = normalise(text) if isinstance(text, str) else ""
+    if len(key) < CONFIDENT_MIN or len(key) > NAME_MAX or key in index.exact:
+        return None
+    near = {index.exact[s] for s in index.exact if slips(key, s, 1) <= 1}
+    return near.pop() if len(near) == 1 else None
+
+
 def typos_allowed(word: str) -> int:
     """How many slips a suggestion may be away from what was typed: one in a short word, two
     in a long one. A looser measure offered «Скрытность?» for «Сущность» (four letters

@@ -9,6 +9,7 @@ from bot.traits import (
     BlockProblem,
     TraitNameError,
     apply_block,
+    corrected,
     export_sheet,
     parse_block,
     resolve,
@@ -158,3 +159,12 @@ def test_a_word_under_a_heading_is_of_its_kind() -> None:
 
 def test_a_hyphen_with_a_space_is_still_a_minus() -> None:
     assert [e.problem for e in parse_block("Ловкость -3", DA).errors] == [BlockProblem.BAD_NUMBER]
+
+
+def test_a_name_one_slip_from_one_trait_only_is_certain() -> None:
+    assert corrected("ловкасть", MAGE) is Attribute.DEXTERITY
+    assert corrected("Dexterty", MAGE) is Attribute.DEXTERITY  # a letter missing
+    assert corrected("ловкость", MAGE) is None  # right as typed: nothing to correct
+    assert corrected("сила", MAGE) is None  # too short to be sure
+    assert corrected("скрытнсть", MAGE) is Ability.STEALTH
+    assert corrected("ловкаааа", MAGE) is None  # more than one slip: ask instead

@@ -278,3 +278,15 @@ async def test_a_menu_not_checked_while_redis_is_away_is_only_logged(
         await MenuUpkeep(table.i18n).keep(table.bot, table.store, all_features(), table.chat.id)
     assert chat_menus(table) == []
     assert f"command menu of chat {table.chat.id} not checked" in caplog.text
+
+
+async def test_a_name_a_slip_away_is_read_and_said(table: Table) -> None:
+    anna = player(1, "Аня")
+    await table.say(anna, "/set ловкость 3 драка 2")
+    await table.say(anna, "/r ловкасть+драка 6")  # one letter wrong: only Ловкость is near
+    answer = table.session.sent[-1].text
+    assert answer.startswith(
+        "<i>Поняли «ловкасть» как</i> «Ловкость»\n🎲 Аня: Ловкость 3 + Драка 2"
+    )
+    await table.say(anna, "/r сила+драка 6")  # a name typed right is not said
+    assert not table.session.sent[-1].text.startswith("<i>")
