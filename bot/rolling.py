@@ -26,11 +26,12 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import house_rules, npcs, render, sheet_text
+from bot import house_rules, npcs, render, retype, sheet_text
 from bot.context import note_understood
 from bot.parsing import D6_CHANCE_MAX, D6Arguments, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import (
+    NameProblem,
     PowerNameError,
     TraitNameError,
     corrected,
@@ -71,11 +72,25 @@ EXPRESSION_MAX = 80  # two trait names and a «+»; anything longer is not a poo
 
 
 class PoolRefused(Exception):
-    """A pool that cannot be rolled; ``text`` says why, ready to send (HTML)."""
+    """A pool that cannot be rolled; ``text`` says why, ready to send (HTML). A name the bot
+    was unsure of carries what was ``typed`` and the ``names`` it may mean, for the answer to
+    offer each as a button (bot/retype.py); ``one_word``: a trait's, held by «_» in a pool."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(
+        self, text: str, typed: str = "", names: Sequence[str] = (), *, one_word: bool = True
+    ) -> None:
         super().__init__(text)
         self.text = text
+        self.typed = typed
+        self.names = tuple(names)
+        self.one_word = one_word
+
+    def choices(self, line: str) -> list[tuple[str, str]]:
+        """Each name the player may have meant and ``line`` with it in place of the word."""
+        return [
+            (name, retype.replaced(line, self.typed, name, one_word=self.one_word))
+            for name in self.names
+        ]
 
     def with_example(self, example: str) -> str:
         """The reason, then the command's one example of a correct line."""
@@ -150,7 +165,8 @@ async def npc_named(
         try:
             return await npcs.npc_by_part(store, chat_id, system, text)
         except npcs.AmbiguousName as ambiguous:
-            raise PoolRefused(ambiguous_npc_text(ambiguous.typed, ambiguous.names)) from None
+            text = ambiguous_npc_text(ambiguous.typed, ambiguous.names)
+            raise PoolRefused(text, ambiguous.typed, ambiguous.names, one_word=False) from None
     name, taken = found
     return name, " ".join(words[taken:])
 
@@ -280,7 +296,11 @@ def _trait_codes(expression: str, profile: Profile, chat_id: int | None) -> list
         fixed = _corrected_codes(expression, profile, chat_id)
         if fixed is not None:
             return fixed
-        raise PoolRefused(sheet_text.name_problem_text(error, lang, system)) from None
+        text = sheet_text.name_problem_text(error, lang, system)
+        names = [sheet_text.trait_name(c, lang, system) for c in error.candidates]
+        if error.problem is NameProblem.NOT_ON_SHEET:
+            names = []
+        raise PoolRefused(text, error.text, names) from None
     except RulesInputError:
         raise PoolRefused(too_many_traits_text(profile.max_traits_per_pool)) from None
 

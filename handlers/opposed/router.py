@@ -18,7 +18,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, User
 from pydantic import ValidationError
 
-from bot import render, rolling, runner, table_text
+from bot import render, retype, rolling, runner, table_text
 from bot.access import runs_game
 from bot.features import FeatureSet
 from bot.i18n import drawing
@@ -93,7 +93,7 @@ async def vs_command(
     try:
         npc = await rolling.npc_named(store, message.chat.id, profile, line or "")
     except rolling.PoolRefused as refused:
-        await message.answer(refused.text)
+        await retype.offer(message, store, refused.text, refused.choices(message.text or ""))
         return
     if npc is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
@@ -135,7 +135,8 @@ async def vs_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()))
+        text = refused.with_example(view.usage_text())
+        await retype.offer(message, store, text, refused.choices(message.text or ""))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -253,7 +254,8 @@ async def _answer_by_reply(
             )
             typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()))
+        text = refused.with_example(view.usage_text())
+        await retype.offer(message, store, text, refused.choices(message.text or ""))
         return
     try:
         pool = rolling.check_pool(typed, profile)

@@ -10,7 +10,7 @@ import pytest
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiogram.methods import DeleteMyCommands, SetMyCommands, TelegramMethod
-from aiogram.types import BotCommandScopeChat
+from aiogram.types import BotCommandScopeChat, Chat
 from aiogram.utils.i18n import I18n
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -290,3 +290,37 @@ async def test_a_name_a_slip_away_is_read_and_said(table: Table) -> None:
     )
     await table.say(anna, "/r сила+драка 6")  # a name typed right is not said
     assert not table.session.sent[-1].text.startswith("<i>")
+
+
+async def test_an_unsure_name_asks_with_a_button_per_reading(table: Table) -> None:
+    anna, boris = player(1, "Аня"), player(2, "Борис")
+    await table.say(anna, "/set сила 2 драка 3")
+    await table.say(anna, "/r сил+драка 6")  # Сила, Сила Воли or Силы: the player picks
+    asked = table.session.sent[-1]
+    assert asked.reply_markup is not None
+    rows = asked.reply_markup.inline_keyboard
+    assert [row[0].text for row in rows] == ["Сила", "Сила Воли", "Силы"]
+    offer = table.session.messages[-1].message_id
+    sent = len(table.session.sent)
+    await table.tap(boris, rows[0][0].callback_data or "", offer)  # not Борис's to pick
+    assert len(table.session.sent) == sent
+    await table.tap(anna, rows[0][0].callback_data or "", offer)
+    assert table.session.sent[-1].text.startswith("🎲 Аня: Сила 2 + Драка 3")
+    assert table.session.edits[-1].text == "<code>/r Сила+драка 6</code>"
+    sent = len(table.session.sent)
+    await table.tap(anna, rows[1][0].callback_data or "", offer)  # once picked, it is done
+    assert len(table.session.sent) == sent
+
+
+async def test_a_line_not_sure_enough_to_run_is_offered_as_a_button(table: Table) -> None:
+    private = Chat(id=1, type="private")
+    table.chat = private
+    await table.say(player(1, "Аня"), "r 7 6")  # no slash: a chat line or a roll?
+    asked = table.session.sent[-1]
+    assert asked.reply_markup is not None
+    button = asked.reply_markup.inline_keyboard[0][0]
+    assert button.text == "/r 7 6"
+    await table.tap(
+        player(1, "Аня"), button.callback_data or "", table.session.messages[-1].message_id
+    )
+    assert table.session.sent[-1].text.startswith("🎲 Аня: 7к10, сложность 6")

@@ -39,6 +39,12 @@ async def test_a_part_two_names_share_asks_which(table: Table) -> None:
     answer = table.session.sent[-1].text
     assert "«Страж ворот», «Страж моста»" in answer
     assert "🎲" not in answer
+    markup = table.session.sent[-1].reply_markup
+    assert markup is not None
+    assert [row[0].text for row in markup.inline_keyboard] == ["Страж ворот", "Страж моста"]
+    offer = table.session.messages[-1].message_id
+    await table.tap(GM, markup.inline_keyboard[1][0].callback_data or "", offer)
+    assert table.session.sent[-1].text.startswith("🎲 Страж моста: Восприятие 3 + Эмпатия 2")
     await table.say(GM, "/r страж моста восп 7")  # the whole name still rolls at once
     assert table.session.sent[-1].text.startswith("🎲 Страж моста")
 
