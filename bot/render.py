@@ -278,6 +278,21 @@ def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
     return text
 
 
+def line_problem_text(problem: Problem, token: str, usage: str) -> str:
+    """A line the grammar refused, for a command that is no pool and difficulty (a wound, a
+    preparation, the d6 odds): what is wrong in words of any command, then its usage."""
+    word = escape(token if len(token) <= TOKEN_SHOWN else token[: TOKEN_SHOWN - 1] + "…")
+    if problem is Problem.TOO_MANY_NUMBERS and word:
+        text = _("«{word}»: one number too many.").format(word=word)
+    elif problem is Problem.REPEATED and word:
+        text = _("«{word}» is given twice.").format(word=word)
+    elif problem is Problem.NOT_A_NUMBER and word:
+        text = _("«{word}» is not understood here.").format(word=word)
+    else:
+        return usage
+    return text + "\n" + usage
+
+
 def range_problem_text(field: str, profile: Profile, command: str = "r") -> str:
     """A number outside the rules' range; ``field`` is the rules' name for it."""
     return range_sentence(field, profile) + "\n" + example(command)

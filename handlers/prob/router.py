@@ -34,8 +34,8 @@ def _d6_text(text: str | None, profile: Profile) -> str:
     """§D.3 odds: ``/prob 4`` or ``/prob 4 2`` (two measures needed), exact fractions."""
     try:
         args = parse_d6_odds_arguments(text)
-    except ArgumentsError:
-        return view.d6_usage_text()
+    except ArgumentsError as problem:
+        return render.line_problem_text(problem.problem, problem.token, view.d6_usage_text())
     chance, required = args.chance, args.required
     return view.d6_prob_text(
         chance=chance,

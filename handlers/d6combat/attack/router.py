@@ -96,8 +96,10 @@ async def d6_attack_command(
             return
         ask = rolling.D6Ask.typed(args, action=ActionKind.ATTACK, pursuit=fleeing)
         pool = await rolling.d6_pool(store, who, profile, ask)
-    except ArgumentsError:
-        await message.answer(view.usage_text())
+    except ArgumentsError as problem:
+        await message.answer(
+            render.line_problem_text(problem.problem, problem.token, view.usage_text())
+        )
         return
     except rolling.PoolRefused as refused:
         await message.answer(str(refused))

@@ -74,8 +74,10 @@ async def d6_init_command(
             await _prepare_command(message, store, profile, bot, gain, rng)
             return
         args = parse_init_arguments(command.args)
-    except ArgumentsError:
-        await message.answer(view.usage_text())
+    except ArgumentsError as problem:
+        await message.answer(
+            render.line_problem_text(problem.problem, problem.token, view.usage_text())
+        )
         return
     if args.base is not None and not 1 <= args.base <= d6i.ALACRITY_MAX:
         await message.answer(view.usage_text())

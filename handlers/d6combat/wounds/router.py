@@ -11,7 +11,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import npcs, rolling
+from bot import npcs, render, rolling
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
@@ -34,12 +34,23 @@ def make_router() -> Router:
     return router
 
 
-def _parse(text: str | None, *, damage: bool) -> D6WoundArguments | None:
-    """The line by the grammar (``bot.parsing``); None when it is not one, for the usage."""
+def _parse(
+    text: str | None, *, damage: bool, refused: list[ArgumentsError] | None = None
+) -> D6WoundArguments | None:
+    """The line by the grammar (``bot.parsing``); None when it is not one, for the usage,
+    with the grammar's refusal kept in ``refused`` (worded by ``render``)."""
     try:
         return parse_d6_wound_arguments(text, damage=damage)
-    except ArgumentsError:
+    except ArgumentsError as problem:
+        if refused is not None:
+            refused.append(problem)
         return None
+
+
+def _usage(refused: list[ArgumentsError]) -> str:
+    if not refused:
+        return view.usage_text()
+    return render.line_problem_text(refused[0].problem, refused[0].token, view.usage_text())
 
 
 async def _npc_named(
@@ -104,11 +115,12 @@ async def dmg_command(
     chat_settings: ChatSettings,
     profile: Profile,
 ) -> None:
-    args = _parse(command.args, damage=True) or await _npc_named(
+    refused: list[ArgumentsError] = []
+    args = _parse(command.args, damage=True, refused=refused) or await _npc_named(
         store, message.chat.id, command.args, damage=True
     )
     if args is None or args.kind is None:
-        await message.answer(view.usage_text())
+        await message.answer(_usage(refused))
         return
     kind, severity = args.kind, args.number
 
@@ -130,11 +142,12 @@ async def dmg_command(
 async def heal_command(
     message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
 ) -> None:
-    args = _parse(command.args, damage=False) or await _npc_named(
+    refused: list[ArgumentsError] = []
+    args = _parse(command.args, damage=False, refused=refused) or await _npc_named(
         store, message.chat.id, command.args, damage=False
     )
     if args is None:
-        await message.answer(view.usage_text())
+        await message.answer(_usage(refused))
         return
     index = args.number - 1
 
