@@ -21,6 +21,7 @@ from bot.session import RetryMiddleware
 from handlers import all_features
 from rules import profiles
 from rules.profiles import GameSystem
+from rules.sheet import Attribute, SheetSystem
 from tests.handlers.conftest import TOKEN, RecordingSession, Table, player
 
 D10_ONLY = {"ext", "team", "multi", "blood", "m", "sphere", "barrier"}
@@ -324,3 +325,19 @@ async def test_a_line_not_sure_enough_to_run_is_offered_as_a_button(table: Table
         player(1, "Аня"), button.callback_data or "", table.session.messages[-1].message_id
     )
     assert table.session.sent[-1].text.startswith("🎲 Аня: 7к10, сложность 6")
+
+
+async def test_sheet_and_rules_lines_typed_on_a_phone(table: Table) -> None:
+    anna = player(1, "Аня")
+    table.session.admins.add(anna.id)
+    await table.say(anna, "/set cила 4")  # a Latin «c»
+    await table.say(anna, "/set харизма4")  # the number glued on
+    sheet = await table.store.load_sheet(table.chat.id, anna.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert (sheet.rating(Attribute.STRENGTH), sheet.rating(Attribute.CHARISMA)) == (4, 4)
+    await table.say(anna, "/rules set провал = после отмены")  # spaced, and two words
+    chat = await table.store.load_chat(table.chat.id)
+    assert chat.switches.get("botch_rule") == "net_negative", table.session.sent[-1].text
+    await table.say(anna, "/rules set провал = без успехов")  # back to the book's own
+    chat = await table.store.load_chat(table.chat.id)
+    assert "botch_rule" not in chat.switches, table.session.sent[-1].text
