@@ -38,6 +38,7 @@ from aiogram.types import CallbackQuery, Message, User
 
 from bot import commitment, hidden_rolls, render, rolling, vocabulary
 from bot.access import is_anonymous, is_storyteller
+from bot.context import hush
 from bot.hidden_rolls import HiddenResult
 from bot.middlewares import chat_profile
 from bot.parsing import (
@@ -89,6 +90,7 @@ async def hidden_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
+    hush()  # a line read otherwise than typed is not said where the group reads it
     if message.chat.type == ChatType.PRIVATE:
         await _hidden_from_private(message, command, bot, store, rng)
         return

@@ -341,3 +341,16 @@ async def test_sheet_and_rules_lines_typed_on_a_phone(table: Table) -> None:
     await table.say(anna, "/rules set провал = без успехов")  # back to the book's own
     chat = await table.store.load_chat(table.chat.id)
     assert "botch_rule" not in chat.switches, table.session.sent[-1].text
+
+
+async def test_a_hidden_roll_read_on_the_other_layout_says_nothing_in_the_group(
+    table: Table,
+) -> None:
+    teller = player(3, "Мастер")
+    table.session.admins.add(teller.id)
+    await table.say(teller, "/st")
+    sent = len(table.session.sent)
+    await table.say(teller, "/р 7 6")  # «/h» on the Russian layout: the pool stays secret
+    group = [m for m in table.session.sent[sent:] if m.chat_id == table.chat.id]
+    assert group
+    assert [m.text.split("\n")[0] for m in group] == ["🤫 Мастер бросает втайне: тайный бросок №1."]
