@@ -48,6 +48,11 @@ class UpdateContext:
     command: tuple[int, int] | None = None  # the group command its messages reply to
     flood_budget: FloodBudget | None = None  # seconds of 429 waits left (bot/session.py)
     answered: set[str] | None = None  # callback queries answered so far (bot/session.py)
+    # how a command was read otherwise than typed («/к 7 6» as «/r 7 6», bot/typos.py; a
+    # name a slip away, bot/rolling.py): the chat and the words that say so, put at the top
+    # of the first message sent there (bot/session.py)
+    understood: tuple[int, str] | None = None
+    hushed: bool = False  # a secret line (a hidden roll): nothing of it is said (bot/typos.py)
 
 
 # The context of each task running an update. A plain dict the middlewares fill and empty:
@@ -87,3 +92,22 @@ def using(**fields: Any) -> Iterator[UpdateContext]:
             setattr(ctx, name, value)
         if made:
             del _running[task]
+
+
+def note_understood(chat_id: int, note: str) -> None:
+    """Say ``note`` (made in the reader's language) at the top of the update's first message
+    to ``chat_id``, after any note already waiting; nothing outside an update."""
+    ctx = _running.get(_task())
+    if ctx is None or ctx.hushed:
+        return
+    held = ctx.understood
+    ctx.understood = (chat_id, note if held is None else held[1] + "\n" + note)
+
+
+def hush() -> None:
+    """The rest of the running update says nothing of how its line was read: a hidden roll's
+    group must not learn its pool from «Поняли как /h 7 6»."""
+    ctx = _running.get(_task())
+    if ctx is not None:
+        ctx.hushed = True
+        ctx.understood = None

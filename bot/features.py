@@ -23,7 +23,8 @@ from aiogram.types import BotCommand, CallbackQuery, Message
 from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
 
-from bot import render, typos
+from bot import render, retype, typos
+from bot.store import Store
 from rules import profiles
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem, system_of
@@ -125,17 +126,18 @@ def make_fallback_router(commands: Collection[str] = ()) -> Router:
     and nothing raises (docs/product.md §5); and a mistyped command of ours with the line that
     was meant (``bot.typos``)."""
     router = Router(name="fallback")
+    router.callback_query.register(retype.retype_tap, retype.RetypeCallback.filter())
     router.callback_query.register(_unknown_tap)
     known = frozenset(commands)
 
-    async def mistyped(message: Message, bot: Bot) -> None:
+    async def mistyped(message: Message, bot: Bot, store: Store) -> None:
         if not message.text:
             return
         me = await bot.me()
         private = message.chat.type == ChatType.PRIVATE
         line = typos.meant(message.text, known, bot_username=me.username, slash=not private)
         if line is not None:
-            await message.answer(render.meant_text(line))
+            await retype.offer(message, store, render.meant_text(line), [(line, line)])
 
     router.message.register(mistyped)
     return router
@@ -183,6 +185,10 @@ class FeatureSet:
         return [feature.make_router() for feature in self.features] + [
             make_fallback_router(commands)
         ]
+
+    def command_names(self) -> frozenset[str]:
+        """Every command of the menu, as typed after the slash."""
+        return frozenset(c.name for feature in self.features for c in feature.commands)
 
     def handoff(self, key: HandoffKey[F]) -> F:
         """The provider registered for ``key``; a missing one is a wiring error."""

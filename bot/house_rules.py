@@ -321,30 +321,51 @@ def export_line(switches: dict[str, SwitchValue]) -> str:
 
 
 def parse_assignments(words: list[str]) -> list[tuple[Switch, SwitchValue]]:
-    """``botch=net_negative``, ``wp_auto_success=off`` (or ``key value`` pairs); the first
-    bad name or value raises :class:`HouseRuleError`."""
+    """``botch=net_negative``, ``wp_auto_success=off`` (or ``key value`` pairs), a name or a
+    value of several words as the catalogue shows them with spaces (``провал=без успехов``,
+    ``единицы против св=нет``); the first bad name or value raises :class:`HouseRuleError`."""
     found: list[tuple[Switch, SwitchValue]] = []
     i = 0
     while i < len(words):
-        word = words[i]
-        if word == EXPORT_MARK:
+        if words[i] == EXPORT_MARK:
             i += 1
             continue
-        name, eq, value = word.partition("=")
-        if not eq:
-            if i + 1 >= len(words):
-                raise HouseRuleError(name)
-            value = words[i + 1]
-            i += 1
+        i, name, value = _named(words, i)
         switch = find(name)
         if switch is None:
             raise HouseRuleError(name)
         parsed = switch.parse(value)
+        # «без успехов»: the words after the value while they make one of its values
+        for more in range(1, _WORDS_MAX):
+            if parsed is not None or i + more >= len(words) or "=" in words[i + more]:
+                break
+            parsed = switch.parse(" ".join([value, *words[i + 1 : i + more + 1]]))
+            if parsed is not None:
+                i += more
         if parsed is None:
             raise HouseRuleError(value, switch)
         found.append((switch, parsed))
         i += 1
     return found
+
+
+_WORDS_MAX = 4  # the longest name or value of the catalogue, in words
+
+
+def _named(words: list[str], i: int) -> tuple[int, str, str]:
+    """The switch's name at ``words[i]`` (of several words when an «=» follows within
+    reach) and its value: the index of the value's word, the name, the value."""
+    name, eq, value = words[i].partition("=")
+    if eq:
+        return i, name, value
+    if find(name) is None:
+        for last in range(i + 1, min(i + _WORDS_MAX, len(words))):
+            head, eq, value = words[last].partition("=")
+            if eq and find(" ".join([*words[i:last], head])) is not None:
+                return last, " ".join([*words[i:last], head]), value
+    if i + 1 >= len(words):
+        raise HouseRuleError(name)
+    return i + 1, name, words[i + 1]
 
 
 def label(switch: Switch) -> str:

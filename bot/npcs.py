@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.store import Store
+from bot.store import SheetOwner, Store
+from bot.traits import TraitNameError, resolve
+from bot.typos import unmix
 from rules.sheet import Sheet, SheetSystem, new_sheet
 
 _NUMBERED = re.compile(r"(.*\S)\s+([0-9]{1,3})")
@@ -131,3 +133,108 @@ async def note_npcs(store: Store, chat_id: int, system: SheetSystem, names: Sequ
     (``/atk бандит 4``, ``/dmg бандит тел 1``) and its wounds have a place to land."""
     for name in names:
         await store.update_npc(chat_id, system, name, lambda sheet: sheet)
+
+
+class AmbiguousName(Exception):
+    """A part of a name that several of the chat's NPCs share; ``names`` are theirs."""
+
+    def __init__(self, typed: str, names: Sequence[str]) -> None:
+        super().__init__(typed)
+        self.typed = typed
+        self.names = tuple(names)
+
+
+PART_MIN = 3  # a part shorter than this is no name: «ал» would find half the chat
+
+
+def _part_fits(typed: Sequence[str], parts: Sequence[str]) -> bool:
+    """The typed words are consecutive words of the name, each whole or its beginning."""
+    for start in range(len(parts) - len(typed) + 1):
+        window = parts[start : start + len(typed)]
+        if all(
+            w == t or (len(t) >= PART_MIN and w.startswith(t))
+            for t, w in zip(typed, window, strict=True)
+        ):
+            return True
+    return False
+
+
+def name_by_part(words: Sequence[str], names: Sequence[str]) -> tuple[str, str] | None:
+    """``гуго восп+эмпатия 7`` → («епископ гуго», ``восп+эмпатия 7``): the one name that the
+    first typed words are a part of (whole words of it, or their beginnings of three letters
+    at least), the most words first; :class:`AmbiguousName` when several names share it."""
+    typed = [unmix(w).casefold() for w in words]
+    for count in range(min(len(typed), 3), 0, -1):
+        found = [n for n in names if _part_fits(typed[:count], n.casefold().split())]
+        unique = list(dict.fromkeys(found))
+        if len(unique) == 1:
+            return unique[0], " ".join(words[count:])
+        if unique:
+            raise AmbiguousName(" ".join(words[:count]), unique)
+    return None
+
+
+def may_be_a_name(word: str, system: SheetSystem) -> bool:
+    """Whether a line's first word could be part of an NPC's name rather than the roll
+    itself: no number, no pool of trait names (``ловк+драка``), which are read as typed
+    without a look at the roster."""
+    if not word or word[:1].isdigit() or word[:1] in "+-@" or "+" in word:
+        return False
+    try:
+        resolve(word, system)
+    except TraitNameError:
+        return True
+    return False
+
+
+async def npc_by_part(
+    store: Store, chat_id: int, system: SheetSystem, text: str
+) -> tuple[str, str] | None:
+    """The chat's NPC a line names by a part of its name («гуго» for «епископ гуго»), when
+    no name starts it; read from the roster only when the first word is no trait, so a roll
+    by the sheet's traits costs no read of its own (:class:`AmbiguousName` when several)."""
+    words = text.split()
+    if not words or not may_be_a_name(words[0], system):
+        return None
+    names = [name for name, _sheet in await store.list_npcs(chat_id, system)]
+    return name_by_part(words, names)
+
+
+async def player_at_start(
+    store: Store, chat_id: int, system: SheetSystem, text: str
+) -> tuple[SheetOwner, str] | None:
+    """``Борис 2 л`` → (Борис's sheet owner, ``2 л``): the chat's player a line starts with,
+    by the name their sheet shows or their @username, when one player has it."""
+    words = text.split()
+    if not words or not may_be_a_name(words[0].lstrip("@") or "0", system):
+        return None
+    owners = [p.owner for p in await store.list_sheets(chat_id, system)]
+    if words[0].startswith("@"):
+        handle = words[0][1:].casefold()
+        found = [o for o in owners if o.username and o.username.casefold() == handle]
+        return (found[0], " ".join(words[1:])) if len(found) == 1 else None
+    named = name_at_start(words, [o.name for o in owners])
+    if named is None:
+        return None
+    name, rest = named
+    found = [o for o in owners if _folded(o.name) == _folded(name)]
+    return (found[0], rest) if len(found) == 1 else None
+
+
+async def copy_named(
+    store: Store,
+    chat_id: int,
+    system: SheetSystem,
+    group: str,
+    number: int | None,
+    seated: Sequence[str],
+) -> str | None:
+    """``/init npc Стражник 2``: «Стражник 2» when the group has that copy (in the fight or
+    with a sheet of its own), so the line addresses it rather than seating one more
+    «Стражник» with 2 for its initiative; None when there is no such copy."""
+    if number is None:
+        return None
+    name = f"{' '.join(group.split())} {number}"
+    if _folded(name) in {_folded(s) for s in seated}:
+        return name
+    return name if await store.load_npc(chat_id, system, name) is not None else None

@@ -26,8 +26,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from bot import vocabulary
-from rules.d6.combat import Trick
+from bot import typos, vocabulary
+from rules.d6.chance import DifficultyKind
+from rules.d6.combat import Manoeuvre, Trick
 from rules.health import DamageType
 
 # A number is at most a few ASCII digits: Python's int() would accept "٧" or a 4000-digit
@@ -73,8 +74,9 @@ def tokenize(
     ``traits`` holds a pool by trait names together as one word (:func:`join_trait_expressions`:
     «ловкость + драка» → «ловкость+драка»); ``glued`` splits a keyword from the number glued
     to it («до5» → «до», «5»: the table rolls); ``minus`` reads the typographic «−» as «-»
-    (the d6 line, where a difficulty is typed «−1»)."""
-    line = (text or "").replace("−", "-") if minus else text or ""
+    (the d6 line, where a difficulty is typed «−1»). A word typed with letters of both
+    scripts is read in one (``cв`` with a Latin «c» is «св», ``bot.typos.unmix``)."""
+    line = typos.unmix((text or "").replace("−", "-") if minus else text or "")
     words = (join_trait_expressions(line) if traits else line).split()
     if not glued:
         return words
@@ -176,8 +178,14 @@ class Grammar:
         return i
 
 
-# /r: «св» spends Willpower once per roll.
-ROLL = Grammar(keyword_table((vocabulary.ROLL_WILLPOWER, Keyword("willpower"))))
+# /r: «св» spends Willpower once per roll; «сложность 7» names the difficulty.
+ROLL = Grammar(
+    keyword_table(
+        (vocabulary.ROLL_WILLPOWER, Keyword("willpower")),
+        (vocabulary.DIFFICULTY, Keyword("difficulty", number=_NUMBER)),
+    ),
+    missing=Problem.NOT_A_NUMBER,
+)
 # /vs 6 7 до 5 нпс: a race to five successes against a non-player.
 OPPOSED = Grammar(
     keyword_table(
@@ -276,8 +284,15 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
     With ``allow_traits`` a word names the pool by the sheet's traits (``ловк+драка 7``);
     commands that cannot read a sheet keep calling a word «not a number»."""
     line = _RollLine(allow_traits, [], {})
-    for token in tokenize(text, traits=allow_traits):
-        _read_roll_word(line, token)
+    words = tokenize(text, traits=allow_traits)
+    i = 0
+    while i < len(words):
+        used = ROLL.read(words, i, line.found)
+        if used is None:
+            _read_roll_word(line, words[i])
+            used = i
+        i = used + 1
+    _place_difficulty(line)
     threshold = line.found.get("threshold", 0)
     willpower = line.found.get("willpower", False)
     if line.traits is not None:
@@ -300,12 +315,31 @@ def parse_roll_arguments(text: str | None, *, allow_traits: bool = False) -> Rol
     )
 
 
+def _place_difficulty(line: _RollLine) -> None:
+    """«сложность 7» is the number the order would have made the difficulty."""
+    difficulty = line.found.pop("difficulty", None)
+    if difficulty is None:
+        return
+    if len(line.numbers) == (0 if line.traits is not None else 1):
+        line.numbers.append(difficulty)
+    elif not line.numbers:
+        raise ArgumentsError(Problem.POOL_MISSING)
+    else:
+        raise ArgumentsError(Problem.TOO_MANY_NUMBERS, str(difficulty))
+
+
 def _read_roll_word(line: _RollLine, token: str) -> None:
     if line.names_may_come():
         glued = _GLUED_DICE.fullmatch(token)
         if glued is not None:  # «ловк+драка-1»: the names, then the dice they gain or lose
             token = glued.group(1)
             line.dice += _signed(glued.group(2))
+        named = _GLUED_NUMBER.fullmatch(token)
+        if named is not None and not _THRESHOLD.fullmatch(token.casefold()):
+            # «ловкость+фехтование7»: the names, then the number typed without a space
+            _read_roll_word(line, named.group(1))
+            _read_roll_word(line, named.group(2))
+            return
     word = token.casefold()
     if line.pool_named() and (modifier := _DICE.fullmatch(word)) is not None:
         # only after a pool: «/r -1 6» is a pool of −1, out of range, not six dice less one
@@ -316,8 +350,6 @@ def _read_roll_word(line: _RollLine, token: str) -> None:
         if len(line.numbers) == (1 if line.traits is not None else 2):
             raise ArgumentsError(Problem.TOO_MANY_NUMBERS, token)
         line.numbers.append(int(word))
-    elif ROLL.read([token], 0, line.found) is not None:
-        pass
     elif (match := _THRESHOLD.fullmatch(word)) is not None:
         if "threshold" in line.found:
             raise ArgumentsError(Problem.REPEATED, token)
@@ -337,6 +369,10 @@ def _signed(text: str) -> int:
     return int(text.replace("−", "-"))
 
 
+_GLUED_NUMBER = re.compile(  # a name of three letters at least: «x1», «ab1» are no names
+    r"([^\W\d_]{3}[^\W\d]*(?:[.\-][^\W\d_]+)*(?:\+[^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*)*)"
+    r"([0-9]{1,2})"
+)
 _GLUED_DICE = re.compile(
     r"([^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*(?:\+[^\W\d_][^\W\d]*(?:[.\-][^\W\d_]+)*)*)"
     r"([+\-−][0-9]{1,2})"
@@ -599,15 +635,28 @@ _DAMAGE_WORDS: Mapping[str, DamageType] = {
 _LEVELS_MAX = 20  # more than two full tracks is a typo
 
 
+class NamedPlayer(BaseModel):
+    """A player a line names by their name (``/dmg Борис 2 л``), as the chat's sheets know
+    them: the handler finds them, the grammar only reads the rest."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    name: str
+    username: str | None = None
+
+
 class HealthArguments(BaseModel):
     """``/dmg 3 л``, ``/dmg npc Гуль 2 у``, ``/heal [2]``, ``/hp [npc Гуль]``: how many levels
-    (None: not given), the damage type (only /dmg), and the Storyteller's NPC by name."""
+    (None: not given), the damage type (only /dmg), and the Storyteller's NPC by name or the
+    player named."""
 
     model_config = ConfigDict(frozen=True)
 
     levels: int | None = None
     kind: DamageType | None = None
     npc: str | None = None
+    player: NamedPlayer | None = None
 
 
 def parse_health_arguments(text: str | None, *, damage: bool) -> HealthArguments:
@@ -977,3 +1026,172 @@ def parse_project_arguments(text: str | None) -> ProjectArguments:
         raise ArgumentsError(Problem.NOT_A_NUMBER, str(actions))
     title = " ".join(words[1 if used is None else used + 1 :])
     return ProjectArguments(scope=scope, actions=actions, title=title[:PROJECT_TITLE_MAX])
+
+
+# --- The d6 fight's lines: /dmg, /heal, /init подг, /atk уловка; and /prob in d6 ----------------
+
+_D6_WOUND_MAX = 99  # two digits: a wound's severity or the index of the wound healed
+_D6_KINDS: Mapping[str, DifficultyKind] = {
+    **dict.fromkeys(vocabulary.PHYSICAL, DifficultyKind.PHYSICAL_WOUND),
+    **dict.fromkeys(vocabulary.MENTAL, DifficultyKind.MENTAL_WOUND),
+}
+# /dmg 2 тел: the wound's kind, typed once; a number glued to it reads as its severity («2тел»).
+D6_WOUND = Grammar(
+    keyword_table(
+        (vocabulary.PHYSICAL, Keyword("kind", DifficultyKind.PHYSICAL_WOUND)),
+        (vocabulary.MENTAL, Keyword("kind", DifficultyKind.MENTAL_WOUND)),
+    ),
+    missing=Problem.NOT_A_NUMBER,
+)
+
+
+class D6WoundArguments(BaseModel):
+    """``/dmg 2 тел``, ``/dmg npc Страж 1 душ``, ``/heal [2]``: the severity of a wound (or
+    which wound heals, 1 the first), its kind (only /dmg), and the Storyteller's NPC."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int = 1
+    kind: DifficultyKind | None = None
+    npc: str | None = None
+
+
+_NUMBER_WORD = re.compile(r"([0-9]{1,2})([^\W\d_]+)")
+
+
+def _is_d6_wound_word(word: str) -> bool:
+    folded = word.casefold()
+    return bool(_TWO_DIGITS.fullmatch(folded)) or folded in _D6_KINDS
+
+
+def parse_d6_wound_arguments(text: str | None, *, damage: bool) -> D6WoundArguments:
+    """Words in any order after an optional ``npc Имя``: one number and, for a wound, one
+    kind; /dmg needs both. A glued «2тел» or «тел2» is the two words."""
+    words: list[str] = []
+    for word in tokenize(text, glued=True):
+        glued = _NUMBER_WORD.fullmatch(word)
+        words.extend(glued.groups() if glued is not None else (word,))
+    npc: str | None = None
+    if words and words[0].casefold() in vocabulary.NPC:
+        name = [w for w in words[1:] if not _is_d6_wound_word(w)]
+        if not name:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
+        npc = " ".join(name)[:40]
+        words = [w for w in words[1:] if _is_d6_wound_word(w)]
+    found: dict[str, Any] = {}
+    numbers: list[int] = []
+    for i, word in enumerate(words):
+        if D6_WOUND.read(words, i, found) is not None:
+            if not damage:
+                raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+        elif _TWO_DIGITS.fullmatch(word):
+            if numbers:
+                raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+            numbers.append(int(word))
+        else:
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+    if damage and (not numbers or "kind" not in found):
+        raise ArgumentsError(Problem.POOL_MISSING, text or "")
+    number = numbers[0] if numbers else 1
+    if not 1 <= number <= _D6_WOUND_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(number))
+    return D6WoundArguments(number=number, kind=found.get("kind"), npc=npc)
+
+
+class D6OddsArguments(BaseModel):
+    """``/prob 4 [2]`` in d6: the chance and the measures required."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chance: int
+    required: int = 1
+
+
+def parse_d6_odds_arguments(text: str | None) -> D6OddsArguments:
+    """One or two numbers: the chance (1–30) and the measures required (1–10)."""
+    words = tokenize(text)
+    if not words:
+        raise ArgumentsError(Problem.POOL_MISSING)
+    numbers: list[int] = []
+    for word in words:
+        if not re.fullmatch(r"[0-9]{1,3}", word):
+            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+        if len(numbers) == 2:
+            raise ArgumentsError(Problem.TOO_MANY_NUMBERS, word)
+        numbers.append(int(word))
+    chance, required = numbers[0], numbers[1] if len(numbers) > 1 else 1
+    if not 1 <= chance <= D6_CHANCE_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(chance))
+    if not 1 <= required <= D6_REQUIRED_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(required))
+    return D6OddsArguments(chance=chance, required=required)
+
+
+PREPARATION_MAX = 20
+# /init подг 2: a preparation's gain before anyone acts (§D.7), glued too («подг2»).
+D6_INIT = Grammar(
+    keyword_table((vocabulary.PREPARATION, Keyword("preparation", number=_TWO_DIGITS))),
+    stem=re.compile(r"([^\W\d_]+)[0-9]{1,2}"),
+    glued=re.compile(r"[^\W\d_]+([0-9]{1,2})"),
+    missing=Problem.NOT_A_NUMBER,
+)
+
+
+def parse_d6_preparation(text: str | None) -> int | None:
+    """``/init подг 2``: the gain of a preparation, or None when the line is no preparation
+    (an ordinary ``/init``); a preparation with anything else, or out of 1–20, is refused."""
+    words = tokenize(text)
+    found: dict[str, Any] = {}
+    if not words:
+        return None
+    used = D6_INIT.read(words, 0, found)
+    if used is None:
+        return None
+    if used + 1 < len(words):
+        raise ArgumentsError(Problem.TOO_MANY_NUMBERS, words[used + 1])
+    gain: int = found["preparation"]
+    if not 1 <= gain <= PREPARATION_MAX:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, str(gain))
+    return gain
+
+
+class D6AttackArguments(BaseModel):
+    """``/atk 4 уловка трудность``: the attack's roll and the manoeuvre declared before it
+    (§D.11); a trick of §D.12 is an action of its own, rolled with /r, so it is refused."""
+
+    model_config = ConfigDict(frozen=True)
+
+    roll: D6Arguments
+    manoeuvre: Manoeuvre | None = None
+
+
+_MANOEUVRES: Mapping[str, Manoeuvre] = {
+    **dict.fromkeys(vocabulary.TRICK_DIFFICULTY, Manoeuvre.DIFFICULTY),
+    **dict.fromkeys(vocabulary.TRICK_ADVANTAGE, Manoeuvre.ADVANTAGE),
+}
+
+
+def parse_d6_attack_arguments(text: str | None) -> D6AttackArguments:
+    """The d6 roll's words, and «уловка» with its kind («трудность», «преимущество»)
+    anywhere in the line, once."""
+    words = tokenize(text, minus=True)
+    manoeuvre: Manoeuvre | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.casefold() in vocabulary.TRICK:
+            if manoeuvre is not None:
+                raise ArgumentsError(Problem.REPEATED, word)
+            kind = words[i + 1].casefold() if i + 1 < len(words) else ""
+            if kind not in _MANOEUVRES:
+                raise ArgumentsError(Problem.NOT_A_NUMBER, word)
+            manoeuvre = _MANOEUVRES[kind]
+            i += 2
+            continue
+        rest.append(word)
+        i += 1
+    roll = parse_d6_arguments(" ".join(rest))
+    if roll.trick() is not None:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, " ".join(rest))
+    return D6AttackArguments(roll=roll, manoeuvre=manoeuvre)

@@ -278,6 +278,21 @@ def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
     return text
 
 
+def line_problem_text(problem: Problem, token: str, usage: str) -> str:
+    """A line the grammar refused, for a command that is no pool and difficulty (a wound, a
+    preparation, the d6 odds): what is wrong in words of any command, then its usage."""
+    word = escape(token if len(token) <= TOKEN_SHOWN else token[: TOKEN_SHOWN - 1] + "…")
+    if problem is Problem.TOO_MANY_NUMBERS and word:
+        text = _("«{word}»: one number too many.").format(word=word)
+    elif problem is Problem.REPEATED and word:
+        text = _("«{word}» is given twice.").format(word=word)
+    elif problem is Problem.NOT_A_NUMBER and word:
+        text = _("«{word}» is not understood here.").format(word=word)
+    else:
+        return usage
+    return text + "\n" + usage
+
+
 def range_problem_text(field: str, profile: Profile, command: str = "r") -> str:
     """A number outside the rules' range; ``field`` is the rules' name for it."""
     return range_sentence(field, profile) + "\n" + example(command)
@@ -386,6 +401,16 @@ def already_done_text() -> str:
 def meant_text(line: str) -> str:
     """The answer to a mistyped command: the line that was meant, to copy with one tap."""
     return _("Did you mean <code>{line}</code>?").format(line=escape(line))
+
+
+def understood_text(line: str) -> str:
+    """The first line of the answer to a command the bot read otherwise than typed."""
+    return _("<i>Read as</i> <code>{line}</code>").format(line=escape(line))
+
+
+def understood_name_text(typed: str, name: str) -> str:
+    """A name a slip away read as the one it means, said at the top of the answer."""
+    return _("<i>Read «{typed}» as</i> «{name}»").format(typed=escape(typed), name=name)
 
 
 def busy_text() -> str:

@@ -26,13 +26,17 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import house_rules, render, sheet_text
+from bot import house_rules, npcs, render, retype, sheet_text
+from bot.context import note_understood
 from bot.parsing import D6_CHANCE_MAX, D6Arguments, Problem
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import (
+    NameProblem,
     PowerNameError,
     TraitNameError,
+    corrected,
     parse_pool_expression,
+    resolve,
     resolve_power,
     said_name,
 )
@@ -68,11 +72,25 @@ EXPRESSION_MAX = 80  # two trait names and a «+»; anything longer is not a poo
 
 
 class PoolRefused(Exception):
-    """A pool that cannot be rolled; ``text`` says why, ready to send (HTML)."""
+    """A pool that cannot be rolled; ``text`` says why, ready to send (HTML). A name the bot
+    was unsure of carries what was ``typed`` and the ``names`` it may mean, for the answer to
+    offer each as a button (bot/retype.py); ``one_word``: a trait's, held by «_» in a pool."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(
+        self, text: str, typed: str = "", names: Sequence[str] = (), *, one_word: bool = True
+    ) -> None:
         super().__init__(text)
         self.text = text
+        self.typed = typed
+        self.names = tuple(names)
+        self.one_word = one_word
+
+    def choices(self, line: str) -> list[tuple[str, str]]:
+        """Each name the player may have meant and ``line`` with it in place of the word."""
+        return [
+            (name, retype.replaced(line, self.typed, name, one_word=self.one_word))
+            for name in self.names
+        ]
 
     def with_example(self, example: str) -> str:
         """The reason, then the command's one example of a correct line."""
@@ -137,13 +155,26 @@ async def npc_named(
     """``Страж вын 6`` → (``Страж``, ``вын 6``) when the line starts with the name of one of
     the chat's NPCs (the longest that fits, any case): the Storyteller rolls an NPC's sheet by
     its name. A line that starts with a number is a pool and never an NPC (no read at all);
-    any other costs no round-trip of its own (``Store.npc_at_start``)."""
+    any other costs no round-trip of its own (``Store.npc_at_start``). Else a part of a name
+    will do («гуго» for «Епископ Гуго», ``bot.npcs.npc_by_part``) when the line's first word is
+    no trait; a part that several names share raises :class:`PoolRefused` naming them."""
     words = text.split()
-    found = await store.npc_at_start(chat_id, system_of(profile), words)
+    system = system_of(profile)
+    found = await store.npc_at_start(chat_id, system, words)
     if found is None:
-        return None
+        try:
+            return await npcs.npc_by_part(store, chat_id, system, text)
+        except npcs.AmbiguousName as ambiguous:
+            text = ambiguous_npc_text(ambiguous.typed, ambiguous.names)
+            raise PoolRefused(text, ambiguous.typed, ambiguous.names, one_word=False) from None
     name, taken = found
     return name, " ".join(words[taken:])
+
+
+def ambiguous_npc_text(typed: str, names: Sequence[str]) -> str:
+    return _("«{part}» is in the names of several NPCs: {names}. Type more of the name.").format(
+        part=sheet_text.echoed(typed), names=", ".join(f"«{escape(n)}»" for n in names)
+    )
 
 
 async def load_sheet(store: Store, roller: Roller, profile: Profile) -> Sheet | None:
@@ -176,7 +207,7 @@ async def resolve_pool(
         sheet = await load_sheet(store, roller, profile)
         return pool_of(sheet, roller, profile, PoolAsk(dice=dice, kind=kind, modifier=modifier))
     ask = PoolAsk(traits=traits, kind=kind, modifier=modifier)
-    _trait_codes(traits, profile)  # a name that means nothing is answered before any read
+    _trait_codes(traits, profile, None)  # a name that means nothing is answered before any read
     return pool_of(await load_sheet(store, roller, profile), roller, profile, ask)
 
 
@@ -251,8 +282,10 @@ def conditions_difficulty(
     return effect.difficulty
 
 
-def _trait_codes(expression: str, profile: Profile) -> list[TraitCode]:
-    """The traits a pool names, or why the names mean nothing (before any sheet is read)."""
+def _trait_codes(expression: str, profile: Profile, chat_id: int | None) -> list[TraitCode]:
+    """The traits a pool names, or why the names mean nothing (before any sheet is read).
+    A name one slip away from one trait only is read as that trait, and the answer says so
+    (``bot.traits.corrected``) in ``chat_id``'s answer (None: said by a later reading)."""
     if len(expression) > EXPRESSION_MAX:
         raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
     system = system_of(profile)
@@ -260,15 +293,48 @@ def _trait_codes(expression: str, profile: Profile) -> list[TraitCode]:
     try:
         return parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
     except TraitNameError as error:
-        raise PoolRefused(sheet_text.name_problem_text(error, lang, system)) from None
+        fixed = _corrected_codes(expression, profile, chat_id)
+        if fixed is not None:
+            return fixed
+        text = sheet_text.name_problem_text(error, lang, system)
+        names = [sheet_text.trait_name(c, lang, system) for c in error.candidates]
+        if error.problem is NameProblem.NOT_ON_SHEET:
+            names = []
+        raise PoolRefused(text, error.text, names) from None
     except RulesInputError:
         raise PoolRefused(too_many_traits_text(profile.max_traits_per_pool)) from None
+
+
+def _corrected_codes(
+    expression: str, profile: Profile, chat_id: int | None
+) -> list[TraitCode] | None:
+    """The pool with each mistyped name read as the one trait it certainly means, noted for
+    the answer; None when a name is wrong past that certainty."""
+    system = system_of(profile)
+    lang = sheet_text.lang_of(get_i18n().current_locale)
+    codes: list[TraitCode] = []
+    notes: list[str] = []
+    for part in expression.split("+"):
+        try:
+            codes.append(resolve(part, system))
+            continue
+        except TraitNameError:
+            fixed = corrected(part, system)
+        if fixed is None:
+            return None
+        codes.append(fixed)
+        name = escape(sheet_text.trait_name(fixed, lang, system))
+        notes.append(render.understood_name_text(part.replace("_", " "), name))
+    if chat_id is not None:  # the names' count was checked before them (parse_pool_expression)
+        for note in notes:
+            note_understood(chat_id, note)
+    return codes
 
 
 def _sheet_pool(
     sheet: Sheet | None, roller: Roller, profile: Profile, expression: str, modifier: int = 0
 ) -> Pool:
-    codes = _trait_codes(expression, profile)
+    codes = _trait_codes(expression, profile, roller.chat_id)
     system = system_of(profile)
     lang = sheet_text.lang_of(get_i18n().current_locale)
     if sheet is None:

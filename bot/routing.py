@@ -8,6 +8,11 @@ take a message that names one of those commands, so it is skipped for any other;
 with any other message handler (a pasted sheet, a reply, a typed d6 line), a root filter, an
 outer middleware, or a command given as a pattern is offered every message, as before. What
 a router would have done is unchanged: a skipped router is one whose filters all refuse.
+
+Before that, a command typed as phones type it is read as meant (bot/typos.py): ``/R 7 6``,
+``/к 7 6`` on the Russian layout, ``/r6 7``, a Latin «c» in ``cв``, ``ловкость + драка``.
+The message is offered as the line the grammar reads, so every command takes it as its own;
+a line read on the other layout is said at the top of its answer (bot/session.py).
 """
 
 from __future__ import annotations
@@ -15,11 +20,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from aiogram import Dispatcher, Router
+from aiogram import Bot, Dispatcher, Router
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.dispatcher.event.telegram import TelegramEventObserver
+from aiogram.enums import MessageEntityType
 from aiogram.filters import Command
 from aiogram.types import BotCommand, Message, TelegramObject
+
+from bot import render, typos
+from bot.context import using
 
 # Every message: a router that takes more than commands.
 ANY = None
@@ -78,12 +87,59 @@ class RoutedDispatcher(Dispatcher):
 
     def __init__(self, **kwargs: Any) -> None:
         self._commands: dict[int, frozenset[str] | None] = {}
+        self._known: frozenset[str] | None = None
         super().__init__(**kwargs)
 
-    def include_router(self, router: Router) -> Router:
-        included = super().include_router(router)
-        self._commands[id(router)] = message_commands(router)
-        return included
+    def known_commands(self) -> frozenset[str]:
+        """Every command name some router takes: those its filters name, and the menu's."""
+        if self._known is None:
+            names: set[str] = set()
+            for taken in self._commands.values():
+                names |= taken or frozenset()
+            features = self.workflow_data.get("features")
+            commands = getattr(features, "command_names", None)
+            if callable(commands):
+                names |= set(commands())
+            self._known = frozenset(names)
+        return self._known
+
+    async def _as_meant(
+        self, event: Message, bot: Bot | None
+    ) -> tuple[Message, tuple[int, str] | None]:
+        """The message with its command line as the grammar reads it (bot/typos.py), and
+        the line to say in its answer when it was read on the other layout."""
+        text = event.text
+        if not text or not text.startswith("/"):
+            return event, None
+        head = text.split(maxsplit=1)[0]
+        username = None
+        if "@" in head and bot is not None:
+            username = (await bot.me()).username
+        known = self.known_commands()
+        entities = event.entities
+        if entities and any(e.type != MessageEntityType.BOT_COMMAND for e in entities):
+            # A mention is found by its offset: only the command's own word is read again.
+            reading = typos.read_line(head, known, bot_username=username)
+            if reading is None:
+                return event, None
+            line = reading.line + text[len(head) :]
+        else:
+            reading = typos.read_line(text, known, bot_username=username)
+            if reading is None:
+                return event, None
+            line = reading.line
+        command = line.split(maxsplit=1)[0]
+        if entities:
+            # the text before the arguments changed by this much (nothing after it did)
+            shift = _utf16(line) - _utf16(text) if line.endswith(text[len(head) :]) else 0
+            entities = [
+                e.model_copy(update={"length": _utf16(command)})
+                if e.offset == 0
+                else e.model_copy(update={"offset": e.offset + shift})
+                for e in entities
+            ]
+        understood = (event.chat.id, render.understood_text(line)) if reading.said else None
+        return event.model_copy(update={"text": line, "entities": entities}), understood
 
     async def _propagate_event(
         self,
@@ -99,6 +155,14 @@ class RoutedDispatcher(Dispatcher):
         if not result:
             return UNHANDLED
         kwargs.update(data)
+        meant, understood = await self._as_meant(event, kwargs.get("bot"))
+        if understood is None:
+            return await self._offer(update_type, meant, kwargs)
+        with using(understood=understood):
+            return await self._offer(update_type, meant, kwargs)
+
+    async def _offer(self, update_type: str, event: Message, kwargs: dict[str, Any]) -> Any:
+        """The message to each router that could take it, in order, until one does."""
         name = command_name(event)
         response = UNHANDLED
         for router in self.sub_routers:
@@ -109,3 +173,8 @@ class RoutedDispatcher(Dispatcher):
             if response is not UNHANDLED:
                 break
         return response
+
+
+def _utf16(text: str) -> int:
+    """A text's length as Telegram counts entity offsets: in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2

@@ -419,6 +419,27 @@ class ReplyToCommand(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
+class SayUnderstood(BaseRequestMiddleware):
+    """A command the bot read otherwise than typed (bot/typos.py: «/к 7 6» on the Russian
+    layout ran as «/r 7 6») says so at the top of its first answer in that chat, «Поняли как
+    /r 7 6», so a player learns what ran without a second message."""
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        ctx = current()
+        understood = ctx.understood
+        if understood is not None and isinstance(method, SendMessage):
+            chat_id, note = understood
+            if method.chat_id == chat_id and isinstance(method.text, str):
+                ctx.understood = None
+                method.text = note + "\n" + method.text
+        return await make_request(bot, method)
+
+
 class ExpiredCallbackAnswers(BaseRequestMiddleware):
     """A callback answered too late (an update run again after a crash or an outage) gets
     Telegram's "query is too old": the player has long seen the spinner stop, and the rest
@@ -591,6 +612,7 @@ def install_middlewares(
     session.middleware(PinResponseTypes())
     session.middleware(ExpiredCallbackAnswers())
     session.middleware(ReplyToCommand())
+    session.middleware(SayUnderstood())
     session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
     session.middleware(LostSendGuard())

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
+from bot.typos import unmix
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
 from rules.sheet import (
@@ -148,7 +149,14 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Sphere.TIME: _n(*SPHERE_NAMES[Sphere.TIME]),
     Stat.WILLPOWER: _n("Сила Воли", "Willpower", "св", "wp", "Воля", "Will"),
     Stat.ARETE: _n("Арете", "Arete", "Арте"),  # «Арте» sic in S4
-    Stat.HUMANITY: _n("Человечность", "Humanity"),
+    Stat.HUMANITY: _n(
+        "Человечность",
+        "Humanity",
+        "Путь Человечности",
+        "Дорога Человечности",
+        "Road of Humanity",
+        "Path of Humanity",
+    ),
     Stat.BLOOD: _n(
         "Запас крови", "Blood Pool", "Кровь", "Blood", "Пул крови", "Очки крови", "Blood points"
     ),
@@ -219,8 +227,9 @@ _CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
 def normalise(text: str) -> str:
-    """The form names are compared in: casefolded, ё→е, ``._-`` as spaces, single spaces."""
-    folded = text.casefold().replace("ё", "е")
+    """The form names are compared in: casefolded, ё→е, ``._-`` as spaces, single spaces,
+    each word in one script (``cила`` with a Latin «c» is «сила», ``bot.typos.unmix``)."""
+    folded = unmix(text).casefold().replace("ё", "е")
     return " ".join(re.sub(r"[._\-]", " ", folded).split())
 
 
@@ -332,6 +341,21 @@ def _near(key: str, index: _Index) -> list[TraitCode]:
         if code not in codes:
             codes.append(code)
     return codes[:MAX_CANDIDATES]
+
+
+CONFIDENT_MIN = 5  # a word this long with one slip in it means the one name a slip away
+
+
+def corrected(text: str, system: SheetSystem) -> TraitCode | None:
+    """The trait a mistyped name certainly means: one slip away (a letter wrong, missing,
+    extra or two swapped) from a spelling of that trait and of no other, in a word of five
+    letters at least («ловкасть» → Ловкость); None when unsure, for the player to choose."""
+    index = _INDEX[_as_system(system)]
+    key = normalise(text) if isinstance(text, str) else ""
+    if len(key) < CONFIDENT_MIN or len(key) > NAME_MAX or key in index.exact:
+        return None
+    near = {index.exact[s] for s in index.exact if slips(key, s, 1) <= 1}
+    return near.pop() if len(near) == 1 else None
 
 
 def typos_allowed(word: str) -> int:
@@ -470,7 +494,7 @@ class ParsedBlock:
 # The number ends an item: «Сила Воли 5/7», «Драка: 2», «Ловкость — 3», «Ловкость ●●●○○».
 # Searching from the end keeps the reading linear in the line's length.
 _VALUE = re.compile(
-    r"(?:(?P<value>[0-9]{1,6})(?:\s*/\s*(?P<max>[0-9]{1,6}))?|(?P<dots>[●•]+)[○◦]*)\s*$"
+    r"(?:(?P<value>[0-9]{1,6})(?:\s*/\s*(?P<max>[0-9]{1,6}))?|(?P<dots>[●•⚫]+)\s*[○◦⚪]*)\s*$"
 )
 _NAME_END = re.compile(r"[\s:=—–]+$")
 # «·» is what the bot's own sheet view puts between traits, so a copied view reads back too;
@@ -498,22 +522,69 @@ SECTION_WORDS = frozenset(
 )
 _SEPARATOR_SPLIT = re.compile(r"\s*([:=—–])\s*")
 _MISSING = BlockProblem.MISSING_VALUE
+# A heading and the first item of its section on one line, whatever stands between them:
+# «Физические: Сила 2», «Физические — Сила 2», «Физические... Сила 2», «Таланты - Драка 3».
+_HEADING_BEFORE = re.compile(
+    r"(?P<head>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s*(?:[:—–]+|\s-+\s|\.{2,}|…)\s*(?P<rest>\S.*)"
+)
+# The number before the name: «9 поколение».
+_VALUE_FIRST = re.compile(r"(?P<value>[0-9]{1,2})\s+(?P<name>[^\W\d_][^\d]*?)")
+
+# What a section holds: under «Таланты» a name is an Ability, so a word that is a Talent
+# there stays a Talent (no Virtue «Убеждённость» from «Убеждение» on the Talents line).
+_SECTION_KINDS: Mapping[str, type[TraitCode]] = {
+    **dict.fromkeys(
+        (
+            normalise(w)
+            for w in (
+                *("Атрибуты", "Физические", "Социальные", "Ментальные", "Умственные"),
+                *("Attributes", "Physical", "Social", "Mental"),
+            )
+        ),
+        Attribute,
+    ),
+    **dict.fromkeys(
+        (
+            normalise(w)
+            for w in (
+                *("Способности", "Таланты", "Навыки", "Познания", "Знания", "Умения"),
+                *("Abilities", "Talents", "Skills", "Knowledges"),
+            )
+        ),
+        Ability,
+    ),
+    **dict.fromkeys((normalise(w) for w in ("Сферы", "Spheres")), Sphere),
+    **dict.fromkeys((normalise(w) for w in ("Дисциплины", "Disciplines")), Discipline),
+    **dict.fromkeys((normalise(w) for w in ("Добродетели", "Virtues")), Virtue),
+}
+
+
+_SECTIONED = (Attribute, Ability, Sphere, Discipline, Virtue)
 
 
 def parse_block(text: str, system: SheetSystem) -> ParsedBlock:
     """Read a pasted block: one or more ``name value`` per line, separated by commas or
     semicolons. Blank lines are skipped. On a d6 sheet every name that is not one of the
-    fixed fields (weakness, luck dice, written in full) is a power of that name."""
+    fixed fields (weakness, luck dice, written in full) is a power of that name. A heading
+    («Таланты», alone or before the first item) holds the names after it to its kind of
+    trait until the next heading."""
     system = _as_system(system)
     entries: list[BlockEntry] = []
     errors: list[BlockError] = []
+    section: type[TraitCode] | None = None
     for number, line in enumerate((text if isinstance(text, str) else "").splitlines(), 1):
         separators = _D6_SEPARATORS if system is SheetSystem.D6 else _SEPARATORS
         for raw in separators.split(line):
             item = raw.strip()
-            if not item or _is_heading(item, system):
+            if not item:
                 continue
-            result = _parse_labelled(number, item, system)
+            if _is_heading(item, system):
+                section = _SECTION_KINDS.get(normalise(_DECORATION.sub("", item)))
+                continue
+            item, heading = _after_heading(item, system)
+            if heading is not None:
+                section = _SECTION_KINDS.get(heading)
+            result = _parse_labelled(number, item, system, section)
             if isinstance(result, BlockEntry):
                 entries.append(result)
             else:
@@ -527,23 +598,35 @@ def _is_heading(item: str, system: SheetSystem) -> bool:
     return key in SECTION_WORDS and key not in _INDEX[system].exact
 
 
-def _parse_labelled(line: int, item: str, system: SheetSystem) -> BlockEntry | BlockError:
-    """An item, or a heading and the first item of its section on one line («Таланты:
-    Бдительность 2»): the words before the colon are a label when the words after it are a
-    name and a value of their own. On a d6 sheet «Слабость: Жадность 2» is the weakness
-    with its own name."""
+def _after_heading(item: str, system: SheetSystem) -> tuple[str, str | None]:
+    """The item without the heading it starts with, and that heading (normalised)."""
+    found = _HEADING_BEFORE.fullmatch(_DECORATION.sub("", item) if item[:1] in "*_" else item)
+    if found is None:
+        return item, None
+    head = normalise(found["head"])
+    if head not in SECTION_WORDS or head in _INDEX[system].exact:
+        return item, None
+    return found["rest"], head
+
+
+def _parse_labelled(
+    line: int, item: str, system: SheetSystem, section: type[TraitCode] | None = None
+) -> BlockEntry | BlockError:
+    """An item, or a label and the first item after it on one line: the words before the
+    colon are a label when the words after it are a name and a value of their own. On a d6
+    sheet «Слабость: Жадность 2» is the weakness with its own name."""
     label, colon, rest = item.partition(":")
     rest = rest.strip()
     match = _VALUE.search(rest) if colon else None
     if match is None or not _LETTER.search(rest[: match.start()]):
-        return _parse_item(line, item, system)
+        return _parse_item(line, item, system, section)
     if system is SheetSystem.D6 and _INDEX[system].exact.get(normalise(label)) is (
         D6Field.WEAKNESS
     ):
         note = _NAME_END.sub("", rest[: match.start()]).strip()
         value, current = _value(match)
         return BlockEntry(line, item, value, D6Field.WEAKNESS, None, current, label, note)
-    return _parse_item(line, rest, system)
+    return _parse_item(line, rest, system, section)
 
 
 def _value(match: re.Match[str]) -> tuple[int, int | None]:
@@ -555,9 +638,16 @@ def _value(match: re.Match[str]) -> tuple[int, int | None]:
     return int(match["value"]), None
 
 
-def _parse_item(line: int, item: str, system: SheetSystem) -> BlockEntry | BlockError:
+def _parse_item(
+    line: int, item: str, system: SheetSystem, section: type[TraitCode] | None = None
+) -> BlockEntry | BlockError:
     match = _VALUE.search(item)
     head = item[: match.start()] if match is not None else item
+    first = _VALUE_FIRST.fullmatch(item)
+    if match is not None and _HYPHENED.search(head):
+        head = head[:-1]  # «Сила-2»: a hyphen between the name and its number
+    elif (match is None or not head) and first is not None:
+        return _entry(line, item, system, section, first["name"], (int(first["value"]), None))
     # The number must stand apart from what precedes it: «Ловкость 3», «Ловкость:3» or
     # «Ловкость3», never «Ловкость -3» or «Ловкость 3.5» (read as bad numbers, not as 3 or 5).
     if match is None or not head or not (head[-1].isalpha() or _NAME_END.search(head)):
@@ -565,7 +655,21 @@ def _parse_item(line: int, item: str, system: SheetSystem) -> BlockEntry | Block
     name = _NAME_END.sub("", head)
     if not name:
         return BlockError(line, item, BlockProblem.UNKNOWN_NAME)
-    value, current = _value(match)
+    return _entry(line, item, system, section, name, _value(match))
+
+
+_HYPHENED = re.compile(r"[^\W\d_]-$")
+
+
+def _entry(
+    line: int,
+    item: str,
+    system: SheetSystem,
+    section: type[TraitCode] | None,
+    name: str,
+    rating: tuple[int, int | None],
+) -> BlockEntry | BlockError:
+    value, current = rating
     if system is SheetSystem.D6:
         fixed = _INDEX[system].exact.get(normalise(name))
         if fixed is None:
@@ -574,10 +678,34 @@ def _parse_item(line: int, item: str, system: SheetSystem) -> BlockEntry | Block
             )
         return BlockEntry(line, item, value, code=fixed, current=current, name=name)
     try:
-        code = resolve(name, system)
+        code = resolve(name, system) if section is None else _resolve_in(name, system, section)
     except TraitNameError as exc:
         return _name_error(line, item, exc)
     return BlockEntry(line, item, value, code=code, current=current, name=name)
+
+
+def _resolve_in(text: str, system: SheetSystem, section: type[TraitCode]) -> TraitCode:
+    """:func:`resolve` among the traits of one section: a name of another kind (the Virtue
+    «Убеждение» on the Talents line) is refused with the section's near spellings."""
+    index = _INDEX[_as_system(system)]
+    kept = {k: c for k, c in index.exact.items() if isinstance(c, section)}
+    key = normalise(text)
+    if key in kept:
+        return kept[key]
+    try:
+        code = resolve(text, system)
+    except TraitNameError as exc:
+        inside = [c for c in exc.candidates if isinstance(c, section)]
+        if exc.problem is NameProblem.AMBIGUOUS and len(inside) == 1:
+            return inside[0]
+        raise
+    if isinstance(code, section) or not isinstance(code, _SECTIONED):
+        return code  # Willpower, Humanity, blood: under any heading a sheet gives them
+    near: list[TraitCode] = []
+    for spelling in close_spellings(key, kept):
+        if kept[spelling] not in near:
+            near.append(kept[spelling])
+    raise TraitNameError(NameProblem.UNKNOWN, text, near[:MAX_CANDIDATES])
 
 
 def _d6_weakness(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 # /r 7 6 св: Willpower on a roll. Only the short words: «воля» may be a trait's name there.
 ROLL_WILLPOWER = frozenset({"wp", "св"})
+# /r восприятие+бдительность сложность 7: the difficulty named, as a request for a roll says it.
+DIFFICULTY = frozenset({"сложность", "сложн", "слож", "diff", "difficulty"})
 # The table rolls (/vs 6 7 до 5 нпс, /team 7 цель 5): a race's length, the team's target.
 RACE = frozenset({"до", "to"})
 TARGET = frozenset({"цель", "target", "до", "to"})
@@ -41,6 +43,10 @@ FULL_DEFENCE = frozenset({"оборона", "глухая", "стойка", "def
 AUTO = frozenset({"авто", "автоуспех", "auto", "automatic"})
 PREPARATION = frozenset({"подг", "подготовка", "prep", "prepare", "preparation"})
 ACTIONS = frozenset({"действий", "действия", "действие", "дейст", "actions", "action"})
+# /lang свой: the chat's pinned language undone, each person reads the bot in their own.
+LANG_PERSONAL = frozenset(
+    {"own", "auto", "personal", "reset", "свой", "свои", "авто", "личный", "каждому", "сброс"}
+)
 # A house rule's yes and no (/rules set wp_auto_success=off).
 YES = frozenset({"on", "true", "yes", "1", "да", "вкл"})
 NO = frozenset({"off", "false", "no", "0", "нет", "выкл"})

@@ -14,7 +14,7 @@ from typing import Any, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
-from bot import context
+from bot import context, typos
 from bot.store.base import CHAT_TTL, StoreBase, log, sheet_key
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
@@ -92,7 +92,9 @@ def sheets_ahead(user_id: int | None, text: str | None) -> list[str]:
     fields = [] if user_id is None else [player_field(user_id, s) for s in SheetSystem]
     command, _, args = (text or "").partition(" ")
     if command.startswith("/") and args:
-        names = npc_prefixes(args.split()[:NPC_WORDS_AHEAD], whole=True)
+        # the words as the command will read them (bot/routing.py reads them so)
+        words = typos.tidy(args).split()[:NPC_WORDS_AHEAD]
+        names = npc_prefixes(words, whole=True)
         for system in SheetSystem:
             fields += npc_fields(system, names)
     return fields

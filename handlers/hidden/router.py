@@ -38,6 +38,7 @@ from aiogram.types import CallbackQuery, Message, User
 
 from bot import commitment, hidden_rolls, render, rolling, vocabulary
 from bot.access import is_anonymous, is_storyteller
+from bot.context import hush
 from bot.hidden_rolls import HiddenResult
 from bot.middlewares import chat_profile
 from bot.parsing import (
@@ -89,6 +90,7 @@ async def hidden_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
+    hush()  # a line read otherwise than typed is not said where the group reads it
     if message.chat.type == ChatType.PRIVATE:
         await _hidden_from_private(message, command, bot, store, rng)
         return
@@ -174,7 +176,11 @@ async def _prepare(
     words = (command.args or "").split(maxsplit=1)
     if words and words[0].casefold() in vocabulary.MAGICK:
         return await _prepare_effect(message, words[1] if len(words) > 1 else "", profile, rng)
-    npc = await rolling.npc_named(store, chat_id, profile, command.args or "")
+    try:
+        npc = await rolling.npc_named(store, chat_id, profile, command.args or "")
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text)
+        return None
     if npc is not None:
         return await _prepare_npc(message, npc, profile, rng, store, chat_id)
     try:

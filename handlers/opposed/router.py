@@ -18,7 +18,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, User
 from pydantic import ValidationError
 
-from bot import render, rolling, runner, table_text
+from bot import render, retype, rolling, runner, table_text
 from bot.access import runs_game
 from bot.features import FeatureSet
 from bot.i18n import drawing
@@ -90,7 +90,11 @@ async def vs_command(
         return
     user = message.from_user
     line = _without_text_mentions(message, command.args)
-    npc = await rolling.npc_named(store, message.chat.id, profile, line or "")
+    try:
+        npc = await rolling.npc_named(store, message.chat.id, profile, line or "")
+    except rolling.PoolRefused as refused:
+        await retype.offer(message, store, refused.text, refused.choices(message.text or ""))
+        return
     if npc is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(render.npc_storyteller_only_text(npc[0]))
@@ -131,7 +135,8 @@ async def vs_command(
         )
         typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()))
+        text = refused.with_example(view.usage_text())
+        await retype.offer(message, store, text, refused.choices(message.text or ""))
         return
     try:
         pool = rolling.check_pool(typed, profile)
@@ -207,8 +212,12 @@ async def _answer_by_reply(
         await message.answer(render.invalid_button_text())
         return
     npc = None
-    if state.b.storyteller:  # the Storyteller answers for an NPC of the chat by its name
-        npc = await rolling.npc_named(store, message.chat.id, profile, command.args or "")
+    try:
+        if state.b.storyteller:  # the Storyteller answers for an NPC of the chat by its name
+            npc = await rolling.npc_named(store, message.chat.id, profile, command.args or "")
+    except rolling.PoolRefused as refused:
+        await message.answer(refused.text)
+        return
     try:
         args = parse_opposed_arguments(npc[1] if npc is not None else command.args)
     except ArgumentsError as problem:
@@ -245,7 +254,8 @@ async def _answer_by_reply(
             )
             typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.usage_text()))
+        text = refused.with_example(view.usage_text())
+        await retype.offer(message, store, text, refused.choices(message.text or ""))
         return
     try:
         pool = rolling.check_pool(typed, profile)

@@ -15,7 +15,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import house_rules, render
-from bot.parsing import D6_CHANCE_MAX, D6_REQUIRED_MAX, ArgumentsError, parse_roll_arguments
+from bot.parsing import ArgumentsError, parse_d6_odds_arguments, parse_roll_arguments
 from handlers.prob import view
 from rules import probability
 from rules.d6 import probability as d6_probability
@@ -32,12 +32,11 @@ def make_router() -> Router:
 
 def _d6_text(text: str | None, profile: Profile) -> str:
     """§D.3 odds: ``/prob 4`` or ``/prob 4 2`` (two measures needed), exact fractions."""
-    words = (text or "").split()
-    if not 1 <= len(words) <= 2 or not all(w.isdecimal() and len(w) <= 3 for w in words):
-        return view.d6_usage_text()
-    chance, required = int(words[0]), int(words[1]) if len(words) > 1 else 1
-    if not 1 <= chance <= D6_CHANCE_MAX or not 1 <= required <= D6_REQUIRED_MAX:
-        return view.d6_usage_text()
+    try:
+        args = parse_d6_odds_arguments(text)
+    except ArgumentsError as problem:
+        return render.line_problem_text(problem.problem, problem.token, view.d6_usage_text())
+    chance, required = args.chance, args.required
     return view.d6_prob_text(
         chance=chance,
         required=required,

@@ -12,7 +12,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import render, rolling, runner
+from bot import render, retype, rolling, runner
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_roll_arguments
@@ -47,7 +47,11 @@ async def roll_command(
         return
     line = command.args or ""
     user = message.from_user
-    npc = await rolling.npc_named(store, message.chat.id, profile, line)
+    try:
+        npc = await rolling.npc_named(store, message.chat.id, profile, line)
+    except rolling.PoolRefused as refused:
+        await retype.offer(message, store, refused.text, refused.choices(message.text or ""))
+        return
     if npc is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(render.npc_storyteller_only_text(npc[0]))
@@ -71,7 +75,8 @@ async def roll_command(
             modifier=args.dice,
         )
     except rolling.PoolRefused as refused:
-        await message.answer(refused.with_example(view.example_text("r")))
+        text = refused.with_example(view.example_text("r"))
+        await retype.offer(message, store, text, refused.choices(message.text or ""))
         return
     pool, source = resolved.dice, resolved.source
     typed = profile.default_difficulty if args.difficulty is None else args.difficulty

@@ -18,7 +18,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Chat, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import house_rules, render
+from bot import house_rules, render, vocabulary
 from bot.access import GameAccess, game_access, is_admin, is_storyteller
 from bot.commands import set_game_commands
 from bot.features import FeatureSet
@@ -75,7 +75,13 @@ async def lang_command(
         await message.answer(view.language_refusal_text(_d6(chat_settings)))
         return
     if not code:
-        await message.answer(view.language_prompt(), reply_markup=view.language_keyboard())
+        pinned = chat_settings.locale is not None
+        keyboard = view.language_keyboard(pinned)
+        await message.answer(view.language_prompt(), reply_markup=keyboard)
+        return
+    if code in vocabulary.LANG_PERSONAL:
+        await store.update_chat(message.chat.id, locale=None)
+        await message.answer(view.language_personal_text())
         return
     if code not in render.LANGUAGES:
         await message.answer(view.language_problem_text())
@@ -94,15 +100,20 @@ async def lang_tap(
 ) -> None:
     message = callback.message
     code = callback_data.code
-    if code not in render.LANGUAGES or not isinstance(message, Message):
+    known = code in render.LANGUAGES or code == view.PERSONAL
+    if not known or not isinstance(message, Message):
         await tell(callback, lambda: render.invalid_button_text(), alert=True)
         return
     if not await _may_set_language(bot, message.chat, chat_settings, callback.from_user, None):
         await tell(callback, lambda: view.language_refusal_text(_d6(chat_settings)), alert=True)
         return
-    await store.update_chat(message.chat.id, locale=code)
-    with get_i18n().use_locale(code):
-        text = view.language_set_text()
+    if code == view.PERSONAL:
+        await store.update_chat(message.chat.id, locale=None)
+        text = view.language_personal_text()
+    else:
+        await store.update_chat(message.chat.id, locale=code)
+        with get_i18n().use_locale(code):
+            text = view.language_set_text()
     await safe_edit(message, text, None)
     await callback.answer()
 

@@ -17,15 +17,27 @@ def language_prompt() -> str:
     return _("Choose the language of this chat:")
 
 
-def language_keyboard() -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(text=name, callback_data=LangCallback(code=code).pack())
-                for code, name in render.LANGUAGES.items()
-            ]
+PERSONAL = "own"  # the button's code for «each person's own language» (/lang свой)
+
+
+def language_keyboard(pinned: bool = False) -> InlineKeyboardMarkup:
+    """The languages; once the chat pinned one, a way back to each person's own."""
+    rows = [
+        [
+            InlineKeyboardButton(text=name, callback_data=LangCallback(code=code).pack())
+            for code, name in render.LANGUAGES.items()
         ]
-    )
+    ]
+    if pinned:
+        own = _("👤 Each person's own")
+        rows.append(
+            [InlineKeyboardButton(text=own, callback_data=LangCallback(code=PERSONAL).pack())]
+        )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def language_personal_text() -> str:
+    return _("The chat no longer has one language: each person reads the bot in their own.")
 
 
 def language_set_text() -> str:
@@ -33,7 +45,7 @@ def language_set_text() -> str:
 
 
 def language_problem_text() -> str:
-    return _("Unknown language. Example: /lang ru or /lang en")
+    return _("Unknown language. Example: /lang ru, /lang en, or /lang own for each person's own")
 
 
 def rules_text(current: str) -> str:

@@ -322,12 +322,25 @@ def block_errors_text(errors: Sequence[BlockError], lang: Lang, system: SheetSys
 
 
 def skipped_text(errors: Sequence[BlockError], lang: Lang, system: SheetSystem) -> str:
-    """The lines of a paste that were not written, under what was (the rest of it stands)."""
+    """The lines of a paste that were not written, under what was (the rest of it stands):
+    the first ones with the reason, every other one by what was typed, so the player knows
+    each line to fix without a count to guess from."""
     lines = [_("Skipped:")]
     lines.extend("• " + block_error_text(e, lang, system) for e in errors[:ERRORS_SHOWN])
-    if len(errors) > ERRORS_SHOWN:
-        lines.append(f"• … (+{len(errors) - ERRORS_SHOWN})")
+    typed: list[str] = []
+    room = SKIPPED_MAX - sum(len(line) for line in lines)
+    for error in errors[ERRORS_SHOWN:]:
+        word = f"«{echoed(error.text)}»"
+        room -= len(word) + 2
+        typed.append(word if room > 0 else "…")
+        if room <= 0:
+            break
+    if typed:
+        lines.append("• " + _("also: {lines}").format(lines=", ".join(typed)))
     return "\n".join(lines)
+
+
+SKIPPED_MAX = 3000  # under the saved sheet's lines, within Telegram's 4096
 
 
 def empty_set_text(system: SheetSystem) -> str:

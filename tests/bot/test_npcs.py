@@ -4,9 +4,10 @@ copy gets from its group."""
 from __future__ import annotations
 
 import fakeredis
+import pytest
 
 from bot.names import numbered_names
-from bot.npcs import fresh_copy, group_of, seat_copies
+from bot.npcs import AmbiguousName, fresh_copy, group_of, may_be_a_name, name_by_part, seat_copies
 from bot.store import Store
 from bot.store.sheets import npc_field, npc_name_field, npc_prefixes, player_field, sheets_ahead
 from rules.health import DamageType, HealthTrack
@@ -99,3 +100,22 @@ async def test_an_npc_with_a_name_past_the_lookup_is_still_found() -> None:
     assert found == (long, len(long.split()))
     short = await store.npc_at_start(1, SheetSystem.D6, ["Очень-очень-длинное", "сила"])
     assert short == ("Очень-очень-длинное", 1)
+
+
+def test_an_npc_by_a_part_of_its_name() -> None:
+    names = ["Епископ Гуго", "Страж ворот", "Страж моста", "Hugo the Bishop"]
+    assert name_by_part(["гуго", "восп+эмпатия", "7"], names) == ("Епископ Гуго", "восп+эмпатия 7")
+    assert name_by_part(["епис", "7"], names) == ("Епископ Гуго", "7")  # its beginning
+    assert name_by_part(["страж", "моста", "7"], names) == ("Страж моста", "7")
+    assert name_by_part(["bishop", "7"], names) == ("Hugo the Bishop", "7")
+    assert name_by_part(["ге", "7"], names) is None  # two letters are no name
+    with pytest.raises(AmbiguousName) as caught:
+        name_by_part(["страж", "7"], names)
+    assert caught.value.names == ("Страж ворот", "Страж моста")
+
+
+def test_a_roll_by_traits_is_never_a_name() -> None:
+    assert not may_be_a_name("ловк+драка", SheetSystem.MAGE)
+    assert not may_be_a_name("восприятие", SheetSystem.MAGE)
+    assert not may_be_a_name("7", SheetSystem.MAGE)
+    assert may_be_a_name("гуго", SheetSystem.MAGE)

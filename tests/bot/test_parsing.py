@@ -117,3 +117,36 @@ def test_trait_pool_problems(text: str, problem: Problem, token: str) -> None:
     with pytest.raises(ArgumentsError) as caught:
         parse_roll_arguments(text, allow_traits=True)
     assert (caught.value.problem, caught.value.token) == (problem, token)
+
+
+@pytest.mark.parametrize(
+    ("text", "pool", "difficulty", "traits", "willpower"),
+    [
+        ("6 7 cв", 6, 7, None, True),  # a Latin «c»
+        ("6 7 wр", 6, 7, None, True),  # a Cyrillic «р» in «wp»
+        ("ловкость+фехтование7", 0, 7, "ловкость+фехтование", False),  # the number glued on
+        ("dexterity+melee7 wp", 0, 7, "dexterity+melee", True),
+        ("восприятие+бдительность сложность 7", 0, 7, "восприятие+бдительность", False),
+        ("perception+alertness difficulty 7", 0, 7, "perception+alertness", False),
+        ("6 сложность 8", 6, 8, None, False),
+    ],
+)
+def test_a_roll_typed_on_a_phone(
+    text: str, pool: int, difficulty: int, traits: str | None, willpower: bool
+) -> None:
+    args = parse_roll_arguments(text, allow_traits=True)
+    assert (args.pool, args.difficulty, args.traits, args.willpower) == (
+        pool,
+        difficulty,
+        traits,
+        willpower,
+    )
+
+
+def test_a_named_difficulty_is_one_of_the_two_numbers() -> None:
+    with pytest.raises(ArgumentsError) as caught:
+        parse_roll_arguments("6 7 сложность 8", allow_traits=True)
+    assert caught.value.problem is Problem.TOO_MANY_NUMBERS
+    with pytest.raises(ArgumentsError) as caught:
+        parse_roll_arguments("6 сложность", allow_traits=True)
+    assert caught.value.problem is Problem.NOT_A_NUMBER

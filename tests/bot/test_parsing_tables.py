@@ -27,6 +27,10 @@ from bot.parsing import (
     Repeat,
     keyword_table,
     parse_d6_arguments,
+    parse_d6_attack_arguments,
+    parse_d6_odds_arguments,
+    parse_d6_preparation,
+    parse_d6_wound_arguments,
     parse_extended_arguments,
     parse_health_arguments,
     parse_init_arguments,
@@ -39,6 +43,8 @@ from bot.parsing import (
     tokenize,
 )
 from rules import profiles
+from rules.d6.chance import DifficultyKind
+from rules.d6.combat import Manoeuvre
 from rules.health import DamageType
 
 Parser = Callable[[str], BaseModel]
@@ -54,6 +60,10 @@ PARSERS: dict[str, Parser] = {
     "m": parse_magick_arguments,
     "d6": parse_d6_arguments,
     "project": parse_project_arguments,
+    "d6dmg": lambda text: parse_d6_wound_arguments(text, damage=True),
+    "d6heal": lambda text: parse_d6_wound_arguments(text, damage=False),
+    "d6prob": parse_d6_odds_arguments,
+    "d6atk": parse_d6_attack_arguments,
 }
 
 
@@ -250,3 +260,78 @@ def test_a_spelling_means_one_thing() -> None:
 )
 def test_one_tokenizer(text: str | None, options: dict[str, bool], words: list[str]) -> None:
     assert tokenize(text, **options) == words
+
+
+# --- The d6 fight's lines on the one grammar ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "damage", "read"),
+    [
+        ("2 тел", True, (2, DifficultyKind.PHYSICAL_WOUND, None)),
+        ("тел 2", True, (2, DifficultyKind.PHYSICAL_WOUND, None)),
+        ("2тел", True, (2, DifficultyKind.PHYSICAL_WOUND, None)),  # glued
+        ("3 mental", True, (3, DifficultyKind.MENTAL_WOUND, None)),
+        ("npc Страж 1 душ", True, (1, DifficultyKind.MENTAL_WOUND, "Страж")),
+        ("", False, (1, None, None)),
+        ("2", False, (2, None, None)),
+    ],
+)
+def test_a_d6_wound_line(text: str, damage: bool, read: tuple[object, ...]) -> None:
+    args = parse_d6_wound_arguments(text, damage=damage)
+    assert (args.number, args.kind, args.npc) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "damage", "problem"),
+    [
+        ("2", True, Problem.POOL_MISSING),
+        ("тел", True, Problem.POOL_MISSING),
+        ("2 3 тел", True, Problem.TOO_MANY_NUMBERS),
+        ("2 тел душ", True, Problem.REPEATED),
+        ("0 тел", True, Problem.NOT_A_NUMBER),
+        ("2 тел", False, Problem.NOT_A_NUMBER),  # a heal takes no kind
+        ("npc", True, Problem.NOT_A_NUMBER),
+    ],
+)
+def test_a_d6_wound_line_refused(text: str, damage: bool, problem: Problem) -> None:
+    with pytest.raises(ArgumentsError) as caught:
+        parse_d6_wound_arguments(text, damage=damage)
+    assert caught.value.problem is problem
+
+
+def test_d6_odds_are_a_chance_and_the_measures() -> None:
+    assert parse_d6_odds_arguments("4").model_dump() == {"chance": 4, "required": 1}
+    assert parse_d6_odds_arguments("4 2").model_dump() == {"chance": 4, "required": 2}
+    for text, problem in [
+        ("", Problem.POOL_MISSING),
+        ("4 2 1", Problem.TOO_MANY_NUMBERS),
+        ("четыре", Problem.NOT_A_NUMBER),
+        ("31", Problem.NOT_A_NUMBER),
+        ("4 11", Problem.NOT_A_NUMBER),
+    ]:
+        with pytest.raises(ArgumentsError) as caught:
+            parse_d6_odds_arguments(text)
+        assert caught.value.problem is problem
+
+
+def test_a_preparation_is_a_keyword_of_init() -> None:
+    assert parse_d6_preparation("подг 2") == 2
+    assert parse_d6_preparation("подг2") == 2
+    assert parse_d6_preparation("prep 3") == 3
+    assert parse_d6_preparation("npc Гуль 3") is None
+    assert parse_d6_preparation("") is None
+    for text in ("подг", "подг 21", "подг 2 3"):
+        with pytest.raises(ArgumentsError):
+            parse_d6_preparation(text)
+
+
+def test_an_attack_declares_its_manoeuvre_anywhere() -> None:
+    typed = parse_d6_attack_arguments("4 уловка трудность")
+    assert (typed.roll.chance, typed.manoeuvre) == (4, Manoeuvre.DIFFICULTY)
+    typed = parse_d6_attack_arguments("trick advantage сила+ловкость 2")
+    assert (typed.roll.powers, typed.manoeuvre) == (("сила", "ловкость"), Manoeuvre.ADVANTAGE)
+    assert parse_d6_attack_arguments("4").manoeuvre is None
+    for text in ("4 уловка", "4 уловка сила", "4 разгон", "4 уловка трудность уловка трудность"):
+        with pytest.raises(ArgumentsError):
+            parse_d6_attack_arguments(text)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.traits import (
+    BlockProblem,
     TraitNameError,
     apply_block,
+    corrected,
     export_sheet,
     parse_block,
     resolve,
@@ -21,6 +23,8 @@ from rules.sheet import (
     Discipline,
     SheetSystem,
     Sphere,
+    Stat,
+    Virtue,
     new_sheet,
 )
 
@@ -107,3 +111,60 @@ def test_the_players_word_is_said_back() -> None:
     assert said_name(Ability.BRAWL, "brawl", "ru", MAGE) == "Драка"  # the other language
     assert said_name(Discipline.POTENCE, "potence", "en", DA) == "Potence"
     assert said_name(Discipline.POTENCE, "могущество", "en", DA) == "Potence"
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "Физические — Сила 2, Ловкость 3",
+        "Физические: Сила 2, Ловкость 3",
+        "Физические... Сила 2, Ловкость 3",
+        "Физические - Сила 2, Ловкость 3",
+        "Сила-2; Ловкость-3",
+        "Сила ●●○○○ · Ловкость ●●●○○",
+        "Сила ⚫⚫⚪⚪⚪\nЛовкость ⚫⚫⚫⚪⚪",
+        "2 Сила\n3 Ловкость",
+        "Physical — Strength 2, Dexterity 3",
+        "cила 2, Ловкоcть 3",  # a Latin «c» in each
+    ],
+)
+def test_a_paste_as_people_write_it(pasted: str) -> None:
+    parsed = parse_block(pasted, DA)
+    assert parsed.errors == ()
+    assert [(e.code, e.value) for e in parsed.entries] == [
+        (Attribute.STRENGTH, 2),
+        (Attribute.DEXTERITY, 3),
+    ]
+
+
+def test_the_road_is_humanity() -> None:
+    for pasted in ("Путь Человечности: 7", "Дорога Человечности 7", "Road of Humanity: 7"):
+        assert [(e.code, e.value) for e in parse_block(pasted, DA).entries] == [(Stat.HUMANITY, 7)]
+
+
+def test_a_word_under_a_heading_is_of_its_kind() -> None:
+    """«Убеждение» is a Virtue's other name, but on the Talents line it is no Virtue."""
+    parsed = parse_block("Таланты: Убеждение 2, Драка 3\nДобродетели: Убеждение 4", DA)
+    assert [(e.code, e.value) for e in parsed.entries] == [
+        (Ability.BRAWL, 3),
+        (Virtue.CONVICTION, 4),
+    ]
+    assert [e.text for e in parsed.errors] == ["Убеждение 2"]
+    parsed = parse_block("Talents\nConviction 2\nVirtues\nConviction 3", DA)
+    assert [(e.code, e.value) for e in parsed.entries] == [(Virtue.CONVICTION, 3)]
+    # what every section's sheet has stays readable under any heading
+    parsed = parse_block("Атрибуты\nСила 2\nСила Воли 5", DA)
+    assert [e.code for e in parsed.entries] == [Attribute.STRENGTH, Stat.WILLPOWER]
+
+
+def test_a_hyphen_with_a_space_is_still_a_minus() -> None:
+    assert [e.problem for e in parse_block("Ловкость -3", DA).errors] == [BlockProblem.BAD_NUMBER]
+
+
+def test_a_name_one_slip_from_one_trait_only_is_certain() -> None:
+    assert corrected("ловкасть", MAGE) is Attribute.DEXTERITY
+    assert corrected("Dexterty", MAGE) is Attribute.DEXTERITY  # a letter missing
+    assert corrected("ловкость", MAGE) is None  # right as typed: nothing to correct
+    assert corrected("сила", MAGE) is None  # too short to be sure
+    assert corrected("скрытнсть", MAGE) is Ability.STEALTH
+    assert corrected("ловкаааа", MAGE) is None  # more than one slip: ask instead

@@ -47,6 +47,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import create_dispatcher, make_bot
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.sent import LostSendGuard
+from bot.session import SayUnderstood
 from bot.settings import Settings
 from bot.store import Store, flow_key
 
@@ -236,6 +237,7 @@ def i18n() -> I18n:
 def make_table(store: Store, i18n: I18n, seed: int = 7) -> Table:
     session = RecordingSession()
     session.middleware(LostSendGuard())  # notes what each update sent, as in production
+    session.middleware(SayUnderstood())  # a command read on the other layout says so
     bot = make_bot(TOKEN, session)
     settings = Settings(_env_file=None)
     dispatcher = create_dispatcher(settings, store, i18n)

@@ -10,7 +10,7 @@ import pytest
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiogram.methods import DeleteMyCommands, SetMyCommands, TelegramMethod
-from aiogram.types import BotCommandScopeChat
+from aiogram.types import BotCommandScopeChat, Chat
 from aiogram.utils.i18n import I18n
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -21,6 +21,7 @@ from bot.session import RetryMiddleware
 from handlers import all_features
 from rules import profiles
 from rules.profiles import GameSystem
+from rules.sheet import Attribute, SheetSystem
 from tests.handlers.conftest import TOKEN, RecordingSession, Table, player
 
 D10_ONLY = {"ext", "team", "multi", "blood", "m", "sphere", "barrier"}
@@ -68,10 +69,18 @@ async def test_command_menus_per_language(i18n: I18n) -> None:
     assert all(1 <= len(c.description) <= 256 for c in default.commands + russian.commands)
 
 
-async def test_a_mistyped_command_is_answered_with_the_line_meant(table: Table) -> None:
-    await table.say(player(1, "Аня"), "/к 7 6")
-    assert "/r 7 6" in table.session.sent[-1].text
-    assert "имели в виду" in table.session.sent[-1].text
+async def test_a_command_typed_as_on_a_phone_runs_as_meant(table: Table) -> None:
+    await table.say(player(1, "Аня"), "/к 7 6")  # the Russian layout: said, then rolled
+    answer = table.session.sent[-1].text
+    assert answer.startswith("<i>Поняли как</i> <code>/r 7 6</code>\n🎲 Аня: 7к10, сложность 6")
+    await table.say(player(1, "Аня"), "/R 6 7")  # any case: not worth a word
+    assert table.session.sent[-1].text.startswith("🎲 Аня: 6к10, сложность 7")
+    await table.say(player(1, "Аня"), "/r6 7 cв")  # glued, and a Latin «c» in «св»
+    assert table.session.sent[-1].text.startswith("🎲 Аня: 6к10, сложность 7")
+    assert "Сила Воли" in table.session.sent[-1].text or "св" in table.session.sent[-1].text
+    await table.say(player(1, "Аня"), "/Rules")
+    assert "Поняли" not in table.session.sent[-1].text
+    assert "🎲" not in table.session.sent[-1].text
     sent = len(table.session.sent)
     await table.say(player(1, "Аня"), "/kick@other_bot")
     await table.say(player(1, "Аня"), "/weather")
@@ -270,3 +279,78 @@ async def test_a_menu_not_checked_while_redis_is_away_is_only_logged(
         await MenuUpkeep(table.i18n).keep(table.bot, table.store, all_features(), table.chat.id)
     assert chat_menus(table) == []
     assert f"command menu of chat {table.chat.id} not checked" in caplog.text
+
+
+async def test_a_name_a_slip_away_is_read_and_said(table: Table) -> None:
+    anna = player(1, "Аня")
+    await table.say(anna, "/set ловкость 3 драка 2")
+    await table.say(anna, "/r ловкасть+драка 6")  # one letter wrong: only Ловкость is near
+    answer = table.session.sent[-1].text
+    assert answer.startswith(
+        "<i>Поняли «ловкасть» как</i> «Ловкость»\n🎲 Аня: Ловкость 3 + Драка 2"
+    )
+    await table.say(anna, "/r сила+драка 6")  # a name typed right is not said
+    assert not table.session.sent[-1].text.startswith("<i>")
+
+
+async def test_an_unsure_name_asks_with_a_button_per_reading(table: Table) -> None:
+    anna, boris = player(1, "Аня"), player(2, "Борис")
+    await table.say(anna, "/set сила 2 драка 3")
+    await table.say(anna, "/r сил+драка 6")  # Сила, Сила Воли or Силы: the player picks
+    asked = table.session.sent[-1]
+    assert asked.reply_markup is not None
+    rows = asked.reply_markup.inline_keyboard
+    assert [row[0].text for row in rows] == ["Сила", "Сила Воли", "Силы"]
+    offer = table.session.messages[-1].message_id
+    sent = len(table.session.sent)
+    await table.tap(boris, rows[0][0].callback_data or "", offer)  # not Борис's to pick
+    assert len(table.session.sent) == sent
+    await table.tap(anna, rows[0][0].callback_data or "", offer)
+    assert table.session.sent[-1].text.startswith("🎲 Аня: Сила 2 + Драка 3")
+    assert table.session.edits[-1].text == "<code>/r Сила+драка 6</code>"
+    sent = len(table.session.sent)
+    await table.tap(anna, rows[1][0].callback_data or "", offer)  # once picked, it is done
+    assert len(table.session.sent) == sent
+
+
+async def test_a_line_not_sure_enough_to_run_is_offered_as_a_button(table: Table) -> None:
+    private = Chat(id=1, type="private")
+    table.chat = private
+    await table.say(player(1, "Аня"), "r 7 6")  # no slash: a chat line or a roll?
+    asked = table.session.sent[-1]
+    assert asked.reply_markup is not None
+    button = asked.reply_markup.inline_keyboard[0][0]
+    assert button.text == "/r 7 6"
+    await table.tap(
+        player(1, "Аня"), button.callback_data or "", table.session.messages[-1].message_id
+    )
+    assert table.session.sent[-1].text.startswith("🎲 Аня: 7к10, сложность 6")
+
+
+async def test_sheet_and_rules_lines_typed_on_a_phone(table: Table) -> None:
+    anna = player(1, "Аня")
+    table.session.admins.add(anna.id)
+    await table.say(anna, "/set cила 4")  # a Latin «c»
+    await table.say(anna, "/set харизма4")  # the number glued on
+    sheet = await table.store.load_sheet(table.chat.id, anna.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert (sheet.rating(Attribute.STRENGTH), sheet.rating(Attribute.CHARISMA)) == (4, 4)
+    await table.say(anna, "/rules set провал = после отмены")  # spaced, and two words
+    chat = await table.store.load_chat(table.chat.id)
+    assert chat.switches.get("botch_rule") == "net_negative", table.session.sent[-1].text
+    await table.say(anna, "/rules set провал = без успехов")  # back to the book's own
+    chat = await table.store.load_chat(table.chat.id)
+    assert "botch_rule" not in chat.switches, table.session.sent[-1].text
+
+
+async def test_a_hidden_roll_read_on_the_other_layout_says_nothing_in_the_group(
+    table: Table,
+) -> None:
+    teller = player(3, "Мастер")
+    table.session.admins.add(teller.id)
+    await table.say(teller, "/st")
+    sent = len(table.session.sent)
+    await table.say(teller, "/р 7 6")  # «/h» on the Russian layout: the pool stays secret
+    group = [m for m in table.session.sent[sent:] if m.chat_id == table.chat.id]
+    assert group
+    assert [m.text.split("\n")[0] for m in group] == ["🤫 Мастер бросает втайне: тайный бросок №1."]

@@ -25,7 +25,7 @@ from aiogram.types import Message
 from bot import npcs, runner
 from bot.access import runs_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
+from bot.parsing import ArgumentsError, HealthArguments, NamedPlayer, parse_health_arguments
 from bot.replies import concerns, replied_player
 from bot.store import ChatSettings, SheetOwner, Store
 from handlers.combat.health import view
@@ -69,15 +69,19 @@ async def _whose(
     the player replied to (or whom the bot's replied message is about, bot/replies.py);
     None (answered) when the sender may not."""
     user = message.from_user
-    target = await replied_player(message, store) if args.npc is None else None
+    named = args.player
+    target = await replied_player(message, store) if args.npc is None and not named else None
     other = target is not None and user is not None and target.id != user.id
-    if args.npc is not None or other:
+    if args.npc is not None or other or named is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.storyteller_only_text())
             return None
         if args.npc is not None:
             concerns(None)
             return Whose(name=args.npc, npc=args.npc)
+        if named is not None:  # «/dmg Борис 2 л»: the player by the name their sheet shows
+            concerns(named.user_id, named.name, named.username)
+            return Whose(name=named.name, user_id=named.user_id, username=named.username)
         assert target is not None
         concerns(target.id, target.first_name, target.username)
         return Whose(name=target.first_name, user_id=target.id, username=target.username)
@@ -147,6 +151,9 @@ async def _arguments(
         )
         if named is not None:
             return named
+        player = await _player_named(store, message.chat.id, profile, command.args, damage=damage)
+        if player is not None:
+            return player
         usage = view.dmg_usage_text() if damage else view.heal_usage_text()
         await message.answer(usage)
         return None
@@ -176,6 +183,25 @@ async def _npc_named(
         except ArgumentsError:
             continue
         return args.model_copy(update={"npc": name})
+    return None
+
+
+async def _player_named(
+    store: Store, chat_id: int, profile: Profile, text: str | None, *, damage: bool
+) -> HealthArguments | None:
+    """``Борис 2 л``: a line that starts with a player's name (or @username), as the
+    Storyteller names one at the table; one level when only the kind follows."""
+    found = await npcs.player_at_start(store, chat_id, system_of(profile), text or "")
+    if found is None:
+        return None
+    owner, rest = found
+    player = NamedPlayer(user_id=owner.user_id, name=owner.name, username=owner.username)
+    for line in (rest, "1 " + rest):
+        try:
+            args = parse_health_arguments(line, damage=damage)
+        except ArgumentsError:
+            continue
+        return args.model_copy(update={"player": player})
     return None
 
 

@@ -76,9 +76,14 @@ async def init_command(
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.storyteller_only_text())
             return
-        npc = args.npc
+        npc, typed = args.npc, args.base
+        if args.copies == 1 and typed is not None:  # «Стражник 2»: the group's second copy
+            current = await current_round(store, chat_id) or Round()
+            seated = [f.name for f in current.fighters]
+            copy = await npcs.copy_named(store, chat_id, system, npc, typed, seated)
+            npc, typed = (copy, None) if copy is not None else (npc, typed)
         names, npc_sheet = await _seat_group(store, chat_id, system, npc, args.copies)
-        typed = args.base if args.base is not None else sheet_base(npc_sheet)
+        typed = typed if typed is not None else sheet_base(npc_sheet)
         if typed is None:
             await message.answer(view.no_npc_base_text(npc))
             return

@@ -19,11 +19,11 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, User
 
-from bot import npcs, render, rolling, runner, vocabulary
+from bot import npcs, render, rolling, runner
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, D6Arguments, Problem, parse_d6_arguments
+from bot.parsing import ArgumentsError, D6Arguments, parse_d6_attack_arguments
 from bot.replies import replied_player
 from bot.store import ChatSettings, Store
 from handlers.d6combat.attack import view
@@ -47,21 +47,6 @@ def make_router() -> Router:
     router.message.register(d6_attack_command, Command("atk", "attack"), in_game(GameSystem.D6))
     runner.register(router, TAP)
     return router
-
-
-def _manoeuvre(words: list[str]) -> tuple[Manoeuvre | None, list[str]]:
-    """``уловка трудность`` / ``уловка преимущество`` anywhere in the line."""
-    folded = [w.casefold() for w in words]
-    for i, word in enumerate(folded[:-1]):
-        if word in vocabulary.TRICK:
-            kind = folded[i + 1]
-            if kind in vocabulary.TRICK_DIFFICULTY:
-                return Manoeuvre.DIFFICULTY, words[:i] + words[i + 2 :]
-            if kind in vocabulary.TRICK_ADVANTAGE:
-                return Manoeuvre.ADVANTAGE, words[:i] + words[i + 2 :]
-    if any(w in vocabulary.TRICK for w in folded):
-        raise ArgumentsError(Problem.NOT_A_NUMBER)
-    return None, words
 
 
 async def _sides(
@@ -104,17 +89,17 @@ async def d6_attack_command(
         escapee = await store.load_sheet(message.chat.id, target.id, SheetSystem.D6)
         fleeing = pursuit(escapee.edges) if escapee is not None else 0
     try:
-        manoeuvre, rest = _manoeuvre(line.split())
-        args = parse_d6_arguments(" ".join(rest))
-        if args.trick() is not None:  # a trick is an action of its own, rolled with /r
-            raise ArgumentsError(Problem.NOT_A_NUMBER)
+        typed = parse_d6_attack_arguments(line)
+        args, manoeuvre = typed.roll, typed.manoeuvre
         if args.auto:
             await _auto_attack(message, store, profile, who, args, manoeuvre, target, target_npc)
             return
         ask = rolling.D6Ask.typed(args, action=ActionKind.ATTACK, pursuit=fleeing)
         pool = await rolling.d6_pool(store, who, profile, ask)
-    except ArgumentsError:
-        await message.answer(view.usage_text())
+    except ArgumentsError as problem:
+        await message.answer(
+            render.line_problem_text(problem.problem, problem.token, view.usage_text())
+        )
         return
     except rolling.PoolRefused as refused:
         await message.answer(str(refused))

@@ -26,10 +26,9 @@ from bot.access import runs_game
 from bot.features import in_game
 from bot.i18n import drawing
 from bot.names import numbered_names, roller_name
-from bot.parsing import ArgumentsError, parse_init_arguments
+from bot.parsing import ArgumentsError, parse_d6_preparation, parse_init_arguments
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
 from bot.store import ChatSettings, Store
-from bot.vocabulary import PREPARATION
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.flow import (
     KIND,
@@ -67,16 +66,18 @@ async def d6_init_command(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    words = (command.args or "").split()
     user = message.from_user
     chat_id = message.chat.id
-    if words and words[0].casefold() in PREPARATION:
-        await _prepare_command(message, store, profile, bot, words[1:], rng)
-        return
     try:
+        gain = parse_d6_preparation(command.args)
+        if gain is not None:
+            await _prepare_command(message, store, profile, bot, gain, rng)
+            return
         args = parse_init_arguments(command.args)
-    except ArgumentsError:
-        await message.answer(view.usage_text())
+    except ArgumentsError as problem:
+        await message.answer(
+            render.line_problem_text(problem.problem, problem.token, view.usage_text())
+        )
         return
     if args.base is not None and not 1 <= args.base <= d6i.ALACRITY_MAX:
         await message.answer(view.usage_text())
@@ -88,11 +89,15 @@ async def d6_init_command(
             return
         loaded = await store.load_live(chat_id, KIND)
         seated = loaded[0].state(D6InitFlow) if loaded is not None else D6InitFlow()
-        names = numbered_names(args.npc, args.copies, lambda c: npc_key(c) in seated.members)
-        npc_sheet = await npcs.seat_copies(store, chat_id, SheetSystem.D6, args.npc, names)
-        dice = args.base
+        npc, dice = args.npc, args.base
+        if args.copies == 1 and dice is not None:  # «Стражник 2»: the group's second copy
+            members = [m.name for m in seated.members.values()]
+            copy = await npcs.copy_named(store, chat_id, SheetSystem.D6, npc, dice, members)
+            npc, dice = (copy, None) if copy is not None else (npc, dice)
+        names = numbered_names(npc, args.copies, lambda c: npc_key(c) in seated.members)
+        npc_sheet = await npcs.seat_copies(store, chat_id, SheetSystem.D6, npc, names)
         if dice is None and (npc_sheet is None or npc_sheet.alacrity is None):
-            await message.answer(view.no_npc_dice_text(args.npc[:40]))
+            await message.answer(view.no_npc_dice_text(npc[:40]))
             return
         if npc_sheet is None:  # a bandit typed with its dice: known by name from now on
             await npcs.note_npcs(store, chat_id, SheetSystem.D6, names)
@@ -133,16 +138,16 @@ async def _prepare_command(
     store: Store,
     profile: Profile,
     bot: Bot,
-    words: list[str],
+    gain: int,
     rng: Rng | None,
 ) -> None:
     """S3 «Подготовка»: a preparation's gain raises the sender's initiative dice (to 6 at
     most) before anyone has acted; the default plan of §D.7 places it."""
     user = message.from_user
-    if user is None or len(words) != 1 or not words[0].isdigit() or not 1 <= int(words[0]) <= 20:
+    if user is None:
         await message.answer(view.usage_text())
         return
-    gain, key = int(words[0]), player_key(user.id)
+    key = player_key(user.id)
 
     def change(state: D6InitFlow) -> D6InitFlow:
         if state.round is None or key not in state.members:

@@ -6,20 +6,19 @@ at once both land. The Storyteller wounds a player by replying to them, or an NP
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import npcs, rolling, vocabulary
+from bot import npcs, render, rolling
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
+from bot.parsing import ArgumentsError, D6WoundArguments, parse_d6_wound_arguments
 from bot.replies import concerns, replied_player
 from bot.store import ChatSettings, SheetOwner, Store
 from handlers.d6combat.wounds import view
-from rules.d6.chance import MAGNITUDE_MAX, DifficultyKind
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, add_wound, heal_wound
@@ -35,34 +34,28 @@ def make_router() -> Router:
     return router
 
 
-@dataclass(frozen=True)
-class _Args:
-    number: int
-    kind: DifficultyKind | None
-    npc: str | None
-
-
-def _parse(text: str | None, *, damage: bool) -> _Args | None:
-    words = (text or "").split()
-    npc: str | None = None
-    if words and words[0].casefold() in vocabulary.NPC:
-        names = [w for w in words[1:] if not w.isdecimal() and w.casefold() not in _KINDS]
-        if not names:
-            return None
-        npc = " ".join(names)[:40]
-        words = [w for w in words[1:] if w not in names]
-    number = [int(w) for w in words if w.isdecimal() and len(w) <= 2]
-    kinds = [_KINDS[w.casefold()] for w in words if w.casefold() in _KINDS]
-    if len(number) + len(kinds) != len(words) or len(number) > 1 or len(kinds) > 1:
+def _parse(
+    text: str | None, *, damage: bool, refused: list[ArgumentsError] | None = None
+) -> D6WoundArguments | None:
+    """The line by the grammar (``bot.parsing``); None when it is not one, for the usage,
+    with the grammar's refusal kept in ``refused`` (worded by ``render``)."""
+    try:
+        return parse_d6_wound_arguments(text, damage=damage)
+    except ArgumentsError as problem:
+        if refused is not None:
+            refused.append(problem)
         return None
-    if damage and (not number or not kinds or not 1 <= number[0] <= MAGNITUDE_MAX):
-        return None
-    if not damage and kinds:
-        return None
-    return _Args(number[0] if number else 1, kinds[0] if kinds else None, npc)
 
 
-async def _npc_named(store: Store, chat_id: int, text: str | None, *, damage: bool) -> _Args | None:
+def _usage(refused: list[ArgumentsError]) -> str:
+    if not refused:
+        return view.usage_text()
+    return render.line_problem_text(refused[0].problem, refused[0].token, view.usage_text())
+
+
+async def _npc_named(
+    store: Store, chat_id: int, text: str | None, *, damage: bool
+) -> D6WoundArguments | None:
     """``Охранник 2 тел 1``: a line that starts with an NPC's name, as the scenarist names
     one (a group's copy by its number, docs/product.md "NPCs"); severity 1 when only the
     kind follows the name."""
@@ -73,14 +66,8 @@ async def _npc_named(store: Store, chat_id: int, text: str | None, *, damage: bo
     for line in (rest, rest + " 1"):
         args = _parse(line, damage=damage)
         if args is not None:
-            return replace(args, npc=name)
+            return args.model_copy(update={"npc": name})
     return None
-
-
-_KINDS: dict[str, DifficultyKind] = {
-    **dict.fromkeys(vocabulary.PHYSICAL, DifficultyKind.PHYSICAL_WOUND),
-    **dict.fromkeys(vocabulary.MENTAL, DifficultyKind.MENTAL_WOUND),
-}
 
 
 async def _apply(
@@ -128,11 +115,12 @@ async def dmg_command(
     chat_settings: ChatSettings,
     profile: Profile,
 ) -> None:
-    args = _parse(command.args, damage=True) or await _npc_named(
+    refused: list[ArgumentsError] = []
+    args = _parse(command.args, damage=True, refused=refused) or await _npc_named(
         store, message.chat.id, command.args, damage=True
     )
     if args is None or args.kind is None:
-        await message.answer(view.usage_text())
+        await message.answer(_usage(refused))
         return
     kind, severity = args.kind, args.number
 
@@ -154,11 +142,12 @@ async def dmg_command(
 async def heal_command(
     message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
 ) -> None:
-    args = _parse(command.args, damage=False) or await _npc_named(
+    refused: list[ArgumentsError] = []
+    args = _parse(command.args, damage=False, refused=refused) or await _npc_named(
         store, message.chat.id, command.args, damage=False
     )
     if args is None:
-        await message.answer(view.usage_text())
+        await message.answer(_usage(refused))
         return
     index = args.number - 1
 

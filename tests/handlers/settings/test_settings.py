@@ -59,6 +59,26 @@ async def test_lang_buttons(table: Table) -> None:
     assert (await table.store.load_chat(GROUP.id)).locale == "ru"
 
 
+async def test_a_pinned_language_returns_to_each_persons_own(table: Table) -> None:
+    table.session.admins.add(EMMA.id)
+    await table.say(EMMA, "/lang en")
+    await table.say(EMMA, "/lang")
+    markup = table.session.sent[-1].reply_markup
+    codes = [LangCallback.unpack(b.callback_data or "").code for b in buttons(markup)]
+    assert codes == ["ru", "en", "own"]
+    assert buttons(markup)[-1].text == "👤 Each person's own"
+    keyboard = table.session.messages[-1].message_id
+    await table.tap(EMMA, LangCallback(code="own").pack(), keyboard)
+    assert (await table.store.load_chat(GROUP.id)).locale is None
+    assert table.session.edits[-1].text.startswith("The chat no longer has one language")
+    await table.say(EMMA, "/lang ru")
+    await table.say(EMMA, "/lang свой")  # the word does it too
+    assert (await table.store.load_chat(GROUP.id)).locale is None
+    assert table.session.sent[-1].text == (
+        "У чата больше нет общего языка: каждый читает бота на своём."
+    )
+
+
 async def test_only_the_storyteller_or_an_admin_sets_the_groups_language(table: Table) -> None:
     await table.say(BORIS, "/lang en")
     assert "Рассказчик или администратор" in table.session.sent[-1].text

@@ -213,3 +213,19 @@ async def test_the_storyteller_spends_a_players_blood_by_reply(table: Table) -> 
     assert sheet is not None
     assert sheet.blood == 5
     assert sheet.rating(Stat.BLOOD) == 5
+
+
+async def test_a_paste_as_people_write_it_names_every_line_skipped(table: Table) -> None:
+    """Dashes after the headings, «Сила-2», dots, a Latin «c»; and past the first ten lines
+    skipped with their reason, every other one is named as it was typed."""
+    wrong = ", ".join(f"Чтотоеще{n} 1" for n in range(12))
+    pasted = f"Физические — Сила-2; Ловкость ●●●○○\nТаланты... Драка 3, Убеждение 2\n{wrong}"
+    await say_reply(table, ANNA, pasted, sheet_command(table, ANNA))
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert (sheet.rating(Attribute.STRENGTH), sheet.rating(Attribute.DEXTERITY)) == (2, 3)
+    assert sheet.rating(Ability.BRAWL) == 3
+    answer = table.session.sent[-1].text
+    assert "Убеждение 2" in answer  # a Talent's line: not the Virtue «Убеждённость»
+    assert "(+" not in answer
+    assert all(f"Чтотоеще{n} 1" in answer for n in range(12))

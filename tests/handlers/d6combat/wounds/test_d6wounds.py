@@ -137,3 +137,12 @@ async def test_hp_lists_a_group_seated_on_the_d6_tracker(d6: Table) -> None:
     assert shown.endswith(
         "<b>Охранник 3</b>\nРаны: 1) душевная рана −1\nКаждый шанс у персонажа меньше на 1."
     )
+
+
+async def test_a_refused_wound_line_says_what_is_wrong(d6: Table) -> None:
+    await d6.say(ANNA, "/dmg 2 3 тел")
+    assert d6.session.sent[-1].text.startswith("«3» — лишнее число.\n")
+    await d6.say(ANNA, "/dmg 2 тел душ")
+    assert d6.session.sent[-1].text.startswith("«душ» указано дважды.\n")
+    await d6.say(ANNA, "/heal 2 тел")
+    assert d6.session.sent[-1].text.startswith("Не поняли «тел».\n")
