@@ -40,6 +40,7 @@ _GROUP_NAMES: dict[Group, LazyProxy] = {
     Group.COMBAT: __("Combat and health"),
     Group.MAGICK: __("Magick"),
     Group.D6: __("The d6 game"),
+    Group.VAMPIRE: __("Vampires"),
 }
 
 

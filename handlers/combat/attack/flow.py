@@ -142,6 +142,11 @@ class Side(BaseModel):
     sheet: bool = False  # whether a sheet stands behind it (an NPC without one gets one)
     willpower: int | None = None  # permanent Willpower: the Interruption's roll (§B.3 step 2)
     willpower_left: int | None = None  # current Willpower, when the sheet tracks it
+    # §B.13: a vampire by their sheet (a Generation or a blood pool), and the Disciplines a
+    # fight reads: Fortitude soaks, Potence hits harder.
+    vampire: bool = False
+    fortitude: int = 0
+    potence: int = 0
 
     def rating(self, trait: Trait) -> int:
         return self.ratings.get(trait.value, 0)
@@ -190,6 +195,7 @@ class AttackFlow(FlowState):
     levels: int = 0
     damage_kind: DamageType | None = None
     stunned: bool = False
+    halved: int = 0  # bashing levels a vampire shrugged off after soak (§B.13)
     knocked: bool = False  # the hit knocks the target down (§B.8 «Нокдаун»: Толчок, Подсечка)
     track_after: HealthTrack | None = None
     history: tuple[Past, ...] = ()
@@ -200,6 +206,12 @@ class AttackFlow(FlowState):
     interrupt_spent: bool = False  # the target spent a point of Willpower to interrupt
     interrupted: bool = False  # the Interruption succeeded: the defence stands
     kits: tuple[Kit, ...] = ()  # each attacker's last manoeuvre and weapon
+
+    def manoeuvres(self) -> tuple[Manoeuvre, ...]:
+        """What the panel offers at this reach: a vampire's close combat has the bite too."""
+        if self.reach is Reach.RANGED:
+            return RANGED
+        return (*MELEE, Manoeuvre.BITE) if self.attacker.vampire else MELEE
 
     def kit(self) -> Kit:
         return Kit(
@@ -286,6 +298,8 @@ class AttackFlow(FlowState):
                 situation=self.situation(),
                 track=self.attacker.track,
                 blind_check=self.blind_check,
+                vampire=self.attacker.vampire,
+                potence=self.attacker.potence,
             ),
             profile,
         )
@@ -325,5 +339,14 @@ class AttackFlow(FlowState):
         target = self.chosen_target()
         if target is None:
             return 0
-        soaker = combat.Target(stamina=target.rating(Trait.STAMINA), track=target.track)
-        return combat.soak_pool(soaker, kind, profile.combat)
+        return combat.soak_pool(soaker_of(target), kind, profile.combat)
+
+
+def soaker_of(side: Side) -> combat.Target:
+    """What the rules soak with (§B.10; a vampire's Fortitude, §B.13)."""
+    return combat.Target(
+        stamina=side.rating(Trait.STAMINA),
+        track=side.track,
+        vampire=side.vampire,
+        fortitude=side.fortitude,
+    )

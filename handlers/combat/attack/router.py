@@ -12,6 +12,8 @@ so a wound is never written without its message, nor twice (docs/product.md §3)
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
@@ -42,7 +44,9 @@ from rules.errors import RulesInputError
 from rules.health import HealthTrack
 from rules.profiles import GameSystem, Profile
 from rules.sheet import (
+    Discipline,
     Sheet,
+    is_vampire,
     system_of,
 )
 
@@ -106,9 +110,22 @@ async def _sides(
                 sheet=sheet is not None,
                 willpower=sheet.willpower if sheet is not None else None,
                 willpower_left=sheet.willpower_current if sheet is not None else None,
+                **_kindred(sheet),
             )
         )
     return sides
+
+
+def _kindred(sheet: Sheet | None) -> dict[str, Any]:
+    """A vampire's side of the fight (§B.13): the sheet says who is one, and their
+    Fortitude and Potence."""
+    if sheet is None or not is_vampire(sheet):
+        return {}
+    return {
+        "vampire": True,
+        "fortitude": sheet.rating(Discipline.FORTITUDE) or 0,
+        "potence": sheet.rating(Discipline.POTENCE) or 0,
+    }
 
 
 def _conditions(fighter: Fighter, current: Round) -> tuple[Condition, ...]:

@@ -51,10 +51,11 @@ from handlers.combat.attack.flow import (
     Guard,
     Side,
     Stage,
+    soaker_of,
 )
 from handlers.combat.tracker.steps import Aftermath, Open, after_attack, open_tracker, refresh
 from rules import combat
-from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach, Trait
+from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach
 from rules.combat.situation import Condition
 from rules.combat.tracker import MAX_FIGHTERS, Phase, Round
 from rules.dice import Rng
@@ -305,7 +306,7 @@ def _setup(
             update={"reach": reach, "manoeuvre": first, "ability": None, "weapon": weapon}
         )
     if action is AtkAction.MANOEUVRE:
-        listed = MELEE if state.reach is Reach.MELEE else RANGED
+        listed = state.manoeuvres()
         if not 0 <= x < len(listed):
             raise _Refused(render.invalid_button_text)
         return state.model_copy(update={"manoeuvre": listed[x], "ability": None})
@@ -418,7 +419,7 @@ def _target(state: AttackFlow) -> combat.Target:
     target = state.chosen_target()
     if target is None:
         raise _Refused(render.invalid_button_text)
-    return combat.Target(stamina=target.rating(Trait.STAMINA), track=target.track)
+    return soaker_of(target)
 
 
 def _outcome(
@@ -539,6 +540,7 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
         update={
             "stage": Stage.DONE,
             "levels": outcome.levels,
+            "halved": outcome.halved,
             # A sheet with no Stamina written (an NPC nobody wrote down) says nothing of a
             # stun: the tracker would skip two rounds of it on a guess (docs/rules.md §B.11).
             "stunned": outcome.stunned and _target(state).stamina > 0,

@@ -16,8 +16,6 @@ from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
     DEFENCES,
     INTERRUPT_DEFENCES,
-    MELEE,
-    RANGED,
     WEAPONS,
     AttackFlow,
     Defence,
@@ -51,6 +49,7 @@ def manoeuvre_name(code: Manoeuvre) -> str:
         Manoeuvre.SPRAY: _("Spray"),
         Manoeuvre.BURST: _("Burst"),
         Manoeuvre.BLIND_FIRE: _("Blind fire"),
+        Manoeuvre.BITE: _("Bite"),
     }
     return names[code]
 
@@ -143,7 +142,10 @@ def plan_line(state: AttackFlow, profile: Profile) -> str:
     if penalty:
         line += " (" + rolling.wounds_text(penalty) + ")"
     if plan.damage_type is not None:
-        damage = _("{n}d10").format(n=plan.damage_dice) + ", " + damage_name(plan.damage_type)
+        damage = _("{n}d10").format(n=plan.damage_dice)
+        if plan.damage_successes:
+            damage += " " + _potence(plan.damage_successes)
+        damage += ", " + damage_name(plan.damage_type)
         line += " · " + _("damage {dice}").format(dice=damage)
     else:
         line += " · " + _("no damage")
@@ -220,7 +222,11 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         return "\n".join(lines)
     lines.append("🎯 " + _("A hit: {n} net.").format(n=render.successes_text(state.net)))
     if state.damage is not None:
-        lines.append(_("Damage: {roll}").format(roll=_tally(state.damage)))
+        roll = _tally(state.damage)
+        extra = _potence_successes(state, profile)
+        lines.append(
+            _("Damage: {roll}").format(roll=roll + (" " + _potence(extra) if extra else ""))
+        )
     if state.soak is not None:
         lines.append(_("Soak: {roll}").format(roll=_tally(state.soak)))
     if state.stage is Stage.DONE and target is not None:
@@ -323,6 +329,10 @@ def _result(state: AttackFlow, name: str, profile: Profile) -> str:
         head = "🩸 " + _("{name} takes {damage}.").format(
             name=escape(name), damage=damage_levels(plan_kind, state.levels)
         )
+    if state.halved:
+        head += "\n🧛 " + _(
+            "A vampire takes half the bashing that gets through: {n} shrugged off."
+        ).format(n=state.halved)
     if state.stunned:
         head += " 💫 " + _stun_reason(profile)
     if state.knocked:
@@ -330,6 +340,18 @@ def _result(state: AttackFlow, name: str, profile: Profile) -> str:
     if track is None:
         return head
     return head + "\n" + sheet_text.health_line(track)
+
+
+def _potence(successes: int) -> str:
+    """Potence's automatic damage successes (§B.13)."""
+    return _("+{n} (Potence)").format(n=render.successes_text(successes))
+
+
+def _potence_successes(state: AttackFlow, profile: Profile) -> int:
+    try:
+        return state.plan(profile).damage_successes
+    except RulesInputError:
+        return 0
 
 
 def _auto_hit(state: AttackFlow, profile: Profile) -> bool:
@@ -378,7 +400,7 @@ def keyboard(
                 ),
             ]
         )
-        listed = MELEE if state.reach is Reach.MELEE else RANGED
+        listed = state.manoeuvres()
         rows += render.rows(
             [
                 button(
@@ -532,10 +554,17 @@ def draw(
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     with drawing(flow):  # the chat's shared message keeps its language (bot/i18n.py)
         text = panel_text(state, profile)
-        tag = house_rules.house_tag(profile, house_rules.Group.COMBAT)
+        kindred = (house_rules.Group.VAMPIRE,) if _kindred(state) else ()
+        tag = house_rules.house_tag(profile, house_rules.Group.COMBAT, *kindred)
         if tag is not None:
             text += "\n" + escape(tag, quote=False)
         return text, keyboard(flow.id, flow.version, state, profile)
+
+
+def _kindred(state: AttackFlow) -> bool:
+    """A vampire is in this attack: the table's vampire rules may change it (§B.13)."""
+    target = state.chosen_target()
+    return state.attacker.vampire or (target is not None and target.vampire)
 
 
 def interrupt_needed_text(target: Side | None) -> str:

@@ -230,7 +230,7 @@ async def test_every_switch_reaches_the_next_rolls_profile(table: Table, switch:
     from rules import profiles
 
     table.session.admins.add(ANNA.id)
-    game = "d6" if switch.group is Group.D6 else "mage"
+    game = {Group.D6: "d6", Group.VAMPIRE: "dark-ages"}.get(switch.group, "mage")
     await table.say(ANNA, f"/rules {game}")
     base = profiles.get(game)
     assert switch.group in groups_for(base)
@@ -343,7 +343,7 @@ async def test_every_switch_is_typed_in_russian_and_its_card_has_no_codes(
     from rules import profiles
 
     table.session.admins.add(ANNA.id)
-    game = "d6" if switch.group is Group.D6 else "mage"
+    game = {Group.D6: "d6", Group.VAMPIRE: "dark-ages"}.get(switch.group, "mage")
     await table.say(ANNA, f"/rules {game}")
     base = profiles.get(game)
     other = next(v for v in switch.values if v != value_of(base, switch))
