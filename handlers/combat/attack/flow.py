@@ -200,12 +200,27 @@ class AttackFlow(FlowState):
     track_after: HealthTrack | None = None
     history: tuple[Past, ...] = ()
     round_no: int = 0  # the tracker's round the attack is made in (0: none open)
+    fight: str = ""  # the tracker's flow the attack is made in ("": none, or an older panel)
+    lapsed: bool = False  # unanswered when its round or its fight ended: nothing was applied
     desperate: tuple[Desperate, ...] = ()  # who is in desperate defence this round
     guard: Guard = Guard.FREE
     interruption: D10Result | None = None  # the target's Willpower roll to interrupt
     interrupt_spent: bool = False  # the target spent a point of Willpower to interrupt
     interrupted: bool = False  # the Interruption succeeded: the defence stands
     kits: tuple[Kit, ...] = ()  # each attacker's last manoeuvre and weapon
+
+    def pending(self) -> bool:
+        """Rolled and waiting on someone: the defence, the damage or the soak."""
+        return self.stage in (Stage.DEFENCE, Stage.DAMAGE, Stage.SOAK)
+
+    def outlived(self, fight: str | None, round_no: int | None, ended: bool = False) -> bool:
+        """Made in a round of a fight that is over (``fight``/``round_no``: the chat's open
+        tracker now, None without one): a waiting attack lapses with its round."""
+        if not self.round_no:
+            return False  # made outside a fight: nothing ends it but its own buttons
+        if fight is None or round_no is None or ended:
+            return True
+        return round_no != self.round_no or (bool(self.fight) and fight != self.fight)
 
     def manoeuvres(self) -> tuple[Manoeuvre, ...]:
         """What the panel offers at this reach: a vampire's close combat has the bite too."""

@@ -36,7 +36,7 @@ from handlers.combat.attack.flow import (
     Stage,
 )
 from handlers.combat.attack.tap import TAP
-from handlers.combat.tracker.steps import current_round
+from handlers.combat.tracker.steps import current_round, open_tracker
 from rules.combat.manoeuvres import Trait
 from rules.combat.situation import Condition
 from rules.combat.tracker import MAX_FIGHTERS, Fighter, Round, npc_key, player_key
@@ -229,7 +229,11 @@ async def open_panel(
     if not others:
         return view.no_targets_text()
     sides = await _sides(store, chat_id, profile, [attacker, *others], current)
-    fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number)
+    opened = await open_tracker(store, chat_id, profile, tracks=False)
+    fight = opened.flow.id if opened is not None else ""
+    fresh = AttackFlow(
+        attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number, fight=fight
+    )
     owner = attacker.user_id or 0
     # The chat has no panel yet (as read ahead): post it, then store it in one step.
     new = store.new_flow(fresh, chat_id, owner)
@@ -248,7 +252,13 @@ async def open_panel(
             state = flow.state(AttackFlow)
         except FlowStateError:
             state = None
-        if state is not None and state.stage not in (Stage.DONE, Stage.CANCELLED):
+        if (
+            state is not None
+            and state.stage not in (Stage.DONE, Stage.CANCELLED)
+            and not state.outlived(fight or None, current.number)
+        ):
+            # an attack still waiting in this round holds the panel (✖ calls it off); one
+            # from a round or a fight that is over lapses and the new one takes its place
             return view.busy_text(state.attacker.name)
         history = _history(state) if state is not None else ()
         # Desperate defence lasts the turn it was taken in (§B.4), across the round's attacks.

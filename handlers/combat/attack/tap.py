@@ -99,6 +99,8 @@ def _side_of(state: AttackFlow, button: AtkCallback) -> Side | None:
     action = button.a
     if state.stage is Stage.SETUP or (state.stage is Stage.DAMAGE and action is AtkAction.DAMAGE):
         return state.attacker
+    if state.pending() and action is AtkAction.CANCEL:
+        return state.attacker  # or the Storyteller: an unanswered attack holds nobody
     defending = action in (AtkAction.DEFEND, AtkAction.INTERRUPT)
     if (state.stage is Stage.DEFENCE and defending) or (
         state.stage is Stage.SOAK and action is AtkAction.SOAK
@@ -153,6 +155,11 @@ def step(
             raise _Refused(render.invalid_button_text)
         if not _mine(side, actor.id) and not known.read.storyteller:
             raise _Refused(view.not_yours_text)
+        if state.pending() and _outlived(state, known.read.tracker):
+            # its round or its fight is over: the late answer closes the panel, nothing lands
+            return Outcome(
+                state=state.model_copy(update={"stage": Stage.CANCELLED, "lapsed": True})
+            )
         after = _next(state, button, known.profile, known.read.round, rng)
         if after.stage is Stage.DONE:
             return _land(after, known)
@@ -160,6 +167,12 @@ def step(
         said = refused.text
         return refuse(lambda: render.plain(said()))
     return Outcome(state=after)
+
+
+def _outlived(state: AttackFlow, tracker: Open | None) -> bool:
+    if tracker is None:
+        return state.outlived(None, None)
+    return state.outlived(tracker.flow.id, tracker.state.round.number, tracker.state.ended)
 
 
 def _next(
@@ -182,6 +195,8 @@ def _next(
         return _damage(state, profile, rng)
     if state.stage is Stage.SOAK and action is AtkAction.SOAK:
         return _soak(state, profile, rng)
+    if state.pending() and action is AtkAction.CANCEL:
+        return state.model_copy(update={"stage": Stage.CANCELLED})
     raise _Refused(render.invalid_button_text)
 
 

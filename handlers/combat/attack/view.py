@@ -189,6 +189,11 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
     target = state.chosen_target()
     who = escape(state.attacker.name) + " → " + (escape(target.name) if target else "…")
     lines.append("⚔️ <b>" + _("Attack") + f"</b>: {who}")
+    if state.stage is Stage.CANCELLED and state.lapsed:
+        lines.append(
+            "⌛ " + _("The attack went unanswered and ended with its round: nothing from it lands.")
+        )
+        return "\n".join(lines)
     if state.stage is Stage.CANCELLED:
         lines.append("✖ " + _("The attack was called off."))
         return "\n".join(lines)
@@ -461,6 +466,10 @@ def keyboard(
         rows.append([button("🛡 " + _("Soak ({n}d10)").format(n=dice), AtkAction.SOAK)])
     else:
         return None
+    if state.stage is not Stage.SETUP:
+        # a defender who never answers does not hold the fight: the attacker or the
+        # Storyteller calls the attack off
+        rows.append([button("✖ " + _("Cancel"), AtkAction.CANCEL)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -610,7 +619,8 @@ def desperate_only_text(name: str) -> str:
 
 def busy_text(attacker: str) -> str:
     return _(
-        "{name}'s attack is still being played out on the panel; finish or cancel it first."
+        "{name}'s attack is still being played out on the panel: answer it, or the attacker "
+        "or the Storyteller cancels it (✖ on the panel)."
     ).format(name=escape(attacker))
 
 

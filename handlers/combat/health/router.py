@@ -364,6 +364,9 @@ async def hp_command(
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
         return
+    if " ".join((command.args or "").split()).casefold() in _EVERYONE:
+        await message.answer(await _everyone(store, message.chat.id, profile))
+        return
     fighting = await _fighting_npcs(store, message.chat.id)
     try:
         args = parse_health_arguments(command.args, damage=False)
@@ -398,3 +401,26 @@ async def hp_command(
         await message.answer(view.hp_text(name, track, profile, loaded))
         return
     await message.answer("\n\n".join(lines))
+
+
+# ``/hp все``: every fighter of the open round, as the tracker lists them.
+_EVERYONE = frozenset({"все", "всех", "всё", "all", "everyone"})
+
+
+async def _everyone(store: Store, chat_id: int, profile: Profile) -> str:
+    current = await current_round(store, chat_id)
+    if current is None or not current.fighters:
+        return view.no_fight_text()
+    system = system_of(profile)
+    fighters = current.ranked()
+    users = [f.user_id for f in fighters if f.user_id is not None]
+    npcs = [f.name for f in fighters if f.user_id is None]
+    players, named = await store.load_many(chat_id, system, users, npcs)
+    lines = []
+    for fighter in fighters:
+        sheet = players.get(fighter.user_id) if fighter.user_id is not None else None
+        if fighter.user_id is None:
+            sheet = named.get(fighter.name)
+        shown = sheet if sheet is not None else new_sheet(system)
+        lines.append(view.hp_text(fighter.name, shown.health, profile, shown))
+    return "\n\n".join(lines)

@@ -221,6 +221,10 @@ def dmg_usage_text() -> str:
     )
 
 
+def no_fight_text() -> str:
+    return _("No fight is on: /hp all lists the fighters of an open round.")
+
+
 def heal_usage_text() -> str:
     return _("Example: /heal — one level; /heal 2; /heal npc Ghoul")
 

@@ -65,15 +65,23 @@ def test_the_rolled_attack_asks_the_target_for_a_defence() -> None:
     assert "Атака: <b>9</b> <b>8</b> 4 3 2 — 2 успеха" in text
     assert text.splitlines()[-1].startswith("🛡 Гуль &lt;1&gt; защищается")
     defences = [(action, x) for _text, action, x in pressed(markup)]
-    assert defences == [(AtkAction.DEFEND, x) for x in (1, 2, 3, 4, 0)]
+    assert defences == [
+        *((AtkAction.DEFEND, x) for x in (1, 2, 3, 4, 0)),
+        (AtkAction.CANCEL, 0),  # an attack nobody answers never holds the fight
+    ]
 
 
 def test_a_target_with_no_declared_defence_is_offered_the_interruption() -> None:
     text, markup = view.draw(FLOW, ROLLED.model_copy(update={"guard": Guard.INTERRUPT}), MAGE)
     assert "✋ Гуль &lt;1&gt;: защита не заявлена." in text
     buttons = pressed(markup)
-    assert {action for _t, action, _x in buttons} == {AtkAction.INTERRUPT, AtkAction.DEFEND}
-    assert buttons[-1] == ("Без защиты", AtkAction.DEFEND, 0)
+    assert {action for _t, action, _x in buttons} == {
+        AtkAction.INTERRUPT,
+        AtkAction.DEFEND,
+        AtkAction.CANCEL,
+    }
+    assert buttons[-2] == ("Без защиты", AtkAction.DEFEND, 0)
+    assert buttons[-1] == ("✖ Отменить", AtkAction.CANCEL, 0)
 
 
 def test_a_desperate_defender_keeps_to_it() -> None:

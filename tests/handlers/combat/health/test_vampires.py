@@ -59,3 +59,18 @@ async def test_a_mortal_in_a_vampires_chat_stays_mortal(table: Table) -> None:
     table.rng = Dealt([2], seed=1)
     await table.say(ANNA, "/heal")
     assert "Anna восстанавливает 1 уровень." in table.session.sent[-1].text
+
+
+async def test_hp_all_shows_every_fighter(table: Table) -> None:
+    await table.say(ANNA, "/hp все")
+    assert "/hp" in table.session.sent[-1].text  # no fight on
+    await table.say(ANNA, "/set ловкость 2 смекалка 2")
+    await table.say(BORIS, "/set ловкость 3 смекалка 2")
+    await table.say(ANNA, "/init")
+    await table.say(BORIS, "/init")
+    await table.say(BORIS, "/dmg 2 л")
+    await table.say(ANNA, "/hp все")
+    said = table.session.sent[-1].text
+    assert "<b>Anna</b>" in said
+    assert "<b>Boris</b>" in said
+    assert said.count("Здоровье") == 2
