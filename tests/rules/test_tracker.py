@@ -297,7 +297,7 @@ def test_a_stun_takes_this_round_and_the_next() -> None:
 def test_a_stun_set_by_hand_skips_the_fighter_too() -> None:
     """The Storyteller's «Контузия» from ⚠️ Состояния skips the fighter like a counted stun,
     until it is taken off."""
-    current, keys = _declared()
+    current, _keys = _declared()
     acting = current.actor()
     assert acting is not None
     stunned = tracker.toggle_condition(current, acting[0], Condition.STUNNED)
