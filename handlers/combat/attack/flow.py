@@ -17,12 +17,13 @@ from pydantic import BaseModel, ConfigDict
 from bot.combat import ATTACK
 from bot.store import FlowState
 from rules import combat
+from rules.actions import split_share
 from rules.combat.damage import DiceTally
 from rules.combat.manoeuvres import MANOEUVRES, Ammo, Manoeuvre, Reach, Trait
 from rules.combat.situation import Approach, Condition, Cover, Situation
 from rules.d10 import D10Result
 from rules.health import DamageType, HealthTrack
-from rules.profiles import Profile
+from rules.profiles import MultipleActions, Profile
 
 KIND = ATTACK
 PANEL_TTL = 7 * 86_400
@@ -147,6 +148,22 @@ class Side(BaseModel):
     vampire: bool = False
     fortitude: int = 0
     potence: int = 0
+    # What the tracker had them declare (§A.9): the turn's actions, how many of them are
+    # defences (the last ones) and how many of those attacks used up, and which action the
+    # attacker is taking now. A Dark Ages pool is split between them.
+    declared: int = 1
+    defences: int = 0
+    defended: int = 0
+    action_no: int = 1
+
+    def split_penalty(self, pool: int, profile: Profile, index: int) -> int:
+        """The dice the ``index``-th declared action gives up to the others when the pool is
+        split (S1; :func:`rules.actions.split_share`); none in a cumulative game, where the
+        tracker's actions keep their own pools, and none for a single action."""
+        if profile.multiple_actions is not MultipleActions.SPLIT_POOL or self.declared <= 1:
+            return 0
+        index = min(max(index, 1), self.declared)
+        return max(0, pool) - split_share(max(0, pool), self.declared, index)
 
     def rating(self, trait: Trait) -> int:
         return self.ratings.get(trait.value, 0)
@@ -301,6 +318,9 @@ class AttackFlow(FlowState):
             profile = profile.model_copy(update={"combat": ungated})
         used = self.used_ability()
         ammo = {Ammo.MAGAZINE: MAGAZINE, Ammo.BURST: MAGAZINE}.get(spec.ammo)
+        attacker = self.attacker
+        base = attacker.rating(Trait.DEXTERITY) + attacker.rating(used)
+        split = attacker.split_penalty(base, profile, attacker.action_no)
         return combat.attack_plan(
             combat.AttackSetup(
                 code=self.manoeuvre,
@@ -315,6 +335,7 @@ class AttackFlow(FlowState):
                 blind_check=self.blind_check,
                 vampire=self.attacker.vampire,
                 potence=self.attacker.potence,
+                dice_penalty=split,
             ),
             profile,
         )
@@ -336,12 +357,18 @@ class AttackFlow(FlowState):
                 if target.rating(Trait.MELEE) > target.rating(Trait.BRAWL)
                 else Trait.BRAWL
             )
+        base = target.rating(Trait.DEXTERITY) + target.rating(ability)
+        # a declared defence is one of the target's split actions (the last ones); a
+        # desperate defence is the whole turn's one action
+        index = target.declared - target.defences + target.defended + 1
+        split = 0 if kind.desperate else target.split_penalty(base, profile, index)
         return combat.defence_plan(
             combat.DefenceSetup(
                 code=code,
                 dexterity=target.rating(Trait.DEXTERITY),
                 ability=target.rating(ability),
                 ability_used=ability,
+                dice_penalty=split,
                 attacks_before=held.met if held is not None else 0,
                 desperate=kind.desperate,
                 conditions=frozenset(target.conditions),

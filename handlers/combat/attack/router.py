@@ -111,6 +111,7 @@ async def _sides(
                 willpower=sheet.willpower if sheet is not None else None,
                 willpower_left=sheet.willpower_current if sheet is not None else None,
                 **_kindred(sheet),
+                **_declared(fighter, current),
             )
         )
     return sides
@@ -125,6 +126,17 @@ def _kindred(sheet: Sheet | None) -> dict[str, Any]:
         "vampire": True,
         "fortitude": sheet.rating(Discipline.FORTITUDE) or 0,
         "potence": sheet.rating(Discipline.POTENCE) or 0,
+    }
+
+
+def _declared(fighter: Fighter, current: Round) -> dict[str, Any]:
+    """What the fighter declared this round (§A.9): a split pool divides by it."""
+    acting = current.actor()
+    return {
+        "declared": max(1, fighter.actions),
+        "defences": fighter.defences,
+        "defended": fighter.defended,
+        "action_no": acting[1] if acting is not None and acting[0] == fighter.key else 1,
     }
 
 

@@ -255,6 +255,12 @@ def _movement_line(state: AttackFlow, profile: Profile) -> str | None:
 def _defence_prompt(state: AttackFlow, target: Side, profile: Profile) -> str:
     """What the target may do against the rolled attack (§B.3 step 2)."""
     held = state.desperate_of(target.key)
+    if state.guard is Guard.INTERRUPT and target.defences:
+        return "✋ " + _(
+            "{name}'s declared defence went on an earlier attack: only an Interruption (a "
+            "Willpower roll at difficulty {d} or a point of Willpower) buys a dodge or a "
+            "block, and drops the declared actions."
+        ).format(name=escape(target.name), d=profile.combat.interruption_difficulty)
     if state.guard is Guard.INTERRUPT:
         return "✋ " + _(
             "{name} declared no defence: only an Interruption (a Willpower roll at "
@@ -277,12 +283,12 @@ def _defence_lines(state: AttackFlow, target: Side | None) -> list[str]:
     if interrupted is not None:
         lines.append(interrupted)
     if state.guard is Guard.NONE and state.defence is Defence.NONE and target is not None:
-        lines.append(
-            "🛡 "
-            + _("{name} has acted this turn and declared no defence: no defence.").format(
-                name=escape(target.name)
-            )
+        said = (
+            _("{name} has acted this turn and the declared defence is spent: no defence.")
+            if target.defences
+            else _("{name} has acted this turn and declared no defence: no defence.")
         )
+        lines.append("🛡 " + said.format(name=escape(target.name)))
     elif state.defence is None and state.ambush and state.net > 0:
         lines.append("🥷 " + _("Ambushed: no defence."))
     if state.defence is Defence.NONE:
@@ -578,6 +584,11 @@ def _kindred(state: AttackFlow) -> bool:
 
 def interrupt_needed_text(target: Side | None) -> str:
     name = target.name if target is not None else "?"
+    if target is not None and target.defences:
+        return _(
+            "{name}'s declared defence went on an earlier attack: defending takes an "
+            "Interruption (the ✋ buttons)."
+        ).format(name=name)
     return _(
         "{name} declared no defence: defending takes an Interruption (the ✋ buttons)."
     ).format(name=name)

@@ -114,6 +114,7 @@ def test_the_panel_runs_on_its_current_drawing_only() -> None:
 
 # ----- an attack nobody answers never holds the fight -----
 
+
 def _waiting() -> AttackFlow:
     """Аня's attack on Борис, rolled in round 1 of the fight "t1", waiting on his defence."""
     panel = PANEL.model_copy(update={"fight": "t1"})

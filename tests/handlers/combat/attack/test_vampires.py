@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.runner import Known
 from handlers.combat.attack import view
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
-from handlers.combat.attack.flow import AttackFlow, Reach, Side, Stage
+from handlers.combat.attack.flow import AttackFlow, Defence, Reach, Side, Stage
 from handlers.combat.attack.router import _kindred
 from handlers.combat.attack.tap import Scene, step
 from rules.combat import tracker
@@ -107,3 +107,38 @@ def test_only_a_vampire_is_offered_the_bite_and_it_is_aggravated() -> None:
         assert "+1 успех (Мощь)" in view.panel_text(chose.state, DARK_AGES)
     ranged = panel.model_copy(update={"reach": Reach.RANGED})
     assert Manoeuvre.BITE not in ranged.manoeuvres()
+
+
+def test_a_dark_ages_fighter_with_two_actions_splits_the_pool() -> None:
+    """S1 splits one pool between the turn's actions (§A.9): a vampire who declared an
+    attack and a parry strikes and parries with half the dice each."""
+    two = ANNA_SIDE.model_copy(update={"declared": 2, "defences": 1, "action_no": 1})
+    panel = AttackFlow(attacker=two, targets=(VAMPIRE,), target=0)
+    assert panel.plan(DARK_AGES).roll.pool == 3  # Dexterity 3 + Brawl 2 = 5: 3 and 2
+    parrying = VAMPIRE.model_copy(
+        update={
+            "ratings": {**VAMPIRE.ratings, Trait.DEXTERITY.value: 3, Trait.BRAWL.value: 3},
+            "declared": 2,
+            "defences": 1,
+        }
+    )
+    attacked = AttackFlow(attacker=ANNA_SIDE, targets=(parrying,), target=0)
+    block = attacked.defence_plan(DARK_AGES, Defence.BLOCK)
+    assert block is not None
+    assert block.pool == 3  # 6 dice split two ways
+    single = attacked.model_copy(update={"targets": (VAMPIRE,)})
+    assert single.defence_plan(DARK_AGES, Defence.DODGE) is not None
+    # a cumulative game keeps each action's own pool on the panel
+    from rules.profiles import HOUSE_MAGE
+
+    assert panel.plan(HOUSE_MAGE).roll.pool == 5
+
+
+def test_a_spent_defence_is_not_called_no_defence() -> None:
+    spent = VAMPIRE.model_copy(update={"declared": 2, "defences": 1, "defended": 1})
+    with speaking("ru"):
+        said = view.interrupt_needed_text(spent)
+        never = view.interrupt_needed_text(VAMPIRE)
+    assert "уже ушла на прежнюю атаку" in said
+    assert "не заявлена" not in said
+    assert "не заявлена" in never
