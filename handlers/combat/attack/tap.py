@@ -482,8 +482,10 @@ def _attack(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
     outcome = _outcome(rolled, profile)
     if outcome.result is not combat.HitResult.HIT:
         return rolled.model_copy(update={"stage": Stage.DONE, "net": 0})
-    if state.ambush and not profile.combat.ambush_victim_defends:
-        # AMB-B14: the ambush victim gets no defence roll; soak still applies.
+    undefended = state.ambush and not profile.combat.ambush_victim_defends
+    if undefended or plan.status is combat.PlanStatus.AUTO_HIT:
+        # AMB-B14: the ambush victim gets no defence roll; soak still applies. S4
+        # «автоматическое попадание против полностью обездвиженного»: no dodge either.
         if outcome.damage_type is None:
             return rolled.model_copy(update={"stage": Stage.DONE, "net": outcome.net})
         return rolled.model_copy(

@@ -215,9 +215,15 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
             return "\n".join(lines)
     if state.attack is not None:
         lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
-    if state.stage is Stage.DEFENCE and _auto_hit(state, profile):
-        # AMB-B13: the immobilized target is hit with the table's count, or the roll's if more
-        lines.append("🎯 " + _("An automatic hit: {n}.").format(n=render.successes_text(state.net)))
+    if _auto_hit(state, profile):
+        # AMB-B13: the immobilized target is hit with the table's count, or the roll's if more;
+        # S4 «автоматическое попадание»: there is no defence to offer against it
+        lines.append(
+            "🎯 "
+            + _("An automatic hit: {n}.").format(n=render.successes_text(state.net))
+            + " "
+            + _("The target is fully immobilized: no defence.")
+        )
     if state.stage is Stage.DEFENCE and target is not None:
         lines.append(_defence_prompt(state, target, profile))
         return "\n".join(lines)

@@ -179,3 +179,23 @@ def test_a_lapsed_attack_says_so() -> None:
     with speaking("ru"):
         text = view.panel_text(lapsed, HOUSE_MAGE)
     assert "закончилась вместе с раундом" in text
+
+
+def test_a_fully_immobilized_target_is_hit_without_a_defence() -> None:
+    """S4 «автоматическое попадание против полностью обездвиженного»: no dodge is offered;
+    the hit rolls its damage and soak in the attacker's one tap."""
+    from rules.combat.situation import Condition
+
+    held = BORIS_SIDE.model_copy(update={"conditions": (Condition.IMMOBILIZED_FULL,)})
+    panel = PANEL.model_copy(update={"targets": (held,)})
+    with speaking():
+        outcome = step(panel, press(AtkAction.TARGET, 0), ANNA, knowing(panel), Faces([2] * 30))
+    assert outcome.state is not None
+    assert outcome.state.stage is Stage.DONE
+    assert outcome.state.defence is None
+    assert outcome.state.net >= 1
+    from handlers.combat.attack import view
+
+    with speaking("ru"):
+        text = view.panel_text(outcome.state, HOUSE_MAGE)
+    assert "без защиты" in text.lower()
