@@ -15,6 +15,7 @@ TARGET = frozenset({"цель", "target", "до", "to"})
 BASHING = frozenset({"у", "b"})
 LETHAL = frozenset({"л", "l"})
 AGGRAVATED = frozenset({"т", "a"})
+EVERYONE = frozenset({"все", "всех", "всё", "all", "everyone"})  # «/hp все»: every fighter
 
 VULGAR = frozenset({"вульг", "вульгарно", "вульгарный", "вульгарная", "вульгарное", "vulgar"})
 COINCIDENTAL = frozenset(

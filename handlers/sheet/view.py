@@ -54,6 +54,7 @@ from rules.sheet import (
     TraitCode,
     Virtue,
     catalogue,
+    system_of,
     trait_code,
     trait_range,
 )
@@ -88,12 +89,22 @@ def _wound_word(kind: DifficultyKind) -> str:
     return _("mental wound")
 
 
+def _game_title(sheet: Sheet, profile: Profile | None) -> str:
+    """The chat's game when the sheet is of it (a Revised chat's sheet is not the house
+    sheet's); a Mage sheet seen without the chat's game is just «Маг»."""
+    if profile is not None and system_of(profile) is sheet.system:
+        return render.profile_title(profile.name)
+    if sheet.system is SheetSystem.MAGE:
+        return _("Mage")
+    return render.profile_title(sheet.system.value)
+
+
 def sheet_text(
     sheet: Sheet, owner: str, lang: Lang, mark: str = SHEET_MARK, profile: Profile | None = None
 ) -> str:
     """The sheet as a player reads it at the table; Willpower as current/permanent (§A.7)."""
     head = f"{mark} <b>{escape(owner)}</b> — " + _("character sheet, {game}").format(
-        game=render.profile_title(sheet.system.value)
+        game=_game_title(sheet, profile)
     )
     lines = [head]
     if sheet.system is SheetSystem.D6:

@@ -22,7 +22,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import npcs, runner
+from bot import npcs, runner, vocabulary
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, parse_health_arguments
@@ -404,7 +404,7 @@ async def hp_command(
 
 
 # ``/hp все``: every fighter of the open round, as the tracker lists them.
-_EVERYONE = frozenset({"все", "всех", "всё", "all", "everyone"})
+_EVERYONE = vocabulary.EVERYONE
 
 
 async def _everyone(store: Store, chat_id: int, profile: Profile) -> str:

@@ -107,7 +107,8 @@ async def test_buttons_set_a_value_once_and_strangers_only_read(admin_table: Tab
     botch = next(b for b in buttons(group.reply_markup) if b.text.startswith("Провал"))
     await table.tap(BORIS, botch.callback_data or "", mid)  # anyone may read the card
     card = table.session.edits[-1]
-    assert "<b>Провал</b> <code>провал</code>" in card.text
+    assert card.text.startswith("🏠 <b>Провал</b>\n")  # no bare key beside the name
+    assert "Набрать: <code>/rules set провал=…</code>" in card.text
     assert "в «Тёмных веках»: после того как единицы отменили успехи" in card.text
     assert "Сейчас: <b>ни одного успеха и единица</b>" in card.text
     values = [b.text for b in buttons(card.reply_markup)]
