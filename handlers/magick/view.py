@@ -603,7 +603,7 @@ def _tier_options(effects: magick.BacklashEffects) -> str:
     parts = []
     for option in effects.options:
         text = _effect_name(option.effect)
-        if option.low is not None and option.high is not None and option.turns:
+        if option.turns:  # a difficulty's turns, and tier 4's unconsciousness for as many
             text += " " + _("for {n} turn", "for {n} turns", n=option.turns).format(n=option.turns)
         if option.amount:
             text += f" ({option.amount})"

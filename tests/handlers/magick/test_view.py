@@ -160,3 +160,14 @@ def test_the_barrier(i18n: I18n) -> None:
         text, keyboard = view.draw_barrier(flow, barrier, MAGE)
     assert text.splitlines()[0] == "🌫 <b>The Barrier</b>: Аня · most cities"
     assert labels(keyboard)[-2:] == ["🌫 Cross", "✖ Stay"]
+
+
+def test_a_tier_4_backlash_says_for_how_many_turns_the_mage_is_out(i18n: I18n) -> None:
+    """S4 «потеря сознания магом на (число успехов Отдачи) ходов»."""
+    from handlers.magick.view import _tier_options
+    from rules import magick
+
+    effects = magick.backlash_effects(17)
+    with speaking(i18n, "ru"):
+        said = _tier_options(effects)
+    assert "17 ходов" in said
