@@ -18,7 +18,7 @@ from bot.runner import Actor, Known, Outcome, Reading, SheetMoved, Tap, Who, ref
 from bot.store import Flow, SheetSpend
 from handlers.magick import view
 from handlers.magick.callbacks import BarrierAction, BarrierCallback
-from handlers.magick.flow import KIND, BarrierFlow
+from handlers.magick.flow import KIND, BarrierFlow, conditions_difficulty
 from rules import magick
 from rules.dice import Rng
 from rules.health import apply_damage, wound_penalty
@@ -81,6 +81,7 @@ def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> O
         state.place,
         accumulated=state.gathered,
         adjustment=state.shift,
+        condition_difficulty=conditions_difficulty(sheet),
         rng=rng,
         profile=profile,
     )
@@ -99,6 +100,7 @@ def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> O
             "track": track,
             "arete": sheet.arete,
             "wound_penalty": -wound_penalty(changed.health).penalty,
+            "condition_difficulty": conditions_difficulty(sheet),
         }
     )
     entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)

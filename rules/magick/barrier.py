@@ -129,6 +129,7 @@ def cross_barrier(
     accumulated: int = 0,
     adjustment: int = 0,
     technocratic: bool = False,
+    condition_difficulty: int = 0,
     faces: Sequence[int] | None = None,
     rng: Rng | None = None,
     profile: Profile | None = None,
@@ -145,6 +146,11 @@ def cross_barrier(
     size = check_int(pool, "pool", 1, prof.pool_sanity_max)
     so_far = check_int(accumulated, "accumulated", 0, MAX_SUCCESSES)
     target = barrier(place, adjustment, technocratic=technocratic, profile=prof)
+    # §B.8 on the caster's own action (blinded: S4 «+2 сложности ко всем действиям»)
+    extra = check_int(condition_difficulty, "condition_difficulty", 0, 10)
+    if extra:
+        harder = min(d10.DIFFICULTY_MAX, target.difficulty + extra)
+        target = target.model_copy(update={"difficulty": harder})
     dice = faces_or_roll(size, faces, rng)
     result = d10.resolve(dice, target.difficulty, prof)
     if result.outcome is Outcome.BOTCH and prof.extended_botch is ExtendedBotch.LOSE_ALL:

@@ -171,3 +171,16 @@ def test_a_tier_4_backlash_says_for_how_many_turns_the_mage_is_out(i18n: I18n) -
     with speaking(i18n, "ru"):
         said = _tier_options(effects)
     assert "17 ходов" in said
+
+
+def test_a_blinded_caster_sees_the_two_on_the_effect_and_the_barrier(i18n: I18n) -> None:
+    """S4 «Ослепление: +2 сложности ко всем действиям» reaches /m and /barrier."""
+    flow = Flow(id="B", kind="barrier", chat_id=-1, owner_id=1, version=1, data={})
+    barrier = BarrierFlow(caster="Аня", user_id=1, arete=3, condition_difficulty=2)
+    blind = SETUP.model_copy(update={"condition_difficulty": 2})
+    with speaking(i18n, "ru"):
+        crossing, _keys = view.draw_barrier(flow, barrier, MAGE)
+        effect, _keys = view.draw(FLOW, blind, MAGE)
+    assert "сложность 9" in crossing.splitlines()[1]
+    assert "Ослепление: +2 к сложности" in crossing
+    assert "сложность 8 (база 7, модификаторы −1 из ±3, ослепление +2)" in effect
