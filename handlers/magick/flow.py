@@ -210,7 +210,7 @@ class BarrierFlow(FlowState):
 
     def difficulty(self, profile: Profile) -> int:
         """The Barrier's difficulty at this place, and the caster's conditions on top."""
-        return min(10, self.barrier(profile).difficulty + self.condition_difficulty)
+        return magick.barrier_for(self.barrier(profile), self.condition_difficulty).difficulty
 
     def dice(self, profile: Profile) -> int:
         """What the next roll throws: Arete, less the wounds when the table's rule says so."""

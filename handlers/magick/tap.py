@@ -76,14 +76,10 @@ def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> O
         pool += wound_penalty(sheet.health).penalty
     if pool <= 0 or sheet.health.dead:
         return refuse(view.no_arete_dice_text)
+    # the Barrier here, as this caster meets it (blinded: +2, §B.8)
+    target = magick.barrier_for(state.barrier(profile), conditions_difficulty(sheet))
     crossing = magick.cross_barrier(
-        pool,
-        state.place,
-        accumulated=state.gathered,
-        adjustment=state.shift,
-        condition_difficulty=conditions_difficulty(sheet),
-        rng=rng,
-        profile=profile,
+        pool, target, accumulated=state.gathered, rng=rng, profile=profile
     )
     changed, track = sheet, state.track
     if crossing.damage_levels and not sheet.health.dead:

@@ -823,5 +823,6 @@ def test_blindness_adds_two_to_an_effect_and_the_barrier_outside_the_cap() -> No
     assert capped.difficulty + capped.threshold == seen.difficulty + 3 + 2
     place = "most_cities"
     plain = m.cross_barrier(3, place, faces=[9, 9, 9], profile=HOUSE_MAGE)
-    dark = m.cross_barrier(3, place, condition_difficulty=2, faces=[9, 9, 9], profile=HOUSE_MAGE)
+    blinded = m.barrier_for(m.barrier(place, profile=HOUSE_MAGE), 2)
+    dark = m.cross_barrier(3, blinded, faces=[9, 9, 9], profile=HOUSE_MAGE)
     assert dark.barrier.difficulty == min(10, plain.barrier.difficulty + 2)
