@@ -27,7 +27,7 @@ from handlers.combat.attack.flow import (
 from rules import combat
 from rules.combat.damage import DiceTally
 from rules.combat.manoeuvres import MANOEUVRES, DamageBase, Manoeuvre, Reach, Trait
-from rules.combat.situation import Approach, Cover
+from rules.combat.situation import Approach, Condition, Cover
 from rules.d10 import D10Result
 from rules.errors import RulesInputError
 from rules.health import DamageType, wound_penalty
@@ -575,11 +575,52 @@ def draw(
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     with drawing(flow):  # the chat's shared message keeps its language (bot/i18n.py)
         text = panel_text(state, profile)
-        kindred = (house_rules.Group.VAMPIRE,) if _kindred(state) else ()
-        tag = house_rules.house_tag(profile, house_rules.Group.COMBAT, *kindred)
+        tag = house_rules.house_tag(profile, keys=_rules_of(state))
         if tag is not None:
             text += "\n" + escape(tag, quote=False)
         return text, keyboard(flow.id, flow.version, state, profile)
+
+
+# The combat switches every attack's chain depends on (§B.3: attack, defence, damage, soak).
+_CHAIN_RULES = (
+    "combat.attack_difficulty",
+    "combat.defence_subtracts",
+    "combat.extra_successes_add_damage",
+    "combat.damage_difficulty",
+    "combat.damage_ones_cancel",
+    "combat.soak_difficulty",
+    "combat.soak_ones_cancel",
+    "combat.stamina_soaks_lethal",
+)
+
+
+def _rules_of(state: AttackFlow) -> tuple[str, ...]:
+    """The house rules that may have changed this attack: its chain, and only the
+    situational ones its choices and its course touched — not the fight's initiative, the
+    care of wounds or standing up — so the 🏠 line owns up to what shaped this result."""
+    keys = list(_CHAIN_RULES)
+    target = state.chosen_target()
+    if state.approach is not Approach.FRONT:
+        keys.append("combat.swap_rear_flank")
+    if state.guard is Guard.INTERRUPT or state.interruption is not None or state.interrupt_spent:
+        keys += ["combat.interruption_difficulty", "combat.interruption_by_wp_spend"]
+    if (state.defence is not None and state.defence.desperate) or state.desperate:
+        keys.append("combat.desperate_defence_cumulative")
+    if state.moved:
+        keys.append("combat.free_move_bracket_is_half")
+    if state.manoeuvre is Manoeuvre.BLIND_FIRE:
+        keys.append("combat.blind_fire_gated")
+    if state.ambush:
+        keys.append("combat.ambush_victim_defends")
+    if target is not None and Condition.IMMOBILIZED_FULL in target.conditions:
+        keys.append("combat.immobilized_auto_hit_successes")
+    if state.levels or state.stunned:
+        keys += ["combat.stun_inclusive", "combat.stun_per_turn"]
+    if state.reach is Reach.RANGED and state.aim:
+        keys.append("combat.aim_cap")
+    if _kindred(state):
+        keys += ["vampire.bashing_halved", "vampire.potence_as_dice"]
+    return tuple(k for k in keys if k in house_rules.BY_KEY)
 
 
 def _kindred(state: AttackFlow) -> bool:

@@ -58,9 +58,9 @@ def wound_text(state: WoundFlow, track: HealthTrack, profile: Profile) -> str:
         )
     lines.append(status_text(track, profile, vampire=state.vampire))
     soaks = state.dice > 0 or state.soak is not None
-    keys: tuple[str, ...] = (
-        () if state.vampire else house_rules.CARE_RULES
-    )  # a vampire's wounds never worsen
+    # the care of lethal wounds, only where there are lethal wounds (a vampire's never worsen)
+    lethal = DamageType.LETHAL in track.boxes and not state.vampire
+    keys: tuple[str, ...] = house_rules.CARE_RULES if lethal else ()
     if soaks:
         keys += house_rules.SOAK_RULES
     if state.soak is not None and state.vampire and state.damage is DamageType.BASHING:

@@ -138,3 +138,15 @@ def test_earlier_attacks_stay_above_and_a_cancelled_one_says_so() -> None:
     assert "Вера &amp; Co" in lines[0]
     assert lines[-1] == "✖ Атака отменена."
     assert markup is None
+
+
+def test_the_house_line_names_only_what_shaped_this_attack() -> None:
+    """A changed rule of the care of wounds never shaped an attack; its soak difficulty did."""
+    care = MAGE.model_copy(
+        update={"combat": MAGE.combat.model_copy(update={"stabilise_difficulty": 8})}
+    )
+    soak = MAGE.model_copy(update={"combat": MAGE.combat.model_copy(update={"soak_difficulty": 7})})
+    untouched, _keys = view.draw(FLOW, ROLLED, care)
+    tagged, _keys = view.draw(FLOW, ROLLED, soak)
+    assert "🏠" not in untouched
+    assert "🏠" in tagged
