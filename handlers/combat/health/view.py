@@ -246,4 +246,4 @@ def not_yours_text() -> str:
 
 
 def help_line(profile: Profile) -> str:
-    return _("/dmg 3 l damage · /heal · /hp health")
+    return _("/dmg 3 l damage · /heal · /hp health · /hp all: every fighter")
