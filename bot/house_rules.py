@@ -37,6 +37,7 @@ class Group(StrEnum):
     COMBAT = "combat"
     MAGICK = "magick"
     D6 = "d6"
+    VAMPIRE = "vampire"
 
 
 _TOP_GROUPS: dict[str, Group] = {
@@ -55,13 +56,19 @@ _TOP_GROUPS: dict[str, Group] = {
     "extended_botch": Group.TABLE,
     "team_botch": Group.TABLE,
 }
-_NESTED_GROUPS = {"combat": Group.COMBAT, "magick": Group.MAGICK, "d6": Group.D6}
+_NESTED_GROUPS = {
+    "combat": Group.COMBAT,
+    "magick": Group.MAGICK,
+    "d6": Group.D6,
+    "vampire": Group.VAMPIRE,
+}
 
 # The numbers a table may choose, where a number is a switch (a difficulty is one of §A.4's).
 _INT_DOMAINS: dict[str, tuple[int, int]] = {
     "max_declared_actions": (1, 10),
     "combat.lethal_worsens_from_row": (1, 7),
     "combat.immobilized_auto_hit_successes": (1, 5),  # an automatic hit is one at least
+    "vampire.aggravated_heal_blood": (1, 10),
     "magick.natural_witness_difficulty_extra": (0, 3),
     "magick.natural_witness_paradox_extra": (0, 3),
     "magick.modifier_cap": (1, 5),
@@ -163,6 +170,8 @@ def groups_for(profile: Profile) -> tuple[Group, ...]:
     shown = [Group.DICE, Group.TABLE, Group.COMBAT]
     if profile.name in ("mage", "mage-revised"):
         shown.append(Group.MAGICK)
+    else:
+        shown.append(Group.VAMPIRE)  # §B.13: the Kindred are Dark Ages'
     return tuple(shown)
 
 
@@ -401,6 +410,9 @@ _D6_ROLL_RULES = frozenset(
 # Single switches a result outside its own group depends on: a soak (§B.10) and the care
 # lethal wounds need (§B.11), wherever a wound is shown.
 SOAK_RULES = ("combat.soak_difficulty", "combat.soak_ones_cancel", "combat.stamina_soaks_lethal")
+# What a vampire's wound also depends on (§B.13).
+VAMPIRE_SOAK_RULES = ("vampire.bashing_halved",)
+AGGRAVATED_HEAL_RULES = ("vampire.aggravated_heal_blood", "vampire.aggravated_heal_willpower")
 CARE_RULES = (
     "combat.stabilise_difficulty",
     "combat.lethal_worsens_from_row",

@@ -336,6 +336,22 @@ SWITCHES: dict[str, tuple[LazyProxy, LazyProxy]] = {
         __("Contests of many sides"),
         __("The single top side wins by its lead over the second; off: two sides only."),
     ),
+    "vampire.bashing_halved": (
+        __("Bashing halved for vampires"),
+        __("Bashing that gets through a vampire's soak is halved, rounded down; off: taken whole."),
+    ),
+    "vampire.potence_as_dice": (
+        __("Potence as dice"),
+        __("Potence adds automatic successes to melee damage; on: as many damage dice."),
+    ),
+    "vampire.aggravated_heal_blood": (
+        __("Blood for an aggravated level"),
+        __("Blood points that mend one aggravated level with a day's rest; the book's 5."),
+    ),
+    "vampire.aggravated_heal_willpower": (
+        __("Willpower for an aggravated level"),
+        __("Off: blood and rest mend an aggravated level; on: a Willpower point too."),
+    ),
 }
 
 VALUES: dict[str, LazyProxy] = {

@@ -181,8 +181,14 @@ def outcome_line(outcome: Outcome, successes: int, degree: Degree | None, labels
     automatic success is always the one success it says."""
     if outcome is Outcome.SUCCESS and degree is not None:
         return f"<b>{degree_label(degree, labels)}</b>: " + successes_text(successes)
+    if outcome is Outcome.SUCCESS:
+        # no degree to name it by: the count says it, not «Успех: 1 успех»
+        return f"<b>{successes_text(successes)}</b>"
     line = f"<b>{outcome_label(outcome)}</b>"
-    if outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS):
+    if outcome is Outcome.AUTO_SUCCESS and degree is not None and labels is LabelSet.S1:
+        # S1 «Такой успех считается сомнительным (как при получении одного успешного балла)»
+        return line + ": " + degree_label(degree, labels).lower() + ", " + successes_text(successes)
+    if outcome is Outcome.AUTO_SUCCESS:
         line += ": " + successes_text(successes)
     return line
 

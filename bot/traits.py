@@ -160,6 +160,7 @@ NAMES: Mapping[TraitCode, TraitNames] = {
     Stat.BLOOD: _n(
         "Запас крови", "Blood Pool", "Кровь", "Blood", "Пул крови", "Очки крови", "Blood points"
     ),
+    Stat.GENERATION: _n("Поколение", "Generation", "Пок", "Gen"),
     # S1 names neither the Virtues nor the Disciplines: the words of the Russian
     # translations of Vampire, and the other ones players bring from them.
     Virtue.CONSCIENCE: _n("Совесть", "Conscience"),

@@ -17,6 +17,7 @@ TARGET = frozenset({"цель", "target", "до", "to"})
 BASHING = frozenset({"у", "b"})
 LETHAL = frozenset({"л", "l"})
 AGGRAVATED = frozenset({"т", "a"})
+EVERYONE = frozenset({"все", "всех", "всё", "all", "everyone"})  # «/hp все»: every fighter
 
 VULGAR = frozenset({"вульг", "вульгарно", "вульгарный", "вульгарная", "вульгарное", "vulgar"})
 COINCIDENTAL = frozenset(
@@ -134,6 +135,10 @@ HOUSE_RULE_NAMES = {
     "d6.poison_uses_final_gain": "яд_по_выигрышу",
     "d6.special_effort_noop_allowed": "пустое_усилие",
     "d6.multi_side_contests": "много_сторон",
+    "vampire.bashing_halved": "ударный_вдвое",
+    "vampire.potence_as_dice": "мощь_кубиками",
+    "vampire.aggravated_heal_blood": "кровь_на_тяжёлый",
+    "vampire.aggravated_heal_willpower": "св_на_тяжёлый",
 }
 HOUSE_RULE_GROUPS = {
     "dice": "кубики",
@@ -141,6 +146,7 @@ HOUSE_RULE_GROUPS = {
     "combat": "бой",
     "magick": "магия",
     "d6": "d6",
+    "vampire": "вампиры",
 }
 HOUSE_RULE_YES, HOUSE_RULE_NO = "да", "нет"  # a switch's on and off, typed and shown in Russian
 HOUSE_RULE_VALUES = {

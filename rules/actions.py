@@ -270,6 +270,16 @@ def split_pool(pool: int, parts: Sequence[int], profile: Profile) -> tuple[int, 
     return tuple(checked)
 
 
+def split_share(pool: int, actions: int, index: int) -> int:
+    """The part of ``pool`` the ``index``-th of ``actions`` declared actions rolls when the
+    player did not say how to split it (§A.9 ``SPLIT_POOL`` in a fight, [P]): an even split,
+    the dice left over going to the first actions. One action keeps the whole pool."""
+    dice = check_int(pool, "pool", 0, 100)
+    n = check_int(actions, "actions", 1, 10)
+    k = check_int(index, "index", 1, n)
+    return dice // n + (1 if k <= dice % n else 0)
+
+
 def is_extended(target: int) -> bool:
     """S1 «Действие, которое требует 2 и более успешных баллов, считается длительным.»"""
     return check_int(target, "target", 1) >= 2

@@ -223,6 +223,21 @@ class MagickOptions(_Frozen):
     haunt_unit: HauntUnit = HauntUnit.DAYS
 
 
+class VampireOptions(_Frozen):
+    """Switches of §B.13 (vampires in a Dark Ages fight). S1 is the Dark Ages rules chapter
+    and says nothing of how the Kindred take and mend wounds, so each default is the book's
+    usual reading (docs/rules.md §B.13) and each variant a table plays is a switch here."""
+
+    # Bashing that gets through a vampire's soak is halved, rounded down.
+    bashing_halved: bool = True
+    # Potence adds automatic successes to melee damage; the variant adds as many dice.
+    potence_as_dice: bool = False
+    # Blood points that mend one aggravated level (with a day's rest), and whether a
+    # Willpower point is spent with them.
+    aggravated_heal_blood: int = 5
+    aggravated_heal_willpower: bool = False
+
+
 class D6Options(_Frozen):
     """Switches of §D (the d6 narrative system, S2/S3); each default is the §F.4 proposal."""
 
@@ -289,6 +304,7 @@ class Profile(_Frozen):
     combat: CombatOptions = CombatOptions()
     magick: MagickOptions = MagickOptions()
     d6: D6Options = D6Options()
+    vampire: VampireOptions = VampireOptions()
 
 
 MAGE_REVISED = Profile(name="mage-revised")

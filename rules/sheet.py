@@ -60,6 +60,7 @@ from rules.errors import (
 from rules.health import HealthTrack, ImpossibleReason, PoolKind, penalised_pool
 from rules.profiles import D6, DARK_AGES, HOUSE_MAGE, GameSystem, Profile
 from rules.spheres import Sphere, SphereLevel
+from rules.vampire import GENERATION_MAX, GENERATION_MIN, blood_pool_max
 
 # ---------------------------------------------------------------------------------------------
 # The trait catalogue
@@ -148,6 +149,7 @@ class Stat(StrEnum):
     ARETE = "arete"  # Арете («Арте» in S4)
     HUMANITY = "humanity"  # Человечность (S1)
     BLOOD = "blood"  # a vampire's blood pool (S1): points held, spent, never rolled
+    GENERATION = "generation"  # «Поколение»: what makes the sheet a vampire's (§B.13)
     QUINTESSENCE = "quintessence"  # Квинтэссенция
     PARADOX = "paradox"  # Парадокс
 
@@ -301,6 +303,7 @@ _CATALOGUE: dict[SheetSystem, tuple[TraitCode, ...]] = {
         Stat.WILLPOWER,
         Stat.HUMANITY,
         *Virtue,
+        Stat.GENERATION,
         Stat.BLOOD,
         *Discipline,
     ),
@@ -402,6 +405,8 @@ def trait_range(code: TraitCode, *, supernatural: bool = False) -> tuple[int, in
         return 0, TRAIT_MAX
     if code is Stat.BLOOD:
         return 0, BLOOD_MAX
+    if code is Stat.GENERATION:
+        return GENERATION_MIN, GENERATION_MAX
     if isinstance(code, Sphere):
         return 0, SPHERE_MAX
     if code in (Stat.WILLPOWER, Stat.ARETE, Stat.HUMANITY):
@@ -467,6 +472,7 @@ class Sheet(_Frozen):
     arete: int | None = None
     humanity: int | None = None
     blood: int | None = None
+    generation: int | None = None
     quintessence: int = 0
     paradox: int = 0
     health: Track = HealthTrack()
@@ -502,6 +508,7 @@ class Sheet(_Frozen):
             Stat.ARETE: self.arete,
             Stat.HUMANITY: self.humanity,
             Stat.BLOOD: self.blood,
+            Stat.GENERATION: self.generation,
             Stat.QUINTESSENCE: self.quintessence,
             Stat.PARADOX: self.paradox,
             D6Field.WEAKNESS: self.weakness,
@@ -547,6 +554,7 @@ def validate(sheet: Sheet) -> Sheet:
     _check_optional_stat(sheet, Stat.ARETE, sheet.arete, "arete")
     _check_optional_stat(sheet, Stat.HUMANITY, sheet.humanity, "humanity")
     _check_optional_stat(sheet, Stat.BLOOD, sheet.blood, "blood")
+    _check_optional_stat(sheet, Stat.GENERATION, sheet.generation, "generation")
     if (sheet.willpower is None) != (sheet.willpower_current is None):
         raise RulesInputError(ErrorCode.STATE, "willpower_current", "set without the rating")
     if sheet.willpower is not None:
@@ -684,7 +692,7 @@ def set_trait(
         return _update(sheet, spheres={**sheet.spheres, key.value: value})
     if key is Stat.WILLPOWER:
         return set_willpower(sheet, value)
-    if key in (Stat.ARETE, Stat.HUMANITY, Stat.BLOOD):
+    if key in (Stat.ARETE, Stat.HUMANITY, Stat.BLOOD, Stat.GENERATION):
         check_int(value, key.value, *trait_range(key))
         return _update(sheet, **{key.value: value})
     if key is Stat.QUINTESSENCE:
@@ -767,6 +775,15 @@ def regain_willpower(sheet: Sheet, points: int = 1) -> Sheet:
 # The blood pool (S1)
 
 
+def is_vampire(sheet: Sheet) -> bool:
+    """A vampire is whoever has a Generation or a blood pool on a Dark Ages sheet (§B.13):
+    the sheet decides, so a mortal in a vampire's chat soaks and heals as a mortal."""
+    sheet = _check_sheet(sheet)
+    if sheet.system is not SheetSystem.DARK_AGES:
+        return False
+    return sheet.generation is not None or sheet.blood is not None
+
+
 def spend_blood(sheet: Sheet, points: int) -> Sheet:
     """Spend points of the blood pool; more than the sheet holds (or a sheet without a pool)
     is ``E_RANGE`` and leaves the sheet as it was."""
@@ -783,12 +800,15 @@ def spend_blood(sheet: Sheet, points: int) -> Sheet:
 
 
 def gain_blood(sheet: Sheet, points: int) -> Sheet:
-    """Blood drunk: added to the pool, never above the sheet's range (a typo, not a feast)."""
+    """Blood drunk: added to the pool, never above what the Generation holds (§B.13) or, with
+    no Generation written, the sheet's range (a typo, not a feast)."""
     sheet = _check_sheet(sheet)
     if Stat.BLOOD not in _CATALOGUE[sheet.system]:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "blood", f"on a {sheet.system} sheet")
     check_int(points, "points", 1, BLOOD_MAX)
-    return _update(sheet, blood=min(BLOOD_MAX, (sheet.blood or 0) + points))
+    top = BLOOD_MAX if sheet.generation is None else blood_pool_max(sheet.generation)
+    now = sheet.blood or 0
+    return _update(sheet, blood=max(now, min(top, now + points)))
 
 
 # ---------------------------------------------------------------------------------------------

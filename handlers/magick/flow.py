@@ -11,10 +11,12 @@ from pydantic import ConfigDict, Field
 from bot.store import FlowState
 from rules import magick
 from rules.combat.damage import DiceTally
+from rules.combat.situation import own_action
 from rules.d10 import D10Result
 from rules.errors import RulesInputError
 from rules.health import DamageType, HealthTrack
 from rules.profiles import Profile
+from rules.sheet import Sheet
 from rules.spheres import Sphere
 
 KIND = "effect"
@@ -54,6 +56,7 @@ class EffectFlow(FlowState):
     arete: int
     held: int  # Quintessence on the sheet when the wizard opened (the buttons' ceiling)
     wound_penalty: int = 0  # dice wounds take off Arete (AMB-C5), as a positive number
+    condition_difficulty: int = 0  # §B.8 on the caster (blinded: +2), as the sheet was read
     stage: Stage = Stage.SETUP
     level: int = 1
     sphere: Sphere | None = None
@@ -158,6 +161,7 @@ class EffectFlow(FlowState):
             self.quintessence,
             quintessence_available=self.held,
             profile=profile,
+            condition_difficulty=self.condition_difficulty,
         )
 
     def modifier_items(self) -> list[magick.ModifierItem]:
@@ -202,6 +206,11 @@ class BarrierFlow(FlowState):
     # The dice the caster's wounds take off Arete (a positive number) as the sheet was last
     # read: at /barrier, then after each roll's harm; the header shows the next roll's pool.
     wound_penalty: int = 0
+    condition_difficulty: int = 0  # §B.8 on the caster (blinded: +2 on every roll)
+
+    def difficulty(self, profile: Profile) -> int:
+        """The Barrier's difficulty at this place, and the caster's conditions on top."""
+        return magick.barrier_for(self.barrier(profile), self.condition_difficulty).difficulty
 
     def dice(self, profile: Profile) -> int:
         """What the next roll throws: Arete, less the wounds when the table's rule says so."""
@@ -214,3 +223,9 @@ class BarrierFlow(FlowState):
     @property
     def over(self) -> bool:
         return self.crossed or self.stopped
+
+
+def conditions_difficulty(sheet: Sheet) -> int:
+    """What the caster's own §B.8 conditions add to a magick roll: S4 «Ослепление: +2
+    сложности ко всем действиям» (an Arete roll is an action)."""
+    return own_action(sheet.conditions).difficulty

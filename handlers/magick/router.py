@@ -52,6 +52,7 @@ from handlers.magick.flow import (
     EffectFlow,
     Panel,
     Stage,
+    conditions_difficulty,
 )
 from handlers.magick.tap import BARRIER
 from handlers.magick.tap import only_if as _only_if
@@ -182,6 +183,7 @@ async def m_command(
         arete=sheet.arete,
         held=sheet.quintessence,
         wound_penalty=-wound_penalty(sheet.health).penalty,
+        condition_difficulty=conditions_difficulty(sheet),
         in_combat=fighting,
     )
     if args is not None:
@@ -275,7 +277,13 @@ def _cast(
     if first and state.willpower and sheet.willpower_current == 0:
         raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
     penalty = -wound_penalty(sheet.health).penalty
-    current = state.model_copy(update={"held": held, "wound_penalty": penalty})
+    current = state.model_copy(
+        update={
+            "held": held,
+            "wound_penalty": penalty,
+            "condition_difficulty": conditions_difficulty(sheet),
+        }
+    )
     if first and current.quintessence:
         # A point that cannot lower a difficulty already at its floor is not taken (§C.4).
         try:
@@ -297,6 +305,7 @@ def _cast(
             quintessence_available=held if first else None,
             willpower=current.willpower,
             wound_penalty=min(penalty, magick.ARETE_MAX),
+            condition_difficulty=current.condition_difficulty,
             ritual_rolls=current.rolls + 1 if current.target is not None else 0,
         )
         casting = magick.cast(spell, rng=rng, profile=profile)
@@ -697,6 +706,7 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
         user_id=user.id,
         arete=sheet.arete,
         wound_penalty=-wound_penalty(sheet.health).penalty,
+        condition_difficulty=conditions_difficulty(sheet),
     )
     flow = await store.create_flow(state, message.chat.id, user.id)
     text, markup = view.draw_barrier(flow, state, profile)

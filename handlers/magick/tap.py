@@ -18,7 +18,7 @@ from bot.runner import Actor, Known, Outcome, Reading, SheetMoved, Tap, Who, ref
 from bot.store import Flow, SheetSpend
 from handlers.magick import view
 from handlers.magick.callbacks import BarrierAction, BarrierCallback
-from handlers.magick.flow import KIND, BarrierFlow
+from handlers.magick.flow import KIND, BarrierFlow, conditions_difficulty
 from rules import magick
 from rules.dice import Rng
 from rules.health import apply_damage, wound_penalty
@@ -76,13 +76,10 @@ def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> O
         pool += wound_penalty(sheet.health).penalty
     if pool <= 0 or sheet.health.dead:
         return refuse(view.no_arete_dice_text)
+    # the Barrier here, as this caster meets it (blinded: +2, §B.8)
+    target = magick.barrier_for(state.barrier(profile), conditions_difficulty(sheet))
     crossing = magick.cross_barrier(
-        pool,
-        state.place,
-        accumulated=state.gathered,
-        adjustment=state.shift,
-        rng=rng,
-        profile=profile,
+        pool, target, accumulated=state.gathered, rng=rng, profile=profile
     )
     changed, track = sheet, state.track
     if crossing.damage_levels and not sheet.health.dead:
@@ -99,6 +96,7 @@ def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> O
             "track": track,
             "arete": sheet.arete,
             "wound_penalty": -wound_penalty(changed.health).penalty,
+            "condition_difficulty": conditions_difficulty(sheet),
         }
     )
     entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)

@@ -89,6 +89,8 @@ def _difficulty_line(state: EffectFlow, profile: Profile) -> str:
                 n=found.modifier_applied, cap=profile.magick.modifier_cap
             )
         )
+    if state.condition_difficulty:  # §B.8, outside magick's own ±3
+        parts.append(_("blinded +{n}").format(n=state.condition_difficulty))
     line += " (" + ", ".join(parts).replace("-", "−") + ")"
     if found.wasted_quintessence:
         line += "\n⚠️ " + _(
@@ -603,7 +605,7 @@ def _tier_options(effects: magick.BacklashEffects) -> str:
     parts = []
     for option in effects.options:
         text = _effect_name(option.effect)
-        if option.low is not None and option.high is not None and option.turns:
+        if option.turns:  # a difficulty's turns, and tier 4's unconsciousness for as many
             text += " " + _("for {n} turn", "for {n} turns", n=option.turns).format(n=option.turns)
         if option.amount:
             text += f" ({option.amount})"
@@ -945,10 +947,12 @@ def barrier_text(state: BarrierFlow, profile: Profile) -> str:
         + place_of_barrier(state.place),
         _barrier_pool(state, profile)
         + " · "
-        + _("difficulty {d}").format(d=found.difficulty)
+        + _("difficulty {d}").format(d=state.difficulty(profile))
         + " · "
         + _("successes needed: {n}").format(n=need),
     ]
+    if state.condition_difficulty:
+        lines.append(_("Blinded: +{n} difficulty").format(n=state.condition_difficulty))
     if state.shift:
         lines.append(_("Local shift: {n:+d}").format(n=state.shift).replace("-", "−"))
     for n, roll in enumerate(state.rolls, start=1):

@@ -19,6 +19,7 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import get_i18n
 
 from bot import render, rolling, sheet_text, table_text
+from bot.combat import fighting as fighting_in
 from bot.runner import Actor, Drawn, Known, Outcome, Reading, SheetMoved, Tap, Who, refuse
 from bot.store import Flow, Store
 from bot.traits import display_name
@@ -54,6 +55,7 @@ class WizardRead:
 
     sheet: Sheet | None
     name: str
+    fighting: bool = False  # a round tracker is open: no automatic success (§A.6)
 
 
 @dataclass(frozen=True)
@@ -69,13 +71,18 @@ class ResultRead:
 # --- The wizard -------------------------------------------------------------------------
 
 
-def auto_success_offered(pool: int, difficulty: int, profile: Profile) -> bool:
-    """§A.6 in an ordinary situation (RollContext.NORMAL); the S1 variant's Willpower price is
-    taken on trust, since the bot does not yet know the character's Willpower."""
+def auto_success_offered(
+    pool: int, difficulty: int, profile: Profile, *, fighting: bool = False
+) -> bool:
+    """§A.6 in an ordinary situation (RollContext.NORMAL), or in a fight while a round tracker
+    is open (RollContext.COMBAT: S0 «не может быть использована в бою», S1 «драка … система
+    автоматического успеха неприменима»); the S1 variant's Willpower price is taken on trust,
+    since the bot does not yet know the character's Willpower."""
     if not profile.auto_success:
         return False
+    context = RollContext.COMBAT if fighting else RollContext.NORMAL
     try:
-        found = auto_success(pool, difficulty, profile, RollContext.NORMAL, wp_current=1)
+        found = auto_success(pool, difficulty, profile, context, wp_current=1)
     except RulesInputError:
         return False
     return found.status is AutoStatus.APPLIED
@@ -233,7 +240,7 @@ def _auto(state: WizardState, actor: Actor, known: Known[WizardRead]) -> Outcome
     profile, sheet = known.profile, known.read.sheet
     resolved = wizard_pool(sheet, _roller(known, actor.name), profile, state)
     if not isinstance(resolved, rolling.Pool) or not auto_success_offered(
-        resolved.dice, state.difficulty, profile
+        resolved.dice, state.difficulty, profile, fighting=known.read.fighting
     ):
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "auto_success")
     pool = resolved.dice
@@ -333,6 +340,8 @@ def wizard_view(
     profile: Profile,
     sheet: Sheet | None,
     resolved: rolling.Pool | str | None,
+    *,
+    fighting: bool = False,
 ) -> tuple[str, InlineKeyboardMarkup]:
     chances = None
     offered = False
@@ -344,7 +353,7 @@ def wizard_view(
             profile=profile,
             willpower=state.willpower,
         )
-        offered = auto_success_offered(pool, state.difficulty, profile)
+        offered = auto_success_offered(pool, state.difficulty, profile, fighting=fighting)
     traits = trait_buttons(sheet, state)
     recent = recent_buttons(sheet, state)
     text = view.wizard_text(
@@ -379,7 +388,7 @@ def draw_wizard(flow: Flow, state: WizardState, known: Known[WizardRead]) -> Dra
         return text, None
     sheet = known.read.sheet
     resolved = wizard_pool(sheet, _roller(known, known.read.name), profile, state)
-    return wizard_view(flow, state, profile, sheet, resolved)
+    return wizard_view(flow, state, profile, sheet, resolved, fighting=known.read.fighting)
 
 
 async def read_wizard(reading: Reading[WizardState, RollCallback]) -> WizardRead:
@@ -387,7 +396,8 @@ async def read_wizard(reading: Reading[WizardState, RollCallback]) -> WizardRead
     assert reading.profile is not None  # the runner always hands the chat's profile
     profile = reading.profile
     who = rolling.Roller(flow.chat_id, flow.owner_id, name)
-    return WizardRead(await rolling.load_sheet(reading.store, who, profile), name)
+    sheet = await rolling.load_sheet(reading.store, who, profile)
+    return WizardRead(sheet, name, await fighting_in(reading.store, flow.chat_id))
 
 
 # --- A result's buttons -------------------------------------------------------------------

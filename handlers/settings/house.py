@@ -40,6 +40,7 @@ _GROUP_NAMES: dict[Group, LazyProxy] = {
     Group.COMBAT: __("Combat and health"),
     Group.MAGICK: __("Magick"),
     Group.D6: __("The d6 game"),
+    Group.VAMPIRE: __("Vampires"),
 }
 
 
@@ -135,10 +136,13 @@ def card_text(profile: Profile, switch: Switch) -> str:
     now and the value of the chat's book."""
     base = base_profile(profile.name)
     now, book = value_of(profile, switch), value_of(base, switch)
-    lines = [f"🏠 <b>{escape(label(switch))}</b> <code>{escape(typed_name(switch))}</code>"]
+    lines = [f"🏠 <b>{escape(label(switch))}</b>"]
     described = describe(switch)
     if described:
         lines.append(escape(described))
+    # the name to type, said as such: a bare key beside the label read as a stray word
+    typed = f"<code>/rules set {escape(typed_name(switch))}=…</code>"
+    lines.append(_("To type it: {command}").format(command=typed))
     lines.append(
         _("Now: {value} · the book: {book}").format(
             value=f"<b>{escape(shown_value(now))}</b>", book=escape(shown_value(book))

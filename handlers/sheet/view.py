@@ -54,10 +54,12 @@ from rules.sheet import (
     TraitCode,
     Virtue,
     catalogue,
+    system_of,
     trait_code,
     trait_range,
 )
 from rules.spheres import Sphere
+from rules.vampire import blood_per_turn, blood_pool_max
 
 # NPC sheets are marked apart, so a reply to one never pastes into the replier's own sheet.
 NPC_MARK = "🎭"
@@ -87,12 +89,22 @@ def _wound_word(kind: DifficultyKind) -> str:
     return _("mental wound")
 
 
+def _game_title(sheet: Sheet, profile: Profile | None) -> str:
+    """The chat's game when the sheet is of it (a Revised chat's sheet is not the house
+    sheet's); a Mage sheet seen without the chat's game is just «Маг»."""
+    if profile is not None and system_of(profile) is sheet.system:
+        return render.profile_title(profile.name)
+    if sheet.system is SheetSystem.MAGE:
+        return _("Mage")
+    return render.profile_title(sheet.system.value)
+
+
 def sheet_text(
     sheet: Sheet, owner: str, lang: Lang, mark: str = SHEET_MARK, profile: Profile | None = None
 ) -> str:
     """The sheet as a player reads it at the table; Willpower as current/permanent (§A.7)."""
     head = f"{mark} <b>{escape(owner)}</b> — " + _("character sheet, {game}").format(
-        game=render.profile_title(sheet.system.value)
+        game=_game_title(sheet, profile)
     )
     lines = [head]
     if sheet.system is SheetSystem.D6:
@@ -127,15 +139,25 @@ def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
                 current=sheet.willpower_current, permanent=sheet.willpower
             )
         )
-    for stat in (Stat.ARETE, Stat.HUMANITY):
+    for stat in (Stat.ARETE, Stat.HUMANITY, Stat.GENERATION):
         value = sheet.rating(stat) if stat in catalogue(sheet.system) else None
         if value is not None:
             lines.append(f"<b>{trait_name(stat, lang, sheet.system)}</b>: {value}")
     virtues = _rated([c for c in catalogue(sheet.system) if isinstance(c, Virtue)], sheet, lang)
     if virtues:
         lines.append("<b>" + _("Virtues") + f"</b>: {virtues}")
-    if sheet.blood is not None:
+    if sheet.blood is not None and sheet.generation is None:
         lines.append(f"<b>{trait_name(Stat.BLOOD, lang, sheet.system)}</b>: {sheet.blood}")
+    elif sheet.blood is not None:
+        # the Generation's limits beside the pool (§B.13): what a turn may spend
+        lines.append(
+            f"<b>{trait_name(Stat.BLOOD, lang, sheet.system)}</b>: "
+            + _("{current} of {permanent}").format(
+                current=sheet.blood, permanent=blood_pool_max(sheet.generation)
+            )
+            + ", "
+            + _("up to {n} a turn").format(n=blood_per_turn(sheet.generation))
+        )
     disciplines = _rated(
         [c for c in catalogue(sheet.system) if isinstance(c, Discipline)], sheet, lang
     )

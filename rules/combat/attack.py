@@ -57,6 +57,7 @@ from rules.profiles import (
     ZeroAbility,
     check_profile,
 )
+from rules.vampire import potence_damage
 
 # ----- Plans: what to roll -----
 
@@ -98,6 +99,7 @@ class AttackPlan:
     ammo_spent: int
     ammo_left: int | None
     effects: frozenset[Effect]
+    damage_successes: int = 0  # automatic damage successes (Potence, §B.13)
 
     @property
     def status(self) -> PlanStatus:
@@ -177,6 +179,8 @@ class AttackSetup:
     dice_penalty: int = 0
     blind_check: D10Result | None = None
     gm_override: bool = False
+    vampire: bool = False  # the attacker is a vampire: the bite is theirs (§B.13)
+    potence: int = 0  # «Мощь»: added to melee damage (§B.13)
 
 
 def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
@@ -229,8 +233,15 @@ def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
         check_int(weapon_damage, "weapon_damage", 0, WEAPON_DAMAGE_MAX)
     if track is not None and not isinstance(track, HealthTrack):
         raise RulesInputError(ErrorCode.TYPE, "track", "expected HealthTrack")
+    if spec.code is Manoeuvre.BITE and not check_bool(setup.vampire, "vampire"):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "code", "only a vampire bites (§B.13)")
     damage_dice, default_type = _damage(spec, strength, weapon_damage)
     kind = default_type if damage_type is None else parse_damage_type(damage_type)
+    auto_damage = 0
+    potence = check_int(setup.potence, "potence", 0, TRAIT_MAX)
+    if potence and spec.reach is Reach.MELEE and kind is not None:
+        more_dice, auto_damage = potence_damage(potence, profile.vampire)
+        damage_dice += more_dice
     spent, left = _ammo(spec, ammo)
     mine = _conditions(sit.attacker_conditions, "attacker_conditions")
     theirs = _conditions(sit.target_conditions, "target_conditions")
@@ -273,6 +284,7 @@ def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
         ammo_spent=spent,
         ammo_left=left,
         effects=spec.effects,
+        damage_successes=auto_damage,
     )
 
 
@@ -284,7 +296,7 @@ def _damage(
     if base is DamageBase.NONE:
         return 0, None
     if base is DamageBase.STRENGTH:
-        return strength + spec.damage_bonus, DamageType.BASHING
+        return strength + spec.damage_bonus, spec.damage_kind or DamageType.BASHING
     if base is DamageBase.GUN_BUTT:
         rating = strength if weapon is None else weapon
         return rating + spec.damage_bonus, DamageType.BASHING

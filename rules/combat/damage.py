@@ -33,6 +33,7 @@ from rules.profiles import (
     Profile,
     combat_options,
 )
+from rules.vampire import halved_bashing
 
 # ----- §B.3 steps 3–4: damage and soak -----
 
@@ -98,10 +99,14 @@ class Target:
     armour: int = 0
     track: HealthTrack = field(default_factory=HealthTrack)
     soaks_aggravated: bool = False  # a source that lets this character soak Тяжёлый урон
+    vampire: bool = False  # on the sheet (rules.sheet.is_vampire): soaks as §B.13 says
+    fortitude: int = 0  # «Стойкость»: soak dice of a vampire, the only ones against aggravated
 
     def __post_init__(self) -> None:
         check_int(self.stamina, "stamina", 0, TRAIT_MAX)
         check_int(self.armour, "armour", 0, 10)
+        check_bool(self.vampire, "vampire")
+        check_int(self.fortitude, "fortitude", 0, TRAIT_MAX)
         if not isinstance(self.track, HealthTrack):
             raise RulesInputError(ErrorCode.TYPE, "track", "expected HealthTrack")
         check_bool(self.soaks_aggravated, "soaks_aggravated")
@@ -118,13 +123,18 @@ def soak_pool(
 
     Bashing: Stamina + armour. Lethal: armour only unless ``stamina_soaks_lethal``.
     Aggravated: only a target flagged ``soaks_aggravated``. Barrier-crossing damage and
-    Backlash tier 5 are ``unsoakable``.
+    Backlash tier 5 are ``unsoakable``. A vampire (§B.13) soaks bashing and lethal with
+    Stamina + Fortitude + armour and aggravated with Fortitude alone.
     """
     opts = combat_options(options)
     check_type(target, Target, "target")
     dtype = parse_damage_type(kind)
     if check_bool(unsoakable, "unsoakable"):
         return 0
+    if target.vampire:
+        if dtype is DamageType.AGGRAVATED:
+            return target.fortitude
+        return target.stamina + target.fortitude + target.armour
     if dtype is DamageType.BASHING:
         return target.stamina + target.armour
     if dtype is DamageType.LETHAL:
@@ -166,6 +176,7 @@ class AttackOutcome:
     events: tuple[DamageEvent, ...]
     stunned: bool
     effects: frozenset[Effect]
+    halved: int = 0  # bashing levels a vampire shrugged off after soak (§B.13)
 
 
 @dataclass(frozen=True)
@@ -263,7 +274,10 @@ def resolve_attack(
     dmg = roll_damage(dmg_pool, opts, faces=damage_faces, rng=rng)
     s_pool = soak_pool(target, plan.damage_type, opts, unsoakable=unsoakable)
     soak = roll_soak(s_pool, opts, faces=soak_faces, rng=rng) if s_pool else None
-    levels = max(0, dmg.successes - (soak.successes if soak else 0))
+    through = max(0, dmg.successes + plan.damage_successes - (soak.successes if soak else 0))
+    levels = (
+        halved_bashing(through, plan.damage_type, profile.vampire) if target.vampire else through
+    )
     applied = apply_damage(target.track, plan.damage_type, levels, opts)
     if opts.stun_per_turn:
         earlier = check_ints(earlier_levels, "earlier_levels", 0, 100)
@@ -282,6 +296,7 @@ def resolve_attack(
         levels=levels,
         damage_type=plan.damage_type,
         track=applied.track,
+        halved=through - levels,
         events=applied.events,
         stunned=not applied.track.dead and stunned,
         effects=plan.effects,

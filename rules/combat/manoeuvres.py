@@ -9,6 +9,7 @@ from enum import StrEnum
 from rules.errors import (
     parse_enum,
 )
+from rules.health import DamageType
 
 # ----- Manoeuvre tables (§B.4–§B.6) -----
 
@@ -83,6 +84,7 @@ class Manoeuvre(StrEnum):
     SPRAY = "spray"  # Веером
     BURST = "burst"  # Очередь
     BLIND_FIRE = "blind_fire"  # Стрельба вслепую
+    BITE = "bite"  # Укус: a vampire's fangs (§B.13)
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ class ManoeuvreSpec:
     attack_dice: int = 0
     ammo: Ammo = Ammo.NONE
     effects: frozenset[Effect] = frozenset()
+    damage_kind: DamageType | None = None  # None: the type §B.10 gives its damage base
 
 
 _BRAWL_MELEE = (Trait.BRAWL, Trait.MELEE)
@@ -170,6 +173,16 @@ MANOEUVRES: Mapping[Manoeuvre, ManoeuvreSpec] = {
         ),
         # The +3 is S4 «с +3 к сложности стрельбы»; the gate is AMB-B12.
         ManoeuvreSpec(Manoeuvre.BLIND_FIRE, _R, _GUNS, 3, DamageBase.WEAPON, ammo=Ammo.ONE),
+        # §B.13: S4 counts «атаки … клыками … (вампиры…)» aggravated; Strength + 1 as the book.
+        ManoeuvreSpec(
+            Manoeuvre.BITE,
+            _M,
+            (Trait.BRAWL,),
+            0,
+            DamageBase.STRENGTH,
+            1,
+            damage_kind=DamageType.AGGRAVATED,
+        ),
     )
 }
 

@@ -106,9 +106,13 @@ class Round(BaseModel):
         return next((f for f in self.fighters if f.key == key), None)
 
     def stunned(self, key: str) -> bool:
-        """Whether ``key`` is stunned this round (§B.11): their actions are skipped."""
+        """Whether ``key`` is stunned this round (§B.11): their actions are skipped, however
+        the stun came — counted from a wound, or the «Контузия» the Storyteller set by hand
+        (which stays until taken off)."""
         fighter = self.fighter(key)
-        return fighter is not None and fighter.stunned_through >= self.number
+        if fighter is None:
+            return False
+        return fighter.stunned_through >= self.number or Condition.STUNNED in fighter.conditions
 
     def has_defence(self, key: str) -> bool:
         """A declared defensive manoeuvre not yet used against an attack (§B.3 step 2)."""
@@ -476,7 +480,8 @@ def toggle_condition(current: Round, key: str, condition: Condition | str) -> Ro
         f.model_copy(update={"conditions": changed}) if f.key == key else f
         for f in current.fighters
     )
-    return current.model_copy(update={"fighters": fighters})
+    # a stun set by hand skips the fighter at once, as a counted one does (§B.11)
+    return _settle(current.model_copy(update={"fighters": fighters}))
 
 
 def resolved(current: Round, key: str) -> Round:

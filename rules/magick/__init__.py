@@ -53,6 +53,7 @@ from rules.magick.barrier import (
     BarrierPlace,
     HauntDuration,
     barrier,
+    barrier_for,
     cross_barrier,
     haunt_duration,
 )
@@ -167,6 +168,7 @@ __all__ = [
     "backlash_effects",
     "backlash_tier",
     "barrier",
+    "barrier_for",
     "base_difficulty",
     "cast",
     "check_quintessence",

@@ -65,6 +65,7 @@ class Spell:
     wound_penalty: int = 0
     ritual_rolls: int = 0
     auto_success: bool = False
+    condition_difficulty: int = 0  # §B.8 on the caster (blinded: +2)
 
 
 def cast(
@@ -97,6 +98,7 @@ def cast(
         spell.quintessence,
         quintessence_available=spell.quintessence_available,
         profile=prof,
+        condition_difficulty=spell.condition_difficulty,
     )
     pool = level - (penalty if prof.magick.wound_penalty_on_arete else 0)
     if pool <= 0:

@@ -12,6 +12,7 @@ from rules.dice import Rng
 from rules.errors import (
     check_bool,
     check_int,
+    check_type,
     parse_enum,
 )
 from rules.health import DamageType
@@ -124,7 +125,7 @@ class BarrierCrossing(_Value):
 
 def cross_barrier(
     pool: int,
-    place: BarrierPlace | str,
+    place: BarrierPlace | str | Barrier,
     *,
     accumulated: int = 0,
     adjustment: int = 0,
@@ -138,13 +139,17 @@ def cross_barrier(
     «Пересечение Барьера… причиняет один уровень непоглощаемых повреждений за каждую неудачу
     при броске кубиков.» By default that is one level per roll that fails or botches; a
     profile may read it as per failed die (AMB-C14). The pool is Arete unless the
-    Storyteller says otherwise. A botch loses the accumulated successes (§A.11).
+    Storyteller says otherwise. A botch loses the accumulated successes (§A.11). ``place``
+    may be a :class:`Barrier` already read (:func:`barrier_for`): a blinded caster's.
     """
     prof = _profile(profile)
     opts = prof.magick
     size = check_int(pool, "pool", 1, prof.pool_sanity_max)
     so_far = check_int(accumulated, "accumulated", 0, MAX_SUCCESSES)
-    target = barrier(place, adjustment, technocratic=technocratic, profile=prof)
+    if isinstance(place, Barrier):
+        target = place  # the caller's own reading of it (a blinded caster's harder one)
+    else:
+        target = barrier(place, adjustment, technocratic=technocratic, profile=prof)
     dice = faces_or_roll(size, faces, rng)
     result = d10.resolve(dice, target.difficulty, prof)
     if result.outcome is Outcome.BOTCH and prof.extended_botch is ExtendedBotch.LOSE_ALL:
@@ -163,3 +168,12 @@ def cross_barrier(
         damage_levels=harm,
         damage_type=BARRIER_DAMAGE_TYPE,
     )
+
+
+def barrier_for(target: Barrier, condition_difficulty: int) -> Barrier:
+    """The Barrier as a caster with §B.8 conditions meets it: S4 «Ослепление: +2 сложности ко
+    всем действиям», each roll across it being one (never above 10)."""
+    check_type(target, Barrier, "target")
+    extra = check_int(condition_difficulty, "condition_difficulty", 0, 10)
+    harder = min(d10.DIFFICULTY_MAX, target.difficulty + extra)
+    return target.model_copy(update={"difficulty": harder})

@@ -209,6 +209,7 @@ def effect_difficulty(
     *,
     quintessence_available: int | None = None,
     profile: Profile | None = None,
+    condition_difficulty: int = 0,
 ) -> EffectDifficulty:
     """Base (§C.2) + capped modifiers (§C.3), normalised like any difficulty (§A.8).
 
@@ -232,14 +233,21 @@ def effect_difficulty(
     else:
         capped = _clamp(plain, cap) - q
         wasted = 0
+    # §B.8 on the caster's own action, outside the ±3 of magick's own modifiers: blinded is
+    # S4 «+2 сложности ко всем действиям», an Effect included
+    extra = check_int(condition_difficulty, "condition_difficulty", 0, 10)
     final = effective_difficulty(
-        base, [capped], prof, floor=prof.effect_difficulty_min, validate_base=False
+        base, [capped, extra], prof, floor=prof.effect_difficulty_min, validate_base=False
     )
     # What the Quintessence the cap let through really lowered: the difficulty (and the
     # threshold above the cap) with and without it; the rest hit the floor.
     useful = q - wasted
     bare = effective_difficulty(
-        base, [capped + useful], prof, floor=prof.effect_difficulty_min, validate_base=False
+        base,
+        [capped + useful, extra],
+        prof,
+        floor=prof.effect_difficulty_min,
+        validate_base=False,
     )
     lowered = (bare.difficulty + bare.threshold) - (final.difficulty + final.threshold)
     return EffectDifficulty(

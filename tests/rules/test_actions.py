@@ -455,3 +455,14 @@ def test_property_junk_input_raises_only_rules_input_error(first: Any, second: A
         except RulesInputError as error:  # anything else fails the test
             codes.append(error.code)
     assert all(isinstance(code, ErrorCode) for code in codes)
+
+
+def test_split_share_is_even_with_the_odd_dice_first() -> None:
+    from rules.actions import split_share
+
+    assert [split_share(7, 2, k) for k in (1, 2)] == [4, 3]
+    assert [split_share(7, 3, k) for k in (1, 2, 3)] == [3, 2, 2]
+    assert split_share(5, 1, 1) == 5
+    assert sum(split_share(9, 4, k) for k in range(1, 5)) == 9
+    with pytest.raises(RulesInputError):
+        split_share(5, 2, 3)

@@ -272,6 +272,7 @@ def test_manoeuvre_table_matches_s4() -> None:
         Manoeuvre.SPRAY: (2, 10, 0),
         Manoeuvre.BURST: (1, 2, 0),
         Manoeuvre.BLIND_FIRE: (3, 0, 0),
+        Manoeuvre.BITE: (0, 0, 1),  # not S4's: the vampire's bite of §B.13
     }
     assert set(MANOEUVRES) == set(rows)
     for code, (diff, dice, bonus) in rows.items():

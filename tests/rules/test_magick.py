@@ -809,3 +809,20 @@ def test_junk_input_raises_only_rules_errors(args: tuple[Any, ...]) -> None:
     for call in calls:
         with contextlib.suppress(RulesInputError):
             call()
+
+
+def test_blindness_adds_two_to_an_effect_and_the_barrier_outside_the_cap() -> None:
+    """S4 «Ослепление: +2 сложности ко всем действиям»: an Arete roll is one, and the +2
+    is not one of magick's own modifiers (their ±3 cap does not hold it back)."""
+    from rules import magick as m
+
+    seen = m.effect_difficulty(2, False, False, profile=HOUSE_MAGE)
+    blind = m.effect_difficulty(2, False, False, condition_difficulty=2, profile=HOUSE_MAGE)
+    assert blind.difficulty == seen.difficulty + 2
+    capped = m.effect_difficulty(2, False, False, (3,), condition_difficulty=2, profile=HOUSE_MAGE)
+    assert capped.difficulty + capped.threshold == seen.difficulty + 3 + 2
+    place = "most_cities"
+    plain = m.cross_barrier(3, place, faces=[9, 9, 9], profile=HOUSE_MAGE)
+    blinded = m.barrier_for(m.barrier(place, profile=HOUSE_MAGE), 2)
+    dark = m.cross_barrier(3, blinded, faces=[9, 9, 9], profile=HOUSE_MAGE)
+    assert dark.barrier.difficulty == min(10, plain.barrier.difficulty + 2)

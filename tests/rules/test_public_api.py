@@ -190,6 +190,7 @@ def _sample_values() -> dict[type, st.SearchStrategy[Any]]:
                     weapon_damage=4,
                     ammo=30,
                     blind_check=d10.resolve([9], difficulty=8, profile=mage),
+                    vampire=m is combat.Manoeuvre.BITE,  # only a vampire bites (§B.13)
                 ),
                 mage,
             )

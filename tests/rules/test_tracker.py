@@ -294,6 +294,22 @@ def test_a_stun_takes_this_round_and_the_next() -> None:
     assert tracker.stun(later, "n:nobody") == later
 
 
+def test_a_stun_set_by_hand_skips_the_fighter_too() -> None:
+    """The Storyteller's «Контузия» from ⚠️ Состояния skips the fighter like a counted stun,
+    until it is taken off."""
+    current, _keys = _declared()
+    acting = current.actor()
+    assert acting is not None
+    stunned = tracker.toggle_condition(current, acting[0], Condition.STUNNED)
+    assert stunned.stunned(acting[0])
+    assert stunned.actor() != acting  # the round moved past them at once
+    later = tracker.new_round(stunned, rng=random.Random(2))
+    assert later.stunned(acting[0])
+    assert acting[0] not in [later.declarer()]
+    taken_off = tracker.toggle_condition(later, acting[0], Condition.STUNNED)
+    assert not taken_off.stunned(acting[0])
+
+
 def test_a_delay_passes_over_a_declared_defence() -> None:
     current, keys = _declared(defence="Аня")  # Борис, then Аня's defence (no turn), Гуль
     assert current.can_delay()

@@ -17,12 +17,13 @@ from pydantic import BaseModel, ConfigDict
 from bot.combat import ATTACK
 from bot.store import FlowState
 from rules import combat
+from rules.actions import split_share
 from rules.combat.damage import DiceTally
 from rules.combat.manoeuvres import MANOEUVRES, Ammo, Manoeuvre, Reach, Trait
 from rules.combat.situation import Approach, Condition, Cover, Situation
 from rules.d10 import D10Result
 from rules.health import DamageType, HealthTrack
-from rules.profiles import Profile
+from rules.profiles import MultipleActions, Profile
 
 KIND = ATTACK
 PANEL_TTL = 7 * 86_400
@@ -142,6 +143,27 @@ class Side(BaseModel):
     sheet: bool = False  # whether a sheet stands behind it (an NPC without one gets one)
     willpower: int | None = None  # permanent Willpower: the Interruption's roll (§B.3 step 2)
     willpower_left: int | None = None  # current Willpower, when the sheet tracks it
+    # §B.13: a vampire by their sheet (a Generation or a blood pool), and the Disciplines a
+    # fight reads: Fortitude soaks, Potence hits harder.
+    vampire: bool = False
+    fortitude: int = 0
+    potence: int = 0
+    # What the tracker had them declare (§A.9): the turn's actions, how many of them are
+    # defences (the last ones) and how many of those attacks used up, and which action the
+    # attacker is taking now. A Dark Ages pool is split between them.
+    declared: int = 1
+    defences: int = 0
+    defended: int = 0
+    action_no: int = 1
+
+    def split_penalty(self, pool: int, profile: Profile, index: int) -> int:
+        """The dice the ``index``-th declared action gives up to the others when the pool is
+        split (S1; :func:`rules.actions.split_share`); none in a cumulative game, where the
+        tracker's actions keep their own pools, and none for a single action."""
+        if profile.multiple_actions is not MultipleActions.SPLIT_POOL or self.declared <= 1:
+            return 0
+        index = min(max(index, 1), self.declared)
+        return max(0, pool) - split_share(max(0, pool), self.declared, index)
 
     def rating(self, trait: Trait) -> int:
         return self.ratings.get(trait.value, 0)
@@ -190,16 +212,38 @@ class AttackFlow(FlowState):
     levels: int = 0
     damage_kind: DamageType | None = None
     stunned: bool = False
+    halved: int = 0  # bashing levels a vampire shrugged off after soak (§B.13)
     knocked: bool = False  # the hit knocks the target down (§B.8 «Нокдаун»: Толчок, Подсечка)
     track_after: HealthTrack | None = None
     history: tuple[Past, ...] = ()
     round_no: int = 0  # the tracker's round the attack is made in (0: none open)
+    fight: str = ""  # the tracker's flow the attack is made in ("": none, or an older panel)
+    lapsed: bool = False  # unanswered when its round or its fight ended: nothing was applied
     desperate: tuple[Desperate, ...] = ()  # who is in desperate defence this round
     guard: Guard = Guard.FREE
     interruption: D10Result | None = None  # the target's Willpower roll to interrupt
     interrupt_spent: bool = False  # the target spent a point of Willpower to interrupt
     interrupted: bool = False  # the Interruption succeeded: the defence stands
     kits: tuple[Kit, ...] = ()  # each attacker's last manoeuvre and weapon
+
+    def pending(self) -> bool:
+        """Rolled and waiting on someone: the defence, the damage or the soak."""
+        return self.stage in (Stage.DEFENCE, Stage.DAMAGE, Stage.SOAK)
+
+    def outlived(self, fight: str | None, round_no: int | None, ended: bool = False) -> bool:
+        """Made in a round of a fight that is over (``fight``/``round_no``: the chat's open
+        tracker now, None without one): a waiting attack lapses with its round."""
+        if not self.round_no:
+            return False  # made outside a fight: nothing ends it but its own buttons
+        if fight is None or round_no is None or ended:
+            return True
+        return round_no != self.round_no or (bool(self.fight) and fight != self.fight)
+
+    def manoeuvres(self) -> tuple[Manoeuvre, ...]:
+        """What the panel offers at this reach: a vampire's close combat has the bite too."""
+        if self.reach is Reach.RANGED:
+            return RANGED
+        return (*MELEE, Manoeuvre.BITE) if self.attacker.vampire else MELEE
 
     def kit(self) -> Kit:
         return Kit(
@@ -274,6 +318,9 @@ class AttackFlow(FlowState):
             profile = profile.model_copy(update={"combat": ungated})
         used = self.used_ability()
         ammo = {Ammo.MAGAZINE: MAGAZINE, Ammo.BURST: MAGAZINE}.get(spec.ammo)
+        attacker = self.attacker
+        base = attacker.rating(Trait.DEXTERITY) + attacker.rating(used)
+        split = attacker.split_penalty(base, profile, attacker.action_no)
         return combat.attack_plan(
             combat.AttackSetup(
                 code=self.manoeuvre,
@@ -286,6 +333,9 @@ class AttackFlow(FlowState):
                 situation=self.situation(),
                 track=self.attacker.track,
                 blind_check=self.blind_check,
+                vampire=self.attacker.vampire,
+                potence=self.attacker.potence,
+                dice_penalty=split,
             ),
             profile,
         )
@@ -307,12 +357,18 @@ class AttackFlow(FlowState):
                 if target.rating(Trait.MELEE) > target.rating(Trait.BRAWL)
                 else Trait.BRAWL
             )
+        base = target.rating(Trait.DEXTERITY) + target.rating(ability)
+        # a declared defence is one of the target's split actions (the last ones); a
+        # desperate defence is the whole turn's one action
+        index = target.declared - target.defences + target.defended + 1
+        split = 0 if kind.desperate else target.split_penalty(base, profile, index)
         return combat.defence_plan(
             combat.DefenceSetup(
                 code=code,
                 dexterity=target.rating(Trait.DEXTERITY),
                 ability=target.rating(ability),
                 ability_used=ability,
+                dice_penalty=split,
                 attacks_before=held.met if held is not None else 0,
                 desperate=kind.desperate,
                 conditions=frozenset(target.conditions),
@@ -325,5 +381,14 @@ class AttackFlow(FlowState):
         target = self.chosen_target()
         if target is None:
             return 0
-        soaker = combat.Target(stamina=target.rating(Trait.STAMINA), track=target.track)
-        return combat.soak_pool(soaker, kind, profile.combat)
+        return combat.soak_pool(soaker_of(target), kind, profile.combat)
+
+
+def soaker_of(side: Side) -> combat.Target:
+    """What the rules soak with (§B.10; a vampire's Fortitude, §B.13)."""
+    return combat.Target(
+        stamina=side.rating(Trait.STAMINA),
+        track=side.track,
+        vampire=side.vampire,
+        fortitude=side.fortitude,
+    )

@@ -12,6 +12,8 @@ so a wound is never written without its message, nor twice (docs/product.md §3)
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
@@ -34,7 +36,7 @@ from handlers.combat.attack.flow import (
     Stage,
 )
 from handlers.combat.attack.tap import TAP
-from handlers.combat.tracker.steps import current_round
+from handlers.combat.tracker.steps import current_round, open_tracker
 from rules.combat.manoeuvres import Trait
 from rules.combat.situation import Condition
 from rules.combat.tracker import MAX_FIGHTERS, Fighter, Round, npc_key, player_key
@@ -42,7 +44,9 @@ from rules.errors import RulesInputError
 from rules.health import HealthTrack
 from rules.profiles import GameSystem, Profile
 from rules.sheet import (
+    Discipline,
     Sheet,
+    is_vampire,
     system_of,
 )
 
@@ -106,9 +110,34 @@ async def _sides(
                 sheet=sheet is not None,
                 willpower=sheet.willpower if sheet is not None else None,
                 willpower_left=sheet.willpower_current if sheet is not None else None,
+                **_kindred(sheet),
+                **_declared(fighter, current),
             )
         )
     return sides
+
+
+def _kindred(sheet: Sheet | None) -> dict[str, Any]:
+    """A vampire's side of the fight (§B.13): the sheet says who is one, and their
+    Fortitude and Potence."""
+    if sheet is None or not is_vampire(sheet):
+        return {}
+    return {
+        "vampire": True,
+        "fortitude": sheet.rating(Discipline.FORTITUDE) or 0,
+        "potence": sheet.rating(Discipline.POTENCE) or 0,
+    }
+
+
+def _declared(fighter: Fighter, current: Round) -> dict[str, Any]:
+    """What the fighter declared this round (§A.9): a split pool divides by it."""
+    acting = current.actor()
+    return {
+        "declared": max(1, fighter.actions),
+        "defences": fighter.defences,
+        "defended": fighter.defended,
+        "action_no": acting[1] if acting is not None and acting[0] == fighter.key else 1,
+    }
 
 
 def _conditions(fighter: Fighter, current: Round) -> tuple[Condition, ...]:
@@ -212,7 +241,11 @@ async def open_panel(
     if not others:
         return view.no_targets_text()
     sides = await _sides(store, chat_id, profile, [attacker, *others], current)
-    fresh = AttackFlow(attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number)
+    opened = await open_tracker(store, chat_id, profile, tracks=False)
+    fight = opened.flow.id if opened is not None else ""
+    fresh = AttackFlow(
+        attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number, fight=fight
+    )
     owner = attacker.user_id or 0
     # The chat has no panel yet (as read ahead): post it, then store it in one step.
     new = store.new_flow(fresh, chat_id, owner)
@@ -231,7 +264,13 @@ async def open_panel(
             state = flow.state(AttackFlow)
         except FlowStateError:
             state = None
-        if state is not None and state.stage not in (Stage.DONE, Stage.CANCELLED):
+        if (
+            state is not None
+            and state.stage not in (Stage.DONE, Stage.CANCELLED)
+            and not state.outlived(fight or None, current.number)
+        ):
+            # an attack still waiting in this round holds the panel (✖ calls it off); one
+            # from a round or a fight that is over lapses and the new one takes its place
             return view.busy_text(state.attacker.name)
         history = _history(state) if state is not None else ()
         # Desperate defence lasts the turn it was taken in (§B.4), across the round's attacks.

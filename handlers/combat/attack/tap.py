@@ -51,10 +51,11 @@ from handlers.combat.attack.flow import (
     Guard,
     Side,
     Stage,
+    soaker_of,
 )
 from handlers.combat.tracker.steps import Aftermath, Open, after_attack, open_tracker, refresh
 from rules import combat
-from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach, Trait
+from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach
 from rules.combat.situation import Condition
 from rules.combat.tracker import MAX_FIGHTERS, Phase, Round
 from rules.dice import Rng
@@ -98,6 +99,8 @@ def _side_of(state: AttackFlow, button: AtkCallback) -> Side | None:
     action = button.a
     if state.stage is Stage.SETUP or (state.stage is Stage.DAMAGE and action is AtkAction.DAMAGE):
         return state.attacker
+    if state.pending() and action is AtkAction.CANCEL:
+        return state.attacker  # or the Storyteller: an unanswered attack holds nobody
     defending = action in (AtkAction.DEFEND, AtkAction.INTERRUPT)
     if (state.stage is Stage.DEFENCE and defending) or (
         state.stage is Stage.SOAK and action is AtkAction.SOAK
@@ -152,6 +155,11 @@ def step(
             raise _Refused(render.invalid_button_text)
         if not _mine(side, actor.id) and not known.read.storyteller:
             raise _Refused(view.not_yours_text)
+        if state.pending() and _outlived(state, known.read.tracker):
+            # its round or its fight is over: the late answer closes the panel, nothing lands
+            return Outcome(
+                state=state.model_copy(update={"stage": Stage.CANCELLED, "lapsed": True})
+            )
         after = _next(state, button, known.profile, known.read.round, rng)
         if after.stage is Stage.DONE:
             return _land(after, known)
@@ -159,6 +167,12 @@ def step(
         said = refused.text
         return refuse(lambda: render.plain(said()))
     return Outcome(state=after)
+
+
+def _outlived(state: AttackFlow, tracker: Open | None) -> bool:
+    if tracker is None:
+        return state.outlived(None, None)
+    return state.outlived(tracker.flow.id, tracker.state.round.number, tracker.state.ended)
 
 
 def _next(
@@ -181,6 +195,8 @@ def _next(
         return _damage(state, profile, rng)
     if state.stage is Stage.SOAK and action is AtkAction.SOAK:
         return _soak(state, profile, rng)
+    if state.pending() and action is AtkAction.CANCEL:
+        return state.model_copy(update={"stage": Stage.CANCELLED})
     raise _Refused(render.invalid_button_text)
 
 
@@ -305,7 +321,7 @@ def _setup(
             update={"reach": reach, "manoeuvre": first, "ability": None, "weapon": weapon}
         )
     if action is AtkAction.MANOEUVRE:
-        listed = MELEE if state.reach is Reach.MELEE else RANGED
+        listed = state.manoeuvres()
         if not 0 <= x < len(listed):
             raise _Refused(render.invalid_button_text)
         return state.model_copy(update={"manoeuvre": listed[x], "ability": None})
@@ -418,7 +434,7 @@ def _target(state: AttackFlow) -> combat.Target:
     target = state.chosen_target()
     if target is None:
         raise _Refused(render.invalid_button_text)
-    return combat.Target(stamina=target.rating(Trait.STAMINA), track=target.track)
+    return soaker_of(target)
 
 
 def _outcome(
@@ -466,8 +482,10 @@ def _attack(state: AttackFlow, profile: Profile, rng: Rng | None) -> AttackFlow:
     outcome = _outcome(rolled, profile)
     if outcome.result is not combat.HitResult.HIT:
         return rolled.model_copy(update={"stage": Stage.DONE, "net": 0})
-    if state.ambush and not profile.combat.ambush_victim_defends:
-        # AMB-B14: the ambush victim gets no defence roll; soak still applies.
+    undefended = state.ambush and not profile.combat.ambush_victim_defends
+    if undefended or plan.status is combat.PlanStatus.AUTO_HIT:
+        # AMB-B14: the ambush victim gets no defence roll; soak still applies. S4
+        # «автоматическое попадание против полностью обездвиженного»: no dodge either.
         if outcome.damage_type is None:
             return rolled.model_copy(update={"stage": Stage.DONE, "net": outcome.net})
         return rolled.model_copy(
@@ -539,6 +557,7 @@ def _final(state: AttackFlow, profile: Profile) -> AttackFlow:
         update={
             "stage": Stage.DONE,
             "levels": outcome.levels,
+            "halved": outcome.halved,
             # A sheet with no Stamina written (an NPC nobody wrote down) says nothing of a
             # stun: the tracker would skip two rounds of it on a guess (docs/rules.md §B.11).
             "stunned": outcome.stunned and _target(state).stamina > 0,

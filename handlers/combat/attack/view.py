@@ -16,8 +16,6 @@ from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
     DEFENCES,
     INTERRUPT_DEFENCES,
-    MELEE,
-    RANGED,
     WEAPONS,
     AttackFlow,
     Defence,
@@ -29,7 +27,7 @@ from handlers.combat.attack.flow import (
 from rules import combat
 from rules.combat.damage import DiceTally
 from rules.combat.manoeuvres import MANOEUVRES, DamageBase, Manoeuvre, Reach, Trait
-from rules.combat.situation import Approach, Cover
+from rules.combat.situation import Approach, Condition, Cover
 from rules.d10 import D10Result
 from rules.errors import RulesInputError
 from rules.health import DamageType, wound_penalty
@@ -51,6 +49,7 @@ def manoeuvre_name(code: Manoeuvre) -> str:
         Manoeuvre.SPRAY: _("Spray"),
         Manoeuvre.BURST: _("Burst"),
         Manoeuvre.BLIND_FIRE: _("Blind fire"),
+        Manoeuvre.BITE: _("Bite"),
     }
     return names[code]
 
@@ -143,7 +142,10 @@ def plan_line(state: AttackFlow, profile: Profile) -> str:
     if penalty:
         line += " (" + rolling.wounds_text(penalty) + ")"
     if plan.damage_type is not None:
-        damage = _("{n}d10").format(n=plan.damage_dice) + ", " + damage_name(plan.damage_type)
+        damage = _("{n}d10").format(n=plan.damage_dice)
+        if plan.damage_successes:
+            damage += " " + _potence(plan.damage_successes)
+        damage += ", " + damage_name(plan.damage_type)
         line += " · " + _("damage {dice}").format(dice=damage)
     else:
         line += " · " + _("no damage")
@@ -187,6 +189,11 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
     target = state.chosen_target()
     who = escape(state.attacker.name) + " → " + (escape(target.name) if target else "…")
     lines.append("⚔️ <b>" + _("Attack") + f"</b>: {who}")
+    if state.stage is Stage.CANCELLED and state.lapsed:
+        lines.append(
+            "⌛ " + _("The attack went unanswered and ended with its round: nothing from it lands.")
+        )
+        return "\n".join(lines)
     if state.stage is Stage.CANCELLED:
         lines.append("✖ " + _("The attack was called off."))
         return "\n".join(lines)
@@ -208,9 +215,15 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
             return "\n".join(lines)
     if state.attack is not None:
         lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
-    if state.stage is Stage.DEFENCE and _auto_hit(state, profile):
-        # AMB-B13: the immobilized target is hit with the table's count, or the roll's if more
-        lines.append("🎯 " + _("An automatic hit: {n}.").format(n=render.successes_text(state.net)))
+    if _auto_hit(state, profile):
+        # AMB-B13: the immobilized target is hit with the table's count, or the roll's if more;
+        # S4 «автоматическое попадание»: there is no defence to offer against it
+        lines.append(
+            "🎯 "
+            + _("An automatic hit: {n}.").format(n=render.successes_text(state.net))
+            + " "
+            + _("The target is fully immobilized: no defence.")
+        )
     if state.stage is Stage.DEFENCE and target is not None:
         lines.append(_defence_prompt(state, target, profile))
         return "\n".join(lines)
@@ -220,7 +233,11 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         return "\n".join(lines)
     lines.append("🎯 " + _("A hit: {n} net.").format(n=render.successes_text(state.net)))
     if state.damage is not None:
-        lines.append(_("Damage: {roll}").format(roll=_tally(state.damage)))
+        roll = _tally(state.damage)
+        extra = _potence_successes(state, profile)
+        lines.append(
+            _("Damage: {roll}").format(roll=roll + (" " + _potence(extra) if extra else ""))
+        )
     if state.soak is not None:
         lines.append(_("Soak: {roll}").format(roll=_tally(state.soak)))
     if state.stage is Stage.DONE and target is not None:
@@ -244,6 +261,12 @@ def _movement_line(state: AttackFlow, profile: Profile) -> str | None:
 def _defence_prompt(state: AttackFlow, target: Side, profile: Profile) -> str:
     """What the target may do against the rolled attack (§B.3 step 2)."""
     held = state.desperate_of(target.key)
+    if state.guard is Guard.INTERRUPT and target.defences:
+        return "✋ " + _(
+            "{name}'s declared defence went on an earlier attack: only an Interruption (a "
+            "Willpower roll at difficulty {d} or a point of Willpower) buys a dodge or a "
+            "block, and drops the declared actions."
+        ).format(name=escape(target.name), d=profile.combat.interruption_difficulty)
     if state.guard is Guard.INTERRUPT:
         return "✋ " + _(
             "{name} declared no defence: only an Interruption (a Willpower roll at "
@@ -266,12 +289,12 @@ def _defence_lines(state: AttackFlow, target: Side | None) -> list[str]:
     if interrupted is not None:
         lines.append(interrupted)
     if state.guard is Guard.NONE and state.defence is Defence.NONE and target is not None:
-        lines.append(
-            "🛡 "
-            + _("{name} has acted this turn and declared no defence: no defence.").format(
-                name=escape(target.name)
-            )
+        said = (
+            _("{name} has acted this turn and the declared defence is spent: no defence.")
+            if target.defences
+            else _("{name} has acted this turn and declared no defence: no defence.")
         )
+        lines.append("🛡 " + said.format(name=escape(target.name)))
     elif state.defence is None and state.ambush and state.net > 0:
         lines.append("🥷 " + _("Ambushed: no defence."))
     if state.defence is Defence.NONE:
@@ -323,6 +346,10 @@ def _result(state: AttackFlow, name: str, profile: Profile) -> str:
         head = "🩸 " + _("{name} takes {damage}.").format(
             name=escape(name), damage=damage_levels(plan_kind, state.levels)
         )
+    if state.halved:
+        head += "\n🧛 " + _(
+            "A vampire takes half the bashing that gets through: {n} shrugged off."
+        ).format(n=state.halved)
     if state.stunned:
         head += " 💫 " + _stun_reason(profile)
     if state.knocked:
@@ -330,6 +357,18 @@ def _result(state: AttackFlow, name: str, profile: Profile) -> str:
     if track is None:
         return head
     return head + "\n" + sheet_text.health_line(track)
+
+
+def _potence(successes: int) -> str:
+    """Potence's automatic damage successes (§B.13)."""
+    return _("+{n} (Potence)").format(n=render.successes_text(successes))
+
+
+def _potence_successes(state: AttackFlow, profile: Profile) -> int:
+    try:
+        return state.plan(profile).damage_successes
+    except RulesInputError:
+        return 0
 
 
 def _auto_hit(state: AttackFlow, profile: Profile) -> bool:
@@ -378,7 +417,7 @@ def keyboard(
                 ),
             ]
         )
-        listed = MELEE if state.reach is Reach.MELEE else RANGED
+        listed = state.manoeuvres()
         rows += render.rows(
             [
                 button(
@@ -439,6 +478,10 @@ def keyboard(
         rows.append([button("🛡 " + _("Soak ({n}d10)").format(n=dice), AtkAction.SOAK)])
     else:
         return None
+    if state.stage is not Stage.SETUP:
+        # a defender who never answers does not hold the fight: the attacker or the
+        # Storyteller calls the attack off
+        rows.append([button("✖ " + _("Cancel"), AtkAction.CANCEL)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -532,14 +575,67 @@ def draw(
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     with drawing(flow):  # the chat's shared message keeps its language (bot/i18n.py)
         text = panel_text(state, profile)
-        tag = house_rules.house_tag(profile, house_rules.Group.COMBAT)
+        tag = house_rules.house_tag(profile, keys=_rules_of(state))
         if tag is not None:
             text += "\n" + escape(tag, quote=False)
         return text, keyboard(flow.id, flow.version, state, profile)
 
 
+# The combat switches every attack's chain depends on (§B.3: attack, defence, damage, soak).
+_CHAIN_RULES = (
+    "combat.attack_difficulty",
+    "combat.defence_subtracts",
+    "combat.extra_successes_add_damage",
+    "combat.damage_difficulty",
+    "combat.damage_ones_cancel",
+    "combat.soak_difficulty",
+    "combat.soak_ones_cancel",
+    "combat.stamina_soaks_lethal",
+)
+
+
+def _rules_of(state: AttackFlow) -> tuple[str, ...]:
+    """The house rules that may have changed this attack: its chain, and only the
+    situational ones its choices and its course touched — not the fight's initiative, the
+    care of wounds or standing up — so the 🏠 line owns up to what shaped this result."""
+    keys = list(_CHAIN_RULES)
+    target = state.chosen_target()
+    if state.approach is not Approach.FRONT:
+        keys.append("combat.swap_rear_flank")
+    if state.guard is Guard.INTERRUPT or state.interruption is not None or state.interrupt_spent:
+        keys += ["combat.interruption_difficulty", "combat.interruption_by_wp_spend"]
+    if (state.defence is not None and state.defence.desperate) or state.desperate:
+        keys.append("combat.desperate_defence_cumulative")
+    if state.moved:
+        keys.append("combat.free_move_bracket_is_half")
+    if state.manoeuvre is Manoeuvre.BLIND_FIRE:
+        keys.append("combat.blind_fire_gated")
+    if state.ambush:
+        keys.append("combat.ambush_victim_defends")
+    if target is not None and Condition.IMMOBILIZED_FULL in target.conditions:
+        keys.append("combat.immobilized_auto_hit_successes")
+    if state.levels or state.stunned:
+        keys += ["combat.stun_inclusive", "combat.stun_per_turn"]
+    if state.reach is Reach.RANGED and state.aim:
+        keys.append("combat.aim_cap")
+    if _kindred(state):
+        keys += ["vampire.bashing_halved", "vampire.potence_as_dice"]
+    return tuple(k for k in keys if k in house_rules.BY_KEY)
+
+
+def _kindred(state: AttackFlow) -> bool:
+    """A vampire is in this attack: the table's vampire rules may change it (§B.13)."""
+    target = state.chosen_target()
+    return state.attacker.vampire or (target is not None and target.vampire)
+
+
 def interrupt_needed_text(target: Side | None) -> str:
     name = target.name if target is not None else "?"
+    if target is not None and target.defences:
+        return _(
+            "{name}'s declared defence went on an earlier attack: defending takes an "
+            "Interruption (the ✋ buttons)."
+        ).format(name=name)
     return _(
         "{name} declared no defence: defending takes an Interruption (the ✋ buttons)."
     ).format(name=name)
@@ -581,7 +677,8 @@ def desperate_only_text(name: str) -> str:
 
 def busy_text(attacker: str) -> str:
     return _(
-        "{name}'s attack is still being played out on the panel; finish or cancel it first."
+        "{name}'s attack is still being played out on the panel: answer it, or the attacker "
+        "or the Storyteller cancels it (✖ on the panel)."
     ).format(name=escape(attacker))
 
 

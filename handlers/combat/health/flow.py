@@ -32,3 +32,4 @@ class WoundFlow(FlowState):
     after: HealthTrack
     soak: DiceTally | None = None
     kept: int | None = None  # the levels left after the soak
+    vampire: bool = False  # a vampire's sheet: bashing through the soak is halved (§B.13)

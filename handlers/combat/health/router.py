@@ -22,7 +22,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import npcs, runner
+from bot import npcs, runner, vocabulary
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, NamedPlayer, parse_health_arguments
@@ -34,9 +34,25 @@ from handlers.combat.health.tap import TAP, fighter_key
 from handlers.combat.tracker.steps import current_round, refresh, stun_fighter
 from rules import combat
 from rules.errors import RulesInputError
-from rules.health import HealthTrack, apply_damage, heal, is_stunned
+from rules.health import DamageType, HealthTrack, apply_damage, heal, is_stunned
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Attribute, Sheet, new_sheet, set_health, system_of
+from rules.sheet import (
+    Attribute,
+    Discipline,
+    Sheet,
+    is_vampire,
+    new_sheet,
+    set_health,
+    spend_blood,
+    spend_willpower,
+    system_of,
+)
+from rules.vampire import (
+    BLOOD_PER_LEVEL,
+    BloodHealing,
+    heal_aggravated_with_blood,
+    heal_with_blood,
+)
 
 
 def make_router() -> Router:
@@ -236,7 +252,9 @@ async def dmg_command(
         return
     rated = sheet.rating(Attribute.STAMINA)  # None: not written down, so no stun is known
     stamina = rated or 0
-    soaker = combat.Target(stamina=stamina, track=before[-1])
+    vampire = is_vampire(sheet)
+    fortitude = (sheet.rating(Discipline.FORTITUDE) or 0) if vampire else 0
+    soaker = combat.Target(stamina=stamina, track=before[-1], vampire=vampire, fortitude=fortitude)
     state = WoundFlow(
         name=whose.name,
         user_id=whose.user_id,
@@ -247,6 +265,7 @@ async def dmg_command(
         stamina=rated,
         before=before[-1],
         after=sheet.health,
+        vampire=vampire,
     )
     text = view.wound_text(state, sheet.health, profile)
     markup = None
@@ -294,10 +313,19 @@ async def heal_command(
         return
     levels = args.levels or 1
     healed: list[int] = []
+    bled: list[BloodHealing] = []
 
     def mend(sheet: Sheet) -> Sheet:
         if not sheet.health.boxes or sheet.health.dead:
             raise _NothingToHeal
+        if is_vampire(sheet):
+            # §B.13: a vampire mends with blood, not with time and Medicine
+            cure = _blood_cure(sheet, levels, profile)
+            bled.append(cure)
+            hurt = set_health(sheet, cure.track)
+            if cure.willpower:
+                hurt = spend_willpower(hurt, cure.willpower)
+            return spend_blood(hurt, cure.blood)
         healed.append(min(levels, len(sheet.health.boxes)))
         return set_health(sheet, heal(sheet.health, min(levels, len(sheet.health.boxes))))
 
@@ -306,10 +334,48 @@ async def heal_command(
     except _NothingToHeal:
         await message.answer(view.nothing_to_heal_text(whose.name))
         return
-    if sheet is not None:
+    except _NoBlood as refused:
+        await message.answer(view.no_blood_text(whose.name, refused.need, refused.held))
+        return
+    except RulesInputError:  # the Willpower an aggravated level also asks for
+        await message.answer(view.no_willpower_to_heal_text(whose.name))
+        return
+    if sheet is None:
+        return
+    if bled:
+        text = view.blood_healed_text(whose.name, bled[-1], sheet, profile)
+    else:
         text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
-        await message.answer(text)
-        await _refresh_tracker(bot, store, message.chat.id, profile)
+    await message.answer(text)
+    await _refresh_tracker(bot, store, message.chat.id, profile)
+
+
+class _NoBlood(Exception):
+    """Not enough blood in the pool for the next level: nothing is written."""
+
+    def __init__(self, need: int, held: int) -> None:
+        super().__init__(need)
+        self.need = need
+        self.held = held
+
+
+def _blood_cure(sheet: Sheet, levels: int, profile: Profile) -> BloodHealing:
+    """A turn's blood spent on wounds: bashing and lethal a point a level within the
+    Generation's limit; once only aggravated wounds are left, one of them with the blood
+    (and the Willpower) the table asks and a day's rest (§B.13)."""
+    held = sheet.blood or 0
+    cure = heal_with_blood(sheet.health, levels, held, sheet.generation)
+    if cure.levels:
+        return cure
+    mendable = any(box is not DamageType.AGGRAVATED for box in sheet.health.boxes)
+    if mendable:
+        raise _NoBlood(BLOOD_PER_LEVEL, held)
+    need = profile.vampire.aggravated_heal_blood
+    if held < need:
+        raise _NoBlood(need, held)
+    return heal_aggravated_with_blood(
+        sheet.health, held, profile.vampire, willpower=sheet.willpower_current
+    )
 
 
 async def hp_command(
@@ -323,6 +389,9 @@ async def hp_command(
     """Anyone may look: health is what the table sees anyway."""
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
+        return
+    if " ".join((command.args or "").split()).casefold() in _EVERYONE:
+        await message.answer(await _everyone(store, message.chat.id, profile))
         return
     fighting = await _fighting_npcs(store, message.chat.id)
     try:
@@ -349,12 +418,35 @@ async def hp_command(
                 await message.answer(view.no_npc_text(args.npc))
                 return
             shown = [(args.npc, sheet)]
-        lines = [view.hp_text(name, sheet.health, profile) for name, sheet in shown]
+        lines = [view.hp_text(name, sheet.health, profile, sheet) for name, sheet in shown]
     else:
         who = target if target is not None else user
         name = roller_name(message, who) if who is user else (who.first_name if who else "?")
         loaded = await store.load_sheet(message.chat.id, who.id, system) if who else None
         track = loaded.health if loaded is not None else HealthTrack()
-        await message.answer(view.hp_text(name, track, profile))
+        await message.answer(view.hp_text(name, track, profile, loaded))
         return
     await message.answer("\n\n".join(lines))
+
+
+# ``/hp все``: every fighter of the open round, as the tracker lists them.
+_EVERYONE = vocabulary.EVERYONE
+
+
+async def _everyone(store: Store, chat_id: int, profile: Profile) -> str:
+    current = await current_round(store, chat_id)
+    if current is None or not current.fighters:
+        return view.no_fight_text()
+    system = system_of(profile)
+    fighters = current.ranked()
+    users = [f.user_id for f in fighters if f.user_id is not None]
+    npcs = [f.name for f in fighters if f.user_id is None]
+    players, named = await store.load_many(chat_id, system, users, npcs)
+    lines = []
+    for fighter in fighters:
+        sheet = players.get(fighter.user_id) if fighter.user_id is not None else None
+        if fighter.user_id is None:
+            sheet = named.get(fighter.name)
+        shown = sheet if sheet is not None else new_sheet(system)
+        lines.append(view.hp_text(fighter.name, shown.health, profile, shown))
+    return "\n\n".join(lines)

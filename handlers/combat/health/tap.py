@@ -25,6 +25,7 @@ from rules.errors import ErrorCode, RulesInputError
 from rules.health import HealthTrack, apply_damage, is_stunned
 from rules.profiles import Profile
 from rules.sheet import Sheet, set_health, system_of
+from rules.vampire import halved_bashing
 
 
 def fighter_key(user_id: int | None, npc: str | None) -> str | None:
@@ -66,6 +67,8 @@ def step(
     profile = known.profile
     soak = combat.roll_soak(state.dice, profile.combat, rng=rng)
     kept = max(0, state.levels - soak.successes)
+    if state.vampire:
+        kept = halved_bashing(kept, state.damage, profile.vampire)
     after = state.model_copy(update={"soak": soak, "kept": kept})
     track = track_after(after, profile)
 

@@ -21,7 +21,9 @@ from rules.health import (
     needs_stabilising,
     stabilise_difficulty,
 )
-from rules.profiles import Profile
+from rules.profiles import Profile, VampireOptions
+from rules.sheet import Sheet, is_vampire
+from rules.vampire import BloodHealing, blood_per_turn
 
 
 def damage_kind(kind: DamageType, levels: int) -> str:
@@ -54,13 +56,16 @@ def wound_text(state: WoundFlow, track: HealthTrack, profile: Profile) -> str:
         lines.append(
             "🛡 " + _("{name} may soak it: {n}d10.").format(name=escape(state.name), n=state.dice)
         )
-    lines.append(status_text(track, profile))
+    lines.append(status_text(track, profile, vampire=state.vampire))
     soaks = state.dice > 0 or state.soak is not None
-    tag = house_rules.house_tag(
-        profile,
-        dice=False,
-        keys=house_rules.CARE_RULES + (house_rules.SOAK_RULES if soaks else ()),
-    )
+    # the care of lethal wounds, only where there are lethal wounds (a vampire's never worsen)
+    lethal = DamageType.LETHAL in track.boxes and not state.vampire
+    keys: tuple[str, ...] = house_rules.CARE_RULES if lethal else ()
+    if soaks:
+        keys += house_rules.SOAK_RULES
+    if state.soak is not None and state.vampire and state.damage is DamageType.BASHING:
+        keys += house_rules.VAMPIRE_SOAK_RULES
+    tag = house_rules.house_tag(profile, dice=False, keys=keys)
     if tag is not None:
         lines.append(escape(tag, quote=False))
     return "\n".join(lines)
@@ -82,6 +87,44 @@ def wound_keyboard(flow_id: str, version: int, dice: int) -> InlineKeyboardMarku
     )
 
 
+def blood_healed_text(name: str, cure: BloodHealing, sheet: Sheet, profile: Profile) -> str:
+    """A vampire's wounds mended with blood (§B.13): the blood (and Willpower) spent, the
+    pool left, and whether the Generation's turn stopped it short."""
+    mended = _("{name} mends {n} level.", "{name} mends {n} levels.", n=cure.levels)
+    head = "🩸 " + mended.format(name=escape(name), n=cure.levels)
+    head += " " + _("Blood spent: {n}.").format(n=cure.blood)
+    lines = [head]
+    if cure.willpower:
+        lines.append(_("An aggravated wound: a point of Willpower and a day's rest too."))
+    elif cure.blood > cure.levels:
+        lines.append(_("An aggravated wound: it takes a day's rest too."))
+    if cure.limited:
+        lines.append(
+            _("No more this turn: the Generation lets {n} blood a turn.").format(
+                n=blood_per_turn(sheet.generation)
+            )
+        )
+    lines.append(_("Blood left: {n}.").format(n=sheet.blood or 0))
+    lines.append(status_text(sheet.health, profile, vampire=True, generation=sheet.generation))
+    if cure.blood > cure.levels:  # an aggravated level: what it cost is the table's to say
+        tag = house_rules.house_tag(profile, dice=False, keys=house_rules.AGGRAVATED_HEAL_RULES)
+        if tag is not None:
+            lines.append(escape(tag, quote=False))
+    return "\n".join(lines)
+
+
+def no_blood_text(name: str, need: int, held: int) -> str:
+    return _(
+        "{name} has {held} blood: mending the next level takes {need}. Nothing was spent."
+    ).format(name=escape(name), held=held, need=need)
+
+
+def no_willpower_to_heal_text(name: str) -> str:
+    return _(
+        "{name} has no Willpower left: at this table an aggravated level takes a point too."
+    ).format(name=escape(name))
+
+
 def healed_text(name: str, levels: int, track: HealthTrack, profile: Profile | None = None) -> str:
     head = "🩹 " + _("{name} heals {n} level.", "{name} heals {n} levels.", n=levels).format(
         name=escape(name), n=levels
@@ -89,17 +132,34 @@ def healed_text(name: str, levels: int, track: HealthTrack, profile: Profile | N
     return head + "\n" + status_text(track, profile)
 
 
-def hp_text(name: str, track: HealthTrack, profile: Profile | None = None) -> str:
-    return f"<b>{escape(name)}</b>\n" + status_text(track, profile)
+def hp_text(
+    name: str, track: HealthTrack, profile: Profile | None = None, sheet: Sheet | None = None
+) -> str:
+    vampire = sheet is not None and is_vampire(sheet)
+    generation = sheet.generation if sheet is not None else None
+    return f"<b>{escape(name)}</b>\n" + status_text(
+        track, profile, vampire=vampire, generation=generation
+    )
 
 
-def status_text(track: HealthTrack, profile: Profile | None = None) -> str:
+def status_text(
+    track: HealthTrack,
+    profile: Profile | None = None,
+    *,
+    vampire: bool = False,
+    generation: int | None = None,
+) -> str:
     """The track, when the next level heals, and (§B.12 S4 «Любое Летальное повреждение
     начиная с Травм требует медицинского вмешательства») whether the lethal wounds worsen a
-    level a day until stabilised, as the table's house rules read it."""
+    level a day until stabilised, as the table's house rules read it. A vampire mends with
+    blood instead (§B.13): no days, no Medicine."""
     lines = [sheet_text.health_line(track)]
     if track.dead:
         lines.append("☠️ " + _("Dead."))
+        return "\n".join(lines)
+    if vampire:
+        if track.boxes:
+            lines.append(_vampire_hint(track, profile, generation))
         return "\n".join(lines)
     plan = healing_plan(track)
     if plan:
@@ -114,6 +174,15 @@ def status_text(track: HealthTrack, profile: Profile | None = None) -> str:
             ).format(n=stabilise_difficulty(options))
         )
     return "\n".join(lines)
+
+
+def _vampire_hint(track: HealthTrack, profile: Profile | None, generation: int | None) -> str:
+    if any(box is not DamageType.AGGRAVATED for box in track.boxes):
+        return "🩸 " + _("/heal mends with blood: a point a level, up to {n} a turn.").format(
+            n=blood_per_turn(generation)
+        )
+    cost = (profile.vampire if profile is not None else VampireOptions()).aggravated_heal_blood
+    return "🩸 " + _("/heal mends an aggravated level: {n} blood and a day's rest.").format(n=cost)
 
 
 def duration_text(time: Duration) -> str:
@@ -152,6 +221,10 @@ def dmg_usage_text() -> str:
     )
 
 
+def no_fight_text() -> str:
+    return _("No fight is on: /hp all lists the fighters of an open round.")
+
+
 def heal_usage_text() -> str:
     return _("Example: /heal — one level; /heal 2; /heal npc Ghoul")
 
@@ -173,4 +246,4 @@ def not_yours_text() -> str:
 
 
 def help_line(profile: Profile) -> str:
-    return _("/dmg 3 l damage · /heal · /hp health")
+    return _("/dmg 3 l damage · /heal · /hp health · /hp all: every fighter")

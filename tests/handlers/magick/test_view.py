@@ -72,7 +72,7 @@ def test_a_cast_its_wheel_and_what_comes_next(i18n: I18n) -> None:
         "✨ Аня &amp; &lt;к&gt;: Сфера 2, вульгарно, при свидетелях → Арете 3к10, "
         "сложность 7 (немного сложно), Квинтэссенция 1",
         "<b>9</b> <b>8</b> 2",
-        "<b>Успех</b>: 2 успеха · хватит на Обычный Эффект",
+        "<b>2 успеха</b> · хватит на Обычный Эффект",
         "🌀 Парадокс +2",
         "Квинтэссенция 1 · Парадокс 2",
         "<code>◆·················✶✶</code>",
@@ -160,3 +160,27 @@ def test_the_barrier(i18n: I18n) -> None:
         text, keyboard = view.draw_barrier(flow, barrier, MAGE)
     assert text.splitlines()[0] == "🌫 <b>The Barrier</b>: Аня · most cities"
     assert labels(keyboard)[-2:] == ["🌫 Cross", "✖ Stay"]
+
+
+def test_a_tier_4_backlash_says_for_how_many_turns_the_mage_is_out(i18n: I18n) -> None:
+    """S4 «потеря сознания магом на (число успехов Отдачи) ходов»."""
+    from handlers.magick.view import _tier_options
+    from rules import magick
+
+    effects = magick.backlash_effects(17)
+    with speaking(i18n, "ru"):
+        said = _tier_options(effects)
+    assert "17 ходов" in said
+
+
+def test_a_blinded_caster_sees_the_two_on_the_effect_and_the_barrier(i18n: I18n) -> None:
+    """S4 «Ослепление: +2 сложности ко всем действиям» reaches /m and /barrier."""
+    flow = Flow(id="B", kind="barrier", chat_id=-1, owner_id=1, version=1, data={})
+    barrier = BarrierFlow(caster="Аня", user_id=1, arete=3, condition_difficulty=2)
+    blind = SETUP.model_copy(update={"condition_difficulty": 2})
+    with speaking(i18n, "ru"):
+        crossing, _keys = view.draw_barrier(flow, barrier, MAGE)
+        effect, _keys = view.draw(FLOW, blind, MAGE)
+    assert "сложность 9" in crossing.splitlines()[1]
+    assert "Ослепление: +2 к сложности" in crossing
+    assert "сложность 8 (база 7, модификаторы −1 из ±3, ослепление +2)" in effect

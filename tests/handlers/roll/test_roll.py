@@ -298,3 +298,25 @@ async def test_retry_by_someone_else_is_refused(table: Table) -> None:
     await table.tap(BORIS, data, message_id)
     assert table.session.answers[-1].text == "Это не ваш бросок."
     assert await table.store.redis.hgetall(flow_key(table.chat.id, flow_id)) == before
+
+
+async def test_no_auto_success_in_a_fight(table: Table) -> None:
+    """S0 «не может быть использована в бою» (and S1's «драка»): while a round tracker is open
+    the wizard of a Revised or Dark Ages chat offers no automatic success, and its button from
+    before the fight does nothing. (The house sheet forbids it only for combat manoeuvres.)"""
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/rules dark-ages")
+    wizard_id = await open_wizard(table)
+    markup = table.session.messages[-1].reply_markup
+    await table.tap(ANNA, action_data(markup, RollAction.POOL, 6), wizard_id)
+    before = table.session.edits[-1].reply_markup
+    assert any("Автоуспех" in b.text for b in buttons(before))
+    await table.say(ANNA, "/init 4")
+    await table.tap(ANNA, action_data(before, RollAction.POOL, 7), wizard_id)
+    await table.tap(
+        ANNA, action_data(table.session.edits[-1].reply_markup, RollAction.POOL, 6), wizard_id
+    )
+    labels = [b.text for b in buttons(table.session.edits[-1].reply_markup)]
+    assert not any("Автоуспех" in label for label in labels)
+    await table.tap(ANNA, action_data(before, RollAction.AUTO), wizard_id)
+    assert await table.store.recent_rolls(table.chat.id) == []

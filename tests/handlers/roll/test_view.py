@@ -130,3 +130,12 @@ def test_under_a_result_and_an_automatic_success(i18n: I18n) -> None:
         assert labels(view.result_keyboard("F", 2, retry=True)) == ["🔁 Try again", "⏳ Extend"]
         assert view.example_text().startswith("Example: /r 7 6 (7 dice, difficulty 6)")
         assert view.help_lines(MAGE).startswith("/r 7 — 7 dice at the default difficulty (6)")
+
+
+def test_a_dark_ages_automatic_success_says_it_is_dubious(i18n: I18n) -> None:
+    """S1 «Такой успех считается сомнительным (как при получении одного успешного балла)»."""
+    with speaking(i18n, "ru"):
+        auto = view.auto_success_text(
+            pool=6, difficulty=6, roller="Аня", profile=profiles.DARK_AGES, degree=Degree.MARGINAL
+        )
+    assert auto.splitlines()[1] == "<b>Автоуспех</b>: сомнительный успех, 1 успех"

@@ -514,6 +514,39 @@ CASES: dict[str, Case] = {
         book="непоглощаемого летального урона — 1",
         house="непоглощаемого летального урона — 2",
     ),
+    # ----- vampires in a Dark Ages fight (§B.13) -----
+    "vampire.bashing_halved": Case(
+        "off",
+        # Вера is a vampire: Борис's fists deal 8 bashing, her one soak die takes 1, 7 through
+        strike(
+            *HIT,
+            before=("V /set поколение 12", dice(*[8] * 7, 2, 2, 2, 2, *[7] * 8, 7)),
+        ),
+        book="Вера получает 3 уровня ударного урона",
+        house="Вера получает 7 уровней ударного урона",
+        game="dark-ages",
+    ),
+    "vampire.potence_as_dice": Case(
+        "on",
+        strike(before=("B /set поколение 12 мощь 2",), panel=()),
+        book="урон 2к10 +2 успеха (Мощь)",
+        house="урон 4к10",
+        game="dark-ages",
+    ),
+    "vampire.aggravated_heal_blood": Case(
+        "3",
+        ("V /set поколение 12 кровь 10", "V /dmg 1 т", "V /heal"),
+        book="Потрачено крови: 5.",
+        house="Потрачено крови: 3.",
+        game="dark-ages",
+    ),
+    "vampire.aggravated_heal_willpower": Case(
+        "on",
+        ("V /set поколение 12 кровь 10 сила воли 3", "V /dmg 1 т", "V /heal"),
+        book="нужен ещё день отдыха",
+        house="нужны ещё очко Силы Воли и день отдыха",
+        game="dark-ages",
+    ),
     # ----- the d6 game (§D) -----
     "d6.mental_wounds_max_only": Case(
         "off",

@@ -107,7 +107,8 @@ async def test_buttons_set_a_value_once_and_strangers_only_read(admin_table: Tab
     botch = next(b for b in buttons(group.reply_markup) if b.text.startswith("Провал"))
     await table.tap(BORIS, botch.callback_data or "", mid)  # anyone may read the card
     card = table.session.edits[-1]
-    assert "<b>Провал</b> <code>провал</code>" in card.text
+    assert card.text.startswith("🏠 <b>Провал</b>\n")  # no bare key beside the name
+    assert "Набрать: <code>/rules set провал=…</code>" in card.text
     assert "в «Тёмных веках»: после того как единицы отменили успехи" in card.text
     assert "Сейчас: <b>ни одного успеха и единица</b>" in card.text
     values = [b.text for b in buttons(card.reply_markup)]
@@ -230,7 +231,7 @@ async def test_every_switch_reaches_the_next_rolls_profile(table: Table, switch:
     from rules import profiles
 
     table.session.admins.add(ANNA.id)
-    game = "d6" if switch.group is Group.D6 else "mage"
+    game = {Group.D6: "d6", Group.VAMPIRE: "dark-ages"}.get(switch.group, "mage")
     await table.say(ANNA, f"/rules {game}")
     base = profiles.get(game)
     assert switch.group in groups_for(base)
@@ -343,7 +344,7 @@ async def test_every_switch_is_typed_in_russian_and_its_card_has_no_codes(
     from rules import profiles
 
     table.session.admins.add(ANNA.id)
-    game = "d6" if switch.group is Group.D6 else "mage"
+    game = {Group.D6: "d6", Group.VAMPIRE: "dark-ages"}.get(switch.group, "mage")
     await table.say(ANNA, f"/rules {game}")
     base = profiles.get(game)
     other = next(v for v in switch.values if v != value_of(base, switch))

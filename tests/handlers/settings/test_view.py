@@ -104,7 +104,8 @@ def test_house_rules_group_and_card(i18n: I18n) -> None:
     assert "<b>Threshold</b>: on" in group
     assert buttons(group_keys)[0] == ("Botch: a 1 left after cancelling", "ho:c:0:0:0")
     assert buttons(group_keys)[-2:] == [("♻️ Reset group", "ho:r:0:0:0"), ("↩ Back", "ho:t:0:0:0")]
-    assert card.startswith("🏠 <b>Botch</b> <code>botch</code>\n")
+    assert card.startswith("🏠 <b>Botch</b>\n")
+    assert "To type it: <code>/rules set botch=…</code>" in card
     assert card.endswith("Now: <b>a 1 left after cancelling</b> · the book: no successes and a 1")
     assert buttons(card_keys) == [
         ("no successes and a 1", "ho:s:0:0:0"),
@@ -112,7 +113,9 @@ def test_house_rules_group_and_card(i18n: I18n) -> None:
         ("↩ Back", "ho:g:0:0:0"),
     ]
     with speaking(i18n, "ru"):
-        assert house.card_text(CHANGED, botch).startswith("🏠 <b>Провал</b> <code>провал</code>\n")
+        ru_card = house.card_text(CHANGED, botch)
+        assert ru_card.startswith("🏠 <b>Провал</b>\n")  # the name, no bare key beside it
+        assert "Набрать: <code>/rules set провал=…</code>" in ru_card
         assert labels(house.card_keyboard(CHANGED, Group.DICE, 0)) == [
             "ни одного успеха и единица",
             "✅ единица осталась после отмены",

@@ -27,7 +27,9 @@ EMPTY = sheets.new_sheet(SheetSystem.MAGE)
 
 def test_a_sheet_in_each_game_and_an_empty_one(i18n: I18n) -> None:
     with speaking(i18n, "ru"):
-        mage = view.sheet_text(MAGE, "Аня & <к>", "ru")
+        mage = view.sheet_text(MAGE, "Аня & <к>", "ru", profile=profiles.HOUSE_MAGE)
+        revised = view.sheet_text(MAGE, "Аня", "ru", profile=profiles.MAGE_REVISED)
+        bare = view.sheet_text(MAGE, "Аня", "ru")
         empty = view.sheet_text(EMPTY, "Аня", "ru")
         d6 = view.sheet_text(D6, "Борис", "ru", profile=profiles.D6)
     assert mage.splitlines() == [
@@ -37,6 +39,9 @@ def test_a_sheet_in_each_game_and_an_empty_one(i18n: I18n) -> None:
         "<b>Способности</b>: Драка 2",
         "<b>Сила Воли</b>: 3 из 5",
     ]
+    # the chat's game, not the house sheet's name in a Revised chat
+    assert revised.splitlines()[0].endswith("лист персонажа, Маг: Восхождение (Revised)")
+    assert bare.splitlines()[0].endswith("лист персонажа, Маг")
     assert empty.endswith("\nЛист пуст. Задайте черты: /set ловкость 3 драка 2")
     assert d6.splitlines()[1] == "<b>Силы</b>: Сила 2"
     with speaking(i18n, "en"):

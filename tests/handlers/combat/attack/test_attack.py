@@ -187,7 +187,7 @@ async def test_desperate_defence_holds_for_the_turn_a_die_less_each_attack(table
     await press(table, BORIS, AtkAction.TARGET, 0)
     _mid, text, markup = panel(table)
     assert "Вера — в отчаянной защите на этот ход (отчаянное уклонение): 2-я атака за ход" in text
-    assert [b.text for b in buttons(markup)] == ["🛡 отчаянное уклонение (3к10)"]
+    assert [b.text for b in buttons(markup)] == ["🛡 отчаянное уклонение (3к10)", "✖ Отменить"]
     mid, _text, markup = panel(table)
     flow_id = AtkCallback.unpack(buttons(markup)[0].callback_data or "").f
     flow = await table.store.load_flow(table.chat.id, flow_id)

@@ -110,3 +110,92 @@ def test_a_button_of_another_stage_is_an_invalid_button() -> None:
 def test_the_panel_runs_on_its_current_drawing_only() -> None:
     assert TAP.current_only
     assert TAP.read is not None
+
+
+# ----- an attack nobody answers never holds the fight -----
+
+
+def _waiting() -> AttackFlow:
+    """Аня's attack on Борис, rolled in round 1 of the fight "t1", waiting on his defence."""
+    panel = PANEL.model_copy(update={"fight": "t1"})
+    with speaking():
+        rolled = step(
+            panel, press(AtkAction.TARGET, 0), ANNA, knowing(panel, fight=fight()), Faces([9] * 5)
+        )
+    assert rolled.state is not None
+    assert rolled.state.stage is Stage.DEFENCE
+    return rolled.state
+
+
+WAITING = _waiting()
+
+
+def test_the_attacker_or_the_storyteller_calls_off_an_unanswered_attack() -> None:
+    known = knowing(WAITING, fight=fight())
+    by_attacker = step(WAITING, press(AtkAction.CANCEL), ANNA, known, Faces([]))
+    assert by_attacker.state is not None
+    assert by_attacker.state.stage is Stage.CANCELLED
+    assert by_attacker.spend is None
+    refused = step(WAITING, press(AtkAction.CANCEL), BORIS, known, Faces([]))
+    assert refused.state is None  # the target answers, it does not call the attack off
+    storyteller = knowing(WAITING, storyteller=True, fight=fight())
+    by_storyteller = step(WAITING, press(AtkAction.CANCEL), BORIS, storyteller, Faces([]))
+    assert by_storyteller.state is not None
+    assert by_storyteller.state.stage is Stage.CANCELLED
+
+
+def test_a_late_answer_after_the_round_or_the_fight_changes_nothing() -> None:
+    opened = fight()
+    later = opened.state.model_copy(
+        update={"round": opened.state.round.model_copy(update={"number": 2})}
+    )
+    next_round = Open(flow=opened.flow, live=opened.live, state=later, tracks={})
+    over = Open(
+        flow=opened.flow,
+        live=opened.live,
+        state=opened.state.model_copy(update={"ended": True}),
+        tracks={},
+    )
+    for tracker_now in (next_round, over, None):
+        known = knowing(WAITING, fight=tracker_now)
+        late = step(WAITING, press(AtkAction.DEFEND, 0), BORIS, known, Faces([9] * 20))
+        assert late.state is not None
+        assert late.state.stage is Stage.CANCELLED
+        assert late.state.lapsed
+        assert late.spend is None  # no wound lands
+        assert late.also is None  # and the tracker does not move
+    # in its own round the answer lands as ever
+    known = knowing(WAITING, fight=opened)
+    with speaking():
+        answered = step(WAITING, press(AtkAction.DEFEND, 0), BORIS, known, Faces([9] * 20))
+    assert answered.state is not None
+    assert answered.state.stage is Stage.DONE
+
+
+def test_a_lapsed_attack_says_so() -> None:
+    from handlers.combat.attack import view
+
+    lapsed = WAITING.model_copy(update={"stage": Stage.CANCELLED, "lapsed": True})
+    with speaking("ru"):
+        text = view.panel_text(lapsed, HOUSE_MAGE)
+    assert "закончилась вместе с раундом" in text
+
+
+def test_a_fully_immobilized_target_is_hit_without_a_defence() -> None:
+    """S4 «автоматическое попадание против полностью обездвиженного»: no dodge is offered;
+    the hit rolls its damage and soak in the attacker's one tap."""
+    from rules.combat.situation import Condition
+
+    held = BORIS_SIDE.model_copy(update={"conditions": (Condition.IMMOBILIZED_FULL,)})
+    panel = PANEL.model_copy(update={"targets": (held,)})
+    with speaking():
+        outcome = step(panel, press(AtkAction.TARGET, 0), ANNA, knowing(panel), Faces([2] * 30))
+    assert outcome.state is not None
+    assert outcome.state.stage is Stage.DONE
+    assert outcome.state.defence is None
+    assert outcome.state.net >= 1
+    from handlers.combat.attack import view
+
+    with speaking("ru"):
+        text = view.panel_text(outcome.state, HOUSE_MAGE)
+    assert "без защиты" in text.lower()

@@ -65,15 +65,23 @@ def test_the_rolled_attack_asks_the_target_for_a_defence() -> None:
     assert "Атака: <b>9</b> <b>8</b> 4 3 2 — 2 успеха" in text
     assert text.splitlines()[-1].startswith("🛡 Гуль &lt;1&gt; защищается")
     defences = [(action, x) for _text, action, x in pressed(markup)]
-    assert defences == [(AtkAction.DEFEND, x) for x in (1, 2, 3, 4, 0)]
+    assert defences == [
+        *((AtkAction.DEFEND, x) for x in (1, 2, 3, 4, 0)),
+        (AtkAction.CANCEL, 0),  # an attack nobody answers never holds the fight
+    ]
 
 
 def test_a_target_with_no_declared_defence_is_offered_the_interruption() -> None:
     text, markup = view.draw(FLOW, ROLLED.model_copy(update={"guard": Guard.INTERRUPT}), MAGE)
     assert "✋ Гуль &lt;1&gt;: защита не заявлена." in text
     buttons = pressed(markup)
-    assert {action for _t, action, _x in buttons} == {AtkAction.INTERRUPT, AtkAction.DEFEND}
-    assert buttons[-1] == ("Без защиты", AtkAction.DEFEND, 0)
+    assert {action for _t, action, _x in buttons} == {
+        AtkAction.INTERRUPT,
+        AtkAction.DEFEND,
+        AtkAction.CANCEL,
+    }
+    assert buttons[-2] == ("Без защиты", AtkAction.DEFEND, 0)
+    assert buttons[-1] == ("✖ Отменить", AtkAction.CANCEL, 0)
 
 
 def test_a_desperate_defender_keeps_to_it() -> None:
@@ -130,3 +138,15 @@ def test_earlier_attacks_stay_above_and_a_cancelled_one_says_so() -> None:
     assert "Вера &amp; Co" in lines[0]
     assert lines[-1] == "✖ Атака отменена."
     assert markup is None
+
+
+def test_the_house_line_names_only_what_shaped_this_attack() -> None:
+    """A changed rule of the care of wounds never shaped an attack; its soak difficulty did."""
+    care = MAGE.model_copy(
+        update={"combat": MAGE.combat.model_copy(update={"stabilise_difficulty": 8})}
+    )
+    soak = MAGE.model_copy(update={"combat": MAGE.combat.model_copy(update={"soak_difficulty": 7})})
+    untouched, _keys = view.draw(FLOW, ROLLED, care)
+    tagged, _keys = view.draw(FLOW, ROLLED, soak)
+    assert "🏠" not in untouched
+    assert "🏠" in tagged
