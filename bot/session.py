@@ -33,6 +33,7 @@ from aiogram.client.session.middlewares.base import (
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     ClientDecodeError,
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramEntityTooLarge,
     TelegramNetworkError,
@@ -489,6 +490,18 @@ class LeanAnswers(BaseSession):
         status_code: int,
         content: str,
     ) -> Response[TelegramType]:
+        try:
+            return self._check(bot, method, status_code, content)
+        except ClientDecodeError as error:
+            raise unreadable(method, status_code, content) from error
+
+    def _check(
+        self,
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+        status_code: int,
+        content: str,
+    ) -> Response[TelegramType]:
         answer = self._sent(method, status_code, content)
         if answer is None:
             return super().check_response(bot, method, status_code, content)
@@ -516,6 +529,33 @@ class LeanAnswers(BaseSession):
         for echoed in ECHOED:
             sent.pop(echoed, None)
         return cast(dict[str, Any], answer)
+
+
+class UnreadableAnswer(TelegramServerError):
+    """An answer that is not the Bot API's JSON (a front's HTML error page, an empty or cut
+    body) with a status that refuses nothing: a 5xx, or a 2xx whose body was cut. Telegram
+    may have applied the call, so it is handled as a 5xx is: retried with backoff, a send
+    looked for before it is sent again (bot/sent.py), the update run again later."""
+
+
+class UnreadableRefusal(TelegramAPIError):
+    """A 4xx whose body is not the Bot API's JSON (a front refusing the call with a page of
+    its own): not applied, and not retried either, since nothing says a retry would fare
+    better; the update ends and the failure is reported (bot/middlewares.py)."""
+
+
+PAGE_EXCERPT = 80  # characters of an unreadable body kept in the error, for the log
+
+
+def unreadable(method: TelegramMethod[Any], status_code: int, content: str) -> TelegramAPIError:
+    """The error for an answer aiogram could not read (``ClientDecodeError``), by its status:
+    aiogram reads the body before the status, so a front's 502 page would otherwise be an
+    error nothing knows how to handle (ARCHITECTURE.md, "Nothing lost, nothing twice")."""
+    page = " ".join(content[:PAGE_EXCERPT].split()) or "an empty body"
+    message = f"HTTP {status_code}, not the Bot API's answer: {page}"
+    if HTTPStatus.BAD_REQUEST <= status_code < HTTPStatus.INTERNAL_SERVER_ERROR:
+        return UnreadableRefusal(method=method, message=message)
+    return UnreadableAnswer(method=method, message=message)
 
 
 class BotSession(LeanAnswers, AiohttpSession):
