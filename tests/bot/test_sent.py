@@ -81,7 +81,8 @@ async def test_a_send_applied_then_answered_with_an_html_page_is_not_sent_again(
         assert box.sent() == message.message_id
     assert bot_texts(fake_api, group) == ["Аня: 2 успеха"]
     [call] = fake_api.calls_to("sendMessage")
-    assert call.page and call.applied
+    assert call.page
+    assert call.applied
 
 
 async def test_a_send_answered_with_an_html_page_before_applying_is_sent_again_once(
