@@ -20,6 +20,7 @@ from aiogram.utils.i18n import I18n
 from redis.exceptions import AuthenticationError, RedisError
 
 from bot.commands import MenuUpkeep, set_commands
+from bot.durability import check_durability
 from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
 from bot.metrics import MetricsMiddleware
@@ -111,6 +112,8 @@ async def on_startup(
         raise
     except RedisError as error:
         storage = f"redis (unreachable for now: {error})"
+    if settings.redis_url:
+        await check_durability(store.redis, settings.redis_appendfsync)
     mode = f"webhook {settings.webhook_url}" if settings.webhook_url else "long polling"
     log.info(
         "bot @%s (id %d) started: %s, %s, Bot API %s",
