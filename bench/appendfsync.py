@@ -12,8 +12,8 @@ measures each:
 
 It prints each and the ratio always/everysec. With ``always`` every write waits for the disk
 (fsync before the reply), so the ratio is the disk's: on a tmpfs it is near 1, on a real
-disk the write latency grows by an fsync, while a roll, three round-trips of which two
-write, grows by two.
+disk each write's latency grows by an fsync, and a roll's by three (its three round-trips
+all write).
 
     .venv/bin/python bench/appendfsync.py [--writes 2000] [--requests 200] [--rounds 2]
 """
