@@ -102,28 +102,27 @@ def _emoji(char: str) -> bool:
 
 # The names an update carries, by the field that holds them, with the length each keeps.
 _NAME_FIELDS = {"first_name": NAME_MAX, "last_name": NAME_MAX, "title": TITLE_MAX}
-# Objects that hold a person's or a chat's name (a poll's or a game's title is no name).
-_NAMED = ("id", "is_bot", "type")
+# Objects that hold a person's or a chat's name carry an id or a type (a game's title, which
+# has neither, is no name).
 
 
 def clean_update(raw: dict[str, Any]) -> bool:
     """Clean every person's and chat's name in an update as the Bot API sent it (a dict, in
     place): whether anything changed. A user whose name is nothing visible is named by their
-    @username, or their id."""
+    @username, or their id. (Every update passes here: a plain walk, a few microseconds.)"""
     changed = False
-
-    def walk(node: Any) -> None:
-        nonlocal changed
-        if isinstance(node, list):
-            for item in node:
-                walk(item)
-            return
-        if not isinstance(node, dict):
-            return
-        if any(key in node for key in _NAMED):
+    stack: list[Any] = [raw]
+    while stack:
+        node = stack.pop()
+        if type(node) is list:
+            stack.extend(node)
+            continue
+        if type(node) is not dict:
+            continue
+        if "id" in node or "type" in node:
             for key, limit in _NAME_FIELDS.items():
                 value = node.get(key)
-                if not isinstance(value, str):
+                if type(value) is not str:
                     continue
                 fallback = _fallback(node) if key == "first_name" else UNNAMED
                 cleaned = clean_name(value, limit, fallback=fallback)
@@ -132,11 +131,7 @@ def clean_update(raw: dict[str, Any]) -> bool:
                 if cleaned != value:
                     node[key] = cleaned
                     changed = True
-        for value in node.values():
-            if isinstance(value, dict | list):
-                walk(value)
-
-    walk(raw)
+        stack.extend(v for v in node.values() if type(v) is dict or type(v) is list)
     return changed
 
 
