@@ -3,7 +3,9 @@
 Telegram answers 429 with ``retry_after`` when a group is flooded, 5xx when it is restarting,
 and the network sometimes drops. A request is retried only when that cannot send a message
 twice: 429 and 5xx mean Telegram did not apply it; a lost connection is retried for a send
-only if it never reached the server. 4xx answers are never retried.
+only if it never reached the server. 4xx answers are never retried. An answer that is not the
+Bot API's JSON (a front's HTML error page, an empty or cut body) is read by its status: a
+5xx is a 5xx (:class:`UnreadableAnswer`), a 4xx a refusal (:class:`UnreadableRefusal`).
 
 Sends are throttled to Telegram's published limits (about 20 messages a minute in one group,
 about 30 a second overall), with a margin because Telegram counts on its own clock after the
