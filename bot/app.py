@@ -23,6 +23,7 @@ from aiogram.utils.i18n import I18n
 from redis.exceptions import AuthenticationError, RedisError
 
 from bot.commands import MenuUpkeep, set_commands
+from bot.durability import check_durability
 from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
 from bot.metrics import MetricsMiddleware
@@ -186,6 +187,8 @@ async def _check_storage(settings: Settings, store: Store, layout_gate: LayoutGa
         _BACKGROUND.add(task)
         task.add_done_callback(_BACKGROUND.discard)
         return f"redis (unreachable for now: {error})"
+    if settings.redis_url:
+        await check_durability(store.redis, settings.redis_appendfsync)
     return "redis" if settings.redis_url else "in-process storage"
 
 

@@ -51,6 +51,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import logs, metrics
 from bot.i18n import choose_locale
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, DeadRunFirst, update_scope
+from bot.names import clean_update
 from bot.sent import SendKey
 from bot.session import flood_budget
 from bot.settings import Settings
@@ -181,6 +182,8 @@ class Delivery:
         update_id = int(raw["update_id"])
         if update_id in self._known:
             return False
+        if clean_update(raw):  # names safe to draw before anything reads them (bot/names.py)
+            update = None
         try:
             if update is None:
                 update = Update.model_validate(raw, context={"bot": self.bot})
@@ -551,6 +554,12 @@ class Delivery:
         """:meth:`receive`; while Redis is away, the updates are run from memory all the same
         (and the error raised, so they are not confirmed: Telegram keeps them). Each player
         hears at once, in reply, that the answer will come, and gets it once Redis is back."""
+        changed = [clean_update(raw) for raw in raws]  # kept in the inbox as they are drawn
+        if updates is not None and any(changed):
+            updates = [
+                Update.model_validate(raw, context={"bot": self.bot}) if again else update
+                for raw, update, again in zip(raws, updates, changed, strict=True)
+            ]
         try:
             await self.receive(raws, updates)
         except REDIS_ERRORS:

@@ -33,7 +33,7 @@ from bot import metrics
 from bot.app import SHUTDOWN_GRACE, create_dispatcher, make_bot
 from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
-from bot.session import make_session
+from bot.session import UnreadableRefusal, make_session
 from bot.settings import EXIT_BAD_SETTINGS, EXIT_UNREACHABLE, Settings
 from bot.store import Store
 from bot.store.legacy import LayoutTooNew
@@ -50,11 +50,13 @@ def startup_failure(error: BaseException, settings: Settings) -> tuple[int, str]
             f"Telegram refused BOT_TOKEN ({_said(error.message, type(error).__name__)}): "
             "check the token @BotFather gave you"
         )
-    if isinstance(error, ClientDecodeError):
-        # No Bot API answers this way: the URL is wrong, or a proxy refused (401, 404, 502…).
+    if isinstance(error, ClientDecodeError | UnreadableRefusal):
+        # No Bot API answers this way: the URL is wrong, or a proxy refused (401, 404…); a
+        # proxy's 5xx page is Telegram away for now (bot/session.py), below.
+        said = str(error.data) if isinstance(error, ClientDecodeError) else error.message
         return EXIT_BAD_SETTINGS, (
             f"{settings.telegram_api_url} does not answer like a Bot API server "
-            f"({_said(str(error.data), 'an empty answer')}): check TELEGRAM_API_URL and BOT_TOKEN"
+            f"({_said(said, 'an empty answer')}): check TELEGRAM_API_URL and BOT_TOKEN"
         )
     if isinstance(error, LayoutTooNew):  # a rollback past an upgrade (README "Upgrading")
         return EXIT_BAD_SETTINGS, str(error)

@@ -50,7 +50,7 @@ from bot import session
 from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.sent import Outbox, Unrecorded
+from bot.sent import UNRECORDED_CHATS, Outbox, Unrecorded
 from bot.session import tracking_answers
 from bot.store import (
     REDIS_ERRORS,
@@ -170,6 +170,27 @@ class GivenUp(Exception):
         self.dropped = dropped
 
 
+class Failed(GivenUp):
+    """An update failed by an error that is no outage (a bug, a refusal no retry changes)
+    after it wrote or sent something: its player is never told to try again, since that
+    would make what it did twice. One that showed nothing had what it spent given back
+    (``dropped``); one that showed something (``shown``) keeps it all."""
+
+    def __init__(self, scope: int, dropped: Dropped | None = None, *, shown: bool) -> None:
+        super().__init__(scope, dropped)
+        self.shown = shown
+
+
+def wrote(journal: Journal) -> bool:
+    """Whether the update wrote anything, in this run or an earlier one."""
+    return bool(journal.taken or journal.steps)
+
+
+def sent_any(journal: Journal, box: Outbox | None) -> bool:
+    """Whether the update put a message anywhere, in this run or an earlier one."""
+    return bool(journal.sent or (box is not None and box.newest))
+
+
 # Who is handling updates here: the chat lock's owner token (bot/store/updates.py).
 PROCESS_TOKEN = secrets.token_hex(8)
 LOCK_RENEW_EVERY = 5.0
@@ -220,11 +241,19 @@ class StateMiddleware(BaseMiddleware):
         wide = _reads_ahead(event, data.get("features"))
         flow_id = button_flow(event)
         unrecorded = data.get("unrecorded")
+        if isinstance(unrecorded, Unrecorded) and chat is not None:
+            # What the bot told this chat outside any update's count (its notices while
+            # Redis was away) goes below the floor before this update sends (bot/sent.py).
+            # A floor that cannot be raised now (Redis refusing writes, out of memory) is
+            # raised before a later update: a notice left above the floor can only be turned
+            # into a lost send (a repeat, never a loss), while failing here would fail every
+            # update of the chat for as long as Redis refuses, over a notice.
+            try:
+                with client_faults():
+                    await unrecorded.record(store, chat.id)
+            except REDIS_ERRORS as error:
+                log.info("chat %d: its notices not below the floor yet: %s", chat.id, error)
         with client_faults():
-            if isinstance(unrecorded, Unrecorded) and chat is not None:
-                # What the bot told this chat outside any update's count (its notices while
-                # Redis was away) goes below the floor before this update sends (bot/sent.py).
-                await unrecorded.record(store, chat.id)
             begun = await store.begin_update(
                 UpdateRef(
                     bot.id, event.update_id, scope, chat.id if chat is not None else None, token
@@ -292,6 +321,7 @@ class StateMiddleware(BaseMiddleware):
                     lease=journal.lease,
                 )
 
+        data["outbox"], data["journal"] = box, journal  # what ErrorMiddleware tells by
         try:
             # The update's own state, for handlers (``ctx``) and what runs under them.
             with (
@@ -313,8 +343,16 @@ class StateMiddleware(BaseMiddleware):
                 sent = box.sent() if box is not None else None
                 await store.postpone_update(bot.id, event.update_id, scope, sent=sent)
             raise
-        except Exception:
+        except Exception as error:
+            if wrote(journal) and not sent_any(journal, box):
+                # Paid for and nothing shown, by an error nobody foresaw: what it spent goes
+                # back in the step that ends it, as for an update Telegram refused for good.
+                with client_faults():
+                    dropped = await store.drop_update(bot.id, event.update_id, scope, token)
+                raise Failed(scope, dropped, shown=False) from error
             await finish()
+            if wrote(journal) or sent_any(journal, box):
+                raise Failed(scope, None, shown=sent_any(journal, box)) from error
             raise
         finally:
             renew.cancel()
@@ -439,6 +477,39 @@ def _given_up_text(dropped: Dropped | None) -> str:
     )
 
 
+def _failed_text(error: Failed) -> str:
+    """What an update that failed after writing or sending says: never "try again", which
+    would make what it did twice; what it spent is back if it showed nothing."""
+    dropped = error.dropped
+    if error.shown:
+        return _(
+            "Something went wrong on our side after part of this was shown. Any change it "
+            "made stays. Check before sending it again."
+        )
+    if dropped is not None and dropped.refunded:
+        return _(
+            "Something went wrong on our side. What this spent is back on the sheet; any "
+            "other change it made stays. Check before sending it again."
+        )
+    if dropped is None or dropped.wrote:
+        return _(
+            "Something went wrong on our side. Any change this made stays. Check before "
+            "sending it again."
+        )
+    return _("Something went wrong on our side. Please try again.")
+
+
+def _showed_something(data: dict[str, Any]) -> bool:
+    """Whether the failed update put a message anywhere (the outbox and journal the state
+    middleware handed over): then its result, or part of it, is out, and a notice that the
+    answer will come would promise what the player already has."""
+    journal = data.get("journal")
+    box = data.get("outbox")
+    return isinstance(journal, Journal) and sent_any(
+        journal, box if isinstance(box, Outbox) else None
+    )
+
+
 class ErrorMiddleware(BaseMiddleware):
     """Logs any failure with its update id and tells the player something short and useful.
 
@@ -457,12 +528,15 @@ class ErrorMiddleware(BaseMiddleware):
         self.i18n = i18n
         self.default_locale = default_locale
         self.unrecorded = Unrecorded()
+        # The chats told in this outage that the table's memory is away: one notice per chat
+        # until an update of the chat runs through again (:meth:`_coalesced`).
+        self.told_away: dict[int, None] = {}
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         data["unrecorded"] = self.unrecorded
         with tracking_answers() as answered:
             try:
-                return await handler(event, data)
+                result = await handler(event, data)
             except ChatBusy:
                 raise
             except Exception as error:
@@ -477,11 +551,33 @@ class ErrorMiddleware(BaseMiddleware):
                     and "delivery_token" in data
                     and event.inline_query is None
                 )
-                if not later or (data.get("attempt", 0) == 0 and isinstance(error, STORAGE_ERRORS)):
+                if not later or (
+                    data.get("attempt", 0) == 0
+                    and isinstance(error, STORAGE_ERRORS)
+                    and not _showed_something(data)
+                ):
                     await self._report(event, data, error, answered, later=later)
                 if later:
                     raise
                 return None
+            chat = data.get("event_chat")
+            if isinstance(chat, Chat):
+                self.told_away.pop(chat.id, None)  # the chat's outage is over
+            return result
+
+    def _coalesced(self, update: Update) -> bool:
+        """Whether the chat was told already in this outage that the table's memory is away:
+        a burst of commands then gets one notice, not one each, and the group's send budget
+        (20 messages a minute) stays for the results that follow."""
+        if update.message is None:
+            return False
+        chat_id = update.message.chat.id
+        if chat_id in self.told_away:
+            return True
+        if len(self.told_away) >= UNRECORDED_CHATS:
+            del self.told_away[next(iter(self.told_away))]
+        self.told_away[chat_id] = None
+        return False
 
     def _locale(self, data: dict[str, Any]) -> str:
         locale = data.get("locale")
@@ -502,6 +598,8 @@ class ErrorMiddleware(BaseMiddleware):
                     "The dice table's memory is unavailable right now. "
                     "Please try again in a minute."
                 )
+            if isinstance(error, Failed):
+                return _failed_text(error)
             if isinstance(error, GivenUp):
                 return _given_up_text(error.dropped)
             if isinstance(error, RulesInputError):
@@ -517,8 +615,15 @@ class ErrorMiddleware(BaseMiddleware):
         *,
         later: bool = False,
     ) -> None:
+        if later and isinstance(error, STORAGE_ERRORS) and self._coalesced(update):
+            log.error(
+                "update %d: storage unavailable (chat told already): %s", update.update_id, error
+            )
+            return
         if isinstance(error, STORAGE_ERRORS):
             log.error("update %d: storage unavailable: %s", update.update_id, error)
+        elif isinstance(error, Failed):
+            log.error("update %d: failed after it wrote or sent", update.update_id, exc_info=error)
         elif isinstance(error, GivenUp):
             pass  # logged where it was given up, with its chat
         elif isinstance(error, RulesInputError):

@@ -210,7 +210,8 @@ def send_digest(key: SendKey) -> str:
 
 
 def _ambiguous(error: Exception) -> bool:
-    """Telegram may have applied the call: a 5xx, or an answer that never came back."""
+    """Telegram may have applied the call: a 5xx (a front's HTML page with a 5xx status
+    too, bot/session.py), or an answer that never came back."""
     if isinstance(error, TelegramServerError):
         return True
     return isinstance(error, TelegramNetworkError) and not isinstance(error, TelegramEntityTooLarge)

@@ -3,7 +3,9 @@
 Telegram answers 429 with ``retry_after`` when a group is flooded, 5xx when it is restarting,
 and the network sometimes drops. A request is retried only when that cannot send a message
 twice: 429 and 5xx mean Telegram did not apply it; a lost connection is retried for a send
-only if it never reached the server. 4xx answers are never retried.
+only if it never reached the server. 4xx answers are never retried. An answer that is not the
+Bot API's JSON (a front's HTML error page, an empty or cut body) is read by its status: a
+5xx is a 5xx (:class:`UnreadableAnswer`), a 4xx a refusal (:class:`UnreadableRefusal`).
 
 Sends are throttled to Telegram's published limits (about 20 messages a minute in one group,
 about 30 a second overall), with a margin because Telegram counts on its own clock after the
@@ -34,6 +36,7 @@ from aiogram.client.session.middlewares.base import (
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     ClientDecodeError,
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramEntityTooLarge,
     TelegramNetworkError,
@@ -511,21 +514,24 @@ class LeanAnswers(BaseSession):
         status_code: int,
         content: str,
     ) -> Response[TelegramType]:
+        try:
+            return self._check(bot, method, status_code, content)
+        except ClientDecodeError as error:
+            raise unreadable(method, status_code, content) from error
+
+    def _check(
+        self,
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+        status_code: int,
+        content: str,
+    ) -> Response[TelegramType]:
         answer = self._sent(method, status_code, content)
         if answer is None:
-            try:
-                return super().check_response(bot, method, status_code, content)
-            except ClientDecodeError as error:
-                if not passing_failure(status_code, content):
-                    raise
-                # A proxy's 5xx or an HTML page where the Bot API should be: the way to it is
-                # down for now, as when the network drops. Not Telegram's own 5xx: a proxy's
-                # 502 or 504 may come after Telegram applied a send, so a send is not simply
-                # sent again (RetryMiddleware); the update runs again later and finds what it
-                # sent (bot/sent.py). At start-up getMe is retried, then exit 3 (bot/launch.py).
-                raise TelegramNetworkError(
-                    method=method, message=f"HTTP {status_code}, {not_the_api(content)}"
-                ) from error
+            # A proxy's page where the Bot API should be is read by check_response above
+            # (:func:`unreadable`); at start-up a 5xx one is retried, then exit 3
+            # (bot/launch.py), a 4xx one is a wrong setting.
+            return super().check_response(bot, method, status_code, content)
         try:
             read = Response[method.__returning__].model_validate(  # type: ignore[name-defined]
                 answer, context={"bot": bot}
@@ -552,31 +558,43 @@ class LeanAnswers(BaseSession):
         return cast(dict[str, Any], answer)
 
 
-def passing_failure(status: int, content: str) -> bool:
-    """Whether an answer that is not the Bot API's own says it is away for now: a proxy's
-    5xx or 429 in any form, or an HTML page (a captive portal, a maintenance page) under any
-    status but a refusal (4xx: a wrong URL or token, which waiting will not mend)."""
-    if status >= HTTPStatus.INTERNAL_SERVER_ERROR or status == HTTPStatus.TOO_MANY_REQUESTS:
-        return True
-    if HTTPStatus.BAD_REQUEST <= status < HTTPStatus.INTERNAL_SERVER_ERROR:
-        return False
-    return _is_html(content)
+class UnreadableAnswer(TelegramServerError):
+    """An answer that is not the Bot API's JSON (a front's HTML error page, an empty or cut
+    body) with a status that refuses nothing: a 5xx, or a 2xx whose body was cut. Telegram
+    may have applied the call, so it is handled as a 5xx is: retried with backoff, a send
+    looked for before it is sent again (bot/sent.py), the update run again later."""
 
 
-def _is_html(content: str) -> bool:
-    head = content[:512].lstrip().lower()
-    return head.startswith(("<!doctype html", "<html")) or "<html" in head
+class UnreadableRefusal(TelegramAPIError):
+    """A 4xx whose body is not the Bot API's JSON (a front refusing the call with a page of
+    its own): not applied, and not retried either, since nothing says a retry would fare
+    better; the update ends and the failure is reported (bot/middlewares.py)."""
+
+
+PAGE_EXCERPT = 80  # characters of an unreadable body kept in the error, for the log
+
+
+def unreadable(method: TelegramMethod[Any], status_code: int, content: str) -> TelegramAPIError:
+    """The error for an answer aiogram could not read (``ClientDecodeError``), by its status:
+    aiogram reads the body before the status, so a front's 502 page would otherwise be an
+    error nothing knows how to handle (ARCHITECTURE.md, "Nothing lost, nothing twice")."""
+    message = f"HTTP {status_code}, not the Bot API's answer: {not_the_api(content)}"
+    if HTTPStatus.BAD_REQUEST <= status_code < HTTPStatus.INTERNAL_SERVER_ERROR:
+        return UnreadableRefusal(method=method, message=message)
+    return UnreadableAnswer(method=method, message=message)
 
 
 def not_the_api(content: str) -> str:
-    """A short description of an answer that is not the Bot API's, for the log and stderr."""
+    """A short description of an answer that is not the Bot API's, for the log and stderr:
+    a page's title (a proxy's «502 Bad Gateway», a captive portal's sign-in page)."""
     title = _TITLE.search(content[:4096])
     if title is not None:
-        return f"an HTML page: {' '.join(title.group(1).split())[:80]}"
-    if _is_html(content):
+        return f"an HTML page: {' '.join(title.group(1).split())[:PAGE_EXCERPT]}"
+    head = content[:512].lstrip().lower()
+    if head.startswith(("<!doctype html", "<html")) or "<html" in head:
         return "an HTML page"
     line = " ".join(content.split())
-    return f"not a Bot API answer: {line[:80]}" if line else "an empty answer"
+    return line[:PAGE_EXCERPT] if line else "an empty body"
 
 
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)

@@ -60,6 +60,10 @@ class Settings(BaseSettings):
     # Seconds an update whose result Telegram keeps refusing (5xx, no answer) is tried before
     # it is dropped, what it spent given back, and its player told (bot/delivery.py).
     give_up_after: float = Field(default=900.0, ge=1.0)
+    # How often the Redis server writes its AOF to disk, as the deployment promises it
+    # (README "Durability"): set in the server's own configuration (docker-compose.yml passes
+    # it on); the bot checks at start that the server does so, and warns if not.
+    redis_appendfsync: Literal["always", "everysec"] | None = None
 
     @field_validator("bot_token")
     @classmethod

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import itertools
+import json
 import logging
+import re
 import signal
 from typing import Any
 
@@ -38,6 +41,43 @@ DELIVERY_KEY = web.AppKey("delivery", Delivery)
 TASKS_KEY = web.AppKey("delivery_tasks", list[asyncio.Task[None]])
 
 
+# What a body may be before it is parsed: an update is tens of kilobytes at most (a message
+# of 4096 characters with its entities and the message it replies to) and about ten levels
+# deep; a body far past either is refused with 400 before the parser sees it, so a sender
+# with the secret (or a leaked one) cannot make the parser recurse until it fails, nor fill
+# memory.
+BODY_MAX = 256 << 10
+DEPTH_MAX = 64
+# A string, possessively, its end optional: an unterminated one runs to the end of the body
+# in one match, so no body makes the scan go over it more than once.
+_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"?')
+_OPENS = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in _OPENS)
+
+
+async def _body(request: web.Request) -> bytes | None:
+    """The request's body, or None if it is longer than :data:`BODY_MAX` (read no further)."""
+    if request.content_length is not None and request.content_length > BODY_MAX:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await request.content.read(BODY_MAX + 1 - size):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > BODY_MAX:
+            return None
+    return b"".join(chunks)
+
+
+def too_deep(body: bytes) -> bool:
+    """Whether the JSON ``body`` nests arrays and objects deeper than :data:`DEPTH_MAX`,
+    told from its brackets outside strings, without parsing it."""
+    brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
+    if len(brackets) <= DEPTH_MAX:
+        return False
+    return max(itertools.accumulate(map(_OPENS.__getitem__, brackets))) > DEPTH_MAX
+
+
 def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Application:
     """The aiohttp application: the webhook route, the Dispatcher's start-up and shutdown.
 
@@ -56,10 +96,15 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
         given = request.headers.get(SECRET_HEADER, "").encode()
         if not hmac.compare_digest(given, secret):
             return web.Response(status=401, text="Unauthorized")
+        body = await _body(request)
+        if body is None:
+            return web.Response(status=400, text="Bad Request: body too large")
+        if too_deep(body):
+            return web.Response(status=400, text="Bad Request: nested too deep")
         try:
-            raw: Any = await request.json()
+            raw: Any = json.loads(body)
             update = Update.model_validate(raw, context={"bot": bot})
-        except (ValueError, ValidationError):
+        except (ValueError, ValidationError, RecursionError):
             return web.Response(status=400, text="Bad Request: not an Update")
         try:
             await delivery.receive_or_hold([raw], [update])

@@ -153,9 +153,18 @@ class RedisServer:
     (docs/product.md §3) — so a restart test exercises the same durability the product promises.
     """
 
-    def __init__(self, directory: Path, *, appendonly: bool = False) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        appendonly: bool = False,
+        appendfsync: str = "everysec",
+        extra: Sequence[str] = (),
+    ) -> None:
         self.directory = directory
         self.appendonly = appendonly
+        self.appendfsync = appendfsync  # with ``appendonly``: "everysec" or "always"
+        self.extra = tuple(extra)  # more redis-server options ("--maxmemory", "1mb", ...)
         self.port = 0
         self.process: asyncio.subprocess.Process | None = None
         self.log_path = directory / "redis.log"
@@ -166,7 +175,7 @@ class RedisServer:
 
     def _arguments(self) -> list[str]:
         durability = (
-            ["--appendonly", "yes", "--appendfsync", "everysec"]
+            ["--appendonly", "yes", "--appendfsync", self.appendfsync]
             if self.appendonly
             else ["--appendonly", "no"]
         )
@@ -184,6 +193,7 @@ class RedisServer:
             "no",
             "--logfile",
             str(self.log_path),
+            *self.extra,
         ]
 
     async def start(self, *, timeout: float = 10.0) -> None:  # noqa: ASYNC109

@@ -34,6 +34,7 @@ import itertools
 import json
 import math
 import os
+import random
 import re
 import socket
 import sys
@@ -97,6 +98,19 @@ class ApiError(Exception):
         if self.parameters is not None:
             body["parameters"] = self.parameters
         return body
+
+
+class PageError(ApiError):
+    """An error answered not in Telegram's shape but with a front end's HTML page, as nginx
+    in front of the Bot API answers when its upstream is gone: no JSON at all."""
+
+    def page(self) -> str:
+        title = f"{self.status} {self.description}"
+        return (
+            f"<html>\r\n<head><title>{title}</title></head>\r\n<body>\r\n"
+            f"<center><h1>{title}</h1></center>\r\n<hr><center>nginx</center>\r\n"
+            "</body>\r\n</html>\r\n"
+        )
 
 
 def bad_request(detail: str) -> ApiError:
@@ -768,6 +782,7 @@ class ApiCall:
     response: JsonDict | None = None
     applied: bool = False
     via_webhook_reply: bool = False
+    page: bool = False  # answered with an HTML page, not the Bot API's JSON (a fault)
 
     @property
     def chat_id(self) -> int | str | None:
@@ -823,11 +838,21 @@ class _Fault:
     delay: float = 0.0
     after: bool = False  # applied first, then answered with ``status``
     chat: int | None = None  # only calls to this chat (any if None)
+    page: bool = False  # answered with a front end's HTML page, not Telegram's JSON
+    share: float = 1.0  # the share of matching calls it takes (drawn by ``draw``)
+    draw: Callable[[], float] | None = None
 
     def matches(self, method: str, params: JsonDict) -> bool:
         if self.remaining <= 0 or self.method not in (None, method):
             return False
-        return self.chat is None or str(params.get("chat_id")) == str(self.chat)
+        if self.chat is not None and str(params.get("chat_id")) != str(self.chat):
+            return False
+        return self.draw is None or self.draw() < self.share
+
+    def error(self) -> ApiError:
+        description = _FAULT_DESCRIPTIONS.get(self.status, "Error")
+        kind = PageError if self.page else ApiError
+        return kind(self.status, description)
 
 
 _FAULT_DESCRIPTIONS = {
@@ -1028,6 +1053,11 @@ class FakeBotApi:
             status = 200
         except ApiError as error:
             body, status = error.payload(), error.status
+            if isinstance(error, PageError):
+                call.response, call.status = body, status
+                call.page = True
+                self._notify()
+                return web.Response(text=error.page(), status=status, content_type="text/html")
         call.response, call.status = body, status
         self._notify()
         if delay:
@@ -1082,23 +1112,24 @@ class FakeBotApi:
         status: int = 429,
         retry_after: int = 1,
         chat: int | None = None,
+        page: bool = False,
     ) -> None:
         """Make the next ``count`` calls of ``method`` (any method if None; to ``chat`` only,
         if given) fail before applying.
 
         429 answers carry ``parameters.retry_after`` like Telegram's flood control; 500/502/503/
-        504 answer like a failing front end. The failed calls change nothing, so a retried call
-        applies exactly once.
+        504 answer like a failing front end (``page``: with its HTML page, no JSON). The failed
+        calls change nothing, so a retried call applies exactly once.
         """
-        self._faults.append(_Fault(method, count, status, retry_after, chat=chat))
+        self._faults.append(_Fault(method, count, status, retry_after, chat=chat, page=page))
 
     def fail_after_applying(
-        self, method: str | None = None, *, count: int = 1, status: int = 502
+        self, method: str | None = None, *, count: int = 1, status: int = 502, page: bool = False
     ) -> None:
         """Apply the next ``count`` calls of ``method``, then answer them with ``status`` all
-        the same: a front end that lost Telegram's answer. A bot that sends again on that
-        answer shows the message twice."""
-        self._faults.append(_Fault(method, count, status, 0, after=True))
+        the same (``page``: with a front end's HTML page): a front end that lost Telegram's
+        answer. A bot that sends again on that answer shows the message twice."""
+        self._faults.append(_Fault(method, count, status, 0, after=True, page=page))
 
     def refuse(
         self, method: str | None = None, *, status: int = 502, chat: int | None = None
@@ -1106,6 +1137,35 @@ class FakeBotApi:
         """Fail every call of ``method`` (to ``chat`` only, if given) before applying it, until
         :meth:`clear_faults`: Telegram's front end down for as long as a test needs."""
         self._faults.append(_Fault(method, sys.maxsize, status, 1, chat=chat))
+
+    def fail_with_pages(
+        self,
+        method: str | None = None,
+        *,
+        share: float = 0.1,
+        status: int = 502,
+        when: Literal["before", "after", "either"] = "either",
+        seed: int = 0,
+    ) -> None:
+        """Until :meth:`clear_faults`, answer a ``share`` of the calls of ``method`` with an
+        nginx HTML error page (``status``) instead of the Bot API's JSON: ``before`` applying
+        them, ``after`` (a front end that lost Telegram's answer), or ``either`` (half each).
+        The calls are drawn with a ``seed``ed generator, so a test fails the same way twice."""
+        draw = random.Random(seed).random
+        sides = {"before": (False,), "after": (True,), "either": (False, True)}[when]
+        for after in sides:
+            self._faults.append(
+                _Fault(
+                    method,
+                    sys.maxsize,
+                    status,
+                    0,
+                    after=after,
+                    page=True,
+                    share=share / len(sides),
+                    draw=draw,
+                )
+            )
 
     def clear_faults(self) -> None:
         """Telegram works again: every fault still pending is forgotten."""
@@ -1153,7 +1213,7 @@ class FakeBotApi:
         for fault in self._faults:
             if fault.after and fault.matches(method, params):
                 fault.remaining -= 1
-                raise ApiError(fault.status, _FAULT_DESCRIPTIONS.get(fault.status, "Error"))
+                raise fault.error()
 
     def _take_fault(self, method: str, params: JsonDict) -> float:
         for fault in self._faults:
@@ -1169,7 +1229,7 @@ class FakeBotApi:
                         f"Too Many Requests: retry after {fault.retry_after}",
                         {"retry_after": fault.retry_after},
                     )
-                raise ApiError(fault.status, _FAULT_DESCRIPTIONS.get(fault.status, "Error"))
+                raise fault.error()
         return 0.0
 
     # ----- simulation: users, chats, updates -------------------------------------------------

@@ -67,9 +67,14 @@ RETRIES = 1
 
 # Redis away for a while, as a single server or a Redis Cluster shows it: refused or timed-out
 # connections, a server still loading, a cluster whose slots are not all served (CLUSTERDOWN,
-# a slot with no node), slots moving during a failover (MOVED, ASK, TRYAGAIN) and a write that
-# reached a replica. An update that meets one is run again later (bot/delivery.py).
+# a slot with no node), slots moving during a failover (MOVED, ASK, TRYAGAIN), a write that
+# reached a replica, a server out of memory (OOM under ``maxmemory`` with noeviction), or one
+# that cannot persist (MISCONF) — and every other error redis-py has a class for: an error
+# the bot has not seen before is waited out like an outage, since an update that meets it
+# may have written already and must never be told to try again (ARCHITECTURE.md, "Nothing
+# lost, nothing twice"). An update that meets one is run again later (bot/delivery.py).
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (
+    RedisError,
     RedisConnectionError,
     RedisTimeoutError,
     ClusterError,
@@ -79,7 +84,8 @@ STORAGE_ERRORS: tuple[type[BaseException], ...] = (
     RedisClusterException,
 )
 # Anything the Redis client raises: what the loops that must never stop (polling, the inbox's
-# recovery, the webhook, a lock's renewal) survive, whether or not it is an outage.
+# recovery, the webhook, a lock's renewal) survive. The same errors as an outage, named apart
+# for what each place means by them.
 REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, RedisClusterException)
 
 
@@ -87,20 +93,44 @@ class RedisUnavailable(RedisConnectionError):
     """Redis could not be reached in time; the error middleware turns it into a message."""
 
 
+# Where a frame's code lives: the Redis client, or code of the bot's own (anything else, the
+# standard library and asyncio, is passed over when judging where an error was raised).
+_CLIENT = "redis"
+_OURS = ("bot", "handlers", "rules", "localapi", "tests")
+
+
+def raised_in_client(error: BaseException) -> bool:
+    """Whether ``error`` was raised inside the Redis client: the last frame of the client or
+    of the bot's own code it went through is the client's. An error the bot's own code
+    raises from inside a transaction the client runs (a callback of ours) is ours."""
+    last = ""
+    frame = error.__traceback__
+    while frame is not None:
+        module = str(frame.tb_frame.f_globals.get("__name__", ""))
+        root = module.partition(".")[0]
+        if root == _CLIENT or root in _OURS:
+            last = root
+        frame = frame.tb_next
+    return last == _CLIENT
+
+
 @contextmanager
 def client_faults() -> Iterator[None]:
-    """redis-py's cluster client can trip over a connection another task has just closed
-    while a node goes away (``AttributeError`` on its writer): an outage, not a bug, so it is
-    raised as :class:`RedisUnavailable` and the update is run again later."""
+    """Anything raised inside the Redis client that is not one of its errors is an outage
+    too, not a bug of the bot's: redis-py's cluster client trips over a connection another
+    task has just closed while a node goes away (``AttributeError`` on its writer), and its
+    transactions raise ``RuntimeError`` while it rediscovers the cluster after a primary
+    died. Such an error is raised as :class:`RedisUnavailable`, so the update is run again
+    later instead of being finished as done (or its player told to try again)."""
     try:
         yield
-    except AttributeError as error:
-        frame = error.__traceback__
-        while frame is not None and frame.tb_next is not None:
-            frame = frame.tb_next
-        where = frame.tb_frame.f_globals.get("__name__", "") if frame is not None else ""
-        if str(where).startswith("redis."):
-            raise RedisUnavailable(f"Redis client fault: {error}") from error
+    except REDIS_ERRORS:
+        raise
+    except Exception as error:
+        if raised_in_client(error):
+            raise RedisUnavailable(
+                f"Redis client fault: {type(error).__name__}: {error}"
+            ) from error
         raise
 
 

@@ -7,11 +7,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.app import make_bot
-from bot.session import RetryMiddleware, install_middlewares
+from bot.session import BotSession, RetryMiddleware, install_middlewares
 from localapi.server import FakeBotApi
 
 
@@ -22,7 +21,7 @@ class NoSleep:
 
 @asynccontextmanager
 async def bot_without_pauses(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake_api.base_url))
+    session = BotSession(api=TelegramAPIServer.from_base(fake_api.base_url))
     install_middlewares(session)
     for middleware in session.middleware._middlewares:
         if isinstance(middleware, RetryMiddleware):

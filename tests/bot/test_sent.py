@@ -68,6 +68,33 @@ async def test_a_send_applied_then_answered_502_is_not_sent_again(
     assert fake_api.calls_to("editMessageCaption")  # it looked before anything else
 
 
+@pytest.mark.parametrize("status", [502, 504])
+async def test_a_send_applied_then_answered_with_an_html_page_is_not_sent_again(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat, status: int
+) -> None:
+    """nginx in front of the Bot API lost Telegram's answer and sends its own HTML page: no
+    JSON to read, so the send may have been applied, and it is looked for as after a 5xx."""
+    fake_api.fail_after_applying("sendMessage", status=status, page=True)
+    with outbox(store, group.id) as box:
+        message = await bot.send_message(group.id, "Аня: 2 успеха")
+        assert box is not None
+        assert box.sent() == message.message_id
+    assert bot_texts(fake_api, group) == ["Аня: 2 успеха"]
+    [call] = fake_api.calls_to("sendMessage")
+    assert call.page
+    assert call.applied
+
+
+async def test_a_send_answered_with_an_html_page_before_applying_is_sent_again_once(
+    fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
+) -> None:
+    fake_api.fail_next("sendMessage", status=502, page=True)
+    with outbox(store, group.id):
+        await bot.send_message(group.id, "результат")
+    assert bot_texts(fake_api, group) == ["результат"]
+    assert [c.page for c in fake_api.calls_to("sendMessage")] == [True, False]
+
+
 async def test_a_send_that_failed_before_applying_is_sent_again_once(
     fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
 ) -> None:

@@ -16,15 +16,17 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import aiohttp
 import pytest
 import pytest_asyncio
 import redis.asyncio as aioredis
+from redis.crc import key_slot
 
 from bot.store import inbox_key, log_key, sheet_key, stats_key
 from bot.store.sheets import player_field
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from localapi.processes import RedisServer
-from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, parse_html
+from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, free_port, parse_html
 from rules.sheet import SheetSystem, from_json
 from tests.conftest import RedisClusterNodes
 from tests.e2e.conftest import SHARED_STARTUP, BotLauncher
@@ -532,6 +534,228 @@ async def test_a_crash_after_a_redis_outage_never_takes_its_notice_for_the_resul
         fake_api.clear_faults()
         await launcher.start(env=first.env, timeout=30)
         await _answered_once(fake_api, redis, group, command)
+    finally:
+        await launcher.stop_all()
+        print(launcher.logs())
+
+
+# ----- faults the bot had not seen before ---------------------------------------------------
+
+TRY_AGAIN = "попробуйте ещё раз"
+
+
+async def _players_with_willpower(
+    fake_api: FakeBotApi, count: int, points: int = 5
+) -> list[tuple[FakeChat, FakeUser]]:
+    tables: list[tuple[FakeChat, FakeUser]] = []
+    for n in range(count):
+        player = fake_api.add_user(f"Игрок{n}")
+        tables.append((fake_api.add_group(f"Стол {n}", owner=player), player))
+    for group, player in tables:
+        typed = fake_api.send_text(group, player, f"/set сила воли {points}")
+        await fake_api.wait_for_message(group, after=typed, timeout=20)
+    return tables
+
+
+async def _check_paid_once(
+    fake_api: FakeBotApi,
+    redis_url: str,
+    commands: list[tuple[FakeChat, FakeUser, ChatMessage]],
+    rolls: int,
+) -> None:
+    """Each Willpower roll shown once, under its own command, each paying one point (5, 4,
+    3 … left in order), logged once; nothing in any chat asks to try again."""
+    for group, _player, command in commands:
+        shown = replies(fake_api, group)[command.message_id]
+        assert len(shown) == 1, [m.text for m in shown]
+    tables = {group.id: (group, player) for group, player, _command in commands}
+    client = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        for group, player in tables.values():
+            left = [m.text for m in group.messages if "осталось" in m.text]
+            assert [f"осталось {5 - n - 1} из 5" in t for n, t in enumerate(left)] == [True] * rolls
+            said = [m.text.casefold() for m in group.messages if m.sender_id == fake_api.bot.id]
+            assert not [t for t in said if TRY_AGAIN in t], said
+            assert await client.llen(log_key(group.id)) == rolls
+            raw = await client.hget(sheet_key(group.id), player_field(player.id, SheetSystem.MAGE))
+            assert raw is not None
+            assert from_json(raw).willpower_current == 5 - rolls
+        assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
+    finally:
+        await client.aclose()
+
+
+@SHARED
+async def test_html_502_pages_from_telegram_s_front_lose_nothing_and_pay_nothing_twice(
+    world: BotLauncher,
+) -> None:
+    """nginx in front of the Bot API answers some sends with its HTML 502 page, before or
+    after Telegram applied them: no JSON to read. A burst of Willpower rolls loses no result,
+    pays nothing twice, and no result has «Попробуйте ещё раз» under it."""
+    fake_api = world.api
+    rolls = 4
+    tables = await _players_with_willpower(fake_api, 4)
+    since = len(fake_api.calls)
+    fake_api.fail_with_pages("sendMessage", share=0.15, status=502, seed=7)
+    commands = [
+        (group, player, fake_api.send_text(group, player, "/r 5 6 св"))
+        for _ in range(rolls)
+        for group, player in tables
+    ]
+
+    def answered() -> bool:
+        return all(c.message_id in replies(fake_api, g) for g, _p, c in commands)
+
+    await fake_api.wait_for(answered, timeout=60)
+    await asyncio.sleep(1.0)  # anything sent twice would show up by now
+    fake_api.clear_faults()
+    pages = [c for c in fake_api.calls[since:] if c.page]
+    assert pages  # the front did answer with its page
+    assert any(c.applied for c in pages)
+    await _check_paid_once(fake_api, world.redis.url, commands, rolls)
+
+
+@SHARED
+async def test_redis_out_of_memory_for_ten_seconds_tells_no_one_to_try_again(
+    world: BotLauncher,
+) -> None:
+    """Redis at its maxmemory with noeviction refuses every write (-OOM) for ten seconds
+    while players roll with Willpower: nobody is told to try again, each chat hears once
+    that the answer will come, and once Redis takes writes each roll is made and paid once."""
+    fake_api = world.api
+    rolls = 2
+    tables = await _players_with_willpower(fake_api, 3)
+    client = aioredis.Redis.from_url(world.redis.url, decode_responses=True)
+    try:
+        await client.config_set("maxmemory-policy", "noeviction")
+        await client.config_set("maxmemory", "1")
+        try:
+            commands = []
+            for _ in range(rolls):
+                for group, player in tables:
+                    commands.append((group, player, fake_api.send_text(group, player, "/r 5 6 св")))
+                await asyncio.sleep(2.0)
+            await asyncio.sleep(6.0)
+            assert not any(c.message_id in replies(fake_api, g) for g, _p, c in commands)
+        finally:
+            await client.config_set("maxmemory", "0")
+    finally:
+        await client.aclose()
+
+    def answered() -> bool:
+        return all(c.message_id in replies(fake_api, g) for g, _p, c in commands)
+
+    await fake_api.wait_for(answered, timeout=60)
+    await asyncio.sleep(1.5)  # anything made twice would show up by now
+    for group, _player in tables:
+        notices = [n for ns in replies(fake_api, group, notices=True).values() for n in ns]
+        assert len(notices) == 1  # one per chat and outage, not one per command
+    await _check_paid_once(fake_api, world.redis.url, commands, rolls)
+
+
+@SHARED
+async def test_a_name_with_bidi_controls_and_zero_width_characters_is_drawn_clean(
+    world: BotLauncher,
+) -> None:
+    """A player named with a right-to-left override and zero-width characters cannot make
+    the result read as someone else's: the name is drawn without them."""
+    fake_api = world.api
+    mask = fake_api.add_user("\u202eвыроБ\u200b\u200d\u2066")
+    group = fake_api.add_group("Стол \u200bбидо", owner=mask)
+    command = fake_api.send_text(group, mask, "/r 5 6")
+    await fake_api.wait_for(lambda: command.message_id in replies(fake_api, group), timeout=20)
+    [shown] = replies(fake_api, group)[command.message_id]
+    assert "выроБ" in shown.text
+    hidden = {"\u202e", "\u200b", "\u200d", "\u2066", "\u202c"}
+    assert not hidden & set(shown.text)
+
+
+async def test_a_cluster_s_inbox_primary_killed_mid_burst_loses_no_answer(
+    fake_api: FakeBotApi, bot_process: BotLauncher, tmp_path: Path
+) -> None:
+    """The Redis Cluster node that holds the inbox dies (SIGKILL) mid-burst and comes back
+    five seconds later: redis-py's cluster transactions fail in ways of their own while it
+    finds the cluster again (RuntimeError among them). No update is finished as done by
+    such an error: every command is answered once, logged once, and the inbox is empty."""
+    cluster = RedisClusterNodes(tmp_path / "cluster")
+    cluster.start()
+    try:
+        share = 16384 // len(cluster.nodes)
+        slot = key_slot(inbox_key(fake_api.bot.id).encode())
+        victim = cluster.nodes[min(slot // share, len(cluster.nodes) - 1)]
+        tables: list[tuple[FakeChat, FakeUser]] = []
+        for n in range(GROUPS):
+            player = fake_api.add_user(f"Игрок{n}")
+            tables.append((fake_api.add_group(f"Стол {n}", owner=player), player))
+        await bot_process.start(env=bot_process.environment(REDIS_URL=cluster.url), timeout=30)
+        commands = [
+            (group, fake_api.send_text(group, player, "/r 6 6"))
+            for _ in range(2)
+            for group, player in tables
+        ]
+        await fake_api.wait_for(lambda: len(fake_api.calls_to("sendMessage")) >= 4, timeout=20)
+        assert victim.process is not None
+        victim.process.kill()
+        victim.process.wait()
+        commands += [
+            (group, fake_api.send_text(group, player, "/r 6 6"))
+            for _ in range(2)
+            for group, player in tables
+        ]
+        await asyncio.sleep(5)
+        victim.start()
+
+        def answered() -> bool:
+            return all(c.message_id in replies(fake_api, g) for g, c in commands)
+
+        await fake_api.wait_for(answered, timeout=90)
+        await asyncio.sleep(1.0)  # anything sent twice would show up by now
+        check_burst(fake_api, commands, ordered=False)
+        client = aioredis.RedisCluster.from_url(cluster.url.replace("+cluster", ""))
+        try:
+            for group, _player in tables:
+                assert await client.llen(log_key(group.id)) == 4  # logged once
+            assert await client.hlen(inbox_key(fake_api.bot.id)) == 0
+        finally:
+            await client.aclose()
+    finally:
+        cluster.stop()
+
+
+async def test_a_webhook_body_nested_100000_deep_is_refused_with_400(
+    fake_api: FakeBotApi, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """With the right secret, a body nested 100,000 deep (or far larger than any update) is
+    400 before it is parsed, not a RecursionError's 500; the bot goes on answering."""
+    launcher = BotLauncher(fake_api, redis_server, tmp_path)
+    port = free_port()
+    secret = "deep-Secret_1"
+    try:
+        await launcher.start(
+            env=launcher.environment(
+                WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
+                WEBHOOK_SECRET=secret,
+                WEBHOOK_HOST="127.0.0.1",
+                WEBHOOK_PORT=str(port),
+            ),
+            ready=lambda: bool(fake_api.webhook.get("url")),
+            timeout=30,
+        )
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret, "Content-Type": "application/json"}
+        url = f"http://127.0.0.1:{port}/hook"
+        async with aiohttp.ClientSession() as session:
+            for body in (
+                b"[" * 100_000 + b"]" * 100_000,
+                b'{"update_id": 1, "x": "' + b"a" * 2_000_000 + b'"}',
+            ):
+                async with session.post(url, data=body, headers=headers) as response:
+                    assert response.status == 400
+        player = fake_api.add_user("Аня")
+        group = fake_api.add_group("Стол", owner=player)
+        fake_api.send_text(group, player, "/r 5 6")
+        [update] = fake_api.take_updates()
+        assert await fake_api.post_update(update) == 200
+        await fake_api.wait_for(lambda: bool(replies(fake_api, group)), timeout=20)
     finally:
         await launcher.stop_all()
         print(launcher.logs())
