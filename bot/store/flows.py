@@ -48,6 +48,9 @@ ACTORS_KEPT = 480  # characters of "version:user" pairs: the last 20-odd steps
 # 64 by default) instead of a table with an entry per field, about 40% less for a roll's
 # result flow (bench/footprint.py). A step writes its data whole and drops the pieces.
 DATA_PIECE = 64
+# The key, inside a flow's stored data, of the message the flow is drawn in (:attr:`Flow.message`):
+# kept beside the feature's state so that no script has to know of it.
+MESSAGE_KEY = "@message"
 # Lua: drop the pieces of the flow KEYS[n]'s data beyond the first (its step wrote "data").
 _DROP_PIECES = """
 local piece = 1
@@ -358,6 +361,9 @@ class StepWrites:
     entries: Sequence[LogEntry] = ()
     screen: Screen | None = None
     also: AlsoStep | None = None
+    # A flow the step opens (made by ``new_flow``), stored in the same transaction.
+    opens: Flow | None = None
+    opens_ttl: int = FLOW_TTL
 
 
 @dataclass(frozen=True)
@@ -395,6 +401,10 @@ class Flow(BaseModel):
     # The language its message is drawn in, chosen when it was opened (bot/i18n.py); None
     # for a flow stored before flows kept one.
     locale: str | None = None
+    # The message it is drawn in ("chat:message", or "inline:" and the inline message's id),
+    # recorded by the first step the runner stores (bot/runner.py): a press under any other
+    # message is refused. None until then.
+    message: str | None = None
 
     def acted_since(self, version: int, user_id: int) -> bool:
         """Whether ``user_id`` moved this flow on after ``version``: their tap on a button
@@ -470,24 +480,36 @@ def _screen(raw: str | None) -> Screen | None:
 def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Flow:
     """The flow from its hash; ``chat_id`` is the chat of its key (a new flow's hash does not
     repeat it, nor ``closed`` until it is)."""
+    data = json.loads(data_of(fields))
+    message = data.pop(MESSAGE_KEY, None) if isinstance(data, dict) else None
     return Flow(
         id=flow_id,
         kind=fields["kind"],
         chat_id=int(fields.get("chat_id") or chat_id),
         owner_id=int(fields["owner_id"]),
         version=int(fields["version"]),
-        data=json.loads(data_of(fields)),
+        data=data,
         closed=fields.get("closed") == "1",
         actors=_actors(fields.get("actors")),
         screen=_screen(fields.get("screen")),
         locale=fields.get("locale") or None,
+        message=message if isinstance(message, str) else None,
     )
 
 
 def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(state, FlowState):
         return state.model_dump(mode="json")
-    return dict(state)
+    return {k: v for k, v in state.items() if k != MESSAGE_KEY}
+
+
+def _document(flow: Flow, state: FlowState | Mapping[str, Any]) -> str:
+    """The data a step stores for ``flow``: the new state, and the message the flow is drawn
+    in, which every step carries on."""
+    data = _data(state)
+    if flow.message is not None:
+        data[MESSAGE_KEY] = flow.message
+    return dump(data)
 
 
 class FlowStore(LogStore):
@@ -510,7 +532,7 @@ class FlowStore(LogStore):
             "owner_id": str(flow.owner_id),
             "version": str(flow.version),
             **({"closed": "1"} if flow.closed else {}),
-            **data_fields(dump(flow.data)),
+            **data_fields(_document(flow, flow.data)),
             "locale": flow.locale or "",
         }
 
@@ -632,7 +654,7 @@ class FlowStore(LogStore):
             "1" if raw is not None else "0",
             to_json(updated) if updated is not None else "",
             also.version if also is not None else "",
-            dump(_data(also.state)) if also is not None else "",
+            _document(also.flow, also.state) if also is not None else "",
             also.screen.model_dump_json() if also is not None else "",
             *(named if (named := spend.name_field()) is not None else ("", "")),
             *record,
@@ -727,7 +749,7 @@ class FlowStore(LogStore):
             "owner_id": flow.owner_id,
             "version": flow.version,
             "closed": "0",
-            "data": dump(flow.data),
+            "data": _document(flow, flow.data),
             "locale": flow.locale or "",
             "screen": screen.model_dump_json(),
         }.items():
@@ -807,7 +829,7 @@ class FlowStore(LogStore):
         ``screen`` is what the message will show at the new version."""
         args: list[Any] = [
             expected_version,
-            dump(_data(state)),
+            _document(flow, state),
             "1" if close else "0",
             context.current().actor,
             screen.model_dump_json() if screen is not None else "",
@@ -838,14 +860,14 @@ class FlowStore(LogStore):
         attack) stays within one write (the ≤ 3 round-trips of docs/product.md)."""
         args: list[Any] = [
             expected_version,
-            dump(_data(state)),
+            _document(flow, state),
             "0",
             context.current().actor,
             screen.model_dump_json() if screen is not None else "",
             new.kind,
             new.chat_id,
             new.owner_id,
-            dump(new.data),
+            _document(new, new.data),
             ttl,
         ]
         args += log_args(entries)
@@ -896,22 +918,24 @@ class FlowStore(LogStore):
         close, entries, screen, also = writes.close, writes.entries, writes.screen, writes.also
         fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
         field = spend.field()
-        data = dump(_data(state))
+        data = _document(flow, state)
         prefetch = context.current().prefetch
         whole = prefetch.whole(skey) if prefetch is not None else None
-        if whole is not None and not more:
+        if whole is not None and not more and writes.opens is None:
             done = await self._spend_as_read(
                 flow, expected_version, data, writes, skey, field, whole, spend
             )
             if done is not None:
                 return done
 
+        akey = flow_key(also.flow.chat_id, also.flow.id) if also is not None else None
+        opens = writes.opens
+
         async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None]:
             fields = await pipe.hgetall(fkey)
-            if (
-                not fields
-                or int(fields["version"]) != expected_version
-                or fields.get("closed") == "1"
+            beside = await pipe.hgetall(akey) if akey is not None else {}
+            if not _at(fields, expected_version) or (
+                also is not None and not _at(beside, also.version)
             ):
                 pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 return None, None
@@ -926,21 +950,17 @@ class FlowStore(LogStore):
                 for other in more
             ]
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-            version = expected_version + 1
-            actors = f"{fields.get('actors') or ''!s} {version}:{context.current().actor}"
-            if len(actors) > ACTORS_KEPT:
-                actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
-            change: dict[Any, Any] = {
-                "version": version,
-                "data": data,
-                "closed": "1" if close else "0",
-                "actors": actors,
-                "screen": screen.model_dump_json() if screen is not None else "",
-            }
-            pipe.hset(fkey, mapping=change)
-            pieces = [str(k) for k in fields if str(k).startswith("data") and str(k)[4:].isdigit()]
-            if pieces:
-                pipe.hdel(fkey, *pieces)
+            change = _stepped(pipe, fkey, fields, expected_version, data, close, screen)
+            if also is not None and akey is not None:
+                _stepped(
+                    pipe,
+                    akey,
+                    beside,
+                    also.version,
+                    _document(also.flow, also.state),
+                    False,
+                    also.screen,
+                )
             if updated is not None:
                 pipe.hset(skey, field, to_json(updated))
                 if created and (named := spend.name_field()) is not None:
@@ -948,17 +968,18 @@ class FlowStore(LogStore):
             for other_field, other_sheet in others:
                 if other_sheet is not None:
                     pipe.hset(skey, other_field, to_json(other_sheet))
+            if opens is not None:
+                self._queue_flow(pipe, opens, writes.opens_ttl)
             self._queue_log(pipe, flow.chat_id, tuple(entries))
+            pieces = _pieces(fields)
             new: dict[Any, Any] = {
                 **{k: v for k, v in fields.items() if k not in pieces},
                 **change,
             }
             return _flow_from_hash(flow.id, new, flow.chat_id), updated
 
-        advanced, sheet = await self._watched([fkey, skey], apply)
-        if advanced is not None and also is not None:
-            await self.advance_flow(also.flow, also.version, also.state, screen=also.screen)
-        return advanced, sheet
+        watched = [fkey, skey] + ([akey] if akey is not None else [])
+        return await self._watched(watched, apply)
 
     @staticmethod
     def _spent(current: Sheet | None, spend: SheetSpend) -> Sheet | None:
@@ -969,3 +990,41 @@ class FlowStore(LogStore):
         updated = spend.change(current)
         journal.note_spent(spend.field(), current, updated)
         return updated
+
+
+def _at(fields: Mapping[Any, Any], version: int) -> bool:
+    """Whether a flow's hash is open at ``version``: a step expecting it may be taken."""
+    return bool(fields) and int(fields["version"]) == version and fields.get("closed") != "1"
+
+
+def _pieces(fields: Mapping[Any, Any]) -> list[str]:
+    return [str(k) for k in fields if str(k).startswith("data") and str(k)[4:].isdigit()]
+
+
+def _stepped(
+    pipe: Pipeline,
+    key: str,
+    fields: Mapping[Any, Any],
+    version: int,
+    data: str,
+    close: bool,
+    screen: Screen | None,
+) -> dict[Any, Any]:
+    """Queue a flow's step on its hash as read under WATCH (the new version, data, actors and
+    screen; its old data pieces dropped); the fields it changed."""
+    made = version + 1
+    actors = f"{fields.get('actors') or ''!s} {made}:{context.current().actor}"
+    if len(actors) > ACTORS_KEPT:
+        actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
+    change: dict[Any, Any] = {
+        "version": made,
+        "data": data,
+        "closed": "1" if close else "0",
+        "actors": actors,
+        "screen": screen.model_dump_json() if screen is not None else "",
+    }
+    pipe.hset(key, mapping=change)
+    pieces = _pieces(fields)
+    if pieces:
+        pipe.hdel(key, *pieces)
+    return change

@@ -29,7 +29,7 @@ from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
 from bot.runner import SheetMoved as _SheetMoved
-from bot.runner import tell
+from bot.runner import spending, tell
 from bot.session import safe_edit
 from bot.store import Flow, LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, resolve
@@ -466,7 +466,7 @@ def _effect_step(
         return _paid(state, known.read.sheet, profile, rng, mode="cast")
     else:
         after = SETUP.choose(state, action, x, profile)
-    return runner.Outcome(state=after, close=after.stage is Stage.CANCELLED)
+    return runner.Advance(state=after, close=after.stage is Stage.CANCELLED)
 
 
 _ALLOCATING = (
@@ -498,7 +498,7 @@ def _paid(
         after, _before, changed = _cast(state, sheet, profile, rng)
         entries = _entries(after)
     spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-    return runner.Outcome(state=after, spend=spend, entries=tuple(entries))
+    return runner.Advance(state=after, spends=spending(spend), entries=tuple(entries))
 
 
 def _draw_effect(

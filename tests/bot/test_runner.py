@@ -19,6 +19,7 @@ from bot.runner import (
     Gate,
     Outcome,
     Refusal,
+    Refuse,
     Tap,
     Who,
     admit,
@@ -66,7 +67,7 @@ def test_a_missing_or_closed_flow_is_closed_and_the_message_redrawn() -> None:
     assert admit(GATE, None, CHAT, 3, OWNER, GameSystem.D10) is CLOSED
     assert admit(GATE, flow(closed=True), CHAT, 3, OWNER, GameSystem.D10) is CLOSED
     assert CLOSED.heal
-    assert CLOSED.text is render.closed_text
+    assert CLOSED.answer is render.closed_text
 
 
 def test_another_chats_or_another_features_flow_is_an_invalid_button() -> None:
@@ -96,7 +97,7 @@ def test_an_owners_flow_refuses_everyone_else() -> None:
 def test_a_chat_that_switched_games_is_told_so() -> None:
     refused = admit(GATE, flow(), CHAT, 3, OWNER, GameSystem.D6)
     assert refused is not None
-    assert refused.text is render.wrong_system_text
+    assert refused.answer is render.wrong_system_text
     anywhere = Gate(kinds=(Note.kind,), system=None)
     assert admit(anywhere, flow(), CHAT, 3, OWNER, GameSystem.D6) is None
 
@@ -116,11 +117,11 @@ def test_a_current_only_step_takes_no_press_on_an_older_drawing() -> None:
 
 def test_a_refusal_changes_nothing_and_a_repeat_redraws_quietly() -> None:
     refused = refuse(render.not_yours_text)
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.alert
     assert not refused.heal
     repeated = repeat()
-    assert repeated.state is None
+    assert isinstance(repeated, Refuse)
     assert repeated.heal
     assert not repeated.alert
     assert repeated.answer is render.already_done_text

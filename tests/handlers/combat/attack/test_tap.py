@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.runner import Known
+from bot.runner import Advance, Known, Refuse
 from bot.store import Live
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import AttackFlow, Side, Stage
@@ -62,20 +62,20 @@ def fight() -> Open:
 
 def test_the_attacker_sets_up_and_the_target_rolls_nothing_yet() -> None:
     outcome = step(PANEL, press(AtkAction.WEAPON, 2), ANNA, knowing(PANEL), Faces([]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.weapon == 2
-    assert outcome.spend is None
+    assert not outcome.spends
     assert outcome.also is None
 
 
 def test_only_the_attacker_or_the_storyteller_sets_up() -> None:
     refused = step(PANEL, press(AtkAction.WEAPON, 2), BORIS, knowing(PANEL), Faces([]))
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.alert
     allowed = step(
         PANEL, press(AtkAction.WEAPON, 2), BORIS, knowing(PANEL, storyteller=True), Faces([])
     )
-    assert allowed.state is not None
+    assert isinstance(allowed, Advance | Open)
 
 
 def test_a_miss_ends_the_attack_and_moves_the_round_on_in_the_same_step() -> None:
@@ -83,27 +83,25 @@ def test_a_miss_ends_the_attack_and_moves_the_round_on_in_the_same_step() -> Non
     known = knowing(PANEL, fight=opened)
     with speaking():  # the tracker's step is drawn in the chat's language
         outcome = step(PANEL, press(AtkAction.TARGET, 0), ANNA, known, Faces([1, 2, 3, 4, 5]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.stage is Stage.DONE
-    assert outcome.spend is not None  # the target's sheet, unchanged by a miss
-    assert outcome.spend.change(new_sheet(SheetSystem.MAGE)) is None
+    assert outcome.spends  # the target's sheet, unchanged by a miss
+    assert outcome.spends[0].change(new_sheet(SheetSystem.MAGE)) is None
     assert outcome.also is not None  # the tracker's step goes with the attack's
-    assert outcome.also.flow.id == "t1"
-    (redraw,) = outcome.redraw
-    assert redraw.live.message == 10
+    assert outcome.also.step.flow.id == "t1"
+    assert outcome.also.live.message == 10  # redrawn where the tracker is
 
 
 def test_a_hit_without_a_tracker_takes_no_tracker_step() -> None:
     outcome = step(PANEL, press(AtkAction.TARGET, 0), ANNA, knowing(PANEL), Faces([9] * 20))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.stage is not Stage.SETUP
     assert outcome.also is None
-    assert outcome.redraw == ()
 
 
 def test_a_button_of_another_stage_is_an_invalid_button() -> None:
     outcome = step(PANEL, press(AtkAction.SOAK), ANNA, knowing(PANEL), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
 
 
