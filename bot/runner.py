@@ -48,7 +48,7 @@ from bot import render
 from bot.combat import TrackerStep
 from bot.features import FeatureSet
 from bot.i18n import drawing, own_language
-from bot.session import safe_edit
+from bot.session import is_not_modified, safe_edit
 from bot.store import (
     ChatSettings,
     Flow,
@@ -70,6 +70,7 @@ log = logging.getLogger(__name__)
 S = TypeVar("S", bound=FlowState)
 A = TypeVar("A", bound=CallbackData)
 R = TypeVar("R")
+T = TypeVar("T")
 
 Answer = Callable[[], str]
 Drawn = tuple[str, InlineKeyboardMarkup | None]
@@ -475,24 +476,221 @@ def address(data: CallbackData) -> tuple[str, int]:
     return flow_id, version
 
 
-def register(router: Router, tap: Tap[Any, Any, Any]) -> None:
-    """Answer the declaration's buttons on ``router`` through :func:`run_tap`."""
+@dataclass(frozen=True)
+class Pressed(Generic[A]):
+    """A press on a :class:`RecordTap`'s button, as its record's ``load`` and ``swap`` see
+    it: the query, the button's data and what the update knows."""
+
+    callback: CallbackQuery
+    data: A
+    context: Context
+
+    @property
+    def message(self) -> Message | None:
+        """The message pressed under; None for a message sent in inline mode (or too old)."""
+        message = self.callback.message
+        return message if isinstance(message, Message) else None
+
+    @property
+    def presser(self) -> User:
+        return self.callback.from_user
+
+    @property
+    def store(self) -> Store:
+        return self.context.store
+
+
+@dataclass(frozen=True)
+class Seen(Generic[R]):
+    """What a record's step and view know besides the record: the chat's profile, what the
+    declaration's ``read`` fetched (None without one) and the language of the message."""
+
+    profile: Profile
+    read: R
+    locale: str = "ru"
+    rng: Rng | None = None  # the update's dice, for a press that rolls
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A press on a record that stores nothing: the message is drawn again from the record as
+    loaded (a page turned, a card opened)."""
+
+    answer: Answer | None = None
+    alert: bool = False
+
+
+@dataclass(frozen=True)
+class Change(Generic[T]):
+    """The record becomes ``after``: stored by the declaration's ``swap`` (one
+    compare-and-set from the record as loaded; a lost race runs the press again on the fresh
+    one), then the message drawn from what was stored and the declaration's ``effect``
+    applied. ``unpaid``: what the presser is told when the swap finds a sheet no longer has
+    what the step took off it (then nothing is stored)."""
+
+    after: T
+    answer: Answer | None = None
+    alert: bool = False
+    unpaid: Answer = render.invalid_button_text
+
+
+# What a press on a record does: one of three cases, matched in one place (:func:`_run_record`).
+Deed = Union[Refuse, Keep, Change[T]]  # noqa: UP007
+
+
+@dataclass(frozen=True)
+class RecordTap(Generic[T, A, R]):
+    """Buttons that act on something other than a flow — the chat's settings, a hidden roll's
+    record, a page of a list read afresh — declared once like a :class:`Tap`: ``load`` finds
+    the record a press acts on (or the :class:`Refuse` of one that is gone), ``read`` fetches
+    what else the step needs (a right asked of Telegram), ``step`` is pure (record, button, who,
+    what is seen → :data:`Deed`), ``swap`` stores a :class:`Change` by compare-and-set and
+    returns the record as stored (None: another press came first; no ``swap``: the buttons
+    never change anything), ``view`` draws the message from the record
+    (None: the message keeps its text and loses its buttons), and ``effect`` is what a
+    stored change does besides the message (a game's command menu published, a revealed roll
+    posted in its group). ``system``: the game the buttons belong to (None: any). ``name``
+    names the handler."""
+
+    name: str
+    callback: type[A]
+    load: Callable[[Pressed[A]], Awaitable[T | Refuse]]
+    step: Callable[[T, A, Actor, Seen[R]], Deed[T]]
+    view: Callable[[T, A, Seen[R]], Drawn] | None
+    read: Callable[[Pressed[A], T], Awaitable[R]] | None = None
+    swap: Callable[[Pressed[A], T, T], Awaitable[T | None]] | None = None
+    effect: Callable[[Pressed[A], T], Awaitable[None]] | None = None
+    system: GameSystem | None = None
+    wrong_system: Answer = render.wrong_system_text
+
+
+def register(router: Router, tap: Tap[Any, Any, Any] | RecordTap[Any, Any, Any]) -> None:
+    """Answer the declaration's buttons on ``router`` through :func:`run_tap`: the one way a
+    feature registers a button (tests/handlers/test_one_road.py holds every feature to it)."""
 
     async def on_tap(callback: CallbackQuery, callback_data: CallbackData, **data: Any) -> None:
         await run_tap(tap, callback, callback_data, Context.of(data))
 
-    on_tap.__name__ = f"{tap.model.kind}_tap"
-    buttons = tap.callback.filter(tap.only) if tap.only is not None else tap.callback.filter()
+    if isinstance(tap, RecordTap):
+        on_tap.__name__ = f"{tap.name}_tap"
+        buttons = tap.callback.filter()
+    else:
+        on_tap.__name__ = f"{tap.model.kind}_tap"
+        buttons = tap.callback.filter(tap.only) if tap.only is not None else tap.callback.filter()
+    on_tap.__runner__ = tap  # type: ignore[attr-defined]  # how the one-road test knows it
     router.callback_query.register(on_tap, buttons)
 
 
-async def run_tap(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context: Context) -> None:
+def on_the_road(handler: Callable[..., Any]) -> bool:
+    """Whether a registered callback handler is :func:`register`'s (runs :func:`run_tap`)."""
+    return getattr(handler, "__runner__", None) is not None
+
+
+async def run_tap(
+    tap: Tap[S, A, R] | RecordTap[Any, A, R], callback: CallbackQuery, data: A, context: Context
+) -> None:
     """Run a press to its end: answered once, stored at most once, whatever it carried."""
+    if isinstance(tap, RecordTap):
+        await _run_record(tap, Pressed(callback, data, context))
+        return
     for attempt in range(CONFLICT_ATTEMPTS):
         if await _attempt(tap, callback, data, context):
             return
         await asyncio.sleep(random.random() * CONFLICT_PAUSE * (attempt + 1))
     await tell(callback, render.busy_text, alert=True)
+
+
+def _holds_press(callback: CallbackQuery) -> bool:
+    """Whether the message a press on a record's button arrived under shows that button: a
+    button is bound to its message by its keyboard, as Telegram sent it with the press. A
+    message sent in inline mode comes without one; its record checks the press itself."""
+    message = callback.message
+    if message is None:
+        return callback.inline_message_id is not None
+    if not isinstance(message, Message) or message.reply_markup is None:
+        return False
+    return any(
+        button.callback_data == callback.data
+        for row in message.reply_markup.inline_keyboard
+        for button in row
+    )
+
+
+async def _run_record(tap: RecordTap[T, A, R], pressed: Pressed[A]) -> None:
+    """A press on a record's button, to its end: load, pure step, at most one stored change,
+    redraw, answer — run again on the fresh record when another press changed it first."""
+    callback, context = pressed.callback, pressed.context
+    if not _holds_press(callback):
+        await tell(callback, ELSEWHERE.answer, alert=True)
+        return
+    if tap.system is not None and context.profile.system is not tap.system:
+        await tell(callback, tap.wrong_system, alert=True)
+        return
+    for attempt in range(CONFLICT_ATTEMPTS):
+        record = await tap.load(pressed)
+        if isinstance(record, Refuse):
+            await tell(callback, record.answer, alert=record.alert)
+            return
+        read: Any = await tap.read(pressed, record) if tap.read is not None else None
+        seen: Seen[R] = Seen(context.profile, read, context.locale, context.rng)
+        try:
+            deed = tap.step(record, pressed.data, Actor.of(pressed.presser), seen)
+        except (RulesInputError, ValidationError):
+            await tell(callback, render.invalid_button_text, alert=True)
+            return
+        match deed:
+            case Refuse():
+                if deed.heal:
+                    await _draw_record(tap, pressed, record, seen)
+                await tell(callback, deed.answer, alert=deed.alert)
+                return
+            case Keep():
+                await _draw_record(tap, pressed, record, seen)
+                await _answered(callback, deed.answer, deed.alert)
+                return
+            case Change():
+                if tap.swap is None:
+                    raise TypeError(f"{tap.name}: a change needs the declaration's swap")
+                try:
+                    stored = await tap.swap(pressed, record, deed.after)
+                except RulesInputError:  # a sheet no longer has what the step took
+                    await tell(callback, deed.unpaid, alert=True)
+                    return
+                if stored is None:
+                    await asyncio.sleep(random.random() * CONFLICT_PAUSE * (attempt + 1))
+                    continue
+                await _draw_record(tap, pressed, stored, seen)
+                await _answered(callback, deed.answer, deed.alert)
+                if tap.effect is not None:
+                    await tap.effect(pressed, stored)
+                return
+    await tell(callback, render.busy_text, alert=True)
+
+
+async def _draw_record(
+    tap: RecordTap[T, A, R], pressed: Pressed[A], record: T, seen: Seen[R]
+) -> None:
+    """Draw the message pressed under from ``record``: in place, wherever it was sent."""
+    callback, bot = pressed.callback, pressed.context.bot
+    message = pressed.message
+    if tap.view is None:
+        with suppress(TelegramBadRequest):  # the message may be gone or too old to edit
+            if message is not None:
+                await message.edit_reply_markup(reply_markup=None)
+            elif bot is not None and callback.inline_message_id is not None:
+                await bot.edit_message_reply_markup(inline_message_id=callback.inline_message_id)
+        return
+    text, markup = tap.view(record, pressed.data, seen)
+    if message is not None:
+        await safe_edit(message, text, markup)
+    elif bot is not None and callback.inline_message_id is not None:
+        try:
+            await bot.edit_message_text(
+                text=text, inline_message_id=callback.inline_message_id, reply_markup=markup
+            )
+        except TelegramBadRequest as error:
+            if not is_not_modified(error):
+                raise
 
 
 async def answer_refusal(

@@ -84,12 +84,29 @@ def data_fields(raw: str) -> dict[str, str]:
     return {("data" if n == 0 else f"data{n}"): piece for n, piece in enumerate(pieces)}
 
 
-def data_of(fields: Mapping[Any, Any]) -> str:
-    """A flow's data JSON from its hash, whole or in pieces (:func:`data_fields`)."""
+def _joined(fields: Mapping[Any, Any]) -> str:
     parts = [fields["data"]]
     while (piece := fields.get(f"data{len(parts)}")) is not None:
         parts.append(piece)
     return "".join(parts)
+
+
+def _with_message(raw: str) -> tuple[dict[str, Any], str | None]:
+    """A stored data JSON as the feature's state and the message the flow recorded."""
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        return data, None
+    message = data.pop(MESSAGE_KEY, None)
+    return data, message if isinstance(message, str) else None
+
+
+def data_of(fields: Mapping[Any, Any]) -> str:
+    """A flow's data JSON from its hash, whole or in pieces (:func:`data_fields`): the
+    feature's state alone, without the message the flow recorded (:attr:`Flow.message`)."""
+    raw = _joined(fields)
+    if f'"{MESSAGE_KEY}"' not in raw:
+        return raw
+    return dump(_with_message(raw)[0])
 
 
 # KEYS[1] flow, KEYS[2] its chat's log and KEYS[3] its counters (only with entries); ARGV:
@@ -480,8 +497,7 @@ def _screen(raw: str | None) -> Screen | None:
 def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Flow:
     """The flow from its hash; ``chat_id`` is the chat of its key (a new flow's hash does not
     repeat it, nor ``closed`` until it is)."""
-    data = json.loads(data_of(fields))
-    message = data.pop(MESSAGE_KEY, None) if isinstance(data, dict) else None
+    data, message = _with_message(_joined(fields))
     return Flow(
         id=flow_id,
         kind=fields["kind"],
@@ -493,7 +509,7 @@ def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Fl
         actors=_actors(fields.get("actors")),
         screen=_screen(fields.get("screen")),
         locale=fields.get("locale") or None,
-        message=message if isinstance(message, str) else None,
+        message=message,
     )
 
 
