@@ -1,25 +1,32 @@
-"""The one road of a tap on a button under a flow's message (ARCHITECTURE.md "The road a tap
-travels").
+"""The one road of every button of the bot (ARCHITECTURE.md "The road a tap travels").
 
 A feature says what its buttons do and nothing else: a pure **step** — the flow's state, the
-button pressed, who pressed it and what the chat knows in; an :class:`Outcome` out — and a
-**view** of a state. It declares both once as a :class:`Tap` and registers it on its router
-(:func:`register`). :func:`run_tap` does the rest the same way for every feature:
+button pressed, who pressed it and what the chat knows in; one case of :data:`Outcome` out —
+and a **view** of a state. It declares both once as a :class:`Tap` and registers it on its
+router (:func:`register`, the only way a feature answers a button). :func:`run_tap` does the
+rest the same way for every feature:
 
 1. load the flow the button names, in the message's own chat;
-2. authorise the press (:func:`admit`, pure): a closed or expired flow is «закрыт» (and its
-   message redrawn as the flow left it), another feature's flow or a version never drawn is
-   an invalid button, a press on an older drawing is a repeat only for whoever acted since
-   (docs/product.md §3 "Concurrency"), and the declaration's own rule of who may press
-   (:class:`Who`), which game the buttons belong to, and whether a step is the current
-   drawing's only (:attr:`Tap.current_only`);
+2. authorise the press (:func:`admit`, pure): a press under a message the flow is not drawn
+   in is refused before anything else (:class:`Place`; nothing is edited there), a closed
+   or expired flow is «закрыт» (and its message redrawn as the flow left it), another
+   feature's flow or a version never drawn is an invalid button, a press on an older drawing
+   is a repeat only for whoever acted since (docs/product.md §3 "Concurrency"), and the
+   declaration's own rule of who may press (:class:`Who`), which game the buttons belong
+   to, and whether a step is the current drawing's only (:attr:`Tap.current_only`);
 3. read what the step needs besides the flow (:attr:`Tap.read`: a sheet, a right asked of
    Telegram), then call the step;
-4. draw the next version and store the step with its effects — the log lines, a sheet's
-   spend, a flow it opens — in one compare-and-set (``bot.store.flows``);
+4. match its case in one place: :class:`Refuse`, :class:`Advance`, :class:`Open`,
+   :class:`HandOver` or :class:`Delegate`; draw the next version and store the step with
+   its effects — the log lines, the sheets' spends, a second flow's step, a flow it opens —
+   and the message it was pressed under in ONE compare-and-set (``bot.store.flows``);
 5. a press that lost the race to another's is run again on the fresh state
    (:data:`CONFLICT_ATTEMPTS`); then the message is edited and the presser answered, in the
    presser's own language (:func:`tell`).
+
+Buttons on no flow (the chat's settings, a hidden roll, a page of a list) are a
+:class:`RecordTap` on the same road: a record loaded, a pure step (:data:`Deed`), at most one
+compare-and-set of the record, the message redrawn, the presser answered.
 
 A step raises ``RulesInputError`` (or pydantic's ``ValidationError``) for a press that means
 nothing in its state (a forged number, a choice made impossible since): that is an invalid
