@@ -556,8 +556,9 @@ class RecordTap(Generic[T, A, R]):
     never change anything), ``view`` draws the message from the record
     (None: the message keeps its text and loses its buttons), and ``effect`` is what a
     stored change does besides the message (a game's command menu published, a revealed roll
-    posted in its group). ``system``: the game the buttons belong to (None: any). ``name``
-    names the handler."""
+    posted in its group). ``system``: the game the buttons belong to (None: any). ``among``:
+    the other buttons of the same menu, beside which these may be pressed (the settings'
+    menus share one message). ``name`` names the handler."""
 
     name: str
     callback: type[A]
@@ -569,6 +570,7 @@ class RecordTap(Generic[T, A, R]):
     effect: Callable[[Pressed[A], T], Awaitable[None]] | None = None
     system: GameSystem | None = None
     wrong_system: Answer = render.wrong_system_text
+    among: tuple[type[CallbackData], ...] = ()
 
 
 def register(router: Router, tap: Tap[Any, Any, Any] | RecordTap[Any, Any, Any]) -> None:
@@ -607,17 +609,19 @@ async def run_tap(
     await tell(callback, render.busy_text, alert=True)
 
 
-def _holds_press(callback: CallbackQuery) -> bool:
-    """Whether the message a press on a record's button arrived under shows that button: a
-    button is bound to its message by its keyboard, as Telegram sent it with the press. A
-    message sent in inline mode comes without one; its record checks the press itself."""
+def _holds_press(callback: CallbackQuery, kinds: tuple[type[CallbackData], ...]) -> bool:
+    """Whether a press on a record's button may be taken under the message it came with: a
+    message whose keyboard (as Telegram sent it with the press) shows buttons of other kinds
+    only is someone else's — a roll, a fight — and a button forged under it is refused. Such
+    buttons are stateless, so any of their kinds may be pressed where one is shown (a card
+    opened from the list). A message that comes with no keyboard (its buttons just taken off,
+    or sent in inline mode) holds nothing to protect: its record's step authorises the press."""
     message = callback.message
-    if message is None:
-        return callback.inline_message_id is not None
     if not isinstance(message, Message) or message.reply_markup is None:
-        return False
+        return True
+    marks = tuple(f"{kind.__prefix__}{kind.__separator__}" for kind in kinds)
     return any(
-        button.callback_data == callback.data
+        (button.callback_data or "").startswith(marks)
         for row in message.reply_markup.inline_keyboard
         for button in row
     )
@@ -627,8 +631,8 @@ async def _run_record(tap: RecordTap[T, A, R], pressed: Pressed[A]) -> None:
     """A press on a record's button, to its end: load, pure step, at most one stored change,
     redraw, answer — run again on the fresh record when another press changed it first."""
     callback, context = pressed.callback, pressed.context
-    if not _holds_press(callback):
-        await tell(callback, ELSEWHERE.answer, alert=True)
+    if not _holds_press(callback, (tap.callback, *tap.among)):  # a forged button
+        await tell(callback, render.invalid_button_text, alert=True)
         return
     if tap.system is not None and context.profile.system is not tap.system:
         await tell(callback, tap.wrong_system, alert=True)

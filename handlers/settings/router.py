@@ -186,6 +186,9 @@ async def _house_command(
 
 # ----- the buttons: the chat's settings, one compare-and-set a press (bot/runner.py) -----
 
+# The settings' menus share a message: «/rules» offers the games and the house rules.
+MENU = (LangCallback, ProfileCallback, HouseCallback, OldHouseCallback)
+
 
 async def load_settings(pressed: runner.Pressed[Any]) -> ChatSettings | runner.Refuse:
     """The chat's settings as they are now (a lost race reads them again)."""
@@ -241,6 +244,7 @@ LANG_TAP: runner.RecordTap[ChatSettings, LangCallback, bool] = runner.RecordTap(
     step=lang_step,
     view=lang_view,
     swap=swap_settings,
+    among=MENU,
 )
 
 
@@ -291,6 +295,7 @@ PROFILE_TAP: runner.RecordTap[ChatSettings, ProfileCallback, GameAccess] = runne
     view=profile_view,
     swap=swap_settings,
     effect=publish_menu,
+    among=MENU,
 )
 
 _CHANGES = ("s", "r", "R")  # the house-rules buttons that change something
@@ -378,6 +383,7 @@ HOUSE_TAP: runner.RecordTap[ChatSettings, HouseCallback, GameAccess | None] = ru
     step=house_step,
     view=house_view,
     swap=swap_settings,
+    among=MENU,
 )
 # The same buttons as first drawn, under the prefix they shared with «Раскрыть»: menus still
 # posted in chats keep working.

@@ -37,13 +37,15 @@ def _edits_of(table: Table, message_id: int) -> list[object]:
     ]
 
 
-async def _refused_elsewhere(table: Table, store: Store, data: str, under: int) -> None:
+async def _refused_elsewhere(
+    table: Table, store: Store, data: str, under: int, said: str = ELSEWHERE
+) -> None:
     before = await flows(store)
     edits = len(table.session.calls)
     await table.tap(ANNA, data, under)
     answer = table.session.answers[-1]
     assert answer.show_alert is True
-    assert answer.text == ELSEWHERE
+    assert answer.text == said
     assert _edits_of(table, under) == []
     assert [c for c in table.session.calls[edits:] if isinstance(c, EditMessageText)] == []
     assert await flows(store) == before  # nothing stored, nobody's state moved
@@ -79,6 +81,8 @@ async def test_another_players_flow_forged_under_ones_own_message_is_refused(
 async def test_a_records_button_pressed_under_a_message_without_it_is_refused(
     table: Table,
 ) -> None:
-    """Buttons on no flow (a page of /log) are bound by the keyboard Telegram sent."""
+    """Buttons on no flow (a page of /log) are bound by the keyboard Telegram sent: under a
+    message that shows none of them, such a button is a forged one."""
     _anna_roll, _annas, _boris_roll, boris = await _two_rolls(table)
-    await _refused_elsewhere(table, table.store, LogCallback(o=0).pack(), boris)
+    page = LogCallback(o=0).pack()
+    await _refused_elsewhere(table, table.store, page, boris, "Эта кнопка недействительна.")
