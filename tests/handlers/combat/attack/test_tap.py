@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from bot.runner import Advance, Known, Refuse
+import pytest
+
+from bot.runner import Advance, Known, Refuse, SheetMoved
 from bot.store import Live
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import AttackFlow, Side, Stage
-from handlers.combat.attack.tap import TAP, Scene, step
+from handlers.combat.attack.tap import TAP, Scene, _land, step
 from handlers.combat.tracker.flow import InitFlow
 from handlers.combat.tracker.steps import Open
 from rules.combat import tracker
 from rules.combat.manoeuvres import Trait
+from rules.health import DamageType, apply_damage
 from rules.profiles import HOUSE_MAGE
-from rules.sheet import SheetSystem, new_sheet
+from rules.sheet import SheetSystem, new_sheet, set_health
 from tests.handlers.stepping import ANNA, BORIS, Faces, flow_of, speaking
 
 ANNA_SIDE = Side(
@@ -108,3 +111,22 @@ def test_a_button_of_another_stage_is_an_invalid_button() -> None:
 def test_the_panel_runs_on_its_current_drawing_only() -> None:
     assert TAP.current_only
     assert TAP.read is not None
+
+
+def test_a_wound_on_a_sheet_that_moved_since_the_read_runs_the_attack_again() -> None:
+    """The panel shows the track the sheet will have: a wound that landed between the read
+    and the write makes the step's change refuse, and the press runs on the fresh sheet."""
+    landed = PANEL.model_copy(
+        update={"target": 0, "stage": Stage.DONE, "levels": 2, "damage_kind": DamageType.LETHAL}
+    )
+    outcome = _land(landed, knowing(landed))
+    assert isinstance(outcome, Advance)
+    assert outcome.state.track_after is not None
+    (spend,) = outcome.spends
+    fresh = new_sheet(SheetSystem.MAGE)
+    hurt = spend.change(fresh)
+    assert hurt is not None
+    assert hurt.health == outcome.state.track_after  # what the panel shows is what lands
+    wounded = set_health(fresh, apply_damage(fresh.health, DamageType.BASHING, 1).track)
+    with pytest.raises(SheetMoved):
+        spend.change(wounded)
