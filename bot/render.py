@@ -380,6 +380,11 @@ def closed_text() -> str:
     return _("This roll is closed.")
 
 
+def elsewhere_text() -> str:
+    """A button pressed under a message its flow is not drawn in (a forged press)."""
+    return _("This button does not belong to this message.")
+
+
 def invalid_button_text() -> str:
     return _("This button is not valid.")
 

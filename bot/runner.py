@@ -1,25 +1,32 @@
-"""The one road of a tap on a button under a flow's message (ARCHITECTURE.md "The road a tap
-travels").
+"""The one road of every button of the bot (ARCHITECTURE.md "The road a tap travels").
 
 A feature says what its buttons do and nothing else: a pure **step** — the flow's state, the
-button pressed, who pressed it and what the chat knows in; an :class:`Outcome` out — and a
-**view** of a state. It declares both once as a :class:`Tap` and registers it on its router
-(:func:`register`). :func:`run_tap` does the rest the same way for every feature:
+button pressed, who pressed it and what the chat knows in; one case of :data:`Outcome` out —
+and a **view** of a state. It declares both once as a :class:`Tap` and registers it on its
+router (:func:`register`, the only way a feature answers a button). :func:`run_tap` does the
+rest the same way for every feature:
 
 1. load the flow the button names, in the message's own chat;
-2. authorise the press (:func:`admit`, pure): a closed or expired flow is «закрыт» (and its
-   message redrawn as the flow left it), another feature's flow or a version never drawn is
-   an invalid button, a press on an older drawing is a repeat only for whoever acted since
-   (docs/product.md §3 "Concurrency"), and the declaration's own rule of who may press
-   (:class:`Who`), which game the buttons belong to, and whether a step is the current
-   drawing's only (:attr:`Tap.current_only`);
+2. authorise the press (:func:`admit`, pure): a press under a message the flow is not drawn
+   in is refused before anything else (:class:`Place`; nothing is edited there), a closed
+   or expired flow is «закрыт» (and its message redrawn as the flow left it), another
+   feature's flow or a version never drawn is an invalid button, a press on an older drawing
+   is a repeat only for whoever acted since (docs/product.md §3 "Concurrency"), and the
+   declaration's own rule of who may press (:class:`Who`), which game the buttons belong
+   to, and whether a step is the current drawing's only (:attr:`Tap.current_only`);
 3. read what the step needs besides the flow (:attr:`Tap.read`: a sheet, a right asked of
    Telegram), then call the step;
-4. draw the next version and store the step with its effects — the log lines, a sheet's
-   spend, a flow it opens — in one compare-and-set (``bot.store.flows``);
+4. match its case in one place: :class:`Refuse`, :class:`Advance`, :class:`Open`,
+   :class:`HandOver` or :class:`Delegate`; draw the next version and store the step with
+   its effects — the log lines, the sheets' spends, a second flow's step, a flow it opens —
+   and the message it was pressed under in ONE compare-and-set (``bot.store.flows``);
 5. a press that lost the race to another's is run again on the fresh state
    (:data:`CONFLICT_ATTEMPTS`); then the message is edited and the presser answered, in the
    presser's own language (:func:`tell`).
+
+Buttons on no flow (the chat's settings, a hidden roll, a page of a list) are a
+:class:`RecordTap` on the same road: a record loaded, a pure step (:data:`Deed`), at most one
+compare-and-set of the record, the message redrawn, the presser answered.
 
 A step raises ``RulesInputError`` (or pydantic's ``ValidationError``) for a press that means
 nothing in its state (a forged number, a choice made impossible since): that is an invalid
@@ -35,7 +42,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, Union
 
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
@@ -45,32 +52,32 @@ from pydantic import ValidationError
 
 from bot import live as bot_live
 from bot import render
+from bot.combat import TrackerStep
 from bot.features import FeatureSet
 from bot.i18n import drawing, own_language
-from bot.session import safe_edit
+from bot.session import is_not_modified, safe_edit
 from bot.store import (
-    AlsoStep,
     ChatSettings,
     Flow,
     FlowState,
     FlowStateError,
-    Live,
     LogEntry,
     Screen,
     StepWrites,
     Store,
 )
 from bot.store.flows import SheetSpend
+from bot.store.journal import forget as forget_ahead
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Sheet
 
 log = logging.getLogger(__name__)
 
 S = TypeVar("S", bound=FlowState)
 A = TypeVar("A", bound=CallbackData)
 R = TypeVar("R")
+T = TypeVar("T")
 
 Answer = Callable[[], str]
 Drawn = tuple[str, InlineKeyboardMarkup | None]
@@ -79,23 +86,13 @@ Handoff = Callable[[Store, int, int], Awaitable[Drawn]]
 
 @dataclass(frozen=True)
 class Sequel:
-    """What an :attr:`Outcome.then` may use once the step is stored (or, for a step that
-    stores nothing, in its place): the store, the tapped message, the bot, the chat's profile,
-    and what the compare-and-set left — the flow, and the sheet a ``spend`` changed (None
-    when the step stored nothing or changed no sheet)."""
+    """What a :class:`Delegate` may use: the store, the tapped message, the bot and the
+    chat's profile."""
 
     store: Store
     message: Message
     bot: Bot | None
     profile: Profile
-    flow: Flow | None = None
-    sheet: Sheet | None = None
-
-
-# Work a step leaves for after its compare-and-set, the one part of a press that is not pure
-# (the attack panel opened for whoever acts, a finished fight's message unpinned); what it
-# returns, if anything, is the presser's alert instead of the step's answer.
-Then = Callable[[Sequel], Awaitable[Answer | None]]
 
 
 @dataclass(frozen=True)
@@ -108,15 +105,6 @@ class Opens:
     owner: int
     draw: Callable[[Flow], Drawn]
     entries: tuple[LogEntry, ...] = ()
-
-
-@dataclass(frozen=True)
-class Redraw:
-    """Another live message to edit once the step is stored: the tracker whose step
-    (:attr:`Outcome.also`) went into the same compare-and-set as an attack's."""
-
-    live: Live
-    drawn: Drawn
 
 
 # How often a press that lost the race to another player's press is applied again to the
@@ -198,51 +186,95 @@ class Known(Generic[R]):
 
 
 @dataclass(frozen=True)
-class Outcome(Generic[S]):
-    """What a press does. ``state`` None: nothing is stored, the presser is only answered
-    (a refusal). Otherwise ``state`` is stored as the flow's next version (``close``: its
-    buttons stop), with ``entries`` in the chat's log, ``spend`` (and ``more``) taken off
-    sheets, and ``creates`` stored as a new flow, all in one atomic step. ``handoff``: the
-    flow closes as it is and the hand-off opens another feature's flow, whose drawing the
-    message then shows (bot/wizard.py). ``answer`` is the presser's toast (``alert``: an
-    alert), made in their language; ``heal``: the message is redrawn from its stored screen
-    first (a repeated press). ``unpaid``: what the presser is told when ``spend`` finds the
-    sheet no longer has what the step read (then nothing is stored). ``post``: once the step
-    is stored, a new message is sent below, drawn by ``post`` (a next attempt posted as its
-    own result); ``keyboard_only``: the message keeps its text and only its buttons are
-    redrawn (a result whose text the step never changes). ``also``: a second flow's step
-    stored in the same compare-and-set (the tracker's, with an attack's or a soak's: it needs
-    a ``spend``), and ``redraw`` the live messages edited after it; ``then``: what is left to
-    do once it is stored (:data:`Then`); ``opens``: a flow the step opens and posts
-    (:class:`Opens`)."""
+class Refuse:
+    """A press that changes nothing: the presser is told ``answer`` (a lazy ``() -> str``,
+    made in their language; ``alert``: an alert, not a toast), and with ``heal`` the message
+    is first redrawn from the screen its flow stored (a repeated press)."""
 
-    state: S | None = None
+    answer: Answer
+    alert: bool = True
+    heal: bool = False
+
+
+@dataclass(frozen=True)
+class Advance(Generic[S]):
+    """This flow's next version, ``state`` (``close``: its buttons stop), stored with its
+    effects in one compare-and-set: ``entries`` in the chat's log, ``spends`` taken off
+    sheets (``unpaid``: what the presser is told when a sheet no longer has what the step
+    read, and then nothing is stored), and ``also``, a second flow's step (the round
+    tracker's after an attack or a soak: it rides with a spend) redrawn where that flow is
+    shown. Then the message is redrawn (``keyboard_only``: its buttons only, for a result
+    whose text the step never changes); ``ends_live``: the chat's live message of that name
+    ended with this step (a finished fight): the chat points at none, and the message is
+    unpinned. ``answer`` is the presser's toast (``alert``: an alert)."""
+
+    state: S
     close: bool = False
     entries: tuple[LogEntry, ...] = ()
-    spend: SheetSpend | None = None
-    more: tuple[SheetSpend, ...] = ()
-    creates: Flow | None = None
-    handoff: Handoff | None = None
+    spends: tuple[SheetSpend, ...] = ()
+    unpaid: Answer = render.invalid_button_text
+    also: TrackerStep | None = None
+    keyboard_only: bool = False
+    ends_live: str | None = None
     answer: Answer | None = None
     alert: bool = False
-    heal: bool = False
+
+
+@dataclass(frozen=True)
+class Open(Generic[S]):
+    """This flow's next version and another flow with a message of its own (:class:`Opens`),
+    stored in the same compare-and-set with both flows' ``entries`` and the ``spends`` (the
+    attacker's tricks: ``unpaid`` as in :class:`Advance`); the new message is posted below
+    once the presser is answered."""
+
+    state: S
+    opens: Opens
+    entries: tuple[LogEntry, ...] = ()
+    spends: tuple[SheetSpend, ...] = ()
     unpaid: Answer = render.invalid_button_text
-    post: Handoff | None = None
-    keyboard_only: bool = False
-    also: AlsoStep | None = None
-    redraw: tuple[Redraw, ...] = ()
-    then: Then | None = None
-    opens: Opens | None = None
+    answer: Answer | None = None
+    alert: bool = False
 
 
-def refuse(text: Answer, *, alert: bool = True) -> Outcome[Any]:
+@dataclass(frozen=True)
+class HandOver:
+    """The flow closes as it is, and only the press that closed it calls ``open``: another
+    feature's flow (``bot.wizard.Opening.open``) stored and drawn into the same message, or
+    with ``below``, posted as a message of its own under this one, which keeps its text and
+    loses its buttons (``/r``'s «Ещё раз»). Nothing is half done when two presses race."""
+
+    open: Handoff
+    below: bool = False
+    answer: Answer | None = None
+    alert: bool = False
+
+
+@dataclass(frozen=True)
+class Delegate:
+    """A press that is another part's to run on its own road (the d10 tracker's «Атака» opens
+    the attack panel, a live message with its own compare-and-set): this flow stores nothing.
+    What ``run`` returns, if anything, is the presser's alert."""
+
+    run: Callable[[Sequel], Awaitable[Answer | None]]
+
+
+# What a press does: one of a few cases, matched in one place (:func:`_attempt`).
+Outcome = Union[Refuse, Advance[S], Open[S], HandOver, Delegate]  # noqa: UP007
+
+
+def spending(*spends: SheetSpend | None) -> tuple[SheetSpend, ...]:
+    """A step's :attr:`Advance.spends` from the changes it may make (None: none here)."""
+    return tuple(spend for spend in spends if spend is not None)
+
+
+def refuse(text: Answer, *, alert: bool = True) -> Refuse:
     """A press that changes nothing, answered with ``text``."""
-    return Outcome(answer=text, alert=alert)
+    return Refuse(text, alert=alert)
 
 
-def repeat() -> Outcome[Any]:
+def repeat() -> Refuse:
     """A press its presser already made: the message is brought up to date, a toast says so."""
-    return Outcome(answer=render.already_done_text, heal=True)
+    return Refuse(render.already_done_text, alert=False, heal=True)
 
 
 class SheetMoved(Exception):
@@ -250,19 +282,14 @@ class SheetMoved(Exception):
     press is run again on the sheet as it is now (a casting, a crossing of the Barrier)."""
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why a press is not run, as the presser is told; ``heal``: redraw the message first."""
-
-    text: Answer
-    alert: bool = True
-    heal: bool = False
-
+# Why the runner turns a press away before its step runs: a :class:`Refuse` of its own.
+Refusal = Refuse
 
 CLOSED = Refusal(render.closed_text, heal=True)
 INVALID = Refusal(render.invalid_button_text)
 REPEATED = Refusal(render.already_done_text, alert=False, heal=True)
 NOT_YOURS = Refusal(render.not_yours_text)
+ELSEWHERE = Refusal(render.elsewhere_text)
 
 
 @dataclass(frozen=True)
@@ -281,6 +308,41 @@ class Gate:
     current_only: bool = False
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a press arrived: the message it sits under (:func:`place_of`), and the flows its
+    keyboard names as Telegram sent it (None: Telegram sent no keyboard, as for a message
+    sent in inline mode)."""
+
+    message: str
+    named: frozenset[str] | None = None
+
+    def holds(self, flow: Flow) -> bool:
+        """Whether ``flow`` is drawn here: the message it recorded, or, for a flow that
+        recorded none yet or whose live message was posted again, a message whose own
+        keyboard carries its buttons."""
+        if flow.message == self.message:
+            return True
+        if self.named is None:  # an inline message: only the one it recorded, if any
+            return flow.message is None
+        return flow.id in self.named
+
+
+def place_of(callback: CallbackQuery) -> Place | None:
+    """The message a press arrived under, and the flows its keyboard names; None when
+    Telegram no longer shows it to the bot (too old)."""
+    message = callback.message
+    if isinstance(message, Message):
+        named: set[str] = set()
+        for row in message.reply_markup.inline_keyboard if message.reply_markup else ():
+            for button in row:
+                named.update((button.callback_data or "").split(":"))
+        return Place(f"{message.chat.id}:{message.message_id}", frozenset(named))
+    if callback.inline_message_id:
+        return Place(f"inline:{callback.inline_message_id}")
+    return None
+
+
 def admit(
     gate: Gate,
     flow: Flow | None,
@@ -288,12 +350,17 @@ def admit(
     version: int,
     presser: int,
     playing: GameSystem | None,
+    here: Place | None = None,
 ) -> Refusal | None:
     """Whether a press on a button drawn at ``version`` of ``flow`` (None: the chat has no
-    such flow) by ``presser``, in a chat ``playing`` a game, may run; pure, so every
-    refusal is in one place."""
+    such flow) by ``presser``, in a chat ``playing`` a game, under the message ``here``
+    (None: not checked), may run; pure, so every refusal is in one place. A press under a
+    message the flow is not drawn in is refused before anything else: nothing is redrawn
+    there."""
     if flow is not None and flow.chat_id != chat_id:
         return INVALID
+    if flow is not None and here is not None and not here.holds(flow):
+        return ELSEWHERE
     if flow is None or flow.closed:
         return CLOSED
     if flow.kind not in gate.kinds:
@@ -416,19 +483,125 @@ def address(data: CallbackData) -> tuple[str, int]:
     return flow_id, version
 
 
-def register(router: Router, tap: Tap[Any, Any, Any]) -> None:
-    """Answer the declaration's buttons on ``router`` through :func:`run_tap`."""
+@dataclass(frozen=True)
+class Pressed(Generic[A]):
+    """A press on a :class:`RecordTap`'s button, as its record's ``load`` and ``swap`` see
+    it: the query, the button's data and what the update knows."""
+
+    callback: CallbackQuery
+    data: A
+    context: Context
+
+    @property
+    def message(self) -> Message | None:
+        """The message pressed under; None for a message sent in inline mode (or too old)."""
+        message = self.callback.message
+        return message if isinstance(message, Message) else None
+
+    @property
+    def presser(self) -> User:
+        return self.callback.from_user
+
+    @property
+    def store(self) -> Store:
+        return self.context.store
+
+
+@dataclass(frozen=True)
+class Seen(Generic[R]):
+    """What a record's step and view know besides the record: the chat's profile, what the
+    declaration's ``read`` fetched (None without one) and the language of the message."""
+
+    profile: Profile
+    read: R
+    locale: str = "ru"
+    rng: Rng | None = None  # the update's dice, for a press that rolls
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A press on a record that stores nothing: the message is drawn again from the record as
+    loaded (a page turned, a card opened)."""
+
+    answer: Answer | None = None
+    alert: bool = False
+
+
+@dataclass(frozen=True)
+class Change(Generic[T]):
+    """The record becomes ``after``: stored by the declaration's ``swap`` (one
+    compare-and-set from the record as loaded; a lost race runs the press again on the fresh
+    one), then the message drawn from what was stored and the declaration's ``effect``
+    applied. ``unpaid``: what the presser is told when the swap finds a sheet no longer has
+    what the step took off it (then nothing is stored)."""
+
+    after: T
+    answer: Answer | None = None
+    alert: bool = False
+    unpaid: Answer = render.invalid_button_text
+
+
+# What a press on a record does: one of three cases, matched in one place (:func:`_run_record`).
+Deed = Union[Refuse, Keep, Change[T]]  # noqa: UP007
+
+
+@dataclass(frozen=True)
+class RecordTap(Generic[T, A, R]):
+    """Buttons that act on something other than a flow — the chat's settings, a hidden roll's
+    record, a page of a list read afresh — declared once like a :class:`Tap`: ``load`` finds
+    the record a press acts on (or the :class:`Refuse` of one that is gone), ``read`` fetches
+    what else the step needs (a right asked of Telegram), ``step`` is pure (record, button, who,
+    what is seen → :data:`Deed`), ``swap`` stores a :class:`Change` by compare-and-set and
+    returns the record as stored (None: another press came first; no ``swap``: the buttons
+    never change anything), ``view`` draws the message from the record
+    (None: the message keeps its text and loses its buttons), and ``effect`` is what a
+    stored change does besides the message (a game's command menu published, a revealed roll
+    posted in its group). ``system``: the game the buttons belong to (None: any). ``among``:
+    the other buttons of the same menu, beside which these may be pressed (the settings'
+    menus share one message). ``name`` names the handler."""
+
+    name: str
+    callback: type[A]
+    load: Callable[[Pressed[A]], Awaitable[T | Refuse]]
+    step: Callable[[T, A, Actor, Seen[R]], Deed[T]]
+    view: Callable[[T, A, Seen[R]], Drawn] | None
+    read: Callable[[Pressed[A], T], Awaitable[R]] | None = None
+    swap: Callable[[Pressed[A], T, T], Awaitable[T | None]] | None = None
+    effect: Callable[[Pressed[A], T], Awaitable[None]] | None = None
+    system: GameSystem | None = None
+    wrong_system: Answer = render.wrong_system_text
+    among: tuple[type[CallbackData], ...] = ()
+
+
+def register(router: Router, tap: Tap[Any, Any, Any] | RecordTap[Any, Any, Any]) -> None:
+    """Answer the declaration's buttons on ``router`` through :func:`run_tap`: the one way a
+    feature registers a button (tests/handlers/test_one_road.py holds every feature to it)."""
 
     async def on_tap(callback: CallbackQuery, callback_data: CallbackData, **data: Any) -> None:
         await run_tap(tap, callback, callback_data, Context.of(data))
 
-    on_tap.__name__ = f"{tap.model.kind}_tap"
-    buttons = tap.callback.filter(tap.only) if tap.only is not None else tap.callback.filter()
+    if isinstance(tap, RecordTap):
+        on_tap.__name__ = f"{tap.name}_tap"
+        buttons = tap.callback.filter()
+    else:
+        on_tap.__name__ = f"{tap.model.kind}_tap"
+        buttons = tap.callback.filter(tap.only) if tap.only is not None else tap.callback.filter()
+    on_tap.__runner__ = tap  # type: ignore[attr-defined]  # how the one-road test knows it
     router.callback_query.register(on_tap, buttons)
 
 
-async def run_tap(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context: Context) -> None:
+def on_the_road(handler: Callable[..., Any]) -> bool:
+    """Whether a registered callback handler is :func:`register`'s (runs :func:`run_tap`)."""
+    return getattr(handler, "__runner__", None) is not None
+
+
+async def run_tap(
+    tap: Tap[S, A, R] | RecordTap[Any, A, R], callback: CallbackQuery, data: A, context: Context
+) -> None:
     """Run a press to its end: answered once, stored at most once, whatever it carried."""
+    if isinstance(tap, RecordTap):
+        await _run_record(tap, Pressed(callback, data, context))
+        return
     for attempt in range(CONFLICT_ATTEMPTS):
         if await _attempt(tap, callback, data, context):
             return
@@ -436,30 +609,126 @@ async def run_tap(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context: 
     await tell(callback, render.busy_text, alert=True)
 
 
+def _holds_press(callback: CallbackQuery, kinds: tuple[type[CallbackData], ...]) -> bool:
+    """Whether a press on a record's button may be taken under the message it came with: a
+    message whose keyboard (as Telegram sent it with the press) shows buttons of other kinds
+    only is someone else's — a roll, a fight — and a button forged under it is refused. Such
+    buttons are stateless, so any of their kinds may be pressed where one is shown (a card
+    opened from the list). A message that comes with no keyboard (its buttons just taken off,
+    or sent in inline mode) holds nothing to protect: its record's step authorises the press."""
+    message = callback.message
+    if not isinstance(message, Message) or message.reply_markup is None:
+        return True
+    marks = tuple(f"{kind.__prefix__}{kind.__separator__}" for kind in kinds)
+    return any(
+        (button.callback_data or "").startswith(marks)
+        for row in message.reply_markup.inline_keyboard
+        for button in row
+    )
+
+
+async def _run_record(tap: RecordTap[T, A, R], pressed: Pressed[A]) -> None:
+    """A press on a record's button, to its end: load, pure step, at most one stored change,
+    redraw, answer — run again on the fresh record when another press changed it first."""
+    callback, context = pressed.callback, pressed.context
+    if not _holds_press(callback, (tap.callback, *tap.among)):  # a forged button
+        await tell(callback, render.invalid_button_text, alert=True)
+        return
+    if tap.system is not None and context.profile.system is not tap.system:
+        await tell(callback, tap.wrong_system, alert=True)
+        return
+    for attempt in range(CONFLICT_ATTEMPTS):
+        record = await tap.load(pressed)
+        if isinstance(record, Refuse):
+            await tell(callback, record.answer, alert=record.alert)
+            return
+        read: Any = await tap.read(pressed, record) if tap.read is not None else None
+        seen: Seen[R] = Seen(context.profile, read, context.locale, context.rng)
+        try:
+            deed = tap.step(record, pressed.data, Actor.of(pressed.presser), seen)
+        except (RulesInputError, ValidationError):
+            await tell(callback, render.invalid_button_text, alert=True)
+            return
+        match deed:
+            case Refuse():
+                if deed.heal:
+                    await _draw_record(tap, pressed, record, seen)
+                await tell(callback, deed.answer, alert=deed.alert)
+                return
+            case Keep():
+                await _draw_record(tap, pressed, record, seen)
+                await _answered(callback, deed.answer, deed.alert)
+                return
+            case Change():
+                if tap.swap is None:
+                    raise TypeError(f"{tap.name}: a change needs the declaration's swap")
+                try:
+                    stored = await tap.swap(pressed, record, deed.after)
+                except RulesInputError:  # a sheet no longer has what the step took
+                    await tell(callback, deed.unpaid, alert=True)
+                    return
+                if stored is None:
+                    await asyncio.sleep(random.random() * CONFLICT_PAUSE * (attempt + 1))
+                    continue
+                await _draw_record(tap, pressed, stored, seen)
+                await _answered(callback, deed.answer, deed.alert)
+                if tap.effect is not None:
+                    await tap.effect(pressed, stored)
+                return
+    await tell(callback, render.busy_text, alert=True)
+
+
+async def _draw_record(
+    tap: RecordTap[T, A, R], pressed: Pressed[A], record: T, seen: Seen[R]
+) -> None:
+    """Draw the message pressed under from ``record``: in place, wherever it was sent."""
+    callback, bot = pressed.callback, pressed.context.bot
+    message = pressed.message
+    if tap.view is None:
+        with suppress(TelegramBadRequest):  # the message may be gone or too old to edit
+            if message is not None:
+                await message.edit_reply_markup(reply_markup=None)
+            elif bot is not None and callback.inline_message_id is not None:
+                await bot.edit_message_reply_markup(inline_message_id=callback.inline_message_id)
+        return
+    text, markup = tap.view(record, pressed.data, seen)
+    if message is not None:
+        await safe_edit(message, text, markup)
+    elif bot is not None and callback.inline_message_id is not None:
+        try:
+            await bot.edit_message_text(
+                text=text, inline_message_id=callback.inline_message_id, reply_markup=markup
+            )
+        except TelegramBadRequest as error:
+            if not is_not_modified(error):
+                raise
+
+
 async def answer_refusal(
     callback: CallbackQuery, message: Message, flow: Flow | None, refusal: Refusal
 ) -> None:
     if refusal.heal and flow is not None:
         await heal(message, flow)
-    await tell(callback, refusal.text, alert=refusal.alert)
+    await tell(callback, refusal.answer, alert=refusal.alert)
 
 
 async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context: Context) -> bool:
     """One try; False when another press won the compare-and-set (run again)."""
     message = callback.message
-    if not isinstance(message, Message):
+    here = place_of(callback)
+    if not isinstance(message, Message) or here is None:
         await tell(callback, render.closed_text, alert=True)
         return True
     flow_id, version = address(data)
     flow = await context.store.load_flow(message.chat.id, flow_id)
     gate = tap.gate
     presser = callback.from_user
-    refusal = admit(gate, flow, message.chat.id, version, presser.id, context.profile.system)
+    refusal = admit(gate, flow, message.chat.id, version, presser.id, context.profile.system, here)
     if refusal is not None or flow is None:
         await answer_refusal(callback, message, flow, refusal or CLOSED)
         return True
     state = typed(gate, flow, tap.model, version)
-    if isinstance(state, Refusal):
+    if isinstance(state, Refuse):
         await answer_refusal(callback, message, flow, state)
         return True
     read: Any = None
@@ -482,127 +751,139 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
     except (RulesInputError, ValidationError):
         await tell(callback, render.invalid_button_text, alert=True)
         return True
-    if outcome.state is None:
-        if outcome.heal:
-            await heal(message, flow)
-        return await _answered(callback, outcome, await _sequel(outcome, message, context))
-    return await _commit(tap, callback, message, context, known, outcome)
+    press = _Press(callback, message, context, flow.model_copy(update={"message": here.message}))
+    match outcome:
+        case Refuse():
+            await answer_refusal(callback, message, flow, outcome)
+            return True
+        case Delegate(run=run):
+            sequel = Sequel(context.store, message, context.bot, context.profile)
+            return await _answered(callback, None, False, await run(sequel))
+        case HandOver():
+            return await _hand_over(tap, press, state, known, outcome)
+        case Advance() | Open():
+            return await _advance(tap, press, known, outcome)
+    raise TypeError(f"{tap.model.kind}: a step returned {outcome!r}")  # pragma: no cover
 
 
-async def _sequel(
-    outcome: Outcome[Any],
-    message: Message,
-    context: Context,
-    stored: tuple[Flow | None, Sheet | None] = (None, None),
-) -> Answer | None:
-    """Run the step's :attr:`Outcome.then`, if any; its answer, if it has one."""
-    if outcome.then is None:
-        return None
-    flow, sheet = stored
-    sequel = Sequel(context.store, message, context.bot, context.profile, flow, sheet)
-    return await outcome.then(sequel)
+@dataclass(frozen=True)
+class _Press:
+    """A press being stored: its query and message, the update's context, and its flow as it
+    will be stored (bound to the message it was pressed under)."""
+
+    callback: CallbackQuery
+    message: Message
+    context: Context
+    flow: Flow
 
 
-async def _commit(
-    tap: Tap[S, A, R],
-    callback: CallbackQuery,
-    message: Message,
-    context: Context,
-    known: Known[R],
-    outcome: Outcome[S],
+async def _advance(
+    tap: Tap[S, A, R], press: _Press, known: Known[R], outcome: Advance[S] | Open[S]
 ) -> bool:
     """Store the step with its effects and its drawing in one compare-and-set, then show it."""
-    store = context.store
-    flow, after = known.flow, outcome.state
-    assert after is not None
-    if outcome.handoff is not None:
-        if not await _hand_off(message, store, flow, outcome.handoff):
-            return False
-        return await _answered(callback, outcome)
+    store, flow, message = press.context.store, press.flow, press.message
+    after = outcome.state
+    close = outcome.close if isinstance(outcome, Advance) else False
     if tap.view is None:
-        raise TypeError(f"{tap.model.kind}: a step with no hand-off needs the tap's view")
+        raise TypeError(f"{tap.model.kind}: a step that advances needs the tap's view")
     with drawing(flow):
-        text, markup = tap.view(flow.next(after, close=outcome.close), after, known)
+        text, markup = tap.view(flow.next(after, close=close), after, known)
     screen = screen_of(text, markup)
-    advanced: Flow | None
-    sheet: Sheet | None = None
+    also = outcome.also if isinstance(outcome, Advance) else None
     opened: Flow | None = None
+    entries = outcome.entries
+    if isinstance(outcome, Open):
+        opened = store.new_flow(outcome.opens.state, flow.chat_id, outcome.opens.owner)
+        entries = (*entries, *outcome.opens.entries)
+    advanced: Flow | None
     try:
-        if outcome.spend is not None:
-            advanced, sheet = await store.advance_flow_spending(
-                flow,
-                flow.version,
-                after,
-                outcome.spend,
-                writes=StepWrites(
-                    close=outcome.close, entries=outcome.entries, screen=screen, also=outcome.also
-                ),
-                more=outcome.more,
+        if outcome.spends:
+            writes = StepWrites(
+                close=close,
+                entries=entries,
+                screen=screen,
+                also=also.step if also is not None else None,
+                opens=opened,
             )
-        elif outcome.opens is not None:
-            opened = store.new_flow(outcome.opens.state, flow.chat_id, outcome.opens.owner)
-            entries = (*outcome.entries, *outcome.opens.entries)
+            first, *more = outcome.spends
+            advanced, _sheet = await store.advance_flow_spending(
+                flow, flow.version, after, first, writes=writes, more=tuple(more)
+            )
+        elif also is not None:
+            raise TypeError(f"{tap.model.kind}: a second flow's step rides with a spend")
+        elif opened is not None:
             advanced = await store.advance_flow_creating(
                 flow, flow.version, after, opened, screen=screen, entries=entries
             )
-        elif outcome.creates is not None:
-            advanced = await store.advance_flow_creating(
-                flow, flow.version, after, outcome.creates, screen=screen, entries=outcome.entries
-            )
         else:
             advanced = await store.advance_flow(
-                flow,
-                flow.version,
-                after,
-                close=outcome.close,
-                entries=outcome.entries,
-                screen=screen,
+                flow, flow.version, after, close=close, entries=entries, screen=screen
             )
     except SheetMoved:  # the step's change was made for another sheet: run it again
+        forget_ahead()
         return False
     except RulesInputError:  # the sheet changed since the step read it: nothing was stored
-        await tell(callback, outcome.unpaid, alert=True)
+        await tell(press.callback, outcome.unpaid, alert=True)
         return True
     if advanced is None:
         return False
-    if outcome.keyboard_only:
+    if isinstance(outcome, Advance) and outcome.keyboard_only:
         # The old message may be gone or too old to edit; its flow is stored either way.
         with suppress(TelegramBadRequest):
             await message.edit_reply_markup(reply_markup=markup)
     else:
         await safe_edit(message, text, markup)
-    if context.bot is not None:
-        for other in outcome.redraw:
-            await bot_live.redraw(context.bot, flow.chat_id, other.live, other.drawn)
-    if outcome.post is not None:
-        posted, buttons = await outcome.post(store, flow.chat_id, flow.owner_id)
+    bot = press.context.bot
+    if also is not None and bot is not None:
+        await bot_live.redraw(bot, flow.chat_id, also.live, also.drawn)
+    if isinstance(outcome, Advance) and outcome.ends_live is not None:
+        await store.end_live(flow.chat_id, outcome.ends_live, flow.id)
+        if bot is not None:
+            await bot_live.unpin(bot, message)
+    await _answered(press.callback, outcome.answer, outcome.alert)
+    if isinstance(outcome, Open) and opened is not None:
+        posted, buttons = outcome.opens.draw(opened)
         await message.answer(posted, reply_markup=buttons)
-    await _answered(callback, outcome, await _sequel(outcome, message, context, (advanced, sheet)))
-    if outcome.opens is not None and opened is not None:
-        text, markup = outcome.opens.draw(opened)
-        await message.answer(text, reply_markup=markup)
     return True
 
 
-async def _hand_off(message: Message, store: Store, flow: Flow, handoff: Handoff) -> bool:
-    """Close the flow as it is; only the press that closed it opens the other feature's flow,
-    whose drawing the closed flow keeps, so a late press on the old buttons redraws it."""
+async def _hand_over(
+    tap: Tap[S, A, R], press: _Press, state: S, known: Known[R], outcome: HandOver
+) -> bool:
+    """Close the flow as it is; only the press that closed it opens the other flow. Drawn
+    into the same message, the new flow's drawing is kept as the closed flow's screen, so a
+    late press on the old buttons redraws it; posted below, the closed flow keeps its own
+    drawing (without buttons) and the message loses its buttons."""
+    store, flow, message = press.context.store, press.flow, press.message
+    if outcome.below:
+        if tap.view is None:
+            raise TypeError(f"{tap.model.kind}: a hand-over below needs the tap's view")
+        with drawing(flow):
+            _text, markup = tap.view(flow.next(state, close=True), state, known)
+        kept = screen_of(_text, markup)
+        if await store.close_flow(flow, flow.version, screen=kept) is None:
+            return False
+        with suppress(TelegramBadRequest):  # the old message may be gone or too old to edit
+            await message.edit_reply_markup(reply_markup=markup)
+        posted, buttons = await outcome.open(store, flow.chat_id, flow.owner_id)
+        await message.answer(posted, reply_markup=buttons)
+        return await _answered(press.callback, outcome.answer, outcome.alert)
     if await store.close_flow(flow, flow.version) is None:
         return False
-    text, markup = await handoff(store, flow.chat_id, flow.owner_id)
+    text, markup = await outcome.open(store, flow.chat_id, flow.owner_id)
     await store.keep_screen(flow, screen_of(text, markup))
     await safe_edit(message, text, markup)
-    return True
+    return await _answered(press.callback, outcome.answer, outcome.alert)
 
 
 async def _answered(
-    callback: CallbackQuery, outcome: Outcome[Any], instead: Answer | None = None
+    callback: CallbackQuery, answer: Answer | None, alert: bool, instead: Answer | None = None
 ) -> bool:
-    """The presser's answer: the sequel's alert (``instead``) when it has one."""
+    """The presser's answer: a delegate's alert (``instead``) when it has one."""
     if instead is not None:
         await tell(callback, instead, alert=True)
-    elif outcome.answer is not None:
-        await tell(callback, outcome.answer, alert=outcome.alert)
+    elif answer is not None:
+        await tell(callback, answer, alert=alert)
     else:
         await callback.answer()
     return True

@@ -34,7 +34,7 @@ from bot import render, table_text
 from bot.features import FeatureSet, HandoffKey
 from bot.names import roller_name
 from bot.parsing import ArgumentsError
-from bot.runner import Actor, Known, Outcome, Step
+from bot.runner import Actor, Advance, Known, Outcome, Step
 from bot.store import FlowState, LogEntry, Store
 from rules.d10 import D10Result
 from rules.dice import Rng
@@ -93,7 +93,7 @@ class Wizard(Generic[S, A, R, Seen]):
         if end is not None:
             return end(state, data, actor, known, rng)
         seen = self.seen(state, known)
-        return Outcome(state=self.choices.choose(state, pressed.a, pressed.x, seen))
+        return Advance(state=self.choices.choose(state, pressed.a, pressed.x, seen))
 
 
 class WizardMode(StrEnum):

@@ -86,6 +86,21 @@ class ChatStore(StoreBase):
 
         return await self._watched(key, apply)
 
+    async def swap_chat(self, chat_id: int, before: ChatSettings, after: ChatSettings) -> bool:
+        """Compare-and-set: store ``after`` if the chat's settings are still ``before`` (as a
+        button's press read them); False when another change came first."""
+        key = chat_key(chat_id)
+
+        async def apply(pipe: Pipeline) -> bool:
+            current = parse_chat_settings(await pipe.get(key))
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            if current != before:
+                return False
+            pipe.set(key, after.model_dump_json(), ex=CHAT_TTL)
+            return True
+
+        return await self._watched(key, apply)
+
     async def set_storyteller(
         self, chat_id: int, *, expected: int | None, new_id: int, name: str, title: str
     ) -> ChatSettings | None:

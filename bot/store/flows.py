@@ -50,6 +50,9 @@ S = TypeVar("S", bound="FlowState")
 # 64 by default) instead of a table with an entry per field, about 40% less for a roll's
 # result flow (bench/footprint.py). A step writes its data whole and drops the pieces.
 DATA_PIECE = 64
+# The key, inside a flow's stored data, of the message the flow is drawn in (:attr:`Flow.message`):
+# kept beside the feature's state so that no script has to know of it.
+MESSAGE_KEY = "@message"
 
 
 def data_fields(raw: str) -> dict[str, str]:
@@ -72,12 +75,29 @@ def data_fields(raw: str) -> dict[str, str]:
     return {("data" if n == 0 else f"data{n}"): piece for n, piece in enumerate(pieces)}
 
 
-def data_of(fields: Mapping[Any, Any]) -> str:
-    """A flow's data JSON from its hash, whole or in pieces (:func:`data_fields`)."""
+def _joined(fields: Mapping[Any, Any]) -> str:
     parts = [fields["data"]]
     while (piece := fields.get(f"data{len(parts)}")) is not None:
         parts.append(piece)
     return "".join(parts)
+
+
+def _with_message(raw: str) -> tuple[dict[str, Any], str | None]:
+    """A stored data JSON as the feature's state and the message the flow recorded."""
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        return data, None
+    message = data.pop(MESSAGE_KEY, None)
+    return data, message if isinstance(message, str) else None
+
+
+def data_of(fields: Mapping[Any, Any]) -> str:
+    """A flow's data JSON from its hash, whole or in pieces (:func:`data_fields`): the
+    feature's state alone, without the message the flow recorded (:attr:`Flow.message`)."""
+    raw = _joined(fields)
+    if f'"{MESSAGE_KEY}"' not in raw:
+        return raw
+    return dump(_with_message(raw)[0])
 
 
 # A tap's step (with a new flow it opens), once per update: lua/advance.lua.
@@ -195,6 +215,9 @@ class StepWrites:
     entries: Sequence[LogEntry] = ()
     screen: Screen | None = None
     also: AlsoStep | None = None
+    # A flow the step opens (made by ``new_flow``), stored in the same transaction.
+    opens: Flow | None = None
+    opens_ttl: int = FLOW_TTL
 
 
 @dataclass(frozen=True)
@@ -232,6 +255,10 @@ class Flow(BaseModel):
     # The language its message is drawn in, chosen when it was opened (bot/i18n.py); None
     # for a flow stored before flows kept one.
     locale: str | None = None
+    # The message it is drawn in ("chat:message", or "inline:" and the inline message's id),
+    # recorded by the first step the runner stores (bot/runner.py): a press under any other
+    # message is refused. None until then.
+    message: str | None = None
 
     def acted_since(self, version: int, user_id: int) -> bool:
         """Whether ``user_id`` moved this flow on after ``version``: their tap on a button
@@ -307,24 +334,35 @@ def _screen(raw: str | None) -> Screen | None:
 def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Flow:
     """The flow from its hash; ``chat_id`` is the chat of its key (a new flow's hash does not
     repeat it, nor ``closed`` until it is)."""
+    data, message = _with_message(_joined(fields))
     return Flow(
         id=flow_id,
         kind=fields["kind"],
         chat_id=int(fields.get("chat_id") or chat_id),
         owner_id=int(fields["owner_id"]),
         version=int(fields["version"]),
-        data=json.loads(data_of(fields)),
+        data=data,
         closed=fields.get("closed") == "1",
         actors=_actors(fields.get("actors")),
         screen=_screen(fields.get("screen")),
         locale=fields.get("locale") or None,
+        message=message,
     )
 
 
 def _data(state: FlowState | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(state, FlowState):
         return state.model_dump(mode="json")
-    return dict(state)
+    return {k: v for k, v in state.items() if k != MESSAGE_KEY}
+
+
+def _document(flow: Flow, state: FlowState | Mapping[str, Any]) -> str:
+    """The data a step stores for ``flow``: the new state, and the message the flow is drawn
+    in, which every step carries on."""
+    data = _data(state)
+    if flow.message is not None:
+        data[MESSAGE_KEY] = flow.message
+    return dump(data)
 
 
 class FlowStore(LogStore):
@@ -346,7 +384,7 @@ class FlowStore(LogStore):
             "owner_id": str(flow.owner_id),
             "version": str(flow.version),
             **({"closed": "1"} if flow.closed else {}),
-            **data_fields(dump(flow.data)),
+            **data_fields(_document(flow, flow.data)),
             "locale": flow.locale or "",
         }
 
@@ -478,7 +516,7 @@ class FlowStore(LogStore):
             spent_field=record[0],
             spent=record[1],
             also_version=also.version if also is not None else "",
-            also_data=dump(_data(also.state)) if also is not None else "",
+            also_data=_document(also.flow, also.state) if also is not None else "",
             also_screen=also.screen.model_dump_json() if also is not None else "",
             **log_args(entries),
         )
@@ -559,7 +597,7 @@ class FlowStore(LogStore):
             "owner_id": flow.owner_id,
             "version": flow.version,
             "closed": "0",
-            "data": dump(flow.data),
+            "data": _document(flow, flow.data),
             "locale": flow.locale or "",
             "screen": screen.model_dump_json(),
         }.items():
@@ -633,7 +671,12 @@ class FlowStore(LogStore):
         ``entries`` go to the flow's chat log only when the set succeeds (oldest first), and
         ``screen`` is what the message will show at the new version."""
         return await self._advance_step(
-            flow, expected_version, dump(_data(state)), close=close, screen=screen, entries=entries
+            flow,
+            expected_version,
+            _document(flow, state),
+            close=close,
+            screen=screen,
+            entries=entries,
         )
 
     async def advance_flow_creating(
@@ -653,7 +696,7 @@ class FlowStore(LogStore):
         return await self._advance_step(
             flow,
             expected_version,
-            dump(_data(state)),
+            _document(flow, state),
             screen=screen,
             entries=entries,
             new={
@@ -661,7 +704,7 @@ class FlowStore(LogStore):
                 "new_kind": new.kind,
                 "new_chat": new.chat_id,
                 "new_owner": new.owner_id,
-                "new_data": dump(new.data),
+                "new_data": _document(new, new.data),
                 "new_ttl": ttl,
             },
         )
@@ -738,22 +781,24 @@ class FlowStore(LogStore):
         close, entries, screen, also = writes.close, writes.entries, writes.screen, writes.also
         fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
         field = spend.field()
-        data = dump(_data(state))
+        data = _document(flow, state)
         prefetch = context.current().prefetch
         whole = prefetch.whole(skey) if prefetch is not None else None
-        if whole is not None and not more:
+        if whole is not None and not more and writes.opens is None:
             done = await self._spend_as_read(
                 flow, expected_version, data, writes, skey, field, whole, spend
             )
             if done is not None:
                 return done
 
+        akey = flow_key(also.flow.chat_id, also.flow.id) if also is not None else None
+        opens = writes.opens
+
         async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None]:
             fields = await pipe.hgetall(fkey)
-            if (
-                not fields
-                or int(fields["version"]) != expected_version
-                or fields.get("closed") == "1"
+            beside = await pipe.hgetall(akey) if akey is not None else {}
+            if not _at(fields, expected_version) or (
+                also is not None and not _at(beside, also.version)
             ):
                 pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 return None, None
@@ -768,21 +813,17 @@ class FlowStore(LogStore):
                 for other in more
             ]
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-            version = expected_version + 1
-            actors = f"{fields.get('actors') or ''!s} {version}:{context.current().actor}"
-            if len(actors) > ACTORS_KEPT:
-                actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
-            change: dict[Any, Any] = {
-                "version": version,
-                "data": data,
-                "closed": "1" if close else "0",
-                "actors": actors,
-                "screen": screen.model_dump_json() if screen is not None else "",
-            }
-            pipe.hset(fkey, mapping=change)
-            pieces = [str(k) for k in fields if str(k).startswith("data") and str(k)[4:].isdigit()]
-            if pieces:
-                pipe.hdel(fkey, *pieces)
+            change = _stepped(pipe, fkey, fields, expected_version, data, close, screen)
+            if also is not None and akey is not None:
+                _stepped(
+                    pipe,
+                    akey,
+                    beside,
+                    also.version,
+                    _document(also.flow, also.state),
+                    False,
+                    also.screen,
+                )
             if updated is not None:
                 pipe.hset(skey, field, to_json(updated))
                 if created and (named := spend.name_field()) is not None:
@@ -790,17 +831,18 @@ class FlowStore(LogStore):
             for other_field, other_sheet in others:
                 if other_sheet is not None:
                     pipe.hset(skey, other_field, to_json(other_sheet))
+            if opens is not None:
+                self._queue_flow(pipe, opens, writes.opens_ttl)
             self._queue_log(pipe, flow.chat_id, tuple(entries))
+            pieces = _pieces(fields)
             new: dict[Any, Any] = {
                 **{k: v for k, v in fields.items() if k not in pieces},
                 **change,
             }
             return _flow_from_hash(flow.id, new, flow.chat_id), updated
 
-        advanced, sheet = await self._watched([fkey, skey], apply)
-        if advanced is not None and also is not None:
-            await self.advance_flow(also.flow, also.version, also.state, screen=also.screen)
-        return advanced, sheet
+        watched = [fkey, skey] + ([akey] if akey is not None else [])
+        return await self._watched(watched, apply)
 
     @staticmethod
     def _spent(current: Sheet | None, spend: SheetSpend) -> Sheet | None:
@@ -811,3 +853,41 @@ class FlowStore(LogStore):
         updated = spend.change(current)
         journal.note_spent(spend.field(), current, updated)
         return updated
+
+
+def _at(fields: Mapping[Any, Any], version: int) -> bool:
+    """Whether a flow's hash is open at ``version``: a step expecting it may be taken."""
+    return bool(fields) and int(fields["version"]) == version and fields.get("closed") != "1"
+
+
+def _pieces(fields: Mapping[Any, Any]) -> list[str]:
+    return [str(k) for k in fields if str(k).startswith("data") and str(k)[4:].isdigit()]
+
+
+def _stepped(
+    pipe: Pipeline,
+    key: str,
+    fields: Mapping[Any, Any],
+    version: int,
+    data: str,
+    close: bool,
+    screen: Screen | None,
+) -> dict[Any, Any]:
+    """Queue a flow's step on its hash as read under WATCH (the new version, data, actors and
+    screen; its old data pieces dropped); the fields it changed."""
+    made = version + 1
+    actors = f"{fields.get('actors') or ''!s} {made}:{context.current().actor}"
+    if len(actors) > ACTORS_KEPT:
+        actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
+    change: dict[Any, Any] = {
+        "version": made,
+        "data": data,
+        "closed": "1" if close else "0",
+        "actors": actors,
+        "screen": screen.model_dump_json() if screen is not None else "",
+    }
+    pipe.hset(key, mapping=change)
+    pieces = _pieces(fields)
+    if pieces:
+        pipe.hdel(key, *pieces)
+    return change

@@ -11,7 +11,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
 from bot.access import owner_or_storyteller
-from bot.runner import Actor, Known, Outcome, Reading, Tap, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
 from bot.store import Flow, LogEntry
 from handlers.d6contest import view
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
@@ -67,7 +67,7 @@ def step(
         if not known.read:
             return refuse(view.only_opener_text)
         outcome = contest({s.key: s.measures for s in state.sides}, profile)
-        return Outcome(state=state.model_copy(update={"outcome": outcome}), close=True)
+        return Advance(state=state.model_copy(update={"outcome": outcome}), close=True)
     key = f"u{actor.id}"
     if any(s.key == key for s in state.sides):
         return refuse(view.already_in_text)
@@ -78,7 +78,7 @@ def step(
         return refuse(lambda: view.full_text(most))
     joined = side(key, actor.whole_name, str(action.x), action.x, profile, rng)
     after = state.model_copy(update={"sides": (*state.sides, joined)})
-    return Outcome(state=after, entries=(entry(actor.id, joined),))
+    return Advance(state=after, entries=(entry(actor.id, joined),))
 
 
 def draw(

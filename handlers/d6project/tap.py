@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
 from bot.access import owner_or_storyteller
-from bot.runner import Actor, Known, Outcome, Reading, Tap, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
 from bot.store import Flow, LogEntry
 from handlers.d6project import view
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
@@ -56,7 +56,7 @@ def step(
     if action.a is ProjectAction.CLOSE:
         if not known.read.may_close:
             return refuse(view.only_opener_text)
-        return Outcome(state=_closed(state), close=True)
+        return Advance(state=_closed(state), close=True)
     auto = action.a is ProjectAction.AUTO
     if not auto and (action.a is not ProjectAction.ROLL or action.x not in view.ROLL_CHANCES):
         return refuse(render.invalid_button_text)
@@ -90,7 +90,7 @@ def step(
     # Nothing rolled (an action without a roll): no line in the log of rolls.
     entries = () if auto else (_entry(actor, action.x, result),)
     done = project.status is not ProjectStatus.IN_PROGRESS
-    return Outcome(state=after, close=done, entries=entries)
+    return Advance(state=after, close=done, entries=entries)
 
 
 def _closed(state: ProjectFlow) -> ProjectFlow:

@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
 from bot.access import runs_game
-from bot.runner import Actor, Known, Outcome, Reading, Tap, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
 from bot.store import Flow
 from handlers.d6requests import view
 from handlers.d6requests.callbacks import D6RequestAction, D6RequestCallback
@@ -56,7 +56,7 @@ def step(
     if action.a is D6RequestAction.CLOSE:
         if actor.id != known.flow.owner_id and not known.read.runs_game:
             return refuse(view.only_asker_text)
-        return Outcome(state=state, close=True)
+        return Advance(state=state, close=True)
     if state.answered(actor.id):
         return refuse(view.already_rolled_text)
     profile = known.profile
@@ -69,7 +69,7 @@ def step(
     result = rolling.roll_d6(pool.dice, required=state.required, rng=rng, profile=profile)
     answer = D6Answer(user_id=actor.id, name=actor.name, label=pool.label, result=result)
     entry = rolling.d6_log_entry(actor.id, actor.name, pool.dice, state.required, result)
-    return Outcome(
+    return Advance(
         state=state.model_copy(update={"answers": (*state.answers, answer)}),
         entries=(entry.model_copy(update={"kind": "request"}),),
     )

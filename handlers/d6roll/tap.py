@@ -14,7 +14,7 @@ from collections.abc import Callable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
-from bot.runner import Actor, Answer, Known, Outcome, Reading, Tap, Who, refuse
+from bot.runner import Actor, Advance, Answer, Known, Outcome, Reading, Tap, Who, refuse, spending
 from bot.store import Flow, LogEntry, SheetSpend
 from bot.wizard import Choices, Wizard
 from handlers.d6roll import view
@@ -190,8 +190,11 @@ def _roll_step(
 
 def _paying(after: D6RollState, spend: SheetSpend | None, entry: LogEntry) -> Outcome[D6RollState]:
     """The step with what it takes off the sheet; luck gone meanwhile is refused then."""
-    return Outcome(
-        state=after, spend=spend, entries=(entry,), unpaid=lambda: rolling.no_luck_text(0)
+    return Advance(
+        state=after,
+        spends=spending(spend),
+        entries=(entry,),
+        unpaid=lambda: rolling.no_luck_text(0),
     )
 
 
@@ -205,11 +208,11 @@ def _effort_step(
             raise _Refused(lambda: view.effort_noop_refused_text(profile))
         raise _Refused(view.effort_refused_text)
     if data.a is D6Action.BACK:
-        return Outcome(state=state.model_copy(update={"choosing": False}))
+        return Advance(state=state.model_copy(update={"choosing": False}))
     if data.a is not D6Action.EFFORT:
         raise _Refused(render.invalid_button_text)
     if data.x == 0:
-        return Outcome(state=state.model_copy(update={"choosing": True}))
+        return Advance(state=state.model_copy(update={"choosing": True}))
     fuel = view.EFFORT_PRICES.get(data.x)
     if fuel is None or not state.choosing:
         raise _Refused(render.invalid_button_text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling
-from bot.runner import Actor, Known, Outcome, Tap, Who
+from bot.runner import Actor, Advance, Known, Outcome, Tap, Who
 from bot.store import Flow
 from handlers.extended import view
 from handlers.extended.callbacks import ExtAction, ExtCallback
@@ -22,14 +22,14 @@ def step(
     state: ExtendedFlow, action: ExtCallback, actor: Actor, known: Known[None], rng: Rng | None
 ) -> Outcome[ExtendedFlow]:
     if action.a is ExtAction.STOP:
-        return Outcome(state=state, close=True)
+        return Advance(state=state, close=True)
     profile = known.profile
     result = rolling.roll_d10(
         state.pool, state.difficulty, profile, threshold=state.threshold, rng=rng
     )
     after = state.after(result, profile)
     entry = rolling.log_entry(known.flow.owner_id, state.roller, state.pool, result, KIND)
-    return Outcome(state=after, close=finished(after), entries=(entry,))
+    return Advance(state=after, close=finished(after), entries=(entry,))
 
 
 def draw(

@@ -34,9 +34,9 @@ from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import Message, User
 
-from bot import commitment, hidden_rolls, render, rolling, vocabulary
+from bot import commitment, hidden_rolls, render, rolling, runner, vocabulary
 from bot.access import is_anonymous, is_storyteller
 from bot.context import hush
 from bot.hidden_rolls import HiddenResult
@@ -49,8 +49,6 @@ from bot.parsing import (
     parse_magick_arguments,
     parse_roll_arguments,
 )
-from bot.runner import tell
-from bot.session import safe_edit
 from bot.store import ChatSettings, HiddenRecord, Store, update_secret
 from handlers.hidden import view
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
@@ -71,8 +69,8 @@ def make_router() -> Router:
     )
     router.message.register(hidden_command, Command("h", "hidden"))
     router.message.register(reveal_command, Command("reveal"))
-    router.callback_query.register(reveal_tap, RevealCallback.filter())
-    router.callback_query.register(campaign_tap, CampaignCallback.filter())
+    runner.register(router, REVEAL_TAP)
+    runner.register(router, CAMPAIGN_TAP)
     return router
 
 
@@ -441,46 +439,120 @@ async def _publish(
     return None
 
 
-async def reveal_tap(
-    callback: CallbackQuery,
-    callback_data: RevealCallback,
-    bot: Bot,
-    store: Store,
-    profile: Profile,
-) -> None:
-    """«Раскрыть» in the private chat: the roller or the chat's current Storyteller only."""
-    record = await store.load_hidden(callback_data.c, callback_data.s)
+async def load_roll(pressed: runner.Pressed[RevealCallback]) -> HiddenRecord | runner.Refuse:
+    data = pressed.data
+    record = await pressed.store.load_hidden(data.c, data.s)
     if record is None:
-        await tell(callback, lambda: view.no_hidden_roll_text(callback_data.s), alert=True)
-        return
-    settings = await store.load_chat(record.chat_id)
-    if callback.from_user.id not in (record.owner_id, settings.storyteller_id):
+        return runner.refuse(lambda: view.no_hidden_roll_text(data.s))
+    return record
+
+
+async def read_its_chat(
+    pressed: runner.Pressed[RevealCallback], record: HiddenRecord
+) -> ChatSettings:
+    """The settings of the roll's group: whose Storyteller may reveal it, in which game."""
+    return await pressed.store.load_chat(record.chat_id)
+
+
+def reveal_step(
+    record: HiddenRecord,
+    data: RevealCallback,
+    actor: runner.Actor,
+    seen: runner.Seen[ChatSettings],
+) -> runner.Deed[HiddenRecord]:
+    """«Раскрыть» in the private chat: the roller or the chat's current Storyteller only; a
+    roll is revealed once (a second press takes the button off and says so)."""
+    settings = seen.read
+    if actor.id not in (record.owner_id, settings.storyteller_id):
         d6 = chat_profile(settings).system is GameSystem.D6
-        await tell(callback, lambda: render.storyteller_only_text(d6=d6), alert=True)
-        return
-    problem = await _publish(bot, store, record, chat_profile(settings))
-    message = callback.message
-    if isinstance(message, Message):
-        with suppress(TelegramBadRequest):
-            await message.edit_reply_markup(reply_markup=None)
-    if problem is not None:
-        await callback.answer(problem, show_alert=True)
-        return
-    await tell(callback, lambda: view.reveal_done_text())
+        return runner.refuse(lambda: render.storyteller_only_text(d6=d6))
+    if hidden_rolls.record_result(record) is None:
+        return runner.Refuse(render.invalid_button_text, heal=True)
+    if record.revealed:
+        return runner.Refuse(lambda: view.already_revealed_text(record.seq), heal=True)
+    revealed = record.model_copy(update={"revealed": True})
+    return runner.Change(revealed, answer=view.reveal_done_text, alert=False)
 
 
-async def campaign_tap(
-    callback: CallbackQuery, callback_data: CampaignCallback, store: Store
-) -> None:
+async def mark_revealed(
+    pressed: runner.Pressed[RevealCallback], before: HiddenRecord, after: HiddenRecord
+) -> HiddenRecord | None:
+    """The mark, once and atomically, with the roll counted in its chat's statistics: of two
+    presses only one marks it (the other runs again and finds it revealed)."""
+    done = await pressed.store.reveal_hidden(
+        before.chat_id, before.seq, hidden_rolls.revealed_entry(before)
+    )
+    return after if done else None
+
+
+async def post_revealed(pressed: runner.Pressed[RevealCallback], record: HiddenRecord) -> None:
+    """The roll, its nonce and the line to check it, posted in its group."""
+    result = hidden_rolls.record_result(record)
+    bot = pressed.context.bot
+    if result is None or bot is None:
+        return
+    profile = chat_profile(await pressed.store.load_chat(record.chat_id))
+    shown = hidden_rolls.record_profile(record, profile)
+    await bot.send_message(record.chat_id, view.reveal_text(record, result, shown))
+
+
+REVEAL_TAP: runner.RecordTap[HiddenRecord, RevealCallback, ChatSettings] = runner.RecordTap(
+    name="reveal",
+    callback=RevealCallback,
+    load=load_roll,
+    read=read_its_chat,
+    step=reveal_step,
+    view=None,  # the result stays as it is; only «Раскрыть» goes
+    swap=mark_revealed,
+    effect=post_revealed,
+)
+
+
+async def load_campaign(pressed: runner.Pressed[CampaignCallback]) -> ChatSettings:
+    """The campaign's group as it is now: whose Storyteller the presser must still be."""
+    return await pressed.store.load_chat(pressed.data.c)
+
+
+async def read_titles(
+    pressed: runner.Pressed[CampaignCallback], settings: ChatSettings
+) -> dict[int, str]:
+    _chosen, runs = await pressed.store.campaigns(pressed.presser.id)
+    return runs
+
+
+def campaign_step(
+    settings: ChatSettings,
+    data: CampaignCallback,
+    actor: runner.Actor,
+    seen: runner.Seen[dict[int, str]],
+) -> runner.Deed[ChatSettings]:
     """A campaign button: only for a chat whose Storyteller the presser still is."""
-    message = callback.message
-    settings = await store.load_chat(callback_data.c)
-    if settings.storyteller_id != callback.from_user.id or not isinstance(message, Message):
+    if settings.storyteller_id != actor.id:
         d6 = chat_profile(settings).system is GameSystem.D6
-        await tell(callback, lambda: render.storyteller_only_text(d6=d6), alert=True)
-        return
-    await store.choose_campaign(callback.from_user.id, callback_data.c)
-    _chosen, runs = await store.campaigns(callback.from_user.id)
-    title = runs.get(callback_data.c, str(callback_data.c))
-    await safe_edit(message, view.campaign_chosen_text(title), None)
-    await callback.answer()
+        return runner.refuse(lambda: render.storyteller_only_text(d6=d6))
+    return runner.Change(settings)
+
+
+async def choose(
+    pressed: runner.Pressed[CampaignCallback], before: ChatSettings, after: ChatSettings
+) -> ChatSettings:
+    """The presser's choice, the one thing a press writes (a second press writes it again)."""
+    await pressed.store.choose_campaign(pressed.presser.id, pressed.data.c)
+    return after
+
+
+def campaign_view(
+    settings: ChatSettings, data: CampaignCallback, seen: runner.Seen[dict[int, str]]
+) -> runner.Drawn:
+    return view.campaign_chosen_text(seen.read.get(data.c, str(data.c))), None
+
+
+CAMPAIGN_TAP: runner.RecordTap[ChatSettings, CampaignCallback, dict[int, str]] = runner.RecordTap(
+    name="hidden_campaign",
+    callback=CampaignCallback,
+    load=load_campaign,
+    read=read_titles,
+    step=campaign_step,
+    view=campaign_view,
+    swap=choose,
+)

@@ -9,24 +9,26 @@ test, the view says its verdict in a sentence.
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Router
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import Message
 
-from bot import hidden_rolls, render
-from bot.runner import tell
-from bot.session import safe_edit
+from bot import hidden_rolls, render, runner
+from bot.runner import Keep
 from bot.stats import from_counters
 from bot.store import LOG_CAP, Store
 from handlers.history import view
 from handlers.history.callbacks import LogCallback
+from rules.errors import ErrorCode, RulesInputError
 
 
 def make_router() -> Router:
     router = Router(name="history")
     router.message.register(log_command, Command("log"))
     router.message.register(stats_command, Command("stats"))
-    router.callback_query.register(log_tap, LogCallback.filter())
+    runner.register(router, LOG_TAP)
     return router
 
 
@@ -37,20 +39,35 @@ async def log_command(message: Message, store: Store) -> None:
     await message.answer(text, reply_markup=view.log_keyboard(0, shown, len(merged)))
 
 
-async def log_tap(callback: CallbackQuery, callback_data: LogCallback, store: Store) -> None:
-    """A page of the log, read afresh: the log moves on between presses, so a page is «the
-    entries from the n-th newest», which is what the button says."""
-    message = callback.message
-    if not isinstance(message, Message) or not 0 <= callback_data.o < LOG_CAP:
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    entries, hidden = await store.history(message.chat.id)
-    merged = hidden_rolls.merge_history(entries, hidden)
-    offset = min(callback_data.o, max(0, len(merged) - 1))
+Log = list[dict[str, Any]]
+
+
+async def load_log(pressed: runner.Pressed[LogCallback]) -> Log | runner.Refuse:
+    """The log as it is now, hidden rolls merged: the log moves on between presses, so a page
+    is «the entries from the n-th newest», which is what the button says."""
+    message = pressed.message
+    if message is None:
+        return runner.refuse(render.invalid_button_text)
+    entries, hidden = await pressed.store.history(message.chat.id)
+    return hidden_rolls.merge_history(entries, hidden)
+
+
+def log_step(merged: Log, data: LogCallback, actor: runner.Actor, seen: runner.Seen[None]) -> Keep:
+    """A page of the log, for anyone: stateless, so any copy of any page may be pressed."""
+    if not 0 <= data.o < LOG_CAP:
+        raise RulesInputError(ErrorCode.RANGE, "offset", str(data.o))
+    return Keep()
+
+
+def log_view(merged: Log, data: LogCallback, seen: runner.Seen[None]) -> runner.Drawn:
+    offset = min(data.o, max(0, len(merged) - 1))
     text, shown = view.log_page(merged, offset)
-    markup = view.log_keyboard(offset, shown, len(merged))
-    await safe_edit(message, text, markup)
-    await callback.answer()
+    return text, view.log_keyboard(offset, shown, len(merged))
+
+
+LOG_TAP: runner.RecordTap[Log, LogCallback, None] = runner.RecordTap(
+    name="log", callback=LogCallback, load=load_log, step=log_step, view=log_view
+)
 
 
 async def stats_command(message: Message, store: Store) -> None:

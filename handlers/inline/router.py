@@ -17,14 +17,13 @@ with ``/inline`` in the private chat); with none, typed pools roll for the playe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from aiogram import Bot, Router
 from aiogram.enums import ChatType
-from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import (
-    CallbackQuery,
     InlineQuery,
     InlineQueryResultArticle,
     InputTextMessageContent,
@@ -32,12 +31,10 @@ from aiogram.types import (
 )
 from pydantic import ValidationError
 
-from bot import render, rolling
+from bot import render, rolling, runner
 from bot.middlewares import chat_profile
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, parse_roll_arguments
-from bot.runner import tell
-from bot.session import is_not_modified
-from bot.store import LOG_CAP, Store
+from bot.store import LOG_CAP, LogEntry, SheetSpend, Store
 from bot.store.inline import new_offer_id
 from handlers.inline import view
 from handlers.inline.callbacks import CampaignCallback, InlineRollCallback
@@ -59,8 +56,8 @@ QUERY_MAX = 80  # what an inline line may hold and still be a roll (Telegram all
 def make_router() -> Router:
     router = Router(name="inline")
     router.inline_query.register(offer_roll)
-    router.callback_query.register(roll_offer, InlineRollCallback.filter())
-    router.callback_query.register(choose_campaign, CampaignCallback.filter())
+    runner.register(router, OFFER_TAP)
+    runner.register(router, CHOOSE_TAP)
     router.message.register(inline_command, Command("inline"))
     return router
 
@@ -278,81 +275,114 @@ async def offer_roll(inline_query: InlineQuery, store: Store, bot: Bot) -> None:
 # ----- the press -----------------------------------------------------------------------------
 
 
-async def roll_offer(
-    callback: CallbackQuery,
-    callback_data: InlineRollCallback,
-    store: Store,
-    bot: Bot,
-    rng: Rng | None = None,
-) -> None:
-    """The sender's first press rolls the offer and shows it in the message, once."""
-    inline_id = callback.inline_message_id
-    if inline_id is None:
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    raw, rolled = await store.load_offer(callback_data.home, callback_data.offer)
+@dataclass(frozen=True)
+class Settling:
+    """A roll the step made, for the offer's one settlement (``Store.settle_offer``): the
+    result's text of the sheet after the spend, the spend and the log line."""
+
+    text: Callable[[Sheet | None], str]
+    spend: SheetSpend | None
+    entries: tuple[LogEntry, ...]
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """An offer as a press finds it: the offer, its result's text once rolled, its campaign's
+    profile, and (in a step's change) the roll to settle it with."""
+
+    offer: Offer
+    rolled: str | None
+    profile: Profile
+    settling: Settling | None = None
+
+
+@dataclass(frozen=True)
+class D10Ready:
+    pool: rolling.Pool
+    difficulty: Difficulty
+
+
+@dataclass(frozen=True)
+class D6Ready:
+    pool: rolling.D6Pool
+
+
+# What an offer's roll reads: the pool resolved on the sheet as it is now, or why not (HTML);
+# None when the press will not roll.
+Ready = D10Ready | D6Ready | str | None
+
+
+async def load_ticket(pressed: runner.Pressed[InlineRollCallback]) -> Ticket | runner.Refuse:
+    """The offer the button names, in the campaign it names, with what it rolled if it did;
+    nothing in the button is trusted."""
+    data = pressed.data
+    if pressed.callback.inline_message_id is None:
+        return runner.refuse(render.invalid_button_text)
+    raw, rolled = await pressed.store.load_offer(data.home, data.offer)
     offer = _parse_offer(raw)
-    if offer is None or offer.home != callback_data.home:
-        await tell(callback, lambda: view.expired_text(), alert=True)
-        return
-    if offer.user_id != callback.from_user.id:
-        await tell(callback, lambda: view.not_yours_text(offer.name))
-        return
-    if rolled is not None:  # a second press, a copy of the offer, or a re-run: no new dice
-        await _show(bot, inline_id, rolled)
-        await tell(callback, lambda: view.rolled_text())
-        return
-    profile = chat_profile(await store.load_chat(offer.home))
-    if (offer.system == "d6") != (profile.system is GameSystem.D6):  # /rules changed the game
-        await tell(callback, lambda: view.expired_text(), alert=True)
-        return
+    if offer is None or offer.home != data.home:
+        return runner.refuse(view.expired_text)
+    profile = chat_profile(await pressed.store.load_chat(offer.home))
+    return Ticket(offer, rolled, profile)
+
+
+def _rolls(ticket: Ticket, presser: int) -> bool:
+    offer = ticket.offer
+    d6 = ticket.profile.system is GameSystem.D6
+    return offer.user_id == presser and ticket.rolled is None and (offer.system == "d6") == d6
+
+
+async def read_pool(pressed: runner.Pressed[InlineRollCallback], ticket: Ticket) -> Ready:
+    """The pool on the sheet as it is now, read only for the press that rolls."""
+    if not _rolls(ticket, pressed.presser.id):
+        return None
     try:
-        rolled_now, text = await _roll(store, offer, callback_data.offer, profile, rng)
+        if ticket.offer.system == "d6":
+            return D6Ready(await _d6_pool(pressed.store, ticket.offer, ticket.profile))
+        return D10Ready(*await _d10_pool(pressed.store, ticket.offer, ticket.profile))
     except Refused as refused:
-        await callback.answer(render.plain(refused.text)[:200], show_alert=True)
-        return
-    if text is None:
-        await tell(callback, lambda: view.expired_text(), alert=True)
-        return
-    await _show(bot, inline_id, text)
-    await callback.answer(None if rolled_now else view.rolled_text())
+        return refused.text
 
 
-def _parse_offer(raw: str | None) -> Offer | None:
-    if raw is None:
-        return None
-    try:
-        return Offer.model_validate_json(raw)
-    except ValidationError:
-        return None
+def offer_step(
+    ticket: Ticket, data: InlineRollCallback, actor: runner.Actor, seen: runner.Seen[Ready]
+) -> runner.Deed[Ticket]:
+    """The sender's first press rolls the offer and shows it in the message, once; a second
+    press, a copy of the offer or a re-run shows the roll made, with no new dice."""
+    offer = ticket.offer
+    if offer.user_id != actor.id:
+        return runner.refuse(lambda: view.not_yours_text(offer.name), alert=False)
+    if ticket.rolled is not None:
+        return runner.Keep(answer=view.rolled_text)
+    ready = seen.read
+    if ready is None:  # /rules changed the game since the offer
+        return runner.refuse(view.expired_text)
+    if isinstance(ready, str):
+        said = ready
+        return runner.refuse(lambda: render.plain(said)[:200])
+    if isinstance(ready, D6Ready):
+        return _d6_roll(ticket, ready.pool, seen.rng)
+    return _d10_roll(ticket, ready, seen.rng)
 
 
-async def _roll(
-    store: Store, offer: Offer, offer_id: str, profile: Profile, rng: Rng | None
-) -> tuple[bool, str | None]:
-    """Resolve, roll and store in one step (``Store.settle_offer``): (rolled by this press,
-    the result's text). Willpower or luck leave the sheet with the roll, or nothing does."""
+def _d6_roll(ticket: Ticket, d6: rolling.D6Pool, rng: Rng | None) -> runner.Change[Ticket]:
+    offer, profile = ticket.offer, ticket.profile
     who = rolling.Roller(offer.home, offer.user_id, offer.name)
-    if offer.system == "d6":
-        d6 = await _d6_pool(store, offer, profile)
-        result6 = rolling.roll_d6(d6.dice, required=offer.required, rng=rng, profile=profile)
-        entry = rolling.d6_log_entry(offer.user_id, offer.name, d6.dice, offer.required, result6)
-        text6 = view.d6_result_text(
-            render.d6_roll_text(result6, roller=offer.name), d6.label, offer.campaign
-        )
-        try:
-            return await store.settle_offer(
-                offer.home,
-                offer_id,
-                lambda _sheet: text6,
-                spend=rolling.d6_spend(who, d6),
-                entries=[entry],
-            )
-        except RulesInputError:
-            raise Refused(rolling.no_luck_text(0)) from None
-    pool, difficulty = await _d10_pool(store, offer, profile)
+    result = rolling.roll_d6(d6.dice, required=offer.required, rng=rng, profile=profile)
+    entry = rolling.d6_log_entry(offer.user_id, offer.name, d6.dice, offer.required, result)
+    text = view.d6_result_text(
+        render.d6_roll_text(result, roller=offer.name), d6.label, offer.campaign
+    )
+    settling = Settling(lambda _sheet: text, rolling.d6_spend(who, d6), (entry,))
+    return runner.Change(replace(ticket, settling=settling), unpaid=lambda: rolling.no_luck_text(0))
+
+
+def _d10_roll(ticket: Ticket, ready: D10Ready, rng: Rng | None) -> runner.Change[Ticket]:
+    offer, profile = ticket.offer, ticket.profile
+    pool, difficulty = ready.pool, ready.difficulty
+    who = rolling.Roller(offer.home, offer.user_id, offer.name)
     result = rolling.roll_d10(
-        pool,
+        pool.dice,
         difficulty.difficulty,
         profile,
         willpower=offer.willpower,
@@ -374,22 +404,56 @@ async def _roll(
         return view.d10_result_text(shown, offer.campaign)
 
     entry = rolling.log_entry(offer.user_id, offer.name, pool.dice, result, traits=pool.traits)
-    try:
-        return await store.settle_offer(offer.home, offer_id, text_of, spend=spend, entries=[entry])
-    except RulesInputError as error:
-        if not rolling.is_out_of_willpower(error):
-            raise
-        known = rolling.willpower_left(pool.sheet)
-        raise Refused(rolling.no_willpower_text(known[1] if known else 0)) from None
+    known = rolling.willpower_left(pool.sheet)
+    permanent = known[1] if known else 0
+    return runner.Change(
+        replace(ticket, settling=Settling(text_of, spend, (entry,))),
+        unpaid=lambda: rolling.no_willpower_text(permanent),
+    )
 
 
-async def _show(bot: Bot, inline_message_id: str, text: str) -> None:
-    """The result in place of the offer, its button gone; an edit already made is fine."""
+async def settle(
+    pressed: runner.Pressed[InlineRollCallback], before: Ticket, after: Ticket
+) -> Ticket | None:
+    """Roll the offer once (``Store.settle_offer``): the result, the spend and the log line
+    in one transaction; None when another press rolled it first (shown as it was rolled)."""
+    settling = after.settling
+    assert settling is not None
+    rolled_now, text = await pressed.store.settle_offer(
+        after.offer.home,
+        pressed.data.offer,
+        settling.text,
+        spend=settling.spend,
+        entries=list(settling.entries),
+    )
+    if not rolled_now or text is None:
+        return None
+    return replace(after, rolled=text, settling=None)
+
+
+def ticket_view(ticket: Ticket, data: InlineRollCallback, seen: runner.Seen[Ready]) -> runner.Drawn:
+    """The result in place of the offer, its button gone."""
+    return ticket.rolled or "", None
+
+
+OFFER_TAP: runner.RecordTap[Ticket, InlineRollCallback, Ready] = runner.RecordTap(
+    name="inline_roll",
+    callback=InlineRollCallback,
+    load=load_ticket,
+    read=read_pool,
+    step=offer_step,
+    view=ticket_view,
+    swap=settle,
+)
+
+
+def _parse_offer(raw: str | None) -> Offer | None:
+    if raw is None:
+        return None
     try:
-        await bot.edit_message_text(text=text, inline_message_id=inline_message_id)
-    except TelegramBadRequest as error:
-        if not is_not_modified(error):
-            raise
+        return Offer.model_validate_json(raw)
+    except ValidationError:
+        return None
 
 
 # ----- the private chat: which campaign ---------------------------------------------------------
@@ -414,32 +478,74 @@ async def inline_command(message: Message, store: Store, bot: Bot) -> None:
     )
 
 
-async def choose_campaign(
-    callback: CallbackQuery, callback_data: CampaignCallback, store: Store, bot: Bot
-) -> None:
-    message = callback.message
+@dataclass(frozen=True)
+class Plays:
+    """The player's groups (id → title) and the one their inline rolls belong to now."""
+
+    chosen: int | None
+    groups: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What the chooser's message names besides the groups: the bot, and whether the group
+    pressed plays the d6 game."""
+
+    bot_name: str
+    d6: bool
+
+
+async def load_plays(pressed: runner.Pressed[CampaignCallback]) -> Plays | runner.Refuse:
+    message = pressed.message
     if message is None or message.chat.type != ChatType.PRIVATE:
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    user_id = callback.from_user.id
-    if not await store.choose_play(user_id, callback_data.chat):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
+        return runner.refuse(render.invalid_button_text)
+    chosen, groups = await pressed.store.plays(pressed.presser.id)
+    return Plays(chosen, groups)
+
+
+async def read_naming(pressed: runner.Pressed[CampaignCallback], plays: Plays) -> Naming:
+    bot = pressed.context.bot
+    assert bot is not None
     me = await bot.me()
-    campaign = await _campaign(store, user_id)
-    _chosen, groups = await store.plays(user_id)
-    try:
-        await bot.edit_message_text(
-            text=view.campaigns_text(
-                campaign.title, me.username or me.first_name, campaign.d6, len(groups)
-            ),
-            chat_id=message.chat.id,
-            message_id=message.message_id,
-            reply_markup=view.campaigns_keyboard(
-                sorted(groups.items(), key=lambda item: item[1]), campaign.home
-            ),
-        )
-    except TelegramBadRequest as error:
-        if not is_not_modified(error):
-            raise
-    await tell(callback, lambda: view.chosen_text(campaign.title or ""))
+    profile = chat_profile(await pressed.store.load_chat(pressed.data.chat))
+    return Naming(me.username or me.first_name, profile.system is GameSystem.D6)
+
+
+def choose_step(
+    plays: Plays, data: CampaignCallback, actor: runner.Actor, seen: runner.Seen[Naming]
+) -> runner.Deed[Plays]:
+    """One of the player's own groups only: a forged or forgotten button is invalid."""
+    title = plays.groups.get(data.chat)
+    if title is None:
+        return runner.refuse(render.invalid_button_text)
+    return runner.Change(
+        Plays(data.chat, plays.groups), answer=lambda: view.chosen_text(title), alert=False
+    )
+
+
+async def choose_play(
+    pressed: runner.Pressed[CampaignCallback], before: Plays, after: Plays
+) -> Plays | None:
+    """None when the group is no longer the player's: the press runs again and says so."""
+    assert after.chosen is not None
+    return after if await pressed.store.choose_play(pressed.presser.id, after.chosen) else None
+
+
+def plays_view(plays: Plays, data: CampaignCallback, seen: runner.Seen[Naming]) -> runner.Drawn:
+    chosen = plays.chosen
+    title = plays.groups.get(chosen) if chosen is not None else None
+    home = chosen if chosen is not None else data.chat
+    return view.campaigns_text(title, seen.read.bot_name, seen.read.d6, len(plays.groups)), (
+        view.campaigns_keyboard(sorted(plays.groups.items(), key=lambda item: item[1]), home)
+    )
+
+
+CHOOSE_TAP: runner.RecordTap[Plays, CampaignCallback, Naming] = runner.RecordTap(
+    name="inline_campaign",
+    callback=CampaignCallback,
+    load=load_plays,
+    read=read_naming,
+    step=choose_step,
+    view=plays_view,
+    swap=choose_play,
+)

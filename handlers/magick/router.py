@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
+from aiogram.types import InlineKeyboardMarkup, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import combat as bot_combat
@@ -29,8 +29,7 @@ from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
 from bot.runner import SheetMoved as _SheetMoved
-from bot.runner import tell
-from bot.session import safe_edit
+from bot.runner import spending
 from bot.store import Flow, LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, resolve
 from bot.wizard import Choices
@@ -59,7 +58,7 @@ from handlers.magick.tap import only_if as _only_if
 from rules import combat, magick
 from rules.d10 import Outcome
 from rules.dice import Rng, roll_faces
-from rules.errors import RulesInputError
+from rules.errors import ErrorCode, RulesInputError
 from rules.health import apply_damage, wound_penalty
 from rules.profiles import Profile
 from rules.sheet import (
@@ -83,7 +82,7 @@ def make_router() -> Router:
     router.message.register(m_command, Command("m", "magick"))
     router.message.register(sphere_command, Command("sphere", "spheres"))
     runner.register(router, EFFECT)
-    router.callback_query.register(sphere_tap, SphereCallback.filter())
+    runner.register(router, SPHERE_TAP)
     router.message.register(barrier_command, Command("barrier"))
     runner.register(router, BARRIER)
     return router
@@ -115,21 +114,37 @@ async def sphere_command(message: Message, command: CommandObject) -> None:
     await message.answer(text, reply_markup=markup)
 
 
-async def sphere_tap(callback: CallbackQuery, callback_data: SphereCallback) -> None:
-    message = callback.message
+Card = tuple[Sphere | None, int]
+
+
+async def load_card(pressed: runner.Pressed[SphereCallback]) -> Card | runner.Refuse:
+    """A reference card has no state behind it: the button names it whole (§C.16)."""
+    data = pressed.data
     try:
-        found = Sphere(callback_data.s) if callback_data.s else None
+        found = Sphere(data.s) if data.s else None
     except ValueError:
-        found = None
-    if not isinstance(message, Message) or (callback_data.s and found is None):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    if not 0 <= callback_data.n <= 5 or (found is None and callback_data.n):
-        await tell(callback, lambda: render.invalid_button_text(), alert=True)
-        return
-    text, markup = view.sphere_card(found, callback_data.n, _locale())
-    await safe_edit(message, text, markup)
-    await callback.answer()
+        return runner.refuse(render.invalid_button_text)
+    return found, data.n
+
+
+def card_step(
+    card: Card, data: SphereCallback, actor: runner.Actor, seen: runner.Seen[None]
+) -> runner.Keep:
+    """Any press of any copy opens the card it names; a level no card has is invalid."""
+    found, level = card
+    if not 0 <= level <= 5 or (found is None and level):
+        raise RulesInputError(ErrorCode.RANGE, "level", str(level))
+    return runner.Keep()
+
+
+def card_view(card: Card, data: SphereCallback, seen: runner.Seen[None]) -> runner.Drawn:
+    found, level = card
+    return view.sphere_card(found, level, _locale())
+
+
+SPHERE_TAP: runner.RecordTap[Card, SphereCallback, None] = runner.RecordTap(
+    name="sphere", callback=SphereCallback, load=load_card, step=card_step, view=card_view
+)
 
 
 class _Refused(Exception):
@@ -475,7 +490,7 @@ def _effect_step(
         return _paid(state, known.read.sheet, profile, rng, mode="cast")
     else:
         after = SETUP.choose(state, action, x, profile)
-    return runner.Outcome(state=after, close=after.stage is Stage.CANCELLED)
+    return runner.Advance(state=after, close=after.stage is Stage.CANCELLED)
 
 
 _ALLOCATING = (
@@ -507,7 +522,7 @@ def _paid(
         after, _before, changed = _cast(state, sheet, profile, rng)
         entries = _entries(after)
     spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-    return runner.Outcome(state=after, spend=spend, entries=tuple(entries))
+    return runner.Advance(state=after, spends=spending(spend), entries=tuple(entries))
 
 
 def _draw_effect(

@@ -14,7 +14,18 @@ from collections.abc import Callable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
-from bot.runner import Actor, Known, Outcome, Reading, SheetMoved, Tap, Who, refuse
+from bot.runner import (
+    Actor,
+    Advance,
+    Known,
+    Outcome,
+    Reading,
+    SheetMoved,
+    Tap,
+    Who,
+    refuse,
+    spending,
+)
 from bot.store import Flow, SheetSpend
 from handlers.magick import view
 from handlers.magick.callbacks import BarrierAction, BarrierCallback
@@ -63,7 +74,7 @@ def step(
         after = state.model_copy(update={"stopped": True})
     else:
         return refuse(render.invalid_button_text)
-    return Outcome(state=after, close=after.over)
+    return Advance(state=after, close=after.over)
 
 
 def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> Outcome[BarrierFlow]:
@@ -101,7 +112,7 @@ def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> O
     )
     entry = rolling.log_entry(state.user_id, state.caster, pool, crossing.roll, KIND)
     spend = SheetSpend(state.user_id, SheetSystem.MAGE, only_if(sheet, changed))
-    return Outcome(state=after, close=after.over, entries=(entry,), spend=spend)
+    return Advance(state=after, close=after.over, entries=(entry,), spends=spending(spend))
 
 
 def draw(

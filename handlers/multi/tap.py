@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling
-from bot.runner import Actor, Known, Outcome, Tap, Who, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Tap, Who, refuse
 from bot.store import Flow, LogEntry
 from handlers.multi import view
 from handlers.multi.callbacks import MultiAction, MultiCallback
@@ -47,7 +47,7 @@ def step(
 def _closing(after: MultiFlow, *entries: LogEntry) -> Outcome[MultiFlow]:
     """The step, closed once stopped or once every declared action is rolled."""
     close = after.stopped or (bool(after.declared) and after.next_action() is None)
-    return Outcome(state=after, close=close, entries=entries)
+    return Advance(state=after, close=close, entries=entries)
 
 
 def draw(

@@ -12,7 +12,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling, table_text
 from bot.access import runs_game
-from bot.runner import Actor, Known, Outcome, Reading, Tap, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
 from bot.store import Flow, LogEntry
 from handlers.opposed import view
 from handlers.opposed.callbacks import VsAction, VsCallback
@@ -67,7 +67,7 @@ def _by_username(state: OpposedFlow) -> bool:
 
 
 def _finished(after: OpposedFlow, *entries: LogEntry) -> Outcome[OpposedFlow]:
-    return Outcome(state=after, close=after.finished or after.cancelled, entries=entries)
+    return Advance(state=after, close=after.finished or after.cancelled, entries=entries)
 
 
 def _choose(state: OpposedFlow, action: VsAction, x: int, profile: Profile) -> OpposedFlow:

@@ -15,7 +15,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import render, rolling
 from bot.access import GameAccess, game_access
 from bot.i18n import own_locale
-from bot.runner import Actor, Known, Outcome, Reading, Tap, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
 from bot.store import Flow
 from handlers.requests import view
 from handlers.requests.callbacks import RequestAction, RequestCallback
@@ -71,7 +71,7 @@ def step(
         # anonymous administrator who asked can close too). Answers landed so far are kept.
         if actor.id != known.flow.owner_id and not known.read.runs_game:
             return refuse(view.only_asker_closes_text)
-        return Outcome(state=state, close=True)
+        return Advance(state=state, close=True)
     if state.answered(actor.id):
         return refuse(view.already_rolled_text)
     sheet = known.read.sheet
@@ -107,7 +107,7 @@ def step(
         if result is None
         else (rolling.log_entry(actor.id, actor.name, answer.dice, result, REQUEST),)
     )
-    return Outcome(
+    return Advance(
         state=state.model_copy(update={"answers": (*state.answers, answer)}), entries=entries
     )
 

@@ -20,7 +20,19 @@ from aiogram.utils.i18n import get_i18n
 
 from bot import render, rolling, sheet_text, table_text
 from bot.combat import fighting as fighting_in
-from bot.runner import Actor, Drawn, Known, Outcome, Reading, SheetMoved, Tap, Who, refuse
+from bot.runner import (
+    Actor,
+    Advance,
+    Drawn,
+    HandOver,
+    Known,
+    Outcome,
+    Reading,
+    SheetMoved,
+    Tap,
+    Who,
+    refuse,
+)
 from bot.store import Flow, Store
 from bot.traits import display_name
 from bot.wizard import EXTEND_ROLL, Choices, ExtendRequest, Wizard
@@ -229,7 +241,7 @@ def _roll(
     if record.willpower and left is not None and left[0] < 1:
         return refuse(partial(rolling.no_willpower_text, left[1]))
     opened = Shown(actor.name, record, result, profile)
-    return Outcome(state=state, close=True, handoff=opened.open)
+    return HandOver(opened.open)
 
 
 def _auto(state: WizardState, actor: Actor, known: Known[WizardRead]) -> Outcome[WizardState]:
@@ -272,14 +284,14 @@ def _auto(state: WizardState, actor: Actor, known: Known[WizardRead]) -> Outcome
     if found.wp_delta < 0 and left is not None and spend is not None:
         done = done.model_copy(update={"willpower_left": (left[0] - 1, left[1])})
         after = state.model_copy(update={"done": done})
-        return Outcome(
+        return Advance(
             state=after,
             close=True,
             entries=(entry,),
-            spend=replace(spend, change=partial(_one_point_of, left[0])),
+            spends=(replace(spend, change=partial(_one_point_of, left[0])),),
             unpaid=partial(rolling.no_willpower_text, left[1]),
         )
-    return Outcome(state=state.model_copy(update={"done": done}), close=True, entries=(entry,))
+    return Advance(state=state.model_copy(update={"done": done}), close=True, entries=(entry,))
 
 
 def _one_point_of(seen: int, sheet: Sheet) -> Sheet | None:
@@ -490,7 +502,7 @@ def result_step(
         raise RulesInputError(ErrorCode.STATE, "result", "no roll to extend")
     if data.x == 0:  # «Продлить»: first the targets, under the same result
         after = record.model_copy(update={"asking": True})
-        return Outcome(state=after, keyboard_only=True, answer=table_text.extend_prompt_text)
+        return Advance(state=after, keyboard_only=True, answer=table_text.extend_prompt_text)
     if known.features is None:
         raise RulesInputError(ErrorCode.STATE, "extend", "no extended action here")
     request = ExtendRequest(
@@ -501,7 +513,7 @@ def result_step(
         first=record.result,
     )
     opening = known.features.handoff(EXTEND_ROLL)(request, known.profile)
-    return Outcome(state=record, close=True, handoff=opening.open)
+    return HandOver(opening.open)
 
 
 def _retry(
@@ -525,7 +537,7 @@ def _retry(
     if record.willpower and left is not None and left[0] < 1:
         return refuse(partial(rolling.no_willpower_text, left[1]))
     again = Shown(actor.name, record.model_copy(update={"attempt": attempt}), result, profile)
-    return Outcome(state=record, close=True, keyboard_only=True, post=again.open)
+    return HandOver(again.open, below=True)
 
 
 def draw_result(flow: Flow, record: RollRecord, known: Known[ResultRead]) -> Drawn:

@@ -25,16 +25,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import Message, User
 
 from bot import render, runner, sheet_text
 from bot.access import GameAccess, game_access, runs_game
 from bot.replies import concerns, replied_player
-from bot.runner import tell
-from bot.session import safe_edit
 from bot.store import ChatSettings, SheetOwner, Store
 from bot.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 from handlers.sheet import tap
@@ -80,7 +79,7 @@ def make_router() -> Router:
     router.message.register(blood_command, Command("blood"))
     router.message.register(paste_reply, replies_to_a_sheet)
     runner.register(router, tap.TAP)
-    router.callback_query.register(roster_tap, RosterCallback.filter())
+    runner.register(router, ROSTER_TAP)
     return router
 
 
@@ -293,47 +292,77 @@ async def _roster(
     await message.answer(text, reply_markup=markup)
 
 
-async def roster_tap(
-    callback: CallbackQuery,
-    callback_data: RosterCallback,
-    bot: Bot,
-    store: Store,
-    profile: Profile,
-    chat_settings: ChatSettings,
-    locale: str,
-) -> None:
-    """«⬅»/«➡» under ``/sheet all`` or ``/npc``: the page asked for, from the lists as they
-    are now; only whoever may read them (the Storyteller) turns the pages."""
-    message = callback.message
-    if not isinstance(message, Message):
-        await tell(callback, lambda: render.closed_text(), alert=True)
-        return
-    access = await game_access(bot, message.chat, chat_settings, callback.from_user, None)
-    system = system_of(profile)
-    if access is not GameAccess.ALLOWED:
-        d6 = system is SheetSystem.D6
-        await tell(callback, lambda: sheet_view.not_storyteller_text(d6), alert=True)
-        return
-    lang = sheet_text.lang_of(locale)
-    npcs = await store.list_npcs(message.chat.id, system)
-    if callback_data.n:
-        text, markup = sheet_view.roster_page(
-            npcs, lang, sheet_view.NPC_MARK, page=callback_data.p, npc_only=True
+@dataclass(frozen=True)
+class Roster:
+    """The lists a page of ``/sheet all`` or ``/npc`` is drawn from, as they are now."""
+
+    players: list[tuple[str, Sheet]]
+    npcs: list[tuple[str, Sheet]]
+
+
+async def load_roster(pressed: runner.Pressed[RosterCallback]) -> Roster | runner.Refuse:
+    """The lists read afresh at each press: a page is «the n-th», so a sheet added since only
+    shifts what follows."""
+    message = pressed.message
+    if message is None:
+        return runner.refuse(render.closed_text)
+    system = system_of(pressed.context.profile)
+    npcs = await pressed.store.list_npcs(message.chat.id, system)
+    if pressed.data.n:
+        return Roster([], npcs)
+    players = [
+        (p.owner.name, p.sheet) for p in await pressed.store.list_sheets(message.chat.id, system)
+    ]
+    return Roster(players, npcs)
+
+
+async def read_access(pressed: runner.Pressed[RosterCallback], roster: Roster) -> GameAccess:
+    """Whether the presser may read every sheet: the Storyteller (an admin before there is
+    one)."""
+    message, bot, settings = pressed.message, pressed.context.bot, pressed.context.chat_settings
+    assert message is not None
+    assert bot is not None
+    assert settings is not None
+    return await game_access(bot, message.chat, settings, pressed.presser, None)
+
+
+def roster_step(
+    roster: Roster, data: RosterCallback, actor: runner.Actor, seen: runner.Seen[GameAccess]
+) -> runner.Deed[Roster]:
+    """«⬅»/«➡»: only whoever may read the lists turns the pages."""
+    if seen.read is not GameAccess.ALLOWED:
+        d6 = system_of(seen.profile) is SheetSystem.D6
+        return runner.refuse(lambda: sheet_view.not_storyteller_text(d6))
+    return runner.Keep()
+
+
+def roster_view(
+    roster: Roster, data: RosterCallback, seen: runner.Seen[GameAccess]
+) -> runner.Drawn:
+    lang = sheet_text.lang_of(seen.locale)
+    if data.n:
+        return sheet_view.roster_page(
+            roster.npcs, lang, sheet_view.NPC_MARK, page=data.p, npc_only=True
         )
-    else:
-        players = [
-            (p.owner.name, p.sheet) for p in await store.list_sheets(message.chat.id, system)
-        ]
-        text, markup = sheet_view.roster_page(
-            players,
-            lang,
-            sheet_text.SHEET_MARK,
-            npcs=npcs,
-            page=callback_data.p,
-            d6=system is SheetSystem.D6,
-        )
-    await safe_edit(message, text, markup)
-    await callback.answer()
+    system = system_of(seen.profile)
+    return sheet_view.roster_page(
+        roster.players,
+        lang,
+        sheet_text.SHEET_MARK,
+        npcs=roster.npcs,
+        page=data.p,
+        d6=system is SheetSystem.D6,
+    )
+
+
+ROSTER_TAP: runner.RecordTap[Roster, RosterCallback, GameAccess] = runner.RecordTap(
+    name="roster",
+    callback=RosterCallback,
+    load=load_roster,
+    read=read_access,
+    step=roster_step,
+    view=roster_view,
+)
 
 
 async def _target(

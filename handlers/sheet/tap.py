@@ -16,7 +16,18 @@ from functools import partial
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import sheet_text
-from bot.runner import Actor, Known, Outcome, Reading, SheetMoved, Tap, refuse, repeat
+from bot.runner import (
+    Actor,
+    Advance,
+    Known,
+    Outcome,
+    Reading,
+    SheetMoved,
+    Tap,
+    refuse,
+    repeat,
+    spending,
+)
 from bot.store import Flow
 from bot.store.flows import SheetSpend
 from handlers.sheet import view as sheet_view
@@ -78,7 +89,7 @@ def step(
         category = offered.get(data.k)
         if category is None:
             raise RulesInputError(ErrorCode.NOT_ALLOWED, "category", data.k)
-        return Outcome(state=shown.model_copy(update={"category": category, "trait": None}))
+        return Advance(state=shown.model_copy(update={"category": category, "trait": None}))
     if action is SheetAction.TRAIT:
         lang = sheet_text.lang_of(known.locale)
         keys = (
@@ -86,13 +97,13 @@ def step(
         )
         if data.k not in {key for key, _label in keys}:
             raise RulesInputError(ErrorCode.STATE, "trait", data.k)
-        return Outcome(state=shown.model_copy(update={"trait": data.k}))
+        return Advance(state=shown.model_copy(update={"trait": data.k}))
     if action is SheetAction.VALUE:
         return _value(state, data, known)
     if action is SheetAction.BACK:
         back = {"trait": None} if state.trait is not None else {"category": None}
-        return Outcome(state=shown.model_copy(update=back))
-    return Outcome(state=shown, close=True)
+        return Advance(state=shown.model_copy(update=back))
+    return Advance(state=shown, close=True)
 
 
 def _value(state: EditorState, data: SheetCallback, known: Known[Sheet]) -> Outcome[EditorState]:
@@ -110,7 +121,7 @@ def _value(state: EditorState, data: SheetCallback, known: Known[Sheet]) -> Outc
         create=True,
     )
     after = state.model_copy(update={"trait": None, "last": (state.trait, data.x)})
-    return Outcome(state=after, spend=spend)
+    return Advance(state=after, spends=spending(spend))
 
 
 def draw(

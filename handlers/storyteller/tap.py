@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.access import is_chat_admin
-from bot.runner import Actor, Drawn, Handoff, Known, Outcome, Reading, Tap, refuse
+from bot.runner import Actor, Drawn, Handoff, HandOver, Known, Outcome, Reading, Tap, refuse
 from bot.store import Store
 from handlers.storyteller import view
 from handlers.storyteller.callbacks import StCallback
@@ -49,7 +49,7 @@ def step(
         return refuse(lambda: view.storyteller_already_text(d6=d6))
     if not known.read.admin:
         return refuse(lambda: view.storyteller_admins_only_text(d6=d6))
-    return Outcome(state=state, close=True, handoff=_take(state, actor, known.read.title, d6))
+    return HandOver(_take(state, actor, known.read.title, d6))
 
 
 def _take(state: ClaimState, actor: Actor, title: str, d6: bool) -> Handoff:

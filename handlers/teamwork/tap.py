@@ -9,7 +9,7 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling, table_text
-from bot.runner import Actor, Known, Outcome, Tap, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Tap, refuse
 from bot.store import Flow
 from handlers.teamwork import view
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
@@ -24,7 +24,7 @@ def step(
     if action.a is TeamAction.FINISH:
         if actor.id != known.flow.owner_id:
             return refuse(view.team_leader_only_text)
-        return Outcome(state=state.model_copy(update={"closed": True, "pending": ()}), close=True)
+        return Advance(state=state.model_copy(update={"closed": True, "pending": ()}), close=True)
     if state.has_rolled(actor.id):
         return refuse(view.team_already_text)
     if action.a is TeamAction.JOIN:
@@ -43,7 +43,7 @@ def step(
         }
     )
     entry = rolling.log_entry(actor.id, actor.name, pool, result, KIND)
-    return Outcome(state=after, entries=(entry,))
+    return Advance(state=after, entries=(entry,))
 
 
 def _join(state: TeamFlow, actor: Actor) -> Outcome[TeamFlow]:
@@ -51,7 +51,7 @@ def _join(state: TeamFlow, actor: Actor) -> Outcome[TeamFlow]:
         return refuse(render.already_done_text, alert=False)
     if len(state.members) + len(state.pending) >= MAX_MEMBERS:
         return refuse(lambda: view.team_full_text(MAX_MEMBERS))
-    return Outcome(
+    return Advance(
         state=state.model_copy(update={"pending": (*state.pending, (actor.id, actor.name))})
     )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling, table_text
-from bot.runner import Actor, Known, Outcome, Tap, Who
+from bot.runner import Actor, Advance, HandOver, Known, Outcome, Tap, Who
 from bot.store import Flow
 from bot.wizard import Choices, Wizard, WizardChoice, WizardMode, WizardTarget, target_key
 from handlers.wizard import view
@@ -91,7 +91,7 @@ def _cancel(
     state: SetupState, action: SetupCallback, actor: Actor, known: Known[None], rng: Rng | None
 ) -> Outcome[SetupState]:
     target_of(state, known)  # a wizard whose roll is gone is an invalid button, even here
-    return Outcome(state=state.model_copy(update={"cancelled": True}), close=True)
+    return Advance(state=state.model_copy(update={"cancelled": True}), close=True)
 
 
 def _go(
@@ -146,7 +146,7 @@ def _start(
         first=first,
     )
     opening = target.start(choice, profile)
-    return Outcome(state=state, close=True, handoff=opening.open)
+    return HandOver(opening.open)
 
 
 def draw(

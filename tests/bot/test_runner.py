@@ -13,12 +13,15 @@ from aiogram.types import CallbackQuery, Chat, Message, User
 from bot import render
 from bot.runner import (
     CLOSED,
+    ELSEWHERE,
     INVALID,
     NOT_YOURS,
     REPEATED,
     Gate,
     Outcome,
+    Place,
     Refusal,
+    Refuse,
     Tap,
     Who,
     admit,
@@ -28,6 +31,7 @@ from bot.runner import (
     typed,
 )
 from bot.store import Flow, FlowState
+from bot.store.flows import _document, _flow_from_hash
 from rules.profiles import GameSystem
 
 CHAT = -1001
@@ -66,7 +70,7 @@ def test_a_missing_or_closed_flow_is_closed_and_the_message_redrawn() -> None:
     assert admit(GATE, None, CHAT, 3, OWNER, GameSystem.D10) is CLOSED
     assert admit(GATE, flow(closed=True), CHAT, 3, OWNER, GameSystem.D10) is CLOSED
     assert CLOSED.heal
-    assert CLOSED.text is render.closed_text
+    assert CLOSED.answer is render.closed_text
 
 
 def test_another_chats_or_another_features_flow_is_an_invalid_button() -> None:
@@ -96,7 +100,7 @@ def test_an_owners_flow_refuses_everyone_else() -> None:
 def test_a_chat_that_switched_games_is_told_so() -> None:
     refused = admit(GATE, flow(), CHAT, 3, OWNER, GameSystem.D6)
     assert refused is not None
-    assert refused.text is render.wrong_system_text
+    assert refused.answer is render.wrong_system_text
     anywhere = Gate(kinds=(Note.kind,), system=None)
     assert admit(anywhere, flow(), CHAT, 3, OWNER, GameSystem.D6) is None
 
@@ -116,11 +120,11 @@ def test_a_current_only_step_takes_no_press_on_an_older_drawing() -> None:
 
 def test_a_refusal_changes_nothing_and_a_repeat_redraws_quietly() -> None:
     refused = refuse(render.not_yours_text)
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.alert
     assert not refused.heal
     repeated = repeat()
-    assert repeated.state is None
+    assert isinstance(repeated, Refuse)
     assert repeated.heal
     assert not repeated.alert
     assert repeated.answer is render.already_done_text
@@ -159,3 +163,41 @@ async def test_two_declarations_on_one_callback_data_each_take_only_their_button
     refused, _ = await handler.check(query(Act.AGAIN))
     assert taken
     assert not refused
+
+
+def test_a_flow_is_pressed_only_under_the_message_it_is_drawn_in() -> None:
+    bound = flow().model_copy(update={"message": f"{CHAT}:7"})
+    at_home = Place(f"{CHAT}:7", frozenset())
+    elsewhere = Place(f"{CHAT}:8", frozenset({"hi"}))
+    assert admit(GATE, bound, CHAT, 3, OWNER, GameSystem.D10, at_home) is None
+    assert admit(GATE, bound, CHAT, 3, OWNER, GameSystem.D10, elsewhere) is ELSEWHERE
+    # before anything else: a closed flow pressed elsewhere is not redrawn there
+    closed = bound.model_copy(update={"closed": True})
+    assert admit(GATE, closed, CHAT, 3, OWNER, GameSystem.D10, elsewhere) is ELSEWHERE
+    # a live message posted again: a message whose own keyboard carries the flow holds it
+    reposted = Place(f"{CHAT}:9", frozenset({"f1"}))
+    assert admit(GATE, bound, CHAT, 3, OWNER, GameSystem.D10, reposted) is None
+
+
+def test_a_flow_that_recorded_no_message_needs_one_whose_keyboard_carries_it() -> None:
+    fresh = flow()
+    carried = Place("x:1", frozenset({"f1"}))
+    assert admit(GATE, fresh, CHAT, 3, OWNER, GameSystem.D10, carried) is None
+    assert (
+        admit(GATE, fresh, CHAT, 3, OWNER, GameSystem.D10, Place("x:1", frozenset({"f2"})))
+        is ELSEWHERE
+    )
+    # a message sent in inline mode comes with no keyboard: the first one binds it
+    assert admit(GATE, fresh, CHAT, 3, OWNER, GameSystem.D10, Place("inline:a")) is None
+    bound = fresh.model_copy(update={"message": "inline:a"})
+    assert admit(GATE, bound, CHAT, 3, OWNER, GameSystem.D10, Place("inline:b")) is ELSEWHERE
+
+
+def test_a_flow_keeps_the_message_it_recorded_beside_its_state() -> None:
+    bound = flow().model_copy(update={"message": f"{CHAT}:7"})
+    stored = _document(bound, Note(text="hi"))
+    fields = {"kind": Note.kind, "owner_id": "1", "version": "3", "data": stored}
+    back = _flow_from_hash("f1", fields, CHAT)
+    assert back.message == f"{CHAT}:7"
+    assert back.data == {"text": "hi"}  # the feature's state reads as before
+    assert back.state(Note) == Note(text="hi")

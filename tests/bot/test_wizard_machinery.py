@@ -9,7 +9,7 @@ from typing import ClassVar
 import pytest
 from aiogram.filters.callback_data import CallbackData
 
-from bot.runner import Actor, Known, Outcome
+from bot.runner import Actor, Advance, Known, Outcome
 from bot.store import Flow, FlowState
 from bot.wizard import Choices, Wizard
 from rules.dice import Rng
@@ -51,7 +51,7 @@ def _flip(state: Picks, x: int, most: int) -> Picks:
 def _done(
     state: Picks, data: Press, actor: Actor, known: Known[None], rng: Rng | None
 ) -> Outcome[Picks]:
-    return Outcome(state=state, close=True)
+    return Advance(state=state, close=True)
 
 
 WIZARD: Wizard[Picks, Press, None, int] = Wizard(
@@ -88,5 +88,6 @@ def test_a_number_no_button_offers_or_an_action_it_lacks_is_refused(data: Press)
 
 def test_an_ending_button_runs_its_own_step() -> None:
     outcome = WIZARD.step(Picks(count=2), press(Act.DONE), ANNA, KNOWN, None)
+    assert isinstance(outcome, Advance)
     assert outcome.close
     assert outcome.state == Picks(count=2)

@@ -70,6 +70,8 @@ class RecordingSession(BaseSession):
         self.admins: set[int] = set()
         self.next_message_id = 1000
         self.messages: list[Message] = []
+        # Each message's keyboard as the bot last drew it: Telegram hands it back with a press.
+        self.keyboards: dict[int, InlineKeyboardMarkup | None] = {}
 
     async def close(self) -> None:
         return None
@@ -106,8 +108,18 @@ class RecordingSession(BaseSession):
         if isinstance(method, SendMessage):
             result = self._message(method.chat_id, method.text, method.reply_markup)
             self.messages.append(result)
+            self.keyboards[result.message_id] = result.reply_markup
         elif isinstance(method, EditMessageText):
             result = self._message(method.chat_id or 0, method.text or "", method.reply_markup)
+            if method.message_id is not None:
+                self.keyboards[method.message_id] = result.reply_markup
+        elif isinstance(method, EditMessageReplyMarkup):
+            if method.message_id is not None:
+                markup = method.reply_markup
+                self.keyboards[method.message_id] = (
+                    markup if isinstance(markup, InlineKeyboardMarkup) else None
+                )
+            result = True
         elif isinstance(method, GetChatMember):
             user = User(id=method.user_id, is_bot=False, first_name="member")
             if method.user_id in self.admins:
@@ -211,13 +223,15 @@ class Table:
         await self.feed(message=message)
 
     async def tap(self, user: User, data: str, message_id: int, text: str = "…") -> None:
-        """Press a button with ``data`` under the bot's message ``message_id``."""
+        """Press a button with ``data`` under the bot's message ``message_id``, which comes
+        with the keyboard the bot last drew on it, as Telegram sends it."""
         message = Message(
             message_id=message_id,
             date=datetime.now(UTC),
             chat=self.chat,
             from_user=User(id=123456, is_bot=True, first_name="Dice"),
             text=text,
+            reply_markup=self.session.keyboards.get(message_id),
         )
         query = CallbackQuery(
             id=f"cb{self.update_id + 1}",

@@ -20,18 +20,16 @@ from bot import render, rolling
 from bot.access import runs_game
 from bot.runner import (
     Actor,
+    Advance,
     Answer,
     Known,
     Outcome,
     Reading,
-    Redraw,
-    Sequel,
+    SheetMoved,
     Tap,
-    Then,
     refuse,
-    screen_of,
+    spending,
 )
-from bot.session import safe_edit
 from bot.store import Flow, SheetSpend
 from handlers.combat.attack import view
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
@@ -53,7 +51,7 @@ from handlers.combat.attack.flow import (
     Stage,
     soaker_of,
 )
-from handlers.combat.tracker.steps import Aftermath, Open, after_attack, open_tracker, refresh
+from handlers.combat.tracker.steps import Aftermath, Open, after_attack, open_tracker
 from rules import combat
 from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach
 from rules.combat.situation import Condition
@@ -157,7 +155,7 @@ def step(
             raise _Refused(view.not_yours_text)
         if state.pending() and _outlived(state, known.read.tracker):
             # its round or its fight is over: the late answer closes the panel, nothing lands
-            return Outcome(
+            return Advance(
                 state=state.model_copy(update={"stage": Stage.CANCELLED, "lapsed": True})
             )
         after = _next(state, button, known.profile, known.read.round, rng)
@@ -166,7 +164,7 @@ def step(
     except _Refused as refused:
         said = refused.text
         return refuse(lambda: render.plain(said()))
-    return Outcome(state=after)
+    return Advance(state=after)
 
 
 def _outlived(state: AttackFlow, tracker: Open | None) -> bool:
@@ -221,7 +219,13 @@ def _land(after: AttackFlow, known: Known[Scene]) -> Outcome[AttackFlow]:
     levels = after.levels if kind is not None else 0
     spent = after.interrupt_spent and after.interrupted
 
+    seen = known.read.sheet or new_sheet(system_of(profile))
+
     def wound(sheet: Sheet) -> Sheet | None:
+        if kind is not None and levels and sheet.health != seen.health:
+            # Another wound landed since the step read the sheet: the panel would show a
+            # track the sheet does not have, so the press runs again on the sheet as it is.
+            raise SheetMoved
         hurt = sheet
         if spent and sheet.willpower is not None:
             hurt = spend_willpower(hurt)
@@ -241,8 +245,8 @@ def _land(after: AttackFlow, known: Known[Scene]) -> Outcome[AttackFlow]:
     )
     expected: HealthTrack | None = None
     if kind is not None and levels:
-        now = known.read.sheet or new_sheet(system)  # a sheet the step creates
-        expected = apply_damage(now.health, kind, levels, profile.combat).track
+        # the sheet as read (a blank one the step creates when there is none)
+        expected = apply_damage(seen.health, kind, levels, profile.combat).track
         # the panel shows the track the sheet will have, not the one it opened with
         after = after.model_copy(update={"track_after": expected})
     opened = known.read.tracker
@@ -258,35 +262,12 @@ def _land(after: AttackFlow, known: Known[Scene]) -> Outcome[AttackFlow]:
         )
         moved = after_attack(opened, profile, aftermath)
     willpower = target.willpower or 0
-    return Outcome(
+    return Advance(
         state=after,
-        spend=spend,
-        also=moved.step if moved is not None else None,
-        redraw=(Redraw(moved.live, moved.drawn),) if moved is not None else (),
+        spends=spending(spend),
+        also=moved,
         unpaid=lambda: rolling.no_willpower_text(willpower),
-        then=_checked(after, expected),
     )
-
-
-def _checked(after: AttackFlow, expected: HealthTrack | None) -> Then:
-    """A wound landed on a sheet that changed between the read and the write: the tracker
-    reads the sheets again, and the panel shows the track the sheet has."""
-
-    async def check(sequel: Sequel) -> Answer | None:
-        sheet = sequel.sheet
-        if expected is None or sheet is None or sheet.health == expected:
-            return None
-        chat_id = sequel.message.chat.id
-        if sequel.bot is not None:
-            await refresh(sequel.bot, sequel.store, chat_id, sequel.profile)
-        if sequel.flow is not None:
-            shown = after.model_copy(update={"track_after": sheet.health})
-            text, markup = view.draw(sequel.flow, shown, sequel.profile)
-            await sequel.store.keep_screen(sequel.flow, screen_of(text, markup))
-            await safe_edit(sequel.message, text, markup)
-        return None
-
-    return check
 
 
 def draw(

@@ -3,21 +3,24 @@ docs/rules.md §B.10–§B.11).
 
 The wounded character's player (the Storyteller for anyone) rolls the soak; the track becomes
 the wound less the soaked levels, in the same compare-and-set as the step and only while the
-sheet still shows that wound. Then the tracker, if a fight is on, takes the stun the soak left
-or took back (:func:`handlers.combat.tracker.steps.stun_fighter`).
+sheet still shows that wound; the tracker, if a fight is on, takes the new health and the stun
+the soak left or took back in the same step
+(:func:`handlers.combat.tracker.steps.after_wound`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.access import runs_game
-from bot.runner import Actor, Answer, Known, Outcome, Reading, Sequel, Tap, Then, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse, spending
 from bot.store import Flow, SheetSpend
 from handlers.combat.health import view
 from handlers.combat.health.callbacks import HealthAction, HealthCallback
 from handlers.combat.health.flow import WoundFlow
-from handlers.combat.tracker.steps import refresh, stun_fighter
+from handlers.combat.tracker.steps import Open, after_wound, open_tracker
 from rules import combat
 from rules.combat.tracker import npc_key, player_key
 from rules.dice import Rng
@@ -39,15 +42,28 @@ def _theirs(state: WoundFlow, presser: int) -> bool:
     return state.user_id is not None and state.user_id == presser
 
 
-async def read(reading: Reading[WoundFlow, HealthCallback]) -> bool:
-    """Whether the presser runs the game, asked only of someone else's soak."""
+@dataclass(frozen=True)
+class Soaking:
+    """What a soak reads: whether the presser runs the game (asked only of someone else's
+    soak), and the chat's open round tracker, which takes the soak's outcome."""
+
+    storyteller: bool = False
+    tracker: Open | None = None
+
+
+async def read(reading: Reading[WoundFlow, HealthCallback]) -> Soaking:
     state = reading.state
-    if state.soak is not None or _theirs(state, reading.presser.id):
-        return False
+    if state.soak is not None:
+        return Soaking()
+    assert reading.profile is not None
+    chat = reading.message.chat
+    opened = await open_tracker(reading.store, chat.id, reading.profile)
+    if _theirs(state, reading.presser.id):
+        return Soaking(tracker=opened)
     assert reading.bot is not None
     assert reading.chat_settings is not None
-    chat = reading.message.chat
-    return await runs_game(reading.bot, chat, reading.chat_settings, reading.presser, None)
+    storyteller = await runs_game(reading.bot, chat, reading.chat_settings, reading.presser, None)
+    return Soaking(storyteller, opened)
 
 
 def track_after(state: WoundFlow, profile: Profile) -> HealthTrack:
@@ -58,11 +74,11 @@ def track_after(state: WoundFlow, profile: Profile) -> HealthTrack:
 
 
 def step(
-    state: WoundFlow, button: HealthCallback, actor: Actor, known: Known[bool], rng: Rng | None
+    state: WoundFlow, button: HealthCallback, actor: Actor, known: Known[Soaking], rng: Rng | None
 ) -> Outcome[WoundFlow]:
     if button.a is not HealthAction.SOAK or state.soak is not None:
         return refuse(view.soaked_already_text)
-    if not _theirs(state, actor.id) and not known.read:
+    if not _theirs(state, actor.id) and not known.read.storyteller:
         return refuse(view.not_yours_text)
     profile = known.profile
     soak = combat.roll_soak(state.dice, profile.combat, rng=rng)
@@ -81,40 +97,29 @@ def step(
         user_id=state.user_id or 0, system=system_of(profile), change=soaked, npc=state.npc
     )
     stamina = state.stamina
+    # §B.11: more levels than Stamina stun the character for this round and the next; the
+    # tracker, if a fight is on, skips their actions (and a soak that saves them gives them
+    # back). Without a fighter's key it only shows the new health.
     stunned = stamina is not None and is_stunned(kept, stamina, profile.combat)
-    return Outcome(
+    opened = known.read.tracker
+    key = fighter_key(state.user_id, state.npc)
+    moved = after_wound(opened, profile, key, track, stunned=stunned) if opened else None
+    return Advance(
         state=after,
         close=True,
-        spend=spend,
+        spends=spending(spend),
         unpaid=view.track_moved_text,
-        then=_on_tracker(fighter_key(state.user_id, state.npc), stunned=stunned),
+        also=moved,
     )
 
 
-def _on_tracker(key: str | None, *, stunned: bool) -> Then:
-    """§B.11: more levels than Stamina stun the character for this round and the next; the
-    tracker, if a fight is on, skips their actions (and a soak that saves them gives them
-    back). Without a fighter's key it only shows the new health."""
-
-    async def show(sequel: Sequel) -> Answer | None:
-        assert sequel.bot is not None
-        chat_id = sequel.message.chat.id
-        if key is not None:
-            await stun_fighter(sequel.bot, sequel.store, chat_id, sequel.profile, key, stunned)
-        else:
-            await refresh(sequel.bot, sequel.store, chat_id, sequel.profile)
-        return None
-
-    return show
-
-
 def draw(
-    flow: Flow, state: WoundFlow, known: Known[bool]
+    flow: Flow, state: WoundFlow, known: Known[Soaking]
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """A soaked wound has no button left."""
     return view.wound_text(state, track_after(state, known.profile), known.profile), None
 
 
-TAP: Tap[WoundFlow, HealthCallback, bool] = Tap(
+TAP: Tap[WoundFlow, HealthCallback, Soaking] = Tap(
     model=WoundFlow, callback=HealthCallback, step=step, view=draw, read=read, current_only=True
 )

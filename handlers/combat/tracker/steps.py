@@ -146,6 +146,31 @@ def after_attack(opened: Open, profile: Profile, aftermath: Aftermath) -> Tracke
     return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), opened.live, drawn)
 
 
+def after_wound(
+    opened: Open, profile: Profile, key: str | None, track: HealthTrack, *, stunned: bool
+) -> TrackerStep | None:
+    """The tracker's step after a soaked wound typed with /dmg, drawn but not stored: the
+    soak's own step stores it, so the wound and the round are one compare-and-set. The
+    character ``key`` (None: no fighter's key, only the new health shown) shows ``track``,
+    and is stunned for this round and the next, or no longer (§B.11: the soak saved them).
+    Pure: the tracker as read in :func:`open_tracker`."""
+    flow, state = opened.flow, opened.state
+    tracks = dict(opened.tracks)
+    changed = state.round
+    if key is not None:
+        if state.round.fighter(key) is not None:
+            tracks[key] = track
+        try:
+            changed = tracker.stun(state.round, key, stunned=stunned)
+        except RulesInputError:
+            return None
+    if tracks == state.health and changed == state.round:
+        return None
+    after = state.model_copy(update={"health": tracks, "round": changed})
+    drawn = view.draw(flow.next(after), after, profile)
+    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), opened.live, drawn)
+
+
 def round_after_attack(current: Round, aftermath: Aftermath) -> Round:
     """The round's own steps for what an attack did, in the order the table plays them: the
     defence first (it came before the hit), then the hit's knockdown and stun, then the

@@ -16,10 +16,22 @@ from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import live as bot_live
 from bot import render, rolling
 from bot.access import runs_game
-from bot.runner import Actor, Known, Outcome, Reading, Sequel, Tap, Then, refuse, repeat
+from bot.runner import (
+    Actor,
+    Advance,
+    Delegate,
+    Known,
+    Outcome,
+    Reading,
+    Refuse,
+    Sequel,
+    Tap,
+    refuse,
+    repeat,
+    spending,
+)
 from bot.store import Flow, SheetSpend
 from handlers.combat.attack.router import open_panel
 from handlers.combat.tracker import view
@@ -174,7 +186,7 @@ def step(
     if action in STEPS and x != _step_of(action, state.round):
         return repeat()  # a step already taken by someone else's press of the same button
     if action in BY_INDEX and button.v != known.flow.version:
-        return Outcome(answer=lambda: render.plain(view.changed_text()), alert=True, heal=True)
+        return Refuse(lambda: render.plain(view.changed_text()), heal=True)
     try:
         return _outcome(state, action, x, actor, known, rng)
     except Refused as refused:
@@ -264,7 +276,7 @@ def _attack(state: InitFlow, key: str) -> Outcome[InitFlow]:
             return None
         return lambda: render.plain(refusal)
 
-    return Outcome(then=open_it)
+    return Delegate(open_it)
 
 
 def _stored(before: InitFlow, after: InitFlow, known: Known[Table]) -> Outcome[InitFlow]:
@@ -295,21 +307,13 @@ def _stored(before: InitFlow, after: InitFlow, known: Known[Table]) -> Outcome[I
                 create=True,
             )
         )
-    spend, more = (spends[0], tuple(spends[1:])) if spends else (None, ())
-    then = _end(known.flow.id) if after.ended else None
-    return Outcome(state=after, close=after.ended, spend=spend, more=more, then=then)
-
-
-def _end(flow_id: str) -> Then:
-    """A finished fight: the chat points at no tracker, and its message is unpinned."""
-
-    async def end(sequel: Sequel) -> Answer | None:
-        await sequel.store.end_live(sequel.message.chat.id, KIND, flow_id)
-        if sequel.bot is not None:
-            await bot_live.unpin(sequel.bot, sequel.message)
-        return None
-
-    return end
+    return Advance(
+        state=after,
+        close=after.ended,
+        spends=tuple(spends),
+        # A finished fight: the chat points at no tracker, and its message is unpinned.
+        ends_live=KIND if after.ended else None,
+    )
 
 
 def _left_with_conditions(before: Round, after: Round, *, ended: bool) -> list[Fighter]:
@@ -385,7 +389,9 @@ def _interrupt_spending(state: InitFlow, who: Fighter, known: Known[Table]) -> O
         raise Refused(render.invalid_button_text)
     # the point went between the read and the write (another tap spent it): nothing stored
     permanent_now = left_now[1] if left_now is not None else 0
-    return Outcome(state=after, spend=paid, unpaid=lambda: rolling.no_willpower_text(permanent_now))
+    return Advance(
+        state=after, spends=spending(paid), unpaid=lambda: rolling.no_willpower_text(permanent_now)
+    )
 
 
 def _interrupt_rolling(
@@ -403,7 +409,7 @@ def _interrupt_rolling(
     ok = combat.interruption_allowed(profile, willpower_roll=roll)
     note = Note(kind=NoteKind.INTERRUPT, name=who.name, ok=ok, roll=roll)
     changed = tracker.interrupt(current, who.key) if ok else current
-    return Outcome(
+    return Advance(
         state=state.model_copy(update={"round": changed, "panel": Panel.NONE, "note": note})
     )
 
@@ -467,7 +473,7 @@ def _stand_up(state: InitFlow, key: str, known: Known[Table], rng: Rng | None) -
         change=up,
         npc=name if who.user_id is None else None,
     )
-    return Outcome(state=after, spend=paid)
+    return Advance(state=after, spends=spending(paid))
 
 
 def _step_of(action: InitAction, current: Round) -> int | None:
@@ -507,7 +513,7 @@ def _roll_in(
                 raise Refused(view.no_base_text)
             pending = (*state.pending, (actor.id, actor.name))
             after = state.model_copy(update={"pending": pending, "note": None})
-            return Outcome(state=after, answer=view.choose_base_text)
+            return Advance(state=after, answer=view.choose_base_text)
     assert base is not None
     changed = tracker.join(
         current,
@@ -526,7 +532,7 @@ def _roll_in(
     after = state.model_copy(
         update={"round": changed, "pending": pending, "health": health, "note": None}
     )
-    return Outcome(state=after, answer=view.joined_late_text if late else None)
+    return Advance(state=after, answer=view.joined_late_text if late else None)
 
 
 def _storyteller_step(

@@ -18,7 +18,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
 from bot.access import runs_game
-from bot.runner import Actor, Known, Outcome, Reading, Redraw, Tap, refuse
+from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse, spending
 from bot.store import Flow, LogEntry, SheetSpend
 from handlers.d6combat.attack import view
 from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback, GainChoice
@@ -202,7 +202,7 @@ def _outcome(
         after = state.model_copy(update={"outcome": outcome})
         if data.x == view.RESOLVE_INTO_WOUND and outcome.hit and after.foes():
             return _spend(after, GainChoice.PHYSICAL, profile)
-        return Outcome(state=after, close=not outcome.hit)
+        return Advance(state=after, close=not outcome.hit)
     if (
         action is AttackAction.SPEND
         and data.c == GainChoice.SPLIT
@@ -210,11 +210,11 @@ def _outcome(
         and not state.splitting
         and view.split_offered(state)
     ):
-        return Outcome(state=state.model_copy(update={"splitting": True, "split": ()}))
+        return Advance(state=state.model_copy(update={"splitting": True, "split": ()}))
     if action is AttackAction.UNDO and state.splitting and state.spent is None:
         if state.split:
-            return Outcome(state=state.model_copy(update={"split": state.split[:-1]}))
-        return Outcome(state=state.model_copy(update={"splitting": False}))
+            return Advance(state=state.model_copy(update={"split": state.split[:-1]}))
+        return Advance(state=state.model_copy(update={"splitting": False}))
     if action is AttackAction.SHARE and state.splitting and state.spent is None:
         return _share(state, data.x, data.c)
     if (
@@ -295,12 +295,11 @@ def _respond(
     tracker = guard.step if guard is not None else None
     if spend is None and tracker is not None:
         spend = _unchanged(who)
-    return Outcome(
+    return Advance(
         state=after,
         entries=entries,
-        spend=spend,
-        also=tracker.step if tracker is not None else None,
-        redraw=(Redraw(tracker.live, tracker.drawn),) if tracker is not None else (),
+        spends=spending(spend),
+        also=tracker,
     )
 
 
@@ -356,7 +355,7 @@ def _effort(
             change=lambda sheet: add_wound(sheet, wound.kind, wound.magnitude),
             create=True,
         )
-    return Outcome(state=after, entries=(entry,), spend=spend)
+    return Advance(state=after, entries=(entry,), spends=spending(spend))
 
 
 def _spend(state: D6AttackFlow, choice: str, profile: Profile, x: int = 0) -> Outcome[D6AttackFlow]:
@@ -390,7 +389,7 @@ def _spend(state: D6AttackFlow, choice: str, profile: Profile, x: int = 0) -> Ou
         }
     )
     spend = _wound_spend(foes[0], [hurt]) if hurt is not None and foes else None
-    return Outcome(state=after, close=True, spend=spend)
+    return Advance(state=after, close=True, spends=spending(spend))
 
 
 def _wound_spend(
@@ -416,7 +415,7 @@ def _share(state: D6AttackFlow, index: int, code: str) -> Outcome[D6AttackFlow]:
         raise Refused(render.invalid_button_text)
     after = state.model_copy(update={"split": (*state.split, share)})
     if len(after.split) < state.outcome.gain:
-        return Outcome(state=after)
+        return Advance(state=after)
     totals: dict[tuple[int, GainUse], int] = {}
     for given in after.split:
         totals[given.foe, given.use] = totals.get((given.foe, given.use), 0) + 1
@@ -435,7 +434,7 @@ def _share(state: D6AttackFlow, index: int, code: str) -> Outcome[D6AttackFlow]:
     spends = [_wound_spend(foes[foe], dealt) for foe, dealt in wounds.items()]
     after = after.model_copy(update={"spent": GainChoice.SPLIT.value, "splitting": False})
     spend, more = (spends[0], tuple(spends[1:])) if spends else (None, ())
-    return Outcome(state=after, close=True, spend=spend, more=more)
+    return Advance(state=after, close=True, spends=spending(spend, *more))
 
 
 def _wounding(dealt: list[tuple[DifficultyKind, int]]) -> Callable[[Sheet], Sheet]:

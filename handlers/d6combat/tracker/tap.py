@@ -16,28 +16,28 @@ from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import live as bot_live
 from bot import render, rolling
 from bot.access import runs_game
 from bot.runner import (
     Actor,
+    Advance,
     Answer,
     Known,
+    Open,
     Opens,
     Outcome,
     Reading,
-    Sequel,
     Tap,
-    Then,
     refuse,
     repeat,
+    spending,
 )
 from bot.store import Flow
 from handlers.d6combat.attack.router import attack_from_tracker, tracker_rollers
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import KIND, D6InitFlow, Member, Panel, player_key
-from handlers.d6combat.tracker.steps import D6Attack, D6Side, refusal, side_name
+from handlers.d6combat.tracker.steps import D6Side, refusal, side_name
 from rules.d6 import initiative as d6i
 from rules.dice import Rng
 from rules.errors import RulesInputError
@@ -244,20 +244,8 @@ def step(
     except RulesInputError as error:
         failed = error
         return refuse(lambda: refusal(failed))
-    then = _end(known.flow.id) if after.ended else None
-    return Outcome(state=after, close=after.ended, then=then)
-
-
-def _end(flow_id: str) -> Then:
-    """A finished fight: the chat points at no tracker, and its message is unpinned."""
-
-    async def end(sequel: Sequel) -> Answer | None:
-        await sequel.store.end_live(sequel.message.chat.id, KIND, flow_id)
-        if sequel.bot is not None:
-            await bot_live.unpin(sequel.bot, sequel.message)
-        return None
-
-    return end
+    # A finished fight: the chat points at no tracker, and its message is unpinned.
+    return Advance(state=after, close=after.ended, ends_live=KIND if after.ended else None)
 
 
 def _step(press: Press) -> D6InitFlow:
@@ -480,31 +468,12 @@ def _attack(press: Press, current: d6i.Round, index: int) -> Outcome[D6InitFlow]
         return refuse(lambda: refusal(failed))
     note = view.attack_note(side_name(state, actor), target.name, up.value)
     after = state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
-    if opened.spend is not None:  # the roll uses tricks off the sheet: a write of its own
-        return Outcome(state=after, then=_post(opened))
-    return Outcome(
-        state=after, opens=Opens(opened.state, opened.owner, opened.draw, opened.entries)
+    # The roll may use tricks off the attacker's sheet: spent in the same step, or nothing is.
+    return Open(
+        state=after,
+        opens=Opens(opened.state, opened.owner, opened.draw, opened.entries),
+        spends=spending(opened.spend),
     )
-
-
-def _post(opened: D6Attack) -> Then:
-    """An attack whose roll takes tricks off the attacker's sheet, stored with that spend
-    once the tracker's step is, then posted; a sheet that lost the tricks since posts none."""
-
-    async def post(sequel: Sequel) -> Answer | None:
-        assert opened.spend is not None
-        chat_id = sequel.message.chat.id
-        try:
-            made, _sheet = await sequel.store.create_flow_spending(
-                opened.state, chat_id, opened.owner, opened.spend, entries=opened.entries
-            )
-        except RulesInputError:
-            return None
-        text, markup = opened.draw(made)
-        await sequel.message.answer(text, reply_markup=markup)
-        return None
-
-    return post
 
 
 def draw(

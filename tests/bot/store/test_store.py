@@ -516,3 +516,60 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
     assert moved is not None
     assert moved.version == 1
     assert moved.screen == Screen(text="tracker")
+
+
+async def test_a_step_with_a_spend_stores_its_second_flow_and_the_flow_it_opens_at_once(
+    store: Store,
+) -> None:
+    """The WATCH way (no sheet read ahead): the step, the sheet, the tracker's step and a
+    new flow are one transaction; a tracker moved since the step read it stores none of
+    them, so the press runs again on the fresh tracker."""
+    await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 3))
+    panel = await store.create_flow(Tally(total=0), -100, 42)
+    tracker = await store.create_flow(Other(), -100, 1)
+    spend = SheetSpend(
+        user_id=42, system=SheetSystem.MAGE, change=lambda s: set_trait(s, "dexterity", 2)
+    )
+    stale = AlsoStep(tracker, tracker.version, Other(), Screen(text="tracker"))
+    await store.advance_flow(tracker, tracker.version, Other())  # someone else's step first
+    opened = store.new_flow(Tally(total=9), -100, 42)
+    writes = StepWrites(also=stale, opens=opened)
+    lost, _ = await store.advance_flow_spending(
+        panel, panel.version, Tally(total=1), spend, writes=writes
+    )
+    assert lost is None
+    assert await store.load_flow(-100, opened.id) is None
+    unchanged = await store.load_sheet(-100, 42, SheetSystem.MAGE)
+    assert unchanged is not None
+    assert unchanged.rating("dexterity") != 2
+    fresh = await store.load_flow(tracker.chat_id, tracker.id)
+    assert fresh is not None
+    also = AlsoStep(fresh, fresh.version, Other(), Screen(text="tracker"))
+    advanced, sheet = await store.advance_flow_spending(
+        panel, panel.version, Tally(total=1), spend, writes=StepWrites(also=also, opens=opened)
+    )
+    assert advanced is not None
+    assert sheet is not None
+    assert sheet.rating("dexterity") == 2
+    moved = await store.load_flow(tracker.chat_id, tracker.id)
+    assert moved is not None
+    assert moved.version == fresh.version + 1
+    assert moved.screen == Screen(text="tracker")
+    made = await store.load_flow(-100, opened.id)
+    assert made is not None
+    assert made.state(Tally) == Tally(total=9)
+
+
+async def test_a_flow_carries_the_message_it_recorded_through_every_step(store: Store) -> None:
+    made = await store.create_flow(Tally(total=0), -100, 42)
+    bound = made.model_copy(update={"message": "-100:7"})
+    first = await store.advance_flow(bound, 0, Tally(total=1))
+    assert first is not None
+    assert first.message == "-100:7"
+    again = await store.advance_flow(first, 1, Tally(total=2))  # a step that knows nothing of it
+    assert again is not None
+    assert again.message == "-100:7"
+    assert again.state(Tally) == Tally(total=2)
+    closed = await store.close_flow(again, 2)
+    assert closed is not None
+    assert closed.message == "-100:7"

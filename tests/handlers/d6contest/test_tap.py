@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import render
-from bot.runner import Known
+from bot.runner import Advance, Known, Open
 from handlers.d6contest import view
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
 from handlers.d6contest.flow import ContestFlow, Side
@@ -55,7 +55,7 @@ def test_only_the_opener_or_the_game_runner_settles_and_settling_closes() -> Non
     )
     settled = step(two, press(ContestAction.RESOLVE), BORIS, known(two, may_settle=True), Faces([]))
     assert settled.close
-    assert settled.state is not None
+    assert isinstance(settled, Advance | Open)
     assert settled.state.outcome is not None
     late = step(settled.state, press(ContestAction.JOIN, 2), ANNA, known(settled.state), Faces([]))
     assert late.answer is render.closed_text

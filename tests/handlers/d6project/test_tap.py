@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import render
-from bot.runner import Actor, Known
+from bot.runner import Actor, Advance, Known, Open
 from handlers.d6project import view
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6project.flow import ProjectFlow
@@ -45,7 +45,7 @@ def test_a_rolled_action_counts_and_is_logged_under_the_full_name() -> None:
 def test_an_action_with_no_roll_logs_nothing() -> None:
     with speaking("ru"):
         outcome = step(PROJECT, press(ProjectAction.AUTO), ANNA, known(PROJECT), Faces([]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.auto_counted
     assert outcome.entries == ()
 
@@ -69,7 +69,7 @@ def test_closing_a_challenge_is_time_running_out() -> None:
         Faces([]),
     )
     assert closed.close
-    assert closed.state is not None
+    assert isinstance(closed, Advance | Open)
     assert closed.state.project.status is ProjectStatus.FAILED_TIME
     plain = step(
         PROJECT,
@@ -78,5 +78,5 @@ def test_closing_a_challenge_is_time_running_out() -> None:
         known(PROJECT, Presser(may_close=True)),
         Faces([]),
     )
-    assert plain.state is not None
+    assert isinstance(plain, Advance | Open)
     assert plain.state.closed_unfinished

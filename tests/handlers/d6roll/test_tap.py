@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import render
-from bot.runner import Known
+from bot.runner import Advance, Known, Open, Refuse
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from handlers.d6roll.flow import D6RollState
 from handlers.d6roll.tap import step
@@ -25,19 +25,19 @@ def known(state: D6RollState, sheet: Sheet | None = SHEET) -> Known[Sheet | None
 
 def test_a_power_is_toggled_and_a_chance_replaces_the_powers() -> None:
     chosen = step(WIZARD, press(D6Action.POWER, 0), ANNA, known(WIZARD), Faces([]))
-    assert chosen.state is not None
+    assert isinstance(chosen, Advance | Open)
     assert chosen.state.powers == ("сила",)
     again = step(chosen.state, press(D6Action.POWER, 0), ANNA, known(chosen.state), Faces([]))
-    assert again.state is not None
+    assert isinstance(again, Advance | Open)
     assert again.state.powers == ()
     typed = step(chosen.state, press(D6Action.CHANCE, 4), ANNA, known(chosen.state), Faces([]))
-    assert typed.state is not None
+    assert isinstance(typed, Advance | Open)
     assert (typed.state.chance, typed.state.powers) == (4, ())
 
 
 def test_a_power_the_sheet_has_not_is_refused_in_words() -> None:
     outcome = step(WIZARD, press(D6Action.POWER, 5), ANNA, known(WIZARD), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
     assert outcome.answer is not None
     with speaking("en"):
@@ -46,7 +46,7 @@ def test_a_power_the_sheet_has_not_is_refused_in_words() -> None:
 
 def test_more_luck_than_the_sheet_holds_is_refused() -> None:
     outcome = step(WIZARD, press(D6Action.LUCK, 3), ANNA, known(WIZARD), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
 
 
@@ -63,5 +63,5 @@ def test_the_roll_logs_the_dice_and_is_stored_once_with_its_spend() -> None:
 
 def test_rolling_with_nothing_chosen_is_refused() -> None:
     outcome = step(WIZARD, press(D6Action.ROLL), ANNA, known(WIZARD), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.runner import Who
+from bot.runner import Advance, Open, Who
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.extended.flow import ExtendedFlow
 from handlers.extended.tap import TAP, draw, step
@@ -18,7 +18,7 @@ def press(action: ExtAction) -> ExtCallback:
 
 def test_a_roll_adds_its_successes_and_logs_the_roll() -> None:
     outcome = step(STATE, press(ExtAction.ROLL), ANNA, known(STATE), Faces([8, 9, 2]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.accumulated == 4
     assert outcome.state.rolls_made == 2
     assert not outcome.close
@@ -30,7 +30,7 @@ def test_a_roll_adds_its_successes_and_logs_the_roll() -> None:
 
 def test_the_roll_that_reaches_the_target_closes_the_action() -> None:
     outcome = step(STATE, press(ExtAction.ROLL), ANNA, known(STATE), Faces([8, 9, 10]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.status is ExtendedStatus.COMPLETE
     assert outcome.close
 

@@ -8,6 +8,7 @@ from typing import Any
 from aiogram.utils.i18n import I18n
 
 from bot import hidden_rolls, stats
+from bot.names import NAME_MAX
 from bot.store import LOG_CAP, HiddenRecord
 from handlers.history import view
 from tests.handlers.conftest import GROUP, Table, buttons, player
@@ -102,7 +103,9 @@ async def test_stats_of_a_crowded_log_fit_one_message(table: Table) -> None:
     assert text.startswith(f"📊 <b>Статистика за всю игру: {LOG_CAP + 10} бросков</b>")
     assert f"к10: кубиков {10 * (LOG_CAP + 10)}," in text
     assert len(text) <= 4096
-    assert text.count("Я" * 60) == view.PLAYERS_SHOWN
+    # Each name is drawn cut to bot.names.NAME_MAX characters, the cut marked.
+    assert text.count("Я" * (NAME_MAX - 1) + "…") == view.PLAYERS_SHOWN
+    assert "Я" * NAME_MAX not in text
     assert "…и ещё 45 игроков" in text
     assert "<b>Честны ли кубики?</b>" in text
 

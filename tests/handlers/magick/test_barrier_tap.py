@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot import render
-from bot.runner import Known, SheetMoved
+from bot.runner import Advance, Known, Refuse, SheetMoved
 from handlers.magick import view
 from handlers.magick.callbacks import BarrierAction, BarrierCallback
 from handlers.magick.flow import BarrierFlow
@@ -29,10 +29,10 @@ def known(sheet: Sheet | None = MAGE) -> Known[Sheet | None]:
 
 def test_the_place_and_shift_are_chosen_before_the_first_roll() -> None:
     placed = step(BARRIER, press(BarrierAction.PLACE, 1), ANNA, known(), Faces([]))
-    assert placed.state is not None
+    assert isinstance(placed, Advance)
     assert placed.state.place is view.PLACES[1]
     shifted = step(BARRIER, press(BarrierAction.SHIFT, 4), ANNA, known(), Faces([]))
-    assert shifted.state is not None
+    assert isinstance(shifted, Advance)
     assert shifted.state.shift == 2
     forged = step(BARRIER, press(BarrierAction.SHIFT, 7), ANNA, known(), Faces([]))
     assert forged.answer is render.invalid_button_text
@@ -44,23 +44,23 @@ def test_a_failed_roll_hurts_and_the_wound_goes_with_the_step() -> None:
     assert after is not None
     assert len(after.rolls) == 1
     assert after.harm >= 1
-    assert outcome.spend is not None
-    hurt = outcome.spend.change(MAGE)
+    assert outcome.spends
+    hurt = outcome.spends[0].change(MAGE)
     assert hurt.health != MAGE.health
     assert [e.kind for e in outcome.entries] == ["effect"]
 
 
 def test_the_change_holds_only_on_the_sheet_it_was_made_for() -> None:
     outcome = step(BARRIER, press(BarrierAction.ROLL), ANNA, known(), Faces([2, 3]))
-    assert outcome.spend is not None
+    assert outcome.spends
     moved = set_trait(MAGE, "arete", 3)
     with pytest.raises(SheetMoved):
-        outcome.spend.change(moved)
+        outcome.spends[0].change(moved)
 
 
 def test_no_arete_no_crossing() -> None:
     outcome = step(BARRIER, press(BarrierAction.ROLL), ANNA, known(None), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.answer is view.no_arete_text
 
 

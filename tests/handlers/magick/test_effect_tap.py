@@ -3,7 +3,7 @@ and the Storyteller's own buttons (docs/rules.md §C)."""
 
 from __future__ import annotations
 
-from bot.runner import Known, Outcome
+from bot.runner import Advance, Known, Outcome, Refuse
 from handlers.magick import view
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from handlers.magick.flow import EffectFlow, Stage
@@ -26,11 +26,11 @@ def known(presser: Presser) -> Known[Presser]:
 
 def test_the_caster_chooses_and_cancelling_closes() -> None:
     vulgar = step_of(press(MagickAction.VULGAR))
-    assert vulgar.state is not None
+    assert isinstance(vulgar, Advance)
     assert vulgar.state.vulgar
     assert not vulgar.close
     cancelled = step_of(press(MagickAction.CANCEL))
-    assert cancelled.state is not None
+    assert isinstance(cancelled, Advance)
     assert cancelled.state.stage is Stage.CANCELLED
     assert cancelled.close
 
@@ -41,7 +41,7 @@ def step_of(data: MagickCallback) -> Outcome[EffectFlow]:
 
 def test_someone_else_is_refused_unless_they_run_the_game_for_its_buttons() -> None:
     other = effect_step(EFFECT, press(MagickAction.VULGAR), BORIS, known(Presser()), Faces([]))
-    assert other.state is None
+    assert isinstance(other, Refuse)
     assert other.answer is view.not_yours_text
     storyteller = effect_step(
         EFFECT, press(MagickAction.VULGAR), BORIS, known(Presser(runs_game=True)), Faces([])
@@ -57,12 +57,12 @@ def test_the_cast_rolls_arete_and_pays_on_the_sheet_in_one_step() -> None:
     assert after is not None
     assert after.result is not None
     assert after.result.faces == (8, 8, 8)
-    assert outcome.spend is not None
+    assert outcome.spends
     assert [e.kind for e in outcome.entries] == ["effect"]
 
 
 def test_a_cast_without_a_sheet_is_refused() -> None:
     with speaking("en"):  # the step words its refusals in the message's language
         outcome = effect_step(EFFECT, press(MagickAction.CAST), ANNA, known(Presser()), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert

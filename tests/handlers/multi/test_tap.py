@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.runner import Advance, Open, Refuse
 from handlers.multi import view
 from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.multi.flow import MultiFlow, declare
@@ -25,7 +26,7 @@ def press(action: MultiAction, x: int = 0) -> MultiCallback:
 def test_the_first_action_rolls_its_reduced_pool_and_is_logged() -> None:
     dice = DECLARED.dice[0]
     outcome = step(DECLARED, press(MultiAction.ROLL, 0), ANNA, known(DECLARED), Faces([7] * dice))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     first = outcome.state.results[0]
     assert first is not None
     assert first.faces == (7,) * dice
@@ -36,20 +37,20 @@ def test_the_first_action_rolls_its_reduced_pool_and_is_logged() -> None:
 
 def test_an_action_out_of_order_is_refused() -> None:
     outcome = step(DECLARED, press(MultiAction.ROLL, 1), ANNA, known(DECLARED), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.answer is view.not_in_order_text
 
 
 def test_the_last_action_closes_the_message() -> None:
     once = step(DECLARED, press(MultiAction.ROLL, 0), ANNA, known(DECLARED), Faces([7] * 9))
-    assert once.state is not None
+    assert isinstance(once, Advance | Open)
     twice = step(once.state, press(MultiAction.ROLL, 1), ANNA, known(once.state), Faces([7] * 9))
     assert twice.close
 
 
 def test_stop_closes_without_a_roll() -> None:
     outcome = step(DECLARED, press(MultiAction.STOP), ANNA, known(DECLARED), Faces([]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.stopped
     assert outcome.close
     assert outcome.entries == ()
@@ -59,7 +60,7 @@ def test_a_split_pool_is_split_once() -> None:
     outcome = step(
         SPLIT, press(MultiAction.SPLIT, 3), ANNA, known(SPLIT, profile=DARK_AGES), Faces([])
     )
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.declared == (3, 5)
     assert not outcome.close
     with pytest.raises(RulesInputError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.runner import Known
+from bot.runner import Known, Refuse
 from handlers.requests import view
 from handlers.requests.callbacks import RequestAction, RequestCallback
 from handlers.requests.flow import RequestState
@@ -37,17 +37,17 @@ def test_a_player_rolls_their_sheets_pool_once() -> None:
     assert answer.result.successes == 5
     assert [e.kind for e in outcome.entries] == ["request"]
     again = step(after, press(RequestAction.ROLL), ANNA, known(Presser(sheet=SHEET)), Faces([]))
-    assert again.state is None
+    assert isinstance(again, Refuse)
     assert again.answer is view.already_rolled_text
 
 
 def test_no_sheet_or_a_missing_trait_is_explained_and_changes_nothing() -> None:
     bare = step(ASKED, press(RequestAction.ROLL), ANNA, known(Presser()), Faces([]))
-    assert bare.state is None
+    assert isinstance(bare, Refuse)
     assert bare.alert
     partial: Sheet = set_trait(new_sheet(SheetSystem.MAGE), "dexterity", 3)
     missing = step(ASKED, press(RequestAction.ROLL), ANNA, known(Presser(sheet=partial)), Faces([]))
-    assert missing.state is None
+    assert isinstance(missing, Refuse)
     assert missing.alert
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.runner import Known, Who
+from bot.runner import Advance, HandOver, Known, Open, Refuse, Who
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from handlers.roll.flow import RollRecord, WizardState
 from handlers.roll.tap import (
@@ -82,10 +82,10 @@ def test_a_number_no_button_offers_is_refused(action: RollAction, x: int) -> Non
 
 def test_willpower_toggles_and_difficulty_is_chosen() -> None:
     on = wizard_step(WIZARD, press(RollAction.WILLPOWER), ANNA, wizard_known(WIZARD), None)
-    assert on.state is not None
+    assert isinstance(on, Advance | Open)
     assert on.state.willpower
     harder = wizard_step(WIZARD, press(RollAction.DIFFICULTY, 8), ANNA, wizard_known(WIZARD), None)
-    assert harder.state is not None
+    assert isinstance(harder, Advance | Open)
     assert harder.state.difficulty == 8
 
 
@@ -95,24 +95,23 @@ def test_roll_casts_the_dice_before_the_wizard_closes_into_a_result() -> None:
         outcome = wizard_step(
             state, press(RollAction.ROLL), ANNA, wizard_known(state), Faces([8, 9, 2])
         )
-    assert outcome.close
-    assert outcome.handoff is not None
-    shown = outcome.handoff.__self__  # type: ignore[attr-defined]
+    assert isinstance(outcome, HandOver)
+    shown = outcome.open.__self__  # type: ignore[attr-defined]
     assert isinstance(shown, Shown)
     assert tuple(shown.result.faces) == (8, 9, 2)
     assert shown.record.pool == 3
     assert shown.roller == "Аня"
-    assert outcome.entries == ()  # the roll's log line is stored with its result flow
+    # the roll's log line is stored with its result flow, which only the closing press opens
 
 
 def test_auto_success_closes_the_wizard_with_its_line_and_no_dice() -> None:
     state = WIZARD.model_copy(update={"pool": 6})
     with speaking("ru"):
         outcome = wizard_step(state, press(RollAction.AUTO), ANNA, wizard_known(state), Faces([]))
-        assert outcome.state is not None
+        assert isinstance(outcome, Advance | Open)
         assert outcome.state.done is not None
         assert outcome.close
-        assert outcome.spend is None
+        assert not outcome.spends
         (entry,) = outcome.entries
         assert entry.outcome == "auto_success"
         assert entry.faces == ()
@@ -155,10 +154,9 @@ def test_retry_rolls_one_harder_and_posts_a_new_result() -> None:
         outcome = result_step(
             record, press(RollAction.RETRY), ANNA, result_known(record), Faces([10])
         )
-    assert outcome.close
-    assert outcome.keyboard_only
-    assert outcome.post is not None
-    shown = outcome.post.__self__  # type: ignore[attr-defined]
+    assert isinstance(outcome, HandOver)
+    assert outcome.below  # the result keeps its text, loses its button, the next goes below
+    shown = outcome.open.__self__  # type: ignore[attr-defined]
     assert shown.record.attempt == 2
     assert shown.result.threshold == 1  # §A.10: past 10 the difficulty becomes a threshold
 
@@ -174,7 +172,7 @@ def test_retry_with_willpower_and_none_left_is_refused_and_rolls_nothing() -> No
     record = failed_record(willpower=True)
     known = result_known(record, willpower=(0, 5))
     outcome = result_step(record, press(RollAction.RETRY), ANNA, known, Faces([10]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
     assert outcome.answer is not None
 
@@ -182,7 +180,7 @@ def test_retry_with_willpower_and_none_left_is_refused_and_rolls_nothing() -> No
 def test_extend_first_shows_the_targets_under_the_same_result() -> None:
     record = failed_record()
     outcome = result_step(record, press(RollAction.EXTEND), ANNA, result_known(record), None)
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.asking
     assert outcome.keyboard_only
     assert not outcome.close
@@ -214,6 +212,7 @@ def test_an_npcs_next_attempt_stays_the_npcs() -> None:
         outcome = result_step(
             record, press(RollAction.RETRY), ANNA, result_known(record), Faces([10])
         )
-    assert outcome.post is not None
-    shown = outcome.post.__self__  # type: ignore[attr-defined]
+    assert isinstance(outcome, HandOver)
+    assert outcome.below
+    shown = outcome.open.__self__  # type: ignore[attr-defined]
     assert shown.record.npc == "Страж"

@@ -385,6 +385,7 @@ async def test_editor_refuses_another_player_and_stale_or_forged_taps(table: Tab
     assert table.session.edits == []
 
     await table.tap(ANNA, to_attributes, mid)
+    table.session.keyboards[mid] = opened.reply_markup  # the message lags: its edit was lost
     await table.tap(ANNA, to_attributes, mid)  # the same button again: already applied
     # The repeat changes nothing and says so; the lagging message is only redrawn as the
     # editor stands (the same drawing as the first press made), as under every flow.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.runner import Known, SheetMoved
+from bot.runner import Advance, Known, Open, Refuse, SheetMoved
 from handlers.sheet.callbacks import Category, SheetAction, SheetCallback
 from handlers.sheet.flow import EditorState
 from handlers.sheet.tap import draw, step
@@ -29,7 +29,7 @@ def knowing(state: EditorState, sheet: Sheet = BLANK) -> Known[Sheet]:
 
 def test_a_category_then_a_trait_move_the_editor() -> None:
     to_attributes = step(OPEN, press(SheetAction.CATEGORY, "at"), ANNA, knowing(OPEN), None)
-    assert to_attributes.state is not None
+    assert isinstance(to_attributes, Advance | Open)
     assert to_attributes.state.category is Category.ATTRIBUTES
     at = to_attributes.state
     chosen = step(at, press(SheetAction.TRAIT, "dexterity"), ANNA, knowing(at), None)
@@ -40,14 +40,14 @@ def test_a_value_is_set_on_the_sheet_in_the_same_step_and_shown_at_once() -> Non
     outcome = step(
         AT_DEXTERITY, press(SheetAction.VALUE, "dexterity", 4), ANNA, knowing(AT_DEXTERITY), None
     )
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.trait is None
-    assert outcome.spend is not None
-    assert outcome.spend.create
-    assert outcome.spend.change(BLANK).rating(Attribute.DEXTERITY) == 4
+    assert outcome.spends
+    assert outcome.spends[0].create
+    assert outcome.spends[0].change(BLANK).rating(Attribute.DEXTERITY) == 4
     moved = set_trait(BLANK, Attribute.STRENGTH, 3, HOUSE_MAGE)
     with pytest.raises(SheetMoved):  # a /set typed meanwhile: the press runs again
-        outcome.spend.change(moved)
+        outcome.spends[0].change(moved)
     with speaking("ru"):
         text, _markup = draw(flow_of(outcome.state), outcome.state, knowing(outcome.state))
     assert "Ловкость" in text
@@ -70,7 +70,7 @@ def test_a_press_no_button_offers_is_refused(data: SheetCallback) -> None:
 
 def test_another_player_is_told_the_sheet_is_not_theirs() -> None:
     outcome = step(OPEN, press(SheetAction.CATEGORY, "at"), BORIS, knowing(OPEN), None)
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
     with speaking("ru"):
         assert outcome.answer is not None
@@ -79,18 +79,18 @@ def test_another_player_is_told_the_sheet_is_not_theirs() -> None:
 
 def test_an_older_drawing_is_a_repeat_that_changes_nothing() -> None:
     outcome = step(OPEN, press(SheetAction.CATEGORY, "at", v=2), ANNA, knowing(OPEN), None)
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.heal
 
 
 def test_back_and_done() -> None:
     back = step(AT_DEXTERITY, press(SheetAction.BACK), ANNA, knowing(AT_DEXTERITY), None)
-    assert back.state is not None
+    assert isinstance(back, Advance | Open)
     assert back.state.trait is None
     assert back.state.category is Category.ATTRIBUTES
     done = step(AT_DEXTERITY, press(SheetAction.DONE), ANNA, knowing(AT_DEXTERITY), None)
     assert done.close
-    assert done.state is not None
+    assert isinstance(done, Advance | Open)
     closed = flow_of(done.state).next(done.state, close=True)
     with speaking("ru"):
         _text, markup = draw(closed, done.state, knowing(done.state))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.runner import Known
+from bot.runner import HandOver, Known, Refuse
 from handlers.storyteller import view
 from handlers.storyteller.callbacks import StCallback
 from handlers.storyteller.flow import ClaimState
@@ -22,20 +22,19 @@ def known(*, owner: int, admin: bool) -> Known[Claimant]:
 
 def test_an_admin_takes_the_role_by_handing_the_message_over() -> None:
     outcome = step(CLAIM, PRESS, ANNA, known(owner=0, admin=True), Faces([]))
-    assert outcome.close
-    assert outcome.handoff is not None
+    assert isinstance(outcome, HandOver)
 
 
 def test_a_claim_made_for_someone_else_is_not_yours() -> None:
     outcome = step(CLAIM, PRESS, ANNA, known(owner=7, admin=True), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.answer is view.not_for_you_text
 
 
 def test_the_storyteller_or_a_player_who_is_no_admin_is_refused() -> None:
     already = step(CLAIM, PRESS, BORIS, known(owner=0, admin=True), Faces([]))
-    assert already.state is None
+    assert isinstance(already, Refuse)
     assert already.alert
     player = step(CLAIM, PRESS, ANNA, known(owner=ANNA.id, admin=False), Faces([]))
-    assert player.state is None
-    assert player.handoff is None
+    assert isinstance(player, Refuse)
+    assert not isinstance(player, HandOver)

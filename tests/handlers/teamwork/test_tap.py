@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import render
-from bot.runner import Actor
+from bot.runner import Actor, Advance, Open, Refuse
 from handlers.teamwork import view
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.teamwork.flow import MAX_MEMBERS, Member, TeamFlow
@@ -34,7 +34,7 @@ def test_help_puts_the_presser_among_those_choosing() -> None:
 
 def test_a_second_help_changes_nothing_and_says_so_quietly() -> None:
     outcome = step(CHOOSING, press(TeamAction.JOIN), BORIS, known(CHOOSING), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.answer is render.already_done_text
     assert not outcome.alert
 
@@ -53,11 +53,11 @@ def test_a_helper_rolls_their_pool_at_the_teams_difficulty() -> None:
 
 def test_a_pool_before_help_or_a_second_roll_is_refused() -> None:
     early = step(TEAM, press(TeamAction.POOL, 2), BORIS, known(TEAM), Faces([]))
-    assert early.state is None
+    assert isinstance(early, Refuse)
     assert early.answer is view.team_press_help_text
     assert early.alert
     again = step(TEAM, press(TeamAction.JOIN), ANNA, known(TEAM), Faces([]))
-    assert again.state is None
+    assert isinstance(again, Refuse)
     assert again.answer is view.team_already_text
 
 
@@ -68,11 +68,11 @@ def test_a_forged_pool_is_an_invalid_button() -> None:
 
 def test_only_the_leader_finishes_and_finishing_closes() -> None:
     refused = step(CHOOSING, press(TeamAction.FINISH), BORIS, known(CHOOSING), Faces([]))
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.answer is view.team_leader_only_text
     done = step(CHOOSING, press(TeamAction.FINISH), ANNA, known(CHOOSING), Faces([]))
     assert done.close
-    assert done.state is not None
+    assert isinstance(done, Advance | Open)
     assert done.state.closed
     assert done.state.pending == ()
 
@@ -81,5 +81,5 @@ def test_a_full_team_takes_no_more_helpers() -> None:
     others = tuple((100 + n, f"P{n}") for n in range(MAX_MEMBERS - 1))
     full = TEAM.model_copy(update={"pending": others})
     outcome = step(full, press(TeamAction.JOIN), Actor(id=99, name="Эмма"), known(full), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert

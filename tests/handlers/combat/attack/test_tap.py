@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from bot.runner import Known
+import pytest
+
+from bot.runner import Advance, Known, Refuse, SheetMoved
 from bot.store import Live
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import AttackFlow, Side, Stage
-from handlers.combat.attack.tap import TAP, Scene, step
+from handlers.combat.attack.tap import TAP, Scene, _land, step
 from handlers.combat.tracker.flow import InitFlow
 from handlers.combat.tracker.steps import Open
 from rules.combat import tracker
 from rules.combat.manoeuvres import Trait
+from rules.health import DamageType, apply_damage
 from rules.profiles import HOUSE_MAGE
-from rules.sheet import SheetSystem, new_sheet
+from rules.sheet import SheetSystem, new_sheet, set_health
 from tests.handlers.stepping import ANNA, BORIS, Faces, flow_of, speaking
 
 ANNA_SIDE = Side(
@@ -62,20 +65,20 @@ def fight() -> Open:
 
 def test_the_attacker_sets_up_and_the_target_rolls_nothing_yet() -> None:
     outcome = step(PANEL, press(AtkAction.WEAPON, 2), ANNA, knowing(PANEL), Faces([]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.weapon == 2
-    assert outcome.spend is None
+    assert not outcome.spends
     assert outcome.also is None
 
 
 def test_only_the_attacker_or_the_storyteller_sets_up() -> None:
     refused = step(PANEL, press(AtkAction.WEAPON, 2), BORIS, knowing(PANEL), Faces([]))
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.alert
     allowed = step(
         PANEL, press(AtkAction.WEAPON, 2), BORIS, knowing(PANEL, storyteller=True), Faces([])
     )
-    assert allowed.state is not None
+    assert isinstance(allowed, Advance | Open)
 
 
 def test_a_miss_ends_the_attack_and_moves_the_round_on_in_the_same_step() -> None:
@@ -83,27 +86,25 @@ def test_a_miss_ends_the_attack_and_moves_the_round_on_in_the_same_step() -> Non
     known = knowing(PANEL, fight=opened)
     with speaking():  # the tracker's step is drawn in the chat's language
         outcome = step(PANEL, press(AtkAction.TARGET, 0), ANNA, known, Faces([1, 2, 3, 4, 5]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.stage is Stage.DONE
-    assert outcome.spend is not None  # the target's sheet, unchanged by a miss
-    assert outcome.spend.change(new_sheet(SheetSystem.MAGE)) is None
+    assert outcome.spends  # the target's sheet, unchanged by a miss
+    assert outcome.spends[0].change(new_sheet(SheetSystem.MAGE)) is None
     assert outcome.also is not None  # the tracker's step goes with the attack's
-    assert outcome.also.flow.id == "t1"
-    (redraw,) = outcome.redraw
-    assert redraw.live.message == 10
+    assert outcome.also.step.flow.id == "t1"
+    assert outcome.also.live.message == 10  # redrawn where the tracker is
 
 
 def test_a_hit_without_a_tracker_takes_no_tracker_step() -> None:
     outcome = step(PANEL, press(AtkAction.TARGET, 0), ANNA, knowing(PANEL), Faces([9] * 20))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.stage is not Stage.SETUP
     assert outcome.also is None
-    assert outcome.redraw == ()
 
 
 def test_a_button_of_another_stage_is_an_invalid_button() -> None:
     outcome = step(PANEL, press(AtkAction.SOAK), ANNA, knowing(PANEL), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
 
 
@@ -135,9 +136,10 @@ def test_the_attacker_or_the_storyteller_calls_off_an_unanswered_attack() -> Non
     by_attacker = step(WAITING, press(AtkAction.CANCEL), ANNA, known, Faces([]))
     assert by_attacker.state is not None
     assert by_attacker.state.stage is Stage.CANCELLED
-    assert by_attacker.spend is None
+    assert isinstance(by_attacker, Advance)
+    assert not by_attacker.spends
     refused = step(WAITING, press(AtkAction.CANCEL), BORIS, known, Faces([]))
-    assert refused.state is None  # the target answers, it does not call the attack off
+    assert isinstance(refused, Refuse)  # the target answers, it does not call the attack off
     storyteller = knowing(WAITING, storyteller=True, fight=fight())
     by_storyteller = step(WAITING, press(AtkAction.CANCEL), BORIS, storyteller, Faces([]))
     assert by_storyteller.state is not None
@@ -162,7 +164,8 @@ def test_a_late_answer_after_the_round_or_the_fight_changes_nothing() -> None:
         assert late.state is not None
         assert late.state.stage is Stage.CANCELLED
         assert late.state.lapsed
-        assert late.spend is None  # no wound lands
+        assert isinstance(late, Advance)
+        assert not late.spends  # no wound lands
         assert late.also is None  # and the tracker does not move
     # in its own round the answer lands as ever
     known = knowing(WAITING, fight=opened)
@@ -199,3 +202,22 @@ def test_a_fully_immobilized_target_is_hit_without_a_defence() -> None:
     with speaking("ru"):
         text = view.panel_text(outcome.state, HOUSE_MAGE)
     assert "без защиты" in text.lower()
+
+
+def test_a_wound_on_a_sheet_that_moved_since_the_read_runs_the_attack_again() -> None:
+    """The panel shows the track the sheet will have: a wound that landed between the read
+    and the write makes the step's change refuse, and the press runs on the fresh sheet."""
+    landed = PANEL.model_copy(
+        update={"target": 0, "stage": Stage.DONE, "levels": 2, "damage_kind": DamageType.LETHAL}
+    )
+    outcome = _land(landed, knowing(landed))
+    assert isinstance(outcome, Advance)
+    assert outcome.state.track_after is not None
+    (spend,) = outcome.spends
+    fresh = new_sheet(SheetSystem.MAGE)
+    hurt = spend.change(fresh)
+    assert hurt is not None
+    assert hurt.health == outcome.state.track_after  # what the panel shows is what lands
+    wounded = set_health(fresh, apply_damage(fresh.health, DamageType.BASHING, 1).track)
+    with pytest.raises(SheetMoved):
+        spend.change(wounded)

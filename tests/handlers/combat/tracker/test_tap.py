@@ -3,7 +3,7 @@ no Redis, no bot."""
 
 from __future__ import annotations
 
-from bot.runner import Actor, Known
+from bot.runner import Actor, Advance, Delegate, Known, Open, Refuse
 from handlers.combat.tracker.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.combat.tracker.flow import InitFlow, NoteKind
 from handlers.combat.tracker.tap import TAP, Table, needs_storyteller, step
@@ -66,18 +66,18 @@ def test_a_player_with_dexterity_and_wits_rolls_in() -> None:
     sheet = set_trait(set_trait(new_sheet(SheetSystem.MAGE), "dexterity", 3), "wits", 2)
     state = InitFlow()
     outcome = step(state, press(InitAction.ROLL), ANNA, knowing(state, sheet=sheet), Faces([7]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     (fighter,) = outcome.state.round.fighters
     assert fighter.key == tracker.player_key(ANNA.id)
     assert fighter.score == 5 + 7
-    assert outcome.spend is None
+    assert not outcome.spends
     assert outcome.answer is None
 
 
 def test_a_player_without_the_traits_is_asked_for_a_base() -> None:
     state = InitFlow()
     outcome = step(state, press(InitAction.ROLL), ANNA, knowing(state), Faces([]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.pending == ((ANNA.id, ANNA.name),)
     assert outcome.state.round.fighters == ()
     assert not outcome.alert
@@ -88,7 +88,7 @@ def test_a_second_press_of_a_phase_step_is_a_repeat() -> None:
     state = resolving()
     taken = state.round.step + 1  # drawn for a step already taken
     outcome = step(state, press(InitAction.NEXT, taken), BORIS, knowing(state), Faces([]))
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.heal
 
 
@@ -96,22 +96,22 @@ def test_the_one_acting_moves_the_round_on_and_nobody_else_may() -> None:
     state = resolving()
     now = state.round.step
     outcome = step(state, press(InitAction.NEXT, now), BORIS, knowing(state), Faces([]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.round.step == now + 1
     refused = step(state, press(InitAction.NEXT, now), VERA, knowing(state), Faces([]))
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.alert
     assert "Борис" in alert_of(refused)
     by_storyteller = step(
         state, press(InitAction.NEXT, now), ANNA, knowing(state, storyteller=True), Faces([])
     )
-    assert by_storyteller.state is not None
+    assert isinstance(by_storyteller, Advance | Open)
 
 
 def test_a_button_naming_a_participant_needs_the_drawing_it_was_pressed_on() -> None:
     state = resolving()
     outcome = step(state, press(InitAction.REMOVE, 0, v=VERSION - 1), BORIS, knowing(state), None)
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.heal
     assert outcome.alert
 
@@ -119,13 +119,14 @@ def test_a_button_naming_a_participant_needs_the_drawing_it_was_pressed_on() -> 
 def test_the_storyteller_alone_ends_the_fight_and_the_end_unpins_it() -> None:
     state = resolving()
     refused = step(state, press(InitAction.END), BORIS, knowing(state), None)
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.alert
     ended = step(state, press(InitAction.END), ANNA, knowing(state, storyteller=True), None)
-    assert ended.state is not None
+    assert isinstance(ended, Advance | Open)
     assert ended.state.ended
     assert ended.close
-    assert ended.then is not None
+    assert isinstance(ended, Advance)
+    assert ended.ends_live == "init"  # the chat points at no tracker, the message is unpinned
 
 
 def test_conditions_leave_the_sheets_with_the_fight_in_the_same_step() -> None:
@@ -135,9 +136,9 @@ def test_conditions_leave_the_sheets_with_the_fight_in_the_same_step() -> None:
         update={"round": tracker.toggle_condition(state.round, vera, Condition.PRONE)}
     )
     ended = step(downed, press(InitAction.END), ANNA, knowing(downed, storyteller=True), None)
-    assert ended.spend is not None
-    assert ended.spend.user_id == VERA.id
-    assert ended.more == ()
+    assert ended.spends
+    assert ended.spends[0].user_id == VERA.id
+    assert ended.spends[1:] == ()
 
 
 def test_a_condition_toggled_is_written_to_the_sheet_with_the_step() -> None:
@@ -145,10 +146,10 @@ def test_a_condition_toggled_is_written_to_the_sheet_with_the_step() -> None:
     x = tuple(Condition).index(Condition.PRONE)
     known = knowing(state, storyteller=True)
     outcome = step(state, press(InitAction.CONDITION, x), ANNA, known, None)
-    assert outcome.state is not None
-    assert outcome.spend is not None
-    assert outcome.spend.create
-    changed = outcome.spend.change(new_sheet(SheetSystem.MAGE))
+    assert isinstance(outcome, Advance | Open)
+    assert outcome.spends
+    assert outcome.spends[0].create
+    changed = outcome.spends[0].change(new_sheet(SheetSystem.MAGE))
     assert changed is not None
     assert Condition.PRONE in changed.conditions
 
@@ -158,7 +159,7 @@ def test_anyone_opens_the_interruption_panel() -> None:
     x = PANELS.index(Panel.INTERRUPT)
     assert not needs_storyteller(state, InitAction.PANEL, x, VERA.id)
     outcome = step(state, press(InitAction.PANEL, x), VERA, knowing(state), None)
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.panel is Panel.INTERRUPT
 
 
@@ -168,13 +169,13 @@ def test_an_interruption_by_a_willpower_roll_needs_one_success() -> None:
     sheet = set_willpower(new_sheet(SheetSystem.MAGE), 3)
     known = knowing(state, sheet=sheet)
     outcome = step(state, press(InitAction.INTERRUPT, vera), VERA, known, Faces([2, 3, 8]))
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.note is not None
     assert outcome.state.note.kind is NoteKind.INTERRUPT
     assert outcome.state.note.ok
-    assert outcome.spend is None
+    assert not outcome.spends
     failed = step(state, press(InitAction.INTERRUPT, vera), VERA, known, Faces([2, 3, 4]))
-    assert failed.state is not None
+    assert isinstance(failed, Advance | Open)
     assert failed.state.note is not None
     assert not failed.state.note.ok
     assert failed.state.round == state.round
@@ -187,9 +188,9 @@ def test_an_interruption_for_a_point_spends_it_with_the_step() -> None:
     outcome = step(
         state, press(InitAction.INTERRUPT_SPEND, vera), VERA, knowing(state, sheet=sheet), None
     )
-    assert outcome.state is not None
-    assert outcome.spend is not None
-    assert outcome.spend.user_id == VERA.id
+    assert isinstance(outcome, Advance | Open)
+    assert outcome.spends
+    assert outcome.spends[0].user_id == VERA.id
     assert outcome.state.note is not None
     assert outcome.state.note.willpower_left == (2, 3)
     with speaking():  # the point went before the write: the presser is told, nothing stored
@@ -199,14 +200,13 @@ def test_an_interruption_for_a_point_spends_it_with_the_step() -> None:
 def test_attack_opens_the_panel_and_stores_nothing_on_the_tracker() -> None:
     state = resolving()
     outcome = step(state, press(InitAction.ATTACK, state.round.step), BORIS, knowing(state), None)
-    assert outcome.state is None
-    assert outcome.then is not None
+    assert isinstance(outcome, Delegate)  # the panel opens on its own road
 
 
 def test_a_stand_up_without_a_knockdown_is_an_invalid_button() -> None:
     state = resolving()
     outcome = step(state, press(InitAction.STAND_UP, state.round.step), BORIS, knowing(state), None)
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
 
 

@@ -107,7 +107,7 @@ async def test_an_attack_from_the_tracker_needs_no_typed_command(d6: Table) -> N
     await d6.tap(BORIS, defend, mid)  # a double tap defends once
     assert len((await attack_state(d6, defend)).defences) == 1
     assert await state_of(d6) == state
-    markup = d6.session.edits[-1].reply_markup
+    markup = d6.session.keyboards[mid]  # the attack's message as it stands
     await d6.tap(ANNA, attack_button(markup, AttackAction.RESOLVE, 1), mid)
     done = await attack_state(d6, defend)
     assert done.outcome is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.runner import Actor, Known
+from bot.runner import Actor, Advance, Known, Open, Refuse
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import D6InitFlow, Member, Panel, player_key
 from handlers.d6combat.tracker.tap import TAP, Table, combatant, join, needs_storyteller, step
@@ -46,7 +46,7 @@ def test_a_player_joins_under_their_full_name() -> None:
     state = fight()
     with speaking():
         outcome = step(state, press(D6InitAction.JOIN), VERA, knowing(state), dice())
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.members[player_key(VERA.id)].name == "Вера Павловна"
     assert not needs_storyteller(state, press(D6InitAction.JOIN), VERA.id)
 
@@ -54,7 +54,7 @@ def test_a_player_joins_under_their_full_name() -> None:
 def test_joining_twice_is_refused() -> None:
     state = fight()
     outcome = step(state, press(D6InitAction.JOIN), ANNA, knowing(state), dice())
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
 
 
@@ -67,25 +67,26 @@ def test_the_one_who_is_up_acts_and_a_second_press_is_a_repeat() -> None:
     steps = len(state.round.log)
     with speaking():
         outcome = step(state, press(D6InitAction.ACT, x=steps), up, knowing(state), dice())
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.round is not None
     assert len(outcome.state.round.log) == steps + 1
     again = step(state, press(D6InitAction.ACT, x=steps - 1), up, knowing(state), dice())
-    assert again.state is None
+    assert isinstance(again, Refuse)
     assert again.heal
     refused = step(state, press(D6InitAction.ACT, x=steps), other, knowing(state), dice())
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     assert refused.alert
 
 
 def test_the_storyteller_alone_ends_the_fight_and_the_end_unpins_it() -> None:
     state = fight()
     refused = step(state, press(D6InitAction.END), ANNA, knowing(state), None)
-    assert refused.state is None
+    assert isinstance(refused, Refuse)
     ended = step(state, press(D6InitAction.END), ANNA, knowing(state, storyteller=True), None)
-    assert ended.state is not None
+    assert isinstance(ended, Advance | Open)
     assert ended.close
-    assert ended.then is not None
+    assert isinstance(ended, Advance)
+    assert ended.ends_live == "d6init"  # the chat points at no tracker, the message is unpinned
 
 
 def test_a_name_pressed_on_an_older_list_is_refused() -> None:
@@ -93,14 +94,14 @@ def test_a_name_pressed_on_an_older_list_is_refused() -> None:
     outcome = step(
         state, press(D6InitAction.REMOVE, y=0, v=VERSION - 1), ANNA, knowing(state), None
     )
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
 
 
 def test_anyone_in_the_fight_opens_the_list_to_leave_it() -> None:
     state = fight()
     outcome = step(state, press(D6InitAction.REMOVE), BORIS, knowing(state), None)
-    assert outcome.state is not None
+    assert isinstance(outcome, Advance | Open)
     assert outcome.state.panel is Panel.REMOVE
     assert not needs_storyteller(state, press(D6InitAction.REMOVE), BORIS.id)
     assert needs_storyteller(state, press(D6InitAction.REMOVE), VERA.id)
@@ -122,15 +123,14 @@ def test_an_attack_on_a_target_opens_the_attack_with_the_trackers_step() -> None
             knowing(state),
             dice(),
         )
-    assert outcome.state is not None
-    assert outcome.opens is not None  # the attack, stored with the tracker's step
+    assert isinstance(outcome, Open)  # the attack, stored with the tracker's step
     assert outcome.opens.entries
 
 
 def test_a_fight_that_never_started_takes_no_step() -> None:
     state = D6InitFlow()
     outcome = step(state, press(D6InitAction.ACT), ANNA, knowing(state), None)
-    assert outcome.state is None
+    assert isinstance(outcome, Refuse)
     assert outcome.alert
 
 
