@@ -48,6 +48,7 @@ class UpdateContext:
     command: tuple[int, int] | None = None  # the group command its messages reply to
     flood_budget: FloodBudget | None = None  # seconds of 429 waits left (bot/session.py)
     answered: set[str] | None = None  # callback queries answered so far (bot/session.py)
+    dice: Any = None  # the update's dice, a session's when one runs (bot/fairness.py)
 
 
 # The context of each task running an update. A plain dict the middlewares fill and empty:

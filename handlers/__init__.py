@@ -26,6 +26,7 @@ from handlers import (
     prob,
     requests,
     roll,
+    session,
     settings,
     sheet,
     start,
@@ -56,6 +57,7 @@ FEATURES: tuple[Feature, ...] = (
     requests.FEATURE,
     storyteller.FEATURE,
     history.FEATURE,
+    session.FEATURE,
     inline.FEATURE,
 )
 
