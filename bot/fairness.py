@@ -169,3 +169,13 @@ def dice_for(
     if len(seed) != SEED_BYTES:
         return fallback
     return SessionDice(seed, identity(chat_id, update), session)
+
+
+def kept_secret(rng: Any) -> Any:
+    """A hidden roll's dice: never a session's. Its faces stay secret past ``/session end``
+    (it keeps its own commitment, bot/commitment.py), and the revealed seed with the update's
+    identity would otherwise tell them; the journal's dice replay as well after a crash."""
+    if not isinstance(rng, SessionDice):
+        return rng
+    journal = current().journal
+    return journal.dice() if journal is not None else None

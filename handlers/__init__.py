@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.features import Feature, FeatureSet
 from handlers import (
+    chronicle,
     combat,
     d6combat,
     d6contest,
@@ -58,6 +59,7 @@ FEATURES: tuple[Feature, ...] = (
     storyteller.FEATURE,
     history.FEATURE,
     session.FEATURE,
+    chronicle.FEATURE,
     inline.FEATURE,
 )
 

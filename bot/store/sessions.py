@@ -143,3 +143,33 @@ async def chosen_session(
         return await load_session(redis, chat_id, running)
     found = await load_sessions(redis, chat_id)
     return found[-1] if found else None
+
+
+EVENTS_CAP = 500  # what the Storyteller changed in one session, for its chronicle
+
+
+def events_key(chat_id: int, number: int) -> str:
+    return f"{PREFIX}:sevents:{tag(chat_id)}:{number}"
+
+
+async def add_event(redis: Redis, chat_id: int, number: int, event: dict[str, Any]) -> None:
+    """One change of a sheet the chronicle tells (damage, healing, a spend by the
+    Storyteller's screen), oldest first."""
+    key = events_key(chat_id, number)
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.rpush(key, json.dumps(event, separators=(",", ":"), ensure_ascii=False))
+        pipe.ltrim(key, -EVENTS_CAP, -1)
+        pipe.expire(key, CHAT_TTL)
+        await pipe.execute()
+
+
+async def load_events(redis: Redis, chat_id: int, number: int) -> list[dict[str, Any]]:
+    found = []
+    for raw in await redis.lrange(events_key(chat_id, number), 0, -1):
+        try:
+            item = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            found.append(item)
+    return found

@@ -36,7 +36,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message, User
 
-from bot import commitment, hidden_rolls, render, rolling, vocabulary
+from bot import commitment, fairness, hidden_rolls, render, rolling, vocabulary
 from bot.access import is_anonymous, is_storyteller
 from bot.hidden_rolls import HiddenResult
 from bot.middlewares import chat_profile
@@ -89,6 +89,7 @@ async def hidden_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
+    rng = fairness.kept_secret(rng)
     if message.chat.type == ChatType.PRIVATE:
         await _hidden_from_private(message, command, bot, store, rng)
         return
