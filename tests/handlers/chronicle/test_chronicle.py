@@ -54,7 +54,9 @@ async def test_the_chronicle_of_a_session_checks_and_a_changed_die_does_not(
     assert len(SPAN.findall(markdown)) == 3
     assert "Bo\\`ris \\*" in markdown  # a name can never open a code span
     page = docs["chronicle-session-1.html"].decode()
-    assert page.startswith("<!doctype html>") and "Anna" in page and "<style>" in page
+    assert page.startswith("<!doctype html>")
+    assert "Anna" in page
+    assert "<style>" in page
     honest = tmp_path / "honest.md"
     honest.write_text(markdown, encoding="utf-8")
     checked = run_verify(honest)
@@ -62,7 +64,7 @@ async def test_the_chronicle_of_a_session_checks_and_a_changed_die_does_not(
     assert "3 rolls recomputed" in checked.stdout
     where, dice = SPAN.findall(markdown)[1]
     faces = dice.split()
-    faces[0] = str(faces[0] == "1" and 2 or 1)
+    faces[0] = "2" if faces[0] == "1" else "1"
     changed = markdown.replace(f"{where} = {dice}`", f"{where} = {' '.join(faces)}`")
     assert changed != markdown
     tampered = tmp_path / "tampered.md"
