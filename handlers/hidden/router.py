@@ -106,7 +106,7 @@ async def hidden_command(
     if rolled is None:
         return
     title = message.chat.title or ""
-    delivered = await _roll_hidden(bot, store, message.chat.id, title, user, rolled, profile)
+    delivered = await roll_hidden(bot, store, message.chat.id, title, user, rolled, profile)
     if not delivered:
         me = await bot.me()
         await message.answer(
@@ -152,7 +152,7 @@ async def _hidden_from_private(
     rolled = await _prepare(message, command, profile, rng, store, chat_id)
     if rolled is None:
         return
-    await _roll_hidden(bot, store, chat_id, title, user, rolled, profile)
+    await roll_hidden(bot, store, chat_id, title, user, rolled, profile)
 
 
 Rolled = tuple[int, HiddenResult, str | None]  # the pool (d6: the chance), the roll, a note
@@ -307,7 +307,7 @@ async def _prepare_effect(
     return arguments.pool, result, view.hidden_effect_note(args.level, gain)
 
 
-async def _roll_hidden(
+async def roll_hidden(
     bot: Bot,
     store: Store,
     chat_id: int,
