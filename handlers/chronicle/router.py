@@ -14,6 +14,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, Message
 from aiogram.utils.i18n import get_i18n
 
+from bot import vocabulary
 from bot.store import ChatSettings, Store
 from bot.store.sessions import (
     SessionRecord,
@@ -26,8 +27,6 @@ from handlers.chronicle import document, view
 from handlers.chronicle.view import Material
 from rules.profiles import Profile
 from rules.sheet import system_of
-
-WHOLE = frozenset({"campaign", "all", "кампания", "кампанию", "всё", "все", "вся", "игра"})
 
 
 def make_router() -> Router:
@@ -44,7 +43,7 @@ def _asked(args: str | None) -> tuple[bool, int | None] | None:
     if len(words) > 1:
         return None
     word = words[0].casefold().lstrip("#№")
-    if word in WHOLE:
+    if word in vocabulary.CAMPAIGN:
         return True, None
     return (False, int(word)) if word.isdecimal() and len(word) < 7 else None
 

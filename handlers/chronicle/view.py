@@ -148,9 +148,11 @@ def roll_item(entry: Mapping[str, Any], hidden: Mapping[int, HiddenRecord]) -> l
         pieces.append(("text", " " + roll_summary(shown)))
         faces = shown.get("faces") or []
         pieces.append(("text", " · " + _("dice:") + " " + " ".join(str(f) for f in faces)))
-        pieces.append(("text", " · " + _("its commitment") + " "))
+        pieces.append(
+            ("text", " · " + _("its commitment, the SHA-256 of the line after it:") + " ")
+        )
         pieces.append(("code", record.commitment))
-        pieces.append(("text", " = SHA-256 " + _("of") + " "))
+        pieces.append(("text", " ← "))
         pieces.append(("code", f"{record.payload}|nonce={record.nonce}"))
         return pieces
     label = kind_label(entry.get("kind"))

@@ -15,7 +15,7 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot import hidden_rolls, render
+from bot import hidden_rolls, render, vocabulary
 from bot.runner import tell
 from bot.session import safe_edit
 from bot.stats import chat_stats, from_counters
@@ -23,9 +23,6 @@ from bot.store import LOG_CAP, ChatSettings, Store
 from bot.store.sessions import SessionRecord, chosen_session, of_session
 from handlers.history import view
 from handlers.history.callbacks import LogCallback, SessionLogCallback
-
-# ``/log session``, ``/stats session 2``: one session's rolls (``/session start`` … ``end``).
-SESSION_WORDS = frozenset({"session", "ses", "сессия", "сессии", "сессию", "сес"})
 
 
 def make_router() -> Router:
@@ -43,7 +40,7 @@ def _session_asked(command: CommandObject | None) -> tuple[bool, int | None] | N
     words = (command.args or "").split() if command is not None else []
     if not words:
         return False, None
-    if words[0].casefold() not in SESSION_WORDS:
+    if words[0].casefold() not in vocabulary.SESSION:
         return False, None  # as before sessions: the words after /log were never read
     if len(words) > 2:
         return None

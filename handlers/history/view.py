@@ -177,10 +177,8 @@ def stats_text(stats: ChatStats, *, session: int | None = None) -> str:
         "Statistics of the whole game: {n} roll", "Statistics of the whole game: {n} rolls", n=n
     )
     if session is not None:
-        title = _(
-            "Statistics of session {s}: {n} roll", "Statistics of session {s}: {n} rolls", n=n
-        ).replace("{s}", str(session))
-    lines = ["📊 <b>" + title.format(n=n) + "</b>"]
+        title = _("Session {session}: {n} roll", "Session {session}: {n} rolls", n=n)
+    lines = ["📊 <b>" + title.format(n=n, session=session) + "</b>"]
     for player in stats.players[:PLAYERS_SHOWN]:
         rolls = _("{n} roll", "{n} rolls", n=player.rolls).format(n=player.rolls)
         line = f"{escape(player.name) or '?'}: {rolls}, " + _(

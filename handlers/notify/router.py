@@ -6,12 +6,9 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import notices
+from bot import notices, vocabulary
 from bot.store import Store
 from handlers.notify import view
-
-ON = frozenset({"on", "yes", "вкл", "включить", "да"})
-OFF = frozenset({"off", "no", "выкл", "выключить", "нет", "не"})
 
 
 def make_router() -> Router:
@@ -32,9 +29,9 @@ async def notify_command(message: Message, command: CommandObject, store: Store)
             view.state_text(await notices.is_quiet(store.redis, user.id)) + "\n" + view.usage_text()
         )
         return
-    if word not in ON and word not in OFF:
+    if word not in vocabulary.YES and word not in vocabulary.NO:
         await message.answer(view.usage_text())
         return
-    quiet = word in OFF
+    quiet = word in vocabulary.NO
     await notices.set_quiet(store.redis, user.id, quiet)
     await message.answer(view.state_text(quiet))

@@ -16,11 +16,11 @@ from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import fairness, render
+from bot import fairness, render, vocabulary
 from bot.access import runs_game
 from bot.store import ChatSettings, Store, update_secret
 from bot.store.sessions import end_session, load_session, start_session
-from handlers.session import view, words
+from handlers.session import view
 from rules.profiles import GameSystem, Profile
 
 
@@ -48,7 +48,7 @@ async def session_command(
         record = None if running is None else await load_session(store.redis, chat_id, running)
         await message.answer(view.status_text(record))
         return
-    if word not in words.START and word not in words.END:
+    if word not in vocabulary.SESSION_START and word not in vocabulary.SESSION_END:
         await message.answer(view.unknown_word_text(word))
         return
     if not await runs_game(
@@ -56,7 +56,7 @@ async def session_command(
     ):
         await message.answer(render.storyteller_only_text(d6=profile.system is GameSystem.D6))
         return
-    if word in words.START:
+    if word in vocabulary.SESSION_START:
         seed = update_secret("session-seed", fairness.SEED_BYTES)
         record, fresh = await start_session(
             store.redis, chat_id, seed.hex(), fairness.commitment(seed), time.time()
