@@ -11,15 +11,23 @@ not flooded and the player is not nagged.
 from __future__ import annotations
 
 import logging
+import re
+import time
+from collections.abc import Callable
 from html import escape
 
 from aiogram import Bot
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.types import Message
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from redis.asyncio import Redis
 
 from bot.store.base import CHAT_TTL, PREFIX, tag
+from bot.store.chats import ChatSettings
+from bot.store.sessions import add_event
+from rules.health import DamageType
 
 log = logging.getLogger(__name__)
 
@@ -97,3 +105,58 @@ async def tell_player(
         except (TelegramForbiddenError, TelegramBadRequest) as error:
             log.info("campaign %d not told: %s", campaign_id, error)
     return False
+
+
+def damage_words(kind: DamageType, levels: int) -> str:
+    word = {
+        DamageType.BASHING: _("bashing"),
+        DamageType.LETHAL: _("lethal"),
+        DamageType.AGGRAVATED: _("aggravated"),
+    }[kind]
+    wound = _("{n} level of damage ({kind})", "{n} levels of damage ({kind})", n=levels)
+    return sheet_words() + " " + wound.format(n=levels, kind=word)
+
+
+def healed_words(levels: int) -> str:
+    healed = _("{n} level healed", "{n} levels healed", n=levels)
+    return sheet_words() + " " + healed.format(n=levels)
+
+
+def sheet_words() -> str:
+    return _("The Storyteller changed your sheet:")
+
+
+async def storyteller_changed(
+    bot: Bot,
+    redis: Redis,
+    message: Message,
+    chat_settings: ChatSettings,
+    player: tuple[int, str],
+    what: Callable[[], str],
+) -> None:
+    """After a command in the group changed ``player``'s sheet (their id and name): told
+    privately, and kept for the running session's chronicle, when it was someone else's
+    doing — the Storyteller's (a player's own change is news to nobody). ``what`` is made in
+    the campaign's language."""
+    sender = message.from_user
+    user_id, name = player
+    if sender is None or sender.id == user_id or message.chat.type == ChatType.PRIVATE:
+        return
+    i18n = get_i18n()
+    locale = chat_settings.locale or i18n.current_locale
+    campaign = message.chat.title or str(message.chat.id)
+    with i18n.use_locale(locale):
+        said = what()
+    if chat_settings.session is not None:
+        event = {"at": time.time(), "who": name, "what": re.sub(r"<[^>]+>", "", said)}
+        await add_event(redis, message.chat.id, chat_settings.session, event)
+    await tell_player(
+        bot,
+        redis,
+        campaign_id=message.chat.id,
+        campaign=campaign,
+        user_id=user_id,
+        name=name,
+        what=said,
+        locale=locale,
+    )

@@ -13,6 +13,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.sessions import load_events
 from rules.health import DamageType
 from rules.sheet import SheetSystem
 from tests.handlers.conftest import GROUP, TOKEN, Table, buttons, player
@@ -159,3 +160,35 @@ async def test_the_screen_only_in_private(table: Table) -> None:
     await table.say(ST, "/screen")
     assert isinstance(table.session.sent[-1], SendMessage)
     assert table.session.sent[-1].chat_id == GROUP.id
+
+
+async def test_the_storytellers_dmg_heal_and_set_in_the_group_are_told(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/dmg 2 л", reply_to=ANNA)
+    await table.say(ST, "/heal", reply_to=ANNA)
+    await table.say(ST, "/set сила воли 6", reply_to=ANNA)
+    told = [c.text for c in table.session.sent if c.chat_id == ANNA.id]
+    assert len(told) == 3
+    assert all("Chronicle" in text for text in told)
+    sheet = await table.store.load_sheet(GROUP.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.willpower == 6
+    # a player's own change is news to nobody
+    await table.say(ANNA, "/dmg 1 у")
+    assert len([c for c in table.session.sent if c.chat_id == ANNA.id]) == 3
+
+
+async def test_the_screens_changes_go_into_the_sessions_chronicle(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/session start")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "+тяжёл")
+    table.chat = GROUP
+    await table.say(ST, "/dmg 1 у", reply_to=ANNA)
+    events = await load_events(table.store.redis, GROUP.id, 1)
+    assert [e["who"] for e in events] == ["Anna", "Anna"]
+    assert "тяжёл" in events[0]["what"]
