@@ -12,7 +12,7 @@ FEATURE = Feature(
     name="chronicle",
     make_router=make_router,
     commands=(
-        MenuCommand("chronicle", __("The session's chronicle with its dice proof"), rank=170),
+        MenuCommand("chronicle", __("The session's chronicle with its dice proof"), rank=163),
     ),
     help=(HelpLine(HelpSection.STORYTELLER, view.help_line),),
 )

@@ -11,6 +11,6 @@ from handlers.notify.router import make_router
 FEATURE = Feature(
     name="notify",
     make_router=make_router,
-    commands=(MenuCommand("notify", __("Private notices of sheet changes: on or off"), rank=175),),
+    commands=(MenuCommand("notify", __("Private notices of sheet changes: on or off"), rank=164),),
     help=(HelpLine(HelpSection.SHEET, view.help_line),),
 )

@@ -18,4 +18,4 @@ def usage_text() -> str:
 
 
 def help_line(profile: Profile) -> str:
-    return _("/notify off — no private notices when the Storyteller changes your sheet")
+    return _("/notify off — no private notices of changes to your sheet")

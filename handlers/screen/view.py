@@ -271,3 +271,7 @@ def refused_text() -> str:
 
 def help_line(profile: Profile) -> str:
     return _("/screen — the Storyteller's screen (in the private chat)")
+
+
+def d6_help_line(profile: Profile) -> str:
+    return _("/screen — the GM's screen (in the private chat)")

@@ -11,6 +11,6 @@ from handlers.session.router import make_router
 FEATURE = Feature(
     name="session",
     make_router=make_router,
-    commands=(MenuCommand("session", __("Start or end a session (provably fair dice)"), rank=165),),
+    commands=(MenuCommand("session", __("Start or end a session (provably fair dice)"), rank=162),),
     help=(HelpLine(HelpSection.STORYTELLER, view.help_line),),
 )
