@@ -166,7 +166,7 @@ def roll_item(entry: Mapping[str, Any], hidden: Mapping[int, HiddenRecord]) -> l
         faces = entry.get("faces")
         if isinstance(faces, list) and faces:
             typed = " ".join(str(f) for f in faces)
-            pieces.append(("text", " · " + _("dice not from the seed:") + " " + typed))
+            pieces.append(("text", " · " + _("dice, not from a session's seed:") + " " + typed))
     return pieces
 
 

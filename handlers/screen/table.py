@@ -107,9 +107,9 @@ async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
         stunned = {f.user_id for f in round_.fighters if f.user_id and round_.stunned(f.key)}
         players = tuple(replace(p, stunned=p.user_id in stunned) for p in players)
         fighters = [f for f in round_.fighters if f.user_id is None]
-        sheets = dict(await store.list_npcs(chat_id, system))
+        sheets = {name.casefold(): sheet for name, sheet in await store.list_npcs(chat_id, system)}
         for fighter in fighters:
-            sheet = sheets.get(fighter.name)
+            sheet = sheets.get(fighter.name.casefold())
             npcs.append(
                 Character(
                     f"n:{fighter.name}",

@@ -57,7 +57,7 @@ def character_line(character: Character, profile: Profile) -> str:
     """«Аня — 🩸 Задета, −1 [X] · СВ 5/7 · Квинтэссенция 3, Парадокс 1 · оглушена»."""
     sheet = character.sheet
     bits: list[str] = []
-    track = character.health or (sheet.health if sheet is not None else None)
+    track = sheet.health if sheet is not None else character.health
     if track is not None:
         bits.append(sheet_text.health_tag(track) or "💚 " + _("unhurt"))
     if sheet is not None:

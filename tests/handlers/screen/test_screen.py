@@ -192,3 +192,18 @@ async def test_the_screens_changes_go_into_the_sessions_chronicle(table: Table) 
     events = await load_events(table.store.redis, GROUP.id, 1)
     assert [e["who"] for e in events] == ["Anna", "Anna"]
     assert "тяжёл" in events[0]["what"]
+
+
+async def test_the_screen_shows_the_fights_npcs_and_round(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/npc Страж: ловкость 3 смекалка 2 выносливость 2")
+    await table.say(ANNA, "/init 7")
+    await table.say(ST, "/init npc Страж 5")
+    table.chat = PRIVATE
+    _screen, text = await open_screen(table)
+    assert "Страж" in text
+    assert "раунд 1" in text
+    names = [b.text for b in buttons(last_markup(table))]
+    assert "👹 Страж" in names
+    assert "👤 Anna" in names
