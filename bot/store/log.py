@@ -101,6 +101,9 @@ class LogEntry(BaseModel):
     # The dice thrown by a step that repeats an earlier roll's kept dice in ``faces`` (a d6
     # special effort's rerolls): the fairness check counts these, not the kept ones again.
     fresh: tuple[int, ...] | None = None
+    # A magick Effect's Quintessence spent and Paradox gained (its chronicle tells them).
+    quintessence: int | None = None
+    paradox: int | None = None
 
     def stored(self) -> str:
         return dump(self.model_dump(mode="json", exclude_none=True))

@@ -15,7 +15,7 @@ from aiogram.types import BufferedInputFile, Message
 from aiogram.utils.i18n import get_i18n
 
 from bot import vocabulary
-from bot.store import ChatSettings, Store
+from bot.store import LOG_CAP, ChatSettings, Store
 from bot.store.sessions import (
     SessionRecord,
     chosen_session,
@@ -93,6 +93,7 @@ async def chronicle_command(
         characters=characters,
         profile=profile,
         language=get_i18n().current_locale,
+        truncated=len(entries) >= LOG_CAP and bool(chosen) and chosen[-1] is entries[-1],
     )
     doc = view.chronicle(material)
     stem = "chronicle-campaign" if whole else f"chronicle-session-{sessions[0].number}"

@@ -19,7 +19,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import render, sheet_text
 from bot.hidden_rolls import revealed_entry
 from bot.stats import chat_stats
-from bot.store import HiddenRecord
+from bot.store import LOG_CAP, HiddenRecord
 from bot.store.sessions import SessionRecord
 from handlers.chronicle.document import Document, Part, Piece, plain
 from rules.d6.roll import D6Outcome
@@ -44,6 +44,7 @@ class Material:
     characters: Sequence[tuple[str, Sheet]]
     profile: Profile
     language: str
+    truncated: bool = False  # the log keeps its latest rolls: older ones are not told
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -119,6 +120,17 @@ def roll_summary(entry: Mapping[str, Any]) -> str:
     return text
 
 
+def magick_text(entry: Mapping[str, Any]) -> str:
+    """An Effect's Quintessence spent and Paradox gained, as its log line keeps them."""
+    bits = []
+    spent, gained = entry.get("quintessence"), entry.get("paradox")
+    if _is_int(spent) and spent > 0:
+        bits.append(_("Quintessence spent: {n}").format(n=spent))
+    if _is_int(gained) and gained > 0:
+        bits.append(_("Paradox gained: {n}").format(n=gained))
+    return (" · " + ", ".join(bits)) if bits else ""
+
+
 def proof_span(entry: Mapping[str, Any]) -> str | None:
     """``s3 d10 -1001:57#0 = 7 3 10``: the roll's dice in the order rolled and where the
     session's seed made them (bot/fairness.py); None for dice the seed did not make."""
@@ -157,7 +169,7 @@ def roll_item(entry: Mapping[str, Any], hidden: Mapping[int, HiddenRecord]) -> l
         return pieces
     label = kind_label(entry.get("kind"))
     pieces.append(("text", f" ({label})" if label else ""))
-    pieces.append(("text", " — " + roll_summary(entry)))
+    pieces.append(("text", " — " + roll_summary(entry) + magick_text(entry)))
     span = proof_span(entry)
     if span is not None:
         pieces.append(("text", " · "))
@@ -274,7 +286,7 @@ def chronicle(material: Material) -> Document:
         summary = [
             ("text", f"#{n} "),
             ("bold", str(entry.get("name", "?"))),
-            ("text", f" — {label}: {roll_summary(entry)}"),
+            ("text", f" — {label}: {roll_summary(entry)}{magick_text(entry)}"),
         ]
         if kind in FIGHT_KINDS:
             fights.items.append(summary)
@@ -282,6 +294,10 @@ def chronicle(material: Material) -> Document:
             magick.items.append(summary)
     if not rolls.items:
         rolls.note = _("No rolls.")
+    elif material.truncated:
+        rolls.note = _(
+            "The log keeps the latest {n} rolls: older ones are not in this chronicle."
+        ).format(n=LOG_CAP)
     parts = [rolls]
     if fights.items:
         parts.append(fights)

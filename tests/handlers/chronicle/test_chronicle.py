@@ -117,3 +117,21 @@ def test_verify_refuses_a_file_without_a_proof(tmp_path: Path) -> None:
     path = tmp_path / "empty.md"
     path.write_text("# nothing\n", encoding="utf-8")
     assert run_verify(path).returncode == 2
+
+
+async def test_a_spell_in_the_chronicle_with_quintessence_and_paradox(
+    table: Table, tmp_path: Path
+) -> None:
+    await claim(table)
+    await say(table, ANNA, "/set арете 3 материя 2 силы 1 квинтэссенция 3")
+    await say(table, ST, "/session start")
+    await say(table, ANNA, "/m 2 вульг кв 1")
+    await say(table, ST, "/session end")
+    await say(table, ANNA, "/chronicle")
+    markdown = documents(table)["chronicle-session-1.md"].decode()
+    assert "магический Эффект" in markdown
+    assert "потрачено Квинтэссенции: 1" in markdown
+    assert "Магия" in markdown or "Magick" in markdown
+    path = tmp_path / "spell.md"
+    path.write_text(markdown, encoding="utf-8")
+    assert run_verify(path).returncode == 0
