@@ -14,11 +14,8 @@ def started_text(record: SessionRecord) -> str:
     return "\n".join(
         [
             "🎬 <b>" + _("Session {n} has begun.").format(n=record.number) + "</b>",
-            _(
-                "Until it ends, every die comes from a secret seed. Its SHA-256, fixed "
-                "before the first roll:"
-            ),
-            f"<code>{record.commitment}</code>",
+            _("Until it ends, every die comes from a secret seed, fixed before the first roll."),
+            _("SHA-256 of its seed:") + f" <code>{record.commitment}</code>",
             _("/session end reveals the seed, and anyone can check every roll against it."),
         ]
     )

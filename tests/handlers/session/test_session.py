@@ -115,3 +115,15 @@ def test_dice_by_rejection_are_in_range_and_fair_enough() -> None:
     assert set(faces) == set(range(1, 11))
     assert all(150 < faces.count(f) < 250 for f in range(1, 11))
     assert fairness.die(seed, "-1:1", 5, 6) == fairness.die(seed, "-1:1", 5, 6)
+
+
+async def test_the_commitment_stands_on_the_line_that_names_sha256(table: Table) -> None:
+    await claim(table)
+    await say(table, ST, "/session start")
+    lines = table.session.sent[-1].text.splitlines()
+    assert any("SHA-256" in line and HEX64.search(line) for line in lines)
+    await say(table, ST, "/session end")
+    ended = table.session.sent[-1].text
+    first = HEX64.search(ended)
+    assert first is not None
+    assert hashlib.sha256(bytes.fromhex(first.group())).hexdigest() in ended  # the seed first
