@@ -127,3 +127,21 @@ async def test_the_commitment_stands_on_the_line_that_names_sha256(table: Table)
     first = HEX64.search(ended)
     assert first is not None
     assert hashlib.sha256(bytes.fromhex(first.group())).hexdigest() in ended  # the seed first
+
+
+async def test_a_hidden_roll_never_takes_the_sessions_dice(table: Table) -> None:
+    """The revealed seed would tell a hidden roll's faces: it keeps its own commitment."""
+    await claim(table)
+    await say(table, ST, "/session start")
+    await say(table, ST, "/h 6 6")
+    await say(table, ST, "/session end")
+    seed = bytes.fromhex(HEX64.findall(table.session.sent[-1].text)[0])
+    records = await table.store.hidden_rolls(table.chat.id)
+    assert len(records) == 1
+    faces = next(iter(records.values())).result["faces"]
+    update = table.update_id - 1  # the /h's update
+    derived = [fairness.die(seed, f"{table.chat.id}:{update}", k, 10) for k in range(6)]
+    assert faces != derived
+    marker = (await table.store.recent_rolls(table.chat.id))[0]
+    assert marker["hidden"] is True
+    assert "pf" not in marker
