@@ -144,6 +144,7 @@ class HiddenAsk:
     user_id: int = 0
     npc: str | None = None
     rng: Rng | None = None
+    session: int | None = None  # the campaign's running session (/session start)
 
 
 # What the hidden feature serves: the roll made, or why not in the presser's words.

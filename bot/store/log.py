@@ -104,6 +104,9 @@ class LogEntry(BaseModel):
     # A magick Effect's Quintessence spent and Paradox gained (its chronicle tells them).
     quintessence: int | None = None
     paradox: int | None = None
+    # The campaign's session it was rolled in (bot/fairness.py), when the update itself runs
+    # elsewhere: a hidden roll from the Storyteller's private chat.
+    ses: int | None = None
 
     def stored(self) -> str:
         return dump(self.model_dump(mode="json", exclude_none=True))

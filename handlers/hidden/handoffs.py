@@ -34,7 +34,7 @@ async def roll_for(ask: HiddenAsk) -> Callable[[], str] | None:
     note = view.hidden_npc_note(ask.name, resolved.source)
     rolled = (resolved.dice, result, note)
     delivered = await router.roll_hidden(
-        ask.bot, ask.store, ask.chat_id, ask.title, ask.storyteller, rolled, profile
+        ask.bot, ask.store, ask.chat_id, ask.title, ask.storyteller, rolled, profile, ask.session
     )
     if delivered:
         return None

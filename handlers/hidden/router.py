@@ -152,7 +152,7 @@ async def _hidden_from_private(
     rolled = await _prepare(message, command, profile, rng, store, chat_id)
     if rolled is None:
         return
-    await roll_hidden(bot, store, chat_id, title, user, rolled, profile)
+    await roll_hidden(bot, store, chat_id, title, user, rolled, profile, settings.session)
 
 
 Rolled = tuple[int, HiddenResult, str | None]  # the pool (d6: the chance), the roll, a note
@@ -315,9 +315,12 @@ async def roll_hidden(
     user: User,
     rolled: Rolled,
     profile: Profile,
+    session: int | None = None,
 ) -> bool:
     """Commit, deliver privately, then store and post the commitment; False if the
-    Storyteller's private chat refused the result (then nothing was stored or posted)."""
+    Storyteller's private chat refused the result (then nothing was stored or posted).
+    ``session``: the campaign's running session, for a roll made from the private chat (one
+    made in the group is marked by its own update, bot/fairness.py)."""
     pool, result, note = rolled
     seq = await store.next_hidden_seq(chat_id)
     if isinstance(result, D6Result):  # the d6 roll binds the measures it needs as difficulty
@@ -359,7 +362,10 @@ async def roll_hidden(
         )
     except (TelegramForbiddenError, TelegramBadRequest):
         return False
-    await store.save_hidden(record, hidden_rolls.hidden_log_entry(record))
+    marker = hidden_rolls.hidden_log_entry(record)
+    if session is not None:
+        marker = marker.model_copy(update={"ses": session})
+    await store.save_hidden(record, marker)
     await bot.send_message(chat_id, view.hidden_group_text(user.first_name, seq, commitment_hex))
     return True
 

@@ -123,6 +123,7 @@ async def secret_roll(sequel: Sequel, asked: SecretRoll) -> Answer | None:
             user_id=target.user_id or 0,
             npc=target.npc,
             rng=asked.rng,
+            session=asked.campaign.settings.session,
         )
     )
     await redraw(sequel, asked.campaign.chat_id, asked.campaign.title)

@@ -207,3 +207,18 @@ async def test_the_screen_shows_the_fights_npcs_and_round(table: Table) -> None:
     names = [b.text for b in buttons(last_markup(table))]
     assert "👹 Страж" in names
     assert "👤 Anna" in names
+
+
+async def test_a_secret_roll_from_the_screen_belongs_to_the_running_session(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/session start")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "Тайный")
+    await press(table, screen, "Восприятие+Бдительность")
+    await press(table, screen, "6")
+    marker = (await table.store.recent_rolls(GROUP.id))[0]
+    assert marker["hidden"] is True
+    assert marker["ses"] == 1
