@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.features import Feature, HelpLine, HelpSection, MenuCommand
-from handlers.chronicle import view
+from bot.features import Feature, MenuCommand
 from handlers.chronicle.router import make_router
 
 FEATURE = Feature(
@@ -14,5 +13,4 @@ FEATURE = Feature(
     commands=(
         MenuCommand("chronicle", __("The session's chronicle with its dice proof"), rank=163),
     ),
-    help=(HelpLine(HelpSection.STORYTELLER, view.help_line),),
 )

@@ -249,9 +249,9 @@ def recipe_text() -> str:
         "How to check: the SHA-256 of the seed's 32 bytes is the commitment posted when the "
         "session began. Die k of a roll's identity, with n sides: HMAC-SHA256 with the seed as "
         "the key over «identity:k:j» (j = 0, 1, …) gives bytes; the first byte below "
-        "256 − 256 mod n gives the face 1 + byte mod n. Each roll shows «s<session> "
-        "d<sides> <identity>#<first k> = <its dice in the order rolled>». "
-        "python3 docs/verify_session.py on this file checks them all."
+        "256 − 256 mod n gives the face 1 + byte mod n. Each roll shows «sS dN IDENTITY#K = "
+        "its dice in the order rolled»: session S, N-sided dice, the roll's identity and the "
+        "number K of its first die. python3 docs/verify_session.py on this file checks them all."
     )
 
 
@@ -314,10 +314,6 @@ def chronicle(material: Material) -> Document:
         parts.append(Part(_("Characters now"), [_character(n, s) for n, s in material.characters]))
     parts.append(Part(_("Seed proof"), _seed_items(material.sessions), note=recipe_text()))
     return Document(title, subtitle, parts, material.language)
-
-
-def help_line(profile: Profile) -> str:
-    return _("/chronicle — the session as a Markdown file and a web page")
 
 
 def usage_text() -> str:

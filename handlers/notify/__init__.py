@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.features import Feature, HelpLine, HelpSection, MenuCommand
-from handlers.notify import view
+from bot.features import Feature, MenuCommand
 from handlers.notify.router import make_router
 
 FEATURE = Feature(
     name="notify",
     make_router=make_router,
     commands=(MenuCommand("notify", __("Private notices of sheet changes: on or off"), rank=164),),
-    help=(HelpLine(HelpSection.SHEET, view.help_line),),
 )

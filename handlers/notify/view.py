@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import gettext as _
 
-from rules.profiles import Profile
-
 
 def state_text(quiet: bool) -> str:
     if quiet:
@@ -15,7 +13,3 @@ def state_text(quiet: bool) -> str:
 
 def usage_text() -> str:
     return _("Example: /notify off — no private notices; /notify on — notices again")
-
-
-def help_line(profile: Profile) -> str:
-    return _("/notify off — no private notices of changes to your sheet")

@@ -270,8 +270,8 @@ def refused_text() -> str:
 
 
 def help_line(profile: Profile) -> str:
-    return _("/screen — the Storyteller's screen (in the private chat)")
+    return _("/screen — the Storyteller's screen (private chat); /notify off — no private notices")
 
 
 def d6_help_line(profile: Profile) -> str:
-    return _("/screen — the GM's screen (in the private chat)")
+    return _("/screen — the GM's screen (private chat); /notify off — no private notices")

@@ -71,4 +71,4 @@ def group_only_text() -> str:
 
 
 def help_line(profile: Profile) -> str:
-    return _("/session start, /session end — a session with provably fair dice")
+    return _("/session start, /session end — provably fair dice; /chronicle — the session's record")
