@@ -53,6 +53,7 @@ class UpdateContext:
     # of the first message sent there (bot/session.py)
     understood: tuple[int, str] | None = None
     hushed: bool = False  # a secret line (a hidden roll): nothing of it is said (bot/typos.py)
+    dice: Any = None  # the update's dice, a session's when one runs (bot/fairness.py)
 
 
 # The context of each task running an update. A plain dict the middlewares fill and empty:

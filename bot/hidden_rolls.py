@@ -7,16 +7,21 @@ before its reveal."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from aiogram import Bot
+from aiogram.types import User
 from pydantic import ValidationError
 
 from bot import stats
-from bot.store import HiddenRecord, LogEntry
+from bot.features import HandoffKey
+from bot.store import HiddenRecord, LogEntry, Store
 from rules import profiles
 from rules.d6.roll import D6Result
 from rules.d10 import D10Result
+from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import D6, Profile
 
@@ -117,3 +122,32 @@ def older_tally(
     reveal counted it since (``HiddenRecord.counted``) or it is still hidden."""
     earlier = {seq: record for seq, record in hidden.items() if not record.counted}
     return stats.tally(merge_history(entries, earlier))
+
+
+@dataclass(frozen=True)
+class HiddenAsk:
+    """A hidden roll asked by another feature than ``/h`` (the Storyteller's screen): the
+    campaign, who rolls in secret (``storyteller``), whose sheet gives the pool (a player's
+    ``user_id`` or an NPC's name) by trait names, and the difficulty. It is the same hidden
+    roll as ``/h``'s: the result to the Storyteller's private chat, its SHA-256 commitment
+    posted in the campaign."""
+
+    bot: Bot
+    store: Store
+    chat_id: int
+    title: str
+    storyteller: User
+    profile: Profile
+    name: str  # whose pool, as shown
+    traits: str  # trait names as typed, «perception+alertness»
+    difficulty: int
+    user_id: int = 0
+    npc: str | None = None
+    rng: Rng | None = None
+    session: int | None = None  # the campaign's running session (/session start)
+
+
+# What the hidden feature serves: the roll made, or why not in the presser's words.
+HIDDEN_ROLL: HandoffKey[Callable[[HiddenAsk], Awaitable[Callable[[], str] | None]]] = HandoffKey(
+    "hidden-roll"
+)

@@ -46,7 +46,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
-from bot import session
+from bot import fairness, session
 from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
@@ -291,7 +291,16 @@ class StateMiddleware(BaseMiddleware):
         data["chat_settings"] = chat_settings
         data["button_flow"] = flow_id
         data["profile"] = chat_profile(chat_settings)
-        data.setdefault("rng", journal.dice())
+        data.setdefault(
+            "rng",
+            fairness.dice_for(
+                journal.dice(),
+                chat_settings.session,
+                chat_settings.session_seed,
+                scope,
+                event.update_id,
+            ),
+        )
         renew = LockRenewal(store, bot.id, scope, token)
         box = (
             Outbox(
@@ -333,6 +342,7 @@ class StateMiddleware(BaseMiddleware):
                     command=_command_of(event),
                     outbox=box,
                     subject=_subject_of(event, user),
+                    dice=data["rng"],
                 ) as ctx,
             ):
                 data["ctx"] = ctx

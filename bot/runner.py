@@ -86,13 +86,15 @@ Handoff = Callable[[Store, int, int], Awaitable[Drawn]]
 
 @dataclass(frozen=True)
 class Sequel:
-    """What a :class:`Delegate` may use: the store, the tapped message, the bot and the
-    chat's profile."""
+    """What a :class:`Delegate` may use: the store, the tapped message, the bot, the chat's
+    profile, and the pressed flow as loaded (bound to the message), for a part whose road
+    ends by storing the flow's own next step."""
 
     store: Store
     message: Message
     bot: Bot | None
     profile: Profile
+    flow: Flow | None = None
 
 
 @dataclass(frozen=True)
@@ -757,7 +759,7 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
             await answer_refusal(callback, message, flow, outcome)
             return True
         case Delegate(run=run):
-            sequel = Sequel(context.store, message, context.bot, context.profile)
+            sequel = Sequel(context.store, message, context.bot, context.profile, press.flow)
             return await _answered(callback, None, False, await run(sequel))
         case HandOver():
             return await _hand_over(tap, press, state, known, outcome)

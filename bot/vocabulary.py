@@ -59,6 +59,16 @@ TRICK = frozenset({"уловка", "манёвр", "маневр", "trick", "man
 TRICK_DIFFICULTY = frozenset({"трудность", "трудн", "difficulty"})
 TRICK_ADVANTAGE = frozenset({"преимущество", "преим", "advantage"})
 NPC = frozenset({"npc", "нпс", "нпц"})  # /dmg npc Страж 2 тел
+# /session start, /session закончить: a session of provably fair dice (bot/fairness.py).
+SESSION_START = frozenset(
+    {"start", "begin", "open", "начать", "начало", "старт", "открыть", "начинаем"}
+)
+SESSION_END = frozenset(
+    {"end", "stop", "finish", "close", "закончить", "конец", "завершить", "стоп", "закрыть"}
+)
+# /log session, /stats сессия 2: one session's rolls; /chronicle кампания: the whole campaign.
+SESSION = frozenset({"session", "ses", "сессия", "сессии", "сессию", "сес"})
+CAMPAIGN = frozenset({"campaign", "all", "кампания", "кампанию", "всё", "все", "вся", "игра"})
 
 # House rules typed in Russian (/rules set провал=после_отмены): one name for every switch of
 # bot.house_rules and one word for every value that is not a number or yes/no, shown in the

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.features import Feature, FeatureSet
 from handlers import (
+    chronicle,
     combat,
     d6combat,
     d6contest,
@@ -22,10 +23,13 @@ from handlers import (
     inline,
     magick,
     multi,
+    notify,
     opposed,
     prob,
     requests,
     roll,
+    screen,
+    session,
     settings,
     sheet,
     start,
@@ -55,7 +59,11 @@ FEATURES: tuple[Feature, ...] = (
     d6requests.FEATURE,
     requests.FEATURE,
     storyteller.FEATURE,
+    screen.FEATURE,
     history.FEATURE,
+    notify.FEATURE,
+    session.FEATURE,
+    chronicle.FEATURE,
     inline.FEATURE,
 )
 

@@ -10,7 +10,9 @@ and the page with its small JSON API:
 - ``POST /api/messages`` ``{"chat_id", "user_id", "text"[, "reply_to"]}`` — a user writes:
   a negative ``chat_id`` is the group, the user's own id their private chat with the bot;
 - ``GET /api/messages?chat_id=N`` — that chat's messages in order, each with ``message_id``,
-  ``from``, ``text`` (with ``entities``) and ``reply_markup``;
+  ``from``, ``text`` (with ``entities``) and ``reply_markup``; a document (``sendDocument``)
+  also with ``document``: ``{"file_name", "file_size", "url"}``, its caption as ``text``;
+- ``GET /api/files/ID`` — a document's bytes (its ``url`` above);
 - ``POST /api/press`` ``{"chat_id", "user_id", "message_id", "data"}`` — a user presses an
   inline button; the answer (a toast or an alert) comes back once the bot has given it;
 - ``GET /api/commands?user_id=N`` — the command menu the bot set for that user's language;
@@ -118,6 +120,7 @@ class Playground:
         app.router.add_post("/api/press", self._press)
         app.router.add_get("/api/commands", self._commands)
         app.router.add_get("/api/events", self._events)
+        app.router.add_get("/api/files/{file_id}", self._file)
         self.inline_routes(app)
 
     # ----- reading the request ----------------------------------------------------------------
@@ -195,6 +198,15 @@ class Playground:
             "date": data.get("date"),
             "via_bot": (data.get("via_bot") or {}).get("username"),
         }
+        document = data.get("document")
+        if isinstance(document, dict):
+            # As Telegram shows a file: its name, its size, and a link that downloads it.
+            shown["entities"] = data.get("caption_entities") or []
+            shown["document"] = {
+                "file_name": document.get("file_name") or "file",
+                "file_size": document.get("file_size"),
+                "url": f"/api/files/{document.get('file_id')}",
+            }
         replied = data.get("reply_to_message")
         if isinstance(replied, dict):
             shown["reply_to"] = {
@@ -203,6 +215,18 @@ class Playground:
                 "text": (replied.get("text") or "")[:200],
             }
         return shown
+
+    async def _file(self, request: web.Request) -> web.Response:
+        """A document's bytes, as the bot uploaded them, to open or download."""
+        upload = self.api.file_bytes(request.match_info["file_id"])
+        if upload is None:
+            raise web.HTTPNotFound()
+        name = upload.file_name.replace('"', "")
+        return web.Response(
+            body=upload.data,
+            content_type=upload.mime_type or "application/octet-stream",
+            headers={"Content-Disposition": f'inline; filename="{name}"'},
+        )
 
     async def _messages(self, request: web.Request) -> web.Response:
         chat = self._chat(request.query.get("chat_id"))

@@ -659,6 +659,20 @@ _INLINE_BUTTON_ACTIONS = (
 # --------------------------------------------------------------------------------------------
 
 
+# The parameters a file may be uploaded under directly (Telegram also takes attach://NAME).
+_UPLOAD_PARAMETERS = frozenset({"document", "photo", "audio", "video", "voice", "animation"})
+MAX_CAPTION_LENGTH = 1024
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file the bot sent, as it sent it."""
+
+    file_name: str
+    data: bytes
+    mime_type: str | None = None
+
+
 @dataclass
 class FakeUser:
     id: int
@@ -933,6 +947,11 @@ class FakeBotApi:
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(7_000_000_001)
         self._changed = asyncio.Event()
+        # Files the bot uploaded, by their part's name until a call takes them, then by the
+        # file_id Telegram would give them (``file_bytes``): documents (sendDocument).
+        self._uploads: dict[str, Upload] = {}
+        self.files: dict[str, Upload] = {}
+        self._file_ids = itertools.count(1)
         self.version = 0  # counts the changes: a watcher knows whether it missed one
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -947,6 +966,8 @@ class FakeBotApi:
             "deleteWebhook": self._delete_webhook,
             "getWebhookInfo": self._get_webhook_info,
             "sendMessage": self._send_message,
+            "sendDocument": self._send_document,
+            "getFile": self._get_file,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "editMessageCaption": self._edit_message_caption,
@@ -982,6 +1003,7 @@ class FakeBotApi:
         application (the playground's page and its JSON API beside the Bot API)."""
         app = web.Application(client_max_size=60 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         if routes is not None:
             routes(app)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
@@ -1075,8 +1097,7 @@ class FakeBotApi:
             raise ApiError(500, "Internal Server Error") from error
         return result
 
-    @staticmethod
-    async def _read_params(request: web.Request) -> tuple[JsonDict, bool]:
+    async def _read_params(self, request: web.Request) -> tuple[JsonDict, bool]:
         params: JsonDict = dict(request.query)
         content_type = request.content_type
         if request.can_read_body and content_type == "application/json":
@@ -1093,8 +1114,13 @@ class FakeBotApi:
                 if not isinstance(part, aiohttp.BodyPartReader) or part.name is None:
                     continue
                 if part.filename:
-                    await part.read()
-                    params[part.name] = {"uploaded_file": part.filename}
+                    # Kept by its part's name: a parameter names it (``document``) or points
+                    # at it (``attach://NAME``, as aiogram sends files), see ``_upload``.
+                    self._uploads[part.name] = Upload(
+                        part.filename, bytes(await part.read()), part.headers.get("Content-Type")
+                    )
+                    if part.name in _UPLOAD_PARAMETERS:
+                        params[part.name] = {"uploaded_file": part.filename, "part": part.name}
                 else:
                     params[part.name] = await part.text()
             return params, True
@@ -1836,6 +1862,96 @@ class FakeBotApi:
         if markup is not None and "inline_keyboard" in markup:
             data["reply_markup"] = markup
         return copy.deepcopy(self._store_message(chat, data).data)
+
+    def _upload(self, value: Any) -> tuple[str, Upload]:
+        """The file a ``document`` parameter names: a part of this call's form (by its name or
+        ``attach://NAME``), or a file_id sent before; its new or known file_id."""
+        part = None
+        if isinstance(value, dict) and isinstance(value.get("part"), str):
+            part = value["part"]
+        elif isinstance(value, str) and value.startswith("attach://"):
+            part = value.removeprefix("attach://")
+        if part is not None:
+            upload = self._uploads.pop(part, None)
+            if upload is None:
+                raise bad_request("wrong file identifier/HTTP URL specified")
+            if not upload.data:
+                raise bad_request("file must be non-empty")
+            file_id = f"BQACAgIAAxkDAAI{next(self._file_ids):08d}"
+            self.files[file_id] = upload
+            return file_id, upload
+        if isinstance(value, str) and value in self.files:
+            return value, self.files[value]
+        raise bad_request("wrong file identifier/HTTP URL specified")
+
+    def file_bytes(self, file_id: str) -> Upload | None:
+        """A document's file as the bot uploaded it (the playground serves it to the page)."""
+        return self.files.get(file_id)
+
+    async def _send_document(self, params: JsonDict) -> JsonDict:
+        chat = self._chat_for(params["chat_id"])
+        file_id, upload = self._upload(params["document"])
+        markup = params.get("reply_markup")
+        check_inline_keyboard(markup)
+        data: JsonDict = {
+            "message_id": chat.next_message_id,
+            "from": self.bot.as_json(),
+            "date": int(time.time()),
+            "chat": chat.as_json(),
+            "document": {
+                "file_id": file_id,
+                "file_unique_id": file_id[-12:],
+                "file_name": upload.file_name,
+                "mime_type": upload.mime_type or "application/octet-stream",
+                "file_size": len(upload.data),
+            },
+        }
+        if "message_thread_id" in params and chat.is_forum:
+            data["message_thread_id"] = params["message_thread_id"]
+            data["is_topic_message"] = True
+        caption = params.get("caption")
+        if caption:
+            text, entities = rendered_text(
+                caption, params.get("parse_mode"), params.get("caption_entities")
+            )
+            if len(text) > MAX_CAPTION_LENGTH:
+                raise bad_request("message caption is too long")
+            data["caption"] = text
+            if entities:
+                data["caption_entities"] = entities
+        reply = params.get("reply_parameters")
+        if isinstance(reply, dict):
+            replied = chat.message(reply.get("message_id", 0))
+            if replied is not None:
+                data["reply_to_message"] = _without_reply(replied.data)
+            elif not reply.get("allow_sending_without_reply"):
+                raise bad_request("message to be replied not found")
+        if markup is not None and "inline_keyboard" in markup:
+            data["reply_markup"] = markup
+        return copy.deepcopy(self._store_message(chat, data).data)
+
+    async def _get_file(self, params: JsonDict) -> JsonDict:
+        file_id = str(params["file_id"])
+        upload = self.files.get(file_id)
+        if upload is None:
+            raise bad_request("invalid file_id")
+        return {
+            "file_id": file_id,
+            "file_unique_id": file_id[-12:],
+            "file_size": len(upload.data),
+            "file_path": f"documents/{file_id}",
+        }
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """``/file/bot<token>/<file_path>``, as Telegram serves a file getFile named."""
+        if request.match_info["token"] != self.token:
+            raise web.HTTPUnauthorized()
+        upload = self.files.get(request.match_info["path"].removeprefix("documents/"))
+        if upload is None:
+            raise web.HTTPNotFound()
+        return web.Response(
+            body=upload.data, content_type=upload.mime_type or "application/octet-stream"
+        )
 
     async def _edit_message_text(self, params: JsonDict) -> JsonDict | bool:
         inline = "inline_message_id" in params

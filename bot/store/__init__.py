@@ -78,6 +78,13 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   last second overall and in the last minute in a group, one budget for every replica and
   across restarts (:mod:`bot.store.budget`; a command's reply is reserved by its update's
   first step); each expires a period after its last slot;
+- ``sdb:sessions:{CHAT}`` — the campaign's sessions (``n`` the counter, ``N`` → JSON: the
+  commitment, start, end and, once ended, the seed; the running one's seed sits in the chat's
+  settings) and ``sdb:sevents:{CHAT}:N`` — what the Storyteller's screen changed during
+  session N, for its chronicle, capped at ``EVENTS_CAP`` (:mod:`bot.store.sessions`);
+- ``sdb:quiet:{USER}`` — the player asked for no private notices (``/notify off``), and
+  ``sdb:unreach:{CHAT}`` — the players the group was told the bot cannot write to
+  (``bot.notices``); forgotten ``CHAT_TTL`` after they were written;
 - ``sdb:layout`` — which key layout the data is in (:mod:`bot.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten

@@ -37,6 +37,10 @@ class ChatSettings(BaseModel):
     # Who runs the game here (Рассказчик); None until an admin claims it with /st.
     storyteller_id: int | None = None
     storyteller_name: str | None = None
+    # The session running now (bot/fairness.py): its number and its secret seed (hex), which
+    # never leaves Redis and the process before ``/session end`` reveals it.
+    session: int | None = None
+    session_seed: str | None = None
 
 
 def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:

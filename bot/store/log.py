@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from redis.asyncio.client import Pipeline
 
-from bot import stats
+from bot import fairness, stats
 from bot.store import journal
 from bot.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key, stats_key
 from bot.store.scripts import Lua, as_int
@@ -74,6 +74,12 @@ class LogEntry(BaseModel):
     # The dice thrown by a step that repeats an earlier roll's kept dice in ``faces`` (a d6
     # special effort's rerolls): the fairness check counts these, not the kept ones again.
     fresh: tuple[int, ...] | None = None
+    # A magick Effect's Quintessence spent and Paradox gained (its chronicle tells them).
+    quintessence: int | None = None
+    paradox: int | None = None
+    # The campaign's session it was rolled in (bot/fairness.py), when the update itself runs
+    # elsewhere: a hidden roll from the Storyteller's private chat.
+    ses: int | None = None
 
     def stored(self) -> str:
         return dump(self.model_dump(mode="json", exclude_none=True))
@@ -83,7 +89,7 @@ def stored(entries: Iterable[LogEntry]) -> list[str]:
     """The entries as the log keeps them, on their way into it: the running update is
     noted as a roll, so its sender's inline rolls belong to this chat from now on (a step
     that logs rolls takes :func:`log_args`, which counts them too)."""
-    lines = [entry.stored() for entry in entries]
+    lines = [dump(fairness.annotate(e.model_dump(mode="json", exclude_none=True))) for e in entries]
     if lines:
         journal.note_rolled()
     return lines
@@ -91,7 +97,7 @@ def stored(entries: Iterable[LogEntry]) -> list[str]:
 
 def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], str]:
     """The entries as stored, and what they add to the counters, packed (the lines among it)."""
-    dumped = [entry.model_dump(mode="json", exclude_none=True) for entry in entries]
+    dumped = [fairness.annotate(e.model_dump(mode="json", exclude_none=True)) for e in entries]
     if dumped:
         journal.note_rolled()
     return [dump(item) for item in dumped], packed(stats.tally(dumped), len(dumped))

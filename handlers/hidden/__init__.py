@@ -5,7 +5,8 @@ from __future__ import annotations
 from aiogram.utils.i18n import lazy_gettext as __
 
 from bot.features import D6_ONLY, D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
-from handlers.hidden import view
+from bot.hidden_rolls import HIDDEN_ROLL
+from handlers.hidden import handoffs, view
 from handlers.hidden.router import make_router
 
 FEATURE = Feature(
@@ -17,4 +18,5 @@ FEATURE = Feature(
         MenuCommand("reveal", __("Reveal a hidden roll"), rank=140),
     ),
     help=(HelpLine(HelpSection.STORYTELLER, view.help_line),),
+    provides={HIDDEN_ROLL: handoffs.roll_for},
 )

@@ -36,7 +36,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message, User
 
-from bot import commitment, hidden_rolls, render, rolling, runner, vocabulary
+from bot import commitment, fairness, hidden_rolls, render, rolling, runner, vocabulary
 from bot.access import is_anonymous, is_storyteller
 from bot.context import hush
 from bot.hidden_rolls import HiddenResult
@@ -89,6 +89,7 @@ async def hidden_command(
     rng: Rng | None = None,
 ) -> None:
     hush()  # a line read otherwise than typed is not said where the group reads it
+    rng = fairness.kept_secret(rng)
     if message.chat.type == ChatType.PRIVATE:
         await _hidden_from_private(message, command, bot, store, rng)
         return
@@ -105,7 +106,7 @@ async def hidden_command(
     if rolled is None:
         return
     title = message.chat.title or ""
-    delivered = await _roll_hidden(bot, store, message.chat.id, title, user, rolled, profile)
+    delivered = await roll_hidden(bot, store, message.chat.id, title, user, rolled, profile)
     if not delivered:
         me = await bot.me()
         await message.answer(
@@ -151,7 +152,7 @@ async def _hidden_from_private(
     rolled = await _prepare(message, command, profile, rng, store, chat_id)
     if rolled is None:
         return
-    await _roll_hidden(bot, store, chat_id, title, user, rolled, profile)
+    await roll_hidden(bot, store, chat_id, title, user, rolled, profile, settings.session)
 
 
 Rolled = tuple[int, HiddenResult, str | None]  # the pool (d6: the chance), the roll, a note
@@ -310,7 +311,7 @@ async def _prepare_effect(
     return arguments.pool, result, view.hidden_effect_note(args.level, gain)
 
 
-async def _roll_hidden(
+async def roll_hidden(
     bot: Bot,
     store: Store,
     chat_id: int,
@@ -318,9 +319,12 @@ async def _roll_hidden(
     user: User,
     rolled: Rolled,
     profile: Profile,
+    session: int | None = None,
 ) -> bool:
     """Commit, deliver privately, then store and post the commitment; False if the
-    Storyteller's private chat refused the result (then nothing was stored or posted)."""
+    Storyteller's private chat refused the result (then nothing was stored or posted).
+    ``session``: the campaign's running session, for a roll made from the private chat (one
+    made in the group is marked by its own update, bot/fairness.py)."""
     pool, result, note = rolled
     seq = await store.next_hidden_seq(chat_id)
     if isinstance(result, D6Result):  # the d6 roll binds the measures it needs as difficulty
@@ -362,7 +366,10 @@ async def _roll_hidden(
         )
     except (TelegramForbiddenError, TelegramBadRequest):
         return False
-    await store.save_hidden(record, hidden_rolls.hidden_log_entry(record))
+    marker = hidden_rolls.hidden_log_entry(record)
+    if session is not None:
+        marker = marker.model_copy(update={"ses": session})
+    await store.save_hidden(record, marker)
     await bot.send_message(chat_id, view.hidden_group_text(user.first_name, seq, commitment_hex))
     return True
 

@@ -11,7 +11,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render
 from bot.stats import ChatStats, Fairness, Verdict
-from handlers.history.callbacks import LogCallback
+from handlers.history.callbacks import LogCallback, SessionLogCallback
 from rules.d10 import Outcome
 from rules.profiles import Profile
 
@@ -73,13 +73,19 @@ def log_line(entry: Mapping[str, Any]) -> str:
 MESSAGE_LIMIT = 4000  # Telegram's 4096 with room for the entities
 
 
-def log_page(entries: list[dict[str, Any]], offset: int = 0) -> tuple[str, int]:
+def log_page(
+    entries: list[dict[str, Any]], offset: int = 0, *, session: int | None = None
+) -> tuple[str, int]:
     """One page of the log from ``offset`` (newest first): at most :data:`LOG_LINES` lines
     and never past one message (a roll of fifty dice makes a long line), and how many
     entries it showed."""
     if not entries:
+        if session is not None:
+            return _("No rolls in session {n} yet.").format(n=session), 0
         return _("No rolls here yet."), 0
     head = "📜 <b>" + _("Recent rolls") + "</b>"
+    if session is not None:
+        head = "📜 <b>" + _("Rolls of session {n}").format(n=session) + "</b>"
     if offset:
         head += " · " + _("older, from {n}").format(n=offset + 1)
     lines = [head]
@@ -99,19 +105,27 @@ def log_text(entries: list[dict[str, Any]]) -> str:
     return log_page(entries)[0]
 
 
-def log_keyboard(offset: int, shown: int, total: int) -> InlineKeyboardMarkup | None:
+def _page(offset: int, session: int | None) -> str:
+    if session is None:
+        return LogCallback(o=offset).pack()
+    return SessionLogCallback(s=session, o=offset).pack()
+
+
+def log_keyboard(
+    offset: int, shown: int, total: int, *, session: int | None = None
+) -> InlineKeyboardMarkup | None:
     """«Раньше» while older entries remain, «Новее» back toward the newest."""
     row = []
     if offset > 0:
         newer = max(0, offset - LOG_LINES)
         row.append(
-            InlineKeyboardButton(text="➡ " + _("Newer"), callback_data=LogCallback(o=newer).pack())
+            InlineKeyboardButton(text="➡ " + _("Newer"), callback_data=_page(newer, session))
         )
     if offset + shown < total:
         row.insert(
             0,
             InlineKeyboardButton(
-                text="⬅ " + _("Older"), callback_data=LogCallback(o=offset + shown).pack()
+                text="⬅ " + _("Older"), callback_data=_page(offset + shown, session)
             ),
         )
     return InlineKeyboardMarkup(inline_keyboard=[row]) if row else None
@@ -155,14 +169,16 @@ def fairness_lines(fair: Fairness) -> list[str]:
 PLAYERS_SHOWN = 25
 
 
-def stats_text(stats: ChatStats) -> str:
+def stats_text(stats: ChatStats, *, session: int | None = None) -> str:
     if stats.rolls == 0:
         return _("No rolls to count yet.")
     n = stats.rolls
     title = _(
         "Statistics of the whole game: {n} roll", "Statistics of the whole game: {n} rolls", n=n
     )
-    lines = ["📊 <b>" + title.format(n=n) + "</b>"]
+    if session is not None:
+        title = _("Session {session}: {n} roll", "Session {session}: {n} rolls", n=n)
+    lines = ["📊 <b>" + title.format(n=n, session=session) + "</b>"]
     for player in stats.players[:PLAYERS_SHOWN]:
         rolls = _("{n} roll", "{n} rolls", n=player.rolls).format(n=player.rolls)
         line = f"{escape(player.name) or '?'}: {rolls}, " + _(
@@ -182,5 +198,13 @@ def stats_text(stats: ChatStats) -> str:
     return "\n".join(lines)
 
 
+def no_session_text() -> str:
+    return _("No session has been played here yet. The Storyteller starts one with /session start.")
+
+
+def history_usage_text() -> str:
+    return _("Example: /log — the latest rolls; /log session — this session's; /stats session 2")
+
+
 def help_line(profile: Profile) -> str:
-    return "/log · /stats"
+    return "/log · /stats · /log session · /stats session"

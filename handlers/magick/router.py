@@ -272,7 +272,11 @@ async def m_command(
 def _entries(state: EffectFlow) -> list[LogEntry]:
     if state.result is None:
         return []
-    return [rolling.log_entry(state.user_id, state.caster, state.pool, state.result, KIND)]
+    entry = rolling.log_entry(state.user_id, state.caster, state.pool, state.result, KIND)
+    spent = max(0, state.quintessence - state.kept)
+    return [
+        entry.model_copy(update={"quintessence": spent or None, "paradox": state.paradox or None})
+    ]
 
 
 def _cast(

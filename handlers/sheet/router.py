@@ -31,7 +31,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, User
 
-from bot import render, runner, sheet_text
+from bot import notices, render, runner, sheet_text
 from bot.access import GameAccess, game_access, runs_game
 from bot.replies import concerns, replied_player
 from bot.store import ChatSettings, SheetOwner, Store
@@ -154,10 +154,32 @@ async def set_command(
     if (command.args or "").strip():
         # The Storyteller writes a player's sheet by replying to them (their wheel, a
         # Willpower point); anyone else's reply still writes their own sheet.
-        user = await _reply_target(message, user, store, bot, chat_settings)
-        await apply_text(message, user, command.args or "", store, profile, locale)
+        target = await _reply_target(message, user, store, bot, chat_settings)
+        said = await apply_text(message, target, command.args or "", store, profile, locale)
+        await _tell_player(message, bot, store, chat_settings, target, said)
         return
     await _open_editor(message, user, store, profile, locale)
+
+
+async def _tell_player(
+    message: Message,
+    bot: Bot,
+    store: Store,
+    chat_settings: ChatSettings,
+    target: User,
+    said: str | None,
+) -> None:
+    """The Storyteller wrote a player's sheet: the player is told privately (bot/notices.py)."""
+    if said is None:
+        return
+    await notices.storyteller_changed(
+        bot,
+        store.redis,
+        message,
+        chat_settings,
+        (target.id, target.first_name),
+        lambda: notices.sheet_words() + "\n" + said,
+    )
 
 
 async def paste_reply(
@@ -175,21 +197,23 @@ async def paste_reply(
         return
     # Under a player's own /sheet (or the bot's answer to it) the Storyteller writes that
     # player's sheet, as /set in reply to them does; anyone else's paste writes their own.
-    user = await _reply_target(message, user, store, bot, chat_settings)
-    await apply_text(message, user, message.text or "", store, profile, locale)
+    target = await _reply_target(message, user, store, bot, chat_settings)
+    said = await apply_text(message, target, message.text or "", store, profile, locale)
+    await _tell_player(message, bot, store, chat_settings, target, said)
 
 
 async def apply_text(
     message: Message, user: User, text: str, store: Store, profile: Profile, locale: str
-) -> None:
-    """Set every ``name value`` in ``text`` on the user's sheet, or nothing at all."""
+) -> str | None:
+    """Set every ``name value`` in ``text`` on the user's sheet, or nothing at all; the answer
+    when something was written."""
     system = system_of(profile)
     lang = sheet_text.lang_of(locale)
     block = pairs_to_lines(text)
     parsed = parse_block(block, system)
     if not parsed.entries and not parsed.errors:
         await message.answer(sheet_view.empty_set_text(system))
-        return
+        return None
     applied: list[BlockEntry] = []
     skipped: list[BlockError] = []
     change = forgiving(block, profile, applied, skipped)
@@ -200,11 +224,12 @@ async def apply_text(
     except _Refused as refused:
         text = sheet_view.block_errors_text(refused.result.errors, lang, system)
         await message.answer(text)
-        return
+        return None
     text = sheet_view.saved_text(sheet, owner.name, lang, applied)
     if skipped:
         text += "\n" + sheet_view.skipped_text(skipped, lang, system)
     await message.answer(text)
+    return text
 
 
 async def sheet_command(
@@ -455,6 +480,7 @@ async def blood_command(
         else sheet_view.blood_spent_text(user.first_name, points, sheet.blood or 0)
     )
     await message.answer(text)
+    await _tell_player(message, bot, store, chat_settings, user, text)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ const WORDS = {
     cancelReply: "Отменить ответ",
     placeholder: "Сообщение… например /r 7 6",
     reply: "↩ ответить",
+    download: "скачать",
     edited: "изменено",
     hint: "Песочница на этом компьютере: ничего не уходит в интернет, всё хранится в памяти и " +
       "забывается, когда её останавливают. Каждый вызов бота сверяется со схемой Telegram Bot API.",
@@ -50,6 +51,7 @@ const WORDS = {
     cancelReply: "Cancel reply",
     placeholder: "Message… e.g. /r 7 6",
     reply: "↩ reply",
+    download: "download",
     edited: "edited",
     hint: "A playground on this machine: nothing leaves it, everything is kept in memory and " +
       "forgotten when it stops. Every call the bot makes is checked against the Telegram Bot " +
@@ -264,7 +266,14 @@ function drawMessages(data) {
     const entities = message.from && message.from.is_bot
       ? withCommands(message.text, message.entities)
       : message.entities;
-    html += `<div class="text">${renderEntities(message.text, entities)}</div>`;
+    if (message.document) {
+      const doc = message.document;
+      const size = doc.file_size ? ` · ${Math.max(1, Math.round(doc.file_size / 1024))} KB` : "";
+      html += `<a class="document" href="${escapeHtml(doc.url)}" download="${escapeHtml(doc.file_name)}" target="_blank">`
+        + `<span class="document-icon">📄</span><span><b>${escapeHtml(doc.file_name)}</b>`
+        + `<small>${escapeHtml(t("download"))}${size}</small></span></a>`;
+    }
+    if (message.text) html += `<div class="text">${renderEntities(message.text, entities)}</div>`;
     bubble.innerHTML = html;
     const meta = document.createElement("div");
     meta.className = "meta";

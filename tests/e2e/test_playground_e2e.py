@@ -6,7 +6,8 @@ Outside contract (docs/product.md §4): with no BOT_TOKEN and no REDIS_URL,
 ``GET /api/messages?chat_id=-100`` by a message with 7 faces. The browser tests drive
 Debian's headless Chromium with Playwright on a phone-sized page, one process and one page
 for the whole module, in order: who one is, switched in one tap; the page's words in the
-English player's language; a roll and a button under it; a /command in a message tapped; and
+English player's language; a roll and a button under it; a /command in a message tapped; a
+session's chronicle shown as two documents with their links; and
 last, because it spends the group's budget for a minute, the notice while Telegram's 20
 messages a minute hold the bot's replies back.
 """
@@ -295,6 +296,41 @@ async def test_a_command_in_a_message_is_sent_by_a_tap(browser: Browser) -> None
         timeout=WAIT_MS,
     )
     assert await page.locator(".message.own .text").last.inner_text() == "/help"
+
+
+async def test_a_chronicle_is_shown_as_documents_to_download(
+    playground: str, browser: Browser
+) -> None:
+    """``/chronicle`` in the group: two documents, each named, with a link to its bytes, both
+    in ``GET /api/messages`` (``document: {file_name, url}``) and on the page."""
+    page = browser.page
+    master = 1001
+    await post(playground, GROUP, master, "/session start")
+    await post(playground, GROUP, ANYA, "/r 3 6")
+    await post(playground, GROUP, master, "/session end")
+    await post(playground, GROUP, ANYA, "/chronicle")
+    documents: list[dict[str, Any]] = []
+    async with aiohttp.ClientSession() as session:
+        for _ in range(100):
+            async with session.get(f"{playground}/api/messages?chat_id={GROUP}") as response:
+                messages = (await response.json())["messages"]
+            documents = [m["document"] for m in messages if m.get("document")]
+            if len(documents) >= 2:
+                break
+            await asyncio.sleep(0.1)
+        names = {d["file_name"] for d in documents}
+        assert {"chronicle-session-1.md", "chronicle-session-1.html"} <= names, messages
+        markdown = next(d for d in documents if d["file_name"].endswith(".md"))
+        async with session.get(playground + markdown["url"]) as served:
+            assert served.status == 200
+            assert "session 1 seed = " in await served.text()
+    await browser.person(ANYA).click()
+    await page.click("#menu-toggle")
+    await page.locator(".chat-item", has_text="Хроника").click()
+    link = page.locator("a.document", has_text="chronicle-session-1.html")
+    await link.last.wait_for(timeout=10_000)
+    assert await link.last.get_attribute("href") is not None
+    assert await link.last.get_attribute("download") == "chronicle-session-1.html"
 
 
 async def test_held_replies_are_explained(playground: str, browser: Browser) -> None:

@@ -177,6 +177,22 @@ SCENES: dict[str, tuple[Scene, ...]] = {
     # More rolls than one page of /log shows, so it draws its page buttons.
     "history": (Scene("mage", (*lines("p /r 5 6", "q /r 4 6") * 9, *lines("p /log", "p /stats"))),),
     "storyteller": (Scene("mage", lines("q /st", "e /st", "st /st")),),
+    # The Storyteller's screen in the private chat, over a fight with an NPC in it.
+    "screen": (
+        Scene(
+            "mage",
+            (
+                *D10_TABLE,
+                *lines("p /init", f"st /init npc {NPC} 2"),
+                Line("st", "/screen", private=True),
+            ),
+        ),
+    ),
+    "session": (
+        Scene("mage", lines("st /st", "st /session start", "p /r 5 6", "st /session end")),
+    ),
+    "chronicle": (Scene("mage", lines("st /st", "st /session start", "p /r 5 6", "p /chronicle")),),
+    "notify": (Scene("mage", lines("p /notify off", "p /notify on", "p /notify")),),
     "settings": (Scene("mage", lines("st /lang", "st /rules")),),
     "start": (Scene("mage", lines("p /help")),),
     "wizard": (Scene("mage", lines("p /r", "q /ext", "p /team")),),

@@ -22,7 +22,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import npcs, runner, vocabulary
+from bot import notices, npcs, runner, sheet_text, vocabulary
 from bot.access import runs_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, HealthArguments, NamedPlayer, parse_health_arguments
@@ -273,6 +273,16 @@ async def dmg_command(
         owner = message.from_user.id if message.from_user else 0
         flow = await store.create_flow(state, message.chat.id, owner)
         markup = view.wound_keyboard(flow.id, flow.version, state.dice)
+    if whose.user_id is not None:  # the Storyteller's wound, told privately before the answer
+        wounded = sheet.health
+        await notices.storyteller_changed(
+            bot,
+            store.redis,
+            message,
+            chat_settings,
+            (whose.user_id, whose.name),
+            lambda: notices.damage_words(kind, levels) + "\n" + sheet_text.health_line(wounded),
+        )
     await message.answer(text, reply_markup=markup)
     stunned = rated is not None and is_stunned(levels, rated, profile.combat)
     await _stun_or_refresh(bot, store, message.chat.id, profile, whose, stunned)
@@ -346,6 +356,16 @@ async def heal_command(
         text = view.blood_healed_text(whose.name, bled[-1], sheet, profile)
     else:
         text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
+    if whose.user_id is not None:  # told privately first: the answer stays the newest
+        mended, track = (healed[-1] if healed else bled[-1].levels), sheet.health
+        await notices.storyteller_changed(
+            bot,
+            store.redis,
+            message,
+            chat_settings,
+            (whose.user_id, whose.name),
+            lambda: notices.healed_words(mended) + "\n" + sheet_text.health_line(track),
+        )
     await message.answer(text)
     await _refresh_tracker(bot, store, message.chat.id, profile)
 

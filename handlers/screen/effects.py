@@ -1,0 +1,145 @@
+"""What a press on the screen does to the campaign: the part that is not pure, run as a
+``runner.Delegate`` because it writes another chat than the screen's (the campaign's group:
+another cluster slot, so no one compare-and-set can hold both). A change lands on the
+campaign's sheet (its own atomic step), goes into the running session's chronicle, reaches
+the player privately; then the screen's own next state (what was just done) is stored by
+compare-and-set and the screen redrawn from the sheets as they are now. A secret roll is
+the hidden feature's (``bot.hidden_rolls.HIDDEN_ROLL``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiogram.types import User
+from aiogram.utils.i18n import get_i18n
+
+from bot import notices
+from bot.features import FeatureSet
+from bot.hidden_rolls import HIDDEN_ROLL, HiddenAsk
+from bot.i18n import drawing
+from bot.runner import Answer, Sequel
+from bot.session import safe_edit
+from bot.store.sessions import add_event
+from handlers.screen import view
+from handlers.screen.flow import ScreenFlow
+from handlers.screen.table import Campaign, Character, read_campaign
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.sheet import Sheet, system_of
+
+Change = Callable[[Sheet], Sheet]
+Words = Callable[[], str]  # what changed, in words, made in the language it is shown in
+
+
+async def redraw(
+    sequel: Sequel, campaign_id: int, title: str, after: ScreenFlow | None = None
+) -> None:
+    """The screen drawn anew; ``after``, the screen's next state, stored first (a press that
+    raced another on the same screen keeps the other's state: its change still landed)."""
+    flow = sequel.flow
+    if flow is None:
+        return
+    if after is not None:
+        stored = await sequel.store.advance_flow(flow, flow.version, after)
+        flow = (
+            stored
+            if stored is not None
+            else await sequel.store.load_flow(flow.chat_id, flow.id) or flow
+        )
+    fresh = await read_campaign(sequel.store, campaign_id, title)
+    state = flow.state(ScreenFlow)
+    with drawing(flow):
+        text, markup = view.draw(flow, state, fresh, flow.locale or "ru")
+    await safe_edit(sequel.message, text, markup)
+
+
+@dataclass(frozen=True)
+class SheetChange:
+    campaign: Campaign
+    target: Character
+    change: Change
+    words: Words  # «the Storyteller dealt you 1 lethal level»
+    event: Words  # «Аня: +1 lethal level» for the chronicle
+    after: ScreenFlow  # the screen once it is done: what it did, to whom
+
+
+async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
+    campaign, target = asked.campaign, asked.target
+    store, system = sequel.store, system_of(campaign.profile)
+    try:
+        if target.npc is not None:
+            sheet = await store.update_npc(campaign.chat_id, system, target.npc, asked.change)
+        elif target.user_id is not None:
+            sheet = await store.update_sheet(campaign.chat_id, target.user_id, system, asked.change)
+        else:
+            return view.gone_text
+    except RulesInputError:
+        await redraw(sequel, campaign.chat_id, campaign.title)
+        return view.refused_text
+    locale = campaign.settings.locale
+    i18n = get_i18n()
+    session = campaign.settings.session
+    if session is not None:
+        with i18n.use_locale(locale or i18n.current_locale):
+            what = asked.event()
+        event = {"at": time.time(), "who": target.name, "what": what}
+        await add_event(store.redis, campaign.chat_id, session, event)
+    if target.user_id is not None and sequel.bot is not None:
+        with i18n.use_locale(locale or i18n.current_locale):
+            said = (
+                asked.words()
+                + "\n"
+                + view.character_line(Character(target.key, target.name, sheet), campaign.profile)
+            )
+        await notices.tell_player(
+            sequel.bot,
+            store.redis,
+            campaign_id=campaign.chat_id,
+            campaign=campaign.title,
+            user_id=target.user_id,
+            name=target.name,
+            what=said,
+            locale=locale,
+        )
+    await redraw(sequel, campaign.chat_id, campaign.title, asked.after)
+    return None
+
+
+@dataclass(frozen=True)
+class SecretRoll:
+    campaign: Campaign
+    target: Character
+    storyteller: User
+    traits: str
+    difficulty: int
+    features: FeatureSet | None
+    rng: Rng | None
+    after: ScreenFlow
+
+
+async def secret_roll(sequel: Sequel, asked: SecretRoll) -> Answer | None:
+    if asked.features is None or sequel.bot is None or not asked.features.has(HIDDEN_ROLL):
+        return view.refused_text
+    roll = asked.features.handoff(HIDDEN_ROLL)
+    target = asked.target
+    why = await roll(
+        HiddenAsk(
+            bot=sequel.bot,
+            store=sequel.store,
+            chat_id=asked.campaign.chat_id,
+            title=asked.campaign.title,
+            storyteller=asked.storyteller,
+            profile=asked.campaign.profile,
+            name=target.name,
+            traits=asked.traits,
+            difficulty=asked.difficulty,
+            user_id=target.user_id or 0,
+            npc=target.npc,
+            rng=asked.rng,
+            session=asked.campaign.settings.session,
+        )
+    )
+    await redraw(sequel, asked.campaign.chat_id, asked.campaign.title, asked.after)
+    return why

@@ -1,0 +1,49 @@
+"""The screen's state: which campaign it shows, which panel is open, and the roster as drawn."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from pydantic import ConfigDict
+
+from bot.store import FlowState
+
+KIND = "screen"
+SCREEN_TTL = 7 * 86_400  # a screen stays usable through an evening and the week after
+
+
+class Panel(StrEnum):
+    MAIN = "main"
+    CHARACTER = "who"  # one character's buttons
+    POOL = "pool"  # a secret roll: which pool
+    DIFFICULTY = "diff"  # a secret roll: which difficulty
+
+
+class Did(StrEnum):
+    """What the screen's last press changed, shown under the roster."""
+
+    DAMAGE = "damage"
+    HEAL = "heal"
+    WILLPOWER = "willpower"
+    QUINTESSENCE = "quintessence"
+    BLOOD = "blood"
+    SECRET = "secret"
+
+
+class ScreenFlow(FlowState):
+    kind: ClassVar[str] = KIND
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    campaign: int
+    title: str
+    panel: Panel = Panel.MAIN
+    target: str | None = None  # the character's key: «u:ID» or «n:NAME»
+    pool: int | None = None
+    # The characters' keys in the order the buttons were drawn: a button's index means the
+    # character it showed, even if someone joined the campaign since.
+    roster: tuple[str, ...] = ()
+    did: Did | None = None
+    did_to: str | None = None
+    did_what: str | None = None  # the damage letter (B, L, A) or the secret roll's pool

@@ -1,0 +1,123 @@
+"""What the screen shows of a campaign, read afresh for each drawing: its player characters,
+the NPCs of its fight, and whose turn it is.
+
+The fight is read from the round tracker's flow as stored (``bot.combat.TRACKER``), through
+the rules' own model of a round (``rules.combat.tracker.Round``), so this feature needs no
+other feature's code; an unreadable tracker is simply no fight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pydantic import ValidationError
+
+from bot.combat import TRACKER
+from bot.middlewares import chat_profile
+from bot.store import ChatSettings, Store
+from rules.combat.tracker import Phase, Round
+from rules.errors import RulesInputError
+from rules.health import HealthTrack, track_of
+from rules.profiles import Profile
+from rules.sheet import Sheet, system_of
+
+
+@dataclass(frozen=True)
+class Character:
+    """One line of the screen: a player's character («u:ID») or an NPC («n:NAME»)."""
+
+    key: str
+    name: str
+    sheet: Sheet | None
+    user_id: int | None = None
+    npc: str | None = None
+    health: HealthTrack | None = None  # a fighting NPC's own track kept by the tracker
+    stunned: bool = False
+
+
+@dataclass(frozen=True)
+class Fight:
+    number: int
+    phase: Phase
+    turn: str | None  # who declares or acts now
+
+
+@dataclass(frozen=True)
+class Campaign:
+    chat_id: int
+    title: str
+    settings: ChatSettings
+    profile: Profile
+    players: tuple[Character, ...]
+    npcs: tuple[Character, ...]
+    fight: Fight | None
+
+    def runs(self, user_id: int) -> bool:
+        """Whether ``user_id`` still runs this campaign (the role may have moved)."""
+        return self.settings.storyteller_id == user_id
+
+    @property
+    def everyone(self) -> tuple[Character, ...]:
+        return (*self.players, *self.npcs)
+
+    def find(self, key: str | None) -> Character | None:
+        return next((c for c in self.everyone if c.key == key), None)
+
+
+def _round(data: object) -> tuple[Round, dict[str, HealthTrack]] | None:
+    if not isinstance(data, dict):
+        return None
+    try:
+        found = Round.model_validate(data.get("round", {}))
+    except ValidationError:
+        return None
+    tracks: dict[str, HealthTrack] = {}
+    raw = data.get("health")
+    if isinstance(raw, dict):
+        for name, track in raw.items():
+            if not isinstance(track, dict) or not isinstance(track.get("boxes", []), list):
+                continue
+            try:
+                boxes = track_of(track.get("boxes", [])).boxes
+            except RulesInputError:
+                continue
+            tracks[str(name)] = HealthTrack(boxes, dead=track.get("dead") is True)
+    return found, tracks
+
+
+async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
+    settings = await store.load_chat(chat_id)
+    profile = chat_profile(settings)
+    system = system_of(profile)
+    players = tuple(
+        Character(f"u:{p.owner.user_id}", p.owner.name, p.sheet, user_id=p.owner.user_id)
+        for p in await store.list_sheets(chat_id, system)
+    )
+    live = await store.load_live(chat_id, TRACKER)
+    fight: Fight | None = None
+    npcs: list[Character] = []
+    read = _round(live[0].data) if live is not None else None
+    if read is not None:
+        round_, tracks = read
+        names = {f.key: f.name for f in round_.fighters}
+        actor = round_.actor()
+        declarer = round_.declarer()
+        turn_key = actor[0] if actor is not None else declarer
+        fight = Fight(round_.number, round_.phase, names.get(turn_key) if turn_key else None)
+        stunned = {f.user_id for f in round_.fighters if f.user_id and round_.stunned(f.key)}
+        players = tuple(replace(p, stunned=p.user_id in stunned) for p in players)
+        fighters = [f for f in round_.fighters if f.user_id is None]
+        sheets = {name.casefold(): sheet for name, sheet in await store.list_npcs(chat_id, system)}
+        for fighter in fighters:
+            sheet = sheets.get(fighter.name.casefold())
+            npcs.append(
+                Character(
+                    f"n:{fighter.name}",
+                    fighter.name,
+                    sheet,
+                    npc=fighter.name,
+                    health=tracks.get(fighter.key) or tracks.get(fighter.name),
+                    stunned=round_.stunned(fighter.key),
+                )
+            )
+    return Campaign(chat_id, title, settings, profile, players, tuple(npcs), fight)

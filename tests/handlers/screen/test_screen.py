@@ -1,0 +1,224 @@
+"""``/screen``: the Storyteller's screen in the private chat, its buttons on the runner's road,
+and the players told privately of what it changed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from aiogram.methods import SendMessage
+from aiogram.types import Chat, InlineKeyboardMarkup
+from aiogram.utils.i18n import I18n
+
+from bot.app import create_dispatcher, make_bot
+from bot.settings import Settings
+from bot.store import Store
+from bot.store.sessions import load_events
+from rules.health import DamageType
+from rules.sheet import SheetSystem
+from tests.handlers.conftest import GROUP, TOKEN, Table, buttons, player
+from tests.handlers.hidden.test_hidden import PrivacySession
+
+ST = player(9, "Mira")
+ANNA = player(1, "Anna")
+BORIS = player(2, "Boris")
+PRIVATE = Chat(id=ST.id, type="private", first_name="Mira")
+
+
+@pytest.fixture
+def table(fake_store: Store, i18n: I18n) -> Table:
+    session = PrivacySession()
+    bot = make_bot(TOKEN, session)
+    dispatcher = create_dispatcher(Settings(_env_file=None), fake_store, i18n)
+    return Table(dispatcher, bot, session, fake_store, i18n, rng=random.Random(5))
+
+
+def privacy(table: Table) -> PrivacySession:
+    assert isinstance(table.session, PrivacySession)
+    return table.session
+
+
+async def campaign(table: Table) -> None:
+    table.session.admins.add(ST.id)
+    await table.say(ST, "/st")
+    privacy(table).open_private.update({ST.id, ANNA.id})
+    await table.say(ANNA, "/set выносливость 2 сила воли 5 восприятие 3 бдительность 2")
+    await table.say(BORIS, "/set сила воли 3")
+    table.chat = PRIVATE
+
+
+def last_markup(table: Table) -> InlineKeyboardMarkup:
+    for call in reversed(table.session.calls):
+        markup = getattr(call, "reply_markup", None)
+        if isinstance(markup, InlineKeyboardMarkup) and any(
+            b.callback_data and b.callback_data.startswith("scr:") for b in buttons(markup)
+        ):
+            return markup
+    raise AssertionError("no screen drawn")
+
+
+async def press(table: Table, screen_id: int, label: str) -> None:
+    found = [b for b in buttons(last_markup(table)) if label in b.text]
+    assert found, [b.text for b in buttons(last_markup(table))]
+    assert found[0].callback_data is not None
+    await table.tap(ST, found[0].callback_data, screen_id)
+
+
+async def open_screen(table: Table) -> tuple[int, str]:
+    await table.say(ST, "/screen")
+    sent = table.session.sent[-1]
+    assert sent.chat_id == ST.id
+    return table.session.messages[-1].message_id, sent.text
+
+
+async def test_the_screen_lists_every_player_character(table: Table) -> None:
+    await campaign(table)
+    _screen, text = await open_screen(table)
+    assert "Chronicle" in text
+    assert "Anna" in text
+    assert "Boris" in text
+    assert "5/5" in text  # Anna's Willpower
+
+
+async def test_damage_lands_on_the_sheet_and_the_player_is_told(table: Table) -> None:
+    await campaign(table)
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "+летальн")
+    sheet = await table.store.load_sheet(GROUP.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == (DamageType.LETHAL,)
+    told = [c for c in table.session.sent if c.chat_id == ANNA.id]
+    assert len(told) == 1
+    assert "Chronicle" in told[0].text
+    # the screen is redrawn with the wound
+    assert "−1" in table.session.edits[-1].text or "[X]" in table.session.edits[-1].text
+    await press(table, screen, "−1")  # a Willpower point spent on Anna's behalf
+    sheet = await table.store.load_sheet(GROUP.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.willpower_current == 4
+    assert len([c for c in table.session.sent if c.chat_id == ANNA.id]) == 2
+
+
+async def test_a_player_the_bot_cannot_write_to_is_told_once_in_the_group(table: Table) -> None:
+    await campaign(table)
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Boris")
+    await press(table, screen, "+ударн")
+    await press(table, screen, "+ударн")
+    in_group = [c for c in table.session.sent if c.chat_id == GROUP.id and "t.me/" in c.text]
+    assert len(in_group) == 1
+    assert "t.me/" in in_group[0].text
+    sheet = await table.store.load_sheet(GROUP.id, BORIS.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == (DamageType.BASHING, DamageType.BASHING)
+
+
+async def test_notify_off_stops_the_notices(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ANNA, "/notify off")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "Лечить")  # nothing to heal is still a heal of nothing
+    await press(table, screen, "+ударн")
+    assert not [c for c in table.session.sent if c.chat_id == ANNA.id]
+
+
+async def test_a_secret_roll_from_the_screen_posts_its_commitment(table: Table) -> None:
+    await campaign(table)
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "Тайный")
+    await press(table, screen, "Восприятие+Бдительность")
+    before = len(table.session.sent)
+    await press(table, screen, "7")
+    new = table.session.sent[before:]
+    private = [c for c in new if c.chat_id == ST.id]
+    group = [c for c in new if c.chat_id == GROUP.id]
+    assert len(private) == 1
+    assert len(group) == 1
+    assert "SHA-256" in group[0].text or len(group[0].text) > 0
+    assert "Anna" in private[0].text
+
+
+async def test_someone_else_cannot_press_the_screen(table: Table) -> None:
+    await campaign(table)
+    screen, _text = await open_screen(table)
+    data = next(b.callback_data for b in buttons(last_markup(table)) if "Anna" in b.text)
+    assert data is not None
+    edits = len(table.session.edits)
+    await table.tap(BORIS, data, screen)
+    assert len(table.session.edits) == edits
+    assert table.session.answers[-1].show_alert
+
+
+async def test_the_screen_only_in_private(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/screen")
+    assert isinstance(table.session.sent[-1], SendMessage)
+    assert table.session.sent[-1].chat_id == GROUP.id
+
+
+async def test_the_storytellers_dmg_heal_and_set_in_the_group_are_told(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/dmg 2 л", reply_to=ANNA)
+    await table.say(ST, "/heal", reply_to=ANNA)
+    await table.say(ST, "/set сила воли 6", reply_to=ANNA)
+    told = [c.text for c in table.session.sent if c.chat_id == ANNA.id]
+    assert len(told) == 3
+    assert all("Chronicle" in text for text in told)
+    sheet = await table.store.load_sheet(GROUP.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.willpower == 6
+    # a player's own change is news to nobody
+    await table.say(ANNA, "/dmg 1 у")
+    assert len([c for c in table.session.sent if c.chat_id == ANNA.id]) == 3
+
+
+async def test_the_screens_changes_go_into_the_sessions_chronicle(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/session start")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "+тяжёл")
+    table.chat = GROUP
+    await table.say(ST, "/dmg 1 у", reply_to=ANNA)
+    events = await load_events(table.store.redis, GROUP.id, 1)
+    assert [e["who"] for e in events] == ["Anna", "Anna"]
+    assert "тяжёл" in events[0]["what"]
+
+
+async def test_the_screen_shows_the_fights_npcs_and_round(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/npc Страж: ловкость 3 смекалка 2 выносливость 2")
+    await table.say(ANNA, "/init 7")
+    await table.say(ST, "/init npc Страж 5")
+    table.chat = PRIVATE
+    _screen, text = await open_screen(table)
+    assert "Страж" in text
+    assert "раунд 1" in text
+    names = [b.text for b in buttons(last_markup(table))]
+    assert "👹 Страж" in names
+    assert "👤 Anna" in names
+
+
+async def test_a_secret_roll_from_the_screen_belongs_to_the_running_session(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ST, "/session start")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "Тайный")
+    await press(table, screen, "Восприятие+Бдительность")
+    await press(table, screen, "6")
+    marker = (await table.store.recent_rolls(GROUP.id))[0]
+    assert marker["hidden"] is True
+    assert marker["ses"] == 1
