@@ -33,6 +33,7 @@ from bot import metrics
 from bot.app import SHUTDOWN_GRACE, create_dispatcher, make_bot
 from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
+from bot.miniapp import server as miniapp_server
 from bot.session import make_session
 from bot.settings import EXIT_BAD_SETTINGS, EXIT_UNREACHABLE, Settings
 from bot.store import Store
@@ -109,11 +110,13 @@ async def run(settings: Settings) -> None:
     gc.enable()
     bot = make_bot(token, make_session(settings, store))
     try:
+        miniapp = miniapp_server.build(settings, dispatcher, bot)
         async with metrics.serving(settings, store, bot):
             if settings.webhook_url:
-                await serve(settings, dispatcher, bot)
+                await serve(settings, dispatcher, bot, miniapp)
             else:
-                await poll(dispatcher, bot, store)
+                async with miniapp_server.serving(settings, miniapp):
+                    await poll(dispatcher, bot, store)
     except Exception:
         # Start-up failed (a clean stop closes Redis in the Dispatcher's shutdown).
         with contextlib.suppress(Exception):

@@ -60,6 +60,14 @@ class Settings(BaseSettings):
     # Seconds an update whose result Telegram keeps refusing (5xx, no answer) is tried before
     # it is dropped, what it spent given back, and its player told (bot/delivery.py).
     give_up_after: float = Field(default=900.0, ge=1.0)
+    # The Mini App sheet (bot/miniapp/): its public HTTPS address (the operator's proxy in
+    # front of this process), the short name given to @BotFather's /newapp (for the direct
+    # link a group's /sheet offers), and where it listens in polling mode (in webhook mode it
+    # shares the webhook's server).
+    miniapp_url: str | None = None
+    miniapp_name: str | None = None
+    miniapp_host: str = "0.0.0.0"
+    miniapp_port: int = Field(default=8081, ge=1, le=65535)
 
     @field_validator("bot_token")
     @classmethod
@@ -87,7 +95,7 @@ class Settings(BaseSettings):
             )
         return value
 
-    @field_validator("telegram_api_url", "webhook_url")
+    @field_validator("telegram_api_url", "webhook_url", "miniapp_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -132,6 +140,12 @@ class Settings(BaseSettings):
         if self.webhook_url is not None and self.webhook_secret is None:
             raise ValueError("WEBHOOK_SECRET is required when WEBHOOK_URL is set")
         return self
+
+    @property
+    def miniapp_path(self) -> str:
+        """Where the Mini App is served: the path of MINIAPP_URL, ending in ``/``."""
+        path = urlsplit(self.miniapp_url or "").path.rstrip("/")
+        return path + "/"
 
     @property
     def listen_path(self) -> str:
