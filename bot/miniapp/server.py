@@ -147,14 +147,7 @@ class MiniApp:
         self._members: dict[tuple[int, int], tuple[float, str | None]] = {}
 
     def add_routes(self, app: web.Application, prefix: str = "/", *, index: bool = True) -> None:
-        if index:
-            app.router.add_get(prefix, self._index)
-        app.router.add_get(prefix + "index.html", self._index)
-        app.router.add_static(prefix + "static/", STATIC)
-        app.router.add_get(prefix + "api/sheet", self._sheet)
-        app.router.add_post(prefix + "api/edit", self._edit)
-        app.router.add_post(prefix + "api/odds", self._odds)
-        app.router.add_post(prefix + "api/roll", self._roll)
+        mount(app, prefix, lambda: self, index=index)
 
     async def close(self, grace: float = 5.0) -> None:
         if self.delivery is not None:
@@ -394,6 +387,36 @@ class MiniApp:
             return web.json_response({"posted": True, "update_id": raw["update_id"]})
 
         return await self._guarded(request, work)
+
+
+def mount(
+    app: web.Application,
+    prefix: str,
+    get: Callable[[], MiniApp | None],
+    *,
+    index: bool = True,
+) -> None:
+    """The page and the API under ``prefix``, answered by whatever Mini App ``get`` gives at
+    request time (503 before there is one: the playground mounts it before its bot exists)."""
+
+    def route(name: str) -> Callable[[web.Request], Any]:
+        async def handler(request: web.Request) -> web.StreamResponse:
+            miniapp = get()
+            if miniapp is None:
+                return web.json_response({"error": "starting"}, status=503)
+            answer: web.StreamResponse = await getattr(miniapp, name)(request)
+            return answer
+
+        return handler
+
+    if index:
+        app.router.add_get(prefix, route("_index"))
+    app.router.add_get(prefix + "index.html", route("_index"))
+    app.router.add_static(prefix + "static/", STATIC)
+    app.router.add_get(prefix + "api/sheet", route("_sheet"))
+    app.router.add_post(prefix + "api/edit", route("_edit"))
+    app.router.add_post(prefix + "api/odds", route("_odds"))
+    app.router.add_post(prefix + "api/roll", route("_roll"))
 
 
 def roll_update(caller: Caller, request_id: str, line: str) -> dict[str, Any]:
