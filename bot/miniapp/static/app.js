@@ -84,15 +84,39 @@
     draw();
   }
 
+  // The part of a sheet a tap changes: when a race was lost to an edit elsewhere (a /set in
+  // the chat) that left this part as it was, the tap still means the same and is sent again
+  // on the newest sheet, so both changes stand; otherwise the player sees the newest sheet.
+  function partOf(sheet, op) {
+    if (op.op === "set") {
+      for (const g of sheet.groups) for (const t of g.traits) if (t.code === op.trait) return t.value;
+      if (op.trait === "willpower") return sheet.willpower && sheet.willpower.permanent;
+      if (sheet.d6) return JSON.stringify(sheet.d6);
+    }
+    if (op.op === "wound" || op.op === "heal") return JSON.stringify(sheet.health);
+    if (op.what === "willpower") return JSON.stringify(sheet.willpower);
+    if (op.what === "quintessence" || op.what === "paradox") return JSON.stringify(sheet.wheel);
+    if (op.what === "blood") return sheet.blood;
+    return JSON.stringify(sheet.d6 || null);
+  }
+
   async function edit(op) {
     if (busy || !state) return;
     busy = true;
     try {
-      const { status, data } = await api("POST", "edit", Object.assign({ version: state.version }, op));
-      if (status === 200) { state = data.sheet; note(""); }
-      else if (status === 409) { state = data.sheet; note(state.labels.updated); }
-      else if (status === 422) { note(state.labels.refused, true); }
-      else { note("⛔ " + (data.error || status), true); }
+      let retried = false;
+      for (;;) {
+        const { status, data } = await api("POST", "edit", Object.assign({ version: state.version }, op));
+        if (status === 409) {
+          const same = !retried && partOf(state, op) === partOf(data.sheet, op);
+          state = data.sheet;
+          note(state.labels.updated);
+          if (same) { retried = true; continue; }
+        } else if (status === 200) { state = data.sheet; if (!retried) note(""); }
+        else if (status === 422) { note(state.labels.refused, true); }
+        else { note("⛔ " + (data.error || status), true); }
+        break;
+      }
       draw();
     } finally { busy = false; }
   }
