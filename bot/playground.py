@@ -52,7 +52,6 @@ async def run(port: int, browser: bool) -> None:
     # Imported here: bot.launch is the heavy part of python -m bot, and its poll() is the one road
     # of updates, signals and shutdown that the playground must share.
     from bot.launch import poll
-
     from bot.miniapp.server import MiniApp, mount
 
     api = FakeBotApi(bot_name=BOT_NAMES["ru"])

@@ -36,19 +36,16 @@ from aiogram.utils.i18n import gettext as _
 from aiohttp import web
 
 from bot.delivery import Delivery
-from bot.miniapp import initdata, sheetview
 from bot.middlewares import chat_profile
+from bot.miniapp import initdata, sheetview
 from bot.settings import Settings as BotSettings
 from bot.store import REDIS_ERRORS, ChatSettings, SheetOwner, Store
 from bot.traits import Lang, TraitNameError, resolve
-from rules import probability
 from rules.errors import RulesInputError
 from rules.health import DamageType, apply_damage, heal
 from rules.profiles import GameSystem, Profile
 from rules.sheet import (
     Sheet,
-    SheetSystem,
-    Stat,
     add_paradox,
     gain_blood,
     gain_quintessence,
@@ -170,7 +167,7 @@ class MiniApp:
             return cached[1]
         try:
             member = await self.bot.get_chat_member(chat_id, user_id)
-            status: str | None = str(member.status)
+            status: str | None = str(getattr(member.status, "value", member.status))
         except TelegramAPIError:
             status = None
         self._members[key] = (now, status)
@@ -198,11 +195,7 @@ class MiniApp:
                 raise Refused(403, "not a member")
             admin = status in ADMIN_STATUSES
         settings = await self.store.load_chat(chat_id)
-        runs = (
-            settings.storyteller_id == user_id
-            if settings.storyteller_id is not None
-            else admin
-        )
+        runs = settings.storyteller_id == user_id if settings.storyteller_id is not None else admin
         lang = sheetview.lang_of(settings.locale or data.user.language_code)
         return Caller(data.user, chat_id, settings, chat_profile(settings), runs, lang)
 
@@ -428,7 +421,11 @@ def roll_update(caller: Caller, request_id: str, line: str) -> dict[str, Any]:
     else:
         chat.update(type="supergroup" if str(chat_id).startswith("-100") else "group")
         chat["title"] = "campaign"
-    user: dict[str, Any] = {"id": caller.user.id, "is_bot": False, "first_name": caller.user.first_name}
+    user: dict[str, Any] = {
+        "id": caller.user.id,
+        "is_bot": False,
+        "first_name": caller.user.first_name,
+    }
     if caller.user.username:
         user["username"] = caller.user.username
     if caller.user.language_code:
@@ -503,10 +500,6 @@ def edit_of(body: dict[str, Any], profile: Profile) -> Callable[[Sheet], Sheet]:
     raise Refused(400, "op")
 
 
-def stat_names() -> tuple[str, ...]:
-    return tuple(s.value for s in Stat)
-
-
 def page_text() -> str:
     """The page's title, for the catalogue (the page draws the rest from the API)."""
     return _("Character sheet")
@@ -536,7 +529,9 @@ async def serving(settings: BotSettings, miniapp: MiniApp | None) -> AsyncIterat
     try:
         await web.TCPSite(runner, settings.miniapp_host, settings.miniapp_port).start()
         log.info(
-            "Mini App on %s:%d%s", settings.miniapp_host, settings.miniapp_port,
+            "Mini App on %s:%d%s",
+            settings.miniapp_host,
+            settings.miniapp_port,
             settings.miniapp_path,
         )
         yield

@@ -27,8 +27,8 @@ import re
 from collections.abc import Callable
 
 from aiogram import Bot, Router
-from aiogram.filters import Command, CommandObject
 from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
 from aiogram.types import (
     CallbackQuery,
     InlineKeyboardButton,

@@ -43,9 +43,7 @@ async def launch_data(base: str, user_id: int, chat_id: int) -> str:
     """The initData the playground signs, read off its redirect like the page reads it."""
     async with (
         aiohttp.ClientSession() as session,
-        session.get(
-            f"{base}?user_id={user_id}&chat_id={chat_id}", allow_redirects=False
-        ) as opened,
+        session.get(f"{base}?user_id={user_id}&chat_id={chat_id}", allow_redirects=False) as opened,
     ):
         assert opened.status == 302
         fragment = opened.headers["Location"].split("#", 1)[1]
