@@ -36,8 +36,10 @@ from aiogram.utils.i18n import gettext as _
 from aiohttp import web
 
 from bot.delivery import Delivery
+from bot.features import FeatureSet
 from bot.middlewares import chat_profile
 from bot.miniapp import initdata, sheetview
+from bot.miniapp.handoffs import REFRESH_LIVE
 from bot.settings import Settings as BotSettings
 from bot.store import REDIS_ERRORS, ChatSettings, SheetOwner, Store
 from bot.traits import Lang, TraitNameError, resolve
@@ -132,6 +134,7 @@ class MiniApp:
         i18n: I18n,
         dispatcher: Dispatcher | None = None,
         clock: Callable[[], float] = time.monotonic,
+        features: FeatureSet | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -141,6 +144,8 @@ class MiniApp:
             Delivery(dispatcher, bot, store, take_over=False) if dispatcher is not None else None
         )
         self.clock = clock
+        found = dispatcher.workflow_data.get("features") if dispatcher is not None else None
+        self.features = features or (found if isinstance(found, FeatureSet) else None)
         self._members: dict[tuple[int, int], tuple[float, str | None]] = {}
 
     def add_routes(self, app: web.Application, prefix: str = "/", *, index: bool = True) -> None:
@@ -253,6 +258,19 @@ class MiniApp:
         )
         return drawn
 
+    async def _refresh_live(self, caller: Caller) -> None:
+        """The chat's tracker shows health: it is redrawn as after a ``/dmg`` in the chat."""
+        if self.features is None or not self.features.has(REFRESH_LIVE):
+            return
+        try:
+            await self.features.handoff(REFRESH_LIVE)(
+                self.bot, self.store, caller.chat_id, caller.profile
+            )
+        except TelegramAPIError as error:
+            log.info("live messages of %s not redrawn: %s", caller.chat_id, error)
+        except REDIS_ERRORS as error:
+            log.info("live messages of %s not redrawn: %s", caller.chat_id, error)
+
     # ----- the API -------------------------------------------------------------------------
 
     async def _guarded(
@@ -321,6 +339,8 @@ class MiniApp:
                 return web.json_response({"conflict": True, "sheet": drawn}, status=409)
             except RulesInputError as error:
                 return web.json_response({"error": "refused", "field": error.field}, status=422)
+            if body.get("op") in ("wound", "heal", "set"):
+                await self._refresh_live(caller)
             return web.json_response({"sheet": await self.describe(caller, target, sheet)})
 
         return await self._guarded(request, work)

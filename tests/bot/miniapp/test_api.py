@@ -245,3 +245,31 @@ def test_the_roll_update_is_the_players_r_in_the_campaign() -> None:
     assert update.message.text == "/r dexterity+brawl 6 wp"
     assert update.message.chat.id == GROUP
     assert update.message.from_user.id == ANYA
+
+
+async def test_a_wound_on_the_page_redraws_the_chats_tracker(fake_store: Store) -> None:
+    from aiogram import Router
+
+    from bot.features import Feature, FeatureSet
+    from bot.miniapp.handoffs import REFRESH_LIVE
+
+    redrawn: list[int] = []
+
+    async def refresh(_bot: Bot, _store: Store, chat_id: int, _profile: Any) -> None:
+        redrawn.append(chat_id)
+
+    features = FeatureSet(
+        [Feature(name="fight", make_router=Router, provides={REFRESH_LIVE: refresh})]
+    )
+    miniapp = MiniApp(
+        cast(Bot, FakeBot()), fake_store, TOKEN, load_i18n(LOCALES_DIR, "ru"), features=features
+    )
+    app = web.Application()
+    miniapp.add_routes(app, "/app/")
+    async with TestClient(TestServer(app)) as test_client:
+        _status, drawn = await sheet(test_client, signed(ANYA))
+        status, _body = await edit(
+            test_client, signed(ANYA), op="wound", kind="B", version=drawn["version"]
+        )
+        assert status == 200
+    assert redrawn == [GROUP]
