@@ -201,7 +201,8 @@ class MiniApp:
             admin = status in ADMIN_STATUSES
         settings = await self.store.load_chat(chat_id)
         runs = settings.storyteller_id == user_id if settings.storyteller_id is not None else admin
-        lang = sheetview.lang_of(settings.locale or data.user.language_code)
+        # The page is the reader's own: their Telegram language, as their toasts are.
+        lang = sheetview.lang_of(data.user.language_code or settings.locale)
         return Caller(data.user, chat_id, settings, chat_profile(settings), runs, lang)
 
     def target(self, caller: Caller, given: Any, npc: Any) -> Target:

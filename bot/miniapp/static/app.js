@@ -126,7 +126,7 @@
     const row = el("div", { class: "trait", "data-trait": name, "data-value": String(value), "data-code": code });
     const label = el("button", { type: "button", class: "pick" + (picked.includes(code) ? " on" : ""),
       "data-pick": true, text: name, onclick: () => togglePick(code, rollable) });
-    const holder = el("div", { class: "dots" });
+    const holder = el("div", { class: max > 5 ? "dots ten" : "dots" });
     if (min === 0) {
       holder.append(el("button", { type: "button", class: "dot zero", "data-dot": "0",
         "aria-label": name + " 0", onclick: () => onTap(0) }));

@@ -273,3 +273,29 @@ async def test_a_wound_on_the_page_redraws_the_chats_tracker(fake_store: Store) 
         )
         assert status == 200
     assert redrawn == [GROUP]
+
+
+async def test_each_game_draws_its_own_sheet(
+    client: tuple[TestClient[Any, Any], FakeBot], fake_store: Store
+) -> None:
+    test_client, _bot = client
+    await fake_store.update_chat(GROUP, profile="dark-ages")
+    _status, drawn = await sheet(test_client, signed(ANYA))
+    titles = [group["title"] for group in drawn["groups"]]
+    assert "Добродетели" in titles or "Virtues" in titles, titles
+    assert drawn["blood"] == 0
+    assert "wheel" not in drawn
+    status, body = await edit(
+        test_client, signed(ANYA), op="gain", what="blood", points=3, version=drawn["version"]
+    )
+    assert status == 200
+    assert body["sheet"]["blood"] == 3
+    await fake_store.update_chat(GROUP, profile="d6")
+    _status, drawn = await sheet(test_client, signed(ANYA))
+    assert drawn["d6"] == {"powers": [], "weakness": 0, "luck": 0, "wounds": []}
+    assert "willpower" not in drawn
+    status, body = await edit(
+        test_client, signed(ANYA), op="power", name="Огонь", value=2, version=drawn["version"]
+    )
+    assert status == 200
+    assert body["sheet"]["d6"]["powers"] == [{"name": "Огонь", "value": 2}]
