@@ -194,3 +194,59 @@ async def test_a_chat_edit_racing_a_page_edit_both_survive(playground: str, page
     text = await bot_answer(playground, GROUP, before, r"Обаяние")
     assert re.search(r"Сила\D{0,12}4", text), text
     assert re.search(r"Обаяние\D{0,12}2", text), text
+
+
+async def test_a_roll_sent_twice_is_shown_once_and_paid_once(playground: str) -> None:  # noqa: F811
+    base = (await people(playground))["miniapp"]
+    data = await launch_data(base, BORIS, GROUP)
+    headers = {"X-Telegram-Init-Data": data}
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "api/sheet", headers=headers) as got:
+            drawn = await got.json()
+        for step in (
+            {"op": "set", "trait": "willpower", "value": 3},
+            {"op": "set", "trait": "wits", "value": 2},
+        ):
+            async with session.post(
+                base + "api/edit", json={**step, "version": drawn["version"]}, headers=headers
+            ) as edited:
+                assert edited.status == 200
+                drawn = (await edited.json())["sheet"]
+        before = await last_id(playground, GROUP)
+        roll = {"traits": ["wits"], "difficulty": 6, "willpower": True, "request_id": "twice-0001"}
+        for _ in range(2):
+            async with session.post(base + "api/roll", json=roll, headers=headers) as rolled:
+                assert rolled.status == 200
+        await bot_answer(playground, GROUP, before, r"^(?:\d+ )?\d+$")
+        await asyncio.sleep(1.5)
+        async with session.get(base + "api/sheet", headers=headers) as got:
+            after = await got.json()
+    shown = [
+        m
+        for m in await messages(playground, GROUP)
+        if m["message_id"] > before and re.search(r"^(?:\d+ )?\d+$", m["text"], re.M)
+    ]
+    assert len(shown) == 1, shown
+    assert after["willpower"]["current"] == 2  # one point, however often it was sent
+
+
+async def test_the_playground_opens_the_sheet_beside_the_chat(playground: str) -> None:  # noqa: F811
+    if not HAVE_CHROMIUM:
+        pytest.skip("Debian's chromium is not installed")
+    from playwright.async_api import async_playwright
+
+    before = await last_id(playground, GROUP)
+    await post(playground, GROUP, ANYA, "/sheet")
+    await bot_answer(playground, GROUP, before, r"Аня")
+    async with async_playwright() as driver:
+        chromium = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            chat = await chromium.new_page(viewport={"width": 400, "height": 800})
+            await chat.goto(playground + "/")
+            await chat.locator(f'.person[data-user-id="{ANYA}"]').click()
+            button = chat.locator(".keyboard button", has_text="Открыть лист").last
+            await button.click()
+            frame = chat.frame_locator("#miniapp-frame")
+            await frame.locator('[data-trait="Ловкость"][data-value="3"]').wait_for()
+        finally:
+            await chromium.close()
