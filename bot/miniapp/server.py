@@ -70,6 +70,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 MEMBER_TTL = 300.0  # seconds a getChatMember answer is trusted
+MEMBERS_KEPT = 10_000  # answers kept before the stale ones are swept
 MEMBER_STATUSES = frozenset(
     {
         ChatMemberStatus.CREATOR,
@@ -175,6 +176,8 @@ class MiniApp:
             status: str | None = str(getattr(member.status, "value", member.status))
         except TelegramAPIError:
             status = None
+        if len(self._members) >= MEMBERS_KEPT:  # a day of strangers must not fill the memory
+            self._members = {k: v for k, v in self._members.items() if now - v[0] < MEMBER_TTL}
         self._members[key] = (now, status)
         return status
 
@@ -187,6 +190,8 @@ class MiniApp:
         given = (body or {}).get("campaign") if body is not None else None
         campaign = given if isinstance(given, str) else request.query.get("campaign")
         chat_id = initdata.decode_campaign(campaign or data.start_param)
+        if campaign and chat_id is None:
+            raise Refused(400, "campaign")
         if chat_id is None:
             chat_id = data.user.id  # opened from the private chat: its own campaign
         user_id = data.user.id

@@ -116,6 +116,7 @@ async def test_a_stranger_and_a_foreign_campaign_are_403(
     # A player opens only their own sheet; the NPCs are the Storyteller's.
     assert (await sheet(test_client, signed(ANYA), f"?user={BORIS}"))[0] == 403
     assert (await sheet(test_client, signed(ANYA), "?npc=Guard"))[0] == 403
+    assert (await sheet(test_client, signed(ANYA), "?campaign=nonsense"))[0] == 400
     asked = bot.asked
     await sheet(test_client, signed(ANYA))
     await sheet(test_client, signed(ANYA))
