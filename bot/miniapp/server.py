@@ -82,6 +82,8 @@ MEMBER_STATUSES = frozenset(
 ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 REQUEST_ID_MAX = 64
 TRAITS_MAX = 2
+D6_POWERS_MAX = 5
+D6_REQUIRED_MAX = 5
 # Above Telegram's update ids (32-bit): an update made from a page's request never meets one.
 SYNTHETIC_BASE = 1 << 40
 SYNTHETIC_MESSAGE = (1 << 31) - 1  # the command that never was: its answer replies to nothing
@@ -351,37 +353,68 @@ class MiniApp:
 
         return await self._guarded(request, work)
 
-    def _pick(self, body: dict[str, Any], profile: Profile) -> tuple[list[str], int, bool, int]:
+    def _pick(self, body: dict[str, Any], profile: Profile, sheet: Sheet) -> Ask:
+        """The roll the page composed. In the d6 game the picks are the sheet's powers,
+        ``difficulty`` the measures required, ``willpower`` the weakness and ``threshold``
+        the luck dice spent."""
         traits = body.get("traits")
-        if not isinstance(traits, list) or not 1 <= len(traits) <= TRAITS_MAX:
-            raise Refused(400, "pick one or two traits")
-        system = system_of(profile)
-        codes: list[str] = []
-        for trait in traits:
-            try:
-                codes.append(str(resolve(str(trait)[:40], system)))
-            except TraitNameError:
-                raise Refused(400, "unknown trait") from None
-        difficulty = body.get("difficulty", profile.default_difficulty)
+        d6 = profile.system is GameSystem.D6
+        most = D6_POWERS_MAX if d6 else TRAITS_MAX
+        if not isinstance(traits, list) or not 1 <= len(traits) <= most:
+            raise Refused(400, f"pick 1 to {most} traits")
+        picked: list[str] = []
+        if d6:
+            powers = {p.name.casefold(): p.name for p in sheet.powers}
+            for trait in traits:
+                name = powers.get(str(trait).casefold())
+                if name is None:
+                    raise Refused(400, "unknown power")
+                picked.append(name)
+        else:
+            for trait in traits:
+                try:
+                    picked.append(str(resolve(str(trait)[:40], system_of(profile))))
+                except TraitNameError:
+                    raise Refused(400, "unknown trait") from None
+        low, high = (1, D6_REQUIRED_MAX) if d6 else (2, 10)
+        difficulty = body.get("difficulty", 1 if d6 else profile.default_difficulty)
         threshold = body.get("threshold", 0)
-        if not isinstance(difficulty, int) or not 2 <= difficulty <= 10:
-            raise Refused(400, "difficulty 2 to 10")
-        if not isinstance(threshold, int) or not 0 <= threshold <= 10:
+        if isinstance(difficulty, bool) or not isinstance(difficulty, int):
+            raise Refused(400, "difficulty")
+        if not low <= difficulty <= high:
+            raise Refused(400, f"difficulty {low} to {high}")
+        if isinstance(threshold, bool) or not isinstance(threshold, int):
+            raise Refused(400, "threshold")
+        if not 0 <= threshold <= 10:
             raise Refused(400, "threshold 0 to 10")
-        return codes, difficulty, body.get("willpower") is True, threshold
+        return Ask(tuple(picked), difficulty, body.get("willpower") is True, threshold, d6)
 
     async def _odds(self, request: web.Request) -> web.Response:
         async def work(request: web.Request) -> web.Response:
             body = await self._body(request)
             caller = await self.caller(request, body)
-            if caller.profile.system is not GameSystem.D10:
-                raise Refused(400, "d10 games only")
-            codes, difficulty, willpower, threshold = self._pick(body, caller.profile)
             sheet = await self.load(caller, Target(caller.user.id, None))
+            ask = self._pick(body, caller.profile, sheet)
             with self.i18n.context(), self.i18n.use_locale(caller.lang):
-                odds = sheetview.odds(
-                    sheet, caller.profile, codes, difficulty, willpower, threshold
-                )
+                if ask.d6:
+                    odds = sheetview.d6_odds(
+                        sheet,
+                        caller.profile,
+                        caller.user.first_name,
+                        ask.traits,
+                        ask.difficulty,
+                        ask.willpower,
+                        ask.threshold,
+                    )
+                else:
+                    odds = sheetview.odds(
+                        sheet,
+                        caller.profile,
+                        ask.traits,
+                        ask.difficulty,
+                        ask.willpower,
+                        ask.threshold,
+                    )
             return web.json_response(odds)
 
         return await self._guarded(request, work)
@@ -393,19 +426,37 @@ class MiniApp:
             request_id = body.get("request_id")
             if not isinstance(request_id, str) or not 8 <= len(request_id) <= REQUEST_ID_MAX:
                 raise Refused(400, "request_id: 8 to 64 characters")
-            codes, difficulty, willpower, threshold = self._pick(body, caller.profile)
+            sheet = await self.load(caller, Target(caller.user.id, None))
+            ask = self._pick(body, caller.profile, sheet)
             if self.delivery is None:
                 raise Refused(503, "rolls are not served here")
-            line = "+".join(codes) + f" {difficulty}"
-            if threshold:
-                line += f" t{threshold}"
-            if willpower:
-                line += " wp"
-            raw = roll_update(caller, request_id, line)
+            raw = roll_update(caller, request_id, ask.line())
             await self.delivery.receive([raw])
             return web.json_response({"posted": True, "update_id": raw["update_id"]})
 
         return await self._guarded(request, work)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A roll composed on the page (see :meth:`MiniApp._pick` for the d6 reading)."""
+
+    traits: tuple[str, ...]
+    difficulty: int
+    willpower: bool
+    threshold: int
+    d6: bool = False
+
+    def line(self) -> str:
+        """The ``/r`` line the player would have typed."""
+        line = "+".join(self.traits) + f" {self.difficulty}"
+        if self.d6:
+            if self.threshold:
+                line += f" luck {self.threshold}"
+            return line + (" weak" if self.willpower else "")
+        if self.threshold:
+            line += f" t{self.threshold}"
+        return line + (" wp" if self.willpower else "")
 
 
 def mount(

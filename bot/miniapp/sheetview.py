@@ -13,6 +13,7 @@ from bot import rolling
 from bot.traits import Lang, display_name
 from rules import probability
 from rules.actions import PoolStatus
+from rules.d6 import probability as d6_probability
 from rules.errors import RulesInputError
 from rules.health import TRACK_SIZE, wound_penalty
 from rules.profiles import Profile
@@ -162,6 +163,7 @@ def labels() -> dict[str, str]:
         "mine": _("My sheet"),
         "cannot_act": _("Cannot act"),
         "title": _("Character sheet"),
+        "required": _("Measures required"),
     }
 
 
@@ -198,4 +200,31 @@ def odds(
         "success": law.success,
         "botch": law.botch,
         "status": pool_status(pool),
+    }
+
+
+def d6_odds(
+    sheet: Sheet,
+    profile: Profile,
+    owner: str,
+    powers: Sequence[str],
+    required: int,
+    weakness: bool,
+    luck: int,
+) -> dict[str, Any]:
+    """The chance the picked powers make (weakness, wounds and luck counted) and the exact
+    odds of at least ``required`` measures and of a fiasco."""
+    ask = rolling.D6Ask(powers=tuple(powers), weakness=weakness, luck=luck)
+    try:
+        pool = rolling.d6_pool_of(sheet, owner, profile, ask)
+    except rolling.PoolRefused as refused:
+        return {"refused": refused.text}
+    if pool.dice < 1:
+        return {"refused": _("No dice to roll")}
+    return {
+        "pool": pool.dice,
+        "difficulty": required,
+        "success": float(d6_probability.p_success(pool.dice, required)),
+        "botch": float(d6_probability.p_fiasco(pool.dice)),
+        "status": PoolStatus.ROLL.value,
     }

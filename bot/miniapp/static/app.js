@@ -142,7 +142,7 @@
   function togglePick(code, rollable) {
     if (!rollable || !ownSheet()) return;
     if (picked.includes(code)) picked = picked.filter((c) => c !== code);
-    else picked = picked.concat([code]).slice(-2);
+    else picked = picked.concat([code]).slice(state.system === "d6" ? -5 : -2);
     draw();
     odds();
   }
@@ -254,7 +254,7 @@
     if (s.d6) {
       const d = s.d6;
       const powers = el("div", { class: "group" }, el("h2", { text: L.powers }));
-      for (const p of d.powers) powers.append(dots(p.name, p.name, p.value, 0, 6, (n) => edit({ op: "power", name: p.name, value: n }), false));
+      for (const p of d.powers) powers.append(dots(p.name, p.name, p.value, 0, 3, (n) => edit({ op: "power", name: p.name, value: n }), true));
       powers.append(dots("weakness", L.weakness, d.weakness, 0, 5, set("weakness"), false));
       main.append(powers);
       main.append(drawPoints(L.luck, "data-luck", d.luck, Math.max(3, d.luck), { op: "spend", what: "luck" }, { op: "set", trait: "luck", value: d.luck + 1 }));
@@ -290,16 +290,22 @@
   let rollId = null;
   function drawRoller(s) {
     const roller = $("roller");
-    roller.hidden = s.system === "d6" || !ownSheet();
+    roller.hidden = !ownSheet();
     if (roller.hidden) return;
-    const L = s.labels;
-    $("l-difficulty").textContent = L.difficulty;
-    $("l-threshold").textContent = L.threshold;
-    $("l-wp").textContent = s.willpower ? s.willpower.name : "";
+    const L = s.labels, d6 = s.system === "d6";
+    // The d6 game: the measures required, the luck dice spent and the weakness take the
+    // places of the difficulty, the threshold and Willpower.
+    $("l-difficulty").textContent = d6 ? L.required : L.difficulty;
+    $("l-threshold").textContent = d6 ? L.luck : L.threshold;
+    $("l-wp").textContent = d6 ? L.weakness : (s.willpower ? s.willpower.name : "");
     const difficulty = $("difficulty"), threshold = $("threshold");
-    if (!difficulty.options.length) {
-      for (let n = 2; n <= 10; n++) difficulty.append(el("option", { value: n, text: n, selected: n === s.default_difficulty }));
-      for (let n = 0; n <= 5; n++) threshold.append(el("option", { value: n, text: n }));
+    const shape = d6 ? `d6:${s.d6.luck}` : "d10";
+    if (difficulty.dataset.shape !== shape) {
+      difficulty.dataset.shape = shape;
+      difficulty.textContent = ""; threshold.textContent = "";
+      const [low, high, chosen] = d6 ? [1, 5, 1] : [2, 10, s.default_difficulty];
+      for (let n = low; n <= high; n++) difficulty.append(el("option", { value: n, text: n, selected: n === chosen }));
+      for (let n = 0; n <= (d6 ? s.d6.luck : 5); n++) threshold.append(el("option", { value: n, text: n }));
       for (const control of [difficulty, threshold, $("wp")]) control.onchange = odds;
       $("roll").onclick = roll;
     }
@@ -325,7 +331,7 @@
     if (status !== 200) { out.textContent = ""; return; }
     const L = state.labels, pct = (p) => (100 * p).toFixed(1) + "%";
     out.textContent = data.refused ? data.refused.replace(/<[^>]+>/g, "")
-      : `${data.pool}d10 · ${L.difficulty.toLowerCase()} ${data.difficulty} · ${L.success}: ${pct(data.success)} · ${L.botch}: ${pct(data.botch)}`;
+      : `${data.pool}${state.system === "d6" ? "d6" : "d10"} · ${(state.system === "d6" ? L.required : L.difficulty).toLowerCase()} ${data.difficulty} · ${L.success}: ${pct(data.success)} · ${L.botch}: ${pct(data.botch)}`;
     out.dataset.success = data.success === undefined ? "" : String(data.success);
   }
 

@@ -300,3 +300,49 @@ async def test_each_game_draws_its_own_sheet(
     )
     assert status == 200
     assert body["sheet"]["d6"]["powers"] == [{"name": "Огонь", "value": 2}]
+
+
+async def test_a_d6_roll_is_composed_of_the_sheets_powers(
+    client: tuple[TestClient[Any, Any], FakeBot], fake_store: Store
+) -> None:
+    from rules.sheet import set_power
+
+    test_client, _bot = client
+    await fake_store.update_chat(GROUP, profile="d6")
+    await fake_store.update_sheet(
+        GROUP, ANYA, SheetSystem.D6, lambda s: set_power(set_power(s, "Огонь", 2), "Лёд", 1)
+    )
+    response = await test_client.post(
+        "/app/api/odds",
+        json={"traits": ["огонь", "Лёд"], "difficulty": 2},
+        headers={initdata.HEADER: signed(ANYA)},
+    )
+    odds = await response.json()
+    assert odds["pool"] == 3
+    assert 0 < odds["success"] < 1
+    unknown = await test_client.post(
+        "/app/api/odds",
+        json={"traits": ["вода"], "difficulty": 1},
+        headers={initdata.HEADER: signed(ANYA)},
+    )
+    assert unknown.status == 400
+
+
+def test_the_roll_line_is_what_the_player_would_type() -> None:
+    from bot.miniapp.server import Ask
+    from bot.parsing import parse_d6_arguments, parse_roll_arguments
+
+    d10 = parse_roll_arguments(Ask(("dexterity", "brawl"), 7, True, 1).line(), allow_traits=True)
+    assert (d10.traits, d10.difficulty, d10.willpower, d10.threshold) == (
+        "dexterity+brawl",
+        7,
+        True,
+        1,
+    )
+    d6 = parse_d6_arguments(Ask(("Огонь", "Тайный взгляд"), 2, True, 1, d6=True).line())
+    assert (d6.powers, d6.required, d6.weakness, d6.luck) == (
+        ("Огонь", "Тайный взгляд"),
+        2,
+        True,
+        1,
+    )
