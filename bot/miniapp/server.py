@@ -267,17 +267,19 @@ class MiniApp:
         return drawn
 
     async def _refresh_live(self, caller: Caller) -> None:
-        """The chat's tracker shows health: it is redrawn as after a ``/dmg`` in the chat."""
+        """The chat's tracker shows health: it is redrawn as after a ``/dmg`` in the chat, in
+        the chat's language. The edit is stored already, so a failure here costs the redraw
+        only (the tracker catches up at its next step)."""
         if self.features is None or not self.features.has(REFRESH_LIVE):
             return
+        locale = caller.settings.locale or self.i18n.default_locale
         try:
-            await self.features.handoff(REFRESH_LIVE)(
-                self.bot, self.store, caller.chat_id, caller.profile
-            )
-        except TelegramAPIError as error:
-            log.info("live messages of %s not redrawn: %s", caller.chat_id, error)
-        except REDIS_ERRORS as error:
-            log.info("live messages of %s not redrawn: %s", caller.chat_id, error)
+            with self.i18n.context(), self.i18n.use_locale(locale):
+                await self.features.handoff(REFRESH_LIVE)(
+                    self.bot, self.store, caller.chat_id, caller.profile
+                )
+        except Exception:
+            log.exception("live messages of %s not redrawn", caller.chat_id)
 
     # ----- the API -------------------------------------------------------------------------
 

@@ -250,3 +250,32 @@ async def test_the_playground_opens_the_sheet_beside_the_chat(playground: str) -
             await frame.locator('[data-trait="Ловкость"][data-value="3"]').wait_for()
         finally:
             await chromium.close()
+
+
+async def test_a_wound_on_the_page_redraws_the_round_tracker(playground: str) -> None:  # noqa: F811
+    vera = 1004
+    before = await last_id(playground, GROUP)
+    await post(playground, GROUP, vera, "/init 6")
+    await bot_answer(playground, GROUP, before, r"Вера")
+    tracker = next(
+        m
+        for m in reversed(await messages(playground, GROUP))
+        if m["from"]["is_bot"] and "Вера" in m["text"] and m["message_id"] > before
+    )
+    base = (await people(playground))["miniapp"]
+    headers = {"X-Telegram-Init-Data": await launch_data(base, vera, GROUP)}
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "api/sheet", headers=headers) as got:
+            drawn = await got.json()
+        wound = {"op": "wound", "kind": "L", "version": drawn["version"]}
+        async with session.post(base + "api/edit", json=wound, headers=headers) as edited:
+            assert edited.status == 200
+    for _ in range(100):
+        now = next(
+            m for m in await messages(playground, GROUP) if m["message_id"] == tracker["message_id"]
+        )
+        if now["text"] != tracker["text"]:
+            break
+        await asyncio.sleep(0.1)
+    assert now["text"] != tracker["text"], now["text"]
+    assert now["edited"]
