@@ -48,7 +48,6 @@
   let whose = { user: "", npc: "" };
   let picked = [];
   let kind = "B";
-  let busy = false;
 
   async function api(method, path, body) {
     const params = new URLSearchParams();
@@ -100,25 +99,32 @@
     return JSON.stringify(sheet.d6 || null);
   }
 
-  async function edit(op) {
-    if (busy || !state) return;
-    busy = true;
-    try {
-      let retried = false;
-      for (;;) {
-        const { status, data } = await api("POST", "edit", Object.assign({ version: state.version }, op));
-        if (status === 409) {
-          const same = !retried && partOf(state, op) === partOf(data.sheet, op);
-          state = data.sheet;
-          note(state.labels.updated);
-          if (same) { retried = true; continue; }
-        } else if (status === 200) { state = data.sheet; if (!retried) note(""); }
-        else if (status === 422) { note(state.labels.refused, true); }
-        else { note("⛔ " + (data.error || status), true); }
-        break;
-      }
-      draw();
-    } finally { busy = false; }
+  // Taps are sent one after another, each on the sheet the previous one left, so quick taps
+  // all count and a roll pressed right after a tap rolls the traits as tapped.
+  let queue = Promise.resolve();
+  function queued(work) {
+    queue = queue.then(work, work).catch((error) => note("⛔ " + error, true));
+    return queue;
+  }
+
+  function edit(op) { return queued(() => send(op)); }
+
+  async function send(op) {
+    if (!state) return;
+    let retried = false;
+    for (;;) {
+      const { status, data } = await api("POST", "edit", Object.assign({ version: state.version }, op));
+      if (status === 409) {
+        const same = !retried && partOf(state, op) === partOf(data.sheet, op);
+        state = data.sheet;
+        note(state.labels.updated);
+        if (same) { retried = true; continue; }
+      } else if (status === 200) { state = data.sheet; if (!retried) note(""); }
+      else if (status === 422) { note(state.labels.refused, true); }
+      else { note("⛔ " + (data.error || status), true); }
+      break;
+    }
+    draw();
   }
 
   // ----- drawing ---------------------------------------------------------------------------
@@ -340,7 +346,9 @@
     return Array.from({ length: 4 }, () => Math.random().toString(16).slice(2, 10)).join("");
   }
 
-  async function roll() {
+  function roll() { return queued(rollNow); }
+
+  async function rollNow() {
     if (!picked.length) return;
     rollId = rollId || newId(); // sent again after a network failure, it is the same roll
     const button = $("roll");
