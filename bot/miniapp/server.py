@@ -43,12 +43,14 @@ from bot.miniapp.handoffs import REFRESH_LIVE
 from bot.settings import Settings as BotSettings
 from bot.store import REDIS_ERRORS, ChatSettings, SheetOwner, Store
 from bot.traits import Lang, TraitNameError, resolve
+from rules.d6.chance import DifficultyKind
 from rules.errors import RulesInputError
 from rules.health import DamageType, apply_damage, heal
 from rules.profiles import GameSystem, Profile
 from rules.sheet import (
     Sheet,
     add_paradox,
+    add_wound,
     gain_blood,
     gain_quintessence,
     heal_wound,
@@ -573,6 +575,13 @@ def edit_of(body: dict[str, Any], profile: Profile) -> Callable[[Sheet], Sheet]:
         return lambda s: set_health(s, apply_damage(s.health, damage, 1).track)
     if op == "heal":
         return lambda s: set_health(s, heal(s.health, 1))
+    if op == "add_wound":
+        kind = body.get("kind")
+        severity = _int(body, "value", 1, 5)
+        if kind not in (DifficultyKind.PHYSICAL_WOUND.value, DifficultyKind.MENTAL_WOUND.value):
+            raise Refused(400, "kind")
+        wound_kind = DifficultyKind(kind)
+        return lambda s: add_wound(s, wound_kind, severity)
     if op == "heal_wound":
         index = _int(body, "index", 0, 40)
         return lambda s: heal_wound(s, index)

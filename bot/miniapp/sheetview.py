@@ -14,6 +14,7 @@ from bot.traits import Lang, display_name
 from rules import probability
 from rules.actions import PoolStatus
 from rules.d6 import probability as d6_probability
+from rules.d6.chance import DifficultyKind
 from rules.errors import RulesInputError
 from rules.health import TRACK_SIZE, wound_penalty
 from rules.profiles import Profile
@@ -81,10 +82,9 @@ def draw(sheet: Sheet, profile: Profile, lang: Lang) -> dict[str, Any]:
     if stats:
         groups.append({"title": _("Advantages"), "traits": stats})
     penalty = wound_penalty(sheet.health)
-    drawn: dict[str, Any] = {
-        "system": system.value,
-        "groups": groups,
-        "health": {
+    drawn: dict[str, Any] = {"system": system.value, "groups": groups}
+    if system is not SheetSystem.D6:  # the d6 game counts wounds as difficulties instead
+        drawn["health"] = {
             "boxes": [b.value for b in sheet.health.boxes]
             + [""] * (TRACK_SIZE - len(sheet.health.boxes)),
             "dead": sheet.health.dead,
@@ -92,8 +92,7 @@ def draw(sheet: Sheet, profile: Profile, lang: Lang) -> dict[str, Any]:
             "can_act": penalty.can_act,
             "levels": _levels(),
             "penalties": [0, -1, -1, -2, -2, -5, None],
-        },
-    }
+        }
     if system is not SheetSystem.D6:
         drawn["willpower"] = {
             "name": display_name(Stat.WILLPOWER, lang, system),
@@ -115,9 +114,22 @@ def draw(sheet: Sheet, profile: Profile, lang: Lang) -> dict[str, Any]:
             "powers": [{"name": p.name, "value": p.level} for p in sheet.powers],
             "weakness": sheet.weakness or 0,
             "luck": sheet.luck,
-            "wounds": [{"kind": str(w.kind), "value": w.magnitude} for w in sheet.wounds],
+            "wounds": [
+                {"kind": str(w.kind), "value": w.magnitude, "name": _wound_word(w.kind)}
+                for w in sheet.wounds
+            ],
+            "kinds": {
+                DifficultyKind.PHYSICAL_WOUND.value: _wound_word(DifficultyKind.PHYSICAL_WOUND),
+                DifficultyKind.MENTAL_WOUND.value: _wound_word(DifficultyKind.MENTAL_WOUND),
+            },
         }
     return drawn
+
+
+def _wound_word(kind: DifficultyKind) -> str:
+    if kind is DifficultyKind.PHYSICAL_WOUND:
+        return _("physical wound")
+    return _("mental wound")
 
 
 def _levels() -> list[str]:
@@ -150,6 +162,7 @@ def labels() -> dict[str, str]:
         "threshold": _("Threshold"),
         "success": _("Success"),
         "botch": _("Botch"),
+        "fiasco": _("Fiasco"),
         "pick": _("Tap traits to roll them"),
         "posted": _("The roll is posted in the chat"),
         "updated": _("The sheet was updated"),

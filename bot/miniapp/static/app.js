@@ -266,10 +266,16 @@
       main.append(drawPoints(L.luck, "data-luck", d.luck, Math.max(3, d.luck), { op: "spend", what: "luck" }, { op: "set", trait: "luck", value: d.luck + 1 }));
       const wounds = el("div", { class: "group" }, el("h2", { text: L.wounds }));
       d.wounds.forEach((w, i) => wounds.append(el("button", { type: "button", class: "small", "data-wound": String(i),
-        text: `−${w.value} ✕`, onclick: () => edit({ op: "heal_wound", index: i }) })));
+        text: `${w.name} −${w.value} ✕`, onclick: () => edit({ op: "heal_wound", index: i }) })));
+      const adds = el("div", { class: "pair" });
+      for (const [kind, name] of Object.entries(d.kinds)) {
+        adds.append(el("button", { type: "button", class: "small", "data-add-wound": kind,
+          text: `+ ${name} −1`, onclick: () => edit({ op: "add_wound", kind, value: 1 }) }));
+      }
+      wounds.append(adds);
       main.append(wounds);
     }
-    main.append(drawHealth(s.health, L));
+    if (s.health) main.append(drawHealth(s.health, L));
     drawWhose(s);
     drawRoller(s);
   }
@@ -337,7 +343,7 @@
     if (status !== 200) { out.textContent = ""; return; }
     const L = state.labels, pct = (p) => (100 * p).toFixed(1) + "%";
     out.textContent = data.refused ? data.refused.replace(/<[^>]+>/g, "")
-      : `${data.pool}${state.system === "d6" ? "d6" : "d10"} · ${(state.system === "d6" ? L.required : L.difficulty).toLowerCase()} ${data.difficulty} · ${L.success}: ${pct(data.success)} · ${L.botch}: ${pct(data.botch)}`;
+      : `${data.pool}${state.system === "d6" ? "d6" : "d10"} · ${(state.system === "d6" ? L.required : L.difficulty).toLowerCase()} ${data.difficulty} · ${L.success}: ${pct(data.success)} · ${state.system === "d6" ? L.fiasco : L.botch}: ${pct(data.botch)}`;
     out.dataset.success = data.success === undefined ? "" : String(data.success);
   }
 

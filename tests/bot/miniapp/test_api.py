@@ -293,13 +293,26 @@ async def test_each_game_draws_its_own_sheet(
     assert body["sheet"]["blood"] == 3
     await fake_store.update_chat(GROUP, profile="d6")
     _status, drawn = await sheet(test_client, signed(ANYA))
-    assert drawn["d6"] == {"powers": [], "weakness": 0, "luck": 0, "wounds": []}
+    assert drawn["d6"]["powers"] == []
+    assert drawn["d6"]["wounds"] == []
     assert "willpower" not in drawn
     status, body = await edit(
         test_client, signed(ANYA), op="power", name="Огонь", value=2, version=drawn["version"]
     )
     assert status == 200
     assert body["sheet"]["d6"]["powers"] == [{"name": "Огонь", "value": 2}]
+    status, body = await edit(
+        test_client,
+        signed(ANYA),
+        op="add_wound",
+        kind="physical_wound",
+        value=2,
+        version=body["sheet"]["version"],
+    )
+    assert status == 200
+    [wound] = body["sheet"]["d6"]["wounds"]
+    assert (wound["kind"], wound["value"]) == ("physical_wound", 2)
+    assert "health" not in body["sheet"]
 
 
 async def test_a_d6_roll_is_composed_of_the_sheets_powers(
