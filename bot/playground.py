@@ -91,7 +91,7 @@ async def run(port: int, browser: bool) -> None:
         )
         if browser:
             webbrowser.open(url)
-        await poll(dispatcher, bot, store)
+        await poll(dispatcher, bot, store, miniapps[0])
     finally:
         for miniapp in miniapps:
             await miniapp.close()

@@ -74,6 +74,7 @@ def build_app(
 
     app.router.add_post(settings.listen_path, receive)
     if miniapp is not None:  # the Mini App sheet shares the webhook's server (bot/miniapp/)
+        miniapp.use(delivery)
         miniapp.add_routes(app, settings.miniapp_path)
 
         async def close_miniapp(_: web.Application) -> None:

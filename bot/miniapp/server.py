@@ -145,9 +145,12 @@ class MiniApp:
         self.store = store
         self.token = token
         self.i18n = i18n
+        # The process's own delivery once it is handed over (:meth:`use`), so the page's rolls
+        # queue behind their chat's updates like any other; until then one of its own.
         self.delivery = (
             Delivery(dispatcher, bot, store, take_over=False) if dispatcher is not None else None
         )
+        self._owns_delivery = self.delivery is not None
         self.clock = clock
         found = dispatcher.workflow_data.get("features") if dispatcher is not None else None
         self.features = features or (found if isinstance(found, FeatureSet) else None)
@@ -156,8 +159,14 @@ class MiniApp:
     def add_routes(self, app: web.Application, prefix: str = "/", *, index: bool = True) -> None:
         mount(app, prefix, lambda: self, index=index)
 
+    def use(self, delivery: Delivery) -> None:
+        """Run the page's rolls on the process's delivery (polling or webhook): one queue and
+        one chat lock per chat for Telegram's updates and the page's alike."""
+        self.delivery = delivery
+        self._owns_delivery = False
+
     async def close(self, grace: float = 5.0) -> None:
-        if self.delivery is not None:
+        if self.delivery is not None and self._owns_delivery:
             self.delivery.stop()
             await self.delivery.drain(grace)
 
