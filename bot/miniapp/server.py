@@ -27,6 +27,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from aiogram import Bot, Dispatcher
 from aiogram.enums import ChatMemberStatus
@@ -301,9 +302,22 @@ class MiniApp:
             result: web.Response = await work(request)
             return result
         except Refused as refused:
-            return web.json_response({"error": refused.reason}, status=refused.status)
+            return self._refusal(request, refused.status, refused.reason)
         except REDIS_ERRORS:
-            return web.json_response({"error": "store away"}, status=503)
+            return self._refusal(request, 503, "store away")
+
+    def _refusal(self, request: web.Request, status: int, reason: str) -> web.Response:
+        """The refusal with a sentence for the reader, in the language their launch data
+        names (read for the words only: nothing else is trusted from unsigned data)."""
+        raw = dict(parse_qsl(request.headers.get(initdata.HEADER, "")))
+        try:
+            said = json.loads(raw.get("user", "{}")).get("language_code")
+        except (ValueError, AttributeError):
+            said = None
+        lang = sheetview.lang_of(said if isinstance(said, str) else self.i18n.default_locale)
+        with self.i18n.context(), self.i18n.use_locale(lang):
+            message = sheetview.refusal_text(status)
+        return web.json_response({"error": reason, "message": message}, status=status)
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         try:

@@ -241,3 +241,14 @@ def d6_odds(
         "botch": float(d6_probability.p_fiasco(pool.dice)),
         "status": PoolStatus.ROLL.value,
     }
+
+
+def refusal_text(status: int) -> str:
+    """What the page says when the API refuses it."""
+    if status == 401:
+        return _("Open the sheet from Telegram: this page's launch data is missing or too old.")
+    if status == 403:
+        return _("This sheet is not yours to open here.")
+    if status == 503:
+        return _("The bot cannot reach its storage right now: try again in a minute.")
+    return _("The page asked for something it cannot do: reload it.")

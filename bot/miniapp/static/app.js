@@ -78,7 +78,7 @@
 
   async function load() {
     const { status, data } = await api("GET", "sheet");
-    if (status !== 200) { note(status === 401 ? "⛔ initData" : "⛔ " + (data.error || status), true); return; }
+    if (status !== 200) { note("⛔ " + (data.message || data.error || status), true); return; }
     state = data;
     draw();
   }
@@ -121,7 +121,7 @@
         if (same) { retried = true; continue; }
       } else if (status === 200) { state = data.sheet; if (!retried) note(""); }
       else if (status === 422) { note(state.labels.refused, true); }
-      else { note("⛔ " + (data.error || status), true); }
+      else { note("⛔ " + (data.message || data.error || status), true); }
       break;
     }
     draw();
@@ -362,7 +362,7 @@
     try {
       const { status, data } = await api("POST", "roll", Object.assign({ request_id: rollId }, rollBody()));
       if (status === 200) { note(state.labels.posted); rollId = null; picked = []; draw(); $("odds").textContent = ""; }
-      else note("⛔ " + (data.error || status), true);
+      else note("⛔ " + (data.message || data.error || status), true);
     } catch (e) {
       note("⛔ " + e, true);
     } finally { button.disabled = !picked.length; }

@@ -105,6 +105,8 @@ async def test_forged_expired_and_missing_data_are_401(
         )
         assert status == 401
     assert await fake_store.load_sheet(GROUP, ANYA, SheetSystem.MAGE) is None
+    _status, body = await sheet(test_client, signed(ANYA, age=90_000))
+    assert body["message"].startswith("Откройте лист из Telegram")  # in the reader's language
 
 
 async def test_a_stranger_and_a_foreign_campaign_are_403(
