@@ -508,6 +508,14 @@ def mount(
 
     if index:
         app.router.add_get(prefix, route("_index"))
+        if prefix != "/":
+            # MINIAPP_URL as given to @BotFather, without the slash: the page's relative
+            # links need it (the browser keeps the launch data's fragment across a redirect).
+            async def slash(request: web.Request) -> web.Response:
+                query = f"?{request.query_string}" if request.query_string else ""
+                return web.Response(status=302, headers={"Location": prefix + query})
+
+            app.router.add_get(prefix.rstrip("/"), slash)
     app.router.add_get(prefix + "index.html", route("_index"))
     app.router.add_static(prefix + "static/", STATIC)
     app.router.add_get(prefix + "api/sheet", route("_sheet"))

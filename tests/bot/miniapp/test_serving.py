@@ -52,6 +52,10 @@ async def test_polling_mode_serves_it_on_its_own_port(fake_store: Store, tmp_pat
             assert "app.js" in await page.text()
         async with session.get(f"http://127.0.0.1:{port}/sheet/api/sheet") as refused:
             assert refused.status == 401
+        bare = f"http://127.0.0.1:{port}/sheet?c=g100"
+        async with session.get(bare, allow_redirects=False) as moved:
+            assert moved.status == 302
+            assert moved.headers["Location"] == "/sheet/?c=g100"
 
 
 async def test_webhook_mode_serves_it_beside_the_webhook(fake_store: Store, tmp_path: Path) -> None:
