@@ -46,8 +46,10 @@ class FakeBot:
         return Member(ChatMemberStatus.LEFT)
 
 
-def signed(user_id: int, *, age: int = 60, campaign: int = GROUP, token: str = TOKEN) -> str:
-    user = {"id": user_id, "first_name": f"u{user_id}", "language_code": "ru"}
+def signed(
+    user_id: int, *, age: int = 60, campaign: int = GROUP, token: str = TOKEN, lang: str = "ru"
+) -> str:
+    user = {"id": user_id, "first_name": f"u{user_id}", "language_code": lang}
     fields = {
         "user": json.dumps(user),
         "auth_date": str(int(time.time()) - age),
@@ -361,3 +363,16 @@ def test_the_roll_line_is_what_the_player_would_type() -> None:
         True,
         1,
     )
+
+
+async def test_the_page_speaks_the_readers_telegram_language(
+    client: tuple[TestClient[Any, Any], FakeBot],
+) -> None:
+    test_client, _bot = client
+    _status, english = await sheet(test_client, signed(BORIS, lang="en"))
+    _status, russian = await sheet(test_client, signed(ANYA))
+    assert english["lang"] == "en"
+    assert english["labels"]["health"] == "Health"
+    assert english["groups"][0]["traits"][1]["name"] == "Dexterity"
+    assert russian["labels"]["health"] == "Здоровье"
+    assert russian["groups"][0]["traits"][1]["name"] == "Ловкость"
