@@ -29,6 +29,8 @@ RUN python -c "from pathlib import Path; from bot.i18n import compile_catalogues
 
 USER bot
 # Webhook mode listens on WEBHOOK_PORT (8080); METRICS_PORT, when set, serves /livez, /readyz,
-# /healthz and /metrics (docker-compose.yml uses 9300). Long polling needs no port.
-EXPOSE 8080 9300
+# /healthz and /metrics (docker-compose.yml uses 9300). Long polling needs no port, but the
+# Mini App sheet (MINIAPP_URL set) listens on MINIAPP_PORT (8081) then; in webhook mode it
+# shares 8080.
+EXPOSE 8080 8081 9300
 CMD ["python", "-m", "bot"]

@@ -33,6 +33,8 @@ from bot import metrics
 from bot.app import SHUTDOWN_GRACE, create_dispatcher, make_bot
 from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
+from bot.miniapp import server as miniapp_server
+from bot.miniapp.server import MiniApp
 from bot.session import UnreadableRefusal, make_session
 from bot.settings import EXIT_BAD_SETTINGS, EXIT_UNREACHABLE, Settings
 from bot.store import Store
@@ -114,11 +116,13 @@ async def run(settings: Settings) -> None:
     gc.enable()
     bot = make_bot(token, make_session(settings, store))
     try:
+        miniapp = miniapp_server.build(settings, dispatcher, bot)
         async with metrics.serving(settings, store, bot):
             if settings.webhook_url:
-                await serve(settings, dispatcher, bot)
+                await serve(settings, dispatcher, bot, miniapp)
             else:
-                await poll(dispatcher, bot, store)
+                async with miniapp_server.serving(settings, miniapp):
+                    await poll(dispatcher, bot, store, miniapp)
     except Exception:
         # Start-up failed (a clean stop closes Redis in the Dispatcher's shutdown).
         with contextlib.suppress(Exception):
@@ -128,11 +132,15 @@ async def run(settings: Settings) -> None:
         await bot.session.close()
 
 
-async def poll(dispatcher: Dispatcher, bot: Bot, store: Store) -> None:
+async def poll(
+    dispatcher: Dispatcher, bot: Bot, store: Store, miniapp: MiniApp | None = None
+) -> None:
     """Long polling through bot/delivery.py (an update is confirmed only once it is in the
     inbox; a chat's updates in order, chats side by side) until SIGTERM or SIGINT; what is
     left unfinished stays in the inbox for the next start."""
     delivery = Delivery(dispatcher, bot, store, take_over=True)
+    if miniapp is not None:  # the page's rolls join the same queues (bot/miniapp/)
+        miniapp.use(delivery)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

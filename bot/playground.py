@@ -21,12 +21,14 @@ import webbrowser
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from aiohttp import web
+
 from bot.app import create_dispatcher, make_bot
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import RateLimitMiddleware, make_session
 from bot.settings import Settings
 from bot.store import Store
-from localapi.playground import BOT_NAMES, Playground
+from localapi.playground import BOT_NAMES, MINIAPP_PATH, Playground
 from localapi.server import FakeBotApi
 
 log = logging.getLogger("bot.playground")
@@ -50,10 +52,19 @@ async def run(port: int, browser: bool) -> None:
     # Imported here: bot.launch is the heavy part of python -m bot, and its poll() is the one road
     # of updates, signals and shutdown that the playground must share.
     from bot.launch import poll
+    from bot.miniapp.server import MiniApp, mount
 
     api = FakeBotApi(bot_name=BOT_NAMES["ru"])
     playground = Playground(api)
-    await api.start(port=port, routes=playground.routes)
+    miniapps: list[MiniApp] = []  # the bot's Mini App, once the bot exists
+
+    def routes(app: web.Application) -> None:
+        playground.routes(app)
+        # The page beside the chat, served by the bot's code as its own process would; the
+        # playground's own route at MINIAPP_PATH signs the launch data as Telegram does.
+        mount(app, MINIAPP_PATH, lambda: miniapps[0] if miniapps else None, index=False)
+
+    await api.start(port=port, routes=routes)
     url = f"http://127.0.0.1:{api.port}/"
     try:
         settings = Settings(
@@ -63,20 +74,27 @@ async def run(port: int, browser: bool) -> None:
             redis_url=None,
             webhook_url=None,
             log_level="WARNING",
+            miniapp_url=url.rstrip("/") + MINIAPP_PATH,
+            miniapp_name="sheet",
         )
         with _quiet("bot.store"):
             store = Store.from_url(None)
         dispatcher = create_dispatcher(settings, store, load_i18n(LOCALES_DIR, "ru"))
         limiter = RateLimitMiddleware(on_hold=playground.hold)
         bot = make_bot(api.token, make_session(settings, limiter=limiter))
+        i18n = dispatcher.workflow_data["i18n"]
+        miniapps.append(MiniApp(bot, store, api.token, i18n, dispatcher))
+        playground.miniapp = True
         print(  # noqa: T201 - the playground tells its user where the page is
             f"playground: {url}  (kept in memory, forgotten when it stops; Ctrl+C stops it)",
             flush=True,
         )
         if browser:
             webbrowser.open(url)
-        await poll(dispatcher, bot, store)
+        await poll(dispatcher, bot, store, miniapps[0])
     finally:
+        for miniapp in miniapps:
+            await miniapp.close()
         await api.close()
 
 

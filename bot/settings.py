@@ -64,6 +64,14 @@ class Settings(BaseSettings):
     # (README "Durability"): set in the server's own configuration (docker-compose.yml passes
     # it on); the bot checks at start that the server does so, and warns if not.
     redis_appendfsync: Literal["always", "everysec"] | None = None
+    # The Mini App sheet (bot/miniapp/): its public HTTPS address (the operator's proxy in
+    # front of this process), the short name given to @BotFather's /newapp (for the direct
+    # link a group's /sheet offers), and where it listens in polling mode (in webhook mode it
+    # shares the webhook's server).
+    miniapp_url: str | None = None
+    miniapp_name: str | None = None
+    miniapp_host: str = "0.0.0.0"
+    miniapp_port: int = Field(default=8081, ge=1, le=65535)
 
     @field_validator("bot_token")
     @classmethod
@@ -91,7 +99,7 @@ class Settings(BaseSettings):
             )
         return value
 
-    @field_validator("telegram_api_url", "webhook_url")
+    @field_validator("telegram_api_url", "webhook_url", "miniapp_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -136,6 +144,12 @@ class Settings(BaseSettings):
         if self.webhook_url is not None and self.webhook_secret is None:
             raise ValueError("WEBHOOK_SECRET is required when WEBHOOK_URL is set")
         return self
+
+    @property
+    def miniapp_path(self) -> str:
+        """Where the Mini App is served: the path of MINIAPP_URL, ending in ``/``."""
+        path = urlsplit(self.miniapp_url or "").path.rstrip("/")
+        return path + "/"
 
     @property
     def listen_path(self) -> str:

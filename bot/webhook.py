@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from bot import metrics
 from bot.app import SHUTDOWN_GRACE
 from bot.delivery import Delivery
+from bot.miniapp.server import MiniApp
 from bot.settings import Settings
 from bot.store import REDIS_ERRORS, Store
 
@@ -78,7 +79,9 @@ def too_deep(body: bytes) -> bool:
     return max(itertools.accumulate(map(_OPENS.__getitem__, brackets))) > DEPTH_MAX
 
 
-def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Application:
+def build_app(
+    settings: Settings, dispatcher: Dispatcher, bot: Bot, miniapp: MiniApp | None = None
+) -> web.Application:
     """The aiohttp application: the webhook route, the Dispatcher's start-up and shutdown.
 
     The chats' queues are drained before the Dispatcher's shutdown (which closes Redis and
@@ -115,6 +118,14 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
         return web.Response(status=200, text="ok")
 
     app.router.add_post(settings.listen_path, receive)
+    if miniapp is not None:  # the Mini App sheet shares the webhook's server (bot/miniapp/)
+        miniapp.use(delivery)
+        miniapp.add_routes(app, settings.miniapp_path)
+
+        async def close_miniapp(_: web.Application) -> None:
+            await miniapp.close()
+
+        app.on_shutdown.append(close_miniapp)
     # /livez and /readyz where a load balancer in front of the webhook looks (bot/metrics.py).
     metrics.add_probes(app, with_health=False)
 
@@ -148,9 +159,11 @@ def build_app(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> web.Appli
     return app
 
 
-async def serve(settings: Settings, dispatcher: Dispatcher, bot: Bot) -> None:
+async def serve(
+    settings: Settings, dispatcher: Dispatcher, bot: Bot, miniapp: MiniApp | None = None
+) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
-    app = build_app(settings, dispatcher, bot)
+    app = build_app(settings, dispatcher, bot, miniapp)
     runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)

@@ -18,6 +18,11 @@ and the page with its small JSON API:
 - ``GET /api/commands?user_id=N`` — the command menu the bot set for that user's language;
 - ``GET /api/events`` — a server-sent event at every change, so the page redraws live;
 - ``GET /favicon.ico`` — the page's icon, a die;
+- ``GET /miniapp/?user_id=N&chat_id=C`` — the bot's Mini App sheet opened as Telegram opens
+  it: launch data (``initData``) for that user and campaign, signed with the bot's token as
+  Telegram signs it (``localapi/webapp.py``), in the URL's ``#tgWebAppData``; the bot's own
+  process serves the page and its API under ``/miniapp/`` beside these routes.
+  ``/api/people`` names this base URL as ``miniapp`` once the bot has mounted it;
 - ``POST /api/inline`` ``{"chat_id", "user_id", "query"}`` — a user types ``@bot query``
   (inline mode): the results the bot answered with, once it has (``id``, ``title``,
   ``description``), to show above the input as Telegram does;
@@ -46,6 +51,7 @@ from typing import Any
 
 from aiohttp import web
 
+from localapi import webapp
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, GroupShape, JsonDict
 
 STATIC = Path(__file__).resolve().parent / "playground_static"
@@ -57,6 +63,7 @@ PRESS_WAIT = 5.0  # seconds to wait for the bot's answer to a button
 EVENT_KEEPALIVE = 15.0
 TEXT_MAX = 4096
 INLINE_QUERY_MAX = 256  # Telegram's limit on an inline query's text
+MINIAPP_PATH = "/miniapp/"  # where the bot mounts its Mini App beside the playground
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,7 @@ class Playground:
         for person in self.people:
             api.open_private_chat(person.user)
         self._held: dict[int, tuple[int, float]] = {}  # chat: held sends, released by when
+        self.miniapp = False  # the bot serves its Mini App under MINIAPP_PATH
 
     def hold(self, chat_id: int | str, sends: int, seconds: float) -> None:
         """The bot's limiter holds ``sends`` replies to the chat back, the last for ``seconds``
@@ -121,6 +129,7 @@ class Playground:
         app.router.add_get("/api/commands", self._commands)
         app.router.add_get("/api/events", self._events)
         app.router.add_get("/api/files/{file_id}", self._file)
+        app.router.add_get(MINIAPP_PATH, self._open_miniapp)
         self.inline_routes(app)
 
     # ----- reading the request ----------------------------------------------------------------
@@ -176,6 +185,9 @@ class Playground:
                     for p in self.people
                 ],
                 "group": {"chat_id": self.group.id, "title": self.group.title},
+                "miniapp": f"{request.scheme}://{request.host}{MINIAPP_PATH}"
+                if self.miniapp
+                else None,
                 "bot": {
                     "id": self.api.bot.id,
                     "name": self.api.bot.first_name,
@@ -184,6 +196,18 @@ class Playground:
                 },
             }
         )
+
+    async def _open_miniapp(self, request: web.Request) -> web.Response:
+        """The Mini App as Telegram opens it for a user in a campaign: signed launch data in
+        the URL's fragment, the campaign also in the query (as a ``web_app`` button's URL)."""
+        raw_user = request.query.get("user_id", "")
+        user = self._user(int(raw_user) if raw_user.lstrip("-").isdigit() else None)
+        chat = self._chat(request.query.get("chat_id"), user)
+        data = webapp.init_data(user, self.api.token, chat.id)
+        code = webapp.start_param(chat.id)
+        # A header of our own: aiohttp's redirect would normalise the fragment's escapes.
+        target = f"{MINIAPP_PATH}index.html?c={code}#{webapp.launch_fragment(data)}"
+        return web.Response(status=302, headers={"Location": target})
 
     @staticmethod
     def _shown(message: ChatMessage) -> JsonDict:

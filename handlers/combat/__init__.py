@@ -13,10 +13,12 @@ from aiogram.utils.i18n import lazy_gettext as __
 
 from bot.combat import ATTACK, TRACKER
 from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
+from bot.miniapp.handoffs import REFRESH_LIVE
 from handlers.combat.attack import view as attack_view
 from handlers.combat.attack.callbacks import AtkCallback
 from handlers.combat.health import view as health_view
 from handlers.combat.router import make_router
+from handlers.combat.tracker import steps as tracker_steps
 from handlers.combat.tracker import view as tracker_view
 from handlers.combat.tracker.callbacks import InitCallback
 
@@ -42,4 +44,6 @@ FEATURE = Feature(
         InitCallback.__prefix__: (TRACKER, ATTACK),
         AtkCallback.__prefix__: (TRACKER,),
     },
+    # The Mini App sheet changed health: the tracker shows it at once.
+    provides={REFRESH_LIVE: tracker_steps.refresh},
 )

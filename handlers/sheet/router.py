@@ -28,12 +28,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiogram import Bot, Router
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message, User
+from aiogram.types import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    User,
+    WebAppInfo,
+)
 
 from bot import notices, render, runner, sheet_text
 from bot.access import GameAccess, game_access, runs_game
+from bot.miniapp.initdata import encode_campaign
 from bot.replies import concerns, replied_player
+from bot.settings import Settings
 from bot.store import ChatSettings, SheetOwner, Store
 from bot.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 from handlers.sheet import tap
@@ -240,6 +249,7 @@ async def sheet_command(
     profile: Profile,
     chat_settings: ChatSettings,
     locale: str,
+    settings: Settings | None = None,
 ) -> None:
     user = await _player(message)
     if user is None:
@@ -279,6 +289,7 @@ async def sheet_command(
     if sheet is None:
         await message.answer(
             sheet_text.no_sheet_text(target.name, d6=system is SheetSystem.D6),
+            reply_markup=await miniapp_button(message, bot, settings),
         )
         return
     text = (
@@ -286,7 +297,31 @@ async def sheet_command(
         if export
         else sheet_view.sheet_text(sheet, target.name, lang, profile=profile)
     )
-    await message.answer(text)
+    markup = None if export else await miniapp_button(message, bot, settings)
+    await message.answer(text, reply_markup=markup)
+
+
+async def miniapp_button(
+    message: Message, bot: Bot, settings: Settings | None
+) -> InlineKeyboardMarkup | None:
+    """The button that opens the sheet as a Mini App (bot/miniapp/), when the operator serves
+    one: a ``web_app`` button in a private chat; in a group, where Telegram allows no such
+    button, the Mini App's direct link with the campaign in ``startapp``."""
+    if settings is None or settings.miniapp_url is None:
+        return None
+    code = encode_campaign(message.chat.id)
+    if message.chat.type == ChatType.PRIVATE:
+        button = InlineKeyboardButton(
+            text=sheet_view.miniapp_button_text(),
+            web_app=WebAppInfo(url=f"{settings.miniapp_url}/?c={code}"),
+        )
+    else:
+        me = await bot.me()
+        if settings.miniapp_name is None or not me.username:
+            return None
+        link = f"https://t.me/{me.username}/{settings.miniapp_name}?startapp={code}"
+        button = InlineKeyboardButton(text=sheet_view.miniapp_button_text(), url=link)
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
 async def _may_run_the_game(message: Message, bot: Bot, chat_settings: ChatSettings) -> bool:

@@ -699,3 +699,7 @@ def editor_keyboard(
 
 def chosen_label(text: str, chosen: bool) -> str:
     return f"• {text} •" if chosen else text
+
+
+def miniapp_button_text() -> str:
+    return _("📜 Open the sheet")

@@ -37,6 +37,8 @@ const WORDS = {
       "забывается, когда её останавливают. Каждый вызов бота сверяется со схемой Telegram Bot API.",
     held: "⏳ ждём: Telegram разрешает 20 сообщений в минуту в группе",
     heldLeft: (seconds) => `ещё ~${seconds} с`,
+    sheet: "Лист персонажа",
+    close: "Закрыть",
   },
   en: {
     title: "Dice bot — playground",
@@ -58,6 +60,8 @@ const WORDS = {
       "API schema.",
     held: "⏳ waiting: Telegram allows 20 messages a minute in a group",
     heldLeft: (seconds) => `~${seconds} s left`,
+    sheet: "Character sheet",
+    close: "Close",
   },
 };
 
@@ -233,6 +237,10 @@ function drawKeyboard(message) {
       element.textContent = button.text;
       if (button.callback_data !== undefined) {
         element.onclick = () => press(message.message_id, button.callback_data);
+      } else if (button.web_app || miniAppCampaign(button.url) !== null) {
+        // A Mini App opens beside the chat, as Telegram opens it over the chat.
+        const link = button.web_app ? button.web_app.url : button.url;
+        element.onclick = () => openMiniApp(miniAppCampaign(link) ?? state.chatId);
       } else if (button.url) {
         element.onclick = () => window.open(button.url, "_blank", "noopener");
       }
@@ -448,11 +456,44 @@ function listen() {
   events.onerror = () => setTimeout(refresh, 1000);
 }
 
+// ----- the Mini App sheet, beside the chat (Telegram shows it over the chat) ----------------------
+
+// The campaign a Mini App link names: ``startapp=g100`` in a t.me direct link, ``c=g100`` in a
+// web_app button's URL; null for any other link.
+function miniAppCampaign(url) {
+  if (!url || !state.bot) return null;
+  let parsed;
+  try { parsed = new URL(url, location.href); } catch (e) { return null; }
+  const direct = parsed.hostname === "t.me" && parsed.pathname.startsWith("/" + state.bot.username + "/");
+  const code = direct ? parsed.searchParams.get("startapp") : parsed.searchParams.get("c");
+  if (!direct && !(state.miniapp && url.startsWith(state.miniapp.split("/miniapp/")[0]))) return null;
+  const match = /^([gp])(\d+)$/.exec(code || "");
+  if (!match) return direct ? state.chatId : null;
+  return match[1] === "g" ? -Number(match[2]) : Number(match[2]);
+}
+
+function openMiniApp(chatId) {
+  if (!state.miniapp) return;
+  const panel = $("miniapp");
+  $("miniapp-frame").src = `${state.miniapp}?user_id=${state.me.user_id}&chat_id=${chatId}`;
+  $("miniapp-title").textContent = t("sheet");
+  panel.hidden = false;
+}
+
+function closeMiniApp() {
+  $("miniapp").hidden = true;
+  $("miniapp-frame").src = "about:blank";
+}
+
 async function start() {
   const data = await api("/api/people");
   state.people = data.people;
   state.group = data.group;
   state.bot = data.bot;
+  state.miniapp = data.miniapp || null;
+  $("sheet-open").hidden = !state.miniapp;
+  $("sheet-open").onclick = () => openMiniApp(state.chatId);
+  $("miniapp-close").onclick = closeMiniApp;
   const remembered = personById(Number(localStorage.getItem("playground.me")));
   const firstPlayer = state.people.find((p) => p.role === "player") || state.people[0];
   state.me = remembered || firstPlayer;

@@ -63,10 +63,11 @@ async def test_a_wait_for_the_fake_api_takes_the_factor(monkeypatch: pytest.Monk
 async def test_a_command_that_overruns_dies_with_its_children(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(patience.SCALE_ENV, "1")
+    # The limit is scaled as every wait is: the command must have started and said its
+    # child's pid before it is cut short, which takes a while on a busy machine.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with pytest.raises(AssertionError, match=r"did not finish within 2 s") as failed:
+        with pytest.raises(AssertionError, match=r"did not finish within") as failed:
             await run_to_end([sys.executable, "-c", FAMILY], timeout=2)
         gc.collect()
     said = str(failed.value)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import fakeredis
 import pytest
-from aiogram.types import Message, MessageEntity, User
+from aiogram.types import Chat, InlineKeyboardMarkup, Message, MessageEntity, User
 from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -686,3 +686,42 @@ async def test_a_dark_ages_sheet_holds_virtues_blood_and_disciplines(table: Tabl
 async def test_a_mage_sheet_names_the_vampire_traits_as_another_games(table: Table) -> None:
     await table.say(ANNA, "/set самоконтроль 3")
     assert "в листе этой игры нет черты Самоконтроль" in table.session.sent[-1].text
+
+
+def miniapp_table(store: Store, i18n: I18n, chat: Chat) -> Table:
+    session = RecordingSession()
+    bot = make_bot(TOKEN, session)
+    chosen = Settings(
+        _env_file=None, miniapp_url="https://dice.example.org/sheet", miniapp_name="sheet"
+    )
+    dispatcher = create_dispatcher(chosen, store, i18n, features=table_features())
+    return Table(dispatcher, bot, session, store, i18n, chat=chat, rng=random.Random(7))
+
+
+async def test_sheet_offers_the_mini_app_link_in_a_group(fake_store: Store, i18n: I18n) -> None:
+    table = miniapp_table(fake_store, i18n, Chat(id=-100123, type="supergroup", title="T"))
+    await table.say(ANNA, "/set ловкость 3")
+    await table.say(ANNA, "/sheet")
+    markup = table.session.sent[-1].reply_markup
+    assert isinstance(markup, InlineKeyboardMarkup)
+    [[button]] = markup.inline_keyboard
+    assert button.url == "https://t.me/dice_bot/sheet?startapp=g100123"
+    assert button.web_app is None
+
+
+async def test_sheet_offers_a_web_app_button_in_the_private_chat(
+    fake_store: Store, i18n: I18n
+) -> None:
+    table = miniapp_table(fake_store, i18n, Chat(id=ANNA.id, type="private", first_name="Anna"))
+    await table.say(ANNA, "/sheet")  # no sheet yet: the hint, and the sheet to fill on the page
+    markup = table.session.sent[-1].reply_markup
+    assert isinstance(markup, InlineKeyboardMarkup)
+    [[button]] = markup.inline_keyboard
+    assert button.web_app is not None
+    assert button.web_app.url == f"https://dice.example.org/sheet/?c=p{ANNA.id}"
+
+
+async def test_no_mini_app_no_button(table: Table) -> None:
+    await table.say(ANNA, "/set ловкость 3")
+    await table.say(ANNA, "/sheet")
+    assert table.session.sent[-1].reply_markup is None
