@@ -111,4 +111,3 @@ local function play(plays, chat, title, cap)
   end
   redis.call('EXPIRE', plays, CHAT_TTL)
 end
-
