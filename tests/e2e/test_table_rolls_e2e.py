@@ -261,9 +261,10 @@ async def test_what_players_typed_first_now_reads(table: Table) -> None:
     """The lines an evening of play saw refused, through the real process: mistyped
     commands, names as the sheet prints them, dice on a pool, one sheet pool at two
     difficulties, NPCs by name, and the Dark Ages traits (docs/product.md §5)."""
-    for typo, fixed in (("/R 7 6", "/r 7 6"), ("/r8 6", "/r 8 6")):
+    # A capital or a glued number is the command as meant: it rolls at once.
+    for typo, rolled in (("/R 7 6", "7к10, сложность 6"), ("/r8 6", "8к10, сложность 6")):
         answer = await table.say(table.anya, typo)
-        assert fixed in answer.text, (typo, answer.text)
+        assert answer.text.startswith(f"🎲 Аня: {rolled}"), (typo, answer.text)
     # A group in privacy mode never shows the bot «/к»: Telegram's commands are Latin. The
     # Russian layout is read where the bot sees it, as in the private chat.
     private = table.api.open_private_chat(table.anya)
