@@ -783,7 +783,7 @@ async def _advance(
     tap: Tap[S, A, R], press: _Press, known: Known[R], outcome: Advance[S] | Open[S]
 ) -> bool:
     """Store the step with its effects and its drawing in one compare-and-set, then show it."""
-    store, flow, message = press.context.store, press.flow, press.message
+    store, flow = press.context.store, press.flow
     after = outcome.state
     close = outcome.close if isinstance(outcome, Advance) else False
     if tap.view is None:
