@@ -65,7 +65,7 @@ from bot.store import (
     client_faults,
 )
 from bot.store.budget import Window
-from bot.store.journal import Dropped
+from bot.store.journal import Dropped, Prefetch
 from bot.store.sheets import sheets_ahead
 from rules import profiles
 from rules.errors import RulesInputError
@@ -241,23 +241,16 @@ class StateMiddleware(BaseMiddleware):
         wide = _reads_ahead(event, data.get("features"))
         flow_id = button_flow(event)
         unrecorded = data.get("unrecorded")
-        if isinstance(unrecorded, Unrecorded) and chat is not None:
-            # What the bot told this chat outside any update's count (its notices while
-            # Redis was away) goes below the floor before this update sends (bot/sent.py).
-            # A floor that cannot be raised now (Redis refusing writes, out of memory) is
-            # raised before a later update: a notice left above the floor can only be turned
-            # into a lost send (a repeat, never a loss), while failing here would fail every
-            # update of the chat for as long as Redis refuses, over a notice.
-            try:
-                with client_faults():
-                    await unrecorded.record(store, chat.id)
-            except REDIS_ERRORS as error:
-                log.info("chat %d: its notices not below the floor yet: %s", chat.id, error)
+        if not isinstance(unrecorded, Unrecorded):
+            unrecorded = None
+        if unrecorded is not None and chat is not None:
+            await _record_notices(unrecorded, store, chat.id)
+        ref = UpdateRef(
+            bot.id, event.update_id, scope, chat.id if chat is not None else None, token
+        )
         with client_faults():
             begun = await store.begin_update(
-                UpdateRef(
-                    bot.id, event.update_id, scope, chat.id if chat is not None else None, token
-                ),
+                ref,
                 force=bool(data.get("take_over", True)),
                 seed=secrets.token_bytes(32),
                 ahead=ReadAhead(
@@ -275,15 +268,7 @@ class StateMiddleware(BaseMiddleware):
         if callable(kept):  # bot/delivery.py: the update is in the inbox now
             kept()
         status, chat_settings, journal, prefetch = begun
-        if status is Begun.BUSY:
-            raise ChatBusy(scope)
-        if status is Begun.BEHIND:  # always with the update it names
-            raise DeadRunFirst(scope, prefetch.behind or 0)
-        if status is Begun.GIVEN_UP:
-            log.warning("update %d in chat %d failed too often: given up", event.update_id, scope)
-            with client_faults():  # what it spent comes back in the step that ends it
-                dropped = await store.drop_update(bot.id, event.update_id, scope, token)
-            raise GivenUp(scope, dropped)
+        await _refuse_unbegun(status, prefetch, store, ref)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
             data["update_skipped"] = True  # counted as a duplicate (bot/metrics.py)
@@ -302,18 +287,7 @@ class StateMiddleware(BaseMiddleware):
             ),
         )
         renew = LockRenewal(store, bot.id, scope, token)
-        box = (
-            Outbox(
-                store,
-                chat.id,
-                delivered=data.get("sent_before", {}),
-                # A run before this one died in another process (bot/sent.py).
-                after_crash=journal.attempts > 1 and not data.get("attempt"),
-                unrecorded=unrecorded if isinstance(unrecorded, Unrecorded) else None,
-            )
-            if chat is not None
-            else None
-        )
+        box = _outbox(store, chat, journal, data, unrecorded)
 
         async def finish() -> None:
             """Done, whether its handler returned or failed for good: what it sent, whom
@@ -368,6 +342,56 @@ class StateMiddleware(BaseMiddleware):
             renew.cancel()
         await finish()
         return result
+
+
+async def _record_notices(unrecorded: Unrecorded, store: Store, chat_id: int) -> None:
+    """What the bot told this chat outside any update's count (its notices while Redis was
+    away) goes below the floor before this update sends (bot/sent.py).
+
+    A floor that cannot be raised now (Redis refusing writes, out of memory) is raised
+    before a later update: a notice left above the floor can only be turned into a lost
+    send (a repeat, never a loss), while failing here would fail every update of the chat
+    for as long as Redis refuses, over a notice."""
+    try:
+        with client_faults():
+            await unrecorded.record(store, chat_id)
+    except REDIS_ERRORS as error:
+        log.info("chat %d: its notices not below the floor yet: %s", chat_id, error)
+
+
+async def _refuse_unbegun(status: Begun, prefetch: Prefetch, store: Store, ref: UpdateRef) -> None:
+    """Raise for an update that may not run here now: its chat busy elsewhere, an earlier
+    update of the chat to finish first, or one that failed too often and is given up (what
+    it spent comes back in the step that ends it)."""
+    if status is Begun.BUSY:
+        raise ChatBusy(ref.scope)
+    if status is Begun.BEHIND:  # always with the update it names
+        raise DeadRunFirst(ref.scope, prefetch.behind or 0)
+    if status is Begun.GIVEN_UP:
+        log.warning("update %d in chat %d failed too often: given up", ref.update_id, ref.scope)
+        with client_faults():
+            dropped = await store.drop_update(ref.bot_id, ref.update_id, ref.scope, ref.token)
+        raise GivenUp(ref.scope, dropped)
+
+
+def _outbox(
+    store: Store,
+    chat: Chat | None,
+    journal: Journal,
+    data: dict[str, Any],
+    unrecorded: Unrecorded | None,
+) -> Outbox | None:
+    """What the update sends, counted for its chat (none for an update with no chat)."""
+    if chat is None:
+        return None
+    return Outbox(
+        store,
+        chat.id,
+        delivered=data.get("sent_before", {}),
+        # A run before this one died in another process (bot/sent.py).
+        after_crash=journal.attempts > 1 and not data.get("attempt"),
+        unrecorded=unrecorded,
+    )
 
 
 class LockRenewal:

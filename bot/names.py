@@ -53,6 +53,20 @@ def clean_name(name: str, limit: int = NAME_MAX, *, fallback: str = UNNAMED) -> 
     ``fallback``. The same name cleaned again comes back unchanged."""
     if len(name) <= limit and name.strip() == name and name and not _SUSPECT.search(name):
         return name
+    text = " ".join(_visible(name).split())
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip(_ZWJ + " ") + ELLIPSIS
+    if not text:
+        return fallback
+    if any(unicodedata.bidirectional(char) in _RTL for char in text):
+        text = f"{_ISOLATE}{text}{_END_ISOLATE}"
+    return text
+
+
+def _visible(name: str) -> str:
+    """What of ``name`` draws as itself: invisible characters dropped, breaks made spaces,
+    combining marks capped, and joiners and flag tags kept only where they join a pictograph
+    (so an emoji sequence survives while a bare joiner cannot hide text)."""
     kept: list[str] = []
     marks = 0
     flag = False  # inside a subdivision flag's tags
@@ -85,14 +99,7 @@ def clean_name(name: str, limit: int = NAME_MAX, *, fallback: str = UNNAMED) -> 
         kept.append(char)
     while kept and kept[-1] == _ZWJ:
         kept.pop()
-    text = " ".join("".join(kept).split())
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip(_ZWJ + " ") + ELLIPSIS
-    if not text:
-        return fallback
-    if any(unicodedata.bidirectional(char) in _RTL for char in text):
-        text = f"{_ISOLATE}{text}{_END_ISOLATE}"
-    return text
+    return "".join(kept)
 
 
 def _emoji(char: str) -> bool:

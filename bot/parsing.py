@@ -19,7 +19,7 @@ Pure: no aiogram, no words shown to anyone (problems are enum codes).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
@@ -609,18 +609,26 @@ def parse_multi_arguments(text: str | None) -> MultiArguments:
         dice.append(0)
     if not actions:
         raise ArgumentsError(Problem.POOL_MISSING)
-    # «ловк+драка 6 7»: one sheet pool, then bare numbers that fit as difficulties — the
-    # same action at each of them, rather than a pool of traits beside pools of 6 and 7.
-    repeated = (
+    return MultiArguments(
+        actions=tuple(actions),
+        traits=tuple(traits),
+        dice=tuple(dice),
+        repeated=_repeated_action(actions, traits, dice),
+    )
+
+
+def _repeated_action(
+    actions: list[tuple[int, int | None]], traits: list[str | None], dice: list[int]
+) -> bool:
+    """«ловк+драка 6 7»: one sheet pool, then bare numbers that fit as difficulties — the
+    same action at each of them, rather than a pool of traits beside pools of 6 and 7."""
+    return (
         len(actions) >= 3
         and traits[0] is not None
         and actions[0][1] is None
         and all(t is None for t in traits[1:])
         and all(d is None and m == 0 for (_p, d), m in zip(actions[1:], dice[1:], strict=True))
         and all(2 <= p <= 10 for p, _d in actions[1:])
-    )
-    return MultiArguments(
-        actions=tuple(actions), traits=tuple(traits), dice=tuple(dice), repeated=repeated
     )
 
 
@@ -662,14 +670,7 @@ class HealthArguments(BaseModel):
 def parse_health_arguments(text: str | None, *, damage: bool) -> HealthArguments:
     """Words in any order after an optional ``npc Имя``: a number of levels and, for damage,
     one of the type letters (glued too: «3л»)."""
-    words = tokenize(text)
-    npc: str | None = None
-    if words and words[0].casefold() in vocabulary.NPC:
-        name = [w for w in words[1:] if not _is_health_word(w)]
-        if not name:
-            raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
-        npc = " ".join(name)
-        words = [w for w in words[1:] if _is_health_word(w)]
+    npc, words = _npc_prefix(tokenize(text), _is_health_word)
     levels: int | None = None
     kind: DamageType | None = None
     for word in words:
@@ -688,6 +689,19 @@ def parse_health_arguments(text: str | None, *, damage: bool) -> HealthArguments
     if damage and (levels is None or kind is None):
         raise ArgumentsError(Problem.POOL_MISSING, text or "")
     return HealthArguments(levels=levels, kind=kind, npc=npc)
+
+
+def _npc_prefix(
+    words: list[str], is_argument: Callable[[str], bool]
+) -> tuple[str | None, list[str]]:
+    """The NPC an ``npc Имя`` in front names, and the command's own words left: the name is
+    every word that cannot be one of them, wherever it stands after ``npc``."""
+    if not words or words[0].casefold() not in vocabulary.NPC:
+        return None, words
+    name = [w for w in words[1:] if not is_argument(w)]
+    if not name:
+        raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
+    return " ".join(name), [w for w in words[1:] if is_argument(w)]
 
 
 def _is_health_word(word: str) -> bool:
@@ -1071,13 +1085,9 @@ def parse_d6_wound_arguments(text: str | None, *, damage: bool) -> D6WoundArgume
     for word in tokenize(text, glued=True):
         glued = _NUMBER_WORD.fullmatch(word)
         words.extend(glued.groups() if glued is not None else (word,))
-    npc: str | None = None
-    if words and words[0].casefold() in vocabulary.NPC:
-        name = [w for w in words[1:] if not _is_d6_wound_word(w)]
-        if not name:
-            raise ArgumentsError(Problem.NOT_A_NUMBER, words[0])
-        npc = " ".join(name)[:40]
-        words = [w for w in words[1:] if _is_d6_wound_word(w)]
+    npc, words = _npc_prefix(words, _is_d6_wound_word)
+    if npc is not None:
+        npc = npc[:40]
     found: dict[str, Any] = {}
     numbers: list[int] = []
     for i, word in enumerate(words):

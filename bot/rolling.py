@@ -477,11 +477,8 @@ def d6_pool_of(sheet: Sheet | None, owner: str, profile: Profile, ask: D6Ask) ->
     if (ask.powers or ask.weakness or ask.luck) and sheet is None:
         raise PoolRefused(sheet_text.no_sheet_text(owner, d6=True))
     levels, label = _d6_powers(sheet, ask)
-    weak = 0
+    weak = _d6_weakness(sheet, ask)
     if ask.weakness:
-        if sheet is None or sheet.weakness is None:
-            raise PoolRefused(no_weakness_text())
-        weak = sheet.weakness
         label += " − " + _("weakness {n}").format(n=weak)
     if sheet is not None and ask.luck > sheet.luck:
         raise PoolRefused(no_luck_text(sheet.luck))
@@ -493,17 +490,33 @@ def d6_pool_of(sheet: Sheet | None, owner: str, profile: Profile, ask: D6Ask) ->
     if levels and sheet is not None and sheet.wounds:
         wounds = difficulty_total(sheet.wounds, profile)
         label += " − " + _("wounds {n}").format(n=wounds)
-    tricks = 0
-    if ask.action is not None and sheet is not None and sheet.edges:
-        tricks, helping = edge_modifier(sheet.edges, ask.action)
-        for edge in helping:
-            label += edge_label(edge)
+    tricks, edges = _d6_edges(sheet, ask)
+    label += edges
     if ask.pursuit:
         label += " − " + _("escape {n}").format(n=ask.pursuit)
     value = (ask.chance or 0) + sum(levels.values()) - weak + modifier + ask.luck - wounds
     value += tricks - ask.pursuit
     _check_d6_chance(value, label, sheet, profile, no_power=ask.chance == 0 and not levels)
     return D6Pool(dice=value, label=label, luck=ask.luck, sheet=sheet, action=ask.action)
+
+
+def _d6_weakness(sheet: Sheet | None, ask: D6Ask) -> int:
+    """The weakness the player asked to count against the roll (0 when not asked); asking
+    for one the sheet has not written is refused rather than rolled without it."""
+    if not ask.weakness:
+        return 0
+    if sheet is None or sheet.weakness is None:
+        raise PoolRefused(no_weakness_text())
+    return sheet.weakness
+
+
+def _d6_edges(sheet: Sheet | None, ask: D6Ask) -> tuple[int, str]:
+    """What the sheet's edges add to the named action, and their part of the label: only an
+    action the player named can be helped by an edge."""
+    if ask.action is None or sheet is None or not sheet.edges:
+        return 0, ""
+    tricks, helping = edge_modifier(sheet.edges, ask.action)
+    return tricks, "".join(edge_label(edge) for edge in helping)
 
 
 def _d6_powers(sheet: Sheet | None, ask: D6Ask) -> tuple[dict[str, int], str]:

@@ -783,7 +783,7 @@ async def _advance(
     tap: Tap[S, A, R], press: _Press, known: Known[R], outcome: Advance[S] | Open[S]
 ) -> bool:
     """Store the step with its effects and its drawing in one compare-and-set, then show it."""
-    store, flow, message = press.context.store, press.flow, press.message
+    store, flow = press.context.store, press.flow
     after = outcome.state
     close = outcome.close if isinstance(outcome, Advance) else False
     if tap.view is None:
@@ -829,6 +829,18 @@ async def _advance(
         return True
     if advanced is None:
         return False
+    await _show_step(press, outcome, (text, markup), opened)
+    return True
+
+
+async def _show_step(
+    press: _Press, outcome: Advance[Any] | Open[Any], drawn: Drawn, opened: Flow | None
+) -> None:
+    """Show a step already stored: its message redrawn, the second flow's message and the
+    chat's live message brought along, the presser answered, and only then the opened
+    flow's message posted below (so it lands under the answer, not before it)."""
+    store, flow, message = press.context.store, press.flow, press.message
+    text, markup = drawn
     if isinstance(outcome, Advance) and outcome.keyboard_only:
         # The old message may be gone or too old to edit; its flow is stored either way.
         with suppress(TelegramBadRequest):
@@ -836,6 +848,7 @@ async def _advance(
     else:
         await safe_edit(message, text, markup)
     bot = press.context.bot
+    also = outcome.also if isinstance(outcome, Advance) else None
     if also is not None and bot is not None:
         await bot_live.redraw(bot, flow.chat_id, also.live, also.drawn)
     if isinstance(outcome, Advance) and outcome.ends_live is not None:
@@ -846,7 +859,6 @@ async def _advance(
     if isinstance(outcome, Open) and opened is not None:
         posted, buttons = outcome.opens.draw(opened)
         await message.answer(posted, reply_markup=buttons)
-    return True
 
 
 async def _hand_over(

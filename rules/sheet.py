@@ -585,23 +585,41 @@ def _check_optional_stat(sheet: Sheet, code: Stat, value: int | None, field: str
 
 
 def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
+    """A d6 sheet holds only the d6 game's parts, and any other sheet none of them: the two
+    kinds of sheet share one model, so nothing else keeps them apart."""
     if system is not SheetSystem.D6:
-        if (
-            sheet.powers
-            or sheet.weakness is not None
-            or sheet.weakness_name is not None
-            or sheet.luck
-            or sheet.wounds
-            or sheet.alacrity is not None
-            or sheet.edges
-        ):
-            raise RulesInputError(ErrorCode.NOT_ALLOWED, "powers", f"on a {system} sheet")
+        _check_no_d6_parts(sheet, system)
         return
     if sheet.traits or sheet.spheres:
         raise RulesInputError(ErrorCode.NOT_ALLOWED, "traits", "a d6 sheet has powers")
     for stat in ("willpower", "arete", "humanity"):
         if getattr(sheet, stat) is not None:
             raise RulesInputError(ErrorCode.NOT_ALLOWED, stat, "on a d6 sheet")
+    _check_d6_powers(sheet)
+    _check_d6_weakness(sheet)
+    check_int(sheet.luck, "luck", 0, LUCK_MAX)
+    if sheet.alacrity is not None:
+        check_int(sheet.alacrity, "alacrity", 1, ALACRITY_MAX)
+    _check_d6_wounds(sheet)
+    check_edges(sheet.edges)
+
+
+def _check_no_d6_parts(sheet: Sheet, system: SheetSystem) -> None:
+    if (
+        sheet.powers
+        or sheet.weakness is not None
+        or sheet.weakness_name is not None
+        or sheet.luck
+        or sheet.wounds
+        or sheet.alacrity is not None
+        or sheet.edges
+    ):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "powers", f"on a {system} sheet")
+
+
+def _check_d6_powers(sheet: Sheet) -> None:
+    """At most :data:`POWERS_MAX` powers, each named in its normal form and once: a power is
+    found by its name, so two that fold to the same key could never both be rolled."""
     if len(sheet.powers) > POWERS_MAX:
         raise RulesInputError(ErrorCode.RANGE, "powers", f"more than {POWERS_MAX}")
     seen: set[str] = set()
@@ -613,6 +631,9 @@ def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
         if key in seen:
             raise RulesInputError(ErrorCode.STATE, f"powers[{i}].name", "duplicate power")
         seen.add(key)
+
+
+def _check_d6_weakness(sheet: Sheet) -> None:
     if sheet.weakness is not None:
         check_int(sheet.weakness, "weakness", WEAKNESS_MIN, WEAKNESS_MAX)
     if sheet.weakness_name is not None:
@@ -620,16 +641,15 @@ def _check_d6(sheet: Sheet, system: SheetSystem) -> None:
             raise RulesInputError(ErrorCode.STATE, "weakness_name", "a name without a weakness")
         if _power_name(sheet.weakness_name) != sheet.weakness_name:
             raise RulesInputError(ErrorCode.STATE, "weakness_name", "not normalised")
-    check_int(sheet.luck, "luck", 0, LUCK_MAX)
-    if sheet.alacrity is not None:
-        check_int(sheet.alacrity, "alacrity", 1, ALACRITY_MAX)
+
+
+def _check_d6_wounds(sheet: Sheet) -> None:
     if len(sheet.wounds) > WOUNDS_MAX:
         raise RulesInputError(ErrorCode.RANGE, "wounds", f"more than {WOUNDS_MAX}")
     for i, w in enumerate(sheet.wounds):
         if not isinstance(w, Difficulty) or w.kind not in WOUND_KINDS:
             raise RulesInputError(ErrorCode.STATE, f"wounds[{i}]", "not a wound")
         wound(w.kind, w.magnitude)
-    check_edges(sheet.edges)
 
 
 def _update(sheet: Sheet, **changes: Any) -> Sheet:

@@ -68,32 +68,9 @@ def _trait(sheet: Sheet, code: TraitCode, lang: Lang, value: int | None = None) 
 
 def draw(sheet: Sheet, profile: Profile, lang: Lang) -> dict[str, Any]:
     system = sheet.system
-    codes = catalogue(system)
-    groups: list[dict[str, Any]] = []
-    for title, kind in _groups():
-        traits = [_trait(sheet, c, lang) for c in codes if isinstance(c, kind)]
-        if traits:
-            groups.append({"title": title, "traits": traits})
-    stats: list[dict[str, Any]] = []
-    if system is SheetSystem.MAGE:
-        stats.append(_trait(sheet, Stat.ARETE, lang, sheet.arete or 0))
-    if system is SheetSystem.DARK_AGES:
-        stats.append(_trait(sheet, Stat.HUMANITY, lang, sheet.humanity or 0))
-    if stats:
-        groups.append({"title": _("Advantages"), "traits": stats})
-    penalty = wound_penalty(sheet.health)
-    drawn: dict[str, Any] = {"system": system.value, "groups": groups}
+    drawn: dict[str, Any] = {"system": system.value, "groups": _trait_groups(sheet, lang)}
     if system is not SheetSystem.D6:  # the d6 game counts wounds as difficulties instead
-        drawn["health"] = {
-            "boxes": [b.value for b in sheet.health.boxes]
-            + [""] * (TRACK_SIZE - len(sheet.health.boxes)),
-            "dead": sheet.health.dead,
-            "penalty": penalty.penalty,
-            "can_act": penalty.can_act,
-            "levels": _levels(),
-            "penalties": [0, -1, -1, -2, -2, -5, None],
-        }
-    if system is not SheetSystem.D6:
+        drawn["health"] = _health(sheet)
         drawn["willpower"] = {
             "name": display_name(Stat.WILLPOWER, lang, system),
             "permanent": sheet.willpower or 0,
@@ -110,20 +87,61 @@ def draw(sheet: Sheet, profile: Profile, lang: Lang) -> dict[str, Any]:
     if system is SheetSystem.DARK_AGES:
         drawn["blood"] = sheet.blood or 0
     if system is SheetSystem.D6:
-        drawn["d6"] = {
-            "powers": [{"name": p.name, "value": p.level} for p in sheet.powers],
-            "weakness": sheet.weakness or 0,
-            "luck": sheet.luck,
-            "wounds": [
-                {"kind": str(w.kind), "value": w.magnitude, "name": _wound_word(w.kind)}
-                for w in sheet.wounds
-            ],
-            "kinds": {
-                DifficultyKind.PHYSICAL_WOUND.value: _wound_word(DifficultyKind.PHYSICAL_WOUND),
-                DifficultyKind.MENTAL_WOUND.value: _wound_word(DifficultyKind.MENTAL_WOUND),
-            },
-        }
+        drawn["d6"] = _d6(sheet)
     return drawn
+
+
+def _trait_groups(sheet: Sheet, lang: Lang) -> list[dict[str, Any]]:
+    """The sheet's traits by group in the catalogue's order, empty groups left out, then the
+    system's own advantage (Arete, Humanity) as a group of its own."""
+    system = sheet.system
+    codes = catalogue(system)
+    groups: list[dict[str, Any]] = []
+    for title, kind in _groups():
+        traits = [_trait(sheet, c, lang) for c in codes if isinstance(c, kind)]
+        if traits:
+            groups.append({"title": title, "traits": traits})
+    stats: list[dict[str, Any]] = []
+    if system is SheetSystem.MAGE:
+        stats.append(_trait(sheet, Stat.ARETE, lang, sheet.arete or 0))
+    if system is SheetSystem.DARK_AGES:
+        stats.append(_trait(sheet, Stat.HUMANITY, lang, sheet.humanity or 0))
+    if stats:
+        groups.append({"title": _("Advantages"), "traits": stats})
+    return groups
+
+
+def _health(sheet: Sheet) -> dict[str, Any]:
+    """The health track padded to its full length, with the penalty it gives now, so the
+    page draws the track without knowing the rules."""
+    penalty = wound_penalty(sheet.health)
+    return {
+        "boxes": [b.value for b in sheet.health.boxes]
+        + [""] * (TRACK_SIZE - len(sheet.health.boxes)),
+        "dead": sheet.health.dead,
+        "penalty": penalty.penalty,
+        "can_act": penalty.can_act,
+        "levels": _levels(),
+        "penalties": [0, -1, -1, -2, -2, -5, None],
+    }
+
+
+def _d6(sheet: Sheet) -> dict[str, Any]:
+    """The d6 sheet's powers, weakness, luck and wounds, with the wound kinds' words the
+    page offers when a wound is added."""
+    return {
+        "powers": [{"name": p.name, "value": p.level} for p in sheet.powers],
+        "weakness": sheet.weakness or 0,
+        "luck": sheet.luck,
+        "wounds": [
+            {"kind": str(w.kind), "value": w.magnitude, "name": _wound_word(w.kind)}
+            for w in sheet.wounds
+        ],
+        "kinds": {
+            DifficultyKind.PHYSICAL_WOUND.value: _wound_word(DifficultyKind.PHYSICAL_WOUND),
+            DifficultyKind.MENTAL_WOUND.value: _wound_word(DifficultyKind.MENTAL_WOUND),
+        },
+    }
 
 
 def _wound_word(kind: DifficultyKind) -> str:

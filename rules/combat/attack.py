@@ -203,12 +203,7 @@ def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
         setup.ability,
         setup.ability_used,
     )
-    strength, weapon_damage, damage_type, ammo = (
-        setup.strength,
-        setup.weapon_damage,
-        setup.damage_type,
-        setup.ammo,
-    )
+    strength, ammo = setup.strength, setup.ammo
     situation, base_difficulty, track, dice_penalty = (
         setup.situation,
         setup.base_difficulty,
@@ -229,19 +224,8 @@ def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
     used = spec.abilities[0] if ability_used is None else parse_enum(Trait, ability_used, "ability")
     if used not in spec.abilities:
         raise RulesInputError(ErrorCode.UNKNOWN_KEY, "ability_used", f"{used} for {spec.code}")
-    if weapon_damage is not None:
-        check_int(weapon_damage, "weapon_damage", 0, WEAPON_DAMAGE_MAX)
-    if track is not None and not isinstance(track, HealthTrack):
-        raise RulesInputError(ErrorCode.TYPE, "track", "expected HealthTrack")
-    if spec.code is Manoeuvre.BITE and not check_bool(setup.vampire, "vampire"):
-        raise RulesInputError(ErrorCode.NOT_ALLOWED, "code", "only a vampire bites (§B.13)")
-    damage_dice, default_type = _damage(spec, strength, weapon_damage)
-    kind = default_type if damage_type is None else parse_damage_type(damage_type)
-    auto_damage = 0
-    potence = check_int(setup.potence, "potence", 0, TRAIT_MAX)
-    if potence and spec.reach is Reach.MELEE and kind is not None:
-        more_dice, auto_damage = potence_damage(potence, profile.vampire)
-        damage_dice += more_dice
+    _check_weapon_and_attacker(spec, setup)
+    damage_dice, kind, auto_damage = _attack_damage(spec, setup, profile)
     spent, left = _ammo(spec, ammo)
     mine = _conditions(sit.attacker_conditions, "attacker_conditions")
     theirs = _conditions(sit.target_conditions, "target_conditions")
@@ -263,12 +247,7 @@ def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
     pool, status, reason = _status_for(dice, track, mine)
     if status is PlanStatus.ROLL:
         if spec.code is Manoeuvre.BLIND_FIRE and opts.blind_fire_gated:
-            if not isinstance(blind_check, D10Result):
-                raise RulesInputError(ErrorCode.NOT_ALLOWED, "blind_check", "roll it first")
-            if blind_check.difficulty < BLIND_FIRE_CHECK_DIFFICULTY:
-                raise RulesInputError(ErrorCode.RANGE, "blind_check", "rolled below difficulty 8")
-            if blind_check.successes < 1:
-                pool, status, reason = 0, PlanStatus.IMPOSSIBLE, PlanReason.BLIND_CHECK_FAILED
+            pool, status, reason = _blind_fire((pool, status, reason), blind_check)
         if status is PlanStatus.ROLL and Condition.IMMOBILIZED_FULL in theirs:
             status = PlanStatus.AUTO_HIT
         else:
@@ -286,6 +265,46 @@ def attack_plan(setup: AttackSetup, profile: Profile) -> AttackPlan:
         effects=spec.effects,
         damage_successes=auto_damage,
     )
+
+
+def _check_weapon_and_attacker(spec: ManoeuvreSpec, setup: AttackSetup) -> None:
+    """The weapon's damage in range, the attacker's track a track, and a bite only from a
+    vampire: checked before any dice are counted, so a bad setup never yields a plan."""
+    if setup.weapon_damage is not None:
+        check_int(setup.weapon_damage, "weapon_damage", 0, WEAPON_DAMAGE_MAX)
+    if setup.track is not None and not isinstance(setup.track, HealthTrack):
+        raise RulesInputError(ErrorCode.TYPE, "track", "expected HealthTrack")
+    if spec.code is Manoeuvre.BITE and not check_bool(setup.vampire, "vampire"):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "code", "only a vampire bites (§B.13)")
+
+
+def _attack_damage(
+    spec: ManoeuvreSpec, setup: AttackSetup, profile: Profile
+) -> tuple[int, DamageType | None, int]:
+    """Damage dice, type and the successes it deals with no roll: Potence adds both, but
+    only to a blow that does damage in melee (§B.13)."""
+    damage_dice, default_type = _damage(spec, setup.strength, setup.weapon_damage)
+    kind = default_type if setup.damage_type is None else parse_damage_type(setup.damage_type)
+    auto_damage = 0
+    potence = check_int(setup.potence, "potence", 0, TRAIT_MAX)
+    if potence and spec.reach is Reach.MELEE and kind is not None:
+        more_dice, auto_damage = potence_damage(potence, profile.vampire)
+        damage_dice += more_dice
+    return damage_dice, kind, auto_damage
+
+
+def _blind_fire(
+    plan: tuple[int, PlanStatus, PlanReason | None], blind_check: D10Result | None
+) -> tuple[int, PlanStatus, PlanReason | None]:
+    """Where the house gates blind fire, the shot needs its check rolled first, at
+    difficulty 8 or more; a check with no success makes the shot impossible."""
+    if not isinstance(blind_check, D10Result):
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "blind_check", "roll it first")
+    if blind_check.difficulty < BLIND_FIRE_CHECK_DIFFICULTY:
+        raise RulesInputError(ErrorCode.RANGE, "blind_check", "rolled below difficulty 8")
+    if blind_check.successes < 1:
+        return 0, PlanStatus.IMPOSSIBLE, PlanReason.BLIND_CHECK_FAILED
+    return plan
 
 
 def _damage(

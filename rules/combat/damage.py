@@ -194,6 +194,25 @@ class Rolled:
     earlier_levels: Sequence[int] = ()
 
 
+def _check_attack(plan: AttackPlan, target: Target, known: Rolled, opts: CombatOptions) -> None:
+    """Refuse an attack that cannot be resolved before any die is rolled: on a dead target,
+    from an impossible plan, or with a defence the ambushed target may not make."""
+    if not isinstance(plan, AttackPlan):
+        raise RulesInputError(ErrorCode.TYPE, "plan", "expected AttackPlan")
+    if not isinstance(target, Target):
+        raise RulesInputError(ErrorCode.TYPE, "target", "expected Target")
+    if target.track.dead:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "target", "the target is dead")
+    ambush, defence = known.ambush, known.defence
+    check_bool(ambush, "ambush")
+    if plan.status is PlanStatus.IMPOSSIBLE:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "plan", f"impossible: {plan.roll.reason}")
+    if defence is not None and not isinstance(defence, D10Result):
+        raise RulesInputError(ErrorCode.TYPE, "defence", "expected D10Result")
+    if ambush and defence is not None and not opts.ambush_victim_defends:
+        raise RulesInputError(ErrorCode.NOT_ALLOWED, "defence", "no defence against an ambush")
+
+
 def resolve_attack(
     plan: AttackPlan,
     target: Target,
@@ -216,31 +235,14 @@ def resolve_attack(
     known = Rolled() if rolled is None else rolled
     if not isinstance(known, Rolled):
         raise RulesInputError(ErrorCode.TYPE, "rolled", "expected Rolled")
-    attack, defence, ambush, unsoakable = (
-        known.attack,
-        known.defence,
-        known.ambush,
-        known.unsoakable,
-    )
+    attack, defence, unsoakable = known.attack, known.defence, known.unsoakable
     damage_faces, soak_faces, earlier_levels = (
         known.damage_faces,
         known.soak_faces,
         known.earlier_levels,
     )
     opts = _options(profile)
-    if not isinstance(plan, AttackPlan):
-        raise RulesInputError(ErrorCode.TYPE, "plan", "expected AttackPlan")
-    if not isinstance(target, Target):
-        raise RulesInputError(ErrorCode.TYPE, "target", "expected Target")
-    if target.track.dead:
-        raise RulesInputError(ErrorCode.NOT_ALLOWED, "target", "the target is dead")
-    check_bool(ambush, "ambush")
-    if plan.status is PlanStatus.IMPOSSIBLE:
-        raise RulesInputError(ErrorCode.NOT_ALLOWED, "plan", f"impossible: {plan.roll.reason}")
-    if defence is not None and not isinstance(defence, D10Result):
-        raise RulesInputError(ErrorCode.TYPE, "defence", "expected D10Result")
-    if ambush and defence is not None and not opts.ambush_victim_defends:
-        raise RulesInputError(ErrorCode.NOT_ALLOWED, "defence", "no defence against an ambush")
+    _check_attack(plan, target, known, opts)
     hits = _attack_successes(plan, attack, opts)
     blocked = defence.successes if defence is not None else 0
 
