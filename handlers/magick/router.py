@@ -27,7 +27,7 @@ from bot import combat as bot_combat
 from bot import render, rolling, runner
 from bot.access import runs_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
+from bot.parsing import ArgumentsError, MagickArguments, parse_magick_arguments, tokenize
 from bot.runner import SheetMoved as _SheetMoved
 from bot.runner import spending
 from bot.store import Flow, LogEntry, SheetSpend, Store
@@ -201,63 +201,90 @@ async def m_command(
         condition_difficulty=conditions_difficulty(sheet),
         in_combat=fighting,
     )
-    if args is not None:
-        level = args.level
-        if args.sphere is not None:
-            try:
-                code = resolve(args.sphere, SheetSystem.MAGE)
-            except TraitNameError:
-                code = None
-            if not isinstance(code, Sphere):
-                await message.answer(view.no_sphere_text(args.sphere))
-                return
-            # §C.1: a mage casts only what their Spheres reach; a typed level above the
-            # sheet's is refused, not cast.
-            known = sheet.spheres.get(code.value) or 0
-            level = level or known
-            if not known:
-                await message.answer(view.no_sphere_on_sheet_text(args.sphere))
-                return
-            if level > known:
-                await message.answer(view.sphere_too_low_text(args.sphere, known, level))
-                return
-            state = state.model_copy(update={"sphere": code})
-        if level is None or level not in LEVELS:
-            await message.answer(view.usage_text())
-            return
-        cap = max(MODIFIER_CAP, profile.magick.modifier_cap)
-        state = state.model_copy(
-            update={
-                "level": level,
-                "vulgar": args.vulgar,
-                "witnesses": args.witnesses,
-                "quintessence": args.quintessence,
-                # the buttons' range, or the table's wider cap when typed (§C.3)
-                "modifier": max(-cap, min(cap, args.modifier)),
-                "willpower": args.willpower,
-                "target": args.target,
-                # a ritual's target is the successes its Effect needs (§C.6, §C.10)
-                "magnitude": args.target or 1,
-            }
-        )
     if args is None:
         flow = await store.create_flow(state, message.chat.id, user.id)
         text, markup = view.draw(flow, state, profile)
         await message.answer(text, reply_markup=markup)
         return
+    typed_state = _typed(args, state, sheet, profile)
+    if isinstance(typed_state, str):
+        await message.answer(typed_state)
+        return
+    await _cast_typed(message, store, profile, typed_state, sheet, user.id, rng)
+
+
+def _typed(
+    args: MagickArguments, state: EffectFlow, sheet: Sheet, profile: Profile
+) -> EffectFlow | str:
+    """The Effect as typed after ``/m``, or the refusal to answer with."""
+    level = args.level
+    if args.sphere is not None:
+        reached = _sphere_reached(args.sphere, level, state, sheet)
+        if isinstance(reached, str):
+            return reached
+        state, level = reached
+    if level is None or level not in LEVELS:
+        return view.usage_text()
+    cap = max(MODIFIER_CAP, profile.magick.modifier_cap)
+    return state.model_copy(
+        update={
+            "level": level,
+            "vulgar": args.vulgar,
+            "witnesses": args.witnesses,
+            "quintessence": args.quintessence,
+            # the buttons' range, or the table's wider cap when typed (§C.3)
+            "modifier": max(-cap, min(cap, args.modifier)),
+            "willpower": args.willpower,
+            "target": args.target,
+            # a ritual's target is the successes its Effect needs (§C.6, §C.10)
+            "magnitude": args.target or 1,
+        }
+    )
+
+
+def _sphere_reached(
+    typed: str, level: int | None, state: EffectFlow, sheet: Sheet
+) -> tuple[EffectFlow, int] | str:
+    """§C.1: a mage casts only what their Spheres reach; a typed level above the sheet's is
+    refused, not cast. No level typed means the sheet's."""
+    try:
+        code = resolve(typed, SheetSystem.MAGE)
+    except TraitNameError:
+        code = None
+    if not isinstance(code, Sphere):
+        return view.no_sphere_text(typed)
+    known = sheet.spheres.get(code.value) or 0
+    level = level or known
+    if not known:
+        return view.no_sphere_on_sheet_text(typed)
+    if level > known:
+        return view.sphere_too_low_text(typed, known, level)
+    return state.model_copy(update={"sphere": code}), level
+
+
+async def _cast_typed(
+    message: Message,
+    store: Store,
+    profile: Profile,
+    state: EffectFlow,
+    sheet: Sheet,
+    user_id: int,
+    rng: Rng | None,
+) -> None:
+    """The typed Effect is rolled at once and its cost paid with the message that shows it."""
     for _attempt in range(SHEET_RETRIES):
         try:
             after, before, changed = _cast(state, sheet, profile, rng)
             entries = _entries(after)
-            spend = SheetSpend(user.id, SheetSystem.MAGE, _only_if(before, changed))
+            spend = SheetSpend(user_id, SheetSystem.MAGE, _only_if(before, changed))
             flow, _stored = await store.create_flow_spending(
-                after, message.chat.id, user.id, spend, entries=entries
+                after, message.chat.id, user_id, spend, entries=entries
             )
         except _Refused as refused:
             await message.answer(refused.text)
             return
         except _SheetMoved:
-            reread = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
+            reread = await store.load_sheet(message.chat.id, user_id, SheetSystem.MAGE)
             if reread is None:
                 break
             sheet = reread
