@@ -318,10 +318,7 @@ def _cast(
     for every roll made (AMB-C11), the gathered successes lost."""
     first = state.rolls == 0
     held = sheet.quintessence
-    if first and state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
-        raise _Refused(view.not_enough_quintessence_text(held, profile))
-    if first and state.willpower and sheet.willpower_current == 0:
-        raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
+    _check_first_costs(state, sheet, profile, first)
     penalty = -wound_penalty(sheet.health).penalty
     current = state.model_copy(
         update={
@@ -331,15 +328,7 @@ def _cast(
         }
     )
     if first and current.quintessence:
-        # A point that cannot lower a difficulty already at its floor is not taken (§C.4).
-        try:
-            idle = current.difficulty(profile).floor_quintessence
-        except RulesInputError:
-            idle = 0
-        if idle:
-            current = current.model_copy(
-                update={"quintessence": current.quintessence - idle, "kept": idle}
-            )
+        current = _keep_idle_quintessence(current, profile)
     try:
         spell = magick.Spell(
             sheet.arete or 1,
@@ -359,23 +348,8 @@ def _cast(
         raise _Refused(view.not_enough_quintessence_text(held, profile)) from None
     if casting.status is magick.CastStatus.IMPOSSIBLE:
         raise _Refused(view.wizard_text(current, profile))
-    stage, paradox, gathered = Stage.CAST, casting.paradox, 0
-    if current.target is not None and casting.roll is not None:
-        botched = casting.roll.outcome is Outcome.BOTCH
-        gathered = 0 if botched else current.gathered + max(0, casting.roll.successes)
-        if not botched and gathered < current.target:
-            stage, paradox = Stage.RITUAL, 0  # the Paradox waits for the ritual's end
-        else:  # a cast turned ritual already paid some of it
-            paradox = max(0, paradox - current.prepaid)
-    after = sheet
-    if first and current.quintessence:
-        after = spend_quintessence(after, current.quintessence, profile)
-    if paradox:
-        after = add_paradox(after, paradox, profile)
-    left = current.willpower_left
-    if first and current.willpower and after.willpower_current is not None:
-        after = spend_willpower(after)
-        left = rolling.willpower_left(after)
+    stage, paradox, gathered = _ritual_progress(current, casting)
+    after, left = _sheet_after_cast(current, sheet, paradox, profile, first)
     cast = current.model_copy(
         update={
             "stage": stage,
@@ -390,6 +364,57 @@ def _cast(
         }
     )
     return cast, sheet, after
+
+
+def _check_first_costs(state: EffectFlow, sheet: Sheet, profile: Profile, first: bool) -> None:
+    """Quintessence and Willpower are paid on the first roll: refuse what the sheet lacks."""
+    if not first:
+        return
+    held = sheet.quintessence
+    if state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
+        raise _Refused(view.not_enough_quintessence_text(held, profile))
+    if state.willpower and sheet.willpower_current == 0:
+        raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
+
+
+def _keep_idle_quintessence(current: EffectFlow, profile: Profile) -> EffectFlow:
+    """A point that cannot lower a difficulty already at its floor is not taken (§C.4)."""
+    try:
+        idle = current.difficulty(profile).floor_quintessence
+    except RulesInputError:
+        idle = 0
+    if not idle:
+        return current
+    return current.model_copy(update={"quintessence": current.quintessence - idle, "kept": idle})
+
+
+def _ritual_progress(current: EffectFlow, casting: magick.Casting) -> tuple[Stage, int, int]:
+    """The stage after this roll, the Paradox it earns now and the successes gathered."""
+    stage, paradox, gathered = Stage.CAST, casting.paradox, 0
+    if current.target is None or casting.roll is None:
+        return stage, paradox, gathered
+    botched = casting.roll.outcome is Outcome.BOTCH
+    gathered = 0 if botched else current.gathered + max(0, casting.roll.successes)
+    if not botched and gathered < current.target:
+        return Stage.RITUAL, 0, gathered  # the Paradox waits for the ritual's end
+    # a cast turned ritual already paid some of it
+    return stage, max(0, paradox - current.prepaid), gathered
+
+
+def _sheet_after_cast(
+    current: EffectFlow, sheet: Sheet, paradox: int, profile: Profile, first: bool
+) -> tuple[Sheet, tuple[int, int] | None]:
+    """The sheet after the cast's costs, and the Willpower left to show."""
+    after = sheet
+    if first and current.quintessence:
+        after = spend_quintessence(after, current.quintessence, profile)
+    if paradox:
+        after = add_paradox(after, paradox, profile)
+    left = current.willpower_left
+    if first and current.willpower and after.willpower_current is not None:
+        after = spend_willpower(after)
+        left = rolling.willpower_left(after)
+    return after, left
 
 
 def _abandon(state: EffectFlow, sheet: Sheet, profile: Profile) -> tuple[EffectFlow, Sheet]:
