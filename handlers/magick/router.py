@@ -27,7 +27,7 @@ from bot import combat as bot_combat
 from bot import render, rolling, runner
 from bot.access import runs_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_magick_arguments, tokenize
+from bot.parsing import ArgumentsError, MagickArguments, parse_magick_arguments, tokenize
 from bot.runner import SheetMoved as _SheetMoved
 from bot.runner import spending
 from bot.store import Flow, LogEntry, SheetSpend, Store
@@ -201,63 +201,90 @@ async def m_command(
         condition_difficulty=conditions_difficulty(sheet),
         in_combat=fighting,
     )
-    if args is not None:
-        level = args.level
-        if args.sphere is not None:
-            try:
-                code = resolve(args.sphere, SheetSystem.MAGE)
-            except TraitNameError:
-                code = None
-            if not isinstance(code, Sphere):
-                await message.answer(view.no_sphere_text(args.sphere))
-                return
-            # §C.1: a mage casts only what their Spheres reach; a typed level above the
-            # sheet's is refused, not cast.
-            known = sheet.spheres.get(code.value) or 0
-            level = level or known
-            if not known:
-                await message.answer(view.no_sphere_on_sheet_text(args.sphere))
-                return
-            if level > known:
-                await message.answer(view.sphere_too_low_text(args.sphere, known, level))
-                return
-            state = state.model_copy(update={"sphere": code})
-        if level is None or level not in LEVELS:
-            await message.answer(view.usage_text())
-            return
-        cap = max(MODIFIER_CAP, profile.magick.modifier_cap)
-        state = state.model_copy(
-            update={
-                "level": level,
-                "vulgar": args.vulgar,
-                "witnesses": args.witnesses,
-                "quintessence": args.quintessence,
-                # the buttons' range, or the table's wider cap when typed (§C.3)
-                "modifier": max(-cap, min(cap, args.modifier)),
-                "willpower": args.willpower,
-                "target": args.target,
-                # a ritual's target is the successes its Effect needs (§C.6, §C.10)
-                "magnitude": args.target or 1,
-            }
-        )
     if args is None:
         flow = await store.create_flow(state, message.chat.id, user.id)
         text, markup = view.draw(flow, state, profile)
         await message.answer(text, reply_markup=markup)
         return
+    typed_state = _typed(args, state, sheet, profile)
+    if isinstance(typed_state, str):
+        await message.answer(typed_state)
+        return
+    await _cast_typed(message, store, profile, typed_state, sheet, user.id, rng)
+
+
+def _typed(
+    args: MagickArguments, state: EffectFlow, sheet: Sheet, profile: Profile
+) -> EffectFlow | str:
+    """The Effect as typed after ``/m``, or the refusal to answer with."""
+    level = args.level
+    if args.sphere is not None:
+        reached = _sphere_reached(args.sphere, level, state, sheet)
+        if isinstance(reached, str):
+            return reached
+        state, level = reached
+    if level is None or level not in LEVELS:
+        return view.usage_text()
+    cap = max(MODIFIER_CAP, profile.magick.modifier_cap)
+    return state.model_copy(
+        update={
+            "level": level,
+            "vulgar": args.vulgar,
+            "witnesses": args.witnesses,
+            "quintessence": args.quintessence,
+            # the buttons' range, or the table's wider cap when typed (§C.3)
+            "modifier": max(-cap, min(cap, args.modifier)),
+            "willpower": args.willpower,
+            "target": args.target,
+            # a ritual's target is the successes its Effect needs (§C.6, §C.10)
+            "magnitude": args.target or 1,
+        }
+    )
+
+
+def _sphere_reached(
+    typed: str, level: int | None, state: EffectFlow, sheet: Sheet
+) -> tuple[EffectFlow, int] | str:
+    """§C.1: a mage casts only what their Spheres reach; a typed level above the sheet's is
+    refused, not cast. No level typed means the sheet's."""
+    try:
+        code = resolve(typed, SheetSystem.MAGE)
+    except TraitNameError:
+        code = None
+    if not isinstance(code, Sphere):
+        return view.no_sphere_text(typed)
+    known = sheet.spheres.get(code.value) or 0
+    level = level or known
+    if not known:
+        return view.no_sphere_on_sheet_text(typed)
+    if level > known:
+        return view.sphere_too_low_text(typed, known, level)
+    return state.model_copy(update={"sphere": code}), level
+
+
+async def _cast_typed(
+    message: Message,
+    store: Store,
+    profile: Profile,
+    state: EffectFlow,
+    sheet: Sheet,
+    user_id: int,
+    rng: Rng | None,
+) -> None:
+    """The typed Effect is rolled at once and its cost paid with the message that shows it."""
     for _attempt in range(SHEET_RETRIES):
         try:
             after, before, changed = _cast(state, sheet, profile, rng)
             entries = _entries(after)
-            spend = SheetSpend(user.id, SheetSystem.MAGE, _only_if(before, changed))
+            spend = SheetSpend(user_id, SheetSystem.MAGE, _only_if(before, changed))
             flow, _stored = await store.create_flow_spending(
-                after, message.chat.id, user.id, spend, entries=entries
+                after, message.chat.id, user_id, spend, entries=entries
             )
         except _Refused as refused:
             await message.answer(refused.text)
             return
         except _SheetMoved:
-            reread = await store.load_sheet(message.chat.id, user.id, SheetSystem.MAGE)
+            reread = await store.load_sheet(message.chat.id, user_id, SheetSystem.MAGE)
             if reread is None:
                 break
             sheet = reread
@@ -291,10 +318,7 @@ def _cast(
     for every roll made (AMB-C11), the gathered successes lost."""
     first = state.rolls == 0
     held = sheet.quintessence
-    if first and state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
-        raise _Refused(view.not_enough_quintessence_text(held, profile))
-    if first and state.willpower and sheet.willpower_current == 0:
-        raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
+    _check_first_costs(state, sheet, profile, first)
     penalty = -wound_penalty(sheet.health).penalty
     current = state.model_copy(
         update={
@@ -304,15 +328,7 @@ def _cast(
         }
     )
     if first and current.quintessence:
-        # A point that cannot lower a difficulty already at its floor is not taken (§C.4).
-        try:
-            idle = current.difficulty(profile).floor_quintessence
-        except RulesInputError:
-            idle = 0
-        if idle:
-            current = current.model_copy(
-                update={"quintessence": current.quintessence - idle, "kept": idle}
-            )
+        current = _keep_idle_quintessence(current, profile)
     try:
         spell = magick.Spell(
             sheet.arete or 1,
@@ -332,23 +348,8 @@ def _cast(
         raise _Refused(view.not_enough_quintessence_text(held, profile)) from None
     if casting.status is magick.CastStatus.IMPOSSIBLE:
         raise _Refused(view.wizard_text(current, profile))
-    stage, paradox, gathered = Stage.CAST, casting.paradox, 0
-    if current.target is not None and casting.roll is not None:
-        botched = casting.roll.outcome is Outcome.BOTCH
-        gathered = 0 if botched else current.gathered + max(0, casting.roll.successes)
-        if not botched and gathered < current.target:
-            stage, paradox = Stage.RITUAL, 0  # the Paradox waits for the ritual's end
-        else:  # a cast turned ritual already paid some of it
-            paradox = max(0, paradox - current.prepaid)
-    after = sheet
-    if first and current.quintessence:
-        after = spend_quintessence(after, current.quintessence, profile)
-    if paradox:
-        after = add_paradox(after, paradox, profile)
-    left = current.willpower_left
-    if first and current.willpower and after.willpower_current is not None:
-        after = spend_willpower(after)
-        left = rolling.willpower_left(after)
+    stage, paradox, gathered = _ritual_progress(current, casting)
+    after, left = _sheet_after_cast(current, sheet, paradox, profile, first)
     cast = current.model_copy(
         update={
             "stage": stage,
@@ -363,6 +364,57 @@ def _cast(
         }
     )
     return cast, sheet, after
+
+
+def _check_first_costs(state: EffectFlow, sheet: Sheet, profile: Profile, first: bool) -> None:
+    """Quintessence and Willpower are paid on the first roll: refuse what the sheet lacks."""
+    if not first:
+        return
+    held = sheet.quintessence
+    if state.quintessence > min(held, profile.magick.quintessence_max_per_roll):
+        raise _Refused(view.not_enough_quintessence_text(held, profile))
+    if state.willpower and sheet.willpower_current == 0:
+        raise _Refused(rolling.no_willpower_text(sheet.willpower or 0))
+
+
+def _keep_idle_quintessence(current: EffectFlow, profile: Profile) -> EffectFlow:
+    """A point that cannot lower a difficulty already at its floor is not taken (§C.4)."""
+    try:
+        idle = current.difficulty(profile).floor_quintessence
+    except RulesInputError:
+        idle = 0
+    if not idle:
+        return current
+    return current.model_copy(update={"quintessence": current.quintessence - idle, "kept": idle})
+
+
+def _ritual_progress(current: EffectFlow, casting: magick.Casting) -> tuple[Stage, int, int]:
+    """The stage after this roll, the Paradox it earns now and the successes gathered."""
+    stage, paradox, gathered = Stage.CAST, casting.paradox, 0
+    if current.target is None or casting.roll is None:
+        return stage, paradox, gathered
+    botched = casting.roll.outcome is Outcome.BOTCH
+    gathered = 0 if botched else current.gathered + max(0, casting.roll.successes)
+    if not botched and gathered < current.target:
+        return Stage.RITUAL, 0, gathered  # the Paradox waits for the ritual's end
+    # a cast turned ritual already paid some of it
+    return stage, max(0, paradox - current.prepaid), gathered
+
+
+def _sheet_after_cast(
+    current: EffectFlow, sheet: Sheet, paradox: int, profile: Profile, first: bool
+) -> tuple[Sheet, tuple[int, int] | None]:
+    """The sheet after the cast's costs, and the Willpower left to show."""
+    after = sheet
+    if first and current.quintessence:
+        after = spend_quintessence(after, current.quintessence, profile)
+    if paradox:
+        after = add_paradox(after, paradox, profile)
+    left = current.willpower_left
+    if first and current.willpower and after.willpower_current is not None:
+        after = spend_willpower(after)
+        left = rolling.willpower_left(after)
+    return after, left
 
 
 def _abandon(state: EffectFlow, sheet: Sheet, profile: Profile) -> tuple[EffectFlow, Sheet]:

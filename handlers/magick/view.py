@@ -32,7 +32,7 @@ from handlers.magick.flow import (
 )
 from rules import magick, probability
 from rules.combat.damage import DiceTally
-from rules.d10 import Outcome
+from rules.d10 import D10Result, Outcome
 from rules.errors import RulesInputError
 from rules.health import DamageType
 from rules.profiles import MagickOptions, Profile
@@ -167,6 +167,26 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
     if result is None:
         lines.append("⛔ " + _("Wounds leave no Arete dice: the Effect cannot be cast."))
         return "\n".join(lines)
+    lines[0] += _rolled_pool(state, result, profile)
+    lines.append(render.faces_html(result))
+    lines.append(_cast_outcome(state, result, profile))
+    if state.target is not None:
+        lines.append(ritual_line(state))
+    lines += _cost_lines(state, profile)
+    # a Backlash's soak reads the soak rules of combat (§B.10)
+    soak = house_rules.SOAK_RULES if state.soak is not None else ()
+    tag = house_rules.house_tag(profile, house_rules.Group.MAGICK, keys=soak)
+    if tag is not None:
+        lines.append(escape(tag, quote=False))
+    if state.backlash is not None:
+        lines.append("")
+        lines.append(backlash_text(state, profile))
+    lines += _open_panel_lines(state, profile)
+    return "\n".join(lines)
+
+
+def _rolled_pool(state: EffectFlow, result: D10Result, profile: Profile) -> str:
+    """« → Arete 2d10 (−1 for wounds), difficulty 6, Quintessence 1» after the Effect's head."""
     rolled = render.conditions(
         state.pool, result.difficulty, result.threshold, result.willpower, profile
     )
@@ -175,18 +195,26 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
         dice, comma, rest = rolled.partition(", ")
         wounds = " (" + rolling.wounds_text(-state.wound_penalty) + ")"
         rolled = dice + wounds + comma + rest
-    lines[0] += " → " + _("Arete") + " " + rolled
+    text = " → " + _("Arete") + " " + rolled
     if state.quintessence:
-        lines[0] += ", " + _("Quintessence {n}").format(n=state.quintessence)
-    lines.append(render.faces_html(result))
+        text += ", " + _("Quintessence {n}").format(n=state.quintessence)
+    return text
+
+
+def _cast_outcome(state: EffectFlow, result: D10Result, profile: Profile) -> str:
+    """The roll's outcome; a plain cast also names the largest Effect its successes reach."""
     outcome = render.outcome_line(result.outcome, result.successes, None, profile.labels)
-    if state.target is None:
-        found = magick.magnitude_of(min(result.successes, magick.MAX_SUCCESSES))
-        if result.outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS) and found is not None:
-            outcome += " · " + _("up to a {kind} Effect").format(kind=magnitude_name(found))
-    lines.append(outcome)
     if state.target is not None:
-        lines.append(ritual_line(state))
+        return outcome
+    found = magick.magnitude_of(min(result.successes, magick.MAX_SUCCESSES))
+    if result.outcome in (Outcome.SUCCESS, Outcome.AUTO_SUCCESS) and found is not None:
+        outcome += " · " + _("up to a {kind} Effect").format(kind=magnitude_name(found))
+    return outcome
+
+
+def _cost_lines(state: EffectFlow, profile: Profile) -> list[str]:
+    """What the cast cost: Quintessence wasted or kept, Paradox, the wheel, Willpower."""
+    lines: list[str] = []
     if state.wasted:
         lines.append(
             "⚠️ "
@@ -213,21 +241,17 @@ def cast_text(state: EffectFlow, profile: Profile) -> str:
                 current=state.willpower_left[0], permanent=state.willpower_left[1]
             )
         )
-    # a Backlash's soak reads the soak rules of combat (§B.10)
-    soak = house_rules.SOAK_RULES if state.soak is not None else ()
-    tag = house_rules.house_tag(profile, house_rules.Group.MAGICK, keys=soak)
-    if tag is not None:
-        lines.append(escape(tag, quote=False))
-    if state.backlash is not None:
-        lines.append("")
-        lines.append(backlash_text(state, profile))
+    return lines
+
+
+def _open_panel_lines(state: EffectFlow, profile: Profile) -> list[str]:
     if state.panel is Panel.ALLOCATE:
-        lines += ["", allocation_text(state, profile)]
-    elif state.panel is Panel.CORRESPONDENCE:
-        lines += ["", correspondence_table(), link_text(state, profile)]
-    elif state.panel is Panel.TIME:
-        lines += ["", time_table()]
-    return "\n".join(lines)
+        return ["", allocation_text(state, profile)]
+    if state.panel is Panel.CORRESPONDENCE:
+        return ["", correspondence_table(), link_text(state, profile)]
+    if state.panel is Panel.TIME:
+        return ["", time_table()]
+    return []
 
 
 def ritual_line(state: EffectFlow) -> str:

@@ -12,51 +12,69 @@ from bot import render, table_text
 from bot.store import Flow
 from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.multi.flow import MultiFlow
+from rules.actions import Pool
+from rules.d10 import D10Result
 from rules.profiles import Profile
 
 
 def multi_text(state: MultiFlow, profile: Profile) -> str:
     """Each action's pool after the §A.9 reduction, its result once rolled; where a pool's
     dice came from (the sheet's traits, the dice added, the wounds) before it."""
-    roller, declared, pools, split_of = state.roller, state.declared, state.pools, state.split_of
-    difficulties, results, stopped = state.difficulties, state.results, state.stopped
-    sources, read_as, thresholds = state.sources, state.read_as, state.thresholds
-    head = "🔀 <b>" + _("Multiple actions") + f"</b> — {escape(roller)}"
+    lines = [_multi_head(state)]
+    if state.read_as is not None:
+        lines.append(read_as_text(state.read_as, state.difficulties))
+    rows = zip(state.declared, state.pools, state.difficulties, state.results, strict=True)
+    for k, (base, pool, difficulty, result) in enumerate(rows, start=1):
+        lines.append(_action_line(state, k, (base, pool, difficulty, result), profile))
+    if state.stopped:
+        lines.append("⏹ " + table_text.stopped_text())
+    elif all(
+        r is not None or not p.rollable for r, p in zip(state.results, state.pools, strict=True)
+    ):
+        lines.append("✅ " + _("All actions are rolled."))
+    return "\n".join(lines)
+
+
+def _multi_head(state: MultiFlow) -> str:
+    """Who rolls, and how the pool was split or how many dice each action lost."""
+    split_of, sources = state.split_of, state.sources
+    head = "🔀 <b>" + _("Multiple actions") + f"</b> — {escape(state.roller)}"
     if split_of is not None:
         head += " · " + _("{n} dice split between the actions").format(n=split_of)
         if sources and sources[0]:
             head += f" ({sources[0]})"
-    lost = [base - pool.dice for base, pool in zip(declared, pools, strict=True)]
-    if split_of is None and any(lost):
+        return head
+    lost = [base - pool.dice for base, pool in zip(state.declared, state.pools, strict=True)]
+    if any(lost):
         # §A.9: each of several actions loses dice; the numbers, in the declared order.
         head += " · " + _("dice lost to the actions: {list}").format(
             list=", ".join(f"−{n}" for n in lost)
         )
-    lines = [head]
-    if read_as is not None:
-        lines.append(read_as_text(read_as, difficulties))
-    for k, (base, pool, difficulty, result) in enumerate(
-        zip(declared, pools, difficulties, results, strict=True), start=1
-    ):
-        line = f"{k}. "
-        source = sources[k - 1] if split_of is None and k <= len(sources) else None
-        if source:
-            line += f"{source}: "
-        if split_of is None:
-            line += f"{base} → "
-        if not pool.rollable:
-            line += _("{n}d10: impossible").format(n=max(0, pool.dice))
-        else:
-            threshold = thresholds[k - 1] if k <= len(thresholds) else 0
-            line += render.conditions(pool.dice, difficulty, threshold, False, profile)
-            if result is not None:
-                line += "\n" + table_text.roll_summary(result)
-        lines.append(line)
-    if stopped:
-        lines.append("⏹ " + table_text.stopped_text())
-    elif all(r is not None or not p.rollable for r, p in zip(results, pools, strict=True)):
-        lines.append("✅ " + _("All actions are rolled."))
-    return "\n".join(lines)
+    return head
+
+
+def _action_line(
+    state: MultiFlow,
+    k: int,
+    action: tuple[int, Pool, int, D10Result | None],
+    profile: Profile,
+) -> str:
+    """The k-th action (from 1): its pool's source and reduction, conditions and result."""
+    split_of, sources, thresholds = state.split_of, state.sources, state.thresholds
+    base, pool, difficulty, result = action
+    line = f"{k}. "
+    source = sources[k - 1] if split_of is None and k <= len(sources) else None
+    if source:
+        line += f"{source}: "
+    if split_of is None:
+        line += f"{base} → "
+    if not pool.rollable:
+        return line + _("{n}d10: impossible").format(n=max(0, pool.dice))
+    threshold = thresholds[k - 1] if k <= len(thresholds) else 0
+    line += render.conditions(pool.dice, difficulty, threshold, False, profile)
+    if result is not None:
+        line += "\n" + table_text.roll_summary(result)
+    return line
 
 
 def multi_keyboard(flow_id: str, version: int, *, action: int, dice: int) -> InlineKeyboardMarkup:

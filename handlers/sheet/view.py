@@ -119,19 +119,8 @@ def sheet_text(
 
 
 def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
-    lines: list[str] = []
-    groups = (
-        (_("Physical"), _PHYSICAL),
-        (_("Social"), _SOCIAL),
-        (_("Mental"), _MENTAL),
-    )
-    attributes = [(title, _rated(codes, sheet, lang)) for title, codes in groups]
-    if any(text for _title, text in attributes):
-        lines.append("<b>" + _("Attributes") + "</b>")
-        lines.extend(f"{title}: {text}" for title, text in attributes if text)
-    abilities = _rated([c for c in catalogue(sheet.system) if isinstance(c, Ability)], sheet, lang)
-    if abilities:
-        lines.append("<b>" + _("Abilities") + f"</b>: {abilities}")
+    lines = _attribute_lines(sheet, lang)
+    lines += _section(_("Abilities"), Ability, sheet, lang)
     if sheet.willpower is not None:
         lines.append(
             f"<b>{trait_name(Stat.WILLPOWER, lang, sheet.system)}</b>: "
@@ -143,38 +132,62 @@ def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
         value = sheet.rating(stat) if stat in catalogue(sheet.system) else None
         if value is not None:
             lines.append(f"<b>{trait_name(stat, lang, sheet.system)}</b>: {value}")
-    virtues = _rated([c for c in catalogue(sheet.system) if isinstance(c, Virtue)], sheet, lang)
-    if virtues:
-        lines.append("<b>" + _("Virtues") + f"</b>: {virtues}")
-    if sheet.blood is not None and sheet.generation is None:
-        lines.append(f"<b>{trait_name(Stat.BLOOD, lang, sheet.system)}</b>: {sheet.blood}")
-    elif sheet.blood is not None:
-        # the Generation's limits beside the pool (§B.13): what a turn may spend
-        lines.append(
-            f"<b>{trait_name(Stat.BLOOD, lang, sheet.system)}</b>: "
-            + _("{current} of {permanent}").format(
-                current=sheet.blood, permanent=blood_pool_max(sheet.generation)
-            )
-            + ", "
-            + _("up to {n} a turn").format(n=blood_per_turn(sheet.generation))
-        )
-    disciplines = _rated(
-        [c for c in catalogue(sheet.system) if isinstance(c, Discipline)], sheet, lang
-    )
-    if disciplines:
-        lines.append("<b>" + _("Disciplines") + f"</b>: {disciplines}")
-    spheres = _rated([c for c in catalogue(sheet.system) if isinstance(c, Sphere)], sheet, lang)
-    if spheres:
-        lines.append("<b>" + _("Spheres") + f"</b>: {spheres}")
-    if sheet.system is SheetSystem.MAGE and (sheet.quintessence or sheet.paradox):
-        lines.append(
-            f"<b>{trait_name(Stat.QUINTESSENCE, lang, sheet.system)}</b> {sheet.quintessence}"
-            f" · <b>{trait_name(Stat.PARADOX, lang, sheet.system)}</b> {sheet.paradox}"
-        )
-        lines.append(wheel_track(sheet.quintessence, sheet.paradox))
+    lines += _section(_("Virtues"), Virtue, sheet, lang)
+    lines += _blood_lines(sheet, lang)
+    lines += _section(_("Disciplines"), Discipline, sheet, lang)
+    lines += _section(_("Spheres"), Sphere, sheet, lang)
+    lines += _mage_pool_lines(sheet, lang)
     if sheet.health != HealthTrack():
         lines.append(health_line(sheet.health))
     return lines
+
+
+def _attribute_lines(sheet: Sheet, lang: Lang) -> list[str]:
+    groups = (
+        (_("Physical"), _PHYSICAL),
+        (_("Social"), _SOCIAL),
+        (_("Mental"), _MENTAL),
+    )
+    attributes = [(title, _rated(codes, sheet, lang)) for title, codes in groups]
+    if not any(text for _title, text in attributes):
+        return []
+    return ["<b>" + _("Attributes") + "</b>"] + [
+        f"{title}: {text}" for title, text in attributes if text
+    ]
+
+
+def _section(title: str, kind: type, sheet: Sheet, lang: Lang) -> list[str]:
+    """One line of the rated traits of a kind (abilities, virtues…), none when all are zero."""
+    rated = _rated([c for c in catalogue(sheet.system) if isinstance(c, kind)], sheet, lang)
+    return ["<b>" + title + f"</b>: {rated}"] if rated else []
+
+
+def _blood_lines(sheet: Sheet, lang: Lang) -> list[str]:
+    if sheet.blood is None:
+        return []
+    name = f"<b>{trait_name(Stat.BLOOD, lang, sheet.system)}</b>: "
+    if sheet.generation is None:
+        return [name + str(sheet.blood)]
+    # the Generation's limits beside the pool (§B.13): what a turn may spend
+    return [
+        name
+        + _("{current} of {permanent}").format(
+            current=sheet.blood, permanent=blood_pool_max(sheet.generation)
+        )
+        + ", "
+        + _("up to {n} a turn").format(n=blood_per_turn(sheet.generation))
+    ]
+
+
+def _mage_pool_lines(sheet: Sheet, lang: Lang) -> list[str]:
+    """Quintessence and Paradox, with their shared wheel, once either is above zero."""
+    if sheet.system is not SheetSystem.MAGE or not (sheet.quintessence or sheet.paradox):
+        return []
+    return [
+        f"<b>{trait_name(Stat.QUINTESSENCE, lang, sheet.system)}</b> {sheet.quintessence}"
+        f" · <b>{trait_name(Stat.PARADOX, lang, sheet.system)}</b> {sheet.paradox}",
+        wheel_track(sheet.quintessence, sheet.paradox),
+    ]
 
 
 def _d6_lines(sheet: Sheet, lang: Lang) -> list[str]:

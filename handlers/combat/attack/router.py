@@ -23,7 +23,7 @@ from bot import render, runner
 from bot.access import runs_game
 from bot.parsing import ArgumentsError, InitArguments, parse_init_arguments
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
-from bot.store import ChatSettings, FlowStateError, Store
+from bot.store import ChatSettings, Flow, FlowStateError, Store
 from handlers.combat.attack import view
 from handlers.combat.attack.flow import (
     HISTORY_KEPT,
@@ -158,46 +158,67 @@ async def atk_command(
     if profile.system is not GameSystem.D10:
         await message.answer(view.d10_only_text())
         return
-    user = message.from_user
-    chat_id = message.chat.id
+    current = await current_round(store, message.chat.id)
+    args = _atk_arguments(command.args, current)
+    if args is None:
+        await message.answer(view.usage_text())
+        return
+    if current is None:
+        await message.answer(view.no_round_text())
+        return
+    attacker = await _attacker(message, args, current, bot, chat_settings)
+    if attacker is None:
+        return
+    key, name = attacker
+    refusal = await open_panel(bot, store, profile, message, current, key, name)
+    if refusal is not None:
+        await message.answer(refusal)
+
+
+def _atk_arguments(text: str | None, current: Round | None) -> InitArguments | None:
+    """``/atk``, ``/atk npc Имя [n]`` or a round's NPC named by the whole line; None for
+    anything else (a bare number or a multiplier mean nothing here)."""
     try:
-        args = parse_init_arguments(command.args)
+        args: InitArguments | None = parse_init_arguments(text)
     except ArgumentsError:
         args = None
     if args is not None and ((args.base is not None and args.npc is None) or args.copies != 1):
         args = None
-    current = await current_round(store, chat_id)
-    if args is None:
-        npc = _npc_fighter(current, command.args or "") if current is not None else None
-        if npc is None:
-            await message.answer(view.usage_text())
-            return
-        args = InitArguments(npc=npc.name)
-    if current is None:
-        await message.answer(view.no_round_text())
-        return
+    if args is not None:
+        return args
+    npc = _npc_fighter(current, text or "") if current is not None else None
+    return InitArguments(npc=npc.name) if npc is not None else None
+
+
+async def _attacker(
+    message: Message,
+    args: InitArguments,
+    current: Round,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> tuple[str, str] | None:
+    """Who attacks (key and name): the named NPC, the player, or for the Storyteller outside
+    the fight the NPC acting now; None once a refusal is answered."""
+    user = message.from_user
     if args.npc is not None:
         if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
             await message.answer(view.not_yours_text())
-            return
+            return None
         name = args.npc if args.base is None else f"{args.npc} {args.base}"
-        key = npc_key(name)
-    elif user is None or message.sender_chat is not None:
+        return npc_key(name), name
+    if user is None or message.sender_chat is not None:
         await message.answer(view.usage_text())
-        return
-    else:
-        key, name = player_key(user.id), user.first_name
-        if current.fighter(key) is None and await runs_game(
-            bot, message.chat, chat_settings, user, None
-        ):
-            acting = _acting_npc(current)
-            if acting is None:
-                await message.answer(view.name_the_npc_text(_npc_names(current)))
-                return
-            key, name = acting.key, acting.name
-    refusal = await open_panel(bot, store, profile, message, current, key, name)
-    if refusal is not None:
-        await message.answer(refusal)
+        return None
+    key, name = player_key(user.id), user.first_name
+    if current.fighter(key) is not None or not await runs_game(
+        bot, message.chat, chat_settings, user, None
+    ):
+        return key, name
+    acting = _acting_npc(current)
+    if acting is None:
+        await message.answer(view.name_the_npc_text(_npc_names(current)))
+        return None
+    return acting.key, acting.name
 
 
 def _acting_npc(current: Round) -> Fighter | None:
@@ -260,25 +281,9 @@ async def open_panel(
             shown = bot_live.Shown(KIND, flow, live, drawn, PANEL_TTL)
             await bot_live.show_live(bot, store, message, shown)
             return None
-        try:
-            state = flow.state(AttackFlow)
-        except FlowStateError:
-            state = None
-        if (
-            state is not None
-            and state.stage not in (Stage.DONE, Stage.CANCELLED)
-            and not state.outlived(fight or None, current.number)
-        ):
-            # an attack still waiting in this round holds the panel (✖ calls it off); one
-            # from a round or a fight that is over lapses and the new one takes its place
-            return view.busy_text(state.attacker.name)
-        history = _history(state) if state is not None else ()
-        # Desperate defence lasts the turn it was taken in (§B.4), across the round's attacks.
-        held = state.desperate if state is not None and state.round_no == current.number else ()
-        if any(d.key == key for d in held):
-            return view.desperate_busy_text(name)
-        kits = state.kits if state is not None else ()
-        after = _with_kit(fresh, kits).model_copy(update={"history": history, "desperate": held})
+        after = _replacing(flow, fresh, fight, current, key, name)
+        if isinstance(after, str):
+            return after
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
@@ -286,6 +291,31 @@ async def open_panel(
             await bot_live.show_live(bot, store, message, shown)
             return None
     return render.busy_text()
+
+
+def _replacing(
+    flow: Flow, fresh: AttackFlow, fight: str, current: Round, key: str, name: str
+) -> AttackFlow | str:
+    """The new attack in place of the chat's panel, or the refusal while the panel is held."""
+    try:
+        state = flow.state(AttackFlow)
+    except FlowStateError:
+        state = None
+    if (
+        state is not None
+        and state.stage not in (Stage.DONE, Stage.CANCELLED)
+        and not state.outlived(fight or None, current.number)
+    ):
+        # an attack still waiting in this round holds the panel (✖ calls it off); one
+        # from a round or a fight that is over lapses and the new one takes its place
+        return view.busy_text(state.attacker.name)
+    history = _history(state) if state is not None else ()
+    # Desperate defence lasts the turn it was taken in (§B.4), across the round's attacks.
+    held = state.desperate if state is not None and state.round_no == current.number else ()
+    if any(d.key == key for d in held):
+        return view.desperate_busy_text(name)
+    kits = state.kits if state is not None else ()
+    return _with_kit(fresh, kits).model_copy(update={"history": history, "desperate": held})
 
 
 def _with_kit(fresh: AttackFlow, kits: tuple[Kit, ...]) -> AttackFlow:

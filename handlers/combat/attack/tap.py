@@ -11,6 +11,7 @@ so a wound is never written without its message, nor twice (docs/product.md §3)
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -289,23 +290,58 @@ def _cycle(values: tuple[_V, ...], current: _V) -> _V:
     return values[(index + 1) % len(values)]
 
 
+# The buttons that step one setting round its values or flip a yes/no: the change each makes.
+_STEPPED: dict[AtkAction, Callable[[AttackFlow], dict[str, object]]] = {
+    AtkAction.APPROACH: lambda s: {"approach": _cycle(APPROACHES, s.approach)},
+    AtkAction.COVER: lambda s: {"cover": _cycle(COVERS, s.cover)},
+    AtkAction.AIM: lambda s: {"aim": _cycle(AIMS, s.aim)},
+    AtkAction.MOVE: lambda s: {"moved": _cycle(MOVES, s.moved)},
+    AtkAction.OFF_HAND: lambda s: {"off_hand": not s.off_hand},
+    AtkAction.AMBUSH: lambda s: {"ambush": not s.ambush},
+}
+
+
+def _reach(state: AttackFlow, x: int) -> AttackFlow:
+    """Melee or ranged: the first manoeuvre of that kind, and a gun needs at least one die."""
+    if x not in (0, 1):
+        raise _Refused(render.invalid_button_text)
+    reach = Reach.MELEE if x == 0 else Reach.RANGED
+    first = MELEE[0] if reach is Reach.MELEE else RANGED[0]
+    weapon = state.weapon if reach is Reach.MELEE else max(state.weapon, 1)
+    return state.model_copy(
+        update={"reach": reach, "manoeuvre": first, "ability": None, "weapon": weapon}
+    )
+
+
+def _manoeuvre(state: AttackFlow, x: int) -> AttackFlow:
+    listed = state.manoeuvres()
+    if not 0 <= x < len(listed):
+        raise _Refused(render.invalid_button_text)
+    return state.model_copy(update={"manoeuvre": listed[x], "ability": None})
+
+
+def _weapon(state: AttackFlow, x: int) -> AttackFlow:
+    if x not in WEAPONS:
+        raise _Refused(render.invalid_button_text)
+    return state.model_copy(update={"weapon": x})
+
+
+_CHOSEN: dict[AtkAction, Callable[[AttackFlow, int], AttackFlow]] = {
+    AtkAction.REACH: _reach,
+    AtkAction.MANOEUVRE: _manoeuvre,
+    AtkAction.WEAPON: _weapon,
+}
+
+
 def _setup(
     state: AttackFlow, action: AtkAction, x: int, profile: Profile, rng: Rng | None
 ) -> AttackFlow:
-    if action is AtkAction.REACH:
-        if x not in (0, 1):
-            raise _Refused(render.invalid_button_text)
-        reach = Reach.MELEE if x == 0 else Reach.RANGED
-        first = MELEE[0] if reach is Reach.MELEE else RANGED[0]
-        weapon = state.weapon if reach is Reach.MELEE else max(state.weapon, 1)
-        return state.model_copy(
-            update={"reach": reach, "manoeuvre": first, "ability": None, "weapon": weapon}
-        )
-    if action is AtkAction.MANOEUVRE:
-        listed = state.manoeuvres()
-        if not 0 <= x < len(listed):
-            raise _Refused(render.invalid_button_text)
-        return state.model_copy(update={"manoeuvre": listed[x], "ability": None})
+    chosen = _CHOSEN.get(action)
+    if chosen is not None:
+        return chosen(state, x)
+    stepped = _STEPPED.get(action)
+    if stepped is not None:
+        return state.model_copy(update=stepped(state))
     if action is AtkAction.ABILITY:
         allowed = MANOEUVRES[state.manoeuvre].abilities
         return state.model_copy(update={"ability": _cycle(allowed, state.used_ability())})
@@ -313,22 +349,6 @@ def _setup(
         if not 0 <= x < len(state.targets):
             raise _Refused(render.invalid_button_text)
         return _attack(state.model_copy(update={"target": x}), profile, rng)
-    if action is AtkAction.WEAPON:
-        if x not in WEAPONS:
-            raise _Refused(render.invalid_button_text)
-        return state.model_copy(update={"weapon": x})
-    if action is AtkAction.APPROACH:
-        return state.model_copy(update={"approach": _cycle(APPROACHES, state.approach)})
-    if action is AtkAction.COVER:
-        return state.model_copy(update={"cover": _cycle(COVERS, state.cover)})
-    if action is AtkAction.AIM:
-        return state.model_copy(update={"aim": _cycle(AIMS, state.aim)})
-    if action is AtkAction.MOVE:
-        return state.model_copy(update={"moved": _cycle(MOVES, state.moved)})
-    if action is AtkAction.OFF_HAND:
-        return state.model_copy(update={"off_hand": not state.off_hand})
-    if action is AtkAction.AMBUSH:
-        return state.model_copy(update={"ambush": not state.ambush})
     if action is AtkAction.CANCEL:
         return state.model_copy(update={"stage": Stage.CANCELLED})
     if action is not AtkAction.ATTACK or state.chosen_target() is None:

@@ -189,30 +189,46 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
     target = state.chosen_target()
     who = escape(state.attacker.name) + " → " + (escape(target.name) if target else "…")
     lines.append("⚔️ <b>" + _("Attack") + f"</b>: {who}")
-    if state.stage is Stage.CANCELLED and state.lapsed:
-        lines.append(
-            "⌛ " + _("The attack went unanswered and ended with its round: nothing from it lands.")
-        )
-        return "\n".join(lines)
     if state.stage is Stage.CANCELLED:
-        lines.append("✖ " + _("The attack was called off."))
+        lines.append(_cancelled_line(state))
         return "\n".join(lines)
-    lines.append(plan_line(state, profile))
+    lines.extend(_plan_lines(state, profile))
+    if state.stage is Stage.SETUP:
+        if target is None:
+            lines.append("🎯 " + _("Tap the target: the attack is rolled at once."))
+        return "\n".join(lines)
+    lines.extend(_rolled_lines(state, target, profile))
+    return "\n".join(lines)
+
+
+def _cancelled_line(state: AttackFlow) -> str:
+    if state.lapsed:
+        return "⌛ " + _(
+            "The attack went unanswered and ended with its round: nothing from it lands."
+        )
+    return "✖ " + _("The attack was called off.")
+
+
+def _plan_lines(state: AttackFlow, profile: Profile) -> list[str]:
+    """The chosen manoeuvre with its pool, its modifiers and a move that costs an action."""
+    lines = [plan_line(state, profile)]
     mods = _modifiers(state)
     if mods:
         lines.append(_("Modifiers: {list}").format(list=", ".join(mods)))
     moving = _movement_line(state, profile)
     if moving is not None:
         lines.append(moving)
-    if state.stage is Stage.SETUP:
-        if target is None:
-            lines.append("🎯 " + _("Tap the target: the attack is rolled at once."))
-        return "\n".join(lines)
+    return lines
+
+
+def _rolled_lines(state: AttackFlow, target: Side | None, profile: Profile) -> list[str]:
+    """The attack from its roll on: the blind check, the roll, the defence and the hit."""
+    lines: list[str] = []
     checked = _blind_check_line(state)
     if checked is not None:
         lines.append(checked)
         if state.attack is None:
-            return "\n".join(lines)
+            return lines
     if state.attack is not None:
         lines.append(_("Attack: {roll}").format(roll=_faces(state.attack)))
     if _auto_hit(state, profile):
@@ -226,12 +242,18 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         )
     if state.stage is Stage.DEFENCE and target is not None:
         lines.append(_defence_prompt(state, target, profile))
-        return "\n".join(lines)
+        return lines
     lines.extend(_defence_lines(state, target))
     if state.net <= 0 and state.stage is Stage.DONE:
         lines.append(_miss_line(state))
-        return "\n".join(lines)
-    lines.append("🎯 " + _("A hit: {n} net.").format(n=render.successes_text(state.net)))
+        return lines
+    lines.extend(_hit_lines(state, target, profile))
+    return lines
+
+
+def _hit_lines(state: AttackFlow, target: Side | None, profile: Profile) -> list[str]:
+    """The hit, its damage and soak, and what it did to the target."""
+    lines = ["🎯 " + _("A hit: {n} net.").format(n=render.successes_text(state.net))]
     if state.damage is not None:
         roll = _tally(state.damage)
         extra = _potence_successes(state, profile)
@@ -244,7 +266,7 @@ def panel_text(state: AttackFlow, profile: Profile) -> str:
         lines.append(_result(state, target.name, profile))
     elif state.stage is Stage.SOAK and target is not None:
         lines.append("🛡 " + _("{name} soaks.").format(name=escape(target.name)))
-    return "\n".join(lines)
+    return lines
 
 
 def _movement_line(state: AttackFlow, profile: Profile) -> str | None:

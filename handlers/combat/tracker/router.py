@@ -23,7 +23,7 @@ from bot import live as bot_live
 from bot import npcs, render, runner
 from bot.access import runs_game
 from bot.names import numbered_names, roller_name
-from bot.parsing import ArgumentsError, parse_init_arguments
+from bot.parsing import ArgumentsError, InitArguments, parse_init_arguments
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
 from bot.store import ChatSettings, Store
 from handlers.combat.tracker import view
@@ -69,73 +69,104 @@ async def init_command(
     except ArgumentsError:
         await message.answer(view.usage_text())
         return
+    if args.npc is not None:
+        change = await _npc_change(message, args, store, profile, bot, chat_settings, rng)
+    else:
+        change = await _player_change(message, args, store, profile, bot, chat_settings, rng)
+    if change is not None:
+        await _apply(message, store, profile, bot, change)
+
+
+async def _npc_change(
+    message: Message,
+    args: InitArguments,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None,
+) -> Change | None:
+    """How ``/init npc …`` seats the named NPC or group; None once a refusal is answered."""
+    assert args.npc is not None
     user = message.from_user
     system = system_of(profile)
     chat_id = message.chat.id
-    if args.npc is not None:
-        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
-            await message.answer(view.storyteller_only_text())
-            return
-        npc, typed = args.npc, args.base
-        if args.copies == 1 and typed is not None:  # «Стражник 2»: the group's second copy
-            current = await current_round(store, chat_id) or Round()
-            seated = [f.name for f in current.fighters]
-            copy = await npcs.copy_named(store, chat_id, system, npc, typed, seated)
-            npc, typed = (copy, None) if copy is not None else (npc, typed)
-        names, npc_sheet = await _seat_group(store, chat_id, system, npc, args.copies)
-        typed = typed if typed is not None else sheet_base(npc_sheet)
-        if typed is None:
-            await message.answer(view.no_npc_base_text(npc))
-            return
-        base = typed
-        # a copy joins with its own untouched health; a lone NPC with the sheet's
-        lone = names == [npc] and npc_sheet is not None
-        modifier = initiative_modifier(profile, npc_sheet.health if lone and npc_sheet else None)
+    if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
+        await message.answer(view.storyteller_only_text())
+        return None
+    npc, typed = args.npc, args.base
+    if args.copies == 1 and typed is not None:  # «Стражник 2»: the group's second copy
+        current = await current_round(store, chat_id) or Round()
+        seated = [f.name for f in current.fighters]
+        copy = await npcs.copy_named(store, chat_id, system, npc, typed, seated)
+        npc, typed = (copy, None) if copy is not None else (npc, typed)
+    names, npc_sheet = await _seat_group(store, chat_id, system, npc, args.copies)
+    typed = typed if typed is not None else sheet_base(npc_sheet)
+    if typed is None:
+        await message.answer(view.no_npc_base_text(npc))
+        return None
+    base = typed
+    # a copy joins with its own untouched health; a lone NPC with the sheet's
+    lone = names == [npc] and npc_sheet is not None
+    modifier = initiative_modifier(profile, npc_sheet.health if lone and npc_sheet else None)
 
-        def change(current: Round) -> Round:
-            for name in names:
-                current = tracker.join(
-                    current,
-                    key=tracker.npc_key(name),
-                    name=name,
-                    dex_wits=base,
-                    rng=rng,
-                    modifier=modifier,
-                )
-            return current
-
-    else:
-        if user is None or message.sender_chat is not None:
-            await message.answer(view.usage_text())
-            return
-        sheet = await store.load_sheet(chat_id, user.id, system)
-        own = args.base if args.base is not None else sheet_base(sheet)
-        if own is None and await runs_game(bot, message.chat, chat_settings, user, None):
-            # The Storyteller with no character of their own (no Dexterity + Wits) opens (or
-            # shows) the fight and is no fighter in it: the players roll in, the NPCs are
-            # added by name; /init 7 or «Бросить инициативу» seats them.
-            await _apply(message, store, profile, bot, lambda current: current)
-            return
-        if own is None:
-            # «Roll initiative» is a button of an open tracker: without one, name what exists.
-            tracker_open = await store.load_live(chat_id, KIND) is not None
-            await message.answer(view.no_base_text() if tracker_open else view.no_sheet_base_text())
-            return
-        name, user_id, base = roller_name(message, user), user.id, own
-        modifier = initiative_modifier(profile, sheet.health if sheet else None)
-
-        def change(current: Round) -> Round:
-            return tracker.join(
+    def change(current: Round) -> Round:
+        for name in names:
+            current = tracker.join(
                 current,
-                key=tracker.player_key(user_id),
+                key=tracker.npc_key(name),
                 name=name,
-                user_id=user_id,
                 dex_wits=base,
                 rng=rng,
                 modifier=modifier,
             )
+        return current
 
-    await _apply(message, store, profile, bot, change)
+    return change
+
+
+async def _player_change(
+    message: Message,
+    args: InitArguments,
+    store: Store,
+    profile: Profile,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None,
+) -> Change | None:
+    """How ``/init`` seats the one who typed it; None once a refusal is answered."""
+    user = message.from_user
+    chat_id = message.chat.id
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.usage_text())
+        return None
+    sheet = await store.load_sheet(chat_id, user.id, system_of(profile))
+    own = args.base if args.base is not None else sheet_base(sheet)
+    if own is None and await runs_game(bot, message.chat, chat_settings, user, None):
+        # The Storyteller with no character of their own (no Dexterity + Wits) opens (or
+        # shows) the fight and is no fighter in it: the players roll in, the NPCs are
+        # added by name; /init 7 or «Бросить инициативу» seats them.
+        return lambda current: current
+    if own is None:
+        # «Roll initiative» is a button of an open tracker: without one, name what exists.
+        tracker_open = await store.load_live(chat_id, KIND) is not None
+        await message.answer(view.no_base_text() if tracker_open else view.no_sheet_base_text())
+        return None
+    name, user_id, base = roller_name(message, user), user.id, own
+    modifier = initiative_modifier(profile, sheet.health if sheet else None)
+
+    def change(current: Round) -> Round:
+        return tracker.join(
+            current,
+            key=tracker.player_key(user_id),
+            name=name,
+            user_id=user_id,
+            dex_wits=base,
+            rng=rng,
+            modifier=modifier,
+        )
+
+    return change
 
 
 async def _seat_group(

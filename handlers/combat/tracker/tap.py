@@ -204,44 +204,74 @@ def _outcome(
     known: Known[Table],
     rng: Rng | None,
 ) -> Outcome[InitFlow]:
-    current = state.round
     if action is InitAction.ROLL or action is InitAction.BASE:
         return _roll_in(state, actor, action, x, known, rng)
     if action in _DECLARING:
-        key = current.declarer()
-        if key is None:
-            raise Refused(render.invalid_button_text)
-        _own_or_storyteller(state, key, actor, known.read)
-        changed = (
-            tracker.more_actions(current, key)
-            if action is InitAction.MORE
-            else tracker.declare(current, key, defence=action is InitAction.DECLARED_DEFENCE)
-        )
-        return _stored(state, state.model_copy(update={"round": changed}), known)
+        return _declaring(state, action, actor, known)
     if action is InitAction.ATTACK:
         return _attack(state, _acting(state, actor, known.read))
     if action is InitAction.INTERRUPT or action is InitAction.INTERRUPT_SPEND:
-        fighter = _at(current, x)
-        _own_or_storyteller(state, fighter.key, actor, known.read)
-        if action is InitAction.INTERRUPT_SPEND:
-            return _interrupt_spending(state, fighter, known)
-        return _interrupt_rolling(state, fighter, known, rng)
+        return _interrupting(state, action, x, actor, known, rng)
     if action is InitAction.STAND_UP:
         return _stand_up(state, _acting(state, actor, known.read), known, rng)
     if action is InitAction.PANEL and _interrupt_panel(state, x):
-        # Anyone at the table may ask to interrupt: the panel lists who still can.
-        if x and not any(current.can_interrupt(f.key) for f in current.fighters):
-            raise Refused(render.invalid_button_text)
-        return _stored(state, state.model_copy(update={"panel": PANELS[x], "picked": None}), known)
+        return _interrupt_panel_open(state, x, known)
     if _removal(state, action, x):
         return _stored(state, _remove(state, action, x, actor, known.read), known)
     if action is InitAction.NEXT or action is InitAction.DELAY:
-        _acting(state, actor, known.read)
-        changed = tracker.advance(current) if action is InitAction.NEXT else tracker.delay(current)
-        return _stored(state, state.model_copy(update={"round": changed}), known)
+        return _advancing(state, action, actor, known)
     if not known.read.storyteller:
         raise Refused(view.storyteller_only_text)
     return _stored(state, _storyteller_step(state, action, x, known.profile, rng), known)
+
+
+def _declaring(
+    state: InitFlow, action: InitAction, actor: Actor, known: Known[Table]
+) -> Outcome[InitFlow]:
+    """The one declaring now says what they do, adds an action or declares a defence."""
+    current = state.round
+    key = current.declarer()
+    if key is None:
+        raise Refused(render.invalid_button_text)
+    _own_or_storyteller(state, key, actor, known.read)
+    changed = (
+        tracker.more_actions(current, key)
+        if action is InitAction.MORE
+        else tracker.declare(current, key, defence=action is InitAction.DECLARED_DEFENCE)
+    )
+    return _stored(state, state.model_copy(update={"round": changed}), known)
+
+
+def _interrupting(
+    state: InitFlow,
+    action: InitAction,
+    x: int,
+    actor: Actor,
+    known: Known[Table],
+    rng: Rng | None,
+) -> Outcome[InitFlow]:
+    fighter = _at(state.round, x)
+    _own_or_storyteller(state, fighter.key, actor, known.read)
+    if action is InitAction.INTERRUPT_SPEND:
+        return _interrupt_spending(state, fighter, known)
+    return _interrupt_rolling(state, fighter, known, rng)
+
+
+def _interrupt_panel_open(state: InitFlow, x: int, known: Known[Table]) -> Outcome[InitFlow]:
+    """Anyone at the table may ask to interrupt: the panel lists who still can."""
+    current = state.round
+    if x and not any(current.can_interrupt(f.key) for f in current.fighters):
+        raise Refused(render.invalid_button_text)
+    return _stored(state, state.model_copy(update={"panel": PANELS[x], "picked": None}), known)
+
+
+def _advancing(
+    state: InitFlow, action: InitAction, actor: Actor, known: Known[Table]
+) -> Outcome[InitFlow]:
+    current = state.round
+    _acting(state, actor, known.read)
+    changed = tracker.advance(current) if action is InitAction.NEXT else tracker.delay(current)
+    return _stored(state, state.model_copy(update={"round": changed}), known)
 
 
 def _own_or_storyteller(state: InitFlow, key: str | None, actor: Actor, table: Table) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -72,14 +72,31 @@ def _round_marks(current: Round, fighter: Fighter) -> list[str]:
     return marks
 
 
-def tracker_text(state: InitFlow, tracks: Mapping[str, HealthTrack]) -> str:
-    current = state.round
-    head = "⚔️ <b>" + _("Combat") + "</b> · " + _("round {n}").format(n=current.number)
-    lines = [head + " · " + phase_name(current.phase)]
-    declarer = current.declarer()
+def _fighter_mark(current: Round, fighter: Fighter, declared: set[str], acted: set[str]) -> str:
+    """Who writes a declaration now, who acts now, and who is already done this phase."""
     actor = current.actor()
+    if fighter.key == current.declarer():
+        return "✍️ "
+    if actor is not None and fighter.key == actor[0]:
+        return "▶️ "
+    if fighter.key in (declared if current.phase is Phase.DECLARE else acted):
+        return "✓ "
+    return ""
+
+
+def _shown_actions(current: Round, fighter: Fighter, declared: set[str]) -> int:
+    """The count of actions is shown once a fighter has declared them, not before."""
+    if current.phase in (Phase.RESOLVE, Phase.DONE):
+        return fighter.actions
+    if current.phase is Phase.DECLARE and fighter.key in declared | {current.declarer()}:
+        return fighter.actions
+    return 1
+
+
+def _fighter_lines(current: Round, tracks: Mapping[str, HealthTrack]) -> list[str]:
     acted = {key for key, _n in current.schedule[: current.step]}
     declared = set(reversed(current.order[len(current.order) - current.declared :]))
+    lines: list[str] = []
     waiting: list[Fighter] = []
     place = 0
     for fighter in current.ranked():
@@ -87,36 +104,45 @@ def tracker_text(state: InitFlow, tracks: Mapping[str, HealthTrack]) -> str:
             waiting.append(fighter)
             continue
         place += 1
-        mark = ""
-        if fighter.key == declarer:
-            mark = "✍️ "
-        elif actor is not None and fighter.key == actor[0]:
-            mark = "▶️ "
-        elif fighter.key in (declared if current.phase is Phase.DECLARE else acted):
-            mark = "✓ "
-        shown = fighter.actions if current.phase in (Phase.RESOLVE, Phase.DONE) else 1
-        if current.phase is Phase.DECLARE and fighter.key in declared | {declarer}:
-            shown = fighter.actions
+        mark = _fighter_mark(current, fighter, declared, acted)
+        shown = _shown_actions(current, fighter, declared)
         lines.append(_line(f"{place}. ", fighter, mark, tracks.get(fighter.key), shown, current))
     for fighter in waiting:
         line = _line("⏳ ", fighter, "", tracks.get(fighter.key), 1)
         lines.append(line + " — " + _("from the next round"))
     if not current.fighters:
         lines.append(_("Nobody has rolled yet."))
-    lines.append("")
+    return lines
+
+
+def _footer_lines(state: InitFlow) -> list[str]:
+    """The last roll's note, the phase hint and what the open panel asks for."""
+    lines: list[str] = []
     if state.note is not None and not state.ended:
         lines.append(note_text(state.note))
     lines.append(_phase_hint(state))
-    if state.panel is Panel.NPC and not state.ended:
+    if state.ended:
+        return lines
+    if state.panel is Panel.NPC:
         lines.append(
             "➕ " + _("A new NPC: choose its Dexterity + Wits. With a name: /init npc Ghoul 6 x3")
         )
-    if state.pending and not state.ended:
+    if state.pending:
         names = ", ".join(escape(name) for _uid, name in state.pending)
         lines.append(
             "⏳ "
             + _("{names}: no Dexterity + Wits on the sheet; choose it below.").format(names=names)
         )
+    return lines
+
+
+def tracker_text(state: InitFlow, tracks: Mapping[str, HealthTrack]) -> str:
+    current = state.round
+    head = "⚔️ <b>" + _("Combat") + "</b> · " + _("round {n}").format(n=current.number)
+    lines = [head + " · " + phase_name(current.phase)]
+    lines += _fighter_lines(current, tracks)
+    lines.append("")
+    lines += _footer_lines(state)
     return "\n".join(lines)
 
 
@@ -261,6 +287,115 @@ def interrupt_hint(difficulty: int, *, spend: bool) -> str:
     ).format(d=difficulty)
 
 
+_Button = Callable[..., InlineKeyboardButton]
+
+
+def _condition_rows(state: InitFlow, button: _Button) -> list[list[InlineKeyboardButton]]:
+    """First whom to mark, then that fighter's conditions to toggle."""
+    current = state.round
+    picked = current.fighter(state.picked) if state.picked is not None else None
+    if picked is None:
+        return render.rows(
+            [button(f.name, InitAction.PICK, i) for i, f in enumerate(current.fighters)], 3
+        )
+    return render.rows(
+        [
+            button(
+                render.marked(
+                    f"{picked.name}: {sheet_text.condition_name(c)}", c in picked.conditions
+                ),
+                InitAction.CONDITION,
+                i,
+            )
+            for i, c in enumerate(Condition)
+        ],
+        2,
+    )
+
+
+def _interrupt_rows(
+    current: Round, button: _Button, spend: bool
+) -> list[list[InlineKeyboardButton]]:
+    rows: list[list[InlineKeyboardButton]] = []
+    for i, f in enumerate(current.fighters):
+        if not current.can_interrupt(f.key):
+            continue
+        row = [
+            button(
+                "🎲 " + _("{name}: Willpower roll").format(name=f.name),
+                InitAction.INTERRUPT,
+                i,
+            )
+        ]
+        if spend:
+            row.append(
+                button(
+                    "✨ " + _("{name}: −1 Willpower").format(name=f.name),
+                    InitAction.INTERRUPT_SPEND,
+                    i,
+                )
+            )
+        rows.append(row)
+    return rows
+
+
+def _panel_rows(state: InitFlow, button: _Button, spend: bool) -> list[list[InlineKeyboardButton]]:
+    """The buttons of the open panel, if any."""
+    current = state.round
+    if state.panel is Panel.NPC:
+        return render.rows([button(str(n), InitAction.NPC_ADD, n) for n in NPC_BASES], 5)
+    if state.panel is Panel.REMOVE:
+        return render.rows(
+            [button("✖ " + f.name, InitAction.REMOVE, i) for i, f in enumerate(current.fighters)],
+            2,
+        )
+    if state.panel is Panel.CONDITIONS:
+        return _condition_rows(state, button)
+    if state.panel is Panel.INTERRUPT:
+        return _interrupt_rows(current, button, spend)
+    return []
+
+
+def _resolve_rows(current: Round, button: _Button) -> list[list[InlineKeyboardButton]]:
+    """Attack, next and delay for whoever acts; stand up and interruption when they apply."""
+    row = [button("⏭ " + _("Next"), InitAction.NEXT, current.step)]
+    row.insert(0, button("⚔️ " + _("Attack"), InitAction.ATTACK, current.step))
+    if current.can_delay():
+        row.append(button("⏸ " + _("Delay"), InitAction.DELAY, current.step))
+    rows = [row]
+    more: list[InlineKeyboardButton] = []
+    actor = current.actor()
+    acting = current.fighter(actor[0]) if actor is not None else None
+    if acting is not None and Condition.PRONE in acting.conditions:
+        more.append(button("🧍 " + _("Stand up"), InitAction.STAND_UP, current.step))
+    if any(current.can_interrupt(f.key) for f in current.fighters):
+        more.append(
+            button("✋ " + _("Interruption"), InitAction.PANEL, PANELS.index(Panel.INTERRUPT))
+        )
+    if more:
+        rows.append(more)
+    return rows
+
+
+def _phase_rows(current: Round, button: _Button) -> list[list[InlineKeyboardButton]]:
+    if current.phase is Phase.GATHER:
+        return [
+            [button("🎲 " + _("Roll initiative"), InitAction.ROLL)],
+            [button("▶️ " + _("Declarations"), InitAction.START, 0)],
+        ]
+    if current.phase is Phase.DECLARE:
+        return [
+            [
+                button("✅ " + _("Declared"), InitAction.DECLARED, current.declared),
+                button("🛡 " + _("Defence"), InitAction.DECLARED_DEFENCE, current.declared),
+                button("➕ " + _("One more action"), InitAction.MORE, current.declared),
+            ]
+        ]
+    if current.phase is Phase.RESOLVE:
+        return _resolve_rows(current, button)
+    return [[button("🔄 " + _("New round"), InitAction.NEW_ROUND, current.number)]]
+
+
 def keyboard(
     flow_id: str, version: int, state: InitFlow, *, spend: bool = True
 ) -> InlineKeyboardMarkup:
@@ -271,86 +406,11 @@ def keyboard(
     rows: list[list[InlineKeyboardButton]] = []
     if state.pending:
         rows += render.rows([button(str(n), InitAction.BASE, n) for n in BASES], 5)
-    if state.panel is Panel.NPC:
-        rows += render.rows([button(str(n), InitAction.NPC_ADD, n) for n in NPC_BASES], 5)
-    elif state.panel is Panel.REMOVE:
-        rows += render.rows(
-            [button("✖ " + f.name, InitAction.REMOVE, i) for i, f in enumerate(current.fighters)],
-            2,
-        )
-    elif state.panel is Panel.CONDITIONS:
-        picked = current.fighter(state.picked) if state.picked is not None else None
-        if picked is None:
-            rows += render.rows(
-                [button(f.name, InitAction.PICK, i) for i, f in enumerate(current.fighters)], 3
-            )
-        else:
-            rows += render.rows(
-                [
-                    button(
-                        render.marked(
-                            f"{picked.name}: {sheet_text.condition_name(c)}", c in picked.conditions
-                        ),
-                        InitAction.CONDITION,
-                        i,
-                    )
-                    for i, c in enumerate(Condition)
-                ],
-                2,
-            )
-    elif state.panel is Panel.INTERRUPT:
-        for i, f in enumerate(current.fighters):
-            if not current.can_interrupt(f.key):
-                continue
-            row = [
-                button(
-                    "🎲 " + _("{name}: Willpower roll").format(name=f.name),
-                    InitAction.INTERRUPT,
-                    i,
-                )
-            ]
-            if spend:
-                row.append(
-                    button(
-                        "✨ " + _("{name}: −1 Willpower").format(name=f.name),
-                        InitAction.INTERRUPT_SPEND,
-                        i,
-                    )
-                )
-            rows.append(row)
+    rows += _panel_rows(state, button, spend)
     if state.panel is not Panel.NONE:
         rows.append([button("↩ " + _("Back"), InitAction.PANEL, 0)])
         return InlineKeyboardMarkup(inline_keyboard=rows)
-    if current.phase is Phase.GATHER:
-        rows.append([button("🎲 " + _("Roll initiative"), InitAction.ROLL)])
-        rows.append([button("▶️ " + _("Declarations"), InitAction.START, 0)])
-    elif current.phase is Phase.DECLARE:
-        rows.append(
-            [
-                button("✅ " + _("Declared"), InitAction.DECLARED, current.declared),
-                button("🛡 " + _("Defence"), InitAction.DECLARED_DEFENCE, current.declared),
-                button("➕ " + _("One more action"), InitAction.MORE, current.declared),
-            ]
-        )
-    elif current.phase is Phase.RESOLVE:
-        row = [button("⏭ " + _("Next"), InitAction.NEXT, current.step)]
-        row.insert(0, button("⚔️ " + _("Attack"), InitAction.ATTACK, current.step))
-        if current.can_delay():
-            row.append(button("⏸ " + _("Delay"), InitAction.DELAY, current.step))
-        rows.append(row)
-        more: list[InlineKeyboardButton] = []
-        actor = current.actor()
-        acting = current.fighter(actor[0]) if actor is not None else None
-        if acting is not None and Condition.PRONE in acting.conditions:
-            more.append(button("🧍 " + _("Stand up"), InitAction.STAND_UP, current.step))
-        if any(current.can_interrupt(f.key) for f in current.fighters):
-            more.append(
-                button("✋ " + _("Interruption"), InitAction.PANEL, PANELS.index(Panel.INTERRUPT))
-            )
-        if more:
-            rows.append(more)
-    else:
-        rows.append([button("🔄 " + _("New round"), InitAction.NEW_ROUND, current.number)])
+    rows += _phase_rows(current, button)
     if current.phase is not Phase.GATHER:
         rows.append([button("🎲 " + _("Roll initiative"), InitAction.ROLL)])
     rows.append(
