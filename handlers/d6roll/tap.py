@@ -203,10 +203,7 @@ def _effort_step(
 ) -> Outcome[D6RollState]:
     result, sheet, profile = state.result, known.read, known.profile
     assert result is not None
-    if not view.effort_offered(result, profile):
-        if result.faces and not result.special_effort and not result.armour:
-            raise _Refused(lambda: view.effort_noop_refused_text(profile))
-        raise _Refused(view.effort_refused_text)
+    _check_effort_offered(result, profile)
     if data.a is D6Action.BACK:
         return Advance(state=state.model_copy(update={"choosing": False}))
     if data.a is not D6Action.EFFORT:
@@ -231,18 +228,36 @@ def _effort_step(
     )
     who = rolling.Roller(known.flow.chat_id, known.flow.owner_id, state.roller)
     entry = _effort_entry(who, effort.result)
-    trick = _trick_of(state)
-    left = state.left
-    if trick is not None and left is not None and sheet is not None and sheet.edges == left:
-        # The effort changed the trick's measures, and nothing has touched what it left.
-        declared = declare(trick, effort.result.measures, state.aim or 0)
-        left = tuple(e for e in left if e.trick is not trick)
-        left = (*left, declared) if declared is not None else left
+    left = _left_after_effort(state, sheet, effort.result.measures)
+    if left != state.left:
         after = after.model_copy(update={"left": left})
     spend = None
     if sheet is not None and (wound is not None or left != state.left):
         spend = SheetSpend(who.user_id, SheetSystem.D6, _effort_change(wound, left))
     return _paying(after, spend, entry)
+
+
+def _check_effort_offered(result: D6Result, profile: Profile) -> None:
+    """Refuses an effort the roll does not offer, saying so plainly when it would change
+    nothing (no die without a measure to reroll)."""
+    if not view.effort_offered(result, profile):
+        if result.faces and not result.special_effort and not result.armour:
+            raise _Refused(lambda: view.effort_noop_refused_text(profile))
+        raise _Refused(view.effort_refused_text)
+
+
+def _left_after_effort(
+    state: D6RollState, sheet: Sheet | None, measures: int
+) -> tuple[Edge, ...] | None:
+    """The tricks left waiting after an effort: the roll's trick declared again with its new
+    measures, as long as nothing has touched what the roll left on the sheet."""
+    trick = _trick_of(state)
+    left = state.left
+    if trick is None or left is None or sheet is None or sheet.edges != left:
+        return left
+    declared = declare(trick, measures, state.aim or 0)
+    left = tuple(e for e in left if e.trick is not trick)
+    return (*left, declared) if declared is not None else left
 
 
 def _trick_of(state: D6RollState) -> Trick | None:

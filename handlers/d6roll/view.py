@@ -3,6 +3,7 @@ with its measures and fiasco hints, and the special effort's prices."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -121,35 +122,8 @@ def wizard_keyboard(
     def make(text: str, action: D6Action, x: int = 0) -> InlineKeyboardButton:
         return table_text.button(text, _data(flow_id, version, action, x))
 
-    rows: list[list[InlineKeyboardButton]] = []
-    powers = sheet.powers if sheet is not None else ()
-    if powers:
-        chosen = set(state.powers)
-        rows += render.rows(
-            [
-                make(("✅ " if p.name in chosen else "") + f"{p.name} {p.level}", D6Action.POWER, i)
-                for i, p in enumerate(powers)
-            ],
-            3,
-        )
-    else:
-        rows += render.rows(
-            [
-                make(("✅" if state.chance == n else "") + str(n), D6Action.CHANCE, n)
-                for n in WIZARD_CHANCES
-            ],
-            6,
-        )
-    extras: list[InlineKeyboardButton] = [
-        make(("✅ " if state.chance == NO_POWER else "") + "🚫 " + _("No power"), D6Action.CHANCE)
-    ]
-    if sheet is not None and sheet.weakness is not None:
-        mark = "✅ " if state.weakness else ""
-        extras.append(make(mark + _("Weakness −{n}").format(n=sheet.weakness), D6Action.WEAKNESS))
-    if sheet is not None and sheet.luck:
-        for n in range(0, min(sheet.luck, WIZARD_LUCK_SHOWN) + 1):
-            mark = "✅" if state.luck == n else ""
-            extras.append(make(f"{mark}🍀{n}", D6Action.LUCK, n))
+    rows = _chance_rows(make, state, sheet)
+    extras = _extras(make, state, sheet)
     if extras:
         rows += render.rows(extras, 6)
     rows.append(
@@ -176,6 +150,53 @@ def wizard_keyboard(
     if ready:
         rows.append([make("🎲 " + _("Roll!"), D6Action.ROLL)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+_Make = Callable[[str, D6Action, int], InlineKeyboardButton]
+
+
+def _chance_rows(
+    make: _Make, state: D6RollState, sheet: Sheet | None
+) -> list[list[InlineKeyboardButton]]:
+    """The sheet's powers to pick, or the chances to pick without a sheet's powers."""
+    powers = sheet.powers if sheet is not None else ()
+    if powers:
+        chosen = set(state.powers)
+        return render.rows(
+            [
+                make(("✅ " if p.name in chosen else "") + f"{p.name} {p.level}", D6Action.POWER, i)
+                for i, p in enumerate(powers)
+            ],
+            3,
+        )
+    return render.rows(
+        [
+            make(("✅" if state.chance == n else "") + str(n), D6Action.CHANCE, n)
+            for n in WIZARD_CHANCES
+        ],
+        6,
+    )
+
+
+def _extras(make: _Make, state: D6RollState, sheet: Sheet | None) -> list[InlineKeyboardButton]:
+    """«No power», and the sheet's weakness and luck dice when it has them."""
+    extras: list[InlineKeyboardButton] = [
+        make(
+            ("✅ " if state.chance == NO_POWER else "") + "🚫 " + _("No power"),
+            D6Action.CHANCE,
+            0,
+        )
+    ]
+    if sheet is not None and sheet.weakness is not None:
+        mark = "✅ " if state.weakness else ""
+        extras.append(
+            make(mark + _("Weakness −{n}").format(n=sheet.weakness), D6Action.WEAKNESS, 0)
+        )
+    if sheet is not None and sheet.luck:
+        for n in range(0, min(sheet.luck, WIZARD_LUCK_SHOWN) + 1):
+            mark = "✅" if state.luck == n else ""
+            extras.append(make(f"{mark}🍀{n}", D6Action.LUCK, n))
+    return extras
 
 
 # ----- the result -----------------------------------------------------------------------------

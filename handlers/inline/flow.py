@@ -87,21 +87,33 @@ def recent_queries(entries: Iterable[Mapping[str, Any]], user_id: int, d6: bool)
     for entry in entries:
         if entry.get("user_id") != user_id or entry.get("hidden") or entry.get("kind"):
             continue
-        line: str | None = None
-        if d6 and entry.get("system") == "d6" and isinstance(entry.get("chance"), int):
-            required = entry.get("required") or 1
-            line = f"{entry['chance']}" + (f" {required}" if required != 1 else "")
-        elif not d6 and entry.get("system") is None:
-            pool, difficulty = entry.get("pool"), entry.get("difficulty")
-            traits = entry.get("traits")
-            if isinstance(traits, str) and isinstance(difficulty, int):
-                line = f"{traits} {difficulty}"
-            elif isinstance(pool, int) and pool > 0 and isinstance(difficulty, int):
-                line = f"{pool} {difficulty}"
-            if line is not None and entry.get("willpower"):
-                line += " wp"
+        line = _d6_line(entry) if d6 else _d10_line(entry)
         if line is not None and line not in found:
             found.append(line)
             if len(found) >= RECENT_MAX:
                 break
     return found
+
+
+def _d6_line(entry: Mapping[str, Any]) -> str | None:
+    """A d6 roll of the log as typed: its chance, and the measures it needed when not 1."""
+    if entry.get("system") != "d6" or not isinstance(entry.get("chance"), int):
+        return None
+    required = entry.get("required") or 1
+    return f"{entry['chance']}" + (f" {required}" if required != 1 else "")
+
+
+def _d10_line(entry: Mapping[str, Any]) -> str | None:
+    """A d10 roll of the log as typed: its traits or pool, its difficulty, and Willpower."""
+    if entry.get("system") is not None:
+        return None
+    pool, difficulty = entry.get("pool"), entry.get("difficulty")
+    traits = entry.get("traits")
+    line: str | None = None
+    if isinstance(traits, str) and isinstance(difficulty, int):
+        line = f"{traits} {difficulty}"
+    elif isinstance(pool, int) and pool > 0 and isinstance(difficulty, int):
+        line = f"{pool} {difficulty}"
+    if line is not None and entry.get("willpower"):
+        line += " wp"
+    return line

@@ -23,16 +23,17 @@ from bot.access import runs_game
 from bot.features import FeatureSet
 from bot.i18n import drawing
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, Problem, parse_opposed_arguments
+from bot.parsing import ArgumentsError, OpposedArguments, Problem, parse_opposed_arguments
 from bot.replies import replied_player
 from bot.runner import screen_of
 from bot.session import safe_edit
-from bot.store import ChatSettings, FlowStateError, Store
+from bot.store import ChatSettings, Flow, FlowStateError, Store
 from bot.wizard import OPEN_WIZARD
 from handlers.opposed import view
 from handlers.opposed.callbacks import VsCallback
 from handlers.opposed.flow import KIND, OpposedFlow, Party
 from handlers.opposed.tap import TAP
+from rules.d10 import D10Result
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
@@ -112,65 +113,106 @@ async def vs_command(
         )
         return
     challenger_id = user.id if user else 0
-    opponent, username = await _opponent(message, args.mention, store)
-    if opponent is not None and opponent.id == challenger_id and message.sender_chat is None:
-        opponent = None
+    opponent, username = await _challenged(message, args.mention, store, challenger_id)
     named = opponent is not None or username is not None
-    if not named and (npc is not None or not args.npc):
-        await message.answer(view.opponent_missing_text() + "\n" + view.usage_text())
+    refusal = await _sides_refusal(message, args, npc is not None, named, bot, chat_settings)
+    if refusal is not None:
+        await message.answer(refusal + "\n" + view.usage_text())
         return
-    if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
-        await message.answer(view.storyteller_only_text() + "\n" + view.usage_text())
-        return
+    npc_name = npc[0] if npc is not None else None
     try:
         resolved = await rolling.command_pool(
             store,
             message,
-            npc[0] if npc is not None else roller_name(message, user),
+            npc_name if npc_name is not None else roller_name(message, user),
             args.pool,
             args.traits,
             profile,
             args.dice,
-            npc=npc[0] if npc is not None else None,
+            npc=npc_name,
         )
-        typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
         text = refused.with_example(view.usage_text())
         await retype.offer(message, store, text, refused.choices(message.text or ""))
         return
     try:
-        pool = rolling.check_pool(typed, profile)
-        base = rolling.check_difficulty(args.difficulty, profile)
-        state = _challenge(
-            message,
-            args.race_to,
-            args.npc or npc is not None,
-            opponent,
-            username,
-            pool,
-            base,
-            npc_name=npc[0] if npc is not None else None,
+        state, pool, first = _first_roll(
+            message, args, npc_name, opponent, username, resolved, profile, rng
         )
-        # The challenger's own conditions make their side harder, not the opponent's (§B.8).
-        terms = resolved.difficulty(base, profile)
-        a = state.a.model_copy(
-            update={
-                "source": source,
-                "difficulty": terms.difficulty,
-                "threshold": terms.threshold,
-            }
-        )
-        state = state.model_copy(update={"a": a})
-        state.contest()  # the rules check the race target here
-        first = rolling.roll_d10(pool, a.difficulty, profile, threshold=a.threshold, rng=rng)
     except RulesInputError as error:
         await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
-    state = state.model_copy(update={"roll_a": first})
     entry = rolling.log_entry(challenger_id, state.a.name, pool, first, KIND)
     flow = await store.create_flow(state, message.chat.id, challenger_id, entries=[entry])
     text, markup = view.draw(flow, state, profile)
     await message.answer(text, reply_markup=markup)
+
+
+async def _challenged(
+    message: Message, mention: str | None, store: Store, challenger_id: int
+) -> tuple[User | None, str | None]:
+    """The opponent :func:`_opponent` names, unless it is the challenger themself."""
+    opponent, username = await _opponent(message, mention, store)
+    if opponent is not None and opponent.id == challenger_id and message.sender_chat is None:
+        opponent = None
+    return opponent, username
+
+
+async def _sides_refusal(
+    message: Message,
+    args: OpposedArguments,
+    npc_named: bool,
+    named: bool,
+    bot: Bot,
+    chat_settings: ChatSettings,
+) -> str | None:
+    """Why the challenge has no two sides: no opponent named (and no NPC to be one), or an
+    NPC side claimed by someone who does not run the game."""
+    if not named and (npc_named or not args.npc):
+        return view.opponent_missing_text()
+    user = message.from_user
+    if named and args.npc and not await runs_game(bot, message.chat, chat_settings, user, None):
+        return view.storyteller_only_text()
+    return None
+
+
+def _first_roll(
+    message: Message,
+    args: OpposedArguments,
+    npc_name: str | None,
+    opponent: User | None,
+    username: str | None,
+    resolved: rolling.Pool,
+    profile: Profile,
+    rng: Rng | None,
+) -> tuple[OpposedFlow, int, D10Result]:
+    """The challenge with the challenger's roll in it, its pool and the roll; raises
+    :class:`RulesInputError` for a pool, difficulty or race target out of range."""
+    pool = rolling.check_pool(resolved.dice, profile)
+    base = rolling.check_difficulty(args.difficulty, profile)
+    state = _challenge(
+        message,
+        args.race_to,
+        args.npc or npc_name is not None,
+        opponent,
+        username,
+        pool,
+        base,
+        npc_name=npc_name,
+    )
+    # The challenger's own conditions make their side harder, not the opponent's (§B.8).
+    terms = resolved.difficulty(base, profile)
+    a = state.a.model_copy(
+        update={
+            "source": resolved.source,
+            "difficulty": terms.difficulty,
+            "threshold": terms.threshold,
+        }
+    )
+    state = state.model_copy(update={"a": a})
+    state.contest()  # the rules check the race target here
+    first = rolling.roll_d10(pool, a.difficulty, profile, threshold=a.threshold, rng=rng)
+    return state.model_copy(update={"roll_a": first}), pool, first
 
 
 def _challenge_in(replied: Message | None) -> str | None:
@@ -202,15 +244,10 @@ async def _answer_by_reply(
     """``/vs ловк+драка 7`` in reply to a challenge: the challenged player answers with a pool
     from their sheet (or typed) instead of the buttons; the challenge message is redrawn."""
     replied = message.reply_to_message
-    flow = await store.load_flow(message.chat.id, flow_id)
-    if replied is None or flow is None or flow.closed or flow.chat_id != message.chat.id:
-        await message.answer(render.closed_text())
+    challenge = await _open_challenge(message, flow_id, store)
+    if replied is None or challenge is None:
         return
-    try:
-        state = flow.state(OpposedFlow)
-    except (ValidationError, FlowStateError):
-        await message.answer(render.invalid_button_text())
-        return
+    flow, state = challenge
     npc = None
     try:
         if state.b.storyteller:  # the Storyteller answers for an NPC of the chat by its name
@@ -225,66 +262,36 @@ async def _answer_by_reply(
             table_text.problem_text(problem.problem, problem.token, profile, view.usage_text())
         )
         return
-    user = message.from_user
-    allowed = user is not None and message.sender_chat is None
-    if allowed and user is not None:
-        if state.b.user_id is not None:
-            allowed = state.b.user_id == user.id
-        elif state.b.username is not None:
-            allowed = (user.username or "").casefold() == state.b.username.casefold()
-        else:
-            allowed = await runs_game(bot, message.chat, chat_settings, user, None)
-    if not allowed or user is None:
+    user = await _side_b_player(message, state, bot, chat_settings)
+    if user is None:
         await message.answer(view.not_your_side_text())
         return
     if not state.choosing:
         await message.answer(view.already_rolled_text())
         return
+    npc_name = npc[0] if npc is not None else None
     try:
         with drawing(flow):  # the pool's words are lines of the challenge's message
             resolved = await rolling.command_pool(
                 store,
                 message,
-                npc[0] if npc is not None else user.first_name,
+                npc_name if npc_name is not None else user.first_name,
                 args.pool,
                 args.traits,
                 profile,
                 args.dice,
-                npc=npc[0] if npc is not None else None,
+                npc=npc_name,
             )
-            typed, source = resolved.dice, resolved.source
     except rolling.PoolRefused as refused:
         text = refused.with_example(view.usage_text())
         await retype.offer(message, store, text, refused.choices(message.text or ""))
         return
     try:
-        pool = rolling.check_pool(typed, profile)
-        terms = resolved.difficulty(
-            rolling.check_difficulty(
-                args.difficulty if args.difficulty is not None else state.b.difficulty, profile
-            ),
-            profile,
-        )
-        difficulty = terms.difficulty
-        result = rolling.roll_d10(pool, difficulty, profile, threshold=terms.threshold, rng=rng)
+        after, pool, result = _answer_roll(state, user, npc_name, args, resolved, profile, rng)
     except RulesInputError as error:
         await message.answer(table_text.range_text(error.field, profile, view.usage_text()))
         return
-    name = user.first_name
-    if state.b.storyteller:
-        name = npc[0] if npc is not None else state.b.name
-    b = state.b.model_copy(
-        update={
-            "user_id": None if state.b.storyteller else user.id,
-            "name": name,
-            "pool": pool,
-            "difficulty": difficulty,
-            "source": source,
-            "threshold": terms.threshold,
-        }
-    )
-    after = state.model_copy(update={"b": b, "roll_b": result}).settled()
-    entry = rolling.log_entry(user.id, name, pool, result, KIND)
+    entry = rolling.log_entry(user.id, after.b.name, pool, result, KIND)
     close = after.finished or after.cancelled
     text, markup = view.draw(flow.next(after, close=close), after, profile)
     advanced = await store.advance_flow(
@@ -299,6 +306,80 @@ async def _answer_by_reply(
         await message.answer(render.closed_text())
         return
     await safe_edit(replied.as_(bot), text, markup)
+
+
+async def _open_challenge(
+    message: Message, flow_id: str, store: Store
+) -> tuple[Flow, OpposedFlow] | None:
+    """The open challenge of this chat a reply answers, or None once the player is told why
+    there is none."""
+    flow = await store.load_flow(message.chat.id, flow_id)
+    if (
+        message.reply_to_message is None
+        or flow is None
+        or flow.closed
+        or flow.chat_id != message.chat.id
+    ):
+        await message.answer(render.closed_text())
+        return None
+    try:
+        return flow, flow.state(OpposedFlow)
+    except (ValidationError, FlowStateError):
+        await message.answer(render.invalid_button_text())
+        return None
+
+
+async def _side_b_player(
+    message: Message, state: OpposedFlow, bot: Bot, chat_settings: ChatSettings
+) -> User | None:
+    """The sender, when the challenged side is theirs: the player named by id or by
+    @username, or whoever runs the game for an NPC side; None for anyone else (or a channel)."""
+    user = message.from_user
+    if user is None or message.sender_chat is not None:
+        return None
+    if state.b.user_id is not None:
+        allowed = state.b.user_id == user.id
+    elif state.b.username is not None:
+        allowed = (user.username or "").casefold() == state.b.username.casefold()
+    else:
+        allowed = await runs_game(bot, message.chat, chat_settings, user, None)
+    return user if allowed else None
+
+
+def _answer_roll(
+    state: OpposedFlow,
+    user: User,
+    npc_name: str | None,
+    args: OpposedArguments,
+    resolved: rolling.Pool,
+    profile: Profile,
+    rng: Rng | None,
+) -> tuple[OpposedFlow, int, D10Result]:
+    """The challenged side's roll (the challenge's difficulty unless one is typed) and the
+    challenge settled with it; raises :class:`RulesInputError` for a value out of range."""
+    pool = rolling.check_pool(resolved.dice, profile)
+    terms = resolved.difficulty(
+        rolling.check_difficulty(
+            args.difficulty if args.difficulty is not None else state.b.difficulty, profile
+        ),
+        profile,
+    )
+    difficulty = terms.difficulty
+    result = rolling.roll_d10(pool, difficulty, profile, threshold=terms.threshold, rng=rng)
+    name = user.first_name
+    if state.b.storyteller:
+        name = npc_name if npc_name is not None else state.b.name
+    b = state.b.model_copy(
+        update={
+            "user_id": None if state.b.storyteller else user.id,
+            "name": name,
+            "pool": pool,
+            "difficulty": difficulty,
+            "source": resolved.source,
+            "threshold": terms.threshold,
+        }
+    )
+    return state.model_copy(update={"b": b, "roll_b": result}).settled(), pool, result
 
 
 async def _open_setup(

@@ -193,30 +193,10 @@ def _outcome(
     if not known.read.calls:
         raise Refused(view.attacker_only_text)
     if action is AttackAction.RESOLVE and state.outcome is None:
-        outcome = resolve_attack(
-            state.attack.measures,
-            {d.key: d.measures for d in state.defences},
-            state.armour.measures if state.armour is not None else None,
-            attacker=state.attack.key,
-        )
-        after = state.model_copy(update={"outcome": outcome})
-        if data.x == view.RESOLVE_INTO_WOUND and outcome.hit and after.foes():
-            return _spend(after, GainChoice.PHYSICAL, profile)
-        return Advance(state=after, close=not outcome.hit)
-    if (
-        action is AttackAction.SPEND
-        and data.c == GainChoice.SPLIT
-        and state.spent is None
-        and not state.splitting
-        and view.split_offered(state)
-    ):
-        return Advance(state=state.model_copy(update={"splitting": True, "split": ()}))
-    if action is AttackAction.UNDO and state.splitting and state.spent is None:
-        if state.split:
-            return Advance(state=state.model_copy(update={"split": state.split[:-1]}))
-        return Advance(state=state.model_copy(update={"splitting": False}))
-    if action is AttackAction.SHARE and state.splitting and state.spent is None:
-        return _share(state, data.x, data.c)
+        return _resolve(state, data.x, profile)
+    split = _split_step(state, data)
+    if split is not None:
+        return split
     if (
         action is AttackAction.SPEND
         and state.outcome is not None
@@ -225,6 +205,45 @@ def _outcome(
     ):
         return _spend(state, data.c, profile, data.x)
     raise Refused(render.invalid_button_text)
+
+
+def _resolve(state: D6AttackFlow, x: int, profile: Profile) -> Outcome[D6AttackFlow]:
+    """«Итог»: the responses taken off the attack (§D.9–§D.10); a hit pressed «into a wound»
+    spends its whole gain on the target at once, a miss closes the attack."""
+    outcome = resolve_attack(
+        state.attack.measures,
+        {d.key: d.measures for d in state.defences},
+        state.armour.measures if state.armour is not None else None,
+        attacker=state.attack.key,
+    )
+    after = state.model_copy(update={"outcome": outcome})
+    if x == view.RESOLVE_INTO_WOUND and outcome.hit and after.foes():
+        return _spend(after, GainChoice.PHYSICAL, profile)
+    return Advance(state=after, close=not outcome.hit)
+
+
+def _split_step(state: D6AttackFlow, data: D6AttackCallback) -> Outcome[D6AttackFlow] | None:
+    """Sharing the gain out a measure a tap (§D.11): starting it, taking back the last
+    measure (or leaving the sharing when none is left), giving one; None for any other press."""
+    if state.spent is not None:
+        return None
+    action = data.a
+    if (
+        action is AttackAction.SPEND
+        and data.c == GainChoice.SPLIT
+        and not state.splitting
+        and view.split_offered(state)
+    ):
+        return Advance(state=state.model_copy(update={"splitting": True, "split": ()}))
+    if not state.splitting:
+        return None
+    if action is AttackAction.UNDO:
+        if state.split:
+            return Advance(state=state.model_copy(update={"split": state.split[:-1]}))
+        return Advance(state=state.model_copy(update={"splitting": False}))
+    if action is AttackAction.SHARE:
+        return _share(state, data.x, data.c)
+    return None
 
 
 def _respond(
@@ -239,44 +258,14 @@ def _respond(
     the defender is lost with it — in the same step, with the tracker's. The armour is no
     action and touches nothing."""
     armour = data.a is AttackAction.ARMOUR
-    from_sheet = not armour and data.x == view.FROM_SHEET
-    if state.outcome is not None or (data.x not in view.CHANCES and not from_sheet):
-        raise Refused(render.closed_text)
     key = _key_of(who)
-    if not armour and key == state.attack.key:
-        raise Refused(view.not_the_attacker_text)
-    taken = state.armour is not None if armour else any(d.key == key for d in state.defences)
-    if taken or (not armour and len(state.defences) >= DEFENDERS_MAX):
-        raise Refused(view.once_text)
+    _check_response(state, data, key, armour=armour)
     profile = known.profile
     dice, label, spend = data.x, "", None
     guard: D6Defence | None = None
     if not armour:
-        found = known.read.guard
-        if isinstance(found, str):
-            said = found
-            raise Refused(lambda: said)
-        guard = found
-        sheet = known.read.sheet
-        best = best_power(sheet)
-        chance: int | None = data.x
-        if from_sheet:
-            chance = None if best is not None else (guard.dice if guard is not None else None)
-            if best is None and chance is None:
-                raise Refused(view.no_power_text)
-        try:
-            ask = rolling.D6Ask(
-                chance=chance,
-                powers=(best,) if from_sheet and best is not None else (),
-                modifier=-guard.slowness if guard is not None else 0,
-                action=ActionKind.DEFENCE,
-            )
-            pool = rolling.d6_pool_of(sheet, who.name, profile, ask)
-        except rolling.PoolRefused as refused:
-            text = render.plain(str(refused))
-            raise Refused(lambda: text) from None
-        dice, spend = pool.dice, rolling.d6_spend(who, pool)
-        label = pool.label if pool.dice != data.x or from_sheet else ""
+        guard = _guard_of(known.read.guard)
+        dice, label, spend = _defence_pool(data, who, known.read.sheet, guard, profile)
     result = rolling.roll_d6(dice, rng=rng, profile=profile, armour=armour)
     roll = Roll(
         key=key,
@@ -301,6 +290,59 @@ def _respond(
         spends=spending(spend),
         also=tracker,
     )
+
+
+def _check_response(state: D6AttackFlow, data: D6AttackCallback, key: str, *, armour: bool) -> None:
+    """Refuses a response the attack no longer takes: after «Итог» or with a chance not on
+    the buttons, the attacker defending against themself, a second answer from the same side,
+    or a defender past the table's limit."""
+    from_sheet = not armour and data.x == view.FROM_SHEET
+    if state.outcome is not None or (data.x not in view.CHANCES and not from_sheet):
+        raise Refused(render.closed_text)
+    if not armour and key == state.attack.key:
+        raise Refused(view.not_the_attacker_text)
+    taken = state.armour is not None if armour else any(d.key == key for d in state.defences)
+    if taken or (not armour and len(state.defences) >= DEFENDERS_MAX):
+        raise Refused(view.once_text)
+
+
+def _guard_of(found: D6Defence | str | None) -> D6Defence | None:
+    """The tracker's side of the defence; its refusal (a sentence) refuses the press."""
+    if isinstance(found, str):
+        said = found
+        raise Refused(lambda: said)
+    return found
+
+
+def _defence_pool(
+    data: D6AttackCallback,
+    who: rolling.Roller,
+    sheet: Sheet | None,
+    guard: D6Defence | None,
+    profile: Profile,
+) -> tuple[int, str, SheetSpend | None]:
+    """A defence's dice, their label and what the roll takes off the sheet: the typed chance,
+    or the sheet's best power (the tracker's dice without one), slowed by the tracker."""
+    from_sheet = data.x == view.FROM_SHEET
+    best = best_power(sheet)
+    chance: int | None = data.x
+    if from_sheet:
+        chance = None if best is not None else (guard.dice if guard is not None else None)
+        if best is None and chance is None:
+            raise Refused(view.no_power_text)
+    try:
+        ask = rolling.D6Ask(
+            chance=chance,
+            powers=(best,) if from_sheet and best is not None else (),
+            modifier=-guard.slowness if guard is not None else 0,
+            action=ActionKind.DEFENCE,
+        )
+        pool = rolling.d6_pool_of(sheet, who.name, profile, ask)
+    except rolling.PoolRefused as refused:
+        text = render.plain(str(refused))
+        raise Refused(lambda: text) from None
+    label = pool.label if pool.dice != data.x or from_sheet else ""
+    return pool.dice, label, rolling.d6_spend(who, pool)
 
 
 def _unchanged(who: rolling.Roller) -> SheetSpend:

@@ -26,7 +26,12 @@ from bot.access import runs_game
 from bot.features import in_game
 from bot.i18n import drawing
 from bot.names import numbered_names, roller_name
-from bot.parsing import ArgumentsError, parse_d6_preparation, parse_init_arguments
+from bot.parsing import (
+    ArgumentsError,
+    InitArguments,
+    parse_d6_preparation,
+    parse_init_arguments,
+)
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
 from bot.store import ChatSettings, Store
 from handlers.d6combat.tracker import view
@@ -66,8 +71,6 @@ async def d6_init_command(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    user = message.from_user
-    chat_id = message.chat.id
     try:
         gain = parse_d6_preparation(command.args)
         if gain is not None:
@@ -82,55 +85,87 @@ async def d6_init_command(
     if args.base is not None and not 1 <= args.base <= d6i.ALACRITY_MAX:
         await message.answer(view.usage_text())
         return
-    change: Change
     if args.npc is not None:
-        if not await runs_game(bot, message.chat, chat_settings, user, message.sender_chat):
-            await message.answer(view.storyteller_only_text())
-            return
-        loaded = await store.load_live(chat_id, KIND)
-        seated = loaded[0].state(D6InitFlow) if loaded is not None else D6InitFlow()
-        npc, dice = args.npc, args.base
-        if args.copies == 1 and dice is not None:  # «Стражник 2»: the group's second copy
-            members = [m.name for m in seated.members.values()]
-            copy = await npcs.copy_named(store, chat_id, SheetSystem.D6, npc, dice, members)
-            npc, dice = (copy, None) if copy is not None else (npc, dice)
-        names = numbered_names(npc, args.copies, lambda c: npc_key(c) in seated.members)
-        npc_sheet = await npcs.seat_copies(store, chat_id, SheetSystem.D6, npc, names)
-        if dice is None and (npc_sheet is None or npc_sheet.alacrity is None):
-            await message.answer(view.no_npc_dice_text(npc[:40]))
-            return
-        if npc_sheet is None:  # a bandit typed with its dice: known by name from now on
-            await npcs.note_npcs(store, chat_id, SheetSystem.D6, names)
-
-        def change(state: D6InitFlow) -> D6InitFlow:
-            for name in names:
-                combatant = combatant_of(npc_key(name), npc_sheet, dice, hero=False)
-                state = join(state, combatant, Member(name=name), rng)
-            return state
-
+        change = await _npc_change(message, args, args.npc, store, bot, chat_settings, rng)
     else:
-        if user is None or message.sender_chat is not None:
-            await message.answer(view.usage_text())
-            return
-        sheet = await store.load_sheet(chat_id, user.id, SheetSystem.D6)
-        character = sheet is not None and bool(sheet.powers)
-        if (
-            args.base is None
-            and not character
-            and await runs_game(bot, message.chat, chat_settings, user, None)
-        ):
-            # The scenarist with no character of their own (no powers: a wound or a trick
-            # may have left a blank sheet) opens (or shows) the fight and is no fighter in
-            # it; /init 3 or «Вступить» adds them.
-            await _apply(message, store, bot, lambda state: state, profile)
-            return
-        member = Member(name=roller_name(message, user), user_id=user.id)
-        combatant = combatant_of(player_key(user.id), sheet, args.base, hero=True)
+        change = await _player_change(message, args, store, bot, chat_settings, rng)
+    if change is not None:
+        await _apply(message, store, bot, change, profile)
 
-        def change(state: D6InitFlow) -> D6InitFlow:
-            return join(state, combatant, member, rng)
 
-    await _apply(message, store, bot, change, profile)
+async def _npc_change(
+    message: Message,
+    args: InitArguments,
+    npc: str,
+    store: Store,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None,
+) -> Change | None:
+    """``/init npc Гуль 2 x3``: the Storyteller seats the NPC's copies, by their sheet's dice
+    or the ones typed; None once the sender is told why not."""
+    chat_id = message.chat.id
+    if not await runs_game(
+        bot, message.chat, chat_settings, message.from_user, message.sender_chat
+    ):
+        await message.answer(view.storyteller_only_text())
+        return None
+    loaded = await store.load_live(chat_id, KIND)
+    seated = loaded[0].state(D6InitFlow) if loaded is not None else D6InitFlow()
+    dice = args.base
+    if args.copies == 1 and dice is not None:  # «Стражник 2»: the group's second copy
+        members = [m.name for m in seated.members.values()]
+        copy = await npcs.copy_named(store, chat_id, SheetSystem.D6, npc, dice, members)
+        npc, dice = (copy, None) if copy is not None else (npc, dice)
+    names = numbered_names(npc, args.copies, lambda c: npc_key(c) in seated.members)
+    npc_sheet = await npcs.seat_copies(store, chat_id, SheetSystem.D6, npc, names)
+    if dice is None and (npc_sheet is None or npc_sheet.alacrity is None):
+        await message.answer(view.no_npc_dice_text(npc[:40]))
+        return None
+    if npc_sheet is None:  # a bandit typed with its dice: known by name from now on
+        await npcs.note_npcs(store, chat_id, SheetSystem.D6, names)
+
+    def change(state: D6InitFlow) -> D6InitFlow:
+        for name in names:
+            combatant = combatant_of(npc_key(name), npc_sheet, dice, hero=False)
+            state = join(state, combatant, Member(name=name), rng)
+        return state
+
+    return change
+
+
+async def _player_change(
+    message: Message,
+    args: InitArguments,
+    store: Store,
+    bot: Bot,
+    chat_settings: ChatSettings,
+    rng: Rng | None,
+) -> Change | None:
+    """``/init`` or ``/init 3``: the sender joins with their sheet's dice or the ones typed;
+    None once a sender who cannot join is told how."""
+    user = message.from_user
+    if user is None or message.sender_chat is not None:
+        await message.answer(view.usage_text())
+        return None
+    sheet = await store.load_sheet(message.chat.id, user.id, SheetSystem.D6)
+    character = sheet is not None and bool(sheet.powers)
+    if (
+        args.base is None
+        and not character
+        and await runs_game(bot, message.chat, chat_settings, user, None)
+    ):
+        # The scenarist with no character of their own (no powers: a wound or a trick
+        # may have left a blank sheet) opens (or shows) the fight and is no fighter in
+        # it; /init 3 or «Вступить» adds them.
+        return lambda state: state
+    member = Member(name=roller_name(message, user), user_id=user.id)
+    combatant = combatant_of(player_key(user.id), sheet, args.base, hero=True)
+
+    def change(state: D6InitFlow) -> D6InitFlow:
+        return join(state, combatant, member, rng)
+
+    return change
 
 
 async def _prepare_command(

@@ -12,7 +12,16 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.combat import TrackerStep
 from bot.runner import screen_of
-from bot.store import AlsoStep, Flow, FlowState, FlowStateError, LogEntry, SheetSpend, Store
+from bot.store import (
+    AlsoStep,
+    Flow,
+    FlowState,
+    FlowStateError,
+    Live,
+    LogEntry,
+    SheetSpend,
+    Store,
+)
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.flow import KIND, D6InitFlow, Panel
 from rules.d6 import initiative as d6i
@@ -63,28 +72,14 @@ async def defend_for_attack(
     """A defence under a d6 attack: the defender sets aside their
     highest die against the attacker's latest action on the tracker, slow when it is lower
     (§D.9). The step is drawn, not stored: the defence's own step stores it."""
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None or profile.system is not GameSystem.D6:
+    tracker = await _live_tracker(store, chat_id, profile)
+    if tracker is None:
         return None
-    flow, live = loaded
-    try:
-        state = flow.state(D6InitFlow)
-    except FlowStateError:
-        return None
-    current = state.round
-    if current is None or state.ended:
-        return None
+    flow, live, state, current = tracker
     fighter = next((f for f in current.fighters if f.sheet.id == defender), None)
     if fighter is None or all(f.sheet.id != attacker for f in current.fighters):
         return None
-    attack_at = next(
-        (
-            n
-            for n in range(len(current.log) - 1, -1, -1)
-            if current.log[n].actor == attacker and current.log[n].kind is d6i.StepKind.ACT
-        ),
-        None,
-    )
+    attack_at = _latest_action(current, attacker)
     if attack_at is None:
         return None  # an attack typed before the attacker acted on the tracker
     attack = current.log[attack_at]
@@ -104,6 +99,36 @@ async def defend_for_attack(
     drawn = view.draw(flow.next(after), after, profile)
     step = TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
     return D6Defence(slowness=defence.slowness, dice=fighter.sheet.alacrity, step=step)
+
+
+async def _live_tracker(
+    store: Store, chat_id: int, profile: Profile
+) -> tuple[Flow, Live, D6InitFlow, d6i.Round] | None:
+    """The chat's d6 tracker with a round under way, if there is one."""
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None or profile.system is not GameSystem.D6:
+        return None
+    flow, live = loaded
+    try:
+        state = flow.state(D6InitFlow)
+    except FlowStateError:
+        return None
+    current = state.round
+    if current is None or state.ended:
+        return None
+    return flow, live, state, current
+
+
+def _latest_action(current: d6i.Round, attacker: str) -> int | None:
+    """Where in the round's log the attacker last acted («Действовать»), if they did."""
+    return next(
+        (
+            n
+            for n in range(len(current.log) - 1, -1, -1)
+            if current.log[n].actor == attacker and current.log[n].kind is d6i.StepKind.ACT
+        ),
+        None,
+    )
 
 
 def refusal(error: RulesInputError) -> str:

@@ -13,7 +13,7 @@ from bot.i18n import drawing
 from bot.store import Flow
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import D6InitFlow, Panel
-from rules.d6.initiative import Fighter, StepKind
+from rules.d6.initiative import Fighter, Round, StepKind
 from rules.profiles import Profile
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
@@ -52,13 +52,7 @@ def _line(state: D6InitFlow, fighter: Fighter, up: str | None) -> str:
 def tracker_text(state: D6InitFlow) -> str:
     current = state.round
     if current is None:
-        if state.ended:
-            return _("The fight has no participants.")
-        lines = ["⚔️ " + _("The fight is open; nobody is in it yet.")]
-        if state.note:
-            lines.append(state.note)
-        lines.append(_("Players join with /init or «Join»; the GM adds NPCs: /init npc Ghoul 2 x3"))
-        return "\n".join(lines)
+        return _open_text(state)
     head = "⚔️ " + _("Round {n} · d6 initiative").format(n=current.number)
     if state.ended:
         head = "🏁 " + _("The fight is over (round {n}).").format(n=current.number)
@@ -68,36 +62,56 @@ def tracker_text(state: D6InitFlow) -> str:
         lines.append(_line(state, fighter, up))
     if state.ended:
         return "\n".join(lines)
+    lines.append(_turn_line(state, current))
+    if current.waiting_forbidden:
+        lines.append(_("Nobody may hold this round (everyone waited in the last one)."))
+    if state.note:
+        lines.append(state.note)
+    prompt = _panel_prompt(state, current)
+    if prompt is not None:
+        lines.append(prompt)
+    return "\n".join(lines)
+
+
+def _open_text(state: D6InitFlow) -> str:
+    """The tracker before anyone joined (or once all left an ended fight)."""
+    if state.ended:
+        return _("The fight has no participants.")
+    lines = ["⚔️ " + _("The fight is open; nobody is in it yet.")]
+    if state.note:
+        lines.append(state.note)
+    lines.append(_("Players join with /init or «Join»; the GM adds NPCs: /init npc Ghoul 2 x3"))
+    return "\n".join(lines)
+
+
+def _turn_line(state: D6InitFlow, current: Round) -> str:
+    """Who acts now, or why nobody is up."""
     if current.up is not None:
         turn = _("Now acts: {name} (die {value})").format(
             name=_name(state, current.up.actor), value=current.up.value
         )
         if current.up.coin_flip:
             turn += " · " + _("the tie was settled by a coin")
-        lines.append(turn)
-    elif any(f.holding and f.remaining for f in current.fighters):
-        lines.append(_("Nobody is up: those holding may act, or start a new round."))
-    else:
-        lines.append(_("Every die is spent: start a new round."))
-    if current.waiting_forbidden:
-        lines.append(_("Nobody may hold this round (everyone waited in the last one)."))
-    if state.note:
-        lines.append(state.note)
+        return turn
+    if any(f.holding and f.remaining for f in current.fighters):
+        return _("Nobody is up: those holding may act, or start a new round.")
+    return _("Every die is spent: start a new round.")
+
+
+def _panel_prompt(state: D6InitFlow, current: Round) -> str | None:
+    """The question the open picker asks under the tracker, if any."""
     if state.panel is Panel.GUARD:
         by = _name(state, state.guard_by) if state.guard_by is not None else None
-        lines.append("🤝 " + guard_prompt(by))
-    elif state.panel is Panel.GUARD_BY:
-        lines.append("🤝 " + _("Who protects a teammate? Press the name."))
-    elif state.panel is Panel.REMOVE:
-        lines.append("➖ " + _("Who leaves the fight? Press the name."))
-    elif state.panel is Panel.TARGET and current.up is not None:
-        lines.append(
-            "⚔️ "
-            + _("Whom does {name} attack? Press the name.").format(
-                name=_name(state, current.up.actor)
-            )
+        return "🤝 " + guard_prompt(by)
+    if state.panel is Panel.GUARD_BY:
+        return "🤝 " + _("Who protects a teammate? Press the name.")
+    if state.panel is Panel.REMOVE:
+        return "➖ " + _("Who leaves the fight? Press the name.")
+    if state.panel is Panel.TARGET and current.up is not None:
+        return "⚔️ " + _("Whom does {name} attack? Press the name.").format(
+            name=_name(state, current.up.actor)
         )
-    return "\n".join(lines)
+    return None
 
 
 def _button(
@@ -127,67 +141,13 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
                 ]
             ]
         )
-    steps = len(current.log)
-    if state.panel is Panel.REMOVE:
-        gone = [
-            _button(flow, "✖ " + _plain_name(state, f.sheet.id), D6InitAction.REMOVE, steps, i)
-            for i, f in enumerate(current.fighters)
-        ]
-        picker = render.rows(gone, 2)
-        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
-        return InlineKeyboardMarkup(inline_keyboard=picker)
-    if state.panel is Panel.TARGET and current.up is not None:
-        actor = current.up.actor
-        targets = [
-            _button(flow, "🎯 " + _plain_name(state, f.sheet.id), D6InitAction.ATTACK, steps, i)
-            for i, f in enumerate(current.fighters)
-            if f.sheet.id != actor
-        ]
-        picker = render.rows(targets, 2)
-        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
-        return InlineKeyboardMarkup(inline_keyboard=picker)
-    if state.panel is Panel.GUARD:
-        attacker = last_actor(state)
-        guarded = [
-            _button(flow, _label(state, f.sheet.id), D6InitAction.GUARD, steps, i)
-            for i, f in enumerate(current.fighters)
-            if f.sheet.id != attacker
-        ]
-        picker = render.rows(guarded, 3)
-        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
-        return InlineKeyboardMarkup(inline_keyboard=picker)
     if state.panel is not Panel.NONE:
-        action = {
-            Panel.CUT_IN: D6InitAction.CUT_IN,
-            Panel.DEFEND: D6InitAction.DEFEND,
-            Panel.GUARD_BY: D6InitAction.GUARD_BY,
-        }[state.panel]
-        npcs = [
-            _button(flow, _label(state, f.sheet.id), action, steps, i)
-            for i, f in enumerate(current.fighters)
-            if state.members.get(f.sheet.id, None) is not None
-            and state.members[f.sheet.id].user_id is None
-            and f.remaining
-        ]
-        picker = render.rows(npcs, 3)
-        picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
-        return InlineKeyboardMarkup(inline_keyboard=picker)
+        return _picker(flow, state, current)
+    steps = len(current.log)
     rows: list[list[InlineKeyboardButton]] = []
     if current.up is not None:
-        first = [_button(flow, "⚔️ " + _("Attack"), D6InitAction.ATTACK, steps)]
-        if len(current.fighters) < 2:
-            first = []
-        first.append(_button(flow, "▶ " + _("Act"), D6InitAction.ACT, steps))
-        if not current.waiting_forbidden:
-            first.append(_button(flow, "⏸ " + _("Hold back"), D6InitAction.HOLD, steps))
-        rows.append(first)
-    second: list[InlineKeyboardButton] = []
-    if any(s.kind is StepKind.ACT for s in current.log):
-        second.append(_button(flow, "🛡 " + _("Defend"), D6InitAction.DEFEND, steps))
-        if len(current.fighters) > 2:  # someone besides the attacker and the defender
-            second.append(_button(flow, "🤝 " + _("Protect another"), D6InitAction.GUARD, steps))
-    if any(f.holding and f.remaining for f in current.fighters):
-        second.append(_button(flow, "⚡ " + _("Act from hold"), D6InitAction.CUT_IN, steps))
+        rows.append(_turn_row(flow, current, steps))
+    second = _answer_row(flow, current, steps)
     if second:
         rows.append(second)
     rows.append(
@@ -203,6 +163,78 @@ def tracker_keyboard(flow: Flow, state: D6InitFlow) -> InlineKeyboardMarkup | No
         ]
     )
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _turn_row(flow: Flow, current: Round, steps: int) -> list[InlineKeyboardButton]:
+    """What the one who is up may do: attack (with someone to attack), act, hold back."""
+    first = [_button(flow, "⚔️ " + _("Attack"), D6InitAction.ATTACK, steps)]
+    if len(current.fighters) < 2:
+        first = []
+    first.append(_button(flow, "▶ " + _("Act"), D6InitAction.ACT, steps))
+    if not current.waiting_forbidden:
+        first.append(_button(flow, "⏸ " + _("Hold back"), D6InitAction.HOLD, steps))
+    return first
+
+
+def _answer_row(flow: Flow, current: Round, steps: int) -> list[InlineKeyboardButton]:
+    """What the others may do out of turn: defend against an action, protect a teammate,
+    act from hold."""
+    second: list[InlineKeyboardButton] = []
+    if any(s.kind is StepKind.ACT for s in current.log):
+        second.append(_button(flow, "🛡 " + _("Defend"), D6InitAction.DEFEND, steps))
+        if len(current.fighters) > 2:  # someone besides the attacker and the defender
+            second.append(_button(flow, "🤝 " + _("Protect another"), D6InitAction.GUARD, steps))
+    if any(f.holding and f.remaining for f in current.fighters):
+        second.append(_button(flow, "⚡ " + _("Act from hold"), D6InitAction.CUT_IN, steps))
+    return second
+
+
+_NPC_PICKERS = {
+    Panel.CUT_IN: D6InitAction.CUT_IN,
+    Panel.DEFEND: D6InitAction.DEFEND,
+    Panel.GUARD_BY: D6InitAction.GUARD_BY,
+}
+
+
+def _picker(flow: Flow, state: D6InitFlow, current: Round) -> InlineKeyboardMarkup:
+    """An open picker: a button per fighter it may name, and «Back»."""
+    steps = len(current.log)
+    fighters = list(enumerate(current.fighters))
+    if state.panel is Panel.REMOVE:
+        buttons = [
+            _button(flow, "✖ " + _plain_name(state, f.sheet.id), D6InitAction.REMOVE, steps, i)
+            for i, f in fighters
+        ]
+        columns = 2
+    elif state.panel is Panel.TARGET and current.up is not None:
+        actor = current.up.actor
+        buttons = [
+            _button(flow, "🎯 " + _plain_name(state, f.sheet.id), D6InitAction.ATTACK, steps, i)
+            for i, f in fighters
+            if f.sheet.id != actor
+        ]
+        columns = 2
+    elif state.panel is Panel.GUARD:
+        attacker = last_actor(state)
+        buttons = [
+            _button(flow, _label(state, f.sheet.id), D6InitAction.GUARD, steps, i)
+            for i, f in fighters
+            if f.sheet.id != attacker
+        ]
+        columns = 3
+    else:  # the Storyteller picks one of their NPCs with dice left
+        action = _NPC_PICKERS[state.panel]
+        buttons = [
+            _button(flow, _label(state, f.sheet.id), action, steps, i)
+            for i, f in fighters
+            if state.members.get(f.sheet.id, None) is not None
+            and state.members[f.sheet.id].user_id is None
+            and f.remaining
+        ]
+        columns = 3
+    picker = render.rows(buttons, columns)
+    picker.append([_button(flow, "↩ " + _("Back"), D6InitAction.PANEL, 0)])
+    return InlineKeyboardMarkup(inline_keyboard=picker)
 
 
 # The d6 tracker's own house rules (§D.7–§D.9): preparation, a slow defence of a teammate,
