@@ -88,7 +88,21 @@ def read_line(text: str, known: Collection[str], *, bot_username: str | None) ->
     (another bot's command, an unknown one, plain chat)."""
     if not text.startswith("/") or len(text) > LINE_MAX:
         return None
-    found = _COMMAND.match(text)
+    ours = _ours(text, known, bot_username)
+    if ours is None:
+        return None
+    (head, tail, said), addressee, rest = ours
+    args = tidy(tail + rest)
+    line = f"/{head}{addressee or ''}{args}"
+    return None if line == text else Reading(line, said)
+
+
+def _ours(
+    line: str, known: Collection[str], bot_username: str | None
+) -> tuple[tuple[str, str, bool], str | None, str] | None:
+    """A line's command of ours as :func:`_command` reads it, its «@bot» addressee and the
+    rest of the line; None for another bot's command or one we do not know."""
+    found = _COMMAND.match(line)
     if found is None:
         return None
     name, addressee, rest = found.group(1), found.group(2), found.group(3)
@@ -97,10 +111,7 @@ def read_line(text: str, known: Collection[str], *, bot_username: str | None) ->
     command = _command(name, known)
     if command is None:
         return None
-    head, tail, said = command
-    args = tidy(tail + rest)
-    line = f"/{head}{addressee or ''}{args}"
-    return None if line == text else Reading(line, said)
+    return command, addressee, rest
 
 
 def _command(name: str, known: Collection[str]) -> tuple[str, str, bool] | None:
@@ -125,15 +136,9 @@ def meant(
     line = text.strip()
     if not line or len(line) > LINE_MAX or (slash and not line.startswith("/")):
         return None
-    found = _COMMAND.match(line)
-    if found is None:
+    ours = _ours(line, known, bot_username)
+    if ours is None:
         return None
-    name, addressee, rest = found.group(1), found.group(2), found.group(3)
-    if addressee and bot_username and addressee[1:].casefold() != bot_username.casefold():
-        return None
-    command = _command(name, known)
-    if command is None:
-        return None
-    head, tail, _said = command
+    (head, tail, _said), _addressee, rest = ours
     fixed = f"/{head}{tail}{rest}"
     return None if fixed == line else " ".join(fixed.split())
