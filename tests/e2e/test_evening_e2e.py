@@ -73,11 +73,12 @@ async def test_the_storytellers_wound_in_reply_to_a_rolls_result_lands_on_its_ro
     assert "Мастер" in claimed.text
     rolled = await say(api, chat, anna, "/r 5 6")
     assert rolled.text.startswith("🎲 Аня")
-    wound = await say(api, chat, master, "/dmg 1 у", reply_to=rolled)
-    assert "Аня получает 1 уровень ударного урона" in wound.text
-    # Аня never opened a private chat with the bot: the group is told once, under the wound.
-    notice = await api.wait_for_message(chat, after=wound, timeout=10)
+    # Аня never opened a private chat with the bot: the group is told so once, before the
+    # wound itself, which stays the newest message (bot/notices.py).
+    notice = await say(api, chat, master, "/dmg 1 у", reply_to=rolled)
     assert "написать вам в личку я не могу" in notice.text
+    wound = await api.wait_for_message(chat, after=notice, timeout=10)
+    assert "Аня получает 1 уровень ударного урона" in wound.text
     health = await say(api, chat, anna, "/hp")
     assert "Здоровье: Синяки [/ ·" in health.text
     own = await say(api, chat, master, "/hp")

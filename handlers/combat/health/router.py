@@ -273,10 +273,7 @@ async def dmg_command(
         owner = message.from_user.id if message.from_user else 0
         flow = await store.create_flow(state, message.chat.id, owner)
         markup = view.wound_keyboard(flow.id, flow.version, state.dice)
-    await message.answer(text, reply_markup=markup)
-    if whose.user_id is not None:
-        # The Storyteller's wound, told privately after the group has its answer: a player who
-        # never opened a private chat is told in the group instead, below the wound.
+    if whose.user_id is not None:  # the Storyteller's wound, told privately before the answer
         wounded = sheet.health
         await notices.storyteller_changed(
             bot,
@@ -286,6 +283,7 @@ async def dmg_command(
             (whose.user_id, whose.name),
             lambda: notices.damage_words(kind, levels) + "\n" + sheet_text.health_line(wounded),
         )
+    await message.answer(text, reply_markup=markup)
     stunned = rated is not None and is_stunned(levels, rated, profile.combat)
     await _stun_or_refresh(bot, store, message.chat.id, profile, whose, stunned)
 
@@ -358,8 +356,7 @@ async def heal_command(
         text = view.blood_healed_text(whose.name, bled[-1], sheet, profile)
     else:
         text = view.healed_text(whose.name, healed[-1], sheet.health, profile)
-    await message.answer(text)
-    if whose.user_id is not None:  # told privately once the group has its answer
+    if whose.user_id is not None:  # told privately first: the answer stays the newest
         mended, track = (healed[-1] if healed else bled[-1].levels), sheet.health
         await notices.storyteller_changed(
             bot,
@@ -369,6 +366,7 @@ async def heal_command(
             (whose.user_id, whose.name),
             lambda: notices.healed_words(mended) + "\n" + sheet_text.health_line(track),
         )
+    await message.answer(text)
     await _refresh_tracker(bot, store, message.chat.id, profile)
 
 
