@@ -276,7 +276,7 @@ def _add_fight_roll(
     if key == going and fights.items:
         fights.items[-1] += [("text", "; "), *summary]
     else:
-        fights.items.append([("bold", _("Round {n}:").format(n=round_no) + " "), *summary])
+        fights.items.append([("bold", _("Round {n}:").format(n=round_no)), ("text", " "), *summary])
     return key
 
 
