@@ -274,11 +274,12 @@ def _land(
     after: AttackFlow, known: Known[Scene], entries: tuple[LogEntry, ...] = ()
 ) -> Outcome[AttackFlow]:
     """The attack's last step: the flow, the target's sheet, the round tracker and the log
-    (``entries``, the press's rolls) change in one step (docs/product.md §5). The levels are applied to the sheet as it is then (another
-    wound may have landed since the panel opened); a knocking hit puts the target down, even
-    when it is all soaked (§B.8); a point of Willpower spent to interrupt leaves the sheet
-    here. The tracker takes the wound, the knockdown, the stun (§B.11), the defence used or
-    the Interruption, and moves on from the attacker's action by itself."""
+    (``entries``, the press's rolls) change in one step (docs/product.md §5). The levels are
+    applied to the sheet as it is then (another wound may have landed since the panel
+    opened); a knocking hit puts the target down, even when it is all soaked (§B.8); a point
+    of Willpower spent to interrupt leaves the sheet here. The tracker takes the wound, the
+    knockdown, the stun (§B.11), the defence used or the Interruption, and moves on from the
+    attacker's action by itself."""
     target = after.chosen_target()
     if target is None:
         raise _Refused(render.invalid_button_text)
