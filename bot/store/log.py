@@ -80,6 +80,9 @@ class LogEntry(BaseModel):
     # The campaign's session it was rolled in (bot/fairness.py), when the update itself runs
     # elsewhere: a hidden roll from the Storyteller's private chat.
     ses: int | None = None
+    # The fight's round a combat roll was made in (the round tracker's number), so the
+    # chronicle tells a fight round by round.
+    round_no: int | None = None
 
     def stored(self) -> str:
         return dump(self.model_dump(mode="json", exclude_none=True))

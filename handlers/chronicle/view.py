@@ -27,7 +27,9 @@ from rules.d10 import Outcome
 from rules.profiles import Profile
 from rules.sheet import Sheet
 
-FIGHT_KINDS = frozenset({"init", "atk", "wound", "d6init", "d6attack"})
+FIGHT_KINDS = frozenset(
+    {"init", "atk", "wound", "d6init", "d6attack", "blind", "intr", "def", "dmg", "soak"}
+)
 MAGICK_KINDS = frozenset({"effect", "barrier"})
 
 
@@ -73,6 +75,11 @@ def kind_label(kind: object) -> str | None:
         "atk": _("attack"),
         "d6attack": _("attack"),
         "wound": _("soak"),
+        "blind": _("blind fire check"),
+        "intr": _("Interruption"),
+        "def": _("defence"),
+        "dmg": _("damage"),
+        "soak": _("soak"),
         "project": _("project"),
         "d6project": _("project"),
     }
@@ -255,6 +262,24 @@ def recipe_text() -> str:
     )
 
 
+def _add_fight_roll(
+    fights: Part, entry: Mapping[str, Any], summary: list[Piece], going: object
+) -> object:
+    """A fight's roll under its round: the rolls of one round in a row make one item
+    («Round 1: …; …»), a roll of no round (an older log's, a typed one) an item alone.
+    ``going``: the round the last item tells (with its session), which this returns."""
+    round_no = entry.get("round_no")
+    if not _is_int(round_no) or round_no <= 0:
+        fights.items.append(summary)
+        return None
+    key = (entry.get("ses"), round_no)
+    if key == going and fights.items:
+        fights.items[-1] += [("text", "; "), *summary]
+    else:
+        fights.items.append([("bold", _("Round {n}:").format(n=round_no)), ("text", " "), *summary])
+    return key
+
+
 def chronicle(material: Material) -> Document:
     numbers = ", ".join(str(r.number) for r in material.sessions)
     if material.whole:
@@ -279,6 +304,7 @@ def chronicle(material: Material) -> Document:
             "characters stand now are below."
         ),
     )
+    going: object = None  # the round the fights' last item tells
     for n, entry in enumerate(material.entries, start=1):
         rolls.items.append(roll_item(entry, material.hidden))
         kind = entry.get("kind")
@@ -289,7 +315,7 @@ def chronicle(material: Material) -> Document:
             ("text", f" — {label}: {roll_summary(entry)}{magick_text(entry)}"),
         ]
         if kind in FIGHT_KINDS:
-            fights.items.append(summary)
+            going = _add_fight_roll(fights, entry, summary, going)
         elif kind in MAGICK_KINDS:
             magick.items.append(summary)
     if not rolls.items:

@@ -275,7 +275,7 @@ async def _cast_typed(
     for _attempt in range(SHEET_RETRIES):
         try:
             after, before, changed = _cast(state, sheet, profile, rng)
-            entries = _entries(after)
+            entries = effect_entries(after)
             spend = SheetSpend(user_id, SheetSystem.MAGE, _only_if(before, changed))
             flow, _stored = await store.create_flow_spending(
                 after, message.chat.id, user_id, spend, entries=entries
@@ -296,11 +296,14 @@ async def _cast_typed(
     await message.answer(render.busy_text())
 
 
-def _entries(state: EffectFlow) -> list[LogEntry]:
+def effect_entries(state: EffectFlow) -> list[LogEntry]:
+    """The roll's log line with what it cost and earned (the chronicle tells them): the
+    Quintessence is paid on a ritual's first roll only, its Paradox on the roll that ends it
+    (``state.paradox`` is what this roll earned), so a ritual's lines add up to its cost."""
     if state.result is None:
         return []
     entry = rolling.log_entry(state.user_id, state.caster, state.pool, state.result, KIND)
-    spent = max(0, state.quintessence - state.kept)
+    spent = max(0, state.quintessence - state.kept) if state.rolls <= 1 else 0
     return [
         entry.model_copy(update={"quintessence": spent or None, "paradox": state.paradox or None})
     ]
@@ -576,7 +579,7 @@ def _paid(
         after, changed = _abandon(state, sheet, profile)
     else:
         after, _before, changed = _cast(state, sheet, profile, rng)
-        entries = _entries(after)
+        entries = effect_entries(after)
     spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
     return runner.Advance(state=after, spends=spending(spend), entries=tuple(entries))
 

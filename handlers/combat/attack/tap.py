@@ -31,7 +31,7 @@ from bot.runner import (
     refuse,
     spending,
 )
-from bot.store import Flow, SheetSpend
+from bot.store import Flow, LogEntry, SheetSpend
 from handlers.combat.attack import view
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
@@ -54,9 +54,12 @@ from handlers.combat.attack.flow import (
 )
 from handlers.combat.tracker.steps import Aftermath, Open, after_attack, open_tracker
 from rules import combat
+from rules.combat.damage import DiceTally
 from rules.combat.manoeuvres import MANOEUVRES, Effect, Reach
 from rules.combat.situation import Condition
 from rules.combat.tracker import MAX_FIGHTERS, Phase, Round
+from rules.d10 import D10Result
+from rules.d10 import Outcome as RollOutcome
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage
@@ -160,12 +163,74 @@ def step(
                 state=state.model_copy(update={"stage": Stage.CANCELLED, "lapsed": True})
             )
         after = _next(state, button, known.profile, known.read.round, rng)
+        logged = log_entries(state, after, actor.id)
         if after.stage is Stage.DONE:
-            return _land(after, known)
+            return _land(after, known, logged)
     except _Refused as refused:
         said = refused.text
         return refuse(lambda: render.plain(said()))
-    return Advance(state=after)
+    return Advance(state=after, entries=logged)
+
+
+# The log's kinds of a fight's rolls (the chronicle names them, handlers/chronicle).
+BLIND_KIND = "blind"
+ATTACK_KIND = "atk"
+INTERRUPT_KIND = "intr"
+DEFENCE_KIND = "def"
+DAMAGE_KIND = "dmg"
+SOAK_KIND = "soak"
+
+
+def log_entries(before: AttackFlow, after: AttackFlow, presser: int) -> tuple[LogEntry, ...]:
+    """The rolls this press made, as the chat's log keeps them, in the order rolled: the
+    blind shot's check, the attack, the Interruption, the defence, the damage, the soak,
+    each with the fight's round, so /log, /stats and the chronicle see a fight. An NPC's
+    roll is logged under the Storyteller who pressed for it, with the NPC's name."""
+    target = after.chosen_target()
+    round_no = after.round_no or None
+
+    def who(side: Side | None) -> tuple[int, str]:
+        if side is None:
+            return presser, "?"
+        return (side.user_id if side.user_id is not None else presser), side.name
+
+    def d10(side: Side | None, roll: D10Result, kind: str) -> LogEntry:
+        user_id, name = who(side)
+        entry = rolling.log_entry(user_id, name, len(roll.faces), roll, kind)
+        return entry.model_copy(update={"round_no": round_no})
+
+    def tallied(side: Side | None, roll: DiceTally, kind: str) -> LogEntry:
+        user_id, name = who(side)
+        return LogEntry(
+            user_id=user_id,
+            name=name,
+            pool=len(roll.faces),
+            difficulty=roll.difficulty,
+            faces=roll.faces,
+            successes=roll.successes,
+            outcome=(RollOutcome.SUCCESS if roll.successes > 0 else RollOutcome.FAILURE).value,
+            kind=kind,
+            round_no=round_no,
+        )
+
+    entries: list[LogEntry] = []
+    rolls: tuple[tuple[D10Result | None, D10Result | None, Side | None, str], ...] = (
+        (before.blind_check, after.blind_check, after.attacker, BLIND_KIND),
+        (before.attack, after.attack, after.attacker, ATTACK_KIND),
+        (before.interruption, after.interruption, target, INTERRUPT_KIND),
+        (before.defence_roll, after.defence_roll, target, DEFENCE_KIND),
+    )
+    for was, now, side, kind in rolls:
+        if now is not None and now is not was:
+            entries.append(d10(side, now, kind))
+    tallies: tuple[tuple[DiceTally | None, DiceTally | None, Side | None, str], ...] = (
+        (before.damage, after.damage, after.attacker, DAMAGE_KIND),
+        (before.soak, after.soak, target, SOAK_KIND),
+    )
+    for was_t, now_t, side, kind in tallies:
+        if now_t is not None and now_t is not was_t and now_t.faces:
+            entries.append(tallied(side, now_t, kind))
+    return tuple(entries)
 
 
 def _outlived(state: AttackFlow, tracker: Open | None) -> bool:
@@ -205,13 +270,16 @@ def _remember(state: AttackFlow) -> AttackFlow:
     return state.model_copy(update={"kits": (*kits, state.kit())[-MAX_FIGHTERS:]})
 
 
-def _land(after: AttackFlow, known: Known[Scene]) -> Outcome[AttackFlow]:
-    """The attack's last step: the flow, the target's sheet and the round tracker change in
-    one step (docs/product.md §5). The levels are applied to the sheet as it is then (another
-    wound may have landed since the panel opened); a knocking hit puts the target down, even
-    when it is all soaked (§B.8); a point of Willpower spent to interrupt leaves the sheet
-    here. The tracker takes the wound, the knockdown, the stun (§B.11), the defence used or
-    the Interruption, and moves on from the attacker's action by itself."""
+def _land(
+    after: AttackFlow, known: Known[Scene], entries: tuple[LogEntry, ...] = ()
+) -> Outcome[AttackFlow]:
+    """The attack's last step: the flow, the target's sheet, the round tracker and the log
+    (``entries``, the press's rolls) change in one step (docs/product.md §5). The levels are
+    applied to the sheet as it is then (another wound may have landed since the panel
+    opened); a knocking hit puts the target down, even when it is all soaked (§B.8); a point
+    of Willpower spent to interrupt leaves the sheet here. The tracker takes the wound, the
+    knockdown, the stun (§B.11), the defence used or the Interruption, and moves on from the
+    attacker's action by itself."""
     target = after.chosen_target()
     if target is None:
         raise _Refused(render.invalid_button_text)
@@ -265,6 +333,7 @@ def _land(after: AttackFlow, known: Known[Scene]) -> Outcome[AttackFlow]:
     willpower = target.willpower or 0
     return Advance(
         state=after,
+        entries=entries,
         spends=spending(spend),
         also=moved,
         unpaid=lambda: rolling.no_willpower_text(willpower),

@@ -6,12 +6,14 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from aiogram.methods import SendDocument
-from aiogram.types import BufferedInputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
-from tests.handlers.conftest import Table, player
-from tests.handlers.session.test_session import claim, say
+from handlers.combat.attack.callbacks import AtkAction, AtkCallback
+from tests.handlers.conftest import Table, buttons, player
+from tests.handlers.session.test_session import claim, feed_unseeded, say
 
 ANNA = player(1, "Anna")
 BORIS = player(2, "Bo`ris *")
@@ -135,3 +137,70 @@ async def test_a_spell_in_the_chronicle_with_quintessence_and_paradox(
     path = tmp_path / "spell.md"
     path.write_text(markdown, encoding="utf-8")
     assert run_verify(path).returncode == 0
+
+
+async def unseeded_tap(table: Table, user: object, action: AtkAction, x: int) -> None:
+    """A press on the attack panel with the session's dice (``table.tap`` seeds its own)."""
+    mid, _text, markup = attack_panel(table)
+    seeded = table.feed
+
+    async def feed(**payload: Any) -> None:
+        await feed_unseeded(table, **payload)
+
+    for button in buttons(markup):
+        data = button.callback_data or ""
+        parsed = AtkCallback.unpack(data)
+        if parsed.a is action and parsed.x == x:
+            table.feed = feed  # type: ignore[method-assign]
+            try:
+                await table.tap(user, data, mid)  # type: ignore[arg-type]
+            finally:
+                table.feed = seeded  # type: ignore[method-assign]
+            return
+    raise AssertionError(f"no {action} button")
+
+
+async def test_a_fight_in_the_chronicle_round_by_round_checks(table: Table, tmp_path: Path) -> None:
+    """The attack panel's rolls come from the session's dice and are told under their round;
+    the verify script recomputes them, and a die changed in one of them fails it."""
+    await claim(table)
+    await say(table, ANNA, "/set ловкость 4 смекалка 2 драка 3 сила 2 выносливость 2")
+    await say(table, BORIS, "/set ловкость 2 смекалка 3 уклонение 2 выносливость 1")
+    await say(table, ST, "/session start")
+    await say(table, ANNA, "/init")
+    await say(table, BORIS, "/init")
+    await say(table, ANNA, "/atk")
+    await unseeded_tap(table, ANNA, AtkAction.TARGET, 0)
+    _mid, text, markup = attack_panel(table)
+    if markup is not None and "защищается" in text:
+        await unseeded_tap(table, BORIS, AtkAction.DEFEND, 0)  # no defence: damage and soak
+    await say(table, ST, "/session end")
+    await say(table, ANNA, "/chronicle")
+    markdown = documents(table)["chronicle-session-1.md"].decode()
+    assert "**Раунд 1:** " in markdown
+    assert "— атака: " in markdown
+    fight_spans = SPAN.findall(markdown)
+    assert fight_spans  # the attack's dice at least, each with its proof
+    honest = tmp_path / "fight.md"
+    honest.write_text(markdown, encoding="utf-8")
+    checked = run_verify(honest)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    where, dice = fight_spans[-1]
+    faces = dice.split()
+    faces[-1] = "2" if faces[-1] == "1" else "1"
+    changed = markdown.replace(f"{where} = {dice}`", f"{where} = {' '.join(faces)}`")
+    assert changed != markdown
+    tampered = tmp_path / "fight-tampered.md"
+    tampered.write_text(changed, encoding="utf-8")
+    assert run_verify(tampered).returncode == 1
+
+
+def attack_panel(table: Table) -> tuple[int, str, InlineKeyboardMarkup | None]:
+    sent = [m for m in table.session.messages if "Атака" in (m.text or "")]
+    assert sent, [m.text for m in table.session.messages]
+    mid = sent[-1].message_id
+    text, markup = sent[-1].text or "", sent[-1].reply_markup
+    for edit in table.session.edits:
+        if edit.message_id == mid:
+            text, markup = edit.text, edit.reply_markup
+    return mid, text, markup

@@ -66,3 +66,45 @@ def test_a_cast_without_a_sheet_is_refused() -> None:
         outcome = effect_step(EFFECT, press(MagickAction.CAST), ANNA, known(Presser()), Faces([]))
     assert isinstance(outcome, Refuse)
     assert outcome.alert
+
+
+RICH = set_trait(set_trait(MAGE, "quintessence", 3), "forces", 2)
+
+
+def test_a_cast_by_the_buttons_logs_the_quintessence_spent_and_the_paradox_gained() -> None:
+    """The chronicle tells an Effect's cost from its log line, as it does a typed /m's."""
+    vulgar = EFFECT.model_copy(update={"vulgar": True, "quintessence": 1, "held": 3})
+    outcome = effect_step(
+        vulgar, press(MagickAction.CAST), ANNA, known(Presser(sheet=RICH)), Faces([8, 8, 8])
+    )
+    assert isinstance(outcome, Advance)
+    [entry] = outcome.entries
+    assert entry.kind == "effect"
+    assert entry.quintessence == 1
+    assert outcome.state.paradox > 0
+    assert entry.paradox == outcome.state.paradox
+    assert entry.faces == (8, 8, 8)
+
+
+def test_a_rituals_later_roll_does_not_log_its_quintessence_again() -> None:
+    """The Quintessence is paid on the ritual's first roll: its later lines add none, so the
+    chronicle's lines add up to what the caster spent; the Paradox waits for its end."""
+    ritual = EFFECT.model_copy(
+        update={"quintessence": 1, "held": 3, "target": 20, "stage": Stage.RITUAL, "rolls": 1}
+    )
+    outcome = effect_step(
+        ritual, press(MagickAction.NEXT_ROLL), ANNA, known(Presser(sheet=RICH)), Faces([8, 8, 8])
+    )
+    assert isinstance(outcome, Advance)
+    assert outcome.state.stage is Stage.RITUAL
+    [entry] = outcome.entries
+    assert entry.quintessence is None
+    assert entry.paradox is None
+    first = effect_step(
+        ritual.model_copy(update={"stage": Stage.SETUP, "rolls": 0}),
+        press(MagickAction.CAST),
+        ANNA,
+        known(Presser(sheet=RICH)),
+        Faces([8, 8, 8]),
+    )
+    assert [e.quintessence for e in first.entries] == [1]
