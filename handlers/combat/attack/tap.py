@@ -37,6 +37,7 @@ from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
     AIMS,
     APPROACHES,
+    CALLED_SHOTS,
     COVERS,
     DEFENCES,
     INTERRUPT_DEFENCES,
@@ -294,6 +295,8 @@ def _cycle(values: tuple[_V, ...], current: _V) -> _V:
 _STEPPED: dict[AtkAction, Callable[[AttackFlow], dict[str, object]]] = {
     AtkAction.APPROACH: lambda s: {"approach": _cycle(APPROACHES, s.approach)},
     AtkAction.COVER: lambda s: {"cover": _cycle(COVERS, s.cover)},
+    AtkAction.OWN_COVER: lambda s: {"own_cover": _cycle(COVERS, s.own_cover)},
+    AtkAction.CALLED: lambda s: {"called": _cycle(CALLED_SHOTS, s.called)},
     AtkAction.AIM: lambda s: {"aim": _cycle(AIMS, s.aim)},
     AtkAction.MOVE: lambda s: {"moved": _cycle(MOVES, s.moved)},
     AtkAction.OFF_HAND: lambda s: {"off_hand": not s.off_hand},

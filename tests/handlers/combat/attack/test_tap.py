@@ -221,3 +221,28 @@ def test_a_wound_on_a_sheet_that_moved_since_the_read_runs_the_attack_again() ->
     wounded = set_health(fresh, apply_damage(fresh.health, DamageType.BASHING, 1).track)
     with pytest.raises(SheetMoved):
         spend.change(wounded)
+
+
+def test_the_shooter_steps_their_own_cover_and_a_called_shot_round() -> None:
+    """§B.7 S4 «Стрельба из укрытия»: the shooter's own cover, none → partial → full → none;
+    «Целенаправленная атака по частям тела»: +0 → +1 → +2 → +3 → +0."""
+    state = step(PANEL, press(AtkAction.REACH, 1), ANNA, knowing(PANEL), Faces([]))
+    assert isinstance(state, Advance | Open)
+    ranged = state.state
+    covers = []
+    for _ in range(3):
+        moved = step(ranged, press(AtkAction.OWN_COVER), ANNA, knowing(ranged), Faces([]))
+        assert isinstance(moved, Advance | Open)
+        ranged = moved.state
+        covers.append(ranged.own_cover.value)
+        assert not moved.spends
+    assert covers == ["partial", "full", "none"]
+    called = []
+    for _ in range(4):
+        moved = step(ranged, press(AtkAction.CALLED), ANNA, knowing(ranged), Faces([]))
+        assert isinstance(moved, Advance | Open)
+        ranged = moved.state
+        called.append(ranged.called)
+    assert called == [1, 2, 3, 0]
+    refused = step(ranged, press(AtkAction.CALLED), BORIS, knowing(ranged), Faces([]))
+    assert isinstance(refused, Refuse)
