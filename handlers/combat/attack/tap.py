@@ -190,6 +190,10 @@ def _next(
             raise _Refused(lambda: view.interrupt_needed_text(target))
         return _roll_through(_defend(state, x, profile, rng), profile, rng)
     if state.stage is Stage.DEFENCE and action is AtkAction.INTERRUPT:
+        target = state.chosen_target()
+        marked = current is not None and target is not None and current.spent_willpower(target.key)
+        if x % 2 == 1 and marked and target is not None:
+            raise _Refused(lambda: view.willpower_spent_text(target.name))
         return _roll_through(_interrupt(state, x, profile, rng), profile, rng)
     if state.stage is Stage.DAMAGE and action is AtkAction.DAMAGE:
         return _damage(state, profile, rng)
@@ -261,6 +265,7 @@ def _land(after: AttackFlow, known: Known[Scene]) -> Outcome[AttackFlow]:
             defended=target.key if _used_declared(after) else None,
             interrupted=target.key if after.interrupted else None,
             resolved=after.attacker.key,
+            willpower=target.key if spent else None,
         )
         moved = after_attack(opened, profile, aftermath)
     willpower = target.willpower or 0

@@ -762,3 +762,9 @@ def d10_only_text() -> str:
 
 def help_line(profile: Profile) -> str:
     return _("/atk attack")
+
+
+def willpower_spent_text(name: str) -> str:
+    return _("{name} has already spent Willpower this turn: a point only once a turn.").format(
+        name=escape(name)
+    )

@@ -7,10 +7,10 @@ import pytest
 from bot.runner import Advance, Known, Refuse, SheetMoved
 from bot.store import Live
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
-from handlers.combat.attack.flow import AttackFlow, Side, Stage
+from handlers.combat.attack.flow import DEFENCES, AttackFlow, Defence, Guard, Side, Stage
 from handlers.combat.attack.tap import TAP, Scene, _land, step
 from handlers.combat.tracker.flow import InitFlow
-from handlers.combat.tracker.steps import Open
+from handlers.combat.tracker.steps import Aftermath, Open, round_after_attack
 from rules.combat import tracker
 from rules.combat.manoeuvres import Trait
 from rules.health import DamageType, apply_damage
@@ -246,3 +246,39 @@ def test_the_shooter_steps_their_own_cover_and_a_called_shot_round() -> None:
     assert called == [1, 2, 3, 0]
     refused = step(ranged, press(AtkAction.CALLED), BORIS, knowing(ranged), Faces([]))
     assert isinstance(refused, Refuse)
+
+
+def test_a_point_spent_this_round_refuses_a_second_on_the_interruption() -> None:
+    """§A.7 S0 «только один раз за ход»: Борис spent Willpower this round, so the panel's
+    Interruption for a point is refused, the one by a roll is not; the landing marks the
+    round for one who spends here."""
+    dodge_for_a_point = 2 * DEFENCES.index(Defence.DODGE) + 1
+    assert WAITING.guard is Guard.INTERRUPT
+    opened = fight()
+    marked = opened.state.model_copy(
+        update={"round": tracker.spend_willpower(opened.state.round, BORIS_SIDE.key)}
+    )
+    spent = Open(flow=opened.flow, live=opened.live, state=marked, tracks={})
+    refused = step(
+        WAITING,
+        press(AtkAction.INTERRUPT, dodge_for_a_point),
+        BORIS,
+        knowing(WAITING, fight=spent),
+        Faces([9] * 10),
+    )
+    assert isinstance(refused, Refuse)
+    with speaking("ru"):
+        assert "Сила Воли в этом ходу уже потрачена" in refused.answer()
+    with speaking():
+        allowed = step(
+            WAITING,
+            press(AtkAction.INTERRUPT, dodge_for_a_point),
+            BORIS,
+            knowing(WAITING, fight=fight()),
+            Faces([9] * 10),
+        )
+    assert not isinstance(allowed, Refuse)
+    aftermath = Aftermath(changed={}, willpower=BORIS_SIDE.key)
+    assert round_after_attack(opened.state.round, aftermath).spent_willpower(BORIS_SIDE.key)
+    # a second mark on a round already marked is no error: the check came before
+    assert round_after_attack(marked.round, aftermath).spent_willpower(BORIS_SIDE.key)
