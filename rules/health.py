@@ -424,6 +424,45 @@ def healing_plan(track: HealthTrack, med_shift: int = 0) -> tuple[HealingStep, .
     )
 
 
+# S4 «Лечение врачом с Медициной 2 … на 1 позицию быстрее», «с Медициной 4 … на 2 позиции»:
+# the doctor's Medicine and the rows it takes off the healing table.
+DOCTOR_MEDICINE = ((2, 1), (4, 2))
+
+
+@dataclass(frozen=True)
+class DoctorTime:
+    """The next level's time under a doctor with ``medicine`` dots, modern drugs and care."""
+
+    medicine: int
+    duration: Duration
+
+
+def doctor_times(track: HealthTrack) -> tuple[DoctorTime, ...]:
+    """What a doctor saves on the next level to heal (§B.12): the table's own times assume
+    «основной первой помощи и отдых», a doctor's care heals a row or two faster. Only the times
+    shorter than the one before are given, so a bruise or a bashing box up to «Раны» (an hour
+    whatever the care) gives none."""
+    if not isinstance(track, HealthTrack):
+        raise RulesInputError(ErrorCode.TYPE, "track", "expected HealthTrack")
+    if track.dead or not track.boxes:
+        return ()
+    step = healing_plan(track)[0]
+    times: list[DoctorTime] = []
+    last = step.duration
+    for medicine, shift in DOCTOR_MEDICINE:
+        faster = heal_time(step.row, step.kind, shift)
+        if _hours(faster) < _hours(last):
+            times.append(DoctorTime(medicine, faster))
+            last = faster
+    return tuple(times)
+
+
+def _hours(time: Duration) -> int:
+    # Duration's own order compares the unit's name; a month counts as 30 days here
+    per = {TimeUnit.HOUR: 1, TimeUnit.DAY: 24, TimeUnit.WEEK: 168, TimeUnit.MONTH: 720}
+    return time.amount * per[time.unit]
+
+
 def heal(track: HealthTrack, levels: int = 1) -> HealthTrack:
     """Clear the lowest ``levels`` boxes (the order of :func:`healing_plan`)."""
     if not isinstance(track, HealthTrack):

@@ -79,6 +79,9 @@ class Fighter(BaseModel):
     # §B.11 «контужен и пропускает текущий и следующий ход»: the last round number the
     # stun takes (0: not stunned).
     stunned_through: int = 0
+    # §A.7 S0 «Вы можете сделать это только один раз за ход»: the round number in which the
+    # fighter last spent a point of Willpower (0: never).
+    willpower_round: int = 0
 
     @property
     def score(self) -> int:
@@ -104,6 +107,11 @@ class Round(BaseModel):
 
     def fighter(self, key: str) -> Fighter | None:
         return next((f for f in self.fighters if f.key == key), None)
+
+    def spent_willpower(self, key: str) -> bool:
+        """Whether ``key`` already spent a point of Willpower this round (§A.7)."""
+        fighter = self.fighter(key)
+        return fighter is not None and fighter.willpower_round == self.number
 
     def stunned(self, key: str) -> bool:
         """Whether ``key`` is stunned this round (§B.11): their actions are skipped, however
@@ -390,6 +398,23 @@ def interrupt(current: Round, key: str) -> Round:
     return current.model_copy(
         update={"schedule": (*done, (key, first), *rest), "step": current.step + 1}
     )
+
+
+def spend_willpower(current: Round, key: str) -> Round:
+    """§A.7 S0 «Вы можете сделать это только один раз за ход»: the fight's round is the turn,
+    so a second point in the same round is refused (``E_WP_ALREADY_THIS_TURN``), and the
+    first is marked on the fighter. One not in the fight is left alone (their roll is no
+    part of the round)."""
+    current, key = _round(current), _key(key)
+    if current.fighter(key) is None:
+        return current
+    if current.spent_willpower(key):
+        raise RulesInputError(ErrorCode.WP_ALREADY_THIS_TURN, "willpower", key)
+    fighters = tuple(
+        f.model_copy(update={"willpower_round": current.number}) if f.key == key else f
+        for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})
 
 
 def stand_up(current: Round, key: str, result: StandUp) -> Round:

@@ -16,6 +16,7 @@ from rules.health import (
     CareNeed,
     DamageEvent,
     DamageType,
+    DoctorTime,
     Duration,
     HealthLevel,
     HealthTrack,
@@ -26,6 +27,7 @@ from rules.health import (
     TimeUnit,
     apply_damage,
     care_needs,
+    doctor_times,
     heal,
     heal_time,
     healing_plan,
@@ -257,6 +259,26 @@ def test_stabilising_roll_and_care_needs() -> None:
     assert care_needs(t("BBBBBB")) == {CareNeed.REGULAR_CARE, CareNeed.SEQUELAE_RISK}
     assert CareNeed.CONSTANT_CARE in care_needs(t("LLLLLLL"))
     assert care_needs(t("BB")) == frozenset()
+
+
+def test_a_doctor_heals_the_next_level_a_row_or_two_faster() -> None:
+    """S4 «Лечение врачом с Медициной 2 … на 1 позицию быстрее», «с Медициной 4 … на 2»."""
+    day, week = TimeUnit.DAY, TimeUnit.WEEK
+    # «Раны» lethal: a month alone, a week with Medicine 2, three days with Medicine 4
+    assert doctor_times(t("LLLL")) == (
+        DoctorTime(2, Duration(1, week)),
+        DoctorTime(4, Duration(3, day)),
+    )
+    # «Ушибы»: Medicine 4 can do no better than Medicine 2's one day
+    assert doctor_times(t("LL")) == (DoctorTime(2, Duration(1, day)),)
+    # the bashing on top heals first, in an hour whatever the care
+    assert doctor_times(t("LLBB")) == ()
+    assert doctor_times(t("BBBBB")) == (DoctorTime(2, Duration(1, TimeUnit.HOUR)),)
+    assert doctor_times(t("L")) == ()
+    assert doctor_times(HealthTrack()) == ()
+    assert doctor_times(HealthTrack((), dead=True)) == ()
+    with pytest.raises(RulesInputError):
+        doctor_times("LL")  # type: ignore[arg-type]
 
 
 # ----- invalid input -----

@@ -317,3 +317,19 @@ def test_a_delay_passes_over_a_declared_defence() -> None:
     assert current.actor() == (keys["Гуль"], 1)  # Гуль goes first, then Борис
     current = tracker.advance(current)
     assert current.actor() == (keys["Борис"], 1)
+
+
+def test_willpower_is_spent_once_a_round_and_again_the_next() -> None:
+    """§A.7 S0 «Вы можете сделать это только один раз за ход»: the round is the turn."""
+    current, keys = _resolving(("Борис", 9, 9), ("Аня", 7, 4))
+    anya = keys["Аня"]
+    assert not current.spent_willpower(anya)
+    current = tracker.spend_willpower(current, anya)
+    assert current.spent_willpower(anya)
+    assert not current.spent_willpower(keys["Борис"])
+    refused(ErrorCode.WP_ALREADY_THIS_TURN, tracker.spend_willpower, current, anya)
+    # one not in the fight is no part of the round
+    assert tracker.spend_willpower(current, tracker.npc_key("Гость")) == current
+    later = tracker.new_round(current, rng=random.Random(1))
+    assert not later.spent_willpower(anya)
+    assert tracker.spend_willpower(later, anya).spent_willpower(anya)

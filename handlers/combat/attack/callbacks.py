@@ -15,6 +15,8 @@ class AtkAction(StrEnum):
     WEAPON = "w"  # x: the weapon's damage rating, 0 for bare Strength
     APPROACH = "ap"  # front → flank → rear
     COVER = "cv"  # the target's cover: none → partial → full
+    OWN_COVER = "oc"  # the shooter's own cover: none → partial → full
+    CALLED = "cs"  # a shot at a body part: +0 → +1 → +2 → +3 difficulty
     AIM = "aim"  # turns spent aiming: 0 → 1 → 2 → 3
     MOVE = "mv"  # metres moved: 0 → 1 → 2 → 3 → 5 → 10
     OFF_HAND = "oh"

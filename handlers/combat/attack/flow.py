@@ -46,6 +46,7 @@ MELEE = (
 RANGED = (Manoeuvre.SHOT, Manoeuvre.BURST, Manoeuvre.FULL_AUTO, Manoeuvre.BLIND_FIRE)
 APPROACHES = (Approach.FRONT, Approach.FLANK, Approach.REAR)
 COVERS = (Cover.NONE, Cover.PARTIAL, Cover.FULL)
+CALLED_SHOTS = (0, 1, 2, 3)
 AIMS = (0, 1, 2, 3)
 MOVES = (0, 1, 2, 3, 5, 10)
 WEAPONS = tuple(range(0, 9))  # 0: bare Strength; else the weapon's damage rating
@@ -198,6 +199,8 @@ class AttackFlow(FlowState):
     weapon: int = 0
     approach: Approach = Approach.FRONT
     cover: Cover = Cover.NONE
+    own_cover: Cover = Cover.NONE  # the shooter fires from cover (§B.7)
+    called: int = 0  # aimed at a body part: the Storyteller's +1…+3 by its size (§B.7)
     aim: int = 0
     moved: int = 0
     off_hand: bool = False
@@ -288,7 +291,9 @@ class AttackFlow(FlowState):
         return Situation(
             approach=self.approach,
             off_hand=self.off_hand,
+            body_part=self.called,
             target_cover=self.cover if self.reach is Reach.RANGED else Cover.NONE,
+            own_cover=self.own_cover if self.reach is Reach.RANGED else Cover.NONE,
             aim_turns=self.aim if self.reach is Reach.RANGED else 0,
             metres_moved=self.moved,
             attacker_conditions=frozenset(self.attacker.conditions),

@@ -37,6 +37,7 @@ from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
     AIMS,
     APPROACHES,
+    CALLED_SHOTS,
     COVERS,
     DEFENCES,
     INTERRUPT_DEFENCES,
@@ -254,6 +255,10 @@ def _next(
             raise _Refused(lambda: view.interrupt_needed_text(target))
         return _roll_through(_defend(state, x, profile, rng), profile, rng)
     if state.stage is Stage.DEFENCE and action is AtkAction.INTERRUPT:
+        target = state.chosen_target()
+        marked = current is not None and target is not None and current.spent_willpower(target.key)
+        if x % 2 == 1 and marked and target is not None:
+            raise _Refused(lambda: view.willpower_spent_text(target.name))
         return _roll_through(_interrupt(state, x, profile, rng), profile, rng)
     if state.stage is Stage.DAMAGE and action is AtkAction.DAMAGE:
         return _damage(state, profile, rng)
@@ -328,6 +333,7 @@ def _land(
             defended=target.key if _used_declared(after) else None,
             interrupted=target.key if after.interrupted else None,
             resolved=after.attacker.key,
+            willpower=target.key if spent else None,
         )
         moved = after_attack(opened, profile, aftermath)
     willpower = target.willpower or 0
@@ -363,6 +369,8 @@ def _cycle(values: tuple[_V, ...], current: _V) -> _V:
 _STEPPED: dict[AtkAction, Callable[[AttackFlow], dict[str, object]]] = {
     AtkAction.APPROACH: lambda s: {"approach": _cycle(APPROACHES, s.approach)},
     AtkAction.COVER: lambda s: {"cover": _cycle(COVERS, s.cover)},
+    AtkAction.OWN_COVER: lambda s: {"own_cover": _cycle(COVERS, s.own_cover)},
+    AtkAction.CALLED: lambda s: {"called": _cycle(CALLED_SHOTS, s.called)},
     AtkAction.AIM: lambda s: {"aim": _cycle(AIMS, s.aim)},
     AtkAction.MOVE: lambda s: {"moved": _cycle(MOVES, s.moved)},
     AtkAction.OFF_HAND: lambda s: {"off_hand": not s.off_hand},

@@ -113,6 +113,12 @@ def _modifiers(state: AttackFlow) -> list[str]:
         found.append(_("target in partial cover"))
     elif state.reach is Reach.RANGED and state.cover is Cover.FULL:
         found.append(_("target in full cover"))
+    if state.reach is Reach.RANGED and state.own_cover is Cover.PARTIAL:
+        found.append(_("shooting from partial cover"))
+    elif state.reach is Reach.RANGED and state.own_cover is Cover.FULL:
+        found.append(_("shooting from full cover"))
+    if state.called:
+        found.append(_("at a body part +{n}").format(n=state.called))
     if state.reach is Reach.RANGED and state.aim:
         found.append(_("aiming: {n}").format(n=state.aim))
     if state.moved:
@@ -479,8 +485,20 @@ def keyboard(
             toggles.append(button("↔ " + trait_name(state.used_ability()), AtkAction.ABILITY))
         if state.reach is Reach.RANGED:
             toggles.append(button(_cover_label(state.cover), AtkAction.COVER))
+            toggles.append(button(_own_cover_label(state.own_cover), AtkAction.OWN_COVER))
             toggles.append(button("🔭 " + _("aim {n}").format(n=state.aim), AtkAction.AIM))
         toggles.append(button("🏃 " + _("{n} m").format(n=state.moved), AtkAction.MOVE))
+        toggles.append(
+            button(
+                "🎯 "
+                + (
+                    _("body part +{n}").format(n=state.called)
+                    if state.called
+                    else _("body part: no")
+                ),
+                AtkAction.CALLED,
+            )
+        )
         toggles.append(
             button(render.marked("✋ " + _("off hand"), state.off_hand), AtkAction.OFF_HAND)
         )
@@ -582,6 +600,15 @@ def _approach_label(approach: Approach, profile: Profile) -> str:
     if approach is Approach.REAR:
         return "↩ " + _("rear +{n}").format(n=bonus)
     return "⬆ " + _("front")
+
+
+def _own_cover_label(cover: Cover) -> str:
+    # S4 «Стрельба из укрытия»: the shooter's own cover, partial free, full +1
+    if cover is Cover.PARTIAL:
+        return "🏠 " + _("I'm in partial cover")
+    if cover is Cover.FULL:
+        return "🏠 " + _("I'm in full cover")
+    return "🏠 " + _("I'm in the open")
 
 
 def _cover_label(cover: Cover) -> str:
@@ -735,3 +762,9 @@ def d10_only_text() -> str:
 
 def help_line(profile: Profile) -> str:
     return _("/atk attack")
+
+
+def willpower_spent_text(name: str) -> str:
+    return _("{name} has already spent Willpower this turn: a point only once a turn.").format(
+        name=escape(name)
+    )

@@ -13,15 +13,18 @@ from handlers.combat.health.callbacks import HealthAction, HealthCallback
 from handlers.combat.health.flow import WoundFlow
 from rules.combat.damage import DiceTally
 from rules.health import (
+    CareNeed,
     DamageType,
     Duration,
     HealthTrack,
     TimeUnit,
+    care_needs,
+    doctor_times,
     healing_plan,
     needs_stabilising,
     stabilise_difficulty,
 )
-from rules.profiles import Profile, VampireOptions
+from rules.profiles import CombatOptions, Profile, VampireOptions
 from rules.sheet import Sheet, is_vampire
 from rules.vampire import BloodHealing, blood_per_turn
 
@@ -161,10 +164,11 @@ def status_text(
         if track.boxes:
             lines.append(_vampire_hint(track, profile, generation))
         return "\n".join(lines)
+    options = profile.combat if profile is not None else None
+    lines.extend(care_lines(track, options))
     plan = healing_plan(track)
     if plan:
         lines.append(_("Next level heals in {time}.").format(time=duration_text(plan[0].duration)))
-    options = profile.combat if profile is not None else None
     if needs_stabilising(track, options):
         lines.append(
             "🩺 "
@@ -174,6 +178,36 @@ def status_text(
             ).format(n=stabilise_difficulty(options))
         )
     return "\n".join(lines)
+
+
+def care_lines(track: HealthTrack, options: CombatOptions | None = None) -> list[str]:
+    """The care the healing times need (§B.12): the table's times assume first aid and rest,
+    a doctor's Medicine makes the next level faster, and the worst rows cannot heal without
+    nursing. Drawn above the time itself, which stays the track's last word on healing."""
+    lines: list[str] = []
+    faster = doctor_times(track)
+    if faster:
+        parts = [
+            _("Medicine {n} — {time}").format(n=d.medicine, time=duration_text(d.duration))
+            for d in faster
+        ]
+        lines.append(
+            "🧑‍⚕️ "
+            + _("A doctor with drugs and care heals it faster: {times}.").format(
+                times="; ".join(parts)
+            )
+        )
+    needs = care_needs(track, options)
+    if CareNeed.CONSTANT_CARE in needs:
+        lines.append(
+            "🛏 "
+            + _("Unconscious and helpless: needs constant watching and care, to be fed and washed.")
+        )
+    elif CareNeed.REGULAR_CARE in needs:
+        lines.append("🛏 " + _("From «Crippled» on, full recovery needs regular medical care."))
+    if CareNeed.SEQUELAE_RISK in needs:
+        lines.append("⚠️ " + _("Bashing this deep may leave lasting harm without a doctor's help."))
+    return lines
 
 
 def _vampire_hint(track: HealthTrack, profile: Profile | None, generation: int | None) -> str:

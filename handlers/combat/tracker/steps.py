@@ -39,6 +39,7 @@ class Aftermath:
     defended: str | None = None
     interrupted: str | None = None
     resolved: str | None = None
+    willpower: str | None = None  # who spent a point of Willpower on it (§A.7: once a turn)
 
 
 async def read_tracks(
@@ -178,6 +179,9 @@ def round_after_attack(current: Round, aftermath: Aftermath) -> Round:
     interrupter, defender = aftermath.interrupted, aftermath.defended
     if interrupter is not None and current.can_interrupt(interrupter):
         current = tracker.interrupt(current, interrupter)
+    spender = aftermath.willpower
+    if spender is not None and not current.spent_willpower(spender):
+        current = tracker.spend_willpower(current, spender)
     if defender is not None and current.has_defence(defender):
         current = tracker.use_defence(current, defender)
     for key in sorted(aftermath.knocked):

@@ -395,6 +395,8 @@ def _interrupt_spending(state: InitFlow, who: Fighter, known: Known[Table]) -> O
     current, profile = state.round, known.profile
     if not current.can_interrupt(who.key):
         raise Refused(lambda: view.cannot_interrupt_text(who.name))
+    if current.spent_willpower(who.key):
+        raise Refused(lambda: view.willpower_spent_text(who.name))
     try:
         combat.interruption_allowed(profile, spend_willpower=True)
     except RulesInputError:
@@ -406,7 +408,11 @@ def _interrupt_spending(state: InitFlow, who: Fighter, known: Known[Table]) -> O
     left = (left_now[0] - 1, left_now[1]) if left_now is not None else None
     note = Note(kind=NoteKind.INTERRUPT, name=who.name, ok=True, willpower_left=left)
     after = state.model_copy(
-        update={"round": tracker.interrupt(current, who.key), "panel": Panel.NONE, "note": note}
+        update={
+            "round": tracker.spend_willpower(tracker.interrupt(current, who.key), who.key),
+            "panel": Panel.NONE,
+            "note": note,
+        }
     )
     roller = rolling.Roller(
         known.flow.chat_id,

@@ -448,6 +448,12 @@ def storyteller_only_text() -> str:
     return _("Only the Storyteller does this.")
 
 
+def willpower_spent_text(name: str) -> str:
+    return _("{name} has already spent Willpower this turn: a point only once a turn.").format(
+        name=escape(name)
+    )
+
+
 def cannot_interrupt_text(name: str) -> str:
     return _(
         "{name} cannot interrupt now: only someone who has not acted yet this turn, while "

@@ -7,10 +7,10 @@ import pytest
 from bot.runner import Advance, Known, Refuse, SheetMoved
 from bot.store import Live
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
-from handlers.combat.attack.flow import AttackFlow, Side, Stage
+from handlers.combat.attack.flow import DEFENCES, AttackFlow, Defence, Guard, Side, Stage
 from handlers.combat.attack.tap import TAP, Scene, _land, step
 from handlers.combat.tracker.flow import InitFlow
-from handlers.combat.tracker.steps import Open
+from handlers.combat.tracker.steps import Aftermath, Open, round_after_attack
 from rules.combat import tracker
 from rules.combat.manoeuvres import Trait
 from rules.health import DamageType, apply_damage
@@ -221,3 +221,64 @@ def test_a_wound_on_a_sheet_that_moved_since_the_read_runs_the_attack_again() ->
     wounded = set_health(fresh, apply_damage(fresh.health, DamageType.BASHING, 1).track)
     with pytest.raises(SheetMoved):
         spend.change(wounded)
+
+
+def test_the_shooter_steps_their_own_cover_and_a_called_shot_round() -> None:
+    """§B.7 S4 «Стрельба из укрытия»: the shooter's own cover, none → partial → full → none;
+    «Целенаправленная атака по частям тела»: +0 → +1 → +2 → +3 → +0."""
+    state = step(PANEL, press(AtkAction.REACH, 1), ANNA, knowing(PANEL), Faces([]))
+    assert isinstance(state, Advance | Open)
+    ranged = state.state
+    covers = []
+    for _ in range(3):
+        moved = step(ranged, press(AtkAction.OWN_COVER), ANNA, knowing(ranged), Faces([]))
+        assert isinstance(moved, Advance | Open)
+        ranged = moved.state
+        covers.append(ranged.own_cover.value)
+        assert not moved.spends
+    assert covers == ["partial", "full", "none"]
+    called = []
+    for _ in range(4):
+        moved = step(ranged, press(AtkAction.CALLED), ANNA, knowing(ranged), Faces([]))
+        assert isinstance(moved, Advance | Open)
+        ranged = moved.state
+        called.append(ranged.called)
+    assert called == [1, 2, 3, 0]
+    refused = step(ranged, press(AtkAction.CALLED), BORIS, knowing(ranged), Faces([]))
+    assert isinstance(refused, Refuse)
+
+
+def test_a_point_spent_this_round_refuses_a_second_on_the_interruption() -> None:
+    """§A.7 S0 «только один раз за ход»: Борис spent Willpower this round, so the panel's
+    Interruption for a point is refused, the one by a roll is not; the landing marks the
+    round for one who spends here."""
+    dodge_for_a_point = 2 * DEFENCES.index(Defence.DODGE) + 1
+    assert WAITING.guard is Guard.INTERRUPT
+    opened = fight()
+    marked = opened.state.model_copy(
+        update={"round": tracker.spend_willpower(opened.state.round, BORIS_SIDE.key)}
+    )
+    spent = Open(flow=opened.flow, live=opened.live, state=marked, tracks={})
+    refused = step(
+        WAITING,
+        press(AtkAction.INTERRUPT, dodge_for_a_point),
+        BORIS,
+        knowing(WAITING, fight=spent),
+        Faces([9] * 10),
+    )
+    assert isinstance(refused, Refuse)
+    with speaking("ru"):
+        assert "Сила Воли в этом ходу уже потрачена" in refused.answer()
+    with speaking():
+        allowed = step(
+            WAITING,
+            press(AtkAction.INTERRUPT, dodge_for_a_point),
+            BORIS,
+            knowing(WAITING, fight=fight()),
+            Faces([9] * 10),
+        )
+    assert not isinstance(allowed, Refuse)
+    aftermath = Aftermath(changed={}, willpower=BORIS_SIDE.key)
+    assert round_after_attack(opened.state.round, aftermath).spent_willpower(BORIS_SIDE.key)
+    # a second mark on a round already marked is no error: the check came before
+    assert round_after_attack(marked.round, aftermath).spent_willpower(BORIS_SIDE.key)

@@ -12,10 +12,21 @@ from aiogram.utils.i18n import I18n
 from bot.store import Flow
 from handlers.combat.attack import view
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
-from handlers.combat.attack.flow import AttackFlow, Defence, Desperate, Guard, Past, Side, Stage
+from handlers.combat.attack.flow import (
+    RANGED,
+    AttackFlow,
+    Defence,
+    Desperate,
+    Guard,
+    Past,
+    Reach,
+    Side,
+    Stage,
+)
 from rules import profiles
 from rules.combat.damage import tally
 from rules.combat.manoeuvres import Manoeuvre
+from rules.combat.situation import Cover
 from rules.d10 import resolve
 from rules.health import DamageType, HealthTrack
 
@@ -150,3 +161,34 @@ def test_the_house_line_names_only_what_shaped_this_attack() -> None:
     tagged, _keys = view.draw(FLOW, ROLLED, soak)
     assert "🏠" not in untouched
     assert "🏠" in tagged
+
+
+def _difficulty(text: str) -> int:
+    return int(text.splitlines()[1].split("сложность ")[1].split()[0])
+
+
+def test_the_shooters_own_cover_and_a_called_shot_raise_the_difficulty() -> None:
+    """§B.7 S4: «Стрельба из укрытия» partial free, full +1, added to the target's cover;
+    a body part +1…+3 by its size, in melee too; the panel names both."""
+    shot = SETUP.model_copy(
+        update={"reach": Reach.RANGED, "manoeuvre": RANGED[0], "weapon": 4, "target": 0}
+    )
+    base, markup = view.draw(FLOW, shot, MAGE)
+    labels = [text for text, _a, _x in pressed(markup)]
+    assert "🏠 я без укрытия" in labels
+    assert "🎯 часть тела: нет" in labels
+    partial, _keys = view.draw(FLOW, shot.model_copy(update={"own_cover": Cover.PARTIAL}), MAGE)
+    assert _difficulty(partial) == _difficulty(base)
+    assert "стреляет из частичного укрытия" in partial
+    full = shot.model_copy(update={"own_cover": Cover.FULL, "cover": Cover.PARTIAL, "called": 1})
+    text, markup = view.draw(FLOW, full, MAGE)
+    assert _difficulty(text) == _difficulty(base) + 1 + 1 + 1
+    assert "стреляет из полного укрытия" in text
+    assert "в часть тела +1" in text
+    labels = [text for text, _a, _x in pressed(markup)]
+    assert "🏠 я в полном укрытии" in labels
+    assert "🎯 часть тела +1" in labels
+    # in melee a called blow counts; the shooter's cover does not
+    blow = SETUP.model_copy(update={"own_cover": Cover.FULL, "called": 1, "target": 0})
+    plain, _keys = view.draw(FLOW, SETUP.model_copy(update={"target": 0}), MAGE)
+    assert _difficulty(view.draw(FLOW, blow, MAGE)[0]) == _difficulty(plain) + 1

@@ -70,3 +70,26 @@ def test_healing_and_the_track_alive_or_dead() -> None:
     dead = view.hp_text("Аня", HealthTrack((), dead=True), MAGE)
     assert dead.endswith("☠️ Мёртв.")
     assert "заживёт" not in dead
+
+
+def test_the_track_says_what_a_doctor_saves_and_the_care_it_needs() -> None:
+    """§B.12: the times assume first aid and rest; Medicine 2 or 4 heals a row or two faster,
+    «Калека» needs regular care, «Без Сознания» constant care. The time itself stays last."""
+    wounded = view.hp_text("Аня", HealthTrack.parse("LLLL"), MAGE).splitlines()
+    assert wounded[-3:-1] == [
+        "🧑‍⚕️ У врача, с лекарствами и уходом, заживёт быстрее: за 1 неделю при Медицине 2; "
+        "за 3 дня при Медицине 4.",
+        "Следующий уровень заживёт через 1 месяц.",
+    ]
+    crippled = view.hp_text("Аня", HealthTrack.parse("LLLLLL"), MAGE)
+    assert "🛏 С «Калеки» без регулярного медицинского ухода до конца не поправиться." in crippled
+    out = view.hp_text("Аня", HealthTrack.parse("LLLLLLL"), MAGE)
+    assert "постоянный надзор и уход" in out
+    assert "регулярного" not in out
+    beaten = view.hp_text("Аня", HealthTrack.parse("BBBBB"), MAGE)
+    assert "⚠️ Ударный урон от «Увечий» и ниже" in beaten
+    # an hour whatever the care: no doctor's line, no care
+    assert view.hp_text("Аня", HealthTrack.parse("BB"), MAGE).splitlines()[-1] == (
+        "Следующий уровень заживёт через 1 час."
+    )
+    assert "🧑‍⚕️" not in view.hp_text("Аня", HealthTrack.parse("LLBB"), MAGE)

@@ -197,6 +197,28 @@ def test_an_interruption_for_a_point_spends_it_with_the_step() -> None:
         assert "0 of 3" in outcome.unpaid()
 
 
+def test_a_second_point_in_the_same_round_is_refused() -> None:
+    """§A.7 S0 «только один раз за ход»: the first spend marks the round, a second is refused
+    with nothing changed, whatever points are left."""
+    state = resolving()
+    vera = next(i for i, f in enumerate(state.round.fighters) if f.user_id == VERA.id)
+    key = state.round.fighters[vera].key
+    sheet = set_willpower(new_sheet(SheetSystem.MAGE), 3)
+    outcome = step(
+        state, press(InitAction.INTERRUPT_SPEND, vera), VERA, knowing(state, sheet=sheet), None
+    )
+    assert isinstance(outcome, Advance | Open)
+    assert outcome.state.round.spent_willpower(key)
+    spent = state.model_copy(update={"round": tracker.spend_willpower(state.round, key)})
+    again = step(
+        spent, press(InitAction.INTERRUPT_SPEND, vera), VERA, knowing(spent, sheet=sheet), None
+    )
+    assert isinstance(again, Refuse)
+    assert again.answer is not None
+    with speaking("ru"):
+        assert "Сила Воли в этом ходу уже потрачена" in again.answer()
+
+
 def test_attack_opens_the_panel_and_stores_nothing_on_the_tracker() -> None:
     state = resolving()
     outcome = step(state, press(InitAction.ATTACK, state.round.step), BORIS, knowing(state), None)
