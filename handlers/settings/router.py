@@ -27,7 +27,7 @@ from bot.commands import set_game_commands
 from bot.features import FeatureSet
 from bot.middlewares import chat_profile
 from bot.store import ChatSettings, Store
-from handlers.settings import house, view
+from handlers.settings import house, privacy, view
 from handlers.settings.callbacks import (
     HouseCallback,
     LangCallback,
@@ -118,7 +118,7 @@ async def rules_command(
         return
     current = chat_settings.profile
     await message.answer(
-        view.rules_text(current),
+        view.rules_text(current, chat_settings.sheets_open),
         reply_markup=view.rules_keyboard(profiles.names(), current),
     )
 
@@ -169,6 +169,15 @@ async def _house_command(
         await store.update_chat(message.chat.id, switches=switches)
         await message.answer(house.reset_text())
         return
+    try:
+        sheets_open, words = privacy.split_words(words)
+    except privacy.PrivacyError as error:
+        await message.answer(privacy.bad_value_text(error.value))
+        return
+    if sheets_open is not None and not words:
+        await store.update_chat(message.chat.id, sheets_open=sheets_open)
+        await message.answer(privacy.set_text(sheets_open))
+        return
     allowed = set(house_rules.groups_for(profile))
     try:
         assignments = house_rules.parse_assignments(words)
@@ -186,8 +195,12 @@ async def _house_command(
         ]
         await message.answer(house.bad_rule_text(error, names))
         return
-    await store.update_chat(message.chat.id, switches=switches)
-    await message.answer(house.set_text(assignments))
+    if sheets_open is None:
+        await store.update_chat(message.chat.id, switches=switches)
+        await message.answer(house.set_text(assignments))
+        return
+    await store.update_chat(message.chat.id, switches=switches, sheets_open=sheets_open)
+    await message.answer(house.set_text(assignments) + "\n" + privacy.set_text(sheets_open))
 
 
 # ----- the buttons: the chat's settings, one compare-and-set a press (bot/runner.py) -----
@@ -281,7 +294,7 @@ def profile_step(
 def profile_view(
     settings: ChatSettings, data: ProfileCallback, seen: runner.Seen[GameAccess]
 ) -> runner.Drawn:
-    return view.rules_text(settings.profile), view.rules_keyboard(
+    return view.rules_text(settings.profile, settings.sheets_open), view.rules_keyboard(
         profiles.names(), settings.profile
     )
 

@@ -9,6 +9,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render
 from bot.store import ChatSettings
+from handlers.settings import privacy
 from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
 from rules.profiles import GameSystem, Profile
 
@@ -48,10 +49,14 @@ def language_problem_text() -> str:
     return _("Unknown language. Example: /lang ru, /lang en, or /lang own for each person's own")
 
 
-def rules_text(current: str) -> str:
-    return _("Game of this chat: <b>{title}</b>. Choose another:").format(
+def rules_text(current: str, sheets_open: bool | None = None) -> str:
+    """The /rules card: the game, and (when given) the campaign's privacy setting."""
+    text = _("Game of this chat: <b>{title}</b>. Choose another:").format(
         title=render.profile_title(current)
     )
+    if sheets_open is None:
+        return text
+    return text + "\n" + privacy.line(sheets_open)
 
 
 def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:

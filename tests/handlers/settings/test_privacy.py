@@ -1,0 +1,66 @@
+"""The campaign's privacy setting (README "The Mini App sheet"): read from ``/rules set``,
+set by whoever runs the game, shown on the /rules card, left alone by a game switch."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.utils.i18n import I18n
+
+from handlers.settings import privacy, view
+from tests.handlers.conftest import GROUP, Table, player
+
+ANNA = player(1, "Anna")  # an admin
+BORIS = player(2, "Boris")
+EMMA = player(3, "Emma", "en")
+
+
+def test_the_setting_is_read_among_house_rules_in_either_language() -> None:
+    assert privacy.split_words(["листы=открыты"]) == (True, [])
+    assert privacy.split_words(["Sheets=Closed", "botch=net_negative"]) == (
+        False,
+        ["botch=net_negative"],
+    )
+    assert privacy.split_words(["листы", "закрыты"]) == (False, [])
+    assert privacy.split_words(["botch=net_negative"]) == (None, ["botch=net_negative"])
+    for words in (["листы=может"], ["sheets="], ["листы"]):
+        with pytest.raises(privacy.PrivacyError):
+            privacy.split_words(words)
+
+
+def test_the_rules_card_says_the_setting_and_how_to_change_it(i18n: I18n) -> None:
+    with i18n.context(), i18n.use_locale("ru"):
+        closed = view.rules_text("mage", False)
+        opened = view.rules_text("mage", True)
+    assert "Листы игроков: <b>закрыты</b>" in closed
+    assert "/rules set листы=открыты" in closed
+    assert "Листы игроков: <b>открыты</b>" in opened
+    assert "/rules set листы=закрыты" in opened
+    with i18n.context(), i18n.use_locale("en"):
+        assert "/rules set sheets=open" in view.rules_text("mage", False)
+
+
+async def test_whoever_runs_the_game_opens_and_closes_the_sheets(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(BORIS, "/rules set листы=открыты")
+    assert "меняет Рассказчик" in table.session.sent[-1].text
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is False
+
+    await table.say(ANNA, "/rules set листы=открыты")
+    assert table.session.sent[-1].text.startswith("Листы игроков теперь открыты")
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is True
+    await table.say(ANNA, "/rules")
+    assert "Листы игроков: <b>открыты</b>" in table.session.sent[-1].text
+
+    await table.say(ANNA, "/rules set листы=наполовину")
+    assert "«наполовину»" in table.session.sent[-1].text
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is True
+
+    await table.say(ANNA, "/rules dark-ages")  # a game switch leaves it as it is
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is True
+    await table.say(ANNA, "/rules reset")
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is True
+
+    await table.say(ANNA, "/rules set sheets=closed wp_auto_success=off")
+    settings = await table.store.load_chat(GROUP.id)
+    assert settings.sheets_open is False
+    assert settings.switches == {"wp_auto_success": False}
