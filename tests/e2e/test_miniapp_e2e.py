@@ -328,3 +328,43 @@ async def test_open_sheets_are_read_only_to_another_player(playground: str) -> N
             before = await last_id(playground, GROUP)
             await post(playground, GROUP, MASTER, "/rules set листы=закрыты")
             await bot_answer(playground, GROUP, before, r"Листы игроков теперь закрыты")
+
+
+async def test_the_page_draws_another_players_open_sheet_without_editing(
+    playground: str,  # noqa: F811
+) -> None:
+    if not HAVE_CHROMIUM:
+        pytest.skip("Debian's chromium is not installed")
+    from playwright.async_api import async_playwright
+
+    base = (await people(playground))["miniapp"]
+    before = await last_id(playground, GROUP)
+    await post(playground, GROUP, ANYA, "/set выносливость 3")  # Anya has a sheet to read
+    await bot_answer(playground, GROUP, before, r"Выносливость")
+    before = await last_id(playground, GROUP)
+    await post(playground, GROUP, MASTER, "/rules set листы=открыты")
+    await bot_answer(playground, GROUP, before, r"Листы игроков теперь открыты")
+    try:
+        async with async_playwright() as driver:
+            chromium = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                opened = await chromium.new_page(viewport={"width": 360, "height": 740})
+                await opened.goto(f"{base}?user_id={BORIS}&chat_id={GROUP}")
+                await opened.locator('[data-trait="Ловкость"]').wait_for()
+                await opened.locator("#whose").select_option(f"user:{ANYA}")
+                await (
+                    opened.locator("#name")
+                    .filter(has_text="Лист: Аня (только чтение)")
+                    .wait_for(timeout=10_000)
+                )
+                await wait_value(opened, "Выносливость", 3)
+                assert await opened.locator("#sheet.readonly").count() == 1
+                assert await opened.locator("#sheet button.small").count() == 0
+                assert await opened.locator("#sheet button:not([disabled])").count() == 0
+                assert await opened.locator("#roller").is_hidden()
+            finally:
+                await chromium.close()
+    finally:
+        before = await last_id(playground, GROUP)
+        await post(playground, GROUP, MASTER, "/rules set листы=закрыты")
+        await bot_answer(playground, GROUP, before, r"Листы игроков теперь закрыты")
