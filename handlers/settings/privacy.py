@@ -78,6 +78,11 @@ def typed_name() -> str:
     return _("sheets")
 
 
+def button_text(sheets_open: bool) -> str:
+    """The /rules card's button: what a tap does."""
+    return _("👁 Close the players' sheets") if sheets_open else _("👁 Open the players' sheets")
+
+
 def set_text(sheets_open: bool) -> str:
     if sheets_open:
         return _(

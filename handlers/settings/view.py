@@ -10,7 +10,12 @@ from aiogram.utils.i18n import gettext as _
 from bot import render
 from bot.store import ChatSettings
 from handlers.settings import privacy
-from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
+from handlers.settings.callbacks import (
+    HouseCallback,
+    LangCallback,
+    ProfileCallback,
+    SheetsCallback,
+)
 from rules.profiles import GameSystem, Profile
 
 
@@ -59,7 +64,9 @@ def rules_text(current: str, sheets_open: bool | None = None) -> str:
     return text + "\n" + privacy.line(sheets_open)
 
 
-def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
+def rules_keyboard(
+    names: Iterable[str], current: str, sheets_open: bool | None = None
+) -> InlineKeyboardMarkup:
     rows = [
         [
             InlineKeyboardButton(
@@ -69,6 +76,15 @@ def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
         ]
         for name in names
     ]
+    if sheets_open is not None:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text=privacy.button_text(sheets_open),
+                    callback_data=SheetsCallback(o=0 if sheets_open else 1).pack(),
+                )
+            ]
+        )
     rows.append(
         [
             InlineKeyboardButton(

@@ -7,7 +7,8 @@ import pytest
 from aiogram.utils.i18n import I18n
 
 from handlers.settings import privacy, view
-from tests.handlers.conftest import GROUP, Table, player
+from handlers.settings.callbacks import SheetsCallback
+from tests.handlers.conftest import GROUP, Table, buttons, player
 
 ANNA = player(1, "Anna")  # an admin
 BORIS = player(2, "Boris")
@@ -64,3 +65,29 @@ async def test_whoever_runs_the_game_opens_and_closes_the_sheets(table: Table) -
     settings = await table.store.load_chat(GROUP.id)
     assert settings.sheets_open is False
     assert settings.switches == {"wp_auto_success": False}
+
+
+async def test_the_rules_card_button_opens_and_closes_the_sheets(table: Table) -> None:
+    table.session.admins.add(ANNA.id)
+    await table.say(ANNA, "/rules")
+    sent = table.session.sent[-1]
+    found = [b for b in buttons(sent.reply_markup) if (b.callback_data or "").startswith("shp:")]
+    assert [b.text for b in found] == ["👁 Открыть листы игроков"]
+    message_id = table.session.messages[-1].message_id
+    opening = found[0].callback_data or ""
+
+    await table.tap(BORIS, opening, message_id)
+    assert table.session.answers[-1].text == "Менять игру могут только администраторы чата."
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is False
+
+    await table.tap(ANNA, opening, message_id)
+    await table.tap(ANNA, opening, message_id)  # a double tap sets it once
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is True
+    edit = table.session.edits[-1]
+    assert "Листы игроков: <b>открыты</b>" in edit.text
+    assert "👁 Закрыть листы игроков" in [b.text for b in buttons(edit.reply_markup)]
+
+    await table.tap(ANNA, SheetsCallback(o=0).pack(), message_id)
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is False
+    await table.tap(ANNA, "shp:7", message_id)  # nothing typed as a button may raise
+    assert (await table.store.load_chat(GROUP.id)).sheets_open is False
