@@ -7,10 +7,19 @@ from __future__ import annotations
 from html import escape
 
 from aiogram.utils.i18n import gettext as _
+from aiogram.utils.i18n.context import get_i18n
 
-NAMES = frozenset({"листы", "sheets"})
-OPEN_WORDS = frozenset({"открыты", "открыто", "open", "opened"})
-CLOSED_WORDS = frozenset({"закрыты", "закрыто", "closed", "close"})
+# The words are the catalogues' own: the name and values the card shows, in every language
+# the bot speaks, so a Russian «листы=открыты» and an English «sheets=open» both read.
+NAME = "sheets"
+OPEN = "open"
+CLOSED = "closed"
+
+
+def _spellings(message: str) -> frozenset[str]:
+    i18n = get_i18n()
+    said = {i18n.gettext(message, locale=locale) for locale in i18n.available_locales}
+    return frozenset(word.casefold() for word in {message, *said})
 
 
 class PrivacyError(ValueError):
@@ -31,7 +40,7 @@ def split_words(words: list[str]) -> tuple[bool | None, list[str]]:
     while i < len(words):
         word = words[i]
         name, has_value, value = word.partition("=")
-        if name.casefold() in NAMES:
+        if name.casefold() in _spellings(NAME):
             if not has_value or not value:
                 if i + 1 >= len(words):
                     raise PrivacyError("")
@@ -46,9 +55,9 @@ def split_words(words: list[str]) -> tuple[bool | None, list[str]]:
 
 def parse_value(value: str) -> bool:
     word = value.strip().casefold()
-    if word in OPEN_WORDS:
+    if word in _spellings(OPEN):
         return True
-    if word in CLOSED_WORDS:
+    if word in _spellings(CLOSED):
         return False
     raise PrivacyError(value)
 

@@ -15,7 +15,12 @@ BORIS = player(2, "Boris")
 EMMA = player(3, "Emma", "en")
 
 
-def test_the_setting_is_read_among_house_rules_in_either_language() -> None:
+def test_the_setting_is_read_among_house_rules_in_either_language(i18n: I18n) -> None:
+    with i18n.context():
+        read_words(i18n)
+
+
+def read_words(i18n: I18n) -> None:
     assert privacy.split_words(["листы=открыты"]) == (True, [])
     assert privacy.split_words(["Sheets=Closed", "botch=net_negative"]) == (
         False,
