@@ -3,9 +3,11 @@
 Every API request carries Telegram's ``initData`` in ``X-Telegram-Init-Data``
 (:mod:`bot.miniapp.initdata`): forged or expired → 401 and nothing happens. The campaign (the
 chat the page was opened for) must be one the user belongs to (getChatMember, cached for a
-few minutes) → else 403. A player opens their own sheet; whoever runs the game
-(:mod:`bot.access`: the Storyteller, or an admin while there is none) any player's and the
-NPCs.
+few minutes) → else 403. A player opens their own sheet, and, when the campaign's
+privacy setting (``ChatSettings.sheets_open``) says the sheets are open, another player's read
+only: the answer carries ``read_only: true`` and every edit or roll on it is refused with 403.
+Whoever runs the game (:mod:`bot.access`: the Storyteller, or an admin while there is none)
+opens and edits any player's and the NPCs', which stay theirs alone.
 
 Edits are compare-and-set: the page sends the version of the sheet it drew (a digest of the
 stored sheet), the change runs inside the Store's atomic update and is refused with 409 and
@@ -127,6 +129,7 @@ class Caller:
 class Target:
     user_id: int | None  # a player's sheet, or
     npc: str | None  # an NPC's
+    read_only: bool = False  # another player's, shown because the campaign's sheets are open
 
 
 class MiniApp:
@@ -236,7 +239,9 @@ class MiniApp:
         except (TypeError, ValueError):
             raise Refused(400, "bad user") from None
         if user_id != caller.user.id and not caller.runs_game:
-            raise Refused(403, "another player's sheet")
+            if not caller.settings.sheets_open:
+                raise Refused(403, "another player's sheet")
+            return Target(user_id, None, read_only=True)
         return Target(user_id, None)
 
     async def load(self, caller: Caller, target: Target) -> Sheet:
@@ -252,9 +257,11 @@ class MiniApp:
         system = system_of(caller.profile)
         name = target.npc
         others: list[dict[str, Any]] = []
-        if caller.runs_game:
+        if caller.runs_game or caller.settings.sheets_open:
             for player in await self.store.list_sheets(caller.chat_id, system):
-                others.append({"user": player.owner.user_id, "name": player.owner.name})
+                if player.owner.user_id != caller.user.id or caller.runs_game:
+                    others.append({"user": player.owner.user_id, "name": player.owner.name})
+        if caller.runs_game:
             for npc_name, _sheet in await self.store.list_npcs(caller.chat_id, system):
                 others.append({"npc": npc_name, "name": npc_name})
         if name is None:
@@ -266,7 +273,10 @@ class MiniApp:
         with self.i18n.context(), self.i18n.use_locale(caller.lang):
             drawn = sheetview.draw(sheet, caller.profile, caller.lang)
             drawn["labels"] = sheetview.labels()
+            note = sheetview.read_only_note(name) if target.read_only else None
         drawn.update(
+            read_only=target.read_only,
+            read_only_note=note,
             version=version_of(sheet),
             name=name,
             target={"user": target.user_id, "npc": target.npc},
@@ -342,6 +352,8 @@ class MiniApp:
             body = await self._body(request)
             caller = await self.caller(request, body)
             target = self.target(caller, body.get("user"), body.get("npc"))
+            if target.read_only:
+                raise Refused(403, "read-only sheet")
             change = edit_of(body, caller.profile)
             seen = body.get("version")
 
@@ -453,6 +465,9 @@ class MiniApp:
             request_id = body.get("request_id")
             if not isinstance(request_id, str) or not 8 <= len(request_id) <= REQUEST_ID_MAX:
                 raise Refused(400, "request_id: 8 to 64 characters")
+            # a roll is always the roller's own: one aimed at a sheet read only is refused
+            if self.target(caller, body.get("user"), body.get("npc")).read_only:
+                raise Refused(403, "read-only sheet")
             sheet = await self.load(caller, Target(caller.user.id, None))
             ask = self._pick(body, caller.profile, sheet)
             if self.delivery is None:

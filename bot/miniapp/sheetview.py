@@ -198,6 +198,11 @@ def labels() -> dict[str, str]:
     }
 
 
+def read_only_note(name: str) -> str:
+    """Said above a sheet another player reads, so nobody takes it for their own."""
+    return _("{name}'s sheet: read only").format(name=name)
+
+
 def pool_status(pool: rolling.Pool) -> str:
     return PoolStatus.ROLL.value if pool.dice > 0 else PoolStatus.IMPOSSIBLE.value
 

@@ -41,6 +41,9 @@ class ChatSettings(BaseModel):
     # never leaves Redis and the process before ``/session end`` reveals it.
     session: int | None = None
     session_seed: str | None = None
+    # Whether players may read each other's sheets in the Mini App (``/rules set листы=открыты``);
+    # a record written before the setting existed lacks it and stays closed, as it was.
+    sheets_open: bool = False
 
 
 def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:

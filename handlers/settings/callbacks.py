@@ -27,3 +27,10 @@ class HouseCallback(CallbackData, prefix="ho"):
 class OldHouseCallback(HouseCallback, prefix="hr"):
     """The same button as first drawn, under the prefix it shared with the hidden rolls'
     «Раскрыть» (told apart only by field count); menus still posted in chats keep working."""
+
+
+class SheetsCallback(CallbackData, prefix="shp"):
+    """The /rules card's privacy button: ``o`` 1 opens the players' sheets, 0 closes them. It
+    carries the value, not "toggle", so a double tap sets it once."""
+
+    o: int

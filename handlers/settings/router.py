@@ -27,12 +27,13 @@ from bot.commands import set_game_commands
 from bot.features import FeatureSet
 from bot.middlewares import chat_profile
 from bot.store import ChatSettings, Store
-from handlers.settings import house, view
+from handlers.settings import house, privacy, view
 from handlers.settings.callbacks import (
     HouseCallback,
     LangCallback,
     OldHouseCallback,
     ProfileCallback,
+    SheetsCallback,
 )
 from rules import profiles
 from rules.profiles import GameSystem
@@ -51,6 +52,7 @@ def make_router() -> Router:
     runner.register(router, PROFILE_TAP)
     runner.register(router, HOUSE_TAP)
     runner.register(router, OLD_HOUSE_TAP)
+    runner.register(router, SHEETS_TAP)
     return router
 
 
@@ -118,8 +120,8 @@ async def rules_command(
         return
     current = chat_settings.profile
     await message.answer(
-        view.rules_text(current),
-        reply_markup=view.rules_keyboard(profiles.names(), current),
+        view.rules_text(current, chat_settings.sheets_open),
+        reply_markup=view.rules_keyboard(profiles.names(), current, chat_settings.sheets_open),
     )
 
 
@@ -169,6 +171,15 @@ async def _house_command(
         await store.update_chat(message.chat.id, switches=switches)
         await message.answer(house.reset_text())
         return
+    try:
+        sheets_open, words = privacy.split_words(words)
+    except privacy.PrivacyError as error:
+        await message.answer(privacy.bad_value_text(error.value))
+        return
+    if sheets_open is not None and not words:
+        await store.update_chat(message.chat.id, sheets_open=sheets_open)
+        await message.answer(privacy.set_text(sheets_open))
+        return
     allowed = set(house_rules.groups_for(profile))
     try:
         assignments = house_rules.parse_assignments(words)
@@ -186,14 +197,18 @@ async def _house_command(
         ]
         await message.answer(house.bad_rule_text(error, names))
         return
-    await store.update_chat(message.chat.id, switches=switches)
-    await message.answer(house.set_text(assignments))
+    if sheets_open is None:
+        await store.update_chat(message.chat.id, switches=switches)
+        await message.answer(house.set_text(assignments))
+        return
+    await store.update_chat(message.chat.id, switches=switches, sheets_open=sheets_open)
+    await message.answer(house.set_text(assignments) + "\n" + privacy.set_text(sheets_open))
 
 
 # ----- the buttons: the chat's settings, one compare-and-set a press (bot/runner.py) -----
 
 # The settings' menus share a message: «/rules» offers the games and the house rules.
-MENU = (LangCallback, ProfileCallback, HouseCallback, OldHouseCallback)
+MENU = (LangCallback, ProfileCallback, HouseCallback, OldHouseCallback, SheetsCallback)
 
 
 async def load_settings(pressed: runner.Pressed[Any]) -> ChatSettings | runner.Refuse:
@@ -281,8 +296,8 @@ def profile_step(
 def profile_view(
     settings: ChatSettings, data: ProfileCallback, seen: runner.Seen[GameAccess]
 ) -> runner.Drawn:
-    return view.rules_text(settings.profile), view.rules_keyboard(
-        profiles.names(), settings.profile
+    return view.rules_text(settings.profile, settings.sheets_open), view.rules_keyboard(
+        profiles.names(), settings.profile, settings.sheets_open
     )
 
 
@@ -398,3 +413,37 @@ HOUSE_TAP: runner.RecordTap[ChatSettings, HouseCallback, GameAccess | None] = ru
 # The same buttons as first drawn, under the prefix they shared with «Раскрыть»: menus still
 # posted in chats keep working.
 OLD_HOUSE_TAP = replace(HOUSE_TAP, name="old_house", callback=OldHouseCallback)
+
+
+def sheets_step(
+    settings: ChatSettings,
+    data: SheetsCallback,
+    actor: runner.Actor,
+    seen: runner.Seen[GameAccess],
+) -> runner.Deed[ChatSettings]:
+    """The campaign's privacy setting from the /rules card: whoever runs the game decides."""
+    if data.o not in (0, 1):
+        return runner.refuse(render.invalid_button_text)
+    if seen.read is not GameAccess.ALLOWED:
+        return runner.refuse(lambda: view.game_refusal_text(settings, _d6(settings)))
+    return runner.Change(settings.model_copy(update={"sheets_open": data.o == 1}))
+
+
+def sheets_view(
+    settings: ChatSettings, data: SheetsCallback, seen: runner.Seen[GameAccess]
+) -> runner.Drawn:
+    return view.rules_text(settings.profile, settings.sheets_open), view.rules_keyboard(
+        profiles.names(), settings.profile, settings.sheets_open
+    )
+
+
+SHEETS_TAP: runner.RecordTap[ChatSettings, SheetsCallback, GameAccess] = runner.RecordTap(
+    name="sheets",
+    callback=SheetsCallback,
+    load=load_settings,
+    read=read_game_access,
+    step=sheets_step,
+    view=sheets_view,
+    swap=swap_settings,
+    among=MENU,
+)

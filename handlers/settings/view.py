@@ -9,7 +9,13 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render
 from bot.store import ChatSettings
-from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
+from handlers.settings import privacy
+from handlers.settings.callbacks import (
+    HouseCallback,
+    LangCallback,
+    ProfileCallback,
+    SheetsCallback,
+)
 from rules.profiles import GameSystem, Profile
 
 
@@ -48,13 +54,19 @@ def language_problem_text() -> str:
     return _("Unknown language. Example: /lang ru, /lang en, or /lang own for each person's own")
 
 
-def rules_text(current: str) -> str:
-    return _("Game of this chat: <b>{title}</b>. Choose another:").format(
+def rules_text(current: str, sheets_open: bool | None = None) -> str:
+    """The /rules card: the game, and (when given) the campaign's privacy setting."""
+    text = _("Game of this chat: <b>{title}</b>. Choose another:").format(
         title=render.profile_title(current)
     )
+    if sheets_open is None:
+        return text
+    return text + "\n" + privacy.line(sheets_open)
 
 
-def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
+def rules_keyboard(
+    names: Iterable[str], current: str, sheets_open: bool | None = None
+) -> InlineKeyboardMarkup:
     rows = [
         [
             InlineKeyboardButton(
@@ -64,6 +76,15 @@ def rules_keyboard(names: Iterable[str], current: str) -> InlineKeyboardMarkup:
         ]
         for name in names
     ]
+    if sheets_open is not None:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text=privacy.button_text(sheets_open),
+                    callback_data=SheetsCallback(o=0 if sheets_open else 1).pack(),
+                )
+            ]
+        )
     rows.append(
         [
             InlineKeyboardButton(

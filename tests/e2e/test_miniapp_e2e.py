@@ -280,3 +280,91 @@ async def test_a_wound_on_the_page_redraws_the_round_tracker(playground: str) ->
         await asyncio.sleep(0.1)
     assert now["text"] != tracker["text"], now["text"]
     assert now["edited"]
+
+
+MASTER = 1001
+
+
+async def test_open_sheets_are_read_only_to_another_player(playground: str) -> None:  # noqa: F811
+    """The privacy setting typed in the chat reaches the running process's Mini App."""
+    base = (await people(playground))["miniapp"]
+    anya = {"X-Telegram-Init-Data": await launch_data(base, ANYA, GROUP)}
+    boris = {"X-Telegram-Init-Data": await launch_data(base, BORIS, GROUP)}
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "api/sheet", headers=anya) as got:
+            drawn = await got.json()
+        async with session.post(
+            base + "api/edit",
+            json={"op": "set", "trait": "stamina", "value": 3, "version": drawn["version"]},
+            headers=anya,
+        ) as edited:
+            assert edited.status == 200
+        async with session.get(base + f"api/sheet?user={ANYA}", headers=boris) as closed:
+            assert closed.status == 403
+        before = await last_id(playground, GROUP)
+        await post(playground, GROUP, MASTER, "/rules set листы=открыты")
+        await bot_answer(playground, GROUP, before, r"Листы игроков теперь открыты")
+        try:
+            async with session.get(base + f"api/sheet?user={ANYA}", headers=boris) as opened:
+                assert opened.status == 200
+                seen = await opened.json()
+            assert seen["read_only"] is True
+            assert seen["read_only_note"] == "Лист: Аня (только чтение)"
+            async with session.post(
+                base + "api/edit",
+                json={
+                    "op": "set",
+                    "trait": "stamina",
+                    "value": 1,
+                    "user": ANYA,
+                    "version": seen["version"],
+                },
+                headers=boris,
+            ) as refused:
+                assert refused.status == 403
+            async with session.get(base + "api/sheet", headers=anya) as got:
+                assert (await got.json())["version"] == seen["version"]  # nothing changed
+        finally:
+            before = await last_id(playground, GROUP)
+            await post(playground, GROUP, MASTER, "/rules set листы=закрыты")
+            await bot_answer(playground, GROUP, before, r"Листы игроков теперь закрыты")
+
+
+async def test_the_page_draws_another_players_open_sheet_without_editing(
+    playground: str,  # noqa: F811
+) -> None:
+    if not HAVE_CHROMIUM:
+        pytest.skip("Debian's chromium is not installed")
+    from playwright.async_api import async_playwright
+
+    base = (await people(playground))["miniapp"]
+    before = await last_id(playground, GROUP)
+    await post(playground, GROUP, ANYA, "/set выносливость 3")  # Anya has a sheet to read
+    await bot_answer(playground, GROUP, before, r"Выносливость")
+    before = await last_id(playground, GROUP)
+    await post(playground, GROUP, MASTER, "/rules set листы=открыты")
+    await bot_answer(playground, GROUP, before, r"Листы игроков теперь открыты")
+    try:
+        async with async_playwright() as driver:
+            chromium = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                opened = await chromium.new_page(viewport={"width": 360, "height": 740})
+                await opened.goto(f"{base}?user_id={BORIS}&chat_id={GROUP}")
+                await opened.locator('[data-trait="Ловкость"]').wait_for()
+                await opened.locator("#whose").select_option(f"user:{ANYA}")
+                await (
+                    opened.locator("#name")
+                    .filter(has_text="Лист: Аня (только чтение)")
+                    .wait_for(timeout=10_000)
+                )
+                await wait_value(opened, "Выносливость", 3)
+                assert await opened.locator("#sheet.readonly").count() == 1
+                assert await opened.locator("#sheet button.small").count() == 0
+                assert await opened.locator("#sheet button:not([disabled])").count() == 0
+                assert await opened.locator("#roller").is_hidden()
+            finally:
+                await chromium.close()
+    finally:
+        before = await last_id(playground, GROUP)
+        await post(playground, GROUP, MASTER, "/rules set листы=закрыты")
+        await bot_answer(playground, GROUP, before, r"Листы игроков теперь закрыты")

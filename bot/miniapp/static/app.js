@@ -107,7 +107,8 @@
     return queue;
   }
 
-  function edit(op) { return queued(() => send(op)); }
+  // Another player's sheet, read only: nothing on it is sent (the API would refuse it anyway).
+  function edit(op) { return state && state.read_only ? queue : queued(() => send(op)); }
 
   async function send(op) {
     if (!state) return;
@@ -230,9 +231,9 @@
     const s = state, L = s.labels, main = $("sheet");
     document.documentElement.lang = s.lang;
     document.title = "📜 " + s.name;
-    $("name").textContent = s.name;
+    $("name").textContent = s.read_only ? s.read_only_note : s.name;
     main.textContent = "";
-    main.className = s.editable === false ? "readonly" : "";
+    main.className = s.editable === false || s.read_only ? "readonly" : "";
     const set = (code) => (n) => edit({ op: "set", trait: code, value: n });
     for (const group of s.groups) {
       const box = el("div", { class: "group" }, el("h2", { text: group.title }));
@@ -276,13 +277,18 @@
       main.append(wounds);
     }
     if (s.health) main.append(drawHealth(s.health, L));
+    if (s.read_only) {
+      // the dots and boxes stay as the values they show; every button that only edits goes
+      main.querySelectorAll("button.small, .kinds, .pair").forEach((b) => b.remove());
+      main.querySelectorAll("button").forEach((b) => { b.disabled = true; b.onclick = null; });
+    }
     drawWhose(s);
     drawRoller(s);
   }
 
   function drawWhose(s) {
     const select = $("whose");
-    select.hidden = !s.storyteller || !s.others.length;
+    select.hidden = !s.others.length;
     if (select.hidden) return;
     select.textContent = "";
     select.append(el("option", { value: "", text: s.labels.mine }));

@@ -20,6 +20,7 @@ from bot.i18n import LOCALES_DIR, load_i18n
 from bot.miniapp import initdata
 from bot.miniapp.server import MiniApp, roll_update, roll_update_id
 from bot.store import Store
+from bot.store.chats import parse_chat_settings
 from rules.sheet import SheetSystem, set_trait
 
 TOKEN = "123456:TEST-token_for-the-api"
@@ -376,3 +377,70 @@ async def test_the_page_speaks_the_readers_telegram_language(
     assert english["groups"][0]["traits"][1]["name"] == "Dexterity"
     assert russian["labels"]["health"] == "Здоровье"
     assert russian["groups"][0]["traits"][1]["name"] == "Ловкость"
+
+
+async def roll(client: TestClient[Any, Any], data: str, **body: Any) -> Any:
+    response = await client.post("/app/api/roll", json=body, headers={initdata.HEADER: data})
+    return response.status, await response.json()
+
+
+async def test_open_sheets_let_a_player_read_another_players_sheet_and_change_nothing(
+    client: tuple[TestClient[Any, Any], FakeBot], fake_store: Store
+) -> None:
+    test_client, _bot = client
+    status, his = await sheet(test_client, signed(BORIS))
+    status, _saved = await edit(
+        test_client, signed(BORIS), op="set", trait="strength", value=4, version=his["version"]
+    )
+    assert status == 200
+    assert (await sheet(test_client, signed(ANYA), f"?user={BORIS}"))[0] == 403  # closed
+    await fake_store.update_chat(GROUP, sheets_open=True)
+
+    status, seen = await sheet(test_client, signed(ANYA), f"?user={BORIS}")
+    assert status == 200
+    assert seen["read_only"] is True
+    assert value(seen, "strength") == 4
+    assert seen["name"] == f"u{BORIS}"
+    assert seen["read_only_note"] == f"Лист: {seen['name']} (только чтение)"
+    status, mine = await sheet(test_client, signed(ANYA))
+    assert mine["read_only"] is False
+    assert mine["read_only_note"] is None
+    assert {"user": BORIS, "name": f"u{BORIS}"} in mine["others"]
+    assert all("npc" not in other for other in mine["others"])
+
+    before = await fake_store.load_sheet(GROUP, BORIS, SheetSystem.MAGE)
+    for body in (
+        {"op": "set", "trait": "strength", "value": 1},
+        {"op": "spend", "what": "willpower"},
+        {"op": "wound", "kind": "L"},
+    ):
+        status, refused = await edit(
+            test_client, signed(ANYA), user=BORIS, version=seen["version"], **body
+        )
+        assert status == 403, body
+        assert refused["error"] == "read-only sheet"
+    status, _refused = await roll(
+        test_client,
+        signed(ANYA),
+        user=BORIS,
+        request_id="read-only-roll",
+        traits=["strength"],
+        difficulty=6,
+    )
+    assert status == 403
+    assert await fake_store.load_sheet(GROUP, BORIS, SheetSystem.MAGE) == before
+    # NPCs stay the Storyteller's; the Storyteller still edits a player's sheet.
+    assert (await sheet(test_client, signed(ANYA), "?npc=Guard"))[0] == 403
+    status, ruled = await sheet(test_client, signed(MASTER), f"?user={BORIS}")
+    assert status == 200
+    assert ruled["read_only"] is False
+
+    await fake_store.update_chat(GROUP, sheets_open=False)
+    assert (await sheet(test_client, signed(ANYA), f"?user={BORIS}"))[0] == 403
+
+
+def test_a_chat_stored_before_the_privacy_setting_stays_closed() -> None:
+    old = parse_chat_settings('{"profile": "mage", "locale": "ru", "switches": {}}')
+    assert old.sheets_open is False
+    again = parse_chat_settings(old.model_copy(update={"sheets_open": True}).model_dump_json())
+    assert again.sheets_open is True
