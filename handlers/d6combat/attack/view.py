@@ -119,6 +119,13 @@ def attack_text(state: D6AttackFlow) -> str:
     else:
         lines.append(_("No wound: the defence and the armour took it all (no fiasco)."))
     names = {d.key: d.name for d in state.defences}
+    for key in outcome.defender_fiascoes:
+        lines.append(
+            "💥 "
+            + _("{name}: the defence is a fiasco, it brings a complication.").format(
+                name=escape(names.get(key, key))
+            )
+        )
     for key, advantage in outcome.defender_advantages.items():
         lines.append(
             _("{name} gains +{n} for the next action against the attacker.").format(

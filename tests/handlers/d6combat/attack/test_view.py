@@ -92,3 +92,15 @@ def test_the_usage_names_the_gm_in_the_d6_words(i18n: I18n) -> None:
     russian = view.usage_text() + view.name_the_npc_text()
     assert "атака на НПС сценариста; сценарист пишет" in russian
     assert "Рассказчик" not in russian
+
+
+def test_a_defence_with_no_measures_is_named_a_fiasco() -> None:
+    flat = BANDIT.model_copy(update={"faces": (3,), "measures": 0})
+    state = ROLLED.model_copy(
+        update={
+            "defences": (flat,),
+            "outcome": resolve_attack(2, {flat.key: 0}, None, attacker=ATTACK.key),
+        }
+    )
+    text, _markup = view.draw(FLOW, state, D6)
+    assert "💥 Бандит &lt;1&gt;: фиаско в защите — будет осложнение." in text.splitlines()
