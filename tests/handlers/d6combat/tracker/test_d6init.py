@@ -10,6 +10,8 @@ import pytest
 from bot.store import flow_key
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import KIND, D6InitFlow
+from rules.d6.chance import DifficultyKind
+from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
 
 ANNA = player(1, "Anna")
@@ -198,6 +200,9 @@ async def test_a_round_of_waiting_puts_everyone_on_edge(d6: Table) -> None:
     text, markup = last_screen(d6)
     assert "на взводе −2" in text
     assert "выжидать нельзя" in text.casefold() or "не может выжидать" in text.casefold()
+    sheet = await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6)
+    assert sheet is not None
+    assert [(w.kind, w.magnitude) for w in sheet.wounds] == [(DifficultyKind.ON_EDGE, 2)]
     assert all(
         D6InitCallback.unpack(b.callback_data or "").a is not D6InitAction.HOLD
         for b in buttons(markup)
