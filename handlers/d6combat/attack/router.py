@@ -29,7 +29,7 @@ from bot.store import ChatSettings, Store
 from handlers.d6combat.attack import view
 from handlers.d6combat.attack.flow import D6AttackFlow, Roll
 from handlers.d6combat.attack.tap import TAP, best_power, entry_of, npc_roll_key
-from handlers.d6combat.tracker.steps import D6Attack, D6Side
+from handlers.d6combat.tracker.steps import D6Attack, D6Side, spend_typed_attack
 from rules.d6.combat import (
     ActionKind,
     Manoeuvre,
@@ -121,6 +121,8 @@ async def d6_attack_command(
         return
     text, markup = view.draw(flow, state)
     await message.answer(text, reply_markup=markup)
+    # the attacker's die on the tracker, as «⚔️ Атака» sets it aside (§D.9)
+    await spend_typed_attack(bot, message, store, profile, attack.key, state.target_name, rng)
 
 
 async def _auto_attack(

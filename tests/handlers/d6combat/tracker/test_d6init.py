@@ -307,3 +307,20 @@ async def test_g_d11_a_full_tie_goes_to_a_coin(d6: Table) -> None:
     await d6.say(BORIS, "/init 2")
     text, _markup = last_screen(d6)
     assert "ничью решил чёт-нечет" in text
+
+
+async def test_a_typed_attack_in_a_round_sets_the_attackers_die_aside(d6: Table) -> None:
+    await d6.say(ANNA, "/init 3")
+    await d6.say(BORIS, "/init 3")
+    before = (await state_of(d6)).round
+    assert before is not None
+    assert before.up is not None
+    up = before.up.actor
+    user = ANNA if up == f"u{ANNA.id}" else BORIS
+    other = BORIS if user is ANNA else ANNA
+    await d6.say(user, "/atk 2", reply_to=other)
+    after = (await state_of(d6)).round
+    assert after is not None
+    assert len(after.log) == len(before.log) + 1
+    assert after.log[-1].actor == up
+    assert after.log[-1].value == before.up.value
