@@ -43,6 +43,7 @@ class D6Side:
     name: str
     user_id: int | None
     dice: int
+    powers: tuple[str, ...] = ()  # the powers they last attacked with, if any
 
 
 @dataclass(frozen=True)
@@ -115,11 +116,13 @@ async def spend_typed_attack(
     attacker: str,
     target: str | None,
     rng: Rng | None,
+    powers: tuple[str, ...] = (),
 ) -> None:
     """A typed ``/atk`` during a d6 round is the attacker's action as the tracker's «⚔️ Атака»
     is (§D.9): their highest die is set aside, so a defence against it is slow when lower.
     A fighter who may not act now (not up, no die to cut in with) leaves the tracker as it is;
-    the attack itself stands."""
+    the attack itself stands. The powers it named are remembered for the fighter's next
+    one-tap attack."""
     for _attempt in range(TYPED_ATTEMPTS):
         tracker = await _live_tracker(store, message.chat.id, profile)
         if tracker is None:
@@ -137,7 +140,10 @@ async def spend_typed_attack(
             if target is not None and value is not None
             else ""
         )
-        after = state.model_copy(update={"round": changed, "note": note, "panel": Panel.NONE})
+        used = {**state.powers, attacker: powers} if powers else state.powers
+        after = state.model_copy(
+            update={"round": changed, "note": note, "panel": Panel.NONE, "powers": used}
+        )
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:

@@ -470,7 +470,9 @@ def _side(state: D6InitFlow, fighter: d6i.Fighter) -> D6Side:
     key = fighter.sheet.id
     member = state.members.get(key)
     name = member.name if member is not None else key
-    return D6Side(key, name, member.user_id if member is not None else None, fighter.sheet.alacrity)
+    user_id = member.user_id if member is not None else None
+    powers = state.powers.get(key, ())
+    return D6Side(key, name, user_id, fighter.sheet.alacrity, powers)
 
 
 def _attack(press: Press, current: d6i.Round, index: int) -> Outcome[D6InitFlow]:
