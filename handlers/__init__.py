@@ -42,12 +42,12 @@ FEATURES: tuple[Feature, ...] = (
     hidden.FEATURE,
     start.FEATURE,
     settings.FEATURE,
+    d6project.FEATURE,  # before d6roll: a d6 /r in reply to a project is the project's
     d6roll.FEATURE,
     roll.FEATURE,
     prob.FEATURE,
     extended.FEATURE,
     d6contest.FEATURE,
-    d6project.FEATURE,
     opposed.FEATURE,
     teamwork.FEATURE,
     multi.FEATURE,

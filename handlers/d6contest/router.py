@@ -4,20 +4,23 @@ S2 «при состязании все действия происходят о
 the most measures win by the difference (the gain), equal tops are «ничья», and a fiasco is
 a complication whoever won. The opener rolls with the command; others join by pressing their
 chance; «Итог» (the opener or the Storyteller) calls it. ``/vs 4 3`` rolls an opponent's 3 at
-once and calls it, for the Storyteller's quick opposition.
+once and calls it, for the Storyteller's quick opposition. The Storyteller who starts the line
+with an NPC's name (``/vs атаман 4 3``, ``/vs атаман сабля``) rolls as that NPC, from its sheet,
+and the contest names the NPC, as ``/atk`` does (docs/rules.md §D.5).
 """
 
 from __future__ import annotations
 
-from aiogram import Router
+from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import rolling, runner
+from bot import npcs, rolling, runner
+from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
 from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, tokenize
-from bot.store import Store
+from bot.store import ChatSettings, Store
 from handlers.d6contest import view
 from handlers.d6contest.flow import SIDES_MAX, ContestFlow
 from handlers.d6contest.tap import TAP, sides_max
@@ -27,6 +30,7 @@ from rules.d6.roll import contest
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
+from rules.sheet import SheetSystem
 
 
 def make_router() -> Router:
@@ -42,10 +46,22 @@ async def d6_vs_command(
     store: Store,
     profile: Profile,
     rng: Rng | None = None,
+    bot: Bot | None = None,
+    chat_settings: ChatSettings | None = None,
 ) -> None:
-    words = tokenize(command.args)
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
+    line = command.args or ""
+    named = await npcs.npc_at_start(store, message.chat.id, SheetSystem.D6, line)
+    if (
+        named is not None
+        and bot is not None
+        and chat_settings is not None
+        and await runs_game(bot, message.chat, chat_settings, user, message.sender_chat)
+    ):
+        name, line = named
+        who = rolling.Roller(who.chat_id, who.user_id, name, npc=name)
+    words = tokenize(line)
     if not words:
         await message.answer(view.usage_text())
         return
@@ -62,7 +78,7 @@ async def d6_vs_command(
             pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask(chance=chances[0]))
             opponents = chances[1:]
         else:
-            args = parse_d6_arguments(command.args)
+            args = parse_d6_arguments(line)
             if args.auto:  # a contest is rolled by every side (S2 «Состязания»)
                 raise ArgumentsError(Problem.NOT_A_NUMBER)
             pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask.typed(args))
@@ -72,7 +88,8 @@ async def d6_vs_command(
     except rolling.PoolRefused as refused:
         await message.answer(str(refused))
         return
-    sides = [_side(f"u{who.user_id}", who.name, pool.label, pool.dice, profile, rng)]
+    key = f"n:{who.npc.casefold()}" if who.npc is not None else f"u{who.user_id}"
+    sides = [_side(key, who.name, pool.label, pool.dice, profile, rng)]
     for n, chance in enumerate(opponents, start=1):
         sides.append(_side(f"o{n}", view.opponent_name(n), str(chance), chance, profile, rng))
     outcome = None

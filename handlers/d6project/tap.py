@@ -22,7 +22,7 @@ from rules.d6.projects import ProjectStatus, project_step
 from rules.d6.roll import D6Outcome, D6Result, auto_success, fiasco_penalty, gain_value
 from rules.dice import Rng
 from rules.errors import RulesInputError
-from rules.profiles import GameSystem
+from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem
 
 
@@ -60,14 +60,31 @@ def step(
     auto = action.a is ProjectAction.AUTO
     if not auto and (action.a is not ProjectAction.ROLL or action.x not in view.ROLL_CHANCES):
         return refuse(render.invalid_button_text)
+    if state.actions is not None and state.used.get(f"u{actor.id}", 0) >= state.actions:
+        return refuse(view.no_actions_text)
+    # S2 «бросать кубики не нужно»: the gain of an action with no roll is the chat's number
+    # for it (AMB-D2, ``d6.auto_success_gain``), as :func:`project_step` reads it.
+    profile = known.profile
+    result = auto_success() if auto else rolling.roll_d6(action.x, rng=rng, profile=profile)
+    return act(state, actor, known.read.weakness, profile, result, action.x)
+
+
+def act(
+    state: ProjectFlow,
+    actor: Actor,
+    weakness: int | None,
+    profile: Profile,
+    result: D6Result,
+    chance: int,
+) -> Outcome[ProjectFlow]:
+    """One action on the project, rolled (from a button or a ``/r`` sent in reply to the
+    project) or with no roll (``result`` an automatic success): its measures go to the
+    readiness, a fiasco takes the weakness off (§D.6)."""
+    auto = result.outcome is D6Outcome.AUTO_SUCCESS
     key = f"u{actor.id}"
     used = state.used.get(key, 0)
     if state.actions is not None and used >= state.actions:
         return refuse(view.no_actions_text)
-    profile, weakness = known.profile, known.read.weakness
-    # S2 «бросать кубики не нужно»: the gain of an action with no roll is the chat's number
-    # for it (AMB-D2, ``d6.auto_success_gain``), as :func:`project_step` reads it.
-    result = auto_success() if auto else rolling.roll_d6(action.x, rng=rng, profile=profile)
     try:
         project = project_step(state.project, result, weakness, profile)
     except RulesInputError:
@@ -88,7 +105,7 @@ def step(
         }
     )
     # Nothing rolled (an action without a roll): no line in the log of rolls.
-    entries = () if auto else (_entry(actor, action.x, result),)
+    entries = () if auto else (_entry(actor, chance, result),)
     done = project.status is not ProjectStatus.IN_PROGRESS
     return Advance(state=after, close=done, entries=entries)
 

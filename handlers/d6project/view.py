@@ -125,6 +125,21 @@ def no_actions_text() -> str:
     return _("Your actions in this challenge are spent.")
 
 
+def project_closed_text() -> str:
+    return _("This project is already over: the roll does not count toward it.")
+
+
+def roll_usage_text() -> str:
+    return _("In reply to a project: /r 4 — your chance, or /r power+power; the measures go to it.")
+
+
+def no_luck_here_text() -> str:
+    return _(
+        "Luck dice and tricks waiting on the sheet are not spent on a project: "
+        "roll without them, or press your chance under it."
+    )
+
+
 def only_opener_text() -> str:
     return _("The one who started it or the GM stops it.")
 

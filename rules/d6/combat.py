@@ -33,6 +33,9 @@ class AttackResult(_Frozen):
     ``fiasco`` is the attacker's own zero measures only: S3 «Если из-за защиты или брони жертвы
     выигрыш атакующего упал до нуля или ниже, нападающий не терпит фиаско, но и ран не наносит».
     ``defender_advantages`` are the one-shot advantages of defenders who out-rolled the attack.
+    ``defender_fiascoes`` are the defenders who scored nothing: a defence is an action, and S2
+    «Если ты не получил ни одной меры успеха, это фиаско» spares only the armour (S3 «не может
+    быть фиаско» is said of the armour alone).
     """
 
     measures: int
@@ -42,6 +45,7 @@ class AttackResult(_Frozen):
     absorbed_by_defence: int
     absorbed_by_armour: int
     defender_advantages: dict[str, Advantage]
+    defender_fiascoes: tuple[str, ...] = ()
 
 
 def resolve_attack(
@@ -69,10 +73,13 @@ def resolve_attack(
         raise RulesInputError(ErrorCode.TYPE, "defences", "expected a mapping defender -> measures")
     residual = m
     advantages: dict[str, Advantage] = {}
+    fiascoes: list[str] = []
     for who, md in given.items():
         if not isinstance(who, str) or who == attacker:
             raise RulesInputError(ErrorCode.STATE, "defences", f"bad defender {who!r}")
         check_int(md, f"defences[{who}]", 0, MAGNITUDE_MAX)
+        if md == 0:
+            fiascoes.append(who)
         if md > residual:
             advantages[who] = Advantage(
                 magnitude=md - residual,
@@ -93,6 +100,7 @@ def resolve_attack(
         absorbed_by_defence=m - after_defence,
         absorbed_by_armour=after_defence - residual,
         defender_advantages=advantages,
+        defender_fiascoes=tuple(fiascoes),
     )
 
 

@@ -189,9 +189,10 @@ class Table:
         reply_to: User | None = None,
         replied_text: str = "…",
         replied_id: int | None = None,
+        replied_markup: Any = None,
     ) -> None:
         """``user`` types ``text``; with ``reply_to``, as a reply to a message of theirs (the
-        bot's message ``replied_id`` when given)."""
+        bot's message ``replied_id`` when given, with its buttons ``replied_markup``)."""
         replied = None
         if reply_to is not None:
             if replied_id is None:
@@ -202,6 +203,7 @@ class Table:
                 chat=self.chat,
                 from_user=reply_to,
                 text=replied_text,
+                reply_markup=replied_markup,
             )
         self.message_id += 1
         command_length = len(text.split()[0]) if text.startswith("/") and text.split() else 0

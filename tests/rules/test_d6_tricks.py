@@ -91,3 +91,13 @@ def test_a_d6_sheet_keeps_them_and_a_d10_one_refuses() -> None:
     assert e.value.code is ErrorCode.NOT_ALLOWED
     with pytest.raises(RulesInputError):
         set_edges(sheet, [Edge(trick=Trick.AIM, advantage=1)] * 2)
+
+
+def test_a_defence_that_scores_nothing_is_a_fiasco_but_the_armour_is_not() -> None:
+    from rules.d6.combat import resolve_attack
+
+    outcome = resolve_attack(2, {"d1": 0, "d2": 1}, 0, attacker="a")
+    assert outcome.defender_fiascoes == ("d1",)
+    assert outcome.gain == 1
+    assert not outcome.fiasco
+    assert resolve_attack(2, {"d2": 1}, 0, attacker="a").defender_fiascoes == ()

@@ -60,6 +60,7 @@ class D6AttackFlow(FlowState):
     split: tuple[Share, ...] = ()  # the measures given so far, in the order of the taps
     poison: int = 0  # a poisoned wound's severity, as the table reads it (AMB-D11)
     threshold: int = 0  # the broken item's durability threshold (§D.11)
+    hold: int = 0  # a grapple's hold, the measures not put into wounds (§D.12)
     # an attack that needs no roll (S2 «бросать кубики не нужно»; S3: a helpless target is
     # bound or finished without one): its line as shown, with the house tag if any (escaped)
     auto: str | None = None

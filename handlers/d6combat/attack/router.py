@@ -29,7 +29,7 @@ from bot.store import ChatSettings, Store
 from handlers.d6combat.attack import view
 from handlers.d6combat.attack.flow import D6AttackFlow, Roll
 from handlers.d6combat.attack.tap import TAP, best_power, entry_of, npc_roll_key
-from handlers.d6combat.tracker.steps import D6Attack, D6Side
+from handlers.d6combat.tracker.steps import D6Attack, D6Side, spend_typed_attack
 from rules.d6.combat import (
     ActionKind,
     Manoeuvre,
@@ -121,6 +121,10 @@ async def d6_attack_command(
         return
     text, markup = view.draw(flow, state)
     await message.answer(text, reply_markup=markup)
+    # the attacker's die on the tracker, as «⚔️ Атака» sets it aside (§D.9)
+    await spend_typed_attack(
+        bot, message, store, profile, attack.key, state.target_name, rng, tuple(args.powers)
+    )
 
 
 async def _auto_attack(
@@ -217,6 +221,15 @@ def tracker_rollers(
     return who, aimed
 
 
+def last_powers(sheet: Sheet | None, powers: tuple[str, ...]) -> tuple[str, ...]:
+    """The powers the fighter last attacked with, when the sheet still has them all (any
+    case); none otherwise, and the sheet's highest is rolled (§D.7)."""
+    if sheet is None or not powers:
+        return ()
+    names = {p.name.casefold() for p in sheet.powers}
+    return powers if all(p.casefold() in names for p in powers) else ()
+
+
 def attack_from_tracker(
     profile: Profile,
     chat_id: int,
@@ -229,11 +242,12 @@ def attack_from_tracker(
     the tracker's step rolls it (the refusal's text, or the attack not stored yet)."""
     who, _aimed = tracker_rollers(chat_id, attacker, target)
     sheet, escapee = sheets
+    powers = last_powers(sheet, attacker.powers)
     best = best_power(sheet)
     try:
         ask = rolling.D6Ask(
             chance=None if best is not None else attacker.dice,
-            powers=(best,) if best is not None else (),
+            powers=powers or ((best,) if best is not None else ()),
             action=ActionKind.ATTACK,
             pursuit=pursuit(escapee.edges) if escapee is not None else 0,
         )

@@ -74,11 +74,12 @@ def best_power(sheet: Sheet | None) -> str | None:
 
 
 def wound_of(
-    choice: GainChoice, outcome: AttackResult, profile: Profile
+    choice: GainChoice, outcome: AttackResult, profile: Profile, hold: int = 1
 ) -> tuple[DifficultyKind, int] | None:
     """The wound a use of the gain deals (§D.11–§D.12): all of it, or what is left after the
     first measure went into knocking down (a shove) or holding (a grapple); a poisoned wound
-    by the final gain or the attacker's measures, as the table reads it (AMB-D11)."""
+    by the final gain or the attacker's measures, as the table reads it (AMB-D11). A grapple's
+    ``hold`` is the measures the attacker put into the hold (S3 «вправе распределить»)."""
     gain = outcome.gain
     if choice is GainChoice.POISON:
         poisoned = poison_wound(outcome, hit_body=True, profile=profile)
@@ -91,7 +92,7 @@ def wound_of(
         _down, bruise = shove(gain)
         return (bruise.kind, bruise.magnitude) if bruise is not None else None
     if choice is GainChoice.GRAPPLE:
-        _held, hurt = grapple(gain, 1)
+        _held, hurt = grapple(gain, hold)
         return (hurt.kind, hurt.magnitude) if hurt is not None else None
     return None
 
@@ -411,16 +412,20 @@ def _spend(state: D6AttackFlow, choice: str, profile: Profile, x: int = 0) -> Ou
     except ValueError:
         picked = None
     bad_threshold = picked is GainChoice.BREAK and x not in view.THRESHOLDS
+    # a grapple's hold: 1 on a button drawn before the split was offered (x 0)
+    hold = max(1, x) if picked is GainChoice.GRAPPLE else 0
+    bad_hold = picked is GainChoice.GRAPPLE and hold > state.outcome.gain
     if (
         picked is None
         or bad_threshold
+        or bad_hold
         or picked is GainChoice.SPLIT
         or (picked is GainChoice.MANOEUVRE and state.manoeuvre is None)
     ):
         raise Refused(render.invalid_button_text)
     foes = state.foes()
     target_name = foes[0][1] if foes else state.target_name
-    hurt = wound_of(picked, state.outcome, profile)
+    hurt = wound_of(picked, state.outcome, profile, hold=max(1, hold))
     poison = hurt[1] if picked is GainChoice.POISON and hurt is not None else 0
     after = state.model_copy(
         update={
@@ -428,6 +433,7 @@ def _spend(state: D6AttackFlow, choice: str, profile: Profile, x: int = 0) -> Ou
             "target_name": target_name,
             "poison": poison,
             "threshold": x if picked is GainChoice.BREAK else 0,
+            "hold": hold,
         }
     )
     spend = _wound_spend(foes[0], [hurt]) if hurt is not None and foes else None

@@ -119,6 +119,13 @@ def attack_text(state: D6AttackFlow) -> str:
     else:
         lines.append(_("No wound: the defence and the armour took it all (no fiasco)."))
     names = {d.key: d.name for d in state.defences}
+    for key in outcome.defender_fiascoes:
+        lines.append(
+            "💥 "
+            + _("{name}: the defence is a fiasco, it brings a complication.").format(
+                name=escape(names.get(key, key))
+            )
+        )
     for key, advantage in outcome.defender_advantages.items():
         lines.append(
             _("{name} gains +{n} for the next action against the attacker.").format(
@@ -152,9 +159,13 @@ def spent_text(state: D6AttackFlow) -> str:
             text += " " + _("Bruises: a physical wound {n}.").format(n=gain - 1)
         return text
     if state.spent == GainChoice.GRAPPLE:
-        text = _("A grapple: {whom} is held (−1 while held).").format(whom=whom)
-        if gain > 1:
-            text += " " + _("Wounds: a physical wound {n}.").format(n=gain - 1)
+        hold = max(1, state.hold)
+        if hold == 1:
+            text = _("A grapple: {whom} is held (−1 while held).").format(whom=whom)
+        else:
+            text = _("A grapple: {whom} is held (−{n} while held).").format(whom=whom, n=hold)
+        if gain > hold:
+            text += " " + _("Wounds: a physical wound {n}.").format(n=gain - hold)
         return text
     if state.spent == GainChoice.TAKE:
         return _("The item is taken from {whom}.").format(whom=whom)
@@ -241,6 +252,7 @@ def share_of(state: D6AttackFlow, index: int, code: str) -> Share | None:
 # An item's durability threshold offered for «Ломать и крушить!» (§D.11); the text names none,
 # and most things a fight breaks are flimsy (0) to sturdy (3).
 THRESHOLDS = (0, 1, 2, 3)
+GRAPPLE_HOLD_MAX = 6  # the most of a gain a grapple button puts into the hold
 
 
 def keyboard(
@@ -321,6 +333,13 @@ def keyboard(
         )
         for t in THRESHOLDS
     ]
+    # S3 «вправе распределить свой выигрыш между трудностью… и подходящими ранами»: «Захват»
+    # holds −1 and wounds with the rest; these put more of the gain into the hold.
+    for hold in range(2, min(outcome.gain, GRAPPLE_HOLD_MAX) + 1):
+        label = "🤼 " + _("Grapple −{n}").format(n=hold)
+        if outcome.gain > hold:
+            label += " · " + _("wound {n}").format(n=outcome.gain - hold)
+        choices.append(make(label, AttackAction.SPEND, x=hold, c=GainChoice.GRAPPLE))
     if split_offered(state):
         choices.append(make("⚔️ " + _("Share out the gain"), AttackAction.SPEND, c=GainChoice.SPLIT))
     if state.manoeuvre is not None:

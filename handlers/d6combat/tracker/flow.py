@@ -44,6 +44,8 @@ class D6InitFlow(FlowState):
     guard_by: str | None = None  # the NPC the Storyteller picked to protect someone
     note: str = ""  # the last step, as the tracker says it (escaped)
     on_edge: dict[str, int] = Field(default_factory=dict)  # §D.8 after a round of waiting
+    # the powers each fighter last attacked with (a typed /atk): «⚔️ Атака» rolls them again
+    powers: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     ended: bool = False
 
 

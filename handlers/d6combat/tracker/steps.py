@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram import Bot
+from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot import live as bot_live
 from bot.combat import TrackerStep
 from bot.runner import screen_of
 from bot.store import (
@@ -23,8 +25,9 @@ from bot.store import (
     Store,
 )
 from handlers.d6combat.tracker import view
-from handlers.d6combat.tracker.flow import KIND, D6InitFlow, Panel
+from handlers.d6combat.tracker.flow import KIND, ROUND_TTL, D6InitFlow, Panel
 from rules.d6 import initiative as d6i
+from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 
@@ -40,6 +43,7 @@ class D6Side:
     name: str
     user_id: int | None
     dice: int
+    powers: tuple[str, ...] = ()  # the powers they last attacked with, if any
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,53 @@ async def defend_for_attack(
     drawn = view.draw(flow.next(after), after, profile)
     step = TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), live, drawn)
     return D6Defence(slowness=defence.slowness, dice=fighter.sheet.alacrity, step=step)
+
+
+TYPED_ATTEMPTS = 3  # a typed attack's die, retried when a tap moved the tracker meanwhile
+
+
+async def spend_typed_attack(
+    bot: Bot,
+    message: Message,
+    store: Store,
+    profile: Profile,
+    attacker: str,
+    target: str | None,
+    rng: Rng | None,
+    powers: tuple[str, ...] = (),
+) -> None:
+    """A typed ``/atk`` during a d6 round is the attacker's action as the tracker's «⚔️ Атака»
+    is (§D.9): their highest die is set aside, so a defence against it is slow when lower.
+    A fighter who may not act now (not up, no die to cut in with) leaves the tracker as it is;
+    the attack itself stands. The powers it named are remembered for the fighter's next
+    one-tap attack."""
+    for _attempt in range(TYPED_ATTEMPTS):
+        tracker = await _live_tracker(store, message.chat.id, profile)
+        if tracker is None:
+            return
+        flow, live, state, current = tracker
+        if all(f.sheet.id != attacker for f in current.fighters):
+            return
+        try:
+            changed = d6i.act(current, attacker, rng)
+        except RulesInputError:
+            return
+        value = changed.log[-1].value if changed.log else None
+        note = (
+            view.attack_note(side_name(state, attacker), target, value)
+            if target is not None and value is not None
+            else ""
+        )
+        used = {**state.powers, attacker: powers} if powers else state.powers
+        after = state.model_copy(
+            update={"round": changed, "note": note, "panel": Panel.NONE, "powers": used}
+        )
+        drawn = view.draw(flow.next(after), after, profile)
+        advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
+        if advanced is not None:
+            shown = bot_live.Shown(KIND, advanced, live, drawn, ROUND_TTL, pin=True)
+            await bot_live.show_live(bot, store, message, shown)
+            return
 
 
 async def _live_tracker(

@@ -32,17 +32,18 @@ from bot.runner import (
     repeat,
     spending,
 )
-from bot.store import Flow
+from bot.store import Flow, SheetSpend
 from handlers.d6combat.attack.router import attack_from_tracker, tracker_rollers
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import KIND, D6InitFlow, Member, Panel, player_key
 from handlers.d6combat.tracker.steps import D6Side, refusal, side_name
 from rules.d6 import initiative as d6i
+from rules.d6.chance import DifficultyKind
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
-from rules.sheet import Sheet, SheetSystem
+from rules.sheet import Sheet, SheetSystem, add_wound
 
 STEPS = frozenset(
     {
@@ -245,7 +246,40 @@ def step(
         failed = error
         return refuse(lambda: refusal(failed))
     # A finished fight: the chat points at no tracker, and its message is unpinned.
-    return Advance(state=after, close=after.ended, ends_live=KIND if after.ended else None)
+    return Advance(
+        state=after,
+        close=after.ended,
+        ends_live=KIND if after.ended else None,
+        spends=on_edge_spends(after) if action is D6InitAction.NEW_ROUND else (),
+    )
+
+
+def on_edge_spends(state: D6InitFlow) -> tuple[SheetSpend, ...]:
+    """S3 «оказываются на взводе… и эта душевная рана мешает им концентрироваться»: «на
+    взводе» is a wound, so it goes onto the sheet in the step that starts the next round and
+    lowers every chance there like any other wound (§D.2, §D.8). A sheet already full of
+    wounds keeps what it has rather than stop the round."""
+    spends = []
+    for key, magnitude in state.on_edge.items():
+        member = state.members.get(key)
+        if member is None:
+            continue
+        change = _on_edge(magnitude)
+        if member.user_id is not None:
+            spends.append(SheetSpend(member.user_id, SheetSystem.D6, change, create=True))
+        else:
+            spends.append(SheetSpend(0, SheetSystem.D6, change, npc=member.name, create=True))
+    return tuple(spends)
+
+
+def _on_edge(magnitude: int) -> Callable[[Sheet], Sheet | None]:
+    def change(sheet: Sheet) -> Sheet | None:
+        try:
+            return add_wound(sheet, DifficultyKind.ON_EDGE, magnitude)
+        except RulesInputError:
+            return None
+
+    return change
 
 
 def _step(press: Press) -> D6InitFlow:
@@ -436,7 +470,9 @@ def _side(state: D6InitFlow, fighter: d6i.Fighter) -> D6Side:
     key = fighter.sheet.id
     member = state.members.get(key)
     name = member.name if member is not None else key
-    return D6Side(key, name, member.user_id if member is not None else None, fighter.sheet.alacrity)
+    user_id = member.user_id if member is not None else None
+    powers = state.powers.get(key, ())
+    return D6Side(key, name, user_id, fighter.sheet.alacrity, powers)
 
 
 def _attack(press: Press, current: d6i.Round, index: int) -> Outcome[D6InitFlow]:

@@ -15,6 +15,8 @@ from rules.sheet import Sheet
 def kind_name(kind: DifficultyKind) -> str:
     if kind is DifficultyKind.MENTAL_WOUND:
         return _("mental wound")
+    if kind is DifficultyKind.ON_EDGE:
+        return _("on edge (mental wound)")
     return _("physical wound")
 
 

@@ -74,3 +74,21 @@ async def test_from_the_sheet_and_bad_input(d6: Table) -> None:
     assert "(Сила 2 + Ловкость 2)" in d6.session.sent[-1].text
     await d6.say(ANNA, "/vs 99")
     assert "/vs 4 3" in d6.session.sent[-1].text
+
+
+async def test_the_storyteller_contests_as_the_npc_named_first(d6: Table) -> None:
+    from rules.sheet import Sheet, SheetSystem, set_power
+
+    def write(sheet: Sheet) -> Sheet:
+        return set_power(sheet, "сабля", 2)
+
+    d6.session.admins.add(VERA.id)
+    await d6.store.update_npc(d6.chat.id, SheetSystem.D6, "Атаман", write)
+    await d6.say(VERA, "/vs атаман 4 3")
+    text = d6.session.sent[-1].text
+    assert "Атаман" in text
+    assert "Vera" not in text
+    await d6.say(VERA, "/vs атаман сабля")
+    text = d6.session.sent[-1].text
+    assert "Атаман" in text
+    assert "Vera" not in text

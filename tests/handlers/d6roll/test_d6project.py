@@ -94,3 +94,30 @@ async def test_bad_input_and_the_d10_games(d6: Table) -> None:
     await d6.store.update_chat(d6.chat.id, profile="mage")
     await d6.say(ANNA, "/project 5")
     assert "/ext" in d6.session.sent[-1].text
+
+
+async def test_a_d6_roll_in_reply_to_a_project_counts_toward_it(d6: Table) -> None:
+    await d6.say(ANNA, "/project 30 Построить мост")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    data = press(sent.reply_markup, ProjectAction.ROLL, 4)
+    await d6.say(ANNA, "/r 5", reply_to=BORIS, replied_id=mid, replied_markup=sent.reply_markup)
+    after = await state(d6, data)
+    assert after.used == {f"u{ANNA.id}": 1}
+    assert len(after.history) == 1
+    rolled = after.history[-1].split(": ", 1)[1].split(" — ")[0]
+    assert len([c for c in rolled if c.isdigit()]) == 5
+    assert "Построить мост" in d6.session.edits[-1].text
+
+
+async def test_a_roll_in_reply_to_a_project_does_not_spend_luck(d6: Table) -> None:
+    await d6.say(ANNA, "/project 3")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    data = press(sent.reply_markup, ProjectAction.ROLL, 4)
+    await d6.say(ANNA, "/set удача 2")
+    await d6.say(
+        ANNA, "/r 2 удача 1", reply_to=BORIS, replied_id=mid, replied_markup=sent.reply_markup
+    )
+    assert "удачи" in d6.session.sent[-1].text.casefold()
+    assert (await state(d6, data)).used == {}

@@ -11,7 +11,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.store import Flow
 from handlers.d6combat.attack import view
-from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback
+from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6combat.attack.flow import D6AttackFlow, Roll
 from rules import profiles
 from rules.d6.combat import resolve_attack
@@ -92,3 +92,42 @@ def test_the_usage_names_the_gm_in_the_d6_words(i18n: I18n) -> None:
     russian = view.usage_text() + view.name_the_npc_text()
     assert "атака на НПС сценариста; сценарист пишет" in russian
     assert "Рассказчик" not in russian
+
+
+def test_a_defence_with_no_measures_is_named_a_fiasco() -> None:
+    flat = BANDIT.model_copy(update={"faces": (3,), "measures": 0})
+    state = ROLLED.model_copy(
+        update={
+            "defences": (flat,),
+            "outcome": resolve_attack(2, {flat.key: 0}, None, attacker=ATTACK.key),
+        }
+    )
+    text, _markup = view.draw(FLOW, state, D6)
+    assert "💥 Бандит &lt;1&gt;: фиаско в защите — будет осложнение." in text.splitlines()
+
+
+def test_a_grapple_offers_the_gains_split_between_the_hold_and_the_wounds() -> None:
+    hit = ROLLED.model_copy(update={"outcome": resolve_attack(3, {}, None, attacker=ATTACK.key)})
+    _text, markup = view.draw(FLOW, hit, D6)
+    assert markup is not None
+    grapples = [
+        (button.text, D6AttackCallback.unpack(button.callback_data or "").x)
+        for row in markup.inline_keyboard
+        for button in row
+        if D6AttackCallback.unpack(button.callback_data or "").c == GainChoice.GRAPPLE
+    ]
+    assert grapples == [("Захват", 0), ("🤼 Захват −2 · рана 1", 2), ("🤼 Захват −3", 3)]
+
+
+def test_a_grapple_with_more_in_the_hold_wounds_with_the_rest() -> None:
+    from handlers.d6combat.attack.tap import wound_of
+    from rules.d6.chance import DifficultyKind
+
+    outcome = resolve_attack(3, {}, None, attacker=ATTACK.key)
+    assert wound_of(GainChoice.GRAPPLE, outcome, D6, hold=2) == (DifficultyKind.PHYSICAL_WOUND, 1)
+    assert wound_of(GainChoice.GRAPPLE, outcome, D6, hold=3) is None
+    spent = ROLLED.model_copy(update={"outcome": outcome, "spent": GainChoice.GRAPPLE, "hold": 2})
+    text, _markup = view.draw(FLOW, spent, D6)
+    assert text.splitlines()[-1] == (
+        "Захват: Бандит &lt;1&gt; в захвате (−2, пока держат). Раны: телесная рана 1."
+    )

@@ -242,3 +242,27 @@ async def test_a_target_pressed_on_an_older_list_is_refused(d6: Table) -> None:
     await d6.tap(ANNA, init_button(listed, D6InitAction.ATTACK, "Boris"), tracker)
     assert d6.session.answers[-1].show_alert
     assert await state_of(d6) == before
+
+
+def test_a_one_tap_attack_rolls_the_powers_last_used_not_the_highest() -> None:
+    import random
+
+    from handlers.d6combat.attack.router import attack_from_tracker, last_powers
+    from handlers.d6combat.tracker.steps import D6Side
+    from rules.profiles import get
+    from rules.sheet import new_sheet
+
+    sheet = set_power(set_power(new_sheet(D6), "сабля", 3), "хитрость", 1)
+    target = D6Side("u2", "Boris", BORIS.id, 3)
+    used = D6Side("u1", "Anna", ANNA.id, 3, ("Хитрость",))
+    fresh = D6Side("u1", "Anna", ANNA.id, 3)
+    profile = get("d6")
+    again = attack_from_tracker(profile, -5, used, target, (sheet, None), random.Random(1))
+    best = attack_from_tracker(profile, -5, fresh, target, (sheet, None), random.Random(1))
+    assert not isinstance(again, str)
+    assert not isinstance(best, str)
+    assert isinstance(again.state, D6AttackFlow)
+    assert isinstance(best.state, D6AttackFlow)
+    assert len(again.state.attack.faces) == 1
+    assert len(best.state.attack.faces) == 3
+    assert last_powers(sheet, ("меч",)) == ()  # a power no longer on the sheet: the highest

@@ -10,6 +10,8 @@ import pytest
 from bot.store import flow_key
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import KIND, D6InitFlow
+from rules.d6.chance import DifficultyKind
+from rules.sheet import SheetSystem
 from tests.handlers.conftest import Table, buttons, player
 
 ANNA = player(1, "Anna")
@@ -198,6 +200,9 @@ async def test_a_round_of_waiting_puts_everyone_on_edge(d6: Table) -> None:
     text, markup = last_screen(d6)
     assert "на взводе −2" in text
     assert "выжидать нельзя" in text.casefold() or "не может выжидать" in text.casefold()
+    sheet = await d6.store.load_sheet(d6.chat.id, ANNA.id, SheetSystem.D6)
+    assert sheet is not None
+    assert [(w.kind, w.magnitude) for w in sheet.wounds] == [(DifficultyKind.ON_EDGE, 2)]
     assert all(
         D6InitCallback.unpack(b.callback_data or "").a is not D6InitAction.HOLD
         for b in buttons(markup)
@@ -302,3 +307,20 @@ async def test_g_d11_a_full_tie_goes_to_a_coin(d6: Table) -> None:
     await d6.say(BORIS, "/init 2")
     text, _markup = last_screen(d6)
     assert "ничью решил чёт-нечет" in text
+
+
+async def test_a_typed_attack_in_a_round_sets_the_attackers_die_aside(d6: Table) -> None:
+    await d6.say(ANNA, "/init 3")
+    await d6.say(BORIS, "/init 3")
+    before = (await state_of(d6)).round
+    assert before is not None
+    assert before.up is not None
+    up = before.up.actor
+    user = ANNA if up == f"u{ANNA.id}" else BORIS
+    other = BORIS if user is ANNA else ANNA
+    await d6.say(user, "/atk 2", reply_to=other)
+    after = (await state_of(d6)).round
+    assert after is not None
+    assert len(after.log) == len(before.log) + 1
+    assert after.log[-1].actor == up
+    assert after.log[-1].value == before.up.value

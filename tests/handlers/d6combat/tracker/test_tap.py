@@ -136,3 +136,28 @@ def test_a_fight_that_never_started_takes_no_step() -> None:
 
 def test_the_d6_tracker_answers_only_in_a_d6_chat() -> None:
     assert TAP.system is GameSystem.D6
+
+
+def test_on_edge_goes_onto_the_sheets_as_a_wound_that_lowers_the_chance() -> None:
+    from handlers.d6combat.tracker.tap import on_edge_spends
+    from rules.d6.chance import DifficultyKind, difficulty_total
+    from rules.sheet import SheetSystem, new_sheet
+
+    state = fight().model_copy(
+        update={
+            "on_edge": {player_key(ANNA.id): 2, "n:гуль": 3},
+            "members": {
+                **fight().members,
+                "n:гуль": Member(name="Гуль", user_id=None),
+            },
+        }
+    )
+    spends = on_edge_spends(state)
+    assert [(s.user_id, s.npc, s.create) for s in spends] == [
+        (ANNA.id, None, True),
+        (0, "Гуль", True),
+    ]
+    sheet = spends[0].change(new_sheet(SheetSystem.D6))
+    assert sheet is not None
+    assert [(w.kind, w.magnitude) for w in sheet.wounds] == [(DifficultyKind.ON_EDGE, 2)]
+    assert difficulty_total(sheet.wounds, D6) == 2
