@@ -1,8 +1,8 @@
 # The bot as one small image: python -m bot, as an unprivileged user. The same image runs the
 # playground: docker run --rm --network host IMAGE python -m bot playground --no-browser
-# The exact release; pin its digest too where you build (python:TAG@sha256:..., README
-# "Dependencies").
-FROM python:3.11.13-slim-bookworm
+# Pinned by digest (the multi-platform index of the official image), the tag beside it for
+# the reader: a tag moved on the registry cannot change what is built (README "Dependencies").
+FROM python:3.11.16-slim-bookworm@sha256:0bee7276f83efd4a1ee05bbbf4281d95ed28e079220a9457f25a93e3f1e3c31b
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

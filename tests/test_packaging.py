@@ -95,3 +95,19 @@ def test_the_image_installs_the_lock_before_the_code_and_holds_every_package() -
     assert "-r requirements.lock" in install
     packages = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
     assert {re.sub(r"\*$", "", p) for p in packages} | {"locales"} <= set(copied[1:])
+
+
+def test_every_image_is_pinned_by_digest() -> None:
+    """The Dockerfile's base and every image the compose file runs name a digest, so a tag
+    moved on the registry cannot change what is built or run (README "Dependencies")."""
+    pinned = re.compile(r"^[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}$")
+    docker = ROOT / "Dockerfile"
+    bases = [
+        line.split()[1] for line in docker.read_text().splitlines() if line.startswith("FROM ")
+    ]
+    compose = (ROOT / "docker-compose.yml").read_text().splitlines()
+    images = [line.split("image:", 1)[1].strip() for line in compose if "image:" in line]
+    assert bases
+    assert images
+    for image in bases + images:
+        assert pinned.match(image), image
