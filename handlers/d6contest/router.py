@@ -40,6 +40,51 @@ def make_router() -> Router:
     return router
 
 
+class _TooManySides(Exception):
+    """More sides typed than the chat's game lets a contest have."""
+
+
+async def _as_npc(
+    message: Message,
+    store: Store,
+    bot: Bot | None,
+    chat_settings: ChatSettings | None,
+    who: rolling.Roller,
+    line: str,
+) -> tuple[rolling.Roller, str]:
+    """Whoever runs the game, starting the line with an NPC's name, challenges as that NPC
+    (its sheet, its name on the contest); anyone else challenges as themselves."""
+    named = await npcs.npc_at_start(store, message.chat.id, SheetSystem.D6, line)
+    if named is None or bot is None or chat_settings is None:
+        return who, line
+    if not await runs_game(
+        bot, message.chat, chat_settings, message.from_user, message.sender_chat
+    ):
+        return who, line
+    name, rest = named
+    return rolling.Roller(who.chat_id, who.user_id, name, npc=name), rest
+
+
+async def _challenger(
+    store: Store, who: rolling.Roller, profile: Profile, line: str, words: list[str]
+) -> tuple[rolling.D6Pool, list[int]]:
+    """The challenger's pool and the chances of opponents typed as numbers («/vs 4 3»: a
+    chance of 4 against a chance of 3), or a pool from the sheet's powers and no such
+    opponents; a line that is neither is an ArgumentsError."""
+    if all(w.isdecimal() and len(w) <= 2 for w in words):
+        chances = [int(w) for w in words]
+        if len(chances) > SIDES_MAX or not all(1 <= c <= 30 for c in chances):
+            raise ArgumentsError(Problem.NOT_A_NUMBER)
+        if len(chances) > sides_max(profile):
+            raise _TooManySides
+        pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask(chance=chances[0]))
+        return pool, chances[1:]
+    args = parse_d6_arguments(line)
+    if args.auto:  # a contest is rolled by every side (S2 «Состязания»)
+        raise ArgumentsError(Problem.NOT_A_NUMBER)
+    return await rolling.d6_pool(store, who, profile, rolling.D6Ask.typed(args)), []
+
+
 async def d6_vs_command(
     message: Message,
     command: CommandObject,
@@ -51,37 +96,16 @@ async def d6_vs_command(
 ) -> None:
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
-    line = command.args or ""
-    named = await npcs.npc_at_start(store, message.chat.id, SheetSystem.D6, line)
-    if (
-        named is not None
-        and bot is not None
-        and chat_settings is not None
-        and await runs_game(bot, message.chat, chat_settings, user, message.sender_chat)
-    ):
-        name, line = named
-        who = rolling.Roller(who.chat_id, who.user_id, name, npc=name)
+    who, line = await _as_npc(message, store, bot, chat_settings, who, command.args or "")
     words = tokenize(line)
     if not words:
         await message.answer(view.usage_text())
         return
-    numbers = all(w.isdecimal() and len(w) <= 2 for w in words)
-    opponents: list[int] = []
     try:
-        if numbers:
-            chances = [int(w) for w in words]
-            if len(chances) > SIDES_MAX or not all(1 <= c <= 30 for c in chances):
-                raise ArgumentsError(Problem.NOT_A_NUMBER)
-            if len(chances) > sides_max(profile):
-                await message.answer(view.two_sides_text())
-                return
-            pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask(chance=chances[0]))
-            opponents = chances[1:]
-        else:
-            args = parse_d6_arguments(line)
-            if args.auto:  # a contest is rolled by every side (S2 «Состязания»)
-                raise ArgumentsError(Problem.NOT_A_NUMBER)
-            pool = await rolling.d6_pool(store, who, profile, rolling.D6Ask.typed(args))
+        pool, opponents = await _challenger(store, who, profile, line, words)
+    except _TooManySides:
+        await message.answer(view.two_sides_text())
+        return
     except ArgumentsError:
         await message.answer(view.usage_text())
         return

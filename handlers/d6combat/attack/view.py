@@ -3,6 +3,7 @@ their faces, then the gain, the defenders' advantages, and the choices for the g
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -255,61 +256,81 @@ THRESHOLDS = (0, 1, 2, 3)
 GRAPPLE_HOLD_MAX = 6  # the most of a gain a grapple button puts into the hold
 
 
+# Makes one of the panel's buttons: its label, action, number and choice.
+_Make = Callable[..., InlineKeyboardButton]
+
+
 def keyboard(
     flow: Flow, state: D6AttackFlow, profile: Profile | None = None
 ) -> InlineKeyboardMarkup | None:
+    """The panel's buttons at each stage: the defences and armour before the result, the
+    shares of a split gain, or the ways to spend a hit's gain."""
+
     def make(text: str, action: AttackAction, x: int = 0, c: str = "") -> InlineKeyboardButton:
         data = D6AttackCallback(f=flow.id, v=flow.version, a=action, x=x, c=c)
         return table_text.button(text, data)
 
     outcome = state.outcome
-    rows: list[list[InlineKeyboardButton]] = []
     if outcome is None:
-        if len(state.defences) < DEFENDERS_MAX:
-            rows.append([make("🛡 " + _("Defend"), AttackAction.DEFEND, FROM_SHEET)])
-            rows.append([make(f"🛡{n}", AttackAction.DEFEND, n) for n in CHANCES])
-        if state.armour is None:
-            rows.append([make(f"🪖{n}", AttackAction.ARMOUR, n) for n in CHANCES])
-        if any(effort_offered(r, profile) for r in (state.attack, *state.defences)):
-            rows.append(
-                [
-                    make("💪 " + _effort_price(fuel), AttackAction.EFFORT, n)
-                    for n, fuel in EFFORT_PRICES.items()
-                ]
-            )
-        last = [make("🏁 " + _("Result"), AttackAction.RESOLVE)]
-        if state.foes():
-            last.append(
-                make("🩸 " + _("Result: into a wound"), AttackAction.RESOLVE, RESOLVE_INTO_WOUND)
-            )
-        rows.append(last)
-        return InlineKeyboardMarkup(inline_keyboard=rows)
+        return InlineKeyboardMarkup(inline_keyboard=_open_rows(state, profile, make))
     if not outcome.hit or state.spent is not None:
         return None
     if state.splitting:
-        for k, (_uid, name) in enumerate(state.foes()):
-            row = [
-                make(f"🩸 {name} +1", AttackAction.SHARE, x=k, c=ShareUse.PHYSICAL),
-                make(f"🧠 {name} +1", AttackAction.SHARE, x=k, c=ShareUse.MENTAL),
-            ]
-            if state.manoeuvre is Manoeuvre.DIFFICULTY:
-                row.append(make(f"⛓ {name} −1", AttackAction.SHARE, x=k, c=ShareUse.MANOEUVRE))
-            rows.append(row)
-        if state.manoeuvre is Manoeuvre.ADVANTAGE:
-            rows.append(
-                [
-                    make(
-                        "✨ " + _("Advantage +1"),
-                        AttackAction.SHARE,
-                        x=ALLY,
-                        c=ShareUse.MANOEUVRE,
-                    )
-                ]
-            )
+        return InlineKeyboardMarkup(inline_keyboard=_split_rows(state, make))
+    return InlineKeyboardMarkup(inline_keyboard=render.rows(_gain_choices(state, make), 2))
+
+
+def _open_rows(
+    state: D6AttackFlow, profile: Profile | None, make: _Make
+) -> list[list[InlineKeyboardButton]]:
+    """Before the result: defend (from the sheet or a chance), armour, an effort, the result."""
+    rows: list[list[InlineKeyboardButton]] = []
+    if len(state.defences) < DEFENDERS_MAX:
+        rows.append([make("🛡 " + _("Defend"), AttackAction.DEFEND, FROM_SHEET)])
+        rows.append([make(f"🛡{n}", AttackAction.DEFEND, n) for n in CHANCES])
+    if state.armour is None:
+        rows.append([make(f"🪖{n}", AttackAction.ARMOUR, n) for n in CHANCES])
+    if any(effort_offered(r, profile) for r in (state.attack, *state.defences)):
         rows.append(
-            [make("↩ " + (_("Take back") if state.split else _("Back")), AttackAction.UNDO)]
+            [
+                make("💪 " + _effort_price(fuel), AttackAction.EFFORT, n)
+                for n, fuel in EFFORT_PRICES.items()
+            ]
         )
-        return InlineKeyboardMarkup(inline_keyboard=rows)
+    last = [make("🏁 " + _("Result"), AttackAction.RESOLVE)]
+    if state.foes():
+        last.append(
+            make("🩸 " + _("Result: into a wound"), AttackAction.RESOLVE, RESOLVE_INTO_WOUND)
+        )
+    rows.append(last)
+    return rows
+
+
+def _split_rows(state: D6AttackFlow, make: _Make) -> list[list[InlineKeyboardButton]]:
+    """A gain shared out: a point at a time to each foe's wounds (or the manoeuvre's
+    difficulty), an ally's advantage, and a way back."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for k, (_uid, name) in enumerate(state.foes()):
+        row = [
+            make(f"🩸 {name} +1", AttackAction.SHARE, x=k, c=ShareUse.PHYSICAL),
+            make(f"🧠 {name} +1", AttackAction.SHARE, x=k, c=ShareUse.MENTAL),
+        ]
+        if state.manoeuvre is Manoeuvre.DIFFICULTY:
+            row.append(make(f"⛓ {name} −1", AttackAction.SHARE, x=k, c=ShareUse.MANOEUVRE))
+        rows.append(row)
+    if state.manoeuvre is Manoeuvre.ADVANTAGE:
+        rows.append(
+            [make("✨ " + _("Advantage +1"), AttackAction.SHARE, x=ALLY, c=ShareUse.MANOEUVRE)]
+        )
+    rows.append([make("↩ " + (_("Take back") if state.split else _("Back")), AttackAction.UNDO)])
+    return rows
+
+
+def _gain_choices(state: D6AttackFlow, make: _Make) -> list[InlineKeyboardButton]:
+    """What a hit's gain may buy: a wound, a shove, a grapple (with more of it in the hold),
+    the item, poison, breaking a thing, sharing it out, the manoeuvre."""
+    outcome = state.outcome
+    assert outcome is not None
     choices = [
         make(
             _("Physical wound {n}").format(n=outcome.gain),
@@ -317,8 +338,6 @@ def keyboard(
             c=GainChoice.PHYSICAL,
         ),
         make(_("Mental wound {n}").format(n=outcome.gain), AttackAction.SPEND, c=GainChoice.MENTAL),
-    ]
-    choices += [
         make(_("Shove"), AttackAction.SPEND, c=GainChoice.SHOVE),
         make(_("Grapple"), AttackAction.SPEND, c=GainChoice.GRAPPLE),
         make(_("Take the item"), AttackAction.SPEND, c=GainChoice.TAKE),
@@ -350,7 +369,7 @@ def keyboard(
                 c=GainChoice.MANOEUVRE,
             )
         )
-    return InlineKeyboardMarkup(inline_keyboard=render.rows(choices, 2))
+    return choices
 
 
 def auto_line(label: str, gain: int, profile: Profile) -> str:
