@@ -424,7 +424,14 @@ async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], Roun
         seen = len(chat.messages)
         await game.measure(f"🎯 {target}", game.press(actor, tracker, f"🎯 {target}"), tap=True)
         attack.attacker_taps += 1
-        panel = await new_d6_attack(chat, seen, game.answer)
+        try:
+            panel = await new_d6_attack(chat, seen, game.answer)
+        except AssertionError:
+            # An earlier hit may have left the one up with no chance at all («шанс 0»): the
+            # rules refuse that attack, and the round is measured as far as it went.
+            if "шанс 0" not in (game.answer or ""):
+                raise
+            break
         defender = players.get(target, master)
         await game.measure(f"«Защита» ({target})", game.press(defender, panel, "Защита"), tap=True)
         attack.defender_taps = 1
