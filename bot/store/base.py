@@ -56,7 +56,9 @@ HIDDEN_CAP = 200  # hidden rolls kept per chat: the oldest goes when one more is
 ACTORS_KEPT = 480  # a flow's "version:user" pairs, in characters: the last 20-odd steps
 FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
 
-CONNECT_TIMEOUT = 0.5
+# A connection is made rarely (the pool keeps them); a busy host or a cluster's first slot
+# map can take a second to accept one, and an unreachable Redis is refused at once anyway.
+CONNECT_TIMEOUT = 2.0
 COMMAND_TIMEOUT = 1.0
 POOL_SIZE = 64
 POOL_WAIT = 1.0
