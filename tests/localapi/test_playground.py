@@ -3,6 +3,7 @@ to explain itself — replies held by a group's budget, the bot's name, the icon
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -155,3 +156,53 @@ async def test_an_admin_closes_and_reopens_a_topic(served: tuple[Playground, str
         f"{url}/api/topics/close", {"chat_id": FORUM_ID, "message_thread_id": 999, "user_id": 1001}
     )
     assert status == 404
+
+
+async def test_a_button_in_a_topic_is_pressed_as_any_other(served: tuple[Playground, str]) -> None:
+    playground, url = served
+    api = playground.api
+    mage = playground.forum.topic("Маг").message_thread_id
+    markup = {"inline_keyboard": [[{"text": "Ещё", "callback_data": "again"}]]}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            api.method_url("sendMessage"),
+            json={
+                "chat_id": FORUM_ID,
+                "text": "бросок",
+                "message_thread_id": mage,
+                "reply_markup": markup,
+            },
+        ) as sent,
+    ):
+        message = (await sent.json())["result"]
+    assert message["message_thread_id"] == mage
+
+    async def the_bot_answers() -> None:
+        await api.wait_for(lambda: bool(api.callback_queries))
+        query = next(iter(api.callback_queries.values()))
+        assert query.message_id == message["message_id"]
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(
+                api.method_url("answerCallbackQuery"),
+                json={"callback_query_id": query.id, "text": "ок"},
+            ) as answered,
+        ):
+            assert answered.status == 200
+
+    answering = asyncio.create_task(the_bot_answers())
+    status, pressed = await post(
+        f"{url}/api/press",
+        {
+            "chat_id": FORUM_ID,
+            "user_id": 1002,
+            "message_id": message["message_id"],
+            "data": "again",
+        },
+    )
+    await answering
+    assert status == 200
+    assert pressed["answer"]["text"] == "ок"
+    update = api.take_updates()[-1]["callback_query"]
+    assert update["message"]["message_thread_id"] == mage
