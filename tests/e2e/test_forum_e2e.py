@@ -24,7 +24,8 @@ async def test_a_roll_in_a_topic_is_answered_in_that_topic(world: BotLauncher) -
     api = world.api
     master = api.add_user("Мастер", language_code="ru")
     anya = api.add_user("Аня", language_code="ru")
-    forum = add_forum(api, "Клуб", owner=master, members=[anya])
+    boris = api.add_user("Борис", language_code="ru")
+    forum = add_forum(api, "Клуб", owner=master, members=[anya, boris])
     mage = InChat(api, forum, "Маг")
     general = mage.in_topic(None)
 
@@ -32,6 +33,12 @@ async def test_a_roll_in_a_topic_is_answered_in_that_topic(world: BotLauncher) -
     assert roll.topic_id == mage.thread_id
     assert roll in mage.messages
     assert roll not in general.messages
+
+    ages = mage.in_topic("Тёмные века")
+    tracker = await ages.say(anya, "/init 6")
+    assert tracker.topic_id == ages.thread_id
+    await ages.press(boris, tracker, "Бросить инициативу")  # edited in place, in its topic
+    assert tracker in ages.messages
 
     in_general = await general.say(anya, "/r 3")
     assert in_general.topic_id is None
