@@ -1061,6 +1061,8 @@ class FakeBotApi:
             "sendChatAction": self._send_chat_action,
             "copyMessage": self._copy_message,
             "forwardMessage": self._forward_message,
+            "copyMessages": self._copy_messages,
+            "forwardMessages": self._forward_messages,
             "createForumTopic": self._create_forum_topic,
             "editForumTopic": self._edit_forum_topic,
             "closeForumTopic": self._close_forum_topic,
@@ -2572,6 +2574,28 @@ class FakeBotApi:
             extra["reply_markup"] = markup
         copied = self._repost(params, original, extra, keys)
         return {"message_id": copied.message_id}
+
+    async def _copy_messages(self, params: JsonDict) -> list[JsonDict]:
+        return [
+            await self._copy_message({**params, "message_id": message_id})
+            for message_id in self._message_ids(params)
+        ]
+
+    async def _forward_messages(self, params: JsonDict) -> list[JsonDict]:
+        forwarded = [
+            await self._forward_message({**params, "message_id": message_id})
+            for message_id in self._message_ids(params)
+        ]
+        return [{"message_id": message["message_id"]} for message in forwarded]
+
+    def _message_ids(self, params: JsonDict) -> list[int]:
+        """copyMessages' and forwardMessages' ids: 1 to 100, all there before any is sent."""
+        ids: list[int] = sorted(set(params["message_ids"]))
+        if not 1 <= len(ids) <= 100:
+            raise bad_request("message identifiers are not specified")
+        for message_id in ids:
+            self._source_message({**params, "message_id": message_id}, "copy")
+        return ids
 
     async def _forward_message(self, params: JsonDict) -> JsonDict:
         original = self._source_message(params, "forward")

@@ -320,3 +320,24 @@ async def test_copies_and_forwards_go_to_the_topic_given(
         message_id=ages.message_thread_id,
     )  # fmt: skip
     assert (status, body["description"]) == (400, "Bad Request: message can't be copied")
+
+
+async def test_several_copies_go_to_the_topic_given(
+    fake_api: FakeBotApi, forum: FakeChat, player: FakeUser, http: aiohttp.ClientSession
+) -> None:
+    ages = forum.topic("Тёмные века").message_thread_id
+    typed = [fake_api.send_text(forum, player, f"строка {i}").message_id for i in (1, 2)]
+    for method in ("copyMessages", "forwardMessages"):
+        status, body = await call(
+            http,
+            fake_api,
+            method,
+            chat_id=forum.id,
+            from_chat_id=forum.id,
+            message_ids=typed,
+            message_thread_id=ages,
+        )
+        assert status == 200, body
+        copies = [forum.message(m["message_id"]) for m in body["result"]]
+        assert [c.text for c in copies if c is not None] == ["строка 1", "строка 2"]
+        assert all(c is not None and c.topic_id == ages for c in copies)
