@@ -22,8 +22,9 @@ and the page with its small JSON API:
   a document (``sendDocument``)
   also with ``document``: ``{"file_name", "file_size", "url"}``, its caption as ``text``;
 - ``POST /api/topics/close`` and ``POST /api/topics/reopen`` ``{"chat_id", "user_id",
-  "message_thread_id"}`` — an admin (or the topic's creator) closes or reopens a topic, as
-  in Telegram's topic menu;
+  "message_thread_id"}`` — an admin (or the topic's creator) closes or reopens a topic (null:
+  General, admins only), as in Telegram's topic menu: 403 for anyone else, 404 for no such
+  topic, 409 if it already is; the answer is ``{"message_id", "topics"}``;
 - ``GET /api/files/ID`` — a document's bytes (its ``url`` above);
 - ``POST /api/press`` ``{"chat_id", "user_id", "message_id", "data"}`` — a user presses an
   inline button; the answer (a toast or an alert) comes back once the bot has given it;
@@ -254,7 +255,11 @@ class Playground:
     def _topics(chat: FakeChat) -> list[JsonDict]:
         """A forum's topics as its topic list shows them: General first, then the others in
         the order they were made; deleted ones are gone."""
-        general: JsonDict = {"message_thread_id": None, "name": GENERAL_NAME, "closed": False}
+        general: JsonDict = {
+            "message_thread_id": None,
+            "name": GENERAL_NAME,
+            "closed": chat.general_closed,
+        }
         return [general] + [
             {"message_thread_id": t.message_thread_id, "name": t.name, "closed": t.closed}
             for t in chat.topics.values()
@@ -361,8 +366,10 @@ class Playground:
         body = await self._body(request)
         user = self._user(body.get("user_id"))
         chat = self._chat(body.get("chat_id"), user)
-        thread_id = body.get("message_thread_id")
-        if isinstance(thread_id, bool) or not isinstance(thread_id, int):
+        thread_id = body.get("message_thread_id")  # null: General
+        if thread_id is not None and (
+            isinstance(thread_id, bool) or not isinstance(thread_id, int)
+        ):
             raise web.HTTPBadRequest(text="message_thread_id must be a topic's number")
         toggle = self.api.close_topic if closed else self.api.reopen_topic
         try:

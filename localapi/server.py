@@ -810,6 +810,7 @@ class FakeChat:
     id_gaps: tuple[int, ...] = ()
     # A forum's topics by thread id, in the order they were created (General is not one).
     topics: dict[int, ForumTopic] = field(default_factory=dict)
+    general_closed: bool = False  # a forum's General topic, closed by an admin
     _stored: int = 0
 
     def advance(self) -> None:
@@ -1068,6 +1069,8 @@ class FakeBotApi:
             "closeForumTopic": self._close_forum_topic,
             "reopenForumTopic": self._reopen_forum_topic,
             "deleteForumTopic": self._delete_forum_topic,
+            "closeGeneralForumTopic": self._close_general_forum_topic,
+            "reopenGeneralForumTopic": self._reopen_general_forum_topic,
         }
 
     # ----- lifecycle -------------------------------------------------------------------------
@@ -1476,6 +1479,8 @@ class FakeBotApi:
         if thread_id is None and replied is not None:
             thread_id = replied.topic_id
         if thread_id is None:
+            if chat.general_closed and not chat.is_admin(user):
+                raise TopicClosedError("General is closed")
             return None
         topic = chat.topics.get(thread_id)
         if topic is None or topic.deleted:
@@ -1513,12 +1518,16 @@ class FakeBotApi:
         chat.topics[topic.message_thread_id] = topic
         return topic
 
-    def close_topic(self, chat: FakeChat, topic: ForumTopic | int, by: FakeUser) -> ChatMessage:
-        """``by`` (an admin or the topic's creator) closes a topic: only admins write there
-        now, the bot's posts get TOPIC_CLOSED."""
+    def close_topic(
+        self, chat: FakeChat, topic: ForumTopic | int | None, by: FakeUser
+    ) -> ChatMessage:
+        """``by`` (an admin, or the topic's creator) closes a topic (None: General): only
+        admins write there now, the bot's posts get TOPIC_CLOSED."""
         return self._toggle_topic(chat, topic, by, closed=True)
 
-    def reopen_topic(self, chat: FakeChat, topic: ForumTopic | int, by: FakeUser) -> ChatMessage:
+    def reopen_topic(
+        self, chat: FakeChat, topic: ForumTopic | int | None, by: FakeUser
+    ) -> ChatMessage:
         return self._toggle_topic(chat, topic, by, closed=False)
 
     def delete_topic(self, chat: FakeChat, topic: ForumTopic | int, by: FakeUser) -> None:
@@ -1536,15 +1545,24 @@ class FakeBotApi:
         return found
 
     def _toggle_topic(
-        self, chat: FakeChat, topic: ForumTopic | int, by: FakeUser, *, closed: bool
+        self, chat: FakeChat, topic: ForumTopic | int | None, by: FakeUser, *, closed: bool
     ) -> ChatMessage:
+        key = "forum_topic_closed" if closed else "forum_topic_reopened"
+        if topic is None:
+            if not chat.is_forum:
+                raise LookupError(f"chat {chat.id} is not a forum")
+            if not chat.is_admin(by):
+                raise PermissionError(f"{by.first_name} may not close or reopen General")
+            if chat.general_closed == closed:
+                raise ValueError(f"General is already {'closed' if closed else 'open'}")
+            chat.general_closed = closed
+            return self._topic_service(chat, by, None, {key: {}}, announce=True)
         found = self._live_topic(chat, topic)
         if not chat.is_admin(by) and found.creator_id != by.id:
             raise PermissionError(f"{by.first_name} may not close or reopen {found.name!r}")
         if found.closed == closed:
             raise ValueError(f"topic {found.name!r} is already {'closed' if closed else 'open'}")
         found.closed = closed
-        key = "forum_topic_closed" if closed else "forum_topic_reopened"
         return self._topic_service(chat, by, found.message_thread_id, {key: {}}, announce=True)
 
     def _drop_topic(self, chat: FakeChat, topic: ForumTopic) -> None:
@@ -1556,17 +1574,24 @@ class FakeBotApi:
         self._notify()
 
     def _topic_service(
-        self, chat: FakeChat, sender: FakeUser, thread_id: int, service: JsonDict, *, announce: bool
+        self,
+        chat: FakeChat,
+        sender: FakeUser,
+        thread_id: int | None,
+        service: JsonDict,
+        *,
+        announce: bool,
     ) -> ChatMessage:
         data: JsonDict = {
             "message_id": chat.next_message_id,
             "from": sender.as_json(),
             "date": int(time.time()),
             "chat": chat.as_json(),
-            "message_thread_id": thread_id,
-            "is_topic_message": True,
-            **service,
         }
+        if thread_id is not None:  # else General's: no thread
+            data["message_thread_id"] = thread_id
+            data["is_topic_message"] = True
+        data.update(service)
         message = self._store_message(chat, data)
         if announce and sender.id != self.bot.id:
             self.enqueue_update("message", data)
@@ -2433,6 +2458,8 @@ class FakeBotApi:
             return value
         thread_id = raw if raw is not None else (replied.topic_id if replied else None)
         if thread_id is None:
+            if posting and chat.general_closed:
+                raise bad_request(TOPIC_CLOSED)
             return None
         topic = chat.topics.get(thread_id)
         if topic is None or topic.deleted or thread_id == GENERAL_THREAD_ID:
@@ -2519,6 +2546,23 @@ class FakeBotApi:
         topic.closed = closed
         key = "forum_topic_closed" if closed else "forum_topic_reopened"
         self._topic_service(chat, self.bot, topic.message_thread_id, {key: {}}, announce=False)
+        return True
+
+    async def _close_general_forum_topic(self, params: JsonDict) -> bool:
+        return self._bot_toggles_general(params, closed=True)
+
+    async def _reopen_general_forum_topic(self, params: JsonDict) -> bool:
+        return self._bot_toggles_general(params, closed=False)
+
+    def _bot_toggles_general(self, params: JsonDict, *, closed: bool) -> bool:
+        chat = self._forum_for(params)
+        if not chat.bot_is_admin:
+            raise bad_request(f"not enough rights to {'close' if closed else 'reopen'} the topic")
+        if chat.general_closed == closed:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        chat.general_closed = closed
+        key = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._topic_service(chat, self.bot, None, {key: {}}, announce=False)
         return True
 
     async def _delete_forum_topic(self, params: JsonDict) -> bool:

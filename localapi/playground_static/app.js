@@ -250,7 +250,7 @@ function drawTopics() {
     box.appendChild(item);
   }
   const topic = currentTopic();
-  if (topic && topic.message_thread_id !== null && state.me.role === "storyteller") {
+  if (topic && state.me.role === "storyteller") {
     // The topic's menu of an admin: close it, or open it again.
     const toggle = document.createElement("button");
     toggle.type = "button";

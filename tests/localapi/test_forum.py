@@ -341,3 +341,31 @@ async def test_several_copies_go_to_the_topic_given(
         copies = [forum.message(m["message_id"]) for m in body["result"]]
         assert [c.text for c in copies if c is not None] == ["строка 1", "строка 2"]
         assert all(c is not None and c.topic_id == ages for c in copies)
+
+
+async def test_a_closed_general_refuses_posts_without_a_thread(
+    fake_api: FakeBotApi,
+    forum: FakeChat,
+    owner: FakeUser,
+    player: FakeUser,
+    http: aiohttp.ClientSession,
+) -> None:
+    status, _ = await call(http, fake_api, "closeGeneralForumTopic", chat_id=forum.id)
+    assert status == 200
+    assert forum.thread_messages(None)[-1].service == "forum_topic_closed"
+    status, body = await call(http, fake_api, "sendMessage", chat_id=forum.id, text="x")
+    assert (status, body["description"]) == (400, "Bad Request: TOPIC_CLOSED")
+    mage = forum.topic("Маг").message_thread_id
+    status, _ = await call(
+        http, fake_api, "sendMessage", chat_id=forum.id, text="x", message_thread_id=mage
+    )
+    assert status == 200  # the other topics stay open
+    with pytest.raises(TopicClosedError):
+        fake_api.send_text(forum, player, "можно?")
+    with pytest.raises(PermissionError):
+        fake_api.reopen_topic(forum, None, player)
+    fake_api.reopen_topic(forum, None, owner)
+    status, body = await call(http, fake_api, "reopenGeneralForumTopic", chat_id=forum.id)
+    assert (status, body["description"]) == (400, "Bad Request: TOPIC_NOT_MODIFIED")
+    status, _ = await call(http, fake_api, "sendMessage", chat_id=forum.id, text="снова")
+    assert status == 200

@@ -156,6 +156,14 @@ async def test_an_admin_closes_and_reopens_a_topic(served: tuple[Playground, str
         f"{url}/api/topics/close", {"chat_id": FORUM_ID, "message_thread_id": 999, "user_id": 1001}
     )
     assert status == 404
+    general = {"chat_id": FORUM_ID, "message_thread_id": None, "user_id": master}
+    status, closed = await post(f"{url}/api/topics/close", general)
+    assert status == 200
+    assert closed["topics"][0] == {"message_thread_id": None, "name": "General", "closed": True}
+    status, _ = await post(
+        f"{url}/api/messages", {"chat_id": FORUM_ID, "user_id": anya, "text": "в общую"}
+    )
+    assert status == 403
 
 
 async def test_a_button_in_a_topic_is_pressed_as_any_other(served: tuple[Playground, str]) -> None:
