@@ -6,12 +6,25 @@ the vendored schema exactly as in the tests, so the page shows what Telegram wou
 and the page with its small JSON API:
 
 - ``GET /api/people`` — who one can be (the Storyteller, an admin of the group, and four
-  players, each with a Telegram language), the group and the bot;
-- ``POST /api/messages`` ``{"chat_id", "user_id", "text"[, "reply_to"]}`` — a user writes:
-  a negative ``chat_id`` is the group, the user's own id their private chat with the bot;
+  players, each with a Telegram language), the group, the forum group (``forum``:
+  ``{"chat_id", "title", "topics": [{"message_thread_id", "name", "closed"}]}``, General
+  first with a null ``message_thread_id``, as a forum supergroup has one topic per chronicle)
+  and the bot;
+- ``POST /api/messages`` ``{"chat_id", "user_id", "text"[, "reply_to"][,
+  "message_thread_id"]}`` — a user writes: a negative ``chat_id`` is a group, the user's own
+  id their private chat with the bot; ``message_thread_id`` a topic of the forum (none or
+  null: General; a reply goes to the replied-to message's topic); a closed topic answers 403
+  to anyone but an admin;
 - ``GET /api/messages?chat_id=N`` — that chat's messages in order, each with ``message_id``,
-  ``from``, ``text`` (with ``entities``) and ``reply_markup``; a document (``sendDocument``)
+  ``from``, ``text`` (with ``entities``), ``reply_markup`` and ``message_thread_id`` (its
+  topic; null in General and outside forums), a forum's service messages with ``service``
+  (``forum_topic_created``…); a forum's answer also lists ``topics`` as ``/api/people`` does;
+  a document (``sendDocument``)
   also with ``document``: ``{"file_name", "file_size", "url"}``, its caption as ``text``;
+- ``POST /api/topics/close`` and ``POST /api/topics/reopen`` ``{"chat_id", "user_id",
+  "message_thread_id"}`` — an admin (or the topic's creator) closes or reopens a topic (null:
+  General, admins only), as in Telegram's topic menu: 403 for anyone else, 404 for no such
+  topic, 409 if it already is; the answer is ``{"message_id", "topics"}``;
 - ``GET /api/files/ID`` — a document's bytes (its ``url`` above);
 - ``POST /api/press`` ``{"chat_id", "user_id", "message_id", "data"}`` — a user presses an
   inline button; the answer (a toast or an alert) comes back once the bot has given it;
@@ -52,11 +65,23 @@ from typing import Any
 from aiohttp import web
 
 from localapi import webapp
-from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, GroupShape, JsonDict
+from localapi.server import (
+    ChatMessage,
+    FakeBotApi,
+    FakeChat,
+    FakeUser,
+    GroupShape,
+    JsonDict,
+    TopicClosedError,
+)
 
 STATIC = Path(__file__).resolve().parent / "playground_static"
 GROUP_ID = -100
 GROUP_TITLE = "Хроника"
+FORUM_ID = -200
+FORUM_TITLE = "Ролевой клуб"
+FORUM_TOPICS = ("Маг", "Тёмные века")  # one topic per chronicle, made when the world starts
+GENERAL_NAME = "General"
 # The bot's name as each language's users see it: a die, not the Storyteller, who is a person.
 BOT_NAMES = {"ru": "Кубы", "en": "Dice bot"}
 PRESS_WAIT = 5.0  # seconds to wait for the bot's answer to a button
@@ -96,6 +121,16 @@ class Playground:
             bot_is_admin=True,
             shape=GroupShape(chat_id=GROUP_ID),
         )
+        # A forum supergroup beside the group: the bot is its admin, as a club's bot is.
+        self.forum = api.add_group(
+            FORUM_TITLE,
+            owner=storyteller,
+            members=[p.user for p in self.people[1:]],
+            bot_is_admin=True,
+            shape=GroupShape(chat_id=FORUM_ID, is_forum=True),
+        )
+        for name in FORUM_TOPICS:
+            api.create_topic(self.forum, name, by=storyteller, announce=False)
         for person in self.people:
             api.open_private_chat(person.user)
         self._held: dict[int, tuple[int, float]] = {}  # chat: held sends, released by when
@@ -129,6 +164,8 @@ class Playground:
         app.router.add_get("/api/commands", self._commands)
         app.router.add_get("/api/events", self._events)
         app.router.add_get("/api/files/{file_id}", self._file)
+        app.router.add_post("/api/topics/close", self._close_topic)
+        app.router.add_post("/api/topics/reopen", self._reopen_topic)
         app.router.add_get(MINIAPP_PATH, self._open_miniapp)
         self.inline_routes(app)
 
@@ -185,6 +222,11 @@ class Playground:
                     for p in self.people
                 ],
                 "group": {"chat_id": self.group.id, "title": self.group.title},
+                "forum": {
+                    "chat_id": self.forum.id,
+                    "title": self.forum.title,
+                    "topics": self._topics(self.forum),
+                },
                 "miniapp": f"{request.scheme}://{request.host}{MINIAPP_PATH}"
                 if self.miniapp
                 else None,
@@ -210,10 +252,26 @@ class Playground:
         return web.Response(status=302, headers={"Location": target})
 
     @staticmethod
+    def _topics(chat: FakeChat) -> list[JsonDict]:
+        """A forum's topics as its topic list shows them: General first, then the others in
+        the order they were made; deleted ones are gone."""
+        general: JsonDict = {
+            "message_thread_id": None,
+            "name": GENERAL_NAME,
+            "closed": chat.general_closed,
+        }
+        return [general] + [
+            {"message_thread_id": t.message_thread_id, "name": t.name, "closed": t.closed}
+            for t in chat.topics.values()
+            if not t.deleted
+        ]
+
+    @staticmethod
     def _shown(message: ChatMessage) -> JsonDict:
         data = message.data
         shown: JsonDict = {
             "message_id": message.message_id,
+            "message_thread_id": message.topic_id,
             "from": data.get("from"),
             "text": message.text,
             "entities": data.get("entities") or [],
@@ -222,6 +280,10 @@ class Playground:
             "date": data.get("date"),
             "via_bot": (data.get("via_bot") or {}).get("username"),
         }
+        if message.service is not None:
+            shown["service"] = message.service
+            created = data.get("forum_topic_created") or data.get("forum_topic_edited") or {}
+            shown["topic_name"] = created.get("name")
         document = data.get("document")
         if isinstance(document, dict):
             # As Telegram shows a file: its name, its size, and a link that downloads it.
@@ -255,15 +317,16 @@ class Playground:
     async def _messages(self, request: web.Request) -> web.Response:
         chat = self._chat(request.query.get("chat_id"))
         pinned = chat.pinned[-1] if chat.pinned else None
-        return web.json_response(
-            {
-                "chat_id": chat.id,
-                "version": self.api.version,
-                "pinned": pinned,
-                "held": self._held_in(chat.id),
-                "messages": [self._shown(m) for m in chat.messages],
-            }
-        )
+        answer: JsonDict = {
+            "chat_id": chat.id,
+            "version": self.api.version,
+            "pinned": pinned,
+            "held": self._held_in(chat.id),
+            "messages": [self._shown(m) for m in chat.messages],
+        }
+        if chat.is_forum:
+            answer["topics"] = self._topics(chat)
+        return web.json_response(answer)
 
     async def _post_message(self, request: web.Request) -> web.Response:
         body = await self._body(request)
@@ -279,8 +342,45 @@ class Playground:
             or chat.message(reply_to) is None
         ):
             raise web.HTTPBadRequest(text="reply_to must be a message of this chat")
-        sent = self.api.send_text(chat, user, text, reply_to=reply_to)
+        thread_id = body.get("message_thread_id")
+        wrong_thread = isinstance(thread_id, bool) or not isinstance(thread_id, int)
+        if thread_id is not None and wrong_thread:
+            raise web.HTTPBadRequest(text="message_thread_id must be a topic's number")
+        try:
+            sent = self.api.send_text(chat, user, text, reply_to=reply_to, thread_id=thread_id)
+        except TopicClosedError as error:
+            raise web.HTTPForbidden(text=str(error)) from None
+        except LookupError as error:
+            raise web.HTTPBadRequest(text=str(error)) from None
         return web.json_response({"message_id": sent.message_id})
+
+    async def _close_topic(self, request: web.Request) -> web.Response:
+        return await self._toggle_topic(request, closed=True)
+
+    async def _reopen_topic(self, request: web.Request) -> web.Response:
+        return await self._toggle_topic(request, closed=False)
+
+    async def _toggle_topic(self, request: web.Request, *, closed: bool) -> web.Response:
+        """A user closes or reopens a topic from its menu: an admin or the topic's creator
+        (403 for anyone else), of a topic that is there (404) and not already so (409)."""
+        body = await self._body(request)
+        user = self._user(body.get("user_id"))
+        chat = self._chat(body.get("chat_id"), user)
+        thread_id = body.get("message_thread_id")  # null: General
+        if thread_id is not None and (
+            isinstance(thread_id, bool) or not isinstance(thread_id, int)
+        ):
+            raise web.HTTPBadRequest(text="message_thread_id must be a topic's number")
+        toggle = self.api.close_topic if closed else self.api.reopen_topic
+        try:
+            service = toggle(chat, thread_id, user)
+        except PermissionError as error:
+            raise web.HTTPForbidden(text=str(error)) from None
+        except LookupError as error:
+            raise web.HTTPNotFound(text=str(error)) from None
+        except ValueError as error:
+            raise web.HTTPConflict(text=str(error)) from None
+        return web.json_response({"message_id": service.message_id, "topics": self._topics(chat)})
 
     async def _press(self, request: web.Request) -> web.Response:
         body = await self._body(request)

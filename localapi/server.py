@@ -663,6 +663,52 @@ _INLINE_BUTTON_ACTIONS = (
 _UPLOAD_PARAMETERS = frozenset({"document", "photo", "audio", "video", "voice", "animation"})
 MAX_CAPTION_LENGTH = 1024
 
+# Forum topics (docs of createForumTopic): the colours a topic's icon may have, the longest
+# name Telegram keeps, and the errors it answers for a thread a message cannot go to.
+FORUM_TOPIC_COLORS = (7322096, 16766590, 13338331, 9367192, 16749490, 16478047)
+MAX_TOPIC_NAME_LENGTH = 128
+GENERAL_THREAD_ID = 1
+"""The General topic's id inside Telegram; the Bot API refuses it as a message_thread_id
+("message thread not found"): a message for General goes without one."""
+THREAD_NOT_FOUND = "message thread not found"
+TOPIC_CLOSED = "TOPIC_CLOSED"
+TOPIC_NOT_MODIFIED = "TOPIC_NOT_MODIFIED"
+NOT_A_FORUM = "the chat is not a forum"
+_TOPIC_SERVICE_KEYS = (
+    "forum_topic_created",
+    "forum_topic_edited",
+    "forum_topic_closed",
+    "forum_topic_reopened",
+)
+
+
+class TopicClosedError(PermissionError):
+    """A user who may not write in a closed topic tried to (the client disables the input)."""
+
+
+@dataclass
+class ForumTopic:
+    """A topic of a forum supergroup: its thread id is the id of the service message that
+    created it, as Telegram numbers topics."""
+
+    message_thread_id: int
+    name: str
+    icon_color: int
+    creator_id: int
+    closed: bool = False
+    deleted: bool = False
+    icon_custom_emoji_id: str | None = None
+
+    def as_json(self) -> JsonDict:
+        data: JsonDict = {
+            "message_thread_id": self.message_thread_id,
+            "name": self.name,
+            "icon_color": self.icon_color,
+        }
+        if self.icon_custom_emoji_id:
+            data["icon_custom_emoji_id"] = self.icon_custom_emoji_id
+        return data
+
 
 @dataclass(frozen=True)
 class Upload:
@@ -727,6 +773,19 @@ class ChatMessage:
     def button_texts(self) -> list[str]:
         return [button["text"] for button in self.buttons]
 
+    @property
+    def topic_id(self) -> int | None:
+        """The forum topic the message is in; None in General and outside forums."""
+        if not self.data.get("is_topic_message"):
+            return None
+        value: int = self.data["message_thread_id"]
+        return value
+
+    @property
+    def service(self) -> str | None:
+        """The kind of forum service message this is (``forum_topic_created``…), if one."""
+        return next((key for key in _TOPIC_SERVICE_KEYS if key in self.data), None)
+
 
 @dataclass
 class FakeChat:
@@ -749,6 +808,9 @@ class FakeChat:
     # Ids skipped after each message, in turn: a private chat's ids are the user's, shared
     # with their other private chats and basic groups, so the bot sees gaps there.
     id_gaps: tuple[int, ...] = ()
+    # A forum's topics by thread id, in the order they were created (General is not one).
+    topics: dict[int, ForumTopic] = field(default_factory=dict)
+    general_closed: bool = False  # a forum's General topic, closed by an admin
     _stored: int = 0
 
     def advance(self) -> None:
@@ -778,6 +840,20 @@ class FakeChat:
     def texts(self) -> list[str]:
         """What the chat shows, oldest first."""
         return [m.text for m in self.messages]
+
+    def topic(self, name_or_id: str | int) -> ForumTopic:
+        """A live topic of this forum by its name or thread id (LookupError if none)."""
+        for topic in self.topics.values():
+            if not topic.deleted and name_or_id in (topic.name, topic.message_thread_id):
+                return topic
+        raise LookupError(f"chat {self.id} has no topic {name_or_id!r}")
+
+    def thread_messages(self, thread_id: int | None) -> list[ChatMessage]:
+        """What one topic shows, oldest first; None: the General topic."""
+        return [m for m in self.messages if m.topic_id == thread_id]
+
+    def is_admin(self, user: FakeUser) -> bool:
+        return (self.owner is not None and user.id == self.owner.id) or user.id in self.admins
 
     def is_anonymous(self, user: FakeUser) -> bool:
         if self.owner is not None and user.id == self.owner.id:
@@ -984,6 +1060,17 @@ class FakeBotApi:
             "getChatMember": self._get_chat_member,
             "getChatAdministrators": self._get_chat_administrators,
             "sendChatAction": self._send_chat_action,
+            "copyMessage": self._copy_message,
+            "forwardMessage": self._forward_message,
+            "copyMessages": self._copy_messages,
+            "forwardMessages": self._forward_messages,
+            "createForumTopic": self._create_forum_topic,
+            "editForumTopic": self._edit_forum_topic,
+            "closeForumTopic": self._close_forum_topic,
+            "reopenForumTopic": self._reopen_forum_topic,
+            "deleteForumTopic": self._delete_forum_topic,
+            "closeGeneralForumTopic": self._close_general_forum_topic,
+            "reopenGeneralForumTopic": self._reopen_general_forum_topic,
         }
 
     # ----- lifecycle -------------------------------------------------------------------------
@@ -1303,6 +1390,9 @@ class FakeBotApi:
             anonymous_admins={u.id for u in anonymous},
             bot_is_admin=bot_is_admin,
         )
+        if shape.is_forum:
+            # Id 1 went to the group's creation, which General's thread is named after.
+            chat.next_message_id = GENERAL_THREAD_ID + 1
         everyone = [owner, *chat.admins.values(), *members]
         chat.members = {u.id: u for u in everyone}
         self.chats[chat.id] = chat
@@ -1342,7 +1432,12 @@ class FakeBotApi:
         reply_to: ChatMessage | int | None = None,
         thread_id: int | None = None,
     ) -> ChatMessage:
-        """A user writes in a chat; the bot gets an Update unless privacy mode hides it."""
+        """A user writes in a chat; the bot gets an Update unless privacy mode hides it.
+
+        In a forum, ``thread_id`` is the topic written in (None: General); a reply to a message
+        in a topic lands in that topic without one, as Telegram files it. A topic that is not
+        there raises LookupError, a closed one TopicClosedError unless the user is an admin
+        (Telegram lets admins write in closed topics)."""
         data: JsonDict = {
             "message_id": chat.next_message_id,
             "date": int(time.time()),
@@ -1355,15 +1450,17 @@ class FakeBotApi:
             data["sender_chat"] = chat.as_json()
         else:
             data["from"] = user.as_json()
-        if thread_id is not None:
-            data["message_thread_id"] = thread_id
-            data["is_topic_message"] = True
         replied: ChatMessage | None = None
         if reply_to is not None:
             replied_id = reply_to if isinstance(reply_to, int) else reply_to.message_id
             replied = chat.message(replied_id)
             if replied is None:
                 raise LookupError(f"chat {chat.id} has no message {replied_id}")
+        topic = self._user_topic(chat, user, thread_id, replied)
+        if topic is not None:
+            data["message_thread_id"] = topic.message_thread_id
+            data["is_topic_message"] = True
+        if replied is not None:
             data["reply_to_message"] = _without_reply(replied.data)
         data["text"] = text
         entities = self._command_entities(text)
@@ -1372,6 +1469,134 @@ class FakeBotApi:
         message = self._store_message(chat, data)
         if self._bot_receives(chat, text, replied):
             self.enqueue_update("message", data)
+        return message
+
+    def _user_topic(
+        self, chat: FakeChat, user: FakeUser, thread_id: int | None, replied: ChatMessage | None
+    ) -> ForumTopic | None:
+        if thread_id is not None and not chat.is_forum:
+            raise LookupError(f"chat {chat.id} is not a forum: it has no topic {thread_id}")
+        if thread_id is None and replied is not None:
+            thread_id = replied.topic_id
+        if thread_id is None:
+            if chat.general_closed and not chat.is_admin(user):
+                raise TopicClosedError("General is closed")
+            return None
+        topic = chat.topics.get(thread_id)
+        if topic is None or topic.deleted:
+            raise LookupError(f"chat {chat.id} has no topic {thread_id}")
+        if topic.closed and not chat.is_admin(user):
+            raise TopicClosedError(f"topic {topic.name!r} is closed")
+        return topic
+
+    # ----- simulation: forum topics ------------------------------------------------------------
+
+    def create_topic(
+        self,
+        chat: FakeChat,
+        name: str,
+        *,
+        by: FakeUser | None = None,
+        icon_color: int = FORUM_TOPIC_COLORS[0],
+        announce: bool = True,
+    ) -> ForumTopic:
+        """A topic is made in a forum by ``by`` (None: the bot, through createForumTopic): its
+        ``forum_topic_created`` service message opens it and gives it its thread id. The bot
+        gets that message as an Update if ``announce`` (a world set up before the bot started
+        passes False)."""
+        if not chat.is_forum:
+            raise LookupError(f"chat {chat.id} is not a forum")
+        creator = by or self.bot
+        message = self._topic_service(
+            chat,
+            creator,
+            chat.next_message_id,
+            {"forum_topic_created": {"name": name, "icon_color": icon_color}},
+            announce=announce and by is not None,
+        )
+        topic = ForumTopic(message.message_id, name, icon_color, creator.id)
+        chat.topics[topic.message_thread_id] = topic
+        return topic
+
+    def close_topic(
+        self, chat: FakeChat, topic: ForumTopic | int | None, by: FakeUser
+    ) -> ChatMessage:
+        """``by`` (an admin, or the topic's creator) closes a topic (None: General): only
+        admins write there now, the bot's posts get TOPIC_CLOSED."""
+        return self._toggle_topic(chat, topic, by, closed=True)
+
+    def reopen_topic(
+        self, chat: FakeChat, topic: ForumTopic | int | None, by: FakeUser
+    ) -> ChatMessage:
+        return self._toggle_topic(chat, topic, by, closed=False)
+
+    def delete_topic(self, chat: FakeChat, topic: ForumTopic | int, by: FakeUser) -> None:
+        """``by`` (an admin) deletes a topic with all its messages."""
+        found = self._live_topic(chat, topic)
+        if not chat.is_admin(by):
+            raise PermissionError(f"{by.first_name} may not delete topics in chat {chat.id}")
+        self._drop_topic(chat, found)
+
+    def _live_topic(self, chat: FakeChat, topic: ForumTopic | int) -> ForumTopic:
+        thread_id = topic if isinstance(topic, int) else topic.message_thread_id
+        found = chat.topics.get(thread_id)
+        if found is None or found.deleted:
+            raise LookupError(f"chat {chat.id} has no topic {thread_id}")
+        return found
+
+    def _toggle_topic(
+        self, chat: FakeChat, topic: ForumTopic | int | None, by: FakeUser, *, closed: bool
+    ) -> ChatMessage:
+        key = "forum_topic_closed" if closed else "forum_topic_reopened"
+        if topic is None:
+            if not chat.is_forum:
+                raise LookupError(f"chat {chat.id} is not a forum")
+            if not chat.is_admin(by):
+                raise PermissionError(f"{by.first_name} may not close or reopen General")
+            if chat.general_closed == closed:
+                raise ValueError(f"General is already {'closed' if closed else 'open'}")
+            chat.general_closed = closed
+            return self._topic_service(chat, by, None, {key: {}}, announce=True)
+        found = self._live_topic(chat, topic)
+        if not chat.is_admin(by) and found.creator_id != by.id:
+            raise PermissionError(f"{by.first_name} may not close or reopen {found.name!r}")
+        if found.closed == closed:
+            raise ValueError(f"topic {found.name!r} is already {'closed' if closed else 'open'}")
+        found.closed = closed
+        return self._topic_service(chat, by, found.message_thread_id, {key: {}}, announce=True)
+
+    def _drop_topic(self, chat: FakeChat, topic: ForumTopic) -> None:
+        topic.deleted = True
+        gone = chat.thread_messages(topic.message_thread_id)
+        chat.messages = [m for m in chat.messages if m not in gone]
+        chat.deleted.extend(gone)
+        chat.pinned = [p for p in chat.pinned if chat.message(p) is not None]
+        self._notify()
+
+    def _topic_service(
+        self,
+        chat: FakeChat,
+        sender: FakeUser,
+        thread_id: int | None,
+        service: JsonDict,
+        *,
+        announce: bool,
+    ) -> ChatMessage:
+        data: JsonDict = {
+            "message_id": chat.next_message_id,
+            "from": sender.as_json(),
+            "date": int(time.time()),
+            "chat": chat.as_json(),
+        }
+        if thread_id is not None:  # else General's: no thread
+            data["message_thread_id"] = thread_id
+            data["is_topic_message"] = True
+        data.update(service)
+        message = self._store_message(chat, data)
+        if announce and sender.id != self.bot.id:
+            self.enqueue_update("message", data)
+        else:
+            self._notify()
         return message
 
     def _command_entities(self, text: str) -> list[JsonDict]:
@@ -1842,20 +2067,19 @@ class FakeBotApi:
             "date": int(time.time()),
             "chat": chat.as_json(),
         }
-        if "message_thread_id" in params and chat.is_forum:
-            data["message_thread_id"] = params["message_thread_id"]
-            data["is_topic_message"] = True
         reply_id = params.get("reply_to_message_id")
         allow_without = bool(params.get("allow_sending_without_reply"))
         if "reply_parameters" in params:
             reply_id = params["reply_parameters"]["message_id"]
             allow_without = bool(params["reply_parameters"].get("allow_sending_without_reply"))
+        replied: ChatMessage | None = None
         if reply_id is not None:
             replied = chat.message(reply_id)
             if replied is not None:
                 data["reply_to_message"] = _without_reply(replied.data)
             elif not allow_without:
                 raise bad_request("message to be replied not found")
+        self._file_in_thread(data, chat, params, replied)
         data["text"] = text
         if entities:
             data["entities"] = entities
@@ -1906,9 +2130,6 @@ class FakeBotApi:
                 "file_size": len(upload.data),
             },
         }
-        if "message_thread_id" in params and chat.is_forum:
-            data["message_thread_id"] = params["message_thread_id"]
-            data["is_topic_message"] = True
         caption = params.get("caption")
         if caption:
             text, entities = rendered_text(
@@ -1920,12 +2141,14 @@ class FakeBotApi:
             if entities:
                 data["caption_entities"] = entities
         reply = params.get("reply_parameters")
+        replied: ChatMessage | None = None
         if isinstance(reply, dict):
             replied = chat.message(reply.get("message_id", 0))
             if replied is not None:
                 data["reply_to_message"] = _without_reply(replied.data)
             elif not reply.get("allow_sending_without_reply"):
                 raise bad_request("message to be replied not found")
+        self._file_in_thread(data, chat, params, replied)
         if markup is not None and "inline_keyboard" in markup:
             data["reply_markup"] = markup
         return copy.deepcopy(self._store_message(chat, data).data)
@@ -2208,8 +2431,227 @@ class FakeBotApi:
         return [self._member(chat, user) for user in people]
 
     async def _send_chat_action(self, params: JsonDict) -> bool:
-        self._chat_for(params["chat_id"])
+        chat = self._chat_for(params["chat_id"])
+        self._thread_for(chat, params, None, posting=False)
         return True
+
+    # ----- threads and forum topics --------------------------------------------------------------
+
+    def _thread_for(
+        self, chat: FakeChat, params: JsonDict, replied: ChatMessage | None, *, posting: bool
+    ) -> int | None:
+        """The thread a bot's message goes to, checked as Telegram checks it.
+
+        In a forum: the given topic, else the replied-to message's topic, else General (None);
+        thread 1 (General's own id), an unknown or a deleted topic → "message thread not
+        found", a closed one → TOPIC_CLOSED for a post. Outside forums the parameter is
+        documented for forum supergroups (and bots' private chats with topics) only: a private
+        chat or a basic group ignores it; a plain supergroup takes it as a reply thread, which
+        must be one of its messages, or "message thread not found"."""
+        raw = params.get("message_thread_id")
+        if not chat.is_forum:
+            if raw is None or chat.type != "supergroup":
+                return None
+            if chat.message(raw) is None:
+                raise bad_request(THREAD_NOT_FOUND)
+            value: int = raw
+            return value
+        thread_id = raw if raw is not None else (replied.topic_id if replied else None)
+        if thread_id is None:
+            if posting and chat.general_closed:
+                raise bad_request(TOPIC_CLOSED)
+            return None
+        topic = chat.topics.get(thread_id)
+        if topic is None or topic.deleted or thread_id == GENERAL_THREAD_ID:
+            raise bad_request(THREAD_NOT_FOUND)
+        if posting and topic.closed:
+            raise bad_request(TOPIC_CLOSED)
+        return topic.message_thread_id
+
+    def _file_in_thread(
+        self, data: JsonDict, chat: FakeChat, params: JsonDict, replied: ChatMessage | None
+    ) -> None:
+        thread_id = self._thread_for(chat, params, replied, posting=True)
+        if thread_id is not None:
+            data["message_thread_id"] = thread_id
+            if chat.is_forum:
+                data["is_topic_message"] = True
+
+    def _forum_for(self, params: JsonDict) -> FakeChat:
+        chat = self._chat_for(params["chat_id"])
+        if not chat.is_forum:
+            raise bad_request(NOT_A_FORUM)
+        return chat
+
+    def _bot_topic(self, chat: FakeChat, params: JsonDict, action: str) -> ForumTopic:
+        """The topic a topic method names, once the bot's rights allow ``action`` on it (an
+        admin, or the topic's creator except for deleting)."""
+        topic = chat.topics.get(params["message_thread_id"])
+        if topic is None or topic.deleted:
+            raise bad_request(THREAD_NOT_FOUND)
+        own = topic.creator_id == self.bot.id and action != "delete"
+        if not chat.bot_is_admin and not own:
+            raise bad_request(f"not enough rights to {action} the topic")
+        return topic
+
+    async def _create_forum_topic(self, params: JsonDict) -> JsonDict:
+        chat = self._forum_for(params)
+        if not chat.bot_is_admin:
+            raise bad_request("not enough rights to create a topic")
+        name = params["name"].strip()
+        if not name:
+            raise bad_request("TOPIC_TITLE_EMPTY")
+        color = params.get("icon_color", FORUM_TOPIC_COLORS[0])
+        if color not in FORUM_TOPIC_COLORS:
+            raise bad_request("TOPIC_ICON_COLOR_INVALID")
+        topic = self.create_topic(chat, name[:MAX_TOPIC_NAME_LENGTH], icon_color=color)
+        if params.get("icon_custom_emoji_id"):
+            topic.icon_custom_emoji_id = params["icon_custom_emoji_id"]
+        return topic.as_json()
+
+    async def _edit_forum_topic(self, params: JsonDict) -> bool:
+        chat = self._forum_for(params)
+        topic = self._bot_topic(chat, params, "edit")
+        edited: JsonDict = {}
+        if "name" in params:
+            name = params["name"].strip()[:MAX_TOPIC_NAME_LENGTH]
+            if not name:
+                raise bad_request("TOPIC_TITLE_EMPTY")
+            if name != topic.name:
+                edited["name"] = name
+        emoji = params.get("icon_custom_emoji_id")
+        if emoji is not None and (emoji or None) != topic.icon_custom_emoji_id:
+            edited["icon_custom_emoji_id"] = emoji
+        if not edited:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        topic.name = edited.get("name", topic.name)
+        if "icon_custom_emoji_id" in edited:
+            topic.icon_custom_emoji_id = edited["icon_custom_emoji_id"] or None
+        self._topic_service(
+            chat, self.bot, topic.message_thread_id, {"forum_topic_edited": edited}, announce=False
+        )
+        return True
+
+    async def _close_forum_topic(self, params: JsonDict) -> bool:
+        return self._bot_toggles_topic(params, closed=True)
+
+    async def _reopen_forum_topic(self, params: JsonDict) -> bool:
+        return self._bot_toggles_topic(params, closed=False)
+
+    def _bot_toggles_topic(self, params: JsonDict, *, closed: bool) -> bool:
+        chat = self._forum_for(params)
+        topic = self._bot_topic(chat, params, "close" if closed else "reopen")
+        if topic.closed == closed:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        topic.closed = closed
+        key = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._topic_service(chat, self.bot, topic.message_thread_id, {key: {}}, announce=False)
+        return True
+
+    async def _close_general_forum_topic(self, params: JsonDict) -> bool:
+        return self._bot_toggles_general(params, closed=True)
+
+    async def _reopen_general_forum_topic(self, params: JsonDict) -> bool:
+        return self._bot_toggles_general(params, closed=False)
+
+    def _bot_toggles_general(self, params: JsonDict, *, closed: bool) -> bool:
+        chat = self._forum_for(params)
+        if not chat.bot_is_admin:
+            raise bad_request(f"not enough rights to {'close' if closed else 'reopen'} the topic")
+        if chat.general_closed == closed:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        chat.general_closed = closed
+        key = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._topic_service(chat, self.bot, None, {key: {}}, announce=False)
+        return True
+
+    async def _delete_forum_topic(self, params: JsonDict) -> bool:
+        chat = self._forum_for(params)
+        self._drop_topic(chat, self._bot_topic(chat, params, "delete"))
+        return True
+
+    # ----- copies and forwards -------------------------------------------------------------------
+
+    def _source_message(self, params: JsonDict, action: str) -> ChatMessage:
+        source = self._chat_for(params["from_chat_id"])
+        message = source.message(params["message_id"])
+        if message is None:
+            raise bad_request(f"message to {action} not found")
+        if message.service is not None:
+            raise bad_request(f"message can't be {'copied' if action == 'copy' else 'forwarded'}")
+        return message
+
+    def _repost(
+        self, params: JsonDict, original: ChatMessage, extra: JsonDict, keys: Iterable[str]
+    ) -> ChatMessage:
+        chat = self._chat_for(params["chat_id"])
+        data: JsonDict = {
+            "message_id": chat.next_message_id,
+            "from": self.bot.as_json(),
+            "date": int(time.time()),
+            "chat": chat.as_json(),
+            **extra,
+        }
+        for key in keys:
+            if key in original.data:
+                data[key] = copy.deepcopy(original.data[key])
+        replied: ChatMessage | None = None
+        reply = params.get("reply_parameters")
+        if isinstance(reply, dict):
+            replied = chat.message(reply.get("message_id", 0))
+            if replied is not None:
+                data["reply_to_message"] = _without_reply(replied.data)
+            elif not reply.get("allow_sending_without_reply"):
+                raise bad_request("message to be replied not found")
+        self._file_in_thread(data, chat, params, replied)
+        return self._store_message(chat, data)
+
+    async def _copy_message(self, params: JsonDict) -> JsonDict:
+        original = self._source_message(params, "copy")
+        keys = ["text", "entities", "document", "caption", "caption_entities", "reply_markup"]
+        if "reply_markup" in params:
+            keys.remove("reply_markup")
+        extra: JsonDict = {}
+        markup = params.get("reply_markup")
+        check_inline_keyboard(markup)
+        if markup is not None and markup.get("inline_keyboard"):
+            extra["reply_markup"] = markup
+        copied = self._repost(params, original, extra, keys)
+        return {"message_id": copied.message_id}
+
+    async def _copy_messages(self, params: JsonDict) -> list[JsonDict]:
+        return [
+            await self._copy_message({**params, "message_id": message_id})
+            for message_id in self._message_ids(params)
+        ]
+
+    async def _forward_messages(self, params: JsonDict) -> list[JsonDict]:
+        forwarded = [
+            await self._forward_message({**params, "message_id": message_id})
+            for message_id in self._message_ids(params)
+        ]
+        return [{"message_id": message["message_id"]} for message in forwarded]
+
+    def _message_ids(self, params: JsonDict) -> list[int]:
+        """copyMessages' and forwardMessages' ids: 1 to 100, all there before any is sent."""
+        ids: list[int] = sorted(set(params["message_ids"]))
+        if not 1 <= len(ids) <= 100:
+            raise bad_request("message identifiers are not specified")
+        for message_id in ids:
+            self._source_message({**params, "message_id": message_id}, "copy")
+        return ids
+
+    async def _forward_message(self, params: JsonDict) -> JsonDict:
+        original = self._source_message(params, "forward")
+        sender = original.data.get("from") or self.bot.as_json()
+        origin: JsonDict = {
+            "type": "user",
+            "date": original.data.get("date", 0),
+            "sender_user": sender,
+        }
+        keys = ["text", "entities", "document", "caption", "caption_entities"]
+        forwarded = self._repost(params, original, {"forward_origin": origin}, keys)
+        return copy.deepcopy(forwarded.data)
 
     def _generic_answer(self, spec: MethodSpec, params: JsonDict) -> Any:
         """Methods the bot is not expected to call still answer validly, so new bot code does
@@ -2229,6 +2671,7 @@ class FakeBotApi:
             }
             if isinstance(params.get("caption"), str):
                 data["caption"] = params["caption"]
+            self._file_in_thread(data, chat, params, None)
             return copy.deepcopy(self._store_message(chat, data).data)
         return self.schema.default(kind)
 

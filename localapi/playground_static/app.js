@@ -5,6 +5,9 @@
 const state = {
   people: [],
   group: null,
+  forum: null,
+  topics: [],      // the open forum's topics, General first (its message_thread_id is null)
+  threadId: null,  // the open topic of the forum; null: General
   bot: null,
   me: null,
   chatId: null,
@@ -39,6 +42,15 @@ const WORDS = {
     heldLeft: (seconds) => `ещё ~${seconds} с`,
     sheet: "Лист персонажа",
     close: "Закрыть",
+    forum: "форум",
+    topics: "Темы",
+    closedTopic: "Тема закрыта",
+    closeTopic: "Закрыть тему",
+    reopenTopic: "Открыть тему",
+    topicCreated: (name) => `Создана тема «${name}»`,
+    topicEdited: (name) => `Тема переименована в «${name}»`,
+    topicClosed: "Тема закрыта",
+    topicReopened: "Тема снова открыта",
   },
   en: {
     title: "Dice bot — playground",
@@ -62,6 +74,15 @@ const WORDS = {
     heldLeft: (seconds) => `~${seconds} s left`,
     sheet: "Character sheet",
     close: "Close",
+    forum: "forum",
+    topics: "Topics",
+    closedTopic: "The topic is closed",
+    closeTopic: "Close topic",
+    reopenTopic: "Reopen topic",
+    topicCreated: (name) => `Topic “${name}” created`,
+    topicEdited: (name) => `Topic renamed to “${name}”`,
+    topicClosed: "Topic closed",
+    topicReopened: "Topic reopened",
   },
 };
 
@@ -185,10 +206,93 @@ function personById(id) {
 }
 
 function chatsOf(me) {
-  return [
-    { chat_id: state.group.chat_id, title: state.group.title, sub: t("group") },
-    { chat_id: me.user_id, title: botName(), sub: t("private") },
-  ];
+  const chats = [{ chat_id: state.group.chat_id, title: state.group.title, sub: t("group") }];
+  if (state.forum) chats.push({ chat_id: state.forum.chat_id, title: state.forum.title, sub: t("forum") });
+  chats.push({ chat_id: me.user_id, title: botName(), sub: t("private") });
+  return chats;
+}
+
+function inForum() {
+  return state.forum !== null && state.chatId === state.forum.chat_id;
+}
+
+// ----- a forum's topics: a list with General first, one topic open at a time, as Telegram -------
+
+function openTopic(threadId) {
+  state.threadId = threadId;
+  state.replyTo = null;
+  state.shown = "";
+  $("reply-bar").hidden = true;
+  drawTopics();
+  refresh();
+}
+
+function currentTopic() {
+  return state.topics.find((topic) => topic.message_thread_id === state.threadId) || null;
+}
+
+function drawTopics() {
+  const box = $("topics");
+  box.hidden = !inForum();
+  box.innerHTML = "";
+  if (!inForum()) { drawComposer(); return; }
+  box.setAttribute("aria-label", t("topics"));
+  for (const topic of state.topics) {
+    const item = document.createElement("button");
+    item.type = "button";
+    item.className = "topic" + (topic.message_thread_id === state.threadId ? " active" : "")
+      + (topic.closed ? " closed" : "");
+    item.dataset.threadId = topic.message_thread_id === null ? "general" : topic.message_thread_id;
+    item.setAttribute("role", "tab");
+    item.setAttribute("aria-selected", topic.message_thread_id === state.threadId ? "true" : "false");
+    item.textContent = (topic.closed ? "🔒 " : "# ") + topic.name;
+    item.onclick = () => openTopic(topic.message_thread_id);
+    box.appendChild(item);
+  }
+  const topic = currentTopic();
+  if (topic && state.me.role === "storyteller") {
+    // The topic's menu of an admin: close it, or open it again.
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "topic-toggle";
+    toggle.textContent = topic.closed ? t("reopenTopic") : t("closeTopic");
+    toggle.onclick = () => toggleTopic(topic);
+    box.appendChild(toggle);
+  }
+  drawComposer();
+}
+
+// A closed topic takes no messages but an admin's: the input says so and is off.
+function drawComposer() {
+  const topic = inForum() ? currentTopic() : null;
+  const closed = Boolean(topic && topic.closed && state.me.role !== "storyteller");
+  $("text").disabled = closed;
+  $("send").disabled = closed;
+  $("menu").disabled = closed;
+  $("text").placeholder = closed ? t("closedTopic") : t("placeholder");
+  $("composer").classList.toggle("closed", closed);
+}
+
+async function toggleTopic(topic) {
+  const path = topic.closed ? "/api/topics/reopen" : "/api/topics/close";
+  try {
+    await api(path, {
+      chat_id: state.chatId, user_id: state.me.user_id, message_thread_id: topic.message_thread_id,
+    });
+  } catch (error) {
+    toast(String(error.message || error));
+  }
+  refresh();
+}
+
+function serviceText(message) {
+  switch (message.service) {
+    case "forum_topic_created": return t("topicCreated")(message.topic_name || "");
+    case "forum_topic_edited": return t("topicEdited")(message.topic_name || "");
+    case "forum_topic_closed": return t("topicClosed");
+    case "forum_topic_reopened": return t("topicReopened");
+    default: return "";
+  }
 }
 
 function drawSide() {
@@ -204,6 +308,7 @@ function drawSide() {
 }
 
 function openChat(chatId) {
+  if (chatId !== state.chatId) state.threadId = null;  // a forum opens on General
   state.chatId = chatId;
   state.replyTo = null;
   state.shown = "";
@@ -214,6 +319,7 @@ function openChat(chatId) {
   $("chat-sub").textContent = chat.sub;
   $("side").classList.remove("open");
   drawSide();
+  drawTopics();
   refresh();
 }
 
@@ -252,13 +358,26 @@ function drawKeyboard(message) {
 }
 
 function drawMessages(data) {
-  const key = JSON.stringify([data.chat_id, data.version, state.me.user_id]);
+  const key = JSON.stringify([data.chat_id, data.version, state.me.user_id, state.threadId]);
   if (key === state.shown) return;
   state.shown = key;
   const box = $("messages");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   box.innerHTML = "";
-  for (const message of data.messages) {
+  // In a forum only the open topic's messages show (General's carry no thread).
+  const forum = Array.isArray(data.topics);
+  const shown = forum
+    ? data.messages.filter((m) => (m.message_thread_id ?? null) === state.threadId)
+    : data.messages;
+  for (const message of shown) {
+    if (message.service) {
+      const line = document.createElement("div");
+      line.className = "service";
+      line.dataset.messageId = message.message_id;
+      line.textContent = serviceText(message);
+      box.appendChild(line);
+      continue;
+    }
     const own = message.from && message.from.id === state.me.user_id;
     const element = document.createElement("div");
     element.className = "message" + (own ? " own" : "");
@@ -300,7 +419,7 @@ function drawMessages(data) {
     spoiler.onclick = () => spoiler.classList.add("open");
   }
   makeCommandsTappable(box);
-  const pinned = data.messages.find((m) => m.message_id === data.pinned);
+  const pinned = shown.find((m) => m.message_id === data.pinned);
   $("pinned").hidden = !pinned;
   if (pinned) {
     $("pinned").textContent = "📌 " + pinned.text.split("\n")[0];
@@ -318,6 +437,12 @@ async function refresh() {
   const chatId = state.chatId;
   const data = await api(`/api/messages?chat_id=${chatId}`);
   if (chatId !== state.chatId) return;
+  if (Array.isArray(data.topics)) {
+    state.topics = data.topics;
+    // A topic deleted while open: back to General, as Telegram does.
+    if (!currentTopic()) state.threadId = null;
+    drawTopics();
+  }
   drawMessages(data);
   drawHeld(data.held);
 }
@@ -389,6 +514,7 @@ async function sendTyped(text) {
 async function send(text) {
   const body = { chat_id: state.chatId, user_id: state.me.user_id, text };
   if (state.replyTo !== null) body.reply_to = state.replyTo;
+  if (inForum() && state.threadId !== null) body.message_thread_id = state.threadId;
   state.replyTo = null;
   $("reply-bar").hidden = true;
   await api("/api/messages", body);
@@ -442,11 +568,19 @@ function becomePerson(userId) {
   const person = personById(userId);
   if (!person) return;
   const wasGroup = state.chatId === null || state.chatId === state.group.chat_id;
+  const wasForum = inForum();
   state.me = person;
   localStorage.setItem("playground.me", person.user_id);
   $("commands").hidden = true;
   applyWords();
   drawPeople();
+  if (wasForum) {
+    drawSide();
+    drawTopics();
+    state.shown = "";
+    refresh();
+    return;
+  }
   openChat(wasGroup ? state.group.chat_id : person.user_id);
 }
 
@@ -489,6 +623,8 @@ async function start() {
   const data = await api("/api/people");
   state.people = data.people;
   state.group = data.group;
+  state.forum = data.forum || null;
+  state.topics = state.forum ? state.forum.topics : [];
   state.bot = data.bot;
   state.miniapp = data.miniapp || null;
   $("sheet-open").hidden = !state.miniapp;

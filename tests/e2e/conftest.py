@@ -15,7 +15,7 @@ out, not failed on a fixed wall.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -23,7 +23,14 @@ import pytest
 import pytest_asyncio
 
 from localapi.processes import BotProcess, RedisServer
-from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser
+from localapi.server import (
+    ChatMessage,
+    FakeBotApi,
+    FakeChat,
+    FakeUser,
+    ForumTopic,
+    GroupShape,
+)
 
 
 @pytest.fixture
@@ -205,21 +212,73 @@ class SharedLauncher:
 
 class InChat:
     """One chat of the fake Bot API as a test plays in it: a line typed and the bot's answer,
-    a line that edits a message of the bot's in place, a button pressed by its label."""
+    a line that edits a message of the bot's in place, a button pressed by its label.
 
-    def __init__(self, api: FakeBotApi, chat: FakeChat) -> None:
+    In a forum it plays in one topic (``topic``: a topic, its name or thread id; None:
+    General): lines are typed there and only the bot's messages filed there answer them, as
+    a player sees one topic at a time."""
+
+    def __init__(
+        self, api: FakeBotApi, chat: FakeChat, topic: ForumTopic | str | int | None = None
+    ) -> None:
         self.api = api
         self.chat = chat
+        self.topic = None if topic is None else self._find(topic)
+
+    def _find(self, topic: ForumTopic | str | int) -> ForumTopic:
+        if isinstance(topic, ForumTopic):
+            return topic
+        return self.chat.topic(topic)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The topic's thread id; None in General and outside forums."""
+        return None if self.topic is None else self.topic.message_thread_id
+
+    def in_topic(self, topic: ForumTopic | str | int | None) -> InChat:
+        """The same chat played in another topic (None: General)."""
+        return InChat(self.api, self.chat, topic)
+
+    @property
+    def messages(self) -> list[ChatMessage]:
+        """What this topic (or chat, outside forums) shows, oldest first."""
+        if not self.chat.is_forum:
+            return list(self.chat.messages)
+        return self.chat.thread_messages(self.thread_id)
+
+    def type(
+        self, user: FakeUser, text: str, *, reply_to: ChatMessage | int | None = None
+    ) -> ChatMessage:
+        """``user`` types ``text`` here (a reply goes to the replied message's topic)."""
+        thread = self.thread_id if reply_to is None else None
+        return self.api.send_text(self.chat, user, text, reply_to=reply_to, thread_id=thread)
+
+    async def answer(
+        self,
+        *,
+        after: ChatMessage | int | None = None,
+        containing: str | None = None,
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> ChatMessage:
+        """The bot's first message filed here (newer than ``after``)."""
+        thread = self.thread_id
+        return await self.api.wait_for_message(
+            self.chat,
+            after=after,
+            containing=containing,
+            predicate=lambda message: message.topic_id == thread,
+            timeout=timeout,
+        )
 
     async def say(self, user: FakeUser, text: str) -> ChatMessage:
         """``user`` types ``text``; the bot's first message after it."""
-        typed = self.api.send_text(self.chat, user, text)
-        return await self.api.wait_for_message(self.chat, after=typed)
+        typed = self.type(user, text)
+        return await self.answer(after=typed)
 
     async def edit(self, message: ChatMessage, user: FakeUser, text: str) -> None:
         """``user`` types ``text``, which the bot answers by editing ``message``."""
         edits = message.edits
-        self.api.send_text(self.chat, user, text)
+        self.type(user, text)
         await self.api.wait_for(lambda: message.edits > edits)
 
     async def press(self, user: FakeUser, message: ChatMessage, label: str) -> None:
@@ -230,6 +289,39 @@ class InChat:
         query = self.api.press(self.chat, user, message, data)
         await self.api.wait_for_callback_answer(query)
         await self.api.wait_for(lambda: message.edits > edits)
+
+    def close(self, by: FakeUser) -> ChatMessage:
+        """``by`` (an admin) closes this topic mid-game; its service message."""
+        assert self.topic is not None, "General is not closed this way"
+        return self.api.close_topic(self.chat, self.topic, by)
+
+    def reopen(self, by: FakeUser) -> ChatMessage:
+        assert self.topic is not None, "General is not reopened this way"
+        return self.api.reopen_topic(self.chat, self.topic, by)
+
+
+def add_forum(
+    api: FakeBotApi,
+    title: str,
+    *,
+    owner: FakeUser,
+    members: Iterable[FakeUser] = (),
+    topics: Iterable[str] = ("Маг", "Тёмные века"),
+    bot_is_admin: bool = True,
+) -> FakeChat:
+    """A forum supergroup the bot is in (an admin, as a club's bot is), with ``topics`` made
+    by its owner: one per chronicle, as Russian role-playing clubs keep them. The bot gets the
+    topics' service messages as Telegram sends them."""
+    chat = api.add_group(
+        title,
+        owner=owner,
+        members=members,
+        bot_is_admin=bot_is_admin,
+        shape=GroupShape(is_forum=True),
+    )
+    for name in topics:
+        api.create_topic(chat, name, by=owner)
+    return chat
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

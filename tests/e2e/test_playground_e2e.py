@@ -7,9 +7,10 @@ Outside contract (docs/product.md §4): with no BOT_TOKEN and no REDIS_URL,
 Debian's headless Chromium with Playwright on a phone-sized page, one process and one page
 for the whole module, in order: who one is, switched in one tap; the page's words in the
 English player's language; a roll and a button under it; a /command in a message tapped; a
-session's chronicle shown as two documents with their links; and
-last, because it spends the group's budget for a minute, the notice while Telegram's 20
-messages a minute hold the bot's replies back.
+session's chronicle shown as two documents with their links; the forum group's topics, each
+showing its own messages, a closed one with its input off; and last, because it spends the
+group's budget for a minute, the notice while Telegram's 20 messages a minute hold the bot's
+replies back.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-GROUP, ANYA, BORIS, JOHN = -100, 1002, 1003, 1005
+GROUP, FORUM, MASTER, ANYA, BORIS, JOHN = -100, -200, 1001, 1002, 1003, 1005
 # Playwright counts in milliseconds: what the page needs on an idle machine, times the scale.
 WAIT_MS = patient(10) * 1000
 
@@ -331,6 +332,76 @@ async def test_a_chronicle_is_shown_as_documents_to_download(
     await link.last.wait_for(timeout=10_000)
     assert await link.last.get_attribute("href") is not None
     assert await link.last.get_attribute("download") == "chronicle-session-1.html"
+
+
+async def post_in_topic(url: str, user_id: int, text: str, thread: int | None) -> int:
+    body = {"chat_id": FORUM, "user_id": user_id, "text": text, "message_thread_id": thread}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url + "/api/messages", json=body) as posted,
+    ):
+        assert posted.status == 200, await posted.text()
+        message_id: int = (await posted.json())["message_id"]
+        return message_id
+
+
+async def test_a_forum_shows_one_topic_at_a_time(playground: str, browser: Browser) -> None:
+    """Topics listed General first; each shows its own messages; what one types goes to the
+    open topic; a topic an admin closes shows closed, with the input off for a player."""
+    page = browser.page
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(playground + "/api/people") as response,
+    ):
+        forum = (await response.json())["forum"]
+    mage, ages = (t["message_thread_id"] for t in forum["topics"][1:])
+    await post_in_topic(playground, BORIS, "слово в Маге", mage)
+    await post_in_topic(playground, BORIS, "слово в Тёмных веках", ages)
+    await post_in_topic(playground, BORIS, "слово в General", None)
+    await browser.person(ANYA).click()
+    await page.click("#menu-toggle")
+    await page.locator(".chat-item", has_text=forum["title"]).click()
+    assert await page.inner_text("#chat-title") == forum["title"]
+    assert await page.locator(".topic").all_inner_texts() == ["# General", "# Маг", "# Тёмные века"]
+    words = page.locator(".message .text")
+
+    async def shows(expected: str) -> None:
+        await page.locator(".message", has_text=expected).first.wait_for()
+        texts = await words.all_inner_texts()
+        others = {"слово в Маге", "слово в Тёмных веках", "слово в General"} - {expected}
+        assert not others & set(texts), texts
+
+    await shows("слово в General")
+    await page.locator(".topic", has_text="Маг").click()
+    await shows("слово в Маге")
+    assert "Маг" in await page.locator(".service").first.inner_text()  # the topic's creation
+    await page.fill("#text", "пишу в Маг")
+    await page.press("#text", "Enter")
+    await page.locator(".message.own", has_text="пишу в Маг").wait_for()
+    await page.locator(".topic", has_text="Тёмные века").click()
+    await shows("слово в Тёмных веках")
+    assert await page.locator(".message", has_text="пишу в Маг").count() == 0
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{playground}/api/messages?chat_id={FORUM}") as response,
+    ):
+        messages = (await response.json())["messages"]
+    typed = next(m for m in messages if m["text"] == "пишу в Маг")
+    assert typed["message_thread_id"] == mage
+    # The Storyteller closes the topic: a player sees it closed, and cannot write there.
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            playground + "/api/topics/close",
+            json={"chat_id": FORUM, "user_id": MASTER, "message_thread_id": ages},
+        ) as closed,
+    ):
+        assert closed.status == 200, await closed.text()
+    await page.locator(".topic.closed", has_text="Тёмные века").wait_for()
+    await page.wait_for_function("() => document.getElementById('text').disabled")
+    await page.locator(".topic", has_text="Маг").click()
+    await page.wait_for_function("() => !document.getElementById('text').disabled")
+    assert browser.failed == []
 
 
 async def test_held_replies_are_explained(playground: str, browser: Browser) -> None:

@@ -14,7 +14,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile
 
-from localapi.playground import BOT_NAMES, GROUP_ID, Playground
+from localapi.playground import BOT_NAMES, FORUM_ID, GROUP_ID, Playground
 from localapi.server import FakeBotApi
 
 
@@ -77,3 +77,26 @@ async def test_a_document_is_validated_like_every_call(
         async with client.get(f"{url}/api/files/nothing") as response:
             assert response.status == 404
     assert not api.internal_errors
+
+
+async def test_a_document_goes_to_the_topic_it_is_sent_to(
+    served: tuple[FakeBotApi, Bot, str],
+) -> None:
+    api, bot, url = served
+    mage = api.chats[FORUM_ID].topic("Маг").message_thread_id
+    sent = await bot.send_document(
+        FORUM_ID, BufferedInputFile(b"# Mage\n", filename="mage.md"), message_thread_id=mage
+    )
+    assert sent.message_thread_id == mage
+    assert sent.is_topic_message is True
+    with pytest.raises(TelegramBadRequest, match="message thread not found"):
+        await bot.send_document(
+            FORUM_ID, BufferedInputFile(b"x", filename="x.md"), message_thread_id=1
+        )
+    async with (
+        aiohttp.ClientSession() as client,
+        client.get(f"{url}/api/messages?chat_id={FORUM_ID}") as response,
+    ):
+        shown = (await response.json())["messages"][-1]
+    assert shown["document"]["file_name"] == "mage.md"
+    assert shown["message_thread_id"] == mage
