@@ -121,6 +121,9 @@ def setup(level: str, log_format: LogFormat = "text") -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    # aiogram's only lines under a warning are the per-try ones the handler folds away: not
+    # made at all, a record and its filters on every update's hot path saved.
+    logging.getLogger("aiogram.event").setLevel(logging.WARNING)
     if log_format == "json":
         logging.captureWarnings(True)  # a warning is a record, not a line of its own
         sys.excepthook = _log_uncaught

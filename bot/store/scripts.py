@@ -181,12 +181,16 @@ class Batch:
     A roll is three scripts, one after another, and a table's updates run side by side: sent
     one by one, each call is a write and a wake-up of its own on both sides, and those were
     the largest share of a roll's CPU that an echo bot does not pay (bench/README.md). The
-    first call of a turn waits that turn out for the others; alone, it goes as a plain call.
+    first call of a turn waits that turn out for the others, then sends them with its own
+    from its own task (a task of its own for each pipeline was a loop turn and a wake-up
+    more); alone, it goes as a plain call, which costs less than a pipeline of one.
     The pipeline is redis-py's: its connection from the pool, its retry (the whole pipeline
     sent again once after a lost answer, which every script bears: module docstring), its
     errors; a script the server forgot (NOSCRIPT) is sent again by its own ``Script``, which
     loads it. A caller cancelled while waiting leaves its reply to nobody; the others' calls
-    go on.
+    go on: given up on while it gathers them, the first caller leaves them to a task of their
+    own, and given up on while their pipeline is out, the ones not answered yet are sent
+    again by one (whether they ran is not known, as after a lost answer).
     """
 
     def __init__(self, redis: Redis) -> None:
@@ -213,8 +217,14 @@ class Batch:
         if not others:
             return await script(keys=keys, args=args)
         own: asyncio.Future[Any] = loop.create_future()
-        self._spawn([(script, keys, args, own), *others])
-        return await own
+        try:
+            await self._send([(script, keys, args, own), *others])
+        except BaseException:  # given up on with the pipeline out: the others are sent again
+            unanswered = [call for call in others if not call[3].done()]
+            if unanswered:
+                self._spawn(unanswered)
+            raise
+        return await own  # answered by now: no wait
 
     def _spawn(self, batch: list[_Call]) -> None:
         task = asyncio.get_running_loop().create_task(self._send(batch))
@@ -222,25 +232,29 @@ class Batch:
         task.add_done_callback(self._sending.discard)
 
     async def _send(self, batch: list[_Call]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for script, keys, args, _answer in batch:
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for script, keys, args, _answer in batch:
-                    pipe.evalsha(script.sha, len(keys), *keys, *args)
-                replies = await pipe.execute(raise_on_error=False)
+            replies = await pipe.execute(raise_on_error=False)  # given back to the pool after
         except Exception as error:  # the connection's: every call of the batch met it
             for *_call, answer in batch:
                 if not answer.done():  # each caller its own error, with its own traceback
                     answer.set_exception(_copy(error))
             return
-        for (script, keys, args, answer), reply in zip(batch, replies, strict=True):
+        forgotten: list[_Call] = []
+        for call, reply in zip(batch, replies, strict=True):
+            answer = call[3]
             if isinstance(reply, NoScriptError):
-                await _settle(answer, script(keys=keys, args=args))
+                forgotten.append(call)
             elif answer.done():
                 continue
             elif isinstance(reply, Exception):
                 answer.set_exception(reply)
             else:
                 answer.set_result(reply)
+        for script, keys, args, answer in forgotten:  # the others answered first
+            await _settle(answer, script(keys=keys, args=args))
 
 
 async def _settle(answer: asyncio.Future[Any], call: Awaitable[Any]) -> None:

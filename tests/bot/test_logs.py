@@ -96,3 +96,21 @@ def test_the_failure_line_in_either_form() -> None:
     record = json.loads(logs.failure_line("invalid settings: X", "json"))
     assert record["message"] == "bot: invalid settings: X"
     assert record["level"] == "CRITICAL"
+
+
+def test_aiogram_s_per_try_line_is_not_even_made_but_its_errors_are_kept() -> None:
+    root = logging.getLogger()
+    event = logging.getLogger("aiogram.event")
+    handlers, level, event_level = list(root.handlers), root.level, event.level
+    try:
+        logs.setup("DEBUG")
+        assert logging.getLogger("bot").isEnabledFor(logging.DEBUG)
+        assert not event.isEnabledFor(logging.INFO)
+        assert event.isEnabledFor(logging.ERROR)
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in handlers:
+            root.addHandler(handler)
+        root.setLevel(level)
+        event.setLevel(event_level)

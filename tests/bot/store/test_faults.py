@@ -116,6 +116,32 @@ async def test_a_cancelled_caller_leaves_its_answer_to_nobody(store: Store, canc
     assert await batch.call(echo, ["next"], ["z"]) == ["next", "z"]
 
 
+async def test_the_first_caller_given_up_on_with_the_pipeline_out_leaves_the_others_answered(
+    store: Store,
+) -> None:
+    """The first call of a turn sends the turn's pipeline from its own task: cancelled while
+    the server runs it (a script that takes a while), the other call is sent again and
+    answered, and the one given up on is not run a second time."""
+    batch = Batch(store.redis)
+    slow = store.redis.register_script(
+        "local t = redis.call('TIME') local start = t[1] * 1000000 + t[2]"
+        " repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] - start > 200000"
+        " return redis.call('INCR', KEYS[1])"
+    )
+    echo = store.redis.register_script("return {KEYS[1], ARGV[1]}")
+    await echo(keys=["k"], args=["load"])
+    await store.redis.script_load(slow.script)
+    first = asyncio.create_task(batch.call(slow, ["slow"], []))
+    other = asyncio.create_task(batch.call(echo, ["k1"], ["1"]))  # the same turn: one pipeline
+    await asyncio.sleep(0.05)  # the pipeline is out, the server busy with the slow script
+    assert not first.done()
+    first.cancel()
+    assert await asyncio.wait_for(other, 10) == ["k1", "1"]
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    assert await store.redis.get("slow") == "1"
+
+
 async def test_an_outage_surfaces_as_a_storage_error_and_heals(
     store: Store, redis_server: RedisServer
 ) -> None:
