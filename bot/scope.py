@@ -155,10 +155,13 @@ def scope_of(bot: Bot | None) -> Scope | None:
 def bind(obj: Any, bot: Bot | None) -> None:
     """Bind a Telegram object and every object inside it to ``bot`` (aiogram's ``as_``), so
     the shortcuts of the update's message, callback query and inline query call through the
-    update's Bot. No validation: the objects are walked and re-pointed, nothing else."""
+    update's Bot. No validation: the fields Telegram sent are walked and re-pointed, nothing
+    else (aiogram would validate the whole update again to bind it to another Bot)."""
     if isinstance(obj, TelegramObject):
         obj.as_(bot)
-        for value in obj.__dict__.values():
+        fields = obj.__dict__
+        for name in obj.__pydantic_fields_set__:  # what Telegram sent: a few of its fields
+            value = fields.get(name)
             if isinstance(value, TelegramObject | list | tuple):
                 bind(value, bot)
     elif isinstance(obj, list | tuple):
