@@ -158,13 +158,16 @@ def bind(obj: Any, bot: Bot | None) -> None:
     update's Bot. No validation: the fields Telegram sent are walked and re-pointed, nothing
     else (aiogram would validate the whole update again to bind it to another Bot)."""
     if isinstance(obj, TelegramObject):
-        obj.as_(bot)
+        obj._bot = bot  # what ``as_`` does, without its call
         fields = obj.__dict__
         for name in obj.__pydantic_fields_set__:  # what Telegram sent: a few of its fields
             value = fields.get(name)
-            if isinstance(value, TelegramObject | list | tuple):
+            if isinstance(value, _NESTED):
                 bind(value, bot)
     elif isinstance(obj, list | tuple):
         for item in obj:
-            if isinstance(item, TelegramObject | list | tuple):
+            if isinstance(item, _NESTED):
                 bind(item, bot)
+
+
+_NESTED = (TelegramObject, list, tuple)
