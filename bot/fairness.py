@@ -43,10 +43,14 @@ import hashlib
 import hmac
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from bot.store.journal import Journal
+
+class Replaying(Protocol):
+    """What keeps an update's own dice (``bot.store.journal.Journal``): named by what it
+    does, so this module, which the log's writer uses, imports nothing of the store."""
+
+    def dice(self) -> random.Random: ...
 
 
 SEED_BYTES = 32
@@ -172,7 +176,7 @@ def dice_for(
     return SessionDice(seed, identity(chat_id, update), session)
 
 
-def kept_secret(rng: Any, journal: Journal | None) -> Any:
+def kept_secret(rng: Any, journal: Replaying | None) -> Any:
     """A hidden roll's dice: never a session's. Its faces stay secret past ``/session end``
     (it keeps its own commitment, bot/commitment.py), and the revealed seed with the update's
     identity would otherwise tell them; the update's ``journal``'s dice replay as well after a

@@ -31,9 +31,23 @@ if TYPE_CHECKING:
     from aiogram.types import User
 
     from bot.sent import Outbox
-    from bot.session import FloodBudget
     from bot.store.journal import Journal, Prefetch
     from bot.store.updates import Subject
+
+
+# How long one update may wait out Telegram's flood control (429 with ``retry_after``):
+# Telegram asks for a minute at most in practice, and a result shown late beats a result
+# never shown, which the player may already have paid for (ARCHITECTURE.md).
+FLOOD_WAIT_BUDGET = 600.0
+
+
+@dataclass
+class FloodBudget:
+    """The seconds of 429 waits the running update has left (:data:`FLOOD_WAIT_BUDGET`),
+    spent by the session's retries (bot/session.py). Kept here, with the scope that holds
+    it, so the scope imports nothing of the session."""
+
+    left: float = FLOOD_WAIT_BUDGET
 
 
 @dataclass(frozen=True, slots=True)

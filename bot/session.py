@@ -22,7 +22,6 @@ import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
@@ -55,6 +54,8 @@ from aiohttp import ClientConnectorError
 from pydantic import ValidationError
 
 from bot import metrics
+from bot.scope import FLOOD_WAIT_BUDGET as FLOOD_WAIT_BUDGET
+from bot.scope import FloodBudget as FloodBudget
 from bot.scope import Scope, scope_of, scoped_bot
 from bot.sent import LostSendGuard
 from bot.store import REDIS_ERRORS
@@ -69,10 +70,6 @@ log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
 Clock = Callable[[], float]
 
-# How long one update may wait out Telegram's flood control (429 with ``retry_after``):
-# Telegram asks for a minute at most in practice, and a result shown late beats a result
-# never shown, which the player may already have paid for (ARCHITECTURE.md).
-FLOOD_WAIT_BUDGET = 600.0
 GROUP_LIMIT = 20  # messages per minute in one group
 GROUP_PERIOD = 61.0  # a second of slack: Telegram counts on its own clock, after the transit
 GLOBAL_LIMIT = 25  # messages per second overall (Telegram allows about 30: a margin for transit)
@@ -90,13 +87,6 @@ def is_message_send(method: TelegramMethod[Any]) -> bool:
 
 def _never_reached_server(error: TelegramNetworkError) -> bool:
     return isinstance(error.__cause__, ClientConnectorError)
-
-
-@dataclass
-class FloodBudget:
-    """The seconds of 429 waits the running update has left (:data:`FLOOD_WAIT_BUDGET`)."""
-
-    left: float = FLOOD_WAIT_BUDGET
 
 
 def with_flood_budget(bot: Bot, seconds: float = FLOOD_WAIT_BUDGET) -> Bot:
