@@ -36,7 +36,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from bot.scope import Scope
+from bot.scope import Campaign, Scope
 from bot.settings import CLUSTER_SCHEMES
 from bot.store import journal
 
@@ -136,11 +136,12 @@ def client_faults() -> Iterator[None]:
         raise
 
 
-def tag(scope: int) -> str:
-    """The hash tag of a chat (or of a sender outside one): Redis Cluster puts every key with
-    the same ``{…}`` in one slot, so the scripts and transactions of an update, which touch
-    only its own chat's keys, work on a cluster as on one server."""
-    return f"{{{scope}}}"
+def tag(scope: int | Campaign) -> str:
+    """The hash tag of a chat (or of a sender outside one), or of a campaign (its ``key``):
+    Redis Cluster puts every key with the same ``{…}`` in one slot, so the scripts and
+    transactions of an update, which touch only its own chat's keys, work on a cluster as on
+    one server."""
+    return f"{{{scope.key if isinstance(scope, Campaign) else scope}}}"
 
 
 def chat_key(chat_id: int) -> str:

@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, Chat, Message, Update, User
 
 from bot.scope import Actor, Campaign, Scope, bind, scope_of, scoped_bot
 from bot.store import Store, Subject
+from bot.store.base import tag
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("bot", "handlers", "rules")
@@ -41,6 +42,8 @@ def test_a_campaign_is_its_chat_until_a_topic_is_its_own() -> None:
     assert Campaign(-100).key == "-100"
     assert Campaign(-100, 7).key == "-100:7"
     assert Campaign(-100) == Campaign(-100, None)
+    assert tag(Campaign(-100)) == tag(-100) == "{-100}"  # a chat's keys stay where they are
+    assert tag(Campaign(-100, 7)) == "{-100:7}"
     with pytest.raises(AttributeError):
         Campaign(-100).chat_id = 5  # type: ignore[misc]
 
