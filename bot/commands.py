@@ -32,7 +32,7 @@ from aiogram.types import BotCommand, BotCommandScopeChat, Chat, TelegramObject
 from aiogram.utils.i18n import I18n
 
 from bot.features import FeatureSet
-from bot.session import flood_budget
+from bot.session import with_flood_budget
 from bot.store import ChatSettings, Store
 from bot.store.base import REDIS_ERRORS
 from rules import profiles
@@ -85,14 +85,14 @@ async def set_game_commands(
     scope = BotCommandScopeChat(chat_id=chat_id)
     menus = game_menus(i18n, features, game)
     try:
-        with flood_budget(MENU_FLOOD_WAIT):
-            for index, (language_code, _) in enumerate(MENUS):
-                if menus is None:
-                    await bot.delete_my_commands(scope=scope, language_code=language_code)
-                else:
-                    await bot.set_my_commands(
-                        menus[index], scope=scope, language_code=language_code
-                    )
+        waiting = with_flood_budget(bot, MENU_FLOOD_WAIT)  # one budget for its calls
+        for index, (language_code, _) in enumerate(MENUS):
+            if menus is None:
+                await waiting.delete_my_commands(scope=scope, language_code=language_code)
+            else:
+                await waiting.set_my_commands(
+                    menus[index], scope=scope, language_code=language_code
+                )
     except TelegramAPIError as error:
         log.warning("could not set the command menu of chat %s for %s: %s", chat_id, game, error)
         return False

@@ -53,7 +53,7 @@ from bot.i18n import choose_locale
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, DeadRunFirst, update_scope
 from bot.names import clean_update
 from bot.sent import SendKey
-from bot.session import flood_budget
+from bot.session import FloodBudget
 from bot.settings import Settings
 from bot.store import REDIS_ERRORS, STORAGE_ERRORS, ChatSettings, Store
 from bot.store.journal import Dropped
@@ -249,8 +249,8 @@ class Delivery:
         update = self._update(raw)
         # One for all its runs here: Telegram's 429s are waited out. Every log record of its
         # runs names the update and its chat (bot/logs.py).
-        with flood_budget(), logs.about_update(update.update_id, _chat_of(update)):
-            return await self._runs(raw, queue)
+        with logs.about_update(update.update_id, _chat_of(update)):
+            return await self._runs(raw, queue, FloodBudget())
 
     def _closed(self, raw: dict[str, Any], outcome: str, started: float, tries: int) -> None:
         """The update is done here for good: counted once with its final outcome (its
@@ -276,7 +276,9 @@ class Delivery:
             },
         )
 
-    async def _runs(self, raw: dict[str, Any], queue: deque[dict[str, Any]]) -> bool:
+    async def _runs(
+        self, raw: dict[str, Any], queue: deque[dict[str, Any]], budget: FloodBudget
+    ) -> bool:
         update_id = int(raw["update_id"])
         tried = 0
         started = time.monotonic()
@@ -284,7 +286,7 @@ class Delivery:
         while True:
             earlier = self._earlier(update_id)
             try:
-                ran = await self._feed(raw, earlier, queue, last)
+                ran = await self._feed(raw, earlier, queue, last, budget)
             except RETRIED_LATER as error:
                 metrics.retried(metrics.update_kind(raw), error)
                 if self._stopping.is_set():
@@ -397,6 +399,7 @@ class Delivery:
         earlier: EarlierRuns,
         queue: deque[dict[str, Any]],
         last: metrics.Try | None = None,
+        budget: FloodBudget | None = None,
     ) -> bool:
         # feed_update, not feed_raw_update: that one logs every exception with its traceback,
         # and a chat another replica holds (ChatBusy, tried again after BUSY_PAUSE, then less
@@ -416,6 +419,7 @@ class Delivery:
                     inbox_entry=json.dumps(raw, ensure_ascii=False) if keeping else None,
                     on_kept=lambda: self._settle(update.update_id, kept=True),
                     update_try=last if last is not None else metrics.Try(),
+                    flood_budget=budget if budget is not None else FloodBudget(),
                 )
                 return True
             except DeadRunFirst as first:  # not a run: the dead run's update goes first

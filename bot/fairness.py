@@ -43,9 +43,15 @@ import hashlib
 import hmac
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from bot.context import current
+
+class Replaying(Protocol):
+    """What keeps an update's own dice (``bot.store.journal.Journal``): named by what it
+    does, so this module, which the log's writer uses, imports nothing of the store."""
+
+    def dice(self) -> random.Random: ...
+
 
 SEED_BYTES = 32
 SEED_HEX_LEN = 2 * SEED_BYTES
@@ -133,10 +139,9 @@ def roll_sides(item: dict[str, Any]) -> int:
     return 6 if item.get("system") == "d6" or item.get("sides") == 6 else 10
 
 
-def annotate(item: dict[str, Any]) -> dict[str, Any]:
+def annotate(item: dict[str, Any], dice: Any) -> dict[str, Any]:
     """A log line on its way into the log (bot/store/log.py), with its session and proof
-    when the running update rolls a session's dice; unchanged otherwise."""
-    dice = current().dice
+    when the update's ``dice`` are a session's; unchanged otherwise."""
     if not isinstance(dice, SessionDice) or "ses" in item:
         return item
     item["ses"] = dice.session
@@ -171,11 +176,11 @@ def dice_for(
     return SessionDice(seed, identity(chat_id, update), session)
 
 
-def kept_secret(rng: Any) -> Any:
+def kept_secret(rng: Any, journal: Replaying | None) -> Any:
     """A hidden roll's dice: never a session's. Its faces stay secret past ``/session end``
     (it keeps its own commitment, bot/commitment.py), and the revealed seed with the update's
-    identity would otherwise tell them; the journal's dice replay as well after a crash."""
+    identity would otherwise tell them; the update's ``journal``'s dice replay as well after a
+    crash."""
     if not isinstance(rng, SessionDice):
         return rng
-    journal = current().journal
     return journal.dice() if journal is not None else None

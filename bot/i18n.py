@@ -21,7 +21,7 @@ from aiogram.utils.i18n.middleware import I18nMiddleware
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.context import current, using
+from bot.scope import Scope
 from bot.store import ChatSettings, Flow, Store
 
 log = logging.getLogger(__name__)
@@ -95,24 +95,20 @@ def _speaking(locale: str | None) -> Iterator[None]:
 @contextmanager
 def drawing(flow: Flow) -> Iterator[None]:
     """Draw ``flow``'s message in its own language: the chat's pinned one, else the one it
-    was opened in. For a message this update did not open (a command that redraws the round
-    tracker, a tap that also moves it)."""
-    with _speaking(current().pinned or flow.locale):
+    was opened in (a Store bound to the update reads a flow with the pinned one,
+    ``FlowStore._read_flow``). For a message this update did not open (a command that
+    redraws the round tracker, a tap that also moves it)."""
+    with _speaking(flow.locale):
         yield
 
 
 @contextmanager
-def own_language() -> Iterator[None]:
-    """The sender's own language (the chat's pinned one if any), for what only they see: a
-    toast or an alert under a message drawn in another language."""
-    with _speaking(current().own):
+def own_language(own: str | None) -> Iterator[None]:
+    """The sender's own language ``own`` (the chat's pinned one if any; the update's scope
+    says it), for what only they see: a toast or an alert under a message drawn in another
+    language."""
+    with _speaking(own):
         yield
-
-
-def own_locale(default: str) -> str:
-    """The sender's own locale (the chat's pinned one if any), for the words of an alert only
-    they see, such as trait names; ``default`` outside an update."""
-    return current().own or default
 
 
 class ChatLocaleMiddleware(I18nMiddleware):
@@ -141,9 +137,10 @@ class ChatLocaleMiddleware(I18nMiddleware):
             if shown in LOCALES:
                 locale = str(shown)
         data["locale"], data["own_locale"] = locale, own
-        # The update's languages, for what draws without being handed them (bot/context.py).
-        with using(pinned=pinned, own=own, locale=locale):
-            return await super().__call__(handler, event, data)
+        scope = data.get("scope")
+        if isinstance(scope, Scope):  # the update's languages, for its Store and its Bot
+            scope.pinned, scope.own, scope.locale = pinned, own, locale
+        return await super().__call__(handler, event, data)
 
     async def get_locale(self, event: TelegramObject, data: dict[str, Any]) -> str:
         locale = data.get("locale")

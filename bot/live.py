@@ -18,7 +18,6 @@ from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
-from bot.sent import about
 from bot.session import is_not_modified
 from bot.store import Flow, Live, Screen, Store
 
@@ -49,7 +48,7 @@ async def post_live(bot: Bot, store: Store, chat: Chat, shown: Shown) -> None:
     and pin the new one when asked and allowed."""
     name, live = shown.name, shown.live
     text, markup = shown.drawn
-    with about(None):  # the table's message, nobody's in particular
+    with store.scope.about(None):  # the table's message, nobody's in particular
         sent = await bot.send_message(chat.id, text, reply_markup=markup)
     await store.show_live(chat.id, name, shown.flow.id, sent.message_id, ttl=shown.ttl)
     if live.message is not None and live.message != sent.message_id:
@@ -82,7 +81,7 @@ async def open_shown(
     if ahead is None or ahead.flow is not None:
         return None
     text, markup = drawn
-    with about(None):  # the table's message, nobody's in particular
+    with store.scope.about(None):  # the table's message, nobody's in particular
         sent = await bot.send_message(message.chat.id, text, reply_markup=markup)
     dumped = markup.model_dump(mode="json", exclude_none=True) if markup is not None else None
     live = await store.create_live(

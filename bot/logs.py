@@ -33,8 +33,8 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # Record attributes a line carries when they are known (``extra=`` or :func:`about_update`).
 FIELDS = ("update_id", "chat", "kind", "outcome", "duration_ms", "tries")
 
-# What the update each task runs is about; read by :class:`UpdateFields`. Keyed by task as
-# bot/context.py keeps the update's own state: nothing leaks into tasks started meanwhile.
+# What the update each task runs is about, for its log lines only; read by
+# :class:`UpdateFields`. Keyed by task: nothing leaks into tasks started meanwhile.
 _about: dict[asyncio.Task[Any], dict[str, Any]] = {}
 
 

@@ -47,11 +47,11 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot import fairness, session
-from bot.context import using
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
+from bot.scope import Actor, Campaign, Scope, bind, scoped_bot
 from bot.sent import UNRECORDED_CHATS, Outbox, Unrecorded
-from bot.session import tracking_answers
+from bot.session import FloodBudget
 from bot.store import (
     REDIS_ERRORS,
     STORAGE_ERRORS,
@@ -238,8 +238,6 @@ class StateMiddleware(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         token = str(data.get("delivery_token", PROCESS_TOKEN))
         scope = update_scope(event)
-        wide = _reads_ahead(event, data.get("features"))
-        flow_id = button_flow(event)
         unrecorded = data.get("unrecorded")
         if not isinstance(unrecorded, Unrecorded):
             unrecorded = None
@@ -248,44 +246,13 @@ class StateMiddleware(BaseMiddleware):
         ref = UpdateRef(
             bot.id, event.update_id, scope, chat.id if chat is not None else None, token
         )
-        with client_faults():
-            begun = await store.begin_update(
-                ref,
-                force=bool(data.get("take_over", True)),
-                seed=secrets.token_bytes(32),
-                ahead=ReadAhead(
-                    flow_id=flow_id,
-                    sheet_fields=sheets_ahead(
-                        user.id if user else None, event.message.text if event.message else None
-                    ),
-                    all_sheets=wide is not None,
-                    live_names=wide or (),
-                ),
-                inbox=data.get("inbox_entry"),
-                lease=reply_windows(event, chat),
-            )
-        kept = data.get("on_kept")
-        if callable(kept):  # bot/delivery.py: the update is in the inbox now
-            kept()
-        status, chat_settings, journal, prefetch = begun
+        status, chat_settings, journal, prefetch = await _begin(store, event, data, ref, user)
         await _refuse_unbegun(status, prefetch, store, ref)
         if journal is None:
             log.info("update %d: %s, skipped", event.update_id, status.value)
             data["update_skipped"] = True  # counted as a duplicate (bot/metrics.py)
             return None
-        data["chat_settings"] = chat_settings
-        data["button_flow"] = flow_id
-        data["profile"] = chat_profile(chat_settings)
-        data.setdefault(
-            "rng",
-            fairness.dice_for(
-                journal.dice(),
-                chat_settings.session,
-                chat_settings.session_seed,
-                scope,
-                event.update_id,
-            ),
-        )
+        _inject(data, event, chat_settings, journal, scope)
         renew = LockRenewal(store, bot.id, scope, token)
         box = _outbox(store, chat, journal, data, unrecorded)
 
@@ -305,22 +272,10 @@ class StateMiddleware(BaseMiddleware):
                 )
 
         data["outbox"], data["journal"] = box, journal  # what ErrorMiddleware tells by
+        scoped = update_scope_of(event, data, prefetch)
         try:
-            # The update's own state, for handlers (``ctx``) and what runs under them.
-            with (
-                client_faults(),
-                using(
-                    actor=user.id if user is not None else 0,
-                    journal=journal,
-                    prefetch=prefetch,
-                    command=_command_of(event),
-                    outbox=box,
-                    subject=_subject_of(event, user),
-                    dice=data["rng"],
-                ) as ctx,
-            ):
-                data["ctx"] = ctx
-                result = await handler(event, data)
+            with client_faults():
+                result = await _in_scope(handler, event, data, scoped)
         except RETRIED_LATER:
             # Run again later: not a failed try, and what it delivered stays below the floor.
             with contextlib.suppress(*REDIS_ERRORS):
@@ -328,20 +283,128 @@ class StateMiddleware(BaseMiddleware):
                 await store.postpone_update(bot.id, event.update_id, scope, sent=sent)
             raise
         except Exception as error:
-            if wrote(journal) and not sent_any(journal, box):
-                # Paid for and nothing shown, by an error nobody foresaw: what it spent goes
-                # back in the step that ends it, as for an update Telegram refused for good.
-                with client_faults():
-                    dropped = await store.drop_update(bot.id, event.update_id, scope, token)
-                raise Failed(scope, dropped, shown=False) from error
-            await finish()
-            if wrote(journal) or sent_any(journal, box):
-                raise Failed(scope, None, shown=sent_any(journal, box)) from error
+            await _failed(error, store, ref, journal, box, finish)
             raise
         finally:
             renew.cancel()
         await finish()
         return result
+
+
+async def _begin(
+    store: Store, event: Update, data: dict[str, Any], ref: UpdateRef, user: User | None
+) -> tuple[Begun, ChatSettings, Journal | None, Prefetch]:
+    """The update's first round-trip: its journal, the chat's lock and settings, and what its
+    handler will read, read ahead (bot/store/updates.py)."""
+    wide = _reads_ahead(event, data.get("features"))
+    flow_id = button_flow(event)
+    data["button_flow"] = flow_id
+    with client_faults():
+        begun = await store.begin_update(
+            ref,
+            force=bool(data.get("take_over", True)),
+            seed=secrets.token_bytes(32),
+            ahead=ReadAhead(
+                flow_id=flow_id,
+                sheet_fields=sheets_ahead(
+                    user.id if user else None, event.message.text if event.message else None
+                ),
+                all_sheets=wide is not None,
+                live_names=wide or (),
+            ),
+            inbox=data.get("inbox_entry"),
+            lease=reply_windows(event, data.get("event_chat")),
+        )
+    kept = data.get("on_kept")
+    if callable(kept):  # bot/delivery.py: the update is in the inbox now
+        kept()
+    return begun
+
+
+def _inject(
+    data: dict[str, Any],
+    event: Update,
+    chat_settings: ChatSettings,
+    journal: Journal,
+    scope: int,
+) -> None:
+    """What handlers are handed of the chat: its settings, its profile and the update's
+    dice (the journal's seed, or the running session's)."""
+    data["chat_settings"] = chat_settings
+    data["profile"] = chat_profile(chat_settings)
+    data.setdefault(
+        "rng",
+        fairness.dice_for(
+            journal.dice(),
+            chat_settings.session,
+            chat_settings.session_seed,
+            scope,
+            event.update_id,
+        ),
+    )
+
+
+def update_scope_of(event: Update, data: dict[str, Any], prefetch: Prefetch) -> Scope:
+    """The update's one scope (ARCHITECTURE.md, "The update's scope"): its campaign and
+    sender, its journal, read-ahead, outbox and dice, the command it answers and whom its
+    messages are about, with the flood-wait budget of all its runs (bot/delivery.py) and the
+    set of callbacks answered the error middleware keeps. The locale middleware adds the
+    languages."""
+    chat: Chat | None = data.get("event_chat")
+    user: User | None = data.get("event_from_user")
+    budget = data.get("flood_budget")
+    answered = data.get("answered")
+    return Scope(
+        campaign=Campaign(chat.id) if chat is not None else None,
+        actor=Actor.of(user) if user is not None else None,
+        journal=data["journal"],
+        prefetch=prefetch,
+        command=_command_of(event),
+        outbox=data["outbox"],
+        subject=_subject_of(event, user),
+        dice=data["rng"],
+        flood_budget=budget if isinstance(budget, FloodBudget) else None,
+        answered=answered if isinstance(answered, set) else None,
+    )
+
+
+async def _in_scope(handler: Handler, event: Update, data: dict[str, Any], scope: Scope) -> Any:
+    """Run the handler with ``scope`` handed on by argument: ``scope``, a Store bound to it
+    and a Bot that carries it, with the update's objects bound to that Bot so their
+    shortcuts (``message.answer``) go through it (bot/scope.py). The shared ones come back
+    after, so what the error middleware says is outside the update's count."""
+    store: Store = data["store"]
+    bot: Bot = data["bot"]
+    scoped = scoped_bot(bot, scope)
+    bind(event, scoped)
+    data["scope"], data["store"], data["bot"] = scope, store.bound(scope), scoped
+    try:
+        return await handler(event, data)
+    finally:
+        bind(event, bot)
+        data["store"], data["bot"] = store, bot
+
+
+async def _failed(
+    error: Exception,
+    store: Store,
+    ref: UpdateRef,
+    journal: Journal,
+    box: Outbox | None,
+    finish: Callable[[], Awaitable[None]],
+) -> None:
+    """An update whose handler failed by an error that is no outage: what it paid for and
+    never showed goes back; what it wrote or showed is finished, and the player is told so
+    (:class:`Failed`)."""
+    if wrote(journal) and not sent_any(journal, box):
+        # Paid for and nothing shown, by an error nobody foresaw: what it spent goes
+        # back in the step that ends it, as for an update Telegram refused for good.
+        with client_faults():
+            dropped = await store.drop_update(ref.bot_id, ref.update_id, ref.scope, ref.token)
+        raise Failed(ref.scope, dropped, shown=False) from error
+    await finish()
+    if wrote(journal) or sent_any(journal, box):
+        raise Failed(ref.scope, None, shown=sent_any(journal, box)) from error
 
 
 async def _record_notices(unrecorded: Unrecorded, store: Store, chat_id: int) -> None:
@@ -568,36 +631,45 @@ class ErrorMiddleware(BaseMiddleware):
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         data["unrecorded"] = self.unrecorded
-        with tracking_answers() as answered:
-            try:
-                result = await handler(event, data)
-            except ChatBusy:
+        # The callback queries the update answers: a fresh set in its scope, which the
+        # session's request middleware fills (bot/session.py). This is how "every callback
+        # query is answered exactly once" survives a handler that fails half-way.
+        answered: set[str] = set()
+        data["answered"] = answered
+        shared = data.get("bot")
+        try:
+            result = await handler(event, data)
+        except ChatBusy:
+            raise
+        except Exception as error:
+            if not isinstance(event, Update):
                 raise
-            except Exception as error:
-                if not isinstance(event, Update):
-                    raise
-                # Under bot/delivery.py an update that met Redis or Telegram away is run again
-                # later from its journal: the player hears once that the answer will come, and
-                # is never told "try again" for a command whose effect may already be stored.
-                # An inline query is answered now or never (Telegram drops it in seconds).
-                later = (
-                    isinstance(error, RETRIED_LATER)
-                    and "delivery_token" in data
-                    and event.inline_query is None
-                )
-                if not later or (
-                    data.get("attempt", 0) == 0
-                    and isinstance(error, STORAGE_ERRORS)
-                    and not _showed_something(data)
-                ):
-                    await self._report(event, data, error, answered, later=later)
-                if later:
-                    raise
-                return None
-            chat = data.get("event_chat")
-            if isinstance(chat, Chat):
-                self.told_away.pop(chat.id, None)  # the chat's outage is over
-            return result
+            # Under bot/delivery.py an update that met Redis or Telegram away is run again
+            # later from its journal: the player hears once that the answer will come, and
+            # is never told "try again" for a command whose effect may already be stored.
+            # An inline query is answered now or never (Telegram drops it in seconds).
+            later = (
+                isinstance(error, RETRIED_LATER)
+                and "delivery_token" in data
+                and event.inline_query is None
+            )
+            if not later or (
+                data.get("attempt", 0) == 0
+                and isinstance(error, STORAGE_ERRORS)
+                and not _showed_something(data)
+            ):
+                if isinstance(shared, Bot):  # its own scope: the update's budget and answers
+                    budget = data.get("flood_budget")
+                    own = Scope(flood_budget=budget, answered=answered)
+                    bind(event, scoped_bot(shared, own))
+                await self._report(event, data, error, answered, later=later)
+            if later:
+                raise
+            return None
+        chat = data.get("event_chat")
+        if isinstance(chat, Chat):
+            self.told_away.pop(chat.id, None)  # the chat's outage is over
+        return result
 
     def _coalesced(self, update: Update) -> bool:
         """Whether the chat was told already in this outage that the table's memory is away:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from aiogram.types import Message, User
 
-from bot.context import current
+from bot.scope import Scope
 from bot.store import Store, Subject
 
 
@@ -33,9 +33,11 @@ async def replied_player(message: Message, store: Store) -> User | None:
     )
 
 
-def concerns(user_id: int | None, name: str = "", username: str | None = None) -> None:
+def concerns(
+    scope: Scope, user_id: int | None, name: str = "", username: str | None = None
+) -> None:
     """The rest of this update's messages are about this player (a wound the Storyteller
     dealt them), or about nobody in particular (None: an NPC's)."""
-    current().subject = (
+    scope.subject = (
         Subject(user_id=user_id, name=name, username=username) if user_id is not None else None
     )

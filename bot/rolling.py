@@ -27,8 +27,8 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
 from bot import house_rules, npcs, render, retype, sheet_text
-from bot.context import note_understood
 from bot.parsing import D6_CHANCE_MAX, D6Arguments, Problem
+from bot.scope import Scope
 from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from bot.traits import (
     NameProblem,
@@ -208,7 +208,7 @@ async def resolve_pool(
         return pool_of(sheet, roller, profile, PoolAsk(dice=dice, kind=kind, modifier=modifier))
     ask = PoolAsk(traits=traits, kind=kind, modifier=modifier)
     _trait_codes(traits, profile, None)  # a name that means nothing is answered before any read
-    return pool_of(await load_sheet(store, roller, profile), roller, profile, ask)
+    return pool_of(await load_sheet(store, roller, profile), roller, profile, ask, store.scope)
 
 
 @dataclass(frozen=True)
@@ -222,11 +222,19 @@ class PoolAsk:
     modifier: int = 0
 
 
-def pool_of(sheet: Sheet | None, roller: Roller, profile: Profile, ask: PoolAsk) -> Pool:
+def pool_of(
+    sheet: Sheet | None,
+    roller: Roller,
+    profile: Profile,
+    ask: PoolAsk,
+    scope: Scope | None = None,
+) -> Pool:
     """:func:`resolve_pool` on a sheet already read (None: the roller has none): pure, so a
-    tap's step reads the sheet first and asks for the pool without a round-trip."""
+    tap's step reads the sheet first and asks for the pool without a round-trip. A name read
+    as the trait it certainly means is said in ``scope``'s first answer (None: nowhere, as for
+    names picked from buttons)."""
     if ask.traits is not None:
-        return _sheet_pool(sheet, roller, profile, ask.traits, ask.modifier)
+        return _sheet_pool(sheet, roller, profile, ask.traits, ask.modifier, scope)
     if ask.dice is None:
         raise ValueError("a pool is a number or trait names")
     dice, modifier, kind = ask.dice, ask.modifier, ask.kind
@@ -282,10 +290,13 @@ def conditions_difficulty(
     return effect.difficulty
 
 
-def _trait_codes(expression: str, profile: Profile, chat_id: int | None) -> list[TraitCode]:
+def _trait_codes(
+    expression: str, profile: Profile, chat_id: int | None, scope: Scope | None = None
+) -> list[TraitCode]:
     """The traits a pool names, or why the names mean nothing (before any sheet is read).
     A name one slip away from one trait only is read as that trait, and the answer says so
-    (``bot.traits.corrected``) in ``chat_id``'s answer (None: said by a later reading)."""
+    (``bot.traits.corrected``) in ``chat_id``'s answer, through the update's ``scope`` (None:
+    said by a later reading)."""
     if len(expression) > EXPRESSION_MAX:
         raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))
     system = system_of(profile)
@@ -293,7 +304,7 @@ def _trait_codes(expression: str, profile: Profile, chat_id: int | None) -> list
     try:
         return parse_pool_expression(expression, system, max_traits=profile.max_traits_per_pool)
     except TraitNameError as error:
-        fixed = _corrected_codes(expression, profile, chat_id)
+        fixed = _corrected_codes(expression, profile, chat_id, scope)
         if fixed is not None:
             return fixed
         text = sheet_text.name_problem_text(error, lang, system)
@@ -306,7 +317,7 @@ def _trait_codes(expression: str, profile: Profile, chat_id: int | None) -> list
 
 
 def _corrected_codes(
-    expression: str, profile: Profile, chat_id: int | None
+    expression: str, profile: Profile, chat_id: int | None, scope: Scope | None
 ) -> list[TraitCode] | None:
     """The pool with each mistyped name read as the one trait it certainly means, noted for
     the answer; None when a name is wrong past that certainty."""
@@ -325,16 +336,21 @@ def _corrected_codes(
         codes.append(fixed)
         name = escape(sheet_text.trait_name(fixed, lang, system))
         notes.append(render.understood_name_text(part.replace("_", " "), name))
-    if chat_id is not None:  # the names' count was checked before them (parse_pool_expression)
+    if chat_id is not None and scope is not None:  # the count was checked before the names
         for note in notes:
-            note_understood(chat_id, note)
+            scope.note_understood(chat_id, note)
     return codes
 
 
 def _sheet_pool(
-    sheet: Sheet | None, roller: Roller, profile: Profile, expression: str, modifier: int = 0
+    sheet: Sheet | None,
+    roller: Roller,
+    profile: Profile,
+    expression: str,
+    modifier: int = 0,
+    scope: Scope | None = None,
 ) -> Pool:
-    codes = _trait_codes(expression, profile, roller.chat_id)
+    codes = _trait_codes(expression, profile, roller.chat_id, scope)
     system = system_of(profile)
     lang = sheet_text.lang_of(get_i18n().current_locale)
     if sheet is None:

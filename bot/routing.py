@@ -28,7 +28,7 @@ from aiogram.filters import Command
 from aiogram.types import BotCommand, Message, TelegramObject
 
 from bot import render, typos
-from bot.context import using
+from bot.scope import Scope
 
 # Every message: a router that takes more than commands.
 ANY = None
@@ -156,10 +156,14 @@ class RoutedDispatcher(Dispatcher):
             return UNHANDLED
         kwargs.update(data)
         meant, understood = await self._as_meant(event, kwargs.get("bot"))
-        if understood is None:
+        scope = kwargs.get("scope")
+        if understood is None or not isinstance(scope, Scope):
             return await self._offer(update_type, meant, kwargs)
-        with using(understood=understood):
+        before, scope.understood = scope.understood, understood  # said in its first answer
+        try:
             return await self._offer(update_type, meant, kwargs)
+        finally:
+            scope.understood = before
 
     async def _offer(self, update_type: str, event: Message, kwargs: dict[str, Any]) -> Any:
         """The message to each router that could take it, in order, until one does."""

@@ -55,6 +55,8 @@ from bot import render
 from bot.combat import TrackerStep
 from bot.features import FeatureSet
 from bot.i18n import drawing, own_language
+from bot.scope import Actor as Actor
+from bot.scope import Scope, scope_of
 from bot.session import is_not_modified, safe_edit
 from bot.store import (
     ChatSettings,
@@ -120,7 +122,8 @@ CONFLICT_PAUSE = 0.004
 async def tell(callback: CallbackQuery, text: Answer, *, alert: bool = False) -> None:
     """A toast or alert only the presser sees, in the presser's own language (bot/i18n.py):
     a tap runs in the language of the message it sits under, so the text is made here."""
-    with own_language():
+    scope = scope_of(callback.bot)
+    with own_language(scope.own if scope is not None else None):
         said = text()
     await callback.answer(said, show_alert=alert)
 
@@ -158,23 +161,6 @@ class Who(Enum):
 
 
 @dataclass(frozen=True)
-class Actor:
-    """Who pressed: their id, their first name and (when Telegram gave one) their full name."""
-
-    id: int
-    name: str
-    full_name: str | None = None
-
-    @property
-    def whole_name(self) -> str:
-        return self.full_name or self.name
-
-    @classmethod
-    def of(cls, user: User) -> Actor:
-        return cls(id=user.id, name=user.first_name, full_name=user.full_name)
-
-
-@dataclass(frozen=True)
 class Known(Generic[R]):
     """What the chat knows when a step runs: the flow as stored (its id, owner, version), the
     chat's profile, the other features' hand-offs, what the declaration's ``read`` fetched
@@ -185,6 +171,7 @@ class Known(Generic[R]):
     read: R
     features: FeatureSet | None = None
     locale: str = "ru"
+    own: str | None = None  # the presser's own language, for what only they see (bot/i18n.py)
 
 
 @dataclass(frozen=True)
@@ -460,6 +447,17 @@ class Context:
     rng: Rng | None = None
     locale: str = "ru"
 
+    @property
+    def scope(self) -> Scope:
+        """The update's scope, as the Store it hands is bound to (bot/scope.py)."""
+        return self.store.scope
+
+    def actor(self, presser: User) -> Actor:
+        """Who pressed, as the update's scope says (the same value its Store records as a
+        step's actor); the presser as Telegram names them outside an update."""
+        actor = self.store.scope.actor
+        return actor if actor is not None else Actor.of(presser)
+
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Context:
         """From aiogram's workflow data: ``store`` and ``profile`` always, the rest if set."""
@@ -647,7 +645,7 @@ async def _run_record(tap: RecordTap[T, A, R], pressed: Pressed[A]) -> None:
         read: Any = await tap.read(pressed, record) if tap.read is not None else None
         seen: Seen[R] = Seen(context.profile, read, context.locale, context.rng)
         try:
-            deed = tap.step(record, pressed.data, Actor.of(pressed.presser), seen)
+            deed = tap.step(record, pressed.data, context.actor(pressed.presser), seen)
         except (RulesInputError, ValidationError):
             await tell(callback, render.invalid_button_text, alert=True)
             return
@@ -747,9 +745,11 @@ async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context:
             context.profile,
         )
         read = await tap.read(reading)
-    known: Known[R] = Known(flow, context.profile, read, context.features, context.locale)
+    known: Known[R] = Known(
+        flow, context.profile, read, context.features, context.locale, context.scope.own
+    )
     try:
-        outcome = tap.step(state, data, Actor.of(presser), known, context.rng)
+        outcome = tap.step(state, data, context.actor(presser), known, context.rng)
     except (RulesInputError, ValidationError):
         await tell(callback, render.invalid_button_text, alert=True)
         return True
@@ -822,7 +822,7 @@ async def _advance(
                 flow, flow.version, after, close=close, entries=entries, screen=screen
             )
     except SheetMoved:  # the step's change was made for another sheet: run it again
-        forget_ahead()
+        forget_ahead(store.scope)
         return False
     except RulesInputError:  # the sheet changed since the step read it: nothing was stored
         await tell(press.callback, outcome.unpaid, alert=True)

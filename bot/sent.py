@@ -49,8 +49,6 @@ import asyncio
 import hashlib
 import logging
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
@@ -76,7 +74,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
-from bot.context import current, using
+from bot.scope import scope_of
 from bot.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
 
 if TYPE_CHECKING:
@@ -99,16 +97,6 @@ _BOT_MESSAGE = "there is no caption in the message to edit"
 _NOT_A_MESSAGE = "message to edit not found"
 _NOT_MODIFIED = "message is not modified"
 UNRECORDED_CHATS = 4096  # chats whose unrecorded messages are remembered until their next update
-
-
-@contextmanager
-def about(subject: Subject | None) -> Iterator[None]:
-    """What is sent inside is about ``subject`` (None: about nobody, such as the round
-    tracker). The update's context says whom its messages are about — the player whose command
-    or tap it answers, set by the state middleware — and the update's finish stores it per
-    message, so a command in reply to a roll's result targets its roller (bot/replies.py)."""
-    with using(subject=subject):
-        yield
 
 
 SendKey = tuple[str, str, str, int, int]  # chat, text, keyboard, reply target, occurrence
@@ -136,9 +124,11 @@ class Outbox:
     unrecorded: Unrecorded | None = None
     _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
 
-    def note(self, message_id: int) -> None:
+    def note(self, message_id: int, subject: Subject | None) -> None:
+        """The update put ``message_id`` in its chat, about ``subject`` (the update's scope
+        says whom its messages are about; the update's finish stores it per message, so a
+        command in reply to a roll's result targets its roller, bot/replies.py)."""
         self.newest = max(self.newest, message_id)
-        subject = current().subject
         if subject is not None:
             self.about[message_id] = subject
 
@@ -153,27 +143,6 @@ class Outbox:
         what = (str(method.chat_id), method.text, keyboard, _reply_target(method))
         self._seen[what] += 1
         return (*what, self._seen[what])
-
-
-@contextmanager
-def outbox(
-    store: Store,
-    chat_id: int | None,
-    delivered: dict[SendKey, Message] | None = None,
-    *,
-    after_crash: bool = False,
-) -> Iterator[Outbox | None]:
-    """The update's outbox for the length of its handling (none outside a chat)."""
-    box = None
-    if chat_id is not None:
-        box = Outbox(
-            store,
-            chat_id,
-            delivered={} if delivered is None else delivered,
-            after_crash=after_crash,
-        )
-    with using(outbox=box):
-        yield box
 
 
 @dataclass
@@ -201,6 +170,12 @@ class Unrecorded:
         await store.note_sent(chat_id, message_id)
         if self.newest.get(chat_id) == message_id:
             del self.newest[chat_id]
+
+
+def _subject(bot: Bot) -> Subject | None:
+    """Whom the update sending with ``bot`` says its messages are about now."""
+    scope = scope_of(bot)
+    return scope.subject if scope is not None else None
 
 
 def send_digest(key: SendKey) -> str:
@@ -311,13 +286,14 @@ class LostSendGuard(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
-        box = current().outbox
+        scope = scope_of(bot)  # the update's, from the Bot it sends with (bot/scope.py)
+        box = scope.outbox if scope is not None else None
         send = method if isinstance(method, SendMessage) else None
-        if box is None or send is None:
+        if scope is None or box is None or send is None:
             return await make_request(bot, method)
         key = box.key(send)
         digest = send_digest(key)
-        journal = current().journal
+        journal = scope.journal
         recorded = journal.sent.get(digest) if journal is not None else None
         if key not in box.delivered and recorded is not None and isinstance(send.chat_id, int):
             # Delivered by a run in a process that died or was stopped after writing it down.
@@ -326,7 +302,7 @@ class LostSendGuard(BaseRequestMiddleware):
             log.info("sendMessage to %s delivered by an earlier run: not sent again", send.chat_id)
             earlier = box.delivered[key]
             if send.chat_id == box.chat_id:
-                box.note(earlier.message_id)
+                box.note(earlier.message_id, scope.subject)
             # aiogram's request chain passes the method's result, typed as its Response.
             return cast(Response[TelegramType], earlier)
         if box.after_crash and send.chat_id == box.chat_id:
@@ -362,7 +338,7 @@ class LostSendGuard(BaseRequestMiddleware):
             box.chat_id,
             found,
         )
-        box.note(found)
+        box.note(found, _subject(bot))
         return delivered(send, box.chat_id, found)
 
     @staticmethod
@@ -402,12 +378,12 @@ class LostSendGuard(BaseRequestMiddleware):
                 type(error).__name__,
                 found,
             )
-            box.note(found)
+            box.note(found, _subject(bot))
             # aiogram's request chain passes the method's result, typed as its Response.
             return cast(Response[TelegramType], delivered(send, box.chat_id, found))
         result: Any = answer
         if isinstance(result, Message):
-            box.note(result.message_id)
+            box.note(result.message_id, _subject(bot))
         return answer
 
     async def _look(

@@ -21,9 +21,7 @@ import random
 import re
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
@@ -56,7 +54,9 @@ from aiohttp import ClientConnectorError
 from pydantic import ValidationError
 
 from bot import metrics
-from bot.context import current, using
+from bot.scope import FLOOD_WAIT_BUDGET as FLOOD_WAIT_BUDGET
+from bot.scope import FloodBudget as FloodBudget
+from bot.scope import Scope, scope_of, scoped_bot
 from bot.sent import LostSendGuard
 from bot.store import REDIS_ERRORS
 
@@ -70,10 +70,6 @@ log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
 Clock = Callable[[], float]
 
-# How long one update may wait out Telegram's flood control (429 with ``retry_after``):
-# Telegram asks for a minute at most in practice, and a result shown late beats a result
-# never shown, which the player may already have paid for (ARCHITECTURE.md).
-FLOOD_WAIT_BUDGET = 600.0
 GROUP_LIMIT = 20  # messages per minute in one group
 GROUP_PERIOD = 61.0  # a second of slack: Telegram counts on its own clock, after the transit
 GLOBAL_LIMIT = 25  # messages per second overall (Telegram allows about 30: a margin for transit)
@@ -93,19 +89,11 @@ def _never_reached_server(error: TelegramNetworkError) -> bool:
     return isinstance(error.__cause__, ClientConnectorError)
 
 
-@dataclass
-class FloodBudget:
-    """The seconds of 429 waits the running update has left (:data:`FLOOD_WAIT_BUDGET`)."""
-
-    left: float = FLOOD_WAIT_BUDGET
-
-
-@contextmanager
-def flood_budget(seconds: float = FLOOD_WAIT_BUDGET) -> Iterator[FloodBudget]:
-    """One budget for every request of the update run inside (all its runs, bot/delivery.py)."""
-    budget = FloodBudget(seconds)
-    with using(flood_budget=budget):
-        yield budget
+def with_flood_budget(bot: Bot, seconds: float = FLOOD_WAIT_BUDGET) -> Bot:
+    """``bot`` for calls outside an update that wait out Telegram's 429s within ``seconds``
+    all together (a chat's command menu, bot/commands.py): a Bot bound to a scope of its own
+    that holds only that budget (bot/scope.py)."""
+    return scoped_bot(bot, Scope(flood_budget=FloodBudget(seconds)))
 
 
 class RetryMiddleware(BaseRequestMiddleware):
@@ -165,7 +153,10 @@ class RetryMiddleware(BaseRequestMiddleware):
             return await make_request(bot, method)
         waited = 0.0
         attempt = 0
-        budget = current().flood_budget or FloodBudget(self.flood_wait)
+        scope = scope_of(bot)  # the update's, from the Bot it calls with (bot/scope.py)
+        budget = scope.flood_budget if scope is not None else None
+        if budget is None:
+            budget = FloodBudget(self.flood_wait)
         while True:
             try:
                 return await make_request(bot, method)
@@ -367,17 +358,6 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-@contextmanager
-def tracking_answers() -> Iterator[set[str]]:
-    """Collect the callback queries answered inside this block: the error middleware opens a
-    fresh set per update in its context (bot/context.py); the request middleware below fills
-    it. This is how "every callback query is answered exactly once" survives a handler that
-    fails half-way."""
-    answered: set[str] = set()
-    with using(answered=answered):
-        yield answered
-
-
 class CallbackAnswerTracker(BaseRequestMiddleware):
     """Notes every successful answerCallbackQuery for the update being handled."""
 
@@ -388,7 +368,10 @@ class CallbackAnswerTracker(BaseRequestMiddleware):
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
         result = await make_request(bot, method)
-        answered = current().answered
+        # The error middleware gives each update a fresh set in its scope: this is how "every
+        # callback query is answered exactly once" survives a handler that fails half-way.
+        scope = scope_of(bot)
+        answered = scope.answered if scope is not None else None
         if answered is not None and isinstance(method, AnswerCallbackQuery):
             answered.add(method.callback_query_id)
         return result
@@ -406,9 +389,10 @@ class ReplyToCommand(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
-        # The group command the update answers (chat id, message id), from its context:
-        # the state middleware sets it for a message in a group.
-        command = current().command
+        # The group command the update answers (chat id, message id), from its scope: the
+        # state middleware sets it for a message in a group.
+        scope = scope_of(bot)
+        command = scope.command if scope is not None else None
         if (
             command is not None
             and isinstance(method, SendMessage)
@@ -433,12 +417,12 @@ class SayUnderstood(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
-        ctx = current()
-        understood = ctx.understood
-        if understood is not None and isinstance(method, SendMessage):
+        scope = scope_of(bot)
+        understood = scope.understood if scope is not None else None
+        if scope is not None and understood is not None and isinstance(method, SendMessage):
             chat_id, note = understood
             if method.chat_id == chat_id and isinstance(method.text, str):
-                ctx.understood = None
+                scope.understood = None
                 method.text = note + "\n" + method.text
         return await make_request(bot, method)
 

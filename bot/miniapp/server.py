@@ -27,6 +27,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -43,6 +44,7 @@ from bot.features import FeatureSet
 from bot.middlewares import chat_profile
 from bot.miniapp import initdata, sheetview
 from bot.miniapp.handoffs import REFRESH_LIVE
+from bot.scope import Actor, Campaign, Scope, scoped_bot
 from bot.settings import Settings as BotSettings
 from bot.store import REDIS_ERRORS, ChatSettings, SheetOwner, Store
 from bot.traits import Lang, TraitNameError, resolve
@@ -117,12 +119,26 @@ def roll_update_id(chat_id: int, user_id: int, request_id: str) -> int:
 
 @dataclass(frozen=True)
 class Caller:
+    """Who asks, for which campaign."""
+
     user: initdata.WebAppUser
     chat_id: int
     settings: ChatSettings
     profile: Profile
     runs_game: bool
     lang: Lang
+
+    @cached_property
+    def scope(self) -> Scope:
+        """The request's own scope, built as an update's is (ARCHITECTURE.md, "The update's
+        scope"): its campaign, and the web user as its actor. No journal: a request is not
+        run again, and a write here applies at once (a sheet's edit, checked by version)."""
+        return Scope(
+            campaign=Campaign(self.chat_id),
+            actor=Actor(self.user.id, self.user.first_name, None),
+            locale=self.lang,
+            own=self.lang,
+        )
 
 
 @dataclass(frozen=True)
@@ -227,6 +243,11 @@ class MiniApp:
         lang = sheetview.lang_of(data.user.language_code or settings.locale)
         return Caller(data.user, chat_id, settings, chat_profile(settings), runs, lang)
 
+    def store_of(self, caller: Caller) -> Store:
+        """The Store bound to the request's scope, as an update's is bound to the update's
+        (no connection of its own)."""
+        return self.store.bound(caller.scope)
+
     def target(self, caller: Caller, given: Any, npc: Any) -> Target:
         if isinstance(npc, str) and npc.strip():
             if not caller.runs_game:
@@ -247,10 +268,10 @@ class MiniApp:
     async def load(self, caller: Caller, target: Target) -> Sheet:
         system = system_of(caller.profile)
         if target.npc is not None:
-            found = await self.store.load_npc(caller.chat_id, system, target.npc)
+            found = await self.store_of(caller).load_npc(caller.chat_id, system, target.npc)
         else:
             assert target.user_id is not None
-            found = await self.store.load_sheet(caller.chat_id, target.user_id, system)
+            found = await self.store_of(caller).load_sheet(caller.chat_id, target.user_id, system)
         return found or new_sheet(system)
 
     async def describe(self, caller: Caller, target: Target, sheet: Sheet) -> dict[str, Any]:
@@ -258,11 +279,11 @@ class MiniApp:
         name = target.npc
         others: list[dict[str, Any]] = []
         if caller.runs_game or caller.settings.sheets_open:
-            for player in await self.store.list_sheets(caller.chat_id, system):
+            for player in await self.store_of(caller).list_sheets(caller.chat_id, system):
                 if player.owner.user_id != caller.user.id or caller.runs_game:
                     others.append({"user": player.owner.user_id, "name": player.owner.name})
         if caller.runs_game:
-            for npc_name, _sheet in await self.store.list_npcs(caller.chat_id, system):
+            for npc_name, _sheet in await self.store_of(caller).list_npcs(caller.chat_id, system):
                 others.append({"npc": npc_name, "name": npc_name})
         if name is None:
             name = caller.user.first_name if target.user_id == caller.user.id else None
@@ -298,7 +319,10 @@ class MiniApp:
         try:
             with self.i18n.context(), self.i18n.use_locale(locale):
                 await self.features.handoff(REFRESH_LIVE)(
-                    self.bot, self.store, caller.chat_id, caller.profile
+                    scoped_bot(self.bot, caller.scope),
+                    self.store_of(caller),
+                    caller.chat_id,
+                    caller.profile,
                 )
         except Exception:
             log.exception("live messages of %s not redrawn", caller.chat_id)
@@ -365,7 +389,9 @@ class MiniApp:
             system = system_of(caller.profile)
             try:
                 if target.npc is not None:
-                    sheet = await self.store.update_npc(caller.chat_id, system, target.npc, checked)
+                    sheet = await self.store_of(caller).update_npc(
+                        caller.chat_id, system, target.npc, checked
+                    )
                 else:
                     assert target.user_id is not None
                     owner = (
@@ -377,7 +403,7 @@ class MiniApp:
                         if target.user_id == caller.user.id
                         else None
                     )
-                    sheet = await self.store.update_sheet(
+                    sheet = await self.store_of(caller).update_sheet(
                         caller.chat_id, target.user_id, system, checked, owner=owner
                     )
             except Conflict:

@@ -6,11 +6,12 @@ two, not hang, and a dead pooled connection is retried once on a fresh one.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import Any, Self, TypeVar, cast
 
 import hiredis
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -35,6 +36,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from bot.scope import Campaign, Scope
 from bot.settings import CLUSTER_SCHEMES
 from bot.store import journal
 
@@ -136,11 +138,12 @@ def client_faults() -> Iterator[None]:
         raise
 
 
-def tag(scope: int) -> str:
-    """The hash tag of a chat (or of a sender outside one): Redis Cluster puts every key with
-    the same ``{…}`` in one slot, so the scripts and transactions of an update, which touch
-    only its own chat's keys, work on a cluster as on one server."""
-    return f"{{{scope}}}"
+def tag(scope: int | Campaign) -> str:
+    """The hash tag of a chat (or of a sender outside one), or of a campaign (its ``key``):
+    Redis Cluster puts every key with the same ``{…}`` in one slot, so the scripts and
+    transactions of an update, which touch only its own chat's keys, work on a cluster as on
+    one server."""
+    return f"{{{scope.key if isinstance(scope, Campaign) else scope}}}"
 
 
 def chat_key(chat_id: int) -> str:
@@ -322,6 +325,22 @@ class StoreBase:
         # The scripts' calls in one turn of the event loop go together; a cluster sends each
         # to its own slot's node.
         self.batch: Batch | None = None if self.cluster else Batch(redis)
+        self._scope: Scope | None = None
+
+    @property
+    def scope(self) -> Scope:
+        """The update this Store is bound to (:meth:`bound`); a throw-away empty one for an
+        unbound Store, which then behaves as outside any update (ARCHITECTURE.md, "The
+        update's scope")."""
+        return self._scope if self._scope is not None else Scope()
+
+    def bound(self, scope: Scope) -> Self:
+        """This Store for one update: a shallow copy on the same client, scripts and batch
+        (no connection of its own), whose writes are journaled in ``scope``'s journal and
+        whose reads take what ``scope`` read ahead."""
+        view = copy.copy(self)
+        view._scope = scope
+        return view
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -338,4 +357,4 @@ class StoreBase:
         is journaled in the same transaction (:mod:`bot.store.journal`), so a re-run of the
         update after a crash does not write twice."""
         watched = [keys] if isinstance(keys, str) else keys
-        return await journal.transaction(self.redis, watched, apply)
+        return await journal.transaction(self.scope, self.redis, watched, apply)

@@ -23,7 +23,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot import context
 from bot.store.base import PREFIX, StoreBase, tag
 from bot.store.scripts import Lua, as_int
 
@@ -89,7 +88,7 @@ class BudgetStore(StoreBase):
         seconds to wait before sending. The running update's lease if it fits (no round-trip);
         else one script on a single server; on a cluster the windows live in different slots,
         so one call each and the latest slot wins."""
-        running = context.current().journal
+        running = self.scope.journal
         lease = running.lease if running is not None else None
         if lease is not None:
             leased = lease.take(windows)

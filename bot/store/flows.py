@@ -22,7 +22,7 @@ from typing import Any, ClassVar, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
-from bot import context
+from bot.scope import Scope
 from bot.store import journal
 from bot.store.base import (
     ACTORS_KEPT,
@@ -141,11 +141,11 @@ ADVANCE_SPENDING = Lua(
 )  # fmt: skip
 
 
-def step_mark(flow: Flow, expected_version: int) -> tuple[str, str]:
+def step_mark(scope: Scope, flow: Flow, expected_version: int) -> tuple[str, str]:
     """(the running update's journal, or a placeholder outside one; its mark of the step
     that moves ``flow`` on from ``expected_version``, '' outside an update): the same step
     sent again finds its mark and is not taken twice (lua/advance.lua)."""
-    running = context.current().journal
+    running = scope.journal
     # On a cluster a script's keys share one slot: an update of another chat (a private
     # chat's) leaves its steps here unmarked.
     if running is None or f":{tag(flow.chat_id)}:" not in running.key:
@@ -366,6 +366,15 @@ def _document(flow: Flow, state: FlowState | Mapping[str, Any]) -> str:
 
 
 class FlowStore(LogStore):
+    def _read_flow(self, flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Flow:
+        """A stored flow as this update draws it: in the chat's pinned language when it
+        pinned one, else in the one it was opened in (bot/i18n.py ``drawing``)."""
+        flow = _flow_from_hash(flow_id, fields, chat_id)
+        pinned = self.scope.pinned
+        if pinned is not None and pinned != flow.locale:
+            return flow.model_copy(update={"locale": pinned})
+        return flow
+
     def register_scripts(self) -> None:
         self._advance = ADVANCE.bind(self.redis, self.batch)
         self._create_flow = CREATE_FLOW.bind(self.redis, self.batch)
@@ -394,8 +403,7 @@ class FlowStore(LogStore):
         pipe.hset(key, mapping=mapping)
         pipe.expire(key, ttl)
 
-    @staticmethod
-    def _new_flow(state: FlowState, chat_id: int, owner_id: int) -> Flow:
+    def _new_flow(self, state: FlowState, chat_id: int, owner_id: int) -> Flow:
         if not type(state).kind:
             raise TypeError(f"{type(state).__name__} has no flow kind")
         # 72 random bits: a collision within a flow's one-day life is not a practical concern,
@@ -407,7 +415,7 @@ class FlowStore(LogStore):
             owner_id=owner_id,
             version=0,
             data=_data(state),
-            locale=context.current().locale,
+            locale=self.scope.locale,
         )
 
     async def create_flow(
@@ -422,11 +430,11 @@ class FlowStore(LogStore):
         """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5),
         recorded in the running update's journal as :func:`journal.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
-        record = context.current().journal
+        record = self.scope.journal
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Flow, record.decode(record.steps[step]))
-        journal.forget()
+        journal.forget(self.scope)
         await self._create_flow(
             flow=flow_key(chat_id, flow.id),
             log=log_key(chat_id),
@@ -436,7 +444,7 @@ class FlowStore(LogStore):
             step=f"fx:{step}" if record is not None else "",
             record=record.encode(flow) if record is not None else "",
             fields=dump(self._new_fields(flow)),
-            **log_args(entries),
+            **log_args(self.scope, entries),
         )
         return flow
 
@@ -483,7 +491,7 @@ class FlowStore(LogStore):
         close, screen, entries, also = writes.close, writes.screen, writes.entries, writes.also
         raw = whole.get(field)
         updated = self._spent(parse_sheet(raw), spend)
-        running = context.current().journal
+        running = self.scope.journal
         spending = running.spending if running is not None else []
         record = (
             (f"sp:{flow.id}:{expected_version}", journal.dump_spent(spending))
@@ -491,9 +499,9 @@ class FlowStore(LogStore):
             else ("", "")
         )
         spending.clear()
-        where, mark = step_mark(flow, expected_version)
+        where, mark = step_mark(self.scope, flow, expected_version)
         named = spend.name_field() or ("", "")
-        journal.forget()
+        journal.forget(self.scope)
         reply = await self._advance_spending(
             flow=flow_key(flow.chat_id, flow.id),
             sheets=skey,
@@ -504,7 +512,7 @@ class FlowStore(LogStore):
             expected=expected_version,
             data=data,
             close="1" if close else "0",
-            actor=context.current().actor,
+            actor=self.scope.actor_id,
             screen=screen.model_dump_json() if screen is not None else "",
             mark=mark,
             field=field,
@@ -518,13 +526,13 @@ class FlowStore(LogStore):
             also_version=also.version if also is not None else "",
             also_data=_document(also.flow, also.state) if also is not None else "",
             also_screen=also.screen.model_dump_json() if also is not None else "",
-            **log_args(entries),
+            **log_args(self.scope, entries),
         )
         if reply == "sheet":
             return None
         if not reply:
             return None, None
-        return _flow_from_hash(flow.id, pairs(reply), flow.chat_id), updated
+        return self._read_flow(flow.id, pairs(reply), flow.chat_id), updated
 
     async def open_live(
         self, name: str, state: FlowState, chat_id: int, owner_id: int, *, ttl: int = FLOW_TTL
@@ -541,7 +549,7 @@ class FlowStore(LogStore):
             if pointer is not None:
                 fields = await pipe.hgetall(flow_key(chat_id, pointer.flow))
                 if fields and fields.get("closed") != "1":
-                    return _flow_from_hash(pointer.flow, fields, chat_id), pointer, False
+                    return self._read_flow(pointer.flow, fields, chat_id), pointer, False
             flow = self._new_flow(state, chat_id, owner_id)
             fresh = Live(flow=flow.id)
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
@@ -554,7 +562,7 @@ class FlowStore(LogStore):
     def live_ahead(self, chat_id: int, name: str) -> LiveAhead | None:
         """The chat's live flow ``name`` as this update read it ahead (a combat tap), or None
         when it was not read ahead; good until the update's first write."""
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         ahead = prefetch.live(live_key(chat_id, name)) if prefetch is not None else None
         if ahead is None:
             return None
@@ -562,13 +570,13 @@ class FlowStore(LogStore):
         pointer = _live(raw)
         if pointer is None or not fields or fields.get("closed") == "1":
             return LiveAhead(raw=raw)
-        return LiveAhead(raw=raw, flow=_flow_from_hash(pointer.flow, fields, chat_id), live=pointer)
+        return LiveAhead(raw=raw, flow=self._read_flow(pointer.flow, fields, chat_id), live=pointer)
 
     def locale_ahead(self, chat_id: int, flow_id: str) -> str | None:
         """The language of the flow a button names, as this update read it ahead (a peek: the
         handler still gets the flow from :meth:`load_flow`); None when it was not read ahead
         or keeps no language."""
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         fields = prefetch.flows.get(flow_key(chat_id, flow_id)) if prefetch is not None else None
         return (fields or {}).get("locale") or None
 
@@ -602,11 +610,11 @@ class FlowStore(LogStore):
             "screen": screen.model_dump_json(),
         }.items():
             fields += [key, value]
-        record = context.current().journal
+        record = self.scope.journal
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Live | None, record.decode(record.steps[step]))
-        journal.forget()
+        journal.forget(self.scope)
         made = await self._create_live(
             live=live_key(flow.chat_id, name),
             flow=flow_key(flow.chat_id, flow.id),
@@ -650,12 +658,12 @@ class FlowStore(LogStore):
     async def load_flow(self, chat_id: int, flow_id: str) -> Flow | None:
         """The chat's flow ``flow_id`` (a button's); None when the chat has no such flow."""
         key = flow_key(chat_id, flow_id)
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         ahead = prefetch.flow(key) if prefetch is not None else None
         fields = ahead if ahead is not None else await self.redis.hgetall(key)
         if not fields:
             return None
-        return _flow_from_hash(flow_id, fields, chat_id)
+        return self._read_flow(flow_id, fields, chat_id)
 
     async def advance_flow(
         self,
@@ -722,12 +730,12 @@ class FlowStore(LogStore):
     ) -> Flow | None:
         """The compare-and-set of :meth:`advance_flow` (with ``new``, the keys and arguments
         of the flow it opens), once per update (lua/advance.lua)."""
-        where, mark = step_mark(flow, expected_version)
+        where, mark = step_mark(self.scope, flow, expected_version)
         opened = new or {
             "new_flow": none_key(flow.chat_id),
             **dict.fromkeys(("new_kind", "new_chat", "new_owner", "new_data", "new_ttl"), ""),
         }
-        journal.forget()
+        journal.forget(self.scope)
         reply = await self._advance(
             flow=flow_key(flow.chat_id, flow.id),
             log=log_key(flow.chat_id),
@@ -736,20 +744,20 @@ class FlowStore(LogStore):
             expected=expected_version,
             data=data,
             close="1" if close else "0",
-            actor=context.current().actor,
+            actor=self.scope.actor_id,
             screen=screen.model_dump_json() if screen is not None else "",
             mark=mark,
             **opened,
-            **log_args(entries),
+            **log_args(self.scope, entries),
         )
         if not reply:
             return None
-        return _flow_from_hash(flow.id, pairs(reply), flow.chat_id)
+        return self._read_flow(flow.id, pairs(reply), flow.chat_id)
 
     async def keep_screen(self, flow: Flow, screen: Screen) -> None:
         """What a closed flow's message now shows (a hand-off drew another flow into it), so a
         late tap on the old buttons redraws the message instead of finding it dead."""
-        journal.forget()
+        journal.forget(self.scope)
         await self._keep_screen(
             flow=flow_key(flow.chat_id, flow.id), screen=screen.model_dump_json()
         )
@@ -782,7 +790,7 @@ class FlowStore(LogStore):
         fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
         field = spend.field()
         data = _document(flow, state)
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         whole = prefetch.whole(skey) if prefetch is not None else None
         if whole is not None and not more and writes.opens is None:
             done = await self._spend_as_read(
@@ -813,7 +821,8 @@ class FlowStore(LogStore):
                 for other in more
             ]
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-            change = _stepped(pipe, fkey, fields, expected_version, data, close, screen)
+            actor = self.scope.actor_id
+            change = _stepped(pipe, fkey, fields, expected_version, data, close, screen, actor)
             if also is not None and akey is not None:
                 _stepped(
                     pipe,
@@ -823,6 +832,7 @@ class FlowStore(LogStore):
                     _document(also.flow, also.state),
                     False,
                     also.screen,
+                    actor,
                 )
             if updated is not None:
                 pipe.hset(skey, field, to_json(updated))
@@ -839,19 +849,18 @@ class FlowStore(LogStore):
                 **{k: v for k, v in fields.items() if k not in pieces},
                 **change,
             }
-            return _flow_from_hash(flow.id, new, flow.chat_id), updated
+            return self._read_flow(flow.id, new, flow.chat_id), updated
 
         watched = [fkey, skey] + ([akey] if akey is not None else [])
         return await self._watched(watched, apply)
 
-    @staticmethod
-    def _spent(current: Sheet | None, spend: SheetSpend) -> Sheet | None:
+    def _spent(self, current: Sheet | None, spend: SheetSpend) -> Sheet | None:
         if current is None:
             if not spend.create:
                 return None
             current = new_sheet(spend.system)
         updated = spend.change(current)
-        journal.note_spent(spend.field(), current, updated)
+        journal.note_spent(self.scope, spend.field(), current, updated)
         return updated
 
 
@@ -872,11 +881,12 @@ def _stepped(
     data: str,
     close: bool,
     screen: Screen | None,
+    actor: int,
 ) -> dict[Any, Any]:
     """Queue a flow's step on its hash as read under WATCH (the new version, data, actors and
     screen; its old data pieces dropped); the fields it changed."""
     made = version + 1
-    actors = f"{fields.get('actors') or ''!s} {made}:{context.current().actor}"
+    actors = f"{fields.get('actors') or ''!s} {made}:{actor}"
     if len(actors) > ACTORS_KEPT:
         actors = actors[actors.index(" ", len(actors) - ACTORS_KEPT) :]
     change: dict[Any, Any] = {

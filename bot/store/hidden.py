@@ -119,7 +119,8 @@ class HiddenStore(LogStore):
     async def next_hidden_seq(self, chat_id: int) -> int:
         """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
         # Inside an update the number is journaled too, so a re-run keeps it.
-        return await journal.once(self.redis, lambda: self._count(hidden_seq_key(chat_id)))
+        key = hidden_seq_key(chat_id)
+        return await journal.once(self.scope, self.redis, lambda: self._count(key))
 
     async def _count(self, key: str) -> int:
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -131,7 +132,7 @@ class HiddenStore(LogStore):
     async def save_hidden(self, record: HiddenRecord, entry: LogEntry) -> None:
         """The hidden roll and its log line (which must carry no result) in one round-trip,
         once for its number however often the update runs."""
-        journal.forget()
+        journal.forget(self.scope)
         await self._save_hidden(
             hidden=hidden_key(record.chat_id),
             log=log_key(record.chat_id),
@@ -140,7 +141,7 @@ class HiddenStore(LogStore):
             seq=record.seq,
             record=record.model_dump_json(exclude={"revealed", "counted"}),
             keep=HIDDEN_CAP,
-            **log_args([entry]),
+            **log_args(self.scope, [entry]),
         )
 
     async def load_hidden(self, chat_id: int, seq: int) -> HiddenRecord | None:

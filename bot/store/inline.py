@@ -34,7 +34,6 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
-from bot.context import current
 from bot.store import journal
 from bot.store.base import CHAT_TTL, FLOW_ID_BYTES, PREFIX, log_key, sheet_key, tag
 from bot.store.flows import SheetSpend
@@ -139,7 +138,7 @@ class InlineStore(LogStore):
     async def choose_play(self, user_id: int, chat_id: int) -> bool:
         """Make one of the player's groups the campaign of their inline rolls; False when it
         is not one of theirs (a forged or forgotten button)."""
-        journal.forget()
+        journal.forget(self.scope)
         key = plays_key(user_id)
 
         async def apply(pipe: Pipeline) -> bool:
@@ -155,7 +154,7 @@ class InlineStore(LogStore):
     async def put_offers(self, home: int, offers: Mapping[str, str]) -> None:
         """Keep the offers of one inline answer (id → JSON) for ``OFFER_TTL``: a re-run of
         the query makes new ones, and the unchosen ones expire unseen."""
-        journal.forget()
+        journal.forget(self.scope)
         if not offers:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -185,9 +184,9 @@ class InlineStore(LogStore):
         spend the sheet cannot pay raises ``RulesInputError`` and writes nothing. Inside an
         update, what the roll paid is written down for a drop to give back (module
         docstring)."""
-        journal.forget()
+        journal.forget(self.scope)
         okey, skey = offer_key(home, offer_id), sheet_key(home)
-        running = current().journal
+        running = self.scope.journal
         by = running.key if running is not None else ""
         # The journal's pointer is still to be written: on a cluster after a roll that paid,
         # and on a run again of the update that rolled it (a crash may have come between).

@@ -22,11 +22,11 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import RedisError
 
-from bot.context import current
 from rules.errors import RulesInputError
 from rules.sheet import BLOOD_MAX, Sheet, gain_quintessence, validate
 
 if TYPE_CHECKING:
+    from bot.scope import Scope
     from bot.store.budget import Lease
 
 _T = TypeVar("_T")
@@ -224,27 +224,27 @@ class Journal:
         return pickle.loads(base64.b64decode(raw))
 
 
-def note_spent(field_name: str, before: Sheet | None, after: Sheet | None) -> None:
+def note_spent(scope: Scope, field_name: str, before: Sheet | None, after: Sheet | None) -> None:
     """A write of the running update changes a sheet from ``before`` to ``after``: what it
     takes from the pools is recorded in the write's own transaction (:func:`transaction`)."""
-    running = current().journal
+    running = scope.journal
     spent = spent_between(field_name, before, after)
     if running is not None and spent is not None:
         running.spending.append(spent)
 
 
-def note_rolled() -> None:
+def note_rolled(scope: Scope) -> None:
     """A log line is being written by the running update (``bot.store.log.stored``)."""
-    running = current().journal
+    running = scope.journal
     if running is not None:
         running.rolled = True
 
 
-def update_secret(label: str, size: int = 32) -> bytes:
+def update_secret(scope: Scope, label: str, size: int = 32) -> bytes:
     """A secret fixed when the running update first ran (:meth:`Journal.secret`), so a re-run
     after an outage shows the same one (a hidden roll's nonce, ARCHITECTURE.md "Nothing lost,
     nothing twice"); fresh from the OS outside an update."""
-    journal = current().journal
+    journal = scope.journal
     if journal is None:
         return secrets.token_bytes(size)
     return journal.secret(label, size)
@@ -288,9 +288,9 @@ class Prefetch:
         return True, self.sheets.pop((key, field_name))
 
 
-def forget() -> None:
+def forget(scope: Scope) -> None:
     """A write is about to happen: what was read ahead may no longer be true."""
-    prefetch = current().prefetch
+    prefetch = scope.prefetch
     if prefetch is not None:
         prefetch.flows.clear()
         prefetch.sheets.clear()
@@ -299,6 +299,7 @@ def forget() -> None:
 
 
 async def transaction(
+    scope: Scope,
     redis: Redis,
     keys: list[str],
     apply: Callable[[Pipeline], Awaitable[_T]],
@@ -306,8 +307,8 @@ async def transaction(
     """A WATCH transaction that, inside an update, records what it returned in the update's
     journal in the same MULTI, and on a re-run of the update returns that record instead of
     writing again."""
-    forget()
-    journal = current().journal
+    forget(scope)
+    journal = scope.journal
     if journal is None:
         return cast(_T, await redis.transaction(apply, *keys, value_from_callable=True))
     step = journal.next_step()
@@ -345,14 +346,14 @@ async def transaction(
     return result
 
 
-async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) -> _T:
+async def pipeline(scope: Scope, redis: Redis, queue: Callable[[Pipeline], None], result: _T) -> _T:
     """A MULTI/EXEC of writes whose result is known beforehand (a new flow, nothing), recorded
     like :func:`transaction`. Inside an update it watches the update's journal, so an EXEC
     whose answer was lost is looked up in the journal instead of being sent again blindly
     (redis-py repeats an unwatched one): a round-trip more, for a write applied once."""
-    journal = current().journal
+    journal = scope.journal
     if journal is None:
-        forget()
+        forget(scope)
         async with redis.pipeline(transaction=True) as pipe:
             queue(pipe)
             await pipe.execute()
@@ -363,14 +364,14 @@ async def pipeline(redis: Redis, queue: Callable[[Pipeline], None], result: _T) 
         queue(pipe)
         return result
 
-    return await transaction(redis, [journal.key], apply)
+    return await transaction(scope, redis, [journal.key], apply)
 
 
-async def once(redis: Redis, write: Callable[[], Awaitable[int]]) -> int:
+async def once(scope: Scope, redis: Redis, write: Callable[[], Awaitable[int]]) -> int:
     """A single write that is not a transaction (a counter): its result is journaled right
     after it, so a re-run of the update reuses it unless the crash fell in between."""
-    forget()
-    journal = current().journal
+    forget(scope)
+    journal = scope.journal
     if journal is None:
         return int(await write())
     step = journal.next_step()

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from redis.asyncio.client import Pipeline
 
 from bot import fairness, stats
+from bot.scope import Scope
 from bot.store import journal
 from bot.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key, stats_key
 from bot.store.scripts import Lua, as_int
@@ -88,30 +89,35 @@ class LogEntry(BaseModel):
         return dump(self.model_dump(mode="json", exclude_none=True))
 
 
-def stored(entries: Iterable[LogEntry]) -> list[str]:
+def stored(scope: Scope, entries: Iterable[LogEntry]) -> list[str]:
     """The entries as the log keeps them, on their way into it: the running update is
     noted as a roll, so its sender's inline rolls belong to this chat from now on (a step
     that logs rolls takes :func:`log_args`, which counts them too)."""
-    lines = [dump(fairness.annotate(e.model_dump(mode="json", exclude_none=True))) for e in entries]
+    lines = [
+        dump(fairness.annotate(e.model_dump(mode="json", exclude_none=True), scope.dice))
+        for e in entries
+    ]
     if lines:
-        journal.note_rolled()
+        journal.note_rolled(scope)
     return lines
 
 
-def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], str]:
+def _prepared(scope: Scope, entries: Sequence[LogEntry]) -> tuple[list[str], str]:
     """The entries as stored, and what they add to the counters, packed (the lines among it)."""
-    dumped = [fairness.annotate(e.model_dump(mode="json", exclude_none=True)) for e in entries]
+    dumped = [
+        fairness.annotate(e.model_dump(mode="json", exclude_none=True), scope.dice) for e in entries
+    ]
     if dumped:
-        journal.note_rolled()
+        journal.note_rolled(scope)
     return [dump(item) for item in dumped], packed(stats.tally(dumped), len(dumped))
 
 
-def log_args(entries: Sequence[LogEntry]) -> dict[str, Any]:
+def log_args(scope: Scope, entries: Sequence[LogEntry]) -> dict[str, Any]:
     """The named arguments of a script that logs lines (``append_log`` in lua/prelude.lua):
     the cap, the entries' tally and the entries (no entries: nothing is logged)."""
     if not entries:
         return {"log_cap": "", "tally": "", "entries": []}
-    lines, counted = _prepared(entries)
+    lines, counted = _prepared(scope, entries)
     return {"log_cap": LOG_CAP, "tally": counted, "entries": lines}
 
 
@@ -125,7 +131,7 @@ class LogStore(StoreBase):
         if not entries:
             return
         key = log_key(chat_id)
-        lines, counted = _prepared(entries)
+        lines, counted = _prepared(self.scope, entries)
         pipe.lpush(key, *lines)
         pipe.ltrim(key, 0, LOG_CAP - 1)
         pipe.expire(key, LOG_TTL)
@@ -133,7 +139,7 @@ class LogStore(StoreBase):
 
     async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
         await journal.pipeline(
-            self.redis, lambda pipe: self._queue_log(pipe, chat_id, (entry,)), None
+            self.scope, self.redis, lambda pipe: self._queue_log(pipe, chat_id, (entry,)), None
         )
 
     async def recent_pools(self, chat_id: int, user_id: int, limit: int = 3) -> list[str]:

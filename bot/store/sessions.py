@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from bot.store import journal
-from bot.store.base import CHAT_TTL, PREFIX, chat_key, tag
+from bot.store.base import CHAT_TTL, PREFIX, StoreBase, chat_key, tag
 from bot.store.chats import ChatSettings, parse_chat_settings
 
 COUNTER = "n"
@@ -64,7 +64,7 @@ def _write_settings(pipe: Pipeline, chat_id: int, settings: ChatSettings) -> Non
 
 
 async def start_session(
-    redis: Redis, chat_id: int, seed_hex: str, commitment: str, now: float
+    store: StoreBase, chat_id: int, seed_hex: str, commitment: str, now: float
 ) -> tuple[SessionRecord, bool]:
     """A new session with ``seed_hex``, or the one already running (False): one at a time."""
     keys = [chat_key(chat_id), sessions_key(chat_id)]
@@ -84,11 +84,11 @@ async def start_session(
         pipe.expire(keys[1], CHAT_TTL)
         return asdict(record), True
 
-    data, started = await journal.transaction(redis, keys, apply)
+    data, started = await journal.transaction(store.scope, store.redis, keys, apply)
     return SessionRecord(**data), started
 
 
-async def end_session(redis: Redis, chat_id: int, now: float) -> SessionRecord | None:
+async def end_session(store: StoreBase, chat_id: int, now: float) -> SessionRecord | None:
     """The running session ended and its seed revealed; None when none runs."""
     keys = [chat_key(chat_id), sessions_key(chat_id)]
 
@@ -112,7 +112,7 @@ async def end_session(redis: Redis, chat_id: int, now: float) -> SessionRecord |
         pipe.expire(keys[1], CHAT_TTL)
         return asdict(record)
 
-    data = await journal.transaction(redis, keys, apply)
+    data = await journal.transaction(store.scope, store.redis, keys, apply)
     return None if data is None else SessionRecord(**data)
 
 

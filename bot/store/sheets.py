@@ -14,7 +14,7 @@ from typing import Any, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
-from bot import context, typos
+from bot import typos
 from bot.store.base import CHAT_TTL, StoreBase, log, sheet_key
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
@@ -125,7 +125,7 @@ class SheetStore(StoreBase):
         """The player's sheet for the chat's game system; None if there is none (or only a
         damaged one, which the next change replaces)."""
         key, field = sheet_key(chat_id), player_field(user_id, system)
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         known, ahead = prefetch.sheet(key, field) if prefetch is not None else (False, None)
         if known:
             return parse_sheet(ahead)
@@ -153,7 +153,7 @@ class SheetStore(StoreBase):
     async def _all_fields(self, chat_id: int) -> dict[str, str]:
         """Every field of the chat's sheets: read ahead by a combat tap, else one HGETALL."""
         key = sheet_key(chat_id)
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         whole = prefetch.whole(key) if prefetch is not None else None
         if whole is not None:
             return whole
@@ -179,7 +179,7 @@ class SheetStore(StoreBase):
 
     async def load_npc(self, chat_id: int, system: SheetSystem, name: str) -> Sheet | None:
         key, field = sheet_key(chat_id), npc_field(system, name)
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         known, ahead = prefetch.sheet(key, field) if prefetch is not None else (False, None)
         if known:
             return parse_sheet(ahead)
@@ -221,7 +221,7 @@ class SheetStore(StoreBase):
         """These fields of the chat's sheets as read ahead, left there for the load that
         follows (:meth:`load_npc`); one HMGET when any of them was not read ahead."""
         key = sheet_key(chat_id)
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         whole = prefetch.whole(key) if prefetch is not None else None
         if whole is not None:
             return [whole.get(f) for f in fields]
@@ -247,7 +247,7 @@ class SheetStore(StoreBase):
         fields = [player_field(u, system) for u in users] + [npc_field(system, n) for n in npcs]
         if not fields:
             return {}, {}
-        prefetch = context.current().prefetch
+        prefetch = self.scope.prefetch
         whole = prefetch.whole(sheet_key(chat_id)) if prefetch is not None else None
         raws: list[Any]
         if whole is not None:

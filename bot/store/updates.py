@@ -47,7 +47,6 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
-from bot.context import current
 from bot.store.base import (
     PREFIX,
     StoreBase,
@@ -430,7 +429,7 @@ class UpdateStore(StoreBase):
         run: the chat's running mark goes, and the chat's other updates need not wait for
         it."""
         key = journal_key(bot_id, update_id, scope)
-        running = current().journal
+        running = self.scope.journal
         delivered = dict(running.unwritten) if running is not None and running.key == key else {}
         await self._postpone(
             journal=key,

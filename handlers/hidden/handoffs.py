@@ -15,7 +15,7 @@ from rules.errors import RulesInputError
 async def roll_for(ask: HiddenAsk) -> Callable[[], str] | None:
     """Roll ``ask`` in secret: None once the Storyteller has the result and the campaign the
     commitment, else why not (a sheet without the traits, a private chat refused)."""
-    rng = fairness.kept_secret(ask.rng)
+    rng = fairness.kept_secret(ask.rng, ask.store.scope.journal)
     who = rolling.Roller(ask.chat_id, ask.user_id, ask.name, npc=ask.npc)
     profile = ask.profile
     try:

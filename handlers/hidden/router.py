@@ -38,7 +38,6 @@ from aiogram.types import Message, User
 
 from bot import commitment, fairness, hidden_rolls, render, rolling, runner, vocabulary
 from bot.access import is_anonymous, is_storyteller
-from bot.context import hush
 from bot.hidden_rolls import HiddenResult
 from bot.middlewares import chat_profile
 from bot.parsing import (
@@ -88,8 +87,8 @@ async def hidden_command(
     profile: Profile,
     rng: Rng | None = None,
 ) -> None:
-    hush()  # a line read otherwise than typed is not said where the group reads it
-    rng = fairness.kept_secret(rng)
+    store.scope.hush()  # a line read otherwise than typed is not said where the group reads it
+    rng = fairness.kept_secret(rng, store.scope.journal)
     if message.chat.type == ChatType.PRIVATE:
         await _hidden_from_private(message, command, bot, store, rng)
         return
@@ -344,7 +343,7 @@ async def roll_hidden(
     # The nonce is the update's, like its dice: a re-run after the group's notice failed
     # commits to the same line, so /reveal matches whichever notice the group saw.
     commitment_hex, nonce = commitment.commit(
-        payload, update_secret(f"hidden:{chat_id}:{seq}", commitment.NONCE_BYTES)
+        payload, update_secret(store.scope, f"hidden:{chat_id}:{seq}", commitment.NONCE_BYTES)
     )
     record = HiddenRecord(
         seq=seq,

@@ -14,7 +14,6 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
 from bot.access import GameAccess, game_access
-from bot.i18n import own_locale
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
 from bot.store import Flow
 from handlers.requests import view
@@ -76,12 +75,12 @@ def step(
         return refuse(view.already_rolled_text)
     sheet = known.read.sheet
     if sheet is None:
-        return refuse(lambda: view.no_sheet_text(codes, own_locale(known.locale), state.system))
+        return refuse(lambda: view.no_sheet_text(codes, known.own or known.locale, state.system))
     pool = pool_from_traits(sheet, codes, known.profile)
     if pool.missing:
         missing = pool.missing
         return refuse(
-            lambda: view.missing_traits_text(missing, own_locale(known.locale), state.system)
+            lambda: view.missing_traits_text(missing, known.own or known.locale, state.system)
         )
     try:
         harder = rolling.conditions_difficulty(sheet, pool.codes)

@@ -57,11 +57,11 @@ async def session_command(
         await message.answer(render.storyteller_only_text(d6=profile.system is GameSystem.D6))
         return
     if word in vocabulary.SESSION_START:
-        seed = update_secret("session-seed", fairness.SEED_BYTES)
+        seed = update_secret(store.scope, "session-seed", fairness.SEED_BYTES)
         record, fresh = await start_session(
-            store.redis, chat_id, seed.hex(), fairness.commitment(seed), time.time()
+            store, chat_id, seed.hex(), fairness.commitment(seed), time.time()
         )
         await message.answer(view.started_text(record) if fresh else view.running_text(record))
         return
-    ended = await end_session(store.redis, chat_id, time.time())
+    ended = await end_session(store, chat_id, time.time())
     await message.answer(view.none_running_text() if ended is None else view.ended_text(ended))

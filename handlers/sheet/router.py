@@ -284,7 +284,8 @@ async def sheet_command(
     ):
         await message.answer(sheet_view.not_storyteller_text(system is SheetSystem.D6))
         return
-    concerns(target.user_id, target.name, target.username)  # a reply to this answer is theirs
+    # a reply to this answer is theirs
+    concerns(store.scope, target.user_id, target.name, target.username)
     sheet = await store.load_sheet(message.chat.id, target.user_id, system)
     if sheet is None:
         await message.answer(

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiogram import Dispatcher, F, Router
+from aiogram import Bot, Dispatcher, F, Router
 from aiogram.filters import Command
 from aiogram.methods import AnswerCallbackQuery, SendMessage
 from aiogram.types import CallbackQuery, Message
@@ -22,9 +22,9 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.app import create_dispatcher
-from bot.context import UpdateContext, current
 from bot.i18n import LOCALES_DIR, compile_catalogues, load_i18n
 from bot.middlewares import _given_up_text
+from bot.scope import Actor, Scope, scope_of
 from bot.settings import Settings
 from bot.store import ChatSettings, Store, chat_key
 from bot.store.journal import Dropped, Spent
@@ -88,11 +88,18 @@ def make_test_router(seen: Seen) -> Router:
         locale: str,
         settings: Settings,
         rng: Rng,
-        ctx: UpdateContext,
+        scope: Scope,
+        bot: Bot,
     ) -> None:
         seen.calls.append(
             {
-                "ctx": (ctx is current(), ctx.actor, ctx.locale, ctx.command, ctx.journal),
+                "scope": (
+                    store.scope is scope is scope_of(bot) is scope_of(message.bot),
+                    scope.actor,
+                    scope.locale,
+                    scope.command,
+                    scope.journal,
+                ),
                 "store": store,
                 "chat_settings": chat_settings,
                 "profile": profile,
@@ -149,7 +156,9 @@ async def test_handlers_receive_the_workflow_data(
     update = text_update("/echo")
     await dispatcher.feed_update(bot, update, rng=random.Random(3))
     [call] = seen.calls
-    assert call["store"] is fake_store
+    # a view on the shared Store, bound to the update's scope
+    assert call["store"].redis is fake_store.redis
+    assert call["store"] is not fake_store
     assert call["chat_settings"].profile == "dark-ages"
     profile = call["profile"]
     assert profile.name == "dark-ages"
@@ -158,12 +167,13 @@ async def test_handlers_receive_the_workflow_data(
     assert call["settings"].default_locale == "ru"
     assert call["roll"] == random.Random(3).randint(1, 10)
     assert sent_texts(session) == ["Hi"]  # the player's client is English
-    same, actor, locale, command, journal = call["ctx"]
-    assert same  # what the handler is handed is what the Store and the session find
+    same, actor, locale, command, journal = call["scope"]
+    assert same  # what the handler is handed is what its Store and its Bot carry
     assert update.message is not None
-    assert (actor, locale, command) == (7, "en", (GROUP.id, update.message.message_id))
+    assert (actor.id, locale, command) == (7, "en", (GROUP.id, update.message.message_id))
+    assert isinstance(actor, Actor)
     assert journal is not None
-    assert current() == UpdateContext()  # the update's context went with it
+    assert fake_store.scope == Scope()  # the shared Store is bound to nothing
 
 
 async def test_unknown_profile_falls_back(

@@ -4,8 +4,8 @@ Telegram's answer does."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 import fakeredis
 import pytest
@@ -13,9 +13,9 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramServerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.context import current, using
-from bot.sent import Unrecorded, outbox
-from bot.store import Store, UpdateRef
+from bot.scope import Scope, scope_of, scoped_bot
+from bot.sent import Outbox, Unrecorded
+from bot.store import Journal, Store, UpdateRef
 from localapi.server import FakeBotApi, FakeChat
 from tests.bot.sessions import bot_without_pauses
 
@@ -36,12 +36,26 @@ def group(fake_api: FakeBotApi) -> FakeChat:
     return fake_api.add_group("Стол", owner=fake_api.add_user("Аня"))
 
 
+@contextmanager
+def in_update(
+    bot: Bot,
+    store: Store,
+    chat_id: int,
+    *,
+    after_crash: bool = False,
+    journal: Journal | None = None,
+) -> Iterator[tuple[Bot, Outbox]]:
+    """An update's outbox in its scope, and the Bot that carries that scope (bot/scope.py)."""
+    box = Outbox(store, chat_id, after_crash=after_crash)
+    yield scoped_bot(bot, Scope(outbox=box, journal=journal)), box
+
+
 @asynccontextmanager
-async def update(store: Store, chat_id: int) -> AsyncIterator[None]:
+async def update(bot: Bot, store: Store, chat_id: int) -> AsyncIterator[Bot]:
     """An update's handling: its outbox, and at its finish the chat's floor raised."""
-    with outbox(store, chat_id) as box:
-        yield
-    if box is not None and box.sent() is not None:
+    with in_update(bot, store, chat_id) as (scoped, box):
+        yield scoped
+    if box.sent() is not None:
         await store.note_sent(chat_id, box.newest)
 
 
@@ -55,11 +69,10 @@ async def test_a_send_applied_then_answered_502_is_not_sent_again(
     anya = fake_api.add_user("Борис")
     command = fake_api.send_text(group, anya, "/r 5 6")
     fake_api.fail_after_applying("sendMessage", status=502)
-    with outbox(store, group.id) as box:
-        message = await bot.send_message(
+    with in_update(bot, store, group.id) as (scoped, box):
+        message = await scoped.send_message(
             group.id, "Борис: 3 успеха", reply_to_message_id=command.message_id
         )
-        assert box is not None
         assert box.sent() == message.message_id
     assert bot_texts(fake_api, group) == ["Борис: 3 успеха"]
     [shown] = [m for m in group.messages if m.sender_id == fake_api.bot.id]
@@ -75,9 +88,8 @@ async def test_a_send_applied_then_answered_with_an_html_page_is_not_sent_again(
     """nginx in front of the Bot API lost Telegram's answer and sends its own HTML page: no
     JSON to read, so the send may have been applied, and it is looked for as after a 5xx."""
     fake_api.fail_after_applying("sendMessage", status=status, page=True)
-    with outbox(store, group.id) as box:
-        message = await bot.send_message(group.id, "Аня: 2 успеха")
-        assert box is not None
+    with in_update(bot, store, group.id) as (scoped, box):
+        message = await scoped.send_message(group.id, "Аня: 2 успеха")
         assert box.sent() == message.message_id
     assert bot_texts(fake_api, group) == ["Аня: 2 успеха"]
     [call] = fake_api.calls_to("sendMessage")
@@ -89,8 +101,8 @@ async def test_a_send_answered_with_an_html_page_before_applying_is_sent_again_o
     fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
 ) -> None:
     fake_api.fail_next("sendMessage", status=502, page=True)
-    with outbox(store, group.id):
-        await bot.send_message(group.id, "результат")
+    with in_update(bot, store, group.id) as (scoped, _box):
+        await scoped.send_message(group.id, "результат")
     assert bot_texts(fake_api, group) == ["результат"]
     assert [c.page for c in fake_api.calls_to("sendMessage")] == [True, False]
 
@@ -99,8 +111,8 @@ async def test_a_send_that_failed_before_applying_is_sent_again_once(
     fake_api: FakeBotApi, bot: Bot, store: Store, group: FakeChat
 ) -> None:
     fake_api.fail_next("sendMessage", status=502)
-    with outbox(store, group.id):
-        await bot.send_message(group.id, "результат")
+    with in_update(bot, store, group.id) as (scoped, _box):
+        await scoped.send_message(group.id, "результат")
     assert bot_texts(fake_api, group) == ["результат"]
     assert len(fake_api.calls_to("sendMessage")) == 2
 
@@ -111,20 +123,20 @@ async def test_the_bots_older_messages_are_below_the_floor_and_never_taken_for_t
     """The floor comes from Redis, where each finished update leaves the newest message it
     sent: a bot message from an earlier update, and players' messages, are passed over."""
     vera = fake_api.add_user("Вера")
-    async with update(store, group.id):
-        await bot.send_message(group.id, "раньше")
+    async with update(bot, store, group.id) as scoped:
+        await scoped.send_message(group.id, "раньше")
     for n in range(4):
         fake_api.send_text(group, vera, f"реплика {n}")
     fake_api.fail_next("sendMessage", status=502)
-    async with update(store, group.id):
-        await bot.send_message(group.id, "сейчас")
+    async with update(bot, store, group.id) as scoped:
+        await scoped.send_message(group.id, "сейчас")
     assert bot_texts(fake_api, group) == ["раньше", "сейчас"]  # not lost, not twice
 
     for n in range(3):
         fake_api.send_text(group, vera, f"ещё {n}")
     fake_api.fail_after_applying("sendMessage", status=503)
-    async with update(store, group.id):
-        found = await bot.send_message(group.id, "и ещё")
+    async with update(bot, store, group.id) as scoped:
+        found = await scoped.send_message(group.id, "и ещё")
     assert bot_texts(fake_api, group) == ["раньше", "сейчас", "и ещё"]
     assert group.messages[-1].message_id == found.message_id
 
@@ -136,12 +148,12 @@ async def test_a_private_send_applied_then_answered_502_is_found_across_the_id_g
     the bot's lost message sits past a run of ids that hold nothing here, and is found."""
     anya = fake_api.add_user("Аня")
     private = fake_api.open_private_chat(anya, id_gaps=(0, 6, 9))
-    async with update(store, private.id):
-        await bot.send_message(private.id, "раньше")
+    async with update(bot, store, private.id) as scoped:
+        await scoped.send_message(private.id, "раньше")
     command = fake_api.send_text(private, anya, "/r 5 6")
     fake_api.fail_after_applying("sendMessage", status=502)
-    async with update(store, private.id):
-        found = await bot.send_message(
+    async with update(bot, store, private.id) as scoped:
+        found = await scoped.send_message(
             private.id, "Аня: 3 успеха", reply_to_message_id=command.message_id
         )
     assert bot_texts(fake_api, private) == ["раньше", "Аня: 3 успеха"]
@@ -156,21 +168,21 @@ async def test_a_run_after_a_crash_finds_what_the_dead_run_delivered(
     the run in the next process looks above the floor first, past a burst of players'
     commands, finds the dead run's message, and sends only what the dead run never got to."""
     anya, vera = fake_api.add_user("Аня"), fake_api.add_user("Вера")
-    async with update(store, group.id):
-        await bot.send_message(group.id, "раньше")
+    async with update(bot, store, group.id) as scoped:
+        await scoped.send_message(group.id, "раньше")
     command = fake_api.send_text(group, anya, "/r 5 6")
     for n in range(15):
         fake_api.send_text(group, vera, f"/r {n} 6")
-    with outbox(store, group.id):  # the run that died: nothing finished, no floor raised
-        shown = await bot.send_message(
+    # the run that died: nothing finished, no floor raised
+    with in_update(bot, store, group.id) as (scoped, _box):
+        shown = await scoped.send_message(
             group.id, "Аня: 3 успеха", reply_to_message_id=command.message_id
         )
-    with outbox(store, group.id, after_crash=True) as box:
-        found = await bot.send_message(
+    with in_update(bot, store, group.id, after_crash=True) as (scoped, box):
+        found = await scoped.send_message(
             group.id, "Аня: 3 успеха", reply_to_message_id=command.message_id
         )
-        more = await bot.send_message(group.id, "Продлить?")
-        assert box is not None
+        more = await scoped.send_message(group.id, "Продлить?")
         assert box.sent() == more.message_id
     assert found.message_id == shown.message_id
     assert bot_texts(fake_api, group) == ["раньше", "Аня: 3 успеха", "Продлить?"]
@@ -182,9 +194,9 @@ async def test_a_run_after_a_crash_that_finds_nothing_sends_as_usual(
 ) -> None:
     """The dead run got no further than its writes: the first send is looked for once, then
     everything is sent without looking again."""
-    with outbox(store, group.id, after_crash=True):
-        await bot.send_message(group.id, "Аня: 3 успеха")
-        await bot.send_message(group.id, "Продлить?")
+    with in_update(bot, store, group.id, after_crash=True) as (scoped, _box):
+        await scoped.send_message(group.id, "Аня: 3 успеха")
+        await scoped.send_message(group.id, "Продлить?")
     assert bot_texts(fake_api, group) == ["Аня: 3 успеха", "Продлить?"]
     probes = len(fake_api.calls_to("editMessageCaption"))
     assert 1 <= probes <= 3  # one search, ended by the ids that hold nothing
@@ -203,11 +215,12 @@ async def test_a_run_put_off_writes_down_what_it_delivered_for_the_next_process(
         _, _, journal, _ = await store.begin_update(
             UpdateRef(7, 900, group.id, group.id, "p"), force=True, seed=bytes(32)
         )
-        with using(journal=journal), outbox(store, group.id) as box:
-            shown.append(await bot.send_message(group.id, "Аня: 3 успеха"))
-            await bot.send_message(private.id, "тайно: 7 3 1")
-            assert box is not None
-            await store.postpone_update(7, 900, group.id, sent=box.sent())
+        with in_update(bot, store, group.id, journal=journal) as (scoped, box):
+            shown.append(await scoped.send_message(group.id, "Аня: 3 успеха"))
+            await scoped.send_message(private.id, "тайно: 7 3 1")
+            scope = scope_of(scoped)
+            assert scope is not None
+            await store.bound(scope).postpone_update(7, 900, group.id, sent=box.sent())
     assert bot_texts(fake_api, group) == ["Аня: 3 успеха"]
     assert bot_texts(fake_api, private) == ["тайно: 7 3 1"]
     assert shown[0].message_id == shown[1].message_id
@@ -222,8 +235,8 @@ async def test_a_send_to_another_chat_is_not_looked_for(
     chat's floor, so a lost send of that chat's own update never takes it for its own."""
     other = fake_api.add_group("Другой стол", owner=fake_api.add_user("Глеб"))
     fake_api.fail_next("sendMessage", status=500)
-    with outbox(store, group.id):
-        sent = await bot.send_message(other.id, "в личку")
+    with in_update(bot, store, group.id) as (scoped, _box):
+        sent = await scoped.send_message(other.id, "в личку")
     assert not fake_api.calls_to("editMessageCaption")
     assert bot_texts(fake_api, other) == ["в личку"]
     assert await store.last_sent(other.id) == sent.message_id
@@ -232,7 +245,6 @@ async def test_a_send_to_another_chat_is_not_looked_for(
 async def test_outside_an_update_nothing_is_looked_for(
     fake_api: FakeBotApi, bot: Bot, group: FakeChat
 ) -> None:
-    assert current().outbox is None
     fake_api.fail_next("sendMessage", status=502, count=4)
     with pytest.raises(TelegramServerError):
         await bot.send_message(group.id, "никому")
@@ -259,10 +271,9 @@ async def test_a_send_to_another_chat_while_redis_is_away_raises_its_floor_befor
         raise RedisConnectionError("away")
 
     monkeypatch.setattr(store, "note_sent", away)
-    with outbox(store, group.id) as box:
-        assert box is not None
+    with in_update(bot, store, group.id) as (scoped, box):
         box.unrecorded = unrecorded = Unrecorded()
-        sent = await bot.send_message(other.id, "в личку")
+        sent = await scoped.send_message(other.id, "в личку")
     monkeypatch.undo()
     assert await store.last_sent(other.id) == 0
     assert unrecorded.newest == {other.id: sent.message_id}

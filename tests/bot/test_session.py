@@ -27,18 +27,20 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from bot.scope import Scope, scoped_bot
 from bot.session import (
     GLOBAL_LIMIT,
     GROUP_LIMIT,
     GROUP_PERIOD,
     BotSession,
+    FloodBudget,
     RateLimitMiddleware,
     RetryMiddleware,
     SlidingWindow,
     UnreadableAnswer,
     UnreadableRefusal,
-    flood_budget,
     safe_edit,
+    with_flood_budget,
 )
 from bot.store import Store
 from tests.bot.telegram_fakes import TOKEN, make_bot
@@ -201,11 +203,12 @@ async def test_flood_control_is_waited_out_as_long_as_telegram_asks(sleeps: Slee
 async def test_the_update_s_flood_budget_is_shared_by_its_requests(sleeps: Sleeps) -> None:
     api = ScriptedApi([flood(54), (200, OK_MESSAGE), flood(54)])
     async with api_bot(api, RetryMiddleware(sleep=sleeps)) as bot:
-        with flood_budget(100) as budget:
-            await bot.send_message(-100, "hi")
-            assert budget.left == 46
-            with pytest.raises(TelegramRetryAfter):
-                await bot.send_message(-100, "hi")
+        budget = FloodBudget(100)
+        scoped = scoped_bot(bot, Scope(flood_budget=budget))
+        await scoped.send_message(-100, "hi")
+        assert budget.left == 46
+        with pytest.raises(TelegramRetryAfter):
+            await scoped.send_message(-100, "hi")
     assert sleeps.delays == [54.0]
 
 
@@ -618,3 +621,13 @@ async def test_a_refusal_in_html_stays_a_refusal(sleeps: Sleeps) -> None:
         with pytest.raises(UnreadableRefusal, match="401 Authorization Required"):
             await bot.send_message(-100, "hi")
     assert api.calls == 1
+
+
+async def test_calls_outside_an_update_share_the_budget_they_are_given(sleeps: Sleeps) -> None:
+    api = ScriptedApi([flood(54), (200, OK_MESSAGE), flood(54)])
+    async with api_bot(api, RetryMiddleware(sleep=sleeps)) as bot:
+        waiting = with_flood_budget(bot, 100)
+        await waiting.send_message(-100, "hi")
+        with pytest.raises(TelegramRetryAfter):
+            await waiting.send_message(-100, "hi")
+    assert sleeps.delays == [54.0]

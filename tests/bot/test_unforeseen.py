@@ -47,16 +47,17 @@ class Table:
         router = Router(name="unforeseen")
 
         @router.message(Command("pay"))
-        async def pay(message: Message) -> None:
+        async def pay(message: Message, store: Store) -> None:
+            # ``store``: the shared one bound to the update's scope (bot/scope.py)
             assert message.from_user is not None
             field = player_field(message.from_user.id, SYSTEM)
 
             def spend(sheet: Sheet) -> Sheet:
                 paid = sheet.model_copy(update={"willpower_current": 4})
-                note_spent(field, sheet, paid)
+                note_spent(store.scope, field, sheet, paid)
                 return paid
 
-            await self.store.update_sheet(message.chat.id, message.from_user.id, SYSTEM, spend)
+            await store.update_sheet(message.chat.id, message.from_user.id, SYSTEM, spend)
             for step in self.after:
                 await step(message)
 

@@ -93,13 +93,13 @@ async def _whose(
             await message.answer(view.storyteller_only_text())
             return None
         if args.npc is not None:
-            concerns(None)
+            concerns(store.scope, None)
             return Whose(name=args.npc, npc=args.npc)
         if named is not None:  # «/dmg Борис 2 л»: the player by the name their sheet shows
-            concerns(named.user_id, named.name, named.username)
+            concerns(store.scope, named.user_id, named.name, named.username)
             return Whose(name=named.name, user_id=named.user_id, username=named.username)
         assert target is not None
-        concerns(target.id, target.first_name, target.username)
+        concerns(store.scope, target.id, target.first_name, target.username)
         return Whose(name=target.first_name, user_id=target.id, username=target.username)
     if user is None or message.sender_chat is not None:
         await message.answer(view.storyteller_only_text())

@@ -88,13 +88,13 @@ async def _apply(
             await message.answer(view.storyteller_only_text())
             return None
         if npc is not None:
-            concerns(None)
+            concerns(store.scope, None)
             if await store.load_npc(chat_id, D6, npc) is None:
                 await message.answer(view.no_npc_text(npc))
                 return None
             return npc, await store.update_npc(chat_id, D6, npc, change)
         assert target is not None
-        concerns(target.id, target.first_name, target.username)
+        concerns(store.scope, target.id, target.first_name, target.username)
         owner = SheetOwner(user_id=target.id, name=target.first_name, username=target.username)
         return target.first_name, await store.update_sheet(
             chat_id, target.id, D6, change, owner=owner

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from bot.context import using
+from bot.scope import Scope
 from bot.store import (
     Begun,
     FlowState,
@@ -20,6 +20,7 @@ from bot.store import (
 )
 from bot.store.flows import DATA_PIECE, data_fields, data_of
 from bot.store.updates import DONE_SWEEP, Subject, about_member, done_key, subject_of
+from tests.bot.store.scoping import bound_to
 
 SEED = bytes(range(32))
 
@@ -102,10 +103,10 @@ async def test_a_commands_reply_is_reserved_by_its_first_step(store: Store) -> N
     assert journal.lease is not None
     assert await store.redis.zcard(budget_key(7, -100)) == 1
     assert await store.redis.zcard(budget_key(7, None)) == 1
-    with using(journal=journal):
-        assert await store.reserve_send(7, [GROUP, OVERALL]) == 0.0  # the lease: no trip
+    with bound_to(store, Scope(journal=journal)) as bound:
+        assert await bound.reserve_send(7, [GROUP, OVERALL]) == 0.0  # the lease: no trip
         assert journal.lease.taken
-        await store.reserve_send(7, [GROUP, OVERALL])  # a second send reserves its own
+        await bound.reserve_send(7, [GROUP, OVERALL])  # a second send reserves its own
     assert await store.redis.zcard(budget_key(7, -100)) == 2
     await store.finish_update(7, 801, -100, "me", lease=journal.lease)
     assert await store.redis.zcard(budget_key(7, -100)) == 2  # both sends stay counted

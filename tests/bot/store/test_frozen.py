@@ -16,7 +16,7 @@ from typing import ClassVar
 
 import pytest
 
-from bot.context import using
+from bot.scope import Actor, Scope
 from bot.store import (
     REDIS_ERRORS,
     STORAGE_ERRORS,
@@ -29,6 +29,7 @@ from bot.store import (
     stats_key,
 )
 from bot.store.base import COMMAND_TIMEOUT
+from tests.bot.store.scoping import bound_to
 from tests.conftest import RedisServer
 
 BOT, USER, TOKEN = 7, 42, "replica-a"
@@ -92,8 +93,10 @@ class Table:
                     outcome="success",
                 )
                 sent = time.monotonic()
-                with using(journal=journal, actor=USER):
-                    await self.store.create_flow(Rolled(pool=pool), chat, USER, entries=[entry])
+                with bound_to(
+                    self.store, Scope(journal=journal, actor=Actor(USER, "player"))
+                ) as bound:
+                    await bound.create_flow(Rolled(pool=pool), chat, USER, entries=[entry])
                 if time.monotonic() - sent > COMMAND_TIMEOUT:
                     self.resent += 1
                 await self.store.finish_update(BOT, update_id, chat, TOKEN)

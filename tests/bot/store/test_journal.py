@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import commitment
-from bot.context import using
+from bot.scope import Scope
 from bot.store import Journal, RedisUnavailable, client_faults, update_secret
 
 
@@ -15,11 +15,11 @@ def test_an_update_run_again_has_the_same_secret_and_a_fresh_one_outside_an_upda
     other = Journal(key="k", seed=bytes(32))
     secrets = []
     for journal in (first, again, other):
-        with using(journal=journal):
-            secrets.append(update_secret("hidden:-1:1"))
+        secrets.append(update_secret(Scope(journal=journal), "hidden:-1:1"))
     assert secrets[0] == secrets[1] != secrets[2]
     assert first.secret("hidden:-1:2") != secrets[0]
-    assert update_secret("hidden:-1:1") != update_secret("hidden:-1:1")  # no update: fresh
+    outside = Scope()  # no update: fresh
+    assert update_secret(outside, "hidden:-1:1") != update_secret(outside, "hidden:-1:1")
     assert first.secret("x", 16) == first.secret("x")[:16]
 
 

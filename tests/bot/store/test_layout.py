@@ -14,7 +14,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
 import bot.store.hidden
-from bot.context import using
+from bot.scope import Scope
 from bot.store import (
     CHAT_TTL,
     LOG_TTL,
@@ -41,6 +41,7 @@ from bot.store.base import campaign_pick_key, campaigns_key, none_key
 from bot.store.legacy import LAYOUT, LAYOUT_KEY
 from bot.store.updates import MAX_ATTEMPTS
 from rules.sheet import SheetSystem, set_trait
+from tests.bot.store.scoping import bound_to
 from tests.bot.store.test_store import Tally
 
 SEED = bytes(range(32))
@@ -130,8 +131,8 @@ async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
     _, _, journal, _ = await store.begin_update(
         UpdateRef(1, 70, -100, -100, "a"), force=False, seed=SEED
     )
-    with using(journal=journal):
-        taken = await store.set_storyteller(
+    with bound_to(store, Scope(journal=journal)) as bound:
+        taken = await bound.set_storyteller(
             -100, expected=1, new_id=2, name="Борис", title="Хроника"
         )
     assert taken is not None
@@ -142,8 +143,8 @@ async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
     _, _, again, _ = await store.begin_update(
         UpdateRef(1, 70, -100, -100, "b"), force=True, seed=SEED
     )
-    with using(journal=again):
-        replayed = await store.set_storyteller(
+    with bound_to(store, Scope(journal=again)) as bound:
+        replayed = await bound.set_storyteller(
             -100, expected=1, new_id=2, name="Борис", title="Хроника"
         )
     assert replayed == taken
@@ -183,9 +184,9 @@ async def test_a_hidden_roll_for_a_campaign_is_stored_once_from_the_private_chat
         _, _, journal, _ = await store.begin_update(
             UpdateRef(1, 80, 42, 42, "a"), force=attempt > 0, seed=seed
         )
-        with using(journal=journal):
-            seq = await store.next_hidden_seq(-100)
-            await store.save_hidden(_hidden(seq), _hidden_line(seq))
+        with bound_to(store, Scope(journal=journal)) as bound:
+            seq = await bound.next_hidden_seq(-100)
+            await bound.save_hidden(_hidden(seq), _hidden_line(seq))
         assert seq == 1
     assert list(await store.hidden_rolls(-100)) == [1]
     assert len(await store.recent_rolls(-100)) == 1

@@ -10,11 +10,10 @@ from typing import ClassVar
 
 import pytest
 
-from bot.context import using
+from bot.scope import Scope
 from bot.store import (
     Begun,
     FlowState,
-    Journal,
     LogEntry,
     ReadAhead,
     SheetSpend,
@@ -37,6 +36,7 @@ from rules.sheet import (
     spend_quintessence,
     spend_willpower,
 )
+from tests.bot.store.scoping import bound_to
 
 BOT, CHAT, USER = 7, -100, 42
 
@@ -54,7 +54,7 @@ def _spend() -> SheetSpend:
 
 
 @asynccontextmanager
-async def running(store: Store, update_id: int) -> AsyncIterator[Journal]:
+async def running(store: Store, update_id: int) -> AsyncIterator[Store]:
     """The update's handling, as the state middleware begins it (bot/middlewares.py)."""
     await store.inbox_add(BOT, {update_id: "{}"})
     status, _settings, journal, _ahead = await store.begin_update(
@@ -62,8 +62,8 @@ async def running(store: Store, update_id: int) -> AsyncIterator[Journal]:
     )
     assert status is Begun.GO
     assert journal is not None
-    with using(journal=journal):
-        yield journal
+    with bound_to(store, Scope(journal=journal)) as bound:
+        yield bound
 
 
 async def _willpower_now(store: Store) -> int | None:
@@ -104,8 +104,8 @@ def test_what_is_given_back_stays_within_the_sheet_as_it_is_now() -> None:
 
 async def test_a_dropped_update_gives_its_willpower_back_once(store: Store) -> None:
     await store.update_sheet(CHAT, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
-    async with running(store, 901):
-        _flow, sheet = await store.create_flow_spending(Paid(), CHAT, USER, _spend())
+    async with running(store, 901) as bound:
+        _flow, sheet = await bound.create_flow_spending(Paid(), CHAT, USER, _spend())
     assert sheet is not None
     assert await _willpower_now(store) == 4
     # Another update spends a point meanwhile: only the dropped one's comes back.
@@ -123,10 +123,10 @@ async def test_a_dropped_update_gives_its_willpower_back_once(store: Store) -> N
 
 
 async def test_a_write_that_spent_nothing_leaves_nothing_to_give_back(store: Store) -> None:
-    async with running(store, 902):
-        await store.create_flow(Paid(), CHAT, USER)
+    async with running(store, 902) as bound:
+        await bound.create_flow(Paid(), CHAT, USER)
         with pytest.raises(RulesInputError):  # no point left: the step wrote nothing
-            await store.update_sheet(
+            await bound.update_sheet(
                 CHAT, USER, SheetSystem.MAGE, lambda s: spend_willpower(set_willpower(s, 1, 0))
             )
     fields = await store.redis.hgetall(journal_key(BOT, 902, CHAT))
@@ -139,15 +139,15 @@ async def test_a_spend_on_the_sheet_read_ahead_is_given_back_too(store: Store) -
     record is written by that script."""
     await store.update_sheet(CHAT, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 3))
     flow = await store.create_flow(Paid(), CHAT, USER)
-    async with running(store, 903):
-        _status, _settings, _journal, prefetch = await store.begin_update(
+    async with running(store, 903) as bound:
+        _status, _settings, _journal, prefetch = await bound.begin_update(
             UpdateRef(BOT, 903, CHAT, CHAT, "token"),
             force=True,
             seed=bytes(32),
             ahead=ReadAhead(all_sheets=True),
         )
-        with using(prefetch=prefetch):
-            advanced, sheet = await store.advance_flow_spending(flow, 0, Paid(), _spend())
+        bound.scope.prefetch = prefetch  # the read-ahead of this run, for its step
+        advanced, sheet = await bound.advance_flow_spending(flow, 0, Paid(), _spend())
     assert advanced is not None
     assert sheet is not None
     assert await _willpower_now(store) == 2
@@ -168,8 +168,8 @@ async def test_an_update_that_crashed_its_process_too_often_gives_back_what_it_s
 ) -> None:
     """Given up after MAX_ATTEMPTS runs that never ended (bot/middlewares.py drops it)."""
     await store.update_sheet(CHAT, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
-    async with running(store, 904):
-        await store.create_flow_spending(Paid(), CHAT, USER, _spend())
+    async with running(store, 904) as bound:
+        await bound.create_flow_spending(Paid(), CHAT, USER, _spend())
     for _ in range(MAX_ATTEMPTS - 1):
         await store.begin_update(
             UpdateRef(BOT, 904, CHAT, CHAT, "token"), force=True, seed=bytes(32)
@@ -195,7 +195,7 @@ CAMPAIGN = -100_555
 
 
 @asynccontextmanager
-async def pressing(store: Store, update_id: int) -> AsyncIterator[Journal]:
+async def pressing(store: Store, update_id: int) -> AsyncIterator[Store]:
     """A press on a message sent in inline mode: no chat, journaled under its sender, in
     another slot than the campaign whose sheet it pays from (bot/store/inline.py)."""
     status, _settings, journal, _ahead = await store.begin_update(
@@ -203,8 +203,8 @@ async def pressing(store: Store, update_id: int) -> AsyncIterator[Journal]:
     )
     assert status is Begun.GO
     assert journal is not None
-    with using(journal=journal):
-        yield journal
+    with bound_to(store, Scope(journal=journal)) as bound:
+        yield bound
 
 
 async def _campaign_willpower(store: Store) -> int | None:
@@ -223,8 +223,8 @@ async def _roll_offer(store: Store, offer_id: str) -> tuple[bool, str | None]:
 async def test_a_dropped_inline_roll_gives_its_willpower_back_once(store: Store) -> None:
     await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
     await store.put_offers(CAMPAIGN, {"offer0000001": "{}"})
-    async with pressing(store, 911):
-        assert await _roll_offer(store, "offer0000001") == (True, "Аня: 1 успех")
+    async with pressing(store, 911) as bound:
+        assert await _roll_offer(bound, "offer0000001") == (True, "Аня: 1 успех")
     assert await _campaign_willpower(store) == 4
     # Another update spends a point meanwhile: only the dropped one's comes back.
     await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, spend_willpower)
@@ -242,8 +242,8 @@ async def test_a_drop_repeated_after_dying_between_its_steps_gives_nothing_twice
     update is dropped again later, and its offer says it was given back already."""
     await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
     await store.put_offers(CAMPAIGN, {"offer0000002": "{}"})
-    async with pressing(store, 912):
-        await _roll_offer(store, "offer0000002")
+    async with pressing(store, 912) as bound:
+        await _roll_offer(bound, "offer0000002")
     fields = await store.redis.hgetall(journal_key(BOT, 912, USER))
     assert await give_back_offers(store.redis, fields) == [
         Spent(sheet_field(), {"willpower_current": 1})
@@ -263,12 +263,14 @@ async def test_a_run_again_points_its_journal_at_the_offer_it_rolled_and_no_othe
     await store.update_sheet(CAMPAIGN, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
     await store.put_offers(CAMPAIGN, {"offer0000003": "{}"})
     pointer = offer_pointer(CAMPAIGN, "offer0000003")
-    async with pressing(store, 913) as journal:
-        await _roll_offer(store, "offer0000003")
+    async with pressing(store, 913) as bound:
+        journal = bound.scope.journal
+        assert journal is not None
+        await _roll_offer(bound, "offer0000003")
     assert await store.redis.hexists(journal.key, pointer)
     await store.redis.hdel(journal.key, pointer)  # died before the pointer was written
-    async with pressing(store, 913):
-        assert await _roll_offer(store, "offer0000003") == (False, "Аня: 1 успех")
+    async with pressing(store, 913) as bound:
+        assert await _roll_offer(bound, "offer0000003") == (False, "Аня: 1 успех")
     assert await store.redis.hexists(journal.key, pointer)
     assert await _campaign_willpower(store) == 4
     dropped = await store.drop_update(BOT, 913, USER, "token")
@@ -276,8 +278,10 @@ async def test_a_run_again_points_its_journal_at_the_offer_it_rolled_and_no_othe
     assert dropped.refunded == [Spent(sheet_field(), {"willpower_current": 1})]
     assert await _campaign_willpower(store) == 5
     # The sender's next update begins only once 913 is settled (its running mark).
-    async with pressing(store, 914) as other:
-        assert await _roll_offer(store, "offer0000003") == (False, "Аня: 1 успех")
+    async with pressing(store, 914) as bound:
+        other = bound.scope.journal
+        assert other is not None
+        assert await _roll_offer(bound, "offer0000003") == (False, "Аня: 1 успех")
     assert not await store.redis.hexists(other.key, pointer)
     assert await store.drop_update(BOT, 914, USER, "token") == Dropped([], wrote=False)
     assert await _campaign_willpower(store) == 5

@@ -14,7 +14,7 @@ from typing import ClassVar
 import pytest
 from pydantic import ValidationError
 
-from bot.context import current, using
+from bot.scope import Scope
 from bot.store import (
     LOG_CAP,
     AlsoStep,
@@ -37,6 +37,7 @@ from bot.store import (
 from bot.store.sheets import player_field
 from rules.errors import ErrorCode, RulesInputError
 from rules.sheet import Sheet, SheetSystem, set_trait, set_willpower, spend_willpower
+from tests.bot.store.scoping import bound_to
 
 
 class Tally(FlowState):
@@ -340,24 +341,24 @@ async def test_the_first_round_trip_reads_ahead_once_and_never_stale(store: Stor
     )
     assert journal is not None
     assert flow_key(flow.chat_id, flow.id) in prefetch.flows
-    with using(prefetch=prefetch):
-        await store.redis.hset(
+    with bound_to(store, Scope(prefetch=prefetch)) as bound:
+        await bound.redis.hset(
             flow_key(flow.chat_id, flow.id), "version", 9
         )  # behind the prefetch's back
-        assert (await store.load_flow(flow.chat_id, flow.id)).version == 0  # type: ignore[union-attr]
-        assert (await store.load_flow(flow.chat_id, flow.id)).version == 9  # type: ignore[union-attr]
-        sheet = await store.load_sheet(-100, 42, SheetSystem.MAGE)
+        assert (await bound.load_flow(flow.chat_id, flow.id)).version == 0  # type: ignore[union-attr]
+        assert (await bound.load_flow(flow.chat_id, flow.id)).version == 9  # type: ignore[union-attr]
+        sheet = await bound.load_sheet(-100, 42, SheetSystem.MAGE)
         assert sheet is not None
         assert sheet.rating("strength") == 3
-        _, _, _, again = await store.begin_update(
+        _, _, _, again = await bound.begin_update(
             UpdateRef(1, 91, -100, -100, "a"),
             force=True,
             seed=SEED,
             ahead=ReadAhead(sheet_fields=[player_field(42, SheetSystem.MAGE)]),
         )
-        current().prefetch = again
-        await store.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 4))
-        fresh = await store.load_sheet(-100, 42, SheetSystem.MAGE)
+        bound.scope.prefetch = again
+        await bound.update_sheet(-100, 42, SheetSystem.MAGE, lambda s: set_trait(s, "strength", 4))
+        fresh = await bound.load_sheet(-100, 42, SheetSystem.MAGE)
         assert fresh is not None
         assert fresh.rating("strength") == 4  # the write made the read-ahead forgotten
 
@@ -388,16 +389,16 @@ async def test_a_rerun_keeps_the_seed_and_reads_back_its_writes(store: Store) ->
         UpdateRef(1, 77, -100, -100, "a"), force=False, seed=SEED
     )
     assert journal is not None
-    with using(journal=journal):
-        flow = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
+    with bound_to(store, Scope(journal=journal)) as bound:
+        flow = await bound.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
     # The process dies here; the update is begun again with another fresh seed.
     _, _, again, _ = await store.begin_update(
         UpdateRef(1, 77, -100, -100, "b"), force=True, seed=bytes(32)
     )
     assert again is not None
     assert again.seed == SEED
-    with using(journal=again):
-        replayed = await store.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
+    with bound_to(store, Scope(journal=again)) as bound:
+        replayed = await bound.create_flow(Tally(total=5), -100, 42, entries=[_entry(5)])
     assert replayed == flow
     assert len(await store.recent_rolls(-100)) == 1  # logged once
     assert [journal.dice().randint(1, 10) for _ in range(5)] == [
@@ -444,18 +445,18 @@ async def test_a_combat_tap_reads_ahead_every_sheet_and_the_live_messages(store:
         seed=SEED,
         ahead=ReadAhead(all_sheets=True, live_names=["tracker", "panel"]),
     )
-    with using(prefetch=prefetch):
-        await store.redis.delete(sheet_key(-100))  # behind the prefetch's back
-        players, npcs = await store.load_many(-100, SheetSystem.MAGE, [42], ["Гуль"])
+    with bound_to(store, Scope(prefetch=prefetch)) as bound:
+        await bound.redis.delete(sheet_key(-100))  # behind the prefetch's back
+        players, npcs = await bound.load_many(-100, SheetSystem.MAGE, [42], ["Гуль"])
         assert players[42].rating("strength") == 3
         assert npcs["Гуль"].rating("strength") == 5
-        loaded = await store.load_live(-100, "tracker")
+        loaded = await bound.load_live(-100, "tracker")
         assert loaded is not None
         assert loaded[0].id == tracker.id
-        ahead = store.live_ahead(-100, "panel")
+        ahead = bound.live_ahead(-100, "panel")
         assert ahead is not None
         assert ahead.raw is None  # read ahead: the chat has no panel
-        assert await store.load_live(-100, "panel") is None
+        assert await bound.load_live(-100, "panel") is None
 
 
 async def test_a_live_message_already_sent_is_stored_in_one_step_unless_another_won(
@@ -488,13 +489,13 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
     _, _, _, prefetch = await store.begin_update(
         UpdateRef(1, 93, -100, -100, "a"), force=False, seed=SEED, ahead=ReadAhead(all_sheets=True)
     )
-    with using(prefetch=prefetch):
+    with bound_to(store, Scope(prefetch=prefetch)) as bound:
         if changed_meanwhile:
-            await store.redis.hset(  # another update's change, behind the read-ahead's back
+            await bound.redis.hset(  # another update's change, behind the read-ahead's back
                 sheet_key(-100),
                 player_field(42, SheetSystem.MAGE),
                 (
-                    await store.redis.hget(sheet_key(-100), player_field(42, SheetSystem.MAGE))
+                    await bound.redis.hget(sheet_key(-100), player_field(42, SheetSystem.MAGE))
                 ).replace('"strength":3', '"strength":4'),
             )
         spend = SheetSpend(
@@ -503,7 +504,7 @@ async def test_a_spend_on_a_sheet_read_ahead_takes_one_step_with_the_tracker(
             change=lambda s: set_trait(s, "dexterity", (s.rating("strength") or 0) + 1),
         )
         also = AlsoStep(tracker, tracker.version, Other(), Screen(text="tracker"))
-        advanced, sheet = await store.advance_flow_spending(
+        advanced, sheet = await bound.advance_flow_spending(
             panel, panel.version, Tally(total=1), spend, writes=StepWrites(also=also)
         )
     assert advanced is not None

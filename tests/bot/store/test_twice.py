@@ -13,7 +13,7 @@ import pytest
 from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
-from bot.context import using
+from bot.scope import Actor, Scope
 from bot.store import (
     Begun,
     FlowState,
@@ -32,6 +32,7 @@ from bot.store import (
     stats_key,
 )
 from rules.sheet import SheetSystem, set_willpower, spend_willpower
+from tests.bot.store.scoping import bound_to
 
 BOT, CHAT, USER = 7, -100, 42
 SEED = bytes(range(32))
@@ -79,10 +80,12 @@ async def begin(store: Store, update_id: int, **ahead: Any) -> tuple[Journal, An
 
 
 @asynccontextmanager
-async def running(store: Store, update_id: int, **ahead: Any) -> AsyncIterator[Journal]:
+async def running(store: Store, update_id: int, **ahead: Any) -> AsyncIterator[Store]:
     journal, prefetch = await begin(store, update_id, **ahead)
-    with using(journal=journal, prefetch=prefetch, actor=USER):
-        yield journal
+    with bound_to(
+        store, Scope(journal=journal, prefetch=prefetch, actor=Actor(USER, "player"))
+    ) as bound:
+        yield bound
 
 
 async def logged(store: Store) -> tuple[int, Any, Any]:
@@ -118,8 +121,8 @@ async def test_a_postponed_run_is_given_back_once(store: Store) -> None:
 
 @pytest.mark.usefixtures("twice")
 async def test_a_new_flow_logs_its_roll_once(store: Store) -> None:
-    async with running(store, 803):
-        flow = await store.create_flow(Counted(), CHAT, USER, entries=[entry()])
+    async with running(store, 803) as bound:
+        flow = await bound.create_flow(Counted(), CHAT, USER, entries=[entry()])
     assert await store.load_flow(CHAT, flow.id) is not None
     assert await logged(store) == (1, "1", "1")
 
@@ -135,8 +138,8 @@ async def test_a_step_logs_once_and_its_caller_sees_it_taken(
         return await real(*args)
 
     monkeypatch.setattr(store.redis, "evalsha", again)
-    async with running(store, 804):
-        moved = await store.advance_flow(flow, 0, Counted(n=1), entries=[entry()])
+    async with running(store, 804) as bound:
+        moved = await bound.advance_flow(flow, 0, Counted(n=1), entries=[entry()])
     assert moved is not None  # not taken for a stale button: the step is this update's
     assert moved.version == 1
     assert moved.state(Counted).n == 1
@@ -155,8 +158,8 @@ async def test_a_step_that_opens_a_flow_logs_once(
         return await real(*args)
 
     monkeypatch.setattr(store.redis, "evalsha", again)
-    async with running(store, 805):
-        moved = await store.advance_flow_creating(flow, 0, Counted(n=1), new, entries=[entry()])
+    async with running(store, 805) as bound:
+        moved = await bound.advance_flow_creating(flow, 0, Counted(n=1), new, entries=[entry()])
     assert moved is not None
     assert moved.version == 1
     assert await store.load_flow(CHAT, new.id) is not None
@@ -176,8 +179,8 @@ async def test_a_step_paid_from_a_sheet_read_ahead_pays_once(
 
     monkeypatch.setattr(store.redis, "evalsha", again)
     spend = SheetSpend(user_id=USER, system=SheetSystem.MAGE, change=spend_willpower)
-    async with running(store, 806, all_sheets=True):
-        moved, sheet = await store.advance_flow_spending(flow, 0, Counted(n=1), spend, writes=None)
+    async with running(store, 806, all_sheets=True) as bound:
+        moved, sheet = await bound.advance_flow_spending(flow, 0, Counted(n=1), spend, writes=None)
     assert moved is not None
     assert sheet is not None
     assert sheet.willpower_current == 4
@@ -190,9 +193,9 @@ async def test_a_step_paid_from_a_sheet_read_ahead_pays_once(
 async def test_a_live_message_is_stored_once_and_its_caller_sees_it_stored(
     store: Store,
 ) -> None:
-    async with running(store, 807):
-        flow = store.new_flow(Counted(), CHAT, USER)
-        live = await store.create_live("init", flow, 55, Screen(text="x"), expected=None)
+    async with running(store, 807) as bound:
+        flow = bound.new_flow(Counted(), CHAT, USER)
+        live = await bound.create_live("init", flow, 55, Screen(text="x"), expected=None)
     assert live is not None
     assert live.message == 55
     assert await store.redis.exists(flow_key(CHAT, flow.id))
@@ -212,8 +215,8 @@ async def test_a_hidden_roll_is_logged_once_and_its_reveal_counted_once(store: S
         commitment="c",
         result={},
     )
-    async with running(store, 808):
-        await store.save_hidden(record, LogEntry(user_id=USER, name="Аня", hidden=True, seq=1))
+    async with running(store, 808) as bound:
+        await bound.save_hidden(record, LogEntry(user_id=USER, name="Аня", hidden=True, seq=1))
     assert await store.redis.llen(log_key(CHAT)) == 1
     shown = {**entry(3).model_dump(mode="json", exclude_none=True), "faces": [8, 9, 1]}
     await store.reveal_hidden(CHAT, 1, shown)
@@ -270,8 +273,8 @@ async def test_a_transaction_whose_answer_was_lost_spends_and_logs_once(
     await store.update_sheet(CHAT, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
     request.getfixturevalue("lost_exec")
     spend = SheetSpend(user_id=USER, system=SheetSystem.MAGE, change=spend_willpower)
-    async with running(store, 810):
-        _flow, sheet = await store.create_flow_spending(
+    async with running(store, 810) as bound:
+        _flow, sheet = await bound.create_flow_spending(
             Counted(), CHAT, USER, spend, entries=[entry()]
         )
     assert sheet is not None
@@ -284,6 +287,6 @@ async def test_a_transaction_whose_answer_was_lost_spends_and_logs_once(
 
 @pytest.mark.usefixtures("lost_exec")
 async def test_a_log_line_whose_answer_was_lost_is_written_once(store: Store) -> None:
-    async with running(store, 811):
-        await store.log_roll(CHAT, entry())
+    async with running(store, 811) as bound:
+        await bound.log_roll(CHAT, entry())
     assert await logged(store) == (1, "1", "1")
