@@ -92,7 +92,11 @@ def stored(entries: Iterable[LogEntry]) -> list[str]:
     """The entries as the log keeps them, on their way into it: the running update is
     noted as a roll, so its sender's inline rolls belong to this chat from now on (a step
     that logs rolls takes :func:`log_args`, which counts them too)."""
-    lines = [dump(fairness.annotate(e.model_dump(mode="json", exclude_none=True))) for e in entries]
+    taken: set[int] = set()  # one batch's proofs each name their own dice
+    lines = [
+        dump(fairness.annotate(e.model_dump(mode="json", exclude_none=True), taken))
+        for e in entries
+    ]
     if lines:
         journal.note_rolled()
     return lines
@@ -100,7 +104,10 @@ def stored(entries: Iterable[LogEntry]) -> list[str]:
 
 def _prepared(entries: Sequence[LogEntry]) -> tuple[list[str], str]:
     """The entries as stored, and what they add to the counters, packed (the lines among it)."""
-    dumped = [fairness.annotate(e.model_dump(mode="json", exclude_none=True)) for e in entries]
+    taken: set[int] = set()  # one batch's proofs each name their own dice
+    dumped = [
+        fairness.annotate(e.model_dump(mode="json", exclude_none=True), taken) for e in entries
+    ]
     if dumped:
         journal.note_rolled()
     return [dump(item) for item in dumped], packed(stats.tally(dumped), len(dumped))
