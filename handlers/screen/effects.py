@@ -27,7 +27,7 @@ from handlers.screen.flow import ScreenFlow
 from handlers.screen.table import Campaign, Character, read_campaign
 from rules.dice import Rng
 from rules.errors import RulesInputError
-from rules.sheet import Sheet, system_of
+from rules.sheet import Sheet, SheetSystem, new_sheet, system_of
 
 Change = Callable[[Sheet], Sheet]
 Words = Callable[[], str]  # what changed, in words, made in the language it is shown in
@@ -65,12 +65,24 @@ class SheetChange:
     after: ScreenFlow  # the screen once it is done: what it did, to whom
 
 
+def _from_base(change: Change, target: Character, system: SheetSystem) -> Change:
+    """An NPC drawn without a sheet (a group's copy): the change applies to the sheet its
+    first change starts (``Character.base``), unless one was written since (a wound typed in
+    the group), which it then applies to as it is."""
+    base = target.base
+    if target.sheet is not None or base is None:
+        return change
+    blank = new_sheet(system)
+    return lambda current: change(base if current == blank else current)
+
+
 async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
     campaign, target = asked.campaign, asked.target
     store, system = sequel.store, system_of(campaign.profile)
     try:
         if target.npc is not None:
-            sheet = await store.update_npc(campaign.chat_id, system, target.npc, asked.change)
+            change = _from_base(asked.change, target, system)
+            sheet = await store.update_npc(campaign.chat_id, system, target.npc, change)
         elif target.user_id is not None:
             sheet = await store.update_sheet(campaign.chat_id, target.user_id, system, asked.change)
         else:

@@ -97,7 +97,7 @@ def _change(
     state: ScreenFlow, action: ScreenAction, target: Character, known: Known[Campaign]
 ) -> Outcome[ScreenFlow]:
     change = _change_of(action, known)
-    sheet = target.sheet
+    sheet = target.working  # a copy with no sheet of its own: the one its first change writes
     if sheet is None:
         return refuse(view.refused_text)
     try:

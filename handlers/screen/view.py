@@ -189,7 +189,7 @@ def screen_keyboard(
         ]
     ]
     spends = [_button("💚 " + _("Heal 1"), flow, ScreenAction.HEAL)]
-    sheet = target.sheet
+    sheet = target.working
     if sheet is not None and sheet.willpower is not None:
         spends.append(_button(_("WP −1"), flow, ScreenAction.WILLPOWER))
     if sheet is not None and (sheet.arete is not None or sheet.quintessence):

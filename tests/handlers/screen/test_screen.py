@@ -222,3 +222,46 @@ async def test_a_secret_roll_from_the_screen_belongs_to_the_running_session(tabl
     marker = (await table.store.recent_rolls(GROUP.id))[0]
     assert marker["hidden"] is True
     assert marker["ses"] == 1
+
+
+async def test_a_copy_without_a_sheet_of_its_own_gets_one_from_the_screen(table: Table) -> None:
+    """«Гуль 1», «Гуль 2» joined the fight before the group had a sheet: the screen's first
+    change writes the copy's own — the group's traits when the group has a sheet by now, a
+    blank one when it has none — with the change on it, as the fight's first wound does."""
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ANNA, "/init 7")
+    await table.say(ST, "/init npc Гуль x2 5")
+    assert await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль 1") is None
+    await table.say(ST, "/npc Гуль: ловкость 3 сила воли 4")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Гуль 1")
+    await press(table, screen, "+летальн")
+    first = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль 1")
+    assert first is not None
+    assert first.health.boxes == (DamageType.LETHAL,)
+    assert first.traits.get("dexterity") == 3  # the group's traits, health of its own
+    group = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль")
+    assert group is not None
+    assert group.health.boxes == ()
+    await press(table, screen, "−1")  # its Willpower, which the copy now has
+    first = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль 1")
+    assert first is not None
+    assert first.willpower_current == 3
+    assert "Гуль 1" in table.session.edits[-1].text
+
+
+async def test_a_copy_of_a_group_without_any_sheet_starts_a_blank_one(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ANNA, "/init 7")
+    await table.say(ST, "/init npc Упырь x2 5")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Упырь 2")
+    await press(table, screen, "+ударн")
+    second = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Упырь 2")
+    assert second is not None
+    assert second.health.boxes == (DamageType.BASHING,)
+    assert await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Упырь 1") is None
