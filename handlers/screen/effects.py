@@ -19,7 +19,8 @@ from bot import notices
 from bot.features import FeatureSet
 from bot.hidden_rolls import HIDDEN_ROLL, HiddenAsk
 from bot.i18n import drawing
-from bot.runner import Answer, Sequel
+from bot.roll_requests import ASK_ROLL, RollAsk
+from bot.runner import Actor, Answer, Sequel
 from bot.session import safe_edit
 from bot.store.sessions import add_event
 from handlers.screen import view
@@ -48,8 +49,8 @@ async def redraw(
             if stored is not None
             else await sequel.store.load_flow(flow.chat_id, flow.id) or flow
         )
-    fresh = await read_campaign(sequel.store, campaign_id, title)
     state = flow.state(ScreenFlow)
+    fresh = await read_campaign(sequel.store, campaign_id, title, state.asked())
     with drawing(flow):
         text, markup = view.draw(flow, state, fresh, flow.locale or "ru")
     await safe_edit(sequel.message, text, markup)
@@ -155,3 +156,45 @@ async def secret_roll(sequel: Sequel, asked: SecretRoll) -> Answer | None:
     )
     await redraw(sequel, asked.campaign.chat_id, asked.campaign.title, asked.after)
     return why
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    campaign: Campaign
+    target: Character
+    storyteller: Actor
+    traits: str
+    difficulty: int
+    features: FeatureSet | None
+    after: ScreenFlow  # the screen once asked; the request's flow id is added to it
+
+
+async def request_roll(sequel: Sequel, asked: RollRequest) -> Answer | None:
+    """The request posted in the campaign addressed to the player, then the screen keeps it
+    and shows its answer once the player rolls (the screen is redrawn on the group's rolls)."""
+    features, target = asked.features, asked.target
+    if features is None or sequel.bot is None or not features.has(ASK_ROLL):
+        return view.refused_text
+    if target.user_id is None:
+        return view.only_players_asked_text
+    campaign = asked.campaign
+    made = await features.handoff(ASK_ROLL)(
+        RollAsk(
+            bot=sequel.bot,
+            store=sequel.store,
+            chat_id=campaign.chat_id,
+            profile=campaign.profile,
+            asker=asked.storyteller.name,
+            asker_id=asked.storyteller.id,
+            user_id=target.user_id,
+            name=target.name,
+            traits=asked.traits,
+            difficulty=asked.difficulty,
+            locale=campaign.settings.locale,
+        )
+    )
+    if not isinstance(made, str):
+        return made
+    after = asked.after.model_copy(update={"request": made})
+    await redraw(sequel, campaign.chat_id, campaign.title, after)
+    return view.requested_text

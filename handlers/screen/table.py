@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from bot import npcs
 from bot.combat import TRACKER
 from bot.middlewares import chat_profile
+from bot.roll_requests import Answer, answer_in
 from bot.store import ChatSettings, Store
 from rules.combat.tracker import Phase, Round
 from rules.errors import RulesInputError
@@ -54,6 +55,15 @@ class Fight:
 
 
 @dataclass(frozen=True)
+class Requested:
+    """The roll the screen last asked of a player, as the request stands now."""
+
+    name: str
+    answer: Answer | None  # None: not rolled yet
+    closed: bool  # closed without an answer, or gone
+
+
+@dataclass(frozen=True)
 class Campaign:
     chat_id: int
     title: str
@@ -62,6 +72,7 @@ class Campaign:
     players: tuple[Character, ...]
     npcs: tuple[Character, ...]
     fight: Fight | None
+    requested: Requested | None = None
 
     def runs(self, user_id: int) -> bool:
         """Whether ``user_id`` still runs this campaign (the role may have moved)."""
@@ -96,7 +107,24 @@ def _round(data: object) -> tuple[Round, dict[str, HealthTrack]] | None:
     return found, tracks
 
 
-async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
+async def read_requested(
+    store: Store, chat_id: int, asked: tuple[str, int] | None, players: tuple[Character, ...]
+) -> Requested | None:
+    """The screen's last request as stored in the campaign (``bot.roll_requests``)."""
+    if asked is None:
+        return None
+    flow_id, user_id = asked
+    flow = await store.load_flow(chat_id, flow_id)
+    name = next((p.name for p in players if p.user_id == user_id), "?")
+    if flow is None:
+        return Requested(name, None, closed=True)
+    answer = answer_in(flow.data, user_id)
+    return Requested(name, answer, closed=flow.closed and answer is None)
+
+
+async def read_campaign(
+    store: Store, chat_id: int, title: str, asked: tuple[str, int] | None = None
+) -> Campaign:
     settings = await store.load_chat(chat_id)
     profile = chat_profile(settings)
     system = system_of(profile)
@@ -132,7 +160,8 @@ async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
                     base=None if sheet is not None else copy_base(fighter.name, sheets, system),
                 )
             )
-    return Campaign(chat_id, title, settings, profile, players, tuple(fighting), fight)
+    requested = await read_requested(store, chat_id, asked, players)
+    return Campaign(chat_id, title, settings, profile, players, tuple(fighting), fight, requested)
 
 
 def copy_base(name: str, sheets: Mapping[str, Sheet], system: SheetSystem) -> Sheet:

@@ -265,3 +265,43 @@ async def test_a_copy_of_a_group_without_any_sheet_starts_a_blank_one(table: Tab
     assert second is not None
     assert second.health.boxes == (DamageType.BASHING,)
     assert await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Упырь 1") is None
+
+
+async def test_a_roll_asked_from_the_screen_is_the_players_alone_and_shows_on_it(
+    table: Table,
+) -> None:
+    """The Storyteller asks Anna for Perception+Alertness at 6 from the screen: the group gets
+    the request naming her, only her press rolls it (once), the result lands in the group's
+    message and the screen shows it."""
+    await campaign(table)
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "Запросить бросок")
+    await press(table, screen, "Восприятие+Бдительность")
+    before = len(table.session.sent)
+    await press(table, screen, "6")
+    [asked] = [c for c in table.session.sent[before:] if c.chat_id == GROUP.id]
+    assert "Anna" in asked.text
+    assert "tg://user?id=1" in asked.text
+    assert "сложность 6" in asked.text
+    assert "ждём броска" in table.session.edits[-1].text  # the screen keeps the request
+    request = next(
+        m for m in table.session.messages if m.chat.id == GROUP.id and m.text == asked.text
+    )
+    [roll] = [b for b in buttons(asked.reply_markup) if "Бросить" in b.text]
+    assert roll.callback_data is not None
+    table.chat = GROUP
+    await table.tap(BORIS, roll.callback_data, request.message_id)
+    assert table.session.answers[-1].show_alert  # asked of Anna, not of Boris
+    await table.tap(ANNA, roll.callback_data, request.message_id)
+    answered = table.session.edits[-1]
+    assert answered.message_id == request.message_id
+    assert "• Anna: 5к10" in answered.text
+    assert answered.reply_markup is None  # the one player asked has rolled
+    logged = (await table.store.recent_rolls(GROUP.id))[0]
+    assert logged["kind"] == "request"
+    table.chat = PRIVATE
+    await press(table, screen, "Обновить")
+    shown = table.session.edits[-1].text
+    assert "📣 Anna: Восприятие+Бдительность, сложность 6:" in shown
+    assert "ждём" not in shown
