@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from aiogram.types import User
+from aiogram.types import InlineKeyboardMarkup, User
 from aiogram.utils.i18n import get_i18n
 
 from bot import notices
@@ -20,8 +20,9 @@ from bot.features import FeatureSet
 from bot.hidden_rolls import HIDDEN_ROLL, HiddenAsk
 from bot.i18n import drawing
 from bot.roll_requests import ASK_ROLL, RollAsk
-from bot.runner import Actor, Answer, Sequel
+from bot.runner import Actor, Answer, Sequel, screen_of
 from bot.session import safe_edit
+from bot.store import Flow, Store
 from bot.store.sessions import add_event
 from handlers.screen import view
 from handlers.screen.flow import ScreenFlow
@@ -37,23 +38,33 @@ Words = Callable[[], str]  # what changed, in words, made in the language it is 
 async def redraw(
     sequel: Sequel, campaign_id: int, title: str, after: ScreenFlow | None = None
 ) -> None:
-    """The screen drawn anew; ``after``, the screen's next state, stored first (a press that
-    raced another on the same screen keeps the other's state: its change still landed)."""
+    """The screen drawn anew; ``after``, the screen's next state, stored first with what it
+    draws (a press that raced another on the same screen keeps the other's state: its change
+    still landed), so the group's next change redraws it only if it shows something new."""
     flow = sequel.flow
     if flow is None:
         return
     if after is not None:
-        stored = await sequel.store.advance_flow(flow, flow.version, after)
-        flow = (
-            stored
-            if stored is not None
-            else await sequel.store.load_flow(flow.chat_id, flow.id) or flow
+        ahead = flow.next(after)
+        text, markup = await _drawn(sequel.store, ahead, after, campaign_id, title)
+        stored = await sequel.store.advance_flow(
+            flow, flow.version, after, screen=screen_of(text, markup)
         )
+        if stored is not None:
+            await safe_edit(sequel.message, text, markup)
+            return
+        flow = await sequel.store.load_flow(flow.chat_id, flow.id) or flow
     state = flow.state(ScreenFlow)
-    fresh = await read_campaign(sequel.store, campaign_id, title, state.asked())
-    with drawing(flow):
-        text, markup = view.draw(flow, state, fresh, flow.locale or "ru")
+    text, markup = await _drawn(sequel.store, flow, state, campaign_id, title)
     await safe_edit(sequel.message, text, markup)
+
+
+async def _drawn(
+    store: Store, flow: Flow, state: ScreenFlow, campaign_id: int, title: str
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    fresh = await read_campaign(store, campaign_id, title, state.asked())
+    with drawing(flow):
+        return view.draw(flow, state, fresh, flow.locale or "ru")
 
 
 @dataclass(frozen=True)

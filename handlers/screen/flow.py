@@ -56,6 +56,10 @@ class ScreenFlow(FlowState):
     request_pool: int | None = None
     request_difficulty: int | None = None
 
+    # A digest of the text /screen first drew, to tell a change of the campaign from none
+    # before any press stored the screen's drawing (watch.py).
+    opened: str | None = None
+
     def asked(self) -> tuple[str, int] | None:
         """The request's flow id and the player asked, while the screen keeps one."""
         key = self.request_to or ""

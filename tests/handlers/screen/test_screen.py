@@ -294,14 +294,38 @@ async def test_a_roll_asked_from_the_screen_is_the_players_alone_and_shows_on_it
     await table.tap(BORIS, roll.callback_data, request.message_id)
     assert table.session.answers[-1].show_alert  # asked of Anna, not of Boris
     await table.tap(ANNA, roll.callback_data, request.message_id)
-    answered = table.session.edits[-1]
-    assert answered.message_id == request.message_id
+    answered = [e for e in table.session.edits if e.message_id == request.message_id][-1]
     assert "• Anna: 5к10" in answered.text
     assert answered.reply_markup is None  # the one player asked has rolled
     logged = (await table.store.recent_rolls(GROUP.id))[0]
     assert logged["kind"] == "request"
-    table.chat = PRIVATE
-    await press(table, screen, "Обновить")
-    shown = table.session.edits[-1].text
+    shown = screen_edits(table, screen)[-1]  # redrawn by itself once Anna rolled
     assert "📣 Anna: Восприятие+Бдительность, сложность 6:" in shown
     assert "ждём" not in shown
+
+
+def screen_edits(table: Table, screen: int) -> list[str]:
+    return [e.text for e in table.session.edits if e.message_id == screen]
+
+
+async def test_the_groups_dmg_redraws_the_open_screen_once(table: Table) -> None:
+    """The Storyteller's /dmg in the group edits the open screen in place, once; talk and a
+    change the screen does not show edit nothing."""
+    await campaign(table)
+    screen, text = await open_screen(table)
+    assert "💚" in text or "unhurt" in text or "невредим" in text.casefold()
+    table.chat = GROUP
+    await table.say(ANNA, "просто разговор")
+    await table.say(ANNA, "/r 3 6")  # a roll that spends nothing: the screen stays as it is
+    assert screen_edits(table, screen) == []
+    await table.say(ST, "/dmg Anna 1 л")
+    [edited] = screen_edits(table, screen)
+    assert "Anna" in edited
+    assert "[X]" in edited or "−1" in edited or "Задет" in edited
+    sheet = await table.store.load_sheet(GROUP.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == (DamageType.LETHAL,)
+    # the screen's buttons still work on the redrawn message
+    table.chat = PRIVATE
+    await press(table, screen, "Anna")
+    assert len(screen_edits(table, screen)) == 2
