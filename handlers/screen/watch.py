@@ -87,7 +87,10 @@ async def redraw_open(bot: Bot, store: Store, campaign_id: int, pointer: Pointer
     """Draw the screen from the campaign as it is; store and edit it only if it changed.
     True when the message was edited."""
     flow = await store.load_flow(pointer.chat_id, pointer.flow_id)
-    if flow is None or flow.closed:
+    if flow is None:  # expired: the campaign stops looking for it until the next /screen
+        await store.update_chat(campaign_id, screen=None)
+        return False
+    if flow.closed:
         return False
     try:
         state = flow.state(ScreenFlow)

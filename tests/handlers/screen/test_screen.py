@@ -13,6 +13,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.base import flow_key
 from bot.store.sessions import load_events
 from rules.health import DamageType
 from rules.sheet import SheetSystem
@@ -329,3 +330,15 @@ async def test_the_groups_dmg_redraws_the_open_screen_once(table: Table) -> None
     table.chat = PRIVATE
     await press(table, screen, "Anna")
     assert len(screen_edits(table, screen)) == 2
+
+
+async def test_an_expired_screen_is_forgotten_by_its_campaign(table: Table) -> None:
+    await campaign(table)
+    await open_screen(table)
+    settings = await table.store.load_chat(GROUP.id)
+    assert settings.screen is not None
+    chat, flow_id, _message = settings.screen.split(":")
+    await table.store.redis.delete(flow_key(int(chat), flow_id))
+    table.chat = GROUP
+    await table.say(ST, "/dmg Anna 1 л")
+    assert (await table.store.load_chat(GROUP.id)).screen is None
