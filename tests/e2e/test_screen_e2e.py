@@ -36,6 +36,9 @@ async def test_the_groups_dmg_redraws_the_open_screen_once(
     await say(api, group, mira, "/st", containing="Рассказчик")
     await say(api, group, anya, "/set выносливость 2 сила воли 5")
     screen = await say(api, mira_private, mira, "/screen", containing="Аня")
+    # The private chat's updates run in order: once /help is answered, /screen is done and
+    # the campaign names its screen (written after the screen is sent).
+    await say(api, mira_private, mira, "/help")
     assert screen.edits == 0
     await say(api, group, mira, "/dmg Аня 1 л", containing="Аня")
     await api.wait_for(lambda: screen.edits == 1, WAIT)
