@@ -32,6 +32,7 @@ from bot.routing import RoutedDispatcher
 from bot.settings import Settings
 from bot.store import RedisUnavailable, Store, legacy
 from bot.version import version
+from bot.watchers import AfterUpdateMiddleware
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,7 @@ def create_dispatcher(
     dispatcher.update.outer_middleware(StateMiddleware())
     dispatcher.update.outer_middleware(ChatLocaleMiddleware(i18n))
     dispatcher.update.outer_middleware(MenuUpkeep(i18n))
+    dispatcher.update.outer_middleware(AfterUpdateMiddleware(features.after_updates()))
     dispatcher[IN_FLIGHT_KEY] = in_flight
     dispatcher.include_routers(*(features.routers() if routers is None else routers))
     dispatcher.startup.register(on_startup)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 
@@ -120,15 +120,19 @@ class SessionDice(random.Random):
     def random(self) -> float:
         return self.getrandbits(53) * 2.0**-53
 
-    def proof(self, faces: Sequence[int], sides: int) -> int | None:
+    def proof(self, faces: Sequence[int], sides: int, taken: Collection[int] = ()) -> int | None:
         """Where ``faces`` (in the order rolled) start on the tape: the first run of draws that
-        shows them; None when they were not drawn here (dice typed at the table). The same
-        faces asked again get the same answer, so a transaction run again under WATCH stores
-        the same proof (two rolls of one update with equal faces share it: both check)."""
+        shows them and does not start at a place in ``taken`` (the starts the same batch of
+        log lines already named, so a second set with the same faces names its own dice);
+        None when they were not drawn here (dice typed at the table). The same question asked
+        again gets the same answer, so a transaction run again under WATCH stores the same
+        proofs."""
         count = len(faces)
         if count == 0:
             return None
         for start in range(len(self.tape) - count + 1):
+            if start in taken:
+                continue
             if all(self.tape[start + i] == (sides, faces[i]) for i in range(count)):
                 return start
         return None
@@ -139,25 +143,28 @@ def roll_sides(item: dict[str, Any]) -> int:
     return 6 if item.get("system") == "d6" or item.get("sides") == 6 else 10
 
 
-def annotate(item: dict[str, Any], dice: Any) -> dict[str, Any]:
+def annotate(item: dict[str, Any], dice: Any, taken: set[int] | None = None) -> dict[str, Any]:
     """A log line on its way into the log (bot/store/log.py), with its session and proof
-    when the update's ``dice`` are a session's; unchanged otherwise."""
+    when the update's ``dice`` are a session's; unchanged otherwise. ``taken``: the
+    starts the earlier lines of the same batch named (this line's start is added), so one
+    press that rolls two sets with the same faces proves each by its own dice."""
     if not isinstance(dice, SessionDice) or "ses" in item:
         return item
     item["ses"] = dice.session
     sides = roll_sides(item)
-    faces = item.get("faces")
-    if isinstance(faces, list | tuple) and all(isinstance(f, int) for f in faces):
-        start = dice.proof(faces, sides)
-        if start is not None:
-            item["pf"] = f"{dice.ident}#{start}"
-            return item
-    fresh = item.get("fresh")
-    if isinstance(fresh, list | tuple) and all(isinstance(f, int) for f in fresh):
-        start = dice.proof(fresh, sides)
-        if start is not None:
-            item["pf"] = f"{dice.ident}#{start}"
+    claimed = taken if taken is not None else set()
+    for field in ("faces", "fresh"):
+        rolled = item.get(field)
+        if not isinstance(rolled, list | tuple) or not all(isinstance(f, int) for f in rolled):
+            continue
+        start = dice.proof(rolled, sides, claimed)
+        if start is None:
+            continue
+        claimed.add(start)
+        item["pf"] = f"{dice.ident}#{start}"
+        if field == "fresh":
             item["pff"] = 1  # the proof is of the fresh dice, the kept ones were proven before
+        return item
     return item
 
 

@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from aiogram import Bot, Router
 from aiogram.enums import ChatType
-from aiogram.types import BotCommand, CallbackQuery, Message
+from aiogram.types import BotCommand, CallbackQuery, Message, Update
 from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
 
@@ -104,6 +104,9 @@ class HandoffKey(Generic[F]):
         return f"HandoffKey({self.name!r})"
 
 
+AfterUpdate = Callable[[Update, dict[str, Any]], Awaitable[None]]  # the update, its data
+
+
 @dataclass(frozen=True)
 class Feature:
     """Everything a feature adds to the bot, declared in its package's ``__init__``."""
@@ -118,6 +121,9 @@ class Feature:
     # fight): the update reads ahead every sheet of the chat and these live messages with
     # their flows, in its first round-trip (bot.store.journal.Prefetch).
     reads_ahead: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # Run once every update's own work is done and sent (bot/watchers.py), with the update's
+    # workflow data: the Storyteller's screen redrawn when the group changed what it shows.
+    after_update: AfterUpdate | None = None
 
 
 def make_fallback_router(commands: Collection[str] = ()) -> Router:
@@ -189,6 +195,10 @@ class FeatureSet:
     def command_names(self) -> frozenset[str]:
         """Every command of the menu, as typed after the slash."""
         return frozenset(c.name for feature in self.features for c in feature.commands)
+
+    def after_updates(self) -> tuple[AfterUpdate, ...]:
+        """What the features do once an update is done, in the features' order."""
+        return tuple(f.after_update for f in self.features if f.after_update is not None)
 
     def handoff(self, key: HandoffKey[F]) -> F:
         """The provider registered for ``key``; a missing one is a wiring error."""

@@ -44,6 +44,9 @@ class ChatSettings(BaseModel):
     # Whether players may read each other's sheets in the Mini App (``/rules set листы=открыты``);
     # a record written before the setting existed lacks it and stays closed, as it was.
     sheets_open: bool = False
+    # The Storyteller's screen of this campaign open in their private chat, «CHAT:FLOW:MESSAGE»
+    # (handlers/screen): redrawn when the group changes what it shows; None: none open.
+    screen: str | None = None
 
 
 def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:

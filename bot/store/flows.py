@@ -431,6 +431,8 @@ class FlowStore(LogStore):
         recorded in the running update's journal as :func:`journal.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
         record = self.scope.journal
+        if record is not None and f":{tag(chat_id)}:" not in record.key:
+            record = None  # another chat's update (the Storyteller's private chat): another slot
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Flow, record.decode(record.steps[step]))

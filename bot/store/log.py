@@ -93,8 +93,9 @@ def stored(scope: Scope, entries: Iterable[LogEntry]) -> list[str]:
     """The entries as the log keeps them, on their way into it: the running update is
     noted as a roll, so its sender's inline rolls belong to this chat from now on (a step
     that logs rolls takes :func:`log_args`, which counts them too)."""
+    taken: set[int] = set()  # one batch's proofs each name their own dice
     lines = [
-        dump(fairness.annotate(e.model_dump(mode="json", exclude_none=True), scope.dice))
+        dump(fairness.annotate(e.model_dump(mode="json", exclude_none=True), scope.dice, taken))
         for e in entries
     ]
     if lines:
@@ -104,8 +105,10 @@ def stored(scope: Scope, entries: Iterable[LogEntry]) -> list[str]:
 
 def _prepared(scope: Scope, entries: Sequence[LogEntry]) -> tuple[list[str], str]:
     """The entries as stored, and what they add to the counters, packed (the lines among it)."""
+    taken: set[int] = set()  # one batch's proofs each name their own dice
     dumped = [
-        fairness.annotate(e.model_dump(mode="json", exclude_none=True), scope.dice) for e in entries
+        fairness.annotate(e.model_dump(mode="json", exclude_none=True), scope.dice, taken)
+        for e in entries
     ]
     if dumped:
         journal.note_rolled(scope)

@@ -30,7 +30,8 @@ from rules.sheet import Sheet
 FIGHT_KINDS = frozenset(
     {"init", "atk", "wound", "d6init", "d6attack", "blind", "intr", "def", "dmg", "soak"}
 )
-MAGICK_KINDS = frozenset({"effect", "barrier"})
+MAGICK_KINDS = frozenset({"effect", "barrier", "abandoned"})
+ABANDONED = "abandoned"  # a ritual given up: no dice, the Paradox its end earned
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ def kind_label(kind: object) -> str | None:
         "request": _("requested roll"),
         "d6request": _("requested roll"),
         "effect": _("magick Effect"),
+        "abandoned": _("ritual"),
         "barrier": _("crossing a barrier"),
         "init": _("initiative"),
         "d6init": _("initiative"),
@@ -100,6 +102,8 @@ def _outcome(code: object) -> str | None:
 
 def roll_summary(entry: Mapping[str, Any]) -> str:
     """«7d10, difficulty 6 → Success, 2 successes» in the chronicle's language."""
+    if entry.get("kind") == ABANDONED:
+        return _("given up before its target")
     if entry.get("system") == "d6" or entry.get("sides") == 6:
         chance = entry.get("chance")
         text = _("chance {n}d6").format(n=chance if _is_int(chance) else "?")

@@ -34,12 +34,25 @@ def _outcome_word(code: object) -> str | None:
         return None
 
 
+ABANDONED = "abandoned"  # a ritual given up: no dice, the Paradox its end earned
+
+
+def abandoned_line(name: str, paradox: object) -> str:
+    """«Аня: ритуал прерван → Парадокс +2»: the log's line of a ritual given up."""
+    line = f"✋ {name}: " + _("ritual given up")
+    if _is_int(paradox) and paradox > 0:
+        line += " → " + _("Paradox +{n}").format(n=paradox)
+    return line
+
+
 def log_line(entry: Mapping[str, Any]) -> str:
     """One roll in a line; a field the bot does not know is left out, never guessed."""
     name = _name(entry)
     seq = entry.get("seq")
     if entry.get("hidden") is True and "faces" not in entry:
         return f"🤫 {name}: " + _("hidden roll #{seq}").format(seq=seq)
+    if entry.get("kind") == ABANDONED:
+        return abandoned_line(name, entry.get("paradox"))
     prefix = (
         ("📢 " + _("revealed #{seq}").format(seq=seq) + " ") if entry.get("hidden") is True else ""
     )

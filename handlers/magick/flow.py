@@ -20,6 +20,7 @@ from rules.sheet import Sheet
 from rules.spheres import Sphere
 
 KIND = "effect"
+ABANDONED_KIND = "abandoned"  # a ritual's log line when it is given up: no roll, its Paradox
 # The §C.3 rows a mage or the Storyteller taps in the wizard (Quintessence has its own row).
 NAMED_MODIFIERS = tuple(m for m in magick.Modifier if m is not magick.Modifier.QUINTESSENCE)
 LEVELS = (1, 2, 3, 4, 5)

@@ -40,6 +40,7 @@ from handlers.magick.callbacks import (
     SphereCallback,
 )
 from handlers.magick.flow import (
+    ABANDONED_KIND,
     EXTEND_TARGETS,
     KIND,
     LEVELS,
@@ -306,6 +307,19 @@ def effect_entries(state: EffectFlow) -> list[LogEntry]:
     spent = max(0, state.quintessence - state.kept) if state.rolls <= 1 else 0
     return [
         entry.model_copy(update={"quintessence": spent or None, "paradox": state.paradox or None})
+    ]
+
+
+def abandoned_entries(state: EffectFlow) -> list[LogEntry]:
+    """A ritual given up before its target: no dice, but its end earns Paradox (§C.10), and
+    the log, ``/log`` and the chronicle tell it as they tell a ritual's last roll."""
+    return [
+        LogEntry(
+            user_id=state.user_id,
+            name=state.caster,
+            kind=ABANDONED_KIND,
+            paradox=state.paradox or None,
+        )
     ]
 
 
@@ -577,6 +591,7 @@ def _paid(
         after, changed = _backlash(state, sheet, profile, rng)
     elif mode == "abandon":
         after, changed = _abandon(state, sheet, profile)
+        entries = abandoned_entries(after)
     else:
         after, _before, changed = _cast(state, sheet, profile, rng)
         entries = effect_entries(after)

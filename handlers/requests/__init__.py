@@ -6,6 +6,8 @@ from __future__ import annotations
 from aiogram.utils.i18n import lazy_gettext as __
 
 from bot.features import D10_ONLY, Feature, MenuCommand
+from bot.roll_requests import ASK_ROLL
+from handlers.requests import handoffs
 from handlers.requests.router import make_router
 
 FEATURE = Feature(
@@ -19,4 +21,5 @@ FEATURE = Feature(
             systems=D10_ONLY,
         ),
     ),
+    provides={ASK_ROLL: handoffs.ask_player},
 )

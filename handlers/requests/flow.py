@@ -38,6 +38,10 @@ class RequestState(FlowState):
     difficulty: int
     asker: str
     answers: tuple[RequestAnswer, ...] = ()
+    # A roll asked of one player (from the Storyteller's screen): only they press, once,
+    # and their answer closes the request.
+    only: int | None = None
+    only_name: str | None = None
 
     def answered(self, user_id: int) -> bool:
         return any(a.user_id == user_id for a in self.answers)

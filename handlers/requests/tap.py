@@ -71,6 +71,9 @@ def step(
         if actor.id != known.flow.owner_id and not known.read.runs_game:
             return refuse(view.only_asker_closes_text)
         return Advance(state=state, close=True)
+    if state.only is not None and actor.id != state.only:
+        name = state.only_name or "?"
+        return refuse(lambda: view.asked_of_another_text(name))
     if state.answered(actor.id):
         return refuse(view.already_rolled_text)
     sheet = known.read.sheet
@@ -107,7 +110,9 @@ def step(
         else (rolling.log_entry(actor.id, actor.name, answer.dice, result, REQUEST),)
     )
     return Advance(
-        state=state.model_copy(update={"answers": (*state.answers, answer)}), entries=entries
+        state=state.model_copy(update={"answers": (*state.answers, answer)}),
+        entries=entries,
+        close=state.only is not None,  # the one player asked has answered
     )
 
 
@@ -117,7 +122,7 @@ def draw(
     text = view.request_text(
         state, codes_of(state), known.locale, known.profile, closed=flow.closed
     )
-    return text, None if flow.closed else view.request_keyboard(flow.id)
+    return text, None if flow.closed else view.request_keyboard(flow.id, one=state.only is not None)
 
 
 TAP: Tap[RequestState, RequestCallback, Presser] = Tap(

@@ -59,32 +59,53 @@ def request_text(
     state: RequestState, codes: Sequence[TraitCode], locale: str, profile: Profile, closed: bool
 ) -> str:
     pool = pool_names(codes, locale, state.system)
-    head = "📣 " + _(
-        "<b>{asker}</b> asks for a roll: <b>{pool}</b>, difficulty {difficulty}"
-    ).format(asker=escape(state.asker), pool=pool, difficulty=state.difficulty)
+    if state.only is not None:
+        head = "📣 " + _(
+            "<b>{asker}</b> asks {player} for a roll: <b>{pool}</b>, difficulty {difficulty}"
+        ).format(
+            asker=escape(state.asker),
+            player=mention(state.only, state.only_name or "?"),
+            pool=pool,
+            difficulty=state.difficulty,
+        )
+    else:
+        head = "📣 " + _(
+            "<b>{asker}</b> asks for a roll: <b>{pool}</b>, difficulty {difficulty}"
+        ).format(asker=escape(state.asker), pool=pool, difficulty=state.difficulty)
     label = render.difficulty_label(state.difficulty, profile.labels)
     if label is not None:
         head += f" ({label})"
     lines = [head]
     lines.extend(answer_line(a) for a in state.answers)
-    if closed:
+    if closed and not (state.only is not None and state.answers):
         lines.append(_("The request is closed."))
     elif not state.answers:
         lines.append(_("Tap the button to roll from your character sheet."))
     return "\n".join(lines)
 
 
-def request_keyboard(flow_id: str) -> InlineKeyboardMarkup:
+def mention(user_id: int, name: str) -> str:
+    """The player named so that Telegram tells them they are asked."""
+    return f'<a href="tg://user?id={user_id}">{escape(name)}</a>'
+
+
+def request_keyboard(flow_id: str, *, one: bool = False) -> InlineKeyboardMarkup:
+    """«Бросить» for the table, or for the one player asked (``one``), and «Закрыть»."""
     roll = RequestCallback(f=flow_id, a=RequestAction.ROLL).pack()
     close = RequestCallback(f=flow_id, a=RequestAction.CLOSE).pack()
+    label = _("Roll now") if one else _("Roll from my sheet")
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
-                InlineKeyboardButton(text="🎲 " + _("Roll from my sheet"), callback_data=roll),
+                InlineKeyboardButton(text="🎲 " + label, callback_data=roll),
                 InlineKeyboardButton(text="✖ " + _("Close"), callback_data=close),
             ]
         ]
     )
+
+
+def asked_of_another_text(name: str) -> str:
+    return _("This roll is asked of {name}.").format(name=name)
 
 
 def ask_hint_text() -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram.utils.i18n import lazy_gettext as __
 
 from bot.features import D6_ONLY, D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
-from handlers.screen import view
+from handlers.screen import view, watch
 from handlers.screen.router import make_router
 
 FEATURE = Feature(
@@ -21,4 +21,5 @@ FEATURE = Feature(
         HelpLine(HelpSection.STORYTELLER, view.help_line, D10_ONLY),
         HelpLine(HelpSection.STORYTELLER, view.d6_help_line, D6_ONLY),
     ),
+    after_update=watch.after_update,
 )

@@ -21,7 +21,8 @@ class ScreenAction(StrEnum):
     BLOOD = "bl"
     SECRET = "s"  # a secret roll: the pools
     POOL = "p"  # i: the pool
-    DIFFICULTY = "x"  # i: the difficulty: roll
+    DIFFICULTY = "x"  # i: the difficulty: roll (or ask for the roll)
+    REQUEST = "rq"  # a roll asked of the player: the pools
 
 
 class ScreenCallback(CallbackData, prefix="scr"):

@@ -12,22 +12,24 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from aiogram.types import User
+from aiogram.types import InlineKeyboardMarkup, User
 from aiogram.utils.i18n import get_i18n
 
 from bot import notices
 from bot.features import FeatureSet
 from bot.hidden_rolls import HIDDEN_ROLL, HiddenAsk
 from bot.i18n import drawing
-from bot.runner import Answer, Sequel
+from bot.roll_requests import ASK_ROLL, RollAsk
+from bot.runner import Actor, Answer, Sequel, screen_of
 from bot.session import safe_edit
+from bot.store import Flow, Store
 from bot.store.sessions import add_event
 from handlers.screen import view
 from handlers.screen.flow import ScreenFlow
 from handlers.screen.table import Campaign, Character, read_campaign
 from rules.dice import Rng
 from rules.errors import RulesInputError
-from rules.sheet import Sheet, system_of
+from rules.sheet import Sheet, SheetSystem, new_sheet, system_of
 
 Change = Callable[[Sheet], Sheet]
 Words = Callable[[], str]  # what changed, in words, made in the language it is shown in
@@ -36,23 +38,33 @@ Words = Callable[[], str]  # what changed, in words, made in the language it is 
 async def redraw(
     sequel: Sequel, campaign_id: int, title: str, after: ScreenFlow | None = None
 ) -> None:
-    """The screen drawn anew; ``after``, the screen's next state, stored first (a press that
-    raced another on the same screen keeps the other's state: its change still landed)."""
+    """The screen drawn anew; ``after``, the screen's next state, stored first with what it
+    draws (a press that raced another on the same screen keeps the other's state: its change
+    still landed), so the group's next change redraws it only if it shows something new."""
     flow = sequel.flow
     if flow is None:
         return
     if after is not None:
-        stored = await sequel.store.advance_flow(flow, flow.version, after)
-        flow = (
-            stored
-            if stored is not None
-            else await sequel.store.load_flow(flow.chat_id, flow.id) or flow
+        ahead = flow.next(after)
+        text, markup = await _drawn(sequel.store, ahead, after, campaign_id, title)
+        stored = await sequel.store.advance_flow(
+            flow, flow.version, after, screen=screen_of(text, markup)
         )
-    fresh = await read_campaign(sequel.store, campaign_id, title)
+        if stored is not None:
+            await safe_edit(sequel.message, text, markup)
+            return
+        flow = await sequel.store.load_flow(flow.chat_id, flow.id) or flow
     state = flow.state(ScreenFlow)
-    with drawing(flow):
-        text, markup = view.draw(flow, state, fresh, flow.locale or "ru")
+    text, markup = await _drawn(sequel.store, flow, state, campaign_id, title)
     await safe_edit(sequel.message, text, markup)
+
+
+async def _drawn(
+    store: Store, flow: Flow, state: ScreenFlow, campaign_id: int, title: str
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    fresh = await read_campaign(store, campaign_id, title, state.asked())
+    with drawing(flow):
+        return view.draw(flow, state, fresh, flow.locale or "ru")
 
 
 @dataclass(frozen=True)
@@ -65,12 +77,24 @@ class SheetChange:
     after: ScreenFlow  # the screen once it is done: what it did, to whom
 
 
+def _from_base(change: Change, target: Character, system: SheetSystem) -> Change:
+    """An NPC drawn without a sheet (a group's copy): the change applies to the sheet its
+    first change starts (``Character.base``), unless one was written since (a wound typed in
+    the group), which it then applies to as it is."""
+    base = target.base
+    if target.sheet is not None or base is None:
+        return change
+    blank = new_sheet(system)
+    return lambda current: change(base if current == blank else current)
+
+
 async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
     campaign, target = asked.campaign, asked.target
     store, system = sequel.store, system_of(campaign.profile)
     try:
         if target.npc is not None:
-            sheet = await store.update_npc(campaign.chat_id, system, target.npc, asked.change)
+            change = _from_base(asked.change, target, system)
+            sheet = await store.update_npc(campaign.chat_id, system, target.npc, change)
         elif target.user_id is not None:
             sheet = await store.update_sheet(campaign.chat_id, target.user_id, system, asked.change)
         else:
@@ -143,3 +167,45 @@ async def secret_roll(sequel: Sequel, asked: SecretRoll) -> Answer | None:
     )
     await redraw(sequel, asked.campaign.chat_id, asked.campaign.title, asked.after)
     return why
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    campaign: Campaign
+    target: Character
+    storyteller: Actor
+    traits: str
+    difficulty: int
+    features: FeatureSet | None
+    after: ScreenFlow  # the screen once asked; the request's flow id is added to it
+
+
+async def request_roll(sequel: Sequel, asked: RollRequest) -> Answer | None:
+    """The request posted in the campaign addressed to the player, then the screen keeps it
+    and shows its answer once the player rolls (the screen is redrawn on the group's rolls)."""
+    features, target = asked.features, asked.target
+    if features is None or sequel.bot is None or not features.has(ASK_ROLL):
+        return view.refused_text
+    if target.user_id is None:
+        return view.only_players_asked_text
+    campaign = asked.campaign
+    made = await features.handoff(ASK_ROLL)(
+        RollAsk(
+            bot=sequel.bot,
+            store=sequel.store,
+            chat_id=campaign.chat_id,
+            profile=campaign.profile,
+            asker=asked.storyteller.name,
+            asker_id=asked.storyteller.id,
+            user_id=target.user_id,
+            name=target.name,
+            traits=asked.traits,
+            difficulty=asked.difficulty,
+            locale=campaign.settings.locale,
+        )
+    )
+    if not isinstance(made, str):
+        return made
+    after = asked.after.model_copy(update={"request": made})
+    await redraw(sequel, campaign.chat_id, campaign.title, after)
+    return view.requested_text

@@ -29,6 +29,7 @@ class Did(StrEnum):
     QUINTESSENCE = "quintessence"
     BLOOD = "blood"
     SECRET = "secret"
+    REQUEST = "request"
 
 
 class ScreenFlow(FlowState):
@@ -47,3 +48,21 @@ class ScreenFlow(FlowState):
     did: Did | None = None
     did_to: str | None = None
     did_what: str | None = None  # the damage letter (B, L, A) or the secret roll's pool
+    asking: bool = False  # the pool and difficulty panels ask a player, not roll in secret
+    # The last roll asked of a player from this screen: the request's flow in the campaign,
+    # whom (their key), which pool and difficulty; its answer is read from the request.
+    request: str | None = None
+    request_to: str | None = None
+    request_pool: int | None = None
+    request_difficulty: int | None = None
+
+    # A digest of the text /screen first drew, to tell a change of the campaign from none
+    # before any press stored the screen's drawing (watch.py).
+    opened: str | None = None
+
+    def asked(self) -> tuple[str, int] | None:
+        """The request's flow id and the player asked, while the screen keeps one."""
+        key = self.request_to or ""
+        if self.request is None or not key.startswith("u:") or not key[2:].isdigit():
+            return None
+        return self.request, int(key[2:])

@@ -19,6 +19,7 @@ from handlers.screen import view
 from handlers.screen.flow import SCREEN_TTL, ScreenFlow
 from handlers.screen.table import read_campaign
 from handlers.screen.tap import TAP
+from handlers.screen.watch import Pointer, digest, redraw_open
 
 
 def make_router() -> Router:
@@ -41,10 +42,20 @@ async def screen_command(message: Message, store: Store, locale: str = "ru") -> 
             continue
         roster = tuple(c.key for c in campaign.everyone)
         state = ScreenFlow(campaign=chat_id, title=title, roster=roster)
+        state = state.model_copy(
+            update={"opened": digest(view.screen_text(state, campaign, locale))}
+        )
         flow = await store.create_flow(state, message.chat.id, user.id, ttl=SCREEN_TTL)
         with drawing(flow):
             text, markup = view.draw(flow, state, campaign, locale)
-        await message.answer(text, reply_markup=markup)
+        sent = await message.answer(text, reply_markup=markup)
+        # The campaign names its open screen, so the group's changes redraw it (watch.py).
+        pointer = Pointer(message.chat.id, flow.id, sent.message_id)
+        await store.update_chat(chat_id, screen=pointer.stored())
+        # A change the group made between the drawing and that write found no screen named:
+        # the screen catches up now (nothing is edited when nothing changed).
+        if message.bot is not None:
+            await redraw_open(message.bot, store, chat_id, pointer)
         shown += 1
     if not shown:
         await message.answer(view.no_campaign_text())

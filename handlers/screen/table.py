@@ -8,18 +8,21 @@ other feature's code; an unreadable tracker is simply no fight.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pydantic import ValidationError
 
+from bot import npcs
 from bot.combat import TRACKER
 from bot.middlewares import chat_profile
+from bot.roll_requests import Answer, answer_in
 from bot.store import ChatSettings, Store
 from rules.combat.tracker import Phase, Round
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, track_of
 from rules.profiles import Profile
-from rules.sheet import Sheet, system_of
+from rules.sheet import Sheet, SheetSystem, new_sheet, system_of
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,15 @@ class Character:
     npc: str | None = None
     health: HealthTrack | None = None  # a fighting NPC's own track kept by the tracker
     stunned: bool = False
+    # A fighting NPC with no sheet of its own (a copy «Охранник 2» of a group, bot/npcs.py):
+    # the sheet its first change starts from — the group's as a fresh copy, else a blank one —
+    # so the screen's first wound or spend writes its sheet, as the fight's first wound does.
+    base: Sheet | None = None
+
+    @property
+    def working(self) -> Sheet | None:
+        """The sheet a change applies to: the character's own, else the one it starts."""
+        return self.sheet if self.sheet is not None else self.base
 
 
 @dataclass(frozen=True)
@@ -40,6 +52,15 @@ class Fight:
     number: int
     phase: Phase
     turn: str | None  # who declares or acts now
+
+
+@dataclass(frozen=True)
+class Requested:
+    """The roll the screen last asked of a player, as the request stands now."""
+
+    name: str
+    answer: Answer | None  # None: not rolled yet
+    closed: bool  # closed without an answer, or gone
 
 
 @dataclass(frozen=True)
@@ -51,6 +72,7 @@ class Campaign:
     players: tuple[Character, ...]
     npcs: tuple[Character, ...]
     fight: Fight | None
+    requested: Requested | None = None
 
     def runs(self, user_id: int) -> bool:
         """Whether ``user_id`` still runs this campaign (the role may have moved)."""
@@ -85,7 +107,24 @@ def _round(data: object) -> tuple[Round, dict[str, HealthTrack]] | None:
     return found, tracks
 
 
-async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
+async def read_requested(
+    store: Store, chat_id: int, asked: tuple[str, int] | None, players: tuple[Character, ...]
+) -> Requested | None:
+    """The screen's last request as stored in the campaign (``bot.roll_requests``)."""
+    if asked is None:
+        return None
+    flow_id, user_id = asked
+    flow = await store.load_flow(chat_id, flow_id)
+    name = next((p.name for p in players if p.user_id == user_id), "?")
+    if flow is None:
+        return Requested(name, None, closed=True)
+    answer = answer_in(flow.data, user_id)
+    return Requested(name, answer, closed=flow.closed and answer is None)
+
+
+async def read_campaign(
+    store: Store, chat_id: int, title: str, asked: tuple[str, int] | None = None
+) -> Campaign:
     settings = await store.load_chat(chat_id)
     profile = chat_profile(settings)
     system = system_of(profile)
@@ -95,7 +134,7 @@ async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
     )
     live = await store.load_live(chat_id, TRACKER)
     fight: Fight | None = None
-    npcs: list[Character] = []
+    fighting: list[Character] = []
     read = _round(live[0].data) if live is not None else None
     if read is not None:
         round_, tracks = read
@@ -110,7 +149,7 @@ async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
         sheets = {name.casefold(): sheet for name, sheet in await store.list_npcs(chat_id, system)}
         for fighter in fighters:
             sheet = sheets.get(fighter.name.casefold())
-            npcs.append(
+            fighting.append(
                 Character(
                     f"n:{fighter.name}",
                     fighter.name,
@@ -118,6 +157,16 @@ async def read_campaign(store: Store, chat_id: int, title: str) -> Campaign:
                     npc=fighter.name,
                     health=tracks.get(fighter.key) or tracks.get(fighter.name),
                     stunned=round_.stunned(fighter.key),
+                    base=None if sheet is not None else copy_base(fighter.name, sheets, system),
                 )
             )
-    return Campaign(chat_id, title, settings, profile, players, tuple(npcs), fight)
+    requested = await read_requested(store, chat_id, asked, players)
+    return Campaign(chat_id, title, settings, profile, players, tuple(fighting), fight, requested)
+
+
+def copy_base(name: str, sheets: Mapping[str, Sheet], system: SheetSystem) -> Sheet:
+    """The sheet a fighting NPC without one starts from: its group's («Охранник» for
+    «Охранник 2») as a fresh copy when the group has a sheet, else a blank one."""
+    group = npcs.group_of(name)
+    found = sheets.get(group.casefold()) if group is not None else None
+    return npcs.fresh_copy(found) if found is not None else new_sheet(system)

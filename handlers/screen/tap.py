@@ -43,7 +43,7 @@ SPENDS = {
 
 async def read(reading: Reading[ScreenFlow, ScreenCallback]) -> Campaign:
     state = reading.state
-    return await read_campaign(reading.store, state.campaign, state.title)
+    return await read_campaign(reading.store, state.campaign, state.title, state.asked())
 
 
 def _invalid(field: str) -> RulesInputError:
@@ -97,7 +97,7 @@ def _change(
     state: ScreenFlow, action: ScreenAction, target: Character, known: Known[Campaign]
 ) -> Outcome[ScreenFlow]:
     change = _change_of(action, known)
-    sheet = target.sheet
+    sheet = target.working  # a copy with no sheet of its own: the one its first change writes
     if sheet is None:
         return refuse(view.refused_text)
     try:
@@ -142,6 +142,65 @@ def _secret(
     return Delegate(run=lambda s: effects.secret_roll(s, asked))
 
 
+def _ask(
+    state: ScreenFlow,
+    index: int,
+    target: Character,
+    actor: Actor,
+    known: Known[Campaign],
+) -> Outcome[ScreenFlow]:
+    """The roll asked of the player in the campaign (``bot.roll_requests.ASK_ROLL``)."""
+    if state.pool is None or not 0 <= state.pool < len(view.POOLS):
+        raise _invalid("pool")
+    if not 0 <= index < len(view.DIFFICULTIES):
+        raise _invalid("difficulty")
+    if target.user_id is None:
+        return refuse(view.only_players_asked_text)
+    after = state.model_copy(
+        update={
+            "panel": Panel.CHARACTER,
+            "asking": False,
+            "did": Did.REQUEST,
+            "did_to": target.name,
+            "request_to": target.key,
+            "request_pool": state.pool,
+            "request_difficulty": view.DIFFICULTIES[index],
+        }
+    )
+    asked = effects.RollRequest(
+        known.read,
+        target,
+        actor,
+        view.pool_traits(state.pool),
+        view.DIFFICULTIES[index],
+        known.features,
+        after,
+    )
+    return Delegate(run=lambda s: effects.request_roll(s, asked))
+
+
+def _panels(
+    state: ScreenFlow, action: ScreenCallback, target: Character
+) -> Outcome[ScreenFlow] | None:
+    """The secret roll's and the request's panels: which pool, then which difficulty."""
+    a = action.a
+    if a is ScreenAction.SECRET:
+        return Advance(
+            state=state.model_copy(update={"panel": Panel.POOL, "did": None, "asking": False})
+        )
+    if a is ScreenAction.REQUEST:
+        if target.user_id is None:
+            return refuse(view.only_players_asked_text)
+        return Advance(
+            state=state.model_copy(update={"panel": Panel.POOL, "did": None, "asking": True})
+        )
+    if a is ScreenAction.POOL:
+        if not 0 <= action.i < len(view.POOLS):
+            raise _invalid("i")
+        return Advance(state=state.model_copy(update={"panel": Panel.DIFFICULTY, "pool": action.i}))
+    return None
+
+
 def step(
     state: ScreenFlow,
     action: ScreenCallback,
@@ -176,12 +235,11 @@ def step(
         return Advance(state=fresh.model_copy(update={"panel": Panel.MAIN}), answer=view.gone_text)
     if a in DAMAGE or a is ScreenAction.HEAL or a in SPENDS:
         return _change(state, a, target, known)
-    if a is ScreenAction.SECRET:
-        return Advance(state=state.model_copy(update={"panel": Panel.POOL, "did": None}))
-    if a is ScreenAction.POOL:
-        if not 0 <= action.i < len(view.POOLS):
-            raise _invalid("i")
-        return Advance(state=state.model_copy(update={"panel": Panel.DIFFICULTY, "pool": action.i}))
+    opened = _panels(state, action, target)
+    if opened is not None:
+        return opened
+    if state.asking:
+        return _ask(state, action.i, target, actor, known)
     return _secret(state, action.i, target, actor, known, rng)
 
 

@@ -8,15 +8,16 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import sheet_text
+from bot import render, sheet_text
 from bot.store import Flow
 from bot.traits import display_name
 from handlers.screen.callbacks import ScreenAction, ScreenCallback
 from handlers.screen.flow import Did, Panel, ScreenFlow
 from handlers.screen.table import Campaign, Character, Fight
+from rules.actions import PoolStatus
 from rules.combat.tracker import Phase
 from rules.health import DamageType
-from rules.profiles import Profile
+from rules.profiles import GameSystem, Profile
 from rules.sheet import Ability, Attribute, SheetSystem, Stat, TraitCode, system_of
 
 # The pools a secret roll offers in one tap: the ones a Storyteller asks for most.
@@ -110,9 +111,37 @@ def did_line(state: ScreenFlow, lang: str, system: SheetSystem) -> str | None:
         return "✅ " + _("{name}: a point of Quintessence spent").format(name=who)
     if state.did is Did.BLOOD:
         return "✅ " + _("{name}: a blood point spent").format(name=who)
+    if state.did is Did.REQUEST:
+        return None  # the request's own line tells it
     return "🤫 " + _(
         "{name}: a secret roll; the result is below, the commitment in the group"
     ).format(name=who)
+
+
+def requested_line(state: ScreenFlow, campaign: Campaign, lang: str) -> str | None:
+    """«📣 Аня: Восприятие+Бдительность, сложность 6 — ждём броска», then its result."""
+    requested = campaign.requested
+    if requested is None or state.request_pool is None or state.request_difficulty is None:
+        return None
+    if not 0 <= state.request_pool < len(POOLS):
+        return None
+    label = pool_label(state.request_pool, lang, _system(campaign.profile))
+    line = "📣 " + _("{name}: {pool}, difficulty {difficulty}").format(
+        name=escape(requested.name), pool=escape(label), difficulty=state.request_difficulty
+    )
+    answer = requested.answer
+    if answer is None:
+        waiting = _("the request is closed") if requested.closed else _("waiting for the roll")
+        return f"{line} — {waiting}"
+    if answer.result is None:
+        if answer.status is PoolStatus.AUTO_FAILURE:
+            return f"{line} — <b>" + _("Failure") + "</b> — " + _("0 in the Ability")
+        return f"{line} — " + _("no roll: the pool is empty")
+    result = answer.result
+    outcome = f"<b>{render.outcome_label(result.outcome)}</b>"
+    if result.successes:
+        outcome += ": " + render.successes_text(result.successes)
+    return f"{line}: {render.faces_html(result)} — {outcome}"
 
 
 def screen_text(state: ScreenFlow, campaign: Campaign, lang: str) -> str:
@@ -131,15 +160,33 @@ def screen_text(state: ScreenFlow, campaign: Campaign, lang: str) -> str:
     target = campaign.find(state.target)
     if state.panel is not Panel.MAIN and target is not None:
         lines += ["", "👉 <b>" + escape(target.name) + "</b>"]
-        if state.panel is Panel.POOL:
-            lines.append(_("A secret roll: which pool?"))
-        elif state.panel is Panel.DIFFICULTY and state.pool is not None:
-            label = pool_label(state.pool, lang, _system(profile))
-            lines.append(_("A secret roll of {pool}: which difficulty?").format(pool=escape(label)))
-    done = did_line(state, lang, _system(profile))
+        asking = panel_question(state, lang, profile)
+        if asking:
+            lines.append(asking)
+    done = [
+        line
+        for line in (did_line(state, lang, _system(profile)), requested_line(state, campaign, lang))
+        if line
+    ]
     if done:
-        lines += ["", done]
+        lines += ["", *done]
     return "\n".join(lines)
+
+
+def panel_question(state: ScreenFlow, lang: str, profile: Profile) -> str | None:
+    """What the open pool or difficulty panel asks: of a secret roll, or of a request."""
+    if state.panel is Panel.POOL:
+        return (
+            _("A roll asked in the group: which pool?")
+            if state.asking
+            else _("A secret roll: which pool?")
+        )
+    if state.panel is not Panel.DIFFICULTY or state.pool is None:
+        return None
+    label = escape(pool_label(state.pool, lang, _system(profile)))
+    if state.asking:
+        return _("A roll of {pool} asked in the group: which difficulty?").format(pool=label)
+    return _("A secret roll of {pool}: which difficulty?").format(pool=label)
 
 
 def _system(profile: Profile) -> SheetSystem:
@@ -189,7 +236,7 @@ def screen_keyboard(
         ]
     ]
     spends = [_button("💚 " + _("Heal 1"), flow, ScreenAction.HEAL)]
-    sheet = target.sheet
+    sheet = target.working
     if sheet is not None and sheet.willpower is not None:
         spends.append(_button(_("WP −1"), flow, ScreenAction.WILLPOWER))
     if sheet is not None and (sheet.arete is not None or sheet.quintessence):
@@ -197,7 +244,10 @@ def screen_keyboard(
     if sheet is not None and sheet.blood is not None:
         spends.append(_button(_("blood −1"), flow, ScreenAction.BLOOD))
     rows.append(spends)
-    rows.append([_button("🤫 " + _("Secret roll"), flow, ScreenAction.SECRET)])
+    rolls = [_button("🤫 " + _("Secret roll"), flow, ScreenAction.SECRET)]
+    if target.user_id is not None and campaign.profile.system is GameSystem.D10:
+        rolls.append(_button("📣 " + _("Ask for a roll"), flow, ScreenAction.REQUEST))
+    rows.append(rolls)
     rows.append([back, refresh])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -263,6 +313,14 @@ def gone_text() -> str:
 
 def refreshed_text() -> str:
     return _("Redrawn.")
+
+
+def only_players_asked_text() -> str:
+    return _("A roll is asked of a player's character; roll for an NPC in secret.")
+
+
+def requested_text() -> str:
+    return _("Asked in the group: the result shows here once the player rolls.")
 
 
 def refused_text() -> str:

@@ -30,7 +30,7 @@ def roll(name: str, kind: str, round_no: int | None = None, **more: Any) -> dict
     return entry
 
 
-def fights_of(entries: list[dict[str, Any]]) -> Part:
+def fights_of(entries: list[dict[str, Any]], heading: str = "Fights") -> Part:
     material = Material(
         campaign="C",
         sessions=[SESSION],
@@ -44,7 +44,7 @@ def fights_of(entries: list[dict[str, Any]]) -> Part:
     )
     with speaking("en"):
         doc = chronicle(material)
-    [part] = [p for p in doc.parts if p.heading == "Fights"]
+    [part] = [p for p in doc.parts if p.heading == heading]
     return part
 
 
@@ -92,3 +92,16 @@ def test_a_fights_roll_of_no_round_is_told_alone() -> None:
         "#1 Anna — initiative: 3d10, difficulty 6 → Success, 2 successes",
         "#2 Anna — attack: 3d10, difficulty 6 → Success, 2 successes",
     ]
+
+
+def test_a_ritual_given_up_tells_its_paradox_in_the_rolls_and_the_magick() -> None:
+    given_up = {"user_id": 1, "name": "Anna", "kind": "abandoned", "paradox": 2, "ses": 1}
+    entries = [roll("Anna", "effect", paradox=None), given_up]
+    magick = fights_of(entries, heading="Magick")
+    assert [text_of(i) for i in magick.items][1] == (
+        "#2 Anna — ritual: given up before its target · Paradox gained: 2"
+    )
+    rolls = fights_of(entries, heading="Rolls")
+    assert (
+        text_of(rolls.items[1]) == "Anna (ritual) — given up before its target · Paradox gained: 2"
+    )

@@ -48,6 +48,17 @@ def test_a_line_for_each_kind_of_roll(i18n: I18n) -> None:
     ]
 
 
+def test_a_ritual_given_up_is_a_line_with_its_paradox(i18n: I18n) -> None:
+    given_up = {"name": "Аня", "kind": "abandoned", "paradox": 2}
+    with speaking(i18n, "ru"):
+        assert view.log_line(given_up) == "✋ Аня: ритуал прерван → Парадокс +2"
+        assert view.log_line({**given_up, "paradox": None}) == "✋ Аня: ритуал прерван"
+    with speaking(i18n, "en"):
+        assert view.log_line(given_up) == "✋ Аня: ritual given up → Paradox +2"
+    counted = stats.chat_stats([given_up, {**D10, "user_id": 1, "faces": [3, 9, 7, 1, 6]}])
+    assert [p.rolls for p in counted.players] == [1]  # no dice: /stats counts no roll
+
+
 def test_pages_of_the_log_and_their_buttons(i18n: I18n) -> None:
     many = ENTRIES * 5  # 20 entries: a first page of 15, then 5 older
     with speaking(i18n, "ru"):

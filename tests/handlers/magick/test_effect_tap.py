@@ -108,3 +108,22 @@ def test_a_rituals_later_roll_does_not_log_its_quintessence_again() -> None:
         Faces([8, 8, 8]),
     )
     assert [e.quintessence for e in first.entries] == [1]
+
+
+def test_a_ritual_given_up_logs_the_paradox_its_end_earns() -> None:
+    """No dice, but the failure row of §C.10 lands on the wheel: its log line tells it, as a
+    finished ritual's last roll tells its Paradox (``/log``, the chronicle)."""
+    ritual = EFFECT.model_copy(
+        update={"vulgar": True, "held": 3, "target": 20, "stage": Stage.RITUAL, "rolls": 2}
+    )
+    outcome = effect_step(
+        ritual, press(MagickAction.ABANDON), ANNA, known(Presser(sheet=RICH)), Faces([])
+    )
+    assert isinstance(outcome, Advance)
+    assert outcome.state.abandoned
+    [entry] = outcome.entries
+    assert entry.kind == "abandoned"
+    assert entry.faces is None
+    assert entry.paradox == outcome.state.paradox
+    assert entry.paradox
+    assert entry.user_id == ANNA.id

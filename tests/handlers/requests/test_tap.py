@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.runner import Known, Refuse
+from bot.runner import Advance, Known, Refuse
 from handlers.requests import view
 from handlers.requests.callbacks import RequestAction, RequestCallback
 from handlers.requests.flow import RequestState
@@ -61,3 +61,23 @@ def test_the_asker_or_whoever_runs_the_game_closes() -> None:
     asker = step(ASKED, press(RequestAction.CLOSE), BORIS, known(Presser()), Faces([]))
     assert asker.close
     assert asker.state == ASKED
+
+
+def test_a_roll_asked_of_one_player_is_theirs_alone_and_closes_once_rolled() -> None:
+    """The Storyteller's screen asks Anna (``bot.roll_requests``): Boris's press is refused,
+    Anna's rolls and closes the request."""
+    only = ASKED.model_copy(update={"only": ANNA.id, "only_name": "Аня"})
+    other = step(only, press(RequestAction.ROLL), BORIS, known(Presser(sheet=SHEET)), Faces([]))
+    assert isinstance(other, Refuse)
+    assert other.alert
+    rolled = step(
+        only, press(RequestAction.ROLL), ANNA, known(Presser(sheet=SHEET)), Faces([8] * 5)
+    )
+    assert isinstance(rolled, Advance)
+    assert rolled.close
+    assert [a.user_id for a in rolled.state.answers] == [ANNA.id]
+    table = step(
+        ASKED, press(RequestAction.ROLL), ANNA, known(Presser(sheet=SHEET)), Faces([8] * 5)
+    )
+    assert isinstance(table, Advance)
+    assert not table.close  # the table's request stays open for the others

@@ -7,6 +7,7 @@ from aiogram.utils.i18n import I18n
 
 from handlers.requests import view
 from handlers.requests.flow import RequestAnswer, RequestState
+from handlers.requests.tap import codes_of
 from rules import d10, profiles
 from rules.actions import PoolStatus
 from rules.health import ImpossibleReason
@@ -85,3 +86,21 @@ def test_buttons_roll_from_the_sheet_and_close(i18n: I18n) -> None:
             view.too_many_traits_text(2)
             == "A pool is at most 2 traits, joined by +: /ask perc+alert 8"
         )
+
+
+def test_a_roll_asked_of_one_player_names_them_in_both_languages(i18n: I18n) -> None:
+    only = ASKED.model_copy(update={"only": 2, "only_name": "<Борис>"})
+    with speaking(i18n, "ru"):
+        text = view.request_text(only, codes_of(only), "ru", MAGE, closed=False)
+        labels = [label for label, _data in buttons(view.request_keyboard("f1", one=True))]
+    assert text.startswith(
+        '📣 <a href="tg://user?id=2">&lt;Борис&gt;</a>, <b>Рита</b> просит бросить: '
+        "<b>Восприятие + Бдительность</b>, сложность 8"
+    )
+    assert labels == ["🎲 Бросить", "✖ Закрыть"]
+    answered = only.model_copy(update={"answers": ANSWERS[:1]})
+    with speaking(i18n, "en"):
+        done = view.request_text(answered, codes_of(answered), "en", MAGE, closed=True)
+    assert "asks <a href" in done
+    assert "• Борис: 4d10" in done
+    assert "closed" not in done  # its one answer closed it, nothing to say

@@ -13,6 +13,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.base import flow_key
 from bot.store.sessions import load_events
 from rules.health import DamageType
 from rules.sheet import SheetSystem
@@ -222,3 +223,122 @@ async def test_a_secret_roll_from_the_screen_belongs_to_the_running_session(tabl
     marker = (await table.store.recent_rolls(GROUP.id))[0]
     assert marker["hidden"] is True
     assert marker["ses"] == 1
+
+
+async def test_a_copy_without_a_sheet_of_its_own_gets_one_from_the_screen(table: Table) -> None:
+    """«Гуль 1», «Гуль 2» joined the fight before the group had a sheet: the screen's first
+    change writes the copy's own — the group's traits when the group has a sheet by now, a
+    blank one when it has none — with the change on it, as the fight's first wound does."""
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ANNA, "/init 7")
+    await table.say(ST, "/init npc Гуль x2 5")
+    assert await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль 1") is None
+    await table.say(ST, "/npc Гуль: ловкость 3 сила воли 4")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Гуль 1")
+    await press(table, screen, "+летальн")
+    first = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль 1")
+    assert first is not None
+    assert first.health.boxes == (DamageType.LETHAL,)
+    assert first.traits.get("dexterity") == 3  # the group's traits, health of its own
+    group = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль")
+    assert group is not None
+    assert group.health.boxes == ()
+    await press(table, screen, "−1")  # its Willpower, which the copy now has
+    first = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Гуль 1")
+    assert first is not None
+    assert first.willpower_current == 3
+    assert "Гуль 1" in table.session.edits[-1].text
+
+
+async def test_a_copy_of_a_group_without_any_sheet_starts_a_blank_one(table: Table) -> None:
+    await campaign(table)
+    table.chat = GROUP
+    await table.say(ANNA, "/init 7")
+    await table.say(ST, "/init npc Упырь x2 5")
+    table.chat = PRIVATE
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Упырь 2")
+    await press(table, screen, "+ударн")
+    second = await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Упырь 2")
+    assert second is not None
+    assert second.health.boxes == (DamageType.BASHING,)
+    assert await table.store.load_npc(GROUP.id, SheetSystem.MAGE, "Упырь 1") is None
+
+
+async def test_a_roll_asked_from_the_screen_is_the_players_alone_and_shows_on_it(
+    table: Table,
+) -> None:
+    """The Storyteller asks Anna for Perception+Alertness at 6 from the screen: the group gets
+    the request naming her, only her press rolls it (once), the result lands in the group's
+    message and the screen shows it."""
+    await campaign(table)
+    screen, _text = await open_screen(table)
+    await press(table, screen, "Anna")
+    await press(table, screen, "Запросить бросок")
+    await press(table, screen, "Восприятие+Бдительность")
+    before = len(table.session.sent)
+    await press(table, screen, "6")
+    [asked] = [c for c in table.session.sent[before:] if c.chat_id == GROUP.id]
+    assert "Anna" in asked.text
+    assert "tg://user?id=1" in asked.text
+    assert "сложность 6" in asked.text
+    assert "ждём броска" in table.session.edits[-1].text  # the screen keeps the request
+    request = next(
+        m for m in table.session.messages if m.chat.id == GROUP.id and m.text == asked.text
+    )
+    [roll] = [b for b in buttons(asked.reply_markup) if "Бросить" in b.text]
+    assert roll.callback_data is not None
+    table.chat = GROUP
+    await table.tap(BORIS, roll.callback_data, request.message_id)
+    assert table.session.answers[-1].show_alert  # asked of Anna, not of Boris
+    await table.tap(ANNA, roll.callback_data, request.message_id)
+    answered = [e for e in table.session.edits if e.message_id == request.message_id][-1]
+    assert "• Anna: 5к10" in answered.text
+    assert answered.reply_markup is None  # the one player asked has rolled
+    logged = (await table.store.recent_rolls(GROUP.id))[0]
+    assert logged["kind"] == "request"
+    shown = screen_edits(table, screen)[-1]  # redrawn by itself once Anna rolled
+    assert "📣 Anna: Восприятие+Бдительность, сложность 6:" in shown
+    assert "ждём" not in shown
+
+
+def screen_edits(table: Table, screen: int) -> list[str]:
+    return [e.text for e in table.session.edits if e.message_id == screen]
+
+
+async def test_the_groups_dmg_redraws_the_open_screen_once(table: Table) -> None:
+    """The Storyteller's /dmg in the group edits the open screen in place, once; talk and a
+    change the screen does not show edit nothing."""
+    await campaign(table)
+    screen, text = await open_screen(table)
+    assert "💚" in text or "unhurt" in text or "невредим" in text.casefold()
+    table.chat = GROUP
+    await table.say(ANNA, "просто разговор")
+    await table.say(ANNA, "/r 3 6")  # a roll that spends nothing: the screen stays as it is
+    assert screen_edits(table, screen) == []
+    await table.say(ST, "/dmg Anna 1 л")
+    [edited] = screen_edits(table, screen)
+    assert "Anna" in edited
+    assert "[X]" in edited or "−1" in edited or "Задет" in edited
+    sheet = await table.store.load_sheet(GROUP.id, ANNA.id, SheetSystem.MAGE)
+    assert sheet is not None
+    assert sheet.health.boxes == (DamageType.LETHAL,)
+    # the screen's buttons still work on the redrawn message
+    table.chat = PRIVATE
+    await press(table, screen, "Anna")
+    assert len(screen_edits(table, screen)) == 2
+
+
+async def test_an_expired_screen_is_forgotten_by_its_campaign(table: Table) -> None:
+    await campaign(table)
+    await open_screen(table)
+    settings = await table.store.load_chat(GROUP.id)
+    assert settings.screen is not None
+    chat, flow_id, _message = settings.screen.split(":")
+    await table.store.redis.delete(flow_key(int(chat), flow_id))
+    table.chat = GROUP
+    await table.say(ST, "/dmg Anna 1 л")
+    assert (await table.store.load_chat(GROUP.id)).screen is None
