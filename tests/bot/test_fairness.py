@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 from types import ModuleType
 
-from bot.context import using
 from bot.fairness import SessionDice, die
+from bot.scope import Scope
 from bot.store.log import LogEntry, stored
 
 SEED = bytes(range(32))
@@ -53,8 +53,7 @@ async def test_two_equal_sets_of_one_press_each_name_their_own_dice() -> None:
         LogEntry(user_id=1, name="Аня", pool=1, difficulty=6, faces=(face,), kind=kind)
         for kind in ("atk", "def")
     ]
-    with using(dice=dice):
-        lines = [json.loads(line) for line in stored(entries)]
+    lines = [json.loads(line) for line in stored(Scope(dice=dice), entries)]
     assert [line["pf"] for line in lines] == [f"{ident}#0", f"{ident}#1"]
     commitment = hashlib.sha256(SEED).hexdigest()
     spans = [f"`s1 d10 {line['pf']} = {face}`" for line in lines]
