@@ -16,6 +16,7 @@ condition holds.
 
 from __future__ import annotations
 
+import gc
 import shutil
 import socket
 import subprocess
@@ -35,6 +36,60 @@ from localapi.patience import SCALE_ENV, patient, timeout_scale
 from localapi.server import FakeBotApi
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def _read_handler_signatures_once() -> None:
+    """aiogram reads the signature of every callback it wraps, and every Router makes one
+    wrapped callback per update type: building the Dispatcher (``create_dispatcher``, which the
+    handler tests do for every table, the property tests for every example) spent four fifths
+    of its time in ``inspect.signature``. aiogram keeps only each parameter's name and kind,
+    which a plain function's code object fixes, so in the test processes (not the bot's) the
+    signature is read once per code object; anything else is read as before."""
+    import inspect
+    import types
+
+    from aiogram.dispatcher.event import handler
+
+    read = inspect.signature
+    known: dict[types.CodeType, inspect.Signature] = {}
+
+    def signature(callback: Any, **options: Any) -> inspect.Signature:
+        plain = (
+            type(callback) is types.FunctionType
+            and not options
+            and "__signature__" not in callback.__dict__
+            and "__wrapped__" not in callback.__dict__
+        )
+        if not plain:
+            return read(callback, **options)
+        code = callback.__code__
+        found = known.get(code)
+        if found is None:
+            found = known[code] = read(callback)
+        return found
+
+    def unwrap(callback: Any, **options: Any) -> Any:
+        if not options and not hasattr(callback, "__wrapped__"):
+            return callback  # what inspect.unwrap gives back for it, without its bookkeeping
+        return inspect.unwrap(callback, **options)
+
+    seen = types.ModuleType(inspect.__name__, inspect.__doc__)
+    vars(seen).update(vars(inspect))
+    vars(seen).update(signature=signature, unwrap=unwrap)
+    handler.inspect = seen  # type: ignore[attr-defined]
+
+
+_read_handler_signatures_once()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Everything imported and collected so far lives until the end: moved out of the
+    collector's sight (``gc.freeze``), it is no longer walked by every full collection,
+    which a test that makes many short-lived objects (a Dispatcher, a Hypothesis example)
+    set off again and again: building a table took three times as long with it in view."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_report_header() -> str:
@@ -65,6 +120,41 @@ ONE_BY_ONE = frozenset(
         "tests/e2e/test_upgrade_e2e.py",
     }
 )
+
+
+# Files outside tests/e2e with tests that each take many seconds (Hypothesis over the whole
+# dispatcher, processes started and waited on, exact probability grids). They are handed out
+# right after the end-to-end files: started last, one of them would keep a worker busy while
+# the others stand idle at the end of the run.
+LONG_FILES = (
+    "tests/handlers/test_fuzz_all.py",
+    "tests/handlers/roll/test_properties.py",
+    "tests/handlers/test_table_properties.py",
+    "tests/bot/test_main.py",
+    "tests/handlers/hidden/test_hidden.py",
+    "tests/handlers/requests/test_requests.py",
+    "tests/rules/test_probability.py",
+    "tests/rules/test_d6_probability.py",
+    "tests/localapi/test_processes.py",
+    "tests/bot/test_parsing.py",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """After the end-to-end tests (tests/e2e/conftest.py puts them first), the long files'
+    tests, the longest file first; the rest keep their order."""
+    rank = {path: n for n, path in enumerate(LONG_FILES)}
+    root = config.rootpath
+
+    def long_rank(item: pytest.Item) -> int | None:
+        path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        return rank.get(path)
+
+    e2e = [i for i in items if "/tests/e2e/" in i.path.as_posix()]
+    long = sorted((i for i in items if long_rank(i) is not None), key=lambda i: long_rank(i) or 0)
+    placed = {id(i) for i in (*e2e, *long)}
+    items[:] = [*e2e, *long, *(i for i in items if id(i) not in placed)]
 
 
 def work_unit(nodeid: str) -> str:
@@ -127,7 +217,7 @@ class RedisServer:
                         return
             except (OSError, RedisError):  # still booting
                 pass
-            time.sleep(0.05)
+            time.sleep(0.01)
         self.stop()
         raise RuntimeError("redis-server did not start")
 
@@ -262,6 +352,34 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """One redis-server for the session (one per xdist worker), for tests that only read and
+    write through a Store: :func:`shared_real_store` empties it before each. A test that stops,
+    freezes or reconfigures its server takes ``redis_server``, its own."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("redis-server is not installed")
+    server = RedisServer(tmp_path_factory.mktemp("redis-shared"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def shared_real_store(shared_redis_server: RedisServer) -> AsyncIterator[Store]:
+    """``real_store`` on the session's server, emptied first: the same server settings, without
+    a process started and stopped for each of the Store's many tests."""
+    with SyncRedis(port=shared_redis_server.port) as client:
+        client.flushall()
+    store = Store.from_url(shared_redis_server.url)
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 @pytest.fixture

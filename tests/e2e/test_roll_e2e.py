@@ -94,29 +94,3 @@ async def test_redis_with_aof_survives_a_crash(redis_factory: Callable[..., Redi
     client = aioredis.Redis.from_url(url)
     assert await client.get("flow:1") == b"v3"
     await client.aclose()
-
-
-async def test_commands_typed_as_on_a_phone(
-    fake_api: FakeBotApi, bot_process: BotLauncher, table: tuple[FakeChat, FakeUser]
-) -> None:
-    """Any case, a number glued on, a Latin «c» in «св»: each is the command meant, run by
-    its own handler in the real process (bot/routing.py). The Russian layout's «/к» is no
-    bot command for Telegram, so a group with privacy mode never shows it to the bot: it is
-    read where the bot sees it, in a private chat."""
-    group, anya = table
-    await bot_process.start()
-    command = fake_api.send_text(group, anya, "/R 6 7")
-    reply = await fake_api.wait_for_message(group, after=command, timeout=10)
-    check_roll_report(reply, pool=6, difficulty=7)
-    command = fake_api.send_text(group, anya, "/r6 7 cв")  # the «c» is Latin
-    reply = await fake_api.wait_for_message(group, after=command, timeout=10)
-    assert "Сила Воли" in reply.text or "св" in reply.text, reply.text
-    command = fake_api.send_text(group, anya, "/Rules")
-    reply = await fake_api.wait_for_message(group, after=command, timeout=10)
-    assert "Игра этого чата" in reply.text, reply.text
-    private = fake_api.open_private_chat(anya)
-    command = fake_api.send_text(private, anya, "/к 6 7")  # the key where «r» is
-    reply = await fake_api.wait_for_message(private, after=command, timeout=10)
-    assert reply.text.startswith("Поняли как /r 6 7\n"), reply.text
-    check_roll_report(reply, pool=6, difficulty=7)
-    assert await bot_process.stop() == 0
