@@ -61,7 +61,7 @@ INBOX_WRITE = re.compile(r'"(hset|hgetall)" "sdb:inbox:', re.IGNORECASE)
 # A connection the pool opens meanwhile (for that look for orphans) greets the server first.
 HANDSHAKE = re.compile(r'\] "(ping|hello|client)"', re.IGNORECASE)
 # A new message first reserves its slot in the send budget every replica shares
-# (bot/store/budget.py: the group's minute and the bot's second): counted apart, since it is
+# (table/store/budget.py: the group's minute and the bot's second): counted apart, since it is
 # the price of sending at all, not of handling the tap.
 BUDGET = re.compile(r'"sdb:budget:', re.IGNORECASE)
 

@@ -46,9 +46,9 @@ import bot.session as session  # noqa: E402
 from bot.app import create_dispatcher, make_bot  # noqa: E402
 from bot.i18n import LOCALES_DIR, load_i18n  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.store import Store  # noqa: E402
 from localapi.processes import RedisServer  # noqa: E402
 from localapi.server import rendered_text  # noqa: E402
+from table.store import Store  # noqa: E402
 
 TOKEN = "123456:BENCH-token-of-the-in-process-session"
 ROLL_TEXT = "/r 7 6"

@@ -43,7 +43,7 @@ from localapi.server import FakeChat, FakeUser  # noqa: E402
 
 PER_ROLL_TARGET = 600  # bytes a finished roll keeps beyond its log line
 LOG_KINDS = frozenset({"log"})
-# The send budget's windows (bot/store/budget.py) hold a send's slot for a second overall and
+# The send budget's windows (table/store/budget.py) hold a send's slot for a second overall and
 # a minute in a group, then let it go: shown, not retained.
 TRANSIENT_KINDS = frozenset({"budget"})
 

@@ -24,7 +24,7 @@ from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Filter
 from aiogram.types import CallbackQuery, Chat, Message, User
 
-from bot.store import ChatSettings
+from table.store import ChatSettings
 
 ADMIN_STATUSES = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 

@@ -23,16 +23,16 @@ from aiogram.utils.i18n import I18n
 from redis.exceptions import AuthenticationError, RedisError
 
 from bot.commands import MenuUpkeep, set_commands
-from bot.durability import check_durability
 from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
 from bot.metrics import MetricsMiddleware
 from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
 from bot.routing import RoutedDispatcher
 from bot.settings import Settings
-from bot.store import RedisUnavailable, Store, legacy
 from bot.version import version
 from bot.watchers import AfterUpdateMiddleware
+from table.durability import check_durability
+from table.store import RedisUnavailable, Store, legacy
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ _BACKGROUND: set[asyncio.Task[None]] = set()  # start-up's work left for when Re
 class LayoutGate(BaseMiddleware):
     """Holds every update back while the data's layout is not known to be this release's:
     Redis was away at start-up, so the data may still be in an older layout, and an update
-    would read or write a chat mid-move (bot/store/legacy.py). Held back as when Redis is
+    would read or write a chat mid-move (table/store/legacy.py). Held back as when Redis is
     away: the player is told the answer will come, and the update runs once the move is done.
     Open unless start-up closes it."""
 

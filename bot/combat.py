@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.store import AlsoStep, Live, Store
+from table.store import AlsoStep, Live, Store
 
-TRACKER = "init"  # the name of the chat's live tracker in the store (bot.store.flows.Live)
+TRACKER = "init"  # the name of the chat's live tracker in the store (table.store.flows.Live)
 ATTACK = "atk"  # the chat's attack panel: one message for every attack of the fight
 D6_TRACKER = "d6init"  # the d6 game's live tracker (handlers/d6combat)
 

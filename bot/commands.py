@@ -33,9 +33,9 @@ from aiogram.utils.i18n import I18n
 
 from bot.features import FeatureSet
 from bot.session import with_flood_budget
-from bot.store import ChatSettings, Store
-from bot.store.base import REDIS_ERRORS
 from rules import profiles
+from table.store import ChatSettings, Store
+from table.store.base import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
 

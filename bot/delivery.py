@@ -9,7 +9,7 @@ At-least-once delivery with exactly-once effects:
 2. Updates of one chat run one after another, the oldest first (an update a dead replica
    had taken comes back from the inbox after later ones arrived, and goes before them), so
    results in a chat come out in order; different chats run side by side. Across replicas a
-   Redis lock per chat does the same (bot/store/updates.py). An update whose run died
+   Redis lock per chat does the same (table/store/updates.py). An update whose run died
    mid-way goes before any other of its chat, older or not: until it ran again, the chat's
    next update finds its running mark and does not begin (``Begun.BEHIND``), so nothing of
    the chat finishes in between and what the dead run had sent is found (bot/sent.py).
@@ -55,8 +55,8 @@ from bot.names import clean_update
 from bot.sent import SendKey
 from bot.session import FloodBudget
 from bot.settings import Settings
-from bot.store import REDIS_ERRORS, STORAGE_ERRORS, ChatSettings, Store
-from bot.store.journal import Dropped
+from table.store import REDIS_ERRORS, STORAGE_ERRORS, ChatSettings, Store
+from table.store.journal import Dropped
 
 log = logging.getLogger(__name__)
 

@@ -23,11 +23,12 @@ from aiogram.types import BotCommand, CallbackQuery, Message, Update
 from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
 
-from bot import render, retype, typos
-from bot.store import Store
+from bot import render, retype
 from rules import profiles
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem, system_of
+from table import typos
+from table.store import Store
 
 F = TypeVar("F")
 D10_ONLY = frozenset({GameSystem.D10})  # a help line for the d10 games only
@@ -119,7 +120,7 @@ class Feature:
     provides: dict[HandoffKey[Any], Any] = field(default_factory=dict)
     # A tap on these buttons (by callback prefix) shows or changes the whole table at once (a
     # fight): the update reads ahead every sheet of the chat and these live messages with
-    # their flows, in its first round-trip (bot.store.journal.Prefetch).
+    # their flows, in its first round-trip (table.store.journal.Prefetch).
     reads_ahead: Mapping[str, Sequence[str]] = field(default_factory=dict)
     # Run once every update's own work is done and sent (bot/watchers.py), with the update's
     # workflow data: the Storyteller's screen redrawn when the group changed what it shows.
@@ -130,7 +131,7 @@ def make_fallback_router(commands: Collection[str] = ()) -> Router:
     """Answers any button no feature recognised (garbled or forged callback_data, or a
     button of a feature that no longer exists), so every callback query is answered once
     and nothing raises (docs/product.md §5); and a mistyped command of ours with the line that
-    was meant (``bot.typos``)."""
+    was meant (``table.typos``)."""
     router = Router(name="fallback")
     router.callback_query.register(retype.retype_tap, retype.RetypeCallback.filter())
     router.callback_query.register(_unknown_tap)

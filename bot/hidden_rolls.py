@@ -15,15 +15,15 @@ from aiogram import Bot
 from aiogram.types import User
 from pydantic import ValidationError
 
-from bot import stats
 from bot.features import HandoffKey
-from bot.store import HiddenRecord, LogEntry, Store
 from rules import profiles
 from rules.d6.roll import D6Result
 from rules.d10 import D10Result
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import D6, Profile
+from table import stats
+from table.store import HiddenRecord, LogEntry, Store
 
 
 def record_profile(record: HiddenRecord, fallback: Profile) -> Profile:
@@ -93,7 +93,7 @@ def merge_history(
 
     A hidden roll's line becomes its full entry once revealed and stays a bare marker
     (``hidden`` and ``seq``, no faces) until then; a d6 roll (§D.3) is counted in measures of
-    success on six-sided dice, so ``bot.stats`` reads it like any other roll.
+    success on six-sided dice, so ``table.stats`` reads it like any other roll.
     """
     merged: list[dict[str, Any]] = []
     for raw in entries:

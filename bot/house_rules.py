@@ -21,11 +21,11 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 from pydantic import BaseModel, ValidationError
 
-from bot import vocabulary
 from bot.house_rules_text import SWITCHES, VALUES
-from bot.traits import normalise
 from rules import profiles
 from rules.profiles import GameSystem, Profile
+from table import vocabulary
+from table.traits import normalise
 
 EXPORT_MARK = "sdb-rules-v1"
 SwitchValue = bool | int | str

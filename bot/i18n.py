@@ -21,8 +21,8 @@ from aiogram.utils.i18n.middleware import I18nMiddleware
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.scope import Scope
-from bot.store import ChatSettings, Flow, Store
+from table.scope import Scope
+from table.store import ChatSettings, Flow, Store
 
 log = logging.getLogger(__name__)
 

@@ -37,9 +37,9 @@ from bot.miniapp import server as miniapp_server
 from bot.miniapp.server import MiniApp
 from bot.session import UnreadableRefusal, make_session
 from bot.settings import EXIT_BAD_SETTINGS, EXIT_UNREACHABLE, Settings
-from bot.store import Store
-from bot.store.legacy import LayoutTooNew
 from bot.webhook import serve
+from table.store import Store
+from table.store.legacy import LayoutTooNew
 
 log = logging.getLogger("bot")
 

@@ -2,7 +2,7 @@
 that every step edits in place, so a round of play sends only a few new messages (docs/product.md
 §5: about 20 messages a minute in a group).
 
-Where it is shown is kept beside its flow (:class:`bot.store.Live`). A command that finds it
+Where it is shown is kept beside its flow (:class:`table.store.Live`). A command that finds it
 buried under the conversation, deleted, or never shown (a crash between storing and sending)
 posts it again at the bottom with the same state and deletes the old copy, so the chat shows
 one; the tracker is pinned when the bot may pin.
@@ -19,7 +19,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import Chat, InlineKeyboardMarkup, Message
 
 from bot.session import is_not_modified
-from bot.store import Flow, Live, Screen, Store
+from table.store import Flow, Live, Screen, Store
 
 log = logging.getLogger(__name__)
 

@@ -50,15 +50,15 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
-from bot.store import STORAGE_ERRORS
 from bot.version import version
+from table.store import STORAGE_ERRORS
 
 if TYPE_CHECKING:
     from aiogram import Bot
 
     from bot.delivery import Delivery
     from bot.settings import Settings
-    from bot.store import Store
+    from table.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -46,13 +46,18 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
-from bot import fairness, session
+from bot import session
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
-from bot.scope import Actor, Campaign, Scope, bind, scoped_bot
+from bot.scope import bind, scoped_bot
 from bot.sent import UNRECORDED_CHATS, Outbox, Unrecorded
 from bot.session import FloodBudget
-from bot.store import (
+from rules import profiles
+from rules.errors import RulesInputError
+from rules.profiles import Profile
+from table import fairness
+from table.scope import Actor, Campaign, Scope
+from table.store import (
     REDIS_ERRORS,
     STORAGE_ERRORS,
     Begun,
@@ -64,12 +69,9 @@ from bot.store import (
     UpdateRef,
     client_faults,
 )
-from bot.store.budget import Window
-from bot.store.journal import Dropped, Prefetch
-from bot.store.sheets import sheets_ahead
-from rules import profiles
-from rules.errors import RulesInputError
-from rules.profiles import Profile
+from table.store.budget import Window
+from table.store.journal import Dropped, Prefetch
+from table.store.sheets import sheets_ahead
 
 log = logging.getLogger(__name__)
 
@@ -191,7 +193,7 @@ def sent_any(journal: Journal, box: Outbox | None) -> bool:
     return bool(journal.sent or (box is not None and box.newest))
 
 
-# Who is handling updates here: the chat lock's owner token (bot/store/updates.py).
+# Who is handling updates here: the chat lock's owner token (table/store/updates.py).
 PROCESS_TOKEN = secrets.token_hex(8)
 LOCK_RENEW_EVERY = 5.0
 # Errors after which the update stays in the inbox and is run again later (Redis or Telegram
@@ -207,10 +209,10 @@ RETRIED_LATER: tuple[type[BaseException], ...] = (
 def update_scope(update: Update) -> int:
     """What an update is serialised by: its chat, or its sender outside a chat. The chat is
     the one aiogram hands the handlers (``event_chat``), so the update's journal and lock sit
-    in that chat's slot with its keys (bot/store/updates.py). An inline query and a press on
+    in that chat's slot with its keys (table/store/updates.py). An inline query and a press on
     a message sent in inline mode (``inline_message_id``, no message) have no chat: they go
     in their sender's turn, with the sender's private chat, whose slot holds the sender's
-    own keys (bot/store/inline.py)."""
+    own keys (table/store/inline.py)."""
     context = UserContextMiddleware.resolve_event_context(update)
     if context.chat is not None:
         return context.chat.id
@@ -258,7 +260,7 @@ class StateMiddleware(BaseMiddleware):
 
         async def finish() -> None:
             """Done, whether its handler returned or failed for good: what it sent, whom
-            that is about and where its sender plays go with the mark (bot/store/updates.py)."""
+            that is about and where its sender plays go with the mark (table/store/updates.py)."""
             with client_faults():
                 await store.finish_update(
                     bot.id,
@@ -295,7 +297,7 @@ async def _begin(
     store: Store, event: Update, data: dict[str, Any], ref: UpdateRef, user: User | None
 ) -> tuple[Begun, ChatSettings, Journal | None, Prefetch]:
     """The update's first round-trip: its journal, the chat's lock and settings, and what its
-    handler will read, read ahead (bot/store/updates.py)."""
+    handler will read, read ahead (table/store/updates.py)."""
     wide = _reads_ahead(event, data.get("features"))
     flow_id = button_flow(event)
     data["button_flow"] = flow_id
@@ -489,7 +491,7 @@ def played_in(
     chat: Chat | None, user: User | None, journal: Journal
 ) -> tuple[int, int, str] | None:
     """(player, group, title) when a person's update rolled in a group (a log line written):
-    that group becomes the campaign their inline rolls belong to (bot/store/inline.py), in
+    that group becomes the campaign their inline rolls belong to (table/store/inline.py), in
     the update's finishing script. A refused command or tap changes nothing, and an
     anonymous admin speaks as the group's bot account and plays nowhere."""
     if not journal.rolled or chat is None or user is None or user.is_bot:
@@ -502,7 +504,7 @@ def played_in(
 def reply_windows(update: Update, chat: Chat | None) -> list[Window]:
     """The send budget's windows a command's reply in its own chat keeps (bot/session.py's
     limiter: the group's minute, then the bot's second), reserved ahead by ``begin_update``
-    so the reply costs no round-trip of its own (bot/store/budget.py). A tap mostly edits
+    so the reply costs no round-trip of its own (table/store/budget.py). A tap mostly edits
     and a plain message is mostly not answered: they reserve when they send."""
     message = update.message
     if message is None or chat is None or not (message.text or "").startswith("/"):

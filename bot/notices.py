@@ -24,10 +24,10 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from redis.asyncio import Redis
 
-from bot.store.base import CHAT_TTL, PREFIX, tag
-from bot.store.chats import ChatSettings
-from bot.store.sessions import add_event
 from rules.health import DamageType
+from table.store.base import CHAT_TTL, PREFIX, tag
+from table.store.chats import ChatSettings
+from table.store.sessions import add_event
 
 log = logging.getLogger(__name__)
 

@@ -27,9 +27,9 @@ from bot.app import create_dispatcher, make_bot
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.session import RateLimitMiddleware, make_session
 from bot.settings import Settings
-from bot.store import Store
 from localapi.playground import BOT_NAMES, MINIAPP_PATH, Playground
 from localapi.server import FakeBotApi
+from table.store import Store
 
 log = logging.getLogger("bot.playground")
 
@@ -77,7 +77,7 @@ async def run(port: int, browser: bool) -> None:
             miniapp_url=url.rstrip("/") + MINIAPP_PATH,
             miniapp_name="sheet",
         )
-        with _quiet("bot.store"):
+        with _quiet("table.store"):
             store = Store.from_url(None)
         dispatcher = create_dispatcher(settings, store, load_i18n(LOCALES_DIR, "ru"))
         limiter = RateLimitMiddleware(on_hold=playground.hold)

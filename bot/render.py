@@ -24,10 +24,10 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy
 
 from bot import house_rules
-from bot.parsing import Problem
 from rules.d6.roll import MEASURE_FACE, D6Outcome, D6Result
 from rules.d10 import D10Result, Degree, Outcome
 from rules.profiles import BotchRule, LabelSet, Profile
+from table.parsing import Problem
 
 TOKEN_SHOWN = 40  # characters of a mistyped word echoed back
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from aiogram.types import Message, User
 
-from bot.scope import Scope
-from bot.store import Store, Subject
+from table.scope import Scope
+from table.store import Store, Subject
 
 
 async def replied_player(message: Message, store: Store) -> User | None:

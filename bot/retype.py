@@ -28,7 +28,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render
 from bot.session import safe_edit
-from bot.store import FlowState, FlowStateError, Store
+from table.store import FlowState, FlowStateError, Store
 
 CHOICES_MAX = 6
 LABEL_MAX = 40

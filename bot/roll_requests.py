@@ -17,10 +17,10 @@ from aiogram import Bot
 from pydantic import ValidationError
 
 from bot.features import HandoffKey
-from bot.store import Store
 from rules.actions import PoolStatus
 from rules.d10 import D10Result
 from rules.profiles import Profile
+from table.store import Store
 
 
 @dataclass(frozen=True)

@@ -26,20 +26,7 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import house_rules, npcs, render, retype, sheet_text
-from bot.parsing import D6_CHANCE_MAX, D6Arguments, Problem
-from bot.scope import Scope
-from bot.store import Flow, FlowState, LogEntry, SheetSpend, Store
-from bot.traits import (
-    NameProblem,
-    PowerNameError,
-    TraitNameError,
-    corrected,
-    parse_pool_expression,
-    resolve,
-    resolve_power,
-    said_name,
-)
+from bot import house_rules, render, retype, sheet_text
 from rules import d10
 from rules.actions import PoolStatus
 from rules.combat.situation import Condition, own_action
@@ -66,6 +53,20 @@ from rules.sheet import (
     spend_luck,
     spend_willpower,
     system_of,
+)
+from table import npcs
+from table.parsing import D6_CHANCE_MAX, D6Arguments, Problem
+from table.scope import Scope
+from table.store import Flow, FlowState, LogEntry, SheetSpend, Store
+from table.traits import (
+    NameProblem,
+    PowerNameError,
+    TraitNameError,
+    corrected,
+    parse_pool_expression,
+    resolve,
+    resolve_power,
+    said_name,
 )
 
 EXPRESSION_MAX = 80  # two trait names and a «+»; anything longer is not a pool
@@ -156,7 +157,7 @@ async def npc_named(
     the chat's NPCs (the longest that fits, any case): the Storyteller rolls an NPC's sheet by
     its name. A line that starts with a number is a pool and never an NPC (no read at all);
     any other costs no round-trip of its own (``Store.npc_at_start``). Else a part of a name
-    will do («гуго» for «Епископ Гуго», ``bot.npcs.npc_by_part``) when the line's first word is
+    will do («гуго» for «Епископ Гуго», ``table.npcs.npc_by_part``) when the line's first word is
     no trait; a part that several names share raises :class:`PoolRefused` naming them."""
     words = text.split()
     system = system_of(profile)
@@ -295,7 +296,7 @@ def _trait_codes(
 ) -> list[TraitCode]:
     """The traits a pool names, or why the names mean nothing (before any sheet is read).
     A name one slip away from one trait only is read as that trait, and the answer says so
-    (``bot.traits.corrected``) in ``chat_id``'s answer, through the update's ``scope`` (None:
+    (``table.traits.corrected``) in ``chat_id``'s answer, through the update's ``scope`` (None:
     said by a later reading)."""
     if len(expression) > EXPRESSION_MAX:
         raise PoolRefused(render.problem_sentence(Problem.NOT_A_NUMBER, expression, profile))

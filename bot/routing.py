@@ -9,7 +9,7 @@ with any other message handler (a pasted sheet, a reply, a typed d6 line), a roo
 outer middleware, or a command given as a pattern is offered every message, as before. What
 a router would have done is unchanged: a skipped router is one whose filters all refuse.
 
-Before that, a command typed as phones type it is read as meant (bot/typos.py): ``/R 7 6``,
+Before that, a command typed as phones type it is read as meant (table/typos.py): ``/R 7 6``,
 ``/к 7 6`` on the Russian layout, ``/r6 7``, a Latin «c» in ``cв``, ``ловкость + драка``.
 The message is offered as the line the grammar reads, so every command takes it as its own;
 a line read on the other layout is said at the top of its answer (bot/session.py).
@@ -27,8 +27,9 @@ from aiogram.enums import MessageEntityType
 from aiogram.filters import Command
 from aiogram.types import BotCommand, Message, TelegramObject
 
-from bot import render, typos
-from bot.scope import Scope
+from bot import render
+from table import typos
+from table.scope import Scope
 
 # Every message: a router that takes more than commands.
 ANY = None
@@ -106,7 +107,7 @@ class RoutedDispatcher(Dispatcher):
     async def _as_meant(
         self, event: Message, bot: Bot | None
     ) -> tuple[Message, tuple[int, str] | None]:
-        """The message with its command line as the grammar reads it (bot/typos.py), and
+        """The message with its command line as the grammar reads it (table/typos.py), and
         the line to say in its answer when it was read on the other layout."""
         text = event.text
         if not text or not text.startswith("/"):

@@ -19,7 +19,7 @@ rest the same way for every feature:
 4. match its case in one place: :class:`Refuse`, :class:`Advance`, :class:`Open`,
    :class:`HandOver` or :class:`Delegate`; draw the next version and store the step with
    its effects — the log lines, the sheets' spends, a second flow's step, a flow it opens —
-   and the message it was pressed under in ONE compare-and-set (``bot.store.flows``);
+   and the message it was pressed under in ONE compare-and-set (``table.store.flows``);
 5. a press that lost the race to another's is run again on the fresh state
    (:data:`CONFLICT_ATTEMPTS`); then the message is edited and the presser answered, in the
    presser's own language (:func:`tell`).
@@ -55,10 +55,14 @@ from bot import render
 from bot.combat import TrackerStep
 from bot.features import FeatureSet
 from bot.i18n import drawing, own_language
-from bot.scope import Actor as Actor
-from bot.scope import Scope, scope_of
+from bot.scope import scope_of
 from bot.session import is_not_modified, safe_edit
-from bot.store import (
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+from table.scope import Actor as Actor
+from table.scope import Scope
+from table.store import (
     ChatSettings,
     Flow,
     FlowState,
@@ -68,11 +72,8 @@ from bot.store import (
     StepWrites,
     Store,
 )
-from bot.store.flows import SheetSpend
-from bot.store.journal import forget as forget_ahead
-from rules.dice import Rng
-from rules.errors import RulesInputError
-from rules.profiles import GameSystem, Profile
+from table.store.flows import SheetSpend
+from table.store.journal import forget as forget_ahead
 
 log = logging.getLogger(__name__)
 

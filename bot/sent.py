@@ -5,7 +5,7 @@ way: sending again then shows the player the same result twice. The Bot API has 
 idempotency key and no way to read a message, but it has three facts to build one from:
 
 - message ids in a chat only grow, and the bot's sends in a chat are serialised by that
-  chat's updates (bot/store/updates.py), so every bot message above the newest one the bot
+  chat's updates (table/store/updates.py), so every bot message above the newest one the bot
   knows it sent (the chat's *floor*, kept in Redis by each finished update) is the send in
   question — or a message sent outside any update's count (see below);
 - ``editMessageCaption`` on a message tells what it is without changing it, because the
@@ -30,7 +30,7 @@ dead run may have had a send applied and died before anything was written down, 
 it left above the floor is its sends, in order. No update of the chat finished in between
 to raise the floor past them, on any replica: the dead run's begin left the chat's running
 mark, and no other update of the chat begins before the dead run's update ran again
-(bot/store/updates.py, bot/delivery.py). Sends an earlier run delivered and wrote down
+(table/store/updates.py, bot/delivery.py). Sends an earlier run delivered and wrote down
 (``sent:DIGEST`` in the update's journal, beside a later write or in the step that put the
 update off) are repeated from there without sending.
 
@@ -75,12 +75,12 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
 from bot.scope import scope_of
-from bot.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
+from table.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
 
 if TYPE_CHECKING:
     from aiogram import Bot
 
-    from bot.store import Store
+    from table.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -287,7 +287,7 @@ class LostSendGuard(BaseRequestMiddleware):
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
         scope = scope_of(bot)  # the update's, from the Bot it sends with (bot/scope.py)
-        box = scope.outbox if scope is not None else None
+        box = scope.outbox if scope is not None and isinstance(scope.outbox, Outbox) else None
         send = method if isinstance(method, SendMessage) else None
         if scope is None or box is None or send is None:
             return await make_request(bot, method)

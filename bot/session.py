@@ -54,11 +54,12 @@ from aiohttp import ClientConnectorError
 from pydantic import ValidationError
 
 from bot import metrics
-from bot.scope import FLOOD_WAIT_BUDGET as FLOOD_WAIT_BUDGET
-from bot.scope import FloodBudget as FloodBudget
-from bot.scope import Scope, scope_of, scoped_bot
+from bot.scope import scope_of, scoped_bot
 from bot.sent import LostSendGuard
-from bot.store import REDIS_ERRORS
+from table.scope import FLOOD_WAIT_BUDGET as FLOOD_WAIT_BUDGET
+from table.scope import FloodBudget as FloodBudget
+from table.scope import Scope
+from table.store import REDIS_ERRORS
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -265,7 +266,7 @@ HoldListener = Callable[[int | str, int, float], None]
 
 
 class SharedBudget(Protocol):
-    """The send budget every replica shares (``bot.store.Store.reserve_send``)."""
+    """The send budget every replica shares (``table.store.Store.reserve_send``)."""
 
     async def reserve_send(
         self, bot_id: int, windows: Sequence[tuple[int | str | None, int, float]]
@@ -407,7 +408,7 @@ class ReplyToCommand(BaseRequestMiddleware):
 
 
 class SayUnderstood(BaseRequestMiddleware):
-    """A command the bot read otherwise than typed (bot/typos.py: «/к 7 6» on the Russian
+    """A command the bot read otherwise than typed (table/typos.py: «/к 7 6» on the Russian
     layout ran as «/r 7 6») says so at the top of its first answer in that chat, «Поняли как
     /r 7 6», so a player learns what ran without a second message."""
 

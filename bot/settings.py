@@ -2,7 +2,8 @@
 
 Every setting is checked at start-up, before the chat library is even imported, so that a
 typo stops the process within a second with one clear line instead of a traceback minutes
-later, when the first player rolls. This module imports nothing of the bot's own. The token is a
+later, when the first player rolls. This module imports nothing of the bot's own (only the
+Cluster's URL schemes, table/redis_urls.py, which import nothing). The token is a
 ``SecretStr`` so that it never lands in a log line or a ``repr``.
 """
 
@@ -15,6 +16,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from table.redis_urls import CLUSTER_SCHEMES
+
 TOKEN_SHAPE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
 # Telegram's own rule for setWebhook's secret_token: 1-256 characters of A-Z a-z 0-9 _ -.
 WEBHOOK_SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
@@ -22,9 +25,6 @@ DEFAULT_WEBHOOK_PATH = "/webhook"
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LogFormat = Literal["text", "json"]
-# A Redis Cluster's URL schemes, and the scheme of one node's URL each stands for
-# (bot/store/base.py connects by them).
-CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
 # Exit codes of a start-up that cannot go on (README "Exit codes", bot/__main__.py).
 EXIT_BAD_SETTINGS = 2  # a setting is missing or wrong, or Telegram or Redis refused it
@@ -85,7 +85,7 @@ class Settings(BaseSettings):
     def _redis_scheme(cls, value: str | None) -> str | None:
         """One Redis (``redis://``, ``rediss://`` with TLS, ``unix://``), or a Redis Cluster
         named by any one of its nodes: ``redis+cluster://host:port`` (``rediss+cluster://``
-        with TLS), whose keys the store keeps in one slot per chat (bot/store/__init__.py)."""
+        with TLS), whose keys the store keeps in one slot per chat (table/store/__init__.py)."""
         if value is None:
             return None
         parts = urlsplit(value)

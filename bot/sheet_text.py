@@ -2,7 +2,7 @@
 reader's language, a refused trait name with its candidates, the player who has no sheet
 yet, and the health line of §B.9 (docs/product.md "Character sheet").
 
-Trait names come from :mod:`bot.traits` (Russian names follow the seeds: S4 for Mage, S1
+Trait names come from :mod:`table.traits` (Russian names follow the seeds: S4 for Mage, S1
 for Dark Ages); the words around them from the Babel catalogues.
 """
 
@@ -15,10 +15,10 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.i18n import lazy_gettext as __
 from babel.support import LazyProxy
 
-from bot.traits import Lang, NameProblem, TraitNameError, display_name
 from rules.combat.situation import Condition
 from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
 from rules.sheet import SheetSystem, TraitCode
+from table.traits import Lang, NameProblem, TraitNameError, display_name
 
 # The marker every sheet message starts with, the «no sheet yet» answers too: a reply to such
 # a message with lines of traits writes them (handlers/sheet recognises its messages by it).

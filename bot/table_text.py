@@ -15,9 +15,9 @@ from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render
-from bot.parsing import Problem
 from rules.d10 import D10Result, Outcome
 from rules.profiles import Profile
+from table.parsing import Problem
 
 HISTORY_SHOWN = 12  # a long extended roll shows its latest rolls; 4096 characters is the cap
 PROGRESS_WIDTH = 10

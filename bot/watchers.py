@@ -18,7 +18,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import TelegramObject, Update
 
 from bot.features import AfterUpdate
-from bot.store.base import REDIS_ERRORS
+from table.store.base import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
 # What a courtesy to another message may meet: Redis or Telegram away or refusing.

@@ -33,7 +33,7 @@ from bot.app import SHUTDOWN_GRACE
 from bot.delivery import Delivery
 from bot.miniapp.server import MiniApp
 from bot.settings import Settings
-from bot.store import REDIS_ERRORS, Store
+from table.store import REDIS_ERRORS, Store
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ def build_app(
     app.on_shutdown.append(stop_delivery)
     setup_application(app, dispatcher, bot=bot)
     # The inbox is run only after the Dispatcher's start-up, which brings the data to this
-    # release's layout (bot/store/legacy.py): nothing reads or writes a chat mid-move.
+    # release's layout (table/store/legacy.py): nothing reads or writes a chat mid-move.
     app.on_startup.append(start_delivery)
     app.on_startup.append(register_webhook)
     return app

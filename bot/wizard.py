@@ -33,13 +33,13 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from bot import render, table_text
 from bot.features import FeatureSet, HandoffKey
 from bot.names import roller_name
-from bot.parsing import ArgumentsError
 from bot.runner import Actor, Advance, Known, Outcome, Step
-from bot.store import FlowState, LogEntry, Store
 from rules.d10 import D10Result
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile
+from table.parsing import ArgumentsError
+from table.store import FlowState, LogEntry, Store
 
 Arguments = TypeVar("Arguments")
 Drawn = tuple[str, InlineKeyboardMarkup | None]

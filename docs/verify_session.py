@@ -14,7 +14,7 @@ and each roll made from the seed as::
 
 that is the session, the die's sides, the roll's identity (the chat and the Telegram update
 it was rolled in), the number of its first die in that update, and its dice in the order
-rolled. The check, exactly as the bot rolls (bot/fairness.py):
+rolled. The check, exactly as the bot rolls (table/fairness.py):
 
 - SHA-256 of the seed's 32 bytes must be the commitment posted when the session began;
 - die k of an identity, with n sides: HMAC-SHA256(key = seed, message = "<identity>:<k>:<j>")

@@ -3,7 +3,7 @@
 S1 «Ниже приведены примеры бросков на действия, чаще всего выполняемые в процессе игры»: each
 entry is an Attribute + Ability pair and a difficulty, some with what a number of successes
 buys. Traits (the sheet's codes, :mod:`rules.sheet`), situations and notes are codes; their
-Russian and English names live in ``bot/traits.py`` and ``locales/``.
+Russian and English names live in ``table/traits.py`` and ``locales/``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ the d6 entities).
 A sheet is a frozen value: every operation returns a new :class:`Sheet` or raises
 :class:`~rules.errors.RulesInputError`, so the bot can try a change, show the refusal and keep
 the old sheet. Traits are codes (enum values); their Russian and English names, and the
-reading of what players type, live in ``bot/traits.py``.
+reading of what players type, live in ``table/traits.py``.
 
 Ranges follow S0 «За исключением Арете, Квинтэссенции, Парадокса и Силы Воли, все Черты имеют
 минимальное значение, равное 0, и максимальное, равное 5 … некоторые сверхъестественные
@@ -157,7 +157,7 @@ class Stat(StrEnum):
 class Virtue(StrEnum):
     """The Virtues of a Dark Ages vampire, rolled alone (a frenzy, the Rötschreck, a
     degeneration). S1 names none of them; these are the book's five, in the Russian words
-    the translations of Vampire use (``bot.traits``). A Road swaps Conscience for Conviction
+    the translations of Vampire use (``table.traits``). A Road swaps Conscience for Conviction
     and Self-Control for Instincts, so a sheet holds whichever its character follows."""
 
     CONSCIENCE = "conscience"  # Совесть

@@ -31,9 +31,9 @@ import pytest
 from redis import Redis as SyncRedis
 from redis.exceptions import RedisError
 
-from bot.store import Store
 from localapi.patience import SCALE_ENV, patient, timeout_scale
 from localapi.server import FakeBotApi
+from table.store import Store
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 

@@ -11,7 +11,7 @@ from radon.complexity import cc_visit
 from radon.visitors import Class, Function
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ("bot", "handlers", "rules")
+PRODUCT = ("table", "bot", "handlers", "rules")
 LIMIT = 20
 
 

@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 from aiogram import Bot
 
 from bot.features import HandoffKey
-from bot.store import Store
 from rules.profiles import Profile
+from table.store import Store
 
 RefreshLive = Callable[[Bot, Store, int, Profile], Awaitable[None]]
 REFRESH_LIVE: HandoffKey[RefreshLive] = HandoffKey("miniapp.refresh_live")

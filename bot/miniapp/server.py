@@ -44,10 +44,8 @@ from bot.features import FeatureSet
 from bot.middlewares import chat_profile
 from bot.miniapp import initdata, sheetview
 from bot.miniapp.handoffs import REFRESH_LIVE
-from bot.scope import Actor, Campaign, Scope, scoped_bot
+from bot.scope import scoped_bot
 from bot.settings import Settings as BotSettings
-from bot.store import REDIS_ERRORS, ChatSettings, SheetOwner, Store
-from bot.traits import Lang, TraitNameError, resolve
 from rules.d6.chance import DifficultyKind
 from rules.errors import RulesInputError
 from rules.health import DamageType, apply_damage, heal
@@ -72,6 +70,9 @@ from rules.sheet import (
     system_of,
     to_json,
 )
+from table.scope import Actor, Campaign, Scope
+from table.store import REDIS_ERRORS, ChatSettings, SheetOwner, Store
+from table.traits import Lang, TraitNameError, resolve
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,6 @@ from typing import Any
 from aiogram.utils.i18n import gettext as _
 
 from bot import rolling
-from bot.traits import Lang, display_name
 from rules import probability
 from rules.actions import PoolStatus
 from rules.d6 import probability as d6_probability
@@ -31,6 +30,7 @@ from rules.sheet import (
     trait_range,
 )
 from rules.spheres import Sphere
+from table.traits import Lang, display_name
 
 
 def lang_of(locale: str | None) -> Lang:

@@ -4,7 +4,7 @@ Both are drawn from the same :class:`Part` list, so they never tell different st
 Markdown is also what ``docs/verify_session.py`` reads: every roll made from a session's
 seed carries its proof as one code span, ``s<session> d<sides> <identity>#<first die> =
 <faces in the order rolled>``, and the seed section the spans ``session N commitment =
-<hex>`` and ``session N seed = <hex>`` (bot/fairness.py says how a die is derived). A code
+<hex>`` and ``session N seed = <hex>`` (table/fairness.py says how a die is derived). A code
 span never comes from what a player typed: text is escaped, backticks included, so nobody
 can slip a false proof into an honest chronicle.
 """

@@ -14,19 +14,19 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, Message
 from aiogram.utils.i18n import get_i18n
 
-from bot import vocabulary
-from bot.store import LOG_CAP, ChatSettings, Store
-from bot.store.sessions import (
+from handlers.chronicle import document, view
+from handlers.chronicle.view import Material
+from rules.profiles import Profile
+from rules.sheet import system_of
+from table import vocabulary
+from table.store import LOG_CAP, ChatSettings, Store
+from table.store.sessions import (
     SessionRecord,
     chosen_session,
     load_events,
     load_sessions,
     of_session,
 )
-from handlers.chronicle import document, view
-from handlers.chronicle.view import Material
-from rules.profiles import Profile
-from rules.sheet import system_of
 
 
 def make_router() -> Router:

@@ -18,14 +18,14 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render, sheet_text
 from bot.hidden_rolls import revealed_entry
-from bot.stats import chat_stats
-from bot.store import LOG_CAP, HiddenRecord
-from bot.store.sessions import SessionRecord
 from handlers.chronicle.document import Document, Part, Piece, plain
 from rules.d6.roll import D6Outcome
 from rules.d10 import Outcome
 from rules.profiles import Profile
 from rules.sheet import Sheet
+from table.stats import chat_stats
+from table.store import LOG_CAP, HiddenRecord
+from table.store.sessions import SessionRecord
 
 FIGHT_KINDS = frozenset(
     {"init", "atk", "wound", "d6init", "d6attack", "blind", "intr", "def", "dmg", "soak"}
@@ -144,7 +144,7 @@ def magick_text(entry: Mapping[str, Any]) -> str:
 
 def proof_span(entry: Mapping[str, Any]) -> str | None:
     """``s3 d10 -1001:57#0 = 7 3 10``: the roll's dice in the order rolled and where the
-    session's seed made them (bot/fairness.py); None for dice the seed did not make."""
+    session's seed made them (table/fairness.py); None for dice the seed did not make."""
     proof, session = entry.get("pf"), entry.get("ses")
     faces = entry.get("fresh") if entry.get("pff") else entry.get("faces")
     if not (isinstance(proof, str) and _is_int(session) and isinstance(faces, list)):

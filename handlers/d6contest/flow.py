@@ -6,8 +6,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store import FlowState
 from rules.d6.roll import ContestResult
+from table.store import FlowState
 
 KIND = "d6vs"
 SIDES_MAX = 8

@@ -15,12 +15,10 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import npcs, rolling, runner
+from bot import rolling, runner
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, tokenize
-from bot.store import ChatSettings, Store
 from handlers.d6contest import view
 from handlers.d6contest.flow import SIDES_MAX, ContestFlow
 from handlers.d6contest.tap import TAP, sides_max
@@ -31,6 +29,9 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem
+from table import npcs
+from table.parsing import ArgumentsError, Problem, parse_d6_arguments, tokenize
+from table.store import ChatSettings, Store
 
 
 def make_router() -> Router:

@@ -12,13 +12,13 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import render, rolling
 from bot.access import owner_or_storyteller
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
-from bot.store import Flow, LogEntry
 from handlers.d6contest import view
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
 from handlers.d6contest.flow import SIDES_MAX, ContestFlow, Side
 from rules.d6.roll import contest
 from rules.dice import Rng
 from rules.profiles import GameSystem, Profile
+from table.store import Flow, LogEntry
 
 
 def sides_max(profile: Profile) -> int:

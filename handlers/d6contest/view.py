@@ -9,10 +9,10 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
-from bot.store import Flow
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
 from handlers.d6contest.flow import SIDES_MAX, ContestFlow, Side
 from rules.d6.roll import MEASURE_FACE
+from table.store import Flow
 
 JOIN_CHANCES = range(1, 9)
 

@@ -7,8 +7,8 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, Field
 
-from bot.store import FlowState
 from rules.d6.projects import Project
+from table.store import FlowState
 
 KIND = "d6project"
 HISTORY_KEPT = 6

@@ -20,10 +20,8 @@ from aiogram.types import Message
 from bot import rolling, runner
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_d6_arguments, parse_project_arguments
 from bot.runner import Actor, Advance, Refuse, screen_of
 from bot.session import safe_edit
-from bot.store import FlowStateError, Store
 from handlers.d6project import view
 from handlers.d6project.callbacks import ProjectCallback
 from handlers.d6project.flow import ProjectFlow
@@ -33,6 +31,8 @@ from rules.d6.roll import auto_success
 from rules.dice import Rng
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem
+from table.parsing import ArgumentsError, parse_d6_arguments, parse_project_arguments
+from table.store import FlowStateError, Store
 
 
 def make_router() -> Router:

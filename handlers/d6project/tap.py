@@ -14,7 +14,6 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import render, rolling
 from bot.access import owner_or_storyteller
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
-from bot.store import Flow, LogEntry
 from handlers.d6project import view
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6project.flow import HISTORY_KEPT, ProjectFlow
@@ -24,6 +23,7 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem
+from table.store import Flow, LogEntry
 
 
 @dataclass(frozen=True)

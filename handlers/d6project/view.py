@@ -9,11 +9,11 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, table_text
-from bot.store import Flow
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6project.flow import ProjectFlow
 from rules.d6.projects import ProjectStatus
 from rules.profiles import Profile
+from table.store import Flow
 
 ROLL_CHANCES = range(1, 9)
 

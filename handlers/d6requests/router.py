@@ -11,12 +11,12 @@ from aiogram.types import Message
 from bot import render, runner
 from bot.access import GameAccess, game_access
 from bot.features import in_game
-from bot.parsing import ArgumentsError, Problem, parse_d6_arguments
-from bot.store import ChatSettings, Store
 from handlers.d6requests import view
 from handlers.d6requests.flow import D6RequestState
 from handlers.d6requests.tap import TAP
 from rules.profiles import GameSystem
+from table.parsing import ArgumentsError, Problem, parse_d6_arguments
+from table.store import ChatSettings, Store
 
 
 def make_router() -> Router:

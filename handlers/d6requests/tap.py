@@ -14,13 +14,13 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import render, rolling
 from bot.access import runs_game
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
-from bot.store import Flow
 from handlers.d6requests import view
 from handlers.d6requests.callbacks import D6RequestAction, D6RequestCallback
 from handlers.d6requests.flow import D6Answer, D6RequestState
 from rules.dice import Rng
 from rules.profiles import GameSystem
 from rules.sheet import Sheet, SheetSystem
+from table.store import Flow
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
-from bot.store import Flow
 from handlers.d6requests.callbacks import D6RequestAction, D6RequestCallback
 from handlers.d6requests.flow import D6RequestState
+from table.store import Flow
 
 
 def request_text(state: D6RequestState, *, closed: bool) -> str:

@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from pydantic import ConfigDict
 
-from bot.store import FlowState
 from rules.d6.combat import Edge
 from rules.d6.roll import D6Result, EffortFuel
+from table.store import FlowState
 
 KIND = "d6roll"
 

@@ -18,8 +18,6 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from bot import rolling, runner
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, D6Arguments, parse_d6_arguments
-from bot.store import Store
 from handlers.d6roll import view
 from handlers.d6roll.flow import D6RollState
 from handlers.d6roll.tap import TAP
@@ -29,6 +27,8 @@ from rules.d6.roll import auto_success
 from rules.dice import Rng
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet
+from table.parsing import ArgumentsError, D6Arguments, parse_d6_arguments
+from table.store import Store
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 SheetChange = Callable[[Sheet], Sheet]

@@ -15,7 +15,6 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling
 from bot.runner import Actor, Advance, Answer, Known, Outcome, Reading, Tap, Who, refuse, spending
-from bot.store import Flow, LogEntry, SheetSpend
 from bot.wizard import Choices, Wizard
 from handlers.d6roll import view
 from handlers.d6roll.callbacks import MODIFIER_SHIFT, D6Action, D6Callback
@@ -27,6 +26,7 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, add_wound, set_edges
+from table.store import Flow, LogEntry, SheetSpend
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 SheetChange = Callable[[Sheet], Sheet]

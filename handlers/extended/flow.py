@@ -7,10 +7,10 @@ from typing import ClassVar
 from pydantic import ConfigDict
 
 from bot import table_text
-from bot.store import FlowState
 from rules import d10
 from rules.actions import ExtendedState, ExtendedStatus, extended_step, start_extended
 from rules.profiles import Profile
+from table.store import FlowState
 
 KIND = "ext"
 

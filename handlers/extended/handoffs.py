@@ -9,13 +9,13 @@ from __future__ import annotations
 from aiogram.utils.i18n import gettext as _
 
 from bot import rolling
-from bot.store import LogEntry, Store
 from bot.wizard import Drawn, ExtendRequest, Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.extended import view
 from handlers.extended.flow import KIND, ExtendedFlow, begin
 from handlers.extended.router import store_flow
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
+from table.store import LogEntry, Store
 
 
 def _opening(state: ExtendedFlow, entry: LogEntry | None, profile: Profile) -> Opening:

@@ -18,8 +18,6 @@ from aiogram.types import Message
 from bot import rolling, runner, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
-from bot.parsing import parse_extended_arguments
-from bot.store import Flow, LogEntry, Store
 from bot.wizard import typed_or_wizard
 from handlers.extended import view
 from handlers.extended.flow import KIND, ExtendedFlow, begin, finished
@@ -28,6 +26,8 @@ from rules.actions import start_extended
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import Profile
+from table.parsing import parse_extended_arguments
+from table.store import Flow, LogEntry, Store
 
 
 def make_router() -> Router:

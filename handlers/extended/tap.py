@@ -11,11 +11,11 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling
 from bot.runner import Actor, Advance, Known, Outcome, Tap, Who
-from bot.store import Flow
 from handlers.extended import view
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.extended.flow import KIND, ExtendedFlow, finished
 from rules.dice import Rng
+from table.store import Flow
 
 
 def step(

@@ -8,11 +8,11 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
-from bot.store import Flow
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.extended.flow import ExtendedFlow, finished
 from rules.actions import ExtendedStatus
 from rules.profiles import ExtendedBotch, Profile
+from table.store import Flow
 
 
 def extended_text(state: ExtendedFlow, profile: Profile, *, stopped: bool = False) -> str:

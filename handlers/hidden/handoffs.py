@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot import fairness, render, rolling
+from bot import render, rolling
 from bot.hidden_rolls import HiddenAsk
 from handlers.hidden import router, view
 from rules.difficulty import check_base
 from rules.errors import RulesInputError
+from table import fairness
 
 
 async def roll_for(ask: HiddenAsk) -> Callable[[], str] | None:

@@ -1,7 +1,7 @@
 """Hidden rolls (скрытый бросок): ``/h``, ``/reveal`` and the campaign choice.
 
 The group sees only that the Storyteller rolled in secret, the roll's number and a SHA-256
-commitment (``bot.commitment``); the full result goes to the Storyteller's private chat.
+commitment (``table.commitment``); the full result goes to the Storyteller's private chat.
 ``/reveal`` (or «Раскрыть» under the private result) later publishes the roll with its
 nonce and the exact line to paste into ``sha256sum``.
 
@@ -36,19 +36,10 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message, User
 
-from bot import commitment, fairness, hidden_rolls, render, rolling, runner, vocabulary
+from bot import hidden_rolls, render, rolling, runner
 from bot.access import is_anonymous, is_storyteller
 from bot.hidden_rolls import HiddenResult
 from bot.middlewares import chat_profile
-from bot.parsing import (
-    ArgumentsError,
-    Problem,
-    RollArguments,
-    parse_d6_arguments,
-    parse_magick_arguments,
-    parse_roll_arguments,
-)
-from bot.store import ChatSettings, HiddenRecord, Store, update_secret
 from handlers.hidden import view
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules import magick
@@ -57,6 +48,16 @@ from rules.dice import Rng
 from rules.difficulty import check_base
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
+from table import commitment, fairness, vocabulary
+from table.parsing import (
+    ArgumentsError,
+    Problem,
+    RollArguments,
+    parse_d6_arguments,
+    parse_magick_arguments,
+    parse_roll_arguments,
+)
+from table.store import ChatSettings, HiddenRecord, Store, update_secret
 
 
 def make_router() -> Router:
@@ -323,7 +324,7 @@ async def roll_hidden(
     """Commit, deliver privately, then store and post the commitment; False if the
     Storyteller's private chat refused the result (then nothing was stored or posted).
     ``session``: the campaign's running session, for a roll made from the private chat (one
-    made in the group is marked by its own update, bot/fairness.py)."""
+    made in the group is marked by its own update, table/fairness.py)."""
     pool, result, note = rolled
     seq = await store.next_hidden_seq(chat_id)
     if isinstance(result, D6Result):  # the d6 roll binds the measures it needs as difficulty

@@ -8,12 +8,13 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot import commitment, render
+from bot import render
 from bot.hidden_rolls import HiddenResult
-from bot.store import HiddenRecord
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules.d6.roll import D6Result
 from rules.profiles import GameSystem, Profile
+from table import commitment
+from table.store import HiddenRecord
 
 START_PAYLOAD = "st"  # the deep link's ?start= value: «open the chat for hidden rolls»
 

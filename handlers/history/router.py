@@ -3,7 +3,7 @@
 ``/log`` reads the roll log and the chat's hidden rolls in one round-trip; a hidden roll shows
 as «тайный бросок» until it is revealed (``merge_history``). ``/stats`` reads the counters kept
 for the whole campaign as the dice are rolled, where a hidden roll counts from its reveal; it is
-docs/product.md's promise that anyone can check the dice: ``bot.stats`` runs the chi-square
+docs/product.md's promise that anyone can check the dice: ``table.stats`` runs the chi-square
 test, the view says its verdict in a sentence.
 """
 
@@ -15,14 +15,15 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import hidden_rolls, render, runner, vocabulary
+from bot import hidden_rolls, render, runner
 from bot.runner import Keep
-from bot.stats import chat_stats, from_counters
-from bot.store import LOG_CAP, ChatSettings, Store
-from bot.store.sessions import SessionRecord, chosen_session, of_session
 from handlers.history import view
 from handlers.history.callbacks import LogCallback, SessionLogCallback
 from rules.errors import ErrorCode, RulesInputError
+from table import vocabulary
+from table.stats import chat_stats, from_counters
+from table.store import LOG_CAP, ChatSettings, Store
+from table.store.sessions import SessionRecord, chosen_session, of_session
 
 
 def make_router() -> Router:

@@ -10,10 +10,10 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render
-from bot.stats import ChatStats, Fairness, Verdict
 from handlers.history.callbacks import LogCallback, SessionLogCallback
 from rules.d10 import Outcome
 from rules.profiles import Profile
+from table.stats import ChatStats, Fairness, Verdict
 
 LOG_LINES = 15
 

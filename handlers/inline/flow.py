@@ -2,7 +2,7 @@
 
 An :class:`Offer` keeps what was typed, never a pool or dice: the press resolves the pool on
 the sheet as it is then (wounds taken since count) and rolls it, through ``bot.rolling`` like
-every roll. Kept in Redis by its random id (``bot.store.inline``).
+every roll. Kept in Redis by its random id (``table.store.inline``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.parsing import D6Arguments, RollArguments
+from table.parsing import D6Arguments, RollArguments
 
 RECENT_MAX = 4  # recent pools offered to an empty query
 

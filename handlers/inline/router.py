@@ -4,7 +4,7 @@
 Telegram prepares an inline answer before the player chooses it, so a bot that rolled while
 answering would let the player type until the dice pleased them. Here the answer only
 *offers* the roll — the dice, the difficulty, the exact odds — and keeps the offer in Redis
-under a random id (``bot.store.inline``). The message sent carries «🎲 Бросить»; the first
+under a random id (``table.store.inline``). The message sent carries «🎲 Бросить»; the first
 press by its sender resolves the pool on the sheet as it is then, rolls through
 ``bot.rolling`` like every roll, and in one transaction marks the offer rolled, takes the
 Willpower or luck off the sheet and writes the campaign's log line; then it edits the message
@@ -33,9 +33,6 @@ from pydantic import ValidationError
 
 from bot import render, rolling, runner
 from bot.middlewares import chat_profile
-from bot.parsing import ArgumentsError, Problem, parse_d6_arguments, parse_roll_arguments
-from bot.store import LOG_CAP, LogEntry, SheetSpend, Store
-from bot.store.inline import new_offer_id
 from handlers.inline import view
 from handlers.inline.callbacks import CampaignCallback, InlineRollCallback
 from handlers.inline.flow import Offer, d6_offer, d10_offer, needs_table, recent_queries
@@ -46,6 +43,9 @@ from rules.difficulty import Difficulty
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet
+from table.parsing import ArgumentsError, Problem, parse_d6_arguments, parse_roll_arguments
+from table.store import LOG_CAP, LogEntry, SheetSpend, Store
+from table.store.inline import new_offer_id
 
 # Telegram keeps an inline answer for this long per user and query (is_personal): short, so
 # a sheet changed at the table shows at once; never shared, so no one sees another's sheet.

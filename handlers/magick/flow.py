@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, Field
 
-from bot.store import FlowState
 from rules import magick
 from rules.combat.damage import DiceTally
 from rules.combat.situation import own_action
@@ -18,6 +17,7 @@ from rules.health import DamageType, HealthTrack
 from rules.profiles import Profile
 from rules.sheet import Sheet
 from rules.spheres import Sphere
+from table.store import FlowState
 
 KIND = "effect"
 ABANDONED_KIND = "abandoned"  # a ritual's log line when it is given up: no roll, its Paradox

@@ -27,11 +27,8 @@ from bot import combat as bot_combat
 from bot import render, rolling, runner
 from bot.access import runs_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, MagickArguments, parse_magick_arguments, tokenize
 from bot.runner import SheetMoved as _SheetMoved
 from bot.runner import spending
-from bot.store import Flow, LogEntry, SheetSpend, Store
-from bot.traits import TraitNameError, resolve
 from bot.wizard import Choices
 from handlers.magick import view
 from handlers.magick.callbacks import (
@@ -74,6 +71,9 @@ from rules.sheet import (
     system_of,
 )
 from rules.spheres import Sphere
+from table.parsing import ArgumentsError, MagickArguments, parse_magick_arguments, tokenize
+from table.store import Flow, LogEntry, SheetSpend, Store
+from table.traits import TraitNameError, resolve
 
 SHEET_RETRIES = 8
 

@@ -26,7 +26,6 @@ from bot.runner import (
     refuse,
     spending,
 )
-from bot.store import Flow, SheetSpend
 from handlers.magick import view
 from handlers.magick.callbacks import BarrierAction, BarrierCallback
 from handlers.magick.flow import KIND, BarrierFlow, conditions_difficulty
@@ -34,6 +33,7 @@ from rules import magick
 from rules.dice import Rng
 from rules.health import apply_damage, wound_penalty
 from rules.sheet import Sheet, SheetSystem, set_health
+from table.store import Flow, SheetSpend
 
 
 def only_if(before: Sheet, after: Sheet) -> Callable[[Sheet], Sheet]:

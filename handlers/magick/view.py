@@ -10,7 +10,6 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, rolling, sheet_text, table_text
-from bot.store import Flow
 from handlers.magick.callbacks import (
     BarrierAction,
     BarrierCallback,
@@ -37,6 +36,7 @@ from rules.errors import RulesInputError
 from rules.health import DamageType
 from rules.profiles import MagickOptions, Profile
 from rules.spheres import LEVEL_NAMES, SPHERE_LEVELS, SPHERE_NAMES, Sphere, SphereLevel, SphereText
+from table.store import Flow
 
 
 def magnitude_name(kind: magick.Magnitude) -> str:

@@ -7,12 +7,12 @@ from typing import ClassVar
 from pydantic import ConfigDict
 
 from bot import rolling
-from bot.store import FlowState
 from rules import d10
 from rules.actions import Pool, PoolStatus, multiple_action_pools, split_pool
 from rules.difficulty import effective_difficulty
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import MultipleActions, Profile
+from table.store import FlowState
 
 KIND = "multi"
 

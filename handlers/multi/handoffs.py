@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.store import Store
 from bot.wizard import Drawn, Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.multi import view
 from handlers.multi.flow import KIND, MultiFlow, declare
 from rules.profiles import MultipleActions, Profile
+from table.store import Store
 
 
 def mode(profile: Profile) -> WizardMode:

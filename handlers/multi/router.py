@@ -18,14 +18,14 @@ from aiogram.types import Message
 from bot import rolling, runner, table_text
 from bot.features import FeatureSet
 from bot.names import roller_name
-from bot.parsing import parse_multi_arguments
-from bot.store import Store
 from bot.wizard import typed_or_wizard
 from handlers.multi import view
 from handlers.multi.flow import MultiFlow, declare
 from handlers.multi.tap import TAP
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import MultipleActions, Profile
+from table.parsing import parse_multi_arguments
+from table.store import Store
 
 
 def make_router() -> Router:

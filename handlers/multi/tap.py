@@ -7,12 +7,12 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling
 from bot.runner import Actor, Advance, Known, Outcome, Tap, Who, refuse
-from bot.store import Flow, LogEntry
 from handlers.multi import view
 from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.multi.flow import KIND, MultiFlow, declare
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
+from table.store import Flow, LogEntry
 
 
 def step(

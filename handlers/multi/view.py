@@ -9,12 +9,12 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
-from bot.store import Flow
 from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.multi.flow import MultiFlow
 from rules.actions import Pool
 from rules.d10 import D10Result
 from rules.profiles import Profile
+from table.store import Flow
 
 
 def multi_text(state: MultiFlow, profile: Profile) -> str:

@@ -6,9 +6,10 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import notices, vocabulary
-from bot.store import Store
+from bot import notices
 from handlers.notify import view
+from table import vocabulary
+from table.store import Store
 
 
 def make_router() -> Router:

@@ -7,7 +7,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store import FlowState
 from rules import d10
 from rules.contests import (
     ContestKind,
@@ -17,6 +16,7 @@ from rules.contests import (
     start_contest,
     start_extended_opposed,
 )
+from table.store import FlowState
 
 KIND = "vs"
 

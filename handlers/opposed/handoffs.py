@@ -7,12 +7,12 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot import rolling
-from bot.store import Store
 from bot.wizard import Drawn, Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.opposed import view
 from handlers.opposed.flow import KIND, OpposedFlow
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
+from table.store import Store
 
 
 def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:

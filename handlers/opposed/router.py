@@ -23,11 +23,9 @@ from bot.access import runs_game
 from bot.features import FeatureSet
 from bot.i18n import drawing
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, OpposedArguments, Problem, parse_opposed_arguments
 from bot.replies import replied_player
 from bot.runner import screen_of
 from bot.session import safe_edit
-from bot.store import ChatSettings, Flow, FlowStateError, Store
 from bot.wizard import OPEN_WIZARD
 from handlers.opposed import view
 from handlers.opposed.callbacks import VsCallback
@@ -37,6 +35,8 @@ from rules.d10 import D10Result
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
+from table.parsing import ArgumentsError, OpposedArguments, Problem, parse_opposed_arguments
+from table.store import ChatSettings, Flow, FlowStateError, Store
 
 
 def make_router() -> Router:

@@ -13,13 +13,13 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import rolling, table_text
 from bot.access import runs_game
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
-from bot.store import Flow, LogEntry
 from handlers.opposed import view
 from handlers.opposed.callbacks import VsAction, VsCallback
 from handlers.opposed.flow import KIND, OpposedFlow
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
+from table.store import Flow, LogEntry
 
 
 def _plays_a(state: OpposedFlow, user_id: int) -> bool:

@@ -10,11 +10,11 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
 from bot.i18n import drawing
-from bot.store import Flow
 from handlers.opposed.callbacks import VsAction, VsCallback
 from handlers.opposed.flow import OpposedFlow, Party
 from rules.contests import Side
 from rules.profiles import Profile
+from table.store import Flow
 
 
 def opposed_text(state: OpposedFlow, profile: Profile) -> str:

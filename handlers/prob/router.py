@@ -15,13 +15,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import house_rules, render
-from bot.parsing import ArgumentsError, parse_d6_odds_arguments, parse_roll_arguments
 from handlers.prob import view
 from rules import probability
 from rules.d6 import probability as d6_probability
 from rules.difficulty import check_base
 from rules.errors import RulesInputError, check_int
 from rules.profiles import BotchRule, GameSystem, Profile
+from table.parsing import ArgumentsError, parse_d6_odds_arguments, parse_roll_arguments
 
 
 def make_router() -> Router:

@@ -6,11 +6,11 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store import FlowState
 from rules.actions import PoolStatus
 from rules.d10 import D10Result
 from rules.health import ImpossibleReason
 from rules.sheet import SheetSystem
+from table.store import FlowState
 
 
 class RequestAnswer(BaseModel):

@@ -6,13 +6,13 @@ from __future__ import annotations
 from aiogram.utils.i18n import get_i18n
 
 from bot.roll_requests import Asked, RollAsk
-from bot.traits import TraitNameError
 from handlers.requests import view
 from handlers.requests.flow import RequestState
 from handlers.requests.router import parse_request
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem
 from rules.sheet import system_of
+from table.traits import TraitNameError
 
 
 async def ask_player(ask: RollAsk) -> Asked:

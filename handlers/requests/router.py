@@ -20,9 +20,6 @@ from aiogram.types import Message
 
 from bot import render, runner, sheet_text
 from bot.access import GameAccess, game_access
-from bot.parsing import tokenize
-from bot.store import ChatSettings, Store
-from bot.traits import TraitNameError, parse_pool_expression
 from handlers.requests import view
 from handlers.requests.flow import RequestState
 from handlers.requests.tap import TAP
@@ -30,6 +27,9 @@ from rules.difficulty import check_base
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import TraitCode, new_sheet, pool_from_traits, system_of
+from table.parsing import tokenize
+from table.store import ChatSettings, Store
+from table.traits import TraitNameError, parse_pool_expression
 
 
 def make_router() -> Router:

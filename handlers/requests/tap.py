@@ -15,7 +15,6 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import render, rolling
 from bot.access import GameAccess, game_access
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
-from bot.store import Flow
 from handlers.requests import view
 from handlers.requests.callbacks import RequestAction, RequestCallback
 from handlers.requests.flow import RequestAnswer, RequestState
@@ -23,6 +22,7 @@ from rules.actions import PoolStatus
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.sheet import Sheet, TraitCode, pool_from_traits, system_of, trait_code
+from table.store import Flow
 
 REQUEST = RequestState.kind
 

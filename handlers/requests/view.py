@@ -15,13 +15,13 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render, rolling
 from bot.sheet_text import candidates_text, lang_of
-from bot.traits import display_name
 from handlers.requests.callbacks import RequestAction, RequestCallback
 from handlers.requests.flow import RequestAnswer, RequestState
 from rules.actions import PoolStatus
 from rules.health import ImpossibleReason
 from rules.profiles import Profile
 from rules.sheet import SheetSystem, TraitCode
+from table.traits import display_name
 
 
 def pool_names(codes: Sequence[TraitCode], locale: str, system: SheetSystem) -> str:

@@ -15,14 +15,14 @@ from aiogram.types import Message
 from bot import render, retype, rolling, runner
 from bot.access import runs_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_roll_arguments
-from bot.store import ChatSettings, Store
 from handlers.roll import tap, view
 from handlers.roll.flow import RollRecord, WizardState
 from rules.dice import Rng
 from rules.difficulty import check_base
 from rules.errors import RulesInputError
 from rules.profiles import Profile
+from table.parsing import ArgumentsError, parse_roll_arguments
+from table.store import ChatSettings, Store
 
 
 def make_router() -> Router:

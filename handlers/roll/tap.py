@@ -33,8 +33,6 @@ from bot.runner import (
     Who,
     refuse,
 )
-from bot.store import Flow, Store
-from bot.traits import display_name
 from bot.wizard import EXTEND_ROLL, Choices, ExtendRequest, Wizard
 from handlers.roll import view
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
@@ -58,6 +56,8 @@ from rules.sheet import (
     system_of,
     trait_code,
 )
+from table.store import Flow, Store
+from table.traits import display_name
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, table_text
-from bot.store import Flow
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from handlers.roll.flow import WizardState
 from rules.d10 import Degree, Outcome
 from rules.profiles import Profile
+from table.store import Flow
 
 
 def extend_targets_keyboard(flow_id: str, version: int) -> InlineKeyboardMarkup:

@@ -22,14 +22,14 @@ from bot.i18n import drawing
 from bot.roll_requests import ASK_ROLL, RollAsk
 from bot.runner import Actor, Answer, Sequel, screen_of
 from bot.session import safe_edit
-from bot.store import Flow, Store
-from bot.store.sessions import add_event
 from handlers.screen import view
 from handlers.screen.flow import ScreenFlow
 from handlers.screen.table import Campaign, Character, read_campaign
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, new_sheet, system_of
+from table.store import Flow, Store
+from table.store.sessions import add_event
 
 Change = Callable[[Sheet], Sheet]
 Words = Callable[[], str]  # what changed, in words, made in the language it is shown in

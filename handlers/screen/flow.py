@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import ConfigDict
 
-from bot.store import FlowState
+from table.store import FlowState
 
 KIND = "screen"
 SCREEN_TTL = 7 * 86_400  # a screen stays usable through an evening and the week after

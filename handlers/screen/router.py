@@ -14,12 +14,12 @@ from aiogram.types import Message
 
 from bot import runner
 from bot.i18n import drawing
-from bot.store import Store
 from handlers.screen import view
 from handlers.screen.flow import SCREEN_TTL, ScreenFlow
 from handlers.screen.table import read_campaign
 from handlers.screen.tap import TAP
 from handlers.screen.watch import Pointer, digest, redraw_open
+from table.store import Store
 
 
 def make_router() -> Router:

@@ -13,16 +13,16 @@ from dataclasses import dataclass, replace
 
 from pydantic import ValidationError
 
-from bot import npcs
 from bot.combat import TRACKER
 from bot.middlewares import chat_profile
 from bot.roll_requests import Answer, answer_in
-from bot.store import ChatSettings, Store
 from rules.combat.tracker import Phase, Round
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, track_of
 from rules.profiles import Profile
 from rules.sheet import Sheet, SheetSystem, new_sheet, system_of
+from table import npcs
+from table.store import ChatSettings, Store
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Character:
     npc: str | None = None
     health: HealthTrack | None = None  # a fighting NPC's own track kept by the tracker
     stunned: bool = False
-    # A fighting NPC with no sheet of its own (a copy «Охранник 2» of a group, bot/npcs.py):
+    # A fighting NPC with no sheet of its own (a copy «Охранник 2» of a group, table/npcs.py):
     # the sheet its first change starts from — the group's as a fresh copy, else a blank one —
     # so the screen's first wound or spend writes its sheet, as the fight's first wound does.
     base: Sheet | None = None

@@ -12,7 +12,6 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.runner import Actor, Advance, Delegate, Known, Outcome, Reading, Tap, Who, refuse
-from bot.store import Flow
 from handlers.screen import effects, view
 from handlers.screen.callbacks import ScreenAction, ScreenCallback
 from handlers.screen.flow import Did, Panel, ScreenFlow
@@ -28,6 +27,7 @@ from rules.sheet import (
     spend_quintessence,
     spend_willpower,
 )
+from table.store import Flow
 
 DAMAGE = {
     ScreenAction.BASHING: DamageType.BASHING,

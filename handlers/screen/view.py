@@ -9,8 +9,6 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, sheet_text
-from bot.store import Flow
-from bot.traits import display_name
 from handlers.screen.callbacks import ScreenAction, ScreenCallback
 from handlers.screen.flow import Did, Panel, ScreenFlow
 from handlers.screen.table import Campaign, Character, Fight
@@ -19,6 +17,8 @@ from rules.combat.tracker import Phase
 from rules.health import DamageType
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Ability, Attribute, SheetSystem, Stat, TraitCode, system_of
+from table.store import Flow
+from table.traits import display_name
 
 # The pools a secret roll offers in one tap: the ones a Storyteller asks for most.
 POOLS: tuple[tuple[TraitCode, ...], ...] = (

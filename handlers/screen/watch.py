@@ -31,12 +31,12 @@ from aiogram.utils.i18n import get_i18n
 
 from bot.runner import screen_of
 from bot.session import is_not_modified
-from bot.store import ChatSettings, Store
-from bot.store.flows import FlowStateError
 from bot.watchers import COURTESY_ERRORS
 from handlers.screen import view
 from handlers.screen.flow import ScreenFlow
 from handlers.screen.table import read_campaign
+from table.store import ChatSettings, Store
+from table.store.flows import FlowStateError
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 Starting draws the session's secret seed from the update's journal (``update_secret``: a run
 again after a crash draws the same one, so the commitment posted is the one kept) and posts
-its SHA-256; from then on the update's dice come from the seed (bot/fairness.py, chosen by
+its SHA-256; from then on the update's dice come from the seed (table/fairness.py, chosen by
 the state middleware from the chat's settings). Ending reveals the seed. Only whoever runs
 the game starts or ends one; anyone may ask whether one runs.
 """
@@ -16,12 +16,13 @@ from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import fairness, render, vocabulary
+from bot import render
 from bot.access import runs_game
-from bot.store import ChatSettings, Store, update_secret
-from bot.store.sessions import end_session, load_session, start_session
 from handlers.session import view
 from rules.profiles import GameSystem, Profile
+from table import fairness, vocabulary
+from table.store import ChatSettings, Store, update_secret
+from table.store.sessions import end_session, load_session, start_session
 
 
 def make_router() -> Router:

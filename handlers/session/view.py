@@ -1,4 +1,4 @@
-"""What ``/session`` says: the commitment at the start, the seed at the end (bot/fairness.py)."""
+"""What ``/session`` says: the commitment at the start, the seed at the end (table/fairness.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from html import escape
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.store.sessions import SessionRecord
 from rules.profiles import Profile
+from table.store.sessions import SessionRecord
 
 
 def started_text(record: SessionRecord) -> str:

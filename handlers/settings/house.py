@@ -28,9 +28,9 @@ from bot.house_rules import (
     typed_name,
     value_of,
 )
-from bot.traits import close_spellings
 from handlers.settings.callbacks import HouseCallback
 from rules.profiles import Profile
+from table.traits import close_spellings
 
 GROUP_ORDER = tuple(Group)
 

@@ -21,12 +21,11 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Chat, Message, User
 from aiogram.utils.i18n.context import get_i18n
 
-from bot import house_rules, render, runner, vocabulary
+from bot import house_rules, render, runner
 from bot.access import GameAccess, game_access, is_admin, is_storyteller
 from bot.commands import set_game_commands
 from bot.features import FeatureSet
 from bot.middlewares import chat_profile
-from bot.store import ChatSettings, Store
 from handlers.settings import house, privacy, view
 from handlers.settings.callbacks import (
     HouseCallback,
@@ -37,6 +36,8 @@ from handlers.settings.callbacks import (
 )
 from rules import profiles
 from rules.profiles import GameSystem
+from table import vocabulary
+from table.store import ChatSettings, Store
 
 
 def _d6(chat_settings: ChatSettings) -> bool:

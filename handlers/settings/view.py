@@ -8,7 +8,6 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render
-from bot.store import ChatSettings
 from handlers.settings import privacy
 from handlers.settings.callbacks import (
     HouseCallback,
@@ -17,6 +16,7 @@ from handlers.settings.callbacks import (
     SheetsCallback,
 )
 from rules.profiles import GameSystem, Profile
+from table.store import ChatSettings
 
 
 def language_prompt() -> str:

@@ -6,11 +6,11 @@ from typing import ClassVar
 
 from pydantic import ConfigDict
 
-from bot.store import FlowState
 from handlers.sheet.callbacks import Category
 from rules.sheet import (
     SheetSystem,
 )
+from table.store import FlowState
 
 EDITOR = "sheet"
 

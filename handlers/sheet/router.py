@@ -13,7 +13,7 @@ Ways in, from quickest to most discoverable:
 - ``/blood 2`` spends a Dark Ages vampire's blood, ``/blood +3`` adds it;
 - ``/set`` alone opens an editor in one message: category → trait → value buttons.
 
-Every text change goes through :func:`bot.traits.apply_block` inside the Store's atomic update.
+Every text change goes through :func:`table.traits.apply_block` inside the Store's atomic update.
 A paste is forgiving: the lines that read are written and the others are listed with their
 candidates (one unknown line must not drop eighteen good ones); a text in which nothing reads
 writes nothing. ``/sheet`` shows the sheet; the Storyteller (or,
@@ -43,8 +43,6 @@ from bot.access import GameAccess, game_access, runs_game
 from bot.miniapp.initdata import encode_campaign
 from bot.replies import concerns, replied_player
 from bot.settings import Settings
-from bot.store import ChatSettings, SheetOwner, Store
-from bot.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 from handlers.sheet import tap
 from handlers.sheet import view as sheet_view
 from handlers.sheet.callbacks import RosterCallback
@@ -60,6 +58,8 @@ from rules.sheet import (
     spend_blood,
     system_of,
 )
+from table.store import ChatSettings, SheetOwner, Store
+from table.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 
 NPC_NAME_MAX = 40
 

@@ -28,8 +28,6 @@ from bot.runner import (
     repeat,
     spending,
 )
-from bot.store import Flow
-from bot.store.flows import SheetSpend
 from handlers.sheet import view as sheet_view
 from handlers.sheet.callbacks import SheetAction, SheetCallback
 from handlers.sheet.flow import EditorState
@@ -37,6 +35,8 @@ from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
 from rules.sheet import Sheet, new_sheet, set_trait, set_willpower, system_of, trait_code
+from table.store import Flow
+from table.store.flows import SheetSpend
 
 
 def editor_change(key: str, value: int, profile: Profile) -> Callable[[Sheet], Sheet]:

@@ -1,7 +1,7 @@
 """Character sheets into localised HTML: the view, the export, the editor's keyboards
 (docs/product.md "Character sheet").
 
-Trait names come from :mod:`bot.traits` in the reader's language (Russian names follow the
+Trait names come from :mod:`table.traits` in the reader's language (Russian names follow the
 seeds: S4 for Mage, S1 for Dark Ages); the words around them from the Babel catalogues. Only
 what is on the sheet is listed, so a new player sees a short sheet and a hint, not forty
 empty lines. Pure presentation: the handlers decide, this module says it.
@@ -28,15 +28,6 @@ from bot.sheet_text import (
     trait_name,
     wheel_track,
 )
-from bot.traits import (
-    BlockEntry,
-    BlockError,
-    BlockProblem,
-    Lang,
-    display_name,
-    export_sheet,
-    said_name,
-)
 from handlers.sheet.callbacks import Category, RosterCallback, SheetAction, SheetCallback
 from rules.d6.chance import DifficultyKind
 from rules.d6.combat import Edge, Trick
@@ -60,6 +51,15 @@ from rules.sheet import (
 )
 from rules.spheres import Sphere
 from rules.vampire import blood_per_turn, blood_pool_max
+from table.traits import (
+    BlockEntry,
+    BlockError,
+    BlockProblem,
+    Lang,
+    display_name,
+    export_sheet,
+    said_name,
+)
 
 # NPC sheets are marked apart, so a reply to one never pastes into the replier's own sheet.
 NPC_MARK = "🎭"
@@ -230,7 +230,7 @@ def _edge_words(edge: Edge) -> str:
 
 
 def export_text(sheet: Sheet, owner: str, lang: Lang) -> str:
-    """The sheet as the lines ``/set`` and a reply read back (bot.traits.export_sheet), in a
+    """The sheet as the lines ``/set`` and a reply read back (table.traits.export_sheet), in a
     block Telegram copies with one tap."""
     block = export_sheet(sheet, lang)
     head = f"{SHEET_MARK} <b>{escape(owner)}</b> — " + _(

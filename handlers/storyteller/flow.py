@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import StrictInt
 
-from bot.store import FlowState
+from table.store import FlowState
 
 CLAIM = "st"
 

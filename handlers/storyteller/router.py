@@ -31,11 +31,11 @@ from aiogram.types import Chat, Message, User
 
 from bot import runner
 from bot.access import is_anonymous, is_chat_admin
-from bot.store import ChatSettings, Store
 from handlers.storyteller import view
 from handlers.storyteller.flow import ClaimState
 from handlers.storyteller.tap import TAP
 from rules.profiles import GameSystem, Profile
+from table.store import ChatSettings, Store
 
 
 def make_router() -> Router:

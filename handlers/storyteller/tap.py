@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from bot.access import is_chat_admin
 from bot.runner import Actor, Drawn, Handoff, HandOver, Known, Outcome, Reading, Tap, refuse
-from bot.store import Store
 from handlers.storyteller import view
 from handlers.storyteller.callbacks import StCallback
 from handlers.storyteller.flow import ClaimState
 from rules.dice import Rng
 from rules.profiles import GameSystem
+from table.store import Store
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store import FlowState
 from rules import d10
+from table.store import FlowState
 
 KIND = "team"
 

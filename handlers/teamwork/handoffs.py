@@ -5,12 +5,12 @@ from __future__ import annotations
 from aiogram.utils.i18n import gettext as _
 
 from bot import rolling
-from bot.store import Store
 from bot.wizard import Drawn, Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.teamwork import view
 from handlers.teamwork.flow import KIND, Member, TeamFlow
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
+from table.store import Store
 
 
 def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:

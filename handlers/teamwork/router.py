@@ -22,9 +22,7 @@ from bot import render, rolling, runner, table_text
 from bot.features import FeatureSet
 from bot.i18n import drawing
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, parse_team_arguments
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
-from bot.store import FlowStateError, Store
 from bot.wizard import typed_or_wizard
 from handlers.teamwork import view
 from handlers.teamwork.callbacks import TeamCallback
@@ -34,6 +32,8 @@ from rules.contests import CONTEST_LIMIT
 from rules.dice import Rng
 from rules.errors import RulesInputError, check_int
 from rules.profiles import Profile
+from table.parsing import ArgumentsError, parse_team_arguments
+from table.store import FlowStateError, Store
 
 
 def make_router() -> Router:

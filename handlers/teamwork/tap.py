@@ -10,12 +10,12 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import render, rolling, table_text
 from bot.runner import Actor, Advance, Known, Outcome, Tap, refuse
-from bot.store import Flow
 from handlers.teamwork import view
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.teamwork.flow import KIND, MAX_MEMBERS, Member, TeamFlow
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
+from table.store import Flow
 
 
 def step(

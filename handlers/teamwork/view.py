@@ -9,12 +9,12 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
 from bot.i18n import drawing
-from bot.store import Flow
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.teamwork.flow import TeamFlow
 from rules import d10
 from rules.contests import teamwork
 from rules.profiles import Profile, TeamBotch
+from table.store import Flow
 
 
 def team_text(state: TeamFlow, profile: Profile) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from bot.store import FlowState
 from bot.wizard import WizardMode, WizardTarget
+from table.store import FlowState
 
 KIND = "setup"
 

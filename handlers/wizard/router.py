@@ -15,12 +15,12 @@ from aiogram.types import Message
 
 from bot import runner
 from bot.features import FeatureSet
-from bot.store import FlowState, Store
 from bot.wizard import target_key
 from handlers.wizard import view
 from handlers.wizard.flow import SetupState
 from handlers.wizard.tap import TAP
 from rules.profiles import Profile
+from table.store import FlowState, Store
 
 
 def make_router() -> Router:

@@ -14,7 +14,6 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import rolling, table_text
 from bot.runner import Actor, Advance, HandOver, Known, Outcome, Tap, Who
-from bot.store import Flow
 from bot.wizard import Choices, Wizard, WizardChoice, WizardMode, WizardTarget, target_key
 from handlers.wizard import view
 from handlers.wizard.callbacks import SetupAction, SetupCallback
@@ -22,6 +21,7 @@ from handlers.wizard.flow import SetupState
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
+from table.store import Flow
 
 
 def target_of(state: SetupState, known: Known[None]) -> WizardTarget:

@@ -9,13 +9,13 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import render, table_text
-from bot.store import Flow
 from bot.wizard import WizardMode, WizardTarget
 from handlers.wizard.callbacks import SetupAction, SetupCallback
 from handlers.wizard.flow import SetupState
 from rules import probability
 from rules.actions import Pool, multiple_action_pools
 from rules.profiles import Profile
+from table.store import Flow
 
 
 def draw(

@@ -26,8 +26,8 @@ from bot.delivery import Delivery
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.middlewares import ChatBusy, DeadRunFirst
 from bot.settings import Settings
-from bot.store import Store, running_key
 from localapi.patience import patient
+from table.store import Store, running_key
 from tests.bot.telegram_fakes import GROUP, make_bot, text_update, user
 
 

@@ -24,13 +24,14 @@ from aiogram.utils.i18n import gettext as _
 from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, compile_catalogues, load_i18n
 from bot.middlewares import _given_up_text
-from bot.scope import Actor, Scope, scope_of
+from bot.scope import scope_of
 from bot.settings import Settings
-from bot.store import ChatSettings, Store, chat_key
-from bot.store.journal import Dropped, Spent
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import BotchRule, Profile
+from table.scope import Actor, Scope
+from table.store import ChatSettings, Store, chat_key
+from table.store.journal import Dropped, Spent
 from tests.bot.telegram_fakes import GROUP, TOKEN, make_bot, tap_update, text_update, user
 
 STORAGE_EN = "The dice table's memory is unavailable right now. Please try again in a minute."

@@ -17,8 +17,8 @@ from redis import Redis as SyncRedis
 from bot.app import LAYOUT_GATE_KEY, LayoutGate, create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.settings import Settings
-from bot.store import Store, legacy
-from bot.store.legacy import LAYOUT, LAYOUT_KEY
+from table.store import Store, legacy
+from table.store.legacy import LAYOUT, LAYOUT_KEY
 from tests.bot.telegram_fakes import TOKEN, make_bot, text_update
 from tests.conftest import REDIS_SERVER, RedisServer
 

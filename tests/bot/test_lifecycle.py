@@ -19,8 +19,8 @@ from aiogram.utils.i18n import I18n
 
 from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
-from bot.store import Store
 from localapi.patience import patient
+from table.store import Store
 from tests.bot.telegram_fakes import TOKEN, RecordingSession, text_update
 
 

@@ -23,11 +23,11 @@ from aiohttp import web
 from redis import Redis as SyncRedis
 from redis.exceptions import AuthenticationError
 
-from bot.store.legacy import LAYOUT, LAYOUT_KEY
 from bot.version import version
 from localapi.patience import patient
 from localapi.processes import end_process, redis_server_binary, run_to_end
 from localapi.server import FakeBotApi, free_port
+from table.store.legacy import LAYOUT, LAYOUT_KEY
 from tests.conftest import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,9 +27,9 @@ from bot.metrics import MetricsMiddleware
 from bot.middlewares import ChatBusy
 from bot.session import RetryMiddleware
 from bot.settings import Settings
-from bot.store import Store
 from bot.version import version
 from bot.webhook import build_app as build_webhook
+from table.store import Store
 from tests.bot.telegram_fakes import GROUP, TOKEN, make_bot, text_update, user
 from tests.bot.test_session import ScriptedApi, Sleeps, api_bot
 

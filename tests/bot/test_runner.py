@@ -30,9 +30,9 @@ from bot.runner import (
     repeat,
     typed,
 )
-from bot.store import Flow, FlowState
-from bot.store.flows import _document, _flow_from_hash
 from rules.profiles import GameSystem
+from table.store import Flow, FlowState
+from table.store.flows import _document, _flow_from_hash
 
 CHAT = -1001
 OWNER, OTHER = 1, 2

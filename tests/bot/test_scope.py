@@ -10,12 +10,13 @@ import pytest
 from aiogram import Bot
 from aiogram.types import CallbackQuery, Chat, Message, Update, User
 
-from bot.scope import Actor, Campaign, Scope, bind, scope_of, scoped_bot
-from bot.store import Store, Subject
-from bot.store.base import tag
+from bot.scope import bind, scope_of, scoped_bot
+from table.scope import Actor, Campaign, Scope
+from table.store import Store, Subject
+from table.store.base import tag
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT = ("bot", "handlers", "rules")
+PRODUCT = ("table", "bot", "handlers", "rules")
 TOKEN = "42:TEST"
 
 

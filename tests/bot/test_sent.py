@@ -13,10 +13,11 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramServerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.scope import Scope, scope_of, scoped_bot
+from bot.scope import scope_of, scoped_bot
 from bot.sent import Outbox, Unrecorded
-from bot.store import Journal, Store, UpdateRef
 from localapi.server import FakeBotApi, FakeChat
+from table.scope import Scope
+from table.store import Journal, Store, UpdateRef
 from tests.bot.sessions import bot_without_pauses
 
 

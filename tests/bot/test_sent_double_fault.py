@@ -16,8 +16,8 @@ from aiogram.types import Message, Update
 from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.settings import Settings
-from bot.store import STORAGE_ERRORS, Store
 from localapi.server import ChatMessage, FakeBotApi, FakeChat
+from table.store import STORAGE_ERRORS, Store
 from tests.bot.sessions import bot_without_pauses
 from tests.conftest import RedisServer
 

@@ -27,7 +27,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.scope import Scope, scoped_bot
+from bot.scope import scoped_bot
 from bot.session import (
     GLOBAL_LIMIT,
     GROUP_LIMIT,
@@ -42,7 +42,8 @@ from bot.session import (
     safe_edit,
     with_flood_budget,
 )
-from bot.store import Store
+from table.scope import Scope
+from table.store import Store
 from tests.bot.telegram_fakes import TOKEN, make_bot
 
 OK_MESSAGE = {

@@ -18,11 +18,11 @@ from redis.exceptions import OutOfMemoryError
 from bot.app import create_dispatcher
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.settings import Settings
-from bot.store import STORAGE_ERRORS, Store, sheet_key
-from bot.store.journal import note_spent
-from bot.store.sheets import player_field
 from localapi.server import ChatMessage, FakeBotApi, FakeChat
 from rules.sheet import Sheet, SheetSystem, from_json
+from table.store import STORAGE_ERRORS, Store, sheet_key
+from table.store.journal import note_spent
+from table.store.sheets import player_field
 from tests.bot.sessions import bot_without_pauses
 from tests.conftest import RedisServer
 

@@ -14,8 +14,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_dispatcher
 from bot.settings import Settings
-from bot.store import Store
 from bot.webhook import BODY_MAX, DEPTH_MAX, SECRET_HEADER, build_app, too_deep
+from table.store import Store
 from tests.bot.telegram_fakes import TOKEN, make_bot, text_update
 
 SECRET = "s3cret-Token_1"

@@ -10,11 +10,11 @@ import pytest
 from aiogram.filters.callback_data import CallbackData
 
 from bot.runner import Actor, Advance, Known, Outcome
-from bot.store import Flow, FlowState
 from bot.wizard import Choices, Wizard
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import HOUSE_MAGE
+from table.store import Flow, FlowState
 
 
 class Act(StrEnum):

@@ -22,12 +22,12 @@ import pytest_asyncio
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
-from bot.store import inbox_key, log_key, sheet_key, stats_key
-from bot.store.sheets import player_field
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, free_port, parse_html
 from rules.sheet import SheetSystem, from_json
+from table.store import inbox_key, log_key, sheet_key, stats_key
+from table.store.sheets import player_field
 from tests.conftest import RedisClusterNodes
 from tests.e2e.conftest import SHARED_STARTUP, BotLauncher
 from tests.e2e.test_roll_e2e import check_roll_report

@@ -30,10 +30,10 @@ import pytest
 import redis.asyncio as aioredis
 from aiohttp import web
 
-from bot.store import inbox_key, log_key
 from localapi.patience import patient
 from localapi.processes import BotProcess, RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, free_port, parse_html
+from table.store import inbox_key, log_key
 from tests.e2e.test_faults_e2e import check_burst, replies
 from tests.e2e.test_storyteller_e2e import COMMITMENT, faces_in
 

@@ -26,7 +26,6 @@ import pytest_asyncio
 from babel.numbers import format_decimal
 from redis.asyncio import Redis
 
-from bot.store import Store
 from handlers.roll.callbacks import RollAction, RollCallback
 from localapi.server import (
     ApiCall,
@@ -37,6 +36,7 @@ from localapi.server import (
     FakeUser,
 )
 from rules import d10, probability, profiles
+from table.store import Store
 from tests.e2e.conftest import BotLauncher
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]

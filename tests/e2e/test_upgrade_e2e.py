@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from bot.store.legacy import LAYOUT, LAYOUT_KEY
 from localapi.processes import RedisServer
 from localapi.server import FakeBotApi
+from table.store.legacy import LAYOUT, LAYOUT_KEY
 from tests.e2e.conftest import BotLauncher
 from tests.e2e.release_data import load, seat
 from tests.e2e.test_roll_e2e import check_roll_report
@@ -31,7 +31,7 @@ DATA = Path(__file__).resolve().parent / "data"
 RELEASES = {path.stem: json.loads(path.read_text()) for path in sorted(DATA.glob("release-*.json"))}
 WAIT = 10.0
 
-# What layout 1 named a chat's keys (the migration's own list, bot/store/legacy.py).
+# What layout 1 named a chat's keys (the migration's own list, table/store/legacy.py).
 _TAGGED = re.compile(r"^sdb:(chat|log|sheet|hidden|hseq):\{(-?\d+)\}$")
 _TAGGED_LIVE = re.compile(r"^sdb:live:\{(-?\d+)\}:(.+)$")
 _TAGGED_FLOW = re.compile(r"^sdb:flow:\{(-?\d+)\}:(.+)$")

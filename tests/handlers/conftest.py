@@ -49,7 +49,7 @@ from bot.i18n import LOCALES_DIR, load_i18n
 from bot.sent import LostSendGuard
 from bot.session import SayUnderstood
 from bot.settings import Settings
-from bot.store import Store, flow_key
+from table.store import Store, flow_key
 
 TOKEN = "123456:TEST-token-for-the-recording-session"
 GROUP = Chat(id=-1001, type="supergroup", title="Chronicle")

@@ -28,8 +28,8 @@ from aiogram.types import (
     User,
 )
 
-from bot.store import Store, flow_key
 from handlers import all_features
+from table.store import Store, flow_key
 from tests.handlers.conftest import Table
 
 DICE = User(id=123456, is_bot=True, first_name="Dice")  # the bot itself (the token's id)

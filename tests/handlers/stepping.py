@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from bot.features import FeatureSet
 from bot.i18n import load_i18n
 from bot.runner import Actor, Known
-from bot.store import Flow, FlowState
 from rules.profiles import HOUSE_MAGE, Profile
+from table.store import Flow, FlowState
 
 GROUP = -1001
 ANNA = Actor(id=1, name="Аня")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from aiogram.methods import EditMessageReplyMarkup, EditMessageText
 
-from bot.store import Store
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.history.callbacks import LogCallback
+from table.store import Store
 from tests.handlers.conftest import Table, flows, player
 from tests.handlers.test_table_rolls import find
 

@@ -17,27 +17,27 @@ CYRILLIC = re.compile("[А-Яа-яЁё]")
 GETTEXT_NAMES = {"_", "__", "gettext", "ngettext", "lazy_gettext"}
 # Words players TYPE (input, not output) and a language's own name: not translatable text.
 ALLOWED = {
-    ("bot/parsing.py", "св"),
+    ("table/parsing.py", "св"),
     # Table-roll keywords (/vs 6 7 до 5 нпс, /team 7 цель 5) are syntax, like «св».
-    ("bot/parsing.py", "до"),
-    ("bot/parsing.py", "цель"),
-    ("bot/parsing.py", "нпс"),
-    ("bot/parsing.py", "нпц"),
+    ("table/parsing.py", "до"),
+    ("table/parsing.py", "цель"),
+    ("table/parsing.py", "нпс"),
+    ("table/parsing.py", "нпц"),
     # Damage letters of the seeds (ударный, летальный, тяжёлый): /dmg 3 л.
-    ("bot/parsing.py", "у"),
-    ("bot/parsing.py", "л"),
-    ("bot/parsing.py", "т"),
-    ("bot/parsing.py", "[0-9]{1,6}[ултbla]"),
-    ("bot/parsing.py", "(?:thr|t|пор)(-?[0-9]{1,6})"),
-    ("bot/parsing.py", "(?:thr|t|пор)[-=]?[0-9-]"),
+    ("table/parsing.py", "у"),
+    ("table/parsing.py", "л"),
+    ("table/parsing.py", "т"),
+    ("table/parsing.py", "[0-9]{1,6}[ултbla]"),
+    ("table/parsing.py", "(?:thr|t|пор)(-?[0-9]{1,6})"),
+    ("table/parsing.py", "(?:thr|t|пор)[-=]?[0-9-]"),
     # Dice on top of a pool: «+1к» (к for кубик) beside «+1d».
-    ("bot/parsing.py", "([+\\-−][0-9]{1,2})(?:к|d|k)?"),
+    ("table/parsing.py", "([+\\-−][0-9]{1,2})(?:к|d|k)?"),
     ("bot/render.py", "Русский"),
 }
 # The trait vocabulary is the grammar of what players type (`/r ловк+драка`, pasted sheets):
 # every Russian and English spelling must be in the code to be recognised, whatever the
 # chat's language, so it is data of the parser rather than translatable text.
-VOCABULARY_FILES = {"bot/traits.py", "bot/vocabulary.py", "bot/typos.py"}
+VOCABULARY_FILES = {"table/traits.py", "table/vocabulary.py", "table/typos.py"}
 
 
 def catalogue(locale: str):  # type: ignore[no-untyped-def]

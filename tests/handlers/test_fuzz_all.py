@@ -24,7 +24,7 @@ Three claims, each checked on everything the bot tried to send:
 
 Each example builds its own table (fakeredis, recording session) on its own event loop, so
 hypothesis can shrink freely. The checks that read flows read them under today's keys
-(``bot.store.flow_key``), and a self-test runs each against a deliberately broken guard.
+(``table.store.flow_key``), and a self-test runs each against a deliberately broken guard.
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, set
 from hypothesis import strategies as st
 
 from bot.retype import RetypeCallback, RetypeFlow
-from bot.store import PREFIX, Store, flow_key, log_key
 from handlers import FEATURES, all_features
 from handlers.hidden.view import START_PAYLOAD
 from localapi.server import (
@@ -72,6 +71,7 @@ from localapi.server import (
     ApiError,
     rendered_text,
 )
+from table.store import PREFIX, Store, flow_key, log_key
 from tests.handlers.conftest import GROUP, Table, fresh_store, make_table, player
 from tests.handlers.scenes import (
     CALLBACK_FACTORIES,
@@ -568,7 +568,7 @@ class FlowMark:
 
 
 def flow_marks(state: dict[str, Any]) -> dict[str, FlowMark]:
-    """Every flow of a snapshot by its key (``bot.store.flow_key``: ``sdb:flow:{CHAT}:ID``)."""
+    """Every flow of a snapshot by its key (``table.store.flow_key``: ``sdb:flow:{CHAT}:ID``)."""
     marks = {}
     for key, value in state.items():
         if key.startswith(f"{PREFIX}:flow:") and isinstance(value, dict) and "version" in value:

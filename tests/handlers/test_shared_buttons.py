@@ -18,12 +18,12 @@ from aiogram.methods.base import TelegramType
 from aiogram.utils.i18n import I18n
 
 from bot.app import make_bot
-from bot.store import Store
-from bot.store.flows import data_of
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.roll.callbacks import RollAction, RollCallback
 from handlers.teamwork.callbacks import TeamAction, TeamCallback
 from handlers.teamwork.flow import MAX_MEMBERS, TeamFlow
+from table.store import Store
+from table.store.flows import data_of
 from tests.handlers.conftest import RecordingSession, Table, flows, make_table, player
 from tests.handlers.test_table_rolls import find
 

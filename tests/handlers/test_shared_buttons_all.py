@@ -13,14 +13,14 @@ import pytest
 from aiogram.filters.callback_data import CallbackData
 from aiogram.utils.i18n import I18n
 
-from bot.store import Store
-from bot.store.flows import data_of
 from handlers.combat.tracker.callbacks import InitAction, InitCallback
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
 from handlers.d6requests.callbacks import D6RequestAction, D6RequestCallback
 from handlers.requests.callbacks import RequestAction, RequestCallback
 from rules.sheet import Ability, Attribute, Sheet, SheetSystem, set_power, set_trait
+from table.store import Store
+from table.store.flows import data_of
 from tests.handlers.conftest import Table, flows, make_table, player
 from tests.handlers.test_table_rolls import find
 

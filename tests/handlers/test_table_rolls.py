@@ -15,8 +15,6 @@ import pytest
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import Message, MessageEntity, User
 
-from bot.store import log_key
-from bot.store.flows import data_of
 from handlers.extended.callbacks import ExtAction, ExtCallback
 from handlers.multi.callbacks import MultiAction, MultiCallback
 from handlers.opposed.callbacks import VsAction, VsCallback
@@ -27,6 +25,8 @@ from handlers.teamwork.flow import TeamFlow
 from handlers.wizard.callbacks import SetupAction, SetupCallback
 from rules import contests, d10, profiles
 from rules.profiles import TeamBotch
+from table.store import log_key
+from table.store.flows import data_of
 from tests.handlers.conftest import Table, buttons, flows, player
 
 ANNA = player(1, "Anna")

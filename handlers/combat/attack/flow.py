@@ -15,7 +15,6 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from bot.combat import ATTACK
-from bot.store import FlowState
 from rules import combat
 from rules.actions import split_share
 from rules.combat.damage import DiceTally
@@ -24,6 +23,7 @@ from rules.combat.situation import Approach, Condition, Cover, Situation
 from rules.d10 import D10Result
 from rules.health import DamageType, HealthTrack
 from rules.profiles import MultipleActions, Profile
+from table.store import FlowState
 
 KIND = ATTACK
 PANEL_TTL = 7 * 86_400

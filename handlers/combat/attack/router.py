@@ -21,9 +21,7 @@ from aiogram.types import Message
 from bot import live as bot_live
 from bot import render, runner
 from bot.access import runs_game
-from bot.parsing import ArgumentsError, InitArguments, parse_init_arguments
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
-from bot.store import ChatSettings, Flow, FlowStateError, Store
 from handlers.combat.attack import view
 from handlers.combat.attack.flow import (
     HISTORY_KEPT,
@@ -49,6 +47,8 @@ from rules.sheet import (
     is_vampire,
     system_of,
 )
+from table.parsing import ArgumentsError, InitArguments, parse_init_arguments
+from table.store import ChatSettings, Flow, FlowStateError, Store
 
 
 def make_router() -> Router:

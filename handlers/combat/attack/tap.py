@@ -31,7 +31,6 @@ from bot.runner import (
     refuse,
     spending,
 )
-from bot.store import Flow, LogEntry, SheetSpend
 from handlers.combat.attack import view
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
@@ -66,6 +65,7 @@ from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage
 from rules.profiles import Profile
 from rules.sheet import Sheet, new_sheet, set_conditions, set_health, spend_willpower, system_of
+from table.store import Flow, LogEntry, SheetSpend
 
 # The buttons whose step may end the attack (and so wound someone and move the round on).
 _LANDING = frozenset(

@@ -11,7 +11,6 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, rolling, sheet_text, table_text
 from bot.i18n import drawing
-from bot.store import Flow
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
     DEFENCES,
@@ -32,6 +31,7 @@ from rules.d10 import D10Result
 from rules.errors import RulesInputError
 from rules.health import DamageType, wound_penalty
 from rules.profiles import Profile
+from table.store import Flow
 
 
 def manoeuvre_name(code: Manoeuvre) -> str:

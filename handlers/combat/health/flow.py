@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from pydantic import ConfigDict
 
-from bot.store import FlowState
 from rules.combat.damage import DiceTally
 from rules.health import DamageType, HealthTrack
+from table.store import FlowState
 
 KIND = "wound"
 

@@ -22,12 +22,10 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import notices, npcs, runner, sheet_text, vocabulary
+from bot import notices, runner, sheet_text
 from bot.access import runs_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, HealthArguments, NamedPlayer, parse_health_arguments
 from bot.replies import concerns, replied_player
-from bot.store import ChatSettings, SheetOwner, Store
 from handlers.combat.health import view
 from handlers.combat.health.flow import WoundFlow
 from handlers.combat.health.tap import TAP, fighter_key
@@ -53,6 +51,9 @@ from rules.vampire import (
     heal_aggravated_with_blood,
     heal_with_blood,
 )
+from table import npcs, vocabulary
+from table.parsing import ArgumentsError, HealthArguments, NamedPlayer, parse_health_arguments
+from table.store import ChatSettings, SheetOwner, Store
 
 
 def make_router() -> Router:
@@ -109,7 +110,7 @@ async def _whose(
 
 async def _fighting_npcs(store: Store, chat_id: int) -> list[str]:
     """The NPCs of the open fight by name: a group with no sheet seats its copies without
-    one («Гуль 1», «Гуль 2», bot/npcs.py), and the Storyteller still names them."""
+    one («Гуль 1», «Гуль 2», table/npcs.py), and the Storyteller still names them."""
     current = await current_round(store, chat_id)
     if current is None:
         return []

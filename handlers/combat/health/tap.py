@@ -16,7 +16,6 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.access import runs_game
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse, spending
-from bot.store import Flow, SheetSpend
 from handlers.combat.health import view
 from handlers.combat.health.callbacks import HealthAction, HealthCallback
 from handlers.combat.health.flow import WoundFlow
@@ -29,6 +28,7 @@ from rules.health import HealthTrack, apply_damage, is_stunned
 from rules.profiles import Profile
 from rules.sheet import Sheet, set_health, system_of
 from rules.vampire import halved_bashing
+from table.store import Flow, SheetSpend
 
 
 def fighter_key(user_id: int | None, npc: str | None) -> str | None:

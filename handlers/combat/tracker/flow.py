@@ -10,12 +10,12 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.combat import TRACKER
-from bot.store import FlowState
 from handlers.combat.tracker.callbacks import Panel
 from rules.combat.damage import DiceTally
 from rules.combat.tracker import Round
 from rules.d10 import D10Result
 from rules.health import HealthTrack
+from table.store import FlowState
 
 KIND = TRACKER
 ROUND_TTL = 7 * 86_400  # a fight may stretch over a week of evenings between sessions

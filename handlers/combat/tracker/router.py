@@ -20,12 +20,10 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import live as bot_live
-from bot import npcs, render, runner
+from bot import render, runner
 from bot.access import runs_game
 from bot.names import numbered_names, roller_name
-from bot.parsing import ArgumentsError, InitArguments, parse_init_arguments
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
-from bot.store import ChatSettings, Store
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, ROUND_TTL, InitFlow
 from handlers.combat.tracker.steps import current_round, initiative_modifier, read_tracks
@@ -36,6 +34,9 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, system_of
+from table import npcs
+from table.parsing import ArgumentsError, InitArguments, parse_init_arguments
+from table.store import ChatSettings, Store
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +175,7 @@ async def _seat_group(
 ) -> tuple[list[str], Sheet | None]:
     """The names the NPCs join under (numbered when several: «Гуль 1», «Гуль 2») and the
     group's sheet; each numbered copy gets the group's traits with health of its own
-    (bot.npcs)."""
+    (table.npcs)."""
     current = await current_round(store, chat_id) or Round()
 
     def taken(candidate: str) -> bool:

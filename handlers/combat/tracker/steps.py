@@ -14,7 +14,6 @@ from aiogram import Bot
 from bot import live as bot_live
 from bot.combat import TrackerStep
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
-from bot.store import AlsoStep, Flow, FlowStateError, Live, Store
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, InitFlow
 from rules.combat import tracker
@@ -23,6 +22,7 @@ from rules.errors import RulesInputError
 from rules.health import HealthTrack, wound_penalty
 from rules.profiles import GameSystem, Profile
 from rules.sheet import system_of
+from table.store import AlsoStep, Flow, FlowStateError, Live, Store
 
 Change = Callable[[Round], Round]
 

@@ -32,7 +32,6 @@ from bot.runner import (
     repeat,
     spending,
 )
-from bot.store import Flow, SheetSpend
 from handlers.combat.attack.router import open_panel
 from handlers.combat.tracker import view
 from handlers.combat.tracker.callbacks import PANELS, InitAction, InitCallback, Panel
@@ -47,6 +46,7 @@ from rules.errors import ErrorCode, RulesInputError
 from rules.health import DamageType, apply_damage, wound_penalty
 from rules.profiles import Profile
 from rules.sheet import Ability, Attribute, Sheet, set_conditions, set_health, system_of
+from table.store import Flow, SheetSpend
 
 Answer = Callable[[], str]
 

@@ -10,7 +10,6 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, sheet_text, table_text
 from bot.i18n import drawing
-from bot.store import Flow
 from handlers.combat.tracker.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.combat.tracker.flow import InitFlow, Note, NoteKind
 from rules.combat.damage import DiceTally
@@ -19,6 +18,7 @@ from rules.combat.tracker import Fighter, Phase, Round
 from rules.d10 import D10Result
 from rules.health import HealthTrack
 from rules.profiles import Profile
+from table.store import Flow
 
 BASES = tuple(range(2, 12))  # the Dexterity + Wits buttons: two dots each up to five and one
 NPC_BASES = tuple(range(1, 11))

@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store import FlowState
 from rules.d6.combat import AttackResult, GainUse, Manoeuvre
 from rules.d6.roll import D6Result, EffortFuel
+from table.store import FlowState
 
 KIND = "d6attack"
 DEFENDERS_MAX = 6

@@ -19,13 +19,11 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, User
 
-from bot import npcs, render, rolling, runner
+from bot import render, rolling, runner
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, D6Arguments, parse_d6_attack_arguments
 from bot.replies import replied_player
-from bot.store import ChatSettings, Store
 from handlers.d6combat.attack import view
 from handlers.d6combat.attack.flow import D6AttackFlow, Roll
 from handlers.d6combat.attack.tap import TAP, best_power, entry_of, npc_roll_key
@@ -40,6 +38,9 @@ from rules.d6.roll import D6Result, auto_success, gain_value
 from rules.dice import Rng
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem
+from table import npcs
+from table.parsing import ArgumentsError, D6Arguments, parse_d6_attack_arguments
+from table.store import ChatSettings, Store
 
 
 def make_router() -> Router:

@@ -19,7 +19,6 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import render, rolling
 from bot.access import runs_game
 from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse, spending
-from bot.store import Flow, LogEntry, SheetSpend
 from handlers.d6combat.attack import view
 from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6combat.attack.flow import DEFENDERS_MAX, D6AttackFlow, Roll
@@ -41,6 +40,7 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, add_wound
+from table.store import Flow, LogEntry, SheetSpend
 
 Answer = Callable[[], str]
 

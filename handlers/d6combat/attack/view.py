@@ -10,13 +10,13 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, table_text
-from bot.store import Flow
 from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback, GainChoice, ShareUse
 from handlers.d6combat.attack.flow import ALLY, DEFENDERS_MAX, D6AttackFlow, Roll, Share
 from rules.d6.chance import options as d6_options
 from rules.d6.combat import GainUse, Manoeuvre, durability_loss
 from rules.d6.roll import MEASURE_FACE, EffortFuel
 from rules.profiles import Profile
+from table.store import Flow
 
 CHANCES = range(1, 7)
 FROM_SHEET = 0  # «🛡 Защита»: the defender's chance from their sheet and the tracker

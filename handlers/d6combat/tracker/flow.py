@@ -8,8 +8,8 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.combat import D6_TRACKER
-from bot.store import FlowState
 from rules.d6.initiative import Round
+from table.store import FlowState
 
 KIND = D6_TRACKER
 ROUND_TTL = 7 * 86_400  # a fight may stretch over a week of evenings between sessions

@@ -21,19 +21,12 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import live as bot_live
-from bot import npcs, render, runner
+from bot import render, runner
 from bot.access import runs_game
 from bot.features import in_game
 from bot.i18n import drawing
 from bot.names import numbered_names, roller_name
-from bot.parsing import (
-    ArgumentsError,
-    InitArguments,
-    parse_d6_preparation,
-    parse_init_arguments,
-)
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
-from bot.store import ChatSettings, Store
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.flow import (
     KIND,
@@ -51,6 +44,14 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem
+from table import npcs
+from table.parsing import (
+    ArgumentsError,
+    InitArguments,
+    parse_d6_preparation,
+    parse_init_arguments,
+)
+from table.store import ChatSettings, Store
 
 Change = Callable[[D6InitFlow], D6InitFlow]
 

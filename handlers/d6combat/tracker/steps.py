@@ -14,7 +14,13 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from bot import live as bot_live
 from bot.combat import TrackerStep
 from bot.runner import screen_of
-from bot.store import (
+from handlers.d6combat.tracker import view
+from handlers.d6combat.tracker.flow import KIND, ROUND_TTL, D6InitFlow, Panel
+from rules.d6 import initiative as d6i
+from rules.dice import Rng
+from rules.errors import RulesInputError
+from rules.profiles import GameSystem, Profile
+from table.store import (
     AlsoStep,
     Flow,
     FlowState,
@@ -24,12 +30,6 @@ from bot.store import (
     SheetSpend,
     Store,
 )
-from handlers.d6combat.tracker import view
-from handlers.d6combat.tracker.flow import KIND, ROUND_TTL, D6InitFlow, Panel
-from rules.d6 import initiative as d6i
-from rules.dice import Rng
-from rules.errors import RulesInputError
-from rules.profiles import GameSystem, Profile
 
 
 @dataclass(frozen=True)

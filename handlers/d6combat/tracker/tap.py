@@ -32,7 +32,6 @@ from bot.runner import (
     repeat,
     spending,
 )
-from bot.store import Flow, SheetSpend
 from handlers.d6combat.attack.router import attack_from_tracker, tracker_rollers
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
@@ -44,6 +43,7 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, add_wound
+from table.store import Flow, SheetSpend
 
 STEPS = frozenset(
     {

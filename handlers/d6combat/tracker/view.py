@@ -10,11 +10,11 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import house_rules, render, table_text
 from bot.i18n import drawing
-from bot.store import Flow
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import D6InitFlow, Panel
 from rules.d6.initiative import Fighter, Round, StepKind
 from rules.profiles import Profile
+from table.store import Flow
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 

@@ -11,17 +11,18 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import npcs, render, rolling
+from bot import render, rolling
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
-from bot.parsing import ArgumentsError, D6WoundArguments, parse_d6_wound_arguments
 from bot.replies import concerns, replied_player
-from bot.store import ChatSettings, SheetOwner, Store
 from handlers.d6combat.wounds import view
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, SheetSystem, add_wound, heal_wound
+from table import npcs
+from table.parsing import ArgumentsError, D6WoundArguments, parse_d6_wound_arguments
+from table.store import ChatSettings, SheetOwner, Store
 
 D6 = SheetSystem.D6
 
@@ -37,7 +38,7 @@ def make_router() -> Router:
 def _parse(
     text: str | None, *, damage: bool, refused: list[ArgumentsError] | None = None
 ) -> D6WoundArguments | None:
-    """The line by the grammar (``bot.parsing``); None when it is not one, for the usage,
+    """The line by the grammar (``table.parsing``); None when it is not one, for the usage,
     with the grammar's refusal kept in ``refused`` (worded by ``render``)."""
     try:
         return parse_d6_wound_arguments(text, damage=damage)

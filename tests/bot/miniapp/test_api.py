@@ -19,9 +19,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.i18n import LOCALES_DIR, load_i18n
 from bot.miniapp import initdata
 from bot.miniapp.server import MiniApp, roll_update, roll_update_id
-from bot.store import Store
-from bot.store.chats import parse_chat_settings
 from rules.sheet import SheetSystem, set_trait
+from table.store import Store
+from table.store.chats import parse_chat_settings
 
 TOKEN = "123456:TEST-token_for-the-api"
 GROUP, MASTER, ANYA, BORIS, STRANGER = -100, 1001, 1002, 1003, 1999
@@ -239,8 +239,8 @@ def test_a_roll_request_is_one_update_however_often_it_is_sent() -> None:
 
 def test_the_roll_update_is_the_players_r_in_the_campaign() -> None:
     from bot.miniapp.server import Caller
-    from bot.store import ChatSettings
     from rules import profiles
+    from table.store import ChatSettings
 
     who = initdata.WebAppUser(id=ANYA, first_name="Аня", username=None, language_code="ru")
     caller = Caller(who, GROUP, ChatSettings(), profiles.get("mage"), False, "ru")
@@ -348,7 +348,7 @@ async def test_a_d6_roll_is_composed_of_the_sheets_powers(
 
 def test_the_roll_line_is_what_the_player_would_type() -> None:
     from bot.miniapp.server import Ask
-    from bot.parsing import parse_d6_arguments, parse_roll_arguments
+    from table.parsing import parse_d6_arguments, parse_roll_arguments
 
     d10 = parse_roll_arguments(Ask(("dexterity", "brawl"), 7, True, 1).line(), allow_traits=True)
     assert (d10.traits, d10.difficulty, d10.willpower, d10.threshold) == (

@@ -18,9 +18,9 @@ from bot.i18n import LOCALES_DIR, load_i18n
 from bot.miniapp import initdata
 from bot.miniapp.server import MiniApp
 from bot.settings import Settings
-from bot.store import Store
 from handlers import roll, sheet
 from rules.sheet import SheetSystem, set_trait, set_willpower
+from table.store import Store
 from tests.handlers.conftest import TOKEN, RecordingSession
 
 GROUP, ANYA = -100123, 1002

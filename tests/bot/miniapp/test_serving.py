@@ -13,8 +13,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.app import create_dispatcher
 from bot.miniapp import server
 from bot.settings import Settings
-from bot.store import Store
 from bot.webhook import build_app
+from table.store import Store
 from tests.bot.telegram_fakes import TOKEN, make_bot
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store.sessions import SessionRecord
 from handlers.chronicle.document import Part
 from handlers.chronicle.view import Material, chronicle
 from rules.profiles import HOUSE_MAGE
+from table.store.sessions import SessionRecord
 from tests.handlers.stepping import speaking
 
 SESSION = SessionRecord(number=1, commitment="0" * 64, started=0.0)

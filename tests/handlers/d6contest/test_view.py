@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.d6contest import view
 from handlers.d6contest.flow import ContestFlow, Side
 from rules import d6
+from table.store import Flow
 from tests.handlers.views import buttons, labels, speaking
 
 FLOW = Flow(id="F", kind="d6vs", chat_id=-1, owner_id=1, version=3, data={})

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.d6project import view
 from handlers.d6project.flow import ProjectFlow
 from rules.d6.projects import Project, ProjectStatus
+from table.store import Flow
 from tests.handlers.views import buttons, labels, prefixes, speaking
 
 FLOW = Flow(id="P", kind="d6project", chat_id=-1, owner_id=1, version=4, data={})

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.d6requests import view
 from handlers.d6requests.flow import D6Answer, D6RequestState
 from rules import d6
+from table.store import Flow
 from tests.handlers.views import buttons, speaking
 
 FLOW = Flow(id="F1", kind="d6request", chat_id=-5, owner_id=1, version=2, data={})

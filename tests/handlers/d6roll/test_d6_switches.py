@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from aiogram.types import User
 
-from bot.store import log_key
 from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback
 from handlers.d6project.callbacks import ProjectAction, ProjectCallback
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
+from table.store import log_key
 from tests.handlers.conftest import Table, buttons, flows, player
 from tests.handlers.d6roll.test_d6roll import data_of
 from tests.handlers.dealt import Dealt

@@ -7,12 +7,13 @@ import re
 
 import pytest
 
-from bot import hidden_rolls, stats
-from bot.store import log_key
+from bot import hidden_rolls
 from handlers.d6roll.callbacks import D6Action, D6Callback
 from rules.d6 import probability
 from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
+from table import stats
+from table.store import log_key
 from tests.handlers.conftest import Table, buttons, flows, player
 
 ANNA = player(1, "Anna")

@@ -29,12 +29,12 @@ from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import commitment
 from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
-from bot.store import Store, hidden_seq_key, log_key
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules import d10, profiles
+from table import commitment
+from table.store import Store, hidden_seq_key, log_key
 from tests.handlers.conftest import (
     GROUP,
     TOKEN,

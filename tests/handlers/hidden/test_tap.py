@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot.runner import Actor, Change, Refuse, Seen
-from bot.store import ChatSettings
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from handlers.hidden.router import campaign_step, reveal_step
 from rules.profiles import HOUSE_MAGE
+from table.store import ChatSettings
 from tests.handlers.hidden.test_view import RECORD
 
 ROLLER = Actor(id=RECORD.owner_id, name="Рита")

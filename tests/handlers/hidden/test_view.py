@@ -7,10 +7,10 @@ import hashlib
 
 from aiogram.utils.i18n import I18n
 
-from bot import commitment
-from bot.store import HiddenRecord
 from handlers.hidden import view
 from rules import d6, d10, profiles
+from table import commitment
+from table.store import HiddenRecord
 from tests.handlers.views import buttons, speaking
 
 MAGE = profiles.HOUSE_MAGE

@@ -7,10 +7,11 @@ from typing import Any
 
 from aiogram.utils.i18n import I18n
 
-from bot import hidden_rolls, stats
+from bot import hidden_rolls
 from bot.names import NAME_MAX
-from bot.store import LOG_CAP, HiddenRecord
 from handlers.history import view
+from table import stats
+from table.store import LOG_CAP, HiddenRecord
 from tests.handlers.conftest import GROUP, Table, buttons, player
 
 ANNA = player(1, "Anna")

@@ -7,8 +7,8 @@ from typing import Any
 
 from aiogram.utils.i18n import I18n
 
-from bot import stats
 from handlers.history import view
+from table import stats
 from tests.handlers.views import buttons, speaking
 
 D10 = {"name": "Аня", "pool": 5, "difficulty": 6, "outcome": "success", "successes": 2}

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.store import sheet_key
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from rules.sheet import SheetSystem
+from table.store import sheet_key
 from tests.handlers.conftest import Table, buttons, player
 
 ANNA = player(1, "Аня")

@@ -5,10 +5,10 @@ the contact of a Correspondence link (§C.8), and how long Мороки last aft
 
 from __future__ import annotations
 
-from bot.store import Store
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from handlers.magick.flow import EffectFlow
 from rules import magick
+from table.store import Store
 from tests.handlers.conftest import Table, buttons, player
 from tests.handlers.magick.test_magick_vectors import Dealt, cast, plain, press, shown
 

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 
 from aiogram.types import Message, MessageEntity
 
-from bot.store import sheet_key
 from handlers.magick.callbacks import MagickAction, MagickCallback
 from rules.sheet import SheetSystem
+from table.store import sheet_key
 from tests.handlers.conftest import Table, buttons, player
 
 ANNA = player(1, "Аня")

@@ -12,9 +12,9 @@ import random
 import re
 from typing import Any
 
-from bot.store import sheet_key
 from handlers.magick.callbacks import BarrierAction, BarrierCallback, MagickAction, MagickCallback
 from rules.sheet import SheetSystem
+from table.store import sheet_key
 from tests.handlers.conftest import Table, buttons, player
 
 ANNA = player(1, "Аня")

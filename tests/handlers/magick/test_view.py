@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.magick import view
 from handlers.magick.flow import BarrierFlow, EffectFlow, Stage
 from rules import d10, profiles
 from rules.sheet import Sphere
+from table.store import Flow
 from tests.handlers.views import buttons, labels, prefixes, rows, speaking
 
 MAGE = profiles.HOUSE_MAGE

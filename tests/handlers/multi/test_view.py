@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.multi import view
 from handlers.multi.flow import MultiFlow, declare
 from rules import d10, profiles
+from table.store import Flow
 from tests.handlers.views import buttons, speaking
 
 MAGE = profiles.HOUSE_MAGE

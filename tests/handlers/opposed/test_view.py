@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.opposed import view
 from handlers.opposed.flow import OpposedFlow, Party
 from rules import d10, profiles
 from rules.contests import Side
+from table.store import Flow
 from tests.handlers.views import buttons, labels, prefixes, speaking
 
 MAGE = profiles.HOUSE_MAGE

@@ -15,8 +15,6 @@ from hypothesis import strategies as st
 from bot.app import create_dispatcher, make_bot
 from bot.features import FeatureSet
 from bot.settings import Settings
-from bot.store import Store, flow_key, log_key
-from bot.store.flows import data_of as flow_data
 from handlers import requests, roll, sheet, start, storyteller
 from handlers import settings as settings_feature
 from handlers.requests.callbacks import RequestAction, RequestCallback
@@ -24,6 +22,8 @@ from rules import d10, profiles
 from rules import sheet as sheets
 from rules.health import DamageType, track_of
 from rules.sheet import SheetSystem
+from table.store import Store, flow_key, log_key
+from table.store.flows import data_of as flow_data
 from tests.handlers.conftest import TOKEN, RecordingSession, Table, buttons, player
 
 ST = player(10, "Rita")

@@ -13,7 +13,7 @@ from aiogram.utils.i18n import I18n
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.store import log_key
+from table.store import log_key
 from tests.handlers.conftest import Table, flows, fresh_store, make_table, player
 
 ANNA = player(1, "Anna")

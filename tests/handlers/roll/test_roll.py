@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from bot.store import flow_key, log_key
 from handlers.roll.callbacks import RollAction, RollCallback
 from rules import d10, probability, profiles
+from table.store import flow_key, log_key
 from tests.handlers.conftest import Table, buttons, flows, player
 
 ANNA = player(1, "Anna")

@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 import pytest
 from aiogram.types import Message, MessageEntity, User
 
-from bot.store import log_key
-from bot.traits import TraitNameError, resolve
 from handlers.roll.callbacks import RollAction, RollCallback
 from rules import d10, profiles
 from rules.sheet import Ability, Attribute, Sheet, SheetSystem, catalogue, set_trait, set_willpower
+from table.store import log_key
+from table.traits import TraitNameError, resolve
 from tests.handlers.conftest import Table, buttons, flows, player
 
 ANNA = player(1, "Anna")

@@ -1,6 +1,6 @@
 """A roll by trait names costs the same Redis round-trips however many sheets and NPCs the
 chat keeps: the NPC a line may start with is looked up by its field, read ahead in the
-update's first round-trip (``bot.store.sheets.sheets_ahead``), never by reading every sheet.
+update's first round-trip (``table.store.sheets.sheets_ahead``), never by reading every sheet.
 
 A round-trip is one request the client writes (a pipeline or a script is written at once),
 counted at the connection, the same for fakeredis and a real server.
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from redis.asyncio.connection import AbstractConnection
 
-from bot.store import sheet_key
 from rules.sheet import Ability, Attribute, Sheet, SheetSystem, set_trait
+from table.store import sheet_key
 from tests.handlers.conftest import Table, fresh_store, make_table, player
 from tests.handlers.roll.test_sheet_rolls import give_sheet
 
@@ -70,7 +70,7 @@ async def trips_of(table: Table, trips: list[bytes], who: Any, line: str) -> int
         (ANNA, "/r ловк+драка 6", 3),
         (BORIS, "/r старый страж ловк+драка 6", 3),
         (BORIS, "/r Бандит 0 ловк 6", 3),
-        # Willpower is paid in a WATCH transaction on the sheet (bot/store/flows.py)
+        # Willpower is paid in a WATCH transaction on the sheet (table/store/flows.py)
         (ANNA, "/r Ловкость + Драка 6 св", 5),
     ],
 )

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.roll import view
 from handlers.roll.flow import WizardState
 from rules import probability, profiles
 from rules.d10 import Degree
+from table.store import Flow
 from tests.handlers.views import buttons, labels, prefixes, rows, speaking
 
 MAGE = profiles.HOUSE_MAGE

@@ -12,11 +12,11 @@ from aiogram.utils.i18n import I18n
 
 from bot.app import create_dispatcher, make_bot
 from bot.settings import Settings
-from bot.store import Store
-from bot.store.base import flow_key
-from bot.store.sessions import load_events
 from rules.health import DamageType
 from rules.sheet import SheetSystem
+from table.store import Store
+from table.store.base import flow_key
+from table.store.sessions import load_events
 from tests.handlers.conftest import GROUP, TOKEN, Table, buttons, player
 from tests.handlers.hidden.test_hidden import PrivacySession
 

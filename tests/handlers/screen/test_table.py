@@ -1,4 +1,4 @@
-"""What the screen starts a fighting NPC's first change from, pure (bot/npcs.py's copies)."""
+"""What the screen starts a fighting NPC's first change from, pure (table/npcs.py's copies)."""
 
 from __future__ import annotations
 

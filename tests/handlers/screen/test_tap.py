@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bot.runner import Advance, Delegate, Known, Refuse
-from bot.store import ChatSettings
 from handlers.screen import view
 from handlers.screen.callbacks import ScreenAction, ScreenCallback
 from handlers.screen.flow import Panel, ScreenFlow
@@ -11,6 +10,7 @@ from handlers.screen.table import Campaign, Character
 from handlers.screen.tap import step
 from rules.profiles import HOUSE_MAGE
 from rules.sheet import SheetSystem, new_sheet, set_trait
+from table.store import ChatSettings
 from tests.handlers.stepping import ANNA, BORIS, Faces, flow_of
 
 ST = BORIS

@@ -8,7 +8,7 @@ from typing import Any
 
 from aiogram.types import Update
 
-from bot import fairness
+from table import fairness
 from tests.handlers.conftest import Table, player
 
 ST = player(9, "Mira")

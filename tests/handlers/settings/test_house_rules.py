@@ -339,9 +339,9 @@ async def test_every_switch_is_typed_in_russian_and_its_card_has_no_codes(
     table: Table, switch: Switch
 ) -> None:
     from bot.house_rules import value_of
-    from bot.vocabulary import HOUSE_RULE_NAMES, HOUSE_RULE_VALUES
     from handlers.settings.house import GROUP_ORDER
     from rules import profiles
+    from table.vocabulary import HOUSE_RULE_NAMES, HOUSE_RULE_VALUES
 
     table.session.admins.add(ANNA.id)
     game = {Group.D6: "d6", Group.VAMPIRE: "dark-ages"}.get(switch.group, "mage")

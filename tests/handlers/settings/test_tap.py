@@ -6,11 +6,11 @@ from __future__ import annotations
 from bot import house_rules
 from bot.access import GameAccess
 from bot.runner import Change, Keep, Refuse, Seen
-from bot.store import ChatSettings
 from handlers.settings import house
 from handlers.settings.callbacks import HouseCallback, LangCallback, ProfileCallback
 from handlers.settings.router import house_step, house_view, lang_step, profile_step
 from rules.profiles import HOUSE_MAGE
+from table.store import ChatSettings
 from tests.handlers.stepping import ANNA, speaking
 
 SETTINGS = ChatSettings(profile="mage", switches={})

@@ -6,9 +6,9 @@ from __future__ import annotations
 from aiogram.utils.i18n import I18n
 
 from bot.house_rules import Group, switches_of
-from bot.store import ChatSettings
 from handlers.settings import house, view
 from rules import profiles
+from table.store import ChatSettings
 from tests.handlers.views import buttons, labels, prefixes, speaking
 
 CHANGED = profiles.MAGE_REVISED.model_copy(update={"botch_rule": profiles.BotchRule.NET_NEGATIVE})

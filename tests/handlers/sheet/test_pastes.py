@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 import pytest
 from aiogram.types import Message, User
 
-from bot.store import Store
 from rules.sheet import Ability, Attribute, Discipline, SheetSystem, Sphere, Stat
+from table.store import Store
 from tests.handlers.conftest import Table, player
 from tests.handlers.sheet.test_sheet import (
     bot_message,

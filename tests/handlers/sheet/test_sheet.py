@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from bot.app import create_dispatcher, make_bot
 from bot.features import FeatureSet
 from bot.settings import Settings
-from bot.store import Store, flow_key, sheet_key
 from handlers import roll, sheet, start
 from handlers import settings as settings_feature
 from handlers.sheet.callbacks import SheetAction, SheetCallback
 from rules import sheet as sheets
 from rules.health import DamageType, track_of
 from rules.sheet import Ability, Attribute, SheetSystem, Stat
+from table.store import Store, flow_key, sheet_key
 from tests.handlers.conftest import TOKEN, RecordingSession, Table, buttons, player
 
 ANNA = player(1, "Anna")

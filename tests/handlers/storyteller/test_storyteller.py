@@ -10,9 +10,9 @@ from aiogram.methods import GetChatMember
 from aiogram.types import Chat, Message, User
 
 from bot.access import GameAccess, StorytellerFilter, game_access, is_storyteller
-from bot.store import ChatSettings, Store
 from handlers.settings.callbacks import ProfileCallback
 from handlers.storyteller.callbacks import StCallback
+from table.store import ChatSettings, Store
 from tests.handlers.conftest import GROUP, Table, buttons, flows, player
 
 ANNA = player(1, "Anna")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from bot.wizard import Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.wizard import view
 from handlers.wizard.flow import SetupState
 from rules import profiles
 from rules.profiles import Profile
+from table.store import Flow
 from tests.handlers.views import buttons, labels, prefixes, rows, speaking
 
 MAGE = profiles.HOUSE_MAGE

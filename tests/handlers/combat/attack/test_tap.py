@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bot.runner import Advance, Known, Refuse, SheetMoved
-from bot.store import Live
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import DEFENCES, AttackFlow, Defence, Guard, Side, Stage
 from handlers.combat.attack.tap import TAP, Scene, _land, step
@@ -16,6 +15,7 @@ from rules.combat.manoeuvres import Trait
 from rules.health import DamageType, apply_damage
 from rules.profiles import HOUSE_MAGE
 from rules.sheet import SheetSystem, new_sheet, set_health
+from table.store import Live
 from tests.handlers.stepping import ANNA, BORIS, Faces, flow_of, speaking
 
 ANNA_SIDE = Side(

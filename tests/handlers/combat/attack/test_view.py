@@ -9,7 +9,6 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.combat.attack import view
 from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import (
@@ -29,6 +28,7 @@ from rules.combat.manoeuvres import Manoeuvre
 from rules.combat.situation import Cover
 from rules.d10 import resolve
 from rules.health import DamageType, HealthTrack
+from table.store import Flow
 
 MAGE = profiles.get("mage")
 ANNA = Side(key="u1", name="Аня", user_id=1, ratings={"dexterity": 3, "brawl": 2, "strength": 2})

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bot.runner import Advance, Known, Open, Refuse
-from bot.store import Live
 from handlers.combat.health import view
 from handlers.combat.health.callbacks import HealthAction, HealthCallback
 from handlers.combat.health.flow import WoundFlow
@@ -18,6 +17,7 @@ from rules.errors import RulesInputError
 from rules.health import DamageType, HealthTrack, apply_damage
 from rules.profiles import HOUSE_MAGE
 from rules.sheet import SheetSystem, new_sheet, set_health
+from table.store import Live
 from tests.handlers.stepping import ANNA, BORIS, Faces, flow_of, speaking
 
 BEFORE = HealthTrack()

@@ -10,7 +10,6 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.combat.tracker import view
 from handlers.combat.tracker.callbacks import InitAction, InitCallback, Panel
 from handlers.combat.tracker.flow import InitFlow, Note, NoteKind
@@ -19,6 +18,7 @@ from rules.combat import tracker
 from rules.combat.situation import Condition
 from rules.combat.tracker import Round
 from rules.health import HealthTrack
+from table.store import Flow
 
 MAGE = profiles.get("mage")
 ANNA = tracker.player_key(1)

@@ -9,12 +9,12 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.d6combat.attack import view
 from handlers.d6combat.attack.callbacks import AttackAction, D6AttackCallback, GainChoice
 from handlers.d6combat.attack.flow import D6AttackFlow, Roll
 from rules import profiles
 from rules.d6.combat import resolve_attack
+from table.store import Flow
 
 D6 = profiles.get("d6")
 FLOW = Flow(id="E1", kind="d6attack", chat_id=-5, owner_id=1, version=1, data={}, locale="ru")

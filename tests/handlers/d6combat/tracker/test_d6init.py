@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from bot.store import flow_key
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import KIND, D6InitFlow
 from rules.d6.chance import DifficultyKind
 from rules.sheet import SheetSystem
+from table.store import flow_key
 from tests.handlers.conftest import Table, buttons, player
 
 ANNA = player(1, "Anna")

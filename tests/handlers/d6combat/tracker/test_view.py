@@ -10,12 +10,12 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 
-from bot.store import Flow
 from handlers.d6combat.tracker import view
 from handlers.d6combat.tracker.callbacks import D6InitAction, D6InitCallback
 from handlers.d6combat.tracker.flow import D6InitFlow, Member, Panel, npc_key, player_key
 from rules import profiles
 from rules.d6 import initiative as d6i
+from table.store import Flow
 
 D6 = profiles.get("d6")
 ANNA, BANDIT = player_key(1), npc_key("Бандит <1>")

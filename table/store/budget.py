@@ -1,0 +1,107 @@
+"""One send budget for the bot, shared by every replica and kept across restarts (docs/product.md
+§5): Telegram's limits are per token, not per process.
+
+Each limit is a sorted set of reserved send slots (milliseconds on the Redis server's clock,
+so replicas whose clocks differ agree): a send reserves the earliest slot that keeps every
+window of ``period`` within ``limit`` and waits until then, as the in-process
+``SlidingWindow`` of bot/session.py does for one process. A group's set carries the chat's
+hash tag (its slot on a cluster); the bot's overall one is a key of its own.
+
+A command's reply is reserved ahead, on one server, by the update's first round-trip
+(``begin_update``): a :class:`Lease` kept on the update's journal, which the update's first
+new message in its own chat takes instead of a round-trip of its own. A lease is a slot like
+any other, reserved moments before the send (a lease older than :data:`LEASE_FRESH` is not
+taken, so a send never goes much later than its slot, the transit Telegram's margins allow
+for), and one the update did not take is handed back by its finishing script.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from table.store.base import PREFIX, StoreBase, tag
+from table.store.scripts import Lua, as_int
+
+# One send's slot in every window named (lua/reserve.lua).
+RESERVE = Lua(
+    "reserve", keys=(), args=("member",), key_list="windows", arg_list="limits", reply=as_int
+)
+
+# A window the send must keep: the group (None for the bot's overall one), limit, seconds.
+Window = tuple[int | str | None, int, float]
+
+# How long after its slot a lease may still be taken: about the time a command's handling
+# takes. A send later than that reserves a slot of its own (and the lease is handed back).
+LEASE_FRESH = 0.25
+
+
+@dataclass
+class Lease:
+    """A send slot reserved for the update ahead (``begin_update``): the windows it holds (the
+    group or None, as :data:`Window`), its member in their sets, and when (``time.monotonic``)
+    the slot comes."""
+
+    windows: tuple[int | str | None, ...]
+    member: str
+    at: float
+    taken: bool = False
+
+    def take(self, windows: Sequence[Window]) -> float | None:
+        """Seconds to wait for the leased slot if it fits a send keeping ``windows`` and is
+        fresh; None if the send reserves its own."""
+        now = time.monotonic()
+        if self.taken or tuple(chat for chat, _l, _p in windows) != self.windows:
+            return None
+        if now > self.at + LEASE_FRESH:
+            return None
+        self.taken = True
+        return max(0.0, self.at - now)
+
+
+def budget_key(bot_id: int, chat_id: int | str | None) -> str:
+    """The bot's overall window (``chat_id`` None), or one group's."""
+    if chat_id is None:
+        return f"{PREFIX}:budget:{bot_id}"
+    where = tag(chat_id) if isinstance(chat_id, int) else f"{{{chat_id}}}"
+    return f"{PREFIX}:budget:{bot_id}:{where}"
+
+
+_ORIGIN = secrets.token_hex(8)  # this process, among the replicas
+_SENDS = itertools.count(1)
+
+
+def budget_member() -> str:
+    """A name for one send's slot, unique among the replicas' sends."""
+    return f"{_ORIGIN}:{next(_SENDS)}"
+
+
+class BudgetStore(StoreBase):
+    def register_scripts(self) -> None:
+        self._reserve = RESERVE.bind(self.redis, self.batch)
+
+    async def reserve_send(self, bot_id: int, windows: Sequence[Window]) -> float:
+        """Reserve one send's slot in each shared window (a group's minute, the bot's second);
+        seconds to wait before sending. The running update's lease if it fits (no round-trip);
+        else one script on a single server; on a cluster the windows live in different slots,
+        so one call each and the latest slot wins."""
+        running = self.scope.journal
+        lease = running.lease if running is not None else None
+        if lease is not None:
+            leased = lease.take(windows)
+            if leased is not None:
+                return leased
+        member = budget_member()
+        keys = [budget_key(bot_id, chat) for chat, _limit, _period in windows]
+        limits = [[limit, int(period * 1000)] for _chat, limit, period in windows]
+        if not self.cluster:
+            flat = [x for pair in limits for x in pair]
+            return await self._reserve(windows=keys, limits=flat, member=member) / 1000
+        waits = [
+            await self._reserve(windows=[key], limits=pair, member=member)
+            for key, pair in zip(keys, limits, strict=True)
+        ]
+        return max(waits, default=0) / 1000
