@@ -25,8 +25,7 @@ from redis.exceptions import AuthenticationError, RedisError
 from bot.commands import MenuUpkeep, set_commands
 from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
-from bot.metrics import MetricsMiddleware
-from bot.middlewares import ErrorMiddleware, InFlightMiddleware, StateMiddleware
+from bot.middlewares import ErrorMiddleware, InFlightMiddleware, MetricsMiddleware, StateMiddleware
 from bot.routing import RoutedDispatcher
 from bot.settings import Settings
 from bot.version import version

@@ -48,7 +48,7 @@ from aiogram.types import Message, ReplyParameters, Update
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import logs, metrics
+from bot import logs, metrics, session
 from bot.i18n import choose_locale
 from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, DeadRunFirst, update_scope
 from bot.names import clean_update
@@ -470,6 +470,10 @@ class Delivery:
     def waiting(self) -> dict[int, list[int]]:
         """The ids of the updates queued or being handled here, by chat (bot/metrics.py)."""
         return {scope: [_update_id(raw) for raw in queue] for scope, queue in self._queues.items()}
+
+    def send_budgets(self) -> metrics.SendBudgets:
+        """What Telegram's limits leave this bot to send now (bot/metrics.py)."""
+        return session.send_budgets(self.bot)
 
     # ----- the inbox -------------------------------------------------------------------------
 

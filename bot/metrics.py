@@ -23,10 +23,9 @@ players): what is per chat is summed up, or given as the tightest value without 
 
 The counters are process-wide (Prometheus' default registry): the code that sees an event
 calls one function here. An update is counted once, when bot/delivery.py is done with it,
-with the outcome of its last try (:class:`MetricsMiddleware` tells it that outcome); its
+with the outcome of its last try (bot/middlewares.py ``MetricsMiddleware`` tells it); its
 retries are counted apart. What is read at scrape time (the queues, the send budget) comes
-from the :class:`~bot.delivery.Delivery` objects that registered themselves with
-:func:`watch`.
+from the deliveries (bot/delivery.py) that registered themselves with :func:`watch`.
 """
 
 from __future__ import annotations
@@ -38,12 +37,10 @@ import logging
 import platform
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from aiogram import BaseMiddleware
-from aiogram.types import TelegramObject, Update
 from aiohttp import web
 from prometheus_client import REGISTRY, Counter, Histogram, Info, disable_created_metrics
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -56,9 +53,26 @@ from table.store import STORAGE_ERRORS
 if TYPE_CHECKING:
     from aiogram import Bot
 
-    from bot.delivery import Delivery
     from bot.settings import Settings
     from table.store import Store
+
+
+# Sends left now under Telegram's limits (bot/session.py ``send_budgets``): overall this
+# second, per group this minute for the groups that sent lately, and the per-group limit.
+SendBudgets = tuple[int | None, dict[str, int], int | None]
+
+
+class Delivery(Protocol):
+    """What the probes read of a running delivery (bot/delivery.py), named here so that this
+    module, which the delivery and the session call, imports neither."""
+
+    @property
+    def bot(self) -> Bot: ...
+    @property
+    def store(self) -> Store: ...
+    def waiting(self) -> dict[int, list[int]]: ...
+    def send_budgets(self) -> SendBudgets: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +156,9 @@ def queued(delivery: Delivery, update_id: int) -> None:
 
 @dataclass
 class Try:
-    """What :class:`MetricsMiddleware` saw of an update's latest try, for bot/delivery.py
-    to count the update with when it is done (handed to the Dispatcher as ``update_try``)."""
+    """What bot/middlewares.py's ``MetricsMiddleware`` saw of an update's latest try, for
+    bot/delivery.py to count the update with when it is done (handed to the Dispatcher as
+    ``update_try``)."""
 
     outcome: str = "ok"
 
@@ -174,55 +189,6 @@ def too_many_requests(waited: float) -> None:
     TOO_MANY_REQUESTS_WAITED.inc(max(waited, 0.0))
 
 
-Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
-
-
-class MetricsMiddleware(BaseMiddleware):
-    """Times every try at an update and tells bot/delivery.py its outcome (``update_try``),
-    which counts the update once it is done. It sits inside the error middleware
-    (bot/app.py), so it sees a handler's exception before the player is told."""
-
-    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        if not isinstance(event, Update):
-            return await handler(event, data)
-        from bot.middlewares import RETRIED_LATER, ChatBusy, GivenUp  # no import cycle at load
-
-        kind = _event_kind(event)
-        started = time.perf_counter()
-        outcome = "ok"
-        try:
-            result = await handler(event, data)
-            if data.get("update_skipped"):  # done before: a delivery again (StateMiddleware)
-                outcome = "duplicate"
-            return result
-        except ChatBusy:
-            outcome = ""  # not a try: another replica has the chat
-            raise
-        except RETRIED_LATER as error:
-            outcome = "retried"
-            redis_error("update", error)
-            raise
-        except GivenUp:
-            outcome = "given_up"
-            raise
-        except Exception:
-            outcome = "failed"
-            raise
-        finally:
-            if outcome:
-                LATENCY.labels(kind).observe(time.perf_counter() - started)
-                last = data.get("update_try")
-                if isinstance(last, Try):
-                    last.outcome = outcome
-
-
-def _event_kind(update: Update) -> str:
-    try:
-        return update.event_type
-    except Exception:  # aiogram's UpdateTypeLookupError: a kind newer than the library
-        return "unknown"
-
-
 # ----- read at scrape time --------------------------------------------------------------------
 
 
@@ -238,29 +204,6 @@ def oldest_wait(delivery: Delivery, now: float | None = None) -> float:
     since = _queued_at.setdefault(delivery, {})
     _forget_gone(delivery, since)
     return max((now - t for t in since.values()), default=0.0)
-
-
-def send_budgets(delivery: Delivery) -> tuple[int | None, dict[str, int]]:
-    """Sends left now under Telegram's limits (bot/session.py): overall this second, and per
-    group this minute for the groups that sent lately."""
-    from bot.session import RateLimitMiddleware, SlidingWindow
-
-    def left(window: SlidingWindow, key: object, now: float) -> int:
-        slots = window._slots.get(key, ())  # the limiter's own reservations
-        used = sum(1 for slot in slots if slot > now - window.period)
-        return max(window.limit - used, 0)
-
-    overall: int | None = None
-    groups: dict[str, int] = {}
-    for middleware in delivery.bot.session.middleware:
-        if not isinstance(middleware, RateLimitMiddleware):
-            continue
-        now = middleware.overall.clock()
-        overall = left(middleware.overall, delivery.bot.id, now)
-        for key in list(middleware.groups._slots):
-            if isinstance(key, tuple) and key[0] == delivery.bot.id:
-                groups[str(key[1])] = left(middleware.groups, key, now)
-    return overall, groups
 
 
 class _Collector(Collector):
@@ -306,10 +249,10 @@ class _Collector(Collector):
         for delivery in list(_deliveries):
             queues.extend(len(ids) for ids in delivery.waiting().values())
             ages.append(oldest_wait(delivery))
-            budget, per_group = send_budgets(delivery)
+            budget, per_group, group_limit = delivery.send_budgets()
             if budget is not None:
                 overall.add_metric([], budget)
-                limit = _group_limit(delivery)
+                limit = group_limit
             budgets.extend(per_group.values())
         waiting.add_metric([], sum(queues))
         chats.add_metric([], len(queues))
@@ -323,15 +266,6 @@ class _Collector(Collector):
             groups.add_metric(["low"], len(low))
             groups.add_metric(["ok"], sum(1 for b in budgets if b > limit // 4))
             yield from (tightest, groups)
-
-
-def _group_limit(delivery: Delivery) -> int | None:
-    from bot.session import RateLimitMiddleware
-
-    for middleware in delivery.bot.session.middleware:
-        if isinstance(middleware, RateLimitMiddleware):
-            return middleware.groups.limit
-    return None
 
 
 REGISTRY.register(_Collector())

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -46,7 +47,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
-from bot import session
+from bot import metrics, session
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
 from bot.scope import bind, scoped_bot
@@ -759,3 +760,47 @@ class ErrorMiddleware(BaseMiddleware):
                 self.unrecorded.note(notice.chat.id, notice.message_id)
         except TelegramAPIError as reply_error:
             log.warning("update %d: could not tell the player: %s", update.update_id, reply_error)
+
+
+class MetricsMiddleware(BaseMiddleware):
+    """Times every try at an update and tells bot/delivery.py its outcome (``update_try``),
+    which counts the update once it is done. It sits inside the error middleware
+    (bot/app.py), so it sees a handler's exception before the player is told."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        if not isinstance(event, Update):
+            return await handler(event, data)
+        kind = _event_kind(event)
+        started = time.perf_counter()
+        outcome = "ok"
+        try:
+            result = await handler(event, data)
+            if data.get("update_skipped"):  # done before: a delivery again (StateMiddleware)
+                outcome = "duplicate"
+            return result
+        except ChatBusy:
+            outcome = ""  # not a try: another replica has the chat
+            raise
+        except RETRIED_LATER as error:
+            outcome = "retried"
+            metrics.redis_error("update", error)
+            raise
+        except GivenUp:
+            outcome = "given_up"
+            raise
+        except Exception:
+            outcome = "failed"
+            raise
+        finally:
+            if outcome:
+                metrics.LATENCY.labels(kind).observe(time.perf_counter() - started)
+                last = data.get("update_try")
+                if isinstance(last, metrics.Try):
+                    last.outcome = outcome
+
+
+def _event_kind(update: Update) -> str:
+    try:
+        return update.event_type
+    except Exception:  # aiogram's UpdateTypeLookupError: a kind newer than the library
+        return "unknown"

@@ -73,7 +73,7 @@ from table.store import (
     Store,
 )
 from table.store.flows import SheetSpend
-from table.store.journal import forget as forget_ahead
+from table.store.journaled import forget as forget_ahead
 
 log = logging.getLogger(__name__)
 

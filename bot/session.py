@@ -655,3 +655,25 @@ async def safe_edit(
             return False
         raise
     return True
+
+
+def send_budgets(bot: Bot) -> tuple[int | None, dict[str, int], int | None]:
+    """Sends left now under Telegram's limits (:class:`RateLimitMiddleware`): overall this
+    second, per group this minute for the groups that sent lately, and the per-group limit;
+    (None, {}, None) when the bot's session has no limiter (bot/metrics.py reads them)."""
+
+    def left(window: SlidingWindow, key: object, now: float) -> int:
+        slots = window._slots.get(key, ())  # the limiter's own reservations
+        used = sum(1 for slot in slots if slot > now - window.period)
+        return max(window.limit - used, 0)
+
+    for middleware in bot.session.middleware:
+        if isinstance(middleware, RateLimitMiddleware):
+            now = middleware.overall.clock()
+            groups = {
+                str(key[1]): left(middleware.groups, key, now)
+                for key in list(middleware.groups._slots)
+                if isinstance(key, tuple) and key[0] == bot.id
+            }
+            return left(middleware.overall, bot.id, now), groups, middleware.groups.limit
+    return None, {}, None

@@ -23,9 +23,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pydantic import BaseModel, ConfigDict
+
 if TYPE_CHECKING:
     from table.store.journal import Journal, Prefetch
-    from table.store.updates import Subject
+
+
+class Subject(BaseModel):
+    """Whom a bot message is about: the player whose command or tap it answers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    name: str
+    username: str | None = None
 
 
 class Person(Protocol):

@@ -144,12 +144,8 @@ from table.store.flows import (
 )
 from table.store.hidden import HiddenRecord, HiddenStore
 from table.store.inline import OFFER_TTL, PLAYS_CAP, InlineStore, offer_key, plays_key
-from table.store.journal import (
-    Journal,
-    Prefetch,
-    ReplayDice,
-    update_secret,
-)
+from table.store.journal import Journal, Prefetch, ReplayDice
+from table.store.journaled import update_secret
 from table.store.log import LogEntry, LogStore
 from table.store.scripts import Bound
 from table.store.sheets import PlayerSheet, SheetOwner, SheetStore

@@ -38,25 +38,38 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from table.redis_urls import CLUSTER_SCHEMES
 from table.scope import Campaign, Scope
-from table.store import journal
+from table.store import journaled
+from table.store.limits import (
+    ABOUT_CAP as ABOUT_CAP,
+)
+from table.store.limits import (
+    ACTORS_KEPT as ACTORS_KEPT,
+)
+from table.store.limits import (
+    CHAT_TTL as CHAT_TTL,
+)
+from table.store.limits import (
+    FLOW_ID_BYTES as FLOW_ID_BYTES,
+)
+from table.store.limits import (
+    FLOW_TTL as FLOW_TTL,
+)
+from table.store.limits import (
+    HIDDEN_CAP as HIDDEN_CAP,
+)
+from table.store.limits import (
+    LOG_CAP as LOG_CAP,
+)
+from table.store.limits import (
+    LOG_TTL as LOG_TTL,
+)
+from table.store.limits import (
+    PREFIX as PREFIX,
+)
+from table.store.scripts import Batch
 
 log = logging.getLogger("table.store")
 _T = TypeVar("_T")
-
-PREFIX = "sdb"
-FLOW_TTL = 86_400
-LOG_CAP = 200
-# A chat's roll log is forgotten after a quiet season; each roll starts the clock again.
-LOG_TTL = 90 * 86_400
-# How many of the bot's messages in a chat remember whom they are about (a reply to an
-# older one targets nobody): a few evenings of results.
-ABOUT_CAP = 500
-# A chat's table (settings, sheets, hidden rolls) and a Storyteller's campaign list are
-# forgotten after a year without a single update there; every update starts the clock again.
-CHAT_TTL = 365 * 86_400
-HIDDEN_CAP = 200  # hidden rolls kept per chat: the oldest goes when one more is made
-ACTORS_KEPT = 480  # a flow's "version:user" pairs, in characters: the last 20-odd steps
-FLOW_ID_BYTES = 9  # token_urlsafe(9) is exactly 12 characters, 72 random bits
 
 # A connection is made rarely (the pool keeps them); a busy host or a cluster's first slot
 # map can take a second to accept one, and an unreachable Redis is refused at once anyway.
@@ -100,7 +113,7 @@ class RedisUnavailable(RedisConnectionError):
 # Where a frame's code lives: the Redis client, or code of the bot's own (anything else, the
 # standard library and asyncio, is passed over when judging where an error was raised).
 _CLIENT = "redis"
-_OURS = ("bot", "handlers", "rules", "localapi", "tests")
+_OURS = ("table", "bot", "handlers", "rules", "localapi", "tests")
 
 
 def raised_in_client(error: BaseException) -> bool:
@@ -318,8 +331,6 @@ class StoreBase:
     """The client every part of the Store shares, and the WATCH transaction they use."""
 
     def __init__(self, redis: Redis) -> None:
-        from table.store.scripts import Batch  # it reads this module's constants
-
         self.redis = redis
         self.cluster = is_cluster(redis)
         # The scripts' calls in one turn of the event loop go together; a cluster sends each
@@ -357,4 +368,4 @@ class StoreBase:
         is journaled in the same transaction (:mod:`table.store.journal`), so a re-run of the
         update after a crash does not write twice."""
         watched = [keys] if isinstance(keys, str) else keys
-        return await journal.transaction(self.scope, self.redis, watched, apply)
+        return await journaled.transaction(self.scope, self.redis, watched, apply)

@@ -19,47 +19,17 @@ from __future__ import annotations
 
 import itertools
 import secrets
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from table.store.base import PREFIX, StoreBase, tag
+from table.store.lease import Lease as Lease
+from table.store.lease import Window as Window
 from table.store.scripts import Lua, as_int
 
 # One send's slot in every window named (lua/reserve.lua).
 RESERVE = Lua(
     "reserve", keys=(), args=("member",), key_list="windows", arg_list="limits", reply=as_int
 )
-
-# A window the send must keep: the group (None for the bot's overall one), limit, seconds.
-Window = tuple[int | str | None, int, float]
-
-# How long after its slot a lease may still be taken: about the time a command's handling
-# takes. A send later than that reserves a slot of its own (and the lease is handed back).
-LEASE_FRESH = 0.25
-
-
-@dataclass
-class Lease:
-    """A send slot reserved for the update ahead (``begin_update``): the windows it holds (the
-    group or None, as :data:`Window`), its member in their sets, and when (``time.monotonic``)
-    the slot comes."""
-
-    windows: tuple[int | str | None, ...]
-    member: str
-    at: float
-    taken: bool = False
-
-    def take(self, windows: Sequence[Window]) -> float | None:
-        """Seconds to wait for the leased slot if it fits a send keeping ``windows`` and is
-        fresh; None if the send reserves its own."""
-        now = time.monotonic()
-        if self.taken or tuple(chat for chat, _l, _p in windows) != self.windows:
-            return None
-        if now > self.at + LEASE_FRESH:
-            return None
-        self.taken = True
-        return max(0.0, self.at - now)
 
 
 def budget_key(bot_id: int, chat_id: int | str | None) -> str:

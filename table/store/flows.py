@@ -24,7 +24,7 @@ from redis.asyncio.client import Pipeline
 
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 from table.scope import Scope
-from table.store import journal
+from table.store import journaled
 from table.store.base import (
     ACTORS_KEPT,
     FLOW_ID_BYTES,
@@ -39,6 +39,7 @@ from table.store.base import (
     stats_key,
     tag,
 )
+from table.store.journal import dump_spent
 from table.store.log import LogEntry, LogStore, log_args
 from table.store.scripts import Lua, as_bool, as_int, as_is, flag
 from table.store.sheets import npc_field, npc_name_field, parse_sheet, player_field
@@ -428,7 +429,7 @@ class FlowStore(LogStore):
         ttl: int = FLOW_TTL,
     ) -> Flow:
         """A new flow and its log lines in one round-trip (the ≤ 3 budget of docs/product.md §5),
-        recorded in the running update's journal as :func:`journal.pipeline` does."""
+        recorded in the running update's journal as :func:`journaled.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
         record = self.scope.journal
         if record is not None and f":{tag(chat_id)}:" not in record.key:
@@ -436,7 +437,7 @@ class FlowStore(LogStore):
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Flow, record.decode(record.steps[step]))
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         await self._create_flow(
             flow=flow_key(chat_id, flow.id),
             log=log_key(chat_id),
@@ -496,14 +497,14 @@ class FlowStore(LogStore):
         running = self.scope.journal
         spending = running.spending if running is not None else []
         record = (
-            (f"sp:{flow.id}:{expected_version}", journal.dump_spent(spending))
+            (f"sp:{flow.id}:{expected_version}", dump_spent(spending))
             if running is not None and spending
             else ("", "")
         )
         spending.clear()
         where, mark = step_mark(self.scope, flow, expected_version)
         named = spend.name_field() or ("", "")
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         reply = await self._advance_spending(
             flow=flow_key(flow.chat_id, flow.id),
             sheets=skey,
@@ -616,7 +617,7 @@ class FlowStore(LogStore):
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Live | None, record.decode(record.steps[step]))
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         made = await self._create_live(
             live=live_key(flow.chat_id, name),
             flow=flow_key(flow.chat_id, flow.id),
@@ -737,7 +738,7 @@ class FlowStore(LogStore):
             "new_flow": none_key(flow.chat_id),
             **dict.fromkeys(("new_kind", "new_chat", "new_owner", "new_data", "new_ttl"), ""),
         }
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         reply = await self._advance(
             flow=flow_key(flow.chat_id, flow.id),
             log=log_key(flow.chat_id),
@@ -759,7 +760,7 @@ class FlowStore(LogStore):
     async def keep_screen(self, flow: Flow, screen: Screen) -> None:
         """What a closed flow's message now shows (a hand-off drew another flow into it), so a
         late tap on the old buttons redraws the message instead of finding it dead."""
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         await self._keep_screen(
             flow=flow_key(flow.chat_id, flow.id), screen=screen.model_dump_json()
         )
@@ -862,7 +863,7 @@ class FlowStore(LogStore):
                 return None
             current = new_sheet(spend.system)
         updated = spend.change(current)
-        journal.note_spent(self.scope, spend.field(), current, updated)
+        journaled.note_spent(self.scope, spend.field(), current, updated)
         return updated
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
 from table import stats
-from table.store import journal
+from table.store import journaled
 from table.store.base import (
     CHAT_TTL,
     HIDDEN_CAP,
@@ -120,7 +120,7 @@ class HiddenStore(LogStore):
         """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
         # Inside an update the number is journaled too, so a re-run keeps it.
         key = hidden_seq_key(chat_id)
-        return await journal.once(self.scope, self.redis, lambda: self._count(key))
+        return await journaled.once(self.scope, self.redis, lambda: self._count(key))
 
     async def _count(self, key: str) -> int:
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -132,7 +132,7 @@ class HiddenStore(LogStore):
     async def save_hidden(self, record: HiddenRecord, entry: LogEntry) -> None:
         """The hidden roll and its log line (which must carry no result) in one round-trip,
         once for its number however often the update runs."""
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         await self._save_hidden(
             hidden=hidden_key(record.chat_id),
             log=log_key(record.chat_id),

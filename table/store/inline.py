@@ -35,7 +35,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from rules.sheet import Sheet, new_sheet, to_json
-from table.store import journal
+from table.store import journaled
 from table.store.base import CHAT_TTL, FLOW_ID_BYTES, PREFIX, log_key, sheet_key, tag
 from table.store.flows import SheetSpend
 from table.store.journal import Spent, dump_spent, give_back, load_spent, spent_between
@@ -138,7 +138,7 @@ class InlineStore(LogStore):
     async def choose_play(self, user_id: int, chat_id: int) -> bool:
         """Make one of the player's groups the campaign of their inline rolls; False when it
         is not one of theirs (a forged or forgotten button)."""
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         key = plays_key(user_id)
 
         async def apply(pipe: Pipeline) -> bool:
@@ -154,7 +154,7 @@ class InlineStore(LogStore):
     async def put_offers(self, home: int, offers: Mapping[str, str]) -> None:
         """Keep the offers of one inline answer (id → JSON) for ``OFFER_TTL``: a re-run of
         the query makes new ones, and the unchosen ones expire unseen."""
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         if not offers:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -184,7 +184,7 @@ class InlineStore(LogStore):
         spend the sheet cannot pay raises ``RulesInputError`` and writes nothing. Inside an
         update, what the roll paid is written down for a drop to give back (module
         docstring)."""
-        journal.forget(self.scope)
+        journaled.forget(self.scope)
         okey, skey = offer_key(home, offer_id), sheet_key(home)
         running = self.scope.journal
         by = running.key if running is not None else ""

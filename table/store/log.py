@@ -22,7 +22,7 @@ from redis.asyncio.client import Pipeline
 
 from table import fairness, stats
 from table.scope import Scope
-from table.store import journal
+from table.store import journaled
 from table.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key, stats_key
 from table.store.scripts import Lua, as_int
 
@@ -99,7 +99,7 @@ def stored(scope: Scope, entries: Iterable[LogEntry]) -> list[str]:
         for e in entries
     ]
     if lines:
-        journal.note_rolled(scope)
+        journaled.note_rolled(scope)
     return lines
 
 
@@ -111,7 +111,7 @@ def _prepared(scope: Scope, entries: Sequence[LogEntry]) -> tuple[list[str], str
         for e in entries
     ]
     if dumped:
-        journal.note_rolled(scope)
+        journaled.note_rolled(scope)
     return [dump(item) for item in dumped], packed(stats.tally(dumped), len(dumped))
 
 
@@ -141,7 +141,7 @@ class LogStore(StoreBase):
         self._count_tally.queue(pipe, stats=stats_key(chat_id), tally=counted)
 
     async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
-        await journal.pipeline(
+        await journaled.pipeline(
             self.scope, self.redis, lambda pipe: self._queue_log(pipe, chat_id, (entry,)), None
         )
 

@@ -37,7 +37,7 @@ from redis.asyncio.client import Pipeline
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
-from table.store.base import ABOUT_CAP, ACTORS_KEPT, CHAT_TTL, LOG_TTL
+from table.store.limits import ABOUT_CAP, ACTORS_KEPT, CHAT_TTL, LOG_TTL
 
 R = TypeVar("R")
 

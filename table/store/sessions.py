@@ -19,7 +19,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
-from table.store import journal
+from table.store import journaled
 from table.store.base import CHAT_TTL, PREFIX, StoreBase, chat_key, tag
 from table.store.chats import ChatSettings, parse_chat_settings
 
@@ -85,7 +85,7 @@ async def start_session(
         pipe.expire(keys[1], CHAT_TTL)
         return asdict(record), True
 
-    data, started = await journal.transaction(store.scope, store.redis, keys, apply)
+    data, started = await journaled.transaction(store.scope, store.redis, keys, apply)
     return SessionRecord(**data), started
 
 
@@ -113,7 +113,7 @@ async def end_session(store: StoreBase, chat_id: int, now: float) -> SessionReco
         pipe.expire(keys[1], CHAT_TTL)
         return asdict(record)
 
-    data = await journal.transaction(store.scope, store.redis, keys, apply)
+    data = await journaled.transaction(store.scope, store.redis, keys, apply)
     return None if data is None else SessionRecord(**data)
 
 

@@ -44,10 +44,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 from redis.asyncio.client import Pipeline
 
 from rules.sheet import to_json
+from table.scope import Subject as Subject
 from table.store.base import (
     PREFIX,
     StoreBase,
@@ -75,16 +76,6 @@ JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 LOCK_TTL_MS = 15_000
 MAX_ATTEMPTS = 5  # an update that failed this often is finished, so a poisoned one cannot loop
 DONE_SWEEP = 64  # the finished updates are swept of the old ones each time they grow by this
-
-
-class Subject(BaseModel):
-    """Whom a bot message is about: the player whose command or tap it answers."""
-
-    model_config = ConfigDict(frozen=True)
-
-    user_id: int
-    name: str
-    username: str | None = None
 
 
 def about_member(message_id: int, subject: Subject) -> str:

@@ -23,8 +23,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from bot import delivery, metrics
 from bot.app import create_dispatcher
 from bot.delivery import Delivery
-from bot.metrics import MetricsMiddleware
-from bot.middlewares import ChatBusy
+from bot.middlewares import ChatBusy, MetricsMiddleware
 from bot.session import RetryMiddleware
 from bot.settings import Settings
 from bot.version import version

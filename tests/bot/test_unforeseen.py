@@ -21,7 +21,7 @@ from bot.settings import Settings
 from localapi.server import ChatMessage, FakeBotApi, FakeChat
 from rules.sheet import Sheet, SheetSystem, from_json
 from table.store import STORAGE_ERRORS, Store, sheet_key
-from table.store.journal import note_spent
+from table.store.journaled import note_spent
 from table.store.sheets import player_field
 from tests.bot.sessions import bot_without_pauses
 from tests.conftest import RedisServer
