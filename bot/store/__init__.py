@@ -131,6 +131,7 @@ from bot.store.base import (
 from bot.store.budget import BudgetStore, budget_key
 from bot.store.chats import ChatSettings, ChatStore, parse_chat_settings
 from bot.store.flows import (
+    AlsoMoved,
     AlsoStep,
     Flow,
     FlowState,
@@ -175,6 +176,7 @@ __all__ = [
     "PREFIX",
     "REDIS_ERRORS",
     "STORAGE_ERRORS",
+    "AlsoMoved",
     "AlsoStep",
     "Begun",
     "ChatSettings",

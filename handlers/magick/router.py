@@ -30,7 +30,7 @@ from bot.names import roller_name
 from bot.parsing import ArgumentsError, MagickArguments, parse_magick_arguments, tokenize
 from bot.runner import SheetMoved as _SheetMoved
 from bot.runner import spending
-from bot.store import Flow, LogEntry, SheetSpend, Store
+from bot.store import AlsoMoved, AlsoStep, Flow, LogEntry, SheetSpend, Store
 from bot.traits import TraitNameError, resolve
 from bot.wizard import Choices
 from handlers.magick import view
@@ -271,18 +271,24 @@ async def _cast_typed(
     user_id: int,
     rng: Rng | None,
 ) -> None:
-    """The typed Effect is rolled at once and its cost paid with the message that shows it."""
+    """The typed Effect is rolled at once and its cost paid with the message that shows it;
+    a point of Willpower in a fight is marked on the round in the same transaction (§A.7,
+    once a turn)."""
     for _attempt in range(SHEET_RETRIES):
         try:
+            turn = await _turn(store, message.chat.id, state, sheet)
+            also = _marked(state, turn)
             after, before, changed = _cast(state, sheet, profile, rng)
             entries = effect_entries(after)
             spend = SheetSpend(user_id, SheetSystem.MAGE, _only_if(before, changed))
             flow, _stored = await store.create_flow_spending(
-                after, message.chat.id, user_id, spend, entries=entries
+                after, message.chat.id, user_id, spend, entries=entries, also=also
             )
         except _Refused as refused:
             await message.answer(refused.text)
             return
+        except AlsoMoved:
+            continue
         except _SheetMoved:
             reread = await store.load_sheet(message.chat.id, user_id, SheetSystem.MAGE)
             if reread is None:
@@ -367,6 +373,36 @@ def _cast(
         }
     )
     return cast, sheet, after
+
+
+def _pays_willpower(state: EffectFlow, sheet: Sheet | None) -> bool:
+    """Whether this roll of the Effect takes a point of Willpower off the sheet: its first,
+    with the point chosen, on a sheet that tracks Willpower."""
+    return (
+        state.rolls == 0
+        and state.willpower
+        and sheet is not None
+        and sheet.willpower_current is not None
+    )
+
+
+async def _turn(
+    store: Store, chat_id: int, state: EffectFlow, sheet: Sheet | None
+) -> bot_combat.WillpowerTurn | None:
+    """The caster's turn in the chat's fight, read only for a roll that pays Willpower."""
+    if not _pays_willpower(state, sheet):
+        return None
+    return await bot_combat.read_willpower_turn(store, chat_id, state.user_id, None)
+
+
+def _marked(state: EffectFlow, turn: bot_combat.WillpowerTurn | None) -> AlsoStep | None:
+    """The round's mark of the caster's point of Willpower, stored with the cast; a second
+    point in the same turn of a fight is refused (§A.7 S0 «только один раз за ход»)."""
+    if turn is None:
+        return None
+    if turn.spent:
+        raise _Refused(rolling.willpower_spent_text(state.caster, turn.round_no))
+    return turn.mark.step if turn.mark is not None else None
 
 
 def _check_first_costs(state: EffectFlow, sheet: Sheet, profile: Profile, first: bool) -> None:
@@ -487,6 +523,7 @@ class Presser:
 
     runs_game: bool = False
     sheet: Sheet | None = None
+    turn: bot_combat.WillpowerTurn | None = None  # the caster's turn, for a cast with Willpower
 
 
 _FOR_THE_STORYTELLER = (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
@@ -505,7 +542,10 @@ async def effect_read(reading: runner.Reading[EffectFlow, MagickCallback]) -> Pr
         sheet = await reading.store.load_sheet(
             reading.flow.chat_id, state.user_id, SheetSystem.MAGE
         )
-    return Presser(runs_game=storyteller, sheet=sheet)
+    turn = None
+    if action in (MagickAction.CAST, MagickAction.NEXT_ROLL):
+        turn = await _turn(reading.store, reading.flow.chat_id, state, sheet)
+    return Presser(runs_game=storyteller, sheet=sheet, turn=turn)
 
 
 def effect_step(
@@ -531,12 +571,12 @@ def _effect_step(
     if action is MagickAction.BACKLASH:
         if state.stage is not Stage.CAST or not state.paradox:
             raise _Refused(render.invalid_button_text())
-        return _paid(state, known.read.sheet, profile, rng, mode="backlash")
+        return _paid(state, known.read, profile, rng, mode="backlash")
     if action in (MagickAction.NEXT_ROLL, MagickAction.ABANDON):
         if state.stage is not Stage.RITUAL:
             raise _Refused(render.invalid_button_text())
         mode = "abandon" if action is MagickAction.ABANDON else "cast"
-        return _paid(state, known.read.sheet, profile, rng, mode=mode)
+        return _paid(state, known.read, profile, rng, mode=mode)
     if action in _ALLOCATING:
         if state.stage not in (Stage.CAST, Stage.BACKLASH):
             raise _Refused(render.invalid_button_text())
@@ -546,7 +586,7 @@ def _effect_step(
     elif state.stage is not Stage.SETUP:
         raise _Refused(render.invalid_button_text())
     elif action is MagickAction.CAST:
-        return _paid(state, known.read.sheet, profile, rng, mode="cast")
+        return _paid(state, known.read, profile, rng, mode="cast")
     else:
         after = SETUP.choose(state, action, x, profile)
     return runner.Advance(state=after, close=after.stage is Stage.CANCELLED)
@@ -566,22 +606,28 @@ _ALLOCATING = (
 
 
 def _paid(
-    state: EffectFlow, sheet: Sheet | None, profile: Profile, rng: Rng | None, *, mode: str
+    state: EffectFlow, read: Presser, profile: Profile, rng: Rng | None, *, mode: str
 ) -> runner.Outcome[EffectFlow]:
     """«Сотворить», a ritual's next roll or its end, «Отдача»: the dice, then the flow and
-    the caster's sheet together, and only on the sheet the dice were cast for."""
+    the caster's sheet together, and only on the sheet the dice were cast for (with the
+    round's mark of a point of Willpower spent in a fight, §A.7)."""
+    sheet = read.sheet
     if sheet is None or sheet.arete is None:
         raise _Refused(view.no_arete_text())
     entries: list[LogEntry] = []
+    also = None
     if mode == "backlash":
         after, changed = _backlash(state, sheet, profile, rng)
     elif mode == "abandon":
         after, changed = _abandon(state, sheet, profile)
     else:
+        if _pays_willpower(state, sheet) and read.turn is not None:
+            _marked(state, read.turn)  # refuses a second point in the turn
+            also = read.turn.mark
         after, _before, changed = _cast(state, sheet, profile, rng)
         entries = effect_entries(after)
     spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-    return runner.Advance(state=after, spends=spending(spend), entries=tuple(entries))
+    return runner.Advance(state=after, spends=spending(spend), entries=tuple(entries), also=also)
 
 
 def _draw_effect(
