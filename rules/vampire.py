@@ -141,9 +141,13 @@ class CelerityActions:
     blood: int
 
 
-def celerity_actions(celerity: int, wanted: int, blood: int) -> CelerityActions:
+def celerity_actions(
+    celerity: int, wanted: int, blood: int, *, generation: int | None = None
+) -> CelerityActions:
     """Up to ``celerity`` extra actions a turn, a blood point each; asking for more than the
-    Discipline gives, or than the pool pays, is ``E_RANGE``."""
+    Discipline gives (``E_RANGE`` on ``wanted``), than the pool pays (on ``blood``), or —
+    with the ``generation`` given — than the Generation lets a turn spend (on ``generation``)
+    changes nothing."""
     dots = check_int(celerity, "celerity", 0, 10)
     extra = check_int(wanted, "wanted", 0, 10)
     have = check_int(blood, "blood", 0, 100)
@@ -152,6 +156,9 @@ def celerity_actions(celerity: int, wanted: int, blood: int) -> CelerityActions:
     cost = extra
     if cost > have:
         raise RulesInputError(ErrorCode.RANGE, "blood", f"{have} < {cost}")
+    if generation is not None and cost > blood_per_turn(generation):
+        limit = blood_per_turn(generation)
+        raise RulesInputError(ErrorCode.RANGE, "generation", f"{cost} > {limit} a turn")
     return CelerityActions(extra, cost)
 
 

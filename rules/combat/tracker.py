@@ -43,6 +43,7 @@ from rules.errors import (
     parse_enum,
 )
 from rules.profiles import CombatOptions
+from rules.vampire import celerity_actions
 
 MAX_FIGHTERS = 24  # a tracker message stays far below Telegram's 4096 characters
 MAX_ACTIONS = 5  # §A.9 multiple actions: more than five is a typo, not a plan
@@ -82,6 +83,11 @@ class Fighter(BaseModel):
     # §A.7 S0 «Вы можете сделать это только один раз за ход»: the round number in which the
     # fighter last spent a point of Willpower (0: never).
     willpower_round: int = 0
+    # §B.13 Celerity («Стремительность»): its dots as the sheet had them when the fighter
+    # joined (the tracker offers it), and the extra actions bought with blood this round —
+    # on top of the declared ones, at full pools, acted after them.
+    celerity: int = 0
+    hastened: int = 0
 
     @property
     def score(self) -> int:
@@ -134,7 +140,13 @@ class Round(BaseModel):
         fighter = self.fighter(key)
         if fighter is None or self.stunned(key):
             return True
-        return number > fighter.actions - fighter.defences
+        return fighter.actions - fighter.defences < number <= fighter.actions
+
+    def hastened_action(self, slot: tuple[str, int]) -> bool:
+        """Whether a slot is one of Celerity's extra actions (§B.13): after the declared ones,
+        its pool whole (never split with them)."""
+        fighter = self.fighter(slot[0])
+        return fighter is not None and slot[1] > fighter.actions
 
     def ranked(self) -> tuple[Fighter, ...]:
         """Everyone as the tracker lists them: the round's order once fixed, else by score."""
@@ -332,6 +344,35 @@ def more_actions(current: Round, key: str) -> Round:
     return current.model_copy(update={"fighters": fighters})
 
 
+def with_celerity(current: Round, key: str, dots: int) -> Round:
+    """A vampire's dots of Celerity as their sheet has them (§B.13), so the tracker offers
+    its extra actions on their declaration; 0 takes the offer away."""
+    current, key = _round(current), _key(key)
+    check_int(dots, "celerity", 0, 10)
+    fighters = tuple(
+        f.model_copy(update={"celerity": dots}) if f.key == key else f for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})
+
+
+def hasten(current: Round, key: str, celerity: int, blood: int, generation: int | None) -> Round:
+    """§B.13 Celerity on the declarer's turn: one extra action more this round for a point of
+    blood (``blood``: the pool now, before it is paid), up to the Discipline's dots and the
+    blood the Generation lets a turn spend (:func:`rules.vampire.celerity_actions`; its
+    ``E_RANGE`` names which limit stopped it)."""
+    current, key = _round(current), _key(key)
+    fighter = current.fighter(key)
+    if current.declarer() != key or fighter is None:
+        raise RulesInputError(ErrorCode.STATE, "declarer", key)
+    have = check_int(blood, "blood", 0, 100)
+    wanted = fighter.hastened + 1
+    celerity_actions(celerity, wanted, have + fighter.hastened, generation=generation)
+    fighters = tuple(
+        f.model_copy(update={"hastened": wanted}) if f.key == key else f for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})
+
+
 def _settle(current: Round) -> Round:
     """Move on when a phase has nobody left in it: a stunned declarer declares nothing and
     a skipped slot (:meth:`Round.skipped`) is passed over, so the tracker moves by itself."""
@@ -340,7 +381,11 @@ def _settle(current: Round) -> Round:
             break
         current = current.model_copy(update={"declared": current.declared + 1})
     if current.phase is Phase.DECLARE and current.declared >= len(current.order):
-        actions = {k: f.actions for k in current.order if (f := current.fighter(k)) is not None}
+        actions = {
+            k: f.actions + f.hastened
+            for k in current.order
+            if (f := current.fighter(k)) is not None
+        }
         schedule = build_turn_schedule(current.order, actions)
         current = current.model_copy(
             update={
@@ -471,6 +516,7 @@ def new_round(
                     "waiting": False,
                     "defences": 0,
                     "defended": 0,
+                    "hastened": 0,
                 }
             )
         )

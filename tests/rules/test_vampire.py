@@ -192,3 +192,10 @@ def test_blood_drunk_stops_at_the_generations_pool() -> None:
     assert gain_blood(sheet, 5).blood == 11
     no_generation = set_trait(new_sheet("dark-ages"), "blood", 9)
     assert gain_blood(no_generation, 5).blood == 14
+
+
+def test_celerity_within_the_generation_s_blood_a_turn() -> None:
+    assert celerity_actions(3, 2, 5, generation=9) == CelerityActions(2, 2)
+    with pytest.raises(RulesInputError) as info:
+        celerity_actions(3, 3, 5, generation=9)  # the 9th spends two a turn
+    assert info.value.field == "generation"

@@ -29,7 +29,7 @@ from bot.store import ChatSettings, Store
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, ROUND_TTL, InitFlow
 from handlers.combat.tracker.steps import current_round, initiative_modifier, read_tracks
-from handlers.combat.tracker.tap import TAP, refusal_of, sheet_base
+from handlers.combat.tracker.tap import TAP, refusal_of, sheet_base, sheet_celerity
 from rules.combat import tracker
 from rules.combat.tracker import Round
 from rules.dice import Rng
@@ -109,6 +109,7 @@ async def _npc_change(
     # a copy joins with its own untouched health; a lone NPC with the sheet's
     lone = names == [npc] and npc_sheet is not None
     modifier = initiative_modifier(profile, npc_sheet.health if lone and npc_sheet else None)
+    celerity = sheet_celerity(npc_sheet) if lone else 0
 
     def change(current: Round) -> Round:
         for name in names:
@@ -120,6 +121,7 @@ async def _npc_change(
                 rng=rng,
                 modifier=modifier,
             )
+            current = tracker.with_celerity(current, tracker.npc_key(name), celerity)
         return current
 
     return change
@@ -155,8 +157,10 @@ async def _player_change(
     name, user_id, base = roller_name(message, user), user.id, own
     modifier = initiative_modifier(profile, sheet.health if sheet else None)
 
+    celerity = sheet_celerity(sheet)
+
     def change(current: Round) -> Round:
-        return tracker.join(
+        joined = tracker.join(
             current,
             key=tracker.player_key(user_id),
             name=name,
@@ -165,6 +169,7 @@ async def _player_change(
             rng=rng,
             modifier=modifier,
         )
+        return tracker.with_celerity(joined, tracker.player_key(user_id), celerity)
 
     return change
 
