@@ -57,6 +57,17 @@ def blood_per_turn(generation: int | None) -> int:
     return GENERATIONS[_generation(generation)][1]
 
 
+# ----- Torpor -----
+
+
+def torpid(track: HealthTrack) -> bool:
+    """A vampire's track at «Без Сознания» (§B.13, torpor [P]): not unconscious but in
+    torpor, which bashing and lethal past it only prolong (:func:`rules.health.apply_damage`
+    with ``undead``); a level mended with blood wakes them. Final Death is the dead track."""
+    check_type(track, HealthTrack, "track")
+    return not track.dead and len(track.boxes) >= TRACK_SIZE
+
+
 # ----- Healing with blood -----
 
 

@@ -54,6 +54,7 @@ from rules.sheet import (
     TraitCode,
     Virtue,
     catalogue,
+    is_vampire,
     system_of,
     trait_code,
     trait_range,
@@ -138,7 +139,7 @@ def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
     lines += _section(_("Spheres"), Sphere, sheet, lang)
     lines += _mage_pool_lines(sheet, lang)
     if sheet.health != HealthTrack():
-        lines.append(health_line(sheet.health))
+        lines.append(health_line(sheet.health, vampire=is_vampire(sheet)))
     return lines
 
 

@@ -88,6 +88,10 @@ class Fighter(BaseModel):
     # on top of the declared ones, at full pools, acted after them.
     celerity: int = 0
     hastened: int = 0
+    # §B.13: a vampire (from the sheet when they joined), and whether they lie in torpor
+    # (their track at «Без Сознания», set from the health the tracker reads): passed over.
+    vampire: bool = False
+    torpor: bool = False
 
     @property
     def score(self) -> int:
@@ -128,6 +132,12 @@ class Round(BaseModel):
             return False
         return fighter.stunned_through >= self.number or Condition.STUNNED in fighter.conditions
 
+    def out(self, key: str) -> bool:
+        """Whether ``key`` takes no action this round: stunned (§B.11) or a vampire in torpor
+        (§B.13)."""
+        fighter = self.fighter(key)
+        return self.stunned(key) or (fighter is not None and fighter.torpor)
+
     def has_defence(self, key: str) -> bool:
         """A declared defensive manoeuvre not yet used against an attack (§B.3 step 2)."""
         fighter = self.fighter(key)
@@ -138,7 +148,7 @@ class Round(BaseModel):
         rolled against an attack, not on its own turn."""
         key, number = slot
         fighter = self.fighter(key)
-        if fighter is None or self.stunned(key):
+        if fighter is None or self.out(key):
             return True
         return fighter.actions - fighter.defences < number <= fighter.actions
 
@@ -177,7 +187,7 @@ class Round(BaseModel):
         """S4 «Прерывание - отмена не разыгранных действий»: someone who has not acted yet
         this turn and still has a declared action waiting, while another acts."""
         actor = self.actor()
-        if actor is None or actor[0] == key or self.acted(key) or self.stunned(key):
+        if actor is None or actor[0] == key or self.acted(key) or self.out(key):
             return False
         return any(k == key for k, _n in self.schedule[self.step :])
 
@@ -344,15 +354,31 @@ def more_actions(current: Round, key: str) -> Round:
     return current.model_copy(update={"fighters": fighters})
 
 
-def with_celerity(current: Round, key: str, dots: int) -> Round:
-    """A vampire's dots of Celerity as their sheet has them (§B.13), so the tracker offers
-    its extra actions on their declaration; 0 takes the offer away."""
+def with_vampire(current: Round, key: str, celerity: int) -> Round:
+    """A vampire in the fight (§B.13), with their dots of Celerity as their sheet has them,
+    so the tracker offers its extra actions on their declaration and knows their torpor."""
     current, key = _round(current), _key(key)
-    check_int(dots, "celerity", 0, 10)
+    check_int(celerity, "celerity", 0, 10)
     fighters = tuple(
-        f.model_copy(update={"celerity": dots}) if f.key == key else f for f in current.fighters
+        f.model_copy(update={"celerity": celerity, "vampire": True}) if f.key == key else f
+        for f in current.fighters
     )
     return current.model_copy(update={"fighters": fighters})
+
+
+def set_torpor(current: Round, torpid: frozenset[str]) -> Round:
+    """§B.13: the vampires among ``torpid`` lie in torpor and are passed over (their
+    declaration, their actions, an Interruption); the others are awake again."""
+    current = _round(current)
+    changed = tuple(
+        f.model_copy(update={"torpor": f.vampire and f.key in torpid})
+        if f.torpor != (f.vampire and f.key in torpid)
+        else f
+        for f in current.fighters
+    )
+    if changed == current.fighters:
+        return current
+    return _settle(current.model_copy(update={"fighters": changed}))
 
 
 def hasten(current: Round, key: str, celerity: int, blood: int, generation: int | None) -> Round:
@@ -377,7 +403,7 @@ def _settle(current: Round) -> Round:
     """Move on when a phase has nobody left in it: a stunned declarer declares nothing and
     a skipped slot (:meth:`Round.skipped`) is passed over, so the tracker moves by itself."""
     while current.phase is Phase.DECLARE and (declarer := current.declarer()) is not None:
-        if not current.stunned(declarer):
+        if not current.out(declarer):
             break
         current = current.model_copy(update={"declared": current.declared + 1})
     if current.phase is Phase.DECLARE and current.declared >= len(current.order):

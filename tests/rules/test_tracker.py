@@ -341,7 +341,7 @@ def test_celerity_buys_extra_actions_after_the_declared_ones() -> None:
     current = _round(("Вампир", 7, 4), ("Гуль", 5, 2))
     keys = {f.name: f.key for f in current.fighters}
     vampire, ghoul = keys["Вампир"], keys["Гуль"]
-    current = tracker.with_celerity(current, vampire, 2)
+    current = tracker.with_vampire(current, vampire, 2)
     current = tracker.start_declarations(current, rng=random.Random(1))
     current = tracker.declare(current, ghoul)
     assert current.declarer() == vampire
@@ -372,7 +372,7 @@ def test_celerity_buys_extra_actions_after_the_declared_ones() -> None:
 def test_celerity_is_bounded_by_the_pool_and_the_generation() -> None:
     current = _round(("Вампир", 7, 4))
     key = current.fighters[0].key
-    current = tracker.start_declarations(tracker.with_celerity(current, key, 3))
+    current = tracker.start_declarations(tracker.with_vampire(current, key, 3))
     assert refused(ErrorCode.RANGE, tracker.hasten, current, key, 3, 0, 12).field == "blood"
     once = tracker.hasten(current, key, 3, 5, 12)  # the 12th Generation: 1 blood a turn
     assert refused(ErrorCode.RANGE, tracker.hasten, once, key, 3, 4, 12).field == "generation"
@@ -381,9 +381,29 @@ def test_celerity_is_bounded_by_the_pool_and_the_generation() -> None:
 def test_a_declared_defence_stays_skipped_beside_celerity() -> None:
     current = _round(("Вампир", 7, 4))
     key = current.fighters[0].key
-    current = tracker.start_declarations(tracker.with_celerity(current, key, 1))
+    current = tracker.start_declarations(tracker.with_vampire(current, key, 1))
     current = tracker.hasten(current, key, 1, 5, 9)
     current = tracker.declare(current, key, defence=True)  # one action, a defence
     assert current.skipped((key, 1))
     assert not current.skipped((key, 2))
     assert current.actor() == (key, 2)
+
+
+def test_a_vampire_in_torpor_is_passed_over_and_wakes() -> None:
+    """§B.13: a vampire in torpor neither declares nor acts nor interrupts; the tracker
+    takes them back once blood mends a level. A mortal is never marked."""
+    current = _round(("Вампир", 7, 4), ("Гуль", 5, 2), ("Смертный", 3, 1))
+    keys = {f.name: f.key for f in current.fighters}
+    current = tracker.with_vampire(current, keys["Вампир"], 0)
+    current = tracker.start_declarations(current, rng=random.Random(1))
+    asleep = tracker.set_torpor(current, frozenset({keys["Вампир"], keys["Смертный"]}))
+    assert asleep.fighter(keys["Вампир"]).torpor  # type: ignore[union-attr]
+    assert not asleep.fighter(keys["Смертный"]).torpor  # type: ignore[union-attr]
+    asleep = tracker.declare(asleep, keys["Смертный"])
+    asleep = tracker.declare(asleep, keys["Гуль"])
+    assert asleep.phase is Phase.RESOLVE  # the vampire's declaration passed over
+    assert asleep.actor() == (keys["Гуль"], 1)
+    assert not asleep.can_interrupt(keys["Вампир"])
+    awake = tracker.set_torpor(asleep, frozenset())
+    assert not awake.fighter(keys["Вампир"]).torpor  # type: ignore[union-attr]
+    assert tracker.set_torpor(awake, frozenset()) is awake  # nothing changed, nothing moved

@@ -39,7 +39,7 @@ from handlers.combat.attack.router import open_panel
 from handlers.combat.tracker import view
 from handlers.combat.tracker.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.combat.tracker.flow import KIND, InitFlow, Note, NoteKind
-from handlers.combat.tracker.steps import initiative_modifier
+from handlers.combat.tracker.steps import initiative_modifier, with_health
 from rules import combat
 from rules.combat import tracker
 from rules.combat.situation import Condition
@@ -171,6 +171,14 @@ def sheet_celerity(sheet: Sheet | None) -> int:
     if sheet is None or not is_vampire(sheet):
         return 0
     return sheet.rating(Discipline.CELERITY) or 0
+
+
+def seated(current: Round, key: str, sheet: Sheet | None) -> Round:
+    """A fighter just joined, known for a vampire when their sheet is one (§B.13: Celerity
+    offered, torpor passed over); a mortal as joined."""
+    if sheet is None or not is_vampire(sheet):
+        return current
+    return tracker.with_vampire(current, key, sheet_celerity(sheet))
 
 
 def needs_storyteller(state: InitFlow, action: InitAction, x: int, presser: int) -> bool:
@@ -576,8 +584,10 @@ def _stand_up(state: InitFlow, key: str, known: Known[Table], rng: Rng | None) -
     )
     health = dict(state.health)
     if levels:
-        health[key] = apply_damage(sheet.health, DamageType.BASHING, levels, profile.combat).track
-    after = state.model_copy(update={"round": changed, "health": health, "note": note})
+        health[key] = apply_damage(
+            sheet.health, DamageType.BASHING, levels, profile.combat, undead=is_vampire(sheet)
+        ).track
+    after = with_health(state, health, round=changed, note=note)
     standing = changed.fighter(key)
     conditions = standing.conditions if standing is not None else ()
 
@@ -585,9 +595,10 @@ def _stand_up(state: InitFlow, key: str, known: Known[Table], rng: Rng | None) -
         now = set_conditions(now, conditions)
         if not levels:
             return now
-        return set_health(
-            now, apply_damage(now.health, DamageType.BASHING, levels, profile.combat).track
+        hurt = apply_damage(
+            now.health, DamageType.BASHING, levels, profile.combat, undead=is_vampire(now)
         )
+        return set_health(now, hurt.track)
 
     paid = SheetSpend(
         user_id=who.user_id or 0,
@@ -646,15 +657,13 @@ def _roll_in(
         rng=rng,
         modifier=initiative_modifier(known.profile, sheet.health if sheet else None),
     )
-    changed = tracker.with_celerity(changed, key, sheet_celerity(sheet))
+    changed = seated(changed, key, sheet)
     pending = tuple(p for p in state.pending if p[0] != actor.id)
     late = current.phase in (Phase.DECLARE, Phase.RESOLVE)
     health = dict(state.health)
     if sheet is not None:
         health[key] = sheet.health
-    after = state.model_copy(
-        update={"round": changed, "pending": pending, "health": health, "note": None}
-    )
+    after = with_health(state, health, round=changed, pending=pending, note=None)
     return Advance(state=after, answer=view.joined_late_text if late else None)
 
 

@@ -53,7 +53,7 @@ def _line(
     if current is not None:
         extras += _round_marks(current, fighter)
     if track is not None:
-        tag = sheet_text.health_tag(track)
+        tag = sheet_text.health_tag(track, vampire=fighter.vampire)
         if tag:
             extras.insert(0, tag)
     if extras:
@@ -69,6 +69,8 @@ def _round_marks(current: Round, fighter: Fighter) -> list[str]:
         marks.append("💫 " + sheet_text.condition_name(Condition.STUNNED))
     if current.has_defence(fighter.key) and current.phase in (Phase.RESOLVE, Phase.DECLARE):
         marks.append("🛡 " + _("defence declared"))
+    if fighter.torpor:
+        marks.append(_("passed over"))
     if fighter.hastened and current.phase in (Phase.DECLARE, Phase.RESOLVE):
         marks.append("⚡ " + _("Celerity +{n}").format(n=fighter.hastened))
     return marks
