@@ -53,7 +53,7 @@ from handlers.magick.flow import (
     Stage,
     conditions_difficulty,
 )
-from handlers.magick.tap import BARRIER
+from handlers.magick.tap import BARRIER, barrier_pool, no_barrier_dice
 from handlers.magick.tap import only_if as _only_if
 from rules import combat, magick
 from rules.d10 import Outcome
@@ -821,6 +821,9 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     if found is None:
         return
     user, sheet = found
+    if barrier_pool(sheet, profile) <= 0:  # §C.15: nothing to roll, so no crossing opens
+        await message.answer(no_barrier_dice(sheet, profile)())
+        return
     state = BarrierFlow(
         caster=roller_name(message, user),
         user_id=user.id,
