@@ -290,9 +290,21 @@ def saved_text(sheet: Sheet, owner: str, lang: Lang, entries: Sequence[BlockEntr
             shown.append("…")
             break
         shown.append(part)
-    return "✅ " + _("{name}'s sheet: {changes}").format(
+    saved = "✅ " + _("{name}'s sheet: {changes}").format(
         name=escape(owner), changes=" · ".join(shown)
     )
+    return "\n".join([*understood_lines(entries, lang, sheet.system), saved])
+
+
+def understood_lines(entries: Sequence[BlockEntry], lang: Lang, system: SheetSystem) -> list[str]:
+    """«Поняли «ловкасть» как «Ловкость»» for each name a slip away that was written as the
+    one trait it certainly means, above what was written (as a typed command says it)."""
+    lines: list[str] = []
+    for entry in entries:
+        if entry.typed is not None and entry.code is not None:
+            name = escape(display_name(entry.code, lang, system))
+            lines.append(render.understood_name_text(entry.typed, name))
+    return list(dict.fromkeys(lines))
 
 
 def _rating_text(sheet: Sheet, code: TraitCode, lang: Lang, typed: str = "") -> str:
