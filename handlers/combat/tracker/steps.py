@@ -156,7 +156,11 @@ def after_attack(opened: Open, profile: Profile, aftermath: Aftermath) -> Tracke
         return None
     after = with_health(state, tracks, round=changed, note=None)
     drawn = view.draw(flow.next(after), after, profile)
-    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), opened.live, drawn)
+    # A point of Willpower spent on the attack (an Interruption's) stands or falls with its
+    # mark on the round (docs/rules.md §A.7, once a turn): a tracker moved since stores neither.
+    strict = aftermath.willpower is not None
+    step = AlsoStep(flow, flow.version, after, screen_of(*drawn), strict=strict)
+    return TrackerStep(step, opened.live, drawn)
 
 
 def after_wound(
