@@ -20,6 +20,7 @@ RUN pip install --no-deps --require-hashes -r requirements.lock
 # The code runs from /app (PYTHONPATH), where bot/i18n.py finds locales/ beside it; localapi/
 # is the playground's Bot API server and page.
 COPY rules ./rules
+COPY table ./table
 COPY bot ./bot
 COPY handlers ./handlers
 COPY localapi ./localapi

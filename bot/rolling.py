@@ -930,6 +930,14 @@ def no_willpower_text(permanent: int) -> str:
     )
 
 
+def willpower_spent_text(name: str, round_no: int) -> str:
+    """S0 «Вы можете сделать это только один раз за ход»: the fight's round is the turn."""
+    return _(
+        "{name} has already spent Willpower in turn {n} of this fight: a point only once a "
+        "turn. The next turn frees it."
+    ).format(name=escape(name), n=round_no)
+
+
 def d6_helpless(sheet: Sheet, profile: Profile | None = None) -> bool:
     """S3 «Беспомощность» (§D.11, G-D20): no action of the character has a chance left — not
     even all their powers at once against the wounds they carry — and no luck dice. Which

@@ -850,7 +850,7 @@ async def _show_step(
         await safe_edit(message, text, markup)
     bot = press.context.bot
     also = outcome.also if isinstance(outcome, Advance) else None
-    if also is not None and bot is not None:
+    if also is not None and also.drawn is not None and bot is not None:
         await bot_live.redraw(bot, flow.chat_id, also.live, also.drawn)
     if isinstance(outcome, Advance) and outcome.ends_live is not None:
         await store.end_live(flow.chat_id, outcome.ends_live, flow.id)

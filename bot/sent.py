@@ -80,6 +80,7 @@ from table.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
 if TYPE_CHECKING:
     from aiogram import Bot
 
+    from table.scope import Scope
     from table.store import Store
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,13 @@ SendKey = tuple[str, str, str, int, int]  # chat, text, keyboard, reply target, 
 
 
 @dataclass
+def outbox_of(scope: Scope | None) -> Outbox | None:
+    """The outbox the update's scope carries (the scope is the application's, table/scope.py,
+    and holds it untyped)."""
+    box = scope.outbox if scope is not None else None
+    return box if isinstance(box, Outbox) else None
+
+
 class Outbox:
     """What the running update has sent to its own chat (the search's floor in this update),
     whom each message is about, and what its earlier runs in this process delivered anywhere
@@ -287,7 +295,7 @@ class LostSendGuard(BaseRequestMiddleware):
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
         scope = scope_of(bot)  # the update's, from the Bot it sends with (bot/scope.py)
-        box = scope.outbox if scope is not None and isinstance(scope.outbox, Outbox) else None
+        box = outbox_of(scope)
         send = method if isinstance(method, SendMessage) else None
         if scope is None or box is None or send is None:
             return await make_request(bot, method)

@@ -18,6 +18,7 @@ from babel.support import LazyProxy
 from rules.combat.situation import Condition
 from rules.health import DamageType, HealthLevel, HealthTrack, wound_penalty
 from rules.sheet import SheetSystem, TraitCode
+from rules.vampire import torpid
 from table.traits import Lang, NameProblem, TraitNameError, display_name
 
 # The marker every sheet message starts with, the «no sheet yet» answers too: a reply to such
@@ -62,13 +63,20 @@ def wounds_text(wound_penalty: int) -> str:
     return _("{n} for wounds").format(n=f"−{abs(wound_penalty)}")
 
 
-def health_line(track: HealthTrack) -> str:
+def torpor_text() -> str:
+    """§B.13: a vampire at «Без Сознания» is in torpor, not unconscious."""
+    return "💤 " + _("Torpor")
+
+
+def health_line(track: HealthTrack, *, vampire: bool = False) -> str:
     """§B.9: the level reached, its dice penalty, and the seven boxes (/ bashing, X lethal,
-    ✱ aggravated, as S4 marks them)."""
+    ✱ aggravated, as S4 marks them); a vampire at «Без Сознания» lies in torpor (§B.13)."""
     row = wound_penalty(track)
     boxes = [_BOX[b] for b in track.boxes] + ["·"] * (TRACK_BOXES - len(track.boxes))
     level = str(_LEVELS[row.level])
-    if not row.can_act:
+    if vampire and torpid(track):
+        state = torpor_text() + " — " + _("cannot act until blood mends a level")
+    elif not row.can_act:
         state = level + " — " + _("cannot act")
     elif row.penalty:
         state = f"{level} ({wounds_text(row.penalty)})"
@@ -88,13 +96,15 @@ def wheel_track(quintessence: int, paradox: int, size: int = WHEEL_SIZE) -> str:
     return "<code>" + "◆" * quintessence + "·" * free + "✶" * shown + "</code>"
 
 
-def health_tag(track: HealthTrack) -> str:
+def health_tag(track: HealthTrack, *, vampire: bool = False) -> str:
     """The health line cut to one tag for a list (the round tracker): nothing while healthy,
-    else the level with its penalty and the boxes (§B.9)."""
+    else the level with its penalty and the boxes (§B.9); a vampire's torpor (§B.13)."""
     row = wound_penalty(track)
     if not track.boxes and not track.dead:
         return ""
     level = str(_LEVELS[row.level])
+    if vampire and torpid(track):
+        level = torpor_text()
     boxes = "".join(_BOX[b] for b in track.boxes)
     if not row.can_act:
         return f"🩸 {level} [{boxes}]"

@@ -162,6 +162,7 @@ class DamageEvent(StrEnum):
     UPGRADED = "upgraded"  # a full track: a bashing box became lethal/aggravated
     INCAPACITATED = "incapacitated"  # reached Без Сознания on this application
     DIED = "died"  # «Мёртв»
+    TORPOR = "torpor"  # a vampire past «Без Сознания» by bashing or lethal: torpor (§B.13)
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,12 @@ class DamageResult:
 
 
 def apply_damage(
-    track: HealthTrack, kind: DamageType | str, levels: int, options: CombatOptions | None = None
+    track: HealthTrack,
+    kind: DamageType | str,
+    levels: int,
+    options: CombatOptions | None = None,
+    *,
+    undead: bool = False,
 ) -> DamageResult:
     """Mark ``levels`` boxes of ``kind`` (§B.10, AMB-B9).
 
@@ -182,6 +188,10 @@ def apply_damage(
     type [P]. A full track with no bashing box left is «доведённый до… Без Сознания только
     Летальными и/или Тяжёлыми», so any further level kills. ``options`` is accepted for a
     uniform call shape with the rest of §B; the overflow rule itself has no switch.
+
+    ``undead``: a vampire's track (§B.13, torpor [P]): past «Без Сознания» bashing and lethal
+    only keep them in torpor, an aggravated level turns a lighter box aggravated, and only a
+    track of seven aggravated boxes taking more aggravated is Final Death («Мёртв»).
     """
     if not isinstance(track, HealthTrack):
         raise RulesInputError(ErrorCode.TYPE, "track", "expected HealthTrack")
@@ -205,9 +215,18 @@ def apply_damage(
             boxes[last] = DamageType.LETHAL if dtype is DamageType.BASHING else dtype
             upgraded += 1
             _note(events, DamageEvent.UPGRADED)
-        else:
+        elif not undead:
             dead = True
             break
+        elif dtype is DamageType.AGGRAVATED and DamageType.LETHAL in boxes:
+            boxes[len(boxes) - 1 - boxes[::-1].index(DamageType.LETHAL)] = dtype
+            upgraded += 1
+            _note(events, DamageEvent.UPGRADED)
+        elif dtype is DamageType.AGGRAVATED:
+            dead = True
+            break
+        else:
+            _note(events, DamageEvent.TORPOR)
         boxes.sort(key=_sort_key)
     if len(boxes) == TRACK_SIZE and len(track.boxes) < TRACK_SIZE:
         _note(events, DamageEvent.INCAPACITATED)

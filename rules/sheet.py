@@ -60,7 +60,7 @@ from rules.errors import (
 from rules.health import HealthTrack, ImpossibleReason, PoolKind, penalised_pool
 from rules.profiles import D6, DARK_AGES, HOUSE_MAGE, GameSystem, Profile
 from rules.spheres import Sphere, SphereLevel
-from rules.vampire import GENERATION_MAX, GENERATION_MIN, blood_pool_max
+from rules.vampire import GENERATION_MAX, GENERATION_MIN, blood_pool_max, torpid
 
 # ---------------------------------------------------------------------------------------------
 # The trait catalogue
@@ -802,6 +802,14 @@ def is_vampire(sheet: Sheet) -> bool:
     if sheet.system is not SheetSystem.DARK_AGES:
         return False
     return sheet.generation is not None or sheet.blood is not None
+
+
+def in_torpor(sheet: Sheet) -> bool:
+    """§B.13 torpor [P]: a vampire brought to «Без Сознания» is not unconscious but in torpor
+    (damage past it by bashing or lethal keeps them there, :func:`rules.health.apply_damage`
+    with ``undead``); blood that mends a level (``/heal``) wakes them, and at 0 blood they
+    lie until the Storyteller feeds them. The fight passes them over."""
+    return is_vampire(sheet) and torpid(sheet.health)
 
 
 def spend_blood(sheet: Sheet, points: int) -> Sheet:

@@ -57,6 +57,17 @@ def blood_per_turn(generation: int | None) -> int:
     return GENERATIONS[_generation(generation)][1]
 
 
+# ----- Torpor -----
+
+
+def torpid(track: HealthTrack) -> bool:
+    """A vampire's track at «Без Сознания» (§B.13, torpor [P]): not unconscious but in
+    torpor, which bashing and lethal past it only prolong (:func:`rules.health.apply_damage`
+    with ``undead``); a level mended with blood wakes them. Final Death is the dead track."""
+    check_type(track, HealthTrack, "track")
+    return not track.dead and len(track.boxes) >= TRACK_SIZE
+
+
 # ----- Healing with blood -----
 
 
@@ -141,9 +152,13 @@ class CelerityActions:
     blood: int
 
 
-def celerity_actions(celerity: int, wanted: int, blood: int) -> CelerityActions:
+def celerity_actions(
+    celerity: int, wanted: int, blood: int, *, generation: int | None = None
+) -> CelerityActions:
     """Up to ``celerity`` extra actions a turn, a blood point each; asking for more than the
-    Discipline gives, or than the pool pays, is ``E_RANGE``."""
+    Discipline gives (``E_RANGE`` on ``wanted``), than the pool pays (on ``blood``), or —
+    with the ``generation`` given — than the Generation lets a turn spend (on ``generation``)
+    changes nothing."""
     dots = check_int(celerity, "celerity", 0, 10)
     extra = check_int(wanted, "wanted", 0, 10)
     have = check_int(blood, "blood", 0, 100)
@@ -152,6 +167,9 @@ def celerity_actions(celerity: int, wanted: int, blood: int) -> CelerityActions:
     cost = extra
     if cost > have:
         raise RulesInputError(ErrorCode.RANGE, "blood", f"{have} < {cost}")
+    if generation is not None and cost > blood_per_turn(generation):
+        limit = blood_per_turn(generation)
+        raise RulesInputError(ErrorCode.RANGE, "generation", f"{cost} > {limit} a turn")
     return CelerityActions(extra, cost)
 
 

@@ -200,6 +200,19 @@ async def npc_by_part(
     return name_by_part(words, names)
 
 
+async def npc_named(
+    store: Store, chat_id: int, system: SheetSystem, text: str, *, whole: bool = False
+) -> tuple[str, str] | None:
+    """The chat's NPC a line names: by the start of its name (:func:`npc_at_start`), else by
+    a part of it that is its alone (:func:`npc_by_part`: «бандит» for «Одноглазый бандит»);
+    :class:`AmbiguousName` when several names share the part. ``whole``: the name may be the
+    whole line."""
+    found = await npc_at_start(store, chat_id, system, text, whole=whole)
+    if found is not None:
+        return found
+    return await npc_by_part(store, chat_id, system, text)
+
+
 async def player_at_start(
     store: Store, chat_id: int, system: SheetSystem, text: str
 ) -> tuple[SheetOwner, str] | None:

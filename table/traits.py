@@ -475,6 +475,9 @@ class BlockEntry:
     current: int | None = None
     name: str = ""
     note: str | None = None
+    # A mistyped name read as ``code``: one slip from it and from no other trait
+    # (:func:`corrected`), said back at the top of the answer («Поняли «ловкасть» как…»).
+    typed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -681,7 +684,10 @@ def _entry(
     try:
         code = resolve(name, system) if section is None else _resolve_in(name, system, section)
     except TraitNameError as exc:
-        return _name_error(line, item, exc)
+        fixed = corrected(name, system)
+        if fixed is None or (section is not None and not isinstance(fixed, section)):
+            return _name_error(line, item, exc)
+        return BlockEntry(line, item, value, code=fixed, current=current, typed=name)
     return BlockEntry(line, item, value, code=code, current=current, name=name)
 
 

@@ -57,6 +57,7 @@ from rules.sheet import (
     gain_blood,
     gain_quintessence,
     heal_wound,
+    is_vampire,
     new_sheet,
     regain_willpower,
     remove_paradox,
@@ -645,7 +646,9 @@ def edit_of(body: dict[str, Any], profile: Profile) -> Callable[[Sheet], Sheet]:
         if kind not in ("B", "L", "A"):
             raise Refused(400, "kind")
         damage = DamageType(kind)
-        return lambda s: set_health(s, apply_damage(s.health, damage, 1).track)
+        return lambda s: set_health(
+            s, apply_damage(s.health, damage, 1, undead=is_vampire(s)).track
+        )
     if op == "heal":
         return lambda s: set_health(s, heal(s.health, 1))
     if op == "add_wound":

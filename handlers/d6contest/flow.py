@@ -11,6 +11,7 @@ from table.store import FlowState
 
 KIND = "d6vs"
 SIDES_MAX = 8
+ACTIONS_MAX = 10  # a challenge of more actions each is a project, not one message of rolls
 
 
 class Side(BaseModel):
@@ -21,6 +22,10 @@ class Side(BaseModel):
     label: str
     faces: tuple[int, ...]
     measures: int
+    # A challenge (S2 «у состязающихся сторон есть определённое количество действий»): the
+    # measures of each of the side's actions; ``faces`` are all their dice, ``measures`` the
+    # total. Empty for a contest of one roll.
+    rolls: tuple[int, ...] = ()
 
 
 class ContestFlow(FlowState):
@@ -29,3 +34,4 @@ class ContestFlow(FlowState):
 
     sides: tuple[Side, ...]
     outcome: ContestResult | None = None
+    actions: int = 1  # a challenge's actions for each side (1: an ordinary contest)

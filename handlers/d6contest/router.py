@@ -4,9 +4,11 @@ S2 «при состязании все действия происходят о
 the most measures win by the difference (the gain), equal tops are «ничья», and a fiasco is
 a complication whoever won. The opener rolls with the command; others join by pressing their
 chance; «Итог» (the opener or the Storyteller) calls it. ``/vs 4 3`` rolls an opponent's 3 at
-once and calls it, for the Storyteller's quick opposition. The Storyteller who starts the line
-with an NPC's name (``/vs атаман 4 3``, ``/vs атаман сабля``) rolls as that NPC, from its sheet,
-and the contest names the NPC, as ``/atk`` does (docs/rules.md §D.5).
+once and calls it, for the Storyteller's quick opposition. ``/vs 4 3 действий 3`` is a contest
+as a challenge: every side rolls its chance three times and the larger total wins. The
+Storyteller who starts the line with an NPC's name (``/vs атаман 4 3``, ``/vs атаман сабля``)
+rolls as that NPC, from its sheet, and the contest names the NPC, as ``/atk`` does
+(docs/rules.md §D.5).
 """
 
 from __future__ import annotations
@@ -20,16 +22,15 @@ from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
 from handlers.d6contest import view
-from handlers.d6contest.flow import SIDES_MAX, ContestFlow
-from handlers.d6contest.tap import TAP, sides_max
-from handlers.d6contest.tap import entry as _entry
+from handlers.d6contest.flow import ACTIONS_MAX, SIDES_MAX, ContestFlow
+from handlers.d6contest.tap import TAP, settle, sides_max
+from handlers.d6contest.tap import entries as _entries
 from handlers.d6contest.tap import side as _side
-from rules.d6.roll import contest
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem
-from table import npcs
+from table import npcs, vocabulary
 from table.parsing import ArgumentsError, Problem, parse_d6_arguments, tokenize
 from table.store import ChatSettings, Store
 
@@ -43,6 +44,21 @@ def make_router() -> Router:
 
 class _TooManySides(Exception):
     """More sides typed than the chat's game lets a contest have."""
+
+
+def challenge_actions(line: str) -> tuple[int, str]:
+    """``4 3 действий 3`` → (3, ``4 3``): a contest as a challenge, each side with that many
+    actions (S2 «Также это может быть вызов»); 1 and the line as typed without the word. A
+    count that is no number from 1 to :data:`ACTIONS_MAX` is an ArgumentsError."""
+    words = line.split()
+    for i, word in enumerate(words):
+        if word.casefold() not in vocabulary.ACTIONS:
+            continue
+        count = words[i + 1] if i + 1 < len(words) else ""
+        if not count.isdecimal() or not 1 <= int(count) <= ACTIONS_MAX:
+            raise ArgumentsError(Problem.NOT_A_NUMBER)
+        return int(count), " ".join(words[:i] + words[i + 2 :])
+    return 1, line
 
 
 async def _as_npc(
@@ -98,6 +114,11 @@ async def d6_vs_command(
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
     who, line = await _as_npc(message, store, bot, chat_settings, who, command.args or "")
+    try:
+        actions, line = challenge_actions(line)
+    except ArgumentsError:
+        await message.answer(view.usage_text())
+        return
     words = tokenize(line)
     if not words:
         await message.answer(view.usage_text())
@@ -114,18 +135,18 @@ async def d6_vs_command(
         await message.answer(str(refused))
         return
     key = f"n:{who.npc.casefold()}" if who.npc is not None else f"u{who.user_id}"
-    sides = [_side(key, who.name, pool.label, pool.dice, profile, rng)]
+    sides = [_side(key, who.name, pool.label, pool.dice, profile, rng, actions)]
     for n, chance in enumerate(opponents, start=1):
-        sides.append(_side(f"o{n}", view.opponent_name(n), str(chance), chance, profile, rng))
-    outcome = None
+        name = view.opponent_name(n)
+        sides.append(_side(f"o{n}", name, str(chance), chance, profile, rng, actions))
+    state = ContestFlow(sides=tuple(sides), actions=actions)
     if opponents:
         try:
-            outcome = contest({s.key: s.measures for s in sides}, profile)
+            state = state.model_copy(update={"outcome": settle(state, profile)})
         except RulesInputError:
             await message.answer(view.usage_text())
             return
-    state = ContestFlow(sides=tuple(sides), outcome=outcome)
-    entries = [_entry(who.user_id, s) for s in sides]
+    entries = [e for s in sides for e in _entries(who.user_id, s)]
     flow = await rolling.create_d6_flow(store, state, who, pool, entries)
     if flow is None:  # the luck dice left the sheet since it was read
         await message.answer(rolling.no_luck_text(0))

@@ -15,7 +15,7 @@ from bot.runner import Actor, Advance, Known, Outcome, Reading, Tap, refuse
 from handlers.d6contest import view
 from handlers.d6contest.callbacks import ContestAction, ContestCallback
 from handlers.d6contest.flow import SIDES_MAX, ContestFlow, Side
-from rules.d6.roll import contest
+from rules.d6.roll import ContestResult, challenge_contest, contest
 from rules.dice import Rng
 from rules.profiles import GameSystem, Profile
 from table.store import Flow, LogEntry
@@ -27,23 +27,51 @@ def sides_max(profile: Profile) -> int:
     return SIDES_MAX if profile.d6.multi_side_contests else 2
 
 
-def side(key: str, name: str, label: str, dice: int, profile: Profile, rng: Rng | None) -> Side:
-    result = rolling.roll_d6(dice, rng=rng, profile=profile)
-    return Side(key=key, name=name, label=label, faces=result.faces, measures=result.measures)
+def side(
+    key: str,
+    name: str,
+    label: str,
+    dice: int,
+    profile: Profile,
+    rng: Rng | None,
+    actions: int = 1,
+) -> Side:
+    """A side's roll, or in a challenge its ``actions`` rolls of the same chance, all at once
+    (S2 «все действия происходят одновременно»)."""
+    results = [rolling.roll_d6(dice, rng=rng, profile=profile) for _ in range(actions)]
+    faces = tuple(f for r in results for f in r.faces)
+    measures = sum(r.measures for r in results)
+    rolls = tuple(r.measures for r in results) if actions > 1 else ()
+    return Side(key=key, name=name, label=label, faces=faces, measures=measures, rolls=rolls)
 
 
-def entry(user_id: int, side: Side) -> LogEntry:
-    return LogEntry(
-        user_id=user_id,
-        name=side.name,
-        system="d6",
-        chance=len(side.faces),
-        required=1,
-        faces=side.faces,
-        measures=side.measures,
-        outcome="fiasco" if side.measures == 0 else "success",
-        kind="vs",
+def entries(user_id: int, side: Side) -> tuple[LogEntry, ...]:
+    """The log's lines of a side: one per roll (a challenge's each action)."""
+    count = max(1, len(side.rolls))
+    chance = len(side.faces) // count
+    measures = side.rolls or (side.measures,)
+    return tuple(
+        LogEntry(
+            user_id=user_id,
+            name=side.name,
+            system="d6",
+            chance=chance,
+            required=1,
+            faces=side.faces[n * chance : (n + 1) * chance],
+            measures=got,
+            outcome="fiasco" if got == 0 else "success",
+            kind="vs",
+        )
+        for n, got in enumerate(measures)
     )
+
+
+def settle(state: ContestFlow, profile: Profile) -> ContestResult:
+    """Who won: the most measures (§D.5), a challenge by its sides' totals over its actions."""
+    if state.actions > 1:
+        rolls = {s.key: s.rolls or (s.measures,) for s in state.sides}
+        return challenge_contest(rolls, state.actions, profile)
+    return contest({s.key: s.measures for s in state.sides}, profile)
 
 
 async def read(reading: Reading[ContestFlow, ContestCallback]) -> bool:
@@ -66,7 +94,7 @@ def step(
     if action.a is ContestAction.RESOLVE:
         if not known.read:
             return refuse(view.only_opener_text)
-        outcome = contest({s.key: s.measures for s in state.sides}, profile)
+        outcome = settle(state, profile)
         return Advance(state=state.model_copy(update={"outcome": outcome}), close=True)
     key = f"u{actor.id}"
     if any(s.key == key for s in state.sides):
@@ -76,9 +104,9 @@ def step(
     most = sides_max(profile)
     if len(state.sides) >= most:
         return refuse(lambda: view.full_text(most))
-    joined = side(key, actor.whole_name, str(action.x), action.x, profile, rng)
+    joined = side(key, actor.whole_name, str(action.x), action.x, profile, rng, state.actions)
     after = state.model_copy(update={"sides": (*state.sides, joined)})
-    return Advance(state=after, entries=(entry(actor.id, joined),))
+    return Advance(state=after, entries=entries(actor.id, joined))
 
 
 def draw(

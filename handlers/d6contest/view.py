@@ -23,15 +23,33 @@ def _faces(side: Side) -> str:
     )
 
 
+def _throws(side: Side) -> str:
+    """A challenge's rolls one after another, each sorted, « · » between them."""
+    size = len(side.faces) // len(side.rolls)
+    parts = [
+        _faces(side.model_copy(update={"faces": side.faces[n * size : (n + 1) * size]}))
+        for n in range(len(side.rolls))
+    ]
+    return " · ".join(parts)
+
+
 def _side_line(side: Side) -> str:
     measures = _("{n} measure", "{n} measures", n=side.measures).format(n=side.measures)
+    if side.rolls:
+        each = " + ".join(str(m) for m in side.rolls)
+        return f"<b>{escape(side.name)}</b> ({side.label}): {_throws(side)} — {measures} ({each})"
     return f"<b>{escape(side.name)}</b> ({side.label}): {_faces(side)} — {measures}"
 
 
 def contest_text(state: ContestFlow, room: int = SIDES_MAX) -> str:
     """The contest so far; ``room`` is how many sides the table's rules let in (two unless
     contests of many sides are on), so no line invites a side that could not join."""
-    lines = ["⚔️ " + _("A d6 contest")]
+    head = "⚔️ " + _("A d6 contest")
+    n = state.actions
+    if n > 1:
+        each = _("a challenge, {n} action each", "a challenge, {n} actions each", n=n)
+        head += " — " + each.format(n=n) + ": " + _("the larger total wins")
+    lines = [head]
     lines += [_side_line(s) for s in state.sides]
     outcome = state.outcome
     if outcome is None:
@@ -88,7 +106,8 @@ def draw(
 def usage_text() -> str:
     return _(
         "A d6 contest: /vs 4 — your chance of 4, the others join by buttons; /vs 4 3 — against "
-        "an opponent's 3 at once; /vs strength+agility luck 1 — from your sheet."
+        "an opponent's 3 at once; /vs strength+agility luck 1 — from your sheet; "
+        "/vs 4 3 actions 3 — a challenge, three rolls each and the larger total wins."
     )
 
 

@@ -51,7 +51,7 @@ from handlers.magick.flow import (
     Stage,
     conditions_difficulty,
 )
-from handlers.magick.tap import BARRIER
+from handlers.magick.tap import BARRIER, barrier_pool, no_barrier_dice
 from handlers.magick.tap import only_if as _only_if
 from rules import combat, magick
 from rules.d10 import Outcome
@@ -72,7 +72,7 @@ from rules.sheet import (
 )
 from rules.spheres import Sphere
 from table.parsing import ArgumentsError, MagickArguments, parse_magick_arguments, tokenize
-from table.store import Flow, LogEntry, SheetSpend, Store
+from table.store import AlsoMoved, AlsoStep, Flow, LogEntry, SheetSpend, Store
 from table.traits import TraitNameError, resolve
 
 SHEET_RETRIES = 8
@@ -272,18 +272,24 @@ async def _cast_typed(
     user_id: int,
     rng: Rng | None,
 ) -> None:
-    """The typed Effect is rolled at once and its cost paid with the message that shows it."""
+    """The typed Effect is rolled at once and its cost paid with the message that shows it;
+    a point of Willpower in a fight is marked on the round in the same transaction (§A.7,
+    once a turn)."""
     for _attempt in range(SHEET_RETRIES):
         try:
+            turn = await _turn(store, message.chat.id, state, sheet)
+            also = _marked(state, turn)
             after, before, changed = _cast(state, sheet, profile, rng)
             entries = effect_entries(after)
             spend = SheetSpend(user_id, SheetSystem.MAGE, _only_if(before, changed))
             flow, _stored = await store.create_flow_spending(
-                after, message.chat.id, user_id, spend, entries=entries
+                after, message.chat.id, user_id, spend, entries=entries, also=also
             )
         except _Refused as refused:
             await message.answer(refused.text)
             return
+        except AlsoMoved:
+            continue
         except _SheetMoved:
             reread = await store.load_sheet(message.chat.id, user_id, SheetSystem.MAGE)
             if reread is None:
@@ -381,6 +387,36 @@ def _cast(
         }
     )
     return cast, sheet, after
+
+
+def _pays_willpower(state: EffectFlow, sheet: Sheet | None) -> bool:
+    """Whether this roll of the Effect takes a point of Willpower off the sheet: its first,
+    with the point chosen, on a sheet that tracks Willpower."""
+    return (
+        state.rolls == 0
+        and state.willpower
+        and sheet is not None
+        and sheet.willpower_current is not None
+    )
+
+
+async def _turn(
+    store: Store, chat_id: int, state: EffectFlow, sheet: Sheet | None
+) -> bot_combat.WillpowerTurn | None:
+    """The caster's turn in the chat's fight, read only for a roll that pays Willpower."""
+    if not _pays_willpower(state, sheet):
+        return None
+    return await bot_combat.read_willpower_turn(store, chat_id, state.user_id, None)
+
+
+def _marked(state: EffectFlow, turn: bot_combat.WillpowerTurn | None) -> AlsoStep | None:
+    """The round's mark of the caster's point of Willpower, stored with the cast; a second
+    point in the same turn of a fight is refused (§A.7 S0 «только один раз за ход»)."""
+    if turn is None:
+        return None
+    if turn.spent:
+        raise _Refused(rolling.willpower_spent_text(state.caster, turn.round_no))
+    return turn.mark.step if turn.mark is not None else None
 
 
 def _check_first_costs(state: EffectFlow, sheet: Sheet, profile: Profile, first: bool) -> None:
@@ -501,6 +537,7 @@ class Presser:
 
     runs_game: bool = False
     sheet: Sheet | None = None
+    turn: bot_combat.WillpowerTurn | None = None  # the caster's turn, for a cast with Willpower
 
 
 _FOR_THE_STORYTELLER = (MagickAction.BACKLASH, MagickAction.MAGNITUDE)
@@ -519,7 +556,10 @@ async def effect_read(reading: runner.Reading[EffectFlow, MagickCallback]) -> Pr
         sheet = await reading.store.load_sheet(
             reading.flow.chat_id, state.user_id, SheetSystem.MAGE
         )
-    return Presser(runs_game=storyteller, sheet=sheet)
+    turn = None
+    if action in (MagickAction.CAST, MagickAction.NEXT_ROLL):
+        turn = await _turn(reading.store, reading.flow.chat_id, state, sheet)
+    return Presser(runs_game=storyteller, sheet=sheet, turn=turn)
 
 
 def effect_step(
@@ -545,12 +585,12 @@ def _effect_step(
     if action is MagickAction.BACKLASH:
         if state.stage is not Stage.CAST or not state.paradox:
             raise _Refused(render.invalid_button_text())
-        return _paid(state, known.read.sheet, profile, rng, mode="backlash")
+        return _paid(state, known.read, profile, rng, mode="backlash")
     if action in (MagickAction.NEXT_ROLL, MagickAction.ABANDON):
         if state.stage is not Stage.RITUAL:
             raise _Refused(render.invalid_button_text())
         mode = "abandon" if action is MagickAction.ABANDON else "cast"
-        return _paid(state, known.read.sheet, profile, rng, mode=mode)
+        return _paid(state, known.read, profile, rng, mode=mode)
     if action in _ALLOCATING:
         if state.stage not in (Stage.CAST, Stage.BACKLASH):
             raise _Refused(render.invalid_button_text())
@@ -560,7 +600,7 @@ def _effect_step(
     elif state.stage is not Stage.SETUP:
         raise _Refused(render.invalid_button_text())
     elif action is MagickAction.CAST:
-        return _paid(state, known.read.sheet, profile, rng, mode="cast")
+        return _paid(state, known.read, profile, rng, mode="cast")
     else:
         after = SETUP.choose(state, action, x, profile)
     return runner.Advance(state=after, close=after.stage is Stage.CANCELLED)
@@ -580,23 +620,29 @@ _ALLOCATING = (
 
 
 def _paid(
-    state: EffectFlow, sheet: Sheet | None, profile: Profile, rng: Rng | None, *, mode: str
+    state: EffectFlow, read: Presser, profile: Profile, rng: Rng | None, *, mode: str
 ) -> runner.Outcome[EffectFlow]:
     """«Сотворить», a ritual's next roll or its end, «Отдача»: the dice, then the flow and
-    the caster's sheet together, and only on the sheet the dice were cast for."""
+    the caster's sheet together, and only on the sheet the dice were cast for (with the
+    round's mark of a point of Willpower spent in a fight, §A.7)."""
+    sheet = read.sheet
     if sheet is None or sheet.arete is None:
         raise _Refused(view.no_arete_text())
     entries: list[LogEntry] = []
+    also = None
     if mode == "backlash":
         after, changed = _backlash(state, sheet, profile, rng)
     elif mode == "abandon":
         after, changed = _abandon(state, sheet, profile)
         entries = abandoned_entries(after)
     else:
+        if _pays_willpower(state, sheet) and read.turn is not None:
+            _marked(state, read.turn)  # refuses a second point in the turn
+            also = read.turn.mark
         after, _before, changed = _cast(state, sheet, profile, rng)
         entries = effect_entries(after)
     spend = SheetSpend(state.user_id, SheetSystem.MAGE, _only_if(sheet, changed))
-    return runner.Advance(state=after, spends=spending(spend), entries=tuple(entries))
+    return runner.Advance(state=after, spends=spending(spend), entries=tuple(entries), also=also)
 
 
 def _draw_effect(
@@ -790,6 +836,9 @@ async def barrier_command(message: Message, store: Store, profile: Profile) -> N
     if found is None:
         return
     user, sheet = found
+    if barrier_pool(sheet, profile) <= 0:  # §C.15: nothing to roll, so no crossing opens
+        await message.answer(no_barrier_dice(sheet, profile)())
+        return
     state = BarrierFlow(
         caster=roller_name(message, user),
         user_id=user.id,

@@ -10,6 +10,7 @@ again on the sheet as it is now.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from aiogram.types import InlineKeyboardMarkup
 
@@ -31,7 +32,8 @@ from handlers.magick.callbacks import BarrierAction, BarrierCallback
 from handlers.magick.flow import KIND, BarrierFlow, conditions_difficulty
 from rules import magick
 from rules.dice import Rng
-from rules.health import apply_damage, wound_penalty
+from rules.health import ImpossibleReason, apply_damage, wound_penalty
+from rules.profiles import Profile
 from rules.sheet import Sheet, SheetSystem, set_health
 from table.store import Flow, SheetSpend
 
@@ -77,16 +79,37 @@ def step(
     return Advance(state=after, close=after.over)
 
 
+def barrier_pool(sheet: Sheet, profile: Profile) -> int:
+    """§C.15: the crossing rolls Arete less wounds (AMB-C5, as any Arete roll); 0 for a mage
+    who cannot act at all (Без Сознания, Мёртв) or with no Arete."""
+    track = wound_penalty(sheet.health)
+    if sheet.arete is None or sheet.health.dead or not track.can_act:
+        return 0
+    pool = sheet.arete
+    if profile.magick.wound_penalty_on_arete:
+        pool += track.penalty
+    return max(0, pool)
+
+
+def no_barrier_dice(sheet: Sheet, profile: Profile) -> Callable[[], str]:
+    """Why the Barrier cannot be crossed with no dice: the wounds take the Arete, or the mage
+    cannot act at all."""
+    track = wound_penalty(sheet.health)
+    if sheet.health.dead or not track.can_act:
+        reason = ImpossibleReason.DEAD if sheet.health.dead else ImpossibleReason.INCAPACITATED
+        return partial(rolling.cannot_act_text, reason)
+    penalty = -track.penalty if profile.magick.wound_penalty_on_arete else 0
+    return partial(view.barrier_no_dice_text, sheet.arete or 0, penalty)
+
+
 def _cross(state: BarrierFlow, known: Known[Sheet | None], rng: Rng | None) -> Outcome[BarrierFlow]:
     """One roll toward the other side; a failed one hurts (unsoakable)."""
     sheet, profile = known.read, known.profile
     if sheet is None or sheet.arete is None:
         return refuse(view.no_arete_text)
-    pool = sheet.arete
-    if profile.magick.wound_penalty_on_arete:  # AMB-C5, as on any Arete roll
-        pool += wound_penalty(sheet.health).penalty
-    if pool <= 0 or sheet.health.dead:
-        return refuse(view.no_arete_dice_text)
+    pool = barrier_pool(sheet, profile)
+    if pool <= 0:
+        return refuse(no_barrier_dice(sheet, profile))
     # the Barrier here, as this caster meets it (blinded: +2, §B.8)
     target = magick.barrier_for(state.barrier(profile), conditions_difficulty(sheet))
     crossing = magick.cross_barrier(

@@ -831,8 +831,12 @@ def draw(
     return text, keyboard(flow.id, flow.version, state, profile)
 
 
-def no_arete_dice_text() -> str:
-    return _("Wounds leave no Arete dice: the Effect cannot be cast.")
+def barrier_no_dice_text(arete: int, wounds: int) -> str:
+    """§C.15: the crossing rolls Arete less wounds; none left, no crossing."""
+    return _(
+        "Crossing the Barrier rolls Arete less wounds: Arete {arete} − {wounds} for wounds "
+        "leaves no dice. The Barrier cannot be crossed until the wounds heal."
+    ).format(arete=arete, wounds=wounds)
 
 
 def no_arete_text() -> str:

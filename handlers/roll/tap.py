@@ -19,8 +19,10 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import get_i18n
 
 from bot import render, rolling, sheet_text, table_text
+from bot.combat import WillpowerTurn, read_willpower_turn
 from bot.combat import fighting as fighting_in
 from bot.runner import (
+    CONFLICT_ATTEMPTS,
     Actor,
     Advance,
     Drawn,
@@ -56,7 +58,7 @@ from rules.sheet import (
     system_of,
     trait_code,
 )
-from table.store import Flow, Store
+from table.store import AlsoMoved, Flow, LogEntry, Store
 from table.traits import display_name
 
 
@@ -68,6 +70,7 @@ class WizardRead:
     sheet: Sheet | None
     name: str
     fighting: bool = False  # a round tracker is open: no automatic success (§A.6)
+    turn: WillpowerTurn | None = None  # the fight's turn, read for a roll with Willpower
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class ResultRead:
 
     text: str
     willpower: tuple[int, int] | None
+    turn: WillpowerTurn | None = None  # the fight's turn, read for a retry with Willpower
 
 
 # --- The wizard -------------------------------------------------------------------------
@@ -240,6 +244,9 @@ def _roll(
     left = rolling.willpower_left(sheet) if profile.system is GameSystem.D10 else None
     if record.willpower and left is not None and left[0] < 1:
         return refuse(partial(rolling.no_willpower_text, left[1]))
+    turn = known.read.turn
+    if record.willpower and turn is not None and turn.spent:
+        return refuse(partial(rolling.willpower_spent_text, actor.name, turn.round_no))
     opened = Shown(actor.name, record, result, profile)
     return HandOver(opened.open)
 
@@ -409,7 +416,11 @@ async def read_wizard(reading: Reading[WizardState, RollCallback]) -> WizardRead
     profile = reading.profile
     who = rolling.Roller(flow.chat_id, flow.owner_id, name)
     sheet = await rolling.load_sheet(reading.store, who, profile)
-    return WizardRead(sheet, name, await fighting_in(reading.store, flow.chat_id))
+    fighting = await fighting_in(reading.store, flow.chat_id)
+    turn = None
+    if fighting and reading.state.willpower and reading.action.a is RollAction.ROLL:
+        turn = await read_willpower_turn(reading.store, flow.chat_id, flow.owner_id, None)
+    return WizardRead(sheet, name, fighting, turn)
 
 
 # --- A result's buttons -------------------------------------------------------------------
@@ -442,19 +453,7 @@ async def store_result(
     kept = record.model_copy(update={"result": result})
     left: tuple[int, int] | None = None
     if result.willpower and profile.system is GameSystem.D10:
-        try:
-            spend = rolling.spend(who, profile, willpower=True)
-            assert spend is not None
-            flow, sheet = await store.create_flow_spending(
-                kept, chat_id, owner_id, spend, entries=[entry]
-            )
-        except RulesInputError as error:
-            if error.code is not ErrorCode.WP_UNAVAILABLE:
-                raise
-            known = await rolling.willpower_on_sheet(store, chat_id, owner_id, profile)
-            raise NoWillpower(rolling.no_willpower_text(known[1] if known else 0)) from None
-        if sheet is not None and sheet.willpower is not None:
-            left = (sheet.willpower_current or 0, sheet.willpower)
+        flow, left = await _store_paying(store, who, kept, entry, profile)
     else:
         flow = await store.create_flow(kept, chat_id, owner_id, entries=[entry])
     text = render.roll_result_text(
@@ -467,6 +466,35 @@ async def store_result(
         willpower_left=left,
     )
     return text, view.result_keyboard(flow.id, flow.version, retry=failed(result))
+
+
+async def _store_paying(
+    store: Store, who: rolling.Roller, kept: RollRecord, entry: LogEntry, profile: Profile
+) -> tuple[Flow, tuple[int, int] | None]:
+    """The result's flow, its log line and the point of Willpower off the sheet in one
+    transaction, with the fight's mark of the point on the round (docs/rules.md §A.7, once a
+    turn): a second point in the same round of a fight is refused and nothing is written; a
+    tracker moved meanwhile is read again."""
+    spend = rolling.spend(who, profile, willpower=True)
+    assert spend is not None
+    for _attempt in range(CONFLICT_ATTEMPTS):
+        turn = await read_willpower_turn(store, who.chat_id, who.user_id, who.npc)
+        if turn is not None and turn.spent:
+            raise NoWillpower(rolling.willpower_spent_text(who.name, turn.round_no))
+        mark = turn.mark.step if turn is not None and turn.mark is not None else None
+        try:
+            flow, sheet = await store.create_flow_spending(
+                kept, who.chat_id, who.user_id, spend, entries=[entry], also=mark
+            )
+        except AlsoMoved:
+            continue
+        except RulesInputError as error:
+            if error.code is not ErrorCode.WP_UNAVAILABLE:
+                raise
+            known = await rolling.willpower_on_sheet(store, who.chat_id, who.user_id, profile)
+            raise NoWillpower(rolling.no_willpower_text(known[1] if known else 0)) from None
+        return flow, rolling.willpower_left(sheet)
+    raise NoWillpower(render.busy_text())
 
 
 @dataclass(frozen=True)
@@ -536,6 +564,9 @@ def _retry(
     left = known.read.willpower
     if record.willpower and left is not None and left[0] < 1:
         return refuse(partial(rolling.no_willpower_text, left[1]))
+    turn = known.read.turn
+    if record.willpower and turn is not None and turn.spent:
+        return refuse(partial(rolling.willpower_spent_text, actor.name, turn.round_no))
     again = Shown(actor.name, record.model_copy(update={"attempt": attempt}), result, profile)
     return HandOver(again.open, below=True)
 
@@ -554,10 +585,12 @@ async def read_result(reading: Reading[RollRecord, RollCallback]) -> ResultRead:
     flow, message = reading.flow, reading.message
     assert reading.profile is not None  # the runner always hands the chat's profile
     profile = reading.profile
-    left = None
+    left, turn = None, None
     if reading.action.a is RollAction.RETRY and reading.state.willpower:  # only it may pay
         left = await rolling.willpower_on_sheet(reading.store, flow.chat_id, flow.owner_id, profile)
-    return ResultRead(message.html_text if message.text is not None else "", left)
+        npc = reading.state.npc
+        turn = await read_willpower_turn(reading.store, flow.chat_id, flow.owner_id, npc)
+    return ResultRead(message.html_text if message.text is not None else "", left, turn)
 
 
 WIZARD_TAP: Tap[WizardState, RollCallback, WizardRead] = Tap(

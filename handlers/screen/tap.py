@@ -22,6 +22,7 @@ from rules.errors import ErrorCode, RulesInputError
 from rules.health import DamageType
 from rules.sheet import (
     Sheet,
+    is_vampire,
     set_health,
     spend_blood,
     spend_quintessence,
@@ -52,7 +53,8 @@ def _invalid(field: str) -> RulesInputError:
 
 def _damage(kind: DamageType) -> effects.Change:
     def change(sheet: Sheet) -> Sheet:
-        return set_health(sheet, health.apply_damage(sheet.health, kind, 1).track)
+        hurt = health.apply_damage(sheet.health, kind, 1, undead=is_vampire(sheet))
+        return set_health(sheet, hurt.track)
 
     return change
 

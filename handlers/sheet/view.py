@@ -45,6 +45,7 @@ from rules.sheet import (
     TraitCode,
     Virtue,
     catalogue,
+    is_vampire,
     system_of,
     trait_code,
     trait_range,
@@ -138,7 +139,7 @@ def _d10_lines(sheet: Sheet, lang: Lang) -> list[str]:
     lines += _section(_("Spheres"), Sphere, sheet, lang)
     lines += _mage_pool_lines(sheet, lang)
     if sheet.health != HealthTrack():
-        lines.append(health_line(sheet.health))
+        lines.append(health_line(sheet.health, vampire=is_vampire(sheet)))
     return lines
 
 
@@ -289,9 +290,21 @@ def saved_text(sheet: Sheet, owner: str, lang: Lang, entries: Sequence[BlockEntr
             shown.append("…")
             break
         shown.append(part)
-    return "✅ " + _("{name}'s sheet: {changes}").format(
+    saved = "✅ " + _("{name}'s sheet: {changes}").format(
         name=escape(owner), changes=" · ".join(shown)
     )
+    return "\n".join([*understood_lines(entries, lang, sheet.system), saved])
+
+
+def understood_lines(entries: Sequence[BlockEntry], lang: Lang, system: SheetSystem) -> list[str]:
+    """«Поняли «ловкасть» как «Ловкость»» for each name a slip away that was written as the
+    one trait it certainly means, above what was written (as a typed command says it)."""
+    lines: list[str] = []
+    for entry in entries:
+        if entry.typed is not None and entry.code is not None:
+            name = escape(display_name(entry.code, lang, system))
+            lines.append(render.understood_name_text(entry.typed, name))
+    return list(dict.fromkeys(lines))
 
 
 def _rating_text(sheet: Sheet, code: TraitCode, lang: Lang, typed: str = "") -> str:

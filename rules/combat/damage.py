@@ -280,7 +280,7 @@ def resolve_attack(
     levels = (
         halved_bashing(through, plan.damage_type, profile.vampire) if target.vampire else through
     )
-    applied = apply_damage(target.track, plan.damage_type, levels, opts)
+    applied = apply_damage(target.track, plan.damage_type, levels, opts, undead=target.vampire)
     if opts.stun_per_turn:
         earlier = check_ints(earlier_levels, "earlier_levels", 0, 100)
         stunned = levels > 0 and stunned_in_turn([*earlier, levels], target.stamina, opts)

@@ -43,6 +43,7 @@ from rules.errors import (
     parse_enum,
 )
 from rules.profiles import CombatOptions
+from rules.vampire import celerity_actions
 
 MAX_FIGHTERS = 24  # a tracker message stays far below Telegram's 4096 characters
 MAX_ACTIONS = 5  # §A.9 multiple actions: more than five is a typo, not a plan
@@ -82,6 +83,15 @@ class Fighter(BaseModel):
     # §A.7 S0 «Вы можете сделать это только один раз за ход»: the round number in which the
     # fighter last spent a point of Willpower (0: never).
     willpower_round: int = 0
+    # §B.13 Celerity («Стремительность»): its dots as the sheet had them when the fighter
+    # joined (the tracker offers it), and the extra actions bought with blood this round —
+    # on top of the declared ones, at full pools, acted after them.
+    celerity: int = 0
+    hastened: int = 0
+    # §B.13: a vampire (from the sheet when they joined), and whether they lie in torpor
+    # (their track at «Без Сознания», set from the health the tracker reads): passed over.
+    vampire: bool = False
+    torpor: bool = False
 
     @property
     def score(self) -> int:
@@ -122,6 +132,12 @@ class Round(BaseModel):
             return False
         return fighter.stunned_through >= self.number or Condition.STUNNED in fighter.conditions
 
+    def out(self, key: str) -> bool:
+        """Whether ``key`` takes no action this round: stunned (§B.11) or a vampire in torpor
+        (§B.13)."""
+        fighter = self.fighter(key)
+        return self.stunned(key) or (fighter is not None and fighter.torpor)
+
     def has_defence(self, key: str) -> bool:
         """A declared defensive manoeuvre not yet used against an attack (§B.3 step 2)."""
         fighter = self.fighter(key)
@@ -132,9 +148,15 @@ class Round(BaseModel):
         rolled against an attack, not on its own turn."""
         key, number = slot
         fighter = self.fighter(key)
-        if fighter is None or self.stunned(key):
+        if fighter is None or self.out(key):
             return True
-        return number > fighter.actions - fighter.defences
+        return fighter.actions - fighter.defences < number <= fighter.actions
+
+    def hastened_action(self, slot: tuple[str, int]) -> bool:
+        """Whether a slot is one of Celerity's extra actions (§B.13): after the declared ones,
+        its pool whole (never split with them)."""
+        fighter = self.fighter(slot[0])
+        return fighter is not None and slot[1] > fighter.actions
 
     def ranked(self) -> tuple[Fighter, ...]:
         """Everyone as the tracker lists them: the round's order once fixed, else by score."""
@@ -165,7 +187,7 @@ class Round(BaseModel):
         """S4 «Прерывание - отмена не разыгранных действий»: someone who has not acted yet
         this turn and still has a declared action waiting, while another acts."""
         actor = self.actor()
-        if actor is None or actor[0] == key or self.acted(key) or self.stunned(key):
+        if actor is None or actor[0] == key or self.acted(key) or self.out(key):
             return False
         return any(k == key for k, _n in self.schedule[self.step :])
 
@@ -332,15 +354,64 @@ def more_actions(current: Round, key: str) -> Round:
     return current.model_copy(update={"fighters": fighters})
 
 
+def with_vampire(current: Round, key: str, celerity: int) -> Round:
+    """A vampire in the fight (§B.13), with their dots of Celerity as their sheet has them,
+    so the tracker offers its extra actions on their declaration and knows their torpor."""
+    current, key = _round(current), _key(key)
+    check_int(celerity, "celerity", 0, 10)
+    fighters = tuple(
+        f.model_copy(update={"celerity": celerity, "vampire": True}) if f.key == key else f
+        for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})
+
+
+def set_torpor(current: Round, torpid: frozenset[str]) -> Round:
+    """§B.13: the vampires among ``torpid`` lie in torpor and are passed over (their
+    declaration, their actions, an Interruption); the others are awake again."""
+    current = _round(current)
+    changed = tuple(
+        f.model_copy(update={"torpor": f.vampire and f.key in torpid})
+        if f.torpor != (f.vampire and f.key in torpid)
+        else f
+        for f in current.fighters
+    )
+    if changed == current.fighters:
+        return current
+    return _settle(current.model_copy(update={"fighters": changed}))
+
+
+def hasten(current: Round, key: str, celerity: int, blood: int, generation: int | None) -> Round:
+    """§B.13 Celerity on the declarer's turn: one extra action more this round for a point of
+    blood (``blood``: the pool now, before it is paid), up to the Discipline's dots and the
+    blood the Generation lets a turn spend (:func:`rules.vampire.celerity_actions`; its
+    ``E_RANGE`` names which limit stopped it)."""
+    current, key = _round(current), _key(key)
+    fighter = current.fighter(key)
+    if current.declarer() != key or fighter is None:
+        raise RulesInputError(ErrorCode.STATE, "declarer", key)
+    have = check_int(blood, "blood", 0, 100)
+    wanted = fighter.hastened + 1
+    celerity_actions(celerity, wanted, have + fighter.hastened, generation=generation)
+    fighters = tuple(
+        f.model_copy(update={"hastened": wanted}) if f.key == key else f for f in current.fighters
+    )
+    return current.model_copy(update={"fighters": fighters})
+
+
 def _settle(current: Round) -> Round:
     """Move on when a phase has nobody left in it: a stunned declarer declares nothing and
     a skipped slot (:meth:`Round.skipped`) is passed over, so the tracker moves by itself."""
     while current.phase is Phase.DECLARE and (declarer := current.declarer()) is not None:
-        if not current.stunned(declarer):
+        if not current.out(declarer):
             break
         current = current.model_copy(update={"declared": current.declared + 1})
     if current.phase is Phase.DECLARE and current.declared >= len(current.order):
-        actions = {k: f.actions for k in current.order if (f := current.fighter(k)) is not None}
+        actions = {
+            k: f.actions + f.hastened
+            for k in current.order
+            if (f := current.fighter(k)) is not None
+        }
         schedule = build_turn_schedule(current.order, actions)
         current = current.model_copy(
             update={
@@ -471,6 +542,7 @@ def new_round(
                     "waiting": False,
                     "defences": 0,
                     "defended": 0,
+                    "hastened": 0,
                 }
             )
         )

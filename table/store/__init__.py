@@ -131,6 +131,7 @@ from table.store.base import (
 from table.store.budget import BudgetStore, budget_key
 from table.store.chats import ChatSettings, ChatStore, parse_chat_settings
 from table.store.flows import (
+    AlsoMoved,
     AlsoStep,
     Flow,
     FlowState,
@@ -171,6 +172,7 @@ __all__ = [
     "PREFIX",
     "REDIS_ERRORS",
     "STORAGE_ERRORS",
+    "AlsoMoved",
     "AlsoStep",
     "Begun",
     "ChatSettings",

@@ -135,7 +135,7 @@ ADVANCE_SPENDING = Lua(
     args=(
         "expected", "data", "close", "actor", "screen", "mark",
         "field", "raw", "had", "sheet", "name_field", "name", "spent_field", "spent",
-        "also_version", "also_data", "also_screen", "log_cap", "tally",
+        "also_version", "also_data", "also_screen", "also_strict", "log_cap", "tally",
     ),
     arg_list="entries",
     reply=as_is,
@@ -203,8 +203,17 @@ class AlsoStep:
 
     flow: Flow
     version: int
-    state: FlowState
-    screen: Screen
+    state: FlowState | Mapping[str, Any]
+    screen: Screen | None
+    # The step stands or falls with this one (a point of Willpower and the round's mark of
+    # it, docs/rules.md §A.7): a second flow moved since the read stores nothing at all,
+    # where a tracker's health line alone would be skipped.
+    strict: bool = False
+
+
+class AlsoMoved(Exception):
+    """The second flow of a strict :class:`AlsoStep` moved since it was read: nothing was
+    stored, and the caller reads it again."""
 
 
 @dataclass(frozen=True)
@@ -460,23 +469,34 @@ class FlowStore(LogStore):
         *,
         entries: Sequence[LogEntry] = (),
         ttl: int = FLOW_TTL,
+        also: AlsoStep | None = None,
     ) -> tuple[Flow, Sheet | None]:
         """:meth:`create_flow` that also applies ``spend`` in the same transaction; the sheet
-        after the spend, or None when nothing was spent."""
+        after the spend, or None when nothing was spent. ``also``: a second flow's step taken
+        with it (the round's mark of a point of Willpower), only if that flow is still at its
+        version, else :class:`AlsoMoved` and nothing is written."""
         flow = self._new_flow(state, chat_id, owner_id)
         key = sheet_key(chat_id)
         field = spend.field()
+        akey = flow_key(also.flow.chat_id, also.flow.id) if also is not None else None
 
         async def apply(pipe: Pipeline) -> Sheet | None:
+            beside = await pipe.hgetall(akey) if akey is not None else {}
+            if also is not None and not _at(beside, also.version):
+                raise AlsoMoved
             updated = self._spent(parse_sheet(await pipe.hget(key, field)), spend)
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             if updated is not None:
                 pipe.hset(key, field, to_json(updated))
+            if also is not None and akey is not None:
+                data = _document(also.flow, also.state)
+                # nobody's tap: the round's mark, as a health line's redraw (advance_spending)
+                _stepped(pipe, akey, beside, also.version, data, False, also.screen, actor=0)
             self._queue_flow(pipe, flow, ttl)
             self._queue_log(pipe, chat_id, tuple(entries))
             return updated
 
-        return flow, await self._watched(key, apply)
+        return flow, await self._watched([key] + ([akey] if akey else []), apply)
 
     async def _spend_as_read(
         self,
@@ -528,7 +548,8 @@ class FlowStore(LogStore):
             spent=record[1],
             also_version=also.version if also is not None else "",
             also_data=_document(also.flow, also.state) if also is not None else "",
-            also_screen=also.screen.model_dump_json() if also is not None else "",
+            also_screen=also.screen.model_dump_json() if also and also.screen else "",
+            also_strict=flag(also is not None and also.strict),
             **log_args(self.scope, entries),
         )
         if reply == "sheet":
@@ -887,7 +908,8 @@ def _stepped(
     actor: int,
 ) -> dict[Any, Any]:
     """Queue a flow's step on its hash as read under WATCH (the new version, data, actors and
-    screen; its old data pieces dropped); the fields it changed."""
+    screen; its old data pieces dropped); the fields it changed. ``actor``: who took the
+    step (the update's presser, or 0 for a mark the bot keeps, such as a round's Willpower)."""
     made = version + 1
     actors = f"{fields.get('actors') or ''!s} {made}:{actor}"
     if len(actors) > ACTORS_KEPT:

@@ -179,3 +179,27 @@ async def test_a_round_of_combat_in_one_message(fight: Fight) -> None:
     assert len(sends) == 2  # the tracker and the attack panel: the rest were edits
     api.assert_no_duplicate_sends()
     assert unexpected_errors(api.calls[fight.first_call :]) == []
+
+
+async def test_two_rolls_with_willpower_sent_at_once_in_a_fight_spend_one_point(
+    fight: Fight,
+) -> None:
+    """docs/rules.md §A.7, once a turn: two rolls with Willpower sent at once by one fighter
+    pay one point between them; the other is refused naming the turn, and nothing leaves the
+    sheet for it. Outside the fight's roster the same player would spend both."""
+    api, chat = fight.api, fight.chat
+    vera = fight.players["Вера"]
+    await fight.say(vera, "/set сила воли 3")
+    tracker = await fight.say(vera, "/init 6")
+    assert "Бой" in tracker.text
+    first = api.send_text(chat, vera, "/r 3 6 св")
+    api.send_text(chat, vera, "/r 4 6 св")
+    await api.wait_for(
+        lambda: len([m for m in bot_messages(api, chat) if m.message_id > first.message_id]) >= 2
+    )
+    answers = [m.text for m in bot_messages(api, chat) if m.message_id > first.message_id]
+    paid = [t for t in answers if "Сила Воли: осталось 2 из 3" in t]
+    refused = [t for t in answers if "уже потрачена в ходу 1" in t]
+    assert len(paid) == 1, answers
+    assert len(refused) == 1, answers
+    assert unexpected_errors(api.calls[fight.first_call :]) == []

@@ -333,3 +333,77 @@ def test_willpower_is_spent_once_a_round_and_again_the_next() -> None:
     later = tracker.new_round(current, rng=random.Random(1))
     assert not later.spent_willpower(anya)
     assert tracker.spend_willpower(later, anya).spent_willpower(anya)
+
+
+def test_celerity_buys_extra_actions_after_the_declared_ones() -> None:
+    """§B.13: up to Celerity's dots in extra actions a turn, a blood point each, acted after
+    the declared ones and never split with them."""
+    current = _round(("Вампир", 7, 4), ("Гуль", 5, 2))
+    keys = {f.name: f.key for f in current.fighters}
+    vampire, ghoul = keys["Вампир"], keys["Гуль"]
+    current = tracker.with_vampire(current, vampire, 2)
+    current = tracker.start_declarations(current, rng=random.Random(1))
+    current = tracker.declare(current, ghoul)
+    assert current.declarer() == vampire
+    refused(ErrorCode.STATE, tracker.hasten, current, ghoul, 2, 5, 12)  # not their turn
+    current = tracker.hasten(current, vampire, 2, 5, 9)
+    current = tracker.hasten(current, vampire, 2, 4, 9)
+    assert current.fighter(vampire).hastened == 2  # type: ignore[union-attr]
+    over = refused(ErrorCode.RANGE, tracker.hasten, current, vampire, 2, 3, 9)
+    assert over.field == "wanted"  # Celerity 2: two extra actions at most
+    current = tracker.declare(current, vampire)
+    seen = []
+    while current.phase is Phase.RESOLVE:
+        actor = current.actor()
+        assert actor is not None
+        seen.append((actor, current.hastened_action(actor)))
+        current = tracker.advance(current)
+    assert seen == [
+        ((vampire, 1), False),
+        ((ghoul, 1), False),
+        ((vampire, 2), True),
+        ((vampire, 3), True),
+    ]
+    again = tracker.new_round(current, rng=random.Random(2))
+    assert again.fighter(vampire).hastened == 0  # type: ignore[union-attr]
+    assert again.fighter(vampire).celerity == 2  # type: ignore[union-attr]
+
+
+def test_celerity_is_bounded_by_the_pool_and_the_generation() -> None:
+    current = _round(("Вампир", 7, 4))
+    key = current.fighters[0].key
+    current = tracker.start_declarations(tracker.with_vampire(current, key, 3))
+    assert refused(ErrorCode.RANGE, tracker.hasten, current, key, 3, 0, 12).field == "blood"
+    once = tracker.hasten(current, key, 3, 5, 12)  # the 12th Generation: 1 blood a turn
+    assert refused(ErrorCode.RANGE, tracker.hasten, once, key, 3, 4, 12).field == "generation"
+
+
+def test_a_declared_defence_stays_skipped_beside_celerity() -> None:
+    current = _round(("Вампир", 7, 4))
+    key = current.fighters[0].key
+    current = tracker.start_declarations(tracker.with_vampire(current, key, 1))
+    current = tracker.hasten(current, key, 1, 5, 9)
+    current = tracker.declare(current, key, defence=True)  # one action, a defence
+    assert current.skipped((key, 1))
+    assert not current.skipped((key, 2))
+    assert current.actor() == (key, 2)
+
+
+def test_a_vampire_in_torpor_is_passed_over_and_wakes() -> None:
+    """§B.13: a vampire in torpor neither declares nor acts nor interrupts; the tracker
+    takes them back once blood mends a level. A mortal is never marked."""
+    current = _round(("Вампир", 7, 4), ("Гуль", 5, 2), ("Смертный", 3, 1))
+    keys = {f.name: f.key for f in current.fighters}
+    current = tracker.with_vampire(current, keys["Вампир"], 0)
+    current = tracker.start_declarations(current, rng=random.Random(1))
+    asleep = tracker.set_torpor(current, frozenset({keys["Вампир"], keys["Смертный"]}))
+    assert asleep.fighter(keys["Вампир"]).torpor  # type: ignore[union-attr]
+    assert not asleep.fighter(keys["Смертный"]).torpor  # type: ignore[union-attr]
+    asleep = tracker.declare(asleep, keys["Смертный"])
+    asleep = tracker.declare(asleep, keys["Гуль"])
+    assert asleep.phase is Phase.RESOLVE  # the vampire's declaration passed over
+    assert asleep.actor() == (keys["Гуль"], 1)
+    assert not asleep.can_interrupt(keys["Вампир"])
+    awake = tracker.set_torpor(asleep, frozenset())
+    assert not awake.fighter(keys["Вампир"]).torpor  # type: ignore[union-attr]
+    assert tracker.set_torpor(awake, frozenset()) is awake  # nothing changed, nothing moved

@@ -8,9 +8,9 @@ import pytest
 from rules import combat, d10
 from rules.combat import AttackSetup, Manoeuvre, Rolled, Target, attack_plan, resolve_attack
 from rules.errors import ErrorCode, RulesInputError
-from rules.health import DamageType, HealthTrack
+from rules.health import DamageEvent, DamageType, HealthTrack, apply_damage
 from rules.profiles import DARK_AGES, VampireOptions
-from rules.sheet import is_vampire, new_sheet, set_trait
+from rules.sheet import SheetSystem, in_torpor, is_vampire, new_sheet, set_health, set_trait
 from rules.vampire import (
     CelerityActions,
     blood_per_turn,
@@ -20,6 +20,7 @@ from rules.vampire import (
     heal_aggravated_with_blood,
     heal_with_blood,
     potence_damage,
+    torpid,
 )
 
 B, L, A = DamageType.BASHING, DamageType.LETHAL, DamageType.AGGRAVATED
@@ -192,3 +193,41 @@ def test_blood_drunk_stops_at_the_generations_pool() -> None:
     assert gain_blood(sheet, 5).blood == 11
     no_generation = set_trait(new_sheet("dark-ages"), "blood", 9)
     assert gain_blood(no_generation, 5).blood == 14
+
+
+def test_celerity_within_the_generation_s_blood_a_turn() -> None:
+    assert celerity_actions(3, 2, 5, generation=9) == CelerityActions(2, 2)
+    with pytest.raises(RulesInputError) as info:
+        celerity_actions(3, 3, 5, generation=9)  # the 9th spends two a turn
+    assert info.value.field == "generation"
+
+
+def test_past_incapacitated_a_vampire_lies_in_torpor_until_aggravated_ends_them() -> None:
+    """§B.13 torpor [P]: bashing and lethal past «Без Сознания» keep a vampire in torpor; an
+    aggravated level turns a lighter box aggravated; seven aggravated and one more is Final
+    Death."""
+    full = HealthTrack((DamageType.LETHAL,) * 7)
+    assert torpid(full)
+    kept = apply_damage(full, DamageType.LETHAL, 3, undead=True)
+    assert kept.track == full
+    assert DamageEvent.TORPOR in kept.events
+    assert torpid(kept.track)
+    assert apply_damage(full, DamageType.LETHAL, 1).track.dead  # a mortal dies
+    bruised = HealthTrack((DamageType.BASHING,) * 7)
+    bashed = apply_damage(bruised, DamageType.BASHING, 9, undead=True)
+    assert bashed.track == full  # bashing overflow turns lethal, then only torpor
+    burnt = apply_damage(full, DamageType.AGGRAVATED, 7, undead=True)
+    assert burnt.track == HealthTrack((DamageType.AGGRAVATED,) * 7)
+    assert not burnt.track.dead
+    ended = apply_damage(burnt.track, DamageType.AGGRAVATED, 1, undead=True)
+    assert ended.track.dead
+    assert not torpid(ended.track)
+    assert not torpid(HealthTrack((DamageType.LETHAL,) * 6))
+
+
+def test_a_vampire_sheet_at_incapacitated_is_in_torpor_and_a_mortal_is_not() -> None:
+    vampire = set_trait(new_sheet(SheetSystem.DARK_AGES), "generation", 12)
+    hurt = HealthTrack((DamageType.LETHAL,) * 7)
+    assert in_torpor(set_health(vampire, hurt))
+    assert not in_torpor(vampire)
+    assert not in_torpor(set_health(new_sheet(SheetSystem.DARK_AGES), hurt))

@@ -328,7 +328,7 @@ def test_block_separators_and_dots() -> None:
         ("Ловкость", BlockProblem.MISSING_VALUE),
         ("Сила Воли", BlockProblem.MISSING_VALUE),
         ("Сила:", BlockProblem.MISSING_VALUE),
-        ("Лвкость 3", BlockProblem.UNKNOWN_NAME),
+        ("Лвкасть 3", BlockProblem.UNKNOWN_NAME),  # two slips: only suggested
         ("Лвкость три", BlockProblem.UNKNOWN_NAME),
         ("3", BlockProblem.UNKNOWN_NAME),
         ("сил 2", BlockProblem.AMBIGUOUS_NAME),
@@ -500,3 +500,13 @@ def test_long_lines_stay_fast() -> None:
     # The value is searched from the end, so a 4096-character message is linear work.
     parsed = parse_block("Ловкость" + " " * 4000 + "x3", MAGE)
     assert len(parsed.errors) == 1
+
+
+def test_a_name_one_slip_from_one_trait_is_read_as_it() -> None:
+    """A confident correction (:func:`bot.traits.corrected`) is an entry, marked with what
+    was typed so the answer says how it was read; an unsure one stays an error."""
+    parsed = parse_block("Лвкость 3\nЛвкасть 2", SheetSystem.MAGE)
+    assert [(e.code, e.value, e.typed) for e in parsed.entries] == [
+        (Attribute.DEXTERITY, 3, "Лвкость")
+    ]
+    assert [e.problem for e in parsed.errors] == [BlockProblem.UNKNOWN_NAME]

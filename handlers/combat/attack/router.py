@@ -130,8 +130,16 @@ def _kindred(sheet: Sheet | None) -> dict[str, Any]:
 
 
 def _declared(fighter: Fighter, current: Round) -> dict[str, Any]:
-    """What the fighter declared this round (§A.9): a split pool divides by it."""
+    """What the fighter declared this round (§A.9): a split pool divides by it. An extra
+    action of Celerity (§B.13) is never split: its pool is whole."""
     acting = current.actor()
+    if acting is not None and acting[0] == fighter.key and current.hastened_action(acting):
+        return {
+            "declared": 1,
+            "defences": 0,
+            "defended": 0,
+            "action_no": 1,
+        }
     return {
         "declared": max(1, fighter.actions),
         "defences": fighter.defences,

@@ -64,7 +64,15 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.health import HealthTrack, apply_damage
 from rules.profiles import Profile
-from rules.sheet import Sheet, new_sheet, set_conditions, set_health, spend_willpower, system_of
+from rules.sheet import (
+    Sheet,
+    is_vampire,
+    new_sheet,
+    set_conditions,
+    set_health,
+    spend_willpower,
+    system_of,
+)
 from table.store import Flow, LogEntry, SheetSpend
 
 # The buttons whose step may end the attack (and so wound someone and move the round on).
@@ -304,7 +312,9 @@ def _land(
         if spent and sheet.willpower is not None:
             hurt = spend_willpower(hurt)
         if kind is not None and levels:
-            hurt = set_health(hurt, apply_damage(hurt.health, kind, levels, profile.combat).track)
+            undead = is_vampire(hurt)
+            track = apply_damage(hurt.health, kind, levels, profile.combat, undead=undead).track
+            hurt = set_health(hurt, track)
         if after.knocked and Condition.PRONE not in hurt.conditions:
             hurt = set_conditions(hurt, (*hurt.conditions, Condition.PRONE))
         return None if hurt == sheet else hurt
@@ -320,7 +330,8 @@ def _land(
     expected: HealthTrack | None = None
     if kind is not None and levels:
         # the sheet as read (a blank one the step creates when there is none)
-        expected = apply_damage(seen.health, kind, levels, profile.combat).track
+        undead = is_vampire(seen)
+        expected = apply_damage(seen.health, kind, levels, profile.combat, undead=undead).track
         # the panel shows the track the sheet will have, not the one it opened with
         after = after.model_copy(update={"track_after": expected})
     opened = known.read.tracker

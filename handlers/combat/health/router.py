@@ -242,7 +242,8 @@ async def dmg_command(
 
     def hurt(sheet: Sheet) -> Sheet:
         before.append(sheet.health)
-        return set_health(sheet, apply_damage(sheet.health, kind, levels, profile.combat).track)
+        hurt = apply_damage(sheet.health, kind, levels, profile.combat, undead=is_vampire(sheet))
+        return set_health(sheet, hurt.track)
 
     try:
         sheet = await _change(store, message, whose, profile, hurt, fighting)

@@ -70,7 +70,9 @@ def track_after(state: WoundFlow, profile: Profile) -> HealthTrack:
     """The track the wound leaves: less what was soaked once the soak is rolled."""
     if state.kept is None:
         return state.after
-    return apply_damage(state.before, state.damage, state.kept, profile.combat).track
+    return apply_damage(
+        state.before, state.damage, state.kept, profile.combat, undead=state.vampire
+    ).track
 
 
 def step(

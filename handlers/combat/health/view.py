@@ -26,7 +26,7 @@ from rules.health import (
 )
 from rules.profiles import CombatOptions, Profile, VampireOptions
 from rules.sheet import Sheet, is_vampire
-from rules.vampire import BloodHealing, blood_per_turn
+from rules.vampire import BloodHealing, blood_per_turn, torpid
 
 
 def damage_kind(kind: DamageType, levels: int) -> str:
@@ -156,10 +156,12 @@ def status_text(
     начиная с Травм требует медицинского вмешательства») whether the lethal wounds worsen a
     level a day until stabilised, as the table's house rules read it. A vampire mends with
     blood instead (§B.13): no days, no Medicine."""
-    lines = [sheet_text.health_line(track)]
+    lines = [sheet_text.health_line(track, vampire=vampire)]
     if track.dead:
         lines.append("☠️ " + _("Dead."))
         return "\n".join(lines)
+    if vampire and torpid(track):
+        lines.append(torpor_hint_text())
     if vampire:
         if track.boxes:
             lines.append(_vampire_hint(track, profile, generation))
@@ -178,6 +180,13 @@ def status_text(
             ).format(n=stabilise_difficulty(options))
         )
     return "\n".join(lines)
+
+
+def torpor_hint_text() -> str:
+    return "💤 " + _(
+        "In torpor: skipped in the fight. Blood that mends a level wakes them (/heal); "
+        "with no blood the Storyteller feeds them first (/blood +N)."
+    )
 
 
 def care_lines(track: HealthTrack, options: CombatOptions | None = None) -> list[str]:

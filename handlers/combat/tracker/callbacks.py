@@ -27,6 +27,7 @@ class InitAction(StrEnum):
     INTERRUPT = "ir"  # «Прерывание» by a Willpower roll: the participant at index x
     INTERRUPT_SPEND = "is"  # «Прерывание» for a point of Willpower: the participant at index x
     STAND_UP = "su"  # «Встать»: the acting participant, knocked down, gets up at once
+    HASTEN = "ce"  # «Стремительность»: the declaring vampire buys an extra action with blood
 
 
 class Panel(StrEnum):

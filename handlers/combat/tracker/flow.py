@@ -24,6 +24,7 @@ ROUND_TTL = 7 * 86_400  # a fight may stretch over a week of evenings between se
 class NoteKind(StrEnum):
     INTERRUPT = "interrupt"  # S4 «Прерывание» (§B.3 step 2)
     STAND_UP = "stand_up"  # §B.8 «Чтобы сразу подняться»
+    CELERITY = "celerity"  # §B.13 «Стремительность»: an extra action bought with blood
 
 
 class Note(BaseModel):
@@ -40,6 +41,7 @@ class Note(BaseModel):
     bashing: int = 0  # a botched stand-up's bashing level, before soak
     soak: DiceTally | None = None  # its soak, where the table allows one (AMB-B16)
     levels: int = 0  # what landed on the health track
+    blood_left: int | None = None  # Celerity: the blood pool after its point
 
 
 class InitFlow(FlowState):

@@ -26,8 +26,13 @@ from bot.names import numbered_names, roller_name
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, ROUND_TTL, InitFlow
-from handlers.combat.tracker.steps import current_round, initiative_modifier, read_tracks
-from handlers.combat.tracker.tap import TAP, refusal_of, sheet_base
+from handlers.combat.tracker.steps import (
+    current_round,
+    initiative_modifier,
+    read_tracks,
+    with_health,
+)
+from handlers.combat.tracker.tap import TAP, refusal_of, seated, sheet_base
 from rules.combat import tracker
 from rules.combat.tracker import Round
 from rules.dice import Rng
@@ -98,8 +103,8 @@ async def _npc_change(
     npc, typed = args.npc, args.base
     if args.copies == 1 and typed is not None:  # «Стражник 2»: the group's second copy
         current = await current_round(store, chat_id) or Round()
-        seated = [f.name for f in current.fighters]
-        copy = await npcs.copy_named(store, chat_id, system, npc, typed, seated)
+        present = [f.name for f in current.fighters]
+        copy = await npcs.copy_named(store, chat_id, system, npc, typed, present)
         npc, typed = (copy, None) if copy is not None else (npc, typed)
     names, npc_sheet = await _seat_group(store, chat_id, system, npc, args.copies)
     typed = typed if typed is not None else sheet_base(npc_sheet)
@@ -110,6 +115,7 @@ async def _npc_change(
     # a copy joins with its own untouched health; a lone NPC with the sheet's
     lone = names == [npc] and npc_sheet is not None
     modifier = initiative_modifier(profile, npc_sheet.health if lone and npc_sheet else None)
+    template = npc_sheet if lone else None
 
     def change(current: Round) -> Round:
         for name in names:
@@ -121,6 +127,7 @@ async def _npc_change(
                 rng=rng,
                 modifier=modifier,
             )
+            current = seated(current, tracker.npc_key(name), template)
         return current
 
     return change
@@ -157,7 +164,7 @@ async def _player_change(
     modifier = initiative_modifier(profile, sheet.health if sheet else None)
 
     def change(current: Round) -> Round:
-        return tracker.join(
+        joined = tracker.join(
             current,
             key=tracker.player_key(user_id),
             name=name,
@@ -166,6 +173,7 @@ async def _player_change(
             rng=rng,
             modifier=modifier,
         )
+        return seated(joined, tracker.player_key(user_id), sheet)
 
     return change
 
@@ -198,7 +206,9 @@ async def _apply(
     except RulesInputError as error:
         await message.answer(refusal_of(error))
         return
-    first = InitFlow(round=opening, health=await read_tracks(store, chat_id, profile, opening))
+    first = with_health(
+        InitFlow(round=opening), await read_tracks(store, chat_id, profile, opening)
+    )
     flow, live, created = await store.open_live(KIND, first, chat_id, owner, ttl=ROUND_TTL)
     for _attempt in range(CONFLICT_ATTEMPTS):
         state = flow.state(InitFlow)
@@ -214,7 +224,7 @@ async def _apply(
             await message.answer(refusal_of(error))
             return
         tracks = await read_tracks(store, chat_id, profile, changed)
-        after = state.model_copy(update={"round": changed, "health": tracks})
+        after = with_health(state, tracks, round=changed)
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:

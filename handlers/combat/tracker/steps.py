@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from aiogram import Bot
 
@@ -16,6 +17,7 @@ from bot.combat import TrackerStep
 from bot.runner import CONFLICT_ATTEMPTS, screen_of
 from handlers.combat.tracker import view
 from handlers.combat.tracker.flow import KIND, InitFlow
+from rules import vampire
 from rules.combat import tracker
 from rules.combat.tracker import Round
 from rules.errors import RulesInputError
@@ -60,6 +62,16 @@ async def read_tracks(
     return found
 
 
+def with_health(state: InitFlow, tracks: Mapping[str, HealthTrack], **more: Any) -> InitFlow:
+    """The tracker with the health it read and the round's torpor from it (§B.13: a vampire
+    at «Без Сознания» is passed over until blood mends a level); ``more``: the step's other
+    changes (its round first, then the torpor on it)."""
+    current = more.pop("round", state.round)
+    torpid = frozenset(key for key, track in tracks.items() if vampire.torpid(track))
+    update = {**more, "health": dict(tracks), "round": tracker.set_torpor(current, torpid)}
+    return state.model_copy(update=update)
+
+
 def initiative_modifier(profile: Profile, track: HealthTrack | None) -> int:
     """AMB-B1: wounds slow initiative only when the table switched it on."""
     if track is None or not profile.combat.wound_penalty_on_initiative:
@@ -89,7 +101,7 @@ async def _retrack(bot: Bot, store: Store, chat_id: int, profile: Profile, chang
         changed = change(state.round)
         if tracks == state.health and changed == state.round:
             return
-        after = state.model_copy(update={"health": tracks, "round": changed})
+        after = with_health(state, tracks, round=changed)
         drawn = view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(flow, flow.version, after, screen=screen_of(*drawn))
         if advanced is not None:
@@ -142,9 +154,13 @@ def after_attack(opened: Open, profile: Profile, aftermath: Aftermath) -> Tracke
         return None
     if tracks == state.health and changed == state.round:
         return None
-    after = state.model_copy(update={"health": tracks, "round": changed, "note": None})
+    after = with_health(state, tracks, round=changed, note=None)
     drawn = view.draw(flow.next(after), after, profile)
-    return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), opened.live, drawn)
+    # A point of Willpower spent on the attack (an Interruption's) stands or falls with its
+    # mark on the round (docs/rules.md §A.7, once a turn): a tracker moved since stores neither.
+    strict = aftermath.willpower is not None
+    step = AlsoStep(flow, flow.version, after, screen_of(*drawn), strict=strict)
+    return TrackerStep(step, opened.live, drawn)
 
 
 def after_wound(
@@ -167,7 +183,7 @@ def after_wound(
             return None
     if tracks == state.health and changed == state.round:
         return None
-    after = state.model_copy(update={"health": tracks, "round": changed})
+    after = with_health(state, tracks, round=changed)
     drawn = view.draw(flow.next(after), after, profile)
     return TrackerStep(AlsoStep(flow, flow.version, after, screen_of(*drawn)), opened.live, drawn)
 

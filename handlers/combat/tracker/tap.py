@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from aiogram.types import InlineKeyboardMarkup
 
@@ -27,6 +28,7 @@ from bot.runner import (
     Reading,
     Refuse,
     Sequel,
+    SheetMoved,
     Tap,
     refuse,
     repeat,
@@ -36,7 +38,7 @@ from handlers.combat.attack.router import open_panel
 from handlers.combat.tracker import view
 from handlers.combat.tracker.callbacks import PANELS, InitAction, InitCallback, Panel
 from handlers.combat.tracker.flow import KIND, InitFlow, Note, NoteKind
-from handlers.combat.tracker.steps import initiative_modifier
+from handlers.combat.tracker.steps import initiative_modifier, with_health
 from rules import combat
 from rules.combat import tracker
 from rules.combat.situation import Condition
@@ -45,7 +47,18 @@ from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.health import DamageType, apply_damage, wound_penalty
 from rules.profiles import Profile
-from rules.sheet import Ability, Attribute, Sheet, set_conditions, set_health, system_of
+from rules.sheet import (
+    Ability,
+    Attribute,
+    Discipline,
+    Sheet,
+    is_vampire,
+    set_conditions,
+    set_health,
+    spend_blood,
+    system_of,
+)
+from rules.vampire import blood_per_turn
 from table.store import Flow, SheetSpend
 
 Answer = Callable[[], str]
@@ -54,7 +67,7 @@ Answer = Callable[[], str]
 # press of the same drawing finds the step taken and changes nothing.
 STEPS = frozenset(
     {InitAction.START, InitAction.DECLARED, InitAction.MORE, InitAction.NEXT, InitAction.DELAY}
-    | {InitAction.DECLARED_DEFENCE}
+    | {InitAction.DECLARED_DEFENCE, InitAction.HASTEN}
     | {InitAction.NEW_ROUND, InitAction.ATTACK, InitAction.STAND_UP}
 )
 # Buttons that name a participant by position need the very drawing they were pressed on (a
@@ -63,7 +76,12 @@ BY_INDEX = frozenset(
     {InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION}
     | {InitAction.INTERRUPT, InitAction.INTERRUPT_SPEND}
 )
-_DECLARING = (InitAction.DECLARED, InitAction.MORE, InitAction.DECLARED_DEFENCE)
+_DECLARING = (
+    InitAction.DECLARED,
+    InitAction.MORE,
+    InitAction.DECLARED_DEFENCE,
+    InitAction.HASTEN,
+)
 
 
 @dataclass(frozen=True)
@@ -138,6 +156,31 @@ def _subject(state: InitFlow, action: InitAction, x: int) -> Fighter | None:
     return None
 
 
+# Presses that read the sheet of the fighter they act for (its Willpower, blood, Athletics).
+_SHEET_OF_SUBJECT = (
+    InitAction.INTERRUPT,
+    InitAction.INTERRUPT_SPEND,
+    InitAction.STAND_UP,
+    InitAction.HASTEN,
+)
+
+
+def sheet_celerity(sheet: Sheet | None) -> int:
+    """A vampire's dots of Celerity (§B.13), which the tracker offers on their declaration;
+    0 for a mortal or no sheet."""
+    if sheet is None or not is_vampire(sheet):
+        return 0
+    return sheet.rating(Discipline.CELERITY) or 0
+
+
+def seated(current: Round, key: str, sheet: Sheet | None) -> Round:
+    """A fighter just joined, known for a vampire when their sheet is one (§B.13: Celerity
+    offered, torpor passed over); a mortal as joined."""
+    if sheet is None or not is_vampire(sheet):
+        return current
+    return tracker.with_vampire(current, key, sheet_celerity(sheet))
+
+
 def needs_storyteller(state: InitFlow, action: InitAction, x: int, presser: int) -> bool:
     """Whether the step may ask who runs the game (a Telegram call while the chat has no
     Storyteller): never for joining or the Interruption panel, nor for one's own character."""
@@ -167,7 +210,7 @@ async def read(reading: Reading[InitFlow, InitCallback]) -> Table:
     if action in (InitAction.ROLL, InitAction.BASE):
         if state.round.fighter(tracker.player_key(presser.id)) is None:
             sheet = await reading.store.load_sheet(chat.id, presser.id, system)
-    elif action in (InitAction.INTERRUPT, InitAction.INTERRUPT_SPEND, InitAction.STAND_UP):
+    elif action in _SHEET_OF_SUBJECT:
         who = _subject(state, action, reading.action.x)
         if who is not None and who.user_id is not None:
             sheet = await reading.store.load_sheet(chat.id, who.user_id, system)
@@ -206,6 +249,8 @@ def _outcome(
 ) -> Outcome[InitFlow]:
     if action is InitAction.ROLL or action is InitAction.BASE:
         return _roll_in(state, actor, action, x, known, rng)
+    if action is InitAction.HASTEN:
+        return _hasten(state, actor, known)
     if action in _DECLARING:
         return _declaring(state, action, actor, known)
     if action is InitAction.ATTACK:
@@ -240,6 +285,55 @@ def _declaring(
         else tracker.declare(current, key, defence=action is InitAction.DECLARED_DEFENCE)
     )
     return _stored(state, state.model_copy(update={"round": changed}), known)
+
+
+def _hasten(state: InitFlow, actor: Actor, known: Known[Table]) -> Outcome[InitFlow]:
+    """§B.13 Celerity on the vampire's declaration: one extra action this round for a point
+    of blood, paid off the sheet in the tracker's own step (a pool that moved since the read
+    runs the press again); the Discipline's dots and the Generation's blood a turn bound it."""
+    current = state.round
+    key = current.declarer()
+    who = current.fighter(key) if key is not None else None
+    if key is None or who is None:
+        raise Refused(render.invalid_button_text)
+    _own_or_storyteller(state, key, actor, known.read)
+    sheet = known.read.sheet
+    dots = sheet_celerity(sheet)
+    if sheet is None or not dots:
+        raise Refused(lambda: view.no_celerity_text(who.name))
+    blood = sheet.blood or 0
+    try:
+        changed = tracker.hasten(current, key, dots, blood, sheet.generation)
+    except RulesInputError as error:
+        raise Refused(_celerity_refusal(error, who.name, dots, sheet)) from None
+    note = Note(kind=NoteKind.CELERITY, name=who.name, ok=True, blood_left=blood - 1)
+    after = state.model_copy(update={"round": changed, "note": note})
+    paid = SheetSpend(
+        user_id=who.user_id or 0,
+        system=system_of(known.profile),
+        change=partial(_blood_of, blood),
+        npc=who.name if who.user_id is None else None,
+    )
+    return Advance(state=after, spends=spending(paid), unpaid=lambda: view.no_blood_text(who.name))
+
+
+def _celerity_refusal(error: RulesInputError, name: str, dots: int, sheet: Sheet) -> Answer:
+    """Which limit stopped one more action of Celerity: the pool, the Generation's blood a
+    turn, or the Discipline's dots."""
+    if error.field == "blood":
+        return lambda: view.no_blood_text(name)
+    if error.field == "generation":
+        limit = blood_per_turn(sheet.generation)
+        return lambda: view.celerity_turn_limit_text(name, limit)
+    return lambda: view.celerity_dots_text(name, dots)
+
+
+def _blood_of(seen: int, sheet: Sheet) -> Sheet:
+    """A point of blood off the pool the step read (the tracker says what is left); a pool
+    that moved since runs the press again."""
+    if (sheet.blood or 0) != seen:
+        raise SheetMoved
+    return spend_blood(sheet, 1)
 
 
 def _interrupting(
@@ -490,8 +584,10 @@ def _stand_up(state: InitFlow, key: str, known: Known[Table], rng: Rng | None) -
     )
     health = dict(state.health)
     if levels:
-        health[key] = apply_damage(sheet.health, DamageType.BASHING, levels, profile.combat).track
-    after = state.model_copy(update={"round": changed, "health": health, "note": note})
+        health[key] = apply_damage(
+            sheet.health, DamageType.BASHING, levels, profile.combat, undead=is_vampire(sheet)
+        ).track
+    after = with_health(state, health, round=changed, note=note)
     standing = changed.fighter(key)
     conditions = standing.conditions if standing is not None else ()
 
@@ -499,9 +595,10 @@ def _stand_up(state: InitFlow, key: str, known: Known[Table], rng: Rng | None) -
         now = set_conditions(now, conditions)
         if not levels:
             return now
-        return set_health(
-            now, apply_damage(now.health, DamageType.BASHING, levels, profile.combat).track
+        hurt = apply_damage(
+            now.health, DamageType.BASHING, levels, profile.combat, undead=is_vampire(now)
         )
+        return set_health(now, hurt.track)
 
     paid = SheetSpend(
         user_id=who.user_id or 0,
@@ -560,14 +657,13 @@ def _roll_in(
         rng=rng,
         modifier=initiative_modifier(known.profile, sheet.health if sheet else None),
     )
+    changed = seated(changed, key, sheet)
     pending = tuple(p for p in state.pending if p[0] != actor.id)
     late = current.phase in (Phase.DECLARE, Phase.RESOLVE)
     health = dict(state.health)
     if sheet is not None:
         health[key] = sheet.health
-    after = state.model_copy(
-        update={"round": changed, "pending": pending, "health": health, "note": None}
-    )
+    after = with_health(state, health, round=changed, pending=pending, note=None)
     return Advance(state=after, answer=view.joined_late_text if late else None)
 
 

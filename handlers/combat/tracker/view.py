@@ -53,7 +53,7 @@ def _line(
     if current is not None:
         extras += _round_marks(current, fighter)
     if track is not None:
-        tag = sheet_text.health_tag(track)
+        tag = sheet_text.health_tag(track, vampire=fighter.vampire)
         if tag:
             extras.insert(0, tag)
     if extras:
@@ -69,6 +69,10 @@ def _round_marks(current: Round, fighter: Fighter) -> list[str]:
         marks.append("💫 " + sheet_text.condition_name(Condition.STUNNED))
     if current.has_defence(fighter.key) and current.phase in (Phase.RESOLVE, Phase.DECLARE):
         marks.append("🛡 " + _("defence declared"))
+    if fighter.torpor:
+        marks.append(_("passed over"))
+    if fighter.hastened and current.phase in (Phase.DECLARE, Phase.RESOLVE):
+        marks.append("⚡ " + _("Celerity +{n}").format(n=fighter.hastened))
     return marks
 
 
@@ -161,6 +165,13 @@ def _tally(tally: DiceTally) -> str:
 def note_text(note: Note) -> str:
     """What the last Interruption or stand-up rolled, and what it means for the round."""
     name = escape(note.name)
+    if note.kind is NoteKind.CELERITY:
+        text = "⚡ " + _("{name} spends a point of blood on Celerity: one more action.").format(
+            name=name
+        )
+        if note.blood_left is not None:
+            text += " " + _("Blood left: {n}").format(n=note.blood_left)
+        return text
     if note.kind is NoteKind.INTERRUPT:
         if note.roll is None:
             head = "✋ " + _("Interruption: {name} spends a point of Willpower.").format(name=name)
@@ -244,7 +255,9 @@ def _phase_hint(state: InitFlow) -> str:
     if actor is not None:
         key, number = actor
         text = "▶️ " + _("{name} acts.").format(name=_name(current, key))
-        if number > 1:
+        if current.hastened_action(actor):
+            text += " ⚡ " + _("An extra action of Celerity, its pool whole.")
+        elif number > 1:
             text += " " + _("Action {n}.").format(n=number)
         return text
     return "🏁 " + _("The round is over: a new round, or the end of the fight.")
@@ -384,13 +397,19 @@ def _phase_rows(current: Round, button: _Button) -> list[list[InlineKeyboardButt
             [button("▶️ " + _("Declarations"), InitAction.START, 0)],
         ]
     if current.phase is Phase.DECLARE:
-        return [
+        rows = [
             [
                 button("✅ " + _("Declared"), InitAction.DECLARED, current.declared),
                 button("🛡 " + _("Defence"), InitAction.DECLARED_DEFENCE, current.declared),
                 button("➕ " + _("One more action"), InitAction.MORE, current.declared),
             ]
         ]
+        key = current.declarer()
+        declarer = current.fighter(key) if key is not None else None
+        if declarer is not None and declarer.celerity > declarer.hastened:
+            label = "⚡ " + _("Celerity: +1 action for 1 blood")
+            rows.append([button(label, InitAction.HASTEN, current.declared)])
+        return rows
     if current.phase is Phase.RESOLVE:
         return _resolve_rows(current, button)
     return [[button("🔄 " + _("New round"), InitAction.NEW_ROUND, current.number)]]
@@ -446,6 +465,26 @@ def already_in_text() -> str:
 
 def storyteller_only_text() -> str:
     return _("Only the Storyteller does this.")
+
+
+def no_celerity_text(name: str) -> str:
+    return _("{name} has no Celerity on the sheet.").format(name=escape(name))
+
+
+def no_blood_text(name: str) -> str:
+    return _("{name} has no blood left for Celerity.").format(name=escape(name))
+
+
+def celerity_dots_text(name: str, dots: int) -> str:
+    return _("{name}: Celerity {n} gives at most {n} extra actions a turn.").format(
+        name=escape(name), n=dots
+    )
+
+
+def celerity_turn_limit_text(name: str, limit: int) -> str:
+    return _(
+        "{name}: the Generation lets a turn spend at most {n} blood, Celerity included."
+    ).format(name=escape(name), n=limit)
 
 
 def willpower_spent_text(name: str) -> str:

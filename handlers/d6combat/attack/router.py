@@ -19,7 +19,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, User
 
-from bot import render, rolling, runner
+from bot import render, retype, rolling, runner
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
@@ -63,7 +63,11 @@ async def _sides(
     pool."""
     user = message.from_user
     who = rolling.Roller(message.chat.id, user.id if user else 0, roller_name(message, user))
-    named = await npcs.npc_at_start(store, message.chat.id, SheetSystem.D6, line)
+    try:
+        named = await npcs.npc_named(store, message.chat.id, SheetSystem.D6, line)
+    except npcs.AmbiguousName as ambiguous:
+        text = rolling.ambiguous_npc_text(ambiguous.typed, ambiguous.names)
+        raise rolling.PoolRefused(text, ambiguous.typed, ambiguous.names, one_word=False) from None
     if named is None:
         return who, None, line
     name, rest = named
@@ -81,7 +85,12 @@ async def d6_attack_command(
     chat_settings: ChatSettings,
     rng: Rng | None = None,
 ) -> None:
-    who, target_npc, line = await _sides(message, command.args or "", store, bot, chat_settings)
+    try:
+        sides = await _sides(message, command.args or "", store, bot, chat_settings)
+    except rolling.PoolRefused as refused:  # a part of a name several NPCs share
+        await retype.offer(message, store, refused.text, refused.choices(message.text or ""))
+        return
+    who, target_npc, line = sides
     target = await replied_player(message, store)  # a player, or whom the bot's reply is about
     if target is not None and (target.id == who.user_id or target_npc):
         target = None

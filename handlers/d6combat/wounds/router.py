@@ -11,7 +11,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import render, rolling
+from bot import render, retype, rolling
 from bot.access import runs_game
 from bot.features import in_game
 from bot.names import roller_name
@@ -58,9 +58,15 @@ async def _npc_named(
     store: Store, chat_id: int, text: str | None, *, damage: bool
 ) -> D6WoundArguments | None:
     """``Охранник 2 тел 1``: a line that starts with an NPC's name, as the scenarist names
-    one (a group's copy by its number, docs/product.md "NPCs"); severity 1 when only the
-    kind follows the name."""
-    found = await npcs.npc_at_start(store, chat_id, D6, text or "", whole=True)
+    one (a group's copy by its number, docs/product.md "NPCs"), or names it by a part that
+    is its alone (``бандит тел 1`` for «Одноглазый бандит»); severity 1 when only the kind
+    follows the name. A part several NPCs share raises :class:`rolling.PoolRefused` with
+    their names, for the answer to offer each."""
+    try:
+        found = await npcs.npc_named(store, chat_id, D6, text or "", whole=True)
+    except npcs.AmbiguousName as ambiguous:
+        said = rolling.ambiguous_npc_text(ambiguous.typed, ambiguous.names)
+        raise rolling.PoolRefused(said, ambiguous.typed, ambiguous.names, one_word=False) from None
     if found is None:
         return None
     name, rest = found
@@ -117,9 +123,14 @@ async def dmg_command(
     profile: Profile,
 ) -> None:
     refused: list[ArgumentsError] = []
-    args = _parse(command.args, damage=True, refused=refused) or await _npc_named(
-        store, message.chat.id, command.args, damage=True
-    )
+    try:
+        args = _parse(command.args, damage=True, refused=refused) or await _npc_named(
+            store, message.chat.id, command.args, damage=True
+        )
+    except rolling.PoolRefused as refused_name:  # a part of a name several NPCs share
+        choices = refused_name.choices(message.text or "")
+        await retype.offer(message, store, refused_name.text, choices)
+        return
     if args is None or args.kind is None:
         await message.answer(_usage(refused))
         return
@@ -144,9 +155,14 @@ async def heal_command(
     message: Message, command: CommandObject, store: Store, bot: Bot, chat_settings: ChatSettings
 ) -> None:
     refused: list[ArgumentsError] = []
-    args = _parse(command.args, damage=False, refused=refused) or await _npc_named(
-        store, message.chat.id, command.args, damage=False
-    )
+    try:
+        args = _parse(command.args, damage=False, refused=refused) or await _npc_named(
+            store, message.chat.id, command.args, damage=False
+        )
+    except rolling.PoolRefused as refused_name:  # a part of a name several NPCs share
+        choices = refused_name.choices(message.text or "")
+        await retype.offer(message, store, refused_name.text, choices)
+        return
     if args is None:
         await message.answer(_usage(refused))
         return

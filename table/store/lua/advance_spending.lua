@@ -13,6 +13,11 @@ local new = next_version(KEY.flow, ARG.expected)
 if not new then
   return false
 end
+-- A strict second step (a point of Willpower and the round's mark of it): a second flow
+-- moved since the read stores nothing, and the caller runs the step again.
+if ARG.also_strict == '1' and not next_version(KEY.also, ARG.also_version) then
+  return false
+end
 local current = redis.call('HGET', KEY.sheets, ARG.field)
 if (ARG.had == '1' and current ~= ARG.raw) or (ARG.had ~= '1' and current) then
   return 'sheet'

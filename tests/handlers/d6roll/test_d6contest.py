@@ -9,6 +9,7 @@ from handlers.d6contest.callbacks import ContestAction, ContestCallback
 from handlers.d6contest.flow import ContestFlow
 from rules.d6.roll import contest
 from tests.handlers.conftest import Table, buttons, player
+from tests.handlers.dealt import Dealt
 
 ANNA = player(1, "Anna")
 BORIS = player(2, "Boris")
@@ -92,3 +93,36 @@ async def test_the_storyteller_contests_as_the_npc_named_first(d6: Table) -> Non
     text = d6.session.sent[-1].text
     assert "Атаман" in text
     assert "Vera" not in text
+
+
+async def test_a_challenge_rolls_every_action_and_the_larger_total_wins(d6: Table) -> None:
+    """S2 «Также это может быть вызов … определённое количество действий, и победит тот,
+    кто в итоге наберёт больше мер успеха»: three rolls each, all at once."""
+    d6.rng = Dealt([6, 1, 5, 5, 1, 1, 6, 2, 2])  # Anna 1 + 2 + 0, the opponent 1 + 0 + 0
+    await d6.say(ANNA, "/vs 2 1 действий 3")
+    text = d6.session.sent[-1].text
+    assert "вызов, у каждой стороны 3 действия: побеждает больший итог" in text
+    assert "<b>6</b> 1 · <b>5</b> <b>5</b> · 1 1 — 3 меры (1 + 2 + 0)" in text
+    assert "— 1 мера (1 + 0 + 0)" in text
+    assert "Побеждает Anna, выигрыш 2." in text
+    assert len(await d6.store.recent_rolls(d6.chat.id)) == 6  # one line a roll
+
+
+async def test_a_challenge_joined_by_button_rolls_as_many_actions(d6: Table) -> None:
+    d6.rng = Dealt([6, 6, 2, 2])
+    await d6.say(ANNA, "/vs 1 действий 2")
+    sent = d6.session.sent[-1]
+    mid = d6.session.messages[-1].message_id
+    await d6.tap(BORIS, press(sent.reply_markup, ContestAction.JOIN, 1), mid)
+    edit = d6.session.edits[-1]
+    await d6.tap(ANNA, press(edit.reply_markup, ContestAction.RESOLVE), mid)
+    final = d6.session.edits[-1].text
+    assert "<b>Boris</b> (1): 2 · 2 — 0 мер (0 + 0)" in final
+    assert "Побеждает Anna, выигрыш 2." in final
+
+
+@pytest.mark.parametrize("line", ["/vs 4 действий", "/vs 4 действий 0", "/vs 4 3 действий 11"])
+async def test_a_challenge_without_a_count_of_actions_is_refused(d6: Table, line: str) -> None:
+    await d6.say(ANNA, line)
+    assert "/vs 4 3 действий 3" in d6.session.sent[-1].text
+    assert await d6.store.recent_rolls(d6.chat.id) == []

@@ -11,9 +11,10 @@ from handlers.magick import view
 from handlers.magick.callbacks import BarrierAction, BarrierCallback
 from handlers.magick.flow import BarrierFlow
 from handlers.magick.tap import step
+from rules.health import DamageType, HealthTrack
 from rules.profiles import HOUSE_MAGE
-from rules.sheet import Sheet, SheetSystem, new_sheet, set_trait
-from tests.handlers.stepping import ANNA, Faces, flow_of
+from rules.sheet import Sheet, SheetSystem, new_sheet, set_health, set_trait
+from tests.handlers.stepping import ANNA, Faces, flow_of, speaking
 
 BARRIER = BarrierFlow(caster="Аня", user_id=ANNA.id, arete=2)
 MAGE = set_trait(new_sheet(SheetSystem.MAGE), "arete", 2)
@@ -67,3 +68,21 @@ def test_no_arete_no_crossing() -> None:
 def test_staying_closes_the_crossing() -> None:
     outcome = step(BARRIER, press(BarrierAction.STOP), ANNA, known(), Faces([]))
     assert outcome.close
+
+
+def test_wounds_that_take_every_arete_die_refuse_the_roll_and_say_why() -> None:
+    """§C.15: the crossing rolls Arete less wounds; none left, a clear answer, nothing
+    rolled or written."""
+    hurt = set_health(MAGE, HealthTrack((DamageType.LETHAL,) * 4))  # Раны: −2
+    outcome = step(BARRIER, press(BarrierAction.ROLL), ANNA, known(hurt), Faces([]))
+    assert isinstance(outcome, Refuse)
+    assert outcome.answer is not None
+    with speaking("ru"):
+        said = outcome.answer()
+    assert "Арете 2 − 2 за раны не оставляет кубиков" in said
+    out = set_health(MAGE, HealthTrack((DamageType.LETHAL,) * 7))
+    refused = step(BARRIER, press(BarrierAction.ROLL), ANNA, known(out), Faces([]))
+    assert isinstance(refused, Refuse)
+    assert refused.answer is not None
+    with speaking("ru"):
+        assert "без сознания" in refused.answer().casefold()

@@ -459,3 +459,15 @@ async def test_a_name_as_long_as_telegram_allows_is_quoted_short(table: Table) -
     ):
         await table.say(ANNA, line)
         assert len(table.session.sent[-1].text) < 300, line[:20]
+
+
+async def test_barrier_with_no_arete_dice_left_answers_and_opens_nothing(table: Table) -> None:
+    """§C.15: Arete less wounds at 0 dice: a clear answer, no crossing opened."""
+    await table.say(ANNA, "/set арете 1")
+    await table.say(ANNA, "/dmg 4 л")  # Раны: −2 leaves Arete 1 no die
+    opened = len(table.session.messages)
+    await table.say(ANNA, "/barrier")
+    answer = table.session.sent[-1]
+    assert "Барьер не пересечь, пока раны не залечены" in answer.text
+    assert answer.reply_markup is None
+    assert len(table.session.messages) == opened + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.combat import WillpowerTurn
 from bot.runner import Advance, HandOver, Known, Open, Refuse, Who
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from handlers.roll.flow import RollRecord, WizardState
@@ -216,3 +217,20 @@ def test_an_npcs_next_attempt_stays_the_npcs() -> None:
     assert outcome.below
     shown = outcome.open.__self__  # type: ignore[attr-defined]
     assert shown.record.npc == "Страж"
+
+
+def test_roll_with_willpower_in_a_turn_that_spent_one_is_refused() -> None:
+    """§A.7 once a turn: the fight's round already holds this character's point."""
+    state = WIZARD.model_copy(update={"pool": 3, "willpower": True})
+    turn = WillpowerTurn(round_no=2, spent=True, mark=None)
+    read = WizardRead(None, "Аня", fighting=True, turn=turn)
+    known_ = Known(flow=flow_of(state), profile=HOUSE_MAGE, read=read)
+    outcome = wizard_step(state, press(RollAction.ROLL), ANNA, known_, Faces([7, 7, 7]))
+    assert isinstance(outcome, Refuse)
+    with speaking("ru"):
+        assert "Сила Воли уже потрачена в ходу 2" in outcome.answer()
+    free = WizardRead(None, "Аня", fighting=True, turn=WillpowerTurn(2, False, None))
+    again = wizard_step(
+        state, press(RollAction.ROLL), ANNA, Known(flow_of(state), HOUSE_MAGE, free), Faces([7])
+    )
+    assert isinstance(again, HandOver)

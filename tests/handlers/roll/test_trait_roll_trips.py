@@ -70,8 +70,9 @@ async def trips_of(table: Table, trips: list[bytes], who: Any, line: str) -> int
         (ANNA, "/r ловк+драка 6", 3),
         (BORIS, "/r старый страж ловк+драка 6", 3),
         (BORIS, "/r Бандит 0 ловк 6", 3),
-        # Willpower is paid in a WATCH transaction on the sheet (table/store/flows.py)
-        (ANNA, "/r Ловкость + Драка 6 св", 5),
+        # Willpower is paid in a WATCH transaction on the sheet (table/store/flows.py), after
+        # the chat's fight is read for the round's once-a-turn mark (bot/combat.py)
+        (ANNA, "/r Ловкость + Драка 6 св", 6),
     ],
 )
 async def test_a_trait_roll_costs_the_same_with_2_or_30_sheets(
@@ -84,5 +85,6 @@ async def test_a_trait_roll_costs_the_same_with_2_or_30_sheets(
     few = await trips_of(small, trips, who, line)
     many = await trips_of(large, trips, who, line)
     assert few == many
-    # the update's first step, the roll's own write and its finish: nothing else
+    # the update's first step, the roll's own write and its finish: nothing else (a roll
+    # with Willpower reads the chat's fight first)
     assert few <= most

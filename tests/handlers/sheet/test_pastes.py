@@ -121,8 +121,9 @@ async def test_a_paste_in_reply_to_no_sheet_yet_writes_the_sheet(table: Table) -
     [
         # Four letters from «Скрытность»: no suggestion at all.
         ("Сущность 2", "«Сущность 2»: нет такой черты."),
-        # One letter off: the suggestion is the trait meant.
-        ("Бдительнсоть 2", "«Бдительнсоть 2»: нет такой черты; может быть, Бдительность?"),
+        # Two letters off: the suggestion is the trait meant (one letter off is written,
+        # tests/handlers/sheet/test_sheet.py).
+        ("Бдтельнсоть 2", "«Бдтельнсоть 2»: нет такой черты; может быть, Бдительность?"),
     ],
 )
 async def test_suggestions_only_when_close(table: Table, typed: str, says: str) -> None:

@@ -116,7 +116,8 @@ async def test_many_lines_after_set(table: Table) -> None:
     ("text", "says"),
     [
         ("/set сил 3", "«сил 3»: что именно — Сила, Сила Воли, Силы?"),
-        ("/set ловкасть 3", "«ловкасть 3»: нет такой черты; может быть, Ловкость?"),
+        # two slips away: unsure, so only suggested (one slip is written: see below)
+        ("/set лофкасть 3", "«лофкасть 3»: нет такой черты; может быть, Ловкость?"),
         ("/set ловкость 9", "«ловкость 9»: значение должно быть от 0 до 5."),
         ("/set ловкость", "«ловкость»: не указано значение."),
         ("/set ловкость три", "«ловкость три»: значение должно быть числом."),
@@ -725,3 +726,26 @@ async def test_no_mini_app_no_button(table: Table) -> None:
     await table.say(ANNA, "/set ловкость 3")
     await table.say(ANNA, "/sheet")
     assert table.session.sent[-1].reply_markup is None
+
+
+async def test_a_name_one_slip_from_one_trait_is_written_and_said(table: Table) -> None:
+    """A confident correction is applied, as a typed roll's is, and said at the top of the
+    answer; an unsure name beside it is skipped with its suggestion."""
+    await table.say(ANNA, "/set ловкасть 3 сыла 2")
+    answer = table.session.sent[-1].text
+    assert answer.startswith("<i>Поняли «ловкасть» как</i> «Ловкость»\n✅")
+    assert "Ловкость 3" in answer
+    assert "«сыла 2»: нет такой черты; может быть, Сила?" in answer
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Attribute.DEXTERITY) == 3
+    assert sheet.rating(Attribute.STRENGTH) is None
+
+
+async def test_a_pasted_sheet_reads_its_slips_too(table: Table) -> None:
+    await table.say(ANNA, "/set\nВосприятие 4\nБдительнсть: 2")
+    answer = table.session.sent[-1].text
+    assert answer.startswith("<i>Поняли «Бдительнсть» как</i> «Бдительность»")
+    sheet = await stored(table, ANNA)
+    assert sheet is not None
+    assert sheet.rating(Ability.ALERTNESS) == 2

@@ -16,9 +16,10 @@ from pydantic import ValidationError
 
 from rules.errors import ErrorCode, RulesInputError
 from rules.sheet import Sheet, SheetSystem, set_trait, set_willpower, spend_willpower
-from table.scope import Scope
+from table.scope import Actor, Scope
 from table.store import (
     LOG_CAP,
+    AlsoMoved,
     AlsoStep,
     Begun,
     ChatSettings,
@@ -574,3 +575,60 @@ async def test_a_flow_carries_the_message_it_recorded_through_every_step(store: 
     closed = await store.close_flow(again, 2)
     assert closed is not None
     assert closed.message == "-100:7"
+
+
+async def test_a_strict_second_step_rides_with_the_point_or_nothing_is_written(
+    store: Store,
+) -> None:
+    """The round's mark of a point of Willpower (docs/rules.md §A.7, once a turn) is written
+    with the point, in the roll's own transaction: a tracker moved since the read stores
+    neither, and the caller reads it again."""
+    await _sheet_with_willpower(store, 3)
+    tracker = await store.create_flow(Other(), -100, 1)
+    stale = AlsoStep(tracker, tracker.version, {"marked": 1}, None, strict=True)
+    await store.advance_flow(tracker, tracker.version, Other())  # a tap on the tracker first
+    with pytest.raises(AlsoMoved):
+        await store.create_flow_spending(
+            Tally(), -100, 42, _spend(), entries=[_entry(1)], also=stale
+        )
+    assert await _willpower_now(store) == 3
+    assert await store.recent_rolls(-100) == []
+    fresh = await store.load_flow(tracker.chat_id, tracker.id)
+    assert fresh is not None
+    also = AlsoStep(fresh, fresh.version, {"marked": 1}, fresh.screen, strict=True)
+    with bound_to(store, Scope(actor=Actor(42, "Аня"))) as bound:
+        flow, sheet = await bound.create_flow_spending(Tally(), -100, 42, _spend(), also=also)
+    assert sheet is not None
+    assert sheet.willpower_current == 2
+    assert await store.load_flow(flow.chat_id, flow.id) == flow
+    marked = await store.load_flow(tracker.chat_id, tracker.id)
+    assert marked is not None
+    assert marked.version == fresh.version + 1
+    assert marked.data == {"marked": 1}
+    assert not marked.acted_since(fresh.version, 42)  # nobody's press: the player may tap it
+
+
+async def test_a_strict_second_step_moved_stops_the_one_script_too(store: Store) -> None:
+    """The script on sheets read ahead skips a moved tracker's health line alone, but a
+    strict step (the round's mark of the point) stores nothing."""
+    await _sheet_with_willpower(store, 3)
+    panel = await store.create_flow(Tally(total=0), -100, 42)
+    tracker = await store.create_flow(Other(), -100, 1)
+    _, _, _, prefetch = await store.begin_update(
+        UpdateRef(1, 95, -100, -100, "a"),
+        force=False,
+        seed=SEED,
+        ahead=ReadAhead(flow_id=panel.id, all_sheets=True),
+    )
+    stale = AlsoStep(tracker, tracker.version, {"marked": 1}, None, strict=True)
+    await store.advance_flow(tracker, tracker.version, Other())
+    with bound_to(store, Scope(prefetch=prefetch)) as bound:
+        lost, sheet = await bound.advance_flow_spending(
+            panel, panel.version, Tally(total=1), _spend(), writes=StepWrites(also=stale)
+        )
+    assert lost is None
+    assert sheet is None
+    assert await _willpower_now(store) == 3
+    unmoved = await store.load_flow(panel.chat_id, panel.id)
+    assert unmoved is not None
+    assert unmoved.version == panel.version

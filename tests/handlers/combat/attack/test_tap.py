@@ -9,7 +9,7 @@ from handlers.combat.attack.callbacks import AtkAction, AtkCallback
 from handlers.combat.attack.flow import DEFENCES, AttackFlow, Defence, Guard, Side, Stage
 from handlers.combat.attack.tap import TAP, Scene, _land, step
 from handlers.combat.tracker.flow import InitFlow
-from handlers.combat.tracker.steps import Aftermath, Open, round_after_attack
+from handlers.combat.tracker.steps import Aftermath, Open, after_attack, round_after_attack
 from rules.combat import tracker
 from rules.combat.manoeuvres import Trait
 from rules.health import DamageType, apply_damage
@@ -282,3 +282,16 @@ def test_a_point_spent_this_round_refuses_a_second_on_the_interruption() -> None
     assert round_after_attack(opened.state.round, aftermath).spent_willpower(BORIS_SIDE.key)
     # a second mark on a round already marked is no error: the check came before
     assert round_after_attack(marked.round, aftermath).spent_willpower(BORIS_SIDE.key)
+
+
+def test_the_round_s_mark_of_a_point_rides_strictly_with_the_attack() -> None:
+    """A point spent on the panel's Interruption and its mark on the round are one write: the
+    tracker's step is strict then (a tracker moved since stores neither), and only then."""
+    opened = fight()
+    with speaking():  # the tracker's step comes drawn
+        marked = after_attack(opened, HOUSE_MAGE, Aftermath(changed={}, willpower=BORIS_SIDE.key))
+        plain = after_attack(opened, HOUSE_MAGE, Aftermath(changed={}, resolved=ANNA_SIDE.key))
+    assert marked is not None
+    assert marked.step.strict
+    assert plain is not None
+    assert not plain.step.strict
