@@ -103,7 +103,6 @@ UNRECORDED_CHATS = 4096  # chats whose unrecorded messages are remembered until 
 SendKey = tuple[str, str, str, int, int]  # chat, text, keyboard, reply target, occurrence
 
 
-@dataclass
 def outbox_of(scope: Scope | None) -> Outbox | None:
     """The outbox the update's scope carries (the scope is the application's, table/scope.py,
     and holds it untyped)."""
@@ -111,6 +110,7 @@ def outbox_of(scope: Scope | None) -> Outbox | None:
     return box if isinstance(box, Outbox) else None
 
 
+@dataclass
 class Outbox:
     """What the running update has sent to its own chat (the search's floor in this update),
     whom each message is about, and what its earlier runs in this process delivered anywhere
