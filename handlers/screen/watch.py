@@ -35,6 +35,7 @@ from bot.watchers import COURTESY_ERRORS
 from handlers.screen import view
 from handlers.screen.flow import ScreenFlow
 from handlers.screen.table import read_campaign
+from table.scope import Scope
 from table.store import ChatSettings, Store
 from table.store.flows import FlowStateError
 
@@ -172,6 +173,8 @@ async def after_update(update: Update, data: dict[str, Any]) -> None:
     if chat is None or not changes_the_table(update, chat):
         return
     bot: Bot = data["bot"]
-    store: Store = data["store"]
+    # Outside the update's journal: a courtesy to another message, perhaps a second later
+    # (``Pace``), long after the update finished; its compare-and-set needs no journal.
+    store: Store = data["store"].bound(Scope())
     campaign_id = chat.id
     await PACE.run(pointer.stored(), lambda: redraw_open(bot, store, campaign_id, pointer))

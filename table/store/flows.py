@@ -151,6 +151,7 @@ def step_mark(scope: Scope, flow: Flow, expected_version: int) -> tuple[str, str
     # chat's) leaves its steps here unmarked.
     if running is None or f":{tag(flow.chat_id)}:" not in running.key:
         return none_key(flow.chat_id), ""
+    running.marked = True
     return running.key, f"cas:{flow.id}:{expected_version}"
 
 

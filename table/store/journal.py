@@ -160,6 +160,9 @@ class Journal:
     taken: int = 0
     # A roll went into the chat's log: its sender played there (table/store/inline.py).
     rolled: bool = False
+    # A flow's step was asked of the store (``step_mark``): with :attr:`taken`, whether the
+    # update may have changed anything another message shows (bot/watchers.py).
+    marked: bool = False
     # The send slot reserved ahead for the update's reply (table/store/budget.py); not stored.
     lease: Lease | None = None
     # Runs begun, this one included: above 1, a run before this one neither finished nor was

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ import redis.asyncio as aioredis
 from redis.crc import key_slot
 
 from handlers.extended.callbacks import ExtAction, ExtCallback
+from localapi.patience import patient
 from localapi.processes import RedisServer
 from localapi.server import ChatMessage, FakeBotApi, FakeChat, FakeUser, free_port, parse_html
 from rules.sheet import SheetSystem, from_json
@@ -210,7 +212,8 @@ async def test_a_refused_result_is_sent_later_or_at_last_dropped_and_paid_back(
     spend = fake_api.send_text(group, player, "/r 5 6 св")
     client = aioredis.Redis.from_url(bot_process.redis.url, decode_responses=True)
     try:
-        for _ in range(300):  # dropped: out of the inbox, though nothing was shown
+        deadline = time.monotonic() + patient(30)  # GIVE_UP_AFTER and the retries' pauses
+        while time.monotonic() < deadline:  # dropped: out of the inbox, though nothing shown
             tried = [
                 c
                 for c in fake_api.calls_for_chat(group)
