@@ -1,6 +1,7 @@
-"""What the Mini App asks of the features, by a typed key (bot/features.py): the chat's live
-messages that show health (the d10 round tracker) redrawn after a sheet changed on the page,
-as after a ``/dmg`` in the chat. The fight's feature serves it (handlers/combat)."""
+"""What the Mini App asks of the features, by a typed key (bot/features.py) after a sheet
+changed on the page, as after a ``/dmg`` in the chat: the chat's live messages that show
+health (the d10 round tracker) redrawn, served by the fight's feature (handlers/combat), and
+the campaign's open Storyteller's screen redrawn, served by the screen's (handlers/screen)."""
 
 from __future__ import annotations
 
@@ -14,3 +15,7 @@ from table.store import Store
 
 RefreshLive = Callable[[Bot, Store, int, Profile], Awaitable[None]]
 REFRESH_LIVE: HandoffKey[RefreshLive] = HandoffKey("miniapp.refresh_live")
+
+# The campaign's chat and the pointer to its open screen (``ChatSettings.screen``).
+RefreshScreen = Callable[[Bot, Store, int, str | None], Awaitable[None]]
+REFRESH_SCREEN: HandoffKey[RefreshScreen] = HandoffKey("miniapp.refresh_screen")

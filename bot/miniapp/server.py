@@ -43,7 +43,7 @@ from bot.delivery import Delivery
 from bot.features import FeatureSet
 from bot.middlewares import chat_profile
 from bot.miniapp import initdata, sheetview
-from bot.miniapp.handoffs import REFRESH_LIVE
+from bot.miniapp.handoffs import REFRESH_LIVE, REFRESH_SCREEN
 from bot.scope import scoped_bot
 from bot.settings import Settings as BotSettings
 from rules.d6.chance import DifficultyKind
@@ -329,6 +329,22 @@ class MiniApp:
         except Exception:
             log.exception("live messages of %s not redrawn", caller.chat_id)
 
+    async def _refresh_screen(self, caller: Caller) -> None:
+        """The campaign's open Storyteller's screen shows the sheet just changed: redrawn as
+        after a change in the group (handlers/screen/watch.py); a failure costs the redraw
+        only."""
+        if self.features is None or not self.features.has(REFRESH_SCREEN):
+            return
+        if not caller.settings.screen:
+            return  # no screen open: nothing to read or draw
+        try:
+            with self.i18n.context():
+                await self.features.handoff(REFRESH_SCREEN)(
+                    self.bot, self.store, caller.chat_id, caller.settings.screen
+                )
+        except Exception:
+            log.exception("the screen of %s not redrawn", caller.chat_id)
+
     # ----- the API -------------------------------------------------------------------------
 
     async def _guarded(
@@ -416,6 +432,7 @@ class MiniApp:
                 return web.json_response({"error": "refused", "field": error.field}, status=422)
             if body.get("op") in ("wound", "heal", "set"):
                 await self._refresh_live(caller)
+            await self._refresh_screen(caller)
             return web.json_response({"sheet": await self.describe(caller, target, sheet)})
 
         return await self._guarded(request, work)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram.utils.i18n import lazy_gettext as __
 
 from bot.features import D6_ONLY, D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
+from bot.miniapp.handoffs import REFRESH_SCREEN
 from handlers.screen import view, watch
 from handlers.screen.router import make_router
 
@@ -22,4 +23,6 @@ FEATURE = Feature(
         HelpLine(HelpSection.STORYTELLER, view.d6_help_line, D6_ONLY),
     ),
     after_update=watch.after_update,
+    # A sheet changed in the Mini App: the open screen shows it too.
+    provides={REFRESH_SCREEN: watch.refresh},
 )

@@ -162,6 +162,17 @@ class Pace:
 PACE = Pace()
 
 
+async def refresh(bot: Bot, store: Store, campaign_id: int, screen: str | None) -> None:
+    """The open screen ``screen`` (``ChatSettings.screen``) of the campaign redrawn at the
+    screen's pace after a change made outside any update (the Mini App's sheet,
+    bot/miniapp/handoffs.py ``REFRESH_SCREEN``)."""
+    pointer = Pointer.parse(screen)
+    if pointer is None:
+        return
+    unbound = store.bound(Scope())
+    await PACE.run(pointer.stored(), lambda: redraw_open(bot, unbound, campaign_id, pointer))
+
+
 async def after_update(update: Update, data: dict[str, Any]) -> None:
     """``Feature.after_update``: the campaign's open screen redrawn after a change of the
     group's; nothing at all when the campaign has none open."""

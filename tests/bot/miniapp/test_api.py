@@ -281,6 +281,42 @@ async def test_a_wound_on_the_page_redraws_the_chats_tracker(fake_store: Store) 
     assert redrawn == [GROUP]
 
 
+async def test_an_edit_on_the_page_redraws_the_open_screen_only(fake_store: Store) -> None:
+    """The Storyteller's open screen (``ChatSettings.screen``) is asked to redraw after any
+    change on the page — Willpower too, which no tracker shows; with no screen open, it is
+    not asked at all."""
+    from aiogram import Router
+
+    from bot.features import Feature, FeatureSet
+    from bot.miniapp.handoffs import REFRESH_SCREEN
+
+    asked: list[tuple[int, str | None]] = []
+
+    async def refresh(_bot: Bot, _store: Store, chat_id: int, screen: str | None) -> None:
+        asked.append((chat_id, screen))
+
+    features = FeatureSet(
+        [Feature(name="screen", make_router=Router, provides={REFRESH_SCREEN: refresh})]
+    )
+    miniapp = MiniApp(
+        cast(Bot, FakeBot()), fake_store, TOKEN, load_i18n(LOCALES_DIR, "ru"), features=features
+    )
+    app = web.Application()
+    miniapp.add_routes(app, "/app/")
+    async with TestClient(TestServer(app)) as test_client:
+        _status, drawn = await sheet(test_client, signed(ANYA))
+        status, _body = await edit(
+            test_client, signed(ANYA), op="wound", kind="B", version=drawn["version"]
+        )
+        assert status == 200
+        assert asked == []  # no screen open
+        await fake_store.update_chat(GROUP, screen="555:flowid:77")
+        _status, drawn = await sheet(test_client, signed(ANYA))
+        status, _body = await edit(test_client, signed(ANYA), op="heal", version=drawn["version"])
+        assert status == 200
+    assert asked == [(GROUP, "555:flowid:77")]
+
+
 async def test_each_game_draws_its_own_sheet(
     client: tuple[TestClient[Any, Any], FakeBot], fake_store: Store
 ) -> None:

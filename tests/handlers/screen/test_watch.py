@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import cast
 
+from aiogram import Bot
 from aiogram.types import CallbackQuery, Chat, Message, Update, User
 
-from handlers.screen.watch import MIN_GAP, Pace, Pointer, changes_the_table
+from handlers.screen.watch import MIN_GAP, Pace, Pointer, changes_the_table, refresh
+from table.store import Store
 
 GROUP = Chat(id=-100, type="supergroup", title="Хроника")
 PRIVATE = Chat(id=9, type="private", first_name="Mira")
@@ -81,3 +84,12 @@ async def test_an_unchanged_screen_spends_no_edit() -> None:
     await pace.run("s", unchanged)
     assert calls == [1, 1]  # nothing was edited, so nothing waits
     assert not pace.tasks
+
+
+async def test_a_change_from_the_mini_app_forgets_an_expired_screen(fake_store: Store) -> None:
+    """``refresh`` (the Mini App's hand-off): no pointer, nothing read; a pointer to a screen
+    whose flow expired is cleared, so the campaign stops looking for it."""
+    await refresh(cast(Bot, None), fake_store, -100, None)
+    await fake_store.update_chat(-100, screen="9:gone:1004")
+    await refresh(cast(Bot, None), fake_store, -100, "9:gone:1004")
+    assert (await fake_store.load_chat(-100)).screen is None
