@@ -60,6 +60,7 @@ from table.scope import FLOOD_WAIT_BUDGET as FLOOD_WAIT_BUDGET
 from table.scope import FloodBudget as FloodBudget
 from table.scope import Scope
 from table.store import REDIS_ERRORS
+from table.store.lease import Lease
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -269,8 +270,18 @@ class SharedBudget(Protocol):
     """The send budget every replica shares (``table.store.Store.reserve_send``)."""
 
     async def reserve_send(
-        self, bot_id: int, windows: Sequence[tuple[int | str | None, int, float]]
+        self,
+        bot_id: int,
+        windows: Sequence[tuple[int | str | None, int, float]],
+        lease: Lease | None = None,
     ) -> float: ...
+
+
+def _lease_of(bot: Bot) -> Lease | None:
+    """The send slot the sending update's first round-trip reserved (its scope's journal)."""
+    scope = scope_of(bot)
+    journal = scope.journal if scope is not None else None
+    return journal.lease if journal is not None else None
 
 
 class RateLimitMiddleware(BaseRequestMiddleware):
@@ -320,9 +331,12 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         held = self._held.get(chat_id, [])
         self.on_hold(chat_id, len(held), max(0.0, max(held, default=0.0) - self.clock()))
 
-    async def _reserve(self, bot_id: int, group: int | str | None) -> float:
+    async def _reserve(
+        self, bot_id: int, group: int | str | None, lease: Lease | None = None
+    ) -> float:
         """How long the send waits: the group's minute (for a group) and the bot's second,
-        reserved in one step of the shared budget, or here while Redis is away."""
+        reserved in one step of the shared budget (the sending update's ``lease``, reserved by
+        its first round-trip, when it fits), or here while Redis is away."""
         windows: list[tuple[SlidingWindow, Hashable, int | str | None, int, float]] = [
             (self.overall, bot_id, None, GLOBAL_LIMIT, GLOBAL_PERIOD)
         ]
@@ -331,7 +345,9 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         if self.shared is not None:
             try:
                 delay = await self.shared.reserve_send(
-                    bot_id, [(chat, limit, period) for _w, _k, chat, limit, period in windows]
+                    bot_id,
+                    [(chat, limit, period) for _w, _k, chat, limit, period in windows],
+                    lease,
                 )
             except REDIS_ERRORS as error:
                 log.info("send budget kept here while Redis is away: %s", error)
@@ -350,7 +366,7 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         if is_message_send(method):
             chat_id = getattr(method, "chat_id", None)
             group = chat_id if isinstance(chat_id, int | str) and _is_group(chat_id) else None
-            delay = await self._reserve(bot.id, group)
+            delay = await self._reserve(bot.id, group, _lease_of(bot))
             if delay > 0 and group is not None:
                 log.info("group %s is at Telegram's limit, send delayed %.1f s", group, delay)
                 await self._hold(group, delay)

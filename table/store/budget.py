@@ -53,13 +53,17 @@ class BudgetStore(StoreBase):
     def register_scripts(self) -> None:
         self._reserve = RESERVE.bind(self.redis, self.batch)
 
-    async def reserve_send(self, bot_id: int, windows: Sequence[Window]) -> float:
+    async def reserve_send(
+        self, bot_id: int, windows: Sequence[Window], lease: Lease | None = None
+    ) -> float:
         """Reserve one send's slot in each shared window (a group's minute, the bot's second);
-        seconds to wait before sending. The running update's lease if it fits (no round-trip);
-        else one script on a single server; on a cluster the windows live in different slots,
-        so one call each and the latest slot wins."""
-        running = self.scope.journal
-        lease = running.lease if running is not None else None
+        seconds to wait before sending. The sending update's ``lease`` (the Telegram session
+        hands it from the update's scope; a bound Store finds its own) if it fits, with no
+        round-trip; else one script on a single server; on a cluster the windows live in
+        different slots, so one call each and the latest slot wins."""
+        if lease is None:
+            running = self.scope.journal
+            lease = running.lease if running is not None else None
         if lease is not None:
             leased = lease.take(windows)
             if leased is not None:

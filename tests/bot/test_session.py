@@ -44,6 +44,8 @@ from bot.session import (
 )
 from table.scope import Scope
 from table.store import Store
+from table.store.journal import Journal
+from table.store.lease import Lease
 from tests.bot.telegram_fakes import TOKEN, make_bot
 
 OK_MESSAGE = {
@@ -373,6 +375,37 @@ async def test_replicas_and_a_restart_share_one_send_budget(
     before = len(sleeps.delays)
     await restarted(send, bot, SendMessage(chat_id=-200, text="x"))  # another group: free
     assert sleeps.delays[before:] == []
+
+
+async def test_a_send_takes_the_slot_its_updates_first_round_trip_leased(
+    sleeps: Sleeps,
+) -> None:
+    """The update's reply goes in the slot its first round-trip reserved (``Journal.lease``):
+    the limiter hands the lease from the sending Bot's scope, so the reply costs no
+    round-trip of its own (bench/e2e.py: a roll in three); a Bot with no update's scope
+    has none to hand."""
+    handed: list[Lease | None] = []
+
+    class Shared:
+        async def reserve_send(
+            self, bot_id: int, windows: Any, lease: Lease | None = None
+        ) -> float:
+            handed.append(lease)
+            return 0.0
+
+    limiter = RateLimitMiddleware(shared=Shared(), sleep=sleeps)
+    bot, _ = make_bot()
+    lease = Lease(windows=(-100, None), member="m", at=time.monotonic())
+    journal = Journal(key="sdb:update:{-100}:1", seed=b"s", lease=lease)
+
+    async def send(bot: Bot, method: Any) -> Any:
+        return True
+
+    await limiter(
+        send, scoped_bot(bot, Scope(journal=journal)), SendMessage(chat_id=-100, text="x")
+    )
+    await limiter(send, bot, SendMessage(chat_id=-100, text="x"))
+    assert handed == [lease, None]
 
 
 async def test_the_budget_is_kept_here_while_redis_is_away(sleeps: Sleeps) -> None:
