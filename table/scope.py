@@ -80,6 +80,28 @@ class Campaign:
     def __str__(self) -> str:
         return self.key
 
+    @property
+    def button(self) -> str:
+        """The campaign in a button's callback_data, whose fields ``:`` separates: the
+        chat's id, and ``t`` and the topic's thread id for a topic (``-100123t45``)."""
+        if self.thread_id is None:
+            return str(self.chat_id)
+        return f"{self.chat_id}t{self.thread_id}"
+
+    @classmethod
+    def from_button(cls, text: str) -> Campaign | None:
+        """The campaign :attr:`button` wrote (or a chat's plain id, as older buttons carry
+        it); None for anything else, a forged button's."""
+        chat, _, thread = text.partition("t")
+        try:
+            chat_id = int(chat)
+            thread_id = int(thread) if thread else None
+        except ValueError:
+            return None
+        if thread_id is not None and thread_id <= 1:
+            return None
+        return cls(chat_id, thread_id)
+
     @classmethod
     def of(
         cls, chat_id: int, thread_id: int | None, *, is_topic: bool | None, name: str | None = None

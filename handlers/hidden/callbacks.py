@@ -6,9 +6,11 @@ from aiogram.filters.callback_data import CallbackData
 
 
 class RevealCallback(CallbackData, prefix="hr"):
-    """«Раскрыть» under a hidden result in the Storyteller's private chat: chat and number."""
+    """«Раскрыть» under a hidden result in the Storyteller's private chat: the campaign
+    (``table.scope.Campaign.button``: the chat, and its topic in a forum) and the number.
+    An older button carries the chat's id alone, read as that chat's own game."""
 
-    c: int
+    c: str
     s: int
 
 

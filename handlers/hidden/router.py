@@ -57,6 +57,7 @@ from table.parsing import (
     parse_magick_arguments,
     parse_roll_arguments,
 )
+from table.scope import Campaign
 from table.store import ChatSettings, HiddenRecord, Store, update_secret
 
 
@@ -314,7 +315,7 @@ async def _prepare_effect(
 async def roll_hidden(
     bot: Bot,
     store: Store,
-    chat_id: int,
+    chat_id: int | Campaign,
     title: str,
     user: User,
     rolled: Rolled,
@@ -326,13 +327,14 @@ async def roll_hidden(
     ``session``: the campaign's running session, for a roll made from the private chat (one
     made in the group is marked by its own update, table/fairness.py)."""
     pool, result, note = rolled
-    seq = await store.next_hidden_seq(chat_id)
+    campaign = store.at(chat_id)
+    seq = await store.next_hidden_seq(campaign)
     if isinstance(result, D6Result):  # the d6 roll binds the measures it needs as difficulty
         difficulty, threshold, willpower = result.required, 0, False
     else:
         difficulty, threshold, willpower = result.difficulty, result.threshold, result.willpower
     payload = commitment.hidden_roll(
-        chat_id=chat_id,
+        chat_id=campaign.chat_id,
         seq=seq,
         profile=profile.name,
         pool=pool,
@@ -344,11 +346,12 @@ async def roll_hidden(
     # The nonce is the update's, like its dice: a re-run after the group's notice failed
     # commits to the same line, so /reveal matches whichever notice the group saw.
     commitment_hex, nonce = commitment.commit(
-        payload, update_secret(store.scope, f"hidden:{chat_id}:{seq}", commitment.NONCE_BYTES)
+        payload, update_secret(store.scope, f"hidden:{campaign.key}:{seq}", commitment.NONCE_BYTES)
     )
     record = HiddenRecord(
         seq=seq,
-        chat_id=chat_id,
+        chat_id=campaign.chat_id,
+        thread_id=campaign.thread_id,
         owner_id=user.id,
         name=user.first_name,
         profile=profile.name,
@@ -362,7 +365,7 @@ async def roll_hidden(
         await bot.send_message(
             user.id,
             view.hidden_private_text(record, result, title, profile, note),
-            reply_markup=view.reveal_keyboard(chat_id, seq),
+            reply_markup=view.reveal_keyboard(campaign, seq),
         )
     except (TelegramForbiddenError, TelegramBadRequest):
         return False
@@ -370,7 +373,11 @@ async def roll_hidden(
     if session is not None:
         marker = marker.model_copy(update={"ses": session})
     await store.save_hidden(record, marker)
-    await bot.send_message(chat_id, view.hidden_group_text(user.first_name, seq, commitment_hex))
+    await bot.send_message(
+        campaign.chat_id,
+        view.hidden_group_text(user.first_name, seq, commitment_hex),
+        message_thread_id=campaign.thread_id,
+    )
     return True
 
 
@@ -433,7 +440,7 @@ async def _publish(
     if result is None:
         return render.invalid_button_text()
     done = await store.reveal_hidden(
-        record.chat_id, record.seq, hidden_rolls.revealed_entry(record)
+        record.campaign, record.seq, hidden_rolls.revealed_entry(record)
     )
     if done is None:
         return view.no_hidden_roll_text(record.seq)
@@ -442,13 +449,15 @@ async def _publish(
     await bot.send_message(
         record.chat_id,
         view.reveal_text(record, result, hidden_rolls.record_profile(record, profile)),
+        message_thread_id=record.thread_id,
     )
     return None
 
 
 async def load_roll(pressed: runner.Pressed[RevealCallback]) -> HiddenRecord | runner.Refuse:
     data = pressed.data
-    record = await pressed.store.load_hidden(data.c, data.s)
+    campaign = Campaign.from_button(data.c)
+    record = await pressed.store.load_hidden(campaign, data.s) if campaign is not None else None
     if record is None:
         return runner.refuse(lambda: view.no_hidden_roll_text(data.s))
     return record
@@ -458,7 +467,7 @@ async def read_its_chat(
     pressed: runner.Pressed[RevealCallback], record: HiddenRecord
 ) -> ChatSettings:
     """The settings of the roll's group: whose Storyteller may reveal it, in which game."""
-    return await pressed.store.load_chat(record.chat_id)
+    return await pressed.store.load_chat(record.campaign)
 
 
 def reveal_step(
@@ -487,7 +496,7 @@ async def mark_revealed(
     """The mark, once and atomically, with the roll counted in its chat's statistics: of two
     presses only one marks it (the other runs again and finds it revealed)."""
     done = await pressed.store.reveal_hidden(
-        before.chat_id, before.seq, hidden_rolls.revealed_entry(before)
+        before.campaign, before.seq, hidden_rolls.revealed_entry(before)
     )
     return after if done else None
 
@@ -498,9 +507,13 @@ async def post_revealed(pressed: runner.Pressed[RevealCallback], record: HiddenR
     bot = pressed.context.bot
     if result is None or bot is None:
         return
-    profile = chat_profile(await pressed.store.load_chat(record.chat_id))
+    profile = chat_profile(await pressed.store.load_chat(record.campaign))
     shown = hidden_rolls.record_profile(record, profile)
-    await bot.send_message(record.chat_id, view.reveal_text(record, result, shown))
+    await bot.send_message(
+        record.chat_id,
+        view.reveal_text(record, result, shown),
+        message_thread_id=record.thread_id,
+    )
 
 
 REVEAL_TAP: runner.RecordTap[HiddenRecord, RevealCallback, ChatSettings] = runner.RecordTap(

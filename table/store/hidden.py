@@ -77,6 +77,11 @@ class HiddenRecord(BaseModel):
     revealed: bool = False
     counted: bool = False
 
+    @property
+    def campaign(self) -> Campaign:
+        """The campaign it was rolled for: its keys' slot, where it is revealed."""
+        return Campaign(self.chat_id, self.thread_id)
+
 
 def _hidden_from(raw: str | bytes | None, revealed: object) -> HiddenRecord | None:
     if raw is None:
@@ -137,11 +142,7 @@ class HiddenStore(LogStore):
         """The hidden roll and its log line (which must carry no result) in one round-trip,
         once for its number however often the update runs."""
         journal.forget(self.scope)
-        where = self.at(
-            record.chat_id
-            if record.thread_id is None
-            else Campaign(record.chat_id, record.thread_id)
-        )
+        where = self.at(record.campaign)
         await self._save_hidden(
             hidden=hidden_key(where),
             log=log_key(where),
