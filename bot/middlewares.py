@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 import secrets
@@ -236,6 +237,15 @@ def campaign_of(update: Update) -> Campaign | None:
     )
 
 
+def _named(campaign: Campaign | None, settings: object) -> Campaign | None:
+    """The campaign with its topic's name, when the update did not show it and its settings
+    keep it (the service messages' name, handlers/settings)."""
+    if campaign is None or campaign.thread_id is None or campaign.name is not None:
+        return campaign
+    name = settings.topic if isinstance(settings, ChatSettings) else None
+    return dataclasses.replace(campaign, name=name) if name else campaign
+
+
 def update_scope(update: Update) -> Serial:
     """What an update is serialised by: its campaign (a chat's own game by the chat's id, a
     forum topic by its campaign), or its sender outside a chat. The update's journal and lock
@@ -384,12 +394,11 @@ def update_scope_of(event: Update, data: dict[str, Any], prefetch: Prefetch) -> 
     messages are about, with the flood-wait budget of all its runs (bot/delivery.py) and the
     set of callbacks answered the error middleware keeps. The locale middleware adds the
     languages."""
-    chat: Chat | None = data.get("event_chat")
     user: User | None = data.get("event_from_user")
     budget = data.get("flood_budget")
     answered = data.get("answered")
     return Scope(
-        campaign=campaign_of(event) if chat is not None else None,
+        campaign=_named(campaign_of(event), data.get("chat_settings")),
         actor=Actor.of(user) if user is not None else None,
         journal=data["journal"],
         prefetch=prefetch,
@@ -413,10 +422,26 @@ async def _in_scope(handler: Handler, event: Update, data: dict[str, Any], scope
     bind(event, scoped)
     data["scope"], data["store"], data["bot"] = scope, store.bound(scope), scoped
     try:
+        await _remember_topic(event, data)
         return await handler(event, data)
     finally:
         bind(event, bot)
         data["store"], data["bot"] = store, bot
+
+
+async def _remember_topic(event: Update, data: dict[str, Any]) -> None:
+    """A forum topic's service message (made or renamed) gives its campaign's name, kept
+    in its settings (``ChatSettings.topic``): the bot sees a topic's name nowhere else."""
+    message = event.message
+    if message is None or not message.is_topic_message:
+        return
+    made, renamed = message.forum_topic_created, message.forum_topic_edited
+    name = made.name if made is not None else renamed.name if renamed is not None else None
+    settings = data.get("chat_settings")
+    if not name or (isinstance(settings, ChatSettings) and settings.topic == name):
+        return
+    store: Store = data["store"]
+    data["chat_settings"] = await store.update_chat(message.chat.id, topic=name)
 
 
 async def _failed(

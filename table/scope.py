@@ -80,6 +80,19 @@ class Campaign:
     def __str__(self) -> str:
         return self.key
 
+    @classmethod
+    def from_key(cls, text: str) -> Campaign | None:
+        """The campaign whose :attr:`key` is ``text``; None for anything else."""
+        chat, _, thread = text.partition(":")
+        return cls.from_button(f"{chat}t{thread}" if thread else chat)
+
+    def titled(self, chat_title: str) -> str:
+        """How a list names the campaign: the chat's title, and its topic's name after it
+        («Хроника › Маг») when it is a topic's."""
+        if self.thread_id is None:
+            return chat_title
+        return f"{chat_title} › {self.name or '#' + str(self.thread_id)}"
+
     @property
     def button(self) -> str:
         """The campaign in a button's callback_data, whose fields ``:`` separates: the

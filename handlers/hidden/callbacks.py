@@ -15,6 +15,8 @@ class RevealCallback(CallbackData, prefix="hr"):
 
 
 class CampaignCallback(CallbackData, prefix="hc"):
-    """A campaign button in the Storyteller's private chat: the group to roll for."""
+    """A campaign button in the Storyteller's private chat: the campaign to roll for (a
+    group's own game or a forum topic, ``table.scope.Campaign.button``; an older button
+    carries the chat's id alone)."""
 
-    c: int
+    c: str

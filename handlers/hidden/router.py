@@ -106,7 +106,7 @@ async def hidden_command(
     rolled = await _prepare(message, command, profile, rng, store, message.chat.id)
     if rolled is None:
         return
-    title = message.chat.title or ""
+    title = store.at(message.chat.id).titled(message.chat.title or "")
     delivered = await roll_hidden(bot, store, message.chat.id, title, user, rolled, profile)
     if not delivered:
         me = await bot.me()
@@ -116,7 +116,7 @@ async def hidden_command(
         )
 
 
-async def _campaign(store: Store, user: User) -> tuple[int, str, ChatSettings] | None:
+async def _campaign(store: Store, user: User) -> tuple[Campaign, str, ChatSettings] | None:
     """The Storyteller's chosen campaign, if they still run it: id, title, its settings. One
     who runs a single campaign has nothing to choose: that one, remembered for next time."""
     chosen, runs = await store.campaigns(user.id)
@@ -165,7 +165,7 @@ async def _prepare(
     profile: Profile,
     rng: Rng | None,
     store: Store,
-    chat_id: int,
+    chat_id: int | Campaign,
 ) -> Rolled | None:
     """The same line as ``/r`` (pool, difficulty, wp, threshold), rolled; a problem is
     answered instead, with a correct example, and nothing is stored. ``/h m …`` is an NPC's
@@ -213,7 +213,7 @@ async def _prepare_npc(
     profile: Profile,
     rng: Rng | None,
     store: Store,
-    chat_id: int,
+    chat_id: int | Campaign,
 ) -> Rolled | None:
     """``/h Страж восп+бдит 7``: the NPC's own sheet gives the pool (§A.2, its wounds §B.9),
     rolled in secret like any hidden roll; the note names whose dice they were."""
@@ -406,7 +406,7 @@ async def reveal_command(
         await message.answer(render.storyteller_only_text(d6=profile.system is GameSystem.D6))
         return
     else:
-        chat_id = message.chat.id
+        chat_id = store.at(message.chat.id)
     text = (command.args or "").strip()
     if text and not (text.isascii() and text.isdigit() and len(text) <= 9):
         await message.answer(view.reveal_usage_text())
@@ -424,7 +424,7 @@ async def reveal_command(
     problem = await _publish(bot, store, record, profile, again=bool(text))
     if problem is not None:
         await message.answer(problem)
-    elif message.chat.id != chat_id:
+    elif message.chat.id != chat_id.chat_id:
         await message.answer(view.reveal_done_text())
 
 
@@ -528,14 +528,19 @@ REVEAL_TAP: runner.RecordTap[HiddenRecord, RevealCallback, ChatSettings] = runne
 )
 
 
-async def load_campaign(pressed: runner.Pressed[CampaignCallback]) -> ChatSettings:
+async def load_campaign(
+    pressed: runner.Pressed[CampaignCallback],
+) -> ChatSettings | runner.Refuse:
     """The campaign's group as it is now: whose Storyteller the presser must still be."""
-    return await pressed.store.load_chat(pressed.data.c)
+    campaign = Campaign.from_button(pressed.data.c)
+    if campaign is None:
+        return runner.refuse(render.invalid_button_text)
+    return await pressed.store.load_chat(campaign)
 
 
 async def read_titles(
     pressed: runner.Pressed[CampaignCallback], settings: ChatSettings
-) -> dict[int, str]:
+) -> dict[Campaign, str]:
     _chosen, runs = await pressed.store.campaigns(pressed.presser.id)
     return runs
 
@@ -544,7 +549,7 @@ def campaign_step(
     settings: ChatSettings,
     data: CampaignCallback,
     actor: runner.Actor,
-    seen: runner.Seen[dict[int, str]],
+    seen: runner.Seen[dict[Campaign, str]],
 ) -> runner.Deed[ChatSettings]:
     """A campaign button: only for a chat whose Storyteller the presser still is."""
     if settings.storyteller_id != actor.id:
@@ -557,22 +562,28 @@ async def choose(
     pressed: runner.Pressed[CampaignCallback], before: ChatSettings, after: ChatSettings
 ) -> ChatSettings:
     """The presser's choice, the one thing a press writes (a second press writes it again)."""
-    await pressed.store.choose_campaign(pressed.presser.id, pressed.data.c)
+    campaign = Campaign.from_button(pressed.data.c)
+    if campaign is not None:  # load_campaign refused any other
+        await pressed.store.choose_campaign(pressed.presser.id, campaign)
     return after
 
 
 def campaign_view(
-    settings: ChatSettings, data: CampaignCallback, seen: runner.Seen[dict[int, str]]
+    settings: ChatSettings, data: CampaignCallback, seen: runner.Seen[dict[Campaign, str]]
 ) -> runner.Drawn:
-    return view.campaign_chosen_text(seen.read.get(data.c, str(data.c))), None
+    campaign = Campaign.from_button(data.c)
+    title = seen.read.get(campaign, data.c) if campaign is not None else data.c
+    return view.campaign_chosen_text(title), None
 
 
-CAMPAIGN_TAP: runner.RecordTap[ChatSettings, CampaignCallback, dict[int, str]] = runner.RecordTap(
-    name="hidden_campaign",
-    callback=CampaignCallback,
-    load=load_campaign,
-    read=read_titles,
-    step=campaign_step,
-    view=campaign_view,
-    swap=choose,
+CAMPAIGN_TAP: runner.RecordTap[ChatSettings, CampaignCallback, dict[Campaign, str]] = (
+    runner.RecordTap(
+        name="hidden_campaign",
+        callback=CampaignCallback,
+        load=load_campaign,
+        read=read_titles,
+        step=campaign_step,
+        view=campaign_view,
+        swap=choose,
+    )
 )

@@ -113,15 +113,17 @@ def choose_campaign_text(has_any: bool) -> str:
     return _("Choose the campaign your hidden rolls from this chat are for:")
 
 
-def campaigns_keyboard(campaigns: Mapping[int, str], chosen: int | None) -> InlineKeyboardMarkup:
+def campaigns_keyboard(
+    campaigns: Mapping[Campaign, str], chosen: Campaign | None
+) -> InlineKeyboardMarkup:
     rows = [
         [
             InlineKeyboardButton(
-                text=("✅ " if chat_id == chosen else "") + title,
-                callback_data=CampaignCallback(c=chat_id).pack(),
+                text=("✅ " if campaign == chosen else "") + title,
+                callback_data=CampaignCallback(c=campaign.button).pack(),
             )
         ]
-        for chat_id, title in sorted(campaigns.items(), key=lambda item: item[1].casefold())
+        for campaign, title in sorted(campaigns.items(), key=lambda item: item[1].casefold())
     ]
     return InlineKeyboardMarkup(inline_keyboard=rows)
 

@@ -48,6 +48,10 @@ class ChatSettings(BaseModel):
     # The Storyteller's screen of this campaign open in their private chat, «CHAT:FLOW:MESSAGE»
     # (handlers/screen): redrawn when the group changes what it shows; None: none open.
     screen: str | None = None
+    # A forum topic's name, as its service messages last told it (None: the chat's own game,
+    # or a topic whose name the bot has not seen): said where the topic's answer goes to
+    # General while it is closed, and in the Storyteller's lists («Хроника › Маг»).
+    topic: str | None = None
 
 
 def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:
@@ -140,26 +144,32 @@ class ChatStore(StoreBase):
         if changed is None:
             return None
         updated, previous = changed
+        field = self.at(chat_id).key
         async with self.redis.pipeline(transaction=False) as pipe:
             if previous is not None and previous != new_id:
-                pipe.hdel(campaigns_key(previous), str(chat_id))
-            pipe.hset(campaigns_key(new_id), str(chat_id), title)
+                pipe.hdel(campaigns_key(previous), field)
+            pipe.hset(campaigns_key(new_id), field, title)
             pipe.expire(campaigns_key(new_id), CHAT_TTL)
             await pipe.execute()
         return updated
 
-    async def campaigns(self, user_id: int) -> tuple[int | None, dict[int, str]]:
-        """The Storyteller's chosen campaign (or None) and every campaign they run: id → title.
-        Reading them renews their clock, as an update renews its chat's."""
+    async def campaigns(self, user_id: int) -> tuple[Campaign | None, dict[Campaign, str]]:
+        """The Storyteller's chosen campaign (or None) and every campaign they run, a chat's
+        own game or a forum topic (its key is the field): campaign → title. Reading them
+        renews their clock, as an update renews its chat's."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(campaign_pick_key(user_id))
             pipe.hgetall(campaigns_key(user_id))
             pipe.expire(campaign_pick_key(user_id), CHAT_TTL)
             pipe.expire(campaigns_key(user_id), CHAT_TTL)
             chosen, titles, _, _ = await pipe.execute()
-        runs = {int(k): str(v) for k, v in titles.items() if str(k).lstrip("-").isdigit()}
-        picked = int(chosen) if chosen is not None and chosen.lstrip("-").isdigit() else None
+        runs = {
+            campaign: str(v)
+            for k, v in titles.items()
+            if (campaign := Campaign.from_key(str(k))) is not None
+        }
+        picked = Campaign.from_key(str(chosen)) if chosen is not None else None
         return picked, runs
 
     async def choose_campaign(self, user_id: int, chat_id: int | Campaign) -> None:
-        await self.redis.set(campaign_pick_key(user_id), str(chat_id), ex=CHAT_TTL)
+        await self.redis.set(campaign_pick_key(user_id), self.at(chat_id).key, ex=CHAT_TTL)
