@@ -85,9 +85,10 @@ class InCampaignThread(BaseRequestMiddleware):
         campaign = scope.campaign if scope is not None else None
         chat_id = getattr(method, "chat_id", None)
         thread = getattr(method, "message_thread_id", None)
-        if thread == GENERAL_THREAD:
+        general = thread == GENERAL_THREAD  # General named as Telegram numbers it
+        if general:
             method.message_thread_id = thread = None  # type: ignore[attr-defined]
-        if thread is None:
+        if thread is None and not general:
             thread = thread_of(campaign, chat_id)
             if thread is not None:
                 method.message_thread_id = thread  # type: ignore[attr-defined]

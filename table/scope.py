@@ -105,10 +105,10 @@ class Campaign:
     def from_button(cls, text: str) -> Campaign | None:
         """The campaign :attr:`button` wrote (or a chat's plain id, as older buttons carry
         it); None for anything else, a forged button's."""
-        chat, _, thread = text.partition("t")
+        chat, marked, thread = text.partition("t")
         try:
             chat_id = int(chat)
-            thread_id = int(thread) if thread else None
+            thread_id = int(thread) if marked else None
         except ValueError:
             return None
         if thread_id is not None and thread_id <= 1:
