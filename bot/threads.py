@@ -63,9 +63,9 @@ def redirected_text(text: str, campaign: Campaign | None) -> str:
     """The send's text posted in General instead, saying which topic it was for."""
     name = campaign.name if campaign is not None else None
     if name:
-        note = _("Тема «{topic}» закрыта — отвечаю здесь:").format(topic=name)
+        note = _("The topic «{topic}» is closed, so its answer is here:").format(topic=name)
     else:
-        note = _("Тема закрыта — отвечаю здесь:")
+        note = _("The topic is closed, so its answer is here:")
     return note + "\n" + text
 
 

@@ -16,6 +16,7 @@ from bot.scope import scoped_bot
 from bot.threads import InCampaignThread, redirected_text, thread_of
 from table.scope import Campaign, Scope
 from tests.bot.telegram_fakes import make_bot
+from tests.handlers.stepping import speaking
 
 FORUM = -1001234
 TOPIC = Campaign(FORUM, 45, "Маг")
@@ -100,11 +101,13 @@ async def test_the_middleware_files_a_send_and_falls_back_to_general_once() -> N
 
     for refusal in ("TOPIC_CLOSED", "message thread not found"):
         closed = Recorder(refusal)
-        answer = await InCampaignThread()(closed, bot, SendMessage(chat_id=FORUM, text="итог"))
+        with speaking("ru"):
+            answer = await InCampaignThread()(closed, bot, SendMessage(chat_id=FORUM, text="итог"))
+            said = redirected_text("итог", TOPIC)
         assert answer == "sent"
         assert [c.message_thread_id for c in closed.calls] == [45, None]  # once each
-        assert closed.calls[1].text == redirected_text("итог", TOPIC)
-        assert "Маг" in closed.calls[1].text
+        assert closed.calls[1].text == said
+        assert said.startswith("Тема «Маг» закрыта, поэтому ответ здесь:")
 
     other = Recorder("chat not found")
     with pytest.raises(TelegramBadRequest):
