@@ -50,7 +50,14 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import logs, metrics
 from bot.i18n import choose_locale
-from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, DeadRunFirst, update_scope
+from bot.middlewares import (
+    PROCESS_TOKEN,
+    RETRIED_LATER,
+    ChatBusy,
+    DeadRunFirst,
+    campaign_of,
+    update_scope,
+)
 from bot.names import clean_update
 from bot.sent import SendKey
 from bot.session import FloodBudget
@@ -350,12 +357,20 @@ class Delivery:
         if place is None:
             return
         chat_id, message_id = place
+        campaign = campaign_of(update)
+        thread = campaign.thread_id if campaign is not None else None
         text = await self._dropped_text(update, chat_id, dropped)
         reply = ReplyParameters(message_id=message_id, allow_sending_without_reply=True)
         tried = 0
         while not self._stopping.is_set():
             try:
-                notice = await self.bot.send_message(chat_id, text, reply_parameters=reply)
+                notice = await self.bot.send_message(
+                    chat_id,
+                    text,
+                    reply_parameters=reply,
+                    # its topic's, and General saying so when closed (bot/threads.py)
+                    message_thread_id=thread,
+                )
             except (TelegramServerError, TelegramNetworkError, TelegramRetryAfter) as error:
                 pause = RETRY_PAUSE[min(tried, len(RETRY_PAUSE) - 1)]
                 tried += 1
