@@ -24,6 +24,7 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from redis.asyncio import Redis
 
+from bot.scope import scope_of
 from rules.health import DamageType
 from table.store.base import CHAT_TTL, PREFIX, tag
 from table.store.chats import ChatSettings
@@ -149,7 +150,10 @@ async def storyteller_changed(
         said = what()
     if chat_settings.session is not None:
         event = {"at": time.time(), "who": name, "what": re.sub(r"<[^>]+>", "", said)}
-        await add_event(redis, message.chat.id, chat_settings.session, event)
+        scope = scope_of(bot)  # the group's update: its campaign, a forum topic's
+        here = scope.campaign if scope is not None else None
+        where = here if here is not None and here.chat_id == message.chat.id else message.chat.id
+        await add_event(redis, where, chat_settings.session, event)
     await tell_player(
         bot,
         redis,
