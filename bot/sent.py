@@ -322,7 +322,7 @@ class LostSendGuard(BaseRequestMiddleware):
                 box.note(earlier.message_id, scope.subject)
             # aiogram's request chain passes the method's result, typed as its Response.
             return cast(Response[TelegramType], earlier)
-        if box.after_crash and send.chat_id == box.chat_id and box.probes:
+        if box.after_crash and send.chat_id == box.chat_id:
             found = await self._left_by_the_dead(bot, box, send)
             if found is not None:
                 box.delivered[key] = found
@@ -340,7 +340,10 @@ class LostSendGuard(BaseRequestMiddleware):
         return answer
 
     async def _left_by_the_dead(self, bot: Bot, box: Outbox, send: SendMessage) -> Message | None:
-        """The send as a run that died delivered it, if it did (``Outbox.after_crash``)."""
+        """The send as a run that died delivered it, if it did (``Outbox.after_crash``);
+        never looked for in a forum topic (``Outbox.probes``)."""
+        if not box.probes:
+            return None
         try:
             floor = max(await box.store.last_sent(box.where), box.newest, _reply_target(send))
         except STORAGE_ERRORS:
