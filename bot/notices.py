@@ -145,15 +145,16 @@ async def storyteller_changed(
         return
     i18n = get_i18n()
     locale = chat_settings.locale or i18n.current_locale
-    campaign = message.chat.title or str(message.chat.id)
+    scope = scope_of(bot)  # the group's update: its campaign, a forum topic's
+    here = scope.campaign if scope is not None else None
+    where = here if here is not None and here.chat_id == message.chat.id else None
+    title = message.chat.title or str(message.chat.id)
+    campaign = where.titled(title) if where is not None else title
     with i18n.use_locale(locale):
         said = what()
     if chat_settings.session is not None:
         event = {"at": time.time(), "who": name, "what": re.sub(r"<[^>]+>", "", said)}
-        scope = scope_of(bot)  # the group's update: its campaign, a forum topic's
-        here = scope.campaign if scope is not None else None
-        where = here if here is not None and here.chat_id == message.chat.id else message.chat.id
-        await add_event(redis, where, chat_settings.session, event)
+        await add_event(redis, where or message.chat.id, chat_settings.session, event)
     await tell_player(
         bot,
         redis,

@@ -149,3 +149,41 @@ async def test_a_closed_topic_still_gets_its_result_in_general(world: BotLaunche
     again = await mage.say(anya, "/r 2")
     assert again.topic_id == mage.thread_id
     api.assert_no_duplicate_sends()
+
+
+async def test_the_storytellers_private_chat_acts_on_a_topics_campaign(
+    world: BotLauncher,
+) -> None:
+    """The Storyteller of «Маг» rolls in secret from the private chat and opens the screen
+    there: both name the campaign «Ночной клуб › Маг», the secret roll's notice lands in
+    that topic, the screen shows that topic's sheets, and a /dmg typed in the topic redraws
+    it."""
+    api = world.api
+    mira = api.add_user("Мира", language_code="ru")
+    anya = api.add_user("Аня", language_code="ru")
+    forum = add_forum(api, "Ночной клуб", owner=mira, members=[anya])
+    mage = InChat(api, forum, "Маг")
+    ages = mage.in_topic("Тёмные века")
+    private = InChat(api, api.open_private_chat(mira))
+    told = InChat(api, api.open_private_chat(anya))  # the Storyteller's changes reach her
+    first = len(api.calls)
+    await mage.say(mira, "/st")
+    await mage.say(anya, "/set выносливость 2 сила воли 5")
+    await ages.say(anya, "/set выносливость 4")  # another chronicle's sheet
+
+    typed = private.type(mira, "/h 5 6")
+    secret = await private.answer(after=typed, containing="Тайный бросок №1")
+    assert "«Ночной клуб › Маг»" in secret.text
+    notice = await mage.answer(containing="№1")
+    assert notice.topic_id == mage.thread_id
+
+    screen = await private.say(mira, "/screen")
+    assert "Ночной клуб › Маг" in screen.text
+    assert "Аня" in screen.text
+    await private.say(mira, "/help")  # the screen is named by its campaign once this is out
+    edits = screen.edits
+    await mage.say(mira, "/dmg Аня 1 л")
+    await api.wait_for(lambda: screen.edits > edits, 10)
+    assert "Ночной клуб › Маг" in (await told.answer(containing="Ночной клуб")).text
+    api.assert_no_duplicate_sends()
+    assert unexpected_errors(api.calls[first:]) == []
