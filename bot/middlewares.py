@@ -239,7 +239,7 @@ def campaign_of(update: Update) -> Campaign | None:
 
 def _named(campaign: Campaign | None, settings: object) -> Campaign | None:
     """The campaign with its topic's name, when the update did not show it and its settings
-    keep it (the service messages' name, handlers/settings)."""
+    keep it (its service messages' name, :func:`_remember_topic`)."""
     if campaign is None or campaign.thread_id is None or campaign.name is not None:
         return campaign
     name = settings.topic if isinstance(settings, ChatSettings) else None
