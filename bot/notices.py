@@ -26,6 +26,7 @@ from redis.asyncio import Redis
 
 from bot.scope import scope_of
 from rules.health import DamageType
+from table.scope import Campaign
 from table.store.base import CHAT_TTL, PREFIX, tag
 from table.store.chats import ChatSettings
 from table.store.sessions import add_event
@@ -75,7 +76,7 @@ async def tell_player(
     bot: Bot,
     redis: Redis,
     *,
-    campaign_id: int,
+    campaign_id: int | Campaign,
     campaign: str,
     user_id: int,
     name: str,
@@ -84,7 +85,10 @@ async def tell_player(
 ) -> bool:
     """Tell the player ``what`` changed (made in ``locale``, the campaign's language); True
     when the message went out. A quiet player is not told; a player the bot may not write to
-    is told once in the group how to enable it."""
+    is told once in the group how to enable it (in the campaign's topic, when ``campaign_id``
+    names a forum topic's campaign)."""
+    where = campaign_id if isinstance(campaign_id, Campaign) else Campaign(campaign_id)
+    campaign_id = where.chat_id
     if await is_quiet(redis, user_id):
         return False
     i18n = get_i18n()
@@ -102,7 +106,7 @@ async def tell_player(
         with i18n.use_locale(locale or i18n.current_locale):
             warning = unreachable_text(name, me.username or "")
         try:
-            await bot.send_message(campaign_id, warning)
+            await bot.send_message(campaign_id, warning, message_thread_id=where.thread_id)
         except (TelegramForbiddenError, TelegramBadRequest) as error:
             log.info("campaign %d not told: %s", campaign_id, error)
     return False

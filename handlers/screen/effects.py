@@ -121,7 +121,7 @@ async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
         await notices.tell_player(
             sequel.bot,
             store.redis,
-            campaign_id=campaign.chat_id,
+            campaign_id=campaign.where,
             campaign=campaign.title,
             user_id=target.user_id,
             name=target.name,
