@@ -14,6 +14,7 @@ from aiogram.types import InlineKeyboardMarkup
 from pydantic import ValidationError
 
 from rules.combat import tracker
+from table.scope import Campaign
 from table.store import AlsoStep, Flow, Live, Store
 
 TRACKER = "init"  # the name of the chat's live tracker in the store (table.store.flows.Live)
@@ -82,7 +83,7 @@ def willpower_turn(loaded: tuple[Flow, Live] | None, key: str) -> WillpowerTurn 
 
 
 async def read_willpower_turn(
-    store: Store, chat_id: int, user_id: int, npc: str | None
+    store: Store, chat_id: int | Campaign, user_id: int, npc: str | None
 ) -> WillpowerTurn | None:
     """:func:`willpower_turn` of a character in the chat's open tracker, read now."""
     return willpower_turn(await store.load_live(chat_id, TRACKER), fighter_key(user_id, npc))

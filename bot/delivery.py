@@ -50,11 +50,19 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import logs, metrics, session
 from bot.i18n import choose_locale
-from bot.middlewares import PROCESS_TOKEN, RETRIED_LATER, ChatBusy, DeadRunFirst, update_scope
+from bot.middlewares import (
+    PROCESS_TOKEN,
+    RETRIED_LATER,
+    ChatBusy,
+    DeadRunFirst,
+    campaign_of,
+    update_scope,
+)
 from bot.names import clean_update
 from bot.sent import SendKey
 from bot.session import FloodBudget
 from bot.settings import Settings
+from table.scope import Serial
 from table.store import REDIS_ERRORS, STORAGE_ERRORS, ChatSettings, Store
 from table.store.journal import Dropped
 
@@ -155,8 +163,8 @@ class Delivery:
         self.give_up_after = (
             settings.give_up_after if isinstance(settings, Settings) else GIVE_UP_AFTER
         )
-        self._queues: dict[int, deque[dict[str, Any]]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._queues: dict[Serial, deque[dict[str, Any]]] = {}
+        self._workers: dict[Serial, asyncio.Task[None]] = {}
         self._known: set[int] = set()  # update ids queued or running here
         self._parsed: dict[int, Update] = {}  # the queued updates, validated once
         # Fetched updates whose first step is to keep them in the inbox: settled True once
@@ -165,7 +173,7 @@ class Delivery:
         # Each update's earlier runs here, until it runs to its end.
         self._ran: dict[int, EarlierRuns] = {}
         # By chat: the queued update whose run died mid-way, to run next (``_put_first``).
-        self._first: dict[int, int] = {}
+        self._first: dict[Serial, int] = {}
         self._stopping = asyncio.Event()
         metrics.watch(self)
 
@@ -205,7 +213,7 @@ class Delivery:
         within moments, so it can keep the update in the inbox."""
         return len(self._queues.get(update_scope(update), ())) <= 1
 
-    async def _work(self, scope: int) -> None:
+    async def _work(self, scope: Serial) -> None:
         queue = self._queues[scope]
         try:
             while queue:
@@ -224,7 +232,7 @@ class Delivery:
             del self._queues[scope]
             self._first.pop(scope, None)
 
-    def _next(self, scope: int, queue: deque[dict[str, Any]]) -> dict[str, Any]:
+    def _next(self, scope: Serial, queue: deque[dict[str, Any]]) -> dict[str, Any]:
         """The chat's update to run next: one whose run died mid-way (``_put_first``), else
         the oldest (one a dead replica had taken comes back from the inbox after later ones
         were queued here)."""
@@ -291,7 +299,7 @@ class Delivery:
                 metrics.retried(metrics.update_kind(raw), error)
                 if self._stopping.is_set():
                     chat = update_scope(self._update(raw))
-                    log.warning("update %d of chat %d left for later: %s", update_id, chat, error)
+                    log.warning("update %d of chat %s left for later: %s", update_id, chat, error)
                     return True
                 pause = RETRY_PAUSE[min(tried, len(RETRY_PAUSE) - 1)]
                 tried += 1
@@ -331,7 +339,7 @@ class Delivery:
         if dropped is None:  # finished meanwhile (another replica): nothing to undo or say
             return True
         log.warning(
-            "update %d of chat %d dropped after %.0f s of Telegram refusing it, %d spend(s) "
+            "update %d of chat %s dropped after %.0f s of Telegram refusing it, %d spend(s) "
             "given back",
             update.update_id,
             scope,
@@ -349,12 +357,20 @@ class Delivery:
         if place is None:
             return
         chat_id, message_id = place
+        campaign = campaign_of(update)
+        thread = campaign.thread_id if campaign is not None else None
         text = await self._dropped_text(update, chat_id, dropped)
         reply = ReplyParameters(message_id=message_id, allow_sending_without_reply=True)
         tried = 0
         while not self._stopping.is_set():
             try:
-                notice = await self.bot.send_message(chat_id, text, reply_parameters=reply)
+                notice = await self.bot.send_message(
+                    chat_id,
+                    text,
+                    reply_parameters=reply,
+                    # its topic's, and General saying so when closed (bot/threads.py)
+                    message_thread_id=thread,
+                )
             except (TelegramServerError, TelegramNetworkError, TelegramRetryAfter) as error:
                 pause = RETRY_PAUSE[min(tried, len(RETRY_PAUSE) - 1)]
                 tried += 1
@@ -442,7 +458,7 @@ class Delivery:
             finally:  # whatever became of its first step, the fetch stops waiting for it
                 self._settle(update.update_id, kept=False)
 
-    async def _put_first(self, dead: int, scope: int, queue: deque[dict[str, Any]]) -> bool:
+    async def _put_first(self, dead: int, scope: Serial, queue: deque[dict[str, Any]]) -> bool:
         """Queue the chat's update ``dead``, whose run died mid-way, to run next (True), from
         the inbox unless it is queued here. Not in the inbox any more (finished or dropped
         meanwhile, or run from memory while Redis was away, so Telegram sends it again): its
@@ -467,7 +483,7 @@ class Delivery:
         known = self._parsed.get(_update_id(raw))
         return known if known is not None else Update.model_validate(raw, context={"bot": self.bot})
 
-    def waiting(self) -> dict[int, list[int]]:
+    def waiting(self) -> dict[Serial, list[int]]:
         """The ids of the updates queued or being handled here, by chat (bot/metrics.py)."""
         return {scope: [_update_id(raw) for raw in queue] for scope, queue in self._queues.items()}
 
@@ -520,7 +536,7 @@ class Delivery:
         folded: dict[int, asyncio.Future[bool]] = {}
         rest: list[tuple[dict[str, Any], Update | None]] = []
         loop = asyncio.get_running_loop()
-        batch: set[int] = set()  # the chats with an update earlier in this batch
+        batch: set[Serial] = set()  # the chats with an update earlier in this batch
         for raw, update in zip(raws, parsed, strict=True):
             update_id = _update_id(raw)
             scope = update_scope(update) if update is not None else None

@@ -23,6 +23,7 @@ from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.profiles import D6, Profile
 from table import stats
+from table.scope import Campaign
 from table.store import HiddenRecord, LogEntry, Store
 
 
@@ -134,7 +135,7 @@ class HiddenAsk:
 
     bot: Bot
     store: Store
-    chat_id: int
+    chat_id: int | Campaign  # the campaign: a chat, or a forum topic of it
     title: str
     storyteller: User
     profile: Profile

@@ -37,7 +37,7 @@ import logging
 import platform
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from aiogram import Bot
 
     from bot.settings import Settings
+    from table.scope import Campaign
     from table.store import Store
 
 
@@ -70,7 +71,7 @@ class Delivery(Protocol):
     def bot(self) -> Bot: ...
     @property
     def store(self) -> Store: ...
-    def waiting(self) -> dict[int, list[int]]: ...
+    def waiting(self) -> Mapping[int | Campaign, list[int]]: ...
     def send_budgets(self) -> SendBudgets: ...
 
 

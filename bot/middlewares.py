@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 import secrets
@@ -39,6 +40,7 @@ from aiogram.types import (
     Chat,
     InlineQueryResultArticle,
     InputTextMessageContent,
+    Message,
     TelegramObject,
     Update,
     User,
@@ -57,7 +59,7 @@ from rules import profiles
 from rules.errors import RulesInputError
 from rules.profiles import Profile
 from table import fairness
-from table.scope import Actor, Campaign, Scope
+from table.scope import Actor, Campaign, Scope, Serial, serial_of
 from table.store import (
     REDIS_ERRORS,
     STORAGE_ERRORS,
@@ -159,7 +161,7 @@ class DeadRunFirst(ChatBusy):
     """A run of another update of this chat died mid-way (``Begun.BEHIND``): bot/delivery.py
     runs ``update_id`` first, then this one."""
 
-    def __init__(self, scope: int, update_id: int) -> None:
+    def __init__(self, scope: Serial, update_id: int) -> None:
         super().__init__(scope, update_id)
         self.update_id = update_id
 
@@ -168,7 +170,7 @@ class GivenUp(Exception):
     """The update failed more often than ``MAX_ATTEMPTS`` (not counting outages): it is
     dropped, and the player is told so in reply, with what the drop did (``Dropped``)."""
 
-    def __init__(self, scope: int, dropped: Dropped | None = None) -> None:
+    def __init__(self, scope: Serial, dropped: Dropped | None = None) -> None:
         super().__init__(scope)
         self.dropped = dropped
 
@@ -179,7 +181,7 @@ class Failed(GivenUp):
     would make what it did twice. One that showed nothing had what it spent given back
     (``dropped``); one that showed something (``shown``) keeps it all."""
 
-    def __init__(self, scope: int, dropped: Dropped | None = None, *, shown: bool) -> None:
+    def __init__(self, scope: Serial, dropped: Dropped | None = None, *, shown: bool) -> None:
         super().__init__(scope, dropped)
         self.shown = shown
 
@@ -207,16 +209,56 @@ RETRIED_LATER: tuple[type[BaseException], ...] = (
 )
 
 
-def update_scope(update: Update) -> int:
-    """What an update is serialised by: its chat, or its sender outside a chat. The chat is
-    the one aiogram hands the handlers (``event_chat``), so the update's journal and lock sit
-    in that chat's slot with its keys (table/store/updates.py). An inline query and a press on
-    a message sent in inline mode (``inline_message_id``, no message) have no chat: they go
-    in their sender's turn, with the sender's private chat, whose slot holds the sender's
-    own keys (table/store/inline.py)."""
+def _message_of(update: Update) -> Message | None:
+    """The message an update is in or sits under (a button's), when it is one."""
+    if update.callback_query is not None:
+        found = update.callback_query.message
+        return found if isinstance(found, Message) else None
+    return update.message or update.edited_message
+
+
+def campaign_of(update: Update) -> Campaign | None:
+    """The campaign an update plays in (ARCHITECTURE.md, "The update's scope"): the forum
+    topic of its message (a button's: the message it sits under) when Telegram says it is a
+    topic's message, else its chat's own game (a group, a private chat, a forum's General);
+    None outside a chat. The chat is the one aiogram hands the handlers (``event_chat``)."""
     context = UserContextMiddleware.resolve_event_context(update)
-    if context.chat is not None:
-        return context.chat.id
+    if context.chat is None:
+        return None
+    message = _message_of(update)
+    if message is None or message.chat.id != context.chat.id:
+        return Campaign(context.chat.id)
+    replied = message.reply_to_message
+    created = replied.forum_topic_created if replied is not None else None
+    return Campaign.of(
+        context.chat.id,
+        message.message_thread_id,
+        is_topic=message.is_topic_message,
+        name=created.name if created is not None else None,
+    )
+
+
+def _named(campaign: Campaign | None, settings: object) -> Campaign | None:
+    """The campaign with its topic's name, when the update did not show it and its settings
+    keep it (its service messages' name, :func:`_remember_topic`)."""
+    if campaign is None or campaign.thread_id is None or campaign.name is not None:
+        return campaign
+    name = settings.topic if isinstance(settings, ChatSettings) else None
+    return dataclasses.replace(campaign, name=name) if name else campaign
+
+
+def update_scope(update: Update) -> Serial:
+    """What an update is serialised by: its campaign (a chat's own game by the chat's id, a
+    forum topic by its campaign), or its sender outside a chat. The update's journal and lock
+    sit in that campaign's slot with its keys (table/store/updates.py), and one campaign's
+    updates run in order while another topic's run beside them. An inline query and a press
+    on a message sent in inline mode (``inline_message_id``, no message) have no chat: they
+    go in their sender's turn, with the sender's private chat, whose slot holds the sender's
+    own keys (table/store/inline.py)."""
+    campaign = campaign_of(update)
+    if campaign is not None:
+        return serial_of(campaign)
+    context = UserContextMiddleware.resolve_event_context(update)
     if context.user is not None:
         return context.user.id
     return update.update_id
@@ -257,7 +299,7 @@ class StateMiddleware(BaseMiddleware):
             return None
         _inject(data, event, chat_settings, journal, scope)
         renew = LockRenewal(store, bot.id, scope, token)
-        box = _outbox(store, chat, journal, data, unrecorded)
+        box = _outbox(event, store, chat, journal, data, unrecorded)
 
         async def finish() -> None:
             """Done, whether its handler returned or failed for good: what it sent, whom
@@ -329,7 +371,7 @@ def _inject(
     event: Update,
     chat_settings: ChatSettings,
     journal: Journal,
-    scope: int,
+    scope: Serial,
 ) -> None:
     """What handlers are handed of the chat: its settings, its profile and the update's
     dice (the journal's seed, or the running session's)."""
@@ -341,7 +383,7 @@ def _inject(
             journal.dice(),
             chat_settings.session,
             chat_settings.session_seed,
-            scope,
+            scope.chat_id if isinstance(scope, Campaign) else scope,
             event.update_id,
         ),
     )
@@ -353,12 +395,11 @@ def update_scope_of(event: Update, data: dict[str, Any], prefetch: Prefetch) -> 
     messages are about, with the flood-wait budget of all its runs (bot/delivery.py) and the
     set of callbacks answered the error middleware keeps. The locale middleware adds the
     languages."""
-    chat: Chat | None = data.get("event_chat")
     user: User | None = data.get("event_from_user")
     budget = data.get("flood_budget")
     answered = data.get("answered")
     return Scope(
-        campaign=Campaign(chat.id) if chat is not None else None,
+        campaign=_named(campaign_of(event), data.get("chat_settings")),
         actor=Actor.of(user) if user is not None else None,
         journal=data["journal"],
         prefetch=prefetch,
@@ -382,10 +423,26 @@ async def _in_scope(handler: Handler, event: Update, data: dict[str, Any], scope
     bind(event, scoped)
     data["scope"], data["store"], data["bot"] = scope, store.bound(scope), scoped
     try:
+        await _remember_topic(event, data)
         return await handler(event, data)
     finally:
         bind(event, bot)
         data["store"], data["bot"] = store, bot
+
+
+async def _remember_topic(event: Update, data: dict[str, Any]) -> None:
+    """A forum topic's service message (made or renamed) gives its campaign's name, kept
+    in its settings (``ChatSettings.topic``): the bot sees a topic's name nowhere else."""
+    message = event.message
+    if message is None or not message.is_topic_message:
+        return
+    made, renamed = message.forum_topic_created, message.forum_topic_edited
+    name = made.name if made is not None else renamed.name if renamed is not None else None
+    settings = data.get("chat_settings")
+    if not name or (isinstance(settings, ChatSettings) and settings.topic == name):
+        return
+    store: Store = data["store"]
+    data["chat_settings"] = await store.update_chat(message.chat.id, topic=name)
 
 
 async def _failed(
@@ -434,13 +491,14 @@ async def _refuse_unbegun(status: Begun, prefetch: Prefetch, store: Store, ref: 
     if status is Begun.BEHIND:  # always with the update it names
         raise DeadRunFirst(ref.scope, prefetch.behind or 0)
     if status is Begun.GIVEN_UP:
-        log.warning("update %d in chat %d failed too often: given up", ref.update_id, ref.scope)
+        log.warning("update %d in chat %s failed too often: given up", ref.update_id, ref.scope)
         with client_faults():
             dropped = await store.drop_update(ref.bot_id, ref.update_id, ref.scope, ref.token)
         raise GivenUp(ref.scope, dropped)
 
 
 def _outbox(
+    event: Update,
     store: Store,
     chat: Chat | None,
     journal: Journal,
@@ -457,6 +515,7 @@ def _outbox(
         # A run before this one died in another process (bot/sent.py).
         after_crash=journal.attempts > 1 and not data.get("attempt"),
         unrecorded=unrecorded,
+        floor=update_scope(event),
     )
 
 
@@ -466,7 +525,7 @@ class LockRenewal:
     that renews starts when it fires (a task for every update was a noticeable part of a
     roll's CPU, bench/e2e.py)."""
 
-    def __init__(self, store: Store, bot_id: int, scope: int, token: str) -> None:
+    def __init__(self, store: Store, bot_id: int, scope: Serial, token: str) -> None:
         self.store, self.bot_id, self.scope, self.token = store, bot_id, scope, token
         self._task: asyncio.Task[None] | None = None
         self._timer = asyncio.get_running_loop().call_later(LOCK_RENEW_EVERY, self._start)
@@ -479,7 +538,7 @@ class LockRenewal:
             try:
                 await self.store.renew_lock(self.bot_id, self.scope, self.token)
             except REDIS_ERRORS as error:
-                log.warning("chat %d: lock not renewed: %s", self.scope, error)
+                log.warning("chat %s: lock not renewed: %s", self.scope, error)
             await asyncio.sleep(LOCK_RENEW_EVERY)
 
     def cancel(self) -> None:

@@ -24,7 +24,9 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from redis.asyncio import Redis
 
+from bot.scope import scope_of
 from rules.health import DamageType
+from table.scope import Campaign
 from table.store.base import CHAT_TTL, PREFIX, tag
 from table.store.chats import ChatSettings
 from table.store.sessions import add_event
@@ -74,7 +76,7 @@ async def tell_player(
     bot: Bot,
     redis: Redis,
     *,
-    campaign_id: int,
+    campaign_id: int | Campaign,
     campaign: str,
     user_id: int,
     name: str,
@@ -83,7 +85,10 @@ async def tell_player(
 ) -> bool:
     """Tell the player ``what`` changed (made in ``locale``, the campaign's language); True
     when the message went out. A quiet player is not told; a player the bot may not write to
-    is told once in the group how to enable it."""
+    is told once in the group how to enable it (in the campaign's topic, when ``campaign_id``
+    names a forum topic's campaign)."""
+    where = campaign_id if isinstance(campaign_id, Campaign) else Campaign(campaign_id)
+    campaign_id = where.chat_id
     if await is_quiet(redis, user_id):
         return False
     i18n = get_i18n()
@@ -101,7 +106,7 @@ async def tell_player(
         with i18n.use_locale(locale or i18n.current_locale):
             warning = unreachable_text(name, me.username or "")
         try:
-            await bot.send_message(campaign_id, warning)
+            await bot.send_message(campaign_id, warning, message_thread_id=where.thread_id)
         except (TelegramForbiddenError, TelegramBadRequest) as error:
             log.info("campaign %d not told: %s", campaign_id, error)
     return False
@@ -144,12 +149,16 @@ async def storyteller_changed(
         return
     i18n = get_i18n()
     locale = chat_settings.locale or i18n.current_locale
-    campaign = message.chat.title or str(message.chat.id)
+    scope = scope_of(bot)  # the group's update: its campaign, a forum topic's
+    here = scope.campaign if scope is not None else None
+    where = here if here is not None and here.chat_id == message.chat.id else None
+    title = message.chat.title or str(message.chat.id)
+    campaign = where.titled(title) if where is not None else title
     with i18n.use_locale(locale):
         said = what()
     if chat_settings.session is not None:
         event = {"at": time.time(), "who": name, "what": re.sub(r"<[^>]+>", "", said)}
-        await add_event(redis, message.chat.id, chat_settings.session, event)
+        await add_event(redis, where or message.chat.id, chat_settings.session, event)
     await tell_player(
         bot,
         redis,

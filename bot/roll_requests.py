@@ -20,6 +20,7 @@ from bot.features import HandoffKey
 from rules.actions import PoolStatus
 from rules.d10 import D10Result
 from rules.profiles import Profile
+from table.scope import Campaign
 from table.store import Store
 
 
@@ -30,7 +31,7 @@ class RollAsk:
 
     bot: Bot
     store: Store
-    chat_id: int
+    chat_id: int | Campaign  # the campaign: a chat, or a forum topic of it
     profile: Profile
     asker: str  # who asks, as shown («Mira»)
     asker_id: int

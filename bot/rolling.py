@@ -56,7 +56,7 @@ from rules.sheet import (
 )
 from table import npcs
 from table.parsing import D6_CHANCE_MAX, D6Arguments, Problem
-from table.scope import Scope
+from table.scope import Campaign, Scope
 from table.store import Flow, FlowState, LogEntry, SheetSpend, Store
 from table.traits import (
     NameProblem,
@@ -104,7 +104,7 @@ class Roller:
 
     ``name`` is how the result names them (escaped by the views, never here)."""
 
-    chat_id: int
+    chat_id: int | Campaign  # the chat, or a campaign named from another chat (a forum topic)
     user_id: int
     name: str
     npc: str | None = None
@@ -151,7 +151,7 @@ class Pool:
 
 
 async def npc_named(
-    store: Store, chat_id: int, profile: Profile, text: str
+    store: Store, chat_id: int | Campaign, profile: Profile, text: str
 ) -> tuple[str, str] | None:
     """``Страж вын 6`` → (``Страж``, ``вын 6``) when the line starts with the name of one of
     the chat's NPCs (the longest that fits, any case): the Storyteller rolls an NPC's sheet by
@@ -351,7 +351,10 @@ def _sheet_pool(
     modifier: int = 0,
     scope: Scope | None = None,
 ) -> Pool:
-    codes = _trait_codes(expression, profile, roller.chat_id, scope)
+    chat = roller.chat_id
+    codes = _trait_codes(
+        expression, profile, chat.chat_id if isinstance(chat, Campaign) else chat, scope
+    )
     system = system_of(profile)
     lang = sheet_text.lang_of(get_i18n().current_locale)
     if sheet is None:
@@ -743,7 +746,7 @@ async def command_pool(
 
 
 async def willpower_on_sheet(
-    store: Store, chat_id: int, user_id: int, profile: Profile
+    store: Store, chat_id: int | Campaign, user_id: int, profile: Profile
 ) -> tuple[int, int] | None:
     """(current, permanent) Willpower on the player's sheet, or None when it is not tracked."""
     if profile.system is not GameSystem.D10:

@@ -75,6 +75,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
 from bot.scope import scope_of
+from table.scope import Campaign, Serial
 from table.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
 
 if TYPE_CHECKING:
@@ -130,7 +131,23 @@ class Outbox:
     # The process's messages no floor knows of yet: a send to another chat whose floor
     # could not be raised then (Redis away) is kept there, for that chat's next update.
     unrecorded: Unrecorded | None = None
+    # The campaign whose floor the update keeps (bot/middlewares.py ``update_scope``): the
+    # chat's id for its own game, a forum topic's campaign.
+    floor: Serial | None = None
     _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
+
+    @property
+    def where(self) -> Serial:
+        """Whose floor a lost send of this update is looked for above."""
+        return self.floor if self.floor is not None else self.chat_id
+
+    @property
+    def probes(self) -> bool:
+        """Whether a send whose answer was lost is looked for before it is sent again. Not
+        in a forum topic: the chat's other topics post beside it, and the message found
+        above the floor may be theirs, which the search would edit into this send; there a
+        lost answer is sent again (a possible repeat, never a loss)."""
+        return not isinstance(self.floor, Campaign)
 
     def note(self, message_id: int, subject: Subject | None) -> None:
         """The update put ``message_id`` in its chat, about ``subject`` (the update's scope
@@ -331,9 +348,12 @@ class LostSendGuard(BaseRequestMiddleware):
         return answer
 
     async def _left_by_the_dead(self, bot: Bot, box: Outbox, send: SendMessage) -> Message | None:
-        """The send as a run that died delivered it, if it did (``Outbox.after_crash``)."""
+        """The send as a run that died delivered it, if it did (``Outbox.after_crash``);
+        never looked for in a forum topic (``Outbox.probes``)."""
+        if not box.probes:
+            return None
         try:
-            floor = max(await box.store.last_sent(box.chat_id), box.newest, _reply_target(send))
+            floor = max(await box.store.last_sent(box.where), box.newest, _reply_target(send))
         except STORAGE_ERRORS:
             box.after_crash = False
             return None
@@ -370,8 +390,11 @@ class LostSendGuard(BaseRequestMiddleware):
         box: Outbox,
     ) -> Response[TelegramType]:
         method = cast(TelegramMethod[TelegramType], send)
-        if send.chat_id != box.chat_id:
-            return await make_request(bot, method)
+        if send.chat_id != box.chat_id or not box.probes:
+            answer = await make_request(bot, method)
+            if send.chat_id == box.chat_id and isinstance(answer, Message):
+                box.note(answer.message_id, _subject(bot))
+            return answer
         try:
             answer = await make_request(bot, method)
         except Exception as error:
@@ -398,7 +421,7 @@ class LostSendGuard(BaseRequestMiddleware):
         self, bot: Bot, box: Outbox, method: SendMessage, error: Exception
     ) -> int | None:
         try:
-            floor = max(await box.store.last_sent(box.chat_id), box.newest, _reply_target(method))
+            floor = max(await box.store.last_sent(box.where), box.newest, _reply_target(method))
         except STORAGE_ERRORS:
             return None
         if isinstance(error, TelegramNetworkError):

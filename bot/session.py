@@ -56,6 +56,7 @@ from pydantic import ValidationError
 from bot import metrics
 from bot.scope import scope_of, scoped_bot
 from bot.sent import LostSendGuard
+from bot.threads import InCampaignThread
 from table.scope import FLOOD_WAIT_BUDGET as FLOOD_WAIT_BUDGET
 from table.scope import FloodBudget as FloodBudget
 from table.scope import Scope
@@ -632,6 +633,7 @@ def install_middlewares(
     session.middleware(ExpiredCallbackAnswers())
     session.middleware(ReplyToCommand())
     session.middleware(SayUnderstood())
+    session.middleware(InCampaignThread())  # inside the reply: a fallback replies to nothing
     session.middleware(CallbackAnswerTracker())
     session.middleware(RetryMiddleware())
     session.middleware(LostSendGuard())

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from rules.sheet import Sheet, SheetSystem, new_sheet
+from table.scope import Campaign
 from table.store import SheetOwner, Store
 from table.traits import TraitNameError, resolve
 from table.typos import unmix
@@ -188,7 +189,7 @@ def may_be_a_name(word: str, system: SheetSystem) -> bool:
 
 
 async def npc_by_part(
-    store: Store, chat_id: int, system: SheetSystem, text: str
+    store: Store, chat_id: int | Campaign, system: SheetSystem, text: str
 ) -> tuple[str, str] | None:
     """The chat's NPC a line names by a part of its name («гуго» for «епископ гуго»), when
     no name starts it; read from the roster only when the first word is no trait, so a roll

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -67,20 +67,88 @@ class FloodBudget:
 
 @dataclass(frozen=True, slots=True)
 class Campaign:
-    """The game an update plays in: a chat, and one day a forum topic of it.
+    """The game an update plays in: a chat, or a topic of a forum supergroup.
 
-    ``thread_id`` is None for a chat's own game; :attr:`key` is the text of the campaign's
-    hash tag in its keys (table/store/base.py ``tag``), so a topic made a campaign of its own
-    gets a slot of its own by changing this value alone."""
+    ``thread_id`` is None for a chat's own game (a group, a private chat, a forum's
+    General); a forum topic is a campaign of its own, ``Campaign(chat, thread)``.
+    :attr:`key` is the text of the campaign's hash tag in its keys (table/store/base.py
+    ``tag``): ``chat`` for the chat's own game, so what was stored before topics were
+    campaigns stays the chat's (General's), and ``chat:thread`` for a topic, a slot of its
+    own."""
 
     chat_id: int
     thread_id: int | None = None
+    # the topic's name when the update showed it (said when a closed topic's answer goes to
+    # General); no part of the campaign's identity
+    name: str | None = field(default=None, compare=False, hash=False)
 
     @property
     def key(self) -> str:
         if self.thread_id is None:
             return str(self.chat_id)
         return f"{self.chat_id}:{self.thread_id}"
+
+    def __str__(self) -> str:
+        return self.key
+
+    @classmethod
+    def from_key(cls, text: str) -> Campaign | None:
+        """The campaign whose :attr:`key` is ``text``; None for anything else."""
+        chat, _, thread = text.partition(":")
+        return cls.from_button(f"{chat}t{thread}" if thread else chat)
+
+    def titled(self, chat_title: str) -> str:
+        """How a list names the campaign: the chat's title, and its topic's name after it
+        («Хроника › Маг») when it is a topic's."""
+        if self.thread_id is None:
+            return chat_title
+        return f"{chat_title} › {self.name or '#' + str(self.thread_id)}"
+
+    @property
+    def button(self) -> str:
+        """The campaign in a button's callback_data, whose fields ``:`` separates: the
+        chat's id, and ``t`` and the topic's thread id for a topic (``-100123t45``)."""
+        if self.thread_id is None:
+            return str(self.chat_id)
+        return f"{self.chat_id}t{self.thread_id}"
+
+    @classmethod
+    def from_button(cls, text: str) -> Campaign | None:
+        """The campaign :attr:`button` wrote (or a chat's plain id, as older buttons carry
+        it); None for anything else, a forged button's."""
+        chat, marked, thread = text.partition("t")
+        try:
+            chat_id = int(chat)
+            thread_id = int(thread) if marked else None
+        except ValueError:
+            return None
+        if thread_id is not None and thread_id <= 1:
+            return None
+        return cls(chat_id, thread_id)
+
+    @classmethod
+    def of(
+        cls, chat_id: int, thread_id: int | None, *, is_topic: bool | None, name: str | None = None
+    ) -> Campaign:
+        """The campaign a message plays in: its topic's when Telegram says it is a topic's
+        message (``is_topic_message``), else its chat's. A reply in a non-forum group also
+        carries a thread id (the replied-to thread) with no ``is_topic_message``: that is
+        the group's own game. General has no thread id (Telegram's 1 is never one)."""
+        if is_topic and thread_id is not None and thread_id > 1:
+            return cls(chat_id, thread_id, name)
+        return cls(chat_id)
+
+
+# What an update is serialised by (bot/middlewares.py ``update_scope``): a chat's own game
+# by its id (as before topics were campaigns), a topic by its campaign, an update outside a
+# chat by its sender's id. ``table.store.base.tag`` reads either.
+Serial = int | Campaign
+
+
+def serial_of(campaign: Campaign) -> Serial:
+    """The serialisation id of an update playing in ``campaign``: its chat's id for the
+    chat's own game (the keys and queues it always had), the campaign for a topic."""
+    return campaign.chat_id if campaign.thread_id is None else campaign
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,7 @@ async def chronicle_command(
         await message.answer(view.usage_text())
         return
     whole, number = asked
-    chat_id = message.chat.id
+    chat_id = store.at(message.chat.id)  # the campaign: a forum topic's own sessions
     entries, hidden = await store.history(chat_id)
     sessions: list[SessionRecord]
     if whole:

@@ -57,6 +57,7 @@ from table.parsing import (
     parse_magick_arguments,
     parse_roll_arguments,
 )
+from table.scope import Campaign
 from table.store import ChatSettings, HiddenRecord, Store, update_secret
 
 
@@ -105,7 +106,7 @@ async def hidden_command(
     rolled = await _prepare(message, command, profile, rng, store, message.chat.id)
     if rolled is None:
         return
-    title = message.chat.title or ""
+    title = store.at(message.chat.id).titled(message.chat.title or "")
     delivered = await roll_hidden(bot, store, message.chat.id, title, user, rolled, profile)
     if not delivered:
         me = await bot.me()
@@ -115,7 +116,7 @@ async def hidden_command(
         )
 
 
-async def _campaign(store: Store, user: User) -> tuple[int, str, ChatSettings] | None:
+async def _campaign(store: Store, user: User) -> tuple[Campaign, str, ChatSettings] | None:
     """The Storyteller's chosen campaign, if they still run it: id, title, its settings. One
     who runs a single campaign has nothing to choose: that one, remembered for next time."""
     chosen, runs = await store.campaigns(user.id)
@@ -164,7 +165,7 @@ async def _prepare(
     profile: Profile,
     rng: Rng | None,
     store: Store,
-    chat_id: int,
+    chat_id: int | Campaign,
 ) -> Rolled | None:
     """The same line as ``/r`` (pool, difficulty, wp, threshold), rolled; a problem is
     answered instead, with a correct example, and nothing is stored. ``/h m …`` is an NPC's
@@ -212,7 +213,7 @@ async def _prepare_npc(
     profile: Profile,
     rng: Rng | None,
     store: Store,
-    chat_id: int,
+    chat_id: int | Campaign,
 ) -> Rolled | None:
     """``/h Страж восп+бдит 7``: the NPC's own sheet gives the pool (§A.2, its wounds §B.9),
     rolled in secret like any hidden roll; the note names whose dice they were."""
@@ -314,7 +315,7 @@ async def _prepare_effect(
 async def roll_hidden(
     bot: Bot,
     store: Store,
-    chat_id: int,
+    chat_id: int | Campaign,
     title: str,
     user: User,
     rolled: Rolled,
@@ -326,13 +327,14 @@ async def roll_hidden(
     ``session``: the campaign's running session, for a roll made from the private chat (one
     made in the group is marked by its own update, table/fairness.py)."""
     pool, result, note = rolled
-    seq = await store.next_hidden_seq(chat_id)
+    campaign = store.at(chat_id)
+    seq = await store.next_hidden_seq(campaign)
     if isinstance(result, D6Result):  # the d6 roll binds the measures it needs as difficulty
         difficulty, threshold, willpower = result.required, 0, False
     else:
         difficulty, threshold, willpower = result.difficulty, result.threshold, result.willpower
     payload = commitment.hidden_roll(
-        chat_id=chat_id,
+        chat_id=campaign.chat_id,
         seq=seq,
         profile=profile.name,
         pool=pool,
@@ -344,11 +346,12 @@ async def roll_hidden(
     # The nonce is the update's, like its dice: a re-run after the group's notice failed
     # commits to the same line, so /reveal matches whichever notice the group saw.
     commitment_hex, nonce = commitment.commit(
-        payload, update_secret(store.scope, f"hidden:{chat_id}:{seq}", commitment.NONCE_BYTES)
+        payload, update_secret(store.scope, f"hidden:{campaign.key}:{seq}", commitment.NONCE_BYTES)
     )
     record = HiddenRecord(
         seq=seq,
-        chat_id=chat_id,
+        chat_id=campaign.chat_id,
+        thread_id=campaign.thread_id,
         owner_id=user.id,
         name=user.first_name,
         profile=profile.name,
@@ -362,7 +365,7 @@ async def roll_hidden(
         await bot.send_message(
             user.id,
             view.hidden_private_text(record, result, title, profile, note),
-            reply_markup=view.reveal_keyboard(chat_id, seq),
+            reply_markup=view.reveal_keyboard(campaign, seq),
         )
     except (TelegramForbiddenError, TelegramBadRequest):
         return False
@@ -370,7 +373,11 @@ async def roll_hidden(
     if session is not None:
         marker = marker.model_copy(update={"ses": session})
     await store.save_hidden(record, marker)
-    await bot.send_message(chat_id, view.hidden_group_text(user.first_name, seq, commitment_hex))
+    await bot.send_message(
+        campaign.chat_id,
+        view.hidden_group_text(user.first_name, seq, commitment_hex),
+        message_thread_id=campaign.thread_id,
+    )
     return True
 
 
@@ -399,7 +406,7 @@ async def reveal_command(
         await message.answer(render.storyteller_only_text(d6=profile.system is GameSystem.D6))
         return
     else:
-        chat_id = message.chat.id
+        chat_id = store.at(message.chat.id)
     text = (command.args or "").strip()
     if text and not (text.isascii() and text.isdigit() and len(text) <= 9):
         await message.answer(view.reveal_usage_text())
@@ -417,7 +424,7 @@ async def reveal_command(
     problem = await _publish(bot, store, record, profile, again=bool(text))
     if problem is not None:
         await message.answer(problem)
-    elif message.chat.id != chat_id:
+    elif message.chat.id != chat_id.chat_id:
         await message.answer(view.reveal_done_text())
 
 
@@ -433,7 +440,7 @@ async def _publish(
     if result is None:
         return render.invalid_button_text()
     done = await store.reveal_hidden(
-        record.chat_id, record.seq, hidden_rolls.revealed_entry(record)
+        record.campaign, record.seq, hidden_rolls.revealed_entry(record)
     )
     if done is None:
         return view.no_hidden_roll_text(record.seq)
@@ -442,13 +449,15 @@ async def _publish(
     await bot.send_message(
         record.chat_id,
         view.reveal_text(record, result, hidden_rolls.record_profile(record, profile)),
+        message_thread_id=record.thread_id,
     )
     return None
 
 
 async def load_roll(pressed: runner.Pressed[RevealCallback]) -> HiddenRecord | runner.Refuse:
     data = pressed.data
-    record = await pressed.store.load_hidden(data.c, data.s)
+    campaign = Campaign.from_button(data.c)
+    record = await pressed.store.load_hidden(campaign, data.s) if campaign is not None else None
     if record is None:
         return runner.refuse(lambda: view.no_hidden_roll_text(data.s))
     return record
@@ -458,7 +467,7 @@ async def read_its_chat(
     pressed: runner.Pressed[RevealCallback], record: HiddenRecord
 ) -> ChatSettings:
     """The settings of the roll's group: whose Storyteller may reveal it, in which game."""
-    return await pressed.store.load_chat(record.chat_id)
+    return await pressed.store.load_chat(record.campaign)
 
 
 def reveal_step(
@@ -487,7 +496,7 @@ async def mark_revealed(
     """The mark, once and atomically, with the roll counted in its chat's statistics: of two
     presses only one marks it (the other runs again and finds it revealed)."""
     done = await pressed.store.reveal_hidden(
-        before.chat_id, before.seq, hidden_rolls.revealed_entry(before)
+        before.campaign, before.seq, hidden_rolls.revealed_entry(before)
     )
     return after if done else None
 
@@ -498,9 +507,13 @@ async def post_revealed(pressed: runner.Pressed[RevealCallback], record: HiddenR
     bot = pressed.context.bot
     if result is None or bot is None:
         return
-    profile = chat_profile(await pressed.store.load_chat(record.chat_id))
+    profile = chat_profile(await pressed.store.load_chat(record.campaign))
     shown = hidden_rolls.record_profile(record, profile)
-    await bot.send_message(record.chat_id, view.reveal_text(record, result, shown))
+    await bot.send_message(
+        record.chat_id,
+        view.reveal_text(record, result, shown),
+        message_thread_id=record.thread_id,
+    )
 
 
 REVEAL_TAP: runner.RecordTap[HiddenRecord, RevealCallback, ChatSettings] = runner.RecordTap(
@@ -515,14 +528,19 @@ REVEAL_TAP: runner.RecordTap[HiddenRecord, RevealCallback, ChatSettings] = runne
 )
 
 
-async def load_campaign(pressed: runner.Pressed[CampaignCallback]) -> ChatSettings:
+async def load_campaign(
+    pressed: runner.Pressed[CampaignCallback],
+) -> ChatSettings | runner.Refuse:
     """The campaign's group as it is now: whose Storyteller the presser must still be."""
-    return await pressed.store.load_chat(pressed.data.c)
+    campaign = Campaign.from_button(pressed.data.c)
+    if campaign is None:
+        return runner.refuse(render.invalid_button_text)
+    return await pressed.store.load_chat(campaign)
 
 
 async def read_titles(
     pressed: runner.Pressed[CampaignCallback], settings: ChatSettings
-) -> dict[int, str]:
+) -> dict[Campaign, str]:
     _chosen, runs = await pressed.store.campaigns(pressed.presser.id)
     return runs
 
@@ -531,7 +549,7 @@ def campaign_step(
     settings: ChatSettings,
     data: CampaignCallback,
     actor: runner.Actor,
-    seen: runner.Seen[dict[int, str]],
+    seen: runner.Seen[dict[Campaign, str]],
 ) -> runner.Deed[ChatSettings]:
     """A campaign button: only for a chat whose Storyteller the presser still is."""
     if settings.storyteller_id != actor.id:
@@ -544,22 +562,28 @@ async def choose(
     pressed: runner.Pressed[CampaignCallback], before: ChatSettings, after: ChatSettings
 ) -> ChatSettings:
     """The presser's choice, the one thing a press writes (a second press writes it again)."""
-    await pressed.store.choose_campaign(pressed.presser.id, pressed.data.c)
+    campaign = Campaign.from_button(pressed.data.c)
+    if campaign is not None:  # load_campaign refused any other
+        await pressed.store.choose_campaign(pressed.presser.id, campaign)
     return after
 
 
 def campaign_view(
-    settings: ChatSettings, data: CampaignCallback, seen: runner.Seen[dict[int, str]]
+    settings: ChatSettings, data: CampaignCallback, seen: runner.Seen[dict[Campaign, str]]
 ) -> runner.Drawn:
-    return view.campaign_chosen_text(seen.read.get(data.c, str(data.c))), None
+    campaign = Campaign.from_button(data.c)
+    title = seen.read.get(campaign, data.c) if campaign is not None else data.c
+    return view.campaign_chosen_text(title), None
 
 
-CAMPAIGN_TAP: runner.RecordTap[ChatSettings, CampaignCallback, dict[int, str]] = runner.RecordTap(
-    name="hidden_campaign",
-    callback=CampaignCallback,
-    load=load_campaign,
-    read=read_titles,
-    step=campaign_step,
-    view=campaign_view,
-    swap=choose,
+CAMPAIGN_TAP: runner.RecordTap[ChatSettings, CampaignCallback, dict[Campaign, str]] = (
+    runner.RecordTap(
+        name="hidden_campaign",
+        callback=CampaignCallback,
+        load=load_campaign,
+        read=read_titles,
+        step=campaign_step,
+        view=campaign_view,
+        swap=choose,
+    )
 )

@@ -14,6 +14,7 @@ from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules.d6.roll import D6Result
 from rules.profiles import GameSystem, Profile
 from table import commitment
+from table.scope import Campaign
 from table.store import HiddenRecord
 
 START_PAYLOAD = "st"  # the deep link's ?start= value: «open the chat for hidden rolls»
@@ -58,8 +59,8 @@ def hidden_private_text(
     return "\n".join([head, body, tail, _("Publish it with the button or /reveal in the group.")])
 
 
-def reveal_keyboard(chat_id: int, seq: int) -> InlineKeyboardMarkup:
-    data = RevealCallback(c=chat_id, s=seq).pack()
+def reveal_keyboard(campaign: Campaign, seq: int) -> InlineKeyboardMarkup:
+    data = RevealCallback(c=campaign.button, s=seq).pack()
     return InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text="📢 " + _("Reveal"), callback_data=data)]]
     )
@@ -112,15 +113,17 @@ def choose_campaign_text(has_any: bool) -> str:
     return _("Choose the campaign your hidden rolls from this chat are for:")
 
 
-def campaigns_keyboard(campaigns: Mapping[int, str], chosen: int | None) -> InlineKeyboardMarkup:
+def campaigns_keyboard(
+    campaigns: Mapping[Campaign, str], chosen: Campaign | None
+) -> InlineKeyboardMarkup:
     rows = [
         [
             InlineKeyboardButton(
-                text=("✅ " if chat_id == chosen else "") + title,
-                callback_data=CampaignCallback(c=chat_id).pack(),
+                text=("✅ " if campaign == chosen else "") + title,
+                callback_data=CampaignCallback(c=campaign.button).pack(),
             )
         ]
-        for chat_id, title in sorted(campaigns.items(), key=lambda item: item[1].casefold())
+        for campaign, title in sorted(campaigns.items(), key=lambda item: item[1].casefold())
     ]
     return InlineKeyboardMarkup(inline_keyboard=rows)
 

@@ -61,7 +61,9 @@ async def _session_entries(
 async def _which_session(
     message: Message, store: Store, chat_settings: ChatSettings, number: int | None
 ) -> SessionRecord | None:
-    record = await chosen_session(store.redis, message.chat.id, chat_settings.session, number)
+    record = await chosen_session(
+        store.redis, store.at(message.chat.id), chat_settings.session, number
+    )
     if record is None:
         await message.answer(view.no_session_text())
     return record
@@ -130,7 +132,9 @@ async def load_session_log(
     message, number = pressed.message, pressed.data.s
     if message is None or number < 1:
         return runner.refuse(render.invalid_button_text)
-    record = await chosen_session(pressed.store.redis, message.chat.id, None, number)
+    record = await chosen_session(
+        pressed.store.redis, pressed.store.at(message.chat.id), None, number
+    )
     if record is None:
         return []
     return await _session_entries(pressed.store, message.chat.id, record)

@@ -38,5 +38,8 @@ async def ask_player(ask: RollAsk) -> Asked:
     with i18n.use_locale(shown):
         text = view.request_text(state, codes, shown, profile, closed=False)
         markup = view.request_keyboard(flow.id, one=True)
-    await ask.bot.send_message(ask.chat_id, text, reply_markup=markup)
+    # Posted in the request's campaign: a topic's when the screen asks in one.
+    await ask.bot.send_message(
+        flow.chat_id, text, reply_markup=markup, message_thread_id=flow.thread_id
+    )
     return flow.id

@@ -28,6 +28,7 @@ from handlers.screen.table import Campaign, Character, read_campaign
 from rules.dice import Rng
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, new_sheet, system_of
+from table.scope import Campaign as Where
 from table.store import Flow, Store
 from table.store.sessions import add_event
 
@@ -36,7 +37,7 @@ Words = Callable[[], str]  # what changed, in words, made in the language it is 
 
 
 async def redraw(
-    sequel: Sequel, campaign_id: int, title: str, after: ScreenFlow | None = None
+    sequel: Sequel, campaign_id: int | Where, title: str, after: ScreenFlow | None = None
 ) -> None:
     """The screen drawn anew; ``after``, the screen's next state, stored first with what it
     draws (a press that raced another on the same screen keeps the other's state: its change
@@ -60,7 +61,7 @@ async def redraw(
 
 
 async def _drawn(
-    store: Store, flow: Flow, state: ScreenFlow, campaign_id: int, title: str
+    store: Store, flow: Flow, state: ScreenFlow, campaign_id: int | Where, title: str
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     fresh = await read_campaign(store, campaign_id, title, state.asked())
     with drawing(flow):
@@ -94,13 +95,13 @@ async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
     try:
         if target.npc is not None:
             change = _from_base(asked.change, target, system)
-            sheet = await store.update_npc(campaign.chat_id, system, target.npc, change)
+            sheet = await store.update_npc(campaign.where, system, target.npc, change)
         elif target.user_id is not None:
-            sheet = await store.update_sheet(campaign.chat_id, target.user_id, system, asked.change)
+            sheet = await store.update_sheet(campaign.where, target.user_id, system, asked.change)
         else:
             return view.gone_text
     except RulesInputError:
-        await redraw(sequel, campaign.chat_id, campaign.title)
+        await redraw(sequel, campaign.where, campaign.title)
         return view.refused_text
     locale = campaign.settings.locale
     i18n = get_i18n()
@@ -109,7 +110,7 @@ async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
         with i18n.use_locale(locale or i18n.current_locale):
             what = asked.event()
         event = {"at": time.time(), "who": target.name, "what": what}
-        await add_event(store.redis, campaign.chat_id, session, event)
+        await add_event(store.redis, campaign.where, session, event)
     if target.user_id is not None and sequel.bot is not None:
         with i18n.use_locale(locale or i18n.current_locale):
             said = (
@@ -120,14 +121,14 @@ async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
         await notices.tell_player(
             sequel.bot,
             store.redis,
-            campaign_id=campaign.chat_id,
+            campaign_id=campaign.where,
             campaign=campaign.title,
             user_id=target.user_id,
             name=target.name,
             what=said,
             locale=locale,
         )
-    await redraw(sequel, campaign.chat_id, campaign.title, asked.after)
+    await redraw(sequel, campaign.where, campaign.title, asked.after)
     return None
 
 
@@ -152,7 +153,7 @@ async def secret_roll(sequel: Sequel, asked: SecretRoll) -> Answer | None:
         HiddenAsk(
             bot=sequel.bot,
             store=sequel.store,
-            chat_id=asked.campaign.chat_id,
+            chat_id=asked.campaign.where,
             title=asked.campaign.title,
             storyteller=asked.storyteller,
             profile=asked.campaign.profile,
@@ -165,7 +166,7 @@ async def secret_roll(sequel: Sequel, asked: SecretRoll) -> Answer | None:
             session=asked.campaign.settings.session,
         )
     )
-    await redraw(sequel, asked.campaign.chat_id, asked.campaign.title, asked.after)
+    await redraw(sequel, asked.campaign.where, asked.campaign.title, asked.after)
     return why
 
 
@@ -193,7 +194,7 @@ async def request_roll(sequel: Sequel, asked: RollRequest) -> Answer | None:
         RollAsk(
             bot=sequel.bot,
             store=sequel.store,
-            chat_id=campaign.chat_id,
+            chat_id=campaign.where,
             profile=campaign.profile,
             asker=asked.storyteller.name,
             asker_id=asked.storyteller.id,
@@ -207,5 +208,5 @@ async def request_roll(sequel: Sequel, asked: RollRequest) -> Answer | None:
     if not isinstance(made, str):
         return made
     after = asked.after.model_copy(update={"request": made})
-    await redraw(sequel, campaign.chat_id, campaign.title, after)
+    await redraw(sequel, campaign.where, campaign.title, after)
     return view.requested_text

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from pydantic import ConfigDict
 
+from table.scope import Campaign as TableCampaign
 from table.store import FlowState
 
 KIND = "screen"
@@ -37,8 +38,10 @@ class ScreenFlow(FlowState):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    campaign: int
+    campaign: int  # the campaign's chat
     title: str
+    # the forum topic whose campaign it shows (None: the chat's own game)
+    thread: int | None = None
     panel: Panel = Panel.MAIN
     target: str | None = None  # the character's key: «u:ID» or «n:NAME»
     pool: int | None = None
@@ -59,6 +62,11 @@ class ScreenFlow(FlowState):
     # A digest of the text /screen first drew, to tell a change of the campaign from none
     # before any press stored the screen's drawing (watch.py).
     opened: str | None = None
+
+    @property
+    def where(self) -> TableCampaign:
+        """The campaign it shows: its chat, and its topic in a forum."""
+        return TableCampaign(self.campaign, self.thread)
 
     def asked(self) -> tuple[str, int] | None:
         """The request's flow id and the player asked, while the screen keeps one."""

@@ -41,7 +41,9 @@ async def screen_command(message: Message, store: Store, locale: str = "ru") -> 
         if not campaign.runs(user.id):
             continue
         roster = tuple(c.key for c in campaign.everyone)
-        state = ScreenFlow(campaign=chat_id, title=title, roster=roster)
+        state = ScreenFlow(
+            campaign=chat_id.chat_id, thread=chat_id.thread_id, title=title, roster=roster
+        )
         state = state.model_copy(
             update={"opened": digest(view.screen_text(state, campaign, locale))}
         )

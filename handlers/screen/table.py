@@ -22,6 +22,7 @@ from rules.health import HealthTrack, track_of
 from rules.profiles import Profile
 from rules.sheet import Sheet, SheetSystem, new_sheet, system_of
 from table import npcs
+from table.scope import Campaign as Where
 from table.store import ChatSettings, Store
 
 
@@ -73,6 +74,12 @@ class Campaign:
     npcs: tuple[Character, ...]
     fight: Fight | None
     requested: Requested | None = None
+    thread_id: int | None = None  # the forum topic whose campaign it is (None: the chat's)
+
+    @property
+    def where(self) -> Where:
+        """The campaign it is: its chat, and its topic in a forum."""
+        return Where(self.chat_id, self.thread_id)
 
     def runs(self, user_id: int) -> bool:
         """Whether ``user_id`` still runs this campaign (the role may have moved)."""
@@ -108,7 +115,10 @@ def _round(data: object) -> tuple[Round, dict[str, HealthTrack]] | None:
 
 
 async def read_requested(
-    store: Store, chat_id: int, asked: tuple[str, int] | None, players: tuple[Character, ...]
+    store: Store,
+    chat_id: int | Where,
+    asked: tuple[str, int] | None,
+    players: tuple[Character, ...],
 ) -> Requested | None:
     """The screen's last request as stored in the campaign (``bot.roll_requests``)."""
     if asked is None:
@@ -123,8 +133,9 @@ async def read_requested(
 
 
 async def read_campaign(
-    store: Store, chat_id: int, title: str, asked: tuple[str, int] | None = None
+    store: Store, where: int | Where, title: str, asked: tuple[str, int] | None = None
 ) -> Campaign:
+    chat_id = store.at(where)
     settings = await store.load_chat(chat_id)
     profile = chat_profile(settings)
     system = system_of(profile)
@@ -161,7 +172,17 @@ async def read_campaign(
                 )
             )
     requested = await read_requested(store, chat_id, asked, players)
-    return Campaign(chat_id, title, settings, profile, players, tuple(fighting), fight, requested)
+    return Campaign(
+        chat_id.chat_id,
+        title,
+        settings,
+        profile,
+        players,
+        tuple(fighting),
+        fight,
+        requested,
+        chat_id.thread_id,
+    )
 
 
 def copy_base(name: str, sheets: Mapping[str, Sheet], system: SheetSystem) -> Sheet:

@@ -44,7 +44,7 @@ SPENDS = {
 
 async def read(reading: Reading[ScreenFlow, ScreenCallback]) -> Campaign:
     state = reading.state
-    return await read_campaign(reading.store, state.campaign, state.title, state.asked())
+    return await read_campaign(reading.store, state.where, state.title, state.asked())
 
 
 def _invalid(field: str) -> RulesInputError:

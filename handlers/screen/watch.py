@@ -29,12 +29,14 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import Chat, Update
 from aiogram.utils.i18n import get_i18n
 
+from bot.middlewares import campaign_of
 from bot.runner import screen_of
 from bot.session import is_not_modified
 from bot.watchers import COURTESY_ERRORS
 from handlers.screen import view
 from handlers.screen.flow import ScreenFlow
 from handlers.screen.table import read_campaign
+from table.scope import Campaign as Where
 from table.scope import Scope
 from table.store import ChatSettings, Store
 from table.store.flows import FlowStateError
@@ -84,7 +86,7 @@ def changes_the_table(update: Update | None, chat: Chat | None) -> bool:
     return message is not None and (message.text or "").startswith("/")
 
 
-async def redraw_open(bot: Bot, store: Store, campaign_id: int, pointer: Pointer) -> bool:
+async def redraw_open(bot: Bot, store: Store, campaign_id: int | Where, pointer: Pointer) -> bool:
     """Draw the screen from the campaign as it is; store and edit it only if it changed.
     True when the message was edited."""
     flow = await store.load_flow(pointer.chat_id, pointer.flow_id)
@@ -97,7 +99,7 @@ async def redraw_open(bot: Bot, store: Store, campaign_id: int, pointer: Pointer
         state = flow.state(ScreenFlow)
     except FlowStateError:
         return False
-    if state.campaign != campaign_id:
+    if state.where != store.at(campaign_id):
         return False
     campaign = await read_campaign(store, campaign_id, state.title, state.asked())
     if not campaign.runs(flow.owner_id):
@@ -187,5 +189,5 @@ async def after_update(update: Update, data: dict[str, Any]) -> None:
     # Outside the update's journal: a courtesy to another message, perhaps a second later
     # (``Pace``), long after the update finished; its compare-and-set needs no journal.
     store: Store = data["store"].bound(Scope())
-    campaign_id = chat.id
+    campaign_id = campaign_of(update) or chat.id  # a forum topic's screen is its own
     await PACE.run(pointer.stored(), lambda: redraw_open(bot, store, campaign_id, pointer))

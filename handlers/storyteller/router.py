@@ -107,7 +107,11 @@ async def storyteller_command(
         return
     if current is None:
         updated = await store.set_storyteller(
-            chat.id, expected=None, new_id=user.id, name=user.first_name, title=_chat_title(chat)
+            chat.id,
+            expected=None,
+            new_id=user.id,
+            name=user.first_name,
+            title=store.at(chat.id).titled(_chat_title(chat)),
         )
         text = (
             view.storyteller_changed_text(d6=d6)
@@ -141,7 +145,7 @@ async def _pass_role(message: Message, store: Store, user: User, *, d6: bool) ->
         expected=user.id,
         new_id=target.id,
         name=target.first_name,
-        title=_chat_title(message.chat),
+        title=store.at(message.chat.id).titled(_chat_title(message.chat)),
     )
     if updated is None:
         await message.answer(view.storyteller_changed_text(d6=d6))

@@ -32,7 +32,7 @@ class Claimant:
 
 async def read(reading: Reading[ClaimState, StCallback]) -> Claimant:
     chat, user, flow = reading.message.chat, reading.presser, reading.flow
-    title = chat.title or str(chat.id)
+    title = reading.store.at(chat.id).titled(chat.title or str(chat.id))
     asks = flow.owner_id in (0, user.id) and reading.state.expected != user.id
     if not asks or reading.bot is None:
         return Claimant(admin=False, title=title)

@@ -159,30 +159,30 @@ def tag(scope: int | Campaign) -> str:
     return f"{{{scope.key if isinstance(scope, Campaign) else scope}}}"
 
 
-def chat_key(chat_id: int) -> str:
+def chat_key(chat_id: int | Campaign) -> str:
     return f"{PREFIX}:chat:{tag(chat_id)}"
 
 
-def menu_key(chat_id: int) -> str:
+def menu_key(chat_id: int | Campaign) -> str:
     return f"{PREFIX}:menu:{tag(chat_id)}"
 
 
-def flow_key(chat_id: int, flow_id: str) -> str:
+def flow_key(chat_id: int | Campaign, flow_id: str) -> str:
     """A flow lives in its chat's slot: a tap's step writes it with the chat's log, sheets and
     the update's journal in one script or transaction."""
     return f"{PREFIX}:flow:{tag(chat_id)}:{flow_id}"
 
 
-def log_key(chat_id: int) -> str:
+def log_key(chat_id: int | Campaign) -> str:
     return f"{PREFIX}:log:{tag(chat_id)}"
 
 
-def stats_key(chat_id: int) -> str:
+def stats_key(chat_id: int | Campaign) -> str:
     """The chat's roll counters for ``/stats`` (table/stats.py), written with each log line."""
     return f"{PREFIX}:stats:{tag(chat_id)}"
 
 
-def sheet_key(chat_id: int) -> str:
+def sheet_key(chat_id: int | Campaign) -> str:
     return f"{PREFIX}:sheet:{tag(chat_id)}"
 
 
@@ -194,32 +194,32 @@ def campaign_pick_key(user_id: int) -> str:
     return f"{PREFIX}:stpick:{user_id}"
 
 
-def hidden_seq_key(chat_id: int) -> str:
+def hidden_seq_key(chat_id: int | Campaign) -> str:
     return f"{PREFIX}:hseq:{tag(chat_id)}"
 
 
-def hidden_key(chat_id: int) -> str:
+def hidden_key(chat_id: int | Campaign) -> str:
     return f"{PREFIX}:hidden:{tag(chat_id)}"
 
 
-def live_key(chat_id: int, name: str) -> str:
+def live_key(chat_id: int | Campaign, name: str) -> str:
     """The chat's one live message of a kind (the round tracker): its flow and message."""
     return f"{PREFIX}:live:{tag(chat_id)}:{name}"
 
 
-def sent_key(chat_id: int) -> str:
+def sent_key(chat_id: int | Campaign) -> str:
     """The newest message the bot is known to have put in the chat: a send whose answer was
     lost looks above it for what it may have delivered (bot/sent.py)."""
     return f"{PREFIX}:sent:{tag(chat_id)}"
 
 
-def about_key(chat_id: int) -> str:
+def about_key(chat_id: int | Campaign) -> str:
     """Whom each of the bot's recent messages in the chat is about (a roll's result: its
     roller), so a command in reply to it targets that player (bot/replies.py)."""
     return f"{PREFIX}:about:{tag(chat_id)}"
 
 
-def none_key(scope: int) -> str:
+def none_key(scope: int | Campaign) -> str:
     """A key never written, standing for an absent one in a script's key list (a script's
     keys must all share one slot on a cluster)."""
     return f"{PREFIX}:none:{tag(scope)}"
@@ -344,6 +344,18 @@ class StoreBase:
         unbound Store, which then behaves as outside any update (ARCHITECTURE.md, "The
         update's scope")."""
         return self._scope if self._scope is not None else Scope()
+
+    def at(self, chat: int | Campaign) -> Campaign:
+        """The campaign a chat's keys belong to: ``chat`` itself when it is one; the bound
+        update's own campaign (a forum topic's) when ``chat`` is the chat it plays in; else
+        that chat's own game (General). A write to another campaign than the update's —
+        the Storyteller's screen in a topic — names it as a :class:`Campaign`."""
+        if isinstance(chat, Campaign):
+            return chat
+        here = self.scope.campaign
+        if here is not None and here.chat_id == chat:
+            return here
+        return Campaign(chat)
 
     def bound(self, scope: Scope) -> Self:
         """This Store for one update: a shallow copy on the same client, scripts and batch

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from redis.asyncio.client import Pipeline
 
+from table.scope import Campaign
 from table.store.base import (
     CHAT_TTL,
     StoreBase,
@@ -47,6 +48,10 @@ class ChatSettings(BaseModel):
     # The Storyteller's screen of this campaign open in their private chat, «CHAT:FLOW:MESSAGE»
     # (handlers/screen): redrawn when the group changes what it shows; None: none open.
     screen: str | None = None
+    # A forum topic's name, as its service messages last told it (None: the chat's own game,
+    # or a topic whose name the bot has not seen): said where the topic's answer goes to
+    # General while it is closed, and in the Storyteller's lists («Хроника › Маг»).
+    topic: str | None = None
 
 
 def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:
@@ -61,22 +66,22 @@ def parse_chat_settings(raw: str | bytes | None) -> ChatSettings:
 
 
 class ChatStore(StoreBase):
-    async def load_chat(self, chat_id: int) -> ChatSettings:
-        return parse_chat_settings(await self.redis.get(chat_key(chat_id)))
+    async def load_chat(self, chat_id: int | Campaign) -> ChatSettings:
+        return parse_chat_settings(await self.redis.get(chat_key(self.at(chat_id))))
 
-    async def menu_mark(self, chat_id: int) -> str | None:
+    async def menu_mark(self, chat_id: int | Campaign) -> str | None:
         """The mark of the command menu last published in the chat's own scope (bot/commands.py)."""
-        mark = await self.redis.get(menu_key(chat_id))
+        mark = await self.redis.get(menu_key(self.at(chat_id)))
         return str(mark) if mark is not None else None
 
-    async def set_menu_mark(self, chat_id: int, mark: str | None) -> None:
+    async def set_menu_mark(self, chat_id: int | Campaign, mark: str | None) -> None:
         """Remember the menu just published for the chat; None: it has none of its own now."""
         if mark is None:
-            await self.redis.delete(menu_key(chat_id))
+            await self.redis.delete(menu_key(self.at(chat_id)))
         else:
-            await self.redis.set(menu_key(chat_id), mark, ex=CHAT_TTL)
+            await self.redis.set(menu_key(self.at(chat_id)), mark, ex=CHAT_TTL)
 
-    async def update_chat(self, chat_id: int, **changes: Any) -> ChatSettings:
+    async def update_chat(self, chat_id: int | Campaign, **changes: Any) -> ChatSettings:
         """Read-modify-write under WATCH, so two Storytellers' changes never overwrite each other.
 
         An unknown field name is a programming error and raises ``TypeError``; a bad value
@@ -85,7 +90,7 @@ class ChatStore(StoreBase):
         unknown = set(changes) - set(ChatSettings.model_fields)
         if unknown:
             raise TypeError(f"unknown chat settings: {', '.join(sorted(unknown))}")
-        key = chat_key(chat_id)
+        key = chat_key(self.at(chat_id))
 
         async def apply(pipe: Pipeline) -> ChatSettings:
             current = parse_chat_settings(await pipe.get(key))
@@ -96,10 +101,12 @@ class ChatStore(StoreBase):
 
         return await self._watched(key, apply)
 
-    async def swap_chat(self, chat_id: int, before: ChatSettings, after: ChatSettings) -> bool:
+    async def swap_chat(
+        self, chat_id: int | Campaign, before: ChatSettings, after: ChatSettings
+    ) -> bool:
         """Compare-and-set: store ``after`` if the chat's settings are still ``before`` (as a
         button's press read them); False when another change came first."""
-        key = chat_key(chat_id)
+        key = chat_key(self.at(chat_id))
 
         async def apply(pipe: Pipeline) -> bool:
             current = parse_chat_settings(await pipe.get(key))
@@ -112,7 +119,7 @@ class ChatStore(StoreBase):
         return await self._watched(key, apply)
 
     async def set_storyteller(
-        self, chat_id: int, *, expected: int | None, new_id: int, name: str, title: str
+        self, chat_id: int | Campaign, *, expected: int | None, new_id: int, name: str, title: str
     ) -> ChatSettings | None:
         """Make ``new_id`` the chat's Storyteller if the role is still ``expected``'s.
 
@@ -120,7 +127,7 @@ class ChatStore(StoreBase):
         wins, the other's button goes stale). The old Storyteller loses the campaign from
         their list and the new one gains it, with the chat's ``title`` for their buttons.
         """
-        key = chat_key(chat_id)
+        key = chat_key(self.at(chat_id))
 
         async def apply(pipe: Pipeline) -> tuple[ChatSettings, int | None] | None:
             current = parse_chat_settings(await pipe.get(key))
@@ -137,26 +144,32 @@ class ChatStore(StoreBase):
         if changed is None:
             return None
         updated, previous = changed
+        field = self.at(chat_id).key
         async with self.redis.pipeline(transaction=False) as pipe:
             if previous is not None and previous != new_id:
-                pipe.hdel(campaigns_key(previous), str(chat_id))
-            pipe.hset(campaigns_key(new_id), str(chat_id), title)
+                pipe.hdel(campaigns_key(previous), field)
+            pipe.hset(campaigns_key(new_id), field, title)
             pipe.expire(campaigns_key(new_id), CHAT_TTL)
             await pipe.execute()
         return updated
 
-    async def campaigns(self, user_id: int) -> tuple[int | None, dict[int, str]]:
-        """The Storyteller's chosen campaign (or None) and every campaign they run: id → title.
-        Reading them renews their clock, as an update renews its chat's."""
+    async def campaigns(self, user_id: int) -> tuple[Campaign | None, dict[Campaign, str]]:
+        """The Storyteller's chosen campaign (or None) and every campaign they run, a chat's
+        own game or a forum topic (its key is the field): campaign → title. Reading them
+        renews their clock, as an update renews its chat's."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(campaign_pick_key(user_id))
             pipe.hgetall(campaigns_key(user_id))
             pipe.expire(campaign_pick_key(user_id), CHAT_TTL)
             pipe.expire(campaigns_key(user_id), CHAT_TTL)
             chosen, titles, _, _ = await pipe.execute()
-        runs = {int(k): str(v) for k, v in titles.items() if str(k).lstrip("-").isdigit()}
-        picked = int(chosen) if chosen is not None and chosen.lstrip("-").isdigit() else None
+        runs = {
+            campaign: str(v)
+            for k, v in titles.items()
+            if (campaign := Campaign.from_key(str(k))) is not None
+        }
+        picked = Campaign.from_key(str(chosen)) if chosen is not None else None
         return picked, runs
 
-    async def choose_campaign(self, user_id: int, chat_id: int) -> None:
-        await self.redis.set(campaign_pick_key(user_id), str(chat_id), ex=CHAT_TTL)
+    async def choose_campaign(self, user_id: int, chat_id: int | Campaign) -> None:
+        await self.redis.set(campaign_pick_key(user_id), self.at(chat_id).key, ex=CHAT_TTL)

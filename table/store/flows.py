@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
-from table.scope import Scope
+from table.scope import Campaign, Scope
 from table.store import journaled
 from table.store.base import (
     ACTORS_KEPT,
@@ -149,8 +149,8 @@ def step_mark(scope: Scope, flow: Flow, expected_version: int) -> tuple[str, str
     running = scope.journal
     # On a cluster a script's keys share one slot: an update of another chat (a private
     # chat's) leaves its steps here unmarked.
-    if running is None or f":{tag(flow.chat_id)}:" not in running.key:
-        return none_key(flow.chat_id), ""
+    if running is None or f":{tag(flow.campaign)}:" not in running.key:
+        return none_key(flow.campaign), ""
     running.marked = True
     return running.key, f"cas:{flow.id}:{expected_version}"
 
@@ -259,6 +259,9 @@ class Flow(BaseModel):
     owner_id: int
     version: int
     data: dict[str, Any]
+    # The forum topic whose campaign it plays in (None: the chat's own game); its key, not
+    # its hash, says so, as it says the chat.
+    thread_id: int | None = None
     closed: bool = False
     # (version it produced, user id) of the last steps: who already acted on which drawing.
     actors: tuple[tuple[int, int], ...] = ()
@@ -270,6 +273,11 @@ class Flow(BaseModel):
     # recorded by the first step the runner stores (bot/runner.py): a press under any other
     # message is refused. None until then.
     message: str | None = None
+
+    @property
+    def campaign(self) -> Campaign:
+        """The campaign it plays in: its keys' slot, where its messages are posted."""
+        return Campaign(self.chat_id, self.thread_id)
 
     def acted_since(self, version: int, user_id: int) -> bool:
         """Whether ``user_id`` moved this flow on after ``version``: their tap on a button
@@ -342,14 +350,15 @@ def _screen(raw: str | None) -> Screen | None:
         return None
 
 
-def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Flow:
+def _flow_from_hash(flow_id: str, fields: Mapping[Any, Any], chat_id: Campaign) -> Flow:
     """The flow from its hash; ``chat_id`` is the chat of its key (a new flow's hash does not
     repeat it, nor ``closed`` until it is)."""
     data, message = _with_message(_joined(fields))
     return Flow(
         id=flow_id,
         kind=fields["kind"],
-        chat_id=int(fields.get("chat_id") or chat_id),
+        chat_id=int(fields.get("chat_id") or chat_id.chat_id),
+        thread_id=chat_id.thread_id,
         owner_id=int(fields["owner_id"]),
         version=int(fields["version"]),
         data=data,
@@ -377,10 +386,10 @@ def _document(flow: Flow, state: FlowState | Mapping[str, Any]) -> str:
 
 
 class FlowStore(LogStore):
-    def _read_flow(self, flow_id: str, fields: Mapping[Any, Any], chat_id: int) -> Flow:
+    def _read_flow(self, flow_id: str, fields: Mapping[Any, Any], chat_id: int | Campaign) -> Flow:
         """A stored flow as this update draws it: in the chat's pinned language when it
         pinned one, else in the one it was opened in (bot/i18n.py ``drawing``)."""
-        flow = _flow_from_hash(flow_id, fields, chat_id)
+        flow = _flow_from_hash(flow_id, fields, self.at(chat_id))
         pinned = self.scope.pinned
         if pinned is not None and pinned != flow.locale:
             return flow.model_copy(update={"locale": pinned})
@@ -409,12 +418,12 @@ class FlowStore(LogStore):
         }
 
     def _queue_flow(self, pipe: Pipeline, flow: Flow, ttl: int) -> None:
-        key = flow_key(flow.chat_id, flow.id)
+        key = flow_key(flow.campaign, flow.id)
         mapping: dict[Any, Any] = self._new_fields(flow)
         pipe.hset(key, mapping=mapping)
         pipe.expire(key, ttl)
 
-    def _new_flow(self, state: FlowState, chat_id: int, owner_id: int) -> Flow:
+    def _new_flow(self, state: FlowState, chat_id: int | Campaign, owner_id: int) -> Flow:
         if not type(state).kind:
             raise TypeError(f"{type(state).__name__} has no flow kind")
         # 72 random bits: a collision within a flow's one-day life is not a practical concern,
@@ -422,7 +431,8 @@ class FlowStore(LogStore):
         return Flow(
             id=secrets.token_urlsafe(FLOW_ID_BYTES),
             kind=type(state).kind,
-            chat_id=chat_id,
+            chat_id=self.at(chat_id).chat_id,
+            thread_id=self.at(chat_id).thread_id,
             owner_id=owner_id,
             version=0,
             data=_data(state),
@@ -432,7 +442,7 @@ class FlowStore(LogStore):
     async def create_flow(
         self,
         state: FlowState,
-        chat_id: int,
+        chat_id: int | Campaign,
         owner_id: int,
         *,
         entries: Sequence[LogEntry] = (),
@@ -442,17 +452,17 @@ class FlowStore(LogStore):
         recorded in the running update's journal as :func:`journaled.pipeline` does."""
         flow = self._new_flow(state, chat_id, owner_id)
         record = self.scope.journal
-        if record is not None and f":{tag(chat_id)}:" not in record.key:
+        if record is not None and f":{tag(self.at(chat_id))}:" not in record.key:
             record = None  # another chat's update (the Storyteller's private chat): another slot
         step = record.next_step() if record is not None else 0
         if record is not None and step in record.steps:
             return cast(Flow, record.decode(record.steps[step]))
         journaled.forget(self.scope)
         await self._create_flow(
-            flow=flow_key(chat_id, flow.id),
-            log=log_key(chat_id),
-            journal=record.key if record is not None else none_key(chat_id),
-            stats=stats_key(chat_id),
+            flow=flow_key(self.at(chat_id), flow.id),
+            log=log_key(self.at(chat_id)),
+            journal=record.key if record is not None else none_key(self.at(chat_id)),
+            stats=stats_key(self.at(chat_id)),
             ttl=ttl,
             step=f"fx:{step}" if record is not None else "",
             record=record.encode(flow) if record is not None else "",
@@ -464,7 +474,7 @@ class FlowStore(LogStore):
     async def create_flow_spending(
         self,
         state: FlowState,
-        chat_id: int,
+        chat_id: int | Campaign,
         owner_id: int,
         spend: SheetSpend,
         *,
@@ -477,7 +487,7 @@ class FlowStore(LogStore):
         with it (the round's mark of a point of Willpower), only if that flow is still at its
         version, else :class:`AlsoMoved` and nothing is written."""
         flow = self._new_flow(state, chat_id, owner_id)
-        key = sheet_key(chat_id)
+        key = sheet_key(self.at(chat_id))
         field = spend.field()
         akey = flow_key(also.flow.chat_id, also.flow.id) if also is not None else None
 
@@ -527,11 +537,11 @@ class FlowStore(LogStore):
         named = spend.name_field() or ("", "")
         journaled.forget(self.scope)
         reply = await self._advance_spending(
-            flow=flow_key(flow.chat_id, flow.id),
+            flow=flow_key(flow.campaign, flow.id),
             sheets=skey,
-            log=log_key(flow.chat_id),
-            also=flow_key(also.flow.chat_id, also.flow.id) if also else none_key(flow.chat_id),
-            stats=stats_key(flow.chat_id),
+            log=log_key(flow.campaign),
+            also=flow_key(also.flow.campaign, also.flow.id) if also else none_key(flow.campaign),
+            stats=stats_key(flow.campaign),
             journal=running.key if running is not None else where,
             expected=expected_version,
             data=data,
@@ -557,22 +567,28 @@ class FlowStore(LogStore):
             return None
         if not reply:
             return None, None
-        return self._read_flow(flow.id, pairs(reply), flow.chat_id), updated
+        return self._read_flow(flow.id, pairs(reply), flow.campaign), updated
 
     async def open_live(
-        self, name: str, state: FlowState, chat_id: int, owner_id: int, *, ttl: int = FLOW_TTL
+        self,
+        name: str,
+        state: FlowState,
+        chat_id: int | Campaign,
+        owner_id: int,
+        *,
+        ttl: int = FLOW_TTL,
     ) -> tuple[Flow, Live, bool]:
         """The chat's open live flow called ``name`` with where it is shown, or a new one made
         from ``state`` (then True): two players opening it at once get one and the same."""
         ahead = self.live_ahead(chat_id, name)
         if ahead is not None and ahead.flow is not None and ahead.live is not None:
             return ahead.flow, ahead.live, False
-        key = live_key(chat_id, name)
+        key = live_key(self.at(chat_id), name)
 
         async def apply(pipe: Pipeline) -> tuple[Flow, Live, bool]:
             pointer = _live(await pipe.get(key))
             if pointer is not None:
-                fields = await pipe.hgetall(flow_key(chat_id, pointer.flow))
+                fields = await pipe.hgetall(flow_key(self.at(chat_id), pointer.flow))
                 if fields and fields.get("closed") != "1":
                     return self._read_flow(pointer.flow, fields, chat_id), pointer, False
             flow = self._new_flow(state, chat_id, owner_id)
@@ -584,11 +600,11 @@ class FlowStore(LogStore):
 
         return await self._watched(key, apply)
 
-    def live_ahead(self, chat_id: int, name: str) -> LiveAhead | None:
+    def live_ahead(self, chat_id: int | Campaign, name: str) -> LiveAhead | None:
         """The chat's live flow ``name`` as this update read it ahead (a combat tap), or None
         when it was not read ahead; good until the update's first write."""
         prefetch = self.scope.prefetch
-        ahead = prefetch.live(live_key(chat_id, name)) if prefetch is not None else None
+        ahead = prefetch.live(live_key(self.at(chat_id), name)) if prefetch is not None else None
         if ahead is None:
             return None
         raw, fields = ahead
@@ -597,15 +613,19 @@ class FlowStore(LogStore):
             return LiveAhead(raw=raw)
         return LiveAhead(raw=raw, flow=self._read_flow(pointer.flow, fields, chat_id), live=pointer)
 
-    def locale_ahead(self, chat_id: int, flow_id: str) -> str | None:
+    def locale_ahead(self, chat_id: int | Campaign, flow_id: str) -> str | None:
         """The language of the flow a button names, as this update read it ahead (a peek: the
         handler still gets the flow from :meth:`load_flow`); None when it was not read ahead
         or keeps no language."""
         prefetch = self.scope.prefetch
-        fields = prefetch.flows.get(flow_key(chat_id, flow_id)) if prefetch is not None else None
+        fields = (
+            prefetch.flows.get(flow_key(self.at(chat_id), flow_id))
+            if prefetch is not None
+            else None
+        )
         return (fields or {}).get("locale") or None
 
-    def new_flow(self, state: FlowState, chat_id: int, owner_id: int) -> Flow:
+    def new_flow(self, state: FlowState, chat_id: int | Campaign, owner_id: int) -> Flow:
         """A flow not stored yet (:meth:`create_live` stores it with its message)."""
         return self._new_flow(state, chat_id, owner_id)
 
@@ -641,9 +661,9 @@ class FlowStore(LogStore):
             return cast(Live | None, record.decode(record.steps[step]))
         journaled.forget(self.scope)
         made = await self._create_live(
-            live=live_key(flow.chat_id, name),
-            flow=flow_key(flow.chat_id, flow.id),
-            journal=record.key if record is not None else none_key(flow.chat_id),
+            live=live_key(flow.campaign, name),
+            flow=flow_key(flow.campaign, flow.id),
+            journal=record.key if record is not None else none_key(flow.campaign),
             expected=expected or "",
             pointer=live.model_dump_json(),
             ttl=ttl,
@@ -654,12 +674,12 @@ class FlowStore(LogStore):
         )
         return live if made else None
 
-    async def load_live(self, chat_id: int, name: str) -> tuple[Flow, Live] | None:
+    async def load_live(self, chat_id: int | Campaign, name: str) -> tuple[Flow, Live] | None:
         """The chat's open live flow called ``name`` and where it is shown, if there is one."""
         ahead = self.live_ahead(chat_id, name)
         if ahead is not None:
             return (ahead.flow, ahead.live) if ahead.flow and ahead.live else None
-        pointer = _live(await self.redis.get(live_key(chat_id, name)))
+        pointer = _live(await self.redis.get(live_key(self.at(chat_id), name)))
         if pointer is None:
             return None
         flow = await self.load_flow(chat_id, pointer.flow)
@@ -668,21 +688,27 @@ class FlowStore(LogStore):
         return flow, pointer
 
     async def show_live(
-        self, chat_id: int, name: str, flow_id: str, message_id: int, *, ttl: int = FLOW_TTL
+        self,
+        chat_id: int | Campaign,
+        name: str,
+        flow_id: str,
+        message_id: int,
+        *,
+        ttl: int = FLOW_TTL,
     ) -> bool:
         """Record the message now showing the live flow (sent or re-posted at the bottom);
         False when the chat's live flow is another one by now."""
         return await self._show_live(
-            live=live_key(chat_id, name), flow=flow_id, message=message_id, ttl=ttl
+            live=live_key(self.at(chat_id), name), flow=flow_id, message=message_id, ttl=ttl
         )
 
-    async def end_live(self, chat_id: int, name: str, flow_id: str) -> None:
+    async def end_live(self, chat_id: int | Campaign, name: str, flow_id: str) -> None:
         """The live flow ended: the chat has none of that kind until it is opened again."""
-        await self._end_live(live=live_key(chat_id, name), flow=flow_id)
+        await self._end_live(live=live_key(self.at(chat_id), name), flow=flow_id)
 
-    async def load_flow(self, chat_id: int, flow_id: str) -> Flow | None:
+    async def load_flow(self, chat_id: int | Campaign, flow_id: str) -> Flow | None:
         """The chat's flow ``flow_id`` (a button's); None when the chat has no such flow."""
-        key = flow_key(chat_id, flow_id)
+        key = flow_key(self.at(chat_id), flow_id)
         prefetch = self.scope.prefetch
         ahead = prefetch.flow(key) if prefetch is not None else None
         fields = ahead if ahead is not None else await self.redis.hgetall(key)
@@ -733,7 +759,7 @@ class FlowStore(LogStore):
             screen=screen,
             entries=entries,
             new={
-                "new_flow": flow_key(new.chat_id, new.id),
+                "new_flow": flow_key(new.campaign, new.id),
                 "new_kind": new.kind,
                 "new_chat": new.chat_id,
                 "new_owner": new.owner_id,
@@ -757,14 +783,14 @@ class FlowStore(LogStore):
         of the flow it opens), once per update (lua/advance.lua)."""
         where, mark = step_mark(self.scope, flow, expected_version)
         opened = new or {
-            "new_flow": none_key(flow.chat_id),
+            "new_flow": none_key(flow.campaign),
             **dict.fromkeys(("new_kind", "new_chat", "new_owner", "new_data", "new_ttl"), ""),
         }
         journaled.forget(self.scope)
         reply = await self._advance(
-            flow=flow_key(flow.chat_id, flow.id),
-            log=log_key(flow.chat_id),
-            stats=stats_key(flow.chat_id),
+            flow=flow_key(flow.campaign, flow.id),
+            log=log_key(flow.campaign),
+            stats=stats_key(flow.campaign),
             journal=where,
             expected=expected_version,
             data=data,
@@ -777,14 +803,14 @@ class FlowStore(LogStore):
         )
         if not reply:
             return None
-        return self._read_flow(flow.id, pairs(reply), flow.chat_id)
+        return self._read_flow(flow.id, pairs(reply), flow.campaign)
 
     async def keep_screen(self, flow: Flow, screen: Screen) -> None:
         """What a closed flow's message now shows (a hand-off drew another flow into it), so a
         late tap on the old buttons redraws the message instead of finding it dead."""
         journaled.forget(self.scope)
         await self._keep_screen(
-            flow=flow_key(flow.chat_id, flow.id), screen=screen.model_dump_json()
+            flow=flow_key(flow.campaign, flow.id), screen=screen.model_dump_json()
         )
 
     async def close_flow(
@@ -812,7 +838,7 @@ class FlowStore(LogStore):
         reads again only if the sheet changed since)."""
         writes = writes or StepWrites()
         close, entries, screen, also = writes.close, writes.entries, writes.screen, writes.also
-        fkey, skey = flow_key(flow.chat_id, flow.id), sheet_key(flow.chat_id)
+        fkey, skey = flow_key(flow.campaign, flow.id), sheet_key(flow.campaign)
         field = spend.field()
         data = _document(flow, state)
         prefetch = self.scope.prefetch
@@ -824,7 +850,7 @@ class FlowStore(LogStore):
             if done is not None:
                 return done
 
-        akey = flow_key(also.flow.chat_id, also.flow.id) if also is not None else None
+        akey = flow_key(also.flow.campaign, also.flow.id) if also is not None else None
         opens = writes.opens
 
         async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None]:
@@ -868,13 +894,13 @@ class FlowStore(LogStore):
                     pipe.hset(skey, other_field, to_json(other_sheet))
             if opens is not None:
                 self._queue_flow(pipe, opens, writes.opens_ttl)
-            self._queue_log(pipe, flow.chat_id, tuple(entries))
+            self._queue_log(pipe, flow.campaign, tuple(entries))
             pieces = _pieces(fields)
             new: dict[Any, Any] = {
                 **{k: v for k, v in fields.items() if k not in pieces},
                 **change,
             }
-            return self._read_flow(flow.id, new, flow.chat_id), updated
+            return self._read_flow(flow.id, new, flow.campaign), updated
 
         watched = [fkey, skey] + ([akey] if akey is not None else [])
         return await self._watched(watched, apply)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from redis.asyncio.client import Pipeline
 
 from table import stats
+from table.scope import Campaign
 from table.store import journaled
 from table.store.base import (
     CHAT_TTL,
@@ -63,6 +64,9 @@ class HiddenRecord(BaseModel):
     seq: int
     chat_id: int
     owner_id: int
+    # the forum topic whose campaign it was rolled for (None: the chat's own, or the
+    # update's own campaign when rolled there)
+    thread_id: int | None = None
     name: str
     profile: str
     pool: int
@@ -72,6 +76,11 @@ class HiddenRecord(BaseModel):
     result: dict[str, Any]
     revealed: bool = False
     counted: bool = False
+
+    @property
+    def campaign(self) -> Campaign:
+        """The campaign it was rolled for: its keys' slot, where it is revealed."""
+        return Campaign(self.chat_id, self.thread_id)
 
 
 def _hidden_from(raw: str | bytes | None, revealed: object) -> HiddenRecord | None:
@@ -116,10 +125,10 @@ class HiddenStore(LogStore):
         self._reveal_hidden = REVEAL_HIDDEN.bind(self.redis, self.batch)
         self._save_hidden = SAVE_HIDDEN.bind(self.redis, self.batch)
 
-    async def next_hidden_seq(self, chat_id: int) -> int:
+    async def next_hidden_seq(self, chat_id: int | Campaign) -> int:
         """The next hidden roll's number in this chat (1, 2, …; bound into its commitment)."""
         # Inside an update the number is journaled too, so a re-run keeps it.
-        key = hidden_seq_key(chat_id)
+        key = hidden_seq_key(self.at(chat_id))
         return await journaled.once(self.scope, self.redis, lambda: self._count(key))
 
     async def _count(self, key: str) -> int:
@@ -133,43 +142,51 @@ class HiddenStore(LogStore):
         """The hidden roll and its log line (which must carry no result) in one round-trip,
         once for its number however often the update runs."""
         journaled.forget(self.scope)
+        where = self.at(record.campaign)
         await self._save_hidden(
-            hidden=hidden_key(record.chat_id),
-            log=log_key(record.chat_id),
-            hidden_seq=hidden_seq_key(record.chat_id),
-            stats=stats_key(record.chat_id),
+            hidden=hidden_key(where),
+            log=log_key(where),
+            hidden_seq=hidden_seq_key(where),
+            stats=stats_key(where),
             seq=record.seq,
             record=record.model_dump_json(exclude={"revealed", "counted"}),
             keep=HIDDEN_CAP,
             **log_args(self.scope, [entry]),
         )
 
-    async def load_hidden(self, chat_id: int, seq: int) -> HiddenRecord | None:
-        raw, revealed = await self.redis.hmget(hidden_key(chat_id), [str(seq), f"{seq}:r"])
+    async def load_hidden(self, chat_id: int | Campaign, seq: int) -> HiddenRecord | None:
+        raw, revealed = await self.redis.hmget(hidden_key(self.at(chat_id)), [str(seq), f"{seq}:r"])
         return _hidden_from(raw, revealed)
 
-    async def hidden_rolls(self, chat_id: int) -> dict[int, HiddenRecord]:
+    async def hidden_rolls(self, chat_id: int | Campaign) -> dict[int, HiddenRecord]:
         """Every hidden roll of the chat by ``seq``, revealed or not."""
-        return _hidden_records(await self.redis.hgetall(hidden_key(chat_id)))
+        return _hidden_records(await self.redis.hgetall(hidden_key(self.at(chat_id))))
 
     async def reveal_hidden(
-        self, chat_id: int, seq: int, entry: Mapping[str, Any] | None = None
+        self, chat_id: int | Campaign, seq: int, entry: Mapping[str, Any] | None = None
     ) -> bool | None:
         """Mark the roll revealed, and count ``entry`` (the roll as the log now shows it) in
         the chat's counters with it: True if this call did it, False if it already was, None
         if there is no such roll."""
         counted = packed(stats.tally([entry] if entry is not None else []))
         found = await self._reveal_hidden(
-            hidden=hidden_key(chat_id), stats=stats_key(chat_id), seq=seq, tally=counted
+            hidden=hidden_key(self.at(chat_id)),
+            stats=stats_key(self.at(chat_id)),
+            seq=seq,
+            tally=counted,
         )
         return None if found < 0 else bool(found)
 
-    async def campaign_counters(self, chat_id: int, older: OlderTally) -> dict[str, str]:
+    async def campaign_counters(self, chat_id: int | Campaign, older: OlderTally) -> dict[str, str]:
         """The chat's roll counters (``table.stats.from_counters`` reads them): one HGETALL.
         The first time, the log's lines from before the counters began are added to them,
         once (``seeded``), by ``older`` (oldest first, with the chat's hidden rolls), in one
         transaction with what it read."""
-        skey, lkey, hkey = stats_key(chat_id), log_key(chat_id), hidden_key(chat_id)
+        skey, lkey, hkey = (
+            stats_key(self.at(chat_id)),
+            log_key(self.at(chat_id)),
+            hidden_key(self.at(chat_id)),
+        )
         fields = cast(dict[str, str], await self.redis.hgetall(skey))
         if fields.get(SEEDED) == "1":
             return fields
@@ -195,12 +212,12 @@ class HiddenStore(LogStore):
         return await self._watched([skey, lkey, hkey], apply)
 
     async def history(
-        self, chat_id: int, limit: int = LOG_CAP
+        self, chat_id: int | Campaign, limit: int = LOG_CAP
     ) -> tuple[list[dict[str, Any]], dict[int, HiddenRecord]]:
         """The newest ``limit`` log entries and the chat's hidden rolls, in one round-trip
         (``/log`` and ``/stats`` show a hidden roll's result only once it is revealed)."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.lrange(log_key(chat_id), 0, max(0, limit - 1))
-            pipe.hgetall(hidden_key(chat_id))
+            pipe.lrange(log_key(self.at(chat_id)), 0, max(0, limit - 1))
+            pipe.hgetall(hidden_key(self.at(chat_id)))
             raw_log, fields = await pipe.execute()
         return [json.loads(item) for item in raw_log], _hidden_records(fields)

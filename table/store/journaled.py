@@ -62,6 +62,20 @@ def forget(scope: Scope) -> None:
         prefetch.lives.clear()
 
 
+def hash_tag(key: str) -> str:
+    """The ``{…}`` part of a key that Redis Cluster puts in a slot (the whole key without
+    one)."""
+    start = key.find("{")
+    end = key.find("}", start + 1)
+    return key[start + 1 : end] if start != -1 and end > start + 1 else key
+
+
+def same_slot(journal_key: str, keys: list[str]) -> bool:
+    """Whether ``keys`` share the journal's hash tag, so one MULTI may hold them all."""
+    tag = hash_tag(journal_key)
+    return all(hash_tag(key) == tag for key in keys)
+
+
 async def transaction(
     scope: Scope,
     redis: Redis,
@@ -73,7 +87,10 @@ async def transaction(
     writing again."""
     forget(scope)
     journal = scope.journal
-    if journal is None:
+    if journal is None or not same_slot(journal.key, keys):
+        # Outside an update, or a write to another campaign than the update's (the
+        # Storyteller's screen in a private chat changing a group's sheet): its keys are in
+        # another slot, which no transaction shares with the journal on a Redis Cluster.
         return cast(_T, await redis.transaction(apply, *keys, value_from_callable=True))
     step = journal.next_step()
     if step in journal.steps:

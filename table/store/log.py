@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from redis.asyncio.client import Pipeline
 
 from table import fairness, stats
-from table.scope import Scope
+from table.scope import Campaign, Scope
 from table.store import journaled
 from table.store.base import LOG_CAP, LOG_TTL, StoreBase, dump, log_key, stats_key
 from table.store.scripts import Lua, as_int
@@ -128,28 +128,32 @@ class LogStore(StoreBase):
     def register_scripts(self) -> None:
         self._count_tally = COUNT.bind(self.redis, self.batch)
 
-    def _queue_log(self, pipe: Pipeline, chat_id: int, entries: tuple[LogEntry, ...]) -> None:
+    def _queue_log(
+        self, pipe: Pipeline, chat_id: int | Campaign, entries: tuple[LogEntry, ...]
+    ) -> None:
         """The log lines and their tally into a transaction being queued: one EVAL adds the
         tally, so the counters cost one command more, however many faces were rolled."""
         if not entries:
             return
-        key = log_key(chat_id)
+        key = log_key(self.at(chat_id))
         lines, counted = _prepared(self.scope, entries)
         pipe.lpush(key, *lines)
         pipe.ltrim(key, 0, LOG_CAP - 1)
         pipe.expire(key, LOG_TTL)
-        self._count_tally.queue(pipe, stats=stats_key(chat_id), tally=counted)
+        self._count_tally.queue(pipe, stats=stats_key(self.at(chat_id)), tally=counted)
 
-    async def log_roll(self, chat_id: int, entry: LogEntry) -> None:
+    async def log_roll(self, chat_id: int | Campaign, entry: LogEntry) -> None:
         await journaled.pipeline(
             self.scope, self.redis, lambda pipe: self._queue_log(pipe, chat_id, (entry,)), None
         )
 
-    async def recent_pools(self, chat_id: int, user_id: int, limit: int = 3) -> list[str]:
+    async def recent_pools(
+        self, chat_id: int | Campaign, user_id: int, limit: int = 3
+    ) -> list[str]:
         """The player's latest sheet pools (trait codes), newest first, from the chat's log:
         what the /r wizard offers as one tap (the log is capped, so this is one short read)."""
         found: list[str] = []
-        for item in await self.redis.lrange(log_key(chat_id), 0, -1):
+        for item in await self.redis.lrange(log_key(self.at(chat_id)), 0, -1):
             entry = json.loads(item)
             traits = entry.get("traits")
             if entry.get("user_id") == user_id and isinstance(traits, str) and traits not in found:
@@ -158,7 +162,7 @@ class LogStore(StoreBase):
                     break
         return found
 
-    async def recent_rolls(self, chat_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    async def recent_rolls(self, chat_id: int | Campaign, limit: int = 20) -> list[dict[str, Any]]:
         """The newest ``limit`` log entries, newest first (for ``/log``)."""
-        raw = await self.redis.lrange(log_key(chat_id), 0, max(0, limit - 1))
+        raw = await self.redis.lrange(log_key(self.at(chat_id)), 0, max(0, limit - 1))
         return [json.loads(item) for item in raw]

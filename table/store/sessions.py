@@ -19,6 +19,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from table.scope import Campaign
 from table.store import journaled
 from table.store.base import CHAT_TTL, PREFIX, StoreBase, chat_key, tag
 from table.store.chats import ChatSettings, parse_chat_settings
@@ -26,7 +27,7 @@ from table.store.chats import ChatSettings, parse_chat_settings
 COUNTER = "n"
 
 
-def sessions_key(chat_id: int) -> str:
+def sessions_key(chat_id: int | Campaign) -> str:
     return f"{PREFIX}:sessions:{tag(chat_id)}"
 
 
@@ -60,14 +61,15 @@ def parse_record(raw: str | bytes | None) -> SessionRecord | None:
         return None
 
 
-def _write_settings(pipe: Pipeline, chat_id: int, settings: ChatSettings) -> None:
+def _write_settings(pipe: Pipeline, chat_id: Campaign, settings: ChatSettings) -> None:
     pipe.set(chat_key(chat_id), settings.model_dump_json(), ex=CHAT_TTL)
 
 
 async def start_session(
-    store: StoreBase, chat_id: int, seed_hex: str, commitment: str, now: float
+    store: StoreBase, chat: int | Campaign, seed_hex: str, commitment: str, now: float
 ) -> tuple[SessionRecord, bool]:
     """A new session with ``seed_hex``, or the one already running (False): one at a time."""
+    chat_id = store.at(chat)
     keys = [chat_key(chat_id), sessions_key(chat_id)]
 
     async def apply(pipe: Pipeline) -> tuple[dict[str, Any], bool]:
@@ -89,8 +91,9 @@ async def start_session(
     return SessionRecord(**data), started
 
 
-async def end_session(store: StoreBase, chat_id: int, now: float) -> SessionRecord | None:
+async def end_session(store: StoreBase, chat: int | Campaign, now: float) -> SessionRecord | None:
     """The running session ended and its seed revealed; None when none runs."""
+    chat_id = store.at(chat)
     keys = [chat_key(chat_id), sessions_key(chat_id)]
 
     async def apply(pipe: Pipeline) -> dict[str, Any] | None:
@@ -117,14 +120,14 @@ async def end_session(store: StoreBase, chat_id: int, now: float) -> SessionReco
     return None if data is None else SessionRecord(**data)
 
 
-async def load_sessions(redis: Redis, chat_id: int) -> list[SessionRecord]:
+async def load_sessions(redis: Redis, chat_id: int | Campaign) -> list[SessionRecord]:
     """The campaign's sessions, oldest first."""
     raw = await redis.hgetall(sessions_key(chat_id))
     found = [parse_record(value) for name, value in raw.items() if str(name) != COUNTER]
     return sorted((r for r in found if r is not None), key=lambda r: r.number)
 
 
-async def load_session(redis: Redis, chat_id: int, number: int) -> SessionRecord | None:
+async def load_session(redis: Redis, chat_id: int | Campaign, number: int) -> SessionRecord | None:
     return parse_record(await redis.hget(sessions_key(chat_id), str(number)))
 
 
@@ -134,7 +137,7 @@ def of_session(entries: list[dict[str, Any]], number: int) -> list[dict[str, Any
 
 
 async def chosen_session(
-    redis: Redis, chat_id: int, running: int | None, asked: int | None = None
+    redis: Redis, chat_id: int | Campaign, running: int | None, asked: int | None = None
 ) -> SessionRecord | None:
     """The session a ``/log session``, ``/stats session`` or ``/chronicle`` means: the one
     asked for by number, else the one running, else the latest."""
@@ -149,11 +152,13 @@ async def chosen_session(
 EVENTS_CAP = 500  # what the Storyteller changed in one session, for its chronicle
 
 
-def events_key(chat_id: int, number: int) -> str:
+def events_key(chat_id: int | Campaign, number: int) -> str:
     return f"{PREFIX}:sevents:{tag(chat_id)}:{number}"
 
 
-async def add_event(redis: Redis, chat_id: int, number: int, event: dict[str, Any]) -> None:
+async def add_event(
+    redis: Redis, chat_id: int | Campaign, number: int, event: dict[str, Any]
+) -> None:
     """One change of a sheet the chronicle tells (damage, healing, a spend by the
     Storyteller's screen), oldest first."""
     key = events_key(chat_id, number)
@@ -164,7 +169,7 @@ async def add_event(redis: Redis, chat_id: int, number: int, event: dict[str, An
         await pipe.execute()
 
 
-async def load_events(redis: Redis, chat_id: int, number: int) -> list[dict[str, Any]]:
+async def load_events(redis: Redis, chat_id: int | Campaign, number: int) -> list[dict[str, Any]]:
     found = []
     for raw in await redis.lrange(events_key(chat_id, number), 0, -1):
         try:

@@ -18,6 +18,7 @@ from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, new_sheet, to_json
 from rules.sheet import from_json as sheet_from_json
 from table import typos
+from table.scope import Campaign
 from table.store.base import CHAT_TTL, StoreBase, log, sheet_key
 
 
@@ -121,10 +122,12 @@ def _parse_owner(raw: str | bytes | None, user_id: int) -> SheetOwner:
 
 
 class SheetStore(StoreBase):
-    async def load_sheet(self, chat_id: int, user_id: int, system: SheetSystem) -> Sheet | None:
+    async def load_sheet(
+        self, chat_id: int | Campaign, user_id: int, system: SheetSystem
+    ) -> Sheet | None:
         """The player's sheet for the chat's game system; None if there is none (or only a
         damaged one, which the next change replaces)."""
-        key, field = sheet_key(chat_id), player_field(user_id, system)
+        key, field = sheet_key(self.at(chat_id)), player_field(user_id, system)
         prefetch = self.scope.prefetch
         known, ahead = prefetch.sheet(key, field) if prefetch is not None else (False, None)
         if known:
@@ -133,7 +136,7 @@ class SheetStore(StoreBase):
 
     async def update_sheet(
         self,
-        chat_id: int,
+        chat_id: int | Campaign,
         user_id: int,
         system: SheetSystem,
         change: Callable[[Sheet], Sheet],
@@ -150,16 +153,16 @@ class SheetStore(StoreBase):
         extra = {} if owner is None else {owner_field(user_id): owner.model_dump_json()}
         return await self._update_sheet_field(chat_id, field, system, change, extra)
 
-    async def _all_fields(self, chat_id: int) -> dict[str, str]:
+    async def _all_fields(self, chat_id: int | Campaign) -> dict[str, str]:
         """Every field of the chat's sheets: read ahead by a combat tap, else one HGETALL."""
-        key = sheet_key(chat_id)
+        key = sheet_key(self.at(chat_id))
         prefetch = self.scope.prefetch
         whole = prefetch.whole(key) if prefetch is not None else None
         if whole is not None:
             return whole
         return cast(dict[str, str], await self.redis.hgetall(key))
 
-    async def list_sheets(self, chat_id: int, system: SheetSystem) -> list[PlayerSheet]:
+    async def list_sheets(self, chat_id: int | Campaign, system: SheetSystem) -> list[PlayerSheet]:
         """Every player's sheet of ``system`` in the chat, in one round-trip (for the
         Storyteller's ``/sheet @user`` and overview)."""
         fields = await self._all_fields(chat_id)
@@ -177,8 +180,10 @@ class SheetStore(StoreBase):
         found.sort(key=lambda p: p.owner.name.casefold())
         return found
 
-    async def load_npc(self, chat_id: int, system: SheetSystem, name: str) -> Sheet | None:
-        key, field = sheet_key(chat_id), npc_field(system, name)
+    async def load_npc(
+        self, chat_id: int | Campaign, system: SheetSystem, name: str
+    ) -> Sheet | None:
+        key, field = sheet_key(self.at(chat_id)), npc_field(system, name)
         prefetch = self.scope.prefetch
         known, ahead = prefetch.sheet(key, field) if prefetch is not None else (False, None)
         if known:
@@ -186,7 +191,12 @@ class SheetStore(StoreBase):
         return parse_sheet(await self.redis.hget(key, field))
 
     async def npc_at_start(
-        self, chat_id: int, system: SheetSystem, words: Sequence[str], *, whole: bool = False
+        self,
+        chat_id: int | Campaign,
+        system: SheetSystem,
+        words: Sequence[str],
+        *,
+        whole: bool = False,
     ) -> tuple[str, int] | None:
         """The chat's NPC the typed ``words`` start with — the longest name that fits, any
         case — as (its name as typed, how many words it took); ``whole``: the name may be all
@@ -206,7 +216,7 @@ class SheetStore(StoreBase):
         return None
 
     async def _npc_by_roster(
-        self, chat_id: int, system: SheetSystem, words: Sequence[str], *, whole: bool
+        self, chat_id: int | Campaign, system: SheetSystem, words: Sequence[str], *, whole: bool
     ) -> tuple[str, int] | None:
         typed = [w.casefold() for w in words]
         best: tuple[str, int] | None = None
@@ -217,10 +227,10 @@ class SheetStore(StoreBase):
                 best = (name, len(parts))
         return best
 
-    async def _peek(self, chat_id: int, fields: Sequence[str]) -> list[str | None]:
+    async def _peek(self, chat_id: int | Campaign, fields: Sequence[str]) -> list[str | None]:
         """These fields of the chat's sheets as read ahead, left there for the load that
         follows (:meth:`load_npc`); one HMGET when any of them was not read ahead."""
-        key = sheet_key(chat_id)
+        key = sheet_key(self.at(chat_id))
         prefetch = self.scope.prefetch
         whole = prefetch.whole(key) if prefetch is not None else None
         if whole is not None:
@@ -231,7 +241,11 @@ class SheetStore(StoreBase):
         return cast(list[str | None], await self.redis.hmget(key, list(fields)))
 
     async def update_npc(
-        self, chat_id: int, system: SheetSystem, name: str, change: Callable[[Sheet], Sheet]
+        self,
+        chat_id: int | Campaign,
+        system: SheetSystem,
+        name: str,
+        change: Callable[[Sheet], Sheet],
     ) -> Sheet:
         """Like :meth:`update_sheet` for the Storyteller's NPC called ``name`` (any case); the
         name as last typed is kept for :meth:`list_npcs`."""
@@ -240,7 +254,11 @@ class SheetStore(StoreBase):
         return await self._update_sheet_field(chat_id, field, system, change, shown)
 
     async def load_many(
-        self, chat_id: int, system: SheetSystem, users: Sequence[int], npcs: Sequence[str]
+        self,
+        chat_id: int | Campaign,
+        system: SheetSystem,
+        users: Sequence[int],
+        npcs: Sequence[str],
     ) -> tuple[dict[int, Sheet], dict[str, Sheet]]:
         """The sheets of these players and NPCs in one round-trip (a list that shows everyone's
         health, like the round tracker); who has no sheet is left out."""
@@ -248,19 +266,21 @@ class SheetStore(StoreBase):
         if not fields:
             return {}, {}
         prefetch = self.scope.prefetch
-        whole = prefetch.whole(sheet_key(chat_id)) if prefetch is not None else None
+        whole = prefetch.whole(sheet_key(self.at(chat_id))) if prefetch is not None else None
         raws: list[Any]
         if whole is not None:
             raws = [whole.get(f) for f in fields]
         else:
-            raws = await self.redis.hmget(sheet_key(chat_id), fields)
+            raws = await self.redis.hmget(sheet_key(self.at(chat_id)), fields)
         players = {u: s for u, raw in zip(users, raws, strict=False) if (s := parse_sheet(raw))}
         named = {
             n: s for n, raw in zip(npcs, raws[len(users) :], strict=True) if (s := parse_sheet(raw))
         }
         return players, named
 
-    async def list_npcs(self, chat_id: int, system: SheetSystem) -> list[tuple[str, Sheet]]:
+    async def list_npcs(
+        self, chat_id: int | Campaign, system: SheetSystem
+    ) -> list[tuple[str, Sheet]]:
         """The chat's NPC sheets of ``system`` by name, in one round-trip."""
         fields = await self._all_fields(chat_id)
         prefix = npc_field(system, "")
@@ -278,13 +298,13 @@ class SheetStore(StoreBase):
 
     async def _update_sheet_field(
         self,
-        chat_id: int,
+        chat_id: int | Campaign,
         field: str,
         system: SheetSystem,
         change: Callable[[Sheet], Sheet],
         extra: dict[str, str],
     ) -> Sheet:
-        key = sheet_key(chat_id)
+        key = sheet_key(self.at(chat_id))
 
         async def apply(pipe: Pipeline) -> Sheet:
             current = parse_sheet(await pipe.hget(key, field)) or new_sheet(system)

@@ -48,6 +48,7 @@ from pydantic import ValidationError
 from redis.asyncio.client import Pipeline
 
 from rules.sheet import to_json
+from table.scope import Campaign, Serial
 from table.scope import Subject as Subject
 from table.store.base import (
     PREFIX,
@@ -98,17 +99,17 @@ def subject_of(member: str) -> Subject | None:
         return None
 
 
-def journal_key(bot_id: int, update_id: int, scope: int) -> str:
+def journal_key(bot_id: int, update_id: int, scope: Serial) -> str:
     """The update's journal, in the slot of the chat (``scope``) it is serialised by."""
     return f"{PREFIX}:upd:{bot_id}:{tag(scope)}:{update_id}"
 
 
-def done_key(bot_id: int, scope: int) -> str:
+def done_key(bot_id: int, scope: Serial) -> str:
     """The chat's finished updates (update id → when it finished), in the chat's slot."""
     return f"{PREFIX}:done:{bot_id}:{tag(scope)}"
 
 
-def lock_key(bot_id: int, scope: int) -> str:
+def lock_key(bot_id: int, scope: Serial) -> str:
     return f"{PREFIX}:lock:{bot_id}:{tag(scope)}"
 
 
@@ -116,7 +117,7 @@ def inbox_key(bot_id: int) -> str:
     return f"{PREFIX}:inbox:{bot_id}"
 
 
-def running_key(bot_id: int, scope: int) -> str:
+def running_key(bot_id: int, scope: Serial) -> str:
     """The chat's running mark (the module's docstring), in the chat's slot."""
     return f"{PREFIX}:run:{bot_id}:{tag(scope)}"
 
@@ -190,7 +191,7 @@ class UpdateRef:
 
     bot_id: int
     update_id: int
-    scope: int
+    scope: Serial
     chat_id: int | None
     token: str
 
@@ -266,7 +267,7 @@ class UpdateStore(StoreBase):
         raw = await self.redis.hget(inbox_key(bot_id), str(update_id))
         return None if raw is None else str(raw)
 
-    async def unmark(self, bot_id: int, scope: int, update_id: int) -> None:
+    async def unmark(self, bot_id: int, scope: Serial, update_id: int) -> None:
         """Clear the chat's running mark if it still names ``update_id``: that update is no
         longer in the inbox, so it will not run again here (bot/delivery.py)."""
         await self._unmark(running=running_key(bot_id, scope), update=update_id)
@@ -292,7 +293,8 @@ class UpdateStore(StoreBase):
         folded in), and reserves a send slot in the windows ``lease`` (the group's, then the
         bot's; table/store/budget.py) for the update's reply: :attr:`Journal.lease`."""
         bot_id, update_id, scope = update.bot_id, update.update_id, update.scope
-        if update.chat_id is not None and update.chat_id != scope:
+        here = scope.chat_id if isinstance(scope, Campaign) else scope
+        if update.chat_id is not None and update.chat_id != here:
             raise ValueError(f"chat {update.chat_id} is not the update's scope {scope}")
         none = none_key(scope)
         leasing = None if self.cluster else _leasing(lease)
@@ -312,7 +314,7 @@ class UpdateStore(StoreBase):
             "max_attempts": MAX_ATTEMPTS,
             "in_inbox": flag(not self.cluster),
             "inbox_entry": inbox or "",
-            **_reading(update.chat_id, ahead or ReadAhead(), none),
+            **_reading(None if update.chat_id is None else scope, ahead or ReadAhead(), none),
             **_lease_args(bot_id, leasing, none),
         }
         reply = await self._begin(**named)
@@ -336,7 +338,7 @@ class UpdateStore(StoreBase):
         self,
         bot_id: int,
         update_id: int,
-        scope: int,
+        scope: Serial,
         token: str,
         *,
         sent: int | None = None,
@@ -400,16 +402,16 @@ class UpdateStore(StoreBase):
             "lease_member": lease.member,
         }
 
-    async def message_about(self, chat_id: int, message_id: int) -> Subject | None:
+    async def message_about(self, chat_id: int | Campaign, message_id: int) -> Subject | None:
         """The player the bot's message ``message_id`` in the chat is about, if it is one of
         its recent messages about someone."""
-        found = await self.redis.zrangebyscore(about_key(chat_id), message_id, message_id)
+        found = await self.redis.zrangebyscore(about_key(self.at(chat_id)), message_id, message_id)
         for raw in found:
             return subject_of(str(raw))
         return None
 
     async def postpone_update(
-        self, bot_id: int, update_id: int, scope: int, *, sent: int | None = None
+        self, bot_id: int, update_id: int, scope: Serial, *, sent: int | None = None
     ) -> None:
         """The update met Redis or Telegram away and is run again later: that run does not
         count against ``MAX_ATTEMPTS`` (an outage is not the update's fault, and what it paid
@@ -435,7 +437,7 @@ class UpdateStore(StoreBase):
                 running.unwritten.pop(digest, None)
 
     async def drop_update(
-        self, bot_id: int, update_id: int, scope: int, token: str
+        self, bot_id: int, update_id: int, scope: Serial, token: str
     ) -> Dropped | None:
         """Drop an update whose result cannot be shown (Telegram refused it for too long,
         bot/delivery.py): in one transaction, what its writes spent (the journal's ``sp:``
@@ -494,20 +496,20 @@ class UpdateStore(StoreBase):
         await self.finish_update(bot_id, update_id, scope, token)
         return dropped
 
-    async def note_sent(self, chat_id: int, message_id: int) -> None:
+    async def note_sent(self, chat_id: Serial, message_id: int) -> None:
         """Raise the chat's floor to ``message_id`` outside an update's finish (bot/sent.py)."""
         await self._raise_sent(sent=sent_key(chat_id), message=message_id)
 
-    async def last_sent(self, chat_id: int) -> int:
+    async def last_sent(self, chat_id: Serial) -> int:
         """The newest message the finished updates of the chat put in it (0: none known)."""
         raw = await self.redis.get(sent_key(chat_id))
         return int(raw) if raw else 0
 
-    async def renew_lock(self, bot_id: int, scope: int, token: str) -> bool:
+    async def renew_lock(self, bot_id: int, scope: Serial, token: str) -> bool:
         return await self._renew(lock=lock_key(bot_id, scope), token=token, ttl=LOCK_TTL_MS)
 
 
-def _reading(chat_id: int | None, ahead: ReadAhead, none: str) -> dict[str, Any]:
+def _reading(chat_id: Serial | None, ahead: ReadAhead, none: str) -> dict[str, Any]:
     """The keys and arguments of what ``begin_update`` reads ahead: nothing outside a chat."""
     if chat_id is None:
         return {

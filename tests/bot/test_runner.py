@@ -31,6 +31,7 @@ from bot.runner import (
     typed,
 )
 from rules.profiles import GameSystem
+from table.scope import Campaign
 from table.store import Flow, FlowState
 from table.store.flows import _document, _flow_from_hash
 
@@ -197,7 +198,7 @@ def test_a_flow_keeps_the_message_it_recorded_beside_its_state() -> None:
     bound = flow().model_copy(update={"message": f"{CHAT}:7"})
     stored = _document(bound, Note(text="hi"))
     fields = {"kind": Note.kind, "owner_id": "1", "version": "3", "data": stored}
-    back = _flow_from_hash("f1", fields, CHAT)
+    back = _flow_from_hash("f1", fields, Campaign(CHAT))
     assert back.message == f"{CHAT}:7"
     assert back.data == {"text": "hi"}  # the feature's state reads as before
     assert back.state(Note) == Note(text="hi")

@@ -19,10 +19,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from localapi.processes import RedisServer
-from localapi.server import FakeBotApi
+from localapi.server import FakeBotApi, GroupShape
 from table.store.legacy import LAYOUT, LAYOUT_KEY
-from tests.e2e.conftest import BotLauncher
-from tests.e2e.release_data import load, seat
+from tests.e2e.conftest import BotLauncher, InChat
+from tests.e2e.release_data import PLAYERS, TITLE, load, seat
 from tests.e2e.test_roll_e2e import check_roll_report
 
 pytestmark = pytest.mark.e2e
@@ -100,5 +100,51 @@ async def test_a_previous_releases_table_plays_on_after_the_upgrade(
             assert await client.ttl(key) > 0, key  # every key keeps a clock
         flows = [k async for k in client.scan_iter(match=f"sdb:flow:{{{group.id}}}:*")]
         assert len(flows) >= 4  # the evening's three and the new roll's
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.parametrize("release", sorted(RELEASES))
+async def test_a_group_made_a_forum_plays_on_in_general_and_its_topics_start_afresh(
+    release: str,
+    fake_api: FakeBotApi,
+    redis_server: RedisServer,
+    bot_process: BotLauncher,
+) -> None:
+    """What a release stored for a group is its own game's, which a forum plays in General:
+    no migration moves it. A topic made later is a campaign of its own and starts empty."""
+    data = RELEASES[release]
+    users = {name: fake_api.add_user(name) for name in PLAYERS}
+    anya = users["Аня"]
+    original, _ = seat(FakeBotApi(), data["telegram"])  # the id the data was written for
+    forum = fake_api.add_group(
+        TITLE,
+        owner=anya,
+        members=list(users.values()),
+        shape=GroupShape(is_forum=True, chat_id=original.id),
+    )
+    fake_api._next_update_id = data["telegram"]["next_update_id"]
+    forum.next_message_id = data["telegram"]["next_message_id"]
+    fake_api.create_topic(forum, "Маг", by=anya)
+    general, mage = InChat(fake_api, forum), InChat(fake_api, forum, "Маг")
+    client = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        await load(client, data["keys"])
+        log_before = len(data["keys"][f"sdb:log:{{{forum.id}}}"]["value"])
+        await bot_process.start()
+
+        sheet = await general.say(anya, "/sheet")
+        for trait in ("Сила 3", "Ловкость 2", "Драка 2"):
+            assert trait in sheet.text, sheet.text
+        rolled = await general.say(anya, "/r сила+драка 6")
+        check_roll_report(rolled, 5, 6)
+        assert rolled.topic_id is None
+        assert await client.llen(f"sdb:log:{{{forum.id}}}") == log_before + 1
+
+        fresh = await mage.say(anya, "/sheet")  # the topic's own campaign: no sheet yet
+        assert fresh.topic_id == mage.thread_id
+        assert "Сила 3" not in fresh.text
+        assert await client.llen(f"sdb:log:{{{forum.id}}}") == log_before + 1
+        assert not await client.exists(f"sdb:sheet:{{{forum.id}:{mage.thread_id}}}")
     finally:
         await client.aclose()

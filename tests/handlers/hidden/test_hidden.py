@@ -34,6 +34,7 @@ from bot.settings import Settings
 from handlers.hidden.callbacks import CampaignCallback, RevealCallback
 from rules import d10, profiles
 from table import commitment
+from table.scope import Campaign
 from table.store import Store, hidden_seq_key, log_key
 from tests.handlers.conftest import (
     GROUP,
@@ -262,7 +263,7 @@ async def test_reveal_button_in_the_private_chat_applies_once(table: Table) -> N
     await table.say(ANNA, "/h 4 8")
     private = next(s for s in table.session.sent if s.chat_id == ANNA.id)
     [button] = buttons(private.reply_markup)
-    assert RevealCallback.unpack(button.callback_data or "") == RevealCallback(c=GROUP.id, s=1)
+    assert RevealCallback.unpack(button.callback_data or "") == RevealCallback(c=str(GROUP.id), s=1)
     # «hr» stays the reveal's own prefix (the house-rules menus moved off it): the buttons
     # already under private results keep their data
     assert button.callback_data == f"hr:{GROUP.id}:1"
@@ -324,12 +325,15 @@ async def test_the_storyteller_rolls_from_the_private_chat_for_a_chosen_campaign
     assert offer.text == "Выберите кампанию, для которой вы бросаете втайне из этого чата:"
     [button] = buttons(offer.reply_markup)
     assert button.text == "Chronicle"
-    assert CampaignCallback.unpack(button.callback_data or "").c == GROUP.id
+    assert CampaignCallback.unpack(button.callback_data or "").c == str(GROUP.id)
     await table.tap(BORIS, button.callback_data or "", table.session.messages[-1].message_id)
     assert table.session.answers[-1].show_alert is True
     await table.tap(ANNA, button.callback_data or "", table.session.messages[-1].message_id)
     assert table.session.edits[-1].text.startswith("Кампания: «Chronicle».")
-    assert await table.store.campaigns(ANNA.id) == (GROUP.id, {GROUP.id: "Chronicle"})
+    assert await table.store.campaigns(ANNA.id) == (
+        Campaign(GROUP.id),
+        {Campaign(GROUP.id): "Chronicle"},
+    )
 
     await table.say(ANNA, "/h 6 6")
     private = [s for s in table.session.sent if s.chat_id == ANNA.id][-1]
@@ -356,7 +360,7 @@ async def test_a_former_storyteller_loses_the_campaign(table: Table) -> None:
     table.chat = Chat(id=ANNA.id, type="private", first_name="Anna")
     await table.say(ANNA, "/h 6 6")
     assert table.session.sent[-1].text.startswith("Вы пока не Рассказчик ни в одном чате.")
-    await table.tap(ANNA, CampaignCallback(c=GROUP.id).pack(), 5)
+    await table.tap(ANNA, CampaignCallback(c=str(GROUP.id)).pack(), 5)
     assert table.session.answers[-1].show_alert is True
     assert await table.store.hidden_rolls(GROUP.id) == {}
 
@@ -365,13 +369,13 @@ async def test_forged_reveal_buttons_reveal_nothing(table: Table) -> None:
     await make_storyteller(table)
     await table.say(ANNA, "/h 3 6")
     for data in (
-        RevealCallback(c=GROUP.id, s=2).pack(),
-        RevealCallback(c=-999, s=1).pack(),
+        RevealCallback(c=str(GROUP.id), s=2).pack(),
+        RevealCallback(c=str(-999), s=1).pack(),
         "hr:x:y",
     ):
         await table.tap(BORIS, data, 1)
         assert table.session.answers[-1].show_alert is True
-    await table.tap(BORIS, RevealCallback(c=GROUP.id, s=1).pack(), 1)
+    await table.tap(BORIS, RevealCallback(c=str(GROUP.id), s=1).pack(), 1)
     assert not (await table.store.load_hidden(GROUP.id, 1)).revealed  # type: ignore[union-attr]
     assert_nothing_leaked(table, [])
 
@@ -471,7 +475,10 @@ async def test_one_campaign_needs_no_choosing(table: Table) -> None:
     await table.say(ANNA, "/h 6 6")
     private = [s for s in table.session.sent if s.chat_id == ANNA.id][-1]
     assert private.text.startswith("🤫 Тайный бросок №1 в «Chronicle»")
-    assert await table.store.campaigns(ANNA.id) == (GROUP.id, {GROUP.id: "Chronicle"})
+    assert await table.store.campaigns(ANNA.id) == (
+        Campaign(GROUP.id),
+        {Campaign(GROUP.id): "Chronicle"},
+    )
 
 
 async def test_a_d6_roll_in_secret_then_revealed(table: Table) -> None:

@@ -13,7 +13,7 @@ ROLLER = Actor(id=RECORD.owner_id, name="Рита")
 STORYTELLER = Actor(id=7, name="Вера")
 STRANGER = Actor(id=8, name="Гость")
 GROUP = ChatSettings(storyteller_id=STORYTELLER.id)
-PRESS = RevealCallback(c=RECORD.chat_id, s=RECORD.seq)
+PRESS = RevealCallback(c=str(RECORD.chat_id), s=RECORD.seq)
 
 
 def seen(settings: ChatSettings) -> Seen[ChatSettings]:
@@ -35,7 +35,7 @@ def test_a_second_reveal_takes_the_button_off_and_says_so() -> None:
 
 
 def test_a_campaign_is_chosen_only_by_its_storyteller() -> None:
-    press = CampaignCallback(c=-100)
+    press = CampaignCallback(c=str(-100))
     titles: Seen[dict[int, str]] = Seen(profile=HOUSE_MAGE, read={-100: "Хроника"})
     assert isinstance(campaign_step(GROUP, press, STORYTELLER, titles), Change)
     assert isinstance(campaign_step(GROUP, press, STRANGER, titles), Refuse)

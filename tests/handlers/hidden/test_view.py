@@ -10,6 +10,7 @@ from aiogram.utils.i18n import I18n
 from handlers.hidden import view
 from rules import d6, d10, profiles
 from table import commitment
+from table.scope import Campaign
 from table.store import HiddenRecord
 from tests.handlers.views import buttons, speaking
 
@@ -59,7 +60,7 @@ def test_the_storyteller_reads_the_whole_result_in_private(i18n: I18n) -> None:
     with speaking(i18n, "ru"):
         note = view.hidden_effect_note(3, 2)
         ru = view.hidden_private_text(RECORD, RESULT, "Хроника <1>", MAGE, note=note)
-        keyboard = view.reveal_keyboard(-100, 3)
+        keyboard = view.reveal_keyboard(Campaign(-100), 3)
     assert ru.splitlines() == [
         "🤫 Тайный бросок №3 в «Хроника &lt;1&gt;»",
         "🎲 Рита &amp; &lt;к&gt;: 3к10, сложность 6 (стандартно)",
@@ -72,7 +73,7 @@ def test_the_storyteller_reads_the_whole_result_in_private(i18n: I18n) -> None:
     assert buttons(keyboard) == [("📢 Раскрыть", "hr:-100:3")]
     with speaking(i18n, "en"):
         en = view.hidden_private_text(RECORD, RESULT, "Chronicle", MAGE)
-        assert buttons(view.reveal_keyboard(-100, 3)) == [("📢 Reveal", "hr:-100:3")]
+        assert buttons(view.reveal_keyboard(Campaign(-100), 3)) == [("📢 Reveal", "hr:-100:3")]
     assert en.splitlines()[0] == "🤫 Hidden roll #3 in «Chronicle»"
     assert "<b>Moderate success</b>: 2 successes" in en
     assert en.endswith("Publish it with the button or /reveal in the group.")
@@ -112,7 +113,9 @@ def test_private_chat_and_campaigns(i18n: I18n) -> None:
         )
         assert "/st" in view.choose_campaign_text(False)
         # Sorted by title whatever the case, the chosen one marked.
-        assert buttons(view.campaigns_keyboard({-2: "яблоко", -1: "Ария"}, -1)) == [
+        assert buttons(
+            view.campaigns_keyboard({Campaign(-2): "яблоко", Campaign(-1): "Ария"}, Campaign(-1))
+        ) == [
             ("✅ Ария", "hc:-1"),
             ("яблоко", "hc:-2"),
         ]

@@ -12,6 +12,7 @@ from aiogram.types import Chat, Message, User
 from bot.access import GameAccess, StorytellerFilter, game_access, is_storyteller
 from handlers.settings.callbacks import ProfileCallback
 from handlers.storyteller.callbacks import StCallback
+from table.scope import Campaign
 from table.store import ChatSettings, Store
 from tests.handlers.conftest import GROUP, Table, buttons, flows, player
 
@@ -41,7 +42,7 @@ async def test_an_admin_claims_the_role(table: Table) -> None:
     assert table.session.sent[-1].text == "🎭 Anna теперь Рассказчик этого чата."
     settings = await table.store.load_chat(GROUP.id)
     assert (settings.storyteller_id, settings.storyteller_name) == (ANNA.id, "Anna")
-    assert await table.store.campaigns(ANNA.id) == (None, {GROUP.id: "Chronicle"})
+    assert await table.store.campaigns(ANNA.id) == (None, {Campaign(GROUP.id): "Chronicle"})
     await table.say(ANNA, "/st")
     assert table.session.sent[-1].text == "Вы и так Рассказчик этого чата."
 
@@ -67,7 +68,7 @@ async def test_the_storyteller_passes_the_role_by_reply(table: Table) -> None:
     )
     assert await storyteller(table) == BORIS.id
     assert await table.store.campaigns(ANNA.id) == (None, {})
-    assert await table.store.campaigns(BORIS.id) == (None, {GROUP.id: "Chronicle"})
+    assert await table.store.campaigns(BORIS.id) == (None, {Campaign(GROUP.id): "Chronicle"})
     # Only the Storyteller passes the role: Anna's reply now does not move it.
     await reply(table, ANNA, "/st", to=EMMA)
     assert await storyteller(table) == BORIS.id

@@ -15,7 +15,7 @@ from redis.crc import key_slot
 
 import table.store.hidden
 from rules.sheet import SheetSystem, set_trait
-from table.scope import Scope
+from table.scope import Campaign, Scope
 from table.store import (
     CHAT_TTL,
     LOG_TTL,
@@ -123,7 +123,7 @@ async def test_a_run_that_met_an_outage_is_not_a_failed_try(store: Store) -> Non
 
 async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
     await store.set_storyteller(-100, expected=None, new_id=1, name="Аня", title="Хроника")
-    assert await store.campaigns(1) == (None, {-100: "Хроника"})
+    assert await store.campaigns(1) == (None, {Campaign(-100): "Хроника"})
     lost = await store.set_storyteller(-100, expected=None, new_id=2, name="Борис", title="X")
     assert lost is None
     assert await store.campaigns(2) == (None, {})
@@ -149,7 +149,7 @@ async def test_the_storytellers_campaigns_follow_the_role(store: Store) -> None:
         )
     assert replayed == taken
     assert await store.campaigns(1) == (None, {})
-    assert await store.campaigns(2) == (None, {-100: "Хроника"})
+    assert await store.campaigns(2) == (None, {Campaign(-100): "Хроника"})
     await store.choose_campaign(2, -100)
     for key in (campaigns_key(2), campaign_pick_key(2), chat_key(-100)):
         assert 0 < await store.redis.ttl(key) <= CHAT_TTL
