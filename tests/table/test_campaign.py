@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from table.scope import Campaign, serial_of
 from table.store.base import chat_key, flow_key, hidden_key, live_key, log_key, sheet_key, tag
-from table.store.journal import same_slot
+from table.store.journaled import same_slot
 from table.store.updates import journal_key, lock_key, running_key
 
 FORUM = -1001
