@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from handlers.combat.ambush import view
 from handlers.combat.tracker.flow import InitFlow
 from rules import combat, d10
-from rules.actions import PoolStatus
 from rules.combat.tracker import Fighter, Phase, Round
 from rules.d10 import D10Result
 from rules.dice import Rng
@@ -151,10 +150,7 @@ def _pool(
     unset = [t for t in traits if sheet.rating(t) is None]
     if unset:
         raise Refused(lambda: view.unset_text(name, unset, system_of(profile)))
-    pool = pool_from_traits(sheet, traits, profile)
-    if pool.status is PoolStatus.IMPOSSIBLE and pool.reason is not None and pool.base > 0:
-        raise Refused(lambda: view.cannot_act_text(name))
-    return pool
+    return pool_from_traits(sheet, traits, profile)
 
 
 def combat_roll(dice: int, difficulty: int, profile: Profile, rng: Rng | None) -> D10Result:

@@ -69,13 +69,9 @@ def unset_text(name: str, traits: Sequence[TraitCode], system: SheetSystem) -> s
 
 
 def cannot_sneak_text(name: str) -> str:
-    return _("{name} cannot lay an ambush: Dexterity + Stealth gives no dice.").format(
+    return _("{name} cannot lay an ambush: Dexterity + Stealth rolls nothing now.").format(
         name=escape(name)
     )
-
-
-def cannot_act_text(name: str) -> str:
-    return _("{name} cannot act: the wounds are too grave.").format(name=escape(name))
 
 
 def pool_line(name: str, pool: SheetPool, roll: D10Result | None, system: SheetSystem) -> str:
@@ -113,14 +109,14 @@ def contest_text(
         lines.append("👁 <b>" + _("The ambush is spotted") + "</b>: " + _("nothing happens."))
     elif defends:
         lines.append(
-            "⚔️ <b>"
+            "🗡 <b>"
             + _("An attack from the ambush before the fight begins")
             + "</b>: "
             + _("the victim may defend (house rule).")
         )
     else:
         lines.append(
-            "⚔️ <b>"
+            "🗡 <b>"
             + _("An attack from the ambush before the fight begins")
             + "</b>: "
             + _("the victim does not defend; soak still applies.")
