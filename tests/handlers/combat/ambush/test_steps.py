@@ -66,9 +66,11 @@ def refusal(faces: list[int], **kwargs: object) -> str:
 
 
 def test_the_ambusher_who_wins_outright_strikes_an_undefended_victim() -> None:
-    contest = rolled([8, 9, 7, 2, 3] + [6, 2, 3])  # 3 successes against 1
-    assert contest.won and not contest.victim_defends
-    assert contest.sneak.successes == 3 and contest.watch is not None
+    contest = rolled([8, 9, 7, 2, 3, 6, 2, 3])  # 3 successes against 1
+    assert contest.won
+    assert not contest.victim_defends
+    assert contest.sneak.successes == 3
+    assert contest.watch is not None
     assert contest.watch.successes == 1
     text = view.contest_text(
         "Аня",
@@ -85,9 +87,10 @@ def test_the_ambusher_who_wins_outright_strikes_an_undefended_victim() -> None:
 
 
 def test_a_tie_or_the_victims_win_spots_the_ambush() -> None:
-    tie = rolled([8, 2, 2, 2, 2] + [9, 2, 3])
-    assert not tie.won and tie.victim_defends
-    lost = rolled([2, 2, 2, 2, 2] + [9, 2, 3])
+    tie = rolled([8, 2, 2, 2, 2, 9, 2, 3])
+    assert not tie.won
+    assert tie.victim_defends
+    lost = rolled([2, 2, 2, 2, 2, 9, 2, 3])
     assert not lost.won
     text = view.contest_text(
         "Аня",
@@ -102,11 +105,10 @@ def test_a_tie_or_the_victims_win_spots_the_ambush() -> None:
 
 
 def test_the_house_rule_lets_the_victim_defend() -> None:
-    house = HOUSE_MAGE.model_copy(
-        update={"combat": CombatOptions(ambush_victim_defends=True)}
-    )
-    contest = rolled([8, 9, 7, 2, 3] + [6, 2, 3], profile=house)
-    assert contest.won and contest.victim_defends
+    house = HOUSE_MAGE.model_copy(update={"combat": CombatOptions(ambush_victim_defends=True)})
+    contest = rolled([8, 9, 7, 2, 3, 6, 2, 3], profile=house)
+    assert contest.won
+    assert contest.victim_defends
     text = view.contest_text(
         "Аня",
         "Гуль",
@@ -122,24 +124,28 @@ def test_wounds_take_dice_off_the_ambusher() -> None:
     hurt = set_health(
         SNEAK, apply_damage(SNEAK.health, DamageType.BASHING, 2, HOUSE_MAGE.combat).track
     )
-    contest = rolled([8, 9, 7, 2] + [2, 2, 3], sheets={ANNA: hurt, GHOUL: WATCH})
+    contest = rolled([8, 9, 7, 2, 2, 2, 3], sheets={ANNA: hurt, GHOUL: WATCH})
     assert len(contest.sneak.faces) == 4  # Задет: −1
     assert contest.sneak_pool.wound_penalty == -1
 
 
 def test_no_sheet_or_no_trait_says_what_to_set() -> None:
     said = refusal([], sheets={ANNA: None, GHOUL: WATCH})
-    assert "Аня" in said and "/set" in said
+    assert "Аня" in said
+    assert "/set" in said
     said = refusal([], sheets={ANNA: sheet(dexterity=3), GHOUL: WATCH})
-    assert "Скрытность" in said and "/set" in said
+    assert "Скрытность" in said
+    assert "/set" in said
     said = refusal([8, 9, 7, 2, 3], sheets={ANNA: SNEAK, GHOUL: sheet(perception=2)})
-    assert "Гуль" in said and "Бдительность" in said
+    assert "Гуль" in said
+    assert "Бдительность" in said
 
 
 def test_a_second_ambush_in_the_fight_is_refused() -> None:
     state = gathering().model_copy(update={"ambushed": (ANNA,)})
     said = refusal([8, 9, 7, 2, 3, 6, 2, 3], state=state)
-    assert "Аня" in said and "засад" in said
+    assert "Аня" in said
+    assert "засад" in said
 
 
 def test_an_ambush_comes_before_round_one_is_resolved() -> None:

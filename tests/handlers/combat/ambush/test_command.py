@@ -1,0 +1,69 @@
+"""``/ambush`` at the table: the contest from the sheets, then the attack panel before round 1
+(docs/rules.md §B.7), through the real dispatcher."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardMarkup
+
+from tests.handlers.combat.tracker.test_initiative import ANNA, BORIS, VERA
+from tests.handlers.conftest import Table, buttons
+from tests.handlers.dealt import Dealt
+
+
+async def gathered(table: Table) -> None:
+    """Борис (Ловкость 3 + Скрытность 2) and the Storyteller's Гуль (Восприятие 2 +
+    Бдительность 1) in a fight that has not begun."""
+    table.session.admins.add(ANNA.id)
+    await table.say(BORIS, "/set ловкость 3 скрытность 2")
+    await table.say(ANNA, "/npc Гуль: восприятие 2 бдительность 1 выносливость 2")
+    await table.say(BORIS, "/init 5")
+    await table.say(ANNA, "/init npc Гуль 4")
+
+
+def said(table: Table) -> str:
+    return table.session.sent[-1].text or ""
+
+
+def ambush_toggles(table: Table) -> list[str]:
+    return [
+        b.text
+        for m in table.session.sent
+        if isinstance(m.reply_markup, InlineKeyboardMarkup)
+        for b in buttons(m.reply_markup)
+        if "засада" in b.text
+    ]
+
+
+async def test_a_won_ambush_opens_the_attack_panel_on_an_undefended_victim(table: Table) -> None:
+    await gathered(table)
+    table.rng = Dealt([8, 9, 7, 2, 3, 6, 2, 3])  # 3 successes against 1
+    await table.say(BORIS, "/ambush гуль")
+    contest = next(m.text or "" for m in table.session.sent if "🥷 <b>Засада" in (m.text or ""))
+    assert "Борис → Гуль" in contest
+    assert "Борис: Ловкость 3 + Скрытность 2" in contest
+    assert "Гуль: Восприятие 2 + Бдительность 1" in contest
+    assert "жертва не защищается" in contest
+    assert ambush_toggles(table) == ["[🥷 засада]"]  # the panel opened with the ambush set
+    trackers = [m for m in table.session.sent if "<b>Бой</b> · " in (m.text or "")]
+    assert len(trackers) == 1  # the tracker stays one message
+    await table.say(BORIS, "/засада гуль")
+    assert "засада в этом бою уже была" in said(table)
+
+
+async def test_a_spotted_ambush_opens_nothing(table: Table) -> None:
+    await gathered(table)
+    table.rng = Dealt([8, 2, 2, 2, 2, 9, 2, 3])  # 1 against 1: a tie
+    await table.say(BORIS, "/ambush гуль")
+    assert "Засада раскрыта" in said(table)
+    assert ambush_toggles(table) == []
+
+
+async def test_the_storyteller_ambushes_for_an_npc(table: Table) -> None:
+    await gathered(table)
+    table.rng = Dealt([2, 2, 2, 2, 2, 2])
+    await table.say(ANNA, "/ambush гуль борис")
+    # Гуль's sheet has no Dexterity or Stealth: what to set is said, nothing rolled
+    assert "Гуль" in said(table)
+    assert "Ловкость" in said(table)
+    await table.say(VERA, "/ambush гуль")
+    assert "/init" in said(table)  # Вера is not in the fight
