@@ -14,6 +14,10 @@ from rules.profiles import Profile
 from rules.sheet import SheetPool, SheetSystem, TraitCode, system_of
 
 
+def help_line(profile: Profile) -> str:
+    return _("/ambush VICTIM ambush before the fight")
+
+
 def usage_text() -> str:
     return _(
         "An ambush before the fight (Dexterity + Stealth against the victim's Perception + "
