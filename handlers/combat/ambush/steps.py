@@ -53,12 +53,12 @@ class Contest:
 
 def pick(current: Round, words: Sequence[str], own: str, storyteller: bool) -> tuple[str, str]:
     """``ЖЕРТВА`` (the typer's own character ambushes) or, for the Storyteller, ``НПС
-    ЖЕРТВА``: the keys of the ambusher and the victim, each named by any unambiguous part."""
+    ЖЕРТВА`` (any fighter first): the keys of the ambusher and the victim, each named by any
+    part of the name that is theirs alone."""
     if not words:
         raise Refused(view.usage_text)
-    if storyteller:
-        npc_names = [f.name for f in current.fighters if f.user_id is None]
-        found = _by_part(words, npc_names)
+    if storyteller:  # for an NPC, or for a player's character as the tracker lets them
+        found = _by_part(words, [f.name for f in current.fighters])
         if found is not None and found[1]:
             victim = _whole(found[1].split(), current)
             if victim is not None:

@@ -166,6 +166,9 @@ def test_names_pick_the_ambusher_and_the_victim() -> None:
     current = gathering().round
     assert steps.pick(current, ["гуль"], ANNA, storyteller=False) == (ANNA, GHOUL)
     assert steps.pick(current, ["Гуль", "аня"], "", storyteller=True) == (GHOUL, ANNA)
+    assert steps.pick(current, ["аня", "гуль"], "", storyteller=True) == (ANNA, GHOUL)
+    with pytest.raises(steps.Refused):  # a player names only the victim
+        steps.pick(current, ["аня", "гуль"], ANNA, storyteller=False)
     with pytest.raises(steps.Refused):
         steps.pick(current, ["Борис"], ANNA, storyteller=False)
     with pytest.raises(steps.Refused):  # the Storyteller's own character is not in the fight
