@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from aiogram.types import InlineKeyboardMarkup
 
 from tests.handlers.combat.tracker.test_initiative import ANNA, BORIS, VERA
@@ -44,6 +46,8 @@ async def test_a_won_ambush_opens_the_attack_panel_on_an_undefended_victim(table
     assert "Гуль: Восприятие 2 + Бдительность 1" in contest
     assert "жертва не защищается" in contest
     assert ambush_toggles(table) == ["[🥷 засада]"]  # the panel opened with the ambush set
+    logged = [r for r in await table.store.recent_rolls(table.chat.id) if r.get("kind") == "vs"]
+    assert sorted((r["name"], r["successes"]) for r in logged) == [("Борис", 3), ("Гуль", 1)]
     trackers = [m for m in table.session.sent if "<b>Бой</b> · " in (m.text or "")]
     assert len(trackers) == 1  # the tracker stays one message
     await table.say(BORIS, "/засада гуль")
@@ -56,6 +60,8 @@ async def test_a_spotted_ambush_opens_nothing(table: Table) -> None:
     await table.say(BORIS, "/ambush гуль")
     assert "Засада раскрыта" in said(table)
     assert ambush_toggles(table) == []
+    await table.say(BORIS, "/ambush гуль")  # spotted, the ambush is still spent
+    assert "засада в этом бою уже была" in said(table)
 
 
 async def test_the_storyteller_ambushes_for_an_npc(table: Table) -> None:
@@ -67,3 +73,13 @@ async def test_the_storyteller_ambushes_for_an_npc(table: Table) -> None:
     assert "Ловкость" in said(table)
     await table.say(VERA, "/ambush гуль")
     assert "/init" in said(table)  # Вера is not in the fight
+
+
+async def test_two_ambushes_at_once_make_one(table: Table) -> None:
+    await gathered(table)
+    table.rng = Dealt([8, 9, 7, 2, 3, 6, 2, 3] * 2)
+    await asyncio.gather(table.say(BORIS, "/ambush гуль"), table.say(BORIS, "/засада гуль"))
+    texts = [m.text or "" for m in table.session.sent]
+    assert sum("🥷 <b>Засада" in t for t in texts) == 1
+    assert sum("засада в этом бою уже была" in t for t in texts) == 1
+    assert ambush_toggles(table) == ["[🥷 засада]"]
