@@ -11,6 +11,8 @@ the ambusher on the victim, undefended unless the house rule says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
@@ -24,7 +26,7 @@ from handlers.combat.attack.router import open_panel
 from handlers.combat.tracker import view as tracker_view
 from handlers.combat.tracker.flow import KIND, InitFlow
 from rules.combat import tracker
-from rules.combat.tracker import Fighter
+from rules.combat.tracker import Fighter, Round
 from rules.d10 import D10Result
 from rules.dice import Rng
 from rules.profiles import GameSystem, Profile
@@ -53,42 +55,57 @@ async def ambush_command(
         await message.answer(render.wrong_system_text())
         return
     user = message.from_user
-    chat_id = message.chat.id
-    loaded = await store.load_live(chat_id, KIND)
-    if loaded is None:
-        await message.answer(view.no_fight_text())
-        return
-    flow, live = loaded
     storyteller = await runs_game(bot, message.chat, chat_settings, user, message.sender_chat)
     own = tracker.player_key(user.id) if user is not None and not message.sender_chat else ""
     words = (command.args or "").split()
+
+    def keys_of(current: Round) -> tuple[str, str]:
+        return steps.pick(current, words, own, storyteller)
+
+    refusal = await lay(bot, store, profile, message, keys_of, rng)
+    if refusal is not None:
+        await message.answer(refusal)
+
+
+async def lay(
+    bot: Bot,
+    store: Store,
+    profile: Profile,
+    message: Message,
+    keys_of: Callable[[Round], tuple[str, str]],
+    rng: Rng | None = None,
+) -> str | None:
+    """The ambush of whom ``keys_of`` names on the chat's open tracker: rolled, stored once
+    with the tracker's step, shown, and a won one's attack panel opened; the refusal, or None.
+    ``message`` is what it came from: the command, or the tracker whose victim was pressed."""
+    chat_id = message.chat.id
+    loaded = await store.load_live(chat_id, KIND)
+    if loaded is None:
+        return view.no_fight_text()
+    flow, live = loaded
     for _attempt in range(CONFLICT_ATTEMPTS):
         try:
             state = flow.state(InitFlow)
-            keys = steps.pick(state.round, words, own, storyteller)
+            keys = keys_of(state.round)
             sheets = await _sheets(store, chat_id, profile, state, keys)
             contest = steps.contest(state, keys, sheets, profile, rng)
         except steps.Refused as refused:
-            await message.answer(refused.text())
-            return
+            return refused.text()
         except FlowStateError:
-            await message.answer(view.no_fight_text())
-            return
-        after = state.model_copy(update={"ambushed": (*state.ambushed, contest.ambusher.key)})
+            return view.no_fight_text()
+        after = steps.after(state, contest)
         drawn = tracker_view.draw(flow.next(after), after, profile)
         advanced = await store.advance_flow(
             flow, flow.version, after, entries=_entries(contest), screen=screen_of(*drawn)
         )
         if advanced is not None:
             await bot_live.redraw(bot, chat_id, live, drawn)
-            await _shown(message, bot, store, profile, contest, state)
-            return
+            return await _shown(message, bot, store, profile, contest, state)
         reloaded = await store.load_live(chat_id, KIND)
         if reloaded is None:
-            await message.answer(view.no_fight_text())
-            return
+            return view.no_fight_text()
         flow, live = reloaded
-    await message.answer(view.busy_text())
+    return view.busy_text()
 
 
 async def _sheets(
@@ -127,8 +144,8 @@ async def _shown(
     profile: Profile,
     contest: steps.Contest,
     state: InitFlow,
-) -> None:
-    """The contest's message; a won ambush's attack panel after it."""
+) -> str | None:
+    """The contest's message; a won ambush's attack panel after it (or why it did not open)."""
     text = view.contest_text(
         contest.ambusher.name,
         contest.victim.name,
@@ -139,8 +156,8 @@ async def _shown(
     )
     await message.answer(text)
     if not contest.won:
-        return
-    refusal = await open_panel(
+        return None
+    return await open_panel(
         bot,
         store,
         profile,
@@ -150,5 +167,3 @@ async def _shown(
         contest.ambusher.name,
         ambushed=contest.victim.key,
     )
-    if refusal is not None:
-        await message.answer(refusal)

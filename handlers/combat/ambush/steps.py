@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from handlers.combat.ambush import view
+from handlers.combat.tracker.callbacks import Panel
 from handlers.combat.tracker.flow import InitFlow
 from rules import combat, d10
 from rules.combat.tracker import Fighter, Phase, Round
@@ -106,7 +107,7 @@ def contest(
         raise Refused(view.not_in_fight_text)
     if ambusher.key == victim.key:
         raise Refused(view.self_text)
-    if not _before_the_fight(current):
+    if not before_the_fight(current):
         raise Refused(view.too_late_text)
     if ambusher.key in state.ambushed:
         raise Refused(lambda: view.already_text(ambusher.name))
@@ -135,7 +136,15 @@ def contest(
     )
 
 
-def _before_the_fight(current: Round) -> bool:
+def after(state: InitFlow, contest: Contest) -> InitFlow:
+    """The tracker once the ambush is made: the ambusher's one of the fight spent, and the
+    tracker's ambush panel, if open, closed."""
+    panel = Panel.NONE if state.panel is Panel.AMBUSH else state.panel
+    spent = (*state.ambushed, contest.ambusher.key)
+    return state.model_copy(update={"ambushed": spent, "panel": panel})
+
+
+def before_the_fight(current: Round) -> bool:
     """Before phase I of round 1: while the fight gathers, or round 1's declarations."""
     if current.phase is Phase.GATHER:
         return current.number <= 1

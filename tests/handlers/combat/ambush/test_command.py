@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup, User
 
 from tests.handlers.combat.tracker.test_initiative import ANNA, BORIS, VERA
 from tests.handlers.conftest import Table, buttons
@@ -20,6 +20,25 @@ async def gathered(table: Table) -> None:
     await table.say(ANNA, "/npc Гуль: восприятие 2 бдительность 1 выносливость 2")
     await table.say(BORIS, "/init 5")
     await table.say(ANNA, "/init npc Гуль 4")
+
+
+def tracker_screen(table: Table) -> tuple[int, str, InlineKeyboardMarkup | None]:
+    """The tracker as last drawn (the attack panel below it shows ⚔️ too)."""
+    sent = table.session.messages
+    mid = next(m.message_id for m in sent if "<b>Бой</b> · " in (m.text or ""))
+    text = next(m.text or "" for m in sent if m.message_id == mid)
+    markup = next(m.reply_markup for m in sent if m.message_id == mid)
+    for edit in table.session.edits:
+        if edit.message_id == mid:
+            text, markup = edit.text, edit.reply_markup
+    return mid, text, markup
+
+
+async def tap_tracker(table: Table, user: User, label: str) -> None:
+    mid, _text, markup = tracker_screen(table)
+    data = next(b.callback_data for b in buttons(markup) if label in b.text)
+    assert data is not None
+    await table.tap(user, data, mid)
 
 
 def said(table: Table) -> str:
@@ -83,3 +102,23 @@ async def test_two_ambushes_at_once_make_one(table: Table) -> None:
     assert sum("🥷 <b>Засада" in t for t in texts) == 1
     assert sum("засада в этом бою уже была" in t for t in texts) == 1
     assert ambush_toggles(table) == ["[🥷 засада]"]
+
+
+async def test_the_tracker_lays_an_ambush_by_buttons(table: Table) -> None:
+    await gathered(table)
+    await tap_tracker(table, VERA, "🥷 Засада")
+    assert "нет в бою" in (table.session.answers[-1].text or "")  # Вера is not in the fight
+    await tap_tracker(table, BORIS, "🥷 Засада")
+    _mid, text, _markup = tracker_screen(table)
+    assert "нажмите на жертву" in text
+    table.rng = Dealt([8, 9, 7, 2, 3, 6, 2, 3])
+    await tap_tracker(table, BORIS, "🥷 Гуль")
+    contest = next(m.text or "" for m in table.session.sent if "🥷 <b>Засада" in (m.text or ""))
+    assert "Борис → Гуль" in contest
+    assert ambush_toggles(table) == ["[🥷 засада]"]
+    _mid, text, markup = tracker_screen(table)
+    assert "нажмите на жертву" not in text  # the panel closed with the ambush
+    assert "🥷 Гуль" not in [b.text for b in buttons(markup)]
+    await tap_tracker(table, BORIS, "🥷 Засада")
+    await tap_tracker(table, BORIS, "🥷 Гуль")
+    assert "засада в этом бою уже была" in (table.session.answers[-1].text or "")
