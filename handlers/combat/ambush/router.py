@@ -1,6 +1,7 @@
 """``/ambush ЖЕРТВА`` (``/засада``), and the Storyteller's ``/ambush НПС ЖЕРТВА``: the ambush
 contest before a fight (docs/rules.md §B.7), at the d10 tracker while round 1 is not yet
-resolved.
+resolved. The tracker's «🥷 Засада» panel lays the same ambush for the presser's character
+through :func:`lay` (a ``Delegate`` of its tap).
 
 The command reads the tracker and both sheets, :func:`handlers.combat.ambush.steps.contest`
 rolls it, and the tracker's flow takes the ambusher's one ambush of the fight in a
