@@ -1,5 +1,6 @@
 """The d10 fight, one feature: ``/init`` and the round tracker (docs/rules.md §B.1–§B.2),
-``/atk`` and the attack panel (§B.3–§B.10), ``/dmg``, ``/heal`` and ``/hp`` (§B.9–§B.12).
+``/atk`` and the attack panel (§B.3–§B.10), ``/dmg``, ``/heal`` and ``/hp`` (§B.9–§B.12),
+``/ambush`` before the fight (§B.7).
 
 The three parts call each other directly (ARCHITECTURE.md "Combat"): the tracker's «Атака»
 opens the panel (``attack.router.open_panel``), and a wound or an attack takes the tracker's
@@ -14,6 +15,7 @@ from aiogram.utils.i18n import lazy_gettext as __
 from bot.combat import ATTACK, TRACKER
 from bot.features import D10_ONLY, Feature, HelpLine, HelpSection, MenuCommand
 from bot.miniapp.handoffs import REFRESH_LIVE
+from handlers.combat.ambush import view as ambush_view
 from handlers.combat.attack import view as attack_view
 from handlers.combat.attack.callbacks import AtkCallback
 from handlers.combat.health import view as health_view
@@ -37,6 +39,7 @@ FEATURE = Feature(
         HelpLine(HelpSection.COMBAT, tracker_view.help_line, D10_ONLY),
         HelpLine(HelpSection.COMBAT, attack_view.help_line, D10_ONLY),
         HelpLine(HelpSection.COMBAT, health_view.help_line, D10_ONLY),
+        HelpLine(HelpSection.COMBAT, ambush_view.help_line, D10_ONLY),
     ),
     # «Атака» opens the panel from the participants' sheets, and a wound landed shows on the
     # tracker too, read in the tap's first round-trip (docs/product.md §5: ≤ 3 round-trips).

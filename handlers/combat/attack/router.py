@@ -258,10 +258,12 @@ async def open_panel(
     current: Round,
     key: str,
     name: str,
+    ambushed: str | None = None,
 ) -> str | None:
     """A new attack by the participant ``key`` on the chat's panel (posted, or the finished
     attack's panel reused); the refusal to answer with, or None. ``message`` is what the
-    attack came from: the command, or the tracker whose «Атака» was pressed."""
+    attack came from: the command, or the tracker whose «Атака» was pressed. ``ambushed``:
+    the victim of an ambush the attacker won (§B.7), chosen and undefended from the start."""
     chat_id = message.chat.id
     attacker = current.fighter(key)
     if attacker is None:
@@ -275,6 +277,9 @@ async def open_panel(
     fresh = AttackFlow(
         attacker=sides[0], targets=tuple(sides[1:]), round_no=current.number, fight=fight
     )
+    victim = [i for i, side in enumerate(fresh.targets) if side.key == ambushed]
+    if victim:
+        fresh = fresh.model_copy(update={"target": victim[0], "ambush": True})
     owner = attacker.user_id or 0
     # The chat has no panel yet (as read ahead): post it, then store it in one step.
     new = store.new_flow(fresh, chat_id, owner)

@@ -28,6 +28,7 @@ class InitAction(StrEnum):
     INTERRUPT_SPEND = "is"  # «Прерывание» for a point of Willpower: the participant at index x
     STAND_UP = "su"  # «Встать»: the acting participant, knocked down, gets up at once
     HASTEN = "ce"  # «Стремительность»: the declaring vampire buys an extra action with blood
+    AMBUSH = "am"  # «Засада» (§B.7): the presser's character ambushes the participant at index x
 
 
 class Panel(StrEnum):
@@ -36,6 +37,7 @@ class Panel(StrEnum):
     REMOVE = "rm"
     CONDITIONS = "cond"
     INTERRUPT = "int"  # who may interrupt the one acting (anyone at the table opens it)
+    AMBUSH = "amb"  # whom to ambush before the fight (anyone in the fight opens it)
 
 
 PANELS = tuple(Panel)  # x of PANEL is an index into this

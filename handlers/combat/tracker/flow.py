@@ -57,6 +57,8 @@ class InitFlow(FlowState):
     # changed elsewhere): a tap draws from here without reading every sheet again.
     health: dict[str, HealthTrack] = Field(default_factory=dict)
     note: Note | None = None
+    # Who has made their ambush this fight (§B.7: one ambush attack per ambusher per fight).
+    ambushed: tuple[str, ...] = ()
 
     def is_pending(self, user_id: int) -> bool:
         return any(uid == user_id for uid, _name in self.pending)

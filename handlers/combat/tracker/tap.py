@@ -34,6 +34,9 @@ from bot.runner import (
     repeat,
     spending,
 )
+from handlers.combat.ambush import router as ambush_router
+from handlers.combat.ambush import steps as ambush_steps
+from handlers.combat.ambush import view as ambush_view
 from handlers.combat.attack.router import open_panel
 from handlers.combat.tracker import view
 from handlers.combat.tracker.callbacks import PANELS, InitAction, InitCallback, Panel
@@ -73,7 +76,7 @@ STEPS = frozenset(
 # Buttons that name a participant by position need the very drawing they were pressed on (a
 # second press of an Interruption finds the drawing gone: Willpower is rolled or spent once).
 BY_INDEX = frozenset(
-    {InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION}
+    {InitAction.REMOVE, InitAction.PICK, InitAction.CONDITION, InitAction.AMBUSH}
     | {InitAction.INTERRUPT, InitAction.INTERRUPT_SPEND}
 )
 _DECLARING = (
@@ -184,7 +187,7 @@ def seated(current: Round, key: str, sheet: Sheet | None) -> Round:
 def needs_storyteller(state: InitFlow, action: InitAction, x: int, presser: int) -> bool:
     """Whether the step may ask who runs the game (a Telegram call while the chat has no
     Storyteller): never for joining or the Interruption panel, nor for one's own character."""
-    if action in (InitAction.ROLL, InitAction.BASE):
+    if action in (InitAction.ROLL, InitAction.BASE) or _ambushing(state, action, x):
         return False
     if action is InitAction.PANEL and _interrupt_panel(state, x):
         return False
@@ -261,6 +264,8 @@ def _outcome(
         return _stand_up(state, _acting(state, actor, known.read), known, rng)
     if action is InitAction.PANEL and _interrupt_panel(state, x):
         return _interrupt_panel_open(state, x, known)
+    if _ambushing(state, action, x):
+        return _ambush(state, action, x, actor, known, rng)
     if _removal(state, action, x):
         return _stored(state, _remove(state, action, x, actor, known.read), known)
     if action is InitAction.NEXT or action is InitAction.DELAY:
@@ -475,6 +480,50 @@ def _remove(state: InitFlow, action: InitAction, x: int, actor: Actor, table: Ta
         raise Refused(view.storyteller_only_text)
     changed = tracker.leave(current, gone.key)
     return state.model_copy(update={"round": changed, "panel": Panel.NONE})
+
+
+def _ambushing(state: InitFlow, action: InitAction, x: int) -> bool:
+    """«Засада»: its panel opened or closed from itself, or a victim pressed on it."""
+    if action is InitAction.AMBUSH:
+        return True
+    opens = x == PANELS.index(Panel.AMBUSH)
+    return action is InitAction.PANEL and (opens or (x == 0 and state.panel is Panel.AMBUSH))
+
+
+def _ambush(
+    state: InitFlow,
+    action: InitAction,
+    x: int,
+    actor: Actor,
+    known: Known[Table],
+    rng: Rng | None,
+) -> Outcome[InitFlow]:
+    """§B.7 from the tracker: anyone in the fight opens the panel and presses a victim for
+    their own character; the contest is :func:`handlers.combat.ambush.router.lay`'s, which
+    stores it with the tracker's step (and closes the panel), so a second press finds the
+    ambush spent."""
+    own = tracker.player_key(actor.id)
+    if action is InitAction.PANEL and x == 0:  # «Назад»: anyone closes it
+        return _stored(state, state.model_copy(update={"panel": Panel.NONE}), known)
+    if state.round.fighter(own) is None:
+        raise Refused(ambush_view.not_in_fight_text)
+    if not ambush_steps.before_the_fight(state.round):
+        raise Refused(ambush_view.too_late_text)
+    if action is InitAction.PANEL:
+        panel = Panel.AMBUSH
+        return _stored(state, state.model_copy(update={"panel": panel, "picked": None}), known)
+    victim = _at(state.round, x).key
+
+    async def lay_it(sequel: Sequel) -> Answer | None:
+        assert sequel.bot is not None
+        refusal = await ambush_router.lay(
+            sequel.bot, sequel.store, sequel.profile, sequel.message, lambda _r: (own, victim), rng
+        )
+        if refusal is None:
+            return None
+        return lambda: render.plain(refusal)
+
+    return Delegate(lay_it)
 
 
 def _interrupt_panel(state: InitFlow, x: int) -> bool:

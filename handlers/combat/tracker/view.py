@@ -272,6 +272,8 @@ def draw(
         if state.panel is Panel.INTERRUPT and not state.ended:
             difficulty = profile.combat.interruption_difficulty if profile is not None else 6
             text += "\n" + interrupt_hint(difficulty, spend=spend)
+        if state.panel is Panel.AMBUSH and not state.ended:
+            text += "\n" + ambush_hint()
         tag = (
             house_rules.house_tag(profile, house_rules.Group.COMBAT, dice=False)
             if profile
@@ -282,6 +284,15 @@ def draw(
         if state.ended:
             return text, None
         return text, keyboard(flow.id, flow.version, state, spend=spend)
+
+
+def ambush_hint() -> str:
+    """§B.7: whom the presser's character ambushes; the Storyteller's NPCs by command."""
+    return "🥷 " + _(
+        "Ambush before the fight: press the victim, and your character rolls Dexterity + "
+        "Stealth against their Perception + Alertness. The Storyteller for an NPC: /ambush "
+        "NPC VICTIM."
+    )
 
 
 def interrupt_hint(difficulty: int, *, spend: bool) -> str:
@@ -366,6 +377,11 @@ def _panel_rows(state: InitFlow, button: _Button, spend: bool) -> list[list[Inli
         return _condition_rows(state, button)
     if state.panel is Panel.INTERRUPT:
         return _interrupt_rows(current, button, spend)
+    if state.panel is Panel.AMBUSH:
+        victims = [
+            button("🥷 " + f.name, InitAction.AMBUSH, i) for i, f in enumerate(current.fighters)
+        ]
+        return render.rows(victims, 2)
     return []
 
 
@@ -395,6 +411,7 @@ def _phase_rows(current: Round, button: _Button) -> list[list[InlineKeyboardButt
         return [
             [button("🎲 " + _("Roll initiative"), InitAction.ROLL)],
             [button("▶️ " + _("Declarations"), InitAction.START, 0)],
+            [button("🥷 " + _("Ambush"), InitAction.PANEL, PANELS.index(Panel.AMBUSH))],
         ]
     if current.phase is Phase.DECLARE:
         rows = [

@@ -244,3 +244,25 @@ def test_the_storyteller_is_asked_only_where_the_step_may_need_it() -> None:
 def test_anyone_presses_the_tracker_and_the_step_decides() -> None:
     assert TAP.read is not None
     assert not TAP.current_only
+
+
+def test_the_ambush_panel_is_for_those_in_the_fight_before_it_begins() -> None:
+    """§B.7 from the tracker: the panel opens for a fighter while the fight gathers; a victim
+    pressed hands the contest to the ambush (a Delegate); no Storyteller is asked."""
+    state = InitFlow(round=joined((BORIS, 9), (VERA, 1)))
+    opens = PANELS.index(Panel.AMBUSH)
+    assert not needs_storyteller(state, InitAction.PANEL, opens, BORIS.id)
+    assert not needs_storyteller(state, InitAction.AMBUSH, 1, BORIS.id)
+    outcome = step(state, press(InitAction.PANEL, opens), BORIS, knowing(state), Faces([]))
+    assert isinstance(outcome, Advance)
+    assert outcome.state.panel is Panel.AMBUSH
+    opened = outcome.state
+    pressed = step(opened, press(InitAction.AMBUSH, 1), BORIS, knowing(opened), Faces([]))
+    assert isinstance(pressed, Delegate)
+    outsider = step(state, press(InitAction.PANEL, opens), ANNA, knowing(state), Faces([]))
+    assert isinstance(outsider, Refuse)
+    assert "not in the fight" in alert_of(outsider)
+    late = resolving()
+    refused = step(late, press(InitAction.PANEL, opens), BORIS, knowing(late), Faces([]))
+    assert isinstance(refused, Refuse)
+    assert "round 1 is already under way" in alert_of(refused)

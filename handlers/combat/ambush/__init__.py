@@ -1,0 +1,1 @@
+"""The ambush contest before a fight (docs/rules.md §B.7): ``/ambush``."""
