@@ -185,3 +185,7 @@ HOUSE_RULE_VALUES = {
     "months": "месяцы",
     "years": "годы",
 }
+
+# Commands typed by their Russian name as well (a bot in privacy mode sees only Latin ones in
+# groups, so the Latin name stays the one the help shows).
+AMBUSH_COMMAND = "засада"

@@ -32,6 +32,7 @@ from rules.d10 import D10Result
 from rules.dice import Rng
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet, system_of
+from table import vocabulary
 from table.store import ChatSettings, FlowStateError, LogEntry, Store
 
 LOG_KIND = "vs"  # the contest's two rolls in /log, as an opposed roll's
@@ -39,7 +40,7 @@ LOG_KIND = "vs"  # the contest's two rolls in /log, as an opposed roll's
 
 def make_router() -> Router:
     router = Router(name="ambush")
-    router.message.register(ambush_command, Command("ambush", "засада"))
+    router.message.register(ambush_command, Command("ambush", vocabulary.AMBUSH_COMMAND))
     return router
 
 
