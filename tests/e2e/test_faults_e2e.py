@@ -747,12 +747,18 @@ async def test_a_webhook_body_nested_100000_deep_is_refused_with_400(
         headers = {"X-Telegram-Bot-Api-Secret-Token": secret, "Content-Type": "application/json"}
         url = f"http://127.0.0.1:{port}/hook"
         async with aiohttp.ClientSession() as session:
-            for body in (
-                b"[" * 100_000 + b"]" * 100_000,
-                b'{"update_id": 1, "x": "' + b"a" * 2_000_000 + b'"}',
-            ):
-                async with session.post(url, data=body, headers=headers) as response:
+            deep = b"[" * 100_000 + b"]" * 100_000  # under BODY_MAX: read whole, then refused
+            async with session.post(url, data=deep, headers=headers) as response:
+                assert response.status == 400
+            # Far over BODY_MAX: refused by its Content-Length, the rest left unread. The
+            # kernel may then reset the connection before the client reads the 400 (the
+            # upload still under way): either way it was refused unparsed.
+            large = b'{"update_id": 1, "x": "' + b"a" * 2_000_000 + b'"}'
+            try:
+                async with session.post(url, data=large, headers=headers) as response:
                     assert response.status == 400
+            except (aiohttp.ClientOSError, aiohttp.ServerDisconnectedError):
+                pass
         player = fake_api.add_user("Аня")
         group = fake_api.add_group("Стол", owner=player)
         fake_api.send_text(group, player, "/r 5 6")
