@@ -513,31 +513,35 @@ def parse_extended_arguments(text: str | None) -> ExtendedArguments:
 
 
 def parse_opposed_arguments(text: str | None) -> OpposedArguments:
+    pool, difficulty, traits, dice, found = _table_line(text, OPPOSED, mentions=True)
+    return OpposedArguments(pool=pool, difficulty=difficulty, traits=traits, dice=dice, **found)
+
+
+def _table_line(
+    text: str | None, grammar: Grammar, *, mentions: bool = False
+) -> tuple[int, int | None, Any, Any, dict[str, Any]]:
+    """A table roll's line (``/vs``, ``/team``): a pool by number or trait names, then an
+    optional difficulty, the grammar's keywords and, where ``mentions``, one @player:
+    (pool, difficulty, traits, dice, the keywords found)."""
     traits, words, dice = _pool_dice(*_pool_traits(_words(text)))
     numbers: list[int] = [0] if traits is not None else []
     found: dict[str, Any] = {}
     i = 0
     while i < len(words):
         word = words[i]
-        used = OPPOSED.read(words, i, found)
+        used = grammar.read(words, i, found)
         if used is not None:
             i = used
         elif _NUMBER.fullmatch(word):
             _table_number(numbers, word, 2)
-        elif word.startswith("@") and len(word) > 1 and "mention" not in found:
+        elif mentions and word.startswith("@") and len(word) > 1 and "mention" not in found:
             found["mention"] = word[1:]
         else:
             raise ArgumentsError(Problem.NOT_A_NUMBER, word)
         i += 1
     if not numbers:
         raise ArgumentsError(Problem.POOL_MISSING)
-    return OpposedArguments(
-        pool=numbers[0],
-        difficulty=numbers[1] if len(numbers) > 1 else None,
-        traits=traits,
-        dice=dice,
-        **found,
-    )
+    return numbers[0], numbers[1] if len(numbers) > 1 else None, traits, dice, found
 
 
 def _table_number(numbers: list[int], word: str, most: int) -> None:
@@ -548,29 +552,8 @@ def _table_number(numbers: list[int], word: str, most: int) -> None:
 
 
 def parse_team_arguments(text: str | None) -> TeamArguments:
-    traits, words, dice = _pool_dice(*_pool_traits(_words(text)))
-    numbers: list[int] = [0] if traits is not None else []
-    found: dict[str, Any] = {}
-    i = 0
-    while i < len(words):
-        word = words[i]
-        used = TEAM.read(words, i, found)
-        if used is not None:
-            i = used
-        elif _NUMBER.fullmatch(word):
-            _table_number(numbers, word, 2)
-        else:
-            raise ArgumentsError(Problem.NOT_A_NUMBER, word)
-        i += 1
-    if not numbers:
-        raise ArgumentsError(Problem.POOL_MISSING)
-    return TeamArguments(
-        pool=numbers[0],
-        difficulty=numbers[1] if len(numbers) > 1 else None,
-        traits=traits,
-        dice=dice,
-        **found,
-    )
+    pool, difficulty, traits, dice, found = _table_line(text, TEAM)
+    return TeamArguments(pool=pool, difficulty=difficulty, traits=traits, dice=dice, **found)
 
 
 MAX_ACTIONS_TYPED = 10
