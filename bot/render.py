@@ -254,17 +254,20 @@ def example(command: str) -> str:
     ).format(cmd=command)
 
 
+def shown_word(token: str) -> str:
+    """A typed word echoed back, escaped and cut short: a pasted novel must not push an
+    answer past Telegram's 4096 characters."""
+    return escape(token if len(token) <= TOKEN_SHOWN else token[: TOKEN_SHOWN - 1] + "…")
+
+
 def parse_problem_text(problem: Problem, token: str, profile: Profile, command: str = "r") -> str:
     """A short answer that says what is wrong and shows a correct line (docs/product.md §5)."""
     return problem_sentence(problem, token, profile) + "\n" + example(command)
 
 
 def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
-    """What is wrong with a typed line, without the example (each command adds its own).
-
-    The echoed word is cut short: a pasted novel must not push the answer past Telegram's
-    4096 characters."""
-    word = escape(token if len(token) <= TOKEN_SHOWN else token[: TOKEN_SHOWN - 1] + "…")
+    """What is wrong with a typed line, without the example (each command adds its own)."""
+    word = shown_word(token)
     if problem is Problem.POOL_MISSING:
         text = _("How many dice? Give the pool as a number from 1 to {max}.").format(
             max=profile.pool_sanity_max
@@ -287,7 +290,7 @@ def problem_sentence(problem: Problem, token: str, profile: Profile) -> str:
 def line_problem_text(problem: Problem, token: str, usage: str) -> str:
     """A line the grammar refused, for a command that is no pool and difficulty (a wound, a
     preparation, the d6 odds): what is wrong in words of any command, then its usage."""
-    word = escape(token if len(token) <= TOKEN_SHOWN else token[: TOKEN_SHOWN - 1] + "…")
+    word = shown_word(token)
     if problem is Problem.TOO_MANY_NUMBERS and word:
         text = _("«{word}»: one number too many.").format(word=word)
     elif problem is Problem.REPEATED and word:

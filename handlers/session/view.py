@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from aiogram.utils.i18n import gettext as _
 
+from bot import render
 from rules.profiles import Profile
 from table.store.sessions import SessionRecord
 
@@ -63,7 +62,9 @@ def usage_text() -> str:
 
 
 def unknown_word_text(word: str) -> str:
-    return _("I don't know «{word}» here.").format(word=escape(word)) + "\n" + usage_text()
+    return (
+        _("I don't know «{word}» here.").format(word=render.shown_word(word)) + "\n" + usage_text()
+    )
 
 
 def group_only_text() -> str:

@@ -34,12 +34,12 @@ def not_in_fight_text() -> str:
 
 
 def no_victim_text(typed: str) -> str:
-    return _("Nobody in the fight is called «{name}».").format(name=escape(typed))
+    return _("Nobody in the fight is called «{name}».").format(name=render.shown_word(typed))
 
 
 def ambiguous_text(typed: str, names: Sequence[str]) -> str:
     return _("«{part}» fits several fighters: {names}. Type more of the name.").format(
-        part=escape(typed), names=", ".join(f"«{escape(n)}»" for n in names)
+        part=render.shown_word(typed), names=", ".join(f"«{escape(n)}»" for n in names)
     )
 
 

@@ -96,6 +96,13 @@ async def test_session_words_in_russian(table: Table) -> None:
     assert HEX64.search(table.session.sent[-1].text)
 
 
+async def test_a_pasted_novel_as_the_word_is_echoed_cut_short(table: Table) -> None:
+    await claim(table)
+    await say(table, ST, "/session " + "я" * 4000)
+    answer = table.session.sent[-1].text
+    assert "я" * 39 + "…»" in answer and len(answer) < 600
+
+
 async def test_log_and_stats_of_a_session(table: Table) -> None:
     await claim(table)
     await table.say(ANNA, "/r 4 6")  # before the session
