@@ -26,10 +26,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 import redis.asyncio as aioredis
 
+from localapi import zygote
 from localapi.patience import patient
 from localapi.server import free_port
 
@@ -70,8 +71,25 @@ def _tail(path: Path, lines: int = 40) -> str:
         return "(no log)"
 
 
+class Child(Protocol):
+    """A process a test started: an asyncio subprocess, or a bot the zygote forked."""
+
+    pid: int
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+    def send_signal(self, number: int) -> None: ...
+
+    def terminate(self) -> None: ...
+
+    def kill(self) -> None: ...
+
+
 async def end_process(
-    process: asyncio.subprocess.Process,
+    process: Child,
     *,
     grace: float = 0.0,
     group: bool = False,
@@ -297,7 +315,7 @@ class BotProcess:
         self.env = dict(env)
         self.log_path = log_path
         self.cwd = log_path.parent
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: Child | None = None
         self._log: IO[bytes] | None = None
         self.started_at = 0.0
 
@@ -330,15 +348,20 @@ class BotProcess:
         self._log.write(f"\n===== python {' '.join(command)} =====\n".encode())
         self._log.flush()
         self.started_at = time.monotonic()
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            *command,
-            cwd=self.cwd,
-            env=self._environment(),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=self._log,
-        )
+        environment = self._environment()
+        self.process = None
+        if command[:2] == ["-m", "bot"]:  # the bot as such: forked warm (localapi/zygote.py)
+            self.process = await zygote.fork(command, environment, self.cwd, self._log.fileno())
+        if self.process is None:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                *command,
+                cwd=self.cwd,
+                env=environment,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=self._log,
+            )
 
     async def wait_until(
         self,

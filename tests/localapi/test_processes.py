@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from localapi import patience
+from localapi import patience, zygote
 from localapi.processes import BotProcess, RedisServer, redis_server_binary, run_to_end
 from localapi.server import FakeBotApi
 from tests.e2e import conftest as e2e
@@ -124,3 +124,39 @@ async def test_a_bot_that_never_gets_ready_is_killed_at_once(
     assert redis.process.returncode is not None
     with pytest.raises(ProcessLookupError):
         os.kill(redis.process.pid, 0)
+
+
+async def test_a_forked_bot_is_the_real_bot_in_a_process_of_its_own(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The bot forked warm (localapi/zygote.py) reads only its own environment, writes to its
+    own log, exits with its own code, and dies of the signal it is sent."""
+    monkeypatch.delenv(zygote.FORK_SETTING, raising=False)
+    missing = BotProcess({}, tmp_path / "missing.log")
+    await missing.start()
+    assert isinstance(missing.process, zygote.Forked)
+    assert await missing.process.wait() == 2
+    assert "BOT_TOKEN is required" in missing.log_tail()
+    unreachable = BotProcess(
+        {"BOT_TOKEN": "123:abc", "TELEGRAM_API_URL": "http://127.0.0.1:9"},
+        tmp_path / "unreachable.log",
+    )
+    await unreachable.start()
+    assert isinstance(unreachable.process, zygote.Forked)
+    assert unreachable.process.pid != missing.process.pid
+    assert unreachable.running
+    await unreachable.kill()
+    assert unreachable.process.returncode == -9
+    assert gone(unreachable.process.pid)
+    assert "BOT_TOKEN is required" not in unreachable.log_tail()
+
+
+async def test_without_forking_the_bot_is_started_as_python_m_bot(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(zygote.FORK_SETTING, "0")
+    process = BotProcess({}, tmp_path / "bot.log")
+    await process.start()
+    assert process.process is not None
+    assert not isinstance(process.process, zygote.Forked)
+    assert await process.process.wait() == 2
