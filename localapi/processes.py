@@ -129,22 +129,30 @@ async def run_to_end(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     merge_stderr: bool = False,
+    warm: bool = False,
 ) -> Finished:
     """Run ``arguments`` in a process group of its own until it exits, at most ``timeout``
     seconds (times the scale). Its output goes to files, not pipes, so a run cut short still
     shows what it said; however the wait ends (done, expired, cancelled), the group is killed
-    and the transport closed."""
+    and the transport closed. ``warm``: ``python -m bot ...`` (no interpreter options) is
+    forked from the warm interpreter of :mod:`localapi.zygote` when it can be."""
     limit = patient(timeout)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = await asyncio.create_subprocess_exec(
-            *arguments,
-            env=None if env is None else dict(env),
-            cwd=cwd,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=out,
-            stderr=out if merge_stderr else err,
-            start_new_session=True,
-        )
+        process: Child | None = None
+        if warm and list(arguments[1:3]) == ["-m", "bot"] and env is not None:
+            where = Path.cwd() if cwd is None else cwd
+            errors = out if merge_stderr else err
+            process = await zygote.fork(arguments[1:], env, where, out.fileno(), errors.fileno())
+        if process is None:
+            process = await asyncio.create_subprocess_exec(
+                *arguments,
+                env=None if env is None else dict(env),
+                cwd=cwd,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=out,
+                stderr=out if merge_stderr else err,
+                start_new_session=True,
+            )
         try:
             await asyncio.wait_for(process.wait(), limit)
         except TimeoutError:

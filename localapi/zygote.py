@@ -7,11 +7,11 @@ cores on the same imports (README.md, the test section). This process imports th
 once and forks a child per bot. The child is the real bot: it imports the bot's own packages
 afresh, runs ``bot/__main__.py`` as ``__main__`` with the test's arguments, environment,
 working directory and log file, and exits with the bot's own exit code; only the third-party
-imports are shared. Start-up itself (``tests/bot/test_main.py``) and the start-up benchmark
-still start ``python -m bot`` from nothing.
+imports are shared. The tests of import time and the start-up benchmark still start
+``python -m bot`` from nothing.
 
 Protocol, one Unix-socket connection per child: the test sends one JSON line (argv, env, cwd)
-with the child's stdout/stderr file descriptor attached (SCM_RIGHTS); the zygote answers
+with the child's stdout and stderr descriptors attached (SCM_RIGHTS); the zygote answers
 ``pid N`` and, when the child exits, ``exit CODE`` (negative: killed by that signal).
 """
 
@@ -79,24 +79,26 @@ def _warm() -> None:
             importlib.import_module(name)
 
 
-def _receive(connection: socket.socket) -> tuple[dict[str, Any], int]:
-    """The request line and the log's descriptor that came with it."""
+def _receive(connection: socket.socket) -> tuple[dict[str, Any], list[int]]:
+    """The request line and the descriptors that came with it (stdout, then stderr)."""
     data = b""
-    descriptor = -1
+    descriptors: list[int] = []
     while not data.endswith(b"\n"):
-        chunk, ancillary, _flags, _address = connection.recvmsg(65536, socket.CMSG_SPACE(4 * 1))
+        chunk, ancillary, _flags, _address = connection.recvmsg(65536, socket.CMSG_SPACE(4 * 2))
         if not chunk:
             raise ConnectionError("the test hung up before its request ended")
         data += chunk
         for level, kind, payload in ancillary:
             if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                descriptor = int.from_bytes(payload[:4], sys.byteorder)
-    if descriptor < 0:
-        raise ConnectionError("the request came without the log's descriptor")
-    return json.loads(data), descriptor
+                descriptors.extend(array.array("i", payload[: len(payload) - len(payload) % 4]))
+    if len(descriptors) != 2:
+        for descriptor in descriptors:
+            os.close(descriptor)
+        raise ConnectionError("the request came without stdout's and stderr's descriptors")
+    return json.loads(data), descriptors
 
 
-def _become(request: dict[str, Any], log: int) -> None:
+def _become(request: dict[str, Any], output: list[int]) -> None:
     """In the child: this process turns into the bot the test asked for (and never returns
     to the zygote's loop: :func:`main` runs the bot next)."""
     signal.set_wakeup_fd(-1)
@@ -106,10 +108,12 @@ def _become(request: dict[str, Any], log: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
+    stdout, stderr = output
+    os.dup2(stdout, 1)
+    os.dup2(stderr, 2)
     os.close(null)
-    os.close(log)
+    for descriptor in {stdout, stderr} - {1, 2}:
+        os.close(descriptor)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
@@ -148,7 +152,7 @@ def serve(path: str) -> dict[str, Any] | None:
             else:
                 connection, _ = listener.accept()
                 try:
-                    request, log = _receive(connection)
+                    request, output = _receive(connection)
                 except (ConnectionError, ValueError, OSError):
                     connection.close()
                     continue
@@ -160,9 +164,10 @@ def serve(path: str) -> dict[str, Any] | None:
                         other.close()
                     os.close(wake_read)
                     os.close(wake_write)
-                    _become(request, log)
+                    _become(request, output)
                     return request
-                os.close(log)
+                for descriptor in output:
+                    os.close(descriptor)
                 children[pid] = connection
                 with contextlib.suppress(OSError):
                     connection.sendall(f"pid {pid}\n".encode())
@@ -270,12 +275,9 @@ class _Zygote:
 
     def serves(self, environment: Mapping[str, str]) -> bool:
         """Whether a child of this zygote starts as ``python`` would with ``environment``:
-        the interpreter's own settings (PYTHON*) were read when the zygote started."""
-
-        def interpreter(env: Mapping[str, str]) -> dict[str, str]:
-            return {k: v for k, v in env.items() if k.startswith("PYTHON")}
-
-        return interpreter(environment) == interpreter(self.environment)
+        the interpreter's own settings (PYTHON*) were read when the zygote started. Where
+        compiled modules are kept and whether output is buffered change nothing a test sees."""
+        return _interpreter(environment) == _interpreter(self.environment)
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -292,12 +294,24 @@ class _Zygote:
 
 
 _zygote: _Zygote | None = None
+_INERT = {"PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"}
+
+
+def _interpreter(environment: Mapping[str, str]) -> dict[str, str]:
+    settings = {k: v for k, v in environment.items() if k.startswith("PYTHON") and k not in _INERT}
+    path = [entry for entry in settings.pop("PYTHONPATH", "").split(os.pathsep) if entry]
+    return {**settings, "PYTHONPATH": os.pathsep.join(path)}
 
 
 async def fork(
-    argv: Sequence[str], environment: Mapping[str, str], cwd: Path, log: int
+    argv: Sequence[str],
+    environment: Mapping[str, str],
+    cwd: Path,
+    stdout: int,
+    stderr: int | None = None,
 ) -> Forked | None:
-    """``python ARGV`` as a child of the zygote, its stdout and stderr on ``log``; None when
+    """``python ARGV`` as a child of the zygote, writing to the descriptors ``stdout`` and
+    ``stderr`` (by default the same); None when
     it cannot be (forking switched off, another interpreter setting, no zygote): then the
     caller starts the process itself."""
     global _zygote
@@ -312,12 +326,13 @@ async def fork(
     if not await loop.run_in_executor(None, zygote.ready.wait, patient(60.0)) or not zygote.ok:
         return None
     request = json.dumps({"argv": list(argv), "env": dict(environment), "cwd": str(cwd)})
+    output = array.array("i", [stdout, stdout if stderr is None else stderr])
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         connection.connect(zygote.path)
         connection.sendmsg(
             [request.encode() + b"\n"],
-            [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [log]))],
+            [(socket.SOL_SOCKET, socket.SCM_RIGHTS, output)],
         )
         connection.setblocking(False)
         data = b""

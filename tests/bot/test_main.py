@@ -2,7 +2,9 @@
 documents ("Exit codes"), never a traceback unless LOG_LEVEL=DEBUG.
 
 The process runs against what it would meet: a Bot API server answering 401, a port nobody
-listens on, a proxy's error page, a redis-server that wants a password it was not given.
+listens on, a proxy's error page, a redis-server that wants a password it was not given. It is
+forked from the tests' warm interpreter (localapi/zygote.py: the bot's own start-up, without
+seconds of aiogram imports); what is about import time runs ``python -m bot`` from nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ async def run_bot(env: dict[str, str], cwd: Path, *python: str) -> tuple[int, st
         timeout=60,
         env={**clean, "PYTHONPATH": str(ROOT), **env},
         cwd=cwd,  # an empty directory: no .env from the developer's checkout
+        warm=not python,  # bot/__main__.py's start-up as it is, forked warm (localapi/zygote.py)
     )
     return finished.returncode, finished.stderr
 
