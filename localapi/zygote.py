@@ -40,7 +40,9 @@ from typing import Any
 from localapi.patience import patient
 
 # The libraries the bot imports (pyproject's dependencies): their modules are shared by every
-# child. The bot's own packages (bot, table, handlers, rules) are never imported here.
+# child. The bot's own packages (bot, table, handlers, rules) are never imported here: some of
+# their modules name the process as they load (the replica's token of bot/middlewares.py, the
+# send budget's origin), and two replicas forked from one import would be one process to Redis.
 WARM = (
     "aiogram",
     "aiogram.types",

@@ -146,8 +146,11 @@ LONG_FILES = (
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """After the end-to-end tests (tests/e2e/conftest.py puts them first), the long files'
-    tests, the longest file first; the rest keep their order."""
+    """The shared world's end-to-end tests first (tests/e2e/conftest.py), then the other
+    end-to-end work units taken turn about with the long files' tests (the longest file
+    first), then the rest in their order. An end-to-end test mostly waits on its processes
+    and a long one keeps a core busy: taken turn about, the workers keep both cores at work
+    instead of all waiting on bots at the start and all computing at the end."""
     rank = {path: n for n, path in enumerate(LONG_FILES)}
     root = config.rootpath
 
@@ -155,10 +158,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
         return rank.get(path)
 
-    e2e = [i for i in items if "/tests/e2e/" in i.path.as_posix()]
+    shared = [i for i in items if "shared_world" in getattr(i, "fixturenames", ())]
+    e2e = [i for i in items if "/tests/e2e/" in i.path.as_posix() and i not in shared]
     long = sorted((i for i in items if long_rank(i) is not None), key=lambda i: long_rank(i) or 0)
-    placed = {id(i) for i in (*e2e, *long)}
-    items[:] = [*e2e, *long, *(i for i in items if id(i) not in placed)]
+    placed = {id(i) for i in (*shared, *e2e, *long)}
+    waiting = _by_unit(e2e)
+    busy = _by_unit(long)
+    mixed = [
+        item
+        for n in range(max(len(waiting), len(busy)))
+        for unit in (waiting[n : n + 1] + busy[n : n + 1])
+        for item in unit
+    ]
+    items[:] = [*shared, *mixed, *(i for i in items if id(i) not in placed)]
+
+
+def _by_unit(items: list[pytest.Item]) -> list[list[pytest.Item]]:
+    """``items`` grouped by work unit (:func:`work_unit`), in the order each unit first shows."""
+    units: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        units.setdefault(work_unit(item.nodeid), []).append(item)
+    return list(units.values())
 
 
 def work_unit(nodeid: str) -> str:
