@@ -178,6 +178,8 @@ class BenchApi(FakeBotApi):
 class CommandProcess(BotProcess):
     """:class:`BotProcess` (environment, log, SIGTERM stop) running any Python command line."""
 
+    warm = False  # the process is what is measured: started as it would be
+
     def __init__(self, arguments: Sequence[str], env: dict[str, str], log_path: Path) -> None:
         super().__init__(env, log_path)
         self.arguments = list(arguments)

@@ -319,6 +319,10 @@ class BotProcess:
     failing test can show what the bot said.
     """
 
+    # Whether ``python -m bot`` may be forked from the tests' warm interpreter: a benchmark,
+    # which measures the process, says no.
+    warm = True
+
     def __init__(self, env: Mapping[str, str], log_path: Path) -> None:
         self.env = dict(env)
         self.log_path = log_path
@@ -358,7 +362,7 @@ class BotProcess:
         self.started_at = time.monotonic()
         environment = self._environment()
         self.process = None
-        if command[:2] == ["-m", "bot"]:  # the bot as such: forked warm (localapi/zygote.py)
+        if self.warm and command[:2] == ["-m", "bot"]:  # forked warm (localapi/zygote.py)
             self.process = await zygote.fork(command, environment, self.cwd, self._log.fileno())
         if self.process is None:
             self.process = await asyncio.create_subprocess_exec(
