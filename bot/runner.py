@@ -195,8 +195,8 @@ class Advance(Generic[S]):
     tracker's after an attack or a soak: it rides with a spend) redrawn where that flow is
     shown. Then the message is redrawn (``keyboard_only``: its buttons only, for a result
     whose text the step never changes); ``ends_live``: the chat's live message of that name
-    ended with this step (a finished fight): the chat points at none, and the message is
-    unpinned. ``answer`` is the presser's toast (``alert``: an alert)."""
+    ended with this step (a finished fight): the chat points at none from the same write on,
+    and the message is unpinned. ``answer`` is the presser's toast (``alert``: an alert)."""
 
     state: S
     close: bool = False
@@ -795,6 +795,7 @@ async def _advance(
     also = outcome.also if isinstance(outcome, Advance) else None
     opened: Flow | None = None
     entries = outcome.entries
+    ends = outcome.ends_live if isinstance(outcome, Advance) else None
     if isinstance(outcome, Open):
         opened = store.new_flow(outcome.opens.state, flow.chat_id, outcome.opens.owner)
         entries = (*entries, *outcome.opens.entries)
@@ -807,6 +808,7 @@ async def _advance(
                 screen=screen,
                 also=also.step if also is not None else None,
                 opens=opened,
+                ends_live=ends,
             )
             first, *more = outcome.spends
             advanced, _sheet = await store.advance_flow_spending(
@@ -820,7 +822,13 @@ async def _advance(
             )
         else:
             advanced = await store.advance_flow(
-                flow, flow.version, after, close=close, entries=entries, screen=screen
+                flow,
+                flow.version,
+                after,
+                close=close,
+                entries=entries,
+                screen=screen,
+                ends_live=ends,
             )
     except SheetMoved:  # the step's change was made for another sheet: run it again
         forget_ahead(store.scope)
@@ -840,7 +848,7 @@ async def _show_step(
     """Show a step already stored: its message redrawn, the second flow's message and the
     chat's live message brought along, the presser answered, and only then the opened
     flow's message posted below (so it lands under the answer, not before it)."""
-    store, flow, message = press.context.store, press.flow, press.message
+    flow, message = press.flow, press.message
     text, markup = drawn
     if isinstance(outcome, Advance) and outcome.keyboard_only:
         # The old message may be gone or too old to edit; its flow is stored either way.
@@ -852,10 +860,8 @@ async def _show_step(
     also = outcome.also if isinstance(outcome, Advance) else None
     if also is not None and also.drawn is not None and bot is not None:
         await bot_live.redraw(bot, flow.chat_id, also.live, also.drawn)
-    if isinstance(outcome, Advance) and outcome.ends_live is not None:
-        await store.end_live(flow.chat_id, outcome.ends_live, flow.id)
-        if bot is not None:
-            await bot_live.unpin(bot, message)
+    if isinstance(outcome, Advance) and outcome.ends_live is not None and bot is not None:
+        await bot_live.unpin(bot, message)  # the chat's pointer went with the step
     await _answered(press.callback, outcome.answer, outcome.alert)
     if isinstance(outcome, Open) and opened is not None:
         posted, buttons = outcome.opens.draw(opened)

@@ -104,10 +104,11 @@ def data_of(fields: Mapping[Any, Any]) -> str:
 # A tap's step (with a new flow it opens), once per update: lua/advance.lua.
 ADVANCE = Lua(
     "advance",
-    keys=("flow", "new_flow", "log", "stats", "journal"),
+    keys=("flow", "new_flow", "log", "stats", "journal", "live"),
     args=(
         "expected", "data", "close", "actor", "screen", "mark",
         "new_kind", "new_chat", "new_owner", "new_data", "new_ttl", "log_cap", "tally",
+        "ends_live", "flow_id",
     ),
     arg_list="entries",
     reply=as_is,
@@ -128,14 +129,14 @@ CREATE_LIVE = Lua(
     arg_list="fields",
     reply=as_bool,
 )
-END_LIVE = Lua("end_live", keys=("live",), args=("flow",), reply=as_int)
 ADVANCE_SPENDING = Lua(
     "advance_spending",
-    keys=("flow", "sheets", "log", "also", "stats", "journal"),
+    keys=("flow", "sheets", "log", "also", "stats", "journal", "live"),
     args=(
         "expected", "data", "close", "actor", "screen", "mark",
         "field", "raw", "had", "sheet", "name_field", "name", "spent_field", "spent",
         "also_version", "also_data", "also_screen", "also_strict", "log_cap", "tally",
+        "ends_live", "flow_id",
     ),
     arg_list="entries",
     reply=as_is,
@@ -229,6 +230,9 @@ class StepWrites:
     # A flow the step opens (made by ``new_flow``), stored in the same transaction.
     opens: Flow | None = None
     opens_ttl: int = FLOW_TTL
+    # The chat's live message of this name ends with the step (a finished fight): its
+    # pointer goes in the same write, if it still names the flow.
+    ends_live: str | None = None
 
 
 @dataclass(frozen=True)
@@ -402,7 +406,6 @@ class FlowStore(LogStore):
         self._show_live = SHOW_LIVE.bind(self.redis, self.batch)
         self._create_live = CREATE_LIVE.bind(self.redis, self.batch)
         self._advance_spending = ADVANCE_SPENDING.bind(self.redis, self.batch)
-        self._end_live = END_LIVE.bind(self.redis, self.batch)
 
     @staticmethod
     def _new_fields(flow: Flow) -> dict[str, str]:
@@ -561,6 +564,7 @@ class FlowStore(LogStore):
             also_data=_document(also.flow, also.state) if also is not None else "",
             also_screen=also.screen.model_dump_json() if also and also.screen else "",
             also_strict=flag(also is not None and also.strict),
+            **_ending(flow, writes.ends_live),
             **log_args(self.scope, entries),
         )
         if reply == "sheet":
@@ -702,10 +706,6 @@ class FlowStore(LogStore):
             live=live_key(self.at(chat_id), name), flow=flow_id, message=message_id, ttl=ttl
         )
 
-    async def end_live(self, chat_id: int | Campaign, name: str, flow_id: str) -> None:
-        """The live flow ended: the chat has none of that kind until it is opened again."""
-        await self._end_live(live=live_key(self.at(chat_id), name), flow=flow_id)
-
     async def load_flow(self, chat_id: int | Campaign, flow_id: str) -> Flow | None:
         """The chat's flow ``flow_id`` (a button's); None when the chat has no such flow."""
         key = flow_key(self.at(chat_id), flow_id)
@@ -725,10 +725,12 @@ class FlowStore(LogStore):
         close: bool = False,
         entries: Sequence[LogEntry] = (),
         screen: Screen | None = None,
+        ends_live: str | None = None,
     ) -> Flow | None:
         """Compare-and-set: the new Flow (version + 1), or None if stale, closed or expired;
-        ``entries`` go to the flow's chat log only when the set succeeds (oldest first), and
-        ``screen`` is what the message will show at the new version."""
+        ``entries`` go to the flow's chat log only when the set succeeds (oldest first),
+        ``screen`` is what the message will show at the new version, and ``ends_live`` names
+        the chat's live message that ends with the step (its pointer goes with it)."""
         return await self._advance_step(
             flow,
             expected_version,
@@ -736,6 +738,7 @@ class FlowStore(LogStore):
             close=close,
             screen=screen,
             entries=entries,
+            ends_live=ends_live,
         )
 
     async def advance_flow_creating(
@@ -778,6 +781,7 @@ class FlowStore(LogStore):
         screen: Screen | None = None,
         entries: Sequence[LogEntry] = (),
         new: Mapping[str, Any] | None = None,
+        ends_live: str | None = None,
     ) -> Flow | None:
         """The compare-and-set of :meth:`advance_flow` (with ``new``, the keys and arguments
         of the flow it opens), once per update (lua/advance.lua)."""
@@ -799,6 +803,7 @@ class FlowStore(LogStore):
             screen=screen.model_dump_json() if screen is not None else "",
             mark=mark,
             **opened,
+            **_ending(flow, ends_live),
             **log_args(self.scope, entries),
         )
         if not reply:
@@ -852,6 +857,7 @@ class FlowStore(LogStore):
 
         akey = flow_key(also.flow.campaign, also.flow.id) if also is not None else None
         opens = writes.opens
+        lkey = live_key(flow.campaign, writes.ends_live) if writes.ends_live else None
 
         async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None]:
             fields = await pipe.hgetall(fkey)
@@ -861,6 +867,7 @@ class FlowStore(LogStore):
             ):
                 pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 return None, None
+            pointer = _live(await pipe.get(lkey)) if lkey is not None else None
             current = parse_sheet(await pipe.hget(skey, field))
             created = current is None
             updated = self._spent(current, spend)
@@ -894,6 +901,8 @@ class FlowStore(LogStore):
                     pipe.hset(skey, other_field, to_json(other_sheet))
             if opens is not None:
                 self._queue_flow(pipe, opens, writes.opens_ttl)
+            if lkey is not None and pointer is not None and pointer.flow == flow.id:
+                pipe.delete(lkey)
             self._queue_log(pipe, flow.campaign, tuple(entries))
             pieces = _pieces(fields)
             new: dict[Any, Any] = {
@@ -902,7 +911,7 @@ class FlowStore(LogStore):
             }
             return self._read_flow(flow.id, new, flow.campaign), updated
 
-        watched = [fkey, skey] + ([akey] if akey is not None else [])
+        watched = [fkey, skey] + [key for key in (akey, lkey) if key is not None]
         return await self._watched(watched, apply)
 
     def _spent(self, current: Sheet | None, spend: SheetSpend) -> Sheet | None:
@@ -913,6 +922,12 @@ class FlowStore(LogStore):
         updated = spend.change(current)
         journaled.note_spent(self.scope, spend.field(), current, updated)
         return updated
+
+
+def _ending(flow: Flow, ends_live: str | None) -> dict[str, Any]:
+    """The keys and arguments that end the chat's live message ``ends_live`` with a step."""
+    live = live_key(flow.campaign, ends_live) if ends_live else none_key(flow.campaign)
+    return {"live": live, "ends_live": flag(ends_live is not None), "flow_id": flow.id}
 
 
 def _at(fields: Mapping[Any, Any], version: int) -> bool:

@@ -21,6 +21,9 @@ if ARG.new_kind ~= '' then
     'owner_id', ARG.new_owner, 'version', 0, 'closed', '0', 'data', ARG.new_data)
   redis.call('EXPIRE', KEY.new_flow, tonumber(ARG.new_ttl))
 end
+if ARG.ends_live == '1' then
+  end_live(KEY.live, ARG.flow_id)
+end
 append_log(KEY.log, KEY.stats, ARG.log_cap, ARG.tally, ARG.entries)
 if ARG.mark ~= '' then
   redis.call('HSET', KEY.journal, ARG.mark, '1')

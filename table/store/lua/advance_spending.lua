@@ -43,6 +43,9 @@ if ARG.also_version ~= '' then
     drop_pieces(KEY.also)
   end
 end
+if ARG.ends_live == '1' then
+  end_live(KEY.live, ARG.flow_id)
+end
 append_log(KEY.log, KEY.stats, ARG.log_cap, ARG.tally, ARG.entries)
 if ARG.mark ~= '' then
   redis.call('HSET', KEY.journal, ARG.mark, '1')

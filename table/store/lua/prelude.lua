@@ -111,3 +111,14 @@ local function play(plays, chat, title, cap)
   end
   redis.call('EXPIRE', plays, CHAT_TTL)
 end
+
+-- The chat's live message of a kind ended with its flow (a finished fight): the pointer goes,
+-- if it still names that flow (another may have been opened since). 1 if it went.
+local function end_live(live, flow)
+  local raw = redis.call('GET', live)
+  if raw and cjson.decode(raw)['flow'] == flow then
+    redis.call('DEL', live)
+    return 1
+  end
+  return 0
+end

@@ -23,6 +23,7 @@ from table.store import (
     AlsoStep,
     Begun,
     ChatSettings,
+    Flow,
     FlowState,
     FlowStateError,
     LogEntry,
@@ -632,3 +633,45 @@ async def test_a_strict_second_step_moved_stops_the_one_script_too(store: Store)
     unmoved = await store.load_flow(panel.chat_id, panel.id)
     assert unmoved is not None
     assert unmoved.version == panel.version
+
+
+@pytest.mark.parametrize("way", ["plain", "spending", "read ahead"])
+async def test_the_step_that_ends_a_live_message_drops_its_pointer_in_the_same_write(
+    store: Store, way: str
+) -> None:
+    """A finished fight's last tap: the chat points at no tracker from that very write on
+    (whichever way the step is stored); a step of another flow naming it drops nothing."""
+    await _sheet_with_willpower(store, 3)
+    tracker = store.new_flow(Tally(total=1), -100, 42)
+    assert await store.create_live("tracker", tracker, 77, Screen(text="t"), expected=None)
+    stranger = await store.create_flow(Tally(), -100, 42)
+
+    async def step(flow: Flow, close: bool) -> Flow | None:
+        if way == "plain":
+            return await store.advance_flow(
+                flow, flow.version, Tally(total=9), close=close, ends_live="tracker"
+            )
+        writes = StepWrites(close=close, ends_live="tracker")
+        if way == "spending":
+            advanced, _ = await store.advance_flow_spending(
+                flow, flow.version, Tally(total=9), _spend(), writes=writes
+            )
+            return advanced
+        _, _, _, prefetch = await store.begin_update(
+            UpdateRef(1, 94 + flow.version + int(close), -100, -100, "a"),
+            force=False,
+            seed=SEED,
+            ahead=ReadAhead(all_sheets=True),
+        )
+        with bound_to(store, Scope(prefetch=prefetch)) as bound:
+            advanced, _ = await bound.advance_flow_spending(
+                flow, flow.version, Tally(total=9), _spend(), writes=writes
+            )
+        return advanced
+
+    assert await step(stranger, close=False) is not None
+    assert await store.load_live(-100, "tracker") is not None
+    stored = await store.load_flow(-100, tracker.id)
+    assert stored is not None
+    assert await step(stored, close=True) is not None
+    assert await store.load_live(-100, "tracker") is None
