@@ -227,13 +227,27 @@ class Open(Generic[S]):
 
 
 @dataclass(frozen=True)
-class HandOver:
-    """The flow closes as it is, and only the press that closed it calls ``open``: another
-    feature's flow (``bot.wizard.Opening.open``) stored and drawn into the same message, or
-    with ``below``, posted as a message of its own under this one, which keeps its text and
-    loses its buttons (``/r``'s «Ещё раз»). Nothing is half done when two presses race."""
+class Into:
+    """Another feature's flow drawn into the pressed message (``bot.wizard.Opening.into``):
+    its state, how it is drawn once it has an id, its log lines, and ``closed`` when it is
+    finished from the start (an extended action its first roll completed)."""
 
-    open: Handoff
+    state: FlowState
+    draw: Callable[[Flow], Drawn]
+    entries: tuple[LogEntry, ...] = ()
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class HandOver:
+    """The flow closes as it is, and only the press that closed it opens what comes next:
+    another feature's flow (:class:`Into`) stored and drawn into the same message in the
+    write that closes this one; or ``open``, a hand-off run once the close is stored (a roll
+    on the one road, a claim of the Storyteller's seat), drawn into the message, or with
+    ``below`` posted as a message of its own under this one, which keeps its text and loses
+    its buttons (``/r``'s «Ещё раз»). Nothing is half done when two presses race."""
+
+    open: Handoff | Into
     below: bool = False
     answer: Answer | None = None
     alert: bool = False
@@ -817,7 +831,7 @@ async def _advance(
         elif also is not None:
             raise TypeError(f"{tap.model.kind}: a second flow's step rides with a spend")
         elif opened is not None:
-            advanced = await store.advance_flow_creating(
+            advanced, opened = await store.advance_flow_creating(
                 flow, flow.version, after, opened, screen=screen, entries=entries
             )
         else:
@@ -876,6 +890,8 @@ async def _hand_over(
     late press on the old buttons redraws it; posted below, the closed flow keeps its own
     drawing (without buttons) and the message loses its buttons."""
     store, flow, message = press.context.store, press.flow, press.message
+    if isinstance(outcome.open, Into):
+        return await _hand_into(press, outcome, outcome.open)
     if outcome.below:
         if tap.view is None:
             raise TypeError(f"{tap.model.kind}: a hand-over below needs the tap's view")
@@ -889,11 +905,37 @@ async def _hand_over(
         posted, buttons = await outcome.open(store, flow.chat_id, flow.owner_id)
         await message.answer(posted, reply_markup=buttons)
         return await _answered(press.callback, outcome.answer, outcome.alert)
+    opening = outcome.open
     if await store.close_flow(flow, flow.version) is None:
         return False
-    text, markup = await outcome.open(store, flow.chat_id, flow.owner_id)
+    text, markup = await opening(store, flow.chat_id, flow.owner_id)
     await store.keep_screen(flow, screen_of(text, markup))
     await safe_edit(message, text, markup)
+    return await _answered(press.callback, outcome.answer, outcome.alert)
+
+
+async def _hand_into(press: _Press, outcome: HandOver, into: Into) -> bool:
+    """Close the flow and store the other flow in one write, the new flow's drawing kept as
+    the closed flow's screen (a late press on the old buttons redraws it), then show it."""
+    store, flow = press.context.store, press.flow
+    opened = store.new_flow(into.state, flow.campaign, flow.owner_id)
+    if into.closed:
+        opened = opened.model_copy(update={"closed": True})
+    text, markup = into.draw(opened)
+    stored, kept = await store.advance_flow_creating(
+        flow,
+        flow.version,
+        flow.data,
+        opened,
+        close=True,
+        screen=screen_of(text, markup),
+        entries=into.entries,
+    )
+    if stored is None:
+        return False
+    if kept.id != opened.id:  # the update's first run opened it: its buttons name that flow
+        text, markup = into.draw(kept)
+    await safe_edit(press.message, text, markup)
     return await _answered(press.callback, outcome.answer, outcome.alert)
 
 

@@ -14,14 +14,14 @@ a table of :class:`Choices` (an action's number in, the next choices out, a numb
 offers refused), the buttons that end it (roll, cast, cancel) are steps of their own, and the
 runner (bot/runner.py) stores, redraws and answers for all of them alike.
 
-A hand-off is two steps so that nothing is half done: ``start`` is pure (it checks the
-numbers and builds the new flow, raising ``RulesInputError`` on a bad one), then the caller
-closes its own flow, and only the one tap that closed it calls :attr:`Opening.open`.
+A hand-off is pure so that nothing is half done: ``start`` checks the numbers and says what
+the new flow is (an :class:`Opening`, raising ``RulesInputError`` on a bad one), and the
+runner stores it in the very write that closes the caller's flow (:attr:`Opening.into`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Generic, Protocol, TypeVar, cast
@@ -33,13 +33,13 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from bot import render, table_text
 from bot.features import FeatureSet, HandoffKey
 from bot.names import roller_name
-from bot.runner import Actor, Advance, Known, Outcome, Step
+from bot.runner import Actor, Advance, Into, Known, Outcome, Step
 from rules.d10 import D10Result
 from rules.dice import Rng
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import GameSystem, Profile
 from table.parsing import ArgumentsError
-from table.store import FlowState, LogEntry, Store
+from table.store import Flow, FlowState, LogEntry, Store
 
 Arguments = TypeVar("Arguments")
 Drawn = tuple[str, InlineKeyboardMarkup | None]
@@ -122,12 +122,19 @@ class WizardChoice:
 
 @dataclass(frozen=True)
 class Opening:
-    """A flow another feature is about to open: its state and log lines, and how it is
-    stored and drawn once the caller has closed its own flow."""
+    """A flow another feature is about to open: its state and log lines, how it is drawn
+    once it has an id, and ``closed`` when it is finished from the start (nothing to press)."""
 
     state: FlowState
     entries: Sequence[LogEntry]
-    open: Callable[[Store, int, int], Awaitable[Drawn]]
+    draw: Callable[[Flow], Drawn]
+    closed: bool = False
+
+    @property
+    def into(self) -> Into:
+        """Drawn into the pressed message, stored in the write that closes the pressed flow
+        (bot/runner.py :class:`HandOver`)."""
+        return Into(self.state, self.draw, tuple(self.entries), self.closed)
 
 
 @dataclass(frozen=True)

@@ -9,21 +9,21 @@ from __future__ import annotations
 from aiogram.utils.i18n import gettext as _
 
 from bot import rolling
-from bot.wizard import Drawn, ExtendRequest, Opening, WizardChoice, WizardMode, WizardTarget
+from bot.wizard import ExtendRequest, Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.extended import view
-from handlers.extended.flow import KIND, ExtendedFlow, begin
-from handlers.extended.router import store_flow
+from handlers.extended.flow import KIND, ExtendedFlow, begin, finished
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
-from table.store import LogEntry, Store
+from table.store import LogEntry
 
 
 def _opening(state: ExtendedFlow, entry: LogEntry | None, profile: Profile) -> Opening:
-    async def open_(store: Store, chat_id: int, owner_id: int) -> Drawn:
-        flow = await store_flow(store, chat_id, owner_id, state, entry)
-        return view.draw(flow, state, profile)
-
-    return Opening(state=state, entries=() if entry is None else (entry,), open=open_)
+    return Opening(
+        state=state,
+        entries=() if entry is None else (entry,),
+        draw=lambda flow: view.draw(flow, state, profile),
+        closed=finished(state),  # the first roll finished it: nothing to press
+    )
 
 
 def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:

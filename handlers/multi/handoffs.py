@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.wizard import Drawn, Opening, WizardChoice, WizardMode, WizardTarget
+from bot.wizard import Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.multi import view
 from handlers.multi.flow import KIND, MultiFlow, declare
 from rules.profiles import MultipleActions, Profile
-from table.store import Store
 
 
 def mode(profile: Profile) -> WizardMode:
@@ -26,11 +25,7 @@ def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:
         difficulties = choice.difficulties or (choice.difficulty,) * len(choice.pools)
         state = declare(state, list(zip(choice.pools, difficulties, strict=True)), profile)
 
-    async def open_(store: Store, chat_id: int, owner_id: int) -> Drawn:
-        flow = await store.create_flow(state, chat_id, owner_id)
-        return view.draw(flow, state, profile)
-
-    return Opening(state=state, entries=(), open=open_)
+    return Opening(state=state, entries=(), draw=lambda flow: view.draw(flow, state, profile))
 
 
 def _title() -> str:

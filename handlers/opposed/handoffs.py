@@ -7,12 +7,11 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot import rolling
-from bot.wizard import Drawn, Opening, WizardChoice, WizardMode, WizardTarget
+from bot.wizard import Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.opposed import view
 from handlers.opposed.flow import KIND, OpposedFlow
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
-from table.store import Store
 
 
 def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:
@@ -27,11 +26,7 @@ def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:
     state = challenge.model_copy(update={"a": a, "b": b, "roll_a": choice.first})
     entry = rolling.log_entry(choice.owner_id, a.name, choice.pool, choice.first, KIND)
 
-    async def open_(store: Store, chat_id: int, owner_id: int) -> Drawn:
-        flow = await store.create_flow(state, chat_id, owner_id, entries=[entry])
-        return view.draw(flow, state, profile)
-
-    return Opening(state=state, entries=(entry,), open=open_)
+    return Opening(state=state, entries=(entry,), draw=lambda flow: view.draw(flow, state, profile))
 
 
 def _title() -> str:

@@ -541,7 +541,7 @@ def result_step(
         first=record.result,
     )
     opening = known.features.handoff(EXTEND_ROLL)(request, known.profile)
-    return HandOver(opening.open)
+    return HandOver(opening.into)
 
 
 def _retry(

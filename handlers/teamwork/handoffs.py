@@ -5,12 +5,11 @@ from __future__ import annotations
 from aiogram.utils.i18n import gettext as _
 
 from bot import rolling
-from bot.wizard import Drawn, Opening, WizardChoice, WizardMode, WizardTarget
+from bot.wizard import Opening, WizardChoice, WizardMode, WizardTarget
 from handlers.teamwork import view
 from handlers.teamwork.flow import KIND, Member, TeamFlow
 from rules.errors import ErrorCode, RulesInputError
 from rules.profiles import Profile
-from table.store import Store
 
 
 def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:
@@ -27,11 +26,7 @@ def from_wizard(choice: WizardChoice, profile: Profile) -> Opening:
     )
     entry = rolling.log_entry(choice.owner_id, choice.roller, choice.pool, choice.first, KIND)
 
-    async def open_(store: Store, chat_id: int, owner_id: int) -> Drawn:
-        flow = await store.create_flow(state, chat_id, owner_id, entries=[entry])
-        return view.draw(flow, state, profile)
-
-    return Opening(state=state, entries=(entry,), open=open_)
+    return Opening(state=state, entries=(entry,), draw=lambda flow: view.draw(flow, state, profile))
 
 
 def _title() -> str:

@@ -146,7 +146,7 @@ def _start(
         first=first,
     )
     opening = target.start(choice, profile)
-    return HandOver(opening.open)
+    return HandOver(opening.into)
 
 
 def draw(

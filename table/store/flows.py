@@ -107,8 +107,7 @@ ADVANCE = Lua(
     keys=("flow", "new_flow", "log", "stats", "journal", "live"),
     args=(
         "expected", "data", "close", "actor", "screen", "mark",
-        "new_kind", "new_chat", "new_owner", "new_data", "new_ttl", "log_cap", "tally",
-        "ends_live", "flow_id",
+        "new_fields", "new_id", "new_ttl", "log_cap", "tally", "ends_live", "flow_id",
     ),
     arg_list="entries",
     reply=as_is,
@@ -731,7 +730,7 @@ class FlowStore(LogStore):
         ``entries`` go to the flow's chat log only when the set succeeds (oldest first),
         ``screen`` is what the message will show at the new version, and ``ends_live`` names
         the chat's live message that ends with the step (its pointer goes with it)."""
-        return await self._advance_step(
+        stepped, _opened = await self._advance_step(
             flow,
             expected_version,
             _document(flow, state),
@@ -740,36 +739,43 @@ class FlowStore(LogStore):
             entries=entries,
             ends_live=ends_live,
         )
+        return stepped
 
     async def advance_flow_creating(
         self,
         flow: Flow,
         expected_version: int,
-        state: FlowState,
+        state: FlowState | Mapping[str, Any],
         new: Flow,
         *,
+        close: bool = False,
         screen: Screen | None = None,
         entries: Sequence[LogEntry] = (),
         ttl: int = FLOW_TTL,
-    ) -> Flow | None:
-        """:meth:`advance_flow` that also stores ``new`` (made by :meth:`new_flow`) and its log
-        lines, only if the step is taken: a tap that opens another flow (the d6 tracker's
-        attack) stays within one write (the ≤ 3 round-trips of docs/product.md)."""
-        return await self._advance_step(
+    ) -> tuple[Flow | None, Flow]:
+        """:meth:`advance_flow` that also stores ``new`` (made by :meth:`new_flow`, closed
+        already if it is) and its log lines, only if the step is taken: a tap that opens
+        another flow (the d6 tracker's attack; a hand-over closing this flow, ``close``, with
+        the other flow drawn as its ``screen``) stays within one write (the ≤ 3 round-trips of
+        docs/product.md). Gives the flow stepped (None: stale) and the new flow as stored: an
+        update run again after a crash gets the one its first run opened, not ``new``."""
+        stepped, opened = await self._advance_step(
             flow,
             expected_version,
             _document(flow, state),
+            close=close,
             screen=screen,
             entries=entries,
             new={
                 "new_flow": flow_key(new.campaign, new.id),
-                "new_kind": new.kind,
-                "new_chat": new.chat_id,
-                "new_owner": new.owner_id,
-                "new_data": _document(new, new.data),
+                "new_fields": json.dumps(self._new_fields(new)),
+                "new_id": new.id,
                 "new_ttl": ttl,
             },
         )
+        if opened not in ("", "1", new.id):
+            new = new.model_copy(update={"id": opened})
+        return stepped, new
 
     async def _advance_step(
         self,
@@ -782,13 +788,14 @@ class FlowStore(LogStore):
         entries: Sequence[LogEntry] = (),
         new: Mapping[str, Any] | None = None,
         ends_live: str | None = None,
-    ) -> Flow | None:
+    ) -> tuple[Flow | None, str]:
         """The compare-and-set of :meth:`advance_flow` (with ``new``, the keys and arguments
-        of the flow it opens), once per update (lua/advance.lua)."""
+        of the flow it opens), once per update (lua/advance.lua); the flow stepped and the id
+        of the flow the step opened ("1": none)."""
         where, mark = step_mark(self.scope, flow, expected_version)
-        opened = new or {
+        opening = new or {
             "new_flow": none_key(flow.campaign),
-            **dict.fromkeys(("new_kind", "new_chat", "new_owner", "new_data", "new_ttl"), ""),
+            **dict.fromkeys(("new_fields", "new_id", "new_ttl"), ""),
         }
         journaled.forget(self.scope)
         reply = await self._advance(
@@ -802,13 +809,15 @@ class FlowStore(LogStore):
             actor=self.scope.actor_id,
             screen=screen.model_dump_json() if screen is not None else "",
             mark=mark,
-            **opened,
+            **opening,
             **_ending(flow, ends_live),
             **log_args(self.scope, entries),
         )
         if not reply:
-            return None
-        return self._read_flow(flow.id, pairs(reply), flow.campaign)
+            return None, ""
+        fields = pairs(reply)
+        opened = str(fields.pop(":opened"))  # the flow the step opened, by its id as stored
+        return self._read_flow(flow.id, fields, flow.campaign), opened
 
     async def keep_screen(self, flow: Flow, screen: Screen) -> None:
         """What a closed flow's message now shows (a hand-off drew another flow into it), so a

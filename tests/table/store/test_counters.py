@@ -73,7 +73,7 @@ async def test_the_counters_outlive_the_log_cap(store: Store) -> None:
         assert advanced is not None
         flow = advanced
         new = store.new_flow(Step(), CHAT, 42)
-        advanced = await store.advance_flow_creating(
+        advanced, _opened = await store.advance_flow_creating(
             flow, flow.version, Step(n=made), new, entries=[roll(made + 3), roll(made + 4)]
         )  # a script
         assert advanced is not None

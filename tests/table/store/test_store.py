@@ -199,10 +199,11 @@ async def test_a_step_that_opens_a_flow_stores_it_only_when_it_wins(store: Store
     """The d6 tracker's attack: the tracker's step and the new attack in one script."""
     flow = await store.create_flow(Tally(), -100, 42)
     opened = store.new_flow(Tally(total=7), -100, 43)
-    step = await store.advance_flow_creating(
+    step, stored = await store.advance_flow_creating(
         flow, 0, Tally(total=1), opened, entries=[_entry(1)], ttl=500
     )
     assert step is not None
+    assert stored == opened
     assert (step.version, step.state(Tally).total) == (1, 1)
     made = await store.load_flow(-100, opened.id)
     assert made is not None
@@ -210,10 +211,10 @@ async def test_a_step_that_opens_a_flow_stores_it_only_when_it_wins(store: Store
     assert made.state(Tally).total == 7
     assert 0 < await store.redis.ttl(flow_key(-100, opened.id)) <= 500
     late = store.new_flow(Tally(total=8), -100, 43)
-    assert (
-        await store.advance_flow_creating(flow, 0, Tally(total=2), late, entries=[_entry(2)])
-        is None
+    lost, _late = await store.advance_flow_creating(
+        flow, 0, Tally(total=2), late, entries=[_entry(2)]
     )
+    assert lost is None
     assert await store.load_flow(-100, late.id) is None  # a lost step opens nothing
     assert [e["pool"] for e in await store.recent_rolls(-100)] == [1]
 

@@ -159,10 +159,36 @@ async def test_a_step_that_opens_a_flow_logs_once(
 
     monkeypatch.setattr(store.redis, "evalsha", again)
     async with running(store, 805) as bound:
-        moved = await bound.advance_flow_creating(flow, 0, Counted(n=1), new, entries=[entry()])
+        moved, opened = await bound.advance_flow_creating(
+            flow, 0, Counted(n=1), new, entries=[entry()]
+        )
     assert moved is not None
     assert moved.version == 1
+    assert opened == new
     assert await store.load_flow(CHAT, new.id) is not None
+    assert await logged(store) == (1, "1", "1")
+
+
+async def test_a_step_that_opens_a_flow_run_again_after_a_crash_names_the_flow_it_opened(
+    store: Store,
+) -> None:
+    """The update dies after its step is stored; run again, it draws the new flow afresh (a
+    new random id): the store answers with the flow the first run opened, and opens no other,
+    so the message's buttons name a flow that exists."""
+    flow = await store.create_flow(Counted(), CHAT, USER)
+    first = store.new_flow(Counted(n=9), CHAT, USER)
+    async with running(store, 808) as bound:
+        await bound.advance_flow_creating(flow, 0, Counted(n=1), first, entries=[entry()])
+    again = store.new_flow(Counted(n=9), CHAT, USER)
+    async with running(store, 808) as bound:  # the same update, its journal as left
+        moved, opened = await bound.advance_flow_creating(
+            flow, 0, Counted(n=1), again, entries=[entry()]
+        )
+    assert moved is not None
+    assert moved.version == 1
+    assert opened.id == first.id
+    assert opened.state(Counted).n == 9
+    assert await store.load_flow(CHAT, again.id) is None
     assert await logged(store) == (1, "1", "1")
 
 
