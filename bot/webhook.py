@@ -20,6 +20,7 @@ import json
 import logging
 import re
 import signal
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -40,6 +41,8 @@ log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 DELIVERY_KEY = web.AppKey("delivery", Delivery)
 TASKS_KEY = web.AppKey("delivery_tasks", list[asyncio.Task[None]])
+# How the app tells Telegram where it listens: called once its port is open (:func:`serve`).
+REGISTER_KEY: web.AppKey[Callable[[], Awaitable[None]]] = web.AppKey("register_webhook")
 
 
 # What a body may be before it is parsed: an update is tens of kilobytes at most (a message
@@ -141,7 +144,7 @@ def build_app(
         if left:
             log.warning("%d chat(s) still busy at shutdown: left in the inbox", left)
 
-    async def register_webhook(_: web.Application) -> None:
+    async def register_webhook() -> None:
         await bot.set_webhook(
             url=settings.webhook_url or "",
             secret_token=settings.webhook_secret.get_secret_value()
@@ -155,7 +158,9 @@ def build_app(
     # The inbox is run only after the Dispatcher's start-up, which brings the data to this
     # release's layout (table/store/legacy.py): nothing reads or writes a chat mid-move.
     app.on_startup.append(start_delivery)
-    app.on_startup.append(register_webhook)
+    # Telegram is told the URL only once the port listens (serve): told earlier, it would
+    # try the first update against a closed port and then back off before trying again.
+    app[REGISTER_KEY] = register_webhook
     return app
 
 
@@ -173,6 +178,7 @@ async def serve(
         loop.add_signal_handler(sig, stop.set)
     try:
         await site.start()
+        await app[REGISTER_KEY]()
         log.info(
             "listening on %s:%d%s",
             settings.webhook_host,

@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_dispatcher
 from bot.settings import Settings
-from bot.webhook import BODY_MAX, DEPTH_MAX, SECRET_HEADER, build_app, too_deep
+from bot.webhook import BODY_MAX, DEPTH_MAX, REGISTER_KEY, SECRET_HEADER, build_app, too_deep
 from table.store import Store
 from tests.bot.telegram_fakes import TOKEN, make_bot, text_update
 
@@ -44,6 +44,8 @@ async def test_webhook_checks_the_secret(fake_store: Store, tmp_path: Path) -> N
     bot, session = make_bot()
     app = build_app(settings, dispatcher, bot)
     async with TestClient(TestServer(app)) as client:
+        assert session.calls("setWebhook") == []  # not before the port listens
+        await app[REGISTER_KEY]()
         [set_webhook] = session.calls("setWebhook")
         assert isinstance(set_webhook, SetWebhook)
         assert set_webhook.url == "https://dice.example.org/tg/hook"
