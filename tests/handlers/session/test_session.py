@@ -100,7 +100,8 @@ async def test_a_pasted_novel_as_the_word_is_echoed_cut_short(table: Table) -> N
     await claim(table)
     await say(table, ST, "/session " + "я" * 4000)
     answer = table.session.sent[-1].text
-    assert "я" * 39 + "…»" in answer and len(answer) < 600
+    assert "я" * 39 + "…»" in answer
+    assert len(answer) < 600
 
 
 async def test_log_and_stats_of_a_session(table: Table) -> None:
