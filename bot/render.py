@@ -92,6 +92,8 @@ _DIFFICULTY_LABELS: dict[LabelSet, dict[int, LazyProxy]] = {
     },
 }
 
+# Each language by its own name, in every interface language alike: a player looks for the
+# language they read, so these are not translated (not in locales/).
 LANGUAGES: dict[str, str] = {"ru": "Русский", "en": "English"}
 
 _PROFILE_NAMES: dict[str, LazyProxy] = {
