@@ -16,7 +16,7 @@ bot's CPU per tap in a Mage round of 6 and of 20 fighters, and their ratio again
 Exit status 1 if the Mage rounds sent more than two new messages (the tracker and the attack
 panel) or a round missed a tap budget; ``--strict`` also fails when a tap takes more than three
 round-trips (docs/product.md §5).
-Run: ``.venv/bin/python bench/combat.py`` (about a minute).
+Run: ``.venv/bin/python bench/combat.py`` (about half a minute).
 """
 
 from __future__ import annotations
@@ -64,6 +64,10 @@ HANDSHAKE = re.compile(r'\] "(ping|hello|client)"', re.IGNORECASE)
 # (table/store/budget.py: the group's minute and the bot's second): counted apart, since it is
 # the price of sending at all, not of handling the tap.
 BUDGET = re.compile(r'"sdb:budget:', re.IGNORECASE)
+# An update's finishing script takes it out of the inbox: the step it belongs to is over.
+FINISHED = re.compile(r'lua\] "hdel" "sdb:inbox:[^"]*" "(?P<update>\d+)"', re.IGNORECASE)
+QUIET = 0.05  # seconds with no call and no Redis command after which a finished step is done
+SETTLE_LIMIT = 70.0  # longer than a group's minute, which may hold a reply back
 
 
 @dataclass
@@ -84,12 +88,12 @@ class Round:
         self,
         api: FakeBotApi,
         chat: FakeChat,
-        redis: RedisServer,
+        monitor: Monitor,
         cpu: Callable[[], float | None] = lambda: None,
     ) -> None:
         self.api = api
         self.chat = chat
-        self.redis = redis
+        self.monitor = monitor
         self.cpu = cpu
         self.steps: list[Step] = []
         self.answer: str | None = None  # the last tap's toast or alert
@@ -101,24 +105,36 @@ class Round:
             sum(1 for c in calls if c.method == "editMessageText"),
         )
 
-    async def _quiet(self) -> None:
-        """Until the bot has made no call for a moment: the step's edits are all in."""
-        last = -1
-        while len(self.api.calls) != last:
-            last = len(self.api.calls)
-            await asyncio.sleep(0.15)
+    async def _settled(self, first_update: int, lines_from: int) -> None:
+        """Until every update since ``first_update`` is finished — its finishing script took it
+        out of the inbox, the last thing an update does (bot/delivery.py) — and then the bot
+        has made no call and sent Redis nothing for a moment: the step's edits are all in."""
+        waiting = set(range(first_update, self.api.next_update_id))
+        for _ in range(int(SETTLE_LIMIT / QUIET)):
+            lines = self.monitor.lines[lines_from:]
+            waiting -= {int(m["update"]) for line in lines if (m := FINISHED.search(line))}
+            if not waiting:
+                break
+            await asyncio.sleep(QUIET)
+        else:
+            raise RuntimeError(f"updates {sorted(waiting)} did not finish")
+        seen = (-1, -1)
+        while seen != (len(self.api.calls), len(self.monitor.lines)):
+            seen = (len(self.api.calls), len(self.monitor.lines))
+            await asyncio.sleep(QUIET)
 
     async def measure(self, name: str, act: object, *, tap: bool) -> None:
         sent, edits = self._counts()
-        async with Monitor(self.redis.port) as monitor:
-            cpu_before = self.cpu()
-            await act  # type: ignore[misc]
-            await self._quiet()
-            cpu_after = self.cpu()
-        _client, _lua, trips, groups = count_round_trips(monitor.lines)
+        start, first_update = len(self.monitor.lines), self.api.next_update_id
+        cpu_before = self.cpu()
+        await act  # type: ignore[misc]
+        await self._settled(first_update, start)
+        cpu_after = self.cpu()
+        lines = self.monitor.lines[start:]
+        _client, _lua, trips, groups = count_round_trips(lines)
         # Only what the bot sent: the update's first step keeps it in the inbox and reserves a
         # command's reply from inside its script (lines run by Lua), in its own round-trip.
-        sent_lines = [line for line in monitor.lines if " lua]" not in line]
+        sent_lines = [line for line in lines if " lua]" not in line]
         inbox = sum(1 for line in sent_lines if INBOX_WRITE.search(line) or HANDSHAKE.search(line))
         budget = sum(1 for line in sent_lines if BUDGET.search(line))
         now_sent, now_edits = self._counts()
@@ -129,10 +145,10 @@ class Round:
         self.steps.append(step)
 
     async def say(self, user: FakeUser, text: str) -> None:
-        """A command whose answer may be an edit: waits until the bot is quiet again."""
+        """A command whose answer may be an edit: waits until the bot has finished it."""
+        start, first_update = len(self.monitor.lines), self.api.next_update_id
         self.api.send_text(self.chat, user, text)
-        await asyncio.sleep(0.1)
-        await self._quiet()
+        await self._settled(first_update, start)
 
     async def press(self, user: FakeUser, message: ChatMessage, label: str) -> None:
         data = next(b["callback_data"] for b in message.buttons if label in b["text"])
@@ -240,13 +256,13 @@ async def attack_round(
             tally.taps += 1
 
 
-async def play(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], list[RoundTally]]:
+async def play(api: FakeBotApi, monitor: Monitor) -> tuple[list[Step], list[RoundTally]]:
     master = api.add_user("Мастер", language_code="ru")
     names = ("Аня", "Борис", "Вера", "Глеб")
     players = {n: api.add_user(n, language_code="ru") for n in names}
     chat = api.add_group("Бенчмарк боя", owner=master, members=list(players.values()))
     chat.bot_is_admin = True
-    game = Round(api, chat, redis)
+    game = Round(api, chat, monitor)
     traits = "ловкость 3 смекалка 2 драка 2 сила 2 выносливость 3 уклонение 2 сила воли 4"
     for user in players.values():
         await game.say(user, f"/set {traits}")
@@ -274,7 +290,7 @@ async def play(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], list[Ro
 
 
 async def play_size(
-    api: FakeBotApi, redis: RedisServer, cpu: Callable[[], float | None], size: int
+    api: FakeBotApi, monitor: Monitor, cpu: Callable[[], float | None], size: int
 ) -> list[Step]:
     """A Mage round of ``size`` fighters in a chat of its own — four players and the rest
     NPCs, seated as groups of copies (``/init npc Гуль x8``) — with «Заявки», every
@@ -285,7 +301,7 @@ async def play_size(
     players = {n: api.add_user(n, language_code="ru") for n in names}
     chat = api.add_group(f"Бой на {size}", owner=master, members=list(players.values()))
     chat.bot_is_admin = True
-    game = Round(api, chat, redis, cpu)
+    game = Round(api, chat, monitor, cpu)
     traits = "ловкость 3 смекалка 2 драка 2 сила 2 выносливость 3 уклонение 2 сила воли 4"
     for user in players.values():
         await game.say(user, f"/set {traits}")
@@ -387,7 +403,7 @@ def d6_up(text: str) -> str:
     raise LookupError("nobody is up")
 
 
-async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], RoundTally]:
+async def play_d6(api: FakeBotApi, monitor: Monitor) -> tuple[list[Step], RoundTally]:
     """A d6 round of six (docs/rules.md §D.9): four players and two NPCs with powers on their
     sheets; whoever is up presses «⚔️ Атака» and a target (the attack rolls from the sheet),
     the target answers with «🛡 Защита» (the chance and the slowness from the sheet and the
@@ -398,7 +414,7 @@ async def play_d6(api: FakeBotApi, redis: RedisServer) -> tuple[list[Step], Roun
     players = {n: api.add_user(n, language_code="ru") for n in names}
     chat = api.add_group("Бенчмарк д6", owner=master, members=list(players.values()))
     chat.bot_is_admin = True
-    game = Round(api, chat, redis)
+    game = Round(api, chat, monitor)
     await game.say(master, "/rules d6")
     await game.say(master, "/st")
     for user in players.values():
@@ -487,11 +503,11 @@ async def main(arguments: list[str]) -> int:
                     30,
                     what="polling",
                 )
-                steps, rounds = await play(api, redis)
-                d6_steps, d6_round = await play_d6(api, redis)
-                by_size = {
-                    size: await play_size(api, redis, cpu_clock(process), size) for size in SIZES
-                }
+                async with Monitor(redis.port) as monitor:
+                    steps, rounds = await play(api, monitor)
+                    d6_steps, d6_round = await play_d6(api, monitor)
+                    clock = cpu_clock(process)
+                    by_size = {size: await play_size(api, monitor, clock, size) for size in SIZES}
             finally:
                 await process.stop()
                 await redis.stop()

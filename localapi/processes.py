@@ -310,6 +310,15 @@ class RedisServer:
         await end_process(process, grace=patient(5.0))
 
 
+def bot_environment() -> dict[str, str]:
+    """What a test's bot starts with before the test's own settings: this process's
+    environment without the bot's settings (the bot must see only what the test gives it,
+    not the developer's own), unbuffered, with the repository on its path."""
+    inherited = {k: v for k, v in os.environ.items() if k not in _BOT_SETTINGS}
+    python_path = os.pathsep.join(p for p in (str(REPO_ROOT), inherited.get("PYTHONPATH", "")) if p)
+    return {**inherited, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path}
+
+
 class BotProcess:
     """The real bot, ``python -m bot``, configured only through its environment
     (docs/product.md §4).
@@ -341,12 +350,7 @@ class BotProcess:
         return _tail(self.log_path, lines)
 
     def _environment(self) -> dict[str, str]:
-        # The bot must see only what the test gives it, not the developer's own settings.
-        inherited = {k: v for k, v in os.environ.items() if k not in _BOT_SETTINGS}
-        python_path = os.pathsep.join(
-            p for p in (str(REPO_ROOT), inherited.get("PYTHONPATH", "")) if p
-        )
-        return {**inherited, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path, **self.env}
+        return {**bot_environment(), **self.env}
 
     def command_line(self, arguments: Sequence[str]) -> list[str]:
         """What follows ``python``: the bot's module and the test's arguments."""

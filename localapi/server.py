@@ -1410,6 +1410,12 @@ class FakeBotApi:
             self.chats[user.id] = chat
         return chat
 
+    @property
+    def next_update_id(self) -> int:
+        """The id the next update will get: the updates a step caused are those from the id
+        read before it up to this one read after it."""
+        return self._next_update_id
+
     def enqueue_update(self, kind: str, payload: JsonDict) -> JsonDict:
         update = {"update_id": self._next_update_id, kind: payload}
         self._next_update_id += 1

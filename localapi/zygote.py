@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -275,12 +276,6 @@ class _Zygote:
         self.ok = stdout is not None and stdout.readline().strip() == b"ready"
         self.ready.set()
 
-    def serves(self, environment: Mapping[str, str]) -> bool:
-        """Whether a child of this zygote starts as ``python`` would with ``environment``:
-        the interpreter's own settings (PYTHON*) were read when the zygote started. Where
-        compiled modules are kept and whether output is buffered change nothing a test sees."""
-        return _interpreter(environment) == _interpreter(self.environment)
-
     def close(self) -> None:
         if self.process.stdin is not None:
             with contextlib.suppress(OSError):
@@ -295,7 +290,68 @@ class _Zygote:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-_zygote: _Zygote | None = None
+# One zygote per set of interpreter settings the test process starts bots with (the tests'
+# PYTHONPATH may or may not carry what the caller's own has); a few at most.
+_zygotes: dict[tuple[tuple[str, str], ...], _Zygote] = {}
+MAX_ZYGOTES = 3
+# Set by the test run's first process for the processes it starts (pytest-xdist's workers):
+# the socket of a zygote they all share and the interpreter settings it serves, so the run
+# warms one interpreter rather than one per worker.
+SHARED_SETTING = "TEST_ZYGOTE"
+_shared: _Zygote | None = None
+
+
+def start_shared(environment: Mapping[str, str]) -> _Zygote | None:
+    """Start the zygote this process's children (the test workers) fork their bots from, for
+    bots started with ``environment``'s interpreter settings; it ends with this process.
+    None when forking is switched off."""
+    global _shared
+    if os.environ.get(FORK_SETTING, "1") == "0":
+        return None
+    if _shared is None:
+        _shared = _Zygote(environment)
+        shared = {"path": _shared.path, "interpreter": _interpreter(environment)}
+        os.environ[SHARED_SETTING] = json.dumps(shared)
+    return _shared
+
+
+def _shared_path(interpreter: dict[str, str]) -> str | None:
+    """The shared zygote's socket when it serves these interpreter settings."""
+    try:
+        shared = json.loads(os.environ.get(SHARED_SETTING, ""))
+    except ValueError:
+        return None
+    if not isinstance(shared, dict) or shared.get("interpreter") != interpreter:
+        return None
+    path = shared.get("path")
+    return path if isinstance(path, str) else None
+
+
+async def _connected(path: str, wait: float) -> socket.socket | None:
+    """A connection to the zygote at ``path``; the shared one may still be warming up (its
+    socket is made once its imports are done), so it is tried again for up to ``wait``
+    seconds. None when there is none."""
+    deadline = time.monotonic() + wait
+    while True:
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            connection.connect(path)
+        except (FileNotFoundError, ConnectionRefusedError):
+            connection.close()
+            if time.monotonic() > deadline:
+                return None
+            await asyncio.sleep(0.05)
+        except OSError:
+            connection.close()
+            return None
+        else:
+            return connection
+
+
+def _named(interpreter: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(interpreter.items()))
+
+
 _INERT = {"PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"}
 
 
@@ -313,25 +369,33 @@ async def fork(
     stderr: int | None = None,
 ) -> Forked | None:
     """``python ARGV`` as a child of the zygote, writing to the descriptors ``stdout`` and
-    ``stderr`` (by default the same); None when
-    it cannot be (forking switched off, another interpreter setting, no zygote): then the
-    caller starts the process itself."""
-    global _zygote
+    ``stderr`` (by default the same); None when it cannot be (forking switched off, too many
+    sets of interpreter settings, no zygote): then the caller starts the process itself. The
+    interpreter reads its own settings (PYTHON*) once, at start, so a zygote serves only the
+    settings it was started with; where compiled modules are kept and whether output is
+    buffered change nothing a test sees."""
     if os.environ.get(FORK_SETTING, "1") == "0":
         return None
-    if _zygote is None:
-        _zygote = _Zygote(environment)
-    zygote = _zygote
-    if not zygote.serves(environment):
-        return None
     loop = asyncio.get_running_loop()
-    if not await loop.run_in_executor(None, zygote.ready.wait, patient(60.0)) or not zygote.ok:
+    interpreter = _interpreter(environment)
+    path = _shared_path(interpreter)
+    if path is None:
+        zygote = _zygotes.get(_named(interpreter))
+        if zygote is None:
+            if len(_zygotes) >= MAX_ZYGOTES:
+                return None
+            zygote = _zygotes[_named(interpreter)] = _Zygote(environment)
+        if not await loop.run_in_executor(None, zygote.ready.wait, patient(60.0)) or not zygote.ok:
+            return None
+        path, wait = zygote.path, 0.0
+    else:
+        wait = patient(60.0)
+    connection = await _connected(path, wait)
+    if connection is None:
         return None
     request = json.dumps({"argv": list(argv), "env": dict(environment), "cwd": str(cwd)})
     output = array.array("i", [stdout, stdout if stderr is None else stderr])
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.connect(zygote.path)
         connection.sendmsg(
             [request.encode() + b"\n"],
             [(socket.SOL_SOCKET, socket.SCM_RIGHTS, output)],

@@ -96,6 +96,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(50_000, 20, 20)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist the run's first process starts the zygote every worker forks its
+    test bots from (localapi/zygote.py): one warm interpreter for the run, not one per worker.
+    Started before the workers, it warms up while they collect the tests."""
+    workers = getattr(config.option, "numprocesses", None)
+    if not hasattr(config, "workerinput") and isinstance(workers, int) and workers > 0:
+        from localapi import zygote
+        from localapi.processes import bot_environment
+
+        zygote.start_shared(bot_environment())
+
+
 def pytest_report_header() -> str:
     return f"waits: the idle machine's limits times {timeout_scale():g} ({SCALE_ENV})"
 
@@ -111,8 +123,36 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         def _split_scope(self, nodeid: str) -> str:
             return work_unit(nodeid)
 
+        def _assign_work_unit(self, node: Any) -> None:
+            """The next unit in order, unless the workers already waiting on processes fill
+            their share (:func:`waiting_slots`): then the next unit that computes, so the
+            cores are not left idle while every worker waits on a bot or a clock."""
+            waiting = sum(
+                1
+                for units in self.assigned_work.values()
+                for unit, tests in units.items()
+                if is_waiting(unit) and not all(tests.values())
+            )
+            if waiting >= waiting_slots(len(self.nodes)):
+                busy = next((unit for unit in self.workqueue if not is_waiting(unit)), None)
+                if busy is not None:
+                    self.workqueue.move_to_end(busy, last=False)
+            super()._assign_work_unit(node)
+
     config.option.loadscopereorder = False
     return ByWorkUnit(config, log)
+
+
+def is_waiting(unit: str) -> bool:
+    """An end-to-end unit: its worker spends most of its time waiting on the processes it
+    started (a bot's replies, Telegram's minute, an outage played out)."""
+    return unit.startswith("tests/e2e/")
+
+
+def waiting_slots(workers: int) -> int:
+    """How many workers may wait on end-to-end units at once: half of them, so the others
+    keep the cores busy with the units that compute."""
+    return max(1, workers // 2)
 
 
 # End-to-end files whose every test starts processes of its own (``bot_process``): nothing
@@ -144,13 +184,28 @@ LONG_FILES = (
 )
 
 
+# End-to-end tests that wait longest (Telegram's minute in a group, an outage played out, a
+# benchmark's rounds): started first among the waiting units, so none of them is left to run
+# alone at the end while the other workers are done.
+LONGEST_WAITS = (
+    "tests/e2e/test_scale_e2e.py::test_a_replica_killed_mid_burst_under_flood_control",
+    "tests/e2e/test_bench_combat_smoke.py",
+    "tests/e2e/test_faults_e2e.py::test_redis_out_of_memory_for_ten_seconds",
+    "tests/e2e/test_faults_e2e.py::test_a_cluster_s_inbox_primary_killed_mid_burst",
+    "tests/e2e/test_faults_e2e.py::test_a_burst_survives_a_cluster_primary_down",
+    "tests/e2e/test_faults_e2e.py::test_a_refused_result_is_sent_later",
+    "tests/e2e/test_bench_smoke.py",
+    "tests/e2e/test_bench_startup_smoke.py",
+)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The shared world's end-to-end tests first (tests/e2e/conftest.py), then the other
-    end-to-end work units taken turn about with the long files' tests (the longest file
-    first), then the rest in their order. An end-to-end test mostly waits on its processes
-    and a long one keeps a core busy: taken turn about, the workers keep both cores at work
-    instead of all waiting on bots at the start and all computing at the end."""
+    end-to-end units, the longest waits first (:data:`LONGEST_WAITS`), then the long files'
+    tests (the longest file first), then the rest in their order. The scheduler
+    (:func:`pytest_xdist_make_scheduler`) takes a unit that computes ahead of its turn when
+    enough workers already wait on end-to-end units."""
     rank = {path: n for n, path in enumerate(LONG_FILES)}
     root = config.rootpath
 
@@ -158,27 +213,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
         return rank.get(path)
 
+    def wait_rank(item: pytest.Item) -> int:
+        found = (n for n, prefix in enumerate(LONGEST_WAITS) if item.nodeid.startswith(prefix))
+        return next(found, len(LONGEST_WAITS))
+
     shared = [i for i in items if "shared_world" in getattr(i, "fixturenames", ())]
     e2e = [i for i in items if "/tests/e2e/" in i.path.as_posix() and i not in shared]
+    e2e.sort(key=wait_rank)  # stable: a file's tests stay together and in order
     long = sorted((i for i in items if long_rank(i) is not None), key=lambda i: long_rank(i) or 0)
     placed = {id(i) for i in (*shared, *e2e, *long)}
-    waiting = _by_unit(e2e)
-    busy = _by_unit(long)
-    mixed = [
-        item
-        for n in range(max(len(waiting), len(busy)))
-        for unit in (waiting[n : n + 1] + busy[n : n + 1])
-        for item in unit
-    ]
-    items[:] = [*shared, *mixed, *(i for i in items if id(i) not in placed)]
-
-
-def _by_unit(items: list[pytest.Item]) -> list[list[pytest.Item]]:
-    """``items`` grouped by work unit (:func:`work_unit`), in the order each unit first shows."""
-    units: dict[str, list[pytest.Item]] = {}
-    for item in items:
-        units.setdefault(work_unit(item.nodeid), []).append(item)
-    return list(units.values())
+    items[:] = [*shared, *e2e, *long, *(i for i in items if id(i) not in placed)]
 
 
 def work_unit(nodeid: str) -> str:

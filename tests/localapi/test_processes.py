@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 
 from localapi import patience, zygote
-from localapi.processes import BotProcess, RedisServer, redis_server_binary, run_to_end
+from localapi.processes import (
+    REPO_ROOT,
+    BotProcess,
+    RedisServer,
+    bot_environment,
+    redis_server_binary,
+    run_to_end,
+)
 from localapi.server import FakeBotApi
 from tests.e2e import conftest as e2e
 
@@ -160,3 +167,49 @@ async def test_without_forking_the_bot_is_started_as_python_m_bot(
     assert process.process is not None
     assert not isinstance(process.process, zygote.Forked)
     assert await process.process.wait() == 2
+
+
+async def test_bots_started_with_other_interpreter_settings_are_forked_too(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A test may start its bot with a PYTHONPATH of its own (the start-up tests do): that bot
+    comes from a zygote started with those settings, and the usual ones still from theirs."""
+    monkeypatch.delenv(zygote.FORK_SETTING, raising=False)
+    usual = BotProcess({}, tmp_path / "usual.log")
+    await usual.start()
+    other = BotProcess({"PYTHONPATH": f"{REPO_ROOT}{os.pathsep}{tmp_path}"}, tmp_path / "o.log")
+    await other.start()
+    assert isinstance(usual.process, zygote.Forked)
+    assert isinstance(other.process, zygote.Forked)
+    assert await usual.process.wait() == 2
+    assert await other.process.wait() == 2
+    assert "BOT_TOKEN is required" in other.log_tail()
+
+
+async def test_the_bots_of_every_worker_come_from_the_run_s_one_zygote(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The run's first process starts one zygote and its workers fork from it: a worker's bot
+    is that zygote's child, and is the real bot all the same."""
+    monkeypatch.delenv(zygote.FORK_SETTING, raising=False)
+    monkeypatch.delenv(zygote.SHARED_SETTING, raising=False)
+    monkeypatch.setattr(zygote, "_shared", None)
+    shared = zygote.start_shared(bot_environment())
+    assert shared is not None
+    try:
+        process = BotProcess(
+            {"BOT_TOKEN": "123:abc", "TELEGRAM_API_URL": "http://127.0.0.1:9"},
+            tmp_path / "bot.log",
+        )
+        await process.start()
+        assert isinstance(process.process, zygote.Forked)
+        assert parent_of(process.process.pid) == shared.process.pid
+        await process.kill()
+        assert process.process.returncode == -9
+    finally:
+        shared.close()
+
+
+def parent_of(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
