@@ -205,7 +205,8 @@ def main() -> None:
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
-# The test's side: one zygote per test process, started by the first bot it forks.
+# The test's side: the run's shared zygote (:func:`start_shared`), or else one per test process and
+# set of interpreter settings, started by the first bot it forks.
 
 FORK_SETTING = "TEST_FORK_BOT"  # "0": every bot is started by exec, as ``python -m bot``
 REPO_ROOT = Path(__file__).resolve().parents[1]
