@@ -58,6 +58,7 @@ from aiogram.types import (
     User,
 )
 from aiogram.utils.i18n import I18n
+from fakeredis import FakeAsyncRedis, FakeServer
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
@@ -330,6 +331,76 @@ async def open_scenes(i18n: I18n, scenes: list[Scene], seed: int = 7) -> Table:
     table = make_table(fresh_store(), i18n, seed)
     for scene in scenes:
         await play(table, scene, CAST)
+    return table
+
+
+@dataclass
+class Played:
+    """A scene's table as its play left it — Redis's keys, what the bot sent and drew, the
+    die's state, the next update's and message's numbers — to be set again at a fresh table.
+    A scene plays the same every time (the die is seeded) but for the ids drawn from the
+    operating system (flows, hidden rolls), so its snapshot is one of its plays."""
+
+    keys: dict[Any, tuple[Any, int]]  # each key: what DUMP gave and its PTTL
+    calls: list[Any]
+    admins: set[int]
+    next_message_id: int
+    messages: list[Message]
+    keyboards: dict[int, Any]
+    rng: Any
+    update_id: int
+    message_id: int
+
+    @classmethod
+    async def of(cls, table: Table, raw: FakeAsyncRedis) -> Played:
+        keys = {key: (await raw.dump(key), await raw.pttl(key)) for key in await raw.keys("*")}
+        session = table.session
+        return cls(
+            keys,
+            list(session.calls),
+            set(session.admins),
+            session.next_message_id,
+            list(session.messages),
+            dict(session.keyboards),
+            table.rng.getstate(),
+            table.update_id,
+            table.message_id,
+        )
+
+    async def table(self, i18n: I18n) -> Table:
+        server = FakeServer()
+        raw = FakeAsyncRedis(server=server)
+        for key, (dumped, ttl) in self.keys.items():
+            await raw.restore(key, max(ttl, 0), dumped)
+        await raw.aclose()
+        table = make_table(Store(FakeAsyncRedis(server=server, decode_responses=True)), i18n)
+        session = table.session
+        session.calls[:] = self.calls
+        session.admins |= self.admins
+        session.next_message_id = self.next_message_id
+        session.messages[:] = self.messages
+        session.keyboards.update(self.keyboards)
+        table.rng.setstate(self.rng)
+        table.update_id, table.message_id = self.update_id, self.message_id
+        return table
+
+
+_PLAYED: dict[int, Played] = {}
+
+
+async def scene_table(i18n: I18n, scene: Scene) -> Table:
+    """``open_scenes(i18n, [scene])``, played once per test process and set again from its
+    snapshot after that (:class:`Played`): the tap properties draw a dozen examples of each
+    scene, and playing it again each time was most of their time."""
+    played = _PLAYED.get(id(scene))  # the scenes are the module's own, alive for the run
+    if played is not None:
+        return await played.table(i18n)
+    server = FakeServer()
+    table = make_table(Store(FakeAsyncRedis(server=server, decode_responses=True)), i18n)
+    await play(table, scene, CAST)
+    raw = FakeAsyncRedis(server=server)
+    _PLAYED[id(scene)] = await Played.of(table, raw)
+    await raw.aclose()
     return table
 
 
@@ -725,7 +796,7 @@ def test_any_tap_on_any_feature_is_answered_once_and_a_refusal_changes_nothing(
     user = data.draw(tappers, label="user")
 
     async def scenario() -> None:
-        table = await open_scenes(i18n, [scene])
+        table = await scene_table(i18n, scene)
         seen = drawn_buttons(table)
         with watching() as watch:
             for index, who in walk:  # real presses first: later screens, stale buttons
