@@ -7,6 +7,7 @@ import pytest
 
 from rules.errors import RulesInputError
 from rules.sheet import Sheet, SheetSystem, set_willpower, spend_willpower
+from table.scope import Campaign
 from table.store import PLAYS_CAP, Begun, LogEntry, SheetSpend, Store, UpdateRef
 
 SEED = bytes(32)
@@ -66,12 +67,13 @@ async def test_an_update_that_rolled_in_a_group_makes_it_the_players_campaign(
             UpdateRef(7, 10 + n, chat, chat, "me"), force=False, seed=SEED
         )
         assert status is Begun.GO
-        await store.finish_update(7, 10 + n, chat, "me", played=(ANNA, chat, f"Game {n}"))
+        played = (ANNA, Campaign(chat), f"Game {n}")
+        await store.finish_update(7, 10 + n, chat, "me", played=played)
     last, groups = await store.plays(ANNA)
-    assert last == CAMPAIGN - PLAYS_CAP - 2
+    assert last == Campaign(CAMPAIGN - PLAYS_CAP - 2)
     assert groups[last] == f"Game {PLAYS_CAP + 2}"
     assert len(groups) <= PLAYS_CAP
-    assert await store.choose_play(ANNA, CAMPAIGN - 999) is False
+    assert await store.choose_play(ANNA, Campaign(CAMPAIGN - 999)) is False
     older = next(chat for chat in groups if chat != last)
     assert await store.choose_play(ANNA, older) is True
     assert (await store.plays(ANNA))[0] == older
