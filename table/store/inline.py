@@ -3,10 +3,10 @@
 An inline answer is prepared before anyone sees it, so it never holds dice: it holds an
 *offer* (``sdb:offer:{HOME}:ID``, a hash with the offer's JSON and, once rolled, the text of
 its result), and the first press of its «🎲 Бросить» by its sender rolls it. HOME is the
-campaign whose sheet, log and statistics the roll belongs to — a group's own game or a forum
-topic (:class:`table.scope.Campaign`, its ``key``), or the sender's own id when they have
-played in no group yet — so the press's one transaction — the offer marked rolled, the
-Willpower or luck off the sheet, the log line — stays in that campaign's slot of a Redis
+campaign whose sheet, log and statistics the roll belongs to (a group's own game or a forum
+topic: :class:`table.scope.Campaign`, its ``key``), or the sender's own id when they have
+played in no group yet. So the press's one transaction (the offer marked rolled, the
+Willpower or luck off the sheet, the log line) stays in that campaign's slot of a Redis
 Cluster. An inline update has no chat and is journaled under its sender
 (:mod:`table.store.updates`), another slot: the offer's own compare-and-set is what makes a
 press apply once, however often it is delivered or pressed, the way hidden rolls from a

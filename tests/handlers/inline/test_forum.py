@@ -204,3 +204,17 @@ async def test_what_the_release_before_topics_left_rolls_in_the_chats_own_game(
     table.chat = Chat(id=ANNA.id, type="private")
     await table.say(ANNA, "/inline")
     assert "«Хроника»" in table.session.sent[-1].text
+
+
+async def test_a_topic_plays_its_own_game_inline(table: Table) -> None:
+    """«Тёмные века» plays the d6 game while the forum's General plays Mage: an inline roll
+    of a player who last rolled there is a chance of d6, in that topic's log."""
+    table.chat = FORUM
+    await table.store.update_chat(DARK, profile="d6")
+    await say_in(table, DARK, ANNA, "/r 3")
+    answer = await ask(table, ANNA, "4 2")
+    assert "4к6" in answer.results[0].title
+    table.rng = Dealt(6, 5, 2, 1)
+    await press(table, ANNA, roll_data(answer))
+    assert len(await logged(table, DARK)) == 2
+    assert await logged(table, GENERAL) == []
