@@ -300,6 +300,8 @@ class StateMiddleware(BaseMiddleware):
         _inject(data, event, chat_settings, journal, scope)
         renew = LockRenewal(store, bot.id, scope, token)
         box = _outbox(event, store, chat, journal, data, unrecorded)
+        data["outbox"], data["journal"] = box, journal  # what ErrorMiddleware tells by
+        scoped = update_scope_of(event, data, prefetch)
 
         async def finish() -> None:
             """Done, whether its handler returned or failed for good: what it sent, whom
@@ -311,13 +313,11 @@ class StateMiddleware(BaseMiddleware):
                     scope,
                     token,
                     sent=box.sent() if box is not None else None,
-                    played=played_in(chat, user, journal),
+                    played=played_in(chat, user, journal, scoped.campaign),
                     about=box.about if box is not None else None,
                     lease=journal.lease,
                 )
 
-        data["outbox"], data["journal"] = box, journal  # what ErrorMiddleware tells by
-        scoped = update_scope_of(event, data, prefetch)
         try:
             with client_faults():
                 result = await _in_scope(handler, event, data, scoped)
@@ -548,17 +548,21 @@ class LockRenewal:
 
 
 def played_in(
-    chat: Chat | None, user: User | None, journal: Journal
-) -> tuple[int, int, str] | None:
-    """(player, group, title) when a person's update rolled in a group (a log line written):
-    that group becomes the campaign their inline rolls belong to (table/store/inline.py), in
-    the update's finishing script. A refused command or tap changes nothing, and an
-    anonymous admin speaks as the group's bot account and plays nowhere."""
+    chat: Chat | None, user: User | None, journal: Journal, campaign: Campaign | None
+) -> tuple[int, Campaign, str] | None:
+    """(player, campaign, its title) when a person's update rolled in a group (a log line
+    written): that campaign — the group's own game, or the forum topic the update played in,
+    titled «Хроника › Маг» — becomes the one their inline rolls belong to
+    (table/store/inline.py), in the update's finishing script. A refused command or tap
+    changes nothing, and an anonymous admin speaks as the group's bot account and plays
+    nowhere."""
     if not journal.rolled or chat is None or user is None or user.is_bot:
         return None
     if chat.type not in ("group", "supergroup"):
         return None
-    return user.id, chat.id, chat.title or ""
+    if campaign is None or campaign.chat_id != chat.id:
+        campaign = Campaign(chat.id)
+    return user.id, campaign, campaign.titled(chat.title or "")
 
 
 def reply_windows(update: Update, chat: Chat | None) -> list[Window]:

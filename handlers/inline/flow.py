@@ -13,19 +13,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from table.parsing import D6Arguments, RollArguments
+from table.scope import Campaign
 
 RECENT_MAX = 4  # recent pools offered to an empty query
 
 
 class Offer(BaseModel):
-    """A roll offered to ``user_id`` for the chat ``home`` (their campaign, or their own id
-    when they have played in no group); ``campaign`` is its title as shown."""
+    """A roll offered to ``user_id`` for the chat ``home`` and its forum topic ``thread``
+    (None: the chat's own game) — their campaign, or their own id when they have played in
+    no group; ``campaign`` is its title as shown. An offer of the release before topics has
+    no ``thread``: the chat's own game."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     user_id: int
     name: str
     home: int
+    thread: int | None = None
     campaign: str | None = None
     system: Literal["d10", "d6"] = "d10"
     # d10 (§A.2–A.8): a typed pool or the sheet's traits, with dice added or taken
@@ -41,6 +45,11 @@ class Offer(BaseModel):
     required: int = 1
     weakness: bool = False
     luck: int = 0
+
+    @property
+    def place(self) -> Campaign:
+        """The campaign whose sheet, log and offer key the roll belongs to."""
+        return Campaign(self.home, self.thread)
 
 
 def d10_offer(base: Offer, args: RollArguments) -> Offer:

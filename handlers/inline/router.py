@@ -11,8 +11,9 @@ Willpower or luck off the sheet and writes the campaign's log line; then it edit
 by its ``inline_message_id``. Anyone else's press gets a toast; a second press, a second copy
 of the same offer or a re-run of the update shows the stored result and rolls nothing.
 
-The sheet and the log are those of the campaign the player last used the bot in (or chose
-with ``/inline`` in the private chat); with none, typed pools roll for the player alone.
+The sheet and the log are those of the campaign the player last rolled in — a group's own
+game, or the forum topic they played in — or the one they chose with ``/inline`` in the
+private chat; with none, typed pools roll for the player alone.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from rules.errors import RulesInputError
 from rules.profiles import GameSystem, Profile
 from rules.sheet import Sheet
 from table.parsing import ArgumentsError, Problem, parse_d6_arguments, parse_roll_arguments
+from table.scope import Campaign
 from table.store import LOG_CAP, LogEntry, SheetSpend, Store
 from table.store.inline import new_offer_id
 
@@ -71,11 +73,12 @@ class Refused(Exception):
 
 
 @dataclass(frozen=True)
-class Campaign:
-    """Where the player's inline rolls belong: the chat (``home``) whose sheet, log and
-    rules they use, its title (None: no group yet, the player's own id), its profile."""
+class Home:
+    """Where the player's inline rolls belong: the campaign (``home``: a group's own game or
+    a forum topic) whose sheet, log and rules they use, its title (None: no group yet, the
+    player's own id), its profile."""
 
-    home: int
+    home: Campaign
     title: str | None
     profile: Profile
 
@@ -84,11 +87,11 @@ class Campaign:
         return self.profile.system is GameSystem.D6
 
 
-async def _campaign(store: Store, user_id: int) -> Campaign:
-    last, groups = await store.plays(user_id)
-    home = last if last is not None else user_id
+async def _home(store: Store, user_id: int) -> Home:
+    last, played = await store.plays(user_id)
+    home = last if last is not None else Campaign(user_id)
     profile = chat_profile(await store.load_chat(home))
-    return Campaign(home, groups.get(last) if last is not None else None, profile)
+    return Home(home, played.get(last) if last is not None else None, profile)
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ async def _d10_pool(
     store: Store, offer: Offer, profile: Profile
 ) -> tuple[rolling.Pool, Difficulty]:
     """The pool and difficulty of the offer on the sheet as it is now (§A.2, §B.8, §B.9)."""
-    who = rolling.Roller(offer.home, offer.user_id, offer.name)
+    who = rolling.Roller(offer.place, offer.user_id, offer.name)
     try:
         pool = await rolling.resolve_pool(
             store,
@@ -133,7 +136,7 @@ async def _d10_pool(
 
 
 async def _d6_pool(store: Store, offer: Offer, profile: Profile) -> rolling.D6Pool:
-    who = rolling.Roller(offer.home, offer.user_id, offer.name)
+    who = rolling.Roller(offer.place, offer.user_id, offer.name)
     try:
         ask = rolling.D6Ask(
             chance=offer.chance,
@@ -168,7 +171,7 @@ async def _offered(store: Store, offer: Offer, profile: Profile) -> Offered:
     return Offered(offer, title, pool.source, view.odds_line(odds.success, odds.botch))
 
 
-def _typed(line: str, base: Offer, campaign: Campaign) -> Offer:
+def _typed(line: str, base: Offer, campaign: Home) -> Offer:
     """The typed line as an offer; :class:`Refused` says what is wrong with it."""
     if len(line) > QUERY_MAX:
         raise Refused(render.problem_sentence(Problem.NOT_A_NUMBER, line[:24], campaign.profile))
@@ -198,7 +201,7 @@ def _offer_result(offered: Offered, offer_id: str) -> InlineQueryResultArticle:
         title=render.plain(offered.title),
         description=view.description(offered.odds, offered.source, offer.campaign),
         input_message_content=InputTextMessageContent(message_text=text),
-        reply_markup=view.roll_keyboard(offer_id, offer.home),
+        reply_markup=view.roll_keyboard(offer_id, offer.place),
     )
 
 
@@ -219,8 +222,14 @@ async def offer_roll(inline_query: InlineQuery, store: Store, bot: Bot) -> None:
     user = inline_query.from_user
     me = await bot.me()
     bot_name = me.username or me.first_name
-    campaign = await _campaign(store, user.id)
-    base = Offer(user_id=user.id, name=user.first_name, home=campaign.home, campaign=campaign.title)
+    campaign = await _home(store, user.id)
+    base = Offer(
+        user_id=user.id,
+        name=user.first_name,
+        home=campaign.home.chat_id,
+        thread=campaign.home.thread_id,
+        campaign=campaign.title,
+    )
     line = " ".join(inline_query.query.split())
     offers: list[Offered] = []
     hints: list[InlineQueryResultArticle] = []
@@ -314,15 +323,17 @@ Ready = D10Ready | D6Ready | str | None
 
 async def load_ticket(pressed: runner.Pressed[InlineRollCallback]) -> Ticket | runner.Refuse:
     """The offer the button names, in the campaign it names, with what it rolled if it did;
-    nothing in the button is trusted."""
+    nothing in the button is trusted (a chat's plain id, as older buttons carry it, names its
+    own game)."""
     data = pressed.data
-    if pressed.callback.inline_message_id is None:
+    home = Campaign.from_button(data.home)
+    if pressed.callback.inline_message_id is None or home is None:
         return runner.refuse(render.invalid_button_text)
-    raw, rolled = await pressed.store.load_offer(data.home, data.offer)
+    raw, rolled = await pressed.store.load_offer(home, data.offer)
     offer = _parse_offer(raw)
-    if offer is None or offer.home != data.home:
+    if offer is None or offer.place != home:
         return runner.refuse(view.expired_text)
-    profile = chat_profile(await pressed.store.load_chat(offer.home))
+    profile = chat_profile(await pressed.store.load_chat(home))
     return Ticket(offer, rolled, profile)
 
 
@@ -367,7 +378,7 @@ def offer_step(
 
 def _d6_roll(ticket: Ticket, d6: rolling.D6Pool, rng: Rng | None) -> runner.Change[Ticket]:
     offer, profile = ticket.offer, ticket.profile
-    who = rolling.Roller(offer.home, offer.user_id, offer.name)
+    who = rolling.Roller(offer.place, offer.user_id, offer.name)
     result = rolling.roll_d6(d6.dice, required=offer.required, rng=rng, profile=profile)
     entry = rolling.d6_log_entry(offer.user_id, offer.name, d6.dice, offer.required, result)
     text = view.d6_result_text(
@@ -380,7 +391,7 @@ def _d6_roll(ticket: Ticket, d6: rolling.D6Pool, rng: Rng | None) -> runner.Chan
 def _d10_roll(ticket: Ticket, ready: D10Ready, rng: Rng | None) -> runner.Change[Ticket]:
     offer, profile = ticket.offer, ticket.profile
     pool, difficulty = ready.pool, ready.difficulty
-    who = rolling.Roller(offer.home, offer.user_id, offer.name)
+    who = rolling.Roller(offer.place, offer.user_id, offer.name)
     result = rolling.roll_d10(
         pool.dice,
         difficulty.difficulty,
@@ -420,7 +431,7 @@ async def settle(
     settling = after.settling
     assert settling is not None
     rolled_now, text = await pressed.store.settle_offer(
-        after.offer.home,
+        after.offer.place,
         pressed.data.offer,
         settling.text,
         spend=settling.spend,
@@ -461,29 +472,34 @@ def _parse_offer(raw: str | None) -> Offer | None:
 
 async def inline_command(message: Message, store: Store, bot: Bot) -> None:
     """``/inline``: how to roll from any chat; in the private chat, which campaign the inline
-    rolls belong to, with a button for each of the player's groups."""
+    rolls belong to, with a button for each campaign the player rolled in (a group's own
+    game, or a forum topic named after its chat)."""
     me = await bot.me()
     bot_name = me.username or me.first_name
     user = message.from_user
     if message.chat.type != ChatType.PRIVATE or user is None:
         await message.answer(view.group_text(bot_name))
         return
-    campaign = await _campaign(store, user.id)
-    _chosen, groups = await store.plays(user.id)
+    campaign = await _home(store, user.id)
+    _chosen, played = await store.plays(user.id)
     await message.answer(
-        view.campaigns_text(campaign.title, bot_name, campaign.d6, len(groups)),
-        reply_markup=view.campaigns_keyboard(
-            sorted(groups.items(), key=lambda item: item[1]), campaign.home
-        ),
+        view.campaigns_text(campaign.title, bot_name, campaign.d6, len(played)),
+        reply_markup=view.campaigns_keyboard(_listed(played), campaign.home),
     )
+
+
+def _listed(played: dict[Campaign, str]) -> list[tuple[Campaign, str]]:
+    """The player's campaigns by title: a forum's topics side by side, after its General."""
+    return sorted(played.items(), key=lambda item: (item[1].casefold(), item[0].key))
 
 
 @dataclass(frozen=True)
 class Plays:
-    """The player's groups (id → title) and the one their inline rolls belong to now."""
+    """The player's campaigns (campaign → title) and the one their inline rolls belong to
+    now."""
 
-    chosen: int | None
-    groups: dict[int, str]
+    chosen: Campaign | None
+    groups: dict[Campaign, str]
 
 
 @dataclass(frozen=True)
@@ -507,26 +523,32 @@ async def read_naming(pressed: runner.Pressed[CampaignCallback], plays: Plays) -
     bot = pressed.context.bot
     assert bot is not None
     me = await bot.me()
-    profile = chat_profile(await pressed.store.load_chat(pressed.data.chat))
-    return Naming(me.username or me.first_name, profile.system is GameSystem.D6)
+    campaign = Campaign.from_button(pressed.data.campaign)
+    profile = (
+        chat_profile(await pressed.store.load_chat(campaign)) if campaign is not None else None
+    )
+    d6 = profile is not None and profile.system is GameSystem.D6
+    return Naming(me.username or me.first_name, d6)
 
 
 def choose_step(
     plays: Plays, data: CampaignCallback, actor: runner.Actor, seen: runner.Seen[Naming]
 ) -> runner.Deed[Plays]:
-    """One of the player's own groups only: a forged or forgotten button is invalid."""
-    title = plays.groups.get(data.chat)
-    if title is None:
+    """One of the player's own campaigns only: a forged, foreign or forgotten button is
+    invalid."""
+    campaign = Campaign.from_button(data.campaign)
+    title = plays.groups.get(campaign) if campaign is not None else None
+    if campaign is None or title is None:
         return runner.refuse(render.invalid_button_text)
     return runner.Change(
-        Plays(data.chat, plays.groups), answer=lambda: view.chosen_text(title), alert=False
+        Plays(campaign, plays.groups), answer=lambda: view.chosen_text(title), alert=False
     )
 
 
 async def choose_play(
     pressed: runner.Pressed[CampaignCallback], before: Plays, after: Plays
 ) -> Plays | None:
-    """None when the group is no longer the player's: the press runs again and says so."""
+    """None when the campaign is no longer the player's: the press runs again and says so."""
     assert after.chosen is not None
     return after if await pressed.store.choose_play(pressed.presser.id, after.chosen) else None
 
@@ -534,9 +556,8 @@ async def choose_play(
 def plays_view(plays: Plays, data: CampaignCallback, seen: runner.Seen[Naming]) -> runner.Drawn:
     chosen = plays.chosen
     title = plays.groups.get(chosen) if chosen is not None else None
-    home = chosen if chosen is not None else data.chat
     return view.campaigns_text(title, seen.read.bot_name, seen.read.d6, len(plays.groups)), (
-        view.campaigns_keyboard(sorted(plays.groups.items(), key=lambda item: item[1]), home)
+        view.campaigns_keyboard(_listed(plays.groups), chosen)
     )
 
 

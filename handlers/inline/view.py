@@ -15,14 +15,15 @@ from aiogram.utils.i18n import gettext as _
 from bot import render
 from handlers.inline.callbacks import CampaignCallback, InlineRollCallback
 from rules.profiles import Profile
+from table.scope import Campaign
 
 
 def roll_button_text() -> str:
     return _("🎲 Roll")
 
 
-def roll_keyboard(offer_id: str, home: int) -> InlineKeyboardMarkup:
-    data = InlineRollCallback(offer=offer_id, home=home).pack()
+def roll_keyboard(offer_id: str, home: Campaign) -> InlineKeyboardMarkup:
+    data = InlineRollCallback(offer=offer_id, home=home.button).pack()
     return InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text=roll_button_text(), callback_data=data)]]
     )
@@ -182,16 +183,18 @@ def campaigns_text(current: str | None, bot_name: str, d6: bool, choices: int) -
 
 
 def campaigns_keyboard(
-    campaigns: Sequence[tuple[int, str]], chosen: int | None
+    campaigns: Sequence[tuple[Campaign, str]], chosen: Campaign | None
 ) -> InlineKeyboardMarkup | None:
+    """A button for each campaign the player rolled in: a group's own game, or a forum
+    topic named after its chat («Хроника › Маг»)."""
     if len(campaigns) < 2:
         return None
     buttons = [
         InlineKeyboardButton(
-            text=render.marked(title or str(chat), chat == chosen),
-            callback_data=CampaignCallback(chat=chat).pack(),
+            text=render.marked(title or campaign.key, campaign == chosen),
+            callback_data=CampaignCallback(campaign=campaign.button).pack(),
         )
-        for chat, title in campaigns
+        for campaign, title in campaigns
     ]
     return InlineKeyboardMarkup(inline_keyboard=render.rows(buttons, 1))
 

@@ -69,8 +69,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
 - ``sdb:offer:{HOME}:ID`` — a roll offered in inline mode (``offer``: its JSON, ``rolled``:
   its result's text once pressed), in the slot of the campaign it rolls for; gone after
   ``OFFER_TTL`` (:mod:`table.store.inline`);
-- ``sdb:plays:{USER}`` — a hash of the groups a player used the bot in (``c:CHAT`` → title,
-  at most ``PLAYS_CAP``) and ``last``, the campaign of their inline rolls;
+- ``sdb:plays:{USER}`` — a hash of the campaigns a player rolled in (``c:KEY`` → title, KEY
+  a chat's id for its own game or ``chat:thread`` for a forum topic, at most ``PLAYS_CAP``)
+  and ``last``, the KEY of the campaign of their inline rolls;
 - ``sdb:about:{CHAT}`` — a sorted set of whom the bot's recent messages in the chat are
   about (score: the message id; member: «ID USER USERNAME NAME»), written as an update
   finishes, capped at ``ABOUT_CAP`` and forgotten after ``LOG_TTL`` (bot/replies.py);

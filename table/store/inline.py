@@ -3,18 +3,21 @@
 An inline answer is prepared before anyone sees it, so it never holds dice: it holds an
 *offer* (``sdb:offer:{HOME}:ID``, a hash with the offer's JSON and, once rolled, the text of
 its result), and the first press of its «🎲 Бросить» by its sender rolls it. HOME is the
-campaign whose sheet, log and statistics the roll belongs to (or the sender's own id when
-they have played in no group yet), so the press's one transaction — the offer marked
-rolled, the Willpower or luck off the sheet, the log line — stays in that chat's slot of a
-Redis Cluster. An inline update has no chat and is journaled under its sender
+campaign whose sheet, log and statistics the roll belongs to (a group's own game or a forum
+topic: :class:`table.scope.Campaign`, its ``key``), or the sender's own id when they have
+played in no group yet. So the press's one transaction (the offer marked rolled, the
+Willpower or luck off the sheet, the log line) stays in that campaign's slot of a Redis
+Cluster. An inline update has no chat and is journaled under its sender
 (:mod:`table.store.updates`), another slot: the offer's own compare-and-set is what makes a
 press apply once, however often it is delivered or pressed, the way hidden rolls from a
 private chat are stored once per number (:mod:`table.store.hidden`).
 
-``sdb:plays:{USER}`` is a hash of the groups a player used the bot in (``c:CHAT`` → title)
-and ``last``, the campaign their inline rolls belong to: written when an update of theirs
-in a group finishes (:meth:`table.store.updates.UpdateStore.finish_update`), and by their
-choice in the private chat.
+``sdb:plays:{USER}`` is a hash of the campaigns a player rolled in (``c:KEY`` → its title,
+«Хроника › Маг» for a topic) and ``last``, the KEY of the campaign their inline rolls belong
+to: written when an update of theirs in a group finishes
+(:meth:`table.store.updates.UpdateStore.finish_update`), and by their choice in the private
+chat. A chat's own game's KEY is the chat's id, so what the release before topics wrote there
+(``c:CHAT``, ``last`` = CHAT) reads as the chat's own game (General's).
 
 What a press spends is written in its offer (``spent``, and ``by``: the journal of the update
 that rolled it), in the same transaction, and the update's journal points at the offer
@@ -35,6 +38,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from rules.sheet import Sheet, new_sheet, to_json
+from table.scope import Campaign
 from table.store import journaled
 from table.store.base import CHAT_TTL, FLOW_ID_BYTES, PREFIX, log_key, sheet_key, tag
 from table.store.flows import SheetSpend
@@ -46,10 +50,10 @@ from table.store.sheets import parse_sheet
 # An offer not pressed within this is gone: its button then answers «closed». A rolled one
 # is kept as long, so a second press or a re-run of the update shows the same result.
 OFFER_TTL = 30 * 60
-PLAYS_CAP = 20  # groups remembered per player; more are forgotten, the last one kept
+PLAYS_CAP = 20  # campaigns remembered per player; more are forgotten, the last one kept
 
 
-def offer_key(home: int, offer_id: str) -> str:
+def offer_key(home: int | Campaign, offer_id: str) -> str:
     return f"{PREFIX}:offer:{tag(home)}:{offer_id}"
 
 
@@ -58,19 +62,21 @@ def plays_key(user_id: int) -> str:
     return f"{PREFIX}:plays:{tag(user_id)}"
 
 
-def offer_pointer(home: int, offer_id: str) -> str:
-    """The journal's field naming an offer its update rolled and paid for."""
+def offer_pointer(home: int | Campaign, offer_id: str) -> str:
+    """The journal's field naming an offer its update rolled and paid for (a topic's key has
+    a ``:`` of its own; an offer's id never has one)."""
     return f"of:{home}:{offer_id}"
 
 
-def pointed_offers(fields: Mapping[Any, Any]) -> list[tuple[int, str]]:
+def pointed_offers(fields: Mapping[Any, Any]) -> list[tuple[Campaign, str]]:
     """(home, offer id) of each offer a journal's fields point at."""
     found = []
     for name in fields:
         kind, _, rest = str(name).partition(":")
         home, _, offer_id = rest.rpartition(":")
-        if kind == "of" and home.lstrip("-").isdigit() and offer_id:
-            found.append((int(home), offer_id))
+        campaign = Campaign.from_key(home) if kind == "of" and offer_id else None
+        if campaign is not None:
+            found.append((campaign, offer_id))
     return found
 
 
@@ -113,8 +119,8 @@ def new_offer_id() -> str:
     return secrets.token_urlsafe(FLOW_ID_BYTES)
 
 
-# The player's last group, where a cluster keeps it apart from the update's finish.
-PLAYED = Lua("played", keys=("plays",), args=("chat", "title", "cap"), reply=as_int)
+# The player's last campaign, where a cluster keeps it apart from the update's finish.
+PLAYED = Lua("played", keys=("plays",), args=("campaign", "title", "cap"), reply=as_int)
 
 
 def _text(raw: str | bytes | None) -> str | None:
@@ -122,36 +128,36 @@ def _text(raw: str | bytes | None) -> str | None:
 
 
 class InlineStore(LogStore):
-    async def plays(self, user_id: int) -> tuple[int | None, dict[int, str]]:
-        """The campaign the player's inline rolls belong to (None: none yet) and every group
-        they played in, id → title."""
+    async def plays(self, user_id: int) -> tuple[Campaign | None, dict[Campaign, str]]:
+        """The campaign the player's inline rolls belong to (None: none yet) and every
+        campaign they played in, a group's own game or a forum topic, with its title."""
         raw = await self.redis.hgetall(plays_key(user_id))
-        groups = {
-            int(name[2:]): str(title)
+        played = {
+            campaign: str(title)
             for name, title in raw.items()
-            if str(name).startswith("c:") and str(name)[2:].lstrip("-").isdigit()
+            if str(name).startswith("c:")
+            and (campaign := Campaign.from_key(str(name)[2:])) is not None
         }
-        last = str(raw.get("last", ""))
-        chosen = int(last) if last.lstrip("-").isdigit() and int(last) in groups else None
-        return chosen, groups
+        last = Campaign.from_key(str(raw.get("last", "")))
+        return (last if last in played else None), played
 
-    async def choose_play(self, user_id: int, chat_id: int) -> bool:
-        """Make one of the player's groups the campaign of their inline rolls; False when it
-        is not one of theirs (a forged or forgotten button)."""
+    async def choose_play(self, user_id: int, campaign: Campaign) -> bool:
+        """Make one of the player's campaigns the one of their inline rolls; False when it is
+        not one of theirs (a forged or forgotten button)."""
         journaled.forget(self.scope)
         key = plays_key(user_id)
 
         async def apply(pipe: Pipeline) -> bool:
-            known = await pipe.hexists(key, f"c:{chat_id}")
+            known = await pipe.hexists(key, f"c:{campaign.key}")
             pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             if known:
-                pipe.hset(key, "last", str(chat_id))
+                pipe.hset(key, "last", campaign.key)
                 pipe.expire(key, CHAT_TTL)
             return bool(known)
 
         return await self._watched(key, apply)
 
-    async def put_offers(self, home: int, offers: Mapping[str, str]) -> None:
+    async def put_offers(self, home: int | Campaign, offers: Mapping[str, str]) -> None:
         """Keep the offers of one inline answer (id → JSON) for ``OFFER_TTL``: a re-run of
         the query makes new ones, and the unchosen ones expire unseen."""
         journaled.forget(self.scope)
@@ -163,14 +169,16 @@ class InlineStore(LogStore):
                 pipe.expire(offer_key(home, offer_id), OFFER_TTL)
             await pipe.execute()
 
-    async def load_offer(self, home: int, offer_id: str) -> tuple[str | None, str | None]:
+    async def load_offer(
+        self, home: int | Campaign, offer_id: str
+    ) -> tuple[str | None, str | None]:
         """(the offer's JSON, its result's text once rolled); (None, None) when it is gone."""
         offer, rolled = await self.redis.hmget(offer_key(home, offer_id), ["offer", "rolled"])
         return _text(offer), _text(rolled)
 
     async def settle_offer(
         self,
-        home: int,
+        home: int | Campaign,
         offer_id: str,
         result: Callable[[Sheet | None], str],
         *,
@@ -185,6 +193,7 @@ class InlineStore(LogStore):
         update, what the roll paid is written down for a drop to give back (module
         docstring)."""
         journaled.forget(self.scope)
+        home = self.at(home)  # the log line's campaign is the sheet's
         okey, skey = offer_key(home, offer_id), sheet_key(home)
         running = self.scope.journal
         by = running.key if running is not None else ""

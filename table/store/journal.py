@@ -158,7 +158,7 @@ class Journal:
     seed: bytes
     steps: dict[int, str] = field(default_factory=dict)
     taken: int = 0
-    # A roll went into the chat's log: its sender played there (table/store/inline.py).
+    # A roll went into the campaign's log: its sender played there (table/store/inline.py).
     rolled: bool = False
     # A flow's step was asked of the store (``step_mark``): with :attr:`taken`, whether the
     # update may have changed anything another message shows (bot/watchers.py).

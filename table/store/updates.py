@@ -164,7 +164,7 @@ FINISH = Lua(
         "done", "running",
     ),
     args=(
-        "token", "update", "in_inbox", "sent_message", "played_chat", "played_title",
+        "token", "update", "in_inbox", "sent_message", "played_campaign", "played_title",
         "plays_cap", "lease_member",
     ),
     arg_list="about_pairs",
@@ -342,16 +342,17 @@ class UpdateStore(StoreBase):
         token: str,
         *,
         sent: int | None = None,
-        played: tuple[int, int, str] | None = None,
+        played: tuple[int, Campaign, str] | None = None,
         about: Mapping[int, Subject] | None = None,
         lease: Lease | None = None,
     ) -> None:
         """Mark the update done (its journal shrunk to that mark), out of the inbox, the lock
         and the chat's running mark released; ``sent``: the newest message the update put in
         its chat, the floor of a later lost send's search;
-        ``played``: (sender, group, its title), the group the sender's inline rolls belong to
-        from now on (table/store/inline.py); ``about``: whom the messages it sent there are
-        about (:meth:`message_about`); ``lease``: the update's send slot reserved ahead,
+        ``played``: (sender, campaign, its title), the campaign (a group's own game or a
+        forum topic) the sender's inline rolls belong to from now on
+        (table/store/inline.py); ``about``: whom the messages it sent there are about
+        (:meth:`message_about`); ``lease``: the update's send slot reserved ahead,
         handed back unless a send took it."""
         none = none_key(scope)
         about_args: list[Any] = []
@@ -379,17 +380,21 @@ class UpdateStore(StoreBase):
         if self.cluster:  # the inbox is in a slot of its own: out of it once done
             await self.redis.hdel(inbox_key(bot_id), str(update_id))
             if played is not None:  # and so is the player's: one more command
-                user_id, chat_id, title = played
+                user_id, campaign, title = played
                 await self._played(
-                    plays=plays_key(user_id), chat=chat_id, title=title, cap=PLAYS_CAP
+                    plays=plays_key(user_id), campaign=campaign.key, title=title, cap=PLAYS_CAP
                 )
 
-    def _played_args(self, played: tuple[int, int, str] | None, none: str) -> dict[str, Any]:
-        """The sender's group for the finish's script; on a cluster a command of its own."""
+    def _played_args(self, played: tuple[int, Campaign, str] | None, none: str) -> dict[str, Any]:
+        """The sender's campaign for the finish's script; on a cluster a command of its own."""
         if played is None or self.cluster:
-            return {"plays": none, "played_chat": "", "played_title": ""}
-        user_id, chat_id, title = played
-        return {"plays": plays_key(user_id), "played_chat": chat_id, "played_title": title}
+            return {"plays": none, "played_campaign": "", "played_title": ""}
+        user_id, campaign, title = played
+        return {
+            "plays": plays_key(user_id),
+            "played_campaign": campaign.key,
+            "played_title": title,
+        }
 
     def _refund_args(self, bot_id: int, lease: Lease | None, none: str) -> dict[str, Any]:
         """The untaken send slot the finish hands back (none on a cluster: never leased)."""

@@ -9,12 +9,13 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import SendMessage, TelegramMethod
-from aiogram.types import Update
+from aiogram.types import Chat, Update, User
 
-from bot.middlewares import campaign_of, update_scope
+from bot.middlewares import campaign_of, played_in, update_scope
 from bot.scope import scoped_bot
 from bot.threads import InCampaignThread, redirected_text, thread_of
 from table.scope import Campaign, Scope
+from table.store.journal import Journal
 from tests.bot.telegram_fakes import make_bot
 from tests.handlers.stepping import speaking
 
@@ -113,3 +114,20 @@ async def test_the_middleware_files_a_send_and_falls_back_to_general_once() -> N
     with pytest.raises(TelegramBadRequest):
         await InCampaignThread()(other, bot, SendMessage(chat_id=FORUM, text="итог"))
     assert len(other.calls) == 1
+
+
+def test_a_roll_in_a_topic_makes_that_topic_the_players_inline_campaign() -> None:
+    """``played_in``: the campaign the finish records for the sender's inline rolls is the
+    update's own, titled after its chat; a chat's own game keeps the chat's title."""
+    forum = Chat(id=FORUM, type="supergroup", title="Хроника", is_forum=True)
+    anya = User(id=5, is_bot=False, first_name="Аня")
+    rolled = Journal(key="j", seed=b"s", rolled=True)
+    assert played_in(forum, anya, rolled, TOPIC) == (5, TOPIC, "Хроника › Маг")
+    assert played_in(forum, anya, rolled, Campaign(FORUM)) == (5, Campaign(FORUM), "Хроника")
+    # a campaign of another chat than the update's is not this one's: the chat's own game
+    assert played_in(forum, anya, rolled, Campaign(-5, 9)) == (5, Campaign(FORUM), "Хроника")
+    assert played_in(forum, anya, Journal(key="j", seed=b"s"), TOPIC) is None  # no roll
+    bot = User(id=6, is_bot=True, first_name="Группа")
+    assert played_in(forum, bot, rolled, TOPIC) is None  # an anonymous admin plays nowhere
+    private = Chat(id=5, type="private", first_name="Аня")
+    assert played_in(private, anya, rolled, Campaign(5)) is None

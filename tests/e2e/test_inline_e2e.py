@@ -16,7 +16,7 @@ import pytest
 
 from localapi.server import FakeBotApi
 from rules import d10, profiles
-from tests.e2e.conftest import BotLauncher
+from tests.e2e.conftest import BotLauncher, InChat, add_forum
 from tests.e2e.test_sheet_e2e import bot_process as bot_process  # the shared world's bot
 from tests.e2e.test_sheet_e2e import fake_api as fake_api  # the shared world's fake API
 
@@ -69,4 +69,38 @@ async def test_an_inline_roll_is_offered_without_dice_and_rolled_once_by_its_sen
         result.successes <= 0
     )
     assert not fake_api.unanswered_callback_queries()
+    assert not fake_api.internal_errors
+
+
+async def test_an_inline_roll_goes_to_the_forum_topic_its_sender_last_rolled_in(
+    fake_api: FakeBotApi, bot_process: BotLauncher
+) -> None:
+    """A forum's topic is a campaign of its own: the sender's last roll was in «Маг», so the
+    inline roll is offered for «Хроника › Маг» and goes to that topic's /log, not General's."""
+    anya = fake_api.add_user("Аня", language_code="ru")
+    side = fake_api.add_group("Флуд", owner=anya)
+    forum = add_forum(fake_api, "Хроника", owner=anya)
+    await bot_process.start()
+    mage = InChat(fake_api, forum, "Маг")
+    general = mage.in_topic(None)
+    await general.say(anya, "/r 4")
+    await mage.say(anya, "/r 3")
+
+    query = fake_api.inline_query(anya, "7 6", chat=side)
+    answer = await fake_api.wait_for_inline_answer(query, timeout=10)
+    first = answer.results[0]
+    assert "«Хроника › Маг»" in first["description"]
+    posted = fake_api.choose_inline_result(side, anya, query, first["id"])
+    pressed = fake_api.press(side, anya, posted, "🎲 Бросить")
+    await fake_api.wait_for_callback_answer(pressed, timeout=10)
+    await fake_api.wait_for(lambda: posted.edits == 1, timeout=10)
+    assert len(FACES_LINE.findall(posted.text)[0].split()) == 7
+    assert "Кампания «Хроника › Маг»" in posted.text
+
+    mage_log = await mage.say(anya, "/log")
+    general_log = await general.say(anya, "/log")
+    assert "7к10" in mage_log.text
+    assert "3к10" in mage_log.text
+    assert "7к10" not in general_log.text
+    assert "4к10" in general_log.text
     assert not fake_api.internal_errors

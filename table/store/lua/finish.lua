@@ -3,7 +3,7 @@
 -- needs (the seed and the writes' results were most of what an update left behind,
 -- bench/footprint.py). Those older than a redelivery can come (a day) are swept as the hash
 -- grows, and the whole hash goes with a quiet chat. Then: whom the messages it sent are about,
--- the chat's floor, the sender's group, its untaken send slot handed back, the update out of
+-- the chat's floor, the sender's campaign, its untaken send slot handed back, the update out of
 -- the inbox, its running mark and the lock released. Each of these is the same done twice.
 redis.call('DEL', KEY.journal)
 local clock = tonumber(redis.call('TIME')[1])
@@ -17,7 +17,7 @@ if redis.call('HLEN', KEY.done) % DONE_SWEEP == 0 then
   end
 end
 redis.call('EXPIRE', KEY.done, JOURNAL_TTL)
-play(KEY.plays, ARG.played_chat, ARG.played_title, ARG.plays_cap)
+play(KEY.plays, ARG.played_campaign, ARG.played_title, ARG.plays_cap)
 if ARG.lease_member ~= '' then
   redis.call('ZREM', KEY.group_budget, ARG.lease_member)
   redis.call('ZREM', KEY.bot_budget, ARG.lease_member)

@@ -1,4 +1,4 @@
--- The player's last group, on a cluster after the update's finish, whose script cannot reach
+-- The player's last campaign, on a cluster after the update's finish, whose script cannot reach
 -- the player's slot (table/store/inline.py).
-play(KEY.plays, ARG.chat, ARG.title, ARG.cap)
+play(KEY.plays, ARG.campaign, ARG.title, ARG.cap)
 return 1

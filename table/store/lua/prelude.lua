@@ -95,16 +95,17 @@ local function raise_sent(key, message)
   end
 end
 
--- Record `chat` (titled `title`) as the player's last group in `plays`; past `cap` groups
--- the others are forgotten ('' records nothing: table/store/inline.py).
-local function play(plays, chat, title, cap)
-  if chat == '' then
+-- Record `campaign` (its key: a chat's id, or `chat:thread` for a forum topic; titled
+-- `title`) as the player's last campaign in `plays`; past `cap` campaigns the others are
+-- forgotten ('' records nothing: table/store/inline.py).
+local function play(plays, campaign, title, cap)
+  if campaign == '' then
     return
   end
-  redis.call('HSET', plays, 'last', chat, 'c:' .. chat, title)
+  redis.call('HSET', plays, 'last', campaign, 'c:' .. campaign, title)
   if redis.call('HLEN', plays) > tonumber(cap) + 1 then
     for _, name in ipairs(redis.call('HKEYS', plays)) do
-      if name ~= 'last' and name ~= 'c:' .. chat then
+      if name ~= 'last' and name ~= 'c:' .. campaign then
         redis.call('HDEL', plays, name)
       end
     end

@@ -196,9 +196,9 @@ async def test_the_private_chat_chooses_the_campaign_of_inline_rolls(table: Tabl
     labels = [b.text for row in shown.reply_markup.inline_keyboard for b in row]
     assert labels == ["Chronicle", "[Side game]"]
 
-    await table.tap(ANNA, CampaignCallback(chat=-999).pack(), 1)  # not one of hers
+    await table.tap(ANNA, CampaignCallback(campaign="-999").pack(), 1)  # not one of hers
     assert last_answer(table).show_alert
-    await table.tap(ANNA, CampaignCallback(chat=chronicle.id).pack(), 1)
+    await table.tap(ANNA, CampaignCallback(campaign=str(chronicle.id)).pack(), 1)
     assert "«Chronicle»" in (last_answer(table).text or "")
     answer = await ask(table, ANNA, "7 6")
     assert "Chronicle" in (answer.results[0].description or "")

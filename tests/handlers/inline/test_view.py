@@ -7,6 +7,7 @@ from aiogram.utils.i18n import I18n
 
 from handlers.inline import view
 from rules import profiles
+from table.scope import Campaign
 from tests.handlers.views import buttons, speaking
 
 MAGE = profiles.HOUSE_MAGE
@@ -18,7 +19,8 @@ def test_the_offer_names_the_roll_its_odds_and_who_presses(i18n: I18n) -> None:
         odds = view.odds_line(0.745, 0.031)
         title = view.d10_title(7, 6, 0, True, MAGE)
         ru = view.offer_text("Аня & <к>", "7к10", SOURCE, odds, "Хро<ника>")
-        keyboard = view.roll_keyboard("OFF1", -100)
+        keyboard = view.roll_keyboard("OFF1", Campaign(-100))
+        in_topic = view.roll_keyboard("OFF1", Campaign(-100, 45, "Маг"))
     assert odds == "Успех 74,5% · провал 3,1%"
     assert title == "7к10, сложность 6 (стандартно), Сила Воли"
     assert ru.splitlines() == [
@@ -28,9 +30,10 @@ def test_the_offer_names_the_roll_its_odds_and_who_presses(i18n: I18n) -> None:
         "📖 Кампания «Хро&lt;ника&gt;»",
     ]
     assert buttons(keyboard) == [("🎲 Бросить", "inl:OFF1:-100")]
+    assert buttons(in_topic) == [("🎲 Бросить", "inl:OFF1:-100t45")]  # the topic's campaign
     with speaking(i18n, "en"):
         en = view.offer_text("Ann", "7d10", None, view.odds_line(0.5, 0.25, d6=True), None)
-        assert buttons(view.roll_keyboard("OFF1", -100)) == [("🎲 Roll", "inl:OFF1:-100")]
+        assert buttons(view.roll_keyboard("OFF1", Campaign(-100))) == [("🎲 Roll", "inl:OFF1:-100")]
         assert view.d6_title(4, 2) == "chance 4d6, measures needed: 2"
         assert view.d6_title(4, 1) == "chance 4d6"
     assert en.splitlines() == [
@@ -75,15 +78,27 @@ def test_the_private_chat_chooses_the_campaign(i18n: I18n) -> None:
         several = view.campaigns_text("Хроника", "dice_bot", False, 2)
         none = view.campaigns_text(None, "dice_bot", False, 0)
         one = view.campaigns_text("<Хроника>", "dice_bot", False, 1)
-        keyboard = view.campaigns_keyboard([(-1, "Хроника"), (-2, "")], -1)
+        keyboard = view.campaigns_keyboard(
+            [
+                (Campaign(-1), "Хроника"),
+                (Campaign(-1, 45), "Хроника › Маг"),
+                (Campaign(-2), ""),
+            ],
+            Campaign(-1, 45),
+        )
     assert several.endswith(
         "\n\nБроски из любого чата сейчас идут в кампанию «Хроника». Выберите другую:"
     )
     assert "Вы ещё не играли с ботом в группе" in none
     assert one.endswith("«&lt;Хроника&gt;».")
-    # The chosen one marked; a group with no title shows its number.
-    assert buttons(keyboard) == [("[Хроника]", "inlc:-1"), ("-2", "inlc:-2")]
-    assert view.campaigns_keyboard([(-1, "Хроника")], -1) is None  # nothing to choose
+    # The chosen one marked (a topic, apart from its forum's General); a group with no title
+    # shows its number.
+    assert buttons(keyboard) == [
+        ("Хроника", "inlc:-1"),
+        ("[Хроника › Маг]", "inlc:-1t45"),
+        ("-2", "inlc:-2"),
+    ]
+    assert view.campaigns_keyboard([(Campaign(-1), "Хроника")], Campaign(-1)) is None
     with speaking(i18n, "en"):
         assert view.campaigns_text("C", "dice_bot", True, 3).endswith(
             "Inline rolls now belong to «C». Choose another campaign:"

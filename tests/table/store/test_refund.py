@@ -21,7 +21,7 @@ from rules.sheet import (
     spend_quintessence,
     spend_willpower,
 )
-from table.scope import Scope
+from table.scope import Campaign, Scope
 from table.store import (
     Begun,
     FlowState,
@@ -33,7 +33,7 @@ from table.store import (
     inbox_key,
     journal_key,
 )
-from table.store.inline import give_back_offers, offer_pointer
+from table.store.inline import give_back_offers, offer_pointer, pointed_offers
 from table.store.journal import Dropped, Spent, give_back, spent_between
 from table.store.updates import MAX_ATTEMPTS
 from tests.table.store.scoping import bound_to
@@ -285,3 +285,43 @@ async def test_a_run_again_points_its_journal_at_the_offer_it_rolled_and_no_othe
     assert not await store.redis.hexists(other.key, pointer)
     assert await store.drop_update(BOT, 914, USER, "token") == Dropped([], wrote=False)
     assert await _campaign_willpower(store) == 5
+
+
+async def test_a_dropped_inline_roll_in_a_forum_topic_gives_back_to_the_topics_sheet(
+    store: Store,
+) -> None:
+    """The journal points at the topic's offer (its key has a ``:`` of its own), and the
+    drop gives the point back to the topic's sheet, not to General's."""
+    topic = Campaign(CAMPAIGN, 45)
+    for where in (topic, Campaign(CAMPAIGN)):
+        await store.update_sheet(where, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    await store.put_offers(topic, {"offer0000005": "{}"})
+    entry = LogEntry(user_id=USER, name="Аня", pool=3, difficulty=6, faces=(9, 5, 1))
+    async with pressing(store, 915) as bound:
+        rolled = await bound.settle_offer(
+            topic, "offer0000005", lambda _sheet: "1", spend=_spend(), entries=[entry]
+        )
+        assert rolled == (True, "1")
+    fields = await store.redis.hgetall(journal_key(BOT, 915, USER))
+    assert offer_pointer(topic, "offer0000005") == f"of:{CAMPAIGN}:45:offer0000005"
+    assert pointed_offers(fields) == [(topic, "offer0000005")]
+
+    async def willpower(where: Campaign) -> int | None:
+        sheet = await store.load_sheet(where, USER, SheetSystem.MAGE)
+        assert sheet is not None
+        return sheet.willpower_current
+
+    assert await willpower(topic) == 4
+    dropped = await store.drop_update(BOT, 915, USER, "token")
+    assert dropped == Dropped([Spent(sheet_field(), {"willpower_current": 1})], wrote=True)
+    assert (await willpower(topic), await willpower(Campaign(CAMPAIGN))) == (5, 5)
+
+
+def test_a_journal_of_the_release_before_topics_points_at_the_chats_own_offer() -> None:
+    fields = {
+        f"of:{CAMPAIGN}:offer0000006": "1",
+        f"of:{CAMPAIGN}:1:offer0000007": "1",  # General has no thread: forged
+        "of:junk:offer0000008": "1",
+        "sent:abc": "5",
+    }
+    assert pointed_offers(fields) == [(Campaign(CAMPAIGN), "offer0000006")]
