@@ -79,9 +79,6 @@ def _read_handler_signatures_once() -> None:
     handler.inspect = seen  # type: ignore[attr-defined]
 
 
-_read_handler_signatures_once()
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Everything imported and collected so far lives until the end: moved out of the
@@ -97,15 +94,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist the run's first process starts the zygote every worker forks its
-    test bots from (localapi/zygote.py): one warm interpreter for the run, not one per worker.
-    Started before the workers, it warms up while they collect the tests."""
+    """Under pytest-xdist the run's first process only hands out the tests: it starts the
+    zygote every worker forks its test bots from (localapi/zygote.py), one warm interpreter
+    for the run rather than one per worker, which warms up while the workers collect the
+    tests; and it never imports aiogram (seconds of one core). A process that runs tests
+    reads the handlers' signatures once (:func:`_read_handler_signatures_once`)."""
     workers = getattr(config.option, "numprocesses", None)
     if not hasattr(config, "workerinput") and isinstance(workers, int) and workers > 0:
         from localapi import zygote
         from localapi.processes import bot_environment
 
         zygote.start_shared(bot_environment())
+    else:
+        _read_handler_signatures_once()
 
 
 def pytest_report_header() -> str:
