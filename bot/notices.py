@@ -27,7 +27,7 @@ from redis.asyncio import Redis
 from bot.scope import scope_of
 from rules.health import DamageType
 from table.scope import Campaign
-from table.store.base import CHAT_TTL, PREFIX, tag
+from table.store.base import CHAT_TTL, PREFIX, StoreBase, tag
 from table.store.chats import ChatSettings
 from table.store.sessions import add_event
 
@@ -133,7 +133,7 @@ def sheet_words() -> str:
 
 async def storyteller_changed(
     bot: Bot,
-    redis: Redis,
+    store: StoreBase,
     message: Message,
     chat_settings: ChatSettings,
     player: tuple[int, str],
@@ -158,10 +158,10 @@ async def storyteller_changed(
         said = what()
     if chat_settings.session is not None:
         event = {"at": time.time(), "who": name, "what": re.sub(r"<[^>]+>", "", said)}
-        await add_event(redis, where or message.chat.id, chat_settings.session, event)
+        await add_event(store, where or message.chat.id, chat_settings.session, event)
     await tell_player(
         bot,
-        redis,
+        store.redis,
         campaign_id=message.chat.id,
         campaign=campaign,
         user_id=user_id,

@@ -110,7 +110,7 @@ async def change_sheet(sequel: Sequel, asked: SheetChange) -> Answer | None:
         with i18n.use_locale(locale or i18n.current_locale):
             what = asked.event()
         event = {"at": time.time(), "who": target.name, "what": what}
-        await add_event(store.redis, campaign.where, session, event)
+        await add_event(store, campaign.where, session, event)
     if target.user_id is not None and sequel.bot is not None:
         with i18n.use_locale(locale or i18n.current_locale):
             said = (

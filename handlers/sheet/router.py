@@ -183,7 +183,7 @@ async def _tell_player(
         return
     await notices.storyteller_changed(
         bot,
-        store.redis,
+        store,
         message,
         chat_settings,
         (target.id, target.first_name),

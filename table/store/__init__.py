@@ -38,7 +38,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
   JSON), ``sdb:upd:BOT:{CHAT}:UPDATE`` — the running update's journal (dice seed, what its
   writes returned and spent, the sends it delivered, its tries and the nonce of the call
   that began the last, the steps it took on flows; a day's TTL; deleted as it
-  finishes, kept with ``done`` when it is given up), ``sdb:done:BOT:{CHAT}`` — the chat's
+  finishes, kept with ``done`` when it is given up), ``sdb:away:{OTHER}:upd:BOT:CHAT:UPDATE``
+  — what the update's writes to another campaign (OTHER's slot) returned, for its re-run
+  (a day's TTL, :mod:`table.store.journaled`), ``sdb:done:BOT:{CHAT}`` — the chat's
   finished updates (update id → when, for a day: what a redelivery is told by),
   ``sdb:lock:BOT:{CHAT}`` — the lock that serialises a chat's updates across replicas and
   ``sdb:run:BOT:{CHAT}`` — the id of the chat's update whose run began and neither finished

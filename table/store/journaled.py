@@ -18,7 +18,8 @@ from redis.asyncio.client import Pipeline
 from redis.exceptions import RedisError
 
 from rules.sheet import Sheet
-from table.store.journal import spent_between
+from table.store.journal import Journal, spent_between
+from table.store.limits import JOURNAL_TTL, PREFIX
 
 if TYPE_CHECKING:
     from table.scope import Scope
@@ -87,12 +88,11 @@ async def transaction(
     writing again."""
     forget(scope)
     journal = scope.journal
-    if journal is None or not same_slot(journal.key, keys):
-        # Outside an update, or a write to another campaign than the update's (the
-        # Storyteller's screen in a private chat changing a group's sheet): its keys are in
-        # another slot, which no transaction shares with the journal on a Redis Cluster.
+    if journal is None:
         return cast(_T, await redis.transaction(apply, *keys, value_from_callable=True))
     step = journal.next_step()
+    if not same_slot(journal.key, keys):
+        return await _elsewhere(journal.key, step, redis, keys, apply)
     if step in journal.steps:
         return cast(_T, journal.decode(journal.steps[step]))
 
@@ -125,6 +125,44 @@ async def transaction(
     for done in written:
         done()
     return result
+
+
+def away_key(journal_key: str, target: str) -> str:
+    """Where an update records its writes to another campaign than its own: in that
+    campaign's slot (``target``, one of the written keys), named by the update's journal."""
+    plain = journal_key.removeprefix(f"{PREFIX}:").replace("{", "").replace("}", "")
+    return f"{PREFIX}:away:{{{hash_tag(target)}}}:{plain}"
+
+
+async def _elsewhere(
+    journal_key: str,
+    step: int,
+    redis: Redis,
+    keys: list[str],
+    apply: Callable[[Pipeline], Awaitable[_T]],
+) -> _T:
+    """:func:`transaction` for a write to another campaign than the update's (the
+    Storyteller's screen in a private chat changing a group's sheet): its keys are in another
+    slot, which no transaction shares with the journal on a Redis Cluster, so what it returned
+    is recorded beside them (:func:`away_key`), in the same MULTI, and a re-run of the update
+    (or redis-py's retry of an EXEC whose answer was lost) finds it there instead of writing
+    again. What it spends is not the journal's: the screen's changes are the Storyteller's,
+    never a player's roll to give back."""
+    record = away_key(journal_key, keys[0])
+
+    async def recorded(pipe: Pipeline) -> _T:
+        landed = await pipe.hget(record, str(step))
+        if landed is not None:
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            return cast(_T, Journal.decode(str(landed)))
+        result = await apply(pipe)
+        with contextlib.suppress(RedisError):  # it decided without writing
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        pipe.hset(record, str(step), Journal.encode(result))
+        pipe.expire(record, JOURNAL_TTL)
+        return result
+
+    return cast(_T, await redis.transaction(recorded, record, *keys, value_from_callable=True))
 
 
 async def pipeline(scope: Scope, redis: Redis, queue: Callable[[Pipeline], None], result: _T) -> _T:

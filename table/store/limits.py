@@ -4,6 +4,7 @@ the Lua scripts' shared constants (table/store/scripts.py) read them without a c
 
 PREFIX = "sdb"
 FLOW_TTL = 86_400
+JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 LOG_CAP = 200
 # A chat's roll log is forgotten after a quiet season; each roll starts the clock again.
 LOG_TTL = 90 * 86_400

@@ -157,16 +157,22 @@ def events_key(chat_id: int | Campaign, number: int) -> str:
 
 
 async def add_event(
-    redis: Redis, chat_id: int | Campaign, number: int, event: dict[str, Any]
+    store: StoreBase, chat_id: int | Campaign, number: int, event: dict[str, Any]
 ) -> None:
     """One change of a sheet the chronicle tells (damage, healing, a spend by the
-    Storyteller's screen), oldest first."""
+    Storyteller's screen), oldest first; told once however often its update runs (recorded
+    like any write of an update, table/store/journaled.py, also when the campaign is
+    another than the update's)."""
     key = events_key(chat_id, number)
-    async with redis.pipeline(transaction=True) as pipe:
-        pipe.rpush(key, json.dumps(event, separators=(",", ":"), ensure_ascii=False))
+    line = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+
+    async def apply(pipe: Pipeline) -> None:
+        pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        pipe.rpush(key, line)
         pipe.ltrim(key, -EVENTS_CAP, -1)
         pipe.expire(key, CHAT_TTL)
-        await pipe.execute()
+
+    await journaled.transaction(store.scope, store.redis, [key], apply)
 
 
 async def load_events(redis: Redis, chat_id: int | Campaign, number: int) -> list[dict[str, Any]]:

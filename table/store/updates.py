@@ -69,10 +69,10 @@ from table.store.budget import Lease, Window, budget_key, budget_member
 from table.store.chats import ChatSettings, parse_chat_settings
 from table.store.inline import PLAYED, PLAYS_CAP, give_back_offers, plays_key
 from table.store.journal import Dropped, Journal, Prefetch, Spent, give_back, load_spent
+from table.store.limits import JOURNAL_TTL
 from table.store.scripts import Lua, as_bool, as_int, flag, pairs_of
 from table.store.sheets import parse_sheet
 
-JOURNAL_TTL = 86_400  # Telegram re-sends an unconfirmed update for up to a day
 # Renewed while the update runs (bot/delivery.py), so only a dead holder's lock runs out.
 LOCK_TTL_MS = 15_000
 MAX_ATTEMPTS = 5  # an update that failed this often is finished, so a poisoned one cannot loop

@@ -279,7 +279,7 @@ async def dmg_command(
         wounded = sheet.health
         await notices.storyteller_changed(
             bot,
-            store.redis,
+            store,
             message,
             chat_settings,
             (whose.user_id, whose.name),
@@ -362,7 +362,7 @@ async def heal_command(
         mended, track = (healed[-1] if healed else bled[-1].levels), sheet.health
         await notices.storyteller_changed(
             bot,
-            store.redis,
+            store,
             message,
             chat_settings,
             (whose.user_id, whose.name),

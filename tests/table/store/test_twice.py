@@ -32,6 +32,7 @@ from table.store import (
     log_key,
     stats_key,
 )
+from table.store.sessions import add_event, events_key
 from tests.table.store.scoping import bound_to
 
 BOT, CHAT, USER = 7, -100, 42
@@ -316,3 +317,42 @@ async def test_a_log_line_whose_answer_was_lost_is_written_once(store: Store) ->
     async with running(store, 811) as bound:
         await bound.log_roll(CHAT, entry())
     assert await logged(store) == (1, "1", "1")
+
+
+OTHER = -200  # a group the update's own chat (a Storyteller's private chat) changes
+
+
+async def write_elsewhere(store: Store, update_id: int) -> int:
+    """The Storyteller's screen, an update of another chat, spends a player's Willpower in
+    the group and tells the session's chronicle; the Willpower the sheet is left with."""
+    async with running(store, update_id) as bound:
+        sheet = await bound.update_sheet(OTHER, USER, SheetSystem.MAGE, spend_willpower)
+        await add_event(bound, OTHER, 1, {"who": "Аня", "what": "−1 Сила воли"})
+    return sheet.willpower_current
+
+
+async def test_a_write_to_another_campaign_run_again_after_a_crash_applies_once(
+    store: Store,
+) -> None:
+    """The group's keys are in another slot than the update's journal: the write is recorded
+    beside them, so the update run again after a crash finds it made and makes it no more."""
+    await store.update_sheet(OTHER, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    assert await write_elsewhere(store, 812) == 4
+    assert await write_elsewhere(store, 812) == 4  # the same update, run again
+    stored = await store.load_sheet(OTHER, USER, SheetSystem.MAGE)
+    assert stored is not None
+    assert stored.willpower_current == 4
+    assert await store.redis.llen(events_key(OTHER, 1)) == 1
+    assert await write_elsewhere(store, 813) == 3  # the next update spends again
+
+
+async def test_a_write_to_another_campaign_whose_answer_was_lost_applies_once(
+    store: Store, request: pytest.FixtureRequest
+) -> None:
+    await store.update_sheet(OTHER, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    request.getfixturevalue("lost_exec")
+    assert await write_elsewhere(store, 814) == 4
+    stored = await store.load_sheet(OTHER, USER, SheetSystem.MAGE)
+    assert stored is not None
+    assert stored.willpower_current == 4
+    assert await store.redis.llen(events_key(OTHER, 1)) == 1
