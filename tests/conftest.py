@@ -314,6 +314,9 @@ class RedisClusterNodes:
     directory: Path
     nodes: list[RedisServer] = field(default_factory=list)
     buses: list[int] = field(default_factory=list)  # each node's cluster bus port
+    # How each node syncs its AOF: "always" for a test that kills a node and counts on no
+    # write it acknowledged being lost (README.md, "Backing up": REDIS_APPENDFSYNC).
+    fsync: str = "everysec"
 
     @property
     def url(self) -> str:
@@ -336,6 +339,8 @@ class RedisClusterNodes:
                     str(bus),
                     "--cluster-node-timeout",
                     "2000",
+                    "--appendfsync",
+                    self.fsync,
                 ),
             )
             self.nodes.append(node)

@@ -679,8 +679,11 @@ async def test_a_cluster_s_inbox_primary_killed_mid_burst_loses_no_answer(
     """The Redis Cluster node that holds the inbox dies (SIGKILL) mid-burst and comes back
     five seconds later: redis-py's cluster transactions fail in ways of their own while it
     finds the cluster again (RuntimeError among them). No update is finished as done by
-    such an error: every command is answered once, logged once, and the inbox is empty."""
-    cluster = RedisClusterNodes(tmp_path / "cluster")
+    such an error: every command is answered once, logged once, and the inbox is empty. The
+    nodes sync every write (``appendfsync always``, what REDIS_APPENDFSYNC promises): with the
+    default once a second, a SIGKILL may lose a write Redis had acknowledged, the update's
+    journal with it, and the update would be rolled afresh."""
+    cluster = RedisClusterNodes(tmp_path / "cluster", fsync="always")
     cluster.start()
     try:
         share = 16384 // len(cluster.nodes)
