@@ -405,8 +405,9 @@ async def test_a_burst_survives_a_cluster_primary_down_for_five_seconds(
 ) -> None:
     """A Redis Cluster loses one of its three primaries mid-burst (SIGKILL) for five seconds:
     every command there meets CLUSTERDOWN, moved slots or a refused connection. The bot keeps
-    polling, and once the node is back every command is answered once, logged once."""
-    cluster = RedisClusterNodes(tmp_path / "cluster")
+    polling, and once the node is back every command is answered once, logged once. Its
+    nodes sync every write, as in the test below: what a killed node acknowledged is kept."""
+    cluster = RedisClusterNodes(tmp_path / "cluster", fsync="always")
     cluster.start()
     try:
         tables: list[tuple[FakeChat, FakeUser]] = []
