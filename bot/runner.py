@@ -825,9 +825,10 @@ async def _advance(
                 ends_live=ends,
             )
             first, *more = outcome.spends
-            advanced, _sheet = await store.advance_flow_spending(
+            advanced, _sheet, kept = await store.advance_flow_spending_opening(
                 flow, flow.version, after, first, writes=writes, more=tuple(more)
             )
+            opened = kept or opened  # a re-run's: the flow its first run opened
         elif also is not None:
             raise TypeError(f"{tap.model.kind}: a second flow's step rides with a spend")
         elif opened is not None:

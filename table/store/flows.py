@@ -850,6 +850,24 @@ class FlowStore(LogStore):
         characters' changes in the same step (a gain split among several foes). A combat tap
         that read every sheet ahead does all of it in one script on the sheet as read (and
         reads again only if the sheet changed since)."""
+        stepped, sheet, _opened = await self.advance_flow_spending_opening(
+            flow, expected_version, state, spend, writes=writes, more=more
+        )
+        return stepped, sheet
+
+    async def advance_flow_spending_opening(
+        self,
+        flow: Flow,
+        expected_version: int,
+        state: FlowState,
+        spend: SheetSpend,
+        *,
+        writes: StepWrites | None = None,
+        more: Sequence[SheetSpend] = (),
+    ) -> tuple[Flow | None, Sheet | None, Flow | None]:
+        """:meth:`advance_flow_spending`, and the flow the step opened (``writes.opens``) as
+        stored: an update run again after a crash gets the one its first run opened (the
+        journal holds what the transaction returned), not the one it has just made anew."""
         writes = writes or StepWrites()
         close, entries, screen, also = writes.close, writes.entries, writes.screen, writes.also
         fkey, skey = flow_key(flow.campaign, flow.id), sheet_key(flow.campaign)
@@ -862,20 +880,20 @@ class FlowStore(LogStore):
                 flow, expected_version, data, writes, skey, field, whole, spend
             )
             if done is not None:
-                return done
+                return (*done, None)
 
         akey = flow_key(also.flow.campaign, also.flow.id) if also is not None else None
         opens = writes.opens
         lkey = live_key(flow.campaign, writes.ends_live) if writes.ends_live else None
 
-        async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None]:
+        async def apply(pipe: Pipeline) -> tuple[Flow | None, Sheet | None, Flow | None]:
             fields = await pipe.hgetall(fkey)
             beside = await pipe.hgetall(akey) if akey is not None else {}
             if not _at(fields, expected_version) or (
                 also is not None and not _at(beside, also.version)
             ):
                 pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-                return None, None
+                return None, None, None
             pointer = _live(await pipe.get(lkey)) if lkey is not None else None
             current = parse_sheet(await pipe.hget(skey, field))
             created = current is None
@@ -918,10 +936,13 @@ class FlowStore(LogStore):
                 **{k: v for k, v in fields.items() if k not in pieces},
                 **change,
             }
-            return self._read_flow(flow.id, new, flow.campaign), updated
+            return self._read_flow(flow.id, new, flow.campaign), updated, opens
 
         watched = [fkey, skey] + [key for key in (akey, lkey) if key is not None]
-        return await self._watched(watched, apply)
+        stored: tuple[Any, ...] = await self._watched(watched, apply)
+        if len(stored) == 2:  # recorded by the release before the opened flow was returned
+            return stored[0], stored[1], opens
+        return stored[0], stored[1], stored[2]
 
     def _spent(self, current: Sheet | None, spend: SheetSpend) -> Sheet | None:
         if current is None:

@@ -24,6 +24,7 @@ from table.store import (
     ReadAhead,
     Screen,
     SheetSpend,
+    StepWrites,
     Store,
     UpdateRef,
     budget_key,
@@ -356,3 +357,37 @@ async def test_a_write_to_another_campaign_whose_answer_was_lost_applies_once(
     assert stored is not None
     assert stored.willpower_current == 4
     assert await store.redis.llen(events_key(OTHER, 1)) == 1
+
+
+async def test_a_step_that_spends_and_opens_a_flow_run_again_names_the_flow_it_opened(
+    store: Store,
+) -> None:
+    """The same as a step that opens a flow, on the WATCH way a spend takes: run again after
+    a crash, the update draws the new flow afresh, and the store answers with the one its
+    first run opened and stored, spending nothing more."""
+    await store.update_sheet(CHAT, USER, SheetSystem.MAGE, lambda s: set_willpower(s, 5, 5))
+    flow = await store.create_flow(Counted(), CHAT, USER)
+    spend = SheetSpend(user_id=USER, system=SheetSystem.MAGE, change=spend_willpower)
+
+    async def step(bound: Store) -> tuple[Any, Any, Any]:
+        opens = bound.new_flow(Counted(n=9), CHAT, USER)
+        writes = StepWrites(entries=[entry()], opens=opens)
+        moved, sheet, opened = await bound.advance_flow_spending_opening(
+            flow, 0, Counted(n=1), spend, writes=writes
+        )
+        return moved, sheet, (opens, opened)
+
+    async with running(store, 815) as bound:
+        _moved, _sheet, (first, opened) = await step(bound)
+    assert opened == first
+    async with running(store, 815) as bound:  # the same update, its journal as left
+        moved, sheet, (again, opened) = await step(bound)
+    assert moved is not None
+    assert sheet is not None
+    assert sheet.willpower_current == 4
+    assert again.id != first.id
+    assert opened is not None
+    assert opened.id == first.id
+    assert await store.load_flow(CHAT, first.id) is not None
+    assert await store.load_flow(CHAT, again.id) is None
+    assert await logged(store) == (1, "1", "1")
