@@ -315,7 +315,7 @@ class RedisClusterNodes:
     nodes: list[RedisServer] = field(default_factory=list)
     buses: list[int] = field(default_factory=list)  # each node's cluster bus port
     # How each node syncs its AOF: "always" for a test that kills a node and counts on no
-    # write it acknowledged being lost (README.md, "Backing up": REDIS_APPENDFSYNC).
+    # write it acknowledged being lost (README.md, "Durability": REDIS_APPENDFSYNC).
     fsync: str = "everysec"
 
     @property
