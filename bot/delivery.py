@@ -59,6 +59,7 @@ from bot.middlewares import (
     update_scope,
 )
 from bot.names import clean_update
+from bot.placed import place_old_presses
 from bot.sent import SendKey
 from bot.session import FloodBudget
 from bot.settings import Settings
@@ -578,7 +579,9 @@ class Delivery:
         """:meth:`receive`; while Redis is away, the updates are run from memory all the same
         (and the error raised, so they are not confirmed: Telegram keeps them). Each player
         hears at once, in reply, that the answer will come, and gets it once Redis is back."""
-        changed = [clean_update(raw) for raw in raws]  # kept in the inbox as they are drawn
+        # kept in the inbox as they are drawn, and old presses in the topic they belong to
+        placed = set(await place_old_presses(self.store, raws))
+        changed = [clean_update(raw) or n in placed for n, raw in enumerate(raws)]
         if updates is not None and any(changed):
             updates = [
                 Update.model_validate(raw, context={"bot": self.bot}) if again else update

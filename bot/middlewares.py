@@ -52,6 +52,7 @@ from pydantic import ValidationError
 from bot import metrics, session
 from bot.features import FeatureSet
 from bot.i18n import choose_locale
+from bot.placed import placed_thread
 from bot.scope import bind, scoped_bot
 from bot.sent import UNRECORDED_CHATS, Outbox, Unrecorded
 from bot.session import FloodBudget
@@ -225,6 +226,9 @@ def campaign_of(update: Update) -> Campaign | None:
     context = UserContextMiddleware.resolve_event_context(update)
     if context.chat is None:
         return None
+    placed = placed_thread(update)  # a press on an old message in a forum (bot/placed.py)
+    if placed is not None:
+        return Campaign(context.chat.id, placed)
     message = _message_of(update)
     if message is None or message.chat.id != context.chat.id:
         return Campaign(context.chat.id)
@@ -516,6 +520,8 @@ def _outbox(
         after_crash=journal.attempts > 1 and not data.get("attempt"),
         unrecorded=unrecorded,
         floor=update_scope(event),
+        forum=bool(chat.is_forum),
+        update_id=event.update_id,
     )
 
 

@@ -55,6 +55,7 @@ from bot import render
 from bot.combat import TrackerStep
 from bot.features import FeatureSet
 from bot.i18n import drawing, own_language
+from bot.placed import pressed_message
 from bot.scope import scope_of
 from bot.session import is_not_modified, safe_edit
 from rules.dice import Rng
@@ -342,6 +343,8 @@ def place_of(callback: CallbackQuery) -> Place | None:
             for button in row:
                 named.update((button.callback_data or "").split(":"))
         return Place(f"{message.chat.id}:{message.message_id}", frozenset(named))
+    if message is not None:  # an old message (bot/placed.py): its keyboard unknown, as inline
+        return Place(f"{message.chat.id}:{message.message_id}")
     if callback.inline_message_id:
         return Place(f"inline:{callback.inline_message_id}")
     return None
@@ -510,8 +513,7 @@ class Pressed(Generic[A]):
     @property
     def message(self) -> Message | None:
         """The message pressed under; None for a message sent in inline mode (or too old)."""
-        message = self.callback.message
-        return message if isinstance(message, Message) else None
+        return pressed_message(self.callback)
 
     @property
     def presser(self) -> User:
@@ -729,7 +731,7 @@ async def answer_refusal(
 
 async def _attempt(tap: Tap[S, A, R], callback: CallbackQuery, data: A, context: Context) -> bool:
     """One try; False when another press won the compare-and-set (run again)."""
-    message = callback.message
+    message = pressed_message(callback)
     here = place_of(callback)
     if not isinstance(message, Message) or here is None:
         await tell(callback, render.closed_text, alert=True)

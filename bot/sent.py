@@ -34,6 +34,16 @@ mark, and no other update of the chat begins before the dead run's update ran ag
 (``sent:DIGEST`` in the update's journal, beside a later write or in the step that put the
 update off) are repeated from there without sending.
 
+In a forum the chat's topics are campaigns whose updates run beside each other, so a bot
+message above a topic's floor may be another topic's. There each send takes the chat's send
+turn (table/store/posts.py): while it is held no other send of the chat is on its way, on
+any replica, and when it ends what the send posted goes on the chat's register with the
+update that sent it. A search in a forum runs only while the turn is held, and passes over
+every message the register names for another update; what is left above the floor is this
+update's, exactly as in a group. A send from another chat's update into a group takes that
+group's turn as well (it may be a forum, which that update cannot tell). A forum whose turn
+cannot be had (Redis away) sends without a search: a possible repeat, never a loss.
+
 Messages sent outside an update's count — the notice that the table's memory is away (sent
 while Redis is, so no floor can hear of it) and the other answers bot/middlewares.py gives
 for a failed update — are kept in :class:`Unrecorded` and raise their chat's floor before
@@ -48,10 +58,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import secrets
+import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from aiogram.client.session.middlewares.base import (
     BaseRequestMiddleware,
@@ -75,14 +89,15 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import Chat, InlineKeyboardMarkup, Message, ReplyParameters
 
 from bot.scope import scope_of
-from table.scope import Campaign, Serial
-from table.store import REDIS_ERRORS, STORAGE_ERRORS, Subject
+from table.scope import Serial
+from table.store import REDIS_ERRORS, STORAGE_ERRORS, Posted, Subject
+from table.store.posts import SEND_TURN_TTL_MS
 
 if TYPE_CHECKING:
     from aiogram import Bot
 
     from table.scope import Scope
-    from table.store import Store
+    from table.store import Journal, Store
 
 log = logging.getLogger(__name__)
 
@@ -134,20 +149,17 @@ class Outbox:
     # The campaign whose floor the update keeps (bot/middlewares.py ``update_scope``): the
     # chat's id for its own game, a forum topic's campaign.
     floor: Serial | None = None
+    # The update's chat is a forum: its topics' updates run beside this one, so a send here
+    # takes the chat's send turn, and a search passes over what the register names
+    # (table/store/posts.py).
+    forum: bool = False
+    update_id: int = 0  # the update's, on the chat's register beside what it posted
     _seen: Counter[tuple[str, str, str, int]] = field(default_factory=Counter)
 
     @property
     def where(self) -> Serial:
         """Whose floor a lost send of this update is looked for above."""
         return self.floor if self.floor is not None else self.chat_id
-
-    @property
-    def probes(self) -> bool:
-        """Whether a send whose answer was lost is looked for before it is sent again. Not
-        in a forum topic: the chat's other topics post beside it, and the message found
-        above the floor may be theirs, which the search would edit into this send; there a
-        lost answer is sent again (a possible repeat, never a loss)."""
-        return not isinstance(self.floor, Campaign)
 
     def note(self, message_id: int, subject: Subject | None) -> None:
         """The update put ``message_id`` in its chat, about ``subject`` (the update's scope
@@ -192,7 +204,8 @@ class Unrecorded:
         message_id = self.newest.get(chat_id)
         if message_id is None:
             return
-        await store.note_sent(chat_id, message_id)
+        # On the chat's register too, for no update: a forum's search passes over it.
+        await store.end_send_turn(chat_id, "", Posted(message_id, None, 0), raise_floor=True)
         if self.newest.get(chat_id) == message_id:
             del self.newest[chat_id]
 
@@ -238,16 +251,31 @@ def delivered(method: SendMessage, chat_id: int, message_id: int) -> Message:
         chat=Chat(id=chat_id, type=_chat_type(chat_id)),
         text=method.text,
         reply_markup=markup if isinstance(markup, InlineKeyboardMarkup) else None,
+        message_thread_id=method.message_thread_id,
+        is_topic_message=True if method.message_thread_id is not None else None,
     )
 
 
-async def find_delivered(bot: Bot, chat_id: int, floor: int, span: int = PROBE_SPAN) -> int | None:
+async def find_delivered(
+    bot: Bot,
+    chat_id: int,
+    floor: int,
+    span: int = PROBE_SPAN,
+    others: frozenset[int] = frozenset(),
+) -> int | None:
     """The first bot message above ``floor`` in the chat, or None: see the module's docstring.
-    A probe that itself fails ends the search with None (send again, as before)."""
+    ``others`` are messages the chat's register names as another update's (a forum's other
+    topics): passed over unprobed, and not counted in the span. A probe that itself fails
+    ends the search with None (send again, as before)."""
     private = chat_id > 0
     span = max(span, PRIVATE_PROBE_SPAN) if private else span
-    misses = 0
-    for message_id in range(floor + 1, floor + 1 + span):
+    misses = looked = 0
+    message_id = floor
+    while looked < span:
+        message_id += 1
+        if message_id in others:
+            continue
+        looked += 1
         try:
             await bot(EditMessageCaption(chat_id=chat_id, message_id=message_id))
         except TelegramBadRequest as error:
@@ -298,12 +326,109 @@ async def make_it_the_send(bot: Bot, chat_id: int, message_id: int, send: SendMe
     return True
 
 
+@dataclass
+class Turn:
+    """One send's hold on its chat's send turn (table/store/posts.py) and what it posted.
+    ``held`` is False when the turn could not be had (Redis away, or a holder that outlived
+    the turn's clock): the send goes out all the same, and is not looked for if its answer
+    is lost (a possible repeat, never a loss)."""
+
+    store: Store
+    chat_id: int
+    token: str = field(default_factory=lambda: secrets.token_hex(8))
+    held: bool = False
+    posted: Posted | None = None
+    raise_floor: bool = False  # a send from another chat's update: the chat's floor rises
+
+    async def take(self) -> None:
+        deadline = time.monotonic() + SEND_TURN_TTL_MS / 1000
+        pause = TURN_PAUSE
+        while True:
+            try:
+                if await self.store.take_send_turn(self.chat_id, self.token):
+                    self.held = True
+                    return
+            except STORAGE_ERRORS as error:
+                log.info("chat %d: no send turn (%s): sent without a search", self.chat_id, error)
+                return
+            if time.monotonic() > deadline:
+                log.warning("chat %d: its send turn stayed held: sent without one", self.chat_id)
+                return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, TURN_PAUSE_MAX)
+
+    async def renewed(self) -> bool:
+        """Whether the turn is still held, its clock started again (before a search)."""
+        if not self.held:
+            return False
+        try:
+            self.held = await self.store.renew_send_turn(self.chat_id, self.token)
+        except STORAGE_ERRORS:
+            self.held = False
+        return self.held
+
+    def post(self, message_id: int, thread_id: int | None, update_id: int) -> None:
+        self.posted = Posted(message_id, thread_id, update_id)
+
+    async def end(self, unrecorded: Unrecorded | None) -> None:
+        """Register what was posted and let the turn go. With Redis away the turn lapses by
+        its clock, and a floor to raise is raised before the chat's next update instead."""
+        try:
+            await self.store.end_send_turn(
+                self.chat_id,
+                self.token if self.held else "",
+                self.posted,
+                raise_floor=self.raise_floor,
+            )
+        except STORAGE_ERRORS:
+            if self.raise_floor and self.posted is not None and unrecorded is not None:
+                unrecorded.note(self.chat_id, self.posted.message_id)
+
+
+TURN_PAUSE = 0.005  # the first wait for a chat's send turn another replica holds
+TURN_PAUSE_MAX = 0.05
+
+
+class Turns:
+    """The process's side of the chats' send turns: its own sends to one chat queue here,
+    so only the first of them waits on Redis."""
+
+    def __init__(self) -> None:
+        self._local: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def held(
+        self, store: Store, chat_id: int, unrecorded: Unrecorded | None
+    ) -> AsyncIterator[Turn]:
+        lock, users = self._local.get(chat_id, (asyncio.Lock(), 0))
+        self._local[chat_id] = (lock, users + 1)
+        try:
+            async with lock:
+                turn = Turn(store, chat_id)
+                await turn.take()
+                try:
+                    yield turn
+                finally:
+                    await turn.end(unrecorded)
+        finally:
+            lock, users = self._local[chat_id]
+            if users <= 1:
+                del self._local[chat_id]
+            else:
+                self._local[chat_id] = (lock, users - 1)
+
+
+def _thread_of(answer: Message) -> int | None:
+    return answer.message_thread_id if answer.is_topic_message else None
+
+
 class LostSendGuard(BaseRequestMiddleware):
     """Looks for a send Telegram may have applied before it is sent again (module docstring).
     Sits inside the retries, so each ambiguous try is checked before the next."""
 
     def __init__(self, settle: float = SETTLE) -> None:
         self.settle = settle
+        self.turns = Turns()
 
     async def __call__(
         self,
@@ -330,34 +455,58 @@ class LostSendGuard(BaseRequestMiddleware):
                 box.note(earlier.message_id, scope.subject)
             # aiogram's request chain passes the method's result, typed as its Response.
             return cast(Response[TelegramType], earlier)
+        target = send.chat_id
+        sending = _Sending(send, box, key, journal)
+        if not isinstance(target, int) or not _takes_turn(box, target):
+            return await self._deliver(make_request, bot, sending, None)
+        async with self.turns.held(box.store, target, box.unrecorded) as turn:
+            turn.raise_floor = target != box.chat_id
+            return await self._deliver(make_request, bot, sending, turn)
+
+    async def _deliver(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        sending: _Sending,
+        turn: Turn | None,
+    ) -> Response[TelegramType]:
+        """The send made once (or found made), what it posted written down: in the
+        update's outbox and journal, on the chat's register when it took the turn, and in
+        another chat's floor."""
+        send, box, key, journal = sending
+        digest = send_digest(key)
         if box.after_crash and send.chat_id == box.chat_id:
-            found = await self._left_by_the_dead(bot, box, send)
+            found = await self._left_by_the_dead(bot, box, send, turn)
             if found is not None:
                 box.delivered[key] = found
                 if journal is not None:
                     journal.delivered(digest, found.message_id)
+                if turn is not None:
+                    turn.post(found.message_id, send.message_thread_id, box.update_id)
                 return cast(Response[TelegramType], found)
-        answer = await self._send(make_request, bot, send, box)
+        answer = await self._send(make_request, bot, send, box, turn)
         result: Any = answer
         if isinstance(result, Message):
             box.delivered[key] = result
             if journal is not None:
                 journal.delivered(digest, result.message_id)
-            if send.chat_id != box.chat_id and isinstance(send.chat_id, int):
+            if turn is not None:
+                turn.post(result.message_id, _thread_of(result), box.update_id)
+            elif send.chat_id != box.chat_id and isinstance(send.chat_id, int):
                 await self._raise_floor(box, send.chat_id, result.message_id)
         return answer
 
-    async def _left_by_the_dead(self, bot: Bot, box: Outbox, send: SendMessage) -> Message | None:
+    async def _left_by_the_dead(
+        self, bot: Bot, box: Outbox, send: SendMessage, turn: Turn | None
+    ) -> Message | None:
         """The send as a run that died delivered it, if it did (``Outbox.after_crash``);
-        never looked for in a forum topic (``Outbox.probes``)."""
-        if not box.probes:
-            return None
-        try:
-            floor = max(await box.store.last_sent(box.where), box.newest, _reply_target(send))
-        except STORAGE_ERRORS:
+        in a forum only while the chat's send turn is held."""
+        others = await self._others(box, turn, send)
+        if others is None:
             box.after_crash = False
             return None
-        found = await find_delivered(bot, box.chat_id, floor, CRASH_PROBE_SPAN)
+        floor, passed = others
+        found = await find_delivered(bot, box.chat_id, floor, CRASH_PROBE_SPAN, passed)
         if found is None or not await make_it_the_send(bot, box.chat_id, found, send):
             box.after_crash = False  # the dead run got no further: the rest is sent anew
             return None
@@ -370,12 +519,34 @@ class LostSendGuard(BaseRequestMiddleware):
         return delivered(send, box.chat_id, found)
 
     @staticmethod
+    async def _others(
+        box: Outbox, turn: Turn | None, send: SendMessage
+    ) -> tuple[int, frozenset[int]] | None:
+        """Where a search for this send starts (the campaign's floor, or above what the
+        update or its command put in the chat) and which messages above it are another
+        update's (a forum's register); None when it may not search: Redis away, or a forum
+        whose send turn is not held (another topic's send may be on its way)."""
+        if box.forum and (turn is None or not await turn.renewed()):
+            return None
+        try:
+            floor = max(await box.store.last_sent(box.where), box.newest, _reply_target(send))
+            if not box.forum:
+                return floor, frozenset()
+            registered = await box.store.posted_above(box.chat_id, floor)
+        except STORAGE_ERRORS:
+            return None
+        mine = box.update_id
+        others = (p.message_id for p in registered.values() if not mine or p.update_id != mine)
+        return floor, frozenset(others)
+
+    @staticmethod
     async def _raise_floor(box: Outbox, chat_id: int, message_id: int) -> None:
-        """A send into another chat than the update's (a hidden roll's notice from the
+        """A send into another chat than the update's (a hidden roll's notice to the
         Storyteller's private chat) is not serialised with that chat's updates: it raises
         that chat's floor, so a lost send there never takes this message for its own (the
         worst left is a repeat). With Redis away it is raised before that chat's next update
-        instead (:class:`Unrecorded`); the send is done either way."""
+        instead (:class:`Unrecorded`); the send is done either way. A group's takes the
+        group's send turn instead, whose end raises it (:func:`_takes_turn`)."""
         try:
             await box.store.note_sent(chat_id, message_id)
         except REDIS_ERRORS:
@@ -388,19 +559,17 @@ class LostSendGuard(BaseRequestMiddleware):
         bot: Bot,
         send: SendMessage,
         box: Outbox,
+        turn: Turn | None,
     ) -> Response[TelegramType]:
         method = cast(TelegramMethod[TelegramType], send)
-        if send.chat_id != box.chat_id or not box.probes:
-            answer = await make_request(bot, method)
-            if send.chat_id == box.chat_id and isinstance(answer, Message):
-                box.note(answer.message_id, _subject(bot))
-            return answer
+        if send.chat_id != box.chat_id:
+            return await make_request(bot, method)
         try:
             answer = await make_request(bot, method)
         except Exception as error:
             if not _ambiguous(error):
                 raise
-            found = await self._look(bot, box, send, error)
+            found = await self._look(bot, box, send, error, turn)
             if found is None:
                 raise
             log.warning(
@@ -418,15 +587,32 @@ class LostSendGuard(BaseRequestMiddleware):
         return answer
 
     async def _look(
-        self, bot: Bot, box: Outbox, method: SendMessage, error: Exception
+        self, bot: Bot, box: Outbox, method: SendMessage, error: Exception, turn: Turn | None
     ) -> int | None:
-        try:
-            floor = max(await box.store.last_sent(box.where), box.newest, _reply_target(method))
-        except STORAGE_ERRORS:
-            return None
         if isinstance(error, TelegramNetworkError):
             await asyncio.sleep(self.settle)  # a send still on its way lands first
-        found = await find_delivered(bot, box.chat_id, floor)
+        others = await self._others(box, turn, method)
+        if others is None:
+            return None
+        floor, passed = others
+        found = await find_delivered(bot, box.chat_id, floor, others=passed)
         if found is None or not await make_it_the_send(bot, box.chat_id, found, method):
             return None
         return found
+
+
+class _Sending(NamedTuple):
+    send: SendMessage
+    box: Outbox
+    key: SendKey
+    journal: Journal | None
+
+
+def _takes_turn(box: Outbox, chat_id: int) -> bool:
+    """Whether a send to ``chat_id`` takes that chat's send turn (table/store/posts.py): in
+    the update's own chat when it is a forum, whose topics send beside each other; into
+    another chat when that is a group (which may be a forum the update cannot tell of), so
+    no search there takes it for a lost send while it is on its way."""
+    if chat_id == box.chat_id:
+        return box.forum
+    return chat_id < 0

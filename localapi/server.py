@@ -1634,9 +1634,13 @@ class FakeBotApi:
         user: FakeUser,
         message: ChatMessage | int,
         button: str,
+        *,
+        inaccessible: bool = False,
     ) -> str:
         """The user taps a button (matched by label, then by callback_data) on the message's
-        CURRENT keyboard; returns the callback query id the bot must answer."""
+        CURRENT keyboard; returns the callback query id the bot must answer. ``inaccessible``:
+        the message is one Telegram no longer shows the bot (an old one), so the press carries
+        an ``InaccessibleMessage``: the chat and the id, date 0, not its topic."""
         message_id = message if isinstance(message, int) else message.message_id
         current = chat.message(message_id)
         if current is None:
@@ -1662,6 +1666,8 @@ class FakeBotApi:
         inline_id = self.inline_message_id(chat, message_id)
         if inline_id is not None:  # sent in inline mode: the bot gets no message, only its id
             payload["inline_message_id"] = inline_id
+        elif inaccessible:
+            payload["message"] = {"chat": chat.as_json(), "message_id": message_id, "date": 0}
         else:
             payload["message"] = copy.deepcopy(current.data)
         self.enqueue_update("callback_query", payload)

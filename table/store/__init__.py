@@ -19,6 +19,7 @@ One :class:`Store` for the handlers, assembled from one part per concern:
 - :mod:`table.store.sheets` — character and NPC sheets;
 - :mod:`table.store.hidden` — the Storyteller's hidden rolls;
 - :mod:`table.store.inline` — the rolls offered in inline mode, and where each player plays;
+- :mod:`table.store.posts` — a forum's send turn and the register of what the bot posted;
 - :mod:`table.store.legacy` — the move of an older layout's keys, once at start-up.
 
 Keys (all under ``sdb:``; ``{…}`` is literal, the hash tag that keeps a chat's keys in one
@@ -88,6 +89,9 @@ its own chat, runs there as on one server — REDIS_URL ``redis+cluster://host:p
 - ``sdb:quiet:{USER}`` — the player asked for no private notices (``/notify off``), and
   ``sdb:unreach:{CHAT}`` — the players the group was told the bot cannot write to
   (``bot.notices``); forgotten ``CHAT_TTL`` after they were written;
+- ``sdb:sendturn:{CHAT}`` — the token of the send a forum chat is making now, and
+  ``sdb:posted:{CHAT}`` — the messages the bot posted there (score: the id; member:
+  ``ID:THREAD:UPDATE``), capped at ``POSTED_KEPT`` (:mod:`table.store.posts`);
 - ``sdb:layout`` — which key layout the data is in (:mod:`table.store.legacy`).
 
 A chat's settings, sheets and hidden rolls, and a Storyteller's campaign list, are forgotten
@@ -151,6 +155,7 @@ from table.store.inline import OFFER_TTL, PLAYS_CAP, InlineStore, offer_key, pla
 from table.store.journal import Journal, Prefetch, ReplayDice
 from table.store.journaled import update_secret
 from table.store.log import LogEntry, LogStore
+from table.store.posts import Posted, PostStore
 from table.store.scripts import Bound
 from table.store.sheets import PlayerSheet, SheetOwner, SheetStore
 from table.store.updates import (
@@ -189,6 +194,8 @@ __all__ = [
     "LiveAhead",
     "LogEntry",
     "PlayerSheet",
+    "PostStore",
+    "Posted",
     "Prefetch",
     "ReadAhead",
     "RedisUnavailable",
@@ -224,7 +231,16 @@ __all__ = [
 ]
 
 
-class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, InlineStore, SheetStore, UpdateStore):
+class Store(
+    BudgetStore,
+    ChatStore,
+    FlowStore,
+    HiddenStore,
+    InlineStore,
+    PostStore,
+    SheetStore,
+    UpdateStore,
+):
     """The contract the features use; every method is one atomic step on the server."""
 
     def __init__(self, redis: Redis) -> None:
@@ -234,6 +250,7 @@ class Store(BudgetStore, ChatStore, FlowStore, HiddenStore, InlineStore, SheetSt
         HiddenStore.register_scripts(self)
         UpdateStore.register_scripts(self)
         BudgetStore.register_scripts(self)
+        PostStore.register_scripts(self)
 
     @classmethod
     def from_url(cls, redis_url: str | None) -> Store:

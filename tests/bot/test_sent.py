@@ -268,10 +268,12 @@ async def test_a_send_to_another_chat_while_redis_is_away_raises_its_floor_befor
     message, and raises that floor once it can, before that chat's next update."""
     other = fake_api.add_group("Другой стол", owner=fake_api.add_user("Глеб"))
 
-    async def away(chat_id: int, message_id: int) -> None:
+    async def away(*args: object, **kwargs: object) -> None:
         raise RedisConnectionError("away")
 
-    monkeypatch.setattr(store, "note_sent", away)
+    # A group's send takes its send turn, whose end raises the floor (table/store/posts.py).
+    for name in ("note_sent", "take_send_turn", "end_send_turn"):
+        monkeypatch.setattr(store, name, away)
     with in_update(bot, store, group.id) as (scoped, box):
         box.unrecorded = unrecorded = Unrecorded()
         sent = await scoped.send_message(other.id, "в личку")

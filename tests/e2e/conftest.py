@@ -281,12 +281,15 @@ class InChat:
         self.type(user, text)
         await self.api.wait_for(lambda: message.edits > edits)
 
-    async def press(self, user: FakeUser, message: ChatMessage, label: str) -> None:
+    async def press(
+        self, user: FakeUser, message: ChatMessage, label: str, *, inaccessible: bool = False
+    ) -> None:
         """``user`` presses the first button of ``message`` whose text holds ``label``; back
-        once the tap is answered and the message redrawn."""
+        once the tap is answered and the message redrawn. ``inaccessible``: Telegram hands
+        the press without the message (an old one), so without its topic."""
         data = next(b["callback_data"] for b in message.buttons if label in b["text"])
         edits = message.edits
-        query = self.api.press(self.chat, user, message, data)
+        query = self.api.press(self.chat, user, message, data, inaccessible=inaccessible)
         await self.api.wait_for_callback_answer(query)
         await self.api.wait_for(lambda: message.edits > edits)
 

@@ -31,7 +31,7 @@ from rules.sheet import SheetSystem, from_json
 from table.store import inbox_key, log_key, sheet_key, stats_key
 from table.store.sheets import player_field
 from tests.conftest import RedisClusterNodes
-from tests.e2e.conftest import SHARED_STARTUP, BotLauncher
+from tests.e2e.conftest import SHARED_STARTUP, BotLauncher, add_forum
 from tests.e2e.test_roll_e2e import check_roll_report
 from tests.e2e.test_storyteller_e2e import COMMITMENT, faces_in
 
@@ -332,6 +332,80 @@ async def test_a_roll_sent_while_redis_is_frozen_is_rolled_once_and_paid_once(
         assert await client.llen(log_key(group.id)) == 1
     finally:
         await client.aclose()
+
+
+def forum_table(api: FakeBotApi, name: str) -> tuple[FakeChat, list[tuple[int | None, FakeUser]]]:
+    """A forum with General and two topics, a player in each: three campaigns whose updates
+    run beside each other in one chat."""
+    players = [api.add_user(f"{name}{n}") for n in range(3)]
+    forum = add_forum(api, name, owner=players[0], members=players[1:])
+    threads = [None, *(t.message_thread_id for t in forum.topics.values())]
+    return forum, list(zip(threads, players, strict=True))
+
+
+def check_forum_burst(api: FakeBotApi, forum: FakeChat, commands: list[ChatMessage]) -> None:
+    """Each command answered once, in its own topic, with its own roller's result: no lost
+    send's search took another topic's message for its own."""
+    shown = replies(api, forum)
+    for command in commands:
+        [answer] = shown[command.message_id]
+        assert answer.topic_id == command.topic_id
+        name = command.data["from"]["first_name"]
+        assert name in answer.text, (name, answer.text)
+        check_roll_report(answer, 6, 6)
+    api.assert_no_duplicate_sends()
+
+
+@SHARED
+async def test_results_answered_5xx_in_a_forum_s_topics_are_found_and_nothing_crosses(
+    world: BotLauncher,
+) -> None:
+    """Three campaigns of one forum roll at once while Telegram applies sends and answers
+    502. Each lost answer is found above its command, past the other topics' messages
+    (their send turn and the chat's register, bot/sent.py): shown once, in its topic, and
+    no other topic's result is edited into it."""
+    api = world.api
+    forum, seats = forum_table(api, "Клуб")
+    api.fail_after_applying("sendMessage", count=6, status=502)
+    commands = [
+        api.send_text(forum, player, "/r 6 6", thread_id=thread)
+        for _ in range(3)
+        for thread, player in seats
+    ]
+    await api.wait_for(lambda: all(c.message_id in replies(api, forum) for c in commands), 30)
+    await asyncio.sleep(1.0)  # anything sent twice would show up by now
+    failed = [c for c in api.calls_to("sendMessage") if c.status == 502 and c.chat_id == forum.id]
+    assert len(failed) == 6
+    assert all(c.applied for c in failed)
+    check_forum_burst(api, forum, commands)
+
+
+@SHARED
+async def test_a_burst_in_a_forum_survives_sigkill_and_nothing_is_shown_twice(
+    world: BotLauncher,
+) -> None:
+    """The bot is killed while Telegram holds its answers, mid-burst in three campaigns of
+    one forum. The run again after the restart finds what the dead run delivered above its
+    topic's floor, past what the other topics posted since, and never takes another topic's
+    result for its own."""
+    api, bot_process = world.api, world
+    forum, seats = forum_table(api, "Ночь")
+    first = bot_process.current
+    since = len(api.calls)
+    api.delay_next("sendMessage", seconds=0.4, count=15)
+    commands = [
+        api.send_text(forum, player, "/r 6 6", thread_id=thread)
+        for _ in range(5)
+        for thread, player in seats
+    ]
+    await api.wait_for(
+        lambda: sum(c.method == "sendMessage" for c in api.calls[since:]) >= 4, timeout=20
+    )
+    await first.kill()
+    await bot_process.start(env=first.env, timeout=SHARED_STARTUP)
+    await api.wait_for(lambda: all(c.message_id in replies(api, forum) for c in commands), 60)
+    await asyncio.sleep(0.5)
+    check_forum_burst(api, forum, commands)
 
 
 @SHARED

@@ -58,6 +58,27 @@ async def test_a_roll_in_a_topic_is_answered_in_that_topic(world: BotLauncher) -
     assert unexpected_errors(api.calls[first:]) == []
 
 
+async def test_a_press_on_an_old_message_plays_in_its_topic(world: BotLauncher) -> None:
+    """Telegram hands a press on an old message without the message, so without its topic:
+    the chat's register of what the bot posted tells the topic, and the press plays in that
+    topic's campaign (bot/placed.py), not in General's, where its fight is not."""
+    api = world.api
+    master = api.add_user("Мастер", language_code="ru")
+    anya = api.add_user("Аня", language_code="ru")
+    boris = api.add_user("Борис", language_code="ru")
+    first = len(api.calls)
+    forum = add_forum(api, "Старый клуб", owner=master, members=[anya, boris])
+    ages = InChat(api, forum, "Тёмные века")
+    mage = ages.in_topic("Маг")
+    tracker = await ages.say(anya, "/init 6")
+    other = await mage.say(anya, "/init 7")
+    await ages.press(boris, tracker, "Бросить инициативу", inaccessible=True)
+    assert "Борис" in tracker.text
+    assert "Борис" not in other.text
+    assert tracker.topic_id == ages.thread_id
+    assert unexpected_errors(api.calls[first:]) == []
+
+
 async def test_two_chronicles_in_two_topics_of_one_forum(world: BotLauncher) -> None:
     """docs/product.md "Forum topics": each topic is a campaign of its own. Mage with a fight
     in «Маг», the d6 game in «Тёмные века», played at once: nothing crosses — the game, the
