@@ -367,6 +367,13 @@ class Turn:
             self.held = False
         return self.held
 
+    async def keep(self) -> None:
+        """Renew the turn every :data:`TURN_RENEW_EVERY` seconds while the send holds it."""
+        while True:
+            if not await self.renewed():
+                return
+            await asyncio.sleep(TURN_RENEW_EVERY)
+
     def post(self, message_id: int, thread_id: int | None, update_id: int) -> None:
         self.posted = Posted(message_id, thread_id, update_id)
 
@@ -387,6 +394,7 @@ class Turn:
 
 TURN_PAUSE = 0.005  # the first wait for a chat's send turn another replica holds
 TURN_PAUSE_MAX = 0.05
+TURN_RENEW_EVERY = SEND_TURN_TTL_MS / 3000  # seconds: a third of the turn's clock
 
 
 class Turns:
@@ -406,9 +414,21 @@ class Turns:
             async with lock:
                 turn = Turn(store, chat_id)
                 await turn.take()
+                # A send may wait long for its slot in the group's minute (bot/session.py's
+                # limiter sits inside): the turn is kept alive meanwhile, the chat's other
+                # sends waiting for that same minute anyway. Most sends end well before the
+                # first renewal, so only a timer is set at first.
+                loop = asyncio.get_running_loop()
+                keeping: list[asyncio.Task[None]] = []
+                timer = loop.call_later(
+                    TURN_RENEW_EVERY, lambda: keeping.append(loop.create_task(turn.keep()))
+                )
                 try:
                     yield turn
                 finally:
+                    timer.cancel()
+                    for task in keeping:
+                        task.cancel()
                     await turn.end(unrecorded)
         finally:
             lock, users = self._local[chat_id]

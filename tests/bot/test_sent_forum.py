@@ -5,6 +5,7 @@ over what the register names for another update, and finds this update's own sen
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 
@@ -18,6 +19,7 @@ from bot.sent import Outbox, Turns
 from localapi.server import FakeBotApi, FakeChat, ForumTopic, GroupShape
 from table.scope import Campaign, Scope
 from table.store import Posted, Store
+from table.store.posts import turn_key
 from tests.bot.sessions import bot_without_pauses
 
 
@@ -178,3 +180,18 @@ async def test_one_process_s_sends_to_a_chat_queue_for_its_turn(store: Store) ->
         assert second.token != first.token
         order.append("second")
     assert order == ["first", "second"]
+
+
+async def test_a_send_waiting_long_keeps_its_turn(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A send that waits past the turn's clock (its slot in the group's minute) renews the
+    turn meanwhile: another replica's send to the chat still finds it held."""
+    monkeypatch.setattr("bot.sent.TURN_RENEW_EVERY", 0.01)
+    turns = Turns()
+    async with turns.held(store, -100_777, None) as turn:
+        await store.redis.pexpire(turn_key(-100_777), 30)  # all but lapsed
+        await asyncio.sleep(0.1)  # renewed meanwhile, every 10 ms
+        assert await store.redis.get(turn_key(-100_777)) == turn.token
+        assert not await store.take_send_turn(-100_777, "another replica")
+    assert await store.take_send_turn(-100_777, "another replica")
