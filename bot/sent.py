@@ -341,7 +341,7 @@ class Turn:
     raise_floor: bool = False  # a send from another chat's update: the chat's floor rises
 
     async def take(self) -> None:
-        deadline = time.monotonic() + SEND_TURN_TTL_MS / 1000
+        deadline = time.monotonic() + TURN_WAIT_LIMIT
         pause = TURN_PAUSE
         while True:
             try:
@@ -395,6 +395,10 @@ class Turn:
 TURN_PAUSE = 0.005  # the first wait for a chat's send turn another replica holds
 TURN_PAUSE_MAX = 0.05
 TURN_RENEW_EVERY = SEND_TURN_TTL_MS / 3000  # seconds: a third of the turn's clock
+# How long a send waits for a turn another live send keeps renewing (a holder that died lets
+# it lapse within the turn's clock): past a group's minute of flood control, then it goes
+# without one rather than never.
+TURN_WAIT_LIMIT = 90.0
 
 
 class Turns:
