@@ -40,11 +40,11 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar, Union
 
-from aiogram import Bot, Router
+from aiogram import Bot, Dispatcher, Router
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
@@ -452,7 +452,9 @@ class Tap(Generic[S, A, R]):
 
 @dataclass(frozen=True)
 class Context:
-    """What the update hands a tap (aiogram's workflow data, bot/app.py)."""
+    """What the update hands a tap (aiogram's workflow data, bot/app.py). ``dispatcher`` and
+    ``workflow`` (the data as aiogram handed it) are for a press that runs a line as the
+    presser's message (bot/retype.py)."""
 
     store: Store
     profile: Profile
@@ -461,6 +463,8 @@ class Context:
     chat_settings: ChatSettings | None = None
     rng: Rng | None = None
     locale: str = "ru"
+    dispatcher: Dispatcher | None = None
+    workflow: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def scope(self) -> Scope:
@@ -477,6 +481,7 @@ class Context:
     def of(cls, data: Mapping[str, Any]) -> Context:
         """From aiogram's workflow data: ``store`` and ``profile`` always, the rest if set."""
         locale = data.get("locale")
+        dispatcher = data.get("dispatcher")
         return cls(
             store=data["store"],
             profile=data["profile"],
@@ -485,6 +490,8 @@ class Context:
             chat_settings=data.get("chat_settings"),
             rng=data.get("rng"),
             locale=locale if isinstance(locale, str) else "ru",
+            dispatcher=dispatcher if isinstance(dispatcher, Dispatcher) else None,
+            workflow=dict(data),
         )
 
 
