@@ -5,12 +5,14 @@ the users' own slots (table/store/chats.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from aiogram.types import User
 
 from handlers.storyteller.callbacks import StCallback
-from table.store import flow_key
+from handlers.storyteller.flow import ClaimState
+from table.store import Screen, Store, flow_key
 from tests.handlers.conftest import GROUP, Table, buttons, player
 from tests.handlers.roll.test_trait_roll_trips import trips
 
@@ -64,3 +66,23 @@ async def test_a_claim_the_role_left_meanwhile_closes_and_says_so(table: Table) 
     await table.tap(ANNA, data, message_id)
     assert table.session.answers[-1].text == "Этот бросок закрыт."
     assert (await table.store.load_chat(GROUP.id)).storyteller_id == EMMA.id
+
+
+async def test_two_presses_on_one_claim_move_the_role_once(fake_store: Store) -> None:
+    """Both read the claim at its version; one transaction closes it and moves the role, the
+    other finds it moved and writes nothing (its press then reads the claim closed)."""
+    made = await fake_store.create_flow(ClaimState(expected=None), GROUP.id, 0)
+    said = Screen(text="won")
+    claims = [
+        fake_store.claim_storyteller(
+            made, expected=None, new_id=uid, name=name, title="T", won=said, lost=said
+        )
+        for uid, name in ((ANNA.id, "Anna"), (EMMA.id, "Emma"))
+    ]
+    results = await asyncio.gather(*claims)
+    assert sorted(results, key=str) == [None, True]
+    settings = await fake_store.load_chat(GROUP.id)
+    winner = ANNA.id if results[0] else EMMA.id
+    assert settings.storyteller_id == winner
+    lists = [await fake_store.campaigns(uid) for uid in (ANNA.id, EMMA.id)]
+    assert sorted(len(runs) for _chosen, runs in lists) == [0, 1]
