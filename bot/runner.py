@@ -250,6 +250,8 @@ class Into:
 # the store and the pressed flow as loaded, it makes its change and closes that flow at its
 # version in ONE compare-and-set of its own, keeping what it returns (the message's new
 # drawing) as the closed flow's screen; None when the flow moved since (the press runs again).
+# Only what no transaction of the chat's can hold follows that write: a key in another slot
+# of a Redis Cluster (the Storytellers' campaign lists, one per user), written repeatably.
 Handoff = Callable[[Store, Flow], Awaitable[Drawn | None]]
 
 
