@@ -22,6 +22,7 @@ from aiogram.types import TelegramObject
 from aiogram.utils.i18n import I18n
 from redis.exceptions import AuthenticationError, RedisError
 
+from bot import fallback
 from bot.commands import MenuUpkeep, set_commands
 from bot.features import FeatureSet
 from bot.i18n import ChatLocaleMiddleware
@@ -89,8 +90,9 @@ def create_dispatcher(
 
     ``store``, ``settings`` and ``features`` become workflow data for every handler (a
     feature reaches another only through ``features``, ARCHITECTURE.md). ``features``
-    defaults to every feature of ``handlers.FEATURES``; ``routers``, when given, replaces
-    their routers (tests that drive one router). A message is offered only to the routers
+    defaults to every feature of ``handlers.FEATURES``, whose routers come in order and then
+    the fallback (bot/fallback.py); ``routers``, when given, replaces them all (tests that
+    drive one router). A message is offered only to the routers
     that could take it (bot/routing.py). FSM is disabled: all state is in Redis, so
     any replica can handle any update (docs/product.md §3).
     """
@@ -113,7 +115,7 @@ def create_dispatcher(
     dispatcher.update.outer_middleware(MenuUpkeep(i18n))
     dispatcher.update.outer_middleware(AfterUpdateMiddleware(features.after_updates()))
     dispatcher[IN_FLIGHT_KEY] = in_flight
-    dispatcher.include_routers(*(features.routers() if routers is None else routers))
+    dispatcher.include_routers(*(fallback.routers(features) if routers is None else routers))
     dispatcher.startup.register(on_startup)
     dispatcher.shutdown.register(on_shutdown)
     return dispatcher

@@ -12,23 +12,19 @@ key instead of importing it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Generic, TypeVar, cast
 
-from aiogram import Bot, Router
-from aiogram.enums import ChatType
-from aiogram.types import BotCommand, CallbackQuery, Message, Update
+from aiogram import Router
+from aiogram.types import BotCommand, Update
 from aiogram.utils.i18n import I18n
 from babel.support import LazyProxy
 
-from bot import render, retype
 from rules import profiles
 from rules.profiles import GameSystem, Profile
 from rules.sheet import SheetSystem, system_of
-from table import typos
-from table.store import Store
 
 F = TypeVar("F")
 D10_ONLY = frozenset({GameSystem.D10})  # a help line for the d10 games only
@@ -127,33 +123,6 @@ class Feature:
     after_update: AfterUpdate | None = None
 
 
-def make_fallback_router(commands: Collection[str] = ()) -> Router:
-    """Answers any button no feature recognised (garbled or forged callback_data, or a
-    button of a feature that no longer exists), so every callback query is answered once
-    and nothing raises (docs/product.md §5); and a mistyped command of ours with the line that
-    was meant (``table.typos``)."""
-    router = Router(name="fallback")
-    router.callback_query.register(retype.retype_tap, retype.RetypeCallback.filter())
-    router.callback_query.register(_unknown_tap)
-    known = frozenset(commands)
-
-    async def mistyped(message: Message, bot: Bot, store: Store) -> None:
-        if not message.text:
-            return
-        me = await bot.me()
-        private = message.chat.type == ChatType.PRIVATE
-        line = typos.meant(message.text, known, bot_username=me.username, slash=not private)
-        if line is not None:
-            await retype.offer(message, store, render.meant_text(line), [(line, line)])
-
-    router.message.register(mistyped)
-    return router
-
-
-async def _unknown_tap(callback: CallbackQuery) -> None:
-    await callback.answer(render.invalid_button_text(), show_alert=True)
-
-
 def _plays(profile: Profile, entry: MenuCommand | HelpLine) -> bool:
     """Whether a chat on ``profile`` is shown ``entry``."""
     return profile.system in entry.systems and system_of(profile) in entry.sheets
@@ -187,11 +156,8 @@ class FeatureSet:
                 self._handoffs[key.name] = provider
 
     def routers(self) -> list[Router]:
-        """Each feature's router in order, then the fallback, which must stay last."""
-        commands = [c.name for feature in self.features for c in feature.commands]
-        return [feature.make_router() for feature in self.features] + [
-            make_fallback_router(commands)
-        ]
+        """Each feature's router in order (``bot.fallback.routers`` adds the last one)."""
+        return [feature.make_router() for feature in self.features]
 
     def command_names(self) -> frozenset[str]:
         """Every command of the menu, as typed after the slash."""

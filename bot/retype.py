@@ -3,9 +3,11 @@ people type on phones"): «ловк» could be Ловкость or Ловкос�
 player to type the command again, the answer carries one button per reading, and the
 typer's press runs that line as if they had typed it.
 
-The readings are kept in a flow (their lines do not fit a button's 64 bytes); a press
-closes it by compare-and-set, so two presses run the line once, and then the line goes
-through the Dispatcher as the presser's message: every command reads it as its own.
+The readings are kept in a flow (their lines do not fit a button's 64 bytes). The press is
+a :class:`~bot.runner.RecordTap` on the runner's road: the flow is its record, the typer's
+press closes it by compare-and-set (two presses run the line once), and the tap's effect
+sends the line through the Dispatcher as the presser's message: every command reads it as
+its own.
 """
 
 from __future__ import annotations
@@ -14,21 +16,24 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
-from typing import Any
 
-from aiogram import Dispatcher
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import (
-    CallbackQuery,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    Message,
-)
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot import render
-from bot.session import safe_edit
-from table.store import FlowState, FlowStateError, Store
+from bot.runner import (
+    INVALID,
+    Actor,
+    Change,
+    Deed,
+    Drawn,
+    Pressed,
+    RecordTap,
+    Refuse,
+    Seen,
+)
+from table.store import Flow, FlowState, FlowStateError, Store
 
 CHOICES_MAX = 6
 LABEL_MAX = 40
@@ -79,51 +84,77 @@ async def offer(
     await message.answer(text, reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
 
 
-async def retype_tap(
-    callback: CallbackQuery,
-    callback_data: RetypeCallback,
-    store: Store,
-    dispatcher: Dispatcher,
-    **data: Any,
-) -> None:
-    """The typer's press: the offer closes (once) showing the line chosen, and the line
-    runs as their message."""
-    message = callback.message
-    if not isinstance(message, Message):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
-    flow = await store.load_flow(message.chat.id, callback_data.f)
-    try:
-        state = flow.state(RetypeFlow) if flow is not None else None
-    except FlowStateError:
-        state = None
-    if flow is None or state is None or not 0 <= callback_data.i < len(state.lines):
-        await callback.answer(render.invalid_button_text(), show_alert=True)
-        return
+async def _load(pressed: Pressed[RetypeCallback]) -> Flow | Refuse:
+    """The offer a press names, in the message's own chat: a choice it never offered (a
+    forged flow or number) is an invalid button, a closed offer says so quietly."""
+    message, data = pressed.message, pressed.data
+    if message is None:
+        return INVALID
+    flow = await pressed.store.load_flow(message.chat.id, data.f)
+    lines = _lines(flow)
+    if flow is None or lines is None or not 0 <= data.i < len(lines):
+        return INVALID
     if flow.closed:
-        await callback.answer(render.closed_text())
+        return Refuse(render.closed_text, alert=False)
+    return flow
+
+
+def _lines(flow: Flow | None) -> tuple[str, ...] | None:
+    if flow is None:
+        return None
+    try:
+        return flow.state(RetypeFlow).lines
+    except FlowStateError:
+        return None
+
+
+def _step(flow: Flow, data: RetypeCallback, actor: Actor, _seen: Seen[None]) -> Deed[Flow]:
+    """Only the typer picks what they meant; their press closes the offer."""
+    if flow.owner_id != actor.id:
+        return Refuse(not_yours_text)
+    return Change(flow.model_copy(update={"closed": True}))
+
+
+async def _swap(pressed: Pressed[RetypeCallback], flow: Flow, _after: Flow) -> Flow | None:
+    """The offer closed by compare-and-set: of two presses, one runs the line."""
+    return await pressed.store.close_flow(flow, flow.version)
+
+
+def _view(flow: Flow, data: RetypeCallback, _seen: Seen[None]) -> Drawn:
+    """The offer becomes the line chosen, without buttons."""
+    lines = _lines(flow) or ()
+    line = lines[data.i] if 0 <= data.i < len(lines) else ""
+    return f"<code>{escape(line)}</code>", None
+
+
+async def _run_line(pressed: Pressed[RetypeCallback], flow: Flow) -> None:
+    """The line chosen goes through the Dispatcher as the presser's message, with the
+    update's own workflow data: every command reads it as its own."""
+    message, context = pressed.message, pressed.context
+    lines = _lines(flow) or ()
+    if message is None or context.dispatcher is None or not 0 <= pressed.data.i < len(lines):
         return
-    if flow.owner_id != callback.from_user.id:
-        await callback.answer(not_yours_text(), show_alert=True)
-        return
-    line = state.lines[callback_data.i]
-    if await store.advance_flow(flow, flow.version, state, close=True) is None:
-        await callback.answer(render.closed_text())
-        return
-    await callback.answer()
-    await safe_edit(message, f"<code>{escape(line)}</code>", None)
     typed = Message(
         message_id=message.message_id,
         date=datetime.now(UTC),
         chat=message.chat,
-        from_user=callback.from_user,
-        text=line,
+        from_user=pressed.presser,
+        text=lines[pressed.data.i],
         message_thread_id=message.message_thread_id,
         is_topic_message=message.is_topic_message,
     ).as_(message.bot)
-    await dispatcher.propagate_event(
-        update_type="message", event=typed, store=store, dispatcher=dispatcher, **data
-    )
+    await context.dispatcher.propagate_event(update_type="message", event=typed, **context.workflow)
+
+
+TAP: RecordTap[Flow, RetypeCallback, None] = RecordTap(
+    name="retype",
+    callback=RetypeCallback,
+    load=_load,
+    step=_step,
+    view=_view,
+    swap=_swap,
+    effect=_run_line,
+)
 
 
 def not_yours_text() -> str:

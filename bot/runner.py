@@ -40,11 +40,11 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar, Union
 
-from aiogram import Bot, Router
+from aiogram import Bot, Dispatcher, Router
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
@@ -85,7 +85,6 @@ T = TypeVar("T")
 
 Answer = Callable[[], str]
 Drawn = tuple[str, InlineKeyboardMarkup | None]
-Handoff = Callable[[Store, int, int], Awaitable[Drawn]]
 
 
 @dataclass(frozen=True)
@@ -229,27 +228,41 @@ class Open(Generic[S]):
 
 @dataclass(frozen=True)
 class Into:
-    """Another feature's flow drawn into the pressed message (``bot.wizard.Opening.into``):
-    its state, how it is drawn once it has an id, its log lines, and ``closed`` when it is
-    finished from the start (an extended action its first roll completed)."""
+    """The flow the press opens as it closes the pressed one, stored in the very write that
+    closes it: its state, how it is drawn once it has an id, its log lines, and ``closed``
+    when it is finished from the start (an extended action its first roll completed). It is
+    drawn into the pressed message (another feature's flow, ``bot.wizard.Opening.into``; the
+    result of the wizard's roll), or with ``below`` posted as a message of its own under it,
+    which keeps its text and loses its buttons (``/r``'s «Ещё раз»). ``spends`` and ``also``
+    ride in the same write as in :class:`Advance` (a roll's point of Willpower and the
+    fight's mark of it on the round; ``unpaid`` when the sheet no longer has the point)."""
 
     state: FlowState
     draw: Callable[[Flow], Drawn]
     entries: tuple[LogEntry, ...] = ()
     closed: bool = False
+    below: bool = False
+    spends: tuple[SheetSpend, ...] = ()
+    also: TrackerStep | None = None
+    unpaid: Answer = render.invalid_button_text
+
+
+# What is handed over that is no flow (the Storyteller's seat in the chat's settings): given
+# the store and the pressed flow as loaded, it makes its change and closes that flow at its
+# version in ONE compare-and-set of its own, keeping what it returns (the message's new
+# drawing) as the closed flow's screen; None when the flow moved since (the press runs again).
+# Only what no transaction of the chat's can hold follows that write: a key in another slot
+# of a Redis Cluster (the Storytellers' campaign lists, one per user), written repeatably.
+Handoff = Callable[[Store, Flow], Awaitable[Drawn | None]]
 
 
 @dataclass(frozen=True)
 class HandOver:
-    """The flow closes as it is, and only the press that closed it opens what comes next:
-    another feature's flow (:class:`Into`) stored and drawn into the same message in the
-    write that closes this one; or ``open``, a hand-off run once the close is stored (a roll
-    on the one road, a claim of the Storyteller's seat), drawn into the message, or with
-    ``below`` posted as a message of its own under this one, which keeps its text and loses
-    its buttons (``/r``'s «Ещё раз»). Nothing is half done when two presses race."""
+    """The flow closes as it is, and only the press that closed it opens what comes next, in
+    the same write: another flow (:class:`Into`), or a change that is no flow (a
+    :data:`Handoff`, drawn into the message). Nothing is half done when two presses race."""
 
-    open: Handoff | Into
-    below: bool = False
+    open: Into | Handoff
     answer: Answer | None = None
     alert: bool = False
 
@@ -455,7 +468,9 @@ class Tap(Generic[S, A, R]):
 
 @dataclass(frozen=True)
 class Context:
-    """What the update hands a tap (aiogram's workflow data, bot/app.py)."""
+    """What the update hands a tap (aiogram's workflow data, bot/app.py). ``dispatcher`` and
+    ``workflow`` (the data as aiogram handed it) are for a press that runs a line as the
+    presser's message (bot/retype.py)."""
 
     store: Store
     profile: Profile
@@ -464,6 +479,8 @@ class Context:
     chat_settings: ChatSettings | None = None
     rng: Rng | None = None
     locale: str = "ru"
+    dispatcher: Dispatcher | None = None
+    workflow: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def scope(self) -> Scope:
@@ -480,6 +497,7 @@ class Context:
     def of(cls, data: Mapping[str, Any]) -> Context:
         """From aiogram's workflow data: ``store`` and ``profile`` always, the rest if set."""
         locale = data.get("locale")
+        dispatcher = data.get("dispatcher")
         return cls(
             store=data["store"],
             profile=data["profile"],
@@ -488,6 +506,8 @@ class Context:
             chat_settings=data.get("chat_settings"),
             rng=data.get("rng"),
             locale=locale if isinstance(locale, str) else "ru",
+            dispatcher=dispatcher if isinstance(dispatcher, Dispatcher) else None,
+            workflow=dict(data),
         )
 
 
@@ -888,57 +908,81 @@ async def _show_step(
 async def _hand_over(
     tap: Tap[S, A, R], press: _Press, state: S, known: Known[R], outcome: HandOver
 ) -> bool:
-    """Close the flow as it is; only the press that closed it opens the other flow. Drawn
-    into the same message, the new flow's drawing is kept as the closed flow's screen, so a
-    late press on the old buttons redraws it; posted below, the closed flow keeps its own
-    drawing (without buttons) and the message loses its buttons."""
-    store, flow, message = press.context.store, press.flow, press.message
+    """Close the flow as it is and open what comes next in one write; only the press whose
+    write closed the flow shows it. A :data:`Handoff` makes that write itself."""
     if isinstance(outcome.open, Into):
-        return await _hand_into(press, outcome, outcome.open)
-    if outcome.below:
-        if tap.view is None:
-            raise TypeError(f"{tap.model.kind}: a hand-over below needs the tap's view")
-        with drawing(flow):
-            _text, markup = tap.view(flow.next(state, close=True), state, known)
-        kept = screen_of(_text, markup)
-        if await store.close_flow(flow, flow.version, screen=kept) is None:
-            return False
-        with suppress(TelegramBadRequest):  # the old message may be gone or too old to edit
-            await message.edit_reply_markup(reply_markup=markup)
-        posted, buttons = await outcome.open(store, flow.chat_id, flow.owner_id)
-        await message.answer(posted, reply_markup=buttons)
-        return await _answered(press.callback, outcome.answer, outcome.alert)
-    opening = outcome.open
-    if await store.close_flow(flow, flow.version) is None:
+        return await _hand_into(tap, press, state, known, outcome, outcome.open)
+    drawn = await outcome.open(press.context.store, press.flow)
+    if drawn is None:
         return False
-    text, markup = await opening(store, flow.chat_id, flow.owner_id)
-    await store.keep_screen(flow, screen_of(text, markup))
-    await safe_edit(message, text, markup)
+    await safe_edit(press.message, *drawn)
     return await _answered(press.callback, outcome.answer, outcome.alert)
 
 
-async def _hand_into(press: _Press, outcome: HandOver, into: Into) -> bool:
-    """Close the flow and store the other flow in one write, the new flow's drawing kept as
-    the closed flow's screen (a late press on the old buttons redraws it), then show it."""
-    store, flow = press.context.store, press.flow
+async def _hand_into(
+    tap: Tap[S, A, R], press: _Press, state: S, known: Known[R], outcome: HandOver, into: Into
+) -> bool:
+    """Close the flow and store the other flow, its log lines, spends and the round's mark
+    in one compare-and-set. Drawn into the same message, the new flow's drawing is kept as
+    the closed flow's screen (a late press on the old buttons redraws it); posted below, the
+    closed flow keeps its own drawing, without buttons."""
+    store, flow, message = press.context.store, press.flow, press.message
     opened = store.new_flow(into.state, flow.campaign, flow.owner_id)
     if into.closed:
         opened = opened.model_copy(update={"closed": True})
     text, markup = into.draw(opened)
-    stored, kept = await store.advance_flow_creating(
-        flow,
-        flow.version,
-        flow.data,
-        opened,
-        close=True,
-        screen=screen_of(text, markup),
-        entries=into.entries,
-    )
+    kept = (text, markup)
+    if into.below:
+        if tap.view is None:
+            raise TypeError(f"{tap.model.kind}: a hand-over below needs the tap's view")
+        with drawing(flow):
+            kept = tap.view(flow.next(state, close=True), state, known)
+    also = into.also
+    try:
+        if into.spends:
+            writes = StepWrites(
+                close=True,
+                entries=into.entries,
+                screen=screen_of(*kept),
+                also=also.step if also is not None else None,
+                opens=opened,
+            )
+            first, *more = into.spends
+            stored, _sheet, made = await store.advance_flow_spending_opening(
+                flow, flow.version, state, first, writes=writes, more=tuple(more)
+            )
+            made = made or opened
+        elif also is not None:
+            raise TypeError(f"{tap.model.kind}: a second flow's step rides with a spend")
+        else:
+            stored, made = await store.advance_flow_creating(
+                flow,
+                flow.version,
+                flow.data,
+                opened,
+                close=True,
+                screen=screen_of(*kept),
+                entries=into.entries,
+            )
+    except SheetMoved:  # the spend was made for a sheet that moved: run the press again
+        forget_ahead(store.scope)
+        return False
+    except RulesInputError:  # the sheet no longer has what the step took: nothing stored
+        await tell(press.callback, into.unpaid, alert=True)
+        return True
     if stored is None:
         return False
-    if kept.id != opened.id:  # the update's first run opened it: its buttons name that flow
-        text, markup = into.draw(kept)
-    await safe_edit(press.message, text, markup)
+    if made.id != opened.id:  # the update's first run opened it: its buttons name that flow
+        text, markup = into.draw(made)
+    bot = press.context.bot
+    if also is not None and also.drawn is not None and bot is not None:
+        await bot_live.redraw(bot, flow.chat_id, also.live, also.drawn)
+    if not into.below:
+        await safe_edit(message, text, markup)
+        return await _answered(press.callback, outcome.answer, outcome.alert)
+    with suppress(TelegramBadRequest):  # the old message may be gone or too old to edit
+        await message.edit_reply_markup(reply_markup=kept[1])
+    await message.answer(text, reply_markup=markup)
     return await _answered(press.callback, outcome.answer, outcome.alert)
 
 

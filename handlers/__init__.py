@@ -3,7 +3,8 @@
 A feature never imports another; what it adds (router, menu commands, ``/help`` lines,
 hand-offs) it declares in its package's ``FEATURE``. This list is the one place that knows
 them all, and its order is the routers' order: the hidden rolls' deep link must be seen
-before ``/start``'s, and the fallback that answers unknown buttons comes last by itself.
+before ``/start``'s, and the fallback that answers unknown buttons comes last by itself
+(``bot.fallback``, added by the composition root).
 """
 
 from __future__ import annotations

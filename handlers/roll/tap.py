@@ -5,8 +5,9 @@
 The wizard's read is the player's sheet, so its pool (traits, wounds, conditions) is worked
 out without a round-trip by :func:`bot.rolling.pool_of`; the dice are cast in the step, before
 the wizard closes, so a roll the rules refuse leaves the wizard open and a lost race shows
-nothing. A roll's result flow is opened by a hand-off (the wizard) or posted as a new message
-(«Ещё раз»), with its Willpower point taken in the same transaction (:func:`store_result`).
+nothing. A roll's result flow is opened in the write that closes the pressed flow
+(:func:`result_into`): drawn into the wizard's message, or posted as a new message («Ещё
+раз»), with its log line and its Willpower point in the same compare-and-set.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.runner import (
     Advance,
     Drawn,
     HandOver,
+    Into,
     Known,
     Outcome,
     Reading,
@@ -247,8 +249,7 @@ def _roll(
     turn = known.read.turn
     if record.willpower and turn is not None and turn.spent:
         return refuse(partial(rolling.willpower_spent_text, actor.name, turn.round_no))
-    opened = Shown(actor.name, record, result, profile)
-    return HandOver(opened.open)
+    return HandOver(result_into(_roller(known, actor.name), record, result, profile, left, turn))
 
 
 def _auto(state: WizardState, actor: Actor, known: Known[WizardRead]) -> Outcome[WizardState]:
@@ -301,12 +302,13 @@ def _auto(state: WizardState, actor: Actor, known: Known[WizardRead]) -> Outcome
     return Advance(state=state.model_copy(update={"done": done}), close=True, entries=(entry,))
 
 
-def _one_point_of(seen: int, sheet: Sheet) -> Sheet | None:
+def _one_point_of(seen: int | None, sheet: Sheet) -> Sheet | None:
     """§A.7's point off the sheet the step read (its Willpower is what the message will say
-    is left); a sheet that moved since runs the press again."""
-    if sheet.willpower is None:
+    is left; None: the step read none tracked); a sheet that moved since runs the press
+    again."""
+    if sheet.willpower is None and seen is None:
         return None
-    if (sheet.willpower_current or 0) != seen:
+    if sheet.willpower is None or (sheet.willpower_current or 0) != seen:
         raise SheetMoved
     return spend_willpower(sheet)
 
@@ -497,22 +499,51 @@ async def _store_paying(
     raise NoWillpower(render.busy_text())
 
 
-@dataclass(frozen=True)
-class Shown:
-    """A roll the step made, shown once the step is stored: its result flow opened with its
-    log line and Willpower point (:func:`store_result`)."""
+def result_into(
+    who: rolling.Roller,
+    record: RollRecord,
+    result: d10.D10Result,
+    profile: Profile,
+    left: tuple[int, int] | None,
+    turn: WillpowerTurn | None,
+    *,
+    below: bool = False,
+) -> Into:
+    """A roll the step made, as the result's flow the press opens (drawn into the message,
+    or ``below`` it) with its log line and, for a roll on Willpower, the point off the sheet
+    as the step read it (``left``: its (current, permanent) Willpower, None: not tracked)
+    and the fight's mark of it on the round (``turn``): the pressed flow's close and all of
+    it are one write, so a lost race shows nothing and a sheet out of points stores
+    nothing."""
+    entry = rolling.log_entry(
+        who.user_id, who.name, record.pool, result, attempt=record.attempt, traits=record.traits
+    )
+    spend = rolling.spend(who, profile, willpower=result.willpower)
+    shown = (left[0] - 1, left[1]) if spend is not None and left is not None else None
 
-    roller: str
-    record: RollRecord
-    result: d10.D10Result
-    profile: Profile
+    def draw(flow: Flow) -> Drawn:
+        text = render.roll_result_text(
+            result,
+            pool=record.pool,
+            roller=who.name,
+            profile=profile,
+            attempt=record.attempt,
+            source=record.source,
+            willpower_left=shown,
+        )
+        return text, view.result_keyboard(flow.id, flow.version, retry=failed(result))
 
-    async def open(self, store: Store, chat_id: int, owner_id: int) -> Drawn:
-        who = rolling.Roller(chat_id, owner_id, self.roller, npc=self.record.npc)
-        try:
-            return await store_result(store, who, self.record, self.result, self.profile)
-        except NoWillpower as refused:  # the sheet lost its last point since the step read it
-            return refused.text, None
+    seen = left[0] if left is not None else None
+    paid = replace(spend, change=partial(_one_point_of, seen)) if spend is not None else None
+    return Into(
+        record.model_copy(update={"result": result}),
+        draw,
+        entries=(entry,),
+        below=below,
+        spends=(paid,) if paid is not None else (),
+        also=turn.mark if spend is not None and turn is not None else None,
+        unpaid=partial(rolling.no_willpower_text, left[1] if left else 0),
+    )
 
 
 def result_step(
@@ -567,8 +598,9 @@ def _retry(
     turn = known.read.turn
     if record.willpower and turn is not None and turn.spent:
         return refuse(partial(rolling.willpower_spent_text, actor.name, turn.round_no))
-    again = Shown(actor.name, record.model_copy(update={"attempt": attempt}), result, profile)
-    return HandOver(again.open, below=True)
+    who = rolling.Roller(known.flow.chat_id, known.flow.owner_id, actor.name, npc=record.npc)
+    again = record.model_copy(update={"attempt": attempt})
+    return HandOver(result_into(who, again, result, profile, left, turn, below=True))
 
 
 def draw_result(flow: Flow, record: RollRecord, known: Known[ResultRead]) -> Drawn:
@@ -587,8 +619,10 @@ async def read_result(reading: Reading[RollRecord, RollCallback]) -> ResultRead:
     profile = reading.profile
     left, turn = None, None
     if reading.action.a is RollAction.RETRY and reading.state.willpower:  # only it may pay
-        left = await rolling.willpower_on_sheet(reading.store, flow.chat_id, flow.owner_id, profile)
         npc = reading.state.npc
+        if profile.system is GameSystem.D10:  # the sheet the point leaves: an NPC's, if theirs
+            who = rolling.Roller(flow.chat_id, flow.owner_id, "", npc=npc)
+            left = rolling.willpower_left(await rolling.load_sheet(reading.store, who, profile))
         turn = await read_willpower_turn(reading.store, flow.chat_id, flow.owner_id, npc)
     return ResultRead(message.html_text if message.text is not None else "", left, turn)
 

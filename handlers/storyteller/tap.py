@@ -2,9 +2,10 @@
 checked, becomes the role's.
 
 Whether the presser is a chat administrator is asked of Telegram before the step, and only
-when the step would ask (:func:`read`). The step closes the claim; the one press that closed
-it then moves the role with the chat settings' own compare-and-set (its hand-off), so of two
-claims at once exactly one wins and the other says the role changed meanwhile.
+when the step would ask (:func:`read`). The step hands the claim over: the role moves and the
+claim closes in one compare-and-set of the chat's settings and the claim's flow
+(``Store.claim_storyteller``), so of two claims at once exactly one wins and the other says
+the role changed meanwhile.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from handlers.storyteller.callbacks import StCallback
 from handlers.storyteller.flow import ClaimState
 from rules.dice import Rng
 from rules.profiles import GameSystem
-from table.store import Store
+from table.store import Flow, Screen, Store
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,24 @@ def step(
 
 
 def _take(state: ClaimState, actor: Actor, title: str, d6: bool) -> Handoff:
-    async def take(store: Store, chat_id: int, _owner_id: int) -> Drawn:
-        updated = await store.set_storyteller(
-            chat_id, expected=state.expected, new_id=actor.id, name=actor.name, title=title
+    """The role moved and the claim closed in one compare-and-set (the chat's settings and
+    the claim's flow share the chat's slot); the message says how it went."""
+
+    async def take(store: Store, flow: Flow) -> Drawn | None:
+        won = view.storyteller_set_text(actor.name, d6=d6)
+        lost = view.storyteller_changed_text(d6=d6)
+        moved = await store.claim_storyteller(
+            flow,
+            expected=state.expected,
+            new_id=actor.id,
+            name=actor.name,
+            title=title,
+            won=Screen(text=won),
+            lost=Screen(text=lost),
         )
-        if updated is None:
-            return view.storyteller_changed_text(d6=d6), None
-        return view.storyteller_set_text(actor.name, d6=d6), None
+        if moved is None:
+            return None
+        return (won if moved else lost), None
 
     return take
 

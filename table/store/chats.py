@@ -22,9 +22,11 @@ from table.store.base import (
     campaign_pick_key,
     campaigns_key,
     chat_key,
+    flow_key,
     log,
     menu_key,
 )
+from table.store.flows import Flow, Screen, open_at, queue_close
 
 
 class ChatSettings(BaseModel):
@@ -144,6 +146,56 @@ class ChatStore(StoreBase):
         if changed is None:
             return None
         updated, previous = changed
+        await self._list_campaign(chat_id, previous, new_id, title)
+        return updated
+
+    async def claim_storyteller(
+        self,
+        flow: Flow,
+        *,
+        expected: int | None,
+        new_id: int,
+        name: str,
+        title: str,
+        won: Screen,
+        lost: Screen,
+    ) -> bool | None:
+        """A claim's press (its ``flow``, as loaded) in one compare-and-set: the claim closes
+        at its version and the role moves to ``new_id`` if it is still ``expected``'s, in one
+        transaction; the closed claim keeps ``won``, or ``lost`` when the role had changed
+        meanwhile (then only the claim closes). True: the role moved; False: it had changed;
+        None: the claim moved since, and nothing was written. The campaign lists follow, as
+        after :meth:`set_storyteller`: a user's list is in another slot than the chat."""
+        fkey, ckey = flow_key(flow.campaign, flow.id), chat_key(flow.campaign)
+
+        async def apply(pipe: Pipeline) -> tuple[bool, int | None] | None:
+            fields = await pipe.hgetall(fkey)
+            if not open_at(fields, flow.version):
+                return None
+            current = parse_chat_settings(await pipe.get(ckey))
+            moves = current.storyteller_id == expected
+            pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            queue_close(pipe, flow, fields, won if moves else lost, self.scope.actor_id)
+            if moves:
+                updated = current.model_copy(
+                    update={"storyteller_id": new_id, "storyteller_name": name}
+                )
+                pipe.set(ckey, updated.model_dump_json(), ex=CHAT_TTL)
+            return moves, current.storyteller_id
+
+        claimed = await self._watched([fkey, ckey], apply)
+        if claimed is None:
+            return None
+        moved, previous = claimed
+        if moved:
+            await self._list_campaign(flow.campaign, previous, new_id, title)
+        return moved
+
+    async def _list_campaign(
+        self, chat_id: int | Campaign, previous: int | None, new_id: int, title: str
+    ) -> None:
+        """The campaign leaves the old Storyteller's list and joins the new one's, with the
+        chat's ``title`` for their buttons: repeatable writes, in the users' own slots."""
         field = self.at(chat_id).key
         async with self.redis.pipeline(transaction=False) as pipe:
             if previous is not None and previous != new_id:
@@ -151,7 +203,6 @@ class ChatStore(StoreBase):
             pipe.hset(campaigns_key(new_id), field, title)
             pipe.expire(campaigns_key(new_id), CHAT_TTL)
             await pipe.execute()
-        return updated
 
     async def campaigns(self, user_id: int) -> tuple[Campaign | None, dict[Campaign, str]]:
         """The Storyteller's chosen campaign (or None) and every campaign they run, a chat's

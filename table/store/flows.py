@@ -954,6 +954,21 @@ class FlowStore(LogStore):
         return updated
 
 
+def open_at(fields: Mapping[Any, Any], version: int) -> bool:
+    """Whether a flow's hash, as read under WATCH, is open at ``version``."""
+    return _at(fields, version)
+
+
+def queue_close(
+    pipe: Pipeline, flow: Flow, fields: Mapping[Any, Any], screen: Screen, actor: int
+) -> None:
+    """Queue the close of ``flow`` as it is, at its version, on its hash as read under WATCH
+    (``fields``), keeping ``screen``: the step of a press whose change is another record's
+    (the Storyteller's seat in the chat's settings) in that record's own transaction."""
+    key = flow_key(flow.campaign, flow.id)
+    _stepped(pipe, key, fields, flow.version, _document(flow, flow.data), True, screen, actor)
+
+
 def _ending(flow: Flow, ends_live: str | None) -> dict[str, Any]:
     """The keys and arguments that end the chat's live message ``ends_live`` with a step."""
     live = live_key(flow.campaign, ends_live) if ends_live else none_key(flow.campaign)

@@ -85,7 +85,7 @@ def test_default_routers_are_the_features(fake_store: Store, tmp_path: Path) -> 
 
     settings = Settings(_env_file=None, bot_token=TOKEN)  # type: ignore[call-arg]
     dispatcher = create_dispatcher(settings, fake_store, I18n(path=tmp_path, default_locale="ru"))
-    expected = [router.name for router in all_features().routers()]
+    expected = [*(router.name for router in all_features().routers()), "fallback"]
     assert [router.name for router in dispatcher.sub_routers] == expected
     # Two factories, two independent Dispatchers: nothing is shared at module level.
     other = create_dispatcher(settings, fake_store, I18n(path=tmp_path, default_locale="ru"))

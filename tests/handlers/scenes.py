@@ -28,6 +28,7 @@ from aiogram.types import (
     User,
 )
 
+from bot import fallback
 from handlers import all_features
 from table.store import Store, flow_key
 from tests.handlers.conftest import Table
@@ -330,7 +331,7 @@ def drawn_buttons(table: Table) -> list[Button]:
 def callback_factories() -> list[type[CallbackData]]:
     """Every callback_data factory some router filters on: a new feature's buttons count."""
     found: list[type[CallbackData]] = []
-    for top in all_features().routers():
+    for top in fallback.routers(all_features()):
         for handler in (h for router in top.chain_tail for h in router.callback_query.handlers):
             for flt in handler.filters or ():
                 if isinstance(flt.callback, CallbackQueryFilter):

@@ -62,6 +62,7 @@ from fakeredis import FakeAsyncRedis, FakeServer
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
+from bot import fallback
 from bot.retype import RetypeCallback, RetypeFlow
 from handlers import FEATURES, all_features
 from handlers.hidden.view import START_PAYLOAD
@@ -123,7 +124,7 @@ FUZZ = settings(
 def known_commands() -> list[str]:
     """Every command some router answers, plus the menu's: a new feature is fuzzed at once."""
     names = {command.name for feature in FEATURES for command in feature.commands}
-    for router in all_features().routers():
+    for router in fallback.routers(all_features()):
         for handler in router.message.handlers:
             for flt in handler.filters or ():
                 if isinstance(flt.callback, Command):

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bot.combat import WillpowerTurn
-from bot.runner import Advance, HandOver, Known, Open, Refuse, Who
+from bot.runner import Advance, HandOver, Into, Known, Open, Refuse, Who
 from handlers.roll.callbacks import MODIFIER_SHIFT, RollAction, RollCallback
 from handlers.roll.flow import RollRecord, WizardState
 from handlers.roll.tap import (
     RESULT_TAP,
     WIZARD_TAP,
     ResultRead,
-    Shown,
     WizardRead,
     draw_result,
     draw_wizard,
@@ -97,12 +96,18 @@ def test_roll_casts_the_dice_before_the_wizard_closes_into_a_result() -> None:
             state, press(RollAction.ROLL), ANNA, wizard_known(state), Faces([8, 9, 2])
         )
     assert isinstance(outcome, HandOver)
-    shown = outcome.open.__self__  # type: ignore[attr-defined]
-    assert isinstance(shown, Shown)
-    assert tuple(shown.result.faces) == (8, 9, 2)
-    assert shown.record.pool == 3
-    assert shown.roller == "Аня"
+    into = outcome.open
+    assert isinstance(into, Into)
+    assert not into.below  # the wizard's message becomes the result
+    assert isinstance(into.state, RollRecord)
+    assert into.state.result is not None
+    assert tuple(into.state.result.faces) == (8, 9, 2)
+    assert into.state.pool == 3
     # the roll's log line is stored with its result flow, which only the closing press opens
+    (entry,) = into.entries
+    assert entry.name == "Аня"
+    assert entry.faces == (8, 9, 2)
+    assert not into.spends  # no Willpower, nothing off the sheet
 
 
 def test_auto_success_closes_the_wizard_with_its_line_and_no_dice() -> None:
@@ -156,10 +161,13 @@ def test_retry_rolls_one_harder_and_posts_a_new_result() -> None:
             record, press(RollAction.RETRY), ANNA, result_known(record), Faces([10])
         )
     assert isinstance(outcome, HandOver)
-    assert outcome.below  # the result keeps its text, loses its button, the next goes below
-    shown = outcome.open.__self__  # type: ignore[attr-defined]
-    assert shown.record.attempt == 2
-    assert shown.result.threshold == 1  # §A.10: past 10 the difficulty becomes a threshold
+    into = outcome.open
+    assert isinstance(into, Into)
+    assert into.below  # the result keeps its text, loses its button, the next goes below
+    assert isinstance(into.state, RollRecord)
+    assert into.state.attempt == 2
+    assert into.state.result is not None
+    assert into.state.result.threshold == 1  # §A.10: past 10 the difficulty becomes a threshold
 
 
 def test_a_success_is_not_retried() -> None:
@@ -214,9 +222,27 @@ def test_an_npcs_next_attempt_stays_the_npcs() -> None:
             record, press(RollAction.RETRY), ANNA, result_known(record), Faces([10])
         )
     assert isinstance(outcome, HandOver)
-    assert outcome.below
-    shown = outcome.open.__self__  # type: ignore[attr-defined]
-    assert shown.record.npc == "Страж"
+    into = outcome.open
+    assert isinstance(into, Into)
+    assert into.below
+    assert isinstance(into.state, RollRecord)
+    assert into.state.npc == "Страж"
+
+
+def test_a_next_attempt_on_willpower_takes_the_point_off_the_sheet_it_read() -> None:
+    """The point leaves the NPC's sheet (the roll's), in the write that posts the attempt,
+    and the new result says what is left: one less than the step read."""
+    record = failed_record(npc="Страж", willpower=True)
+    known = result_known(record, willpower=(3, 5))
+    with speaking("ru"):
+        outcome = result_step(record, press(RollAction.RETRY), ANNA, known, Faces([10]))
+        assert isinstance(outcome, HandOver)
+        into = outcome.open
+        assert isinstance(into, Into)
+        (spend,) = into.spends
+        assert spend.npc == "Страж"
+        text, _markup = into.draw(flow_of(into.state))
+    assert "осталось 2 из 5" in text
 
 
 def test_roll_with_willpower_in_a_turn_that_spent_one_is_refused() -> None:
