@@ -31,8 +31,9 @@ and the page with its small JSON API:
 - ``GET /api/commands?user_id=N`` — the command menu the bot set for that user's language;
 - ``GET /api/events`` — a server-sent event at every change, so the page redraws live;
 - ``GET /favicon.ico`` — the page's icon, a die;
-- ``GET /miniapp/?user_id=N&chat_id=C`` — the bot's Mini App sheet opened as Telegram opens
-  it: launch data (``initData``) for that user and campaign, signed with the bot's token as
+- ``GET /miniapp/?user_id=N&chat_id=C[&message_thread_id=T]`` — the bot's Mini App sheet
+  opened as Telegram opens it (from a forum topic, with ``T``): launch data (``initData``)
+  for that user and campaign, signed with the bot's token as
   Telegram signs it (``localapi/webapp.py``), in the URL's ``#tgWebAppData``; the bot's own
   process serves the page and its API under ``/miniapp/`` beside these routes.
   ``/api/people`` names this base URL as ``miniapp`` once the bot has mounted it;
@@ -245,8 +246,11 @@ class Playground:
         raw_user = request.query.get("user_id", "")
         user = self._user(int(raw_user) if raw_user.lstrip("-").isdigit() else None)
         chat = self._chat(request.query.get("chat_id"), user)
-        data = webapp.init_data(user, self.api.token, chat.id)
-        code = webapp.start_param(chat.id)
+        raw_thread = request.query.get("message_thread_id", "")
+        topic = chat.topics.get(int(raw_thread)) if raw_thread.isdigit() else None
+        thread = topic.message_thread_id if topic is not None and chat.is_forum else None
+        data = webapp.init_data(user, self.api.token, chat.id, thread_id=thread)
+        code = webapp.start_param(chat.id, thread)
         # A header of our own: aiohttp's redirect would normalise the fragment's escapes.
         target = f"{MINIAPP_PATH}index.html?c={code}#{webapp.launch_fragment(data)}"
         return web.Response(status=302, headers={"Location": target})

@@ -28,12 +28,21 @@ THEME = {
 }
 
 
-def start_param(chat_id: int) -> str:
-    """The campaign as a group's direct link carries it in ``startapp``: ``g100`` for -100."""
-    return f"g{-chat_id}" if chat_id < 0 else f"p{chat_id}"
+def start_param(chat_id: int, thread_id: int | None = None) -> str:
+    """The campaign as a group's direct link carries it in ``startapp``: ``g100`` for -100,
+    ``g100t7`` for its forum topic 7."""
+    code = f"g{-chat_id}" if chat_id < 0 else f"p{chat_id}"
+    return code if thread_id is None else f"{code}t{thread_id}"
 
 
-def init_data(user: FakeUser, token: str, chat_id: int, *, auth_date: int | None = None) -> str:
+def init_data(
+    user: FakeUser,
+    token: str,
+    chat_id: int,
+    *,
+    auth_date: int | None = None,
+    thread_id: int | None = None,
+) -> str:
     person: dict[str, object] = {"id": user.id, "first_name": user.first_name, "is_bot": False}
     if user.username:
         person["username"] = user.username
@@ -42,7 +51,7 @@ def init_data(user: FakeUser, token: str, chat_id: int, *, auth_date: int | None
     fields = {
         "user": json.dumps(person, ensure_ascii=False, separators=(",", ":")),
         "auth_date": str(int(time.time()) if auth_date is None else auth_date),
-        "start_param": start_param(chat_id),
+        "start_param": start_param(chat_id, thread_id),
         "chat_type": "private" if chat_id > 0 else "supergroup",
         "chat_instance": str(abs(chat_id) * 7919),
     }

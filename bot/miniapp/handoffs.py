@@ -11,11 +11,12 @@ from aiogram import Bot
 
 from bot.features import HandoffKey
 from rules.profiles import Profile
+from table.scope import Campaign
 from table.store import Store
 
 RefreshLive = Callable[[Bot, Store, int, Profile], Awaitable[None]]
 REFRESH_LIVE: HandoffKey[RefreshLive] = HandoffKey("miniapp.refresh_live")
 
 # The campaign's chat and the pointer to its open screen (``ChatSettings.screen``).
-RefreshScreen = Callable[[Bot, Store, int, str | None], Awaitable[None]]
+RefreshScreen = Callable[[Bot, Store, int | Campaign, str | None], Awaitable[None]]
 REFRESH_SCREEN: HandoffKey[RefreshScreen] = HandoffKey("miniapp.refresh_screen")

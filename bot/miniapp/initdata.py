@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import parse_qsl, urlencode
 
+from table.scope import Campaign
+
 MAX_AGE = 86_400  # a day: older launch data is refused
 HEADER = "X-Telegram-Init-Data"
 
@@ -100,13 +102,27 @@ def verify(raw: str, token: str, *, now: float | None = None, max_age: int = MAX
     return InitData(user=who, auth_date=auth_date, start_param=fields.get("start_param") or None)
 
 
-def encode_campaign(chat_id: int) -> str:
-    """A chat id as ``startapp`` may carry it (``A-Za-z0-9_-``): ``g100123`` for -100123."""
-    return f"g{-chat_id}" if chat_id < 0 else f"p{chat_id}"
+def encode_campaign(campaign: int | Campaign) -> str:
+    """A campaign as ``startapp`` may carry it (``A-Za-z0-9_-``, at most 64): ``g100123`` for
+    the group -100123's own game (a forum's General), ``g100123t45`` for its topic 45,
+    ``p42`` for a private chat."""
+    where = campaign if isinstance(campaign, Campaign) else Campaign(campaign)
+    chat = where.chat_id
+    code = f"g{-chat}" if chat < 0 else f"p{chat}"
+    return code if where.thread_id is None else f"{code}t{where.thread_id}"
 
 
-def decode_campaign(text: str | None) -> int | None:
-    if not text or len(text) > 32 or text[0] not in "gp" or not text[1:].isdigit():
+def decode_campaign(text: str | None) -> Campaign | None:
+    """The campaign :func:`encode_campaign` wrote; None for anything else (a private chat has
+    no topics, and General is never a thread: Telegram's id 1 names it)."""
+    if not text or len(text) > 40 or text[0] not in "gp":
         return None
-    number = int(text[1:])
-    return -number if text[0] == "g" else number
+    chat, marked, thread = text[1:].partition("t")
+    if not chat.isdigit() or (marked and not thread.isdigit()):
+        return None
+    chat_id = -int(chat) if text[0] == "g" else int(chat)
+    if not marked:
+        return Campaign(chat_id)
+    if chat_id > 0 or int(thread) <= 1:
+        return None
+    return Campaign(chat_id, int(thread))

@@ -113,9 +113,10 @@ def version_of(sheet: Sheet) -> str:
     return hashlib.sha256(to_json(sheet).encode()).hexdigest()[:16]
 
 
-def roll_update_id(chat_id: int, user_id: int, request_id: str) -> int:
+def roll_update_id(campaign: int | Campaign, user_id: int, request_id: str) -> int:
     """The same page request is the same update, however often it arrives."""
-    digest = hashlib.sha256(f"{chat_id}:{user_id}:{request_id}".encode()).digest()
+    where = campaign if isinstance(campaign, Campaign) else Campaign(campaign)
+    digest = hashlib.sha256(f"{where.key}:{user_id}:{request_id}".encode()).digest()
     return SYNTHETIC_BASE + int.from_bytes(digest[:5], "big")
 
 
@@ -124,11 +125,15 @@ class Caller:
     """Who asks, for which campaign."""
 
     user: initdata.WebAppUser
-    chat_id: int
+    campaign: Campaign  # a chat's own game, or a forum topic's (opened from that topic)
     settings: ChatSettings
     profile: Profile
     runs_game: bool
     lang: Lang
+
+    @property
+    def chat_id(self) -> int:
+        return self.campaign.chat_id
 
     @cached_property
     def scope(self) -> Scope:
@@ -136,7 +141,7 @@ class Caller:
         scope"): its campaign, and the web user as its actor. No journal: a request is not
         run again, and a write here applies at once (a sheet's edit, checked by version)."""
         return Scope(
-            campaign=Campaign(self.chat_id),
+            campaign=self.campaign,
             actor=Actor(self.user.id, self.user.first_name, None),
             locale=self.lang,
             own=self.lang,
@@ -224,12 +229,12 @@ class MiniApp:
             raise Refused(401, error.refusal.value) from None
         given = (body or {}).get("campaign") if body is not None else None
         campaign = given if isinstance(given, str) else request.query.get("campaign")
-        chat_id = initdata.decode_campaign(campaign or data.start_param)
-        if campaign and chat_id is None:
+        where = initdata.decode_campaign(campaign or data.start_param)
+        if campaign and where is None:
             raise Refused(400, "campaign")
-        if chat_id is None:
-            chat_id = data.user.id  # opened from the private chat: its own campaign
-        user_id = data.user.id
+        if where is None:
+            where = Campaign(data.user.id)  # opened from the private chat: its own campaign
+        chat_id, user_id = where.chat_id, data.user.id
         if chat_id > 0:
             if chat_id != user_id:
                 raise Refused(403, "foreign campaign")
@@ -239,11 +244,11 @@ class MiniApp:
             if status not in MEMBER_STATUSES:
                 raise Refused(403, "not a member")
             admin = status in ADMIN_STATUSES
-        settings = await self.store.load_chat(chat_id)
+        settings = await self.store.load_chat(where)
         runs = settings.storyteller_id == user_id if settings.storyteller_id is not None else admin
         # The page is the reader's own: their Telegram language, as their toasts are.
         lang = sheetview.lang_of(data.user.language_code or settings.locale)
-        return Caller(data.user, chat_id, settings, chat_profile(settings), runs, lang)
+        return Caller(data.user, where, settings, chat_profile(settings), runs, lang)
 
     def store_of(self, caller: Caller) -> Store:
         """The Store bound to the request's scope, as an update's is bound to the update's
@@ -305,7 +310,7 @@ class MiniApp:
             target={"user": target.user_id, "npc": target.npc},
             storyteller=caller.runs_game,
             others=others,
-            campaign=initdata.encode_campaign(caller.chat_id),
+            campaign=initdata.encode_campaign(caller.campaign),
             default_difficulty=caller.profile.default_difficulty,
             lang=caller.lang,
         )
@@ -340,7 +345,7 @@ class MiniApp:
         try:
             with self.i18n.context():
                 await self.features.handoff(REFRESH_SCREEN)(
-                    self.bot, self.store, caller.chat_id, caller.settings.screen
+                    self.bot, self.store, caller.campaign, caller.settings.screen
                 )
         except Exception:
             log.exception("the screen of %s not redrawn", caller.chat_id)
@@ -585,7 +590,8 @@ def mount(
 
 
 def roll_update(caller: Caller, request_id: str, line: str) -> dict[str, Any]:
-    """The ``/r`` the player would have typed in the campaign's chat, as an update."""
+    """The ``/r`` the player would have typed in the campaign's chat (in its topic, for a
+    forum topic's campaign), as an update."""
     chat_id = caller.chat_id
     chat: dict[str, Any] = {"id": chat_id}
     if chat_id > 0:
@@ -603,16 +609,21 @@ def roll_update(caller: Caller, request_id: str, line: str) -> dict[str, Any]:
     if caller.user.language_code:
         user["language_code"] = caller.user.language_code
     text = f"/r {line}"
+    message: dict[str, Any] = {
+        "message_id": SYNTHETIC_MESSAGE,
+        "date": int(time.time()),
+        "chat": chat,
+        "from": user,
+        "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": 2}],
+    }
+    thread = caller.campaign.thread_id
+    if thread is not None:  # filed in its topic, as Telegram files a line typed there
+        chat["is_forum"] = True
+        message.update(message_thread_id=thread, is_topic_message=True)
     return {
-        "update_id": roll_update_id(chat_id, caller.user.id, request_id),
-        "message": {
-            "message_id": SYNTHETIC_MESSAGE,
-            "date": int(time.time()),
-            "chat": chat,
-            "from": user,
-            "text": text,
-            "entities": [{"type": "bot_command", "offset": 0, "length": 2}],
-        },
+        "update_id": roll_update_id(caller.campaign, caller.user.id, request_id),
+        "message": message,
     }
 
 

@@ -164,7 +164,7 @@ class Pace:
 PACE = Pace()
 
 
-async def refresh(bot: Bot, store: Store, campaign_id: int, screen: str | None) -> None:
+async def refresh(bot: Bot, store: Store, campaign_id: int | Where, screen: str | None) -> None:
     """The open screen ``screen`` (``ChatSettings.screen``) of the campaign redrawn at the
     screen's pace after a change made outside any update (the Mini App's sheet,
     bot/miniapp/handoffs.py ``REFRESH_SCREEN``)."""

@@ -58,6 +58,7 @@ from rules.sheet import (
     spend_blood,
     system_of,
 )
+from table.scope import Campaign
 from table.store import ChatSettings, SheetOwner, Store
 from table.traits import BlockEntry, BlockError, BlockResult, apply_block, parse_block
 
@@ -307,10 +308,13 @@ async def miniapp_button(
 ) -> InlineKeyboardMarkup | None:
     """The button that opens the sheet as a Mini App (bot/miniapp/), when the operator serves
     one: a ``web_app`` button in a private chat; in a group, where Telegram allows no such
-    button, the Mini App's direct link with the campaign in ``startapp``."""
+    button, the Mini App's direct link with the campaign in ``startapp`` (a forum topic's
+    when ``/sheet`` was typed in one: the page shows and rolls in that topic's game)."""
     if settings is None or settings.miniapp_url is None:
         return None
-    code = encode_campaign(message.chat.id)
+    code = encode_campaign(
+        Campaign.of(message.chat.id, message.message_thread_id, is_topic=message.is_topic_message)
+    )
     if message.chat.type == ChatType.PRIVATE:
         button = InlineKeyboardButton(
             text=sheet_view.miniapp_button_text(),

@@ -346,7 +346,7 @@ function drawKeyboard(message) {
       } else if (button.web_app || miniAppCampaign(button.url) !== null) {
         // A Mini App opens beside the chat, as Telegram opens it over the chat.
         const link = button.web_app ? button.web_app.url : button.url;
-        element.onclick = () => openMiniApp(miniAppCampaign(link) ?? state.chatId);
+        element.onclick = () => openMiniApp(miniAppCampaign(link) ?? here());
       } else if (button.url) {
         element.onclick = () => window.open(button.url, "_blank", "noopener");
       }
@@ -593,7 +593,8 @@ function listen() {
 // ----- the Mini App sheet, beside the chat (Telegram shows it over the chat) ----------------------
 
 // The campaign a Mini App link names: ``startapp=g100`` in a t.me direct link, ``c=g100`` in a
-// web_app button's URL; null for any other link.
+// web_app button's URL (``g100t7``: the forum topic 7 of -100), as {chatId, threadId}; null for
+// any other link.
 function miniAppCampaign(url) {
   if (!url || !state.bot) return null;
   let parsed;
@@ -601,15 +602,23 @@ function miniAppCampaign(url) {
   const direct = parsed.hostname === "t.me" && parsed.pathname.startsWith("/" + state.bot.username + "/");
   const code = direct ? parsed.searchParams.get("startapp") : parsed.searchParams.get("c");
   if (!direct && !(state.miniapp && url.startsWith(state.miniapp.split("/miniapp/")[0]))) return null;
-  const match = /^([gp])(\d+)$/.exec(code || "");
-  if (!match) return direct ? state.chatId : null;
-  return match[1] === "g" ? -Number(match[2]) : Number(match[2]);
+  const match = /^([gp])(\d+)(?:t(\d+))?$/.exec(code || "");
+  if (!match) return direct ? here() : null;
+  const chatId = match[1] === "g" ? -Number(match[2]) : Number(match[2]);
+  return { chatId, threadId: match[3] ? Number(match[3]) : null };
 }
 
-function openMiniApp(chatId) {
+// The campaign open on the screen: the chat, and its topic in a forum.
+function here() {
+  return { chatId: state.chatId, threadId: inForum() ? state.threadId : null };
+}
+
+function openMiniApp(campaign) {
   if (!state.miniapp) return;
   const panel = $("miniapp");
-  $("miniapp-frame").src = `${state.miniapp}?user_id=${state.me.user_id}&chat_id=${chatId}`;
+  const topic = campaign.threadId !== null ? `&message_thread_id=${campaign.threadId}` : "";
+  $("miniapp-frame").src =
+    `${state.miniapp}?user_id=${state.me.user_id}&chat_id=${campaign.chatId}${topic}`;
   $("miniapp-title").textContent = t("sheet");
   panel.hidden = false;
 }
@@ -628,7 +637,7 @@ async function start() {
   state.bot = data.bot;
   state.miniapp = data.miniapp || null;
   $("sheet-open").hidden = !state.miniapp;
-  $("sheet-open").onclick = () => openMiniApp(state.chatId);
+  $("sheet-open").onclick = () => openMiniApp(here());
   $("miniapp-close").onclick = closeMiniApp;
   const remembered = personById(Number(localStorage.getItem("playground.me")));
   const firstPlayer = state.people.find((p) => p.role === "player") || state.people[0];

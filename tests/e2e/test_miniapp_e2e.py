@@ -39,11 +39,14 @@ async def people(url: str) -> dict[str, Any]:
         return data
 
 
-async def launch_data(base: str, user_id: int, chat_id: int) -> str:
-    """The initData the playground signs, read off its redirect like the page reads it."""
+async def launch_data(base: str, user_id: int, chat_id: int, thread_id: int | None = None) -> str:
+    """The initData the playground signs, read off its redirect like the page reads it
+    (``thread_id``: opened from that forum topic)."""
+    topic = f"&message_thread_id={thread_id}" if thread_id is not None else ""
+    url = f"{base}?user_id={user_id}&chat_id={chat_id}{topic}"
     async with (
         aiohttp.ClientSession() as session,
-        session.get(f"{base}?user_id={user_id}&chat_id={chat_id}", allow_redirects=False) as opened,
+        session.get(url, allow_redirects=False) as opened,
     ):
         assert opened.status == 302
         fragment = opened.headers["Location"].split("#", 1)[1]
@@ -229,6 +232,44 @@ async def test_a_roll_sent_twice_is_shown_once_and_paid_once(playground: str) ->
     ]
     assert len(shown) == 1, shown
     assert after["willpower"]["current"] == 2  # one point, however often it was sent
+
+
+async def test_a_sheet_opened_in_a_forum_topic_is_that_topic_s_and_rolls_there(
+    playground: str,  # noqa: F811
+) -> None:
+    """A forum topic is a campaign of its own: the sheet opened from «Маг» is Anya's sheet
+    there (General's is another), and its roll is posted in that topic, as her ``/r`` typed
+    there would be."""
+    listed = await people(playground)
+    base, forum = listed["miniapp"], listed["forum"]
+    chat_id = forum["chat_id"]
+    thread = forum["topics"][1]["message_thread_id"]  # General first, then «Маг»
+    in_topic = {"X-Telegram-Init-Data": await launch_data(base, ANYA, chat_id, thread)}
+    in_general = {"X-Telegram-Init-Data": await launch_data(base, ANYA, chat_id)}
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "api/sheet", headers=in_topic) as got:
+            drawn = await got.json()
+        assert drawn["campaign"] == f"g{-chat_id}t{thread}"
+        step = {"op": "set", "trait": "perception", "value": 4, "version": drawn["version"]}
+        async with session.post(base + "api/edit", json=step, headers=in_topic) as edited:
+            assert edited.status == 200
+        async with session.get(base + "api/sheet", headers=in_general) as got:
+            general = await got.json()
+        before = await last_id(playground, chat_id)
+        roll = {"traits": ["perception"], "difficulty": 6, "request_id": "topic-0001"}
+        async with session.post(base + "api/roll", json=roll, headers=in_topic) as rolled:
+            assert rolled.status == 200
+    await bot_answer(playground, chat_id, before, r"^(?:\d+ ){3}\d+$")
+    assert all(
+        t["code"] != "perception" or t["value"] == 0 for g in general["groups"] for t in g["traits"]
+    )
+    answer = [
+        m
+        for m in await messages(playground, chat_id)
+        if m["message_id"] > before and m["from"]["is_bot"]
+    ]
+    assert answer
+    assert all(m.get("message_thread_id") == thread for m in answer), answer
 
 
 async def test_the_playground_opens_the_sheet_beside_the_chat(playground: str) -> None:  # noqa: F811

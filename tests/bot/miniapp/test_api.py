@@ -17,9 +17,11 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.i18n import LOCALES_DIR, load_i18n
+from bot.middlewares import campaign_of
 from bot.miniapp import initdata
 from bot.miniapp.server import MiniApp, roll_update, roll_update_id
 from rules.sheet import SheetSystem, set_trait
+from table.scope import Campaign
 from table.store import Store
 from table.store.chats import parse_chat_settings
 
@@ -48,7 +50,12 @@ class FakeBot:
 
 
 def signed(
-    user_id: int, *, age: int = 60, campaign: int = GROUP, token: str = TOKEN, lang: str = "ru"
+    user_id: int,
+    *,
+    age: int = 60,
+    campaign: int | Campaign = GROUP,
+    token: str = TOKEN,
+    lang: str = "ru",
 ) -> str:
     user = {"id": user_id, "first_name": f"u{user_id}", "language_code": lang}
     fields = {
@@ -243,7 +250,7 @@ def test_the_roll_update_is_the_players_r_in_the_campaign() -> None:
     from table.store import ChatSettings
 
     who = initdata.WebAppUser(id=ANYA, first_name="Аня", username=None, language_code="ru")
-    caller = Caller(who, GROUP, ChatSettings(), profiles.get("mage"), False, "ru")
+    caller = Caller(who, Campaign(GROUP), ChatSettings(), profiles.get("mage"), False, "ru")
     raw = roll_update(caller, "request-1", "dexterity+brawl 6 wp")
     update = Update.model_validate(raw)
     assert update.message is not None
@@ -251,6 +258,54 @@ def test_the_roll_update_is_the_players_r_in_the_campaign() -> None:
     assert update.message.text == "/r dexterity+brawl 6 wp"
     assert update.message.chat.id == GROUP
     assert update.message.from_user.id == ANYA
+    assert campaign_of(update) == Campaign(GROUP)
+
+    # Opened from a forum topic: the roll is the line typed in that topic.
+    topic = Caller(who, Campaign(GROUP, 7), ChatSettings(), profiles.get("mage"), False, "ru")
+    in_topic = Update.model_validate(roll_update(topic, "request-1", "dexterity+brawl 6 wp"))
+    assert campaign_of(in_topic) == Campaign(GROUP, 7)
+    assert in_topic.update_id != update.update_id  # another campaign's request is its own
+
+
+def test_a_campaign_code_names_a_chat_or_its_topic() -> None:
+    for where, code in [
+        (Campaign(-1001234), "g1001234"),
+        (Campaign(-1001234, 45), "g1001234t45"),
+        (Campaign(777), "p777"),
+    ]:
+        assert initdata.encode_campaign(where) == code
+        assert initdata.decode_campaign(code) == where
+    assert initdata.encode_campaign(-1001234) == "g1001234"  # a chat id is its own game
+    for junk in ("p777t5", "g100t1", "g100t", "g100tx", "g100t5t6", "x100", "g", "", None):
+        assert initdata.decode_campaign(junk) is None, junk
+
+
+async def test_a_page_opened_in_a_topic_reads_and_writes_that_topic_s_sheets(
+    client: tuple[TestClient[Any, Any], FakeBot], fake_store: Store
+) -> None:
+    """A forum topic is a campaign of its own: the page opened from «Маг» (topic 7) shows
+    and edits Anya's sheet there; General's stays as it was."""
+    test_client, _bot = client
+    mage = Campaign(GROUP, 7)
+    await fake_store.update_sheet(GROUP, ANYA, SheetSystem.MAGE, lambda s: set_trait(s, "wits", 1))
+    status, drawn = await sheet(test_client, signed(ANYA, campaign=mage))
+    assert status == 200
+    assert drawn["campaign"] == "g100t7"
+    assert value(drawn, "wits") == 0  # General's sheet is not this topic's
+    status, _saved = await edit(
+        test_client,
+        signed(ANYA, campaign=mage),
+        op="set",
+        trait="wits",
+        value=3,
+        version=drawn["version"],
+    )
+    assert status == 200
+    in_topic = await fake_store.load_sheet(mage, ANYA, SheetSystem.MAGE)
+    in_general = await fake_store.load_sheet(GROUP, ANYA, SheetSystem.MAGE)
+    assert in_topic is not None
+    assert in_general is not None
+    assert (in_topic.traits, in_general.traits) == ({"wits": 3}, {"wits": 1})
 
 
 async def test_a_wound_on_the_page_redraws_the_chats_tracker(fake_store: Store) -> None:
@@ -290,9 +345,11 @@ async def test_an_edit_on_the_page_redraws_the_open_screen_only(fake_store: Stor
     from bot.features import Feature, FeatureSet
     from bot.miniapp.handoffs import REFRESH_SCREEN
 
-    asked: list[tuple[int, str | None]] = []
+    asked: list[tuple[int | Campaign, str | None]] = []
 
-    async def refresh(_bot: Bot, _store: Store, chat_id: int, screen: str | None) -> None:
+    async def refresh(
+        _bot: Bot, _store: Store, chat_id: int | Campaign, screen: str | None
+    ) -> None:
         asked.append((chat_id, screen))
 
     features = FeatureSet(
@@ -314,7 +371,7 @@ async def test_an_edit_on_the_page_redraws_the_open_screen_only(fake_store: Stor
         _status, drawn = await sheet(test_client, signed(ANYA))
         status, _body = await edit(test_client, signed(ANYA), op="heal", version=drawn["version"])
         assert status == 200
-    assert asked == [(GROUP, "555:flowid:77")]
+    assert asked == [(Campaign(GROUP), "555:flowid:77")]
 
 
 async def test_each_game_draws_its_own_sheet(

@@ -11,6 +11,7 @@ import pytest
 
 from bot.miniapp import initdata
 from bot.miniapp.initdata import InitDataError, Refusal, verify
+from table.scope import Campaign
 
 TOKEN = "123456:TEST-token_for-the-checks"
 NOW = 1_800_000_000
@@ -37,7 +38,7 @@ def test_valid_data_names_the_user_and_the_campaign() -> None:
     assert found.user.first_name == "Аня"
     assert found.user.language_code == "ru"
     assert found.start_param == "g100"
-    assert initdata.decode_campaign(found.start_param) == -100
+    assert initdata.decode_campaign(found.start_param) == Campaign(-100)
 
 
 def test_sign_matches_telegrams_recipe() -> None:
@@ -96,6 +97,6 @@ def test_nonsense_is_refused(raw: str) -> None:
 
 def test_campaign_codes_round_trip() -> None:
     for chat_id in (-100123, -5, 42):
-        assert initdata.decode_campaign(initdata.encode_campaign(chat_id)) == chat_id
+        assert initdata.decode_campaign(initdata.encode_campaign(chat_id)) == Campaign(chat_id)
     for bad in (None, "", "x1", "g", "g-1", "g1" * 40):
         assert initdata.decode_campaign(bad) is None

@@ -710,6 +710,30 @@ async def test_sheet_offers_the_mini_app_link_in_a_group(fake_store: Store, i18n
     assert button.web_app is None
 
 
+async def test_sheet_in_a_forum_topic_links_the_mini_app_to_that_topic(
+    fake_store: Store, i18n: I18n
+) -> None:
+    """A forum topic is a campaign of its own: the page opened from «Маг» (topic 7) reads and
+    rolls in that topic's game (bot/miniapp/initdata.py ``encode_campaign``)."""
+    forum = Chat(id=-100123, type="supergroup", title="Клуб", is_forum=True)
+    table = miniapp_table(fake_store, i18n, forum)
+    typed = Message(
+        message_id=50,
+        date=datetime.now(UTC),
+        chat=forum,
+        from_user=ANNA,
+        text="/sheet",
+        entities=[MessageEntity(type="bot_command", offset=0, length=6)],
+        message_thread_id=7,
+        is_topic_message=True,
+    )
+    await table.feed(message=typed)
+    markup = table.session.sent[-1].reply_markup
+    assert isinstance(markup, InlineKeyboardMarkup)
+    [[button]] = markup.inline_keyboard
+    assert button.url == "https://t.me/dice_bot/sheet?startapp=g100123t7"
+
+
 async def test_sheet_offers_a_web_app_button_in_the_private_chat(
     fake_store: Store, i18n: I18n
 ) -> None:
