@@ -91,6 +91,14 @@ class RoutedDispatcher(Dispatcher):
         self._known: frozenset[str] | None = None
         super().__init__(**kwargs)
 
+    def include_router(self, router: Router) -> Router:
+        """Include ``router`` as aiogram does, keyed by the commands it takes
+        (:func:`message_commands`), so a message naming none of them skips it."""
+        included = super().include_router(router)
+        self._commands[id(router)] = message_commands(router)
+        self._known = None
+        return included
+
     def known_commands(self) -> frozenset[str]:
         """Every command name some router takes: those its filters name, and the menu's."""
         if self._known is None:

@@ -76,10 +76,44 @@ async def test_each_message_reaches_the_router_that_takes_it() -> None:
         await dispatcher.feed_update(bot, text_update(text))
     assert seen == [
         "roll:/r 7 6",
-        "roll:/R 5",
+        "roll:/r 5",  # read as meant (table/typos.py), its command among the routers' names
         "start:/start",
         "any:hello",
         "any:/late",  # the catch-all stands before it, as with aiogram's own walk
         "any:/unknown",
         "roll:/r@dice_test_bot 3",
     ]
+
+
+async def test_a_command_skips_the_routers_that_do_not_take_it() -> None:
+    """The Dispatcher keys each router it includes by its commands: a ``/r`` is offered to
+    the router of ``/r`` and to a catch-all before it, never to ``/start``'s or ``/late``'s."""
+    offered: list[str] = []
+
+    class Spied(Router):
+        async def propagate_event(
+            self, update_type: str, event: object, **kwargs: object
+        ) -> object:
+            offered.append(self.name)
+            return await super().propagate_event(update_type, event, **kwargs)
+
+    def spied(router: Router) -> Router:
+        router.__class__ = Spied
+        return router
+
+    seen: list[str] = []
+    dispatcher = RoutedDispatcher()
+    dispatcher.include_routers(
+        spied(commands_router("start", seen, "start")),
+        spied(catch_all(seen)),
+        spied(commands_router("roll", seen, "r")),
+        spied(commands_router("late", seen, "late")),
+    )
+    assert dispatcher.known_commands() == frozenset({"start", "r", "late"})
+    bot, _session = make_bot()
+    await dispatcher.feed_update(bot, text_update("/r 7 6"))
+    assert offered == ["any"]  # taken there, as aiogram's own walk would
+    offered.clear()
+    dispatcher.sub_routers.remove(dispatcher.sub_routers[1])
+    await dispatcher.feed_update(bot, text_update("/r 7 6"))
+    assert offered == ["roll"]

@@ -14,6 +14,7 @@ out, not failed on a fixed wall.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -21,7 +22,9 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+import redis.asyncio as aioredis
 
+from localapi.patience import patient
 from localapi.processes import BotProcess, RedisServer
 from localapi.server import (
     ChatMessage,
@@ -31,6 +34,7 @@ from localapi.server import (
     ForumTopic,
     GroupShape,
 )
+from table.store import inbox_key
 
 
 @pytest.fixture
@@ -69,6 +73,20 @@ class BotLauncher:
         self.redis = redis
         self.directory = directory
         self.processes: list[BotProcess] = []
+
+    async def settled(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Back once every update the bot was given is finished: its reply may be out while
+        its finishing script (what the next update reads: the player's last campaign, whom
+        the reply is about) has yet to run, and a test acting at once would race it."""
+        client = aioredis.Redis.from_url(self.redis.url)
+        deadline = time.monotonic() + patient(timeout)
+        try:
+            while await client.hlen(inbox_key(self.api.bot.id)):
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"updates still unfinished after {patient(timeout):g} s")
+                await asyncio.sleep(0.02)
+        finally:
+            await client.aclose()
 
     def environment(self, **overrides: str) -> dict[str, str]:
         env = {
@@ -208,6 +226,9 @@ class SharedLauncher:
 
     def logs(self) -> str:
         return self.launcher.logs()
+
+    async def settled(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        await self.launcher.settled(timeout)
 
 
 class InChat:

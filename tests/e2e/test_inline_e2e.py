@@ -85,6 +85,7 @@ async def test_an_inline_roll_goes_to_the_forum_topic_its_sender_last_rolled_in(
     general = mage.in_topic(None)
     await general.say(anya, "/r 4")
     await mage.say(anya, "/r 3")
+    await bot_process.settled()  # the roll's finish records «Маг» as her last campaign
 
     query = fake_api.inline_query(anya, "7 6", chat=side)
     answer = await fake_api.wait_for_inline_answer(query, timeout=10)
