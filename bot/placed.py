@@ -40,7 +40,9 @@ def _old_press(raw: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(message, dict) or message.get("date") != 0 or PLACED_THREAD in message:
         return None
     chat = message.get("chat")
-    if not isinstance(chat, dict) or not chat.get("is_forum"):
+    # Only a supergroup has topics; its ``is_forum`` is not relied on, as an old message's
+    # chat may come without it (a chat the register does not know is looked up in vain).
+    if not isinstance(chat, dict) or not (chat.get("is_forum") or chat.get("type") == "supergroup"):
         return None
     return message
 

@@ -17,8 +17,10 @@ from table.store import Posted, Store
 FORUM = -1_001_000_000_077
 
 
-def press(message_id: int, *, forum: bool = True, date: int = 0) -> dict[str, Any]:
-    chat: dict[str, Any] = {"id": FORUM, "type": "supergroup", "title": "Клуб"}
+def press(
+    message_id: int, *, forum: bool = True, kind: str = "supergroup", date: int = 0
+) -> dict[str, Any]:
+    chat: dict[str, Any] = {"id": FORUM, "type": kind, "title": "Клуб"}
     if forum:
         chat["is_forum"] = True
     message: dict[str, Any] = {"chat": chat, "message_id": message_id, "date": date}
@@ -42,10 +44,17 @@ def store() -> Store:
 async def test_an_old_press_plays_in_the_topic_its_message_was_posted_in(store: Store) -> None:
     await store.end_send_turn(FORUM, "", Posted(40, 9, 1))
     await store.end_send_turn(FORUM, "", Posted(41, None, 2))
-    raws = [press(40), press(41), press(42), press(40, forum=False), press(40, date=1700000000)]
-    assert await place_old_presses(store, raws) == [0, 1, 2]
+    raws = [
+        press(40),
+        press(41),
+        press(42),
+        press(40, forum=False),  # a supergroup whose chat came without ``is_forum``
+        press(40, forum=False, kind="group"),  # a basic group has no topics
+        press(40, date=1700000000),  # a message Telegram still shows: it has its topic
+    ]
+    assert await place_old_presses(store, raws) == [0, 1, 2, 3]
     updates = [Update.model_validate(raw) for raw in raws]
-    assert [placed_thread(u) for u in updates] == [9, None, None, None, None]
+    assert [placed_thread(u) for u in updates] == [9, None, None, 9, None, None]
     assert campaign_of(updates[0]) == Campaign(FORUM, 9)
     assert campaign_of(updates[1]) == campaign_of(updates[2]) == Campaign(FORUM)
     assert await place_old_presses(store, raws) == []  # placed once: the inbox keeps it so
