@@ -448,16 +448,32 @@ async def store_result(
     A roll that spends Willpower takes the point off the player's sheet in the same
     transaction (:meth:`Store.create_flow_spending`); with no points left it raises
     :class:`NoWillpower` and nothing is written."""
-    chat_id, owner_id = who.chat_id, who.user_id
-    entry = rolling.log_entry(
-        owner_id, who.name, record.pool, result, attempt=record.attempt, traits=record.traits
-    )
+    entry = _log_entry(who, record, result)
     kept = record.model_copy(update={"result": result})
     left: tuple[int, int] | None = None
     if result.willpower and profile.system is GameSystem.D10:
         flow, left = await _store_paying(store, who, kept, entry, profile)
     else:
-        flow = await store.create_flow(kept, chat_id, owner_id, entries=[entry])
+        flow = await store.create_flow(kept, who.chat_id, who.user_id, entries=[entry])
+    return _drawn(who, record, result, profile, left, flow)
+
+
+def _log_entry(who: rolling.Roller, record: RollRecord, result: d10.D10Result) -> LogEntry:
+    return rolling.log_entry(
+        who.user_id, who.name, record.pool, result, attempt=record.attempt, traits=record.traits
+    )
+
+
+def _drawn(
+    who: rolling.Roller,
+    record: RollRecord,
+    result: d10.D10Result,
+    profile: Profile,
+    left: tuple[int, int] | None,
+    flow: Flow,
+) -> Drawn:
+    """The result's message: its text (``left``: the roller's Willpower after it, when it
+    spent a point) and the buttons of its flow."""
     text = render.roll_result_text(
         result,
         pool=record.pool,
@@ -515,23 +531,10 @@ def result_into(
     and the fight's mark of it on the round (``turn``): the pressed flow's close and all of
     it are one write, so a lost race shows nothing and a sheet out of points stores
     nothing."""
-    entry = rolling.log_entry(
-        who.user_id, who.name, record.pool, result, attempt=record.attempt, traits=record.traits
-    )
+    entry = _log_entry(who, record, result)
     spend = rolling.spend(who, profile, willpower=result.willpower)
     shown = (left[0] - 1, left[1]) if spend is not None and left is not None else None
-
-    def draw(flow: Flow) -> Drawn:
-        text = render.roll_result_text(
-            result,
-            pool=record.pool,
-            roller=who.name,
-            profile=profile,
-            attempt=record.attempt,
-            source=record.source,
-            willpower_left=shown,
-        )
-        return text, view.result_keyboard(flow.id, flow.version, retry=failed(result))
+    draw = partial(_drawn, who, record, result, profile, shown)
 
     seen = left[0] if left is not None else None
     paid = replace(spend, change=partial(_one_point_of, seen)) if spend is not None else None

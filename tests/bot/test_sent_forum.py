@@ -6,10 +6,9 @@ over what the register names for another update, and finds this update's own sen
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
-import fakeredis
 import pytest
 from aiogram import Bot
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -20,18 +19,8 @@ from localapi.server import FakeBotApi, FakeChat, ForumTopic, GroupShape
 from table.scope import Campaign, Scope
 from table.store import Posted, Store
 from table.store.posts import turn_key
-from tests.bot.sessions import bot_without_pauses
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with bot_without_pauses(fake_api) as bot:
-        yield bot
-
-
-@pytest.fixture
-def store() -> Store:
-    return Store(fakeredis.FakeAsyncRedis(decode_responses=True))
+from tests.bot.test_sent import bot as bot  # the fixtures of the plain group's tests
+from tests.bot.test_sent import store as store
 
 
 @pytest.fixture
